@@ -1,0 +1,105 @@
+// The narrow interface the RPC layer needs from the chain. The node's composition root implements it
+// over @nearlite/chain; tests may implement it in memory. Every method returns a nearcore-shaped view
+// (snake_case keys, u128 as decimal strings, u64 above 2^53 as bigint) ready for `stringifyJson`, and
+// signals domain errors by throwing `HandlerError` (from @nearlite/primitives) with nearcore's cause name.
+import type { CryptoHash } from '@nearlite/primitives';
+
+export type Finality = 'optimistic' | 'near-final' | 'final';
+
+/** A block height, or a block hash (already base58-decoded and 32 bytes long). */
+export type BlockId = number | CryptoHash;
+
+export type BlockReference =
+  | { readonly finality: Finality }
+  | { readonly blockId: BlockId }
+  | { readonly syncCheckpoint: 'genesis' | 'earliest_available' };
+
+export type QueryRequest =
+  | { readonly requestType: 'view_account'; readonly accountId: string }
+  | { readonly requestType: 'view_code'; readonly accountId: string }
+  | {
+      readonly requestType: 'view_state';
+      readonly accountId: string;
+      readonly prefix: Uint8Array;
+      readonly includeProof: boolean;
+    }
+  | { readonly requestType: 'view_access_key'; readonly accountId: string; readonly publicKey: string }
+  | { readonly requestType: 'view_access_key_list'; readonly accountId: string }
+  | {
+      readonly requestType: 'call_function';
+      readonly accountId: string;
+      readonly methodName: string;
+      readonly args: Uint8Array;
+    };
+
+export type ChangesRequest =
+  | { readonly changesType: 'account_changes'; readonly accountIds: readonly string[] }
+  | {
+      readonly changesType: 'single_access_key_changes';
+      readonly keys: readonly { readonly accountId: string; readonly publicKey: string }[];
+    }
+  | { readonly changesType: 'all_access_key_changes'; readonly accountIds: readonly string[] }
+  | { readonly changesType: 'contract_code_changes'; readonly accountIds: readonly string[] }
+  | {
+      readonly changesType: 'data_changes';
+      readonly accountIds: readonly string[];
+      readonly keyPrefix: Uint8Array;
+    };
+
+export type TxExecutionStatus =
+  | 'NONE'
+  | 'INCLUDED'
+  | 'EXECUTED_OPTIMISTIC'
+  | 'INCLUDED_FINAL'
+  | 'EXECUTED'
+  | 'FINAL';
+
+export type TxStatusQuery =
+  | { readonly txHash: CryptoHash; readonly senderAccountId: string }
+  | { readonly signedTx: Uint8Array };
+
+export type EpochReference = { readonly blockId: BlockId } | { readonly epochId: CryptoHash } | null;
+
+/** A JSON-ready view object. */
+export type View = object;
+
+export interface RpcBackend {
+  /** Height of the current head, for nearcore's 422-on-UNKNOWN_BLOCK rule. */
+  headHeight(): number;
+
+  block(ref: BlockReference): View;
+  chunk(id: { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number }): View;
+  /**
+   * `query` result including `block_height`/`block_hash`. UNKNOWN_ACCESS_KEY and contract execution
+   * failures are thrown as HandlerError; the RPC layer turns them into nearcore's legacy result forms.
+   */
+  query(ref: BlockReference, request: QueryRequest): View | Promise<View>;
+  changes(ref: BlockReference, request: ChangesRequest): View;
+  changesInBlock(ref: BlockReference): View;
+
+  status(): View;
+  /** Throws HandlerError('NO_NEW_BLOCKS' | 'NODE_IS_SYNCING') when unhealthy. */
+  health(): void;
+  networkInfo(): View;
+  validators(ref: EpochReference): View;
+  gasPrice(blockId: BlockId | null): View;
+  genesisConfig(): View;
+  protocolConfig(ref: BlockReference): View;
+
+  sendTx(signedTx: Uint8Array, waitUntil: TxExecutionStatus): Promise<View>;
+  /** `broadcast_tx_async`: validates and queues, returns the base58 transaction hash. */
+  broadcastTxAsync(signedTx: Uint8Array): string;
+  txStatus(query: TxStatusQuery, waitUntil: TxExecutionStatus, withReceipts: boolean): Promise<View>;
+  receipt(receiptId: CryptoHash): View;
+
+  lightClientProof(
+    request:
+      | { readonly type: 'transaction'; readonly transactionHash: CryptoHash; readonly senderId: string }
+      | { readonly type: 'receipt'; readonly receiptId: CryptoHash; readonly receiverId: string },
+    lightClientHead: CryptoHash,
+  ): View;
+  nextLightClientBlock(lastBlockHash: CryptoHash): View | null;
+
+  sandboxPatchState(records: readonly unknown[]): Promise<View>;
+  sandboxFastForward(deltaHeight: number): Promise<View>;
+}

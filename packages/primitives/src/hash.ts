@@ -1,0 +1,82 @@
+import { createHash, hash as nodeHash } from 'node:crypto';
+
+/** A 32-byte sha256 digest; nearcore's `CryptoHash`. */
+export type CryptoHash = Uint8Array;
+
+export const ZERO_HASH: CryptoHash = new Uint8Array(32);
+
+export function sha256(data: Uint8Array): CryptoHash {
+  // crypto.hash is the one-shot fast path; it returns a Buffer, which we view as a plain Uint8Array.
+  const b = nodeHash('sha256', data, 'buffer') as unknown as Buffer;
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+export function sha256Many(parts: readonly Uint8Array[]): CryptoHash {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  const b = h.digest();
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** nearcore's `combine_hash`: sha256(a ‖ b). */
+export function combineHash(a: CryptoHash, b: CryptoHash): CryptoHash {
+  return sha256Many([a, b]);
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+export function fromHex(hex: string): Uint8Array {
+  return new Uint8Array(Buffer.from(hex, 'hex'));
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Strict base64 decode (Node's decoder silently skips garbage, nearcore's does not). */
+export function fromBase64(text: string): Uint8Array {
+  if (text.length % 4 !== 0 || !BASE64_RE.test(text)) throw new TypeError('invalid base64');
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function utf8(text: string): Uint8Array {
+  return utf8Encoder.encode(text);
+}
+
+export function fromUtf8(bytes: Uint8Array): string {
+  return utf8Decoder.decode(bytes);
+}

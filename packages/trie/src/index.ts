@@ -1,0 +1,1 @@
+export type * from './trie_update_types.js';
