@@ -1,1 +1,7 @@
-export {};
+export * from './columns.js';
+export * from './errors.js';
+export * from './keys.js';
+export * from './lru.js';
+export * from './metadata.js';
+export * from './store.js';
+export * from './store_update.js';

@@ -1,0 +1,33 @@
+// Key building helpers: big-endian integers keep numeric order in LevelDB's byte order.
+
+export function u64be(n: number | bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(n), false);
+  return out;
+}
+
+export function readU64be(bytes: Uint8Array, offset = 0): bigint {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset, false);
+}
+
+export function joinKey(...parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** `block ‖ u64be(shard)`: per-block shard rows. */
+export function blockShardKey(blockHash: Uint8Array, shardId: number): Uint8Array {
+  return joinKey(blockHash, u64be(shardId));
+}
+
+const enc = new TextEncoder();
+export function asciiKey(s: string): Uint8Array {
+  return enc.encode(s);
+}

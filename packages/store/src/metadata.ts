@@ -1,0 +1,66 @@
+// DB version and kind live inside the DB so a node never opens a store it would misread.
+import { DBCol } from './columns.js';
+import { StoreError, StoreErrorCode } from './errors.js';
+import { asciiKey } from './keys.js';
+import type { Store } from './store.js';
+import { StoreUpdate } from './store_update.js';
+
+export const DB_VERSION = 1;
+export type DbKind = 'archival' | 'gc';
+
+const VERSION_KEY = asciiKey('version');
+const KIND_KEY = asciiKey('kind');
+const dec = new TextDecoder();
+const enc = new TextEncoder();
+
+export interface DbMetadata {
+  readonly version: number;
+  readonly kind: DbKind;
+}
+
+export function readMetadata(store: Store): DbMetadata | null {
+  const v = store.get(DBCol.DbVersion, VERSION_KEY);
+  const k = store.get(DBCol.DbVersion, KIND_KEY);
+  if (!v || !k) return null;
+  return { version: Number(dec.decode(v)), kind: dec.decode(k) as DbKind };
+}
+
+export function writeMetadata(update: StoreUpdate, meta: DbMetadata): void {
+  update.put(DBCol.DbVersion, VERSION_KEY, enc.encode(String(meta.version)));
+  update.put(DBCol.DbVersion, KIND_KEY, enc.encode(meta.kind));
+}
+
+/**
+ * Checks (or, for a fresh store, records) version and kind. Opening an archival store as GC, or back,
+ * is refused unless `convert` is set: GC would destroy history an operator chose to keep, and an
+ * archival node on a pruned store would answer "unknown" for data it is expected to have.
+ */
+export async function ensureMetadata(store: Store, kind: DbKind, opts: { convert?: boolean } = {}): Promise<DbMetadata> {
+  const meta = readMetadata(store);
+  if (!meta) {
+    const u = new StoreUpdate();
+    writeMetadata(u, { version: DB_VERSION, kind });
+    await store.commit(u);
+    return { version: DB_VERSION, kind };
+  }
+  if (meta.version > DB_VERSION) {
+    throw new StoreError(
+      StoreErrorCode.Version,
+      `the database has version ${meta.version}, newer than this node supports (${DB_VERSION}); upgrade nearlite`,
+    );
+  }
+  if (meta.kind !== kind) {
+    if (!opts.convert) {
+      throw new StoreError(
+        StoreErrorCode.Kind,
+        `the database is ${meta.kind === 'archival' ? 'an archival' : 'a garbage-collected'} store but the node was started ` +
+          `${kind === 'archival' ? 'with --archive' : 'without --archive'}; pass --convert-db-kind to convert it explicitly`,
+      );
+    }
+    const u = new StoreUpdate();
+    writeMetadata(u, { version: meta.version, kind });
+    await store.commit(u);
+    return { version: meta.version, kind };
+  }
+  return meta;
+}

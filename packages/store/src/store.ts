@@ -1,0 +1,179 @@
+// The node's single LevelDB. classic-level is imported only here (and memory-level for tests).
+// Reads are synchronous (`getSync`) because the VM's storage host functions cannot await.
+import { ClassicLevel } from 'classic-level';
+import { MemoryLevel } from 'memory-level';
+import type { DBColumn } from './columns.js';
+import { StoreError, StoreErrorCode } from './errors.js';
+import { LruCache } from './lru.js';
+import type { StoreUpdate } from './store_update.js';
+
+type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Array>;
+
+const ENC = { keyEncoding: 'view', valueEncoding: 'view' } as const;
+
+function fullKey(col: DBColumn, key: Uint8Array): Uint8Array {
+  const out = new Uint8Array(key.length + 1);
+  out[0] = col.id;
+  out.set(key, 1);
+  return out;
+}
+
+function cacheKey(col: DBColumn, key: Uint8Array): string {
+  return `${col.id}:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
+}
+
+/** Refcounted values are stored as `value ‖ i64 LE count`. */
+function withRc(value: Uint8Array, rc: number): Uint8Array {
+  const out = new Uint8Array(value.length + 8);
+  out.set(value);
+  new DataView(out.buffer).setBigInt64(value.length, BigInt(rc), true);
+  return out;
+}
+
+function readRc(stored: Uint8Array): number {
+  return Number(new DataView(stored.buffer, stored.byteOffset, stored.byteLength).getBigInt64(stored.length - 8, true));
+}
+
+export interface StoreOptions {
+  /** Entries of the insert-only/refcounted read cache. */
+  readonly cacheSize?: number;
+}
+
+export class Store {
+  private readonly cache: LruCache<string, Uint8Array>;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Db,
+    readonly path: string | null,
+    opts: StoreOptions,
+  ) {
+    this.cache = new LruCache(opts.cacheSize ?? 100_000);
+  }
+
+  /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
+  static async open(path: string, opts: StoreOptions & { readOnly?: boolean } = {}): Promise<Store> {
+    const db = new ClassicLevel<Uint8Array, Uint8Array>(path, ENC);
+    try {
+      await db.open({ createIfMissing: !opts.readOnly });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      if (cause?.code === 'LEVEL_LOCKED') {
+        throw new StoreError(
+          StoreErrorCode.Locked,
+          `the database at ${path} is already in use by another process (its LOCK file is held); stop that node first`,
+        );
+      }
+      throw new StoreError(StoreErrorCode.Io, `cannot open the database at ${path}: ${cause?.message ?? String(err)}`);
+    }
+    return new Store(db, path, opts);
+  }
+
+  /** An in-memory store, for unit tests. */
+  static async memory(opts: StoreOptions = {}): Promise<Store> {
+    const db = new MemoryLevel<Uint8Array, Uint8Array>(ENC);
+    await db.open();
+    return new Store(db, null, opts);
+  }
+
+  private raw(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
+    if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
+    const cacheable = col.insertOnly || col.refcounted;
+    const ck = cacheable ? cacheKey(col, key) : '';
+    if (cacheable) {
+      const hit = this.cache.get(ck);
+      if (hit) return hit;
+    }
+    const v = this.db.getSync(fullKey(col, key));
+    if (v !== undefined && cacheable) this.cache.set(ck, v);
+    return v;
+  }
+
+  get(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
+    const v = this.raw(col, key);
+    if (v === undefined || !col.refcounted) return v;
+    return v.subarray(0, v.length - 8);
+  }
+
+  has(col: DBColumn, key: Uint8Array): boolean {
+    return this.raw(col, key) !== undefined;
+  }
+
+  /** The stored reference count of a refcounted row (0 when absent). */
+  refcount(col: DBColumn, key: Uint8Array): number {
+    const v = this.raw(col, key);
+    return v === undefined ? 0 : readRc(v);
+  }
+
+  /** Rows of one column whose key starts with `prefix`, ascending. Keys are returned without the column byte. */
+  async *iter(
+    col: DBColumn,
+    prefix: Uint8Array = new Uint8Array(0),
+    opts: { limit?: number; reverse?: boolean; gte?: Uint8Array } = {},
+  ): AsyncGenerator<[Uint8Array, Uint8Array]> {
+    const gte = fullKey(col, opts.gte ?? prefix);
+    const lt = upperBound(fullKey(col, prefix));
+    const it = (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({ gte, ...(lt ? { lt } : {}), limit: opts.limit ?? -1, reverse: opts.reverse ?? false });
+    try {
+      for await (const [k, v] of it) {
+        yield [k.subarray(1), col.refcounted ? v.subarray(0, v.length - 8) : v];
+      }
+    } finally {
+      await it.close();
+    }
+  }
+
+  /** Commits an update as one atomic batch. */
+  async commit(update: StoreUpdate): Promise<void> {
+    if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
+    const batch = this.db.batch();
+    const touched: string[] = [];
+    for (const op of update.ops) {
+      const k = fullKey(op.col, op.key);
+      if (op.type === 'put') batch.put(k, op.value);
+      else batch.del(k);
+      if (op.col.insertOnly || op.col.refcounted) touched.push(cacheKey(op.col, op.key));
+    }
+    for (const r of update.refcounts.values()) {
+      if (r.delta === 0) continue;
+      const k = fullKey(r.col, r.key);
+      const cur = this.raw(r.col, r.key);
+      const rc = (cur ? readRc(cur) : 0) + r.delta;
+      touched.push(cacheKey(r.col, r.key));
+      if (rc <= 0) {
+        if (cur) batch.del(k);
+        continue;
+      }
+      const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
+      if (!value) throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
+      batch.put(k, withRc(value, rc));
+    }
+    await batch.write();
+    for (const ck of touched) this.cache.delete(ck);
+  }
+
+  /** Approximate on-disk bytes of a key range (classic-level only), for `inspect stats`. */
+  async approximateSize(col: DBColumn): Promise<number> {
+    const db = this.db as { approximateSize?: (a: Uint8Array, b: Uint8Array) => Promise<number> };
+    if (!db.approximateSize) return 0;
+    return db.approximateSize(Uint8Array.of(col.id), Uint8Array.of(col.id + 1));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.close();
+  }
+}
+
+/** The smallest key greater than every key starting with `prefix`, or undefined if none exists. */
+function upperBound(prefix: Uint8Array): Uint8Array | undefined {
+  const out = prefix.slice();
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i]! < 0xff) {
+      out[i]! += 1;
+      return out.subarray(0, i + 1);
+    }
+  }
+  return undefined;
+}

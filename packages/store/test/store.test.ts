@@ -1,0 +1,92 @@
+import { DBCol, DB_VERSION, ensureMetadata, joinKey, Store, StoreError, StoreUpdate, u64be } from '@nearlite/store';
+import t from 'tap';
+
+const b = (...xs: number[]) => Uint8Array.from(xs);
+
+t.test('column ids are unique', async (t) => {
+  const ids = Object.values(DBCol).map((c) => c.id);
+  t.equal(new Set(ids).size, ids.length);
+  t.ok(ids.every((id) => id >= 0 && id < 256));
+});
+
+t.test('u64be keys sort numerically', async (t) => {
+  const keys = [5, 256, 1, 70000, 2 ** 40].map((n) => u64be(n));
+  const sorted = [...keys].sort((x, y) => Buffer.compare(x, y));
+  t.same(
+    sorted.map((k) => new DataView(k.buffer).getBigUint64(0)),
+    [1n, 5n, 256n, 70000n, 2n ** 40n],
+  );
+});
+
+t.test('put, get, delete and prefix iteration in one batch', async (t) => {
+  const store = await Store.memory();
+  const u = new StoreUpdate();
+  u.put(DBCol.BlockHeight, u64be(1), b(1));
+  u.put(DBCol.BlockHeight, u64be(2), b(2));
+  u.put(DBCol.BlockHeight, u64be(3), b(3));
+  u.put(DBCol.Chunks, b(9), b(9));
+  await store.commit(u);
+  t.same(store.get(DBCol.BlockHeight, u64be(2)), b(2));
+  t.equal(store.get(DBCol.BlockHeight, u64be(4)), undefined);
+  const rows: number[] = [];
+  for await (const [, v] of store.iter(DBCol.BlockHeight)) rows.push(v[0]!);
+  t.same(rows, [1, 2, 3], 'iteration stays inside its column');
+  const rev: number[] = [];
+  for await (const [, v] of store.iter(DBCol.BlockHeight, new Uint8Array(0), { reverse: true, limit: 2 })) rev.push(v[0]!);
+  t.same(rev, [3, 2]);
+  await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(2)));
+  t.equal(store.get(DBCol.BlockHeight, u64be(2)), undefined);
+  await store.close();
+});
+
+t.test('refcounts fold within an update and across commits', async (t) => {
+  const store = await Store.memory();
+  const key = b(0xaa);
+  const u = new StoreUpdate();
+  u.incRef(DBCol.State, key, b(7, 7));
+  u.incRef(DBCol.State, key, b(7, 7));
+  await store.commit(u);
+  t.equal(store.refcount(DBCol.State, key), 2);
+  t.same(store.get(DBCol.State, key), b(7, 7), 'value is returned without the count');
+  await store.commit(new StoreUpdate().decRef(DBCol.State, key));
+  t.equal(store.refcount(DBCol.State, key), 1);
+  const u2 = new StoreUpdate().decRef(DBCol.State, key).incRef(DBCol.State, key, b(7, 7)).decRef(DBCol.State, key);
+  await store.commit(u2);
+  t.equal(store.get(DBCol.State, key), undefined, 'row is removed when its count reaches zero');
+  t.throws(() => new StoreUpdate().incRef(DBCol.Chunks, key, b(1)), TypeError);
+  await store.close();
+});
+
+t.test('a second open of the same LevelDB is refused with a clear error', async (t) => {
+  const dir = t.testdir();
+  const path = joinPath(dir, 'data');
+  const first = await Store.open(path);
+  const err = await Store.open(path).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  t.ok(err instanceof StoreError, 'a StoreError');
+  t.equal((err as StoreError).code, 'LOCKED');
+  t.match((err as Error).message, /already in use/);
+  await first.close();
+  const again = await Store.open(path);
+  await again.close();
+});
+
+t.test('data survives reopen; kind mismatch is refused unless converting', async (t) => {
+  const path = joinPath(t.testdir(), 'data');
+  let store = await Store.open(path);
+  t.same(await ensureMetadata(store, 'archival'), { version: DB_VERSION, kind: 'archival' });
+  await store.commit(new StoreUpdate().put(DBCol.BlockMisc, b(1), joinKey(b(1), b(2))));
+  await store.close();
+  store = await Store.open(path);
+  t.same(store.get(DBCol.BlockMisc, b(1)), b(1, 2));
+  await t.rejects(ensureMetadata(store, 'gc'), /archival store .* without --archive/);
+  t.same(await ensureMetadata(store, 'gc', { convert: true }), { version: DB_VERSION, kind: 'gc' });
+  t.same(await ensureMetadata(store, 'gc'), { version: DB_VERSION, kind: 'gc' });
+  await store.close();
+});
+
+function joinPath(a: string, b: string): string {
+  return `${a}/${b}`;
+}
