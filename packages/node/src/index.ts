@@ -1,1 +1,7 @@
-export {};
+export * from './cli.js';
+export * from './config.js';
+export * from './home.js';
+export * from './log.js';
+export * from './node.js';
+export * from './rpc_backend.js';
+export { VERSION } from './version.js';

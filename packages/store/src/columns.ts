@@ -35,12 +35,12 @@ export const DBCol = {
   },
   OutcomeIds: { id: 13, insertOnly: true, refcounted: false, gc: 'block', doc: 'block ‖ u64be shard → outcome ids' },
   StateChanges: { id: 14, insertOnly: true, refcounted: false, gc: 'block', doc: 'block ‖ trie key → changes' },
-  IncomingReceipts: {
+  OutgoingReceipts: {
     id: 15,
     insertOnly: true,
     refcounted: false,
     gc: 'block',
-    doc: 'block ‖ u64be shard → receipts to apply next block',
+    doc: 'block ‖ u64be shard → receipts its chunk produced, applied in the next block',
   },
   TrieChanges: {
     id: 16,

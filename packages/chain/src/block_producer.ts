@@ -1,0 +1,120 @@
+// Produces block H on top of head P, nearcore's way round: the header (and so the hash) only
+// depends on P and on the chunk headers, which report the results of applying P's chunks; block H's
+// own chunks are applied after its hash is known.
+import { BorshWriter, type CryptoHash, concatBytes, sha256, ZERO_HASH } from '@nearlite/primitives';
+import type { BlockHeader } from './block_header.js';
+import { computeBlockHash, innerRestHash } from './block_header.js';
+import { merkleTreeRoot, type PartialMerkleTree } from './block_merkle_tree.js';
+import { type ChunkExtra, type ChunkHeader, computeChunkHash, encodeChunkBody, encodeChunkHeaders } from './chunk.js';
+import type { Signer } from './genesis/keys.js';
+import type { GenesisConfig } from './genesis/config.js';
+import { nextGasPrice } from './gas_price.js';
+import { merklizeHashes, merklizeLeaves } from './merkle.js';
+import { computeBpHash } from './validators.js';
+
+export interface ShardInput {
+  readonly shardId: number;
+  readonly prevExtra: ChunkExtra;
+  readonly transactions: readonly Uint8Array[];
+  /** Receipts produced by the previous chunk of this shard (carried for `chunk.receipts`). */
+  readonly prevOutgoingReceipts: readonly Uint8Array[];
+}
+
+export interface ProduceInput {
+  readonly config: GenesisConfig;
+  readonly prev: BlockHeader;
+  readonly prevMerkleTree: PartialMerkleTree;
+  readonly timestamp: bigint;
+  readonly epochId: CryptoHash;
+  readonly nextEpochId: CryptoHash;
+  readonly lastFinalBlock: CryptoHash;
+  readonly shards: readonly ShardInput[];
+  readonly signer: Signer;
+}
+
+export interface ProducedBlock {
+  readonly header: BlockHeader;
+  readonly chunkHeaders: readonly ChunkHeader[];
+}
+
+/** The message an approval signs: borsh(ApprovalInner::Endorsement(prev_hash)) ‖ u64 target height. */
+function approvalMessage(prevHash: CryptoHash, targetHeight: number): Uint8Array {
+  return new BorshWriter(48).u8(0).fixed(prevHash).u64(targetHeight).toBytes();
+}
+
+export function produceBlockHeader(input: ProduceInput): ProducedBlock {
+  const { config, prev, signer } = input;
+  const height = prev.lite.height + 1;
+  const chunkHeaders: ChunkHeader[] = input.shards.map((s) => {
+    const body = encodeChunkBody(s.transactions, s.prevOutgoingReceipts);
+    const inner = {
+      prevBlockHash: prev.hash,
+      prevStateRoot: s.prevExtra.stateRoot,
+      prevOutcomeRoot: s.prevExtra.outcomeRoot,
+      encodedMerkleRoot: sha256(body),
+      encodedLength: body.length,
+      heightCreated: height,
+      shardId: s.shardId,
+      prevGasUsed: s.prevExtra.gasUsed,
+      gasLimit: config.gasLimit,
+      prevBalanceBurnt: s.prevExtra.balanceBurnt,
+      prevOutgoingReceiptsRoot: s.prevExtra.outgoingReceiptsRoot,
+      txRoot: merklizeLeaves(s.transactions.map((t) => sha256(t))).root,
+      prevValidatorProposals: s.prevExtra.validatorProposals,
+      congestionInfo: { delayedReceiptsGas: 0n, bufferedReceiptsGas: 0n, receiptBytes: 0n, allowedShard: s.shardId },
+    };
+    const chunkHash = computeChunkHash(inner);
+    return { chunkHash, inner, heightIncluded: height, signature: signer.sign(chunkHash) };
+  });
+
+  let gasUsed = 0n;
+  let gasLimit = 0n;
+  let burnt = 0n;
+  for (const c of chunkHeaders) {
+    gasUsed += c.inner.prevGasUsed;
+    gasLimit += c.inner.gasLimit;
+    burnt += c.inner.prevBalanceBurnt;
+  }
+  const validators = config.validators;
+  const lite = {
+    height,
+    epochId: input.epochId,
+    nextEpochId: input.nextEpochId,
+    prevStateRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.prevStateRoot)),
+    prevOutcomeRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.prevOutcomeRoot)),
+    timestamp: input.timestamp,
+    nextBpHash: computeBpHash(validators),
+    blockMerkleRoot: merkleTreeRoot(input.prevMerkleTree),
+  };
+  const heightBytes = new BorshWriter(8).u64(height).toBytes();
+  const rest = {
+    blockBodyHash: sha256(encodeChunkHeaders(chunkHeaders)),
+    chunkReceiptsRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.prevOutgoingReceiptsRoot)),
+    chunkHeadersRoot: merklizeLeaves(
+      chunkHeaders.map((c) => sha256(concatBytes(c.chunkHash, new BorshWriter(8).u64(c.heightIncluded).toBytes()))),
+    ).root,
+    chunkTxRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.txRoot)),
+    challengesRoot: ZERO_HASH,
+    randomValue: sha256(concatBytes(prev.rest.randomValue, heightBytes)),
+    validatorProposals: chunkHeaders.flatMap((c) => c.inner.prevValidatorProposals),
+    chunkMask: chunkHeaders.map(() => true),
+    nextGasPrice: nextGasPrice(
+      prev.rest.nextGasPrice,
+      gasUsed,
+      gasLimit,
+      config.gasPriceAdjustmentRate,
+      config.minGasPrice,
+      config.maxGasPrice,
+    ),
+    totalSupply: prev.rest.totalSupply - burnt,
+    lastFinalBlock: input.lastFinalBlock,
+    lastDsFinalBlock: prev.hash,
+    blockOrdinal: prev.rest.blockOrdinal + 1,
+    prevHeight: prev.lite.height,
+    approvals: [signer.sign(approvalMessage(prev.hash, height))],
+    latestProtocolVersion: config.protocolVersion,
+    chunkEndorsements: chunkHeaders.map(() => Uint8Array.of(1)),
+  };
+  const hash = computeBlockHash(prev.hash, lite, innerRestHash(rest));
+  return { header: { hash, prevHash: prev.hash, lite, rest, signature: signer.sign(hash) }, chunkHeaders };
+}

@@ -1,0 +1,262 @@
+// The chain: genesis, block production and the single writer of the store. Every block, with its
+// chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
+import { EventEmitter } from 'node:events';
+import { type CryptoHash, concatBytes } from '@nearlite/primitives';
+import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
+import { applyChanges, Trie, TrieUpdate } from '@nearlite/trie';
+import type { BlockHeader } from './block_header.js';
+import { produceBlockHeader } from './block_producer.js';
+import { decodeMerkleTree, EMPTY_MERKLE_TREE, encodeMerkleTree, merkleTreeInsert } from './block_merkle_tree.js';
+import { ChainStore, type Tip } from './chain_store.js';
+import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
+import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
+import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
+import { epochIdOf, epochOf } from './epoch.js';
+import type { Genesis } from './genesis/config.js';
+import { buildGenesisBlock } from './genesis/genesis_block.js';
+import type { Signer } from './genesis/keys.js';
+import { merklizeLeaves } from './merkle.js';
+import { decodeBytesList, encodeBytesList, encodeIdList, encodeStoredOutcome, outcomeLeaf } from './outcome_store.js';
+import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
+import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
+import { encodeStateChanges } from './state_changes.js';
+import { TxPool } from './tx_pool.js';
+
+export interface ChainOptions {
+  readonly store: Store;
+  readonly genesis: Genesis;
+  /** The validator key; null serves the chain read-only. */
+  readonly signer: Signer | null;
+  readonly applier: ChunkApplier;
+  readonly storageUsageConfig: { readonly numBytesAccount: bigint; readonly numExtraBytesRecord: bigint };
+  /** Transactions per chunk at most. */
+  readonly maxTransactionsPerChunk?: number;
+}
+
+export interface NewBlockEvent {
+  readonly header: BlockHeader;
+  readonly results: ReadonlyMap<number, ApplyChunkResult>;
+}
+
+export class ChainError extends Error {
+  override readonly name = 'ChainError';
+}
+
+export class Chain {
+  readonly events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  readonly pool = new TxPool();
+  readonly chainStore: ChainStore;
+  readonly layout: ShardLayout;
+  private writeQueue: Promise<unknown> = Promise.resolve();
+  private headTip: Tip;
+  private readonly genesisHashValue: CryptoHash;
+
+  private constructor(
+    private readonly opts: ChainOptions,
+    chainStore: ChainStore,
+    layout: ShardLayout,
+    head: Tip,
+    genesisHash: CryptoHash,
+  ) {
+    this.chainStore = chainStore;
+    this.layout = layout;
+    this.headTip = head;
+    this.genesisHashValue = genesisHash;
+    this.events.setMaxListeners(0);
+  }
+
+  static async open(opts: ChainOptions): Promise<Chain> {
+    const chainStore = new ChainStore(opts.store);
+    const layout = shardLayoutFromView(opts.genesis.config.shardLayout);
+    let head = chainStore.head();
+    if (!head) {
+      const g = buildGenesisBlock(opts.genesis, layout, trieStorage(opts.store), opts.storageUsageConfig);
+      writeBlock(g.update, g.header, g.chunks);
+      writeHead(g.update, g.header.lite.height, g.header.hash);
+      writeGenesisPointers(g.update, g.header.lite.height, g.header.hash);
+      await opts.store.commit(g.update);
+      head = { height: g.header.lite.height, hash: g.header.hash };
+    }
+    const genesisHash = chainStore.genesisHash();
+    if (!genesisHash) throw new ChainError('the store has a head but no genesis pointer');
+    const genesisHeader = chainStore.blockHeader(genesisHash);
+    if (!genesisHeader || genesisHeader.lite.height !== opts.genesis.config.genesisHeight) {
+      throw new ChainError('the store was created from a different genesis');
+    }
+    return new Chain(opts, chainStore, layout, head, genesisHash);
+  }
+
+  get genesis(): Genesis {
+    return this.opts.genesis;
+  }
+
+  get genesisHash(): CryptoHash {
+    return this.genesisHashValue;
+  }
+
+  get canProduce(): boolean {
+    return this.opts.signer !== null;
+  }
+
+  get store(): Store {
+    return this.opts.store;
+  }
+
+  head(): Tip {
+    return this.headTip;
+  }
+
+  headHeader(): BlockHeader {
+    return this.chainStore.blockHeader(this.headTip.hash)!;
+  }
+
+  /** The state trie of a shard as of the end of block `blockHash` (after its chunks were applied). */
+  stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined {
+    const extra = this.chainStore.chunkExtra(blockHash, shardId);
+    return extra ? new Trie(trieStorage(this.opts.store), extra.stateRoot) : undefined;
+  }
+
+  /** Queues block production behind any write in progress; resolves with the committed header. */
+  produceBlock(): Promise<BlockHeader> {
+    const next = this.writeQueue.then(() => this.produceNow());
+    this.writeQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Runs `fn` as the single writer, between blocks. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.writeQueue.then(fn);
+    this.writeQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private hashAt(height: number): CryptoHash {
+    const h = this.chainStore.blockHashByHeight(height);
+    if (!h) throw new ChainError(`missing canonical block at height ${height}`);
+    return h;
+  }
+
+  private async produceNow(): Promise<BlockHeader> {
+    const signer = this.opts.signer;
+    if (!signer) throw new ChainError('this node holds no validator key for the genesis; it cannot produce blocks');
+    const cfg = this.opts.genesis.config;
+    const store = this.opts.store;
+    const prev = this.headHeader();
+    const height = prev.lite.height + 1;
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    const timestamp = nowNs > prev.lite.timestamp ? nowNs : prev.lite.timestamp + 1n;
+    const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
+    const hashAt = (h: number) => this.hashAt(h);
+    const epochId = epochIdOf(epoch.index, cfg.genesisHeight, cfg.epochLength, this.genesisHashValue, hashAt);
+    const nextEpochId = epochIdOf(epoch.index + 1, cfg.genesisHeight, cfg.epochLength, this.genesisHashValue, hashAt);
+    const lastFinalBlock = height - 2 > cfg.genesisHeight ? this.hashAt(height - 2) : this.genesisHashValue;
+    const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
+    const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
+    const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
+
+    const shardInputs = this.layout.shardIds.map((shardId) => {
+      const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
+      if (!prevExtra) throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
+      const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
+      const pooled = this.pool.take(shardId, limit);
+      return {
+        shardId,
+        prevExtra,
+        pooled,
+        transactions: pooled.map((t) => t.bytes),
+        prevOutgoingReceipts: incoming ? decodeBytesList(incoming) : [],
+      };
+    });
+    const { header, chunkHeaders } = produceBlockHeader({
+      config: cfg,
+      prev,
+      prevMerkleTree: prevTree,
+      timestamp,
+      epochId,
+      nextEpochId,
+      lastFinalBlock,
+      shards: shardInputs,
+      signer,
+    });
+
+    const update = new StoreUpdate();
+    const chunks: Chunk[] = chunkHeaders.map((h, i) => ({
+      header: h,
+      transactions: shardInputs[i]!.transactions,
+      prevOutgoingReceipts: shardInputs[i]!.prevOutgoingReceipts,
+    }));
+    writeBlock(update, header, chunks);
+    const storage = trieStorage(store);
+    const flat = flatStateReader(store);
+    const results = new Map<number, ApplyChunkResult>();
+    const outgoingByShard = new Map<number, Uint8Array[]>(this.layout.shardIds.map((s) => [s, []]));
+
+    for (const input of shardInputs) {
+      const { shardId, prevExtra } = input;
+      const trie = new Trie(storage, prevExtra.stateRoot);
+      const state = new TrieUpdate({ get: (k: Uint8Array) => flat.get(k), iterPrefix: (p: Uint8Array) => trie.iterPrefix(p) });
+      const res = this.opts.applier.applyChunk(
+        {
+          shardId,
+          blockHeight: height,
+          blockHash: header.hash,
+          prevBlockHash: prev.hash,
+          blockTimestamp: timestamp,
+          epochId,
+          epochHeight: epoch.index + 1,
+          gasPrice: prev.rest.nextGasPrice,
+          gasLimit: cfg.gasLimit,
+          randomSeed: header.rest.randomValue,
+          accountShard: (id: string) => this.layout.accountIdToShardId(id),
+        },
+        state,
+        input.transactions,
+        input.prevOutgoingReceipts,
+      );
+      results.set(shardId, res);
+      const final = state.finalize();
+      const trieChanges = applyChanges(storage, prevExtra.stateRoot, final.changes);
+      writeTrieChanges(update, header.hash, shardId, trieChanges);
+      writeFlatState(update, final.changes);
+      encodeStateChanges(update, header.hash, final.stateChanges);
+
+      for (const t of input.pooled) update.put(DBCol.Transactions, t.hash, t.bytes);
+      const { root: outcomeRoot, paths } = merklizeLeaves(res.outcomes.map((o) => outcomeLeaf(o.hashes)));
+      res.outcomes.forEach((o, i) => {
+        update.put(
+          DBCol.TransactionResultForBlock,
+          concatBytes(o.id, header.hash),
+          encodeStoredOutcome({ outcomeBytes: o.bytes, blockHash: header.hash, shardId, proof: paths[i]! }),
+        );
+        if (o.isTransaction) update.put(DBCol.TransactionBlock, o.id, header.hash);
+        else update.put(DBCol.ReceiptBlock, o.id, header.hash);
+      });
+      update.put(DBCol.OutcomeIds, blockShardKey(header.hash, shardId), encodeIdList(res.outcomes.map((o) => o.id)));
+      for (const r of res.processedReceipts) update.put(DBCol.Receipts, r.receiptId, r.bytes);
+      for (const r of res.outgoingReceipts) {
+        update.put(DBCol.Receipts, r.receiptId, r.bytes);
+        outgoingByShard.get(this.layout.accountIdToShardId(r.receiverId))!.push(r.bytes);
+      }
+      const extra: ChunkExtra = {
+        stateRoot: trieChanges.newRoot,
+        outcomeRoot,
+        gasUsed: res.gasUsed,
+        gasLimit: cfg.gasLimit,
+        balanceBurnt: res.balanceBurnt,
+        outgoingReceiptsRoot: merklizeLeaves(res.outgoingReceipts.map((r) => r.receiptId)).root,
+        validatorProposals: res.validatorProposals,
+      };
+      update.put(DBCol.ChunkExtra, blockShardKey(header.hash, shardId), encodeChunkExtra(extra));
+    }
+    for (const [shardId, receipts] of outgoingByShard) {
+      if (receipts.length > 0) update.put(DBCol.OutgoingReceipts, blockShardKey(header.hash, shardId), encodeBytesList(receipts));
+    }
+    update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
+    writeHead(update, height, header.hash);
+    await store.commit(update);
+    this.headTip = { height, hash: header.hash };
+    this.events.emit('block', { header, results });
+    return header;
+  }
+}
+

@@ -1,0 +1,100 @@
+// Read side of the chain's columns. Reads are synchronous (getSync + decoded LRUs); the single writer
+// (Chain) updates the cached head after each committed block.
+import { type CryptoHash, toHex } from '@nearlite/primitives';
+import { asciiKey, blockShardKey, DBCol, LruCache, readU64be, type Store, u64be } from '@nearlite/store';
+import { type BlockHeader, decodeBlockHeader } from './block_header.js';
+import { type Chunk, type ChunkExtra, type ChunkHeader, decodeChunk, decodeChunkExtra, decodeChunkHeaders } from './chunk.js';
+
+export const HEAD_KEY = asciiKey('HEAD');
+export const TAIL_KEY = asciiKey('TAIL');
+export const GENESIS_KEY = asciiKey('GENESIS');
+
+export interface Tip {
+  readonly height: number;
+  readonly hash: CryptoHash;
+}
+
+export function encodeTip(t: Tip): Uint8Array {
+  const out = new Uint8Array(40);
+  out.set(u64be(t.height));
+  out.set(t.hash, 8);
+  return out;
+}
+
+export function decodeTip(b: Uint8Array): Tip {
+  return { height: Number(readU64be(b)), hash: b.slice(8, 40) };
+}
+
+export class ChainStore {
+  private readonly headers = new LruCache<string, BlockHeader>(4096);
+  private readonly chunkHeaders = new LruCache<string, ChunkHeader[]>(4096);
+  private readonly extras = new LruCache<string, ChunkExtra>(4096);
+
+  constructor(readonly store: Store) {}
+
+  head(): Tip | null {
+    const b = this.store.get(DBCol.BlockMisc, HEAD_KEY);
+    return b ? decodeTip(b) : null;
+  }
+
+  /** The lowest height whose block data is still stored (genesis on archival nodes). */
+  tail(): number | null {
+    const b = this.store.get(DBCol.BlockMisc, TAIL_KEY);
+    return b ? Number(readU64be(b)) : null;
+  }
+
+  genesisHash(): CryptoHash | null {
+    return this.store.get(DBCol.BlockMisc, GENESIS_KEY) ?? null;
+  }
+
+  blockHashByHeight(height: number): CryptoHash | undefined {
+    if (!Number.isSafeInteger(height) || height < 0) return undefined;
+    return this.store.get(DBCol.BlockHeight, u64be(height));
+  }
+
+  blockHeader(hash: CryptoHash): BlockHeader | undefined {
+    const k = toHex(hash);
+    const hit = this.headers.get(k);
+    if (hit) return hit;
+    const b = this.store.get(DBCol.BlockHeader, hash);
+    if (!b) return undefined;
+    const h = decodeBlockHeader(b);
+    this.headers.set(k, h);
+    return h;
+  }
+
+  blockChunkHeaders(hash: CryptoHash): ChunkHeader[] | undefined {
+    const k = toHex(hash);
+    const hit = this.chunkHeaders.get(k);
+    if (hit) return hit;
+    const b = this.store.get(DBCol.Block, hash);
+    if (!b) return undefined;
+    const h = decodeChunkHeaders(b);
+    this.chunkHeaders.set(k, h);
+    return h;
+  }
+
+  chunk(chunkHash: CryptoHash): Chunk | undefined {
+    const b = this.store.get(DBCol.Chunks, chunkHash);
+    return b ? decodeChunk(b) : undefined;
+  }
+
+  chunkExtra(blockHash: CryptoHash, shardId: number): ChunkExtra | undefined {
+    const key = blockShardKey(blockHash, shardId);
+    const k = toHex(key);
+    const hit = this.extras.get(k);
+    if (hit) return hit;
+    const b = this.store.get(DBCol.ChunkExtra, key);
+    if (!b) return undefined;
+    const e = decodeChunkExtra(b);
+    this.extras.set(k, e);
+    return e;
+  }
+
+  /** Drops cached rows of a collected block. */
+  forget(hash: CryptoHash): void {
+    const k = toHex(hash);
+    this.headers.delete(k);
+    this.chunkHeaders.delete(k);
+  }
+}

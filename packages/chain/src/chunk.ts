@@ -1,0 +1,189 @@
+// Chunks: one per shard per block. As in nearcore, the header of the chunk in block H carries the
+// results of applying the previous chunk of its shard (prev_state_root, outcome_root, gas_used,
+// balance_burnt, outgoing_receipts_root); the chunk's own transactions are applied when block H is.
+import {
+  BorshReader,
+  BorshWriter,
+  combineHash,
+  type CryptoHash,
+  readSignature,
+  type Signature,
+  sha256,
+  writeSignature,
+} from '@nearlite/primitives';
+import { readValidatorStake, type ValidatorStake, writeValidatorStake } from './validator_stake.js';
+
+export interface CongestionInfo {
+  readonly delayedReceiptsGas: bigint;
+  readonly bufferedReceiptsGas: bigint;
+  readonly receiptBytes: bigint;
+  readonly allowedShard: number;
+}
+
+export interface ChunkHeaderInner {
+  readonly prevBlockHash: CryptoHash;
+  readonly prevStateRoot: CryptoHash;
+  readonly prevOutcomeRoot: CryptoHash;
+  readonly encodedMerkleRoot: CryptoHash;
+  readonly encodedLength: number;
+  readonly heightCreated: number;
+  readonly shardId: number;
+  readonly prevGasUsed: bigint;
+  readonly gasLimit: bigint;
+  readonly prevBalanceBurnt: bigint;
+  readonly prevOutgoingReceiptsRoot: CryptoHash;
+  readonly txRoot: CryptoHash;
+  readonly prevValidatorProposals: readonly ValidatorStake[];
+  readonly congestionInfo: CongestionInfo;
+}
+
+export interface ChunkHeader {
+  readonly chunkHash: CryptoHash;
+  readonly inner: ChunkHeaderInner;
+  readonly heightIncluded: number;
+  readonly signature: Signature;
+}
+
+export function encodeChunkHeaderInner(c: ChunkHeaderInner): Uint8Array {
+  const w = new BorshWriter(512);
+  w.fixed(c.prevBlockHash)
+    .fixed(c.prevStateRoot)
+    .fixed(c.prevOutcomeRoot)
+    .fixed(c.encodedMerkleRoot)
+    .u64(c.encodedLength)
+    .u64(c.heightCreated)
+    .u64(c.shardId)
+    .u64(c.prevGasUsed)
+    .u64(c.gasLimit)
+    .u128(c.prevBalanceBurnt)
+    .fixed(c.prevOutgoingReceiptsRoot)
+    .fixed(c.txRoot)
+    .vec(c.prevValidatorProposals, writeValidatorStake)
+    .u128(c.congestionInfo.delayedReceiptsGas)
+    .u128(c.congestionInfo.bufferedReceiptsGas)
+    .u64(c.congestionInfo.receiptBytes)
+    .u16(c.congestionInfo.allowedShard)
+    .u32(0); // bandwidth requests: none
+  return w.toBytes();
+}
+
+function readChunkHeaderInner(r: BorshReader): ChunkHeaderInner {
+  const inner: ChunkHeaderInner = {
+    prevBlockHash: r.fixed(32),
+    prevStateRoot: r.fixed(32),
+    prevOutcomeRoot: r.fixed(32),
+    encodedMerkleRoot: r.fixed(32),
+    encodedLength: Number(r.u64()),
+    heightCreated: Number(r.u64()),
+    shardId: Number(r.u64()),
+    prevGasUsed: r.u64(),
+    gasLimit: r.u64(),
+    prevBalanceBurnt: r.u128(),
+    prevOutgoingReceiptsRoot: r.fixed(32),
+    txRoot: r.fixed(32),
+    prevValidatorProposals: r.vec(readValidatorStake),
+    congestionInfo: { delayedReceiptsGas: r.u128(), bufferedReceiptsGas: r.u128(), receiptBytes: r.u64(), allowedShard: r.u16() },
+  };
+  r.u32();
+  return inner;
+}
+
+/** nearcore: chunk_hash = combine(sha256(borsh(inner)), encoded_merkle_root). */
+export function computeChunkHash(inner: ChunkHeaderInner): CryptoHash {
+  return combineHash(sha256(encodeChunkHeaderInner(inner)), inner.encodedMerkleRoot);
+}
+
+export function writeChunkHeader(w: BorshWriter, h: ChunkHeader): void {
+  w.fixed(h.chunkHash).bytes(encodeChunkHeaderInner(h.inner)).u64(h.heightIncluded);
+  writeSignature(w, h.signature);
+}
+
+export function readChunkHeader(r: BorshReader): ChunkHeader {
+  const chunkHash = r.fixed(32);
+  const inner = readChunkHeaderInner(new BorshReader(r.bytes()));
+  return { chunkHash, inner, heightIncluded: Number(r.u64()), signature: readSignature(r) };
+}
+
+/** A stored chunk: its header, the raw borsh of its transactions and of the receipts it carries. */
+export interface Chunk {
+  readonly header: ChunkHeader;
+  readonly transactions: readonly Uint8Array[];
+  readonly prevOutgoingReceipts: readonly Uint8Array[];
+}
+
+export function encodeChunk(c: Chunk): Uint8Array {
+  const w = new BorshWriter(1024);
+  writeChunkHeader(w, c.header);
+  w.vec(c.transactions, (w, t) => w.bytes(t));
+  w.vec(c.prevOutgoingReceipts, (w, t) => w.bytes(t));
+  return w.toBytes();
+}
+
+export function decodeChunk(bytes: Uint8Array): Chunk {
+  const r = new BorshReader(bytes);
+  const header = readChunkHeader(r);
+  const transactions = r.vec((r) => r.bytes());
+  const prevOutgoingReceipts = r.vec((r) => r.bytes());
+  r.end();
+  return { header, transactions, prevOutgoingReceipts };
+}
+
+/** The body the chunk hash commits to, standing in for nearcore's erasure-coded parts. */
+export function encodeChunkBody(transactions: readonly Uint8Array[], receipts: readonly Uint8Array[]): Uint8Array {
+  const w = new BorshWriter(256);
+  w.vec(transactions, (w, t) => w.bytes(t));
+  w.vec(receipts, (w, t) => w.bytes(t));
+  return w.toBytes();
+}
+
+/** The chunk header list of a block, stored as the block body. */
+export function encodeChunkHeaders(headers: readonly ChunkHeader[]): Uint8Array {
+  const w = new BorshWriter(512 * headers.length + 4);
+  w.vec(headers, writeChunkHeader);
+  return w.toBytes();
+}
+
+export function decodeChunkHeaders(bytes: Uint8Array): ChunkHeader[] {
+  const r = new BorshReader(bytes);
+  const out = r.vec(readChunkHeader);
+  r.end();
+  return out;
+}
+
+/** The result of applying a chunk: the state and outcomes the next chunk of the shard reports. */
+export interface ChunkExtra {
+  readonly stateRoot: CryptoHash;
+  readonly outcomeRoot: CryptoHash;
+  readonly gasUsed: bigint;
+  readonly gasLimit: bigint;
+  readonly balanceBurnt: bigint;
+  readonly outgoingReceiptsRoot: CryptoHash;
+  readonly validatorProposals: readonly ValidatorStake[];
+}
+
+export function encodeChunkExtra(e: ChunkExtra): Uint8Array {
+  return new BorshWriter(256)
+    .fixed(e.stateRoot)
+    .fixed(e.outcomeRoot)
+    .u64(e.gasUsed)
+    .u64(e.gasLimit)
+    .u128(e.balanceBurnt)
+    .fixed(e.outgoingReceiptsRoot)
+    .vec(e.validatorProposals, writeValidatorStake)
+    .toBytes();
+}
+
+export function decodeChunkExtra(bytes: Uint8Array): ChunkExtra {
+  const r = new BorshReader(bytes);
+  const e = {
+    stateRoot: r.fixed(32),
+    outcomeRoot: r.fixed(32),
+    gasUsed: r.u64(),
+    gasLimit: r.u64(),
+    balanceBurnt: r.u128(),
+    outgoingReceiptsRoot: r.fixed(32),
+    validatorProposals: r.vec(readValidatorStake),
+  };
+  r.end();
+  return e;
+}

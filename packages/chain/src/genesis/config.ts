@@ -1,0 +1,138 @@
+// nearcore's genesis file: the config fields at the top level plus `records`. Loading keeps the config
+// object as given (so `genesis_config` answers with the operator's own file) and parses what the
+// chain itself needs into typed fields.
+import { readFileSync } from 'node:fs';
+import { parseAccountId, parsePublicKey, type PublicKey } from '@nearlite/primitives';
+
+export type Rational = readonly [number, number];
+
+export interface GenesisValidator {
+  readonly accountId: string;
+  readonly publicKey: PublicKey;
+  readonly publicKeyText: string;
+  readonly amount: bigint;
+}
+
+export type GenesisRecord =
+  | { readonly Account: { account_id: string; account: Record<string, unknown> } }
+  | { readonly AccessKey: { account_id: string; public_key: string; access_key: unknown } }
+  | { readonly Contract: { account_id: string; code: string } }
+  | { readonly Data: { account_id: string; data_key: string; value: string } };
+
+export interface GenesisConfig {
+  /** The config object exactly as in the file, without records. */
+  readonly raw: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: number;
+  readonly genesisTime: string;
+  readonly genesisTimeNs: bigint;
+  readonly chainId: string;
+  readonly genesisHeight: number;
+  readonly epochLength: number;
+  readonly gasLimit: bigint;
+  readonly minGasPrice: bigint;
+  readonly maxGasPrice: bigint;
+  readonly gasPriceAdjustmentRate: Rational;
+  readonly transactionValidityPeriod: number;
+  readonly totalSupply: bigint;
+  readonly validators: readonly GenesisValidator[];
+  readonly protocolTreasuryAccount: string;
+  readonly shardLayout: unknown;
+}
+
+export interface Genesis {
+  readonly config: GenesisConfig;
+  readonly records: readonly GenesisRecord[];
+}
+
+export class GenesisError extends Error {
+  override readonly name = 'GenesisError';
+}
+
+function req<T>(o: Record<string, unknown>, key: string, kind: 'string' | 'number' | 'object'): T {
+  const v = o[key];
+  if (kind === 'object' ? typeof v !== 'object' || v === null : typeof v !== kind) {
+    throw new GenesisError(`genesis: field '${key}' must be a ${kind}`);
+  }
+  return v as T;
+}
+
+function big(o: Record<string, unknown>, key: string): bigint {
+  const v = o[key];
+  if (typeof v !== 'string' && typeof v !== 'number') throw new GenesisError(`genesis: field '${key}' must be a number`);
+  try {
+    return BigInt(v);
+  } catch {
+    throw new GenesisError(`genesis: field '${key}' is not an integer`);
+  }
+}
+
+/** RFC 3339 with up to nanosecond precision → ns since the epoch. */
+export function parseRfc3339Ns(text: string): bigint {
+  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text);
+  if (!m) throw new GenesisError(`genesis: invalid genesis_time '${text}'`);
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(ms)) throw new GenesisError(`genesis: invalid genesis_time '${text}'`);
+  return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+}
+
+export function formatRfc3339Ns(ns: bigint): string {
+  const ms = Number(ns / 1_000_000n);
+  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0');
+  return `${new Date(ms).toISOString().slice(0, 19)}.${frac}Z`;
+}
+
+export function parseGenesisConfig(raw: Record<string, unknown>): GenesisConfig {
+  const { records: _records, ...config } = raw;
+  const validators = req<unknown[]>(raw, 'validators', 'object').map((v, i) => {
+    const o = v as Record<string, unknown>;
+    try {
+      return {
+        accountId: parseAccountId(String(o.account_id)),
+        publicKey: parsePublicKey(String(o.public_key)),
+        publicKeyText: String(o.public_key),
+        amount: BigInt(String(o.amount)),
+      };
+    } catch (err) {
+      throw new GenesisError(`genesis: validator ${i} is invalid: ${(err as Error).message}`);
+    }
+  });
+  const rate = (raw.gas_price_adjustment_rate as [number, number] | undefined) ?? [1, 100];
+  const genesisTime = req<string>(raw, 'genesis_time', 'string');
+  return {
+    raw: config,
+    protocolVersion: req<number>(raw, 'protocol_version', 'number'),
+    genesisTime,
+    genesisTimeNs: parseRfc3339Ns(genesisTime),
+    chainId: req<string>(raw, 'chain_id', 'string'),
+    genesisHeight: req<number>(raw, 'genesis_height', 'number'),
+    epochLength: req<number>(raw, 'epoch_length', 'number'),
+    gasLimit: big(raw, 'gas_limit'),
+    minGasPrice: big(raw, 'min_gas_price'),
+    maxGasPrice: big(raw, 'max_gas_price'),
+    gasPriceAdjustmentRate: [rate[0], rate[1]],
+    transactionValidityPeriod: req<number>(raw, 'transaction_validity_period', 'number'),
+    totalSupply: big(raw, 'total_supply'),
+    validators,
+    protocolTreasuryAccount: req<string>(raw, 'protocol_treasury_account', 'string'),
+    shardLayout: raw.shard_layout ?? { V0: { num_shards: 1, version: 0 } },
+  };
+}
+
+export function parseGenesis(raw: Record<string, unknown>): Genesis {
+  const records = raw.records;
+  if (!Array.isArray(records)) throw new GenesisError("genesis: 'records' must be an array");
+  return { config: parseGenesisConfig(raw), records: records as GenesisRecord[] };
+}
+
+export function loadGenesis(path: string): Genesis {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new GenesisError(`cannot read genesis file ${path}: ${(err as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new GenesisError(`genesis file ${path} is not a JSON object`);
+  }
+  return parseGenesis(raw as Record<string, unknown>);
+}

@@ -1,0 +1,62 @@
+// ed25519 key files in nearcore's format: `secret_key` = "ed25519:" + base58(seed ‖ public key).
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { base58Decode, base58Encode, KeyType, type PublicKey, type Signature } from '@nearlite/primitives';
+
+const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+
+export interface KeyFile {
+  readonly account_id: string;
+  readonly public_key: string;
+  readonly secret_key: string;
+}
+
+export interface Signer {
+  readonly accountId: string;
+  readonly publicKey: PublicKey;
+  sign(message: Uint8Array): Signature;
+}
+
+function privateKeyFromSeed(seed: Uint8Array): KeyObject {
+  const der = new Uint8Array(PKCS8_ED25519_PREFIX.length + 32);
+  der.set(PKCS8_ED25519_PREFIX);
+  der.set(seed, PKCS8_ED25519_PREFIX.length);
+  return createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' });
+}
+
+function rawPublicKey(priv: KeyObject): Uint8Array {
+  const jwk = createPublicKey(priv).export({ format: 'jwk' });
+  return new Uint8Array(Buffer.from(jwk.x!, 'base64url'));
+}
+
+export function generateKeyFile(accountId: string): KeyFile {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' });
+  const seed = new Uint8Array(Buffer.from(jwk.d!, 'base64url'));
+  const pub = new Uint8Array(Buffer.from(jwk.x!, 'base64url'));
+  const sk = new Uint8Array(64);
+  sk.set(seed);
+  sk.set(pub, 32);
+  return { account_id: accountId, public_key: `ed25519:${base58Encode(pub)}`, secret_key: `ed25519:${base58Encode(sk)}` };
+}
+
+export class KeyFileError extends Error {
+  override readonly name = 'KeyFileError';
+}
+
+/** Builds a signer from a key file (`secret_key`, or the legacy `private_key`). */
+export function signerFromKeyFile(file: { account_id?: string; secret_key?: string; private_key?: string }): Signer {
+  const text = file.secret_key ?? file.private_key;
+  if (typeof text !== 'string' || !text.startsWith('ed25519:')) throw new KeyFileError('key file has no ed25519 secret_key');
+  const bytes = base58Decode(text.slice('ed25519:'.length));
+  if (bytes.length !== 64 && bytes.length !== 32) throw new KeyFileError('key file secret_key has the wrong length');
+  const priv = privateKeyFromSeed(bytes.subarray(0, 32));
+  const pub = rawPublicKey(priv);
+  return {
+    accountId: file.account_id ?? '',
+    publicKey: { keyType: KeyType.ED25519, data: pub },
+    sign(message: Uint8Array): Signature {
+      const sig = sign(null, message, priv);
+      return { keyType: KeyType.ED25519, data: new Uint8Array(sig.buffer, sig.byteOffset, sig.byteLength) };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// Stored execution outcomes: the runtime's borsh outcome plus where it sits (block, shard) and its
+// merkle path inside the chunk's outcome root, so `tx` and light-client proofs need no recomputation.
+import { BorshReader, BorshWriter, type CryptoHash, concatBytes, sha256 } from '@nearlite/primitives';
+import type { MerklePathItem } from './merkle.js';
+
+export interface StoredOutcome {
+  readonly outcomeBytes: Uint8Array;
+  readonly blockHash: CryptoHash;
+  readonly shardId: number;
+  readonly proof: readonly MerklePathItem[];
+}
+
+export function encodeStoredOutcome(o: StoredOutcome): Uint8Array {
+  const w = new BorshWriter(o.outcomeBytes.length + 128);
+  w.bytes(o.outcomeBytes).fixed(o.blockHash).u64(o.shardId);
+  w.vec(o.proof, (w, p) => w.fixed(p.hash).u8(p.direction === 'Left' ? 0 : 1));
+  return w.toBytes();
+}
+
+export function decodeStoredOutcome(bytes: Uint8Array): StoredOutcome {
+  const r = new BorshReader(bytes);
+  const outcomeBytes = r.bytes();
+  const blockHash = r.fixed(32);
+  const shardId = Number(r.u64());
+  const proof = r.vec((r) => ({ hash: r.fixed(32), direction: r.u8() === 0 ? ('Left' as const) : ('Right' as const) }));
+  return { outcomeBytes, blockHash, shardId, proof };
+}
+
+/** The merkle leaf of one outcome: hash_borsh(Vec<CryptoHash>) of its to_hashes(). */
+export function outcomeLeaf(hashes: readonly CryptoHash[]): CryptoHash {
+  const n = new Uint8Array(4);
+  new DataView(n.buffer).setUint32(0, hashes.length, true);
+  return sha256(concatBytes(n, ...hashes));
+}
+
+export function encodeIdList(ids: readonly CryptoHash[]): Uint8Array {
+  return new BorshWriter(4 + 32 * ids.length).vec(ids, (w, h) => w.fixed(h)).toBytes();
+}
+
+export function decodeIdList(bytes: Uint8Array): CryptoHash[] {
+  return new BorshReader(bytes).vec((r) => r.fixed(32));
+}
+
+export function encodeBytesList(items: readonly Uint8Array[]): Uint8Array {
+  return new BorshWriter(64).vec(items, (w, b) => w.bytes(b)).toBytes();
+}
+
+export function decodeBytesList(bytes: Uint8Array): Uint8Array[] {
+  return new BorshReader(bytes).vec((r) => r.bytes());
+}

@@ -1,0 +1,40 @@
+// Glue between the trie and the store: trie nodes and values live in the refcounted State column.
+// Insertions are applied with the block; deletions are kept per block in TrieChanges and applied
+// only when GC collects that block, so every kept block's state root stays readable.
+import { BorshReader, BorshWriter, type CryptoHash } from '@nearlite/primitives';
+import { blockShardKey, DBCol, type Store, type StoreUpdate } from '@nearlite/store';
+import type { TrieChanges, TrieStorage } from '@nearlite/trie';
+
+export function trieStorage(store: Store): TrieStorage {
+  return { get: (hash: CryptoHash) => store.get(DBCol.State, hash) };
+}
+
+export function writeTrieChanges(update: StoreUpdate, blockHash: CryptoHash, shardId: number, changes: TrieChanges): void {
+  for (const ins of changes.insertions) update.incRef(DBCol.State, ins.hash, ins.bytes, ins.rc);
+  if (changes.deletions.length > 0) {
+    const w = new BorshWriter(8 + 40 * changes.deletions.length);
+    w.vec(changes.deletions, (w, d) => w.fixed(d.hash).u32(d.rc));
+    update.put(DBCol.TrieChanges, blockShardKey(blockHash, shardId), w.toBytes());
+  }
+}
+
+export function readTrieDeletions(bytes: Uint8Array): { hash: CryptoHash; rc: number }[] {
+  const r = new BorshReader(bytes);
+  return r.vec((r) => ({ hash: r.fixed(32), rc: r.u32() }));
+}
+
+/** Keeps the flat head-state column in step with a shard's net changes. */
+export function writeFlatState(
+  update: StoreUpdate,
+  changes: readonly { readonly key: Uint8Array; readonly value: Uint8Array | null }[],
+): void {
+  for (const c of changes) {
+    if (c.value === null) update.delete(DBCol.FlatState, c.key);
+    else update.put(DBCol.FlatState, c.key, c.value);
+  }
+}
+
+/** A sync reader of head state through the flat column. */
+export function flatStateReader(store: Store): { get(key: Uint8Array): Uint8Array | undefined } {
+  return { get: (key: Uint8Array) => store.get(DBCol.FlatState, key) };
+}

@@ -1,0 +1,110 @@
+// `query` request kinds against the state trie of one block (nearcore's state viewer).
+import {
+  accessKeyView,
+  accountView,
+  base58Encode,
+  decodeAccessKey,
+  decodeAccount,
+  formatPublicKey,
+  HandlerError,
+  parsePublicKey,
+  readPublicKey,
+  BorshReader,
+  sha256,
+  toBase64,
+  type Account,
+} from '@nearlite/primitives';
+import {
+  type Trie,
+  trieKeyAccessKey,
+  trieKeyAccessKeyPrefix,
+  trieKeyAccount,
+  trieKeyContractCode,
+  trieKeyContractDataPrefix,
+} from '@nearlite/trie';
+import type { BlockHeader } from '../block_header.js';
+
+export const TRIE_VIEWER_STATE_SIZE_LIMIT = 50_000n;
+
+export interface QueryAt {
+  readonly header: BlockHeader;
+  readonly trie: Trie;
+}
+
+function blockFields(at: QueryAt): { block_height: number; block_hash: string } {
+  return { block_height: at.header.lite.height, block_hash: base58Encode(at.header.hash) };
+}
+
+export function loadAccount(at: QueryAt, accountId: string): Account {
+  const raw = at.trie.get(trieKeyAccount(accountId));
+  if (!raw) {
+    throw new HandlerError(
+      'UNKNOWN_ACCOUNT',
+      { requested_account_id: accountId, ...blockFields(at) },
+      `account ${accountId} does not exist while viewing`,
+    );
+  }
+  return decodeAccount(raw);
+}
+
+export function viewAccount(at: QueryAt, accountId: string): object {
+  return { ...accountView(loadAccount(at, accountId)), ...blockFields(at) };
+}
+
+export function viewCode(at: QueryAt, accountId: string): object {
+  loadAccount(at, accountId);
+  const code = at.trie.get(trieKeyContractCode(accountId));
+  if (!code) {
+    throw new HandlerError(
+      'NO_CONTRACT_CODE',
+      { contract_account_id: accountId, ...blockFields(at) },
+      `Contract code for contract ID #${accountId} has never been observed on the node`,
+    );
+  }
+  return { code_base64: toBase64(code), hash: base58Encode(sha256(code)), ...blockFields(at) };
+}
+
+export function viewState(at: QueryAt, accountId: string, prefix: Uint8Array, includeProof: boolean): object {
+  const account = loadAccount(at, accountId);
+  const code = at.trie.get(trieKeyContractCode(accountId));
+  const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
+  if (stateSize > TRIE_VIEWER_STATE_SIZE_LIMIT) {
+    throw new HandlerError(
+      'TOO_LARGE_CONTRACT_STATE',
+      { contract_account_id: accountId, ...blockFields(at) },
+      `State of contract ${accountId} is too large to be viewed`,
+    );
+  }
+  const base = trieKeyContractDataPrefix(accountId);
+  const full = new Uint8Array(base.length + prefix.length);
+  full.set(base);
+  full.set(prefix, base.length);
+  const values: { key: string; value: string }[] = [];
+  const scan = includeProof ? at.trie.iterPrefixWithProof(full) : { entries: at.trie.iterPrefix(full), proof: [] };
+  for (const [k, v] of scan.entries) values.push({ key: toBase64(k.subarray(base.length)), value: toBase64(v) });
+  const out: Record<string, unknown> = { values };
+  if (includeProof && scan.proof.length > 0) out.proof = scan.proof.map((n: Uint8Array) => toBase64(n));
+  return { ...out, ...blockFields(at) };
+}
+
+export function viewAccessKey(at: QueryAt, accountId: string, publicKey: string): object {
+  const raw = at.trie.get(trieKeyAccessKey(accountId, parsePublicKey(publicKey)));
+  if (!raw) {
+    throw new HandlerError(
+      'UNKNOWN_ACCESS_KEY',
+      { public_key: publicKey, ...blockFields(at) },
+      `access key ${publicKey} does not exist while viewing`,
+    );
+  }
+  return { ...accessKeyView(decodeAccessKey(raw)), ...blockFields(at) };
+}
+
+export function viewAccessKeyList(at: QueryAt, accountId: string): object {
+  const prefix = trieKeyAccessKeyPrefix(accountId);
+  const keys: object[] = [];
+  for (const [k, v] of at.trie.iterPrefix(prefix)) {
+    const pk = readPublicKey(new BorshReader(k.subarray(prefix.length)));
+    keys.push({ public_key: formatPublicKey(pk), access_key: accessKeyView(decodeAccessKey(v)) });
+  }
+  return { keys, ...blockFields(at) };
+}

@@ -1,0 +1,223 @@
+// Read-only views of the chain in nearcore's JSON shapes (blocks, chunks, state queries, node status).
+import { base58Encode, type CryptoHash, HandlerError } from '@nearlite/primitives';
+import type { Chain } from '../chain.js';
+import type { Chunk } from '../chunk.js';
+import { epochOf } from '../epoch.js';
+import { formatRfc3339Ns } from '../genesis/config.js';
+import { type BlockId, type BlockRef, resolveBlock, resolveQueryBlock } from './block_ref.js';
+import { blockView, chunkHeaderView } from './block_view.js';
+import { genesisConfigView, protocolConfigView } from './config_views.js';
+import { type QueryAt, viewAccessKey, viewAccessKeyList, viewAccount, viewCode, viewState } from './query.js';
+
+export interface ViewClientOptions {
+  readonly chain: Chain;
+  /** JSON view of a stored signed transaction / receipt (codecs live with the runtime). */
+  readonly transactionView: (bytes: Uint8Array) => object;
+  readonly receiptView: (bytes: Uint8Array) => object;
+  readonly runtimeConfigView: object;
+  readonly nodePublicKey: string;
+  readonly validatorPublicKey: string | null;
+  readonly validatorAccountId: string | null;
+  readonly rpcAddr: string;
+  readonly version: string;
+}
+
+export class ViewClient {
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly o: ViewClientOptions) {}
+
+  get chain(): Chain {
+    return this.o.chain;
+  }
+
+  private author(): string {
+    return this.o.chain.genesis.config.validators[0]?.accountId ?? '';
+  }
+
+  block(ref: BlockRef): object {
+    const chain = this.o.chain;
+    const header = resolveBlock(chain, ref);
+    const chunks = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
+    return blockView(this.author(), header, chunks);
+  }
+
+  chunk(id: { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number }): object {
+    const chain = this.o.chain;
+    let chunk: Chunk | undefined;
+    if ('chunkId' in id) {
+      chunk = chain.chainStore.chunk(id.chunkId);
+      if (!chunk) {
+        const hash = base58Encode(id.chunkId);
+        throw new HandlerError(
+          'UNKNOWN_CHUNK',
+          { chunk_hash: hash },
+          `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`,
+        );
+      }
+    } else {
+      const header = resolveBlock(chain, { blockId: id.blockId });
+      const headers = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
+      const ch = headers.find((c) => c.inner.shardId === id.shardId);
+      if (!ch) {
+        throw new HandlerError('INVALID_SHARD_ID', { shard_id: id.shardId }, `Shard id ${id.shardId} does not exist`);
+      }
+      chunk = chain.chainStore.chunk(ch.chunkHash);
+      if (!chunk) {
+        const hash = base58Encode(ch.chunkHash);
+        throw new HandlerError('UNKNOWN_CHUNK', { chunk_hash: hash }, `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`);
+      }
+    }
+    return {
+      author: this.author(),
+      header: chunkHeaderView(chunk.header),
+      transactions: chunk.transactions.map((t) => this.o.transactionView(t)),
+      receipts: chunk.prevOutgoingReceipts.map((r) => this.o.receiptView(r)),
+    };
+  }
+
+  /** The header and shard trie that a query for `accountId` reads. */
+  queryAt(ref: BlockRef, accountId: string): QueryAt {
+    const chain = this.o.chain;
+    const header = resolveQueryBlock(chain, ref);
+    const shardId = chain.layout.accountIdToShardId(accountId);
+    const trie = chain.stateTrie(header.hash, shardId);
+    if (!trie) {
+      throw new HandlerError(
+        'GARBAGE_COLLECTED_BLOCK',
+        { block_height: header.lite.height, block_hash: base58Encode(header.hash) },
+        `The data for block #${header.lite.height} is garbage collected on this node, use an archival node to fetch historical data`,
+      );
+    }
+    return { header, trie };
+  }
+
+  viewAccount(ref: BlockRef, accountId: string): object {
+    return viewAccount(this.queryAt(ref, accountId), accountId);
+  }
+
+  viewCode(ref: BlockRef, accountId: string): object {
+    return viewCode(this.queryAt(ref, accountId), accountId);
+  }
+
+  viewState(ref: BlockRef, accountId: string, prefix: Uint8Array, includeProof: boolean): object {
+    return viewState(this.queryAt(ref, accountId), accountId, prefix, includeProof);
+  }
+
+  viewAccessKey(ref: BlockRef, accountId: string, publicKey: string): object {
+    return viewAccessKey(this.queryAt(ref, accountId), accountId, publicKey);
+  }
+
+  viewAccessKeyList(ref: BlockRef, accountId: string): object {
+    return viewAccessKeyList(this.queryAt(ref, accountId), accountId);
+  }
+
+  gasPrice(blockId: BlockId | null): object {
+    const header = blockId === null ? this.o.chain.headHeader() : resolveBlock(this.o.chain, { blockId });
+    return { gas_price: header.rest.nextGasPrice.toString() };
+  }
+
+  genesisConfig(): object {
+    return genesisConfigView(this.o.chain.genesis.config);
+  }
+
+  protocolConfig(ref: BlockRef): object {
+    resolveBlock(this.o.chain, ref);
+    return protocolConfigView(this.o.chain.genesis.config, this.o.runtimeConfigView);
+  }
+
+  status(): object {
+    const chain = this.o.chain;
+    const head = chain.headHeader();
+    const cs = chain.chainStore;
+    const tail = cs.tail() ?? chain.genesis.config.genesisHeight;
+    const earliestHash = cs.blockHashByHeight(tail) ?? chain.genesisHash;
+    const earliest = cs.blockHeader(earliestHash) ?? head;
+    const cfg = chain.genesis.config;
+    const epoch = epochOf(head.lite.height, cfg.genesisHeight, cfg.epochLength);
+    const out: Record<string, unknown> = {
+      version: { version: this.o.version, build: `nearlite-${this.o.version}`, commit: 'unknown', rustc_version: 'n/a' },
+      chain_id: cfg.chainId,
+      protocol_version: cfg.protocolVersion,
+      latest_protocol_version: cfg.protocolVersion,
+      rpc_addr: this.o.rpcAddr,
+      validators: cfg.validators.map((v) => ({ account_id: v.accountId })),
+      sync_info: {
+        latest_block_hash: base58Encode(head.hash),
+        latest_block_height: head.lite.height,
+        latest_state_root: base58Encode(head.lite.prevStateRoot),
+        latest_block_time: formatRfc3339Ns(head.lite.timestamp),
+        syncing: false,
+        earliest_block_hash: base58Encode(earliest.hash),
+        earliest_block_height: earliest.lite.height,
+        earliest_block_time: formatRfc3339Ns(earliest.lite.timestamp),
+        epoch_id: base58Encode(head.lite.epochId),
+        epoch_start_height: epoch.startHeight,
+      },
+      validator_account_id: this.o.validatorAccountId,
+      validator_public_key: this.o.validatorPublicKey,
+      node_public_key: this.o.nodePublicKey,
+      node_key: this.o.validatorPublicKey,
+      uptime_sec: Math.floor((Date.now() - this.startedAt) / 1000),
+      genesis_hash: base58Encode(chain.genesisHash),
+    };
+    return out;
+  }
+
+  networkInfo(): object {
+    return {
+      active_peers: [],
+      num_active_peers: 0,
+      peer_max_count: 40,
+      sent_bytes_per_sec: 0,
+      received_bytes_per_sec: 0,
+      known_producers: [],
+    };
+  }
+
+  validators(ref: { readonly blockId: BlockId } | { readonly epochId: CryptoHash } | null): object {
+    const chain = this.o.chain;
+    const cfg = chain.genesis.config;
+    let header = chain.headHeader();
+    if (ref && 'blockId' in ref) header = resolveBlock(chain, { blockId: ref.blockId });
+    if (ref && 'epochId' in ref) {
+      const known = [header.lite.epochId, header.lite.nextEpochId].some((e) => base58Encode(e) === base58Encode(ref.epochId));
+      if (!known) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+    }
+    const epoch = epochOf(header.lite.height, cfg.genesisHeight, cfg.epochLength);
+    const produced = Math.max(0, header.lite.height - epoch.startHeight + 1);
+    const shards = chain.layout.shardIds;
+    return {
+      current_validators: cfg.validators.map((v) => ({
+        account_id: v.accountId,
+        public_key: v.publicKeyText,
+        is_slashed: false,
+        stake: v.amount.toString(),
+        shards: [...shards],
+        num_produced_blocks: produced,
+        num_expected_blocks: produced,
+        num_produced_chunks: produced * shards.length,
+        num_expected_chunks: produced * shards.length,
+        num_produced_chunks_per_shard: shards.map(() => produced),
+        num_expected_chunks_per_shard: shards.map(() => produced),
+        num_produced_endorsements: produced * shards.length,
+        num_expected_endorsements: produced * shards.length,
+        num_produced_endorsements_per_shard: shards.map(() => produced),
+        num_expected_endorsements_per_shard: shards.map(() => produced),
+        shards_endorsed: [...shards],
+      })),
+      next_validators: cfg.validators.map((v) => ({
+        account_id: v.accountId,
+        public_key: v.publicKeyText,
+        stake: v.amount.toString(),
+        shards: [...shards],
+      })),
+      current_fishermen: [],
+      next_fishermen: [],
+      current_proposals: [],
+      prev_epoch_kickout: [],
+      epoch_start_height: epoch.startHeight,
+      epoch_height: epoch.index + 1,
+    };
+  }
+}

@@ -1,0 +1,115 @@
+// `nearlite` command line: init, run, start (init a default home if missing, then run).
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { initHome } from './home.js';
+import { stderrLogger } from './log.js';
+import { NearliteNode } from './node.js';
+import { VERSION } from './version.js';
+
+const USAGE = `nearlite ${VERSION} — a NEAR-compatible node
+
+Usage:
+  nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
+  nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
+  nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run on 127.0.0.1:3030
+  nearlite --version
+`;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function intFlag(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got '${v}'`);
+  return n;
+}
+
+async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {
+  const node = await NearliteNode.start(opts);
+  await new Promise<void>((resolve) => {
+    const onSignal = (sig: string) => {
+      opts.logger.info(`${sig}: shutting down`);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  await node.stop();
+  return 0;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === '--version' || argv[0] === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    process.stdout.write(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  // near-workspaces runs `near-sandbox --home DIR init`: flags may come before the command.
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      home: { type: 'string' },
+      'chain-id': { type: 'string' },
+      shards: { type: 'string' },
+      'epoch-length': { type: 'string' },
+      genesis: { type: 'string' },
+      'account-id': { type: 'string' },
+      'rpc-addr': { type: 'string' },
+      'network-addr': { type: 'string' },
+      'block-time': { type: 'string' },
+      archive: { type: 'boolean' },
+      'convert-db-kind': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const command = positionals[0];
+  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+  const logger = stderrLogger(values.quiet ?? false);
+  switch (command) {
+    case 'init': {
+      if (!values.home) throw new UsageError('init needs --home DIR');
+      const { created } = initHome({
+        home: values.home,
+        ...(values['chain-id'] ? { chainId: values['chain-id'] } : {}),
+        ...(values.shards ? { shards: intFlag(values.shards, 'shards')! } : {}),
+        ...(values['epoch-length'] ? { epochLength: intFlag(values['epoch-length'], 'epoch-length')! } : {}),
+        ...(values.genesis ? { genesisFile: values.genesis } : {}),
+        ...(values['account-id'] ? { accountId: values['account-id'] } : {}),
+      });
+      for (const f of created) logger.info(`wrote ${f}`);
+      return 0;
+    }
+    case 'run': {
+      if (!values.home) throw new UsageError('run needs --home DIR');
+      const blockTimeMs = intFlag(values['block-time'], 'block-time');
+      return runUntilSignal({
+        home: values.home,
+        logger,
+        ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
+        ...(blockTimeMs !== undefined ? { blockTimeMs } : {}),
+        ...(values.archive ? { archive: true } : {}),
+        ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
+      });
+    }
+    case 'start': {
+      const home = values.home ?? join(process.cwd(), '.nearlite');
+      if (!existsSync(join(home, 'genesis.json'))) {
+        initHome({ home, chainId: 'localnet' });
+        logger.info(`initialised ${home}`);
+      }
+      return runUntilSignal({ home, logger, rpcAddr: values['rpc-addr'] ?? '127.0.0.1:3030', blockTimeMs: 1000 });
+    }
+    default:
+      throw new UsageError(`unknown command '${command}'\n\n${USAGE}`);
+  }
+}

@@ -1,0 +1,86 @@
+// The node's config.json (a nearcore-style subset) with defaults; CLI flags override it.
+import { readFileSync } from 'node:fs';
+
+export interface NodeConfig {
+  readonly rpcAddr: string;
+  readonly blockTimeMs: number;
+  readonly archive: boolean;
+  readonly gcNumEpochsToKeep: number;
+  readonly jsonPayloadMaxSize: number;
+  readonly pollingTimeoutMs: number;
+  readonly trieViewerStateSizeLimit: number | null;
+}
+
+export const DEFAULT_CONFIG: NodeConfig = {
+  rpcAddr: '127.0.0.1:3030',
+  blockTimeMs: 1000,
+  archive: false,
+  gcNumEpochsToKeep: 5,
+  jsonPayloadMaxSize: 10 * 1024 * 1024,
+  pollingTimeoutMs: 10_000,
+  trieViewerStateSizeLimit: 50_000,
+};
+
+/** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
+export function configFileJson(c: NodeConfig): object {
+  return {
+    rpc: {
+      addr: c.rpcAddr,
+      polling_config: { polling_interval: { secs: 0, nanos: 200_000_000 }, polling_timeout: msToDuration(c.pollingTimeoutMs) },
+      limits_config: { json_payload_max_size: c.jsonPayloadMaxSize },
+    },
+    consensus: { min_block_production_delay: msToDuration(c.blockTimeMs) },
+    archive: c.archive,
+    gc_num_epochs_to_keep: c.gcNumEpochsToKeep,
+    trie_viewer_state_size_limit: c.trieViewerStateSizeLimit,
+  };
+}
+
+function msToDuration(ms: number): { secs: number; nanos: number } {
+  return { secs: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
+}
+
+function durationToMs(d: unknown): number | undefined {
+  const o = d as { secs?: number; nanos?: number } | undefined;
+  if (!o || typeof o.secs !== 'number') return undefined;
+  return o.secs * 1000 + Math.floor((o.nanos ?? 0) / 1_000_000);
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(path: string): NodeConfig {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  const rpc = (raw.rpc ?? {}) as Record<string, unknown>;
+  const consensus = (raw.consensus ?? {}) as Record<string, unknown>;
+  const limits = (rpc.limits_config ?? {}) as Record<string, unknown>;
+  const polling = (rpc.polling_config ?? {}) as Record<string, unknown>;
+  const gc = Number(raw.gc_num_epochs_to_keep ?? DEFAULT_CONFIG.gcNumEpochsToKeep);
+  return {
+    rpcAddr: typeof rpc.addr === 'string' ? rpc.addr : DEFAULT_CONFIG.rpcAddr,
+    blockTimeMs: durationToMs(consensus.min_block_production_delay) ?? DEFAULT_CONFIG.blockTimeMs,
+    archive: raw.archive === true,
+    // nearcore never keeps fewer than 3 epochs
+    gcNumEpochsToKeep: Math.max(3, Number.isFinite(gc) ? gc : DEFAULT_CONFIG.gcNumEpochsToKeep),
+    jsonPayloadMaxSize: Number(limits.json_payload_max_size ?? DEFAULT_CONFIG.jsonPayloadMaxSize),
+    pollingTimeoutMs: durationToMs(polling.polling_timeout) ?? DEFAULT_CONFIG.pollingTimeoutMs,
+    trieViewerStateSizeLimit:
+      raw.trie_viewer_state_size_limit === null
+        ? null
+        : Number(raw.trie_viewer_state_size_limit ?? DEFAULT_CONFIG.trieViewerStateSizeLimit),
+  };
+}
+
+export function parseHostPort(addr: string): { host: string; port: number } {
+  const i = addr.lastIndexOf(':');
+  const host = i >= 0 ? addr.slice(0, i).replace(/^\[|\]$/g, '') : addr;
+  const port = i >= 0 ? Number(addr.slice(i + 1)) : 3030;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`invalid address '${addr}'`);
+  return { host: host || '0.0.0.0', port };
+}

@@ -1,0 +1,81 @@
+// The node home directory, laid out like nearcore's: genesis.json, config.json, validator_key.json,
+// node_key.json and the database under data/.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateKeyFile, type KeyFile, makeLocalnetGenesis } from '@nearlite/chain';
+import { configFileJson, DEFAULT_CONFIG } from './config.js';
+
+export const PROTOCOL_VERSION = 85;
+
+export interface InitOptions {
+  readonly home: string;
+  readonly chainId?: string;
+  readonly shards?: number;
+  readonly epochLength?: number;
+  readonly genesisFile?: string;
+  readonly accountId?: string;
+}
+
+export const homePaths = (home: string) => ({
+  genesis: join(home, 'genesis.json'),
+  config: join(home, 'config.json'),
+  validatorKey: join(home, 'validator_key.json'),
+  nodeKey: join(home, 'node_key.json'),
+  data: join(home, 'data'),
+});
+
+export class HomeError extends Error {
+  override readonly name = 'HomeError';
+}
+
+function randomChainId(): string {
+  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  let s = '';
+  for (let i = 0; i < 5; i++) s += chars[Math.floor(Math.random() * chars.length)];
+  return `test-chain-${s}`;
+}
+
+/** Writes a new home. Existing files are kept, as `neard init` does. */
+export function initHome(o: InitOptions): { created: string[] } {
+  const p = homePaths(o.home);
+  mkdirSync(o.home, { recursive: true });
+  const created: string[] = [];
+  const accountId = o.accountId ?? 'test.near';
+  let validatorKey: KeyFile;
+  if (existsSync(p.validatorKey)) {
+    validatorKey = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as KeyFile;
+  } else {
+    validatorKey = generateKeyFile(accountId);
+    writeFileSync(p.validatorKey, `${JSON.stringify(validatorKey, null, 2)}\n`, { mode: 0o600 });
+    created.push(p.validatorKey);
+  }
+  if (!existsSync(p.nodeKey)) {
+    writeFileSync(p.nodeKey, `${JSON.stringify(generateKeyFile('node'), null, 2)}\n`, { mode: 0o600 });
+    created.push(p.nodeKey);
+  }
+  if (!existsSync(p.config)) {
+    writeFileSync(p.config, `${JSON.stringify(configFileJson(DEFAULT_CONFIG), null, 2)}\n`);
+    created.push(p.config);
+  }
+  if (!existsSync(p.genesis)) {
+    if (o.genesisFile) {
+      copyFileSync(o.genesisFile, p.genesis);
+    } else {
+      const shards = o.shards ?? 1;
+      const epochLength = o.epochLength ?? 500;
+      if (!Number.isInteger(shards) || shards < 1 || shards > 64) throw new HomeError('--shards must be 1 to 64');
+      if (!Number.isInteger(epochLength) || epochLength < 1) throw new HomeError('--epoch-length must be a positive integer');
+      const genesis = makeLocalnetGenesis({
+        chainId: o.chainId ?? randomChainId(),
+        numShards: shards,
+        epochLength,
+        validatorAccountId: validatorKey.account_id,
+        validatorPublicKey: validatorKey.public_key,
+        protocolVersion: PROTOCOL_VERSION,
+      });
+      writeFileSync(p.genesis, `${JSON.stringify(genesis, null, 2)}\n`);
+    }
+    created.push(p.genesis);
+  }
+  return { created };
+}

@@ -1,0 +1,141 @@
+// The composition root: store, genesis, chain, runtime, view client, RPC server and the block timer.
+import { existsSync, readFileSync } from 'node:fs';
+import { Chain, type ChunkApplier, loadGenesis, NOOP_CHUNK_APPLIER, type Signer, signerFromKeyFile, ViewClient } from '@nearlite/chain';
+import { startRpcServer } from '@nearlite/jsonrpc';
+import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
+import { ensureMetadata, Store } from '@nearlite/store';
+import { type NodeConfig, loadConfig, DEFAULT_CONFIG, parseHostPort } from './config.js';
+import { homePaths } from './home.js';
+import type { Logger } from './log.js';
+import { createRpcBackend, healthCheck } from './rpc_backend.js';
+import { createServices } from './services.js';
+import { VERSION } from './version.js';
+
+export interface RunOptions {
+  readonly home: string;
+  readonly rpcAddr?: string;
+  readonly blockTimeMs?: number;
+  readonly archive?: boolean;
+  readonly convertDbKind?: boolean;
+  readonly logger: Logger;
+}
+
+export class NodeError extends Error {
+  override readonly name = 'NodeError';
+}
+
+function loadSigner(path: string, genesisValidators: Chain['genesis']['config']['validators'], log: Logger): Signer | null {
+  if (!existsSync(path)) {
+    log.warn(`no ${path}: serving the chain read-only`);
+    return null;
+  }
+  const signer = signerFromKeyFile(JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>);
+  const match = genesisValidators.find((v) => v.accountId === signer.accountId && publicKeyEquals(v.publicKey, signer.publicKey));
+  if (!match) {
+    log.warn(
+      `validator key ${signer.accountId} is not a genesis validator: this node holds no block producer key, ` +
+        'so it serves the chain read-only (queries answer on the blocks it has)',
+    );
+    return null;
+  }
+  return signer;
+}
+
+export class NearliteNode {
+  private timer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private lastBlockAt = Date.now();
+
+  private constructor(
+    readonly chain: Chain,
+    readonly views: ViewClient,
+    readonly config: NodeConfig,
+    readonly url: string,
+    readonly port: number,
+    private readonly store: Store,
+    private readonly closeServer: () => Promise<void>,
+    private readonly log: Logger,
+  ) {}
+
+  static async start(o: RunOptions, applier?: ChunkApplier): Promise<NearliteNode> {
+    const p = homePaths(o.home);
+    if (!existsSync(p.genesis)) throw new NodeError(`no genesis.json in ${o.home}; run \`nearlite init --home ${o.home}\` first`);
+    const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
+    const config: NodeConfig = {
+      ...fileConfig,
+      rpcAddr: o.rpcAddr ?? fileConfig.rpcAddr,
+      blockTimeMs: o.blockTimeMs ?? fileConfig.blockTimeMs,
+      archive: o.archive ?? fileConfig.archive,
+    };
+    const genesis = loadGenesis(p.genesis);
+    const store = await Store.open(p.data);
+    let chain: Chain;
+    try {
+      await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
+      const signer = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
+      const services = createServices({ genesis, config });
+      chain = await Chain.open({
+        store,
+        genesis,
+        signer,
+        applier: applier ?? (signer ? services.applier : NOOP_CHUNK_APPLIER),
+        storageUsageConfig: services.storageUsageConfig,
+      });
+      const { host, port } = parseHostPort(config.rpcAddr);
+      const nodeKey = existsSync(p.nodeKey) ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key : '';
+      const views = new ViewClient({
+        chain,
+        transactionView: services.transactionView,
+        receiptView: services.receiptView,
+        runtimeConfigView: services.runtimeConfigView,
+        nodePublicKey: nodeKey,
+        validatorPublicKey: signer ? `ed25519:${base58Encode(signer.publicKey.data)}` : null,
+        validatorAccountId: signer?.accountId ?? null,
+        rpcAddr: config.rpcAddr,
+        version: VERSION,
+      });
+      let node: NearliteNode | null = null;
+      const backend = createRpcBackend({
+        ...services.bind(chain, views, config),
+        views,
+        healthy: healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
+      });
+      const server = await startRpcServer({ backend, host, port, bodyLimit: config.jsonPayloadMaxSize });
+      node = new NearliteNode(chain, views, config, server.url, server.port, store, server.close, o.logger);
+      o.logger.info(
+        `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
+          `${config.archive ? 'archival' : 'gc'} store at ${p.data}, RPC on ${server.url}`,
+      );
+      if (chain.canProduce) node.scheduleBlocks();
+      else o.logger.warn('read-only: no block production');
+      return node;
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+
+  private scheduleBlocks(): void {
+    const tick = async () => {
+      if (this.stopping) return;
+      try {
+        await this.chain.produceBlock();
+        this.lastBlockAt = Date.now();
+      } catch (err) {
+        this.log.error(`block production failed: ${(err as Error).stack ?? String(err)}`);
+      }
+      if (!this.stopping) this.timer = setTimeout(tick, this.config.blockTimeMs);
+    };
+    this.timer = setTimeout(tick, this.config.blockTimeMs);
+  }
+
+  /** Stops block production, finishes the block being written, closes RPC and the store. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.chain.exclusive(async () => undefined);
+    await this.closeServer();
+    await this.store.close();
+  }
+}

@@ -1,0 +1,106 @@
+import {
+  accountIdError,
+  accountType,
+  base58Decode,
+  base58Encode,
+  BorshError,
+  BorshReader,
+  BorshWriter,
+  decodeAccessKey,
+  decodeAccount,
+  encodeAccessKey,
+  encodeAccount,
+  formatPublicKey,
+  fromBase64,
+  fromHex,
+  isSubAccountOf,
+  parsePublicKey,
+  sha256,
+  stringifyJson,
+  toHex,
+} from '@nearlite/primitives';
+import t from 'tap';
+
+t.test('base58 round-trips and matches known vectors', async (t) => {
+  t.equal(base58Encode(new Uint8Array(32)), '11111111111111111111111111111111');
+  // sha256 of the empty string, a well-known base58 value in NEAR tooling
+  t.equal(base58Encode(sha256(new Uint8Array(0))), 'GKot5hBsd81kMupNCXHaqbhv3huEbxAFMLnpcX2hniwn');
+  t.equal(toHex(base58Decode('5o1trt9N9YgDL4xeY33z9adS5Ub3jMmuyQpWM7UHowrq')), '473879d6725b890240eee186aea1f14960e2132094d55ba70195819a7a155372');
+  for (const bytes of [new Uint8Array(0), Uint8Array.of(0, 0, 1), Uint8Array.of(255, 254, 0, 7)]) {
+    t.same(base58Decode(base58Encode(bytes)), bytes);
+  }
+  t.throws(() => base58Decode('0OIl'), /invalid base58 character/);
+});
+
+t.test('borsh integers, strings, options and strict ends', async (t) => {
+  const bytes = new BorshWriter(4)
+    .u8(1)
+    .u32(0xdeadbeef)
+    .u64(2n ** 63n)
+    .u128(10n ** 24n)
+    .string('héllo')
+    .option(null, (w, v: number) => w.u8(v))
+    .option(7, (w, v) => w.u8(v))
+    .toBytes();
+  const r = new BorshReader(bytes);
+  t.equal(r.u8(), 1);
+  t.equal(r.u32(), 0xdeadbeef);
+  t.equal(r.u64(), 2n ** 63n);
+  t.equal(r.u128(), 10n ** 24n);
+  t.equal(r.string(), 'héllo');
+  t.equal(r.option((r) => r.u8()), null);
+  t.equal(r.option((r) => r.u8()), 7);
+  r.end();
+  t.throws(() => new BorshReader(Uint8Array.of(1, 2)).u32(), BorshError);
+  t.throws(() => new BorshReader(Uint8Array.of(1, 2)).end(), /trailing bytes/);
+  t.throws(() => new BorshReader(Uint8Array.of(255, 255, 255, 255)).vec((r) => r.u8()), /exceeds remaining/);
+  t.throws(() => new BorshWriter().u64(-1n), BorshError);
+});
+
+t.test("account ids follow nearcore's rules and messages", async (t) => {
+  for (const ok of ['near', 'test.near', 'a-b_c.d', '0x1234567890123456789012345678901234567890', 'a'.repeat(64)]) {
+    t.equal(accountIdError(ok), null, ok);
+  }
+  t.equal(accountIdError('a'), 'the Account ID is too short');
+  t.equal(accountIdError('a'.repeat(65)), 'the Account ID is too long');
+  t.equal(accountIdError('Alice.near'), "the Account ID contains an invalid character 'A' at index 0");
+  t.equal(accountIdError('a..b'), "the Account ID has a redundant separator '.' at index 2");
+  t.equal(accountIdError('.ab'), "the Account ID has a redundant separator '.' at index 0");
+  t.equal(accountIdError('ab-'), "the Account ID has a redundant separator '-' at index 2");
+  t.equal(accountType('79b5562e8fe654f94078b112e8a98ba7901f853ae695bed7e0e3910bad049664'), 'NearImplicitAccount');
+  t.equal(accountType('test.near'), 'NamedAccount');
+  t.ok(isSubAccountOf('alice.test.near', 'test.near'));
+  t.notOk(isSubAccountOf('a.alice.test.near', 'test.near'));
+  t.notOk(isSubAccountOf('xtest.near', 'test.near'));
+});
+
+t.test('public keys parse and format; account and access key values match trie.md', async (t) => {
+  const pk = parsePublicKey('ed25519:9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj');
+  t.equal(toHex(pk.data), '79b5562e8fe654f94078b112e8a98ba7901f853ae695bed7e0e3910bad049664');
+  t.equal(formatPublicKey(pk), 'ed25519:9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj');
+  t.same(parsePublicKey('9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj'), pk, 'no prefix means ed25519');
+  t.throws(() => parsePublicKey('ed25519:abc'), /length/);
+  t.throws(() => parsePublicKey('rsa:abc'), /unknown key type/);
+  // trie.md §6.1: the treasury.near account value
+  const account = { amount: 10n ** 25n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 182n };
+  const bytes = encodeAccount(account);
+  t.equal(bytes.length, 72);
+  t.equal(toHex(sha256(bytes)), '24c376bf0203354ba8359d07acac2faa43041964822060b19a87315f3896b8a2');
+  t.same(decodeAccount(bytes), account);
+  // trie.md §1.2: a FullAccess key with nonce 11
+  t.equal(toHex(encodeAccessKey({ nonce: 11n, permission: { kind: 'FullAccess' } })), '0b0000000000000001');
+  const fc = { nonce: 0n, permission: { kind: 'FunctionCall' as const, allowance: 0n, receiverId: 'x.near', methodNames: ['a'] } };
+  t.same(decodeAccessKey(encodeAccessKey(fc)), fc, 'allowance 0 stays Some(0)');
+});
+
+t.test('stringifyJson writes u64 bigints as exact numbers', async (t) => {
+  t.equal(stringifyJson({ timestamp: 1714000000123456789n, s: 'x' }), '{"timestamp":1714000000123456789,"s":"x"}');
+  t.equal(stringifyJson({ s: 'nearlite:bigint:1' }), '{"s":"nearlite:bigint:1"}', 'plain strings are untouched');
+});
+
+t.test('strict base64', async (t) => {
+  t.same(fromBase64('AQID'), Uint8Array.of(1, 2, 3));
+  t.throws(() => fromBase64('AQI'), /invalid base64/);
+  t.throws(() => fromBase64('A*ID'), /invalid base64/);
+  t.same(fromHex('0102'), Uint8Array.of(1, 2));
+});
