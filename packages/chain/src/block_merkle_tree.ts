@@ -11,19 +11,9 @@ export const EMPTY_MERKLE_TREE: PartialMerkleTree = { path: [], size: 0n };
 
 export function merkleTreeRoot(t: PartialMerkleTree): CryptoHash {
   if (t.path.length === 0) return ZERO_HASH;
-  let resHash: CryptoHash | null = null;
-  let size = t.size;
-  let i = 0;
-  while (size > 0n) {
-    if ((size & 1n) === 1n) {
-      const node = t.path[i++]!;
-      resHash = resHash === null ? node : combineHash(node, resHash);
-    } else if (resHash !== null) {
-      resHash = combineHash(resHash, resHash);
-    }
-    size >>= 1n;
-  }
-  return resHash ?? ZERO_HASH;
+  let res = t.path[t.path.length - 1]!;
+  for (let i = t.path.length - 2; i >= 0; i--) res = combineHash(t.path[i]!, res);
+  return res;
 }
 
 export function merkleTreeInsert(t: PartialMerkleTree, elem: CryptoHash): PartialMerkleTree {

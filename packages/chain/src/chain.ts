@@ -1,9 +1,9 @@
 // The chain: genesis, block production and the single writer of the store. Every block, with its
 // chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
 import { EventEmitter } from 'node:events';
-import { type CryptoHash, concatBytes } from '@nearlite/primitives';
+import { type CryptoHash, concatBytes, decodeAccount, encodeAccount } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
-import { applyChanges, Trie, TrieUpdate } from '@nearlite/trie';
+import { applyChanges, Trie, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
 import { produceBlockHeader } from './block_producer.js';
 import { decodeMerkleTree, EMPTY_MERKLE_TREE, encodeMerkleTree, merkleTreeInsert } from './block_merkle_tree.js';
@@ -20,6 +20,7 @@ import { decodeBytesList, encodeBytesList, encodeIdList, encodeStoredOutcome, ou
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
 import { encodeStateChanges } from './state_changes.js';
+import type { StateWrite } from './state_records.js';
 import { TxPool } from './tx_pool.js';
 
 export interface ChainOptions {
@@ -48,6 +49,7 @@ export class Chain {
   readonly chainStore: ChainStore;
   readonly layout: ShardLayout;
   private writeQueue: Promise<unknown> = Promise.resolve();
+  private pendingPatches: { writes: readonly StateWrite[]; done: () => void }[] = [];
   private headTip: Tip;
   private readonly genesisHashValue: CryptoHash;
 
@@ -130,6 +132,29 @@ export class Chain {
     return next;
   }
 
+  /**
+   * Queues state writes (sandbox_patch_state) for the next block and resolves once that block is
+   * committed, so the patch is visible to every later query.
+   */
+  patchState(writes: readonly StateWrite[]): Promise<void> {
+    return new Promise((resolve) => this.pendingPatches.push({ writes, done: resolve }));
+  }
+
+  private applyPatches(shardId: number, state: TrieUpdate, writes: readonly StateWrite[]): void {
+    let any = false;
+    for (const w of writes) {
+      if (this.layout.accountIdToShardId(w.accountId) !== shardId) continue;
+      state.set(w.key, w.value);
+      if (w.codeHash) {
+        const accountKey = trieKeyAccount(w.accountId);
+        const raw = state.get(accountKey);
+        if (raw) state.set(accountKey, encodeAccount({ ...decodeAccount(raw), codeHash: w.codeHash }));
+      }
+      any = true;
+    }
+    if (any) state.commit({ type: 'migration' });
+  }
+
   private hashAt(height: number): CryptoHash {
     const h = this.chainStore.blockHashByHeight(height);
     if (!h) throw new ChainError(`missing canonical block at height ${height}`);
@@ -153,6 +178,9 @@ export class Chain {
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
     const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
+    const patches = this.pendingPatches;
+    this.pendingPatches = [];
+    const patchWrites = patches.flatMap((p) => p.writes);
 
     const shardInputs = this.layout.shardIds.map((shardId) => {
       const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
@@ -195,6 +223,7 @@ export class Chain {
       const { shardId, prevExtra } = input;
       const trie = new Trie(storage, prevExtra.stateRoot);
       const state = new TrieUpdate({ get: (k: Uint8Array) => flat.get(k), iterPrefix: (p: Uint8Array) => trie.iterPrefix(p) });
+      if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(
         {
           shardId,
@@ -255,6 +284,7 @@ export class Chain {
     writeHead(update, height, header.hash);
     await store.commit(update);
     this.headTip = { height, hash: header.hash };
+    for (const p of patches) p.done();
     this.events.emit('block', { header, results });
     return header;
   }

@@ -81,7 +81,8 @@ export class ViewClient {
     const chain = this.o.chain;
     const header = resolveQueryBlock(chain, ref);
     const shardId = chain.layout.accountIdToShardId(accountId);
-    const trie = chain.stateTrie(header.hash, shardId);
+    const tail = chain.chainStore.tail();
+    const trie = tail !== null && header.lite.height < tail ? undefined : chain.stateTrie(header.hash, shardId);
     if (!trie) {
       throw new HandlerError(
         'GARBAGE_COLLECTED_BLOCK',

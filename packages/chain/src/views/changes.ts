@@ -1,0 +1,132 @@
+// `changes` and `block_effects`: per-block state changes (written with each block) in nearcore's views.
+import {
+  accessKeyView,
+  accountView,
+  base58Encode,
+  concatBytes,
+  decodeAccessKey,
+  decodeAccount,
+  formatPublicKey,
+  parsePublicKey,
+  toBase64,
+} from '@nearlite/primitives';
+import { DBCol } from '@nearlite/store';
+import {
+  parseTrieKey,
+  type StateChangeCause,
+  trieKeyAccessKey,
+  trieKeyAccessKeyPrefix,
+  trieKeyAccount,
+  trieKeyContractCode,
+  trieKeyContractDataPrefix,
+} from '@nearlite/trie';
+import type { Chain } from '../chain.js';
+import { decodeStateChangeRecords } from '../state_changes.js';
+import { type BlockRef, resolveBlock } from './block_ref.js';
+
+export type ChangesRequest =
+  | { readonly changesType: 'account_changes'; readonly accountIds: readonly string[] }
+  | { readonly changesType: 'single_access_key_changes'; readonly keys: readonly { accountId: string; publicKey: string }[] }
+  | { readonly changesType: 'all_access_key_changes'; readonly accountIds: readonly string[] }
+  | { readonly changesType: 'contract_code_changes'; readonly accountIds: readonly string[] }
+  | { readonly changesType: 'data_changes'; readonly accountIds: readonly string[]; readonly keyPrefix: Uint8Array };
+
+export function causeView(c: StateChangeCause): object {
+  if (c.type === 'transaction_processing') return { type: c.type, tx_hash: base58Encode(c.txHash) };
+  if ('receiptHash' in c) return { type: c.type, receipt_hash: base58Encode(c.receiptHash) };
+  return { type: c.type };
+}
+
+/** One key's change as nearcore's StateChangeKindView; null for keys clients never see. */
+function changeView(key: Uint8Array, value: Uint8Array | null): { type: string; change: object } | null {
+  const k = parseTrieKey(key);
+  switch (k.col) {
+    case 'account':
+      return value
+        ? { type: 'account_update', change: { account_id: k.accountId, ...accountView(decodeAccount(value)) } }
+        : { type: 'account_deletion', change: { account_id: k.accountId } };
+    case 'access_key': {
+      const public_key = formatPublicKey(k.publicKey);
+      return value
+        ? { type: 'access_key_update', change: { account_id: k.accountId, public_key, access_key: accessKeyView(decodeAccessKey(value)) } }
+        : { type: 'access_key_deletion', change: { account_id: k.accountId, public_key } };
+    }
+    case 'contract_data':
+      return value
+        ? { type: 'data_update', change: { account_id: k.accountId, key_base64: toBase64(k.key), value_base64: toBase64(value) } }
+        : { type: 'data_deletion', change: { account_id: k.accountId, key_base64: toBase64(k.key) } };
+    case 'contract_code':
+      return value
+        ? { type: 'contract_code_update', change: { account_id: k.accountId, code_base64: toBase64(value) } }
+        : { type: 'contract_code_deletion', change: { account_id: k.accountId } };
+    default:
+      return null;
+  }
+}
+
+async function collect(chain: Chain, blockHash: Uint8Array, keyOrPrefix: Uint8Array, exact: boolean, out: object[]): Promise<void> {
+  const push = (key: Uint8Array, bytes: Uint8Array) => {
+    for (const rec of decodeStateChangeRecords(bytes)) {
+      const v = changeView(key, rec.value);
+      if (v) out.push({ cause: causeView(rec.cause), ...v });
+    }
+  };
+  if (exact) {
+    const bytes = chain.store.get(DBCol.StateChanges, concatBytes(blockHash, keyOrPrefix));
+    if (bytes) push(keyOrPrefix, bytes);
+    return;
+  }
+  for await (const [k, v] of chain.store.iter(DBCol.StateChanges, concatBytes(blockHash, keyOrPrefix))) {
+    push(k.subarray(32), v);
+  }
+}
+
+export async function changesView(chain: Chain, ref: BlockRef, req: ChangesRequest): Promise<object> {
+  const header = resolveBlock(chain, ref);
+  const h = header.hash;
+  const changes: object[] = [];
+  switch (req.changesType) {
+    case 'account_changes':
+      for (const id of req.accountIds) await collect(chain, h, trieKeyAccount(id), true, changes);
+      break;
+    case 'single_access_key_changes':
+      for (const k of req.keys) await collect(chain, h, trieKeyAccessKey(k.accountId, parsePublicKey(k.publicKey)), true, changes);
+      break;
+    case 'all_access_key_changes':
+      for (const id of req.accountIds) await collect(chain, h, trieKeyAccessKeyPrefix(id), false, changes);
+      break;
+    case 'contract_code_changes':
+      for (const id of req.accountIds) await collect(chain, h, trieKeyContractCode(id), true, changes);
+      break;
+    case 'data_changes':
+      for (const id of req.accountIds) {
+        await collect(chain, h, concatBytes(trieKeyContractDataPrefix(id), req.keyPrefix), false, changes);
+      }
+      break;
+  }
+  return { block_hash: base58Encode(h), changes };
+}
+
+const TOUCHED: Record<string, string> = {
+  account: 'account_touched',
+  access_key: 'access_key_touched',
+  contract_data: 'data_touched',
+  contract_code: 'contract_code_touched',
+};
+
+export async function blockEffectsView(chain: Chain, ref: BlockRef): Promise<object> {
+  const header = resolveBlock(chain, ref);
+  const seen = new Set<string>();
+  const changes: object[] = [];
+  for await (const [k] of chain.store.iter(DBCol.StateChanges, header.hash)) {
+    const key = parseTrieKey(k.subarray(32));
+    const type = TOUCHED[key.col];
+    if (!type || !('accountId' in key)) continue;
+    const id = `${type}:${key.accountId}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    changes.push({ type, account_id: key.accountId });
+  }
+  return { block_hash: base58Encode(header.hash), changes };
+}
+

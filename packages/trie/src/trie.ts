@@ -1,0 +1,172 @@
+// Read side of the state trie, synchronous (the VM's storage reads cannot await).
+import { type CryptoHash, toHex, ZERO_HASH } from '@nearlite/primitives';
+import { commonPrefixLength, concatNibbles, fromNibbles, toNibbles } from './nibbles.js';
+import { decodeRawNode, type RawNode } from './raw_node.js';
+
+/** Where trie nodes and values live, by hash (nearcore's State column holds both). */
+export interface TrieStorage {
+  get(hash: CryptoHash): Uint8Array | undefined;
+}
+
+export const EMPTY_ROOT: CryptoHash = ZERO_HASH;
+
+export class MissingTrieNodeError extends Error {
+  override readonly name = 'MissingTrieNodeError';
+  constructor(readonly hash: CryptoHash) {
+    super(`trie node ${toHex(hash)} is missing from storage`);
+  }
+}
+
+export function isEmptyRoot(root: CryptoHash): boolean {
+  return root.every((b) => b === 0);
+}
+
+export class MemoryTrieStorage implements TrieStorage {
+  readonly map = new Map<string, Uint8Array>();
+
+  get(hash: CryptoHash): Uint8Array | undefined {
+    return this.map.get(toHex(hash));
+  }
+
+  put(hash: CryptoHash, bytes: Uint8Array): void {
+    this.map.set(toHex(hash), bytes);
+  }
+}
+
+/** Decoded nodes shared by all tries of a process: nodes are immutable by hash. */
+const nodeCache = new Map<string, RawNode>();
+const NODE_CACHE_LIMIT = 200_000;
+
+export class Trie {
+  constructor(
+    readonly storage: TrieStorage,
+    readonly root: CryptoHash,
+  ) {}
+
+  rawNode(hash: CryptoHash): Uint8Array {
+    const bytes = this.storage.get(hash);
+    if (!bytes) throw new MissingTrieNodeError(hash);
+    return bytes;
+  }
+
+  node(hash: CryptoHash): RawNode {
+    const k = toHex(hash);
+    const hit = nodeCache.get(k);
+    if (hit) return hit;
+    const node = decodeRawNode(this.rawNode(hash)).node;
+    if (nodeCache.size >= NODE_CACHE_LIMIT) nodeCache.clear();
+    nodeCache.set(k, node);
+    return node;
+  }
+
+  private value(hash: CryptoHash): Uint8Array {
+    const v = this.storage.get(hash);
+    if (!v) throw new MissingTrieNodeError(hash);
+    return v;
+  }
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    if (isEmptyRoot(this.root)) return undefined;
+    const nibbles = toNibbles(key);
+    let pos = 0;
+    let hash = this.root;
+    for (;;) {
+      const node = this.node(hash);
+      if (node.kind === 'leaf') {
+        if (node.key.length !== nibbles.length - pos) return undefined;
+        for (let i = 0; i < node.key.length; i++) if (node.key[i] !== nibbles[pos + i]) return undefined;
+        return this.value(node.value.hash);
+      }
+      if (node.kind === 'extension') {
+        if (node.key.length > nibbles.length - pos) return undefined;
+        for (let i = 0; i < node.key.length; i++) if (node.key[i] !== nibbles[pos + i]) return undefined;
+        pos += node.key.length;
+        hash = node.child;
+        continue;
+      }
+      if (pos === nibbles.length) return node.value ? this.value(node.value.hash) : undefined;
+      const child = node.children[nibbles[pos]!];
+      if (!child) return undefined;
+      pos++;
+      hash = child;
+    }
+  }
+
+  has(key: Uint8Array): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** Entries whose key starts with `prefix`, ascending. */
+  *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+    yield* this.scan(prefix, null);
+  }
+
+  /**
+   * Entries under `prefix` and the raw bytes of every node visited to find them (nearcore's
+   * view_state `include_proof`).
+   */
+  iterPrefixWithProof(prefix: Uint8Array): { entries: [Uint8Array, Uint8Array][]; proof: Uint8Array[] } {
+    const proof: Uint8Array[] = [];
+    const entries = [...this.scan(prefix, proof)];
+    return { entries, proof };
+  }
+
+  private visit(hash: CryptoHash, proof: Uint8Array[] | null): RawNode {
+    if (proof) proof.push(this.rawNode(hash));
+    return this.node(hash);
+  }
+
+  private *scan(prefix: Uint8Array, proof: Uint8Array[] | null): Generator<[Uint8Array, Uint8Array]> {
+    if (isEmptyRoot(this.root)) return;
+    const want = toNibbles(prefix);
+    let path: Uint8Array = new Uint8Array(0);
+    let hash = this.root;
+    // Descend to the subtree covering the prefix.
+    for (;;) {
+      const node = this.visit(hash, proof);
+      const rest = want.subarray(path.length);
+      if (rest.length === 0) {
+        yield* this.walk(hash, node, path, proof);
+        return;
+      }
+      if (node.kind === 'leaf' || node.kind === 'extension') {
+        const c = commonPrefixLength(node.key, rest);
+        if (c < Math.min(node.key.length, rest.length)) return;
+        if (c === rest.length) {
+          // The node's key extends past the prefix: all of it matches.
+          yield* this.walk(hash, node, path, proof);
+          return;
+        }
+        if (node.kind === 'leaf') return;
+        path = concatNibbles(path, node.key);
+        hash = node.child;
+        continue;
+      }
+      const child = node.children[rest[0]!];
+      if (!child) return;
+      path = concatNibbles(path, rest.subarray(0, 1));
+      hash = child;
+    }
+  }
+
+  private *walk(_hash: CryptoHash, node: RawNode, path: Uint8Array, proof: Uint8Array[] | null): Generator<[Uint8Array, Uint8Array]> {
+    switch (node.kind) {
+      case 'leaf':
+        yield [fromNibbles(concatNibbles(path, node.key)), this.value(node.value.hash)];
+        return;
+      case 'extension': {
+        const child = this.visit(node.child, proof);
+        yield* this.walk(node.child, child, concatNibbles(path, node.key), proof);
+        return;
+      }
+      case 'branch':
+        if (node.value) yield [fromNibbles(path), this.value(node.value.hash)];
+        for (let i = 0; i < 16; i++) {
+          const c = node.children[i];
+          if (!c) continue;
+          const child = this.visit(c, proof);
+          yield* this.walk(c, child, concatNibbles(path, Uint8Array.of(i)), proof);
+        }
+    }
+  }
+}

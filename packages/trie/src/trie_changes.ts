@@ -1,0 +1,264 @@
+// Writes to the trie: applies a batch of key changes to the trie at `oldRoot` and returns the new
+// root with the nodes and values to insert and the old ones the change replaced, each with a
+// reference count, exactly as nearcore's TrieChanges. Shapes are normalised on delete so the root
+// depends only on the final key set.
+import { type CryptoHash, compareBytes, sha256, toHex } from '@nearlite/primitives';
+import { commonPrefixLength, concatNibbles, toNibbles } from './nibbles.js';
+import { encodeRawNode, nodeHash, ownMemoryUsage, type RawNode, storedMemoryUsage, type ValueRef } from './raw_node.js';
+import { EMPTY_ROOT, isEmptyRoot, MissingTrieNodeError, Trie, type TrieStorage } from './trie.js';
+
+export interface TrieChanges {
+  readonly oldRoot: CryptoHash;
+  readonly newRoot: CryptoHash;
+  readonly insertions: readonly { readonly hash: CryptoHash; readonly bytes: Uint8Array; readonly rc: number }[];
+  readonly deletions: readonly { readonly hash: CryptoHash; readonly rc: number }[];
+}
+
+/** A node being edited: either untouched in storage, or rebuilt in memory. */
+type Ref = { readonly stored: CryptoHash } | MemNode;
+
+type MemNode =
+  | { kind: 'leaf'; key: Uint8Array; value: ValueRef }
+  | { kind: 'extension'; key: Uint8Array; child: Ref }
+  | { kind: 'branch'; children: (Ref | null)[]; value: ValueRef | null };
+
+class Editor {
+  readonly trie: Trie;
+  readonly deleted = new Map<string, { hash: CryptoHash; rc: number }>();
+  readonly inserted = new Map<string, { hash: CryptoHash; bytes: Uint8Array; rc: number }>();
+
+  constructor(readonly storage: TrieStorage) {
+    this.trie = new Trie(storage, EMPTY_ROOT);
+  }
+
+  private del(hash: CryptoHash): void {
+    const k = toHex(hash);
+    const cur = this.deleted.get(k);
+    if (cur) cur.rc++;
+    else this.deleted.set(k, { hash, rc: 1 });
+  }
+
+  private ins(hash: CryptoHash, bytes: Uint8Array): void {
+    const k = toHex(hash);
+    const cur = this.inserted.get(k);
+    if (cur) cur.rc++;
+    else this.inserted.set(k, { hash, bytes, rc: 1 });
+  }
+
+  /** Opens a stored node for editing: it will be replaced, so it counts as deleted. */
+  open(ref: Ref): MemNode {
+    if (!('stored' in ref)) return ref;
+    const raw: RawNode = this.trie.node(ref.stored);
+    this.del(ref.stored);
+    switch (raw.kind) {
+      case 'leaf':
+        return { kind: 'leaf', key: raw.key, value: raw.value };
+      case 'extension':
+        return { kind: 'extension', key: raw.key, child: { stored: raw.child } };
+      case 'branch':
+        return { kind: 'branch', value: raw.value, children: raw.children.map((c) => (c ? { stored: c } : null)) };
+    }
+  }
+
+  /** Reads a node without editing it (for normalisation decisions). */
+  peek(ref: Ref): MemNode {
+    if (!('stored' in ref)) return ref;
+    const raw = this.trie.node(ref.stored);
+    if (raw.kind === 'extension') return { kind: 'extension', key: raw.key, child: { stored: raw.child } };
+    if (raw.kind === 'branch') return { kind: 'branch', value: raw.value, children: raw.children.map((c) => (c ? { stored: c } : null)) };
+    return { kind: 'leaf', key: raw.key, value: raw.value };
+  }
+
+  newValue(value: Uint8Array): ValueRef {
+    const hash = sha256(value);
+    this.ins(hash, value);
+    return { length: value.length, hash };
+  }
+
+  dropValue(v: ValueRef): void {
+    this.del(v.hash);
+  }
+
+  insert(ref: Ref | null, key: Uint8Array, value: Uint8Array): Ref {
+    if (ref === null) return { kind: 'leaf', key, value: this.newValue(value) };
+    const node = this.open(ref);
+    switch (node.kind) {
+      case 'leaf': {
+        const c = commonPrefixLength(node.key, key);
+        if (c === node.key.length && c === key.length) {
+          this.dropValue(node.value);
+          return { kind: 'leaf', key, value: this.newValue(value) };
+        }
+        const branch: MemNode = { kind: 'branch', children: new Array(16).fill(null), value: null };
+        const oldRest = node.key.subarray(c);
+        if (oldRest.length === 0) branch.value = node.value;
+        else branch.children[oldRest[0]!] = { kind: 'leaf', key: oldRest.subarray(1), value: node.value };
+        const newRest = key.subarray(c);
+        if (newRest.length === 0) branch.value = this.newValue(value);
+        else branch.children[newRest[0]!] = { kind: 'leaf', key: newRest.subarray(1), value: this.newValue(value) };
+        return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
+      }
+      case 'extension': {
+        const c = commonPrefixLength(node.key, key);
+        if (c === node.key.length) {
+          return { kind: 'extension', key: node.key, child: this.insert(node.child, key.subarray(c), value) };
+        }
+        const branch: MemNode = { kind: 'branch', children: new Array(16).fill(null), value: null };
+        const extRest = node.key.subarray(c);
+        branch.children[extRest[0]!] = extRest.length === 1 ? node.child : { kind: 'extension', key: extRest.subarray(1), child: node.child };
+        const newRest = key.subarray(c);
+        if (newRest.length === 0) branch.value = this.newValue(value);
+        else branch.children[newRest[0]!] = { kind: 'leaf', key: newRest.subarray(1), value: this.newValue(value) };
+        return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
+      }
+      case 'branch': {
+        if (key.length === 0) {
+          if (node.value) this.dropValue(node.value);
+          node.value = this.newValue(value);
+          return node;
+        }
+        node.children[key[0]!] = this.insert(node.children[key[0]!] ?? null, key.subarray(1), value);
+        return node;
+      }
+    }
+  }
+
+  /** Returns the new subtree (null when empty), or `undefined` when the key was absent. */
+  remove(ref: Ref, key: Uint8Array): Ref | null | undefined {
+    const peeked = this.peek(ref);
+    switch (peeked.kind) {
+      case 'leaf': {
+        if (peeked.key.length !== key.length || commonPrefixLength(peeked.key, key) !== key.length) return undefined;
+        const node = this.open(ref) as Extract<MemNode, { kind: 'leaf' }>;
+        this.dropValue(node.value);
+        return null;
+      }
+      case 'extension': {
+        const c = commonPrefixLength(peeked.key, key);
+        if (c !== peeked.key.length) return undefined;
+        const child = this.remove(peeked.child, key.subarray(c));
+        if (child === undefined) return undefined;
+        const node = this.open(ref) as Extract<MemNode, { kind: 'extension' }>;
+        return child === null ? null : this.joinExtension(node.key, child);
+      }
+      case 'branch': {
+        if (key.length === 0) {
+          if (!peeked.value) return undefined;
+          const node = this.open(ref) as Extract<MemNode, { kind: 'branch' }>;
+          this.dropValue(node.value!);
+          node.value = null;
+          return this.normaliseBranch(node);
+        }
+        const childRef = peeked.children[key[0]!];
+        if (!childRef) return undefined;
+        const child = this.remove(childRef, key.subarray(1));
+        if (child === undefined) return undefined;
+        const node = this.open(ref) as Extract<MemNode, { kind: 'branch' }>;
+        node.children[key[0]!] = child;
+        return this.normaliseBranch(node);
+      }
+    }
+  }
+
+  /** An extension over `child`, merged with it when the child is a leaf or an extension. */
+  private joinExtension(key: Uint8Array, child: Ref): Ref {
+    const c = this.peek(child);
+    if (c.kind === 'leaf') {
+      const opened = this.open(child) as Extract<MemNode, { kind: 'leaf' }>;
+      return { kind: 'leaf', key: concatNibbles(key, opened.key), value: opened.value };
+    }
+    if (c.kind === 'extension') {
+      const opened = this.open(child) as Extract<MemNode, { kind: 'extension' }>;
+      return { kind: 'extension', key: concatNibbles(key, opened.key), child: opened.child };
+    }
+    return { kind: 'extension', key, child };
+  }
+
+  private normaliseBranch(node: Extract<MemNode, { kind: 'branch' }>): Ref | null {
+    let count = 0;
+    let only = -1;
+    node.children.forEach((c, i) => {
+      if (c) {
+        count++;
+        only = i;
+      }
+    });
+    if (count === 0) return node.value ? { kind: 'leaf', key: new Uint8Array(0), value: node.value } : null;
+    if (count === 1 && !node.value) return this.joinExtension(Uint8Array.of(only), node.children[only]!);
+    return node;
+  }
+
+  /** Serialises new nodes bottom-up; returns the hash and memory usage. */
+  commit(ref: Ref): { hash: CryptoHash; memory: bigint } {
+    if ('stored' in ref) {
+      const bytes = this.storage.get(ref.stored);
+      if (!bytes) throw new MissingTrieNodeError(ref.stored);
+      return { hash: ref.stored, memory: storedMemoryUsage(bytes) };
+    }
+    let raw: RawNode;
+    let memory: bigint;
+    switch (ref.kind) {
+      case 'leaf':
+        raw = { kind: 'leaf', key: ref.key, value: ref.value };
+        memory = ownMemoryUsage(raw);
+        break;
+      case 'extension': {
+        const child = this.commit(ref.child);
+        raw = { kind: 'extension', key: ref.key, child: child.hash };
+        memory = ownMemoryUsage(raw) + child.memory;
+        break;
+      }
+      case 'branch': {
+        let childMemory = 0n;
+        const children = ref.children.map((c) => {
+          if (!c) return null;
+          const r = this.commit(c);
+          childMemory += r.memory;
+          return r.hash;
+        });
+        raw = { kind: 'branch', children, value: ref.value };
+        memory = ownMemoryUsage(raw) + childMemory;
+        break;
+      }
+    }
+    const bytes = encodeRawNode(raw, memory);
+    const hash = nodeHash(bytes);
+    this.ins(hash, bytes);
+    return { hash, memory };
+  }
+}
+
+export function applyChanges(
+  storage: TrieStorage,
+  oldRoot: CryptoHash,
+  changes: readonly { readonly key: Uint8Array; readonly value: Uint8Array | null }[],
+): TrieChanges {
+  const ed = new Editor(storage);
+  let root: Ref | null = isEmptyRoot(oldRoot) ? null : { stored: oldRoot };
+  const sorted = [...changes].sort((a, b) => compareBytes(a.key, b.key));
+  for (const c of sorted) {
+    const key = toNibbles(c.key);
+    if (c.value === null) {
+      if (root === null) continue;
+      const r = ed.remove(root, key);
+      if (r !== undefined) root = r;
+    } else {
+      root = ed.insert(root, key, c.value);
+    }
+  }
+  const newRoot = root === null ? EMPTY_ROOT : ed.commit(root).hash;
+  return {
+    oldRoot,
+    newRoot,
+    insertions: [...ed.inserted.values()],
+    deletions: [...ed.deleted.values()],
+  };
+}
+
+/** Memory usage of a root node (trie.md's "memory_usage of the root"). */
+export function rootMemoryUsage(storage: TrieStorage, root: CryptoHash): bigint {
+  if (isEmptyRoot(root)) return 0n;
+  const bytes = storage.get(root);
+  if (!bytes) throw new MissingTrieNodeError(root);
+  return storedMemoryUsage(bytes);
+}

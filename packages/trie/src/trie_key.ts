@@ -1,0 +1,127 @@
+// nearcore's TrieKey encodings (core/primitives/src/trie_key.rs): one column byte, then the account
+// id without a length prefix, then a separator and the rest. AccessKey's separator is the byte 0x02
+// (kept for history); the others use ','.
+import {
+  BorshReader,
+  concatBytes,
+  type CryptoHash,
+  fromUtf8,
+  type PublicKey,
+  publicKeyBytes,
+  readPublicKey,
+  utf8,
+} from '@nearlite/primitives';
+
+export const TrieKeyCol = {
+  Account: 0,
+  ContractCode: 1,
+  AccessKey: 2,
+  ReceivedData: 3,
+  PostponedReceiptId: 4,
+  PendingDataCount: 5,
+  PostponedReceipt: 6,
+  DelayedReceiptIndices: 7,
+  DelayedReceipt: 8,
+  ContractData: 9,
+  PromiseYieldIndices: 10,
+  PromiseYieldTimeout: 11,
+  PromiseYieldReceipt: 12,
+  BufferedReceiptIndices: 13,
+  BufferedReceipt: 14,
+} as const;
+
+const COMMA = Uint8Array.of(0x2c);
+const ACCESS_KEY_SEPARATOR = Uint8Array.of(TrieKeyCol.AccessKey);
+const col = (c: number) => Uint8Array.of(c);
+
+export const trieKeyAccount = (id: string) => concatBytes(col(TrieKeyCol.Account), utf8(id));
+export const trieKeyContractCode = (id: string) => concatBytes(col(TrieKeyCol.ContractCode), utf8(id));
+export const trieKeyAccessKeyPrefix = (id: string) => concatBytes(col(TrieKeyCol.AccessKey), utf8(id), ACCESS_KEY_SEPARATOR);
+export const trieKeyAccessKey = (id: string, pk: PublicKey) => concatBytes(trieKeyAccessKeyPrefix(id), publicKeyBytes(pk));
+export const trieKeyContractDataPrefix = (id: string) => concatBytes(col(TrieKeyCol.ContractData), utf8(id), COMMA);
+export const trieKeyContractData = (id: string, key: Uint8Array) => concatBytes(trieKeyContractDataPrefix(id), key);
+export const trieKeyReceivedData = (id: string, dataId: CryptoHash) =>
+  concatBytes(col(TrieKeyCol.ReceivedData), utf8(id), COMMA, dataId);
+export const trieKeyPostponedReceiptId = (id: string, dataId: CryptoHash) =>
+  concatBytes(col(TrieKeyCol.PostponedReceiptId), utf8(id), COMMA, dataId);
+export const trieKeyPendingDataCount = (id: string, receiptId: CryptoHash) =>
+  concatBytes(col(TrieKeyCol.PendingDataCount), utf8(id), COMMA, receiptId);
+export const trieKeyPostponedReceipt = (id: string, receiptId: CryptoHash) =>
+  concatBytes(col(TrieKeyCol.PostponedReceipt), utf8(id), COMMA, receiptId);
+export const trieKeyDelayedReceiptIndices = () => col(TrieKeyCol.DelayedReceiptIndices);
+export const trieKeyDelayedReceipt = (index: bigint) => {
+  const out = new Uint8Array(9);
+  out[0] = TrieKeyCol.DelayedReceipt;
+  new DataView(out.buffer).setBigUint64(1, index, true);
+  return out;
+};
+export const trieKeyPromiseYieldIndices = () => col(TrieKeyCol.PromiseYieldIndices);
+export const trieKeyPromiseYieldReceipt = (id: string, dataId: CryptoHash) =>
+  concatBytes(col(TrieKeyCol.PromiseYieldReceipt), utf8(id), COMMA, dataId);
+
+export type ParsedTrieKey =
+  | { readonly col: 'account'; readonly accountId: string }
+  | { readonly col: 'contract_code'; readonly accountId: string }
+  | { readonly col: 'access_key'; readonly accountId: string; readonly publicKey: PublicKey }
+  | { readonly col: 'contract_data'; readonly accountId: string; readonly key: Uint8Array }
+  | { readonly col: 'received_data' | 'postponed_receipt_id' | 'pending_data_count' | 'postponed_receipt' | 'promise_yield_receipt'; readonly accountId: string; readonly hash: CryptoHash }
+  | { readonly col: 'delayed_receipt_indices' | 'promise_yield_indices' | 'buffered_receipt_indices' }
+  | { readonly col: 'delayed_receipt'; readonly index: bigint }
+  | { readonly col: 'other'; readonly raw: Uint8Array };
+
+export class TrieKeyParseError extends Error {
+  override readonly name = 'TrieKeyParseError';
+}
+
+function splitAt(rest: Uint8Array, sep: number): [string, Uint8Array] {
+  const i = rest.indexOf(sep);
+  if (i < 0) throw new TrieKeyParseError('trie key has no separator');
+  return [fromUtf8(rest.subarray(0, i)), rest.subarray(i + 1)];
+}
+
+const HASH_COLS = {
+  [TrieKeyCol.ReceivedData]: 'received_data',
+  [TrieKeyCol.PostponedReceiptId]: 'postponed_receipt_id',
+  [TrieKeyCol.PendingDataCount]: 'pending_data_count',
+  [TrieKeyCol.PostponedReceipt]: 'postponed_receipt',
+  [TrieKeyCol.PromiseYieldReceipt]: 'promise_yield_receipt',
+} as const;
+
+export function parseTrieKey(key: Uint8Array): ParsedTrieKey {
+  const c = key[0];
+  const rest = key.subarray(1);
+  switch (c) {
+    case TrieKeyCol.Account:
+      return { col: 'account', accountId: fromUtf8(rest) };
+    case TrieKeyCol.ContractCode:
+      return { col: 'contract_code', accountId: fromUtf8(rest) };
+    case TrieKeyCol.AccessKey: {
+      // The account id cannot contain 0x02, so the first 0x02 is the separator.
+      const [accountId, pk] = splitAt(rest, TrieKeyCol.AccessKey);
+      return { col: 'access_key', accountId, publicKey: readPublicKey(new BorshReader(pk)) };
+    }
+    case TrieKeyCol.ContractData: {
+      const [accountId, k] = splitAt(rest, 0x2c);
+      return { col: 'contract_data', accountId, key: k.slice() };
+    }
+    case TrieKeyCol.ReceivedData:
+    case TrieKeyCol.PostponedReceiptId:
+    case TrieKeyCol.PendingDataCount:
+    case TrieKeyCol.PostponedReceipt:
+    case TrieKeyCol.PromiseYieldReceipt: {
+      const cut = rest.length - 33;
+      if (cut < 0 || rest[cut] !== 0x2c) throw new TrieKeyParseError('malformed trie key');
+      return { col: HASH_COLS[c], accountId: fromUtf8(rest.subarray(0, cut)), hash: rest.slice(cut + 1) };
+    }
+    case TrieKeyCol.DelayedReceiptIndices:
+      return { col: 'delayed_receipt_indices' };
+    case TrieKeyCol.PromiseYieldIndices:
+      return { col: 'promise_yield_indices' };
+    case TrieKeyCol.BufferedReceiptIndices:
+      return { col: 'buffered_receipt_indices' };
+    case TrieKeyCol.DelayedReceipt:
+      return { col: 'delayed_receipt', index: new DataView(rest.buffer, rest.byteOffset).getBigUint64(0, true) };
+    default:
+      return { col: 'other', raw: key };
+  }
+}

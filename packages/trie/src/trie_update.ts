@@ -1,0 +1,87 @@
+// The overlay the runtime writes through: prospective writes (one receipt or transaction) on top of
+// committed ones (the chunk so far) on top of the base state. Reads are synchronous.
+import { compareBytes } from '@nearlite/primitives';
+import type {
+  RawStateChangesWithTrieKey,
+  StateChangeCause,
+  StateChangeRecord,
+  TrieUpdateResult,
+} from './trie_update_types.js';
+
+export interface StateReader {
+  get(key: Uint8Array): Uint8Array | undefined;
+  iterPrefix?(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+}
+
+const keyOf = (k: Uint8Array) => Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1');
+const bytesOf = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
+
+export class TrieUpdate {
+  private prospective = new Map<string, Uint8Array | null>();
+  private readonly committed = new Map<string, { value: Uint8Array | null; changes: StateChangeRecord[] }>();
+
+  constructor(private readonly base: StateReader) {}
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    const k = keyOf(key);
+    if (this.prospective.has(k)) return this.prospective.get(k) ?? undefined;
+    const c = this.committed.get(k);
+    if (c) return c.value ?? undefined;
+    return this.base.get(key);
+  }
+
+  has(key: Uint8Array): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: Uint8Array, value: Uint8Array): void {
+    this.prospective.set(keyOf(key), value);
+  }
+
+  remove(key: Uint8Array): void {
+    this.prospective.set(keyOf(key), null);
+  }
+
+  commit(cause: StateChangeCause): void {
+    for (const [k, value] of this.prospective) {
+      const c = this.committed.get(k);
+      if (c) {
+        c.value = value;
+        c.changes.push({ cause, value });
+      } else this.committed.set(k, { value, changes: [{ cause, value }] });
+    }
+    this.prospective = new Map();
+  }
+
+  rollback(): void {
+    this.prospective = new Map();
+  }
+
+  /** Keys under `prefix` as the overlay sees them, ascending; deleted keys are hidden. */
+  *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+    const merged = new Map<string, Uint8Array | null>();
+    if (this.base.iterPrefix) for (const [k, v] of this.base.iterPrefix(prefix)) merged.set(keyOf(k), v);
+    const p = keyOf(prefix);
+    for (const [k, c] of this.committed) if (k.startsWith(p)) merged.set(k, c.value);
+    for (const [k, v] of this.prospective) if (k.startsWith(p)) merged.set(k, v);
+    const keys = [...merged.keys()].sort((a, b) => compareBytes(bytesOf(a), bytesOf(b)));
+    for (const k of keys) {
+      const v = merged.get(k);
+      if (v) yield [bytesOf(k), v];
+    }
+  }
+
+  finalize(): TrieUpdateResult {
+    if (this.prospective.size > 0) throw new Error('finalize with uncommitted writes');
+    const keys = [...this.committed.keys()].sort((a, b) => compareBytes(bytesOf(a), bytesOf(b)));
+    const changes: { key: Uint8Array; value: Uint8Array | null }[] = [];
+    const stateChanges: RawStateChangesWithTrieKey[] = [];
+    for (const k of keys) {
+      const c = this.committed.get(k)!;
+      const key = bytesOf(k);
+      changes.push({ key, value: c.value });
+      stateChanges.push({ key, changes: c.changes });
+    }
+    return { changes, stateChanges };
+  }
+}

@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { base58Encode, fromHex, sha256, toHex, utf8 } from '@nearlite/primitives';
+import {
+  applyChanges,
+  decodeRawNode,
+  EMPTY_ROOT,
+  encodeNibblePath,
+  encodeRawNode,
+  genesisStateFromRecords,
+  MemoryTrieStorage,
+  parseTrieKey,
+  rootMemoryUsage,
+  Trie,
+  type TrieChanges,
+  trieKeyAccessKey,
+  trieKeyAccount,
+  trieKeyContractData,
+  TrieUpdate,
+} from '@nearlite/trie';
+import { parsePublicKey } from '@nearlite/primitives';
+import t from 'tap';
+
+function store(storage: MemoryTrieStorage, ch: TrieChanges): void {
+  for (const i of ch.insertions) storage.put(i.hash, i.bytes);
+}
+
+t.test("nearcore's Leaf([1,2,3]) vector and nibble paths", async (t) => {
+  const value = Uint8Array.of(123, 245, 255);
+  const bytes = encodeRawNode({ kind: 'leaf', key: Uint8Array.of(0, 1, 0, 2, 0, 3), value: { length: 3, hash: sha256(value) } }, 42n);
+  // nearcore's unit vector encodes the key bytes [1,2,3] as given; with our nibble form the leaf key
+  // [0,1,0,2,0,3] has the even-length encoding 0x20 ‖ 01 02 03.
+  t.equal(toHex(bytes).slice(0, 2 + 8), '0004000000');
+  const manual = fromHex(
+    `00${'03000000'}010203${'03000000'}c228081840db458456346eaf39c6a5c853edd30bc253fb21918aeae207f2ba49${'2a00000000000000'}`,
+  );
+  t.equal(toHex(sha256(value)), 'c228081840db458456346eaf39c6a5c853edd30bc253fb21918aeae207f2ba49');
+  t.same(decodeRawNode(manual).memoryUsage, 42n, "nearcore's vector decodes");
+  t.equal(toHex(encodeNibblePath(Uint8Array.of(0), false)), '10');
+  t.equal(toHex(encodeNibblePath(Uint8Array.of(0, 0, 6, 2, 6, 15), false)), '0000626f');
+  t.equal(toHex(encodeNibblePath(Uint8Array.of(0xe, 6, 0xe, 6, 5, 6, 1, 7, 2), true)), '3e6e656172');
+  t.equal(toHex(encodeNibblePath(new Uint8Array(0), true)), '20');
+});
+
+const account182 = (amount: bigint) => {
+  const v = new Uint8Array(72);
+  const dv = new DataView(v.buffer);
+  dv.setBigUint64(0, amount & ((1n << 64n) - 1n), true);
+  dv.setBigUint64(8, amount >> 64n, true);
+  dv.setBigUint64(64, 182n, true);
+  return v;
+};
+
+t.test('trie.md worked examples', async (t) => {
+  const s = new MemoryTrieStorage();
+  const one = applyChanges(s, EMPTY_ROOT, [{ key: trieKeyAccount('treasury.near'), value: account182(10n ** 25n) }]);
+  t.equal(toHex(one.newRoot), '1a30dc2224837edc1afde3613b080a4fef93e92296fb45de6395ef31c254493a', '§6.1 one leaf');
+  t.equal(base58Encode(sha256(one.newRoot)), 'Hx6f2mA2UFC58gPKQiRoaqTGeVSzgMoKhVEuiaNVM7UJ');
+
+  const pk = parsePublicKey('ed25519:9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj');
+  const two = applyChanges(new MemoryTrieStorage(), EMPTY_ROOT, [
+    { key: trieKeyAccount('bo.near'), value: account182(10n ** 24n) },
+    { key: trieKeyAccessKey('bo.near', pk), value: fromHex('000000000000000001') },
+  ]);
+  t.equal(two.insertions.length, 2 + 4, 'two values, two leaves, a branch and an extension');
+});
+
+t.test('the mainnet genesis records give the mainnet state root', async (t) => {
+  const g = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'mainnet_genesis.json'), 'utf8'));
+  const kvs = genesisStateFromRecords(g.records, {
+    numBytesAccount: 100n,
+    numExtraBytesRecord: 40n,
+    validators: g.validators.map((v: { account_id: string; amount: string }) => ({ accountId: v.account_id, amount: BigInt(v.amount) })),
+  });
+  t.equal(kvs.length, 64, '26 accounts, 2 codes, 35 keys, 1 data');
+  const s = new MemoryTrieStorage();
+  const ch = applyChanges(s, EMPTY_ROOT, kvs);
+  store(s, ch);
+  t.equal(base58Encode(ch.newRoot), '8EhZRfDTYujfZoUZtZ3eSMB9gJyFo5zjscR12dEcaxGU');
+  t.equal(base58Encode(sha256(ch.newRoot)), '5o1trt9N9YgDL4xeY33z9adS5Ub3jMmuyQpWM7UHowrq');
+  t.equal(rootMemoryUsage(s, ch.newRoot), 238135n);
+  const valueHashes = new Set(kvs.map((kv) => toHex(sha256(kv.value))));
+  const nodes = ch.insertions.filter((i) => !valueHashes.has(toHex(i.hash)));
+  t.equal(nodes.length, 106, '106 distinct trie nodes');
+  t.ok(nodes.every((n) => n.rc >= 1));
+  const trie = new Trie(s, ch.newRoot);
+  for (const { key, value } of kvs) t.same(trie.get(key), value);
+  const near = trie.get(trieKeyAccount('near'))!;
+  t.equal(new DataView(near.buffer, near.byteOffset).getBigUint64(64, true), 197872n, 'storage usage recomputed');
+  const keys = [...trie.iterPrefix(Uint8Array.of(2))].map(([k]) => k);
+  t.equal(keys.length, 35, 'prefix scan over access keys');
+  t.same(keys.map((k) => toHex(k)), [...keys.map((k) => toHex(k))].sort(), 'ascending order');
+});
+
+function rng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+t.test('the root depends only on the final key set (random inserts and deletes)', async (t) => {
+  const rand = rng(7);
+  const s = new MemoryTrieStorage();
+  let root = EMPTY_ROOT;
+  const model = new Map<string, Uint8Array>();
+  for (let round = 0; round < 40; round++) {
+    const changes: { key: Uint8Array; value: Uint8Array | null }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const key = utf8(`k${Math.floor(rand() * 60)}${rand() < 0.3 ? 'x' : ''}`);
+      const del = rand() < 0.35;
+      const value = del ? null : utf8(`v${Math.floor(rand() * 5)}`);
+      changes.push({ key, value });
+    }
+    const dedup = new Map(changes.map((c) => [toHex(c.key), c]));
+    for (const c of dedup.values()) {
+      if (c.value) model.set(toHex(c.key), c.value);
+      else model.delete(toHex(c.key));
+    }
+    const ch = applyChanges(s, root, [...dedup.values()]);
+    store(s, ch);
+    root = ch.newRoot;
+    const fresh = applyChanges(new MemoryTrieStorage(), EMPTY_ROOT, [...model].map(([k, v]) => ({ key: fromHex(k), value: v })));
+    t.same(root, fresh.newRoot, `round ${round}: same root as building from scratch`);
+  }
+  const trie = new Trie(s, root);
+  t.equal([...trie.iterPrefix(new Uint8Array(0))].length, model.size);
+});
+
+t.test('refcounts: deleting everything releases every node and value', async (t) => {
+  const counts = new Map<string, number>();
+  const s = new MemoryTrieStorage();
+  const apply = (root: Uint8Array, changes: { key: Uint8Array; value: Uint8Array | null }[]) => {
+    const ch = applyChanges(s, root, changes);
+    for (const i of ch.insertions) {
+      s.put(i.hash, i.bytes);
+      counts.set(toHex(i.hash), (counts.get(toHex(i.hash)) ?? 0) + i.rc);
+    }
+    for (const d of ch.deletions) counts.set(toHex(d.hash), (counts.get(toHex(d.hash)) ?? 0) - d.rc);
+    return ch.newRoot;
+  };
+  const keys = Array.from({ length: 30 }, (_, i) => utf8(`account${i}.near`));
+  let root = apply(EMPTY_ROOT, keys.map((key) => ({ key, value: utf8('same') })));
+  root = apply(root, keys.slice(0, 10).map((key) => ({ key, value: utf8('other') })));
+  root = apply(root, keys.map((key) => ({ key, value: null })));
+  t.same(root, EMPTY_ROOT);
+  t.ok([...counts.values()].every((c) => c === 0), 'every inserted node and value was released once');
+});
+
+t.test('TrieUpdate overlays, commits with causes, rolls back, iterates merged', async (t) => {
+  const s = new MemoryTrieStorage();
+  const base = applyChanges(s, EMPTY_ROOT, [
+    { key: trieKeyContractData('a.near', utf8('k1')), value: utf8('1') },
+    { key: trieKeyContractData('a.near', utf8('k3')), value: utf8('3') },
+  ]);
+  store(s, base);
+  const u = new TrieUpdate(new Trie(s, base.newRoot));
+  const tx = { type: 'transaction_processing' as const, txHash: new Uint8Array(32) };
+  u.set(trieKeyContractData('a.near', utf8('k2')), utf8('2'));
+  u.remove(trieKeyContractData('a.near', utf8('k1')));
+  t.same(u.get(trieKeyContractData('a.near', utf8('k2'))), utf8('2'), 'reads see prospective writes');
+  u.rollback();
+  t.equal(u.get(trieKeyContractData('a.near', utf8('k2'))), undefined);
+  t.same(u.get(trieKeyContractData('a.near', utf8('k1'))), utf8('1'));
+  u.set(trieKeyContractData('a.near', utf8('k2')), utf8('2'));
+  u.remove(trieKeyContractData('a.near', utf8('k1')));
+  u.commit(tx);
+  u.set(trieKeyContractData('a.near', utf8('k2')), utf8('22'));
+  u.commit({ type: 'receipt_processing', receiptHash: new Uint8Array(32) });
+  const listed = [...u.iterPrefix(trieKeyContractData('a.near', new Uint8Array(0)))].map(([k, v]) => [parseTrieKey(k), Buffer.from(v).toString()]);
+  t.same(listed.map(([, v]) => v), ['22', '3']);
+  const r = u.finalize();
+  t.equal(r.changes.length, 2);
+  const k2 = r.stateChanges.find((c) => Buffer.from(c.key).toString().endsWith('k2'))!;
+  t.same(k2.changes.map((c) => c.cause.type), ['transaction_processing', 'receipt_processing']);
+  const ch = applyChanges(s, base.newRoot, r.changes);
+  store(s, ch);
+  const after = new Trie(s, ch.newRoot);
+  t.equal(after.get(trieKeyContractData('a.near', utf8('k1'))), undefined);
+  t.same(after.get(trieKeyContractData('a.near', utf8('k2'))), utf8('22'));
+});
+
+t.test('trie keys parse back', async (t) => {
+  const pk = parsePublicKey('ed25519:9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj');
+  t.same(parseTrieKey(trieKeyAccount('alice.near')), { col: 'account', accountId: 'alice.near' });
+  const ak = parseTrieKey(trieKeyAccessKey('alice.near', pk));
+  t.equal(ak.col, 'access_key');
+  t.same(parseTrieKey(trieKeyContractData('alice.near', utf8('a,b'))), { col: 'contract_data', accountId: 'alice.near', key: utf8('a,b') });
+  t.equal(toHex(trieKeyAccount('treasury.near')), '0074726561737572792e6e656172');
+});

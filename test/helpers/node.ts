@@ -1,0 +1,106 @@
+// Starts the real CLI in its own process on a free port and talks to it over HTTP.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+export const CLI = join(ROOT, 'packages', 'node', 'bin', 'nearlite.js');
+
+export function cli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function initHome(home: string, extra: readonly string[] = []): void {
+  const r = cli(['init', '--home', home, '--chain-id', 'test-chain', ...extra]);
+  if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
+}
+
+export interface RunningNode {
+  readonly url: string;
+  readonly proc: ChildProcess;
+  readonly logs: () => string;
+  rpc<T = unknown>(method: string, params?: unknown): Promise<{ status: number; body: RpcBody<T> }>;
+  /** Sends SIGTERM and waits for exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no chance to flush anything. */
+  kill(): Promise<void>;
+}
+
+export interface RpcBody<T> {
+  jsonrpc: string;
+  id: unknown;
+  result?: T;
+  error?: { name: string; cause: { name: string; info?: Record<string, unknown> }; code: number; message: string; data?: unknown };
+}
+
+export async function startNode(home: string, extra: readonly string[] = []): Promise<RunningNode> {
+  const proc = spawn(process.execPath, [CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logs = '';
+  proc.stdout!.on('data', (d) => {
+    logs += d.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node did not start:\n${logs}`)), 30_000);
+    proc.stderr!.on('data', (d) => {
+      logs += d.toString();
+      const m = /RPC on (http:\/\/[^\s]+)/.exec(logs);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node exited with ${code}:\n${logs}`));
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return {
+    url,
+    proc,
+    logs: () => logs,
+    async rpc(method, params) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'dontcare', method, params }),
+      });
+      return { status: res.status, body: (await res.json()) as RpcBody<never> };
+    },
+    async stop() {
+      proc.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Polls until the node's head reaches `height`. */
+export async function waitForHeight(node: RunningNode, height: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' });
+    if (body.result && body.result.header.height >= height) return;
+    if (Date.now() > deadline) throw new Error(`head did not reach ${height}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function readKeyFile(home: string): { account_id: string; public_key: string; secret_key: string } {
+  return JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8'));
+}
+
+/** snake_case → camelCase keys, as @near-js/jsonrpc-client does before validating. */
+export function camel(o: unknown): unknown {
+  if (o === null || typeof o !== 'object') return o;
+  if (Array.isArray(o)) return o.map(camel);
+  return Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), camel(v)]),
+  );
+}

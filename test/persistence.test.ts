@@ -1,0 +1,47 @@
+// What an RPC answer has shown survives a SIGKILL; a second node on the same home is refused.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+
+t.test('blocks an answer showed survive SIGKILL; the chain continues on restart', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  let node = await startNode(home, ['--block-time', '50']);
+  await waitForHeight(node, 5);
+  const seen = await node.rpc<{ header: { height: number; hash: string } }>('block', { finality: 'optimistic' });
+  const { height, hash } = seen.body.result!.header;
+  await node.kill();
+
+  node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  const again = await node.rpc<{ header: { height: number; hash: string } }>('block', { block_id: height });
+  t.equal(again.body.result?.header.hash, hash, 'the block seen before the kill is still there');
+  await waitForHeight(node, height + 3);
+  const next = await node.rpc<{ header: { prev_hash: string } }>('block', { block_id: height + 1 });
+  t.equal(next.body.result?.header.prev_hash, hash, 'production resumed on top of it');
+});
+
+t.test('a second process on the same home gets a clear error; SIGTERM exits cleanly', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '100']);
+  const second = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+  t.equal(second.status, 1);
+  t.match(second.stderr, /already in use/);
+  t.notMatch(second.stderr, /\n\s+at /, 'no stack trace');
+  t.equal(await node.stop(), 0, 'SIGTERM exits with 0');
+  t.ok(readdirSync(join(home, 'data')).includes('CURRENT'), 'LevelDB lives under <home>/data');
+});
+
+t.test('init writes a nearcore-style home; opening it the other way round is refused', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '4', '--epoch-length', '7']);
+  const files = readdirSync(home).sort();
+  t.same(files, ['config.json', 'genesis.json', 'node_key.json', 'validator_key.json']);
+  const node = await startNode(home, ['--block-time', '100', '--archive']);
+  await node.stop();
+  const gc = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+  t.equal(gc.status, 1);
+  t.match(gc.stderr, /archival store/);
+});
