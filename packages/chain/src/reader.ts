@@ -1,0 +1,113 @@
+// A read-only view of a stopped node's home for tools: blocks, chunks, transactions, receipts,
+// outcomes, state changes and account state at any kept block. Opening takes the database lock, so
+// the node must not be running.
+import { join } from 'node:path';
+import { type Account, base58Encode, concatBytes, type CryptoHash, decodeAccount } from '@nearlite/primitives';
+import { blockShardKey, DBCol, readMetadata, Store } from '@nearlite/store';
+import { parseTrieKey, type ParsedTrieKey, type StateChangeRecord, Trie, trieKeyAccount, trieKeyContractDataPrefix } from '@nearlite/trie';
+import type { BlockHeader } from './block_header.js';
+import { ChainStore, type Tip } from './chain_store.js';
+import type { Chunk } from './chunk.js';
+import { type Genesis, loadGenesis } from './genesis/config.js';
+import { decodeStoredOutcome, type StoredOutcome } from './outcome_store.js';
+import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
+import { decodeStateChangeRecords } from './state_changes.js';
+import { trieStorage } from './state_store.js';
+
+export class ChainReader {
+  private constructor(
+    readonly store: Store,
+    readonly chainStore: ChainStore,
+    readonly genesis: Genesis,
+    readonly layout: ShardLayout,
+  ) {}
+
+  /** Opens `<home>/data` read-only, with `<home>/genesis.json` for the shard layout. */
+  static async open(home: string): Promise<ChainReader> {
+    const genesis = loadGenesis(join(home, 'genesis.json'));
+    const store = await Store.open(join(home, 'data'), { readOnly: true });
+    return new ChainReader(store, new ChainStore(store), genesis, shardLayoutFromView(genesis.config.shardLayout));
+  }
+
+  kind(): string | null {
+    return readMetadata(this.store)?.kind ?? null;
+  }
+
+  head(): Tip | null {
+    return this.chainStore.head();
+  }
+
+  /** The lowest height whose block is still stored. */
+  tail(): number {
+    return this.chainStore.tail() ?? this.genesis.config.genesisHeight;
+  }
+
+  blockByHeight(height: number): BlockHeader | undefined {
+    const hash = this.chainStore.blockHashByHeight(height);
+    return hash ? this.chainStore.blockHeader(hash) : undefined;
+  }
+
+  blockByHash(hash: CryptoHash): BlockHeader | undefined {
+    return this.chainStore.blockHeader(hash);
+  }
+
+  chunk(height: number, shardId: number): Chunk | undefined {
+    const hash = this.chainStore.blockHashByHeight(height);
+    const chunkHash = hash ? this.store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId)) : undefined;
+    return chunkHash ? this.chainStore.chunk(chunkHash) : undefined;
+  }
+
+  /** Borsh of a signed transaction, and the block whose chunk included it. */
+  transaction(hash: CryptoHash): { bytes: Uint8Array; blockHash: CryptoHash | undefined } | undefined {
+    const bytes = this.store.get(DBCol.Transactions, hash);
+    return bytes ? { bytes, blockHash: this.store.get(DBCol.TransactionBlock, hash) } : undefined;
+  }
+
+  /** Borsh of a receipt. */
+  receipt(id: CryptoHash): Uint8Array | undefined {
+    return this.store.get(DBCol.Receipts, id);
+  }
+
+  /** The execution outcome of a transaction or receipt, with its block and merkle proof. */
+  outcome(id: CryptoHash): StoredOutcome | undefined {
+    const block = this.store.get(DBCol.TransactionBlock, id) ?? this.store.get(DBCol.ReceiptBlock, id);
+    const bytes = block ? this.store.get(DBCol.TransactionResultForBlock, concatBytes(id, block)) : undefined;
+    return bytes ? decodeStoredOutcome(bytes) : undefined;
+  }
+
+  async stateChanges(blockHash: CryptoHash): Promise<{ key: ParsedTrieKey; changes: StateChangeRecord[] }[]> {
+    const out: { key: ParsedTrieKey; changes: StateChangeRecord[] }[] = [];
+    for await (const [k, v] of this.store.iter(DBCol.StateChanges, blockHash)) {
+      out.push({ key: parseTrieKey(k.subarray(32)), changes: decodeStateChangeRecords(v) });
+    }
+    return out;
+  }
+
+  /** The state trie of the shard holding `accountId`, as of block `height` (default: head). */
+  stateAt(accountId: string, height?: number): Trie {
+    const h = height ?? this.head()?.height;
+    const header = h === undefined ? undefined : this.blockByHeight(h);
+    if (!header) throw new RangeError(`no block at height ${h}`);
+    if (header.lite.height < this.tail()) throw new RangeError(`block ${h} is below the GC tail ${this.tail()}`);
+    const extra = this.chainStore.chunkExtra(header.hash, this.layout.accountIdToShardId(accountId));
+    if (!extra) throw new RangeError(`no state for block ${base58Encode(header.hash)}`);
+    return new Trie(trieStorage(this.store), extra.stateRoot);
+  }
+
+  account(accountId: string, height?: number): Account | undefined {
+    const raw = this.stateAt(accountId, height).get(trieKeyAccount(accountId));
+    return raw ? decodeAccount(raw) : undefined;
+  }
+
+  /** Contract storage of `accountId` whose key starts with `prefix`, ascending. */
+  *contractState(accountId: string, prefix: Uint8Array = new Uint8Array(0), height?: number): Generator<[Uint8Array, Uint8Array]> {
+    const base = trieKeyContractDataPrefix(accountId);
+    for (const [k, v] of this.stateAt(accountId, height).iterPrefix(concatBytes(base, prefix))) {
+      yield [k.subarray(base.length), v];
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

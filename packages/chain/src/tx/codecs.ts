@@ -1,0 +1,32 @@
+// What the transaction service needs from the runtime's codecs, injected by the node.
+import type { CryptoHash } from '@nearlite/primitives';
+
+export interface DecodedTransaction {
+  readonly hash: CryptoHash;
+  readonly signerId: string;
+  readonly receiverId: string;
+  readonly blockHash: CryptoHash;
+}
+
+export type OutcomeStatus =
+  | { readonly kind: 'SuccessValue'; readonly value: Uint8Array }
+  | { readonly kind: 'SuccessReceiptId'; readonly receiptId: CryptoHash }
+  | { readonly kind: 'Failure'; readonly error: object }
+  | { readonly kind: 'Unknown' };
+
+export interface DecodedOutcome {
+  readonly receiptIds: readonly CryptoHash[];
+  readonly status: OutcomeStatus;
+  /** nearcore's ExecutionOutcomeView (logs, receipt_ids, gas_burnt, tokens_burnt, executor_id, status, metadata). */
+  readonly view: object;
+}
+
+export interface TxCodecs {
+  /** Throws on malformed bytes. */
+  decodeTransaction(bytes: Uint8Array): DecodedTransaction;
+  transactionView(bytes: Uint8Array): object;
+  receiptView(bytes: Uint8Array): object;
+  decodeOutcome(bytes: Uint8Array): DecodedOutcome;
+  /** Checks a transaction against head state; returns nearcore's InvalidTxError JSON, or null. */
+  verify(bytes: Uint8Array, ctx: { readonly gasPrice: bigint; readonly blockHeight: number; readonly shardId: number }): object | string | null;
+}

@@ -1,0 +1,158 @@
+// send_tx / tx / EXPERIMENTAL_tx_status / EXPERIMENTAL_receipt: admission into the pool (expiry,
+// then the runtime's checks against head state), and waits woken by block events, not by polling.
+import { base58Encode, type CryptoHash, HandlerError } from '@nearlite/primitives';
+import { DBCol } from '@nearlite/store';
+import type { Chain } from '../chain.js';
+import type { DecodedTransaction, TxCodecs } from './codecs.js';
+import { finalExecutionOutcomeView, satisfies, type TxExecutionStatus, type TxProgress, txProgress } from './tx_status.js';
+
+export class TransactionDecodeError extends Error {
+  override readonly name = 'TransactionDecodeError';
+}
+
+function invalidTx(err: object | string): HandlerError {
+  return new HandlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: err } });
+}
+
+export interface TxServiceOptions {
+  readonly chain: Chain;
+  readonly codecs: TxCodecs;
+  /** How long a wait may take before TIMEOUT_ERROR (nearcore's polling_timeout). */
+  readonly timeoutMs: number;
+}
+
+export class TxService {
+  constructor(private readonly o: TxServiceOptions) {}
+
+  private decode(bytes: Uint8Array): DecodedTransaction {
+    try {
+      return this.o.codecs.decodeTransaction(bytes);
+    } catch (err) {
+      throw new TransactionDecodeError(`Failed to decode transaction: ${(err as Error).message}`);
+    }
+  }
+
+  private known(hash: CryptoHash): boolean {
+    return this.o.chain.pool.has(hash) || this.o.chain.store.get(DBCol.TransactionBlock, hash) !== undefined;
+  }
+
+  /** Validates and queues a transaction; a transaction already known is accepted again as is. */
+  submit(bytes: Uint8Array): DecodedTransaction {
+    const { chain, codecs } = this.o;
+    const tx = this.decode(bytes);
+    if (this.known(tx.hash)) return tx;
+    const head = chain.headHeader();
+    const base = chain.chainStore.blockHeader(tx.blockHash);
+    const validity = chain.genesis.config.transactionValidityPeriod;
+    if (!base || head.lite.height > base.lite.height + validity) throw invalidTx('Expired');
+    const shardId = chain.layout.accountIdToShardId(tx.signerId);
+    const err = codecs.verify(bytes, { gasPrice: head.rest.nextGasPrice, blockHeight: head.lite.height + 1, shardId });
+    if (err !== null) throw invalidTx(err);
+    chain.pool.add({ hash: tx.hash, bytes, shardId });
+    return tx;
+  }
+
+  broadcastTxAsync(bytes: Uint8Array): string {
+    const tx = this.decode(bytes);
+    try {
+      this.submit(bytes);
+    } catch (err) {
+      // nearcore's broadcast_tx_async reports only decode errors.
+      if (!(err instanceof HandlerError)) throw err;
+    }
+    return base58Encode(tx.hash);
+  }
+
+  async sendTx(bytes: Uint8Array, waitUntil: TxExecutionStatus): Promise<object> {
+    const tx = this.submit(bytes);
+    if (waitUntil === 'NONE') return { final_execution_status: 'NONE' };
+    return this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false);
+  }
+
+  async txStatus(
+    query: { readonly txHash: CryptoHash; readonly senderAccountId: string } | { readonly signedTx: Uint8Array },
+    waitUntil: TxExecutionStatus,
+    withReceipts: boolean,
+  ): Promise<object> {
+    let hash: CryptoHash;
+    if ('signedTx' in query) hash = this.decode(query.signedTx).hash;
+    else hash = query.txHash;
+    const stored = () => this.o.chain.store.get(DBCol.Transactions, hash);
+    if (waitUntil === 'NONE') {
+      const p = this.progress(hash);
+      if (!p && !this.o.chain.pool.has(hash)) throw unknownTx(hash);
+      if (!p) return { final_execution_status: 'NONE' };
+    }
+    return this.waitFor(hash, null, null, waitUntil, withReceipts, stored);
+  }
+
+  private progress(hash: CryptoHash): TxProgress | null {
+    return txProgress(this.o.chain, this.o.codecs, hash);
+  }
+
+  private view(bytes: Uint8Array, p: TxProgress, withReceipts: boolean, sir: boolean | null): object {
+    const { chain, codecs } = this.o;
+    const signerIsReceiver = sir ?? (() => {
+      const d = codecs.decodeTransaction(bytes);
+      return d.signerId === d.receiverId;
+    })();
+    return finalExecutionOutcomeView(chain, codecs, bytes, p, withReceipts, signerIsReceiver);
+  }
+
+  private waitFor(
+    hash: CryptoHash,
+    bytes: Uint8Array | null,
+    sir: boolean | null,
+    waitUntil: TxExecutionStatus,
+    withReceipts: boolean,
+    load: () => Uint8Array | undefined = () => bytes ?? undefined,
+  ): Promise<object> {
+    const check = (): object | null => {
+      const p = this.progress(hash);
+      if (!satisfies(p, waitUntil) || !p) return null;
+      const txBytes = load();
+      return txBytes ? this.view(txBytes, p, withReceipts, sir) : null;
+    };
+    const now = check();
+    if (now) return Promise.resolve(now);
+    const events = this.o.chain.events;
+    return new Promise((resolve, reject) => {
+      const onBlock = () => {
+        try {
+          const r = check();
+          if (r) {
+            cleanup();
+            resolve(r);
+          }
+        } catch (err) {
+          cleanup();
+          reject(err);
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new HandlerError('TIMEOUT_ERROR', undefined, 'Timeout'));
+      }, this.o.timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        events.off('block', onBlock);
+      };
+      events.on('block', onBlock);
+    });
+  }
+
+  receipt(receiptId: CryptoHash): object {
+    const bytes = this.o.chain.store.get(DBCol.Receipts, receiptId);
+    if (!bytes) {
+      const id = base58Encode(receiptId);
+      throw new HandlerError('UNKNOWN_RECEIPT', { receipt_id: id }, { name: 'UNKNOWN_RECEIPT', info: { receipt_id: id } });
+    }
+    return this.o.codecs.receiptView(bytes);
+  }
+}
+
+function unknownTx(hash: CryptoHash): HandlerError {
+  const h = base58Encode(hash);
+  return new HandlerError('UNKNOWN_TRANSACTION', { requested_transaction_hash: h }, `Transaction ${h} doesn't exist`);
+}
+

@@ -1,0 +1,142 @@
+// Transaction status as nearcore computes it: the outcome DAG from the transaction's outcome through
+// every receipt it caused (depth-first, as get_recursive_transaction_results), its final status, and
+// how far along it is (TxExecutionStatus).
+import { base58Encode, type CryptoHash, concatBytes, toBase64, toHex } from '@nearlite/primitives';
+import { DBCol } from '@nearlite/store';
+import type { Chain } from '../chain.js';
+import { decodeStoredOutcome } from '../outcome_store.js';
+import type { DecodedOutcome, TxCodecs } from './codecs.js';
+
+export type TxExecutionStatus = 'NONE' | 'INCLUDED' | 'EXECUTED_OPTIMISTIC' | 'INCLUDED_FINAL' | 'EXECUTED' | 'FINAL';
+
+export interface LoadedOutcome {
+  readonly id: CryptoHash;
+  readonly blockHash: CryptoHash;
+  readonly height: number;
+  readonly decoded: DecodedOutcome;
+  readonly proof: readonly { hash: CryptoHash; direction: 'Left' | 'Right' }[];
+}
+
+export interface TxProgress {
+  readonly level: TxExecutionStatus;
+  readonly executed: boolean;
+  readonly txFinal: boolean;
+  readonly allFinal: boolean;
+  readonly outcomes: readonly LoadedOutcome[];
+  /** Receipts whose outcome does not exist yet. */
+  readonly pending: number;
+}
+
+export function loadOutcome(chain: Chain, codecs: TxCodecs, id: CryptoHash, blockHash: CryptoHash): LoadedOutcome | null {
+  const bytes = chain.store.get(DBCol.TransactionResultForBlock, concatBytes(id, blockHash));
+  const header = chain.chainStore.blockHeader(blockHash);
+  if (!bytes || !header) return null;
+  const stored = decodeStoredOutcome(bytes);
+  return { id, blockHash, height: header.lite.height, decoded: codecs.decodeOutcome(stored.outcomeBytes), proof: stored.proof };
+}
+
+export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): TxProgress | null {
+  const blockHash = chain.store.get(DBCol.TransactionBlock, txHash);
+  if (!blockHash) return null;
+  const txOutcome = loadOutcome(chain, codecs, txHash, blockHash);
+  if (!txOutcome) return null;
+  const outcomes: LoadedOutcome[] = [];
+  let pending = 0;
+  const seen = new Set<string>();
+  const visit = (o: LoadedOutcome) => {
+    outcomes.push(o);
+    for (const rid of o.decoded.receiptIds) {
+      const k = toHex(rid);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const rb = chain.store.get(DBCol.ReceiptBlock, rid);
+      const ro = rb ? loadOutcome(chain, codecs, rid, rb) : null;
+      if (ro) visit(ro);
+      else pending++;
+    }
+  };
+  visit(txOutcome);
+  const finalHash = chain.headHeader().rest.lastFinalBlock;
+  const finalHeight = chain.chainStore.blockHeader(finalHash)?.lite.height ?? chain.genesis.config.genesisHeight;
+  const executed = pending === 0;
+  const txFinal = txOutcome.height <= finalHeight;
+  const allFinal = outcomes.every((o) => o.height <= finalHeight);
+  const level: TxExecutionStatus = executed
+    ? allFinal
+      ? 'FINAL'
+      : txFinal
+        ? 'EXECUTED'
+        : 'EXECUTED_OPTIMISTIC'
+    : txFinal
+      ? 'INCLUDED_FINAL'
+      : 'INCLUDED';
+  return { level, executed, txFinal, allFinal, outcomes, pending };
+}
+
+export function satisfies(p: TxProgress | null, wanted: TxExecutionStatus): boolean {
+  if (wanted === 'NONE') return true;
+  if (!p) return false;
+  switch (wanted) {
+    case 'INCLUDED':
+      return true;
+    case 'EXECUTED_OPTIMISTIC':
+      return p.executed;
+    case 'INCLUDED_FINAL':
+      return p.txFinal;
+    case 'EXECUTED':
+      return p.executed && p.txFinal;
+    case 'FINAL':
+      return p.executed && p.allFinal;
+  }
+}
+
+function outcomeWithIdView(o: LoadedOutcome): object {
+  return {
+    proof: o.proof.map((p) => ({ hash: base58Encode(p.hash), direction: p.direction })),
+    block_hash: base58Encode(o.blockHash),
+    id: base58Encode(o.id),
+    outcome: o.decoded.view,
+  };
+}
+
+/** nearcore's FinalExecutionStatus: follow SuccessReceiptId to the receipt that produced the value. */
+function finalStatus(p: TxProgress): object | string {
+  const byId = new Map(p.outcomes.map((o) => [toHex(o.id), o]));
+  let cur: LoadedOutcome | undefined = p.outcomes[0];
+  for (let guard = 0; cur && guard < 10_000; guard++) {
+    const s = cur.decoded.status;
+    if (s.kind === 'Failure') return { Failure: s.error };
+    if (s.kind === 'SuccessValue') return { SuccessValue: toBase64(s.value) };
+    if (s.kind === 'Unknown') return 'Started';
+    cur = byId.get(toHex(s.receiptId));
+  }
+  return 'Started';
+}
+
+export function finalExecutionOutcomeView(
+  chain: Chain,
+  codecs: TxCodecs,
+  txBytes: Uint8Array,
+  p: TxProgress,
+  withReceipts: boolean,
+  signerIsReceiver: boolean,
+): object {
+  const [txOutcome, ...receiptOutcomes] = p.outcomes;
+  const out: Record<string, unknown> = {
+    final_execution_status: p.level,
+    status: finalStatus(p),
+    transaction: codecs.transactionView(txBytes),
+    transaction_outcome: outcomeWithIdView(txOutcome!),
+    receipts_outcome: receiptOutcomes.map(outcomeWithIdView),
+  };
+  if (withReceipts) {
+    const receipts: object[] = [];
+    receiptOutcomes.forEach((o, i) => {
+      if (i === 0 && signerIsReceiver) return;
+      const bytes = chain.store.get(DBCol.Receipts, o.id);
+      if (bytes) receipts.push(codecs.receiptView(bytes));
+    });
+    out.receipts = receipts;
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import {
+  Chain,
+  generateKeyFile,
+  gcStep,
+  makeLocalnetGenesis,
+  NOOP_CHUNK_APPLIER,
+  parseGenesis,
+  signerFromKeyFile,
+  stateRecordToWrite,
+  ViewClient,
+} from '@nearlite/chain';
+import { base58Encode, HandlerError, toBase64, utf8 } from '@nearlite/primitives';
+import { Store } from '@nearlite/store';
+import t from 'tap';
+
+async function setup(opts: { shards?: number; epochLength?: number } = {}) {
+  const key = generateKeyFile('test.near');
+  const genesis = parseGenesis(
+    makeLocalnetGenesis({
+      chainId: 'unit',
+      numShards: opts.shards ?? 2,
+      epochLength: opts.epochLength ?? 5,
+      validatorAccountId: 'test.near',
+      validatorPublicKey: key.public_key,
+      protocolVersion: 85,
+    }),
+  );
+  const store = await Store.memory();
+  const chain = await Chain.open({
+    store,
+    genesis,
+    signer: signerFromKeyFile(key),
+    applier: NOOP_CHUNK_APPLIER,
+    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
+  });
+  const views = new ViewClient({
+    chain,
+    transactionView: () => ({}),
+    receiptView: () => ({}),
+    runtimeConfigView: { storage_amount_per_byte: '10000000000000000000' },
+    nodePublicKey: key.public_key,
+    validatorPublicKey: key.public_key,
+    validatorAccountId: 'test.near',
+    rpcAddr: '127.0.0.1:0',
+    version: 'test',
+  });
+  return { chain, views, store, key };
+}
+
+t.test('blocks chain together with nearcore finality and epochs', async (t) => {
+  const { chain, views } = await setup();
+  for (let i = 0; i < 12; i++) await chain.produceBlock();
+  const head = chain.headHeader();
+  t.equal(head.lite.height, 12);
+  const b = views.block({ finality: 'final' }) as { header: { height: number; epoch_id: string; next_epoch_id: string }; chunks: unknown[] };
+  t.equal(b.header.height, 10, 'final = head - 2');
+  t.equal((views.block({ finality: 'near-final' }) as { header: { height: number } }).header.height, 11);
+  t.equal(b.chunks.length, 2);
+  const e1 = views.block({ blockId: 3 }) as { header: { epoch_id: string; next_epoch_id: string } };
+  t.equal(e1.header.epoch_id, '11111111111111111111111111111111', 'first epoch id is the zero hash');
+  t.equal(e1.header.next_epoch_id, base58Encode(chain.genesisHash), 'second epoch id is the genesis hash');
+  const e3 = views.block({ blockId: 12 }) as { header: { epoch_id: string } };
+  t.equal(e3.header.epoch_id, base58Encode(chain.chainStore.blockHashByHeight(5)!), 'epoch 3 id = last block of epoch 1');
+  for (let h = 1; h <= 12; h++) {
+    const hdr = chain.chainStore.blockHeader(chain.chainStore.blockHashByHeight(h)!)!;
+    t.same(hdr.prevHash, chain.chainStore.blockHashByHeight(h - 1), `block ${h} links to ${h - 1}`);
+  }
+  const unknown = (() => {
+    try {
+      views.block({ blockId: 99 });
+    } catch (e) {
+      return e;
+    }
+  })();
+  t.ok(unknown instanceof HandlerError && unknown.cause === 'UNKNOWN_BLOCK');
+});
+
+t.test('accounts are spread over shards and queryable at any block', async (t) => {
+  const { chain, views } = await setup({ shards: 4 });
+  await chain.produceBlock();
+  t.equal(chain.layout.accountIdToShardId('test.near'), 3);
+  t.equal(chain.layout.accountIdToShardId('near'), 2);
+  t.equal(chain.layout.accountIdToShardId('alice'), 0);
+  const acc = views.viewAccount({ finality: 'optimistic' }, 'test.near') as { amount: string; storage_usage: number };
+  t.equal(acc.amount, (10n ** 33n).toString());
+  t.equal(acc.storage_usage, 182);
+  t.same(views.viewAccessKeyList({ finality: 'optimistic' }, 'nobody.near'), { keys: [], block_height: 1, block_hash: base58Encode(chain.head().hash) });
+});
+
+t.test('sandbox patches land in the next block and are recorded as state changes', async (t) => {
+  const { chain, views } = await setup();
+  const writes = [
+    { Account: { account_id: 'alice.test.near', account: { amount: '5', locked: '0', code_hash: '11111111111111111111111111111111', storage_usage: 100 } } },
+    { Data: { account_id: 'alice.test.near', data_key: toBase64(utf8('STATE')), value: toBase64(utf8('v')) } },
+  ].map(stateRecordToWrite);
+  const applied = chain.patchState(writes);
+  await chain.produceBlock();
+  await applied;
+  const state = views.viewState({ finality: 'optimistic' }, 'alice.test.near', new Uint8Array(0), true) as { values: { key: string; value: string }[]; proof: string[] };
+  t.same(state.values, [{ key: toBase64(utf8('STATE')), value: toBase64(utf8('v')) }]);
+  t.ok(state.proof.length > 0, 'proof nodes are included on request');
+  const before = (() => {
+    try {
+      return views.viewAccount({ blockId: 0 }, 'alice.test.near');
+    } catch (e) {
+      return e;
+    }
+  })();
+  t.ok(before instanceof HandlerError && before.cause === 'UNKNOWN_ACCOUNT', 'time travel: the genesis state has no alice');
+});
+
+t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_BLOCK below it', async (t) => {
+  const { chain, views } = await setup({ epochLength: 3, shards: 1 });
+  const writes = [{ Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8('1')) } }].map(stateRecordToWrite);
+  for (let i = 0; i < 20; i++) {
+    if (i % 2 === 0) {
+      const w = [{ Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8(String(i))) } }].map(stateRecordToWrite);
+      const p = chain.patchState(i === 0 ? writes : w);
+      await chain.produceBlock();
+      await p;
+    } else await chain.produceBlock();
+    while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}
+  }
+  const tail = chain.chainStore.tail()!;
+  t.ok(tail > 1, `tail moved to ${tail}`);
+  const ok = views.viewAccount({ blockId: tail }, 'test.near');
+  t.ok(ok, 'the tail block still answers');
+  const gone = (() => {
+    try {
+      views.viewAccount({ blockId: tail - 1 }, 'test.near');
+    } catch (e) {
+      return e;
+    }
+  })();
+  t.ok(gone instanceof HandlerError && gone.cause === 'GARBAGE_COLLECTED_BLOCK', 'below the tail: garbage collected');
+  for (let h = tail; h <= chain.head().height; h++) {
+    t.ok(views.viewState({ blockId: h }, 'test.near', new Uint8Array(0), false), `state at ${h} is whole`);
+  }
+});
