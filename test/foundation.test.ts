@@ -3,13 +3,22 @@
 import * as T from '@near-js/jsonrpc-types';
 import { JsonRpcProvider } from 'near-api-js';
 import t from 'tap';
-import { camel, initHome, readKeyFile, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { camel, initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 
 type Schema = { safeParse(v: unknown): { success: boolean; error?: { issues: unknown[] } } };
 
-function valid(t: { ok(v: unknown, msg: string, extra: object): void }, schema: Schema, value: unknown, what: string): void {
+function valid(
+  t: { ok(v: unknown, msg: string, extra: object): void },
+  schema: Schema,
+  value: unknown,
+  what: string,
+): void {
   const r = schema.safeParse(camel(value));
-  t.ok(r.success, `${what} matches its schema`, r.success ? {} : { issues: JSON.stringify(r.error?.issues).slice(0, 2000) });
+  t.ok(
+    r.success,
+    `${what} matches its schema`,
+    r.success ? {} : { issues: JSON.stringify(r.error?.issues).slice(0, 2000) },
+  );
 }
 
 t.test('a fresh node serves the read API to near-api-js and matches the schemas', async (t) => {
@@ -35,7 +44,11 @@ t.test('a fresh node serves the read API to near-api-js and matches the schemas'
   t.equal(account.amount, 10n ** 33n);
   t.equal(account.locked, 5n * 10n ** 31n);
   t.equal(account.storage_usage, 182);
-  const ak = await provider.viewAccessKey({ accountId: 'test.near', publicKey: key.public_key, finalityQuery: { finality: 'final' } });
+  const ak = await provider.viewAccessKey({
+    accountId: 'test.near',
+    publicKey: key.public_key,
+    finalityQuery: { finality: 'final' },
+  });
   t.equal(ak.permission, 'FullAccess');
   t.equal(ak.nonce, 0n);
   const gas = await provider.viewGasPrice();
@@ -44,7 +57,10 @@ t.test('a fresh node serves the read API to near-api-js and matches the schemas'
   t.equal(status.chain_id, 'test-chain');
   t.equal(await provider.getNetworkId(), 'test-chain');
   const pc = await provider.experimental_protocolConfig({ finality: 'final' });
-  t.equal((pc.runtime_config as { storage_amount_per_byte: string }).storage_amount_per_byte, '10000000000000000000');
+  t.equal(
+    (pc.runtime_config as { storage_amount_per_byte: string }).storage_amount_per_byte,
+    '10000000000000000000',
+  );
   const validators = await provider.viewValidators();
   t.equal(validators.current_validators[0]?.account_id, 'test.near');
 
@@ -52,10 +68,31 @@ t.test('a fresh node serves the read API to near-api-js and matches the schemas'
     ['block', { finality: 'final' }, T.RpcBlockResponseSchema()],
     ['chunk', { block_id: block.header.height, shard_id: 1 }, T.RpcChunkResponseSchema()],
     ['chunk', [block.chunks[0]!.chunk_hash], T.RpcChunkResponseSchema()],
-    ['query', { request_type: 'view_account', account_id: 'test.near', finality: 'final' }, T.RpcQueryResponseSchema()],
-    ['query', { request_type: 'view_access_key', account_id: 'test.near', public_key: key.public_key, finality: 'final' }, T.RpcQueryResponseSchema()],
-    ['query', { request_type: 'view_access_key_list', account_id: 'test.near', finality: 'final' }, T.RpcQueryResponseSchema()],
-    ['query', { request_type: 'view_state', account_id: 'test.near', prefix_base64: '', finality: 'final' }, T.RpcQueryResponseSchema()],
+    [
+      'query',
+      { request_type: 'view_account', account_id: 'test.near', finality: 'final' },
+      T.RpcQueryResponseSchema(),
+    ],
+    [
+      'query',
+      {
+        request_type: 'view_access_key',
+        account_id: 'test.near',
+        public_key: key.public_key,
+        finality: 'final',
+      },
+      T.RpcQueryResponseSchema(),
+    ],
+    [
+      'query',
+      { request_type: 'view_access_key_list', account_id: 'test.near', finality: 'final' },
+      T.RpcQueryResponseSchema(),
+    ],
+    [
+      'query',
+      { request_type: 'view_state', account_id: 'test.near', prefix_base64: '', finality: 'final' },
+      T.RpcQueryResponseSchema(),
+    ],
     ['status', [], T.RpcStatusResponseSchema()],
     ['network_info', [], T.RpcNetworkInfoResponseSchema()],
     ['validators', [null], T.RpcValidatorResponseSchema()],
@@ -73,15 +110,24 @@ t.test('a fresh node serves the read API to near-api-js and matches the schemas'
   const health = await node.rpc('health', null);
   t.equal(health.body.result, null);
 
-  const raw = await (await fetch(node.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'block', params: { block_id: block.header.height } }),
-  })).text();
+  const raw = await (
+    await fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'block',
+        params: { block_id: block.header.height },
+      }),
+    })
+  ).text();
   t.match(raw, /"timestamp":\d{19},/, 'timestamp is an exact integer beyond 2^53');
   const ts = /"timestamp_nanosec":"(\d+)"/.exec(raw)![1];
   t.ok(raw.includes(`"timestamp":${ts},`), 'timestamp equals timestamp_nanosec digit for digit');
 });
+
+const base58Zero = '11111111111111111111111111111111';
 
 t.test('path form, GET routes and errors in nearcore shape', async (t) => {
   const home = t.testdir();
@@ -91,7 +137,11 @@ t.test('path form, GET routes and errors in nearcore shape', async (t) => {
   await waitForHeight(node, 2);
 
   const post = (path: string, body: unknown) =>
-    fetch(`${node.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${node.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   let res = await post('/status', {});
   t.equal(res.status, 200);
   let body = (await res.json()) as { result: { chain_id: string }; id: unknown };
@@ -105,14 +155,22 @@ t.test('path form, GET routes and errors in nearcore shape', async (t) => {
   t.equal(((await res.json()) as { chain_id: string }).chain_id, 'test-chain');
   t.equal((await fetch(`${node.url}/health`)).status, 200);
 
-  const unknownAccount = await node.rpc('query', { request_type: 'view_account', account_id: 'nobody.near', finality: 'final' });
+  const unknownAccount = await node.rpc('query', {
+    request_type: 'view_account',
+    account_id: 'nobody.near',
+    finality: 'final',
+  });
   t.equal(unknownAccount.body.error?.cause.name, 'UNKNOWN_ACCOUNT');
   t.equal(unknownAccount.body.error?.data, 'account nobody.near does not exist while viewing');
-  const badAccount = await node.rpc('query', { request_type: 'view_account', account_id: 'Bad.near', finality: 'final' });
+  const badAccount = await node.rpc('query', {
+    request_type: 'view_account',
+    account_id: 'Bad.near',
+    finality: 'final',
+  });
   t.equal(badAccount.status, 400);
   t.equal(badAccount.body.error?.cause.name, 'PARSE_ERROR');
-  const unknownBlock = await node.rpc('block', { block_id: 1 });
-  t.not(unknownBlock.body.error, undefined);
+  const belowHead = await node.rpc('block', { block_id: base58Zero });
+  t.equal(belowHead.body.error?.cause.name, 'UNKNOWN_BLOCK', 'an unknown hash');
   const future = await node.rpc('block', { block_id: 10_000_000 });
   t.equal(future.status, 200);
   t.equal(future.body.error?.cause.name, 'UNKNOWN_BLOCK');
@@ -125,15 +183,32 @@ t.test('path form, GET routes and errors in nearcore shape', async (t) => {
     finality: 'final',
   });
   t.match(noKey.body.result?.error, /^access key ed25519:9C6h.* does not exist while viewing$/);
-  const noCode = await node.rpc('query', { request_type: 'view_code', account_id: 'test.near', finality: 'final' });
+  const noCode = await node.rpc('query', {
+    request_type: 'view_code',
+    account_id: 'test.near',
+    finality: 'final',
+  });
   t.equal(noCode.body.error?.cause.name, 'NO_CONTRACT_CODE');
   const method = await node.rpc('nope', {});
   t.equal(method.status, 400);
   t.equal(method.body.error?.cause.name, 'METHOD_NOT_FOUND');
-  const malformed = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+  const malformed = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":',
+  });
   t.equal(malformed.status, 400);
-  const nested = await post('/', { jsonrpc: '2.0', id: 1, method: 'block', params: JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`) });
-  t.ok(nested.status >= 400 && nested.status < 500, 'deeply nested params are rejected');
+  const deep = `{"jsonrpc":"2.0","id":1,"method":"block","params":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const nested = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep });
+  t.equal(nested.status, 400, 'deeply nested params are a parse error');
+  const huge = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(11 * 1024 * 1024) });
+  t.equal(huge.status, 413, 'bodies over 10 MiB are refused');
+  const wrongType = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+  t.equal(wrongType.status, 415);
+  const batch = await post('/', [{ jsonrpc: '2.0', id: 1, method: 'status', params: [] }]);
+  t.equal(batch.status, 400, 'batches are not supported');
+  const extraKey = await post('/', { jsonrpc: '2.0', id: 1, method: 'status', params: [], extra: 1 });
+  t.equal(((await extraKey.json()) as { error: { cause: { name: string } } }).error.cause.name, 'PARSE_ERROR');
   const after = await node.rpc('status', []);
   t.equal(after.status, 200, 'the node keeps serving after bad input');
 });

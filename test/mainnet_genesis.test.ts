@@ -9,10 +9,15 @@ t.test('a node on the mainnet genesis serves its genesis block with the real sta
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());
   t.match(node.logs(), /read-only/, 'the node says it cannot produce blocks');
-  const block = await node.rpc<{ header: { height: number; prev_state_root: string } }>('block', { block_id: 9820210 });
+  const block = await node.rpc<{ header: { height: number; prev_state_root: string } }>('block', {
+    block_id: 9820210,
+  });
   t.equal(block.body.result?.header.height, 9820210);
   t.equal(block.body.result?.header.prev_state_root, '5o1trt9N9YgDL4xeY33z9adS5Ub3jMmuyQpWM7UHowrq');
-  const status = await node.rpc<{ sync_info: { latest_state_root: string; latest_block_height: number } }>('status', []);
+  const status = await node.rpc<{ sync_info: { latest_state_root: string; latest_block_height: number } }>(
+    'status',
+    [],
+  );
   t.equal(status.body.result?.sync_info.latest_state_root, '5o1trt9N9YgDL4xeY33z9adS5Ub3jMmuyQpWM7UHowrq');
   t.equal(status.body.result?.sync_info.latest_block_height, 9820210);
   const account = await node.rpc<{ amount: string; storage_usage: number }>('query', {
@@ -21,6 +26,10 @@ t.test('a node on the mainnet genesis serves its genesis block with the real sta
     finality: 'final',
   });
   t.equal(account.body.result?.storage_usage, 197872, 'storage usage recomputed as nearcore does');
-  const code = await node.rpc<{ hash: string }>('query', { request_type: 'view_code', account_id: 'near', finality: 'final' });
+  const code = await node.rpc<{ hash: string }>('query', {
+    request_type: 'view_code',
+    account_id: 'near',
+    finality: 'final',
+  });
   t.match(code.body.result?.hash, /^23tqXYRd/, 'the registrar contract hash from the genesis record');
 });

@@ -9,7 +9,9 @@ t.test('blocks an answer showed survive SIGKILL; the chain continues on restart'
   initHome(home);
   let node = await startNode(home, ['--block-time', '50']);
   await waitForHeight(node, 5);
-  const seen = await node.rpc<{ header: { height: number; hash: string } }>('block', { finality: 'optimistic' });
+  const seen = await node.rpc<{ header: { height: number; hash: string } }>('block', {
+    finality: 'optimistic',
+  });
   const { height, hash } = seen.body.result!.header;
   await node.kill();
 

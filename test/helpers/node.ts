@@ -31,7 +31,13 @@ export interface RpcBody<T> {
   jsonrpc: string;
   id: unknown;
   result?: T;
-  error?: { name: string; cause: { name: string; info?: Record<string, unknown> }; code: number; message: string; data?: unknown };
+  error?: {
+    name: string;
+    cause: { name: string; info?: Record<string, unknown> };
+    code: number;
+    message: string;
+    data?: unknown;
+  };
 }
 
 export async function startNode(home: string, extra: readonly string[] = []): Promise<RunningNode> {

@@ -4,8 +4,8 @@
 import {
   BorshReader,
   BorshWriter,
-  combineHash,
   type CryptoHash,
+  combineHash,
   readSignature,
   type Signature,
   sha256,
@@ -147,7 +147,11 @@ export function innerRestHash(rest: BlockHeaderInnerRest): CryptoHash {
   return sha256(encodeInnerRest(rest));
 }
 
-export function computeBlockHash(prevHash: CryptoHash, lite: BlockHeaderInnerLite, restHash: CryptoHash): CryptoHash {
+export function computeBlockHash(
+  prevHash: CryptoHash,
+  lite: BlockHeaderInnerLite,
+  restHash: CryptoHash,
+): CryptoHash {
   return combineHash(combineHash(sha256(encodeInnerLite(lite)), restHash), prevHash);
 }
 

@@ -1,6 +1,6 @@
 // nearcore's PartialMerkleTree: the frontier of the merkle tree over all block hashes so far, enough
 // to append the next hash and to compute the root (`block_merkle_root` of the following block).
-import { BorshReader, BorshWriter, combineHash, type CryptoHash, ZERO_HASH } from '@nearlite/primitives';
+import { BorshReader, BorshWriter, type CryptoHash, combineHash, ZERO_HASH } from '@nearlite/primitives';
 
 export interface PartialMerkleTree {
   readonly path: readonly CryptoHash[];

@@ -5,10 +5,16 @@ import { BorshWriter, type CryptoHash, concatBytes, sha256, ZERO_HASH } from '@n
 import type { BlockHeader } from './block_header.js';
 import { computeBlockHash, innerRestHash } from './block_header.js';
 import { merkleTreeRoot, type PartialMerkleTree } from './block_merkle_tree.js';
-import { type ChunkExtra, type ChunkHeader, computeChunkHash, encodeChunkBody, encodeChunkHeaders } from './chunk.js';
-import type { Signer } from './genesis/keys.js';
-import type { GenesisConfig } from './genesis/config.js';
+import {
+  type ChunkExtra,
+  type ChunkHeader,
+  computeChunkHash,
+  encodeChunkBody,
+  encodeChunkHeaders,
+} from './chunk.js';
 import { nextGasPrice } from './gas_price.js';
+import type { GenesisConfig } from './genesis/config.js';
+import type { Signer } from './genesis/keys.js';
 import { merklizeHashes, merklizeLeaves } from './merkle.js';
 import { computeBpHash } from './validators.js';
 
@@ -61,7 +67,12 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
       prevOutgoingReceiptsRoot: s.prevExtra.outgoingReceiptsRoot,
       txRoot: merklizeLeaves(s.transactions.map((t) => sha256(t))).root,
       prevValidatorProposals: s.prevExtra.validatorProposals,
-      congestionInfo: { delayedReceiptsGas: 0n, bufferedReceiptsGas: 0n, receiptBytes: 0n, allowedShard: s.shardId },
+      congestionInfo: {
+        delayedReceiptsGas: 0n,
+        bufferedReceiptsGas: 0n,
+        receiptBytes: 0n,
+        allowedShard: s.shardId,
+      },
     };
     const chunkHash = computeChunkHash(inner);
     return { chunkHash, inner, heightIncluded: height, signature: signer.sign(chunkHash) };
@@ -91,7 +102,9 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
     blockBodyHash: sha256(encodeChunkHeaders(chunkHeaders)),
     chunkReceiptsRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.prevOutgoingReceiptsRoot)),
     chunkHeadersRoot: merklizeLeaves(
-      chunkHeaders.map((c) => sha256(concatBytes(c.chunkHash, new BorshWriter(8).u64(c.heightIncluded).toBytes()))),
+      chunkHeaders.map((c) =>
+        sha256(concatBytes(c.chunkHash, new BorshWriter(8).u64(c.heightIncluded).toBytes())),
+      ),
     ).root,
     chunkTxRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.txRoot)),
     challengesRoot: ZERO_HASH,

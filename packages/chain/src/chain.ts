@@ -5,8 +5,13 @@ import { type CryptoHash, concatBytes, decodeAccount, encodeAccount } from '@nea
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
+import {
+  decodeMerkleTree,
+  EMPTY_MERKLE_TREE,
+  encodeMerkleTree,
+  merkleTreeInsert,
+} from './block_merkle_tree.js';
 import { produceBlockHeader } from './block_producer.js';
-import { decodeMerkleTree, EMPTY_MERKLE_TREE, encodeMerkleTree, merkleTreeInsert } from './block_merkle_tree.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
@@ -16,11 +21,17 @@ import type { Genesis } from './genesis/config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
 import { merklizeLeaves } from './merkle.js';
-import { decodeBytesList, encodeBytesList, encodeIdList, encodeStoredOutcome, outcomeLeaf } from './outcome_store.js';
+import {
+  decodeBytesList,
+  encodeBytesList,
+  encodeIdList,
+  encodeStoredOutcome,
+  outcomeLeaf,
+} from './outcome_store.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
-import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
 import { encodeStateChanges } from './state_changes.js';
 import type { StateWrite } from './state_records.js';
+import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
 import { TxPool } from './tx_pool.js';
 
 export interface ChainOptions {
@@ -163,7 +174,8 @@ export class Chain {
 
   private async produceNow(): Promise<BlockHeader> {
     const signer = this.opts.signer;
-    if (!signer) throw new ChainError('this node holds no validator key for the genesis; it cannot produce blocks');
+    if (!signer)
+      throw new ChainError('this node holds no validator key for the genesis; it cannot produce blocks');
     const cfg = this.opts.genesis.config;
     const store = this.opts.store;
     const prev = this.headHeader();
@@ -173,7 +185,13 @@ export class Chain {
     const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
     const hashAt = (h: number) => this.hashAt(h);
     const epochId = epochIdOf(epoch.index, cfg.genesisHeight, cfg.epochLength, this.genesisHashValue, hashAt);
-    const nextEpochId = epochIdOf(epoch.index + 1, cfg.genesisHeight, cfg.epochLength, this.genesisHashValue, hashAt);
+    const nextEpochId = epochIdOf(
+      epoch.index + 1,
+      cfg.genesisHeight,
+      cfg.epochLength,
+      this.genesisHashValue,
+      hashAt,
+    );
     const lastFinalBlock = height - 2 > cfg.genesisHeight ? this.hashAt(height - 2) : this.genesisHashValue;
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
@@ -184,7 +202,8 @@ export class Chain {
 
     const shardInputs = this.layout.shardIds.map((shardId) => {
       const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
-      if (!prevExtra) throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
+      if (!prevExtra)
+        throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
       const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
       const pooled = this.pool.take(shardId, limit);
       return {
@@ -222,7 +241,10 @@ export class Chain {
     for (const input of shardInputs) {
       const { shardId, prevExtra } = input;
       const trie = new Trie(storage, prevExtra.stateRoot);
-      const state = new TrieUpdate({ get: (k: Uint8Array) => flat.get(k), iterPrefix: (p: Uint8Array) => trie.iterPrefix(p) });
+      const state = new TrieUpdate({
+        get: (k: Uint8Array) => flat.get(k),
+        iterPrefix: (p: Uint8Array) => trie.iterPrefix(p),
+      });
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(
         {
@@ -260,7 +282,11 @@ export class Chain {
         if (o.isTransaction) update.put(DBCol.TransactionBlock, o.id, header.hash);
         else update.put(DBCol.ReceiptBlock, o.id, header.hash);
       });
-      update.put(DBCol.OutcomeIds, blockShardKey(header.hash, shardId), encodeIdList(res.outcomes.map((o) => o.id)));
+      update.put(
+        DBCol.OutcomeIds,
+        blockShardKey(header.hash, shardId),
+        encodeIdList(res.outcomes.map((o) => o.id)),
+      );
       for (const r of res.processedReceipts) update.put(DBCol.Receipts, r.receiptId, r.bytes);
       for (const r of res.outgoingReceipts) {
         update.put(DBCol.Receipts, r.receiptId, r.bytes);
@@ -278,7 +304,8 @@ export class Chain {
       update.put(DBCol.ChunkExtra, blockShardKey(header.hash, shardId), encodeChunkExtra(extra));
     }
     for (const [shardId, receipts] of outgoingByShard) {
-      if (receipts.length > 0) update.put(DBCol.OutgoingReceipts, blockShardKey(header.hash, shardId), encodeBytesList(receipts));
+      if (receipts.length > 0)
+        update.put(DBCol.OutgoingReceipts, blockShardKey(header.hash, shardId), encodeBytesList(receipts));
     }
     update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
     writeHead(update, height, header.hash);
@@ -289,4 +316,3 @@ export class Chain {
     return header;
   }
 }
-

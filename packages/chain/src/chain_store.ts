@@ -3,7 +3,14 @@
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import { asciiKey, blockShardKey, DBCol, LruCache, readU64be, type Store, u64be } from '@nearlite/store';
 import { type BlockHeader, decodeBlockHeader } from './block_header.js';
-import { type Chunk, type ChunkExtra, type ChunkHeader, decodeChunk, decodeChunkExtra, decodeChunkHeaders } from './chunk.js';
+import {
+  type Chunk,
+  type ChunkExtra,
+  type ChunkHeader,
+  decodeChunk,
+  decodeChunkExtra,
+  decodeChunkHeaders,
+} from './chunk.js';
 
 export const HEAD_KEY = asciiKey('HEAD');
 export const TAIL_KEY = asciiKey('TAIL');

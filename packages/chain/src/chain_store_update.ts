@@ -3,8 +3,8 @@
 import type { CryptoHash } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type StoreUpdate, u64be } from '@nearlite/store';
 import { type BlockHeader, encodeBlockHeader } from './block_header.js';
-import { type Chunk, encodeChunk, encodeChunkHeaders } from './chunk.js';
 import { encodeTip, GENESIS_KEY, HEAD_KEY, TAIL_KEY } from './chain_store.js';
+import { type Chunk, encodeChunk, encodeChunkHeaders } from './chunk.js';
 
 export function writeBlock(update: StoreUpdate, header: BlockHeader, chunks: readonly Chunk[]): void {
   update.put(DBCol.BlockHeader, header.hash, encodeBlockHeader(header));
@@ -12,7 +12,11 @@ export function writeBlock(update: StoreUpdate, header: BlockHeader, chunks: rea
   update.put(DBCol.BlockHeight, u64be(header.lite.height), header.hash);
   for (const c of chunks) {
     update.put(DBCol.Chunks, c.header.chunkHash, encodeChunk(c));
-    update.put(DBCol.ChunkHashesByBlock, blockShardKey(header.hash, c.header.inner.shardId), c.header.chunkHash);
+    update.put(
+      DBCol.ChunkHashesByBlock,
+      blockShardKey(header.hash, c.header.inner.shardId),
+      c.header.chunkHash,
+    );
   }
 }
 

@@ -4,8 +4,8 @@
 import {
   BorshReader,
   BorshWriter,
-  combineHash,
   type CryptoHash,
+  combineHash,
   readSignature,
   type Signature,
   sha256,
@@ -82,7 +82,12 @@ function readChunkHeaderInner(r: BorshReader): ChunkHeaderInner {
     prevOutgoingReceiptsRoot: r.fixed(32),
     txRoot: r.fixed(32),
     prevValidatorProposals: r.vec(readValidatorStake),
-    congestionInfo: { delayedReceiptsGas: r.u128(), bufferedReceiptsGas: r.u128(), receiptBytes: r.u64(), allowedShard: r.u16() },
+    congestionInfo: {
+      delayedReceiptsGas: r.u128(),
+      bufferedReceiptsGas: r.u128(),
+      receiptBytes: r.u64(),
+      allowedShard: r.u16(),
+    },
   };
   r.u32();
   return inner;
@@ -129,7 +134,10 @@ export function decodeChunk(bytes: Uint8Array): Chunk {
 }
 
 /** The body the chunk hash commits to, standing in for nearcore's erasure-coded parts. */
-export function encodeChunkBody(transactions: readonly Uint8Array[], receipts: readonly Uint8Array[]): Uint8Array {
+export function encodeChunkBody(
+  transactions: readonly Uint8Array[],
+  receipts: readonly Uint8Array[],
+): Uint8Array {
   const w = new BorshWriter(256);
   w.vec(transactions, (w, t) => w.bytes(t));
   w.vec(receipts, (w, t) => w.bytes(t));

@@ -11,7 +11,8 @@ export interface EpochPosition {
 }
 
 export function epochOf(height: number, genesisHeight: number, epochLength: number): EpochPosition {
-  if (height <= genesisHeight) return { index: 0, startHeight: genesisHeight, endHeight: genesisHeight + epochLength };
+  if (height <= genesisHeight)
+    return { index: 0, startHeight: genesisHeight, endHeight: genesisHeight + epochLength };
   const index = Math.floor((height - genesisHeight - 1) / epochLength);
   const startHeight = genesisHeight + 1 + index * epochLength;
   return { index, startHeight, endHeight: startHeight + epochLength - 1 };

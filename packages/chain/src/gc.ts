@@ -52,7 +52,12 @@ export async function gcStep(chain: Chain, cfg: GcConfig): Promise<number> {
   return n;
 }
 
-async function collectBlock(chain: Chain, update: StoreUpdate, hash: Uint8Array, isGenesis: boolean): Promise<void> {
+async function collectBlock(
+  chain: Chain,
+  update: StoreUpdate,
+  hash: Uint8Array,
+  isGenesis: boolean,
+): Promise<void> {
   const cs = chain.chainStore;
   const store = chain.store;
   // The trie nodes this block's chunks replaced were still part of its parent's state; with the

@@ -1,6 +1,6 @@
 // nearcore's `merklize` over a list of 32-byte hashes (each leaf is the hash of the item's borsh,
 // which for a CryptoHash is sha256 of its 32 bytes) and the paths used in outcome proofs.
-import { combineHash, type CryptoHash, sha256, ZERO_HASH } from '@nearlite/primitives';
+import { type CryptoHash, combineHash, sha256, ZERO_HASH } from '@nearlite/primitives';
 
 export interface MerklePathItem {
   readonly hash: CryptoHash;
@@ -8,7 +8,10 @@ export interface MerklePathItem {
 }
 
 /** Root and per-leaf paths of nearcore's merkle tree over already-hashed leaves. */
-export function merklizeLeaves(leaves: readonly CryptoHash[]): { root: CryptoHash; paths: MerklePathItem[][] } {
+export function merklizeLeaves(leaves: readonly CryptoHash[]): {
+  root: CryptoHash;
+  paths: MerklePathItem[][];
+} {
   if (leaves.length === 0) return { root: ZERO_HASH, paths: [] };
   let len = 1;
   while (len < leaves.length) len *= 2;

@@ -22,7 +22,10 @@ export function decodeStoredOutcome(bytes: Uint8Array): StoredOutcome {
   const outcomeBytes = r.bytes();
   const blockHash = r.fixed(32);
   const shardId = Number(r.u64());
-  const proof = r.vec((r) => ({ hash: r.fixed(32), direction: r.u8() === 0 ? ('Left' as const) : ('Right' as const) }));
+  const proof = r.vec((r) => ({
+    hash: r.fixed(32),
+    direction: r.u8() === 0 ? ('Left' as const) : ('Right' as const),
+  }));
   return { outcomeBytes, blockHash, shardId, proof };
 }
 

@@ -2,9 +2,22 @@
 // outcomes, state changes and account state at any kept block. Opening takes the database lock, so
 // the node must not be running.
 import { join } from 'node:path';
-import { type Account, base58Encode, concatBytes, type CryptoHash, decodeAccount } from '@nearlite/primitives';
+import {
+  type Account,
+  base58Encode,
+  type CryptoHash,
+  concatBytes,
+  decodeAccount,
+} from '@nearlite/primitives';
 import { blockShardKey, DBCol, readMetadata, Store } from '@nearlite/store';
-import { parseTrieKey, type ParsedTrieKey, type StateChangeRecord, Trie, trieKeyAccount, trieKeyContractDataPrefix } from '@nearlite/trie';
+import {
+  type ParsedTrieKey,
+  parseTrieKey,
+  type StateChangeRecord,
+  Trie,
+  trieKeyAccount,
+  trieKeyContractDataPrefix,
+} from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import type { Chunk } from './chunk.js';
@@ -26,7 +39,12 @@ export class ChainReader {
   static async open(home: string): Promise<ChainReader> {
     const genesis = loadGenesis(join(home, 'genesis.json'));
     const store = await Store.open(join(home, 'data'), { readOnly: true });
-    return new ChainReader(store, new ChainStore(store), genesis, shardLayoutFromView(genesis.config.shardLayout));
+    return new ChainReader(
+      store,
+      new ChainStore(store),
+      genesis,
+      shardLayoutFromView(genesis.config.shardLayout),
+    );
   }
 
   kind(): string | null {
@@ -53,7 +71,9 @@ export class ChainReader {
 
   chunk(height: number, shardId: number): Chunk | undefined {
     const hash = this.chainStore.blockHashByHeight(height);
-    const chunkHash = hash ? this.store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId)) : undefined;
+    const chunkHash = hash
+      ? this.store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId))
+      : undefined;
     return chunkHash ? this.chainStore.chunk(chunkHash) : undefined;
   }
 
@@ -88,7 +108,8 @@ export class ChainReader {
     const h = height ?? this.head()?.height;
     const header = h === undefined ? undefined : this.blockByHeight(h);
     if (!header) throw new RangeError(`no block at height ${h}`);
-    if (header.lite.height < this.tail()) throw new RangeError(`block ${h} is below the GC tail ${this.tail()}`);
+    if (header.lite.height < this.tail())
+      throw new RangeError(`block ${h} is below the GC tail ${this.tail()}`);
     const extra = this.chainStore.chunkExtra(header.hash, this.layout.accountIdToShardId(accountId));
     if (!extra) throw new RangeError(`no state for block ${base58Encode(header.hash)}`);
     return new Trie(trieStorage(this.store), extra.stateRoot);
@@ -100,7 +121,11 @@ export class ChainReader {
   }
 
   /** Contract storage of `accountId` whose key starts with `prefix`, ascending. */
-  *contractState(accountId: string, prefix: Uint8Array = new Uint8Array(0), height?: number): Generator<[Uint8Array, Uint8Array]> {
+  *contractState(
+    accountId: string,
+    prefix: Uint8Array = new Uint8Array(0),
+    height?: number,
+  ): Generator<[Uint8Array, Uint8Array]> {
     const base = trieKeyContractDataPrefix(accountId);
     for (const [k, v] of this.stateAt(accountId, height).iterPrefix(concatBytes(base, prefix))) {
       yield [k.subarray(base.length), v];

@@ -22,7 +22,11 @@ function rangeLayout(boundaries: readonly string[], shardIds: readonly number[],
 }
 
 export function shardLayoutFromView(view: unknown): ShardLayout {
-  const v = view as { V0?: { num_shards: number }; V1?: { boundary_accounts: string[] }; V2?: { boundary_accounts: string[]; shard_ids: number[] } };
+  const v = view as {
+    V0?: { num_shards: number };
+    V1?: { boundary_accounts: string[] };
+    V2?: { boundary_accounts: string[]; shard_ids: number[] };
+  };
   if (v.V0) {
     const n = v.V0.num_shards;
     const ids = Array.from({ length: n }, (_, i) => i);
@@ -51,7 +55,10 @@ export function shardLayoutFromView(view: unknown): ShardLayout {
  */
 export function defaultShardLayoutView(n: number): unknown {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const boundary_accounts = Array.from({ length: n - 1 }, (_, i) => `${letters[Math.floor((26 * (i + 1)) / n)]}0`);
+  const boundary_accounts = Array.from(
+    { length: n - 1 },
+    (_, i) => `${letters[Math.floor((26 * (i + 1)) / n)]}0`,
+  );
   const shard_ids = Array.from({ length: n }, (_, i) => i);
   const map = Object.fromEntries(shard_ids.map((id) => [String(id), id]));
   return {

@@ -1,6 +1,6 @@
 // Per-block state changes with nearcore's causes, keyed `block ‖ trie key` so one account's changes
 // in a block are a prefix scan. Written in the block's batch.
-import { BorshReader, BorshWriter, concatBytes, type CryptoHash } from '@nearlite/primitives';
+import { BorshReader, BorshWriter, type CryptoHash, concatBytes } from '@nearlite/primitives';
 import { DBCol, type StoreUpdate } from '@nearlite/store';
 import type { RawStateChangesWithTrieKey, StateChangeCause, StateChangeRecord } from '@nearlite/trie';
 
@@ -42,7 +42,11 @@ function readCause(r: BorshReader): StateChangeCause {
   }
 }
 
-export function encodeStateChanges(update: StoreUpdate, blockHash: CryptoHash, changes: readonly RawStateChangesWithTrieKey[]): void {
+export function encodeStateChanges(
+  update: StoreUpdate,
+  blockHash: CryptoHash,
+  changes: readonly RawStateChangesWithTrieKey[],
+): void {
   for (const c of changes) {
     const w = new BorshWriter(64);
     w.vec(c.changes, (w, ch) => {

@@ -9,7 +9,12 @@ export function trieStorage(store: Store): TrieStorage {
   return { get: (hash: CryptoHash) => store.get(DBCol.State, hash) };
 }
 
-export function writeTrieChanges(update: StoreUpdate, blockHash: CryptoHash, shardId: number, changes: TrieChanges): void {
+export function writeTrieChanges(
+  update: StoreUpdate,
+  blockHash: CryptoHash,
+  shardId: number,
+  changes: TrieChanges,
+): void {
   for (const ins of changes.insertions) update.incRef(DBCol.State, ins.hash, ins.bytes, ins.rc);
   if (changes.deletions.length > 0) {
     const w = new BorshWriter(8 + 40 * changes.deletions.length);

@@ -1,8 +1,8 @@
 import {
-  base58Encode,
-  type BorshReader,
   BorshError,
+  type BorshReader,
   type BorshWriter,
+  base58Encode,
   formatPublicKey,
   type PublicKey,
   readPublicKey,

@@ -1,7 +1,7 @@
 import {
   Chain,
-  generateKeyFile,
   gcStep,
+  generateKeyFile,
   makeLocalnetGenesis,
   NOOP_CHUNK_APPLIER,
   parseGenesis,
@@ -52,7 +52,10 @@ t.test('blocks chain together with nearcore finality and epochs', async (t) => {
   for (let i = 0; i < 12; i++) await chain.produceBlock();
   const head = chain.headHeader();
   t.equal(head.lite.height, 12);
-  const b = views.block({ finality: 'final' }) as { header: { height: number; epoch_id: string; next_epoch_id: string }; chunks: unknown[] };
+  const b = views.block({ finality: 'final' }) as {
+    header: { height: number; epoch_id: string; next_epoch_id: string };
+    chunks: unknown[];
+  };
   t.equal(b.header.height, 10, 'final = head - 2');
   t.equal((views.block({ finality: 'near-final' }) as { header: { height: number } }).header.height, 11);
   t.equal(b.chunks.length, 2);
@@ -60,7 +63,11 @@ t.test('blocks chain together with nearcore finality and epochs', async (t) => {
   t.equal(e1.header.epoch_id, '11111111111111111111111111111111', 'first epoch id is the zero hash');
   t.equal(e1.header.next_epoch_id, base58Encode(chain.genesisHash), 'second epoch id is the genesis hash');
   const e3 = views.block({ blockId: 12 }) as { header: { epoch_id: string } };
-  t.equal(e3.header.epoch_id, base58Encode(chain.chainStore.blockHashByHeight(5)!), 'epoch 3 id = last block of epoch 1');
+  t.equal(
+    e3.header.epoch_id,
+    base58Encode(chain.chainStore.blockHashByHeight(5)!),
+    'epoch 3 id = last block of epoch 1',
+  );
   for (let h = 1; h <= 12; h++) {
     const hdr = chain.chainStore.blockHeader(chain.chainStore.blockHashByHeight(h)!)!;
     t.same(hdr.prevHash, chain.chainStore.blockHashByHeight(h - 1), `block ${h} links to ${h - 1}`);
@@ -81,22 +88,44 @@ t.test('accounts are spread over shards and queryable at any block', async (t) =
   t.equal(chain.layout.accountIdToShardId('test.near'), 3);
   t.equal(chain.layout.accountIdToShardId('near'), 2);
   t.equal(chain.layout.accountIdToShardId('alice'), 0);
-  const acc = views.viewAccount({ finality: 'optimistic' }, 'test.near') as { amount: string; storage_usage: number };
+  const acc = views.viewAccount({ finality: 'optimistic' }, 'test.near') as {
+    amount: string;
+    storage_usage: number;
+  };
   t.equal(acc.amount, (10n ** 33n).toString());
   t.equal(acc.storage_usage, 182);
-  t.same(views.viewAccessKeyList({ finality: 'optimistic' }, 'nobody.near'), { keys: [], block_height: 1, block_hash: base58Encode(chain.head().hash) });
+  t.same(views.viewAccessKeyList({ finality: 'optimistic' }, 'nobody.near'), {
+    keys: [],
+    block_height: 1,
+    block_hash: base58Encode(chain.head().hash),
+  });
 });
 
 t.test('sandbox patches land in the next block and are recorded as state changes', async (t) => {
   const { chain, views } = await setup();
   const writes = [
-    { Account: { account_id: 'alice.test.near', account: { amount: '5', locked: '0', code_hash: '11111111111111111111111111111111', storage_usage: 100 } } },
-    { Data: { account_id: 'alice.test.near', data_key: toBase64(utf8('STATE')), value: toBase64(utf8('v')) } },
+    {
+      Account: {
+        account_id: 'alice.test.near',
+        account: {
+          amount: '5',
+          locked: '0',
+          code_hash: '11111111111111111111111111111111',
+          storage_usage: 100,
+        },
+      },
+    },
+    {
+      Data: { account_id: 'alice.test.near', data_key: toBase64(utf8('STATE')), value: toBase64(utf8('v')) },
+    },
   ].map(stateRecordToWrite);
   const applied = chain.patchState(writes);
   await chain.produceBlock();
   await applied;
-  const state = views.viewState({ finality: 'optimistic' }, 'alice.test.near', new Uint8Array(0), true) as { values: { key: string; value: string }[]; proof: string[] };
+  const state = views.viewState({ finality: 'optimistic' }, 'alice.test.near', new Uint8Array(0), true) as {
+    values: { key: string; value: string }[];
+    proof: string[];
+  };
   t.same(state.values, [{ key: toBase64(utf8('STATE')), value: toBase64(utf8('v')) }]);
   t.ok(state.proof.length > 0, 'proof nodes are included on request');
   const before = (() => {
@@ -106,15 +135,24 @@ t.test('sandbox patches land in the next block and are recorded as state changes
       return e;
     }
   })();
-  t.ok(before instanceof HandlerError && before.cause === 'UNKNOWN_ACCOUNT', 'time travel: the genesis state has no alice');
+  t.ok(
+    before instanceof HandlerError && before.cause === 'UNKNOWN_ACCOUNT',
+    'time travel: the genesis state has no alice',
+  );
 });
 
 t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_BLOCK below it', async (t) => {
   const { chain, views } = await setup({ epochLength: 3, shards: 1 });
-  const writes = [{ Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8('1')) } }].map(stateRecordToWrite);
+  const writes = [
+    { Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8('1')) } },
+  ].map(stateRecordToWrite);
   for (let i = 0; i < 20; i++) {
     if (i % 2 === 0) {
-      const w = [{ Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8(String(i))) } }].map(stateRecordToWrite);
+      const w = [
+        {
+          Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8(String(i))) },
+        },
+      ].map(stateRecordToWrite);
       const p = chain.patchState(i === 0 ? writes : w);
       await chain.produceBlock();
       await p;
@@ -132,7 +170,10 @@ t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_B
       return e;
     }
   })();
-  t.ok(gone instanceof HandlerError && gone.cause === 'GARBAGE_COLLECTED_BLOCK', 'below the tail: garbage collected');
+  t.ok(
+    gone instanceof HandlerError && gone.cause === 'GARBAGE_COLLECTED_BLOCK',
+    'below the tail: garbage collected',
+  );
   for (let h = tail; h <= chain.head().height; h++) {
     t.ok(views.viewState({ blockId: h }, 'test.near', new Uint8Array(0), false), `state at ${h} is whole`);
   }

@@ -9,10 +9,11 @@ import {
   merklizeLeaves,
   nextGasPrice,
 } from '@nearlite/chain';
-import { base58Decode, combineHash, type CryptoHash, sha256, toHex } from '@nearlite/primitives';
+import { base58Decode, type CryptoHash, combineHash, sha256, toHex } from '@nearlite/primitives';
 import t from 'tap';
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8'));
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8'));
 
 function computeRoot(leaf: CryptoHash, path: { hash: string | CryptoHash; direction: string }[]): CryptoHash {
   let node = leaf;
@@ -25,7 +26,14 @@ function computeRoot(leaf: CryptoHash, path: { hash: string | CryptoHash; direct
 
 t.test('block hashes from the lite header match real light-client proofs', async (t) => {
   const expected = fixture('expected_block_merkle_roots.json');
-  for (const name of ['proof2.json', 'proof3.json', 'proof4.json', 'proof5.json', 'proof6.json', 'proof7.json']) {
+  for (const name of [
+    'proof2.json',
+    'proof3.json',
+    'proof4.json',
+    'proof5.json',
+    'proof6.json',
+    'proof7.json',
+  ]) {
     const proof = fixture(name);
     // JSON numbers lose digits past 2^53: take timestamp_nanosec, else the digits from the text.
     const text = readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -48,7 +56,11 @@ t.test('block hashes from the lite header match real light-client proofs', async
       base58Decode(lite.inner_rest_hash),
     );
     const root = computeRoot(hash, proof.block_proof);
-    t.equal(`0x${toHex(root)}`, expected[name], `${name}: block hash proves into the expected block merkle root`);
+    t.equal(
+      `0x${toHex(root)}`,
+      expected[name],
+      `${name}: block hash proves into the expected block merkle root`,
+    );
   }
 });
 
@@ -56,7 +68,7 @@ t.test('merkle paths prove every leaf into the root, for every tree size', async
   for (let n = 1; n <= 17; n++) {
     const leaves = Array.from({ length: n }, (_, i) => sha256(Uint8Array.of(i)));
     const { root, paths } = merklizeLeaves(leaves);
-    leaves.forEach((leaf, i) => t.same(computeRoot(leaf, paths[i]!), root, `n=${n} leaf ${i}`));
+    for (const [i, leaf] of leaves.entries()) t.same(computeRoot(leaf, paths[i]!), root, `n=${n} leaf ${i}`);
   }
 });
 
@@ -75,7 +87,11 @@ t.test("gas price follows nearcore's adjustment and clamps", async (t) => {
   const min = 100_000_000n;
   const max = 10n ** 22n;
   t.equal(nextGasPrice(min, 0n, 10n ** 15n, [1, 100], min, max), min, 'empty blocks keep the minimum');
-  t.equal(nextGasPrice(min, 10n ** 15n, 10n ** 15n, [1, 100], min, max), 100_500_000n, 'full blocks raise by rate/2');
+  t.equal(
+    nextGasPrice(min, 10n ** 15n, 10n ** 15n, [1, 100], min, max),
+    100_500_000n,
+    'full blocks raise by rate/2',
+  );
   t.equal(nextGasPrice(200_000_000n, 0n, 10n ** 15n, [1, 100], min, max), 199_000_000n);
 });
 

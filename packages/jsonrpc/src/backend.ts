@@ -74,8 +74,8 @@ export interface RpcBackend {
    * failures are thrown as HandlerError; the RPC layer turns them into nearcore's legacy result forms.
    */
   query(ref: BlockReference, request: QueryRequest): View | Promise<View>;
-  changes(ref: BlockReference, request: ChangesRequest): View;
-  changesInBlock(ref: BlockReference): View;
+  changes(ref: BlockReference, request: ChangesRequest): View | Promise<View>;
+  changesInBlock(ref: BlockReference): View | Promise<View>;
 
   status(): View;
   /** Throws HandlerError('NO_NEW_BLOCKS' | 'NODE_IS_SYNCING') when unhealthy. */

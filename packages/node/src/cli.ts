@@ -1,7 +1,8 @@
 // `nearlite` command line: init, run, start (init a default home if missing, then run).
-import { parseArgs } from 'node:util';
+
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { initHome } from './home.js';
 import { stderrLogger } from './log.js';
 import { NearliteNode } from './node.js';
@@ -23,7 +24,8 @@ export class UsageError extends Error {
 function intFlag(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got '${v}'`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a non-negative integer, got '${v}'`);
   return n;
 }
 
@@ -107,7 +109,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         initHome({ home, chainId: 'localnet' });
         logger.info(`initialised ${home}`);
       }
-      return runUntilSignal({ home, logger, rpcAddr: values['rpc-addr'] ?? '127.0.0.1:3030', blockTimeMs: 1000 });
+      return runUntilSignal({
+        home,
+        logger,
+        rpcAddr: values['rpc-addr'] ?? '127.0.0.1:3030',
+        blockTimeMs: 1000,
+      });
     }
     default:
       throw new UsageError(`unknown command '${command}'\n\n${USAGE}`);

@@ -26,7 +26,10 @@ export function configFileJson(c: NodeConfig): object {
   return {
     rpc: {
       addr: c.rpcAddr,
-      polling_config: { polling_interval: { secs: 0, nanos: 200_000_000 }, polling_timeout: msToDuration(c.pollingTimeoutMs) },
+      polling_config: {
+        polling_interval: { secs: 0, nanos: 200_000_000 },
+        polling_timeout: msToDuration(c.pollingTimeoutMs),
+      },
       limits_config: { json_payload_max_size: c.jsonPayloadMaxSize },
     },
     consensus: { min_block_production_delay: msToDuration(c.blockTimeMs) },

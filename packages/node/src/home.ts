@@ -63,8 +63,10 @@ export function initHome(o: InitOptions): { created: string[] } {
     } else {
       const shards = o.shards ?? 1;
       const epochLength = o.epochLength ?? 500;
-      if (!Number.isInteger(shards) || shards < 1 || shards > 64) throw new HomeError('--shards must be 1 to 64');
-      if (!Number.isInteger(epochLength) || epochLength < 1) throw new HomeError('--epoch-length must be a positive integer');
+      if (!Number.isInteger(shards) || shards < 1 || shards > 64)
+        throw new HomeError('--shards must be 1 to 64');
+      if (!Number.isInteger(epochLength) || epochLength < 1)
+        throw new HomeError('--epoch-length must be a positive integer');
       const genesis = makeLocalnetGenesis({
         chainId: o.chainId ?? randomChainId(),
         numShards: shards,

@@ -5,7 +5,8 @@ export interface Logger {
 }
 
 export function stderrLogger(quiet = false): Logger {
-  const line = (level: string, msg: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${msg}\n`);
+  const line = (level: string, msg: string) =>
+    process.stderr.write(`${new Date().toISOString()} ${level} ${msg}\n`);
   return {
     info: (m) => {
       if (!quiet) line('INFO', m);

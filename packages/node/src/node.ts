@@ -1,10 +1,19 @@
 // The composition root: store, genesis, chain, runtime, view client, RPC server and the block timer.
 import { existsSync, readFileSync } from 'node:fs';
-import { Chain, type ChunkApplier, loadGenesis, NOOP_CHUNK_APPLIER, type Signer, signerFromKeyFile, ViewClient } from '@nearlite/chain';
+import {
+  Chain,
+  type ChunkApplier,
+  gcStep,
+  loadGenesis,
+  NOOP_CHUNK_APPLIER,
+  type Signer,
+  signerFromKeyFile,
+  ViewClient,
+} from '@nearlite/chain';
 import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
-import { type NodeConfig, loadConfig, DEFAULT_CONFIG, parseHostPort } from './config.js';
+import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
 import { homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
@@ -24,13 +33,19 @@ export class NodeError extends Error {
   override readonly name = 'NodeError';
 }
 
-function loadSigner(path: string, genesisValidators: Chain['genesis']['config']['validators'], log: Logger): Signer | null {
+function loadSigner(
+  path: string,
+  genesisValidators: Chain['genesis']['config']['validators'],
+  log: Logger,
+): Signer | null {
   if (!existsSync(path)) {
     log.warn(`no ${path}: serving the chain read-only`);
     return null;
   }
   const signer = signerFromKeyFile(JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>);
-  const match = genesisValidators.find((v) => v.accountId === signer.accountId && publicKeyEquals(v.publicKey, signer.publicKey));
+  const match = genesisValidators.find(
+    (v) => v.accountId === signer.accountId && publicKeyEquals(v.publicKey, signer.publicKey),
+  );
   if (!match) {
     log.warn(
       `validator key ${signer.accountId} is not a genesis validator: this node holds no block producer key, ` +
@@ -59,7 +74,8 @@ export class NearliteNode {
 
   static async start(o: RunOptions, applier?: ChunkApplier): Promise<NearliteNode> {
     const p = homePaths(o.home);
-    if (!existsSync(p.genesis)) throw new NodeError(`no genesis.json in ${o.home}; run \`nearlite init --home ${o.home}\` first`);
+    if (!existsSync(p.genesis))
+      throw new NodeError(`no genesis.json in ${o.home}; run \`nearlite init --home ${o.home}\` first`);
     const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
     const config: NodeConfig = {
       ...fileConfig,
@@ -82,7 +98,9 @@ export class NearliteNode {
         storageUsageConfig: services.storageUsageConfig,
       });
       const { host, port } = parseHostPort(config.rpcAddr);
-      const nodeKey = existsSync(p.nodeKey) ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key : '';
+      const nodeKey = existsSync(p.nodeKey)
+        ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key
+        : '';
       const views = new ViewClient({
         chain,
         transactionView: services.transactionView,
@@ -121,6 +139,12 @@ export class NearliteNode {
       try {
         await this.chain.produceBlock();
         this.lastBlockAt = Date.now();
+        if (!this.config.archive) {
+          // nearcore's gc_blocks_limit: a bounded amount of collection per block keeps RPC latency flat.
+          await this.chain.exclusive(() =>
+            gcStep(this.chain, { numEpochsToKeep: this.config.gcNumEpochsToKeep, blocksPerStep: 2 }),
+          );
+        }
       } catch (err) {
         this.log.error(`block production failed: ${(err as Error).stack ?? String(err)}`);
       }

@@ -1,7 +1,14 @@
 // The RPC layer's backend, composed from the chain's view client and transaction service.
-import type { ChangesRequest, QueryRequest, RpcBackend, TxExecutionStatus, TxStatusQuery } from '@nearlite/jsonrpc';
-import { HandlerError, type CryptoHash } from '@nearlite/primitives';
+
 import type { BlockRef, ViewClient } from '@nearlite/chain';
+import type {
+  ChangesRequest,
+  QueryRequest,
+  RpcBackend,
+  TxExecutionStatus,
+  TxStatusQuery,
+} from '@nearlite/jsonrpc';
+import { type CryptoHash, HandlerError } from '@nearlite/primitives';
 
 export interface TxService {
   sendTx(signedTx: Uint8Array, waitUntil: TxExecutionStatus): Promise<object>;
@@ -11,7 +18,12 @@ export interface TxService {
 }
 
 export interface CallService {
-  callFunction(ref: BlockRef, accountId: string, methodName: string, args: Uint8Array): Promise<object> | object;
+  callFunction(
+    ref: BlockRef,
+    accountId: string,
+    methodName: string,
+    args: Uint8Array,
+  ): Promise<object> | object;
 }
 
 export interface HistoryService {
@@ -82,7 +94,11 @@ export function healthCheck(lastBlockAt: () => number, blockTimeMs: number, prod
     if (!producing) return;
     const elapsed = Date.now() - lastBlockAt();
     if (elapsed > Math.max(10 * blockTimeMs, 20_000)) {
-      throw new HandlerError('NO_NEW_BLOCKS', { elapsed: { secs: Math.floor(elapsed / 1000), nanos: 0 } }, { name: 'NO_NEW_BLOCKS', info: { elapsed: { secs: Math.floor(elapsed / 1000), nanos: 0 } } });
+      throw new HandlerError(
+        'NO_NEW_BLOCKS',
+        { elapsed: { secs: Math.floor(elapsed / 1000), nanos: 0 } },
+        { name: 'NO_NEW_BLOCKS', info: { elapsed: { secs: Math.floor(elapsed / 1000), nanos: 0 } } },
+      );
     }
   };
 }

@@ -13,7 +13,8 @@ export function createSandboxService(chain: Chain): SandboxService {
         if (err instanceof StateRecordError) throw new InternalError(err.message);
         throw err;
       }
-      if (!chain.canProduce) throw new InternalError('this node holds no validator key and cannot produce blocks');
+      if (!chain.canProduce)
+        throw new InternalError('this node holds no validator key and cannot produce blocks');
       const applied = chain.patchState(writes);
       // Produce the block that carries the patch now rather than waiting for the timer.
       await chain.produceBlock();
@@ -21,7 +22,8 @@ export function createSandboxService(chain: Chain): SandboxService {
       return {};
     },
     async fastForward(deltaHeight) {
-      if (!chain.canProduce) throw new InternalError('this node holds no validator key and cannot produce blocks');
+      if (!chain.canProduce)
+        throw new InternalError('this node holds no validator key and cannot produce blocks');
       for (let i = 0; i < deltaHeight; i++) await chain.produceBlock();
       return {};
     },

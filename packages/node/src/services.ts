@@ -1,9 +1,17 @@
 // Wires the runtime, VM and chain services the RPC backend needs.
-import type { ChunkApplier, Genesis, ViewClient, Chain } from '@nearlite/chain';
-import { NOOP_CHUNK_APPLIER } from '@nearlite/chain';
+import {
+  blockEffectsView,
+  type Chain,
+  type ChunkApplier,
+  changesView,
+  type Genesis,
+  NOOP_CHUNK_APPLIER,
+  type ViewClient,
+} from '@nearlite/chain';
 import { InternalError } from '@nearlite/primitives';
 import type { NodeConfig } from './config.js';
 import type { BackendParts } from './rpc_backend.js';
+import { createSandboxService } from './sandbox.js';
 
 export interface Services {
   readonly applier: ChunkApplier;
@@ -25,7 +33,7 @@ export function createServices(_o: { genesis: Genesis; config: NodeConfig }): Se
     runtimeConfigView: {},
     transactionView: unavailable('transaction decoding'),
     receiptView: unavailable('receipt decoding'),
-    bind: () => ({
+    bind: (chain) => ({
       tx: {
         sendTx: unavailable('send_tx'),
         broadcastTxAsync: unavailable('broadcast_tx_async'),
@@ -33,9 +41,15 @@ export function createServices(_o: { genesis: Genesis; config: NodeConfig }): Se
         receipt: unavailable('EXPERIMENTAL_receipt'),
       },
       calls: { callFunction: unavailable('call_function') },
-      history: { changes: unavailable('changes'), changesInBlock: unavailable('block_effects') },
-      sandbox: { patchState: unavailable('sandbox_patch_state'), fastForward: unavailable('sandbox_fast_forward') },
-      lightClient: { lightClientProof: unavailable('light_client_proof'), nextLightClientBlock: unavailable('next_light_client_block') },
+      history: {
+        changes: (ref, req) => changesView(chain, ref, req),
+        changesInBlock: (ref) => blockEffectsView(chain, ref),
+      },
+      sandbox: createSandboxService(chain),
+      lightClient: {
+        lightClientProof: unavailable('light_client_proof'),
+        nextLightClientBlock: unavailable('next_light_client_block'),
+      },
     }),
   };
 }

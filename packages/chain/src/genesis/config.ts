@@ -2,7 +2,7 @@
 // object as given (so `genesis_config` answers with the operator's own file) and parses what the
 // chain itself needs into typed fields.
 import { readFileSync } from 'node:fs';
-import { parseAccountId, parsePublicKey, type PublicKey } from '@nearlite/primitives';
+import { type PublicKey, parseAccountId, parsePublicKey } from '@nearlite/primitives';
 
 export type Rational = readonly [number, number];
 
@@ -58,7 +58,8 @@ function req<T>(o: Record<string, unknown>, key: string, kind: 'string' | 'numbe
 
 function big(o: Record<string, unknown>, key: string): bigint {
   const v = o[key];
-  if (typeof v !== 'string' && typeof v !== 'number') throw new GenesisError(`genesis: field '${key}' must be a number`);
+  if (typeof v !== 'string' && typeof v !== 'number')
+    throw new GenesisError(`genesis: field '${key}' must be a number`);
   try {
     return BigInt(v);
   } catch {

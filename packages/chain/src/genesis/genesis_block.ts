@@ -1,6 +1,6 @@
 // Applies a genesis: builds each shard's state trie from the records and writes the genesis block,
 // its chunks and their post-state in one batch.
-import { type CryptoHash, sha256, type Signature, ZERO_HASH } from '@nearlite/primitives';
+import { type CryptoHash, type Signature, sha256, ZERO_HASH } from '@nearlite/primitives';
 import { blockShardKey, DBCol, StoreUpdate } from '@nearlite/store';
 import { applyChanges, EMPTY_ROOT, genesisStateFromRecords, type TrieStorage } from '@nearlite/trie';
 import { type BlockHeader, computeBlockHash, innerRestHash } from '../block_header.js';
@@ -71,7 +71,12 @@ export function buildGenesisBlock(
       prevOutgoingReceiptsRoot: ZERO_HASH,
       txRoot: ZERO_HASH,
       prevValidatorProposals: [],
-      congestionInfo: { delayedReceiptsGas: 0n, bufferedReceiptsGas: 0n, receiptBytes: 0n, allowedShard: shardId },
+      congestionInfo: {
+        delayedReceiptsGas: 0n,
+        bufferedReceiptsGas: 0n,
+        receiptBytes: 0n,
+        allowedShard: shardId,
+      },
     };
     const header: ChunkHeader = {
       chunkHash: computeChunkHash(inner),

@@ -1,8 +1,10 @@
 // ed25519 key files in nearcore's format: `secret_key` = "ed25519:" + base58(seed ‖ public key).
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { base58Decode, base58Encode, KeyType, type PublicKey, type Signature } from '@nearlite/primitives';
 
-const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const PKCS8_ED25519_PREFIX = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
 
 export interface KeyFile {
   readonly account_id: string;
@@ -36,7 +38,11 @@ export function generateKeyFile(accountId: string): KeyFile {
   const sk = new Uint8Array(64);
   sk.set(seed);
   sk.set(pub, 32);
-  return { account_id: accountId, public_key: `ed25519:${base58Encode(pub)}`, secret_key: `ed25519:${base58Encode(sk)}` };
+  return {
+    account_id: accountId,
+    public_key: `ed25519:${base58Encode(pub)}`,
+    secret_key: `ed25519:${base58Encode(sk)}`,
+  };
 }
 
 export class KeyFileError extends Error {
@@ -44,11 +50,17 @@ export class KeyFileError extends Error {
 }
 
 /** Builds a signer from a key file (`secret_key`, or the legacy `private_key`). */
-export function signerFromKeyFile(file: { account_id?: string; secret_key?: string; private_key?: string }): Signer {
+export function signerFromKeyFile(file: {
+  account_id?: string;
+  secret_key?: string;
+  private_key?: string;
+}): Signer {
   const text = file.secret_key ?? file.private_key;
-  if (typeof text !== 'string' || !text.startsWith('ed25519:')) throw new KeyFileError('key file has no ed25519 secret_key');
+  if (typeof text !== 'string' || !text.startsWith('ed25519:'))
+    throw new KeyFileError('key file has no ed25519 secret_key');
   const bytes = base58Decode(text.slice('ed25519:'.length));
-  if (bytes.length !== 64 && bytes.length !== 32) throw new KeyFileError('key file secret_key has the wrong length');
+  if (bytes.length !== 64 && bytes.length !== 32)
+    throw new KeyFileError('key file secret_key has the wrong length');
   const priv = privateKeyFromSeed(bytes.subarray(0, 32));
   const pub = rawPublicKey(priv);
   return {

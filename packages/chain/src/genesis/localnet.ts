@@ -50,7 +50,11 @@ export function makeLocalnetGenesis(o: LocalnetOptions): Record<string, unknown>
     online_max_threshold: [99, 100],
     gas_price_adjustment_rate: [1, 100],
     validators: [
-      { account_id: o.validatorAccountId, public_key: o.validatorPublicKey, amount: validatorStake.toString() },
+      {
+        account_id: o.validatorAccountId,
+        public_key: o.validatorPublicKey,
+        amount: validatorStake.toString(),
+      },
     ],
     transaction_validity_period: 100,
     protocol_reward_rate: [1, 10],
@@ -73,7 +77,13 @@ export function makeLocalnetGenesis(o: LocalnetOptions): Record<string, unknown>
     target_validator_mandates_per_shard: 68,
     records: [
       { Account: { account_id: o.validatorAccountId, account: account(validatorBalance, validatorStake) } },
-      { AccessKey: { account_id: o.validatorAccountId, public_key: o.validatorPublicKey, access_key: fullAccess } },
+      {
+        AccessKey: {
+          account_id: o.validatorAccountId,
+          public_key: o.validatorPublicKey,
+          access_key: fullAccess,
+        },
+      },
       { Account: { account_id: 'near', account: account(nearBalance, 0n) } },
       { AccessKey: { account_id: 'near', public_key: o.validatorPublicKey, access_key: fullAccess } },
     ],

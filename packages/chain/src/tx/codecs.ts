@@ -28,5 +28,8 @@ export interface TxCodecs {
   receiptView(bytes: Uint8Array): object;
   decodeOutcome(bytes: Uint8Array): DecodedOutcome;
   /** Checks a transaction against head state; returns nearcore's InvalidTxError JSON, or null. */
-  verify(bytes: Uint8Array, ctx: { readonly gasPrice: bigint; readonly blockHeight: number; readonly shardId: number }): object | string | null;
+  verify(
+    bytes: Uint8Array,
+    ctx: { readonly gasPrice: bigint; readonly blockHeight: number; readonly shardId: number },
+  ): object | string | null;
 }

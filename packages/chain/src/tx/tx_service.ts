@@ -4,7 +4,13 @@ import { base58Encode, type CryptoHash, HandlerError } from '@nearlite/primitive
 import { DBCol } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
-import { finalExecutionOutcomeView, satisfies, type TxExecutionStatus, type TxProgress, txProgress } from './tx_status.js';
+import {
+  finalExecutionOutcomeView,
+  satisfies,
+  type TxExecutionStatus,
+  type TxProgress,
+  txProgress,
+} from './tx_status.js';
 
 export class TransactionDecodeError extends Error {
   override readonly name = 'TransactionDecodeError';
@@ -46,7 +52,11 @@ export class TxService {
     const validity = chain.genesis.config.transactionValidityPeriod;
     if (!base || head.lite.height > base.lite.height + validity) throw invalidTx('Expired');
     const shardId = chain.layout.accountIdToShardId(tx.signerId);
-    const err = codecs.verify(bytes, { gasPrice: head.rest.nextGasPrice, blockHeight: head.lite.height + 1, shardId });
+    const err = codecs.verify(bytes, {
+      gasPrice: head.rest.nextGasPrice,
+      blockHeight: head.lite.height + 1,
+      shardId,
+    });
     if (err !== null) throw invalidTx(err);
     chain.pool.add({ hash: tx.hash, bytes, shardId });
     return tx;
@@ -70,7 +80,9 @@ export class TxService {
   }
 
   async txStatus(
-    query: { readonly txHash: CryptoHash; readonly senderAccountId: string } | { readonly signedTx: Uint8Array },
+    query:
+      | { readonly txHash: CryptoHash; readonly senderAccountId: string }
+      | { readonly signedTx: Uint8Array },
     waitUntil: TxExecutionStatus,
     withReceipts: boolean,
   ): Promise<object> {
@@ -92,10 +104,12 @@ export class TxService {
 
   private view(bytes: Uint8Array, p: TxProgress, withReceipts: boolean, sir: boolean | null): object {
     const { chain, codecs } = this.o;
-    const signerIsReceiver = sir ?? (() => {
-      const d = codecs.decodeTransaction(bytes);
-      return d.signerId === d.receiverId;
-    })();
+    const signerIsReceiver =
+      sir ??
+      (() => {
+        const d = codecs.decodeTransaction(bytes);
+        return d.signerId === d.receiverId;
+      })();
     return finalExecutionOutcomeView(chain, codecs, bytes, p, withReceipts, signerIsReceiver);
   }
 
@@ -145,7 +159,11 @@ export class TxService {
     const bytes = this.o.chain.store.get(DBCol.Receipts, receiptId);
     if (!bytes) {
       const id = base58Encode(receiptId);
-      throw new HandlerError('UNKNOWN_RECEIPT', { receipt_id: id }, { name: 'UNKNOWN_RECEIPT', info: { receipt_id: id } });
+      throw new HandlerError(
+        'UNKNOWN_RECEIPT',
+        { receipt_id: id },
+        { name: 'UNKNOWN_RECEIPT', info: { receipt_id: id } },
+      );
     }
     return this.o.codecs.receiptView(bytes);
   }
@@ -153,6 +171,9 @@ export class TxService {
 
 function unknownTx(hash: CryptoHash): HandlerError {
   const h = base58Encode(hash);
-  return new HandlerError('UNKNOWN_TRANSACTION', { requested_transaction_hash: h }, `Transaction ${h} doesn't exist`);
+  return new HandlerError(
+    'UNKNOWN_TRANSACTION',
+    { requested_transaction_hash: h },
+    `Transaction ${h} doesn't exist`,
+  );
 }
-

@@ -7,7 +7,13 @@ import type { Chain } from '../chain.js';
 import { decodeStoredOutcome } from '../outcome_store.js';
 import type { DecodedOutcome, TxCodecs } from './codecs.js';
 
-export type TxExecutionStatus = 'NONE' | 'INCLUDED' | 'EXECUTED_OPTIMISTIC' | 'INCLUDED_FINAL' | 'EXECUTED' | 'FINAL';
+export type TxExecutionStatus =
+  | 'NONE'
+  | 'INCLUDED'
+  | 'EXECUTED_OPTIMISTIC'
+  | 'INCLUDED_FINAL'
+  | 'EXECUTED'
+  | 'FINAL';
 
 export interface LoadedOutcome {
   readonly id: CryptoHash;
@@ -27,12 +33,23 @@ export interface TxProgress {
   readonly pending: number;
 }
 
-export function loadOutcome(chain: Chain, codecs: TxCodecs, id: CryptoHash, blockHash: CryptoHash): LoadedOutcome | null {
+export function loadOutcome(
+  chain: Chain,
+  codecs: TxCodecs,
+  id: CryptoHash,
+  blockHash: CryptoHash,
+): LoadedOutcome | null {
   const bytes = chain.store.get(DBCol.TransactionResultForBlock, concatBytes(id, blockHash));
   const header = chain.chainStore.blockHeader(blockHash);
   if (!bytes || !header) return null;
   const stored = decodeStoredOutcome(bytes);
-  return { id, blockHash, height: header.lite.height, decoded: codecs.decodeOutcome(stored.outcomeBytes), proof: stored.proof };
+  return {
+    id,
+    blockHash,
+    height: header.lite.height,
+    decoded: codecs.decodeOutcome(stored.outcomeBytes),
+    proof: stored.proof,
+  };
 }
 
 export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): TxProgress | null {
@@ -57,7 +74,8 @@ export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): 
   };
   visit(txOutcome);
   const finalHash = chain.headHeader().rest.lastFinalBlock;
-  const finalHeight = chain.chainStore.blockHeader(finalHash)?.lite.height ?? chain.genesis.config.genesisHeight;
+  const finalHeight =
+    chain.chainStore.blockHeader(finalHash)?.lite.height ?? chain.genesis.config.genesisHeight;
   const executed = pending === 0;
   const txFinal = txOutcome.height <= finalHeight;
   const allFinal = outcomes.every((o) => o.height <= finalHeight);

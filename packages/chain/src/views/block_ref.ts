@@ -45,7 +45,12 @@ function isCollected(chain: Chain, ref: BlockRef): { height: number } | null {
   if (!('blockId' in ref) || typeof ref.blockId !== 'number') return null;
   const tail = chain.chainStore.tail();
   const head = chain.head().height;
-  if (tail !== null && ref.blockId < tail && ref.blockId >= chain.genesis.config.genesisHeight && ref.blockId <= head) {
+  if (
+    tail !== null &&
+    ref.blockId < tail &&
+    ref.blockId >= chain.genesis.config.genesisHeight &&
+    ref.blockId <= head
+  ) {
     return { height: ref.blockId };
   }
   return null;

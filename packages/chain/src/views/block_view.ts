@@ -77,6 +77,10 @@ export function chunkHeaderView(c: ChunkHeader): Record<string, unknown> {
   };
 }
 
-export function blockView(author: string, h: BlockHeader, chunks: readonly ChunkHeader[]): Record<string, unknown> {
+export function blockView(
+  author: string,
+  h: BlockHeader,
+  chunks: readonly ChunkHeader[],
+): Record<string, unknown> {
   return { author, header: blockHeaderView(h), chunks: chunks.map(chunkHeaderView) };
 }

@@ -26,10 +26,17 @@ import { type BlockRef, resolveBlock } from './block_ref.js';
 
 export type ChangesRequest =
   | { readonly changesType: 'account_changes'; readonly accountIds: readonly string[] }
-  | { readonly changesType: 'single_access_key_changes'; readonly keys: readonly { accountId: string; publicKey: string }[] }
+  | {
+      readonly changesType: 'single_access_key_changes';
+      readonly keys: readonly { accountId: string; publicKey: string }[];
+    }
   | { readonly changesType: 'all_access_key_changes'; readonly accountIds: readonly string[] }
   | { readonly changesType: 'contract_code_changes'; readonly accountIds: readonly string[] }
-  | { readonly changesType: 'data_changes'; readonly accountIds: readonly string[]; readonly keyPrefix: Uint8Array };
+  | {
+      readonly changesType: 'data_changes';
+      readonly accountIds: readonly string[];
+      readonly keyPrefix: Uint8Array;
+    };
 
 export function causeView(c: StateChangeCause): object {
   if (c.type === 'transaction_processing') return { type: c.type, tx_hash: base58Encode(c.txHash) };
@@ -43,17 +50,30 @@ function changeView(key: Uint8Array, value: Uint8Array | null): { type: string; 
   switch (k.col) {
     case 'account':
       return value
-        ? { type: 'account_update', change: { account_id: k.accountId, ...accountView(decodeAccount(value)) } }
+        ? {
+            type: 'account_update',
+            change: { account_id: k.accountId, ...accountView(decodeAccount(value)) },
+          }
         : { type: 'account_deletion', change: { account_id: k.accountId } };
     case 'access_key': {
       const public_key = formatPublicKey(k.publicKey);
       return value
-        ? { type: 'access_key_update', change: { account_id: k.accountId, public_key, access_key: accessKeyView(decodeAccessKey(value)) } }
+        ? {
+            type: 'access_key_update',
+            change: {
+              account_id: k.accountId,
+              public_key,
+              access_key: accessKeyView(decodeAccessKey(value)),
+            },
+          }
         : { type: 'access_key_deletion', change: { account_id: k.accountId, public_key } };
     }
     case 'contract_data':
       return value
-        ? { type: 'data_update', change: { account_id: k.accountId, key_base64: toBase64(k.key), value_base64: toBase64(value) } }
+        ? {
+            type: 'data_update',
+            change: { account_id: k.accountId, key_base64: toBase64(k.key), value_base64: toBase64(value) },
+          }
         : { type: 'data_deletion', change: { account_id: k.accountId, key_base64: toBase64(k.key) } };
     case 'contract_code':
       return value
@@ -64,7 +84,13 @@ function changeView(key: Uint8Array, value: Uint8Array | null): { type: string; 
   }
 }
 
-async function collect(chain: Chain, blockHash: Uint8Array, keyOrPrefix: Uint8Array, exact: boolean, out: object[]): Promise<void> {
+async function collect(
+  chain: Chain,
+  blockHash: Uint8Array,
+  keyOrPrefix: Uint8Array,
+  exact: boolean,
+  out: object[],
+): Promise<void> {
   const push = (key: Uint8Array, bytes: Uint8Array) => {
     for (const rec of decodeStateChangeRecords(bytes)) {
       const v = changeView(key, rec.value);
@@ -90,7 +116,8 @@ export async function changesView(chain: Chain, ref: BlockRef, req: ChangesReque
       for (const id of req.accountIds) await collect(chain, h, trieKeyAccount(id), true, changes);
       break;
     case 'single_access_key_changes':
-      for (const k of req.keys) await collect(chain, h, trieKeyAccessKey(k.accountId, parsePublicKey(k.publicKey)), true, changes);
+      for (const k of req.keys)
+        await collect(chain, h, trieKeyAccessKey(k.accountId, parsePublicKey(k.publicKey)), true, changes);
       break;
     case 'all_access_key_changes':
       for (const id of req.accountIds) await collect(chain, h, trieKeyAccessKeyPrefix(id), false, changes);
@@ -129,4 +156,3 @@ export async function blockEffectsView(chain: Chain, ref: BlockRef): Promise<obj
   }
   return { block_hash: base58Encode(header.hash), changes };
 }
-

@@ -1,7 +1,9 @@
 // `query` request kinds against the state trie of one block (nearcore's state viewer).
 import {
+  type Account,
   accessKeyView,
   accountView,
+  BorshReader,
   base58Encode,
   decodeAccessKey,
   decodeAccount,
@@ -9,10 +11,8 @@ import {
   HandlerError,
   parsePublicKey,
   readPublicKey,
-  BorshReader,
   sha256,
   toBase64,
-  type Account,
 } from '@nearlite/primitives';
 import {
   type Trie,
@@ -80,8 +80,11 @@ export function viewState(at: QueryAt, accountId: string, prefix: Uint8Array, in
   full.set(base);
   full.set(prefix, base.length);
   const values: { key: string; value: string }[] = [];
-  const scan = includeProof ? at.trie.iterPrefixWithProof(full) : { entries: at.trie.iterPrefix(full), proof: [] };
-  for (const [k, v] of scan.entries) values.push({ key: toBase64(k.subarray(base.length)), value: toBase64(v) });
+  const scan = includeProof
+    ? at.trie.iterPrefixWithProof(full)
+    : { entries: at.trie.iterPrefix(full), proof: [] };
+  for (const [k, v] of scan.entries)
+    values.push({ key: toBase64(k.subarray(base.length)), value: toBase64(v) });
   const out: Record<string, unknown> = { values };
   if (includeProof && scan.proof.length > 0) out.proof = scan.proof.map((n: Uint8Array) => toBase64(n));
   return { ...out, ...blockFields(at) };

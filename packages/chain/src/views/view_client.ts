@@ -42,7 +42,9 @@ export class ViewClient {
     return blockView(this.author(), header, chunks);
   }
 
-  chunk(id: { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number }): object {
+  chunk(
+    id: { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number },
+  ): object {
     const chain = this.o.chain;
     let chunk: Chunk | undefined;
     if ('chunkId' in id) {
@@ -60,12 +62,20 @@ export class ViewClient {
       const headers = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
       const ch = headers.find((c) => c.inner.shardId === id.shardId);
       if (!ch) {
-        throw new HandlerError('INVALID_SHARD_ID', { shard_id: id.shardId }, `Shard id ${id.shardId} does not exist`);
+        throw new HandlerError(
+          'INVALID_SHARD_ID',
+          { shard_id: id.shardId },
+          `Shard id ${id.shardId} does not exist`,
+        );
       }
       chunk = chain.chainStore.chunk(ch.chunkHash);
       if (!chunk) {
         const hash = base58Encode(ch.chunkHash);
-        throw new HandlerError('UNKNOWN_CHUNK', { chunk_hash: hash }, `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`);
+        throw new HandlerError(
+          'UNKNOWN_CHUNK',
+          { chunk_hash: hash },
+          `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`,
+        );
       }
     }
     return {
@@ -82,7 +92,8 @@ export class ViewClient {
     const header = resolveQueryBlock(chain, ref);
     const shardId = chain.layout.accountIdToShardId(accountId);
     const tail = chain.chainStore.tail();
-    const trie = tail !== null && header.lite.height < tail ? undefined : chain.stateTrie(header.hash, shardId);
+    const trie =
+      tail !== null && header.lite.height < tail ? undefined : chain.stateTrie(header.hash, shardId);
     if (!trie) {
       throw new HandlerError(
         'GARBAGE_COLLECTED_BLOCK',
@@ -137,7 +148,12 @@ export class ViewClient {
     const cfg = chain.genesis.config;
     const epoch = epochOf(head.lite.height, cfg.genesisHeight, cfg.epochLength);
     const out: Record<string, unknown> = {
-      version: { version: this.o.version, build: `nearlite-${this.o.version}`, commit: 'unknown', rustc_version: 'n/a' },
+      version: {
+        version: this.o.version,
+        build: `nearlite-${this.o.version}`,
+        commit: 'unknown',
+        rustc_version: 'n/a',
+      },
       chain_id: cfg.chainId,
       protocol_version: cfg.protocolVersion,
       latest_protocol_version: cfg.protocolVersion,
@@ -182,7 +198,9 @@ export class ViewClient {
     let header = chain.headHeader();
     if (ref && 'blockId' in ref) header = resolveBlock(chain, { blockId: ref.blockId });
     if (ref && 'epochId' in ref) {
-      const known = [header.lite.epochId, header.lite.nextEpochId].some((e) => base58Encode(e) === base58Encode(ref.epochId));
+      const known = [header.lite.epochId, header.lite.nextEpochId].some(
+        (e) => base58Encode(e) === base58Encode(ref.epochId),
+      );
       if (!known) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
     }
     const epoch = epochOf(header.lite.height, cfg.genesisHeight, cfg.epochLength);

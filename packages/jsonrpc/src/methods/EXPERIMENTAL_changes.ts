@@ -1,0 +1,1 @@
+export { changes as EXPERIMENTAL_changes } from './changes.js';

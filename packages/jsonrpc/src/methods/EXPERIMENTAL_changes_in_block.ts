@@ -1,0 +1,1 @@
+export { block_effects as EXPERIMENTAL_changes_in_block } from './block_effects.js';

@@ -1,0 +1,1 @@
+export { genesis_config as EXPERIMENTAL_genesis_config } from './genesis_config.js';

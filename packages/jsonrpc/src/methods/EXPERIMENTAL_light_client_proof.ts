@@ -1,0 +1,1 @@
+export { light_client_proof as EXPERIMENTAL_light_client_proof } from './light_client_proof.js';

@@ -1,0 +1,5 @@
+import { blockReference, expectObject } from '../params.js';
+import type { MethodHandler } from './types.js';
+
+export const EXPERIMENTAL_protocol_config: MethodHandler = (params, backend) =>
+  backend.protocolConfig(blockReference(expectObject(params)));

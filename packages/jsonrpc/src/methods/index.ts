@@ -1,0 +1,59 @@
+// The method table: one file per method, named exactly like the RPC method.
+import { block } from './block.js';
+import { block_effects } from './block_effects.js';
+import { broadcast_tx_async } from './broadcast_tx_async.js';
+import { broadcast_tx_commit } from './broadcast_tx_commit.js';
+import { changes } from './changes.js';
+import { chunk } from './chunk.js';
+import { EXPERIMENTAL_changes } from './EXPERIMENTAL_changes.js';
+import { EXPERIMENTAL_changes_in_block } from './EXPERIMENTAL_changes_in_block.js';
+import { EXPERIMENTAL_genesis_config } from './EXPERIMENTAL_genesis_config.js';
+import { EXPERIMENTAL_light_client_proof } from './EXPERIMENTAL_light_client_proof.js';
+import { EXPERIMENTAL_protocol_config } from './EXPERIMENTAL_protocol_config.js';
+import { EXPERIMENTAL_receipt } from './EXPERIMENTAL_receipt.js';
+import { EXPERIMENTAL_tx_status } from './EXPERIMENTAL_tx_status.js';
+import { gas_price } from './gas_price.js';
+import { genesis_config } from './genesis_config.js';
+import { health } from './health.js';
+import { light_client_proof } from './light_client_proof.js';
+import { network_info } from './network_info.js';
+import { next_light_client_block } from './next_light_client_block.js';
+import { query } from './query.js';
+import { sandbox_fast_forward } from './sandbox_fast_forward.js';
+import { sandbox_patch_state } from './sandbox_patch_state.js';
+import { send_tx } from './send_tx.js';
+import { status } from './status.js';
+import { tx } from './tx.js';
+import type { MethodHandler } from './types.js';
+import { validators } from './validators.js';
+
+export const METHODS: Readonly<Record<string, MethodHandler>> = {
+  block,
+  block_effects,
+  broadcast_tx_async,
+  broadcast_tx_commit,
+  changes,
+  chunk,
+  EXPERIMENTAL_changes,
+  EXPERIMENTAL_changes_in_block,
+  EXPERIMENTAL_genesis_config,
+  EXPERIMENTAL_light_client_proof,
+  EXPERIMENTAL_protocol_config,
+  EXPERIMENTAL_receipt,
+  EXPERIMENTAL_tx_status,
+  gas_price,
+  genesis_config,
+  health,
+  light_client_proof,
+  network_info,
+  next_light_client_block,
+  query,
+  sandbox_fast_forward,
+  sandbox_patch_state,
+  send_tx,
+  status,
+  tx,
+  validators,
+};
+
+export type { MethodHandler };

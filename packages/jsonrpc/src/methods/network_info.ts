@@ -1,0 +1,3 @@
+import type { MethodHandler } from './types.js';
+
+export const network_info: MethodHandler = (_params, backend) => backend.networkInfo();
