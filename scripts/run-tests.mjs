@@ -24,9 +24,13 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), '--reporter=tap', ...files], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), '--reporter=tap', ...files],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 let tail = '';
 let passed = 0;
 let failed = 0;

@@ -123,8 +123,9 @@ export function accessKeyFromJson(json: unknown): AccessKey {
   const nonce = BigInt(o.nonce as number | string | bigint);
   const perm = o.permission;
   if (perm === 'FullAccess') return { nonce, permission: { kind: 'FullAccess' } };
-  const fc = (perm as { FunctionCall?: { allowance?: string | null; receiver_id: string; method_names: string[] } })
-    ?.FunctionCall;
+  const fc = (
+    perm as { FunctionCall?: { allowance?: string | null; receiver_id: string; method_names: string[] } }
+  )?.FunctionCall;
   if (!fc) throw new TypeError('invalid access key permission');
   return {
     nonce,

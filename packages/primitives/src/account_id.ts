@@ -37,7 +37,8 @@ export function accountIdError(id: string): string | null {
       return `the Account ID contains an invalid character '${ch}' at index ${i}`;
     }
   }
-  if (lastSeparator) return `the Account ID has a redundant separator '${id[id.length - 1]}' at index ${id.length - 1}`;
+  if (lastSeparator)
+    return `the Account ID has a redundant separator '${id[id.length - 1]}' at index ${id.length - 1}`;
   return null;
 }
 
@@ -55,7 +56,11 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const ETH_IMPLICIT = /^0x[0-9a-f]{40}$/;
 const DETERMINISTIC = /^0s[0-9a-f]{40}$/;
 
-export type AccountType = 'NearImplicitAccount' | 'EthImplicitAccount' | 'NearDeterministicAccount' | 'NamedAccount';
+export type AccountType =
+  | 'NearImplicitAccount'
+  | 'EthImplicitAccount'
+  | 'NearDeterministicAccount'
+  | 'NamedAccount';
 
 export function accountType(id: AccountId): AccountType {
   if (HEX64.test(id)) return 'NearImplicitAccount';
@@ -74,8 +79,12 @@ export function isTopLevelAccount(id: AccountId): boolean {
 
 /** `a.b.near` is a sub-account of `b.near`; only the direct parent may create it. */
 export function isSubAccountOf(id: AccountId, parent: AccountId): boolean {
-  return id.length > parent.length + 1 && id.endsWith(parent) && id[id.length - parent.length - 1] === '.' &&
-    !id.slice(0, id.length - parent.length - 1).includes('.');
+  return (
+    id.length > parent.length + 1 &&
+    id.endsWith(parent) &&
+    id[id.length - parent.length - 1] === '.' &&
+    !id.slice(0, id.length - parent.length - 1).includes('.')
+  );
 }
 
 export const SYSTEM_ACCOUNT: AccountId = 'system';

@@ -123,7 +123,9 @@ export class BorshReader {
 
   private need(n: number): void {
     if (this.offset + n > this.buf.length) {
-      throw new BorshError(`unexpected end of input: need ${n} bytes at offset ${this.offset} of ${this.buf.length}`);
+      throw new BorshError(
+        `unexpected end of input: need ${n} bytes at offset ${this.offset} of ${this.buf.length}`,
+      );
     }
   }
 

@@ -23,7 +23,11 @@ export interface Signature {
   readonly data: Uint8Array;
 }
 
-function parseTyped(text: string, lens: Record<KeyType, number>, what: string): { keyType: KeyType; data: Uint8Array } {
+function parseTyped(
+  text: string,
+  lens: Record<KeyType, number>,
+  what: string,
+): { keyType: KeyType; data: Uint8Array } {
   const colon = text.indexOf(':');
   let keyType: KeyType = KeyType.ED25519;
   let body = text;
@@ -41,7 +45,9 @@ function parseTyped(text: string, lens: Record<KeyType, number>, what: string): 
     throw new KeyParseError(`invalid ${what} '${text}': not base58`);
   }
   if (data.length !== lens[keyType]) {
-    throw new KeyParseError(`invalid ${what} length ${data.length} for ${PREFIX[keyType]}, expected ${lens[keyType]}`);
+    throw new KeyParseError(
+      `invalid ${what} length ${data.length} for ${PREFIX[keyType]}, expected ${lens[keyType]}`,
+    );
   }
   return { keyType, data };
 }

@@ -1,11 +1,11 @@
 import {
   accountIdError,
   accountType,
-  base58Decode,
-  base58Encode,
   BorshError,
   BorshReader,
   BorshWriter,
+  base58Decode,
+  base58Encode,
   decodeAccessKey,
   decodeAccount,
   encodeAccessKey,
@@ -25,7 +25,10 @@ t.test('base58 round-trips and matches known vectors', async (t) => {
   t.equal(base58Encode(new Uint8Array(32)), '11111111111111111111111111111111');
   // sha256 of the empty string, a well-known base58 value in NEAR tooling
   t.equal(base58Encode(sha256(new Uint8Array(0))), 'GKot5hBsd81kMupNCXHaqbhv3huEbxAFMLnpcX2hniwn');
-  t.equal(toHex(base58Decode('5o1trt9N9YgDL4xeY33z9adS5Ub3jMmuyQpWM7UHowrq')), '473879d6725b890240eee186aea1f14960e2132094d55ba70195819a7a155372');
+  t.equal(
+    toHex(base58Decode('5o1trt9N9YgDL4xeY33z9adS5Ub3jMmuyQpWM7UHowrq')),
+    '473879d6725b890240eee186aea1f14960e2132094d55ba70195819a7a155372',
+  );
   for (const bytes of [new Uint8Array(0), Uint8Array.of(0, 0, 1), Uint8Array.of(255, 254, 0, 7)]) {
     t.same(base58Decode(base58Encode(bytes)), bytes);
   }
@@ -48,8 +51,14 @@ t.test('borsh integers, strings, options and strict ends', async (t) => {
   t.equal(r.u64(), 2n ** 63n);
   t.equal(r.u128(), 10n ** 24n);
   t.equal(r.string(), 'héllo');
-  t.equal(r.option((r) => r.u8()), null);
-  t.equal(r.option((r) => r.u8()), 7);
+  t.equal(
+    r.option((r) => r.u8()),
+    null,
+  );
+  t.equal(
+    r.option((r) => r.u8()),
+    7,
+  );
   r.end();
   t.throws(() => new BorshReader(Uint8Array.of(1, 2)).u32(), BorshError);
   t.throws(() => new BorshReader(Uint8Array.of(1, 2)).end(), /trailing bytes/);
@@ -58,7 +67,13 @@ t.test('borsh integers, strings, options and strict ends', async (t) => {
 });
 
 t.test("account ids follow nearcore's rules and messages", async (t) => {
-  for (const ok of ['near', 'test.near', 'a-b_c.d', '0x1234567890123456789012345678901234567890', 'a'.repeat(64)]) {
+  for (const ok of [
+    'near',
+    'test.near',
+    'a-b_c.d',
+    '0x1234567890123456789012345678901234567890',
+    'a'.repeat(64),
+  ]) {
     t.equal(accountIdError(ok), null, ok);
   }
   t.equal(accountIdError('a'), 'the Account ID is too short');
@@ -67,7 +82,10 @@ t.test("account ids follow nearcore's rules and messages", async (t) => {
   t.equal(accountIdError('a..b'), "the Account ID has a redundant separator '.' at index 2");
   t.equal(accountIdError('.ab'), "the Account ID has a redundant separator '.' at index 0");
   t.equal(accountIdError('ab-'), "the Account ID has a redundant separator '-' at index 2");
-  t.equal(accountType('79b5562e8fe654f94078b112e8a98ba7901f853ae695bed7e0e3910bad049664'), 'NearImplicitAccount');
+  t.equal(
+    accountType('79b5562e8fe654f94078b112e8a98ba7901f853ae695bed7e0e3910bad049664'),
+    'NearImplicitAccount',
+  );
   t.equal(accountType('test.near'), 'NamedAccount');
   t.ok(isSubAccountOf('alice.test.near', 'test.near'));
   t.notOk(isSubAccountOf('a.alice.test.near', 'test.near'));
@@ -89,13 +107,23 @@ t.test('public keys parse and format; account and access key values match trie.m
   t.same(decodeAccount(bytes), account);
   // trie.md §1.2: a FullAccess key with nonce 11
   t.equal(toHex(encodeAccessKey({ nonce: 11n, permission: { kind: 'FullAccess' } })), '0b0000000000000001');
-  const fc = { nonce: 0n, permission: { kind: 'FunctionCall' as const, allowance: 0n, receiverId: 'x.near', methodNames: ['a'] } };
+  const fc = {
+    nonce: 0n,
+    permission: { kind: 'FunctionCall' as const, allowance: 0n, receiverId: 'x.near', methodNames: ['a'] },
+  };
   t.same(decodeAccessKey(encodeAccessKey(fc)), fc, 'allowance 0 stays Some(0)');
 });
 
 t.test('stringifyJson writes u64 bigints as exact numbers', async (t) => {
-  t.equal(stringifyJson({ timestamp: 1714000000123456789n, s: 'x' }), '{"timestamp":1714000000123456789,"s":"x"}');
-  t.equal(stringifyJson({ s: 'nearlite:bigint:1' }), '{"s":"nearlite:bigint:1"}', 'plain strings are untouched');
+  t.equal(
+    stringifyJson({ timestamp: 1714000000123456789n, s: 'x' }),
+    '{"timestamp":1714000000123456789,"s":"x"}',
+  );
+  t.equal(
+    stringifyJson({ s: 'nearlite:bigint:1' }),
+    '{"s":"nearlite:bigint:1"}',
+    'plain strings are untouched',
+  );
 });
 
 t.test('strict base64', async (t) => {

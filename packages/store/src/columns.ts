@@ -14,15 +14,57 @@ export interface ColumnSpec {
 }
 
 export const DBCol = {
-  DbVersion: { id: 0, insertOnly: false, refcounted: false, gc: 'keep', doc: "'version' | 'kind' → metadata" },
-  BlockMisc: { id: 1, insertOnly: false, refcounted: false, gc: 'keep', doc: 'head, final head, tail, genesis pointers' },
+  DbVersion: {
+    id: 0,
+    insertOnly: false,
+    refcounted: false,
+    gc: 'keep',
+    doc: "'version' | 'kind' → metadata",
+  },
+  BlockMisc: {
+    id: 1,
+    insertOnly: false,
+    refcounted: false,
+    gc: 'keep',
+    doc: 'head, final head, tail, genesis pointers',
+  },
   BlockHeader: { id: 2, insertOnly: true, refcounted: false, gc: 'block', doc: 'block hash → header' },
-  Block: { id: 3, insertOnly: true, refcounted: false, gc: 'block', doc: 'block hash → body (chunk headers)' },
-  BlockHeight: { id: 4, insertOnly: false, refcounted: false, gc: 'block', doc: 'u64be height → canonical hash' },
+  Block: {
+    id: 3,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'block hash → body (chunk headers)',
+  },
+  BlockHeight: {
+    id: 4,
+    insertOnly: false,
+    refcounted: false,
+    gc: 'block',
+    doc: 'u64be height → canonical hash',
+  },
   Chunks: { id: 5, insertOnly: true, refcounted: false, gc: 'block', doc: 'chunk hash → chunk' },
-  ChunkHashesByBlock: { id: 6, insertOnly: true, refcounted: false, gc: 'block', doc: 'block ‖ u64be shard → chunk hash' },
-  ChunkExtra: { id: 7, insertOnly: true, refcounted: false, gc: 'block', doc: 'block ‖ u64be shard → post-state' },
-  State: { id: 8, insertOnly: false, refcounted: true, gc: 'refcount', doc: 'trie node or value hash → bytes ‖ rc' },
+  ChunkHashesByBlock: {
+    id: 6,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'block ‖ u64be shard → chunk hash',
+  },
+  ChunkExtra: {
+    id: 7,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'block ‖ u64be shard → post-state',
+  },
+  State: {
+    id: 8,
+    insertOnly: false,
+    refcounted: true,
+    gc: 'refcount',
+    doc: 'trie node or value hash → bytes ‖ rc',
+  },
   FlatState: { id: 9, insertOnly: false, refcounted: false, gc: 'keep', doc: 'trie key → value at head' },
   Transactions: { id: 10, insertOnly: true, refcounted: false, gc: 'block', doc: 'tx hash → signed tx' },
   Receipts: { id: 11, insertOnly: true, refcounted: false, gc: 'block', doc: 'receipt id → receipt' },
@@ -33,8 +75,20 @@ export const DBCol = {
     gc: 'block',
     doc: 'outcome id ‖ block → outcome with proof',
   },
-  OutcomeIds: { id: 13, insertOnly: true, refcounted: false, gc: 'block', doc: 'block ‖ u64be shard → outcome ids' },
-  StateChanges: { id: 14, insertOnly: true, refcounted: false, gc: 'block', doc: 'block ‖ trie key → changes' },
+  OutcomeIds: {
+    id: 13,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'block ‖ u64be shard → outcome ids',
+  },
+  StateChanges: {
+    id: 14,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'block ‖ trie key → changes',
+  },
   OutgoingReceipts: {
     id: 15,
     insertOnly: true,
@@ -50,7 +104,13 @@ export const DBCol = {
     doc: 'block ‖ u64be shard → trie deletions applied when the block is collected',
   },
   EpochInfo: { id: 17, insertOnly: true, refcounted: false, gc: 'keep', doc: 'epoch id → epoch info' },
-  BlockMerkleTree: { id: 18, insertOnly: true, refcounted: false, gc: 'block', doc: 'block hash → partial merkle tree' },
+  BlockMerkleTree: {
+    id: 18,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'block hash → partial merkle tree',
+  },
   TransactionBlock: {
     id: 19,
     insertOnly: true,
@@ -58,7 +118,13 @@ export const DBCol = {
     gc: 'block',
     doc: 'tx hash → block hash whose chunk included it',
   },
-  ReceiptBlock: { id: 20, insertOnly: true, refcounted: false, gc: 'block', doc: 'receipt id → block that executed it' },
+  ReceiptBlock: {
+    id: 20,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'receipt id → block that executed it',
+  },
 } as const satisfies Record<string, ColumnSpec>;
 
 export type DBColName = keyof typeof DBCol;

@@ -35,7 +35,11 @@ export function writeMetadata(update: StoreUpdate, meta: DbMetadata): void {
  * is refused unless `convert` is set: GC would destroy history an operator chose to keep, and an
  * archival node on a pruned store would answer "unknown" for data it is expected to have.
  */
-export async function ensureMetadata(store: Store, kind: DbKind, opts: { convert?: boolean } = {}): Promise<DbMetadata> {
+export async function ensureMetadata(
+  store: Store,
+  kind: DbKind,
+  opts: { convert?: boolean } = {},
+): Promise<DbMetadata> {
   const meta = readMetadata(store);
   if (!meta) {
     const u = new StoreUpdate();

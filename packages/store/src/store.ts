@@ -31,7 +31,9 @@ function withRc(value: Uint8Array, rc: number): Uint8Array {
 }
 
 function readRc(stored: Uint8Array): number {
-  return Number(new DataView(stored.buffer, stored.byteOffset, stored.byteLength).getBigInt64(stored.length - 8, true));
+  return Number(
+    new DataView(stored.buffer, stored.byteOffset, stored.byteLength).getBigInt64(stored.length - 8, true),
+  );
 }
 
 export interface StoreOptions {
@@ -64,7 +66,10 @@ export class Store {
           `the database at ${path} is already in use by another process (its LOCK file is held); stop that node first`,
         );
       }
-      throw new StoreError(StoreErrorCode.Io, `cannot open the database at ${path}: ${cause?.message ?? String(err)}`);
+      throw new StoreError(
+        StoreErrorCode.Io,
+        `cannot open the database at ${path}: ${cause?.message ?? String(err)}`,
+      );
     }
     return new Store(db, path, opts);
   }
@@ -113,7 +118,12 @@ export class Store {
   ): AsyncGenerator<[Uint8Array, Uint8Array]> {
     const gte = fullKey(col, opts.gte ?? prefix);
     const lt = upperBound(fullKey(col, prefix));
-    const it = (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({ gte, ...(lt ? { lt } : {}), limit: opts.limit ?? -1, reverse: opts.reverse ?? false });
+    const it = (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({
+      gte,
+      ...(lt ? { lt } : {}),
+      limit: opts.limit ?? -1,
+      reverse: opts.reverse ?? false,
+    });
     try {
       for await (const [k, v] of it) {
         yield [k.subarray(1), col.refcounted ? v.subarray(0, v.length - 8) : v];
@@ -145,7 +155,8 @@ export class Store {
         continue;
       }
       const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
-      if (!value) throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
+      if (!value)
+        throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
       batch.put(k, withRc(value, rc));
     }
     await batch.write();

@@ -1,4 +1,13 @@
-import { DBCol, DB_VERSION, ensureMetadata, joinKey, Store, StoreError, StoreUpdate, u64be } from '@nearlite/store';
+import {
+  DB_VERSION,
+  DBCol,
+  ensureMetadata,
+  joinKey,
+  Store,
+  StoreError,
+  StoreUpdate,
+  u64be,
+} from '@nearlite/store';
 import t from 'tap';
 
 const b = (...xs: number[]) => Uint8Array.from(xs);
@@ -32,7 +41,8 @@ t.test('put, get, delete and prefix iteration in one batch', async (t) => {
   for await (const [, v] of store.iter(DBCol.BlockHeight)) rows.push(v[0]!);
   t.same(rows, [1, 2, 3], 'iteration stays inside its column');
   const rev: number[] = [];
-  for await (const [, v] of store.iter(DBCol.BlockHeight, new Uint8Array(0), { reverse: true, limit: 2 })) rev.push(v[0]!);
+  for await (const [, v] of store.iter(DBCol.BlockHeight, new Uint8Array(0), { reverse: true, limit: 2 }))
+    rev.push(v[0]!);
   t.same(rev, [3, 2]);
   await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(2)));
   t.equal(store.get(DBCol.BlockHeight, u64be(2)), undefined);
@@ -50,7 +60,10 @@ t.test('refcounts fold within an update and across commits', async (t) => {
   t.same(store.get(DBCol.State, key), b(7, 7), 'value is returned without the count');
   await store.commit(new StoreUpdate().decRef(DBCol.State, key));
   t.equal(store.refcount(DBCol.State, key), 1);
-  const u2 = new StoreUpdate().decRef(DBCol.State, key).incRef(DBCol.State, key, b(7, 7)).decRef(DBCol.State, key);
+  const u2 = new StoreUpdate()
+    .decRef(DBCol.State, key)
+    .incRef(DBCol.State, key, b(7, 7))
+    .decRef(DBCol.State, key);
   await store.commit(u2);
   t.equal(store.get(DBCol.State, key), undefined, 'row is removed when its count reaches zero');
   t.throws(() => new StoreUpdate().incRef(DBCol.Chunks, key, b(1)), TypeError);

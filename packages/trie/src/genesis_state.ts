@@ -55,14 +55,24 @@ export function genesisStateFromRecords(
       }
       case 'AccessKey': {
         const pk = parsePublicKey(String(b.public_key));
-        put(accountId, 'key', trieKeyAccessKey(accountId, pk), encodeAccessKey(accessKeyFromJson(b.access_key)));
+        put(
+          accountId,
+          'key',
+          trieKeyAccessKey(accountId, pk),
+          encodeAccessKey(accessKeyFromJson(b.access_key)),
+        );
         break;
       }
       case 'Contract':
         codes.push({ accountId, code: fromBase64(String(b.code)) });
         break;
       case 'Data':
-        put(accountId, 'data', trieKeyContractData(accountId, fromBase64(String(b.data_key))), fromBase64(String(b.value)));
+        put(
+          accountId,
+          'data',
+          trieKeyContractData(accountId, fromBase64(String(b.data_key))),
+          fromBase64(String(b.value)),
+        );
         break;
       default:
         throw new GenesisStateError(`unsupported genesis record '${String(kind)}'`);
@@ -106,4 +116,3 @@ export function genesisStateFromRecords(
     .map(({ key, value }) => ({ key, value }))
     .sort((x, y) => compareBytes(x.key, y.key));
 }
-

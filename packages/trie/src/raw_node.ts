@@ -14,7 +14,11 @@ export interface ValueRef {
 export type RawNode =
   | { readonly kind: 'leaf'; readonly key: Uint8Array; readonly value: ValueRef }
   | { readonly kind: 'extension'; readonly key: Uint8Array; readonly child: CryptoHash }
-  | { readonly kind: 'branch'; readonly children: readonly (CryptoHash | null)[]; readonly value: ValueRef | null };
+  | {
+      readonly kind: 'branch';
+      readonly children: readonly (CryptoHash | null)[];
+      readonly value: ValueRef | null;
+    };
 
 export interface RawNodeWithSize {
   readonly node: RawNode;
@@ -29,7 +33,11 @@ export function valueCost(length: number): bigint {
 export function ownMemoryUsage(node: RawNode): bigint {
   switch (node.kind) {
     case 'leaf':
-      return TRIE_COSTS.nodeCost + TRIE_COSTS.byteOfKey * BigInt(encodeNibblePath(node.key, true).length) + valueCost(node.value.length);
+      return (
+        TRIE_COSTS.nodeCost +
+        TRIE_COSTS.byteOfKey * BigInt(encodeNibblePath(node.key, true).length) +
+        valueCost(node.value.length)
+      );
     case 'extension':
       return TRIE_COSTS.nodeCost + TRIE_COSTS.byteOfKey * BigInt(encodeNibblePath(node.key, false).length);
     case 'branch':

@@ -149,7 +149,12 @@ export class Trie {
     }
   }
 
-  private *walk(_hash: CryptoHash, node: RawNode, path: Uint8Array, proof: Uint8Array[] | null): Generator<[Uint8Array, Uint8Array]> {
+  private *walk(
+    _hash: CryptoHash,
+    node: RawNode,
+    path: Uint8Array,
+    proof: Uint8Array[] | null,
+  ): Generator<[Uint8Array, Uint8Array]> {
     switch (node.kind) {
       case 'leaf':
         yield [fromNibbles(concatNibbles(path, node.key)), this.value(node.value.hash)];

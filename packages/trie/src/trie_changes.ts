@@ -4,13 +4,24 @@
 // depends only on the final key set.
 import { type CryptoHash, compareBytes, sha256, toHex } from '@nearlite/primitives';
 import { commonPrefixLength, concatNibbles, toNibbles } from './nibbles.js';
-import { encodeRawNode, nodeHash, ownMemoryUsage, type RawNode, storedMemoryUsage, type ValueRef } from './raw_node.js';
+import {
+  encodeRawNode,
+  nodeHash,
+  ownMemoryUsage,
+  type RawNode,
+  storedMemoryUsage,
+  type ValueRef,
+} from './raw_node.js';
 import { EMPTY_ROOT, isEmptyRoot, MissingTrieNodeError, Trie, type TrieStorage } from './trie.js';
 
 export interface TrieChanges {
   readonly oldRoot: CryptoHash;
   readonly newRoot: CryptoHash;
-  readonly insertions: readonly { readonly hash: CryptoHash; readonly bytes: Uint8Array; readonly rc: number }[];
+  readonly insertions: readonly {
+    readonly hash: CryptoHash;
+    readonly bytes: Uint8Array;
+    readonly rc: number;
+  }[];
   readonly deletions: readonly { readonly hash: CryptoHash; readonly rc: number }[];
 }
 
@@ -56,7 +67,11 @@ class Editor {
       case 'extension':
         return { kind: 'extension', key: raw.key, child: { stored: raw.child } };
       case 'branch':
-        return { kind: 'branch', value: raw.value, children: raw.children.map((c) => (c ? { stored: c } : null)) };
+        return {
+          kind: 'branch',
+          value: raw.value,
+          children: raw.children.map((c) => (c ? { stored: c } : null)),
+        };
     }
   }
 
@@ -65,7 +80,12 @@ class Editor {
     if (!('stored' in ref)) return ref;
     const raw = this.trie.node(ref.stored);
     if (raw.kind === 'extension') return { kind: 'extension', key: raw.key, child: { stored: raw.child } };
-    if (raw.kind === 'branch') return { kind: 'branch', value: raw.value, children: raw.children.map((c) => (c ? { stored: c } : null)) };
+    if (raw.kind === 'branch')
+      return {
+        kind: 'branch',
+        value: raw.value,
+        children: raw.children.map((c) => (c ? { stored: c } : null)),
+      };
     return { kind: 'leaf', key: raw.key, value: raw.value };
   }
 
@@ -95,7 +115,12 @@ class Editor {
         else branch.children[oldRest[0]!] = { kind: 'leaf', key: oldRest.subarray(1), value: node.value };
         const newRest = key.subarray(c);
         if (newRest.length === 0) branch.value = this.newValue(value);
-        else branch.children[newRest[0]!] = { kind: 'leaf', key: newRest.subarray(1), value: this.newValue(value) };
+        else
+          branch.children[newRest[0]!] = {
+            kind: 'leaf',
+            key: newRest.subarray(1),
+            value: this.newValue(value),
+          };
         return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
       }
       case 'extension': {
@@ -105,10 +130,18 @@ class Editor {
         }
         const branch: MemNode = { kind: 'branch', children: new Array(16).fill(null), value: null };
         const extRest = node.key.subarray(c);
-        branch.children[extRest[0]!] = extRest.length === 1 ? node.child : { kind: 'extension', key: extRest.subarray(1), child: node.child };
+        branch.children[extRest[0]!] =
+          extRest.length === 1
+            ? node.child
+            : { kind: 'extension', key: extRest.subarray(1), child: node.child };
         const newRest = key.subarray(c);
         if (newRest.length === 0) branch.value = this.newValue(value);
-        else branch.children[newRest[0]!] = { kind: 'leaf', key: newRest.subarray(1), value: this.newValue(value) };
+        else
+          branch.children[newRest[0]!] = {
+            kind: 'leaf',
+            key: newRest.subarray(1),
+            value: this.newValue(value),
+          };
         return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
       }
       case 'branch': {
@@ -128,7 +161,8 @@ class Editor {
     const peeked = this.peek(ref);
     switch (peeked.kind) {
       case 'leaf': {
-        if (peeked.key.length !== key.length || commonPrefixLength(peeked.key, key) !== key.length) return undefined;
+        if (peeked.key.length !== key.length || commonPrefixLength(peeked.key, key) !== key.length)
+          return undefined;
         const node = this.open(ref) as Extract<MemNode, { kind: 'leaf' }>;
         this.dropValue(node.value);
         return null;

@@ -3,8 +3,8 @@
 // (kept for history); the others use ','.
 import {
   BorshReader,
-  concatBytes,
   type CryptoHash,
+  concatBytes,
   fromUtf8,
   type PublicKey,
   publicKeyBytes,
@@ -36,10 +36,14 @@ const col = (c: number) => Uint8Array.of(c);
 
 export const trieKeyAccount = (id: string) => concatBytes(col(TrieKeyCol.Account), utf8(id));
 export const trieKeyContractCode = (id: string) => concatBytes(col(TrieKeyCol.ContractCode), utf8(id));
-export const trieKeyAccessKeyPrefix = (id: string) => concatBytes(col(TrieKeyCol.AccessKey), utf8(id), ACCESS_KEY_SEPARATOR);
-export const trieKeyAccessKey = (id: string, pk: PublicKey) => concatBytes(trieKeyAccessKeyPrefix(id), publicKeyBytes(pk));
-export const trieKeyContractDataPrefix = (id: string) => concatBytes(col(TrieKeyCol.ContractData), utf8(id), COMMA);
-export const trieKeyContractData = (id: string, key: Uint8Array) => concatBytes(trieKeyContractDataPrefix(id), key);
+export const trieKeyAccessKeyPrefix = (id: string) =>
+  concatBytes(col(TrieKeyCol.AccessKey), utf8(id), ACCESS_KEY_SEPARATOR);
+export const trieKeyAccessKey = (id: string, pk: PublicKey) =>
+  concatBytes(trieKeyAccessKeyPrefix(id), publicKeyBytes(pk));
+export const trieKeyContractDataPrefix = (id: string) =>
+  concatBytes(col(TrieKeyCol.ContractData), utf8(id), COMMA);
+export const trieKeyContractData = (id: string, key: Uint8Array) =>
+  concatBytes(trieKeyContractDataPrefix(id), key);
 export const trieKeyReceivedData = (id: string, dataId: CryptoHash) =>
   concatBytes(col(TrieKeyCol.ReceivedData), utf8(id), COMMA, dataId);
 export const trieKeyPostponedReceiptId = (id: string, dataId: CryptoHash) =>
@@ -64,7 +68,16 @@ export type ParsedTrieKey =
   | { readonly col: 'contract_code'; readonly accountId: string }
   | { readonly col: 'access_key'; readonly accountId: string; readonly publicKey: PublicKey }
   | { readonly col: 'contract_data'; readonly accountId: string; readonly key: Uint8Array }
-  | { readonly col: 'received_data' | 'postponed_receipt_id' | 'pending_data_count' | 'postponed_receipt' | 'promise_yield_receipt'; readonly accountId: string; readonly hash: CryptoHash }
+  | {
+      readonly col:
+        | 'received_data'
+        | 'postponed_receipt_id'
+        | 'pending_data_count'
+        | 'postponed_receipt'
+        | 'promise_yield_receipt';
+      readonly accountId: string;
+      readonly hash: CryptoHash;
+    }
   | { readonly col: 'delayed_receipt_indices' | 'promise_yield_indices' | 'buffered_receipt_indices' }
   | { readonly col: 'delayed_receipt'; readonly index: bigint }
   | { readonly col: 'other'; readonly raw: Uint8Array };
@@ -120,7 +133,10 @@ export function parseTrieKey(key: Uint8Array): ParsedTrieKey {
     case TrieKeyCol.BufferedReceiptIndices:
       return { col: 'buffered_receipt_indices' };
     case TrieKeyCol.DelayedReceipt:
-      return { col: 'delayed_receipt', index: new DataView(rest.buffer, rest.byteOffset).getBigUint64(0, true) };
+      return {
+        col: 'delayed_receipt',
+        index: new DataView(rest.buffer, rest.byteOffset).getBigUint64(0, true),
+      };
     default:
       return { col: 'other', raw: key };
   }

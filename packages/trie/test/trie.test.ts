@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { base58Encode, fromHex, sha256, toHex, utf8 } from '@nearlite/primitives';
+import { base58Encode, fromHex, parsePublicKey, sha256, toHex, utf8 } from '@nearlite/primitives';
 import {
   applyChanges,
   decodeRawNode,
@@ -13,12 +13,11 @@ import {
   rootMemoryUsage,
   Trie,
   type TrieChanges,
+  TrieUpdate,
   trieKeyAccessKey,
   trieKeyAccount,
   trieKeyContractData,
-  TrieUpdate,
 } from '@nearlite/trie';
-import { parsePublicKey } from '@nearlite/primitives';
 import t from 'tap';
 
 function store(storage: MemoryTrieStorage, ch: TrieChanges): void {
@@ -27,7 +26,10 @@ function store(storage: MemoryTrieStorage, ch: TrieChanges): void {
 
 t.test("nearcore's Leaf([1,2,3]) vector and nibble paths", async (t) => {
   const value = Uint8Array.of(123, 245, 255);
-  const bytes = encodeRawNode({ kind: 'leaf', key: Uint8Array.of(0, 1, 0, 2, 0, 3), value: { length: 3, hash: sha256(value) } }, 42n);
+  const bytes = encodeRawNode(
+    { kind: 'leaf', key: Uint8Array.of(0, 1, 0, 2, 0, 3), value: { length: 3, hash: sha256(value) } },
+    42n,
+  );
   // nearcore's unit vector encodes the key bytes [1,2,3] as given; with our nibble form the leaf key
   // [0,1,0,2,0,3] has the even-length encoding 0x20 ‖ 01 02 03.
   t.equal(toHex(bytes).slice(0, 2 + 8), '0004000000');
@@ -53,8 +55,14 @@ const account182 = (amount: bigint) => {
 
 t.test('trie.md worked examples', async (t) => {
   const s = new MemoryTrieStorage();
-  const one = applyChanges(s, EMPTY_ROOT, [{ key: trieKeyAccount('treasury.near'), value: account182(10n ** 25n) }]);
-  t.equal(toHex(one.newRoot), '1a30dc2224837edc1afde3613b080a4fef93e92296fb45de6395ef31c254493a', '§6.1 one leaf');
+  const one = applyChanges(s, EMPTY_ROOT, [
+    { key: trieKeyAccount('treasury.near'), value: account182(10n ** 25n) },
+  ]);
+  t.equal(
+    toHex(one.newRoot),
+    '1a30dc2224837edc1afde3613b080a4fef93e92296fb45de6395ef31c254493a',
+    '§6.1 one leaf',
+  );
   t.equal(base58Encode(sha256(one.newRoot)), 'Hx6f2mA2UFC58gPKQiRoaqTGeVSzgMoKhVEuiaNVM7UJ');
 
   const pk = parsePublicKey('ed25519:9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj');
@@ -70,7 +78,10 @@ t.test('the mainnet genesis records give the mainnet state root', async (t) => {
   const kvs = genesisStateFromRecords(g.records, {
     numBytesAccount: 100n,
     numExtraBytesRecord: 40n,
-    validators: g.validators.map((v: { account_id: string; amount: string }) => ({ accountId: v.account_id, amount: BigInt(v.amount) })),
+    validators: g.validators.map((v: { account_id: string; amount: string }) => ({
+      accountId: v.account_id,
+      amount: BigInt(v.amount),
+    })),
   });
   t.equal(kvs.length, 64, '26 accounts, 2 codes, 35 keys, 1 data');
   const s = new MemoryTrieStorage();
@@ -86,10 +97,18 @@ t.test('the mainnet genesis records give the mainnet state root', async (t) => {
   const trie = new Trie(s, ch.newRoot);
   for (const { key, value } of kvs) t.same(trie.get(key), value);
   const near = trie.get(trieKeyAccount('near'))!;
-  t.equal(new DataView(near.buffer, near.byteOffset).getBigUint64(64, true), 197872n, 'storage usage recomputed');
+  t.equal(
+    new DataView(near.buffer, near.byteOffset).getBigUint64(64, true),
+    197872n,
+    'storage usage recomputed',
+  );
   const keys = [...trie.iterPrefix(Uint8Array.of(2))].map(([k]) => k);
   t.equal(keys.length, 35, 'prefix scan over access keys');
-  t.same(keys.map((k) => toHex(k)), [...keys.map((k) => toHex(k))].sort(), 'ascending order');
+  t.same(
+    keys.map((k) => toHex(k)),
+    [...keys.map((k) => toHex(k))].sort(),
+    'ascending order',
+  );
 });
 
 function rng(seed: number): () => number {
@@ -123,7 +142,11 @@ t.test('the root depends only on the final key set (random inserts and deletes)'
     const ch = applyChanges(s, root, [...dedup.values()]);
     store(s, ch);
     root = ch.newRoot;
-    const fresh = applyChanges(new MemoryTrieStorage(), EMPTY_ROOT, [...model].map(([k, v]) => ({ key: fromHex(k), value: v })));
+    const fresh = applyChanges(
+      new MemoryTrieStorage(),
+      EMPTY_ROOT,
+      [...model].map(([k, v]) => ({ key: fromHex(k), value: v })),
+    );
     t.same(root, fresh.newRoot, `round ${round}: same root as building from scratch`);
   }
   const trie = new Trie(s, root);
@@ -143,11 +166,23 @@ t.test('refcounts: deleting everything releases every node and value', async (t)
     return ch.newRoot;
   };
   const keys = Array.from({ length: 30 }, (_, i) => utf8(`account${i}.near`));
-  let root = apply(EMPTY_ROOT, keys.map((key) => ({ key, value: utf8('same') })));
-  root = apply(root, keys.slice(0, 10).map((key) => ({ key, value: utf8('other') })));
-  root = apply(root, keys.map((key) => ({ key, value: null })));
+  let root = apply(
+    EMPTY_ROOT,
+    keys.map((key) => ({ key, value: utf8('same') })),
+  );
+  root = apply(
+    root,
+    keys.slice(0, 10).map((key) => ({ key, value: utf8('other') })),
+  );
+  root = apply(
+    root,
+    keys.map((key) => ({ key, value: null })),
+  );
   t.same(root, EMPTY_ROOT);
-  t.ok([...counts.values()].every((c) => c === 0), 'every inserted node and value was released once');
+  t.ok(
+    [...counts.values()].every((c) => c === 0),
+    'every inserted node and value was released once',
+  );
 });
 
 t.test('TrieUpdate overlays, commits with causes, rolls back, iterates merged', async (t) => {
@@ -170,12 +205,21 @@ t.test('TrieUpdate overlays, commits with causes, rolls back, iterates merged', 
   u.commit(tx);
   u.set(trieKeyContractData('a.near', utf8('k2')), utf8('22'));
   u.commit({ type: 'receipt_processing', receiptHash: new Uint8Array(32) });
-  const listed = [...u.iterPrefix(trieKeyContractData('a.near', new Uint8Array(0)))].map(([k, v]) => [parseTrieKey(k), Buffer.from(v).toString()]);
-  t.same(listed.map(([, v]) => v), ['22', '3']);
+  const listed = [...u.iterPrefix(trieKeyContractData('a.near', new Uint8Array(0)))].map(([k, v]) => [
+    parseTrieKey(k),
+    Buffer.from(v).toString(),
+  ]);
+  t.same(
+    listed.map(([, v]) => v),
+    ['22', '3'],
+  );
   const r = u.finalize();
   t.equal(r.changes.length, 2);
   const k2 = r.stateChanges.find((c) => Buffer.from(c.key).toString().endsWith('k2'))!;
-  t.same(k2.changes.map((c) => c.cause.type), ['transaction_processing', 'receipt_processing']);
+  t.same(
+    k2.changes.map((c) => c.cause.type),
+    ['transaction_processing', 'receipt_processing'],
+  );
   const ch = applyChanges(s, base.newRoot, r.changes);
   store(s, ch);
   const after = new Trie(s, ch.newRoot);
@@ -188,6 +232,10 @@ t.test('trie keys parse back', async (t) => {
   t.same(parseTrieKey(trieKeyAccount('alice.near')), { col: 'account', accountId: 'alice.near' });
   const ak = parseTrieKey(trieKeyAccessKey('alice.near', pk));
   t.equal(ak.col, 'access_key');
-  t.same(parseTrieKey(trieKeyContractData('alice.near', utf8('a,b'))), { col: 'contract_data', accountId: 'alice.near', key: utf8('a,b') });
+  t.same(parseTrieKey(trieKeyContractData('alice.near', utf8('a,b'))), {
+    col: 'contract_data',
+    accountId: 'alice.near',
+    key: utf8('a,b'),
+  });
   t.equal(toHex(trieKeyAccount('treasury.near')), '0074726561737572792e6e656172');
 });
