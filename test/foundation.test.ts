@@ -199,16 +199,31 @@ t.test('path form, GET routes and errors in nearcore shape', async (t) => {
   });
   t.equal(malformed.status, 400);
   const deep = `{"jsonrpc":"2.0","id":1,"method":"block","params":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-  const nested = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep });
+  const nested = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: deep,
+  });
   t.equal(nested.status, 400, 'deeply nested params are a parse error');
-  const huge = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(11 * 1024 * 1024) });
+  const huge = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: 'x'.repeat(11 * 1024 * 1024),
+  });
   t.equal(huge.status, 413, 'bodies over 10 MiB are refused');
-  const wrongType = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+  const wrongType = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: '{}',
+  });
   t.equal(wrongType.status, 415);
   const batch = await post('/', [{ jsonrpc: '2.0', id: 1, method: 'status', params: [] }]);
   t.equal(batch.status, 400, 'batches are not supported');
   const extraKey = await post('/', { jsonrpc: '2.0', id: 1, method: 'status', params: [], extra: 1 });
-  t.equal(((await extraKey.json()) as { error: { cause: { name: string } } }).error.cause.name, 'PARSE_ERROR');
+  t.equal(
+    ((await extraKey.json()) as { error: { cause: { name: string } } }).error.cause.name,
+    'PARSE_ERROR',
+  );
   const after = await node.rpc('status', []);
   t.equal(after.status, 200, 'the node keeps serving after bad input');
 });

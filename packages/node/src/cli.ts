@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { initHome } from './home.js';
+import { inspect } from './inspect.js';
 import { stderrLogger } from './log.js';
 import { NearliteNode } from './node.js';
 import { VERSION } from './version.js';
@@ -14,6 +15,8 @@ Usage:
   nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
   nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run on 127.0.0.1:3030
+  nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
+                              | state ID [--prefix P] | stats      (read a stopped node's store)
   nearlite --version
 `;
 
@@ -71,10 +74,20 @@ export async function main(argv: readonly string[]): Promise<number> {
       archive: { type: 'boolean' },
       'convert-db-kind': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      prefix: { type: 'string' },
     },
     strict: true,
   });
   const command = positionals[0];
+  if (command === 'inspect') {
+    if (!values.home) throw new UsageError('inspect needs --home DIR');
+    await inspect(
+      values.home,
+      [...positionals.slice(1), ...(values.prefix !== undefined ? ['--prefix', values.prefix] : [])],
+      (s) => process.stdout.write(s),
+    );
+    return 0;
+  }
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const logger = stderrLogger(values.quiet ?? false);
   switch (command) {

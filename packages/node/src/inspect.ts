@@ -1,0 +1,99 @@
+// `nearlite inspect`: reads a stopped node's home through the embeddable ChainReader.
+import { blockHeaderView, ChainReader, chunkHeaderView } from '@nearlite/chain';
+import { accountView, base58Decode, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
+import { DBCol } from '@nearlite/store';
+
+export class InspectError extends Error {
+  override readonly name = 'InspectError';
+}
+
+function hashArg(v: string | undefined, what: string): Uint8Array {
+  if (!v) throw new InspectError(`inspect ${what} needs a hash`);
+  const h = base58Decode(v);
+  if (h.length !== 32) throw new InspectError(`'${v}' is not a 32-byte base58 hash`);
+  return h;
+}
+
+function heightArg(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InspectError(`'${v}' is not a block height`);
+  return n;
+}
+
+export async function inspect(
+  home: string,
+  args: readonly string[],
+  out: (s: string) => void,
+): Promise<void> {
+  const [what, a, b] = args;
+  const reader = await ChainReader.open(home);
+  try {
+    const print = (v: unknown) => out(`${stringifyJson(v)}\n`);
+    switch (what) {
+      case 'block': {
+        const h = a === undefined ? reader.head()?.height : /^\d+$/.test(a) ? Number(a) : undefined;
+        const header = h !== undefined ? reader.blockByHeight(h) : reader.blockByHash(hashArg(a, 'block'));
+        if (!header) throw new InspectError(`no block ${a ?? ''}`);
+        print(blockHeaderView(header));
+        return;
+      }
+      case 'chunk': {
+        const c = reader.chunk(heightArg(a) ?? reader.head()!.height, heightArg(b) ?? 0);
+        if (!c) throw new InspectError(`no chunk at height ${a} shard ${b ?? 0}`);
+        print({
+          header: chunkHeaderView(c.header),
+          transactions: c.transactions.length,
+          receipts: c.prevOutgoingReceipts.length,
+        });
+        return;
+      }
+      case 'tx': {
+        const hash = hashArg(a, 'tx');
+        const tx = reader.transaction(hash);
+        const outcome = reader.outcome(hash);
+        if (!tx) throw new InspectError(`no transaction ${a}`);
+        print({
+          hash: a,
+          block_hash: tx.blockHash ? base58Encode(tx.blockHash) : null,
+          signed_tx_base64: toBase64(tx.bytes),
+          outcome_base64: outcome ? toBase64(outcome.outcomeBytes) : null,
+        });
+        return;
+      }
+      case 'account': {
+        if (!a) throw new InspectError('inspect account needs an account id');
+        const acc = reader.account(a, heightArg(b));
+        if (!acc) throw new InspectError(`account ${a} does not exist`);
+        print({ account_id: a, ...accountView(acc) });
+        return;
+      }
+      case 'state': {
+        if (!a) throw new InspectError('inspect state needs an account id');
+        const prefixIndex = args.indexOf('--prefix');
+        const prefix = prefixIndex >= 0 ? utf8(args[prefixIndex + 1] ?? '') : new Uint8Array(0);
+        for (const [k, v] of reader.contractState(a, prefix)) print({ key: toBase64(k), value: toBase64(v) });
+        return;
+      }
+      case 'stats': {
+        const head = reader.head();
+        const columns: Record<string, number> = {};
+        for (const [name, col] of Object.entries(DBCol))
+          columns[name] = await reader.store.approximateSize(col);
+        print({
+          kind: reader.kind(),
+          head_height: head?.height ?? null,
+          tail_height: reader.tail(),
+          column_bytes: columns,
+        });
+        return;
+      }
+      default:
+        throw new InspectError(
+          'inspect what? block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT] | state ID [--prefix P] | stats',
+        );
+    }
+  } finally {
+    await reader.close();
+  }
+}

@@ -1,0 +1,133 @@
+// History: state changes per block, time travel, GC boundaries and reading a stopped node's store.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+t.test('changes, block_effects and queries at old blocks on an archival node', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '50', '--archive']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  const patch = (value: string) =>
+    node.rpc('sandbox_patch_state', {
+      records: [{ Data: { account_id: 'test.near', data_key: b64('greeting'), value: b64(value) } }],
+    });
+  t.same((await patch('hello')).body.result, {});
+  const h1 = (
+    await node.rpc<{ header: { height: number; hash: string } }>('block', { finality: 'optimistic' })
+  ).body.result!.header;
+  await patch('world');
+  const h2 = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header;
+  t.ok(h2.height > h1.height);
+
+  const state = async (blockId: number) =>
+    (
+      await node.rpc<{ values: { key: string; value: string }[] }>('query', {
+        request_type: 'view_state',
+        account_id: 'test.near',
+        prefix_base64: b64('greet'),
+        block_id: blockId,
+      })
+    ).body.result?.values;
+  t.same(
+    await state(h1.height),
+    [{ key: b64('greeting'), value: b64('hello') }],
+    'the state as of the first patch',
+  );
+  t.same(await state(h2.height), [{ key: b64('greeting'), value: b64('world') }]);
+  t.same(await state(1), [], 'before any patch');
+
+  // Find the block that carried the first patch: its changes show the data update.
+  let found:
+    | { block_hash: string; changes: { type: string; change: { value_base64: string } }[] }
+    | undefined;
+  for (let h = 1; h <= h2.height && !found; h++) {
+    const r = await node.rpc<typeof found>('EXPERIMENTAL_changes', {
+      changes_type: 'data_changes',
+      account_ids: ['test.near'],
+      key_prefix_base64: b64('greet'),
+      block_id: h,
+    });
+    if (r.body.result && r.body.result.changes.length > 0) found = r.body.result;
+  }
+  t.ok(found, 'a block records the data change');
+  t.equal(found!.changes[0]!.type, 'data_update');
+  t.equal(found!.changes[0]!.change.value_base64, b64('hello'));
+  const effects = await node.rpc<{ changes: { type: string; account_id: string }[] }>('block_effects', {
+    block_id: found!.block_hash,
+  });
+  t.same(effects.body.result?.changes, [{ type: 'data_touched', account_id: 'test.near' }]);
+  const none = await node.rpc<{ changes: unknown[] }>('changes', {
+    changes_type: 'account_changes',
+    account_ids: ['test.near'],
+    block_id: 1,
+  });
+  t.same(none.body.result?.changes, []);
+});
+
+t.test('GC keeps recent epochs: the tail answers, the block below it is gone', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--epoch-length', '4']);
+  const producing = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(producing, 40);
+  await producing.stop();
+  // Restarted with no block in sight, so GC stands still while the boundary is probed.
+  const node = await startNode(home, ['--block-time', '600000']);
+  t.teardown(() => node.stop());
+  const status = await node.rpc<{ sync_info: { earliest_block_height: number } }>('status', []);
+  const tail = status.body.result!.sync_info.earliest_block_height;
+  t.ok(tail > 1, `the tail moved to ${tail}`);
+  const kept = await node.rpc('query', {
+    request_type: 'view_account',
+    account_id: 'test.near',
+    block_id: tail,
+  });
+  t.notOk(kept.body.error, 'the last kept block answers queries');
+  const gone = await node.rpc('query', {
+    request_type: 'view_account',
+    account_id: 'test.near',
+    block_id: tail - 1,
+  });
+  t.equal(gone.body.error?.cause.name, 'GARBAGE_COLLECTED_BLOCK');
+  const block = await node.rpc('block', { block_id: tail - 1 });
+  t.equal(block.body.error?.cause.name, 'UNKNOWN_BLOCK');
+  t.equal(block.status, 422, 'UNKNOWN_BLOCK below the head is HTTP 422, as nearcore');
+});
+
+t.test('a stopped node home is readable with nearlite inspect and the embedding example', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '30', '--archive']);
+  await waitForHeight(node, 3);
+  await node.rpc('sandbox_patch_state', {
+    records: [{ Data: { account_id: 'test.near', data_key: b64('k'), value: b64('v') } }],
+  });
+  await node.stop();
+
+  const block = cli(['inspect', '--home', home, 'block', '2']);
+  t.equal(block.status, 0, block.stderr);
+  t.equal(JSON.parse(block.stdout).height, 2);
+  const account = cli(['inspect', '--home', home, 'account', 'test.near']);
+  t.equal(JSON.parse(account.stdout).amount, (10n ** 33n).toString());
+  const state = cli(['inspect', '--home', home, 'state', 'test.near', '--prefix', 'k']);
+  t.same(JSON.parse(state.stdout), { key: b64('k'), value: b64('v') });
+  const stats = cli(['inspect', '--home', home, 'stats']);
+  const s = JSON.parse(stats.stdout);
+  t.equal(s.kind, 'archival');
+  t.ok('State' in s.column_bytes);
+  const chunk = cli(['inspect', '--home', home, 'chunk', '2', '0']);
+  t.equal(JSON.parse(chunk.stdout).header.height_included, 2);
+
+  const out = execFileSync(
+    process.execPath,
+    [join(import.meta.dirname, '..', 'examples', 'read-home.mjs'), home],
+    { encoding: 'utf8' },
+  );
+  t.match(out, /^head #\d+ /);
+  t.match(out, /k = v/);
+});
