@@ -1,1 +1,28 @@
-export {};
+export type { CompiledContract } from './cache.js';
+export { ContractCache } from './cache.js';
+export { cacheKey, compileContract } from './compile.js';
+export type { ExtCost, ExtCostsConfig, LimitConfig, VMConfig } from './config.js';
+export { EXT_COSTS, parseVMConfig, prepareConfigKey, VMConfigError } from './config.js';
+export type { PromiseResult, ReturnData, ViewConfig, VMContext, VMOutcome } from './context.js';
+export type {
+  CompilationError,
+  FunctionCallError,
+  HostErrorValue,
+  MethodResolveError,
+  PrepareError,
+  WasmTrap,
+} from './errors.js';
+export {
+  functionCallErrorMessage,
+  HostError,
+  hostErrorMessage,
+  VMRunnerError,
+  VMRunnerErrorCode,
+} from './errors.js';
+export type { External, ReceiptIndex, StorageAccessTracker } from './external.js';
+export type { Fee, RuntimeFeesConfig } from './fees.js';
+export { ActionCosts, parseFeesConfig, sendFee, transferFees } from './fees.js';
+export type { HostFunctionDef, WasmValType } from './imports.js';
+export { IMPORT_TABLE } from './imports.js';
+export type { RunFunctionArgs } from './runner.js';
+export { runFunction } from './runner.js';

@@ -1,0 +1,209 @@
+// VMConfig and RuntimeFeesConfig parsed from nearcore's protocol-config JSON
+// (`runtime_config.wasm_config` and `runtime_config.transaction_costs`), with nearcore's field names.
+
+export const EXT_COSTS = [
+  'base',
+  'contract_loading_base',
+  'contract_loading_bytes',
+  'read_memory_base',
+  'read_memory_byte',
+  'write_memory_base',
+  'write_memory_byte',
+  'read_register_base',
+  'read_register_byte',
+  'write_register_base',
+  'write_register_byte',
+  'utf8_decoding_base',
+  'utf8_decoding_byte',
+  'utf16_decoding_base',
+  'utf16_decoding_byte',
+  'sha256_base',
+  'sha256_byte',
+  'keccak256_base',
+  'keccak256_byte',
+  'keccak512_base',
+  'keccak512_byte',
+  'ripemd160_base',
+  'ripemd160_block',
+  'ed25519_verify_base',
+  'ed25519_verify_byte',
+  'ecrecover_base',
+  'log_base',
+  'log_byte',
+  'storage_write_base',
+  'storage_write_key_byte',
+  'storage_write_value_byte',
+  'storage_write_evicted_byte',
+  'storage_read_base',
+  'storage_read_key_byte',
+  'storage_read_value_byte',
+  'storage_large_read_overhead_base',
+  'storage_large_read_overhead_byte',
+  'storage_remove_base',
+  'storage_remove_key_byte',
+  'storage_remove_ret_value_byte',
+  'storage_has_key_base',
+  'storage_has_key_byte',
+  'touching_trie_node',
+  'read_cached_trie_node',
+  'promise_and_base',
+  'promise_and_per_promise',
+  'promise_return',
+  'validator_stake_base',
+  'validator_total_stake_base',
+  'alt_bn128_g1_multiexp_base',
+  'alt_bn128_g1_multiexp_element',
+  'alt_bn128_g1_sum_base',
+  'alt_bn128_g1_sum_element',
+  'alt_bn128_pairing_check_base',
+  'alt_bn128_pairing_check_element',
+  'yield_create_base',
+  'yield_create_byte',
+  'yield_resume_base',
+  'yield_resume_byte',
+  'bls12381_p1_sum_base',
+  'bls12381_p2_sum_base',
+  'bls12381_g1_multiexp_base',
+  'bls12381_g2_multiexp_base',
+  'bls12381_map_fp_to_g1_base',
+  'bls12381_map_fp2_to_g2_base',
+  'bls12381_pairing_base',
+  'bls12381_p1_decompress_base',
+  'bls12381_p2_decompress_base',
+] as const;
+export type ExtCost = (typeof EXT_COSTS)[number];
+export type ExtCostsConfig = Readonly<Record<ExtCost, bigint>>;
+
+export interface LimitConfig {
+  readonly max_gas_burnt: bigint;
+  readonly max_stack_height: number;
+  readonly initial_memory_pages: number;
+  readonly max_memory_pages: number;
+  readonly registers_memory_limit: bigint;
+  readonly max_register_size: bigint;
+  readonly max_number_registers: bigint;
+  readonly max_number_logs: bigint;
+  readonly max_total_log_length: bigint;
+  readonly max_total_prepaid_gas: bigint;
+  readonly max_actions_per_receipt: bigint;
+  readonly max_number_bytes_method_names: bigint;
+  readonly max_length_method_name: bigint;
+  readonly max_arguments_length: bigint;
+  readonly max_length_returned_data: bigint;
+  readonly max_contract_size: bigint;
+  readonly max_transaction_size: bigint;
+  readonly max_length_storage_key: bigint;
+  readonly max_length_storage_value: bigint;
+  readonly max_promises_per_function_call_action: bigint;
+  readonly max_number_input_data_dependencies: bigint;
+  readonly max_functions_number_per_contract: bigint;
+  readonly max_locals_per_contract: bigint;
+  readonly max_yield_payload_size: bigint;
+}
+
+export interface VMConfig {
+  readonly ext_costs: ExtCostsConfig;
+  readonly grow_mem_cost: number;
+  readonly regular_op_cost: bigint;
+  readonly limit_config: LimitConfig;
+  readonly discard_custom_sections: boolean;
+  readonly saturating_float_to_int: boolean;
+  readonly reftypes_bulk_memory: boolean;
+  readonly implicit_account_creation: boolean;
+  readonly eth_implicit_accounts: boolean;
+  readonly fix_contract_loading_cost: boolean;
+  readonly deterministic_account_ids: boolean;
+}
+
+export class VMConfigError extends Error {
+  override readonly name = 'VMConfigError';
+}
+
+type Json = Record<string, unknown>;
+
+function obj(v: unknown, what: string): Json {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new VMConfigError(`${what}: expected an object`);
+  return v as Json;
+}
+
+function big(o: Json, key: string, what: string): bigint {
+  const v = o[key];
+  if (typeof v === 'bigint') return v;
+  if ((typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^\d+$/.test(v)))
+    return BigInt(v);
+  throw new VMConfigError(`${what}.${key}: expected an unsigned integer`);
+}
+
+function bool(o: Json, key: string, fallback: boolean): boolean {
+  const v = o[key];
+  return typeof v === 'boolean' ? v : fallback;
+}
+
+const LIMIT_KEYS_BIGINT = [
+  'max_gas_burnt',
+  'registers_memory_limit',
+  'max_register_size',
+  'max_number_registers',
+  'max_number_logs',
+  'max_total_log_length',
+  'max_total_prepaid_gas',
+  'max_actions_per_receipt',
+  'max_number_bytes_method_names',
+  'max_length_method_name',
+  'max_arguments_length',
+  'max_length_returned_data',
+  'max_contract_size',
+  'max_transaction_size',
+  'max_length_storage_key',
+  'max_length_storage_value',
+  'max_promises_per_function_call_action',
+  'max_number_input_data_dependencies',
+  'max_functions_number_per_contract',
+  'max_locals_per_contract',
+  'max_yield_payload_size',
+] as const;
+
+/** Parses `runtime_config.wasm_config` as `EXPERIMENTAL_protocol_config` prints it. */
+export function parseVMConfig(json: unknown): VMConfig {
+  const w = obj(json, 'wasm_config');
+  const ec = obj(w.ext_costs, 'wasm_config.ext_costs');
+  const ext = {} as Record<ExtCost, bigint>;
+  for (const k of EXT_COSTS) ext[k] = big(ec, k, 'ext_costs');
+  const lc = obj(w.limit_config, 'wasm_config.limit_config');
+  const limits: Record<string, bigint | number> = {};
+  for (const k of LIMIT_KEYS_BIGINT) limits[k] = big(lc, k, 'limit_config');
+  for (const k of ['max_stack_height', 'initial_memory_pages', 'max_memory_pages'] as const) {
+    const v = big(lc, k, 'limit_config');
+    if (v > 0xffffffffn) throw new VMConfigError(`limit_config.${k}: out of range`);
+    limits[k] = Number(v);
+  }
+  return {
+    ext_costs: ext,
+    grow_mem_cost: Number(big(w, 'grow_mem_cost', 'wasm_config')),
+    regular_op_cost: big(w, 'regular_op_cost', 'wasm_config'),
+    limit_config: limits as unknown as LimitConfig,
+    discard_custom_sections: bool(w, 'discard_custom_sections', true),
+    saturating_float_to_int: bool(w, 'saturating_float_to_int', false),
+    reftypes_bulk_memory: bool(w, 'reftypes_bulk_memory', false),
+    implicit_account_creation: bool(w, 'implicit_account_creation', true),
+    eth_implicit_accounts: bool(w, 'eth_implicit_accounts', false),
+    fix_contract_loading_cost: bool(w, 'fix_contract_loading_cost', false),
+    deterministic_account_ids: bool(w, 'deterministic_account_ids', false),
+  };
+}
+
+/** A stable string of everything preparation bakes into the instrumented module. */
+export function prepareConfigKey(c: VMConfig): string {
+  const l = c.limit_config;
+  return [
+    c.regular_op_cost,
+    l.initial_memory_pages,
+    l.max_memory_pages,
+    l.max_stack_height,
+    l.max_functions_number_per_contract,
+    l.max_locals_per_contract,
+    c.saturating_float_to_int ? 1 : 0,
+    c.reftypes_bulk_memory ? 1 : 0,
+  ].join(':');
+}

@@ -1,0 +1,52 @@
+// What the runtime tells the VM about the call (nearcore's VMContext) and what the VM hands back
+// (VMOutcome). Field names are nearcore's.
+import type { FunctionCallError } from './errors.js';
+
+export type PromiseResult =
+  | { readonly kind: 'Successful'; readonly data: Uint8Array }
+  | { readonly kind: 'Failed' }
+  | { readonly kind: 'NotReady' };
+
+export interface ViewConfig {
+  readonly max_gas_burnt: bigint;
+}
+
+export interface VMContext {
+  readonly current_account_id: string;
+  readonly signer_account_id: string;
+  /** borsh-serialized PublicKey (key-type byte ‖ key bytes), as nearcore stores it. */
+  readonly signer_account_pk: Uint8Array;
+  readonly predecessor_account_id: string;
+  readonly input: Uint8Array;
+  readonly promise_results: readonly PromiseResult[];
+  readonly block_height: bigint;
+  readonly block_timestamp: bigint;
+  readonly epoch_height: bigint;
+  readonly account_balance: bigint;
+  readonly account_locked_balance: bigint;
+  readonly storage_usage: bigint;
+  readonly attached_deposit: bigint;
+  readonly prepaid_gas: bigint;
+  readonly random_seed: Uint8Array;
+  /** Non-null for view calls: state-changing host functions fail with ProhibitedInView. */
+  readonly view_config: ViewConfig | null;
+  /** Accounts waiting on this call's return value (data receipts); charged per returned byte. */
+  readonly output_data_receivers: readonly string[];
+}
+
+export type ReturnData =
+  | { readonly kind: 'None' }
+  | { readonly kind: 'Value'; readonly data: Uint8Array }
+  | { readonly kind: 'ReceiptIndex'; readonly index: number };
+
+export interface VMOutcome {
+  balance: bigint;
+  storage_usage: bigint;
+  return_data: ReturnData;
+  burnt_gas: bigint;
+  used_gas: bigint;
+  /** Equal to burnt_gas: this config carries no separate compute costs. */
+  compute_usage: bigint;
+  logs: string[];
+  aborted: FunctionCallError | null;
+}

@@ -1,0 +1,67 @@
+// The synchronous interface the runtime implements over its TrieUpdate and receipt manager
+// (nearcore's `External`, logic/dependencies.rs). The VM never imports store, trie or runtime.
+import type { PublicKey } from '@nearlite/primitives';
+
+/** Receipt indices are the External's own numbering (nearcore's ReceiptIndex, u64). */
+export type ReceiptIndex = number;
+
+/**
+ * Lets the External charge trie-access gas while it reads (nearcore's StorageAccessTracker).
+ * Each method throws a HostError (GasExceeded / GasLimitExceeded) when gas runs out.
+ */
+export interface StorageAccessTracker {
+  trie_node_touched(count: bigint): void;
+  cached_trie_node_access(count: bigint): void;
+  deref_write_evicted_value_bytes(bytes: bigint): void;
+  deref_removed_value_bytes(bytes: bigint): void;
+}
+
+export interface External {
+  /** Writes `value` under `key` of the current account; returns the previous value, if any. */
+  storage_set(tracker: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null;
+  storage_get(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | null;
+  /** Removes `key`; returns the removed value, if any. */
+  storage_remove(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | null;
+  storage_has_key(tracker: StorageAccessTracker, key: Uint8Array): boolean;
+
+  generate_data_id(): Uint8Array;
+  /** Stake of `account_id` in the current epoch, or null if it is not a validator. */
+  validator_stake(account_id: string): bigint | null;
+  validator_total_stake(): bigint;
+
+  create_action_receipt(receipt_indices: readonly ReceiptIndex[], receiver_id: string): ReceiptIndex;
+  /** Creates a PromiseYield receipt with one data dependency; returns it and the 32-byte data id. */
+  create_promise_yield_receipt(receiver_id: string): { receipt_index: ReceiptIndex; data_id: Uint8Array };
+  /** True if `data_id` was a yield this account created and its data was submitted. */
+  submit_promise_resume_data(data_id: Uint8Array, data: Uint8Array): boolean;
+
+  append_action_create_account(receipt_index: ReceiptIndex): void;
+  append_action_deploy_contract(receipt_index: ReceiptIndex, code: Uint8Array): void;
+  append_action_function_call_weight(
+    receipt_index: ReceiptIndex,
+    method_name: Uint8Array,
+    args: Uint8Array,
+    attached_deposit: bigint,
+    prepaid_gas: bigint,
+    gas_weight: bigint,
+  ): void;
+  append_action_transfer(receipt_index: ReceiptIndex, deposit: bigint): void;
+  append_action_stake(receipt_index: ReceiptIndex, stake: bigint, public_key: PublicKey): void;
+  append_action_add_key_with_full_access(
+    receipt_index: ReceiptIndex,
+    public_key: PublicKey,
+    nonce: bigint,
+  ): void;
+  append_action_add_key_with_function_call(
+    receipt_index: ReceiptIndex,
+    public_key: PublicKey,
+    nonce: bigint,
+    allowance: bigint | null,
+    receiver_id: string,
+    method_names: readonly Uint8Array[],
+  ): void;
+  append_action_delete_key(receipt_index: ReceiptIndex, public_key: PublicKey): void;
+  append_action_delete_account(receipt_index: ReceiptIndex, beneficiary_id: string): void;
+
+  get_receipt_receiver(receipt_index: ReceiptIndex): string;
+}

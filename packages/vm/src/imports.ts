@@ -1,0 +1,153 @@
+// THE import table: every `env` function a contract may import, with its Wasm signature and the host
+// function behind it. Linking, signature checks and docs all derive from this one list.
+import * as context from './host/context.js';
+import * as economics from './host/economics.js';
+import * as math from './host/math.js';
+import * as misc from './host/misc.js';
+import * as actions from './host/promise_actions.js';
+import * as promises from './host/promises.js';
+import * as registers from './host/registers.js';
+import * as storage from './host/storage.js';
+import * as unsupported from './host/unsupported.js';
+import * as validator from './host/validator.js';
+import type { VMLogic } from './logic.js';
+
+export type WasmValType = 'i32' | 'i64';
+
+export interface HostFunctionDef {
+  readonly params: readonly WasmValType[];
+  readonly result: WasmValType | null;
+  readonly fn: (logic: VMLogic, ...args: never[]) => unknown;
+}
+
+const I = 'i64' as const;
+const def = (n: number, result: WasmValType | null, fn: HostFunctionDef['fn']): HostFunctionDef => ({
+  params: Array<WasmValType>(n).fill(I),
+  result,
+  fn,
+});
+
+export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
+  // Registers
+  read_register: def(2, null, registers.read_register),
+  register_len: def(1, I, registers.register_len),
+  write_register: def(3, null, registers.write_register),
+  // Context
+  current_account_id: def(1, null, context.current_account_id),
+  signer_account_id: def(1, null, context.signer_account_id),
+  signer_account_pk: def(1, null, context.signer_account_pk),
+  predecessor_account_id: def(1, null, context.predecessor_account_id),
+  input: def(1, null, context.input),
+  block_index: def(0, I, context.block_index),
+  block_timestamp: def(0, I, context.block_timestamp),
+  epoch_height: def(0, I, context.epoch_height),
+  storage_usage: def(0, I, context.storage_usage),
+  // Economics
+  account_balance: def(1, null, economics.account_balance),
+  account_locked_balance: def(1, null, economics.account_locked_balance),
+  attached_deposit: def(1, null, economics.attached_deposit),
+  prepaid_gas: def(0, I, economics.prepaid_gas),
+  used_gas: def(0, I, economics.used_gas),
+  // Math
+  random_seed: def(1, null, math.random_seed),
+  sha256: def(3, null, math.sha256),
+  keccak256: def(3, null, math.keccak256),
+  keccak512: def(3, null, math.keccak512),
+  ripemd160: def(3, null, math.ripemd160),
+  ecrecover: def(7, I, math.ecrecover),
+  ed25519_verify: def(6, I, math.ed25519_verify),
+  alt_bn128_g1_multiexp: def(3, null, unsupported.alt_bn128_g1_multiexp),
+  alt_bn128_g1_sum: def(3, null, unsupported.alt_bn128_g1_sum),
+  alt_bn128_pairing_check: def(2, I, unsupported.alt_bn128_pairing_check),
+  bls12381_p1_sum: def(3, I, unsupported.bls12381_p1_sum),
+  bls12381_p2_sum: def(3, I, unsupported.bls12381_p2_sum),
+  bls12381_g1_multiexp: def(3, I, unsupported.bls12381_g1_multiexp),
+  bls12381_g2_multiexp: def(3, I, unsupported.bls12381_g2_multiexp),
+  bls12381_map_fp_to_g1: def(3, I, unsupported.bls12381_map_fp_to_g1),
+  bls12381_map_fp2_to_g2: def(3, I, unsupported.bls12381_map_fp2_to_g2),
+  bls12381_pairing_check: def(2, I, unsupported.bls12381_pairing_check),
+  bls12381_p1_decompress: def(3, I, unsupported.bls12381_p1_decompress),
+  bls12381_p2_decompress: def(3, I, unsupported.bls12381_p2_decompress),
+  // Miscellaneous
+  value_return: def(2, null, misc.value_return),
+  panic: def(0, null, misc.panic),
+  panic_utf8: def(2, null, misc.panic_utf8),
+  log_utf8: def(2, null, misc.log_utf8),
+  log_utf16: def(2, null, misc.log_utf16),
+  abort: { params: ['i32', 'i32', 'i32', 'i32'], result: null, fn: misc.abort },
+  gas: { params: ['i32'], result: null, fn: misc.gas },
+  // Promises
+  promise_create: def(8, I, promises.promise_create),
+  promise_then: def(9, I, promises.promise_then),
+  promise_and: def(2, I, promises.promise_and),
+  promise_batch_create: def(2, I, promises.promise_batch_create),
+  promise_batch_then: def(3, I, promises.promise_batch_then),
+  promise_batch_action_create_account: def(1, null, actions.promise_batch_action_create_account),
+  promise_batch_action_deploy_contract: def(3, null, actions.promise_batch_action_deploy_contract),
+  promise_batch_action_function_call: def(7, null, actions.promise_batch_action_function_call),
+  promise_batch_action_function_call_weight: def(8, null, actions.promise_batch_action_function_call_weight),
+  promise_batch_action_transfer: def(2, null, actions.promise_batch_action_transfer),
+  promise_batch_action_stake: def(4, null, actions.promise_batch_action_stake),
+  promise_batch_action_add_key_with_full_access: def(
+    4,
+    null,
+    actions.promise_batch_action_add_key_with_full_access,
+  ),
+  promise_batch_action_add_key_with_function_call: def(
+    9,
+    null,
+    actions.promise_batch_action_add_key_with_function_call,
+  ),
+  promise_batch_action_delete_key: def(3, null, actions.promise_batch_action_delete_key),
+  promise_batch_action_delete_account: def(3, null, actions.promise_batch_action_delete_account),
+  promise_yield_create: def(7, I, promises.promise_yield_create),
+  promise_yield_resume: {
+    params: Array<WasmValType>(4).fill(I),
+    result: 'i32',
+    fn: promises.promise_yield_resume,
+  },
+  promise_results_count: def(0, I, promises.promise_results_count),
+  promise_result: def(2, I, promises.promise_result),
+  promise_return: def(1, null, promises.promise_return),
+  // Storage
+  storage_write: def(5, I, storage.storage_write),
+  storage_read: def(3, I, storage.storage_read),
+  storage_remove: def(3, I, storage.storage_remove),
+  storage_has_key: def(2, I, storage.storage_has_key),
+  storage_iter_prefix: def(2, I, storage.storage_iter_prefix),
+  storage_iter_range: def(4, I, storage.storage_iter_range),
+  storage_iter_next: def(3, I, storage.storage_iter_next),
+  // Validator
+  validator_stake: def(3, null, validator.validator_stake),
+  validator_total_stake: def(1, null, validator.validator_total_stake),
+};
+
+/** Bridges the in-Wasm gas global and the GasCounter around every host call. */
+export interface GasSync {
+  /** Moves gas the metered Wasm burnt since the last sync into the GasCounter. */
+  flush(): void;
+  /** Re-arms the Wasm-side budget from the GasCounter (its limit moves when promises prepay gas). */
+  rearm(): void;
+}
+
+/** The `env` object for instantiation: every table entry bound to `logic`, plus the memory. */
+export function buildImports(
+  logic: VMLogic,
+  memory: WebAssembly.Memory,
+  sync: GasSync,
+): Record<string, WebAssembly.ImportValue> {
+  const env: Record<string, WebAssembly.ImportValue> = { memory };
+  for (const [name, d] of Object.entries(IMPORT_TABLE)) {
+    const kinds = d.params;
+    env[name] = (...raw: (number | bigint)[]) => {
+      sync.flush();
+      try {
+        const args = raw.map((a, i) => (kinds[i] === 'i64' ? BigInt.asUintN(64, a as bigint) : a));
+        return d.fn(logic, ...(args as never[]));
+      } finally {
+        sync.rearm();
+      }
+    };
+  }
+  return env;
+}

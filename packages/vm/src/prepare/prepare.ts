@@ -1,0 +1,278 @@
+// Contract preparation, once per code hash (nearcore's prepare_v2 in spirit): validate the module's
+// sections and features, apply nearcore's limits, replace the module's own memory with an
+// `env.memory` import, add the metering globals and instrument every body. The start function is
+// exported instead of run at instantiation, so the host can arm the gas budget before it runs.
+import type { VMConfig } from '../config.js';
+import { fail, PrepareFailure, Reader, Sink } from './bytes.js';
+import { type InstrumentContext, instrumentBody } from './instrument.js';
+import { type Features, isValType, skipConstExpr } from './opcodes.js';
+
+export const GAS_EXPORT = '\u0000gas';
+export const STACK_EXPORT = '\u0000stack';
+export const START_EXPORT = '\u0000start';
+
+interface FuncType {
+  readonly params: number[];
+  readonly results: number;
+}
+
+export interface PreparedCode {
+  readonly bytes: Uint8Array;
+  /** Exported functions by name: true when the signature is `() -> ()`, as entry points must be. */
+  readonly methods: ReadonlyMap<string, boolean>;
+  readonly hasStart: boolean;
+}
+
+// Canonical section order; 12 (data count) sits between element (9) and code (10).
+const ORDER: Readonly<Record<number, number>> = {
+  1: 1,
+  2: 2,
+  3: 3,
+  4: 4,
+  5: 5,
+  6: 6,
+  7: 7,
+  8: 8,
+  9: 9,
+  12: 10,
+  10: 11,
+  11: 12,
+};
+
+function readSections(code: Uint8Array): Map<number, Reader> {
+  const r = new Reader(code);
+  const header = r.bytes(8);
+  const expected = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  if (!expected.every((b, i) => header[i] === b)) fail();
+  const sections = new Map<number, Reader>();
+  let last = 0;
+  while (!r.done()) {
+    const id = r.u8();
+    const size = r.u32();
+    const start = r.pos;
+    r.skip(size);
+    if (id === 0) continue;
+    const order = ORDER[id];
+    if (order === undefined || order <= last) fail();
+    last = order;
+    sections.set(id, new Reader(code, start, start + size));
+  }
+  return sections;
+}
+
+function readTypes(r: Reader | undefined, f: Features): FuncType[] {
+  const types: FuncType[] = [];
+  if (r === undefined) return types;
+  for (let n = r.u32(); n > 0; n--) {
+    if (r.u8() !== 0x60) fail();
+    const params: number[] = [];
+    for (let p = r.u32(); p > 0; p--) {
+      const t = r.u8();
+      if (!isValType(t, f)) fail();
+      params.push(t);
+    }
+    const results = r.u32();
+    if (results > 1) fail();
+    for (let i = 0; i < results; i++) if (!isValType(r.u8(), f)) fail();
+    types.push({ params, results });
+  }
+  if (!r.done()) fail();
+  return types;
+}
+
+function skipLimits(r: Reader): void {
+  const flags = r.u8();
+  if (flags > 1) fail();
+  r.u32();
+  if (flags === 1) r.u32();
+}
+
+function checkElements(r: Reader, f: Features): void {
+  for (let n = r.u32(); n > 0; n--) {
+    const flags = r.u32();
+    if (flags > 7 || (flags !== 0 && !f.reftypesBulkMemory)) fail();
+    if (flags === 2 || flags === 6) r.u32();
+    if ((flags & 1) === 0) skipConstExpr(r, f);
+    if ((flags & 3) !== 0) r.u8();
+    for (let k = r.u32(); k > 0; k--) {
+      if ((flags & 4) === 0) r.u32();
+      else skipConstExpr(r, f);
+    }
+  }
+  if (!r.done()) fail();
+}
+
+function checkData(r: Reader, f: Features): void {
+  for (let n = r.u32(); n > 0; n--) {
+    const flags = r.u32();
+    if (flags > 2 || (flags !== 0 && !f.reftypesBulkMemory)) fail();
+    if (flags === 2) r.u32();
+    if (flags !== 1) skipConstExpr(r, f);
+    r.skip(r.u32());
+  }
+  if (!r.done()) fail();
+}
+
+function rest(r: Reader): Uint8Array {
+  return r.b.subarray(r.pos, r.end);
+}
+
+export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCode {
+  const limits = config.limit_config;
+  const f: Features = {
+    saturatingFloatToInt: config.saturating_float_to_int,
+    reftypesBulkMemory: config.reftypes_bulk_memory,
+  };
+  const s = readSections(code);
+  const raw = (id: number): Uint8Array | undefined => {
+    const sec = s.get(id);
+    return sec === undefined ? undefined : code.subarray(sec.pos, sec.end);
+  };
+  const typeRaw = raw(1);
+  const fnRaw = raw(3);
+  const types = readTypes(s.get(1), f);
+  const typeOf = (i: number): FuncType => types[i] ?? fail();
+  let functionBudget = limits.max_functions_number_per_contract;
+  const funcTypes: FuncType[] = [];
+  const out = new Sink().bytes(code.subarray(0, 8));
+  if (typeRaw !== undefined) out.section(1, new Sink().bytes(typeRaw));
+
+  // Imports: only `env` functions; then the standardized memory.
+  const imports = new Sink();
+  const imp = s.get(2);
+  let importCount = 0;
+  if (imp !== undefined) {
+    importCount = imp.u32();
+    const from = imp.pos;
+    for (let i = 0; i < importCount; i++) {
+      const module = imp.name();
+      imp.name();
+      if (module !== 'env') throw new PrepareFailure('Instantiate');
+      const kind = imp.u8();
+      if (kind === 1 || kind === 3) throw new PrepareFailure('Instantiate');
+      if (kind === 2) throw new PrepareFailure('Memory');
+      if (kind !== 0) fail();
+      funcTypes.push(typeOf(imp.u32()));
+      if (--functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
+    }
+    if (!imp.done()) fail();
+    imports.u32(importCount + 1).bytes(code.subarray(from, imp.end));
+  } else {
+    imports.u32(1);
+  }
+  imports.name('env').name('memory').byte(0x02).byte(0x01).u32(limits.initial_memory_pages);
+  imports.u32(limits.max_memory_pages);
+  out.section(2, imports);
+
+  const fnSec = s.get(3);
+  const definedTypes: FuncType[] = [];
+  if (fnSec !== undefined) {
+    for (let n = fnSec.u32(); n > 0; n--) definedTypes.push(typeOf(fnSec.u32()));
+    if (!fnSec.done()) fail();
+    out.section(3, new Sink().bytes(fnRaw ?? fail()));
+  }
+  funcTypes.push(...definedTypes);
+  const table = s.get(4);
+  if (table !== undefined) out.section(4, new Sink().bytes(rest(table)));
+  const mem = s.get(5);
+  if (mem !== undefined) {
+    const n = mem.u32();
+    if (n > 1) fail();
+    for (let i = 0; i < n; i++) skipLimits(mem);
+    if (!mem.done()) fail();
+  }
+
+  // Globals: the contract's, then the gas budget (i64) and the stack budget (i32).
+  const globals = new Sink();
+  const gl = s.get(6);
+  let globalCount = 0;
+  let globalsFrom: Uint8Array = new Uint8Array(0);
+  if (gl !== undefined) {
+    globalCount = gl.u32();
+    const from = gl.pos;
+    for (let i = 0; i < globalCount; i++) {
+      if (!isValType(gl.u8(), f)) fail();
+      if (gl.u8() > 1) fail();
+      skipConstExpr(gl, f);
+    }
+    if (!gl.done()) fail();
+    globalsFrom = code.subarray(from, gl.end);
+  }
+  globals.u32(globalCount + 2).bytes(globalsFrom);
+  globals.byte(0x7e).byte(0x01).byte(0x42).byte(0x00).byte(0x0b);
+  globals.byte(0x7f).byte(0x01).byte(0x41).sleb(BigInt(limits.max_stack_height)).byte(0x0b);
+  out.section(6, globals);
+
+  const methods = new Map<string, boolean>();
+  const exports = new Sink();
+  const ex = s.get(7);
+  let exportCount = 0;
+  let exportsFrom: Uint8Array = new Uint8Array(0);
+  if (ex !== undefined) {
+    exportCount = ex.u32();
+    const from = ex.pos;
+    for (let i = 0; i < exportCount; i++) {
+      const name = ex.name();
+      const kind = ex.u8();
+      const idx = ex.u32();
+      if (kind === 0) {
+        const t = funcTypes[idx] ?? fail();
+        methods.set(name, t.params.length === 0 && t.results === 0);
+      }
+    }
+    if (!ex.done()) fail();
+    exportsFrom = code.subarray(from, ex.end);
+  }
+  const start = s.get(8);
+  const startFn = start === undefined ? null : start.u32();
+  exports.u32(exportCount + 2 + (startFn === null ? 0 : 1)).bytes(exportsFrom);
+  exports.name(GAS_EXPORT).byte(0x03).u32(globalCount);
+  exports
+    .name(STACK_EXPORT)
+    .byte(0x03)
+    .u32(globalCount + 1);
+  if (startFn !== null) exports.name(START_EXPORT).byte(0x00).u32(startFn);
+  out.section(7, exports);
+
+  const elem = s.get(9);
+  if (elem !== undefined) {
+    const from = elem.pos;
+    checkElements(elem, f);
+    out.section(9, new Sink().bytes(code.subarray(from, elem.end)));
+  }
+  const dataCount = s.get(12);
+  if (dataCount !== undefined) {
+    if (!f.reftypesBulkMemory) fail();
+    out.section(12, new Sink().bytes(rest(dataCount)));
+  }
+
+  const codeSec = s.get(10);
+  const bodies = codeSec === undefined ? 0 : codeSec.u32();
+  if (bodies !== definedTypes.length) fail();
+  functionBudget -= BigInt(bodies);
+  if (functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
+  if (codeSec !== undefined) {
+    const ctx: InstrumentContext = {
+      features: f,
+      opCost: config.regular_op_cost,
+      gasGlobal: globalCount,
+      stackGlobal: globalCount + 1,
+      localBudget: limits.max_locals_per_contract,
+    };
+    const sink = new Sink().u32(bodies);
+    for (let i = 0; i < bodies; i++) {
+      const body = codeSec.bytes(codeSec.u32());
+      const rewritten = instrumentBody(body, definedTypes[i]!.params, ctx);
+      sink.u32(rewritten.length).bytes(rewritten);
+    }
+    if (!codeSec.done()) fail();
+    out.section(10, sink);
+  }
+  const data = s.get(11);
+  if (data !== undefined) {
+    const from = data.pos;
+    checkData(data, f);
+    out.section(11, new Sink().bytes(code.subarray(from, data.end)));
+  }
+  return { bytes: out.toBytes(), methods, hasStart: startFn !== null };
+}

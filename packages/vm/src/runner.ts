@@ -1,0 +1,153 @@
+// runFunction: one contract call from code to VMOutcome, following nearcore's near_vm_runner order
+// (empty method name, load + loading fee, method resolution, instantiate, start, method).
+import { ContractCache } from './cache.js';
+import { getOrCompile } from './compile.js';
+import type { VMConfig } from './config.js';
+import type { VMContext, VMOutcome } from './context.js';
+import type { FunctionCallError, WasmTrap } from './errors.js';
+import { HostError, VMRunnerError } from './errors.js';
+import type { External } from './external.js';
+import type { RuntimeFeesConfig } from './fees.js';
+import { buildImports, type GasSync } from './imports.js';
+import { VMLogic } from './logic.js';
+import { GAS_EXPORT, STACK_EXPORT, START_EXPORT } from './prepare/prepare.js';
+import { Memory } from './vmstate.js';
+
+export interface RunFunctionArgs {
+  /** The contract code, or a loader so cache hits never read it; null when the account has none. */
+  readonly code: Uint8Array | null | (() => Uint8Array | null);
+  readonly codeHash: Uint8Array;
+  readonly methodName: string;
+  readonly context: VMContext;
+  readonly config: VMConfig;
+  readonly fees: RuntimeFeesConfig;
+  readonly external: External;
+  readonly cache?: ContractCache;
+}
+
+const defaultCache = new ContractCache();
+
+function nopOutcome(aborted: FunctionCallError): VMOutcome {
+  return {
+    balance: 0n,
+    storage_usage: 0n,
+    return_data: { kind: 'None' },
+    burnt_gas: 0n,
+    used_gas: 0n,
+    compute_usage: 0n,
+    logs: [],
+    aborted,
+  };
+}
+
+class WasmGas implements GasSync {
+  global: WebAssembly.Global | null = null;
+  private armed = 0n;
+  constructor(private readonly logic: VMLogic) {}
+
+  flush(): void {
+    if (this.global === null) return;
+    const left = this.global.value as bigint;
+    const spent = this.armed - left;
+    this.armed = left;
+    if (spent !== 0n) this.logic.gas.burnGas(spent);
+  }
+
+  rearm(): void {
+    if (this.global === null) return;
+    const rem = this.logic.gas.remainingGas();
+    this.armed = rem > 0n ? rem : 0n;
+    this.global.value = this.armed;
+  }
+}
+
+/** V8 reports traps only as messages; this is the one place that reads them. */
+function trapKind(message: string): WasmTrap {
+  if (message.includes('unreachable')) return 'Unreachable';
+  if (message.includes('memory access out of bounds')) return 'MemoryOutOfBounds';
+  if (/divide by zero|remainder by zero|integer overflow|unrepresentable/.test(message))
+    return 'IllegalArithmetic';
+  if (message.includes('table index is out of bounds')) return 'CallIndirectOOB';
+  if (message.includes('signature mismatch')) return 'IncorrectCallIndirectSignature';
+  return 'GenericTrap';
+}
+
+function classify(e: unknown, gas: WasmGas, stack: WebAssembly.Global | null): FunctionCallError {
+  if (e instanceof HostError) return { HostError: e.value };
+  if (e instanceof VMRunnerError) throw e;
+  if (e instanceof WebAssembly.RuntimeError) {
+    try {
+      gas.flush();
+    } catch (h) {
+      if (h instanceof HostError) return { HostError: h.value };
+      throw h;
+    }
+    if (stack !== null && (stack.value as number) < 0) return { WasmTrap: 'StackOverflow' };
+    return { WasmTrap: trapKind(e.message) };
+  }
+  if (e instanceof RangeError && e.message.includes('call stack')) return { WasmTrap: 'StackOverflow' };
+  throw new VMRunnerError('ExternalError', `contract execution failed outside the VM: ${String(e)}`, {
+    cause: e,
+  });
+}
+
+export function runFunction(args: RunFunctionArgs): VMOutcome {
+  const { config, context, methodName } = args;
+  const logic = new VMLogic(args.external, context, config, args.fees);
+  if (methodName === '') return logic.outcome({ MethodResolveError: 'MethodEmptyName' });
+  const code = args.code;
+  const loader = typeof code === 'function' ? code : () => code;
+  const compiled = getOrCompile(args.cache ?? defaultCache, args.codeHash, config, loader);
+  if (compiled === null) {
+    return nopOutcome({ CompilationError: { CodeDoesNotExist: { account_id: context.current_account_id } } });
+  }
+  try {
+    logic.gas.payPer('contract_loading_bytes', BigInt(compiled.codeLength));
+    logic.gas.payBase('contract_loading_base');
+  } catch (e) {
+    if (e instanceof HostError) return logic.outcome({ HostError: 'GasExceeded' });
+    throw e;
+  }
+  // Before fix_contract_loading_cost, failures to load or resolve discard everything (nop outcome).
+  const fail = (err: FunctionCallError): VMOutcome =>
+    config.fix_contract_loading_cost ? logic.outcome(err) : nopOutcome(err);
+  if (!compiled.ok) return fail(compiled.error);
+  const signatureOk = methodName.startsWith('\u0000') ? undefined : compiled.methods.get(methodName);
+  if (signatureOk === undefined) return fail({ MethodResolveError: 'MethodNotFound' });
+  if (!signatureOk) return fail({ MethodResolveError: 'MethodInvalidSignature' });
+
+  const limits = config.limit_config;
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({
+      initial: limits.initial_memory_pages,
+      maximum: limits.max_memory_pages,
+    });
+  } catch (e) {
+    throw new VMRunnerError('LoadingError', 'cannot allocate contract memory', { cause: e });
+  }
+  logic.memory = new Memory(memory);
+  const gas = new WasmGas(logic);
+  let instance: WebAssembly.Instance;
+  try {
+    instance = new WebAssembly.Instance(compiled.module, { env: buildImports(logic, memory, gas) });
+  } catch (e) {
+    if (e instanceof WebAssembly.LinkError) return logic.outcome({ LinkError: { msg: e.message } });
+    return logic.outcome(classify(e, gas, null));
+  }
+  const exports = instance.exports;
+  gas.global = exports[GAS_EXPORT] as WebAssembly.Global;
+  const stack = exports[STACK_EXPORT] as WebAssembly.Global;
+  gas.rearm();
+  try {
+    if (compiled.hasStart) {
+      (exports[START_EXPORT] as () => void)();
+      stack.value = limits.max_stack_height;
+    }
+    (exports[methodName] as () => void)();
+    gas.flush();
+  } catch (e) {
+    return logic.outcome(classify(e, gas, stack));
+  }
+  return logic.outcome(null);
+}

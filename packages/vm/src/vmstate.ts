@@ -1,0 +1,113 @@
+// Guest memory and registers with nearcore's gas accounting (logic/vmstate.rs).
+import type { LimitConfig } from './config.js';
+import { HostError } from './errors.js';
+import type { GasCounter } from './gas_counter.js';
+
+export const U64_MAX = (1n << 64n) - 1n;
+
+/** Guest memory: views are re-taken on each access because memory.grow detaches old buffers. */
+export class Memory {
+  constructor(private readonly mem: WebAssembly.Memory) {}
+
+  private range(ptr: bigint, len: bigint): [number, number] {
+    const end = ptr + len;
+    if (end > BigInt(this.mem.buffer.byteLength)) throw new HostError('MemoryAccessViolation');
+    return [Number(ptr), Number(end)];
+  }
+
+  /** Copies `len` bytes out of guest memory, charging read_memory costs. */
+  view(gas: GasCounter, ptr: bigint, len: bigint): Uint8Array {
+    gas.payBase('read_memory_base');
+    gas.payPer('read_memory_byte', len);
+    return this.viewForFree(ptr, len);
+  }
+
+  viewForFree(ptr: bigint, len: bigint): Uint8Array {
+    const [s, e] = this.range(ptr, len);
+    return new Uint8Array(this.mem.buffer).slice(s, e);
+  }
+
+  set(gas: GasCounter, ptr: bigint, data: Uint8Array): void {
+    gas.payBase('write_memory_base');
+    gas.payPer('write_memory_byte', BigInt(data.length));
+    const [s] = this.range(ptr, BigInt(data.length));
+    new Uint8Array(this.mem.buffer).set(data, s);
+  }
+
+  private getLE(gas: GasCounter, ptr: bigint, size: number): bigint {
+    const b = this.view(gas, ptr, BigInt(size));
+    let v = 0n;
+    for (let i = size - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]!);
+    return v;
+  }
+
+  getU8(gas: GasCounter, ptr: bigint): number {
+    return Number(this.getLE(gas, ptr, 1));
+  }
+
+  getU16(gas: GasCounter, ptr: bigint): number {
+    return Number(this.getLE(gas, ptr, 2));
+  }
+
+  getU32(gas: GasCounter, ptr: bigint): number {
+    return Number(this.getLE(gas, ptr, 4));
+  }
+
+  getU128(gas: GasCounter, ptr: bigint): bigint {
+    return this.getLE(gas, ptr, 16);
+  }
+
+  setU128(gas: GasCounter, ptr: bigint, value: bigint): void {
+    const b = new Uint8Array(16);
+    let v = value;
+    for (let i = 0; i < 16; i++) {
+      b[i] = Number(v & 0xffn);
+      v >>= 8n;
+    }
+    this.set(gas, ptr, b);
+  }
+}
+
+export class Registers {
+  private readonly regs = new Map<bigint, Uint8Array>();
+  private totalMemoryUsage = 0n;
+
+  get(gas: GasCounter, id: bigint): Uint8Array {
+    const data = this.regs.get(id);
+    if (data === undefined) throw new HostError({ InvalidRegisterId: { register_id: id } });
+    gas.payBase('read_register_base');
+    gas.payPer('read_register_byte', BigInt(data.length));
+    return data;
+  }
+
+  getLen(id: bigint): bigint | undefined {
+    const d = this.regs.get(id);
+    return d === undefined ? undefined : BigInt(d.length);
+  }
+
+  /** `chargeBytes` is false for data the host already holds (input, promise results) under deterministic_account_ids. */
+  set(gas: GasCounter, limits: LimitConfig, id: bigint, data: Uint8Array, chargeBytes = true): void {
+    const len = BigInt(data.length);
+    gas.payBase('write_register_base');
+    if (chargeBytes) gas.payPer('write_register_byte', len);
+    if (len > limits.max_register_size) throw new HostError('MemoryAccessViolation');
+    // nearcore checks the count before looking at the id, so replacing a register at the limit fails too.
+    if (BigInt(this.regs.size) >= limits.max_number_registers) throw new HostError('MemoryAccessViolation');
+    const old = this.regs.get(id);
+    const usage = this.totalMemoryUsage - (old === undefined ? 0n : BigInt(old.length) + 8n) + len + 8n;
+    if (usage > limits.registers_memory_limit) throw new HostError('MemoryAccessViolation');
+    this.totalMemoryUsage = usage;
+    this.regs.set(id, data);
+  }
+}
+
+/** nearcore's get_memory_or_register: `len == u64::MAX` means "read register `ptr`". */
+export function memoryOrRegister(
+  gas: GasCounter,
+  memory: Memory,
+  registers: Registers,
+  ptr: bigint,
+  len: bigint,
+): Uint8Array {
+  return len === U64_MAX ? registers.get(gas, ptr) : memory.view(gas, ptr, len);
+}
