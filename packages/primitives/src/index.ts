@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './hash.js';
 export * from './json.js';
 export * from './public_key.js';
+export * from './transaction/index.js';

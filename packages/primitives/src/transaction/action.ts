@@ -1,0 +1,166 @@
+// nearcore's Action enum in discriminant order, with hand-written borsh codecs.
+import { type AccessKey, readAccessKey, writeAccessKey } from '../account.js';
+import { accountIdError } from '../account_id.js';
+import { BorshError, type BorshReader, type BorshWriter } from '../borsh.js';
+import type { CryptoHash } from '../hash.js';
+import {
+  type PublicKey,
+  readPublicKey,
+  readSignature,
+  type Signature,
+  writePublicKey,
+  writeSignature,
+} from '../public_key.js';
+
+export type Action =
+  | { readonly type: 'CreateAccount' }
+  | { readonly type: 'DeployContract'; readonly code: Uint8Array }
+  | {
+      readonly type: 'FunctionCall';
+      readonly methodName: string;
+      readonly args: Uint8Array;
+      readonly gas: bigint;
+      readonly deposit: bigint;
+    }
+  | { readonly type: 'Transfer'; readonly deposit: bigint }
+  | { readonly type: 'Stake'; readonly stake: bigint; readonly publicKey: PublicKey }
+  | { readonly type: 'AddKey'; readonly publicKey: PublicKey; readonly accessKey: AccessKey }
+  | { readonly type: 'DeleteKey'; readonly publicKey: PublicKey }
+  | { readonly type: 'DeleteAccount'; readonly beneficiaryId: string }
+  | { readonly type: 'Delegate'; readonly delegateAction: DelegateAction; readonly signature: Signature }
+  | { readonly type: 'DeployGlobalContract'; readonly code: Uint8Array; readonly deployMode: 0 | 1 }
+  | {
+      readonly type: 'UseGlobalContract';
+      readonly identifier: { kind: 'CodeHash'; hash: CryptoHash } | { kind: 'AccountId'; accountId: string };
+    };
+
+export interface DelegateAction {
+  readonly senderId: string;
+  readonly receiverId: string;
+  readonly actions: readonly Action[];
+  readonly nonce: bigint;
+  readonly maxBlockHeight: bigint;
+  readonly publicKey: PublicKey;
+}
+
+const TAGS = [
+  'CreateAccount',
+  'DeployContract',
+  'FunctionCall',
+  'Transfer',
+  'Stake',
+  'AddKey',
+  'DeleteKey',
+  'DeleteAccount',
+  'Delegate',
+  'DeployGlobalContract',
+  'UseGlobalContract',
+] as const;
+
+/** Reads a borsh account id, validating it as nearcore's deserializer does. */
+export function readAccountId(r: BorshReader): string {
+  const id = r.string();
+  const err = accountIdError(id);
+  if (err !== null) throw new BorshError(`invalid value: "${id}", ${err}`);
+  return id;
+}
+
+export function writeAction(w: BorshWriter, a: Action): void {
+  w.u8(TAGS.indexOf(a.type));
+  switch (a.type) {
+    case 'CreateAccount':
+      return;
+    case 'DeployContract':
+      w.bytes(a.code);
+      return;
+    case 'FunctionCall':
+      w.string(a.methodName).bytes(a.args).u64(a.gas).u128(a.deposit);
+      return;
+    case 'Transfer':
+      w.u128(a.deposit);
+      return;
+    case 'Stake':
+      w.u128(a.stake);
+      writePublicKey(w, a.publicKey);
+      return;
+    case 'AddKey':
+      writePublicKey(w, a.publicKey);
+      writeAccessKey(w, a.accessKey);
+      return;
+    case 'DeleteKey':
+      writePublicKey(w, a.publicKey);
+      return;
+    case 'DeleteAccount':
+      w.string(a.beneficiaryId);
+      return;
+    case 'Delegate':
+      writeDelegateAction(w, a.delegateAction);
+      writeSignature(w, a.signature);
+      return;
+    case 'DeployGlobalContract':
+      w.bytes(a.code).u8(a.deployMode);
+      return;
+    case 'UseGlobalContract':
+      if (a.identifier.kind === 'CodeHash') w.u8(0).fixed(a.identifier.hash);
+      else w.u8(1).string(a.identifier.accountId);
+      return;
+  }
+}
+
+export function readAction(r: BorshReader, nested = false): Action {
+  const tag = r.u8();
+  const type = TAGS[tag];
+  switch (type) {
+    case 'CreateAccount':
+      return { type };
+    case 'DeployContract':
+      return { type, code: r.bytes().slice() };
+    case 'FunctionCall':
+      return { type, methodName: r.string(), args: r.bytes().slice(), gas: r.u64(), deposit: r.u128() };
+    case 'Transfer':
+      return { type, deposit: r.u128() };
+    case 'Stake':
+      return { type, stake: r.u128(), publicKey: readPublicKey(r) };
+    case 'AddKey':
+      return { type, publicKey: readPublicKey(r), accessKey: readAccessKey(r) };
+    case 'DeleteKey':
+      return { type, publicKey: readPublicKey(r) };
+    case 'DeleteAccount':
+      return { type, beneficiaryId: readAccountId(r) };
+    case 'Delegate':
+      if (nested) throw new BorshError('a delegate action cannot contain another delegate action');
+      return { type, delegateAction: readDelegateAction(r), signature: readSignature(r) };
+    case 'DeployGlobalContract': {
+      const code = r.bytes().slice();
+      const mode = r.u8();
+      if (mode > 1) throw new BorshError(`unknown global contract deploy mode ${mode}`);
+      return { type, code, deployMode: mode as 0 | 1 };
+    }
+    case 'UseGlobalContract': {
+      const k = r.u8();
+      if (k === 0) return { type, identifier: { kind: 'CodeHash', hash: r.fixed(32).slice() } };
+      if (k === 1) return { type, identifier: { kind: 'AccountId', accountId: readAccountId(r) } };
+      throw new BorshError(`unknown global contract identifier ${k}`);
+    }
+    default:
+      throw new BorshError(`unknown action variant ${tag}`);
+  }
+}
+
+export function writeDelegateAction(w: BorshWriter, d: DelegateAction): void {
+  w.string(d.senderId).string(d.receiverId);
+  w.vec(d.actions, writeAction);
+  w.u64(d.nonce).u64(d.maxBlockHeight);
+  writePublicKey(w, d.publicKey);
+}
+
+export function readDelegateAction(r: BorshReader): DelegateAction {
+  return {
+    senderId: readAccountId(r),
+    receiverId: readAccountId(r),
+    actions: r.vec((r) => readAction(r, true)),
+    nonce: r.u64(),
+    maxBlockHeight: r.u64(),
+    publicKey: readPublicKey(r),
+  };
+}

@@ -1,0 +1,6 @@
+export * from './action.js';
+export * from './ids.js';
+export * from './receipt.js';
+export * from './transaction.js';
+export * from './verify.js';
+export * from './views.js';

@@ -1,0 +1,80 @@
+// Receipts (nearcore core/primitives/src/receipt.rs): an action receipt carries actions from a
+// signer; a data receipt carries a promise result to a waiting receipt.
+import { BorshError, BorshReader, BorshWriter } from '../borsh.js';
+import type { CryptoHash } from '../hash.js';
+import { type PublicKey, readPublicKey, writePublicKey } from '../public_key.js';
+import { type Action, readAccountId, readAction, writeAction } from './action.js';
+
+export interface DataReceiver {
+  readonly dataId: CryptoHash;
+  readonly receiverId: string;
+}
+
+export interface ActionReceipt {
+  readonly kind: 'Action';
+  readonly signerId: string;
+  readonly signerPublicKey: PublicKey;
+  readonly gasPrice: bigint;
+  readonly outputDataReceivers: readonly DataReceiver[];
+  readonly inputDataIds: readonly CryptoHash[];
+  readonly actions: readonly Action[];
+}
+
+export interface DataReceipt {
+  readonly kind: 'Data';
+  readonly dataId: CryptoHash;
+  readonly data: Uint8Array | null;
+}
+
+export interface Receipt {
+  readonly predecessorId: string;
+  readonly receiverId: string;
+  readonly receiptId: CryptoHash;
+  readonly receipt: ActionReceipt | DataReceipt;
+}
+
+export function writeReceipt(w: BorshWriter, r: Receipt): void {
+  w.string(r.predecessorId).string(r.receiverId).fixed(r.receiptId);
+  const x = r.receipt;
+  if (x.kind === 'Action') {
+    w.u8(0).string(x.signerId);
+    writePublicKey(w, x.signerPublicKey);
+    w.u128(x.gasPrice);
+    w.vec(x.outputDataReceivers, (w, d) => w.fixed(d.dataId).string(d.receiverId));
+    w.vec(x.inputDataIds, (w, id) => w.fixed(id));
+    w.vec(x.actions, writeAction);
+  } else {
+    w.u8(1).fixed(x.dataId);
+    w.option(x.data, (w, d) => w.bytes(d));
+  }
+}
+
+export function encodeReceipt(r: Receipt): Uint8Array {
+  const w = new BorshWriter(256);
+  writeReceipt(w, r);
+  return w.toBytes();
+}
+
+export function decodeReceipt(bytes: Uint8Array): Receipt {
+  const r = new BorshReader(bytes);
+  const predecessorId = readAccountId(r);
+  const receiverId = readAccountId(r);
+  const receiptId = r.fixed(32).slice();
+  const tag = r.u8();
+  let receipt: ActionReceipt | DataReceipt;
+  if (tag === 0) {
+    receipt = {
+      kind: 'Action',
+      signerId: readAccountId(r),
+      signerPublicKey: readPublicKey(r),
+      gasPrice: r.u128(),
+      outputDataReceivers: r.vec((r) => ({ dataId: r.fixed(32).slice(), receiverId: readAccountId(r) })),
+      inputDataIds: r.vec((r) => r.fixed(32).slice()),
+      actions: r.vec((r) => readAction(r)),
+    };
+  } else if (tag === 1) {
+    receipt = { kind: 'Data', dataId: r.fixed(32).slice(), data: r.option((r) => r.bytes().slice()) };
+  } else throw new BorshError(`unknown receipt kind ${tag}`);
+  r.end();
+  return { predecessorId, receiverId, receiptId, receipt };
+}

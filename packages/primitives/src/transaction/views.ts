@@ -1,0 +1,112 @@
+// JSON views of transactions, actions and receipts in nearcore's shapes (core/primitives/src/views.rs).
+import { accessKeyView } from '../account.js';
+import { base58Encode } from '../base58.js';
+import { sha256, toBase64 } from '../hash.js';
+import { formatPublicKey, formatSignature } from '../public_key.js';
+import type { Action, DelegateAction } from './action.js';
+import type { Receipt } from './receipt.js';
+import type { SignedTransaction } from './transaction.js';
+
+function delegateActionView(d: DelegateAction): object {
+  return {
+    sender_id: d.senderId,
+    receiver_id: d.receiverId,
+    // Inside a delegate action nearcore shows full code and args (NonDelegateAction → Action).
+    actions: d.actions.map((a) => actionView(a, true)),
+    nonce: d.nonce,
+    max_block_height: d.maxBlockHeight,
+    public_key: formatPublicKey(d.publicKey),
+  };
+}
+
+/** ActionView: DeployContract shows base64 of sha256(code), not the code. */
+export function actionView(a: Action, fullCode = false): object | string {
+  switch (a.type) {
+    case 'CreateAccount':
+      return 'CreateAccount';
+    case 'DeployContract':
+      return { DeployContract: { code: toBase64(fullCode ? a.code : sha256(a.code)) } };
+    case 'FunctionCall':
+      return {
+        FunctionCall: {
+          method_name: a.methodName,
+          args: toBase64(a.args),
+          gas: a.gas,
+          deposit: a.deposit.toString(),
+        },
+      };
+    case 'Transfer':
+      return { Transfer: { deposit: a.deposit.toString() } };
+    case 'Stake':
+      return { Stake: { stake: a.stake.toString(), public_key: formatPublicKey(a.publicKey) } };
+    case 'AddKey':
+      return { AddKey: { public_key: formatPublicKey(a.publicKey), access_key: accessKeyView(a.accessKey) } };
+    case 'DeleteKey':
+      return { DeleteKey: { public_key: formatPublicKey(a.publicKey) } };
+    case 'DeleteAccount':
+      return { DeleteAccount: { beneficiary_id: a.beneficiaryId } };
+    case 'Delegate':
+      return {
+        Delegate: {
+          delegate_action: delegateActionView(a.delegateAction),
+          signature: formatSignature(a.signature),
+        },
+      };
+    case 'DeployGlobalContract':
+      return a.deployMode === 0
+        ? { DeployGlobalContract: { code: toBase64(sha256(a.code)) } }
+        : { DeployGlobalContractByAccountId: { code: toBase64(sha256(a.code)) } };
+    case 'UseGlobalContract':
+      return a.identifier.kind === 'CodeHash'
+        ? { UseGlobalContract: { code_hash: base58Encode(a.identifier.hash) } }
+        : { UseGlobalContractByAccountId: { account_id: a.identifier.accountId } };
+  }
+}
+
+export function signedTransactionView(t: SignedTransaction): object {
+  const tx = t.transaction;
+  return {
+    signer_id: tx.signerId,
+    public_key: formatPublicKey(tx.publicKey),
+    nonce: tx.nonce,
+    receiver_id: tx.receiverId,
+    actions: tx.actions.map((a) => actionView(a)),
+    priority_fee: 0,
+    signature: formatSignature(t.signature),
+    hash: base58Encode(t.hash),
+  };
+}
+
+export function receiptView(r: Receipt): object {
+  const x = r.receipt;
+  const receipt =
+    x.kind === 'Action'
+      ? {
+          Action: {
+            signer_id: x.signerId,
+            signer_public_key: formatPublicKey(x.signerPublicKey),
+            gas_price: x.gasPrice.toString(),
+            output_data_receivers: x.outputDataReceivers.map((d) => ({
+              data_id: base58Encode(d.dataId),
+              receiver_id: d.receiverId,
+            })),
+            input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
+            actions: x.actions.map((a) => actionView(a)),
+            is_promise_yield: false,
+          },
+        }
+      : {
+          Data: {
+            data_id: base58Encode(x.dataId),
+            data: x.data ? toBase64(x.data) : null,
+            is_promise_resume: false,
+          },
+        };
+  return {
+    predecessor_id: r.predecessorId,
+    receiver_id: r.receiverId,
+    receipt_id: base58Encode(r.receiptId),
+    receipt,
+    priority: 0,
+  };
+}
