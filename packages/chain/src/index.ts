@@ -16,6 +16,7 @@ export * from './reader.js';
 export * from './shard_layout.js';
 export * from './state_changes.js';
 export * from './state_records.js';
+export { flatStateReader } from './state_store.js';
 export * from './tx/codecs.js';
 export * from './tx/tx_service.js';
 export * from './tx/tx_status.js';

@@ -1,16 +1,40 @@
-// Wires the runtime, VM and chain services the RPC backend needs.
+// Wires the runtime, the VM and the chain's services into what the RPC backend needs.
 import {
   blockEffectsView,
   type Chain,
   type ChunkApplier,
   changesView,
+  flatStateReader,
   type Genesis,
-  NOOP_CHUNK_APPLIER,
+  TransactionDecodeError,
+  type TxCodecs,
+  TxService,
   type ViewClient,
 } from '@nearlite/chain';
-import { InternalError } from '@nearlite/primitives';
+import { RpcParseError } from '@nearlite/jsonrpc';
+import {
+  base58Encode,
+  decodeAccount,
+  decodeReceipt,
+  decodeSignedTransaction,
+  HandlerError,
+  receiptView,
+  signedTransactionView,
+} from '@nearlite/primitives';
+import {
+  DEFAULT_RUNTIME_CONFIG_VIEW,
+  decodeOutcome,
+  outcomeView,
+  parseRuntimeConfig,
+  Runtime,
+  VmFunctionCallRunner,
+  verifyTransaction,
+  viewCall,
+} from '@nearlite/runtime';
+import { TrieUpdate, trieKeyAccount } from '@nearlite/trie';
+import { ContractCache } from '@nearlite/vm';
 import type { NodeConfig } from './config.js';
-import type { BackendParts } from './rpc_backend.js';
+import type { BackendParts, TxService as TxPart } from './rpc_backend.js';
 import { createSandboxService } from './sandbox.js';
 
 export interface Services {
@@ -22,34 +46,135 @@ export interface Services {
   bind(chain: Chain, views: ViewClient, config: NodeConfig): Omit<BackendParts, 'views' | 'healthy'>;
 }
 
-const unavailable = (what: string) => () => {
-  throw new InternalError(`${what} is not available`);
-};
+/** Decode failures of client bytes are PARSE_ERRORs on the wire. */
+function mapDecodeError(err: unknown): never {
+  if (err instanceof TransactionDecodeError) throw new RpcParseError(err.message);
+  throw err;
+}
 
-export function createServices(_o: { genesis: Genesis; config: NodeConfig }): Services {
+function asParseError<T>(fn: () => T): T {
+  try {
+    const r = fn();
+    return (r instanceof Promise ? r.catch(mapDecodeError) : r) as T;
+  } catch (err) {
+    return mapDecodeError(err);
+  }
+}
+
+export function createServices(o: { genesis: Genesis; config: NodeConfig }): Services {
+  const runtimeConfig = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
+  const validators = new Map(o.genesis.config.validators.map((v) => [v.accountId, v.amount]));
+  // One compiled-module cache for the chain and view calls: a contract is prepared once per code hash.
+  const cache = new ContractCache();
+  const runtime = new Runtime({
+    config: runtimeConfig,
+    validators,
+    functionCall: new VmFunctionCallRunner(cache),
+  });
+  const codecs = (chain: Chain): TxCodecs => ({
+    decodeTransaction(bytes) {
+      const stx = decodeSignedTransaction(bytes);
+      return {
+        hash: stx.hash,
+        signerId: stx.transaction.signerId,
+        receiverId: stx.transaction.receiverId,
+        blockHash: stx.transaction.blockHash,
+      };
+    },
+    transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
+    receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
+    decodeOutcome(bytes) {
+      const out = decodeOutcome(bytes);
+      const view = outcomeView(out);
+      const status =
+        out.status.kind === 'SuccessValue'
+          ? { kind: 'SuccessValue' as const, value: out.status.value }
+          : out.status.kind === 'SuccessReceiptId'
+            ? { kind: 'SuccessReceiptId' as const, receiptId: out.status.receiptId }
+            : out.status.kind === 'Failure'
+              ? { kind: 'Failure' as const, error: out.status.error }
+              : { kind: 'Unknown' as const };
+      return { receiptIds: out.receiptIds, status, view };
+    },
+    verify(bytes, ctx) {
+      const stx = decodeSignedTransaction(bytes);
+      const state = new TrieUpdate(flatStateReader(chain.store));
+      const r = verifyTransaction(state, stx, runtimeConfig, ctx.gasPrice, { charge: false });
+      return r.ok ? null : r.error;
+    },
+  });
   return {
-    applier: NOOP_CHUNK_APPLIER,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-    runtimeConfigView: {},
-    transactionView: unavailable('transaction decoding'),
-    receiptView: unavailable('receipt decoding'),
-    bind: (chain) => ({
-      tx: {
-        sendTx: unavailable('send_tx'),
-        broadcastTxAsync: unavailable('broadcast_tx_async'),
-        txStatus: unavailable('tx'),
-        receipt: unavailable('EXPERIMENTAL_receipt'),
+    applier: {
+      applyChunk: (ctx, state, txs, incoming) => {
+        const r = runtime.applyChunk(ctx, state, txs, incoming);
+        return { ...r, validatorProposals: r.validatorProposals };
       },
-      calls: { callFunction: unavailable('call_function') },
-      history: {
-        changes: (ref, req) => changesView(chain, ref, req),
-        changesInBlock: (ref) => blockEffectsView(chain, ref),
-      },
-      sandbox: createSandboxService(chain),
-      lightClient: {
-        lightClientProof: unavailable('light_client_proof'),
-        nextLightClientBlock: unavailable('next_light_client_block'),
-      },
-    }),
+    },
+    storageUsageConfig: {
+      numBytesAccount: runtimeConfig.fees.storage_usage_config.num_bytes_account,
+      numExtraBytesRecord: runtimeConfig.fees.storage_usage_config.num_extra_bytes_record,
+    },
+    runtimeConfigView: DEFAULT_RUNTIME_CONFIG_VIEW,
+    transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
+    receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
+    bind(chain, views, config) {
+      const service = new TxService({ chain, codecs: codecs(chain), timeoutMs: config.pollingTimeoutMs });
+      const tx: TxPart = {
+        sendTx: (bytes, w) => asParseError(() => service.sendTx(bytes, w)),
+        broadcastTxAsync: (bytes) => asParseError(() => service.broadcastTxAsync(bytes)),
+        txStatus: (q, w, r) => asParseError(() => service.txStatus(q, w, r)),
+        receipt: (id) => service.receipt(id),
+      };
+      return {
+        tx,
+        calls: {
+          callFunction(ref, accountId, methodName, args) {
+            const at = views.queryAt(ref, accountId);
+            const raw = at.trie.get(trieKeyAccount(accountId));
+            const blockHash = base58Encode(at.header.hash);
+            if (!raw) {
+              throw new HandlerError(
+                'UNKNOWN_ACCOUNT',
+                {
+                  requested_account_id: accountId,
+                  block_height: at.header.lite.height,
+                  block_hash: blockHash,
+                },
+                `account ${accountId} does not exist while viewing`,
+              );
+            }
+            return viewCall({
+              config: runtimeConfig,
+              state: at.trie,
+              accountId,
+              account: decodeAccount(raw),
+              methodName,
+              args,
+              blockHeight: at.header.lite.height,
+              blockHash,
+              blockTimestamp: at.header.lite.timestamp,
+              epochHeight: 1,
+              validators,
+              cache,
+            });
+          },
+        },
+        history: {
+          changes: (ref, req) => changesView(chain, ref, req),
+          changesInBlock: (ref) => blockEffectsView(chain, ref),
+        },
+        sandbox: createSandboxService(chain),
+        lightClient: {
+          lightClientProof: () => {
+            throw new HandlerError(
+              'INTERNAL_ERROR',
+              undefined,
+              'light client proofs are not served by this node',
+            );
+          },
+          nextLightClientBlock: () => null,
+        },
+      };
+    },
   };
 }

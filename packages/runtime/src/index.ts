@@ -1,1 +1,10 @@
-export {};
+export * from './apply.js';
+export * from './config/default_runtime_config.js';
+export * from './config/runtime_config.js';
+export * from './errors.js';
+export * from './fees.js';
+export * from './function_call.js';
+export * from './outcome.js';
+export * from './verifier.js';
+export * from './view_call.js';
+export * from './vm_error.js';

@@ -1,0 +1,271 @@
+// Applying one action of an action receipt to the receiver's state (runtime/runtime/src/actions.rs).
+// Each returns an ActionError kind on failure; the caller rolls the whole receipt back.
+import {
+  type Account,
+  type Action,
+  accountType,
+  delegateActionHash,
+  formatPublicKey,
+  fromHex,
+  isSubAccountOf,
+  isTopLevelAccount,
+  KeyType,
+  type PublicKey,
+  SYSTEM_ACCOUNT,
+  sha256,
+  verifySignature,
+} from '@nearlite/primitives';
+import {
+  type TrieUpdate,
+  trieKeyAccessKey,
+  trieKeyAccessKeyPrefix,
+  trieKeyContractCode,
+  trieKeyContractDataPrefix,
+} from '@nearlite/trie';
+import type { RuntimeConfig } from './config/runtime_config.js';
+import { accessKeyStorage } from './fees.js';
+import { getAccessKey, setAccessKey, setAccount } from './state.js';
+
+export interface ActionContext {
+  readonly state: TrieUpdate;
+  readonly config: RuntimeConfig;
+  readonly receiverId: string;
+  /** Starts as the predecessor; CreateAccount (and implicit creation) makes the new account the actor. */
+  actorId: string;
+  readonly signerId: string;
+  readonly blockHeight: number;
+  /** The receiver's account as the receipt has changed it so far (null when it does not exist). */
+  account: Account | null;
+  /** Receipts the actions create (DeleteAccount's transfer, Delegate's inner receipt). */
+  readonly newReceipts: { receiverId: string; predecessorId: string; actions: Action[] }[];
+  readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
+}
+
+export type ActionErrorKind = Record<string, unknown> | string;
+
+/** New keys start at (height − 1) × 1e6 so old nonces can never be replayed. */
+const newKeyNonce = (height: number) => BigInt(height - 1) * 1_000_000n;
+
+function needAccount(ctx: ActionContext): Account | ActionErrorKind {
+  return ctx.account ?? { AccountDoesNotExist: { account_id: ctx.receiverId } };
+}
+
+function actorCheck(ctx: ActionContext): ActionErrorKind | null {
+  return ctx.actorId === ctx.receiverId
+    ? null
+    : { ActorNoPermission: { account_id: ctx.receiverId, actor_id: ctx.actorId } };
+}
+
+export function createAccount(ctx: ActionContext): ActionErrorKind | null {
+  const id = ctx.receiverId;
+  if (ctx.account) return { AccountAlreadyExists: { account_id: id } };
+  if (accountType(id) !== 'NamedAccount') return { OnlyImplicitAccountCreationAllowed: { account_id: id } };
+  if (isTopLevelAccount(id)) {
+    if (
+      id.length < ctx.config.minAllowedTopLevelAccountLength &&
+      ctx.actorId !== ctx.config.registrarAccountId
+    ) {
+      return {
+        CreateAccountOnlyByRegistrar: {
+          account_id: id,
+          registrar_account_id: ctx.config.registrarAccountId,
+          predecessor_id: ctx.actorId,
+        },
+      };
+    }
+  } else if (!isSubAccountOf(id, ctx.actorId)) {
+    return { CreateAccountNotAllowed: { account_id: id, predecessor_id: ctx.actorId } };
+  }
+  ctx.account = {
+    amount: 0n,
+    locked: 0n,
+    codeHash: new Uint8Array(32),
+    storageUsage: ctx.config.fees.storage_usage_config.num_bytes_account,
+  };
+  ctx.actorId = id;
+  return null;
+}
+
+export function transfer(ctx: ActionContext, deposit: bigint, isFirst: boolean): ActionErrorKind | null {
+  if (ctx.account) {
+    ctx.account = { ...ctx.account, amount: ctx.account.amount + deposit };
+    return null;
+  }
+  // A transfer as the first action creates a NEAR-implicit account with its derived full-access key.
+  if (isFirst && accountType(ctx.receiverId) === 'NearImplicitAccount') {
+    const publicKey = { keyType: KeyType.ED25519, data: fromHex(ctx.receiverId) };
+    const accessKey = { nonce: newKeyNonce(ctx.blockHeight), permission: { kind: 'FullAccess' as const } };
+    const usage =
+      ctx.config.fees.storage_usage_config.num_bytes_account +
+      accessKeyStorage(ctx.config, { type: 'AddKey', publicKey, accessKey });
+    ctx.account = { amount: deposit, locked: 0n, codeHash: new Uint8Array(32), storageUsage: usage };
+    setAccessKey(ctx.state, ctx.receiverId, publicKey, accessKey);
+    ctx.actorId = ctx.receiverId;
+    return null;
+  }
+  return { AccountDoesNotExist: { account_id: ctx.receiverId } };
+}
+
+export function deployContract(ctx: ActionContext, code: Uint8Array): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
+  const err = actorCheck(ctx);
+  if (err) return err;
+  const a = acc as Account;
+  const prev = ctx.state.get(trieKeyContractCode(ctx.receiverId));
+  ctx.state.set(trieKeyContractCode(ctx.receiverId), code);
+  ctx.account = {
+    ...a,
+    codeHash: sha256(code),
+    storageUsage: a.storageUsage - BigInt(prev?.length ?? 0) + BigInt(code.length),
+  };
+  return null;
+}
+
+export function addKey(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'AddKey' }>,
+): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
+  const err = actorCheck(ctx);
+  if (err) return err;
+  if (getAccessKey(ctx.state, ctx.receiverId, action.publicKey)) {
+    return {
+      AddKeyAlreadyExists: { account_id: ctx.receiverId, public_key: formatPublicKey(action.publicKey) },
+    };
+  }
+  const accessKey = { ...action.accessKey, nonce: newKeyNonce(ctx.blockHeight) };
+  setAccessKey(ctx.state, ctx.receiverId, action.publicKey, accessKey);
+  const a = acc as Account;
+  ctx.account = { ...a, storageUsage: a.storageUsage + accessKeyStorage(ctx.config, action) };
+  return null;
+}
+
+export function deleteKey(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'DeleteKey' }>,
+): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
+  const err = actorCheck(ctx);
+  if (err) return err;
+  const existing = getAccessKey(ctx.state, ctx.receiverId, action.publicKey);
+  if (!existing)
+    return {
+      DeleteKeyDoesNotExist: { account_id: ctx.receiverId, public_key: formatPublicKey(action.publicKey) },
+    };
+  ctx.state.remove(trieKeyAccessKey(ctx.receiverId, action.publicKey));
+  const a = acc as Account;
+  const freed = accessKeyStorage(ctx.config, {
+    type: 'AddKey',
+    publicKey: action.publicKey,
+    accessKey: existing,
+  });
+  ctx.account = { ...a, storageUsage: a.storageUsage - freed };
+  return null;
+}
+
+export function deleteAccount(ctx: ActionContext, beneficiaryId: string): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
+  const err = actorCheck(ctx);
+  if (err) return err;
+  const a = acc as Account;
+  if (a.locked > 0n) return { DeleteAccountStaking: { account_id: ctx.receiverId } };
+  for (const prefix of [trieKeyAccessKeyPrefix(ctx.receiverId), trieKeyContractDataPrefix(ctx.receiverId)]) {
+    for (const [k] of [...ctx.state.iterPrefix(prefix)]) ctx.state.remove(k);
+  }
+  ctx.state.remove(trieKeyContractCode(ctx.receiverId));
+  if (a.amount > 0n) {
+    // nearcore sends the balance as a refund-style receipt: free, and burnt if the beneficiary is gone.
+    ctx.newReceipts.push({
+      receiverId: beneficiaryId,
+      predecessorId: SYSTEM_ACCOUNT,
+      actions: [{ type: 'Transfer', deposit: a.amount }],
+    });
+  }
+  ctx.account = null;
+  return null;
+}
+
+export function stake(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'Stake' }>,
+): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
+  const err = actorCheck(ctx);
+  if (err) return err;
+  const a = acc as Account;
+  if (action.stake === 0n && a.locked === 0n) return { TriesToUnstake: { account_id: ctx.receiverId } };
+  const increase = action.stake > a.locked ? action.stake - a.locked : 0n;
+  if (increase > a.amount) {
+    return {
+      TriesToStake: {
+        account_id: ctx.receiverId,
+        stake: action.stake.toString(),
+        locked: a.locked.toString(),
+        balance: a.amount.toString(),
+      },
+    };
+  }
+  ctx.validatorProposals.push({
+    accountId: ctx.receiverId,
+    publicKey: action.publicKey,
+    stake: action.stake,
+  });
+  // Unstaking releases at the end of the epoch in nearcore; with one local validator set it stays locked.
+  if (increase > 0n) ctx.account = { ...a, amount: a.amount - increase, locked: action.stake };
+  return null;
+}
+
+export function delegate(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'Delegate' }>,
+): ActionErrorKind | null {
+  const d = action.delegateAction;
+  if (d.senderId !== ctx.receiverId) {
+    return {
+      DelegateActionSenderDoesNotMatchTxReceiver: { sender_id: d.senderId, receiver_id: ctx.receiverId },
+    };
+  }
+  if (!verifySignature(delegateActionHash(d), action.signature, d.publicKey))
+    return 'DelegateActionInvalidSignature';
+  if (BigInt(ctx.blockHeight) > d.maxBlockHeight) return 'DelegateActionExpired';
+  const key = getAccessKey(ctx.state, d.senderId, d.publicKey);
+  if (!key)
+    return {
+      DelegateActionAccessKeyError: {
+        AccessKeyNotFound: { account_id: d.senderId, public_key: formatPublicKey(d.publicKey) },
+      },
+    };
+  if (d.nonce <= key.nonce)
+    return { DelegateActionInvalidNonce: { delegate_nonce: d.nonce, ak_nonce: key.nonce } };
+  const upper = BigInt(ctx.blockHeight) * 1_000_000n;
+  if (d.nonce >= upper)
+    return { DelegateActionNonceTooLarge: { delegate_nonce: d.nonce, upper_bound: upper } };
+  const perm = key.permission;
+  if (perm.kind === 'FunctionCall') {
+    const only = d.actions.length === 1 ? d.actions[0] : undefined;
+    if (!only || only.type !== 'FunctionCall') return { DelegateActionAccessKeyError: 'RequiresFullAccess' };
+    if (only.deposit > 0n) return { DelegateActionAccessKeyError: 'DepositWithFunctionCall' };
+    if (d.receiverId !== perm.receiverId) {
+      return {
+        DelegateActionAccessKeyError: {
+          ReceiverMismatch: { tx_receiver: d.receiverId, ak_receiver: perm.receiverId },
+        },
+      };
+    }
+    if (perm.methodNames.length > 0 && !perm.methodNames.includes(only.methodName)) {
+      return { DelegateActionAccessKeyError: { MethodNameMismatch: { method_name: only.methodName } } };
+    }
+  }
+  setAccessKey(ctx.state, d.senderId, d.publicKey, { ...key, nonce: d.nonce });
+  ctx.newReceipts.push({ receiverId: d.receiverId, predecessorId: d.senderId, actions: [...d.actions] });
+  return null;
+}
+
+export function writeAccount(ctx: ActionContext): void {
+  if (ctx.account) setAccount(ctx.state, ctx.receiverId, ctx.account);
+}

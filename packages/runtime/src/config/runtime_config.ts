@@ -1,0 +1,57 @@
+// The runtime's parameters, parsed once from nearcore's runtime_config view.
+import { parseFeesConfig, parseVMConfig, type RuntimeFeesConfig, type VMConfig } from '@nearlite/vm';
+
+export interface RuntimeConfig {
+  readonly fees: RuntimeFeesConfig;
+  readonly wasm: VMConfig;
+  readonly storageAmountPerByte: bigint;
+  readonly registrarAccountId: string;
+  readonly minAllowedTopLevelAccountLength: number;
+  readonly burntGasReward: readonly [bigint, bigint];
+  readonly pessimisticGasPriceInflation: readonly [bigint, bigint];
+  readonly maxTotalPrepaidGas: bigint;
+  readonly maxActionsPerReceipt: number;
+  readonly maxTransactionSize: number;
+  readonly maxLengthMethodName: number;
+  readonly maxArgumentsLength: number;
+  readonly maxContractSize: number;
+  readonly maxNumberBytesMethodNames: number;
+  /** The raw view, served by EXPERIMENTAL_protocol_config. */
+  readonly view: object;
+}
+
+export function parseRuntimeConfig(view: object): RuntimeConfig {
+  const v = view as {
+    storage_amount_per_byte: string;
+    transaction_costs: {
+      burnt_gas_reward: [number, number];
+      pessimistic_gas_price_inflation_ratio: [number, number];
+    };
+    wasm_config: { limit_config: Record<string, number> };
+    account_creation_config: { registrar_account_id: string; min_allowed_top_level_account_length: number };
+  };
+  const limits = v.wasm_config.limit_config;
+  return {
+    fees: parseFeesConfig(v.transaction_costs),
+    wasm: parseVMConfig(v.wasm_config),
+    storageAmountPerByte: BigInt(v.storage_amount_per_byte),
+    registrarAccountId: v.account_creation_config.registrar_account_id,
+    minAllowedTopLevelAccountLength: v.account_creation_config.min_allowed_top_level_account_length,
+    burntGasReward: [
+      BigInt(v.transaction_costs.burnt_gas_reward[0]),
+      BigInt(v.transaction_costs.burnt_gas_reward[1]),
+    ],
+    pessimisticGasPriceInflation: [
+      BigInt(v.transaction_costs.pessimistic_gas_price_inflation_ratio[0]),
+      BigInt(v.transaction_costs.pessimistic_gas_price_inflation_ratio[1]),
+    ],
+    maxTotalPrepaidGas: BigInt(limits.max_total_prepaid_gas ?? 300_000_000_000_000),
+    maxActionsPerReceipt: limits.max_actions_per_receipt ?? 100,
+    maxTransactionSize: limits.max_transaction_size ?? 1_572_864,
+    maxLengthMethodName: limits.max_length_method_name ?? 256,
+    maxArgumentsLength: limits.max_arguments_length ?? 4_194_304,
+    maxContractSize: limits.max_contract_size ?? 4_194_304,
+    maxNumberBytesMethodNames: limits.max_number_bytes_method_names ?? 2000,
+    view,
+  };
+}

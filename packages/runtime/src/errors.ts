@@ -1,0 +1,39 @@
+// nearcore's error JSON (InvalidTxError, ActionError kinds), built as plain values.
+import { formatPublicKey, type PublicKey } from '@nearlite/primitives';
+
+export type InvalidTxError = string | Record<string, unknown>;
+
+export const invalidTx = {
+  signerDoesNotExist: (signer_id: string) => ({ SignerDoesNotExist: { signer_id } }),
+  accessKeyNotFound: (account_id: string, pk: PublicKey) => ({
+    InvalidAccessKeyError: { AccessKeyNotFound: { account_id, public_key: formatPublicKey(pk) } },
+  }),
+  invalidNonce: (tx_nonce: bigint, ak_nonce: bigint) => ({ InvalidNonce: { tx_nonce, ak_nonce } }),
+  nonceTooLarge: (tx_nonce: bigint, upper_bound: bigint) => ({ NonceTooLarge: { tx_nonce, upper_bound } }),
+  notEnoughBalance: (signer_id: string, balance: bigint, cost: bigint) => ({
+    NotEnoughBalance: { signer_id, balance: balance.toString(), cost: cost.toString() },
+  }),
+  notEnoughAllowance: (account_id: string, pk: PublicKey, allowance: bigint, cost: bigint) => ({
+    InvalidAccessKeyError: {
+      NotEnoughAllowance: {
+        account_id,
+        public_key: formatPublicKey(pk),
+        allowance: allowance.toString(),
+        cost: cost.toString(),
+      },
+    },
+  }),
+  lackBalanceForState: (signer_id: string, amount: bigint) => ({
+    LackBalanceForState: { signer_id, amount: amount.toString() },
+  }),
+  accessKey: (inner: unknown) => ({ InvalidAccessKeyError: inner }),
+  actionsValidation: (inner: unknown) => ({ ActionsValidation: inner }),
+  sizeExceeded: (size: number, limit: number) => ({ TransactionSizeExceeded: { size, limit } }),
+};
+
+export interface ActionError {
+  readonly index: number | null;
+  readonly kind: unknown;
+}
+
+export const actionErrorJson = (e: ActionError) => ({ ActionError: { index: e.index, kind: e.kind } });

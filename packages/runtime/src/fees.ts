@@ -1,0 +1,173 @@
+// nearcore's fee arithmetic (runtime/runtime/src/config.rs): send fees are paid when a transaction or
+// receipt is created, exec fees when its receipt runs; "sir" = the sender is the receiver.
+import { type Action, accountType, BorshWriter, publicKeyBytes, writeAccessKey } from '@nearlite/primitives';
+import { type Fee, sendFee } from '@nearlite/vm';
+import type { RuntimeConfig } from './config/runtime_config.js';
+
+function accessKeyLen(a: Extract<Action, { type: 'AddKey' }>): bigint {
+  const w = new BorshWriter(64);
+  writeAccessKey(w, a.accessKey);
+  return BigInt(w.length);
+}
+
+function keyFees(
+  c: RuntimeConfig,
+  a: Extract<Action, { type: 'AddKey' }>,
+): { base: Fee; perByte: Fee | null; bytes: bigint } {
+  const f = c.fees.fees;
+  if (a.accessKey.permission.kind === 'FullAccess')
+    return { base: f.add_full_access_key, perByte: null, bytes: 0n };
+  const names = a.accessKey.permission.methodNames;
+  const bytes = BigInt(names.reduce((s, m) => s + Buffer.byteLength(m) + 1, 0));
+  return { base: f.add_function_call_key_base, perByte: f.add_function_call_key_byte, bytes };
+}
+
+function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fee) => bigint): bigint {
+  const f = c.fees.fees;
+  switch (a.type) {
+    case 'CreateAccount':
+      return pick(f.create_account);
+    case 'DeployContract':
+    case 'DeployGlobalContract':
+      return pick(f.deploy_contract_base) + pick(f.deploy_contract_byte) * BigInt(a.code.length);
+    case 'FunctionCall':
+      return (
+        pick(f.function_call_base) +
+        pick(f.function_call_byte) * BigInt(Buffer.byteLength(a.methodName) + a.args.length)
+      );
+    case 'Transfer': {
+      let fee = pick(f.transfer);
+      // A transfer that creates a NEAR-implicit account also pays for the account and its key.
+      if (accountType(receiverId) === 'NearImplicitAccount')
+        fee += pick(f.create_account) + pick(f.add_full_access_key);
+      return fee;
+    }
+    case 'Stake':
+      return pick(f.stake);
+    case 'AddKey': {
+      const k = keyFees(c, a);
+      return pick(k.base) + (k.perByte ? pick(k.perByte) * k.bytes : 0n);
+    }
+    case 'DeleteKey':
+      return pick(f.delete_key);
+    case 'DeleteAccount':
+      return pick(f.delete_account);
+    case 'Delegate':
+      return pick(f.delegate);
+    case 'UseGlobalContract':
+      return 0n;
+  }
+}
+
+export function totalSendFees(
+  c: RuntimeConfig,
+  sir: boolean,
+  actions: readonly Action[],
+  receiverId: string,
+): bigint {
+  let sum = 0n;
+  for (const a of actions) {
+    sum += perAction(c, a, receiverId, (f) => sendFee(f, sir));
+    if (a.type === 'Delegate') {
+      // The relayer also pays to send the inner actions and their receipt.
+      const d = a.delegateAction;
+      const innerSir = d.senderId === d.receiverId;
+      sum +=
+        totalSendFees(c, innerSir, d.actions, d.receiverId) +
+        sendFee(c.fees.fees.new_action_receipt, innerSir);
+    }
+  }
+  return sum;
+}
+
+/** Exec fees prepaid at send time (for a Delegate: its inner actions and their receipt). */
+export function totalPrepaidExecFees(
+  c: RuntimeConfig,
+  actions: readonly Action[],
+  receiverId: string,
+): bigint {
+  let sum = 0n;
+  for (const a of actions) {
+    if (a.type === 'Delegate') {
+      const d = a.delegateAction;
+      sum +=
+        c.fees.fees.delegate.execution +
+        c.fees.fees.new_action_receipt.execution +
+        totalPrepaidExecFees(c, d.actions, d.receiverId);
+    } else sum += perAction(c, a, receiverId, (f) => f.execution);
+  }
+  return sum;
+}
+
+/** The exec fee of one action when its receipt runs. */
+export function execFee(c: RuntimeConfig, a: Action, receiverId: string): bigint {
+  if (a.type === 'Delegate') return c.fees.fees.delegate.execution;
+  return perAction(c, a, receiverId, (f) => f.execution);
+}
+
+export function totalPrepaidGas(actions: readonly Action[]): bigint {
+  let sum = 0n;
+  for (const a of actions) {
+    if (a.type === 'FunctionCall') sum += a.gas;
+    else if (a.type === 'Delegate') sum += totalPrepaidGas(a.delegateAction.actions);
+  }
+  return sum;
+}
+
+export function totalDeposit(actions: readonly Action[]): bigint {
+  let sum = 0n;
+  for (const a of actions) {
+    if (a.type === 'Transfer' || a.type === 'FunctionCall') sum += a.deposit;
+  }
+  return sum;
+}
+
+export interface TransactionCost {
+  readonly gasBurnt: bigint;
+  readonly gasRemaining: bigint;
+  readonly receiptGasPrice: bigint;
+  readonly totalCost: bigint;
+  readonly burntAmount: bigint;
+}
+
+/** nearcore's tx_cost. */
+export function txCost(
+  c: RuntimeConfig,
+  signerId: string,
+  receiverId: string,
+  actions: readonly Action[],
+  gasPrice: bigint,
+): TransactionCost {
+  const f = c.fees.fees;
+  const sir = signerId === receiverId;
+  const gasBurnt = sendFee(f.new_action_receipt, sir) + totalSendFees(c, sir, actions, receiverId);
+  const prepaidGas = totalPrepaidGas(actions);
+  const [num, den] = c.pessimisticGasPriceInflation;
+  let receiptGasPrice = gasPrice;
+  if (num !== den && gasPrice > 0n) {
+    const minReceipt =
+      (f.new_action_receipt.send_sir < f.new_action_receipt.send_not_sir
+        ? f.new_action_receipt.send_sir
+        : f.new_action_receipt.send_not_sir) +
+      f.new_action_receipt.execution +
+      f.function_call_base.send_sir +
+      f.function_call_base.execution;
+    const depth = (sir ? 0n : 1n) + (minReceipt > 0n ? prepaidGas / minReceipt : 0n);
+    const exp = depth > 255n ? 255n : depth;
+    receiptGasPrice = (gasPrice * num ** exp + den ** exp - 1n) / den ** exp;
+  }
+  const gasRemaining =
+    prepaidGas + f.new_action_receipt.execution + totalPrepaidExecFees(c, actions, receiverId);
+  const burntAmount = gasBurnt * gasPrice;
+  const totalCost = burntAmount + gasRemaining * receiptGasPrice + totalDeposit(actions);
+  return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount };
+}
+
+/** Storage a new access key takes: the record overhead plus its borsh key and value. */
+export function accessKeyStorage(c: RuntimeConfig, a: Extract<Action, { type: 'AddKey' }>): bigint {
+  return (
+    c.fees.storage_usage_config.num_extra_bytes_record +
+    BigInt(publicKeyBytes(a.publicKey).length) +
+    accessKeyLen(a)
+  );
+}

@@ -1,0 +1,116 @@
+// The FunctionCall action through the Wasm VM: context, the External over the receiver's state,
+// unused-gas distribution among weighted calls, and the contract's gas reward.
+import {
+  type Account,
+  type Action,
+  concatBytes,
+  publicKeyBytes,
+  type Receipt,
+  sha256,
+} from '@nearlite/primitives';
+import { type TrieUpdate, trieKeyContractCode } from '@nearlite/trie';
+import {
+  type ContractCache,
+  type FunctionCallError,
+  type PromiseResult,
+  runFunction,
+  type VMOutcome,
+} from '@nearlite/vm';
+import { type NewReceipt, RuntimeExt } from './receipt_builder.js';
+import type { ExecContext } from './receipt_exec.js';
+import { functionCallErrorView } from './vm_error.js';
+
+export interface FunctionCallInput {
+  readonly ctx: ExecContext;
+  readonly state: TrieUpdate;
+  readonly receipt: Receipt;
+  readonly action: Extract<Action, { type: 'FunctionCall' }>;
+  readonly actionIndex: number;
+  readonly account: Account;
+  readonly promiseResults: readonly PromiseResult[];
+}
+
+export interface FunctionCallOutput {
+  readonly burntGas: bigint;
+  readonly usedGas: bigint;
+  readonly logs: string[];
+  readonly error: object | null;
+  readonly account: Account;
+  readonly reward: bigint;
+  readonly receipts: NewReceipt[];
+  readonly returnValue: Uint8Array | null;
+  readonly returnReceiptIndex: number | null;
+}
+
+export interface FunctionCallRunner {
+  run(input: FunctionCallInput): FunctionCallOutput;
+}
+
+export class VmFunctionCallRunner implements FunctionCallRunner {
+  constructor(private readonly cache?: ContractCache) {}
+
+  run(i: FunctionCallInput): FunctionCallOutput {
+    const { ctx, state, receipt, action, account } = i;
+    const ar = receipt.receipt;
+    if (ar.kind !== 'Action') throw new TypeError('not an action receipt');
+    const actionHash = ctx.actionHash(i.actionIndex);
+    const ext = new RuntimeExt(state, receipt.receiverId, actionHash, ctx.blockHeight, ctx.validators);
+    const outcome: VMOutcome = runFunction({
+      code: () => state.get(trieKeyContractCode(receipt.receiverId)) ?? null,
+      codeHash: account.codeHash,
+      methodName: action.methodName,
+      context: {
+        current_account_id: receipt.receiverId,
+        signer_account_id: ar.signerId,
+        signer_account_pk: publicKeyBytes(ar.signerPublicKey),
+        predecessor_account_id: receipt.predecessorId,
+        input: action.args,
+        promise_results: i.promiseResults,
+        block_height: BigInt(ctx.blockHeight),
+        block_timestamp: ctx.blockTimestamp,
+        epoch_height: BigInt(ctx.epochHeight),
+        account_balance: account.amount,
+        account_locked_balance: account.locked,
+        storage_usage: account.storageUsage,
+        attached_deposit: action.deposit,
+        prepaid_gas: action.gas,
+        random_seed: sha256(concatBytes(actionHash, ctx.randomSeed)),
+        view_config: null,
+        output_data_receivers: ar.outputDataReceivers.map((o) => o.receiverId),
+      },
+      config: ctx.config.wasm,
+      fees: ctx.config.fees,
+      external: ext,
+      ...(this.cache ? { cache: this.cache } : {}),
+    });
+    if (outcome.aborted) {
+      return {
+        burntGas: outcome.burnt_gas,
+        usedGas: outcome.burnt_gas,
+        logs: outcome.logs,
+        error: functionCallErrorView(outcome.aborted as FunctionCallError),
+        account,
+        reward: 0n,
+        receipts: [],
+        returnValue: null,
+        returnReceiptIndex: null,
+      };
+    }
+    const unused = action.gas > outcome.used_gas ? action.gas - outcome.used_gas : 0n;
+    const distributed = ext.distributeUnusedGas(unused);
+    const [num, den] = ctx.config.burntGasReward;
+    const reward = ((outcome.burnt_gas * num) / den) * ctx.gasPrice;
+    const rd = outcome.return_data;
+    return {
+      burntGas: outcome.burnt_gas,
+      usedGas: outcome.used_gas + distributed,
+      logs: outcome.logs,
+      error: null,
+      account: { ...account, amount: outcome.balance, storageUsage: outcome.storage_usage },
+      reward,
+      receipts: ext.receipts,
+      returnValue: rd.kind === 'Value' ? rd.data : null,
+      returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,
+    };
+  }
+}

@@ -1,0 +1,202 @@
+// Receipts a contract creates while it runs (nearcore's ReceiptManager), and the VM's External over
+// the TrieUpdate of the executing account.
+import { type Action, type CryptoHash, dataId, fromUtf8, type PublicKey } from '@nearlite/primitives';
+import { type TrieUpdate, trieKeyContractData } from '@nearlite/trie';
+import type { External, ReceiptIndex, StorageAccessTracker } from '@nearlite/vm';
+
+export interface NewReceipt {
+  receiverId: string;
+  actions: Action[];
+  inputDataIds: CryptoHash[];
+  outputDataReceivers: { dataId: CryptoHash; receiverId: string }[];
+  /** Gas weights of function calls (index into actions → weight) for unused-gas distribution. */
+  weights: Map<number, bigint>;
+}
+
+export class RuntimeExt implements External {
+  readonly receipts: NewReceipt[] = [];
+  private dataCount = 0;
+
+  constructor(
+    private readonly state: TrieUpdate,
+    private readonly accountId: string,
+    private readonly actionHashValue: CryptoHash,
+    private readonly blockHeight: number,
+    private readonly validators: ReadonlyMap<string, bigint>,
+  ) {}
+
+  private key(k: Uint8Array): Uint8Array {
+    return trieKeyContractData(this.accountId, k);
+  }
+
+  storage_set(_t: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null {
+    const k = this.key(key);
+    const prev = this.state.get(k) ?? null;
+    this.state.set(k, value);
+    return prev;
+  }
+
+  storage_get(_t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
+    return this.state.get(this.key(key)) ?? null;
+  }
+
+  storage_remove(_t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
+    const k = this.key(key);
+    const prev = this.state.get(k) ?? null;
+    if (prev) this.state.remove(k);
+    return prev;
+  }
+
+  storage_has_key(_t: StorageAccessTracker, key: Uint8Array): boolean {
+    return this.state.has(this.key(key));
+  }
+
+  generate_data_id(): Uint8Array {
+    return dataId(this.actionHashValue, this.blockHeight, this.dataCount++);
+  }
+
+  validator_stake(account_id: string): bigint | null {
+    return this.validators.get(account_id) ?? null;
+  }
+
+  validator_total_stake(): bigint {
+    let sum = 0n;
+    for (const v of this.validators.values()) sum += v;
+    return sum;
+  }
+
+  create_action_receipt(receipt_indices: readonly ReceiptIndex[], receiver_id: string): ReceiptIndex {
+    const inputDataIds: CryptoHash[] = [];
+    for (const i of receipt_indices) {
+      const id = this.generate_data_id();
+      this.receipts[i]!.outputDataReceivers.push({ dataId: id, receiverId: receiver_id });
+      inputDataIds.push(id);
+    }
+    this.receipts.push({
+      receiverId: receiver_id,
+      actions: [],
+      inputDataIds,
+      outputDataReceivers: [],
+      weights: new Map(),
+    });
+    return this.receipts.length - 1;
+  }
+
+  create_promise_yield_receipt(receiver_id: string): { receipt_index: ReceiptIndex; data_id: Uint8Array } {
+    const data_id = this.generate_data_id();
+    this.receipts.push({
+      receiverId: receiver_id,
+      actions: [],
+      inputDataIds: [data_id],
+      outputDataReceivers: [],
+      weights: new Map(),
+    });
+    return { receipt_index: this.receipts.length - 1, data_id };
+  }
+
+  submit_promise_resume_data(): boolean {
+    return false;
+  }
+
+  private push(i: ReceiptIndex, a: Action): void {
+    this.receipts[i]!.actions.push(a);
+  }
+
+  append_action_create_account(i: ReceiptIndex): void {
+    this.push(i, { type: 'CreateAccount' });
+  }
+
+  append_action_deploy_contract(i: ReceiptIndex, code: Uint8Array): void {
+    this.push(i, { type: 'DeployContract', code: code.slice() });
+  }
+
+  append_action_function_call_weight(
+    i: ReceiptIndex,
+    method_name: Uint8Array,
+    args: Uint8Array,
+    attached_deposit: bigint,
+    prepaid_gas: bigint,
+    gas_weight: bigint,
+  ): void {
+    const r = this.receipts[i]!;
+    if (gas_weight > 0n) r.weights.set(r.actions.length, gas_weight);
+    r.actions.push({
+      type: 'FunctionCall',
+      methodName: fromUtf8(method_name),
+      args: args.slice(),
+      gas: prepaid_gas,
+      deposit: attached_deposit,
+    });
+  }
+
+  append_action_transfer(i: ReceiptIndex, deposit: bigint): void {
+    this.push(i, { type: 'Transfer', deposit });
+  }
+
+  append_action_stake(i: ReceiptIndex, stake: bigint, publicKey: PublicKey): void {
+    this.push(i, { type: 'Stake', stake, publicKey });
+  }
+
+  append_action_add_key_with_full_access(i: ReceiptIndex, publicKey: PublicKey, nonce: bigint): void {
+    this.push(i, { type: 'AddKey', publicKey, accessKey: { nonce, permission: { kind: 'FullAccess' } } });
+  }
+
+  append_action_add_key_with_function_call(
+    i: ReceiptIndex,
+    publicKey: PublicKey,
+    nonce: bigint,
+    allowance: bigint | null,
+    receiver_id: string,
+    method_names: readonly Uint8Array[],
+  ): void {
+    this.push(i, {
+      type: 'AddKey',
+      publicKey,
+      accessKey: {
+        nonce,
+        permission: {
+          kind: 'FunctionCall',
+          allowance,
+          receiverId: receiver_id,
+          methodNames: method_names.map((m) => fromUtf8(m)),
+        },
+      },
+    });
+  }
+
+  append_action_delete_key(i: ReceiptIndex, publicKey: PublicKey): void {
+    this.push(i, { type: 'DeleteKey', publicKey });
+  }
+
+  append_action_delete_account(i: ReceiptIndex, beneficiary_id: string): void {
+    this.push(i, { type: 'DeleteAccount', beneficiaryId: beneficiary_id });
+  }
+
+  get_receipt_receiver(i: ReceiptIndex): string {
+    return this.receipts[i]!.receiverId;
+  }
+
+  /** nearcore's distribute_unused_gas: weighted function calls share the gas the call did not use. */
+  distributeUnusedGas(unused: bigint): bigint {
+    let total = 0n;
+    for (const r of this.receipts) for (const w of r.weights.values()) total += w;
+    if (total === 0n || unused === 0n) return 0n;
+    let given = 0n;
+    let last: { r: NewReceipt; i: number } | null = null;
+    for (const r of this.receipts) {
+      for (const [i, w] of r.weights) {
+        const a = r.actions[i] as Extract<Action, { type: 'FunctionCall' }>;
+        const share = (unused * w) / total;
+        r.actions[i] = { ...a, gas: a.gas + share };
+        given += share;
+        last = { r, i };
+      }
+    }
+    if (last && given < unused) {
+      const a = last.r.actions[last.i] as Extract<Action, { type: 'FunctionCall' }>;
+      last.r.actions[last.i] = { ...a, gas: a.gas + (unused - given) };
+      given = unused;
+    }
+    return given;
+  }
+}

@@ -1,0 +1,125 @@
+// Transaction checks in nearcore's order (runtime/runtime/src/verifier.rs): stateless validation,
+// signature, signer, access key, nonce, balance, allowance, storage stake, key permissions. With
+// `charge` the signer pays and the key's nonce (and allowance) move, as when a chunk applies it.
+import { type Action, type SignedTransaction, verifySignature } from '@nearlite/primitives';
+import type { TrieUpdate } from '@nearlite/trie';
+import type { RuntimeConfig } from './config/runtime_config.js';
+import { type InvalidTxError, invalidTx } from './errors.js';
+import { type TransactionCost, totalPrepaidGas, txCost } from './fees.js';
+import { getAccessKey, getAccount, setAccessKey, setAccount, storageShortfall } from './state.js';
+
+export type VerifyResult =
+  | { readonly ok: true; readonly cost: TransactionCost }
+  | { readonly ok: false; readonly error: InvalidTxError };
+
+/** nearcore's validate_actions, the subset clients can trip. */
+export function validateActions(c: RuntimeConfig, actions: readonly Action[]): unknown | null {
+  if (actions.length > c.maxActionsPerReceipt) {
+    return {
+      TotalNumberOfActionsExceeded: {
+        total_number_of_actions: actions.length,
+        limit: c.maxActionsPerReceipt,
+      },
+    };
+  }
+  const gas = totalPrepaidGas(actions);
+  if (gas > c.maxTotalPrepaidGas)
+    return { TotalPrepaidGasExceeded: { total_prepaid_gas: gas, limit: c.maxTotalPrepaidGas } };
+  const deleteAt = actions.findIndex((a) => a.type === 'DeleteAccount');
+  if (deleteAt >= 0 && deleteAt !== actions.length - 1) return 'DeleteActionMustBeFinal';
+  for (const a of actions) {
+    if (a.type === 'FunctionCall') {
+      if (a.gas === 0n) return 'FunctionCallZeroAttachedGas';
+      if (Buffer.byteLength(a.methodName) > c.maxLengthMethodName) {
+        return {
+          FunctionCallMethodNameLengthExceeded: {
+            length: Buffer.byteLength(a.methodName),
+            limit: c.maxLengthMethodName,
+          },
+        };
+      }
+      if (a.args.length > c.maxArgumentsLength)
+        return {
+          FunctionCallArgumentsLengthExceeded: { length: a.args.length, limit: c.maxArgumentsLength },
+        };
+    }
+    if (a.type === 'DeployContract' && a.code.length > c.maxContractSize) {
+      return { ContractSizeExceeded: { size: a.code.length, limit: c.maxContractSize } };
+    }
+    if (a.type === 'AddKey' && a.accessKey.permission.kind === 'FunctionCall') {
+      const bytes = a.accessKey.permission.methodNames.reduce((s, m) => s + Buffer.byteLength(m), 0);
+      if (bytes > c.maxNumberBytesMethodNames)
+        return {
+          AddKeyMethodNamesNumberOfBytesExceeded: {
+            total_number_of_bytes: bytes,
+            limit: c.maxNumberBytesMethodNames,
+          },
+        };
+    }
+    if (a.type === 'Delegate' && a.delegateAction.actions.some((x) => x.type === 'Delegate'))
+      return 'DelegateActionMustBeOnlyOne';
+  }
+  return null;
+}
+
+export function verifyTransaction(
+  state: TrieUpdate,
+  stx: SignedTransaction,
+  c: RuntimeConfig,
+  gasPrice: bigint,
+  opts: { readonly blockHeight?: number; readonly charge: boolean },
+): VerifyResult {
+  const tx = stx.transaction;
+  const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
+  const actionsErr = validateActions(c, tx.actions);
+  if (actionsErr !== null) return fail(invalidTx.actionsValidation(actionsErr));
+  if (stx.bytes.length > c.maxTransactionSize)
+    return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
+  if (!verifySignature(stx.hash, stx.signature, tx.publicKey)) return fail('InvalidSignature');
+  const account = getAccount(state, tx.signerId);
+  if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));
+  const key = getAccessKey(state, tx.signerId, tx.publicKey);
+  if (!key) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
+  if (tx.nonce <= key.nonce) return fail(invalidTx.invalidNonce(tx.nonce, key.nonce));
+  if (opts.blockHeight !== undefined) {
+    const upper = BigInt(opts.blockHeight) * 1_000_000n;
+    if (tx.nonce >= upper) return fail(invalidTx.nonceTooLarge(tx.nonce, upper));
+  }
+  const cost = txCost(c, tx.signerId, tx.receiverId, tx.actions, gasPrice);
+  if (account.amount < cost.totalCost)
+    return fail(invalidTx.notEnoughBalance(tx.signerId, account.amount, cost.totalCost));
+  const perm = key.permission;
+  let allowance: bigint | null = null;
+  if (perm.kind === 'FunctionCall') {
+    if (perm.allowance !== null) {
+      if (perm.allowance < cost.totalCost)
+        return fail(invalidTx.notEnoughAllowance(tx.signerId, tx.publicKey, perm.allowance, cost.totalCost));
+      allowance = perm.allowance - cost.totalCost;
+    }
+  }
+  const after = { ...account, amount: account.amount - cost.totalCost };
+  const shortfall = storageShortfall(after, c.storageAmountPerByte);
+  if (shortfall > 0n) return fail(invalidTx.lackBalanceForState(tx.signerId, shortfall));
+  if (perm.kind === 'FunctionCall') {
+    if (tx.actions.length !== 1 || tx.actions[0]!.type !== 'FunctionCall')
+      return fail(invalidTx.accessKey('RequiresFullAccess'));
+    const fc = tx.actions[0]!;
+    if (fc.deposit > 0n) return fail(invalidTx.accessKey('DepositWithFunctionCall'));
+    if (tx.receiverId !== perm.receiverId) {
+      return fail(
+        invalidTx.accessKey({
+          ReceiverMismatch: { tx_receiver: tx.receiverId, ak_receiver: perm.receiverId },
+        }),
+      );
+    }
+    if (perm.methodNames.length > 0 && !perm.methodNames.includes(fc.methodName)) {
+      return fail(invalidTx.accessKey({ MethodNameMismatch: { method_name: fc.methodName } }));
+    }
+  }
+  if (opts.charge) {
+    setAccount(state, tx.signerId, after);
+    const permission = perm.kind === 'FunctionCall' && allowance !== null ? { ...perm, allowance } : perm;
+    setAccessKey(state, tx.signerId, tx.publicKey, { nonce: tx.nonce, permission });
+  }
+  return { ok: true, cost };
+}

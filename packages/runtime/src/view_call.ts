@@ -1,0 +1,75 @@
+// `query call_function`: a read-only run of a contract method at some block's state. State-changing
+// host functions fail with ProhibitedInView; gas is capped by the view limit.
+import { type Account, HandlerError, type PublicKey, publicKeyBytes, sha256 } from '@nearlite/primitives';
+import { TrieUpdate, trieKeyContractCode } from '@nearlite/trie';
+import { type ContractCache, runFunction } from '@nearlite/vm';
+import type { RuntimeConfig } from './config/runtime_config.js';
+import { RuntimeExt } from './receipt_builder.js';
+import { rustDebug } from './vm_error.js';
+
+export interface ViewCallInput {
+  readonly config: RuntimeConfig;
+  readonly state: { get(key: Uint8Array): Uint8Array | undefined };
+  readonly accountId: string;
+  readonly account: Account;
+  readonly methodName: string;
+  readonly args: Uint8Array;
+  readonly blockHeight: number;
+  readonly blockHash: string;
+  readonly blockTimestamp: bigint;
+  readonly epochHeight: number;
+  readonly validators: ReadonlyMap<string, bigint>;
+  readonly maxGasBurnt?: bigint;
+  readonly cache?: ContractCache;
+}
+
+const NO_KEY: PublicKey = { keyType: 0, data: new Uint8Array(32) };
+
+export function viewCall(i: ViewCallInput): {
+  result: number[];
+  logs: string[];
+  block_height: number;
+  block_hash: string;
+} {
+  const state = new TrieUpdate(i.state);
+  const ext = new RuntimeExt(state, i.accountId, sha256(new Uint8Array(0)), i.blockHeight, i.validators);
+  const maxGas = i.maxGasBurnt ?? i.config.wasm.limit_config.max_gas_burnt;
+  const outcome = runFunction({
+    code: () => state.get(trieKeyContractCode(i.accountId)) ?? null,
+    codeHash: i.account.codeHash,
+    methodName: i.methodName,
+    context: {
+      current_account_id: i.accountId,
+      signer_account_id: i.accountId,
+      signer_account_pk: publicKeyBytes(NO_KEY),
+      predecessor_account_id: i.accountId,
+      input: i.args,
+      promise_results: [],
+      block_height: BigInt(i.blockHeight),
+      block_timestamp: i.blockTimestamp,
+      epoch_height: BigInt(i.epochHeight),
+      account_balance: i.account.amount,
+      account_locked_balance: i.account.locked,
+      storage_usage: i.account.storageUsage,
+      attached_deposit: 0n,
+      prepaid_gas: maxGas,
+      random_seed: sha256(new Uint8Array(0)),
+      view_config: { max_gas_burnt: maxGas },
+      output_data_receivers: [],
+    },
+    config: i.config.wasm,
+    fees: i.config.fees,
+    external: ext,
+    ...(i.cache ? { cache: i.cache } : {}),
+  });
+  if (outcome.aborted) {
+    const vmError = rustDebug(outcome.aborted);
+    throw new HandlerError(
+      'CONTRACT_EXECUTION_ERROR',
+      { vm_error: vmError, block_height: i.blockHeight, block_hash: i.blockHash },
+      `wasm execution failed with error: ${vmError}`,
+    );
+  }
+  const data = outcome.return_data.kind === 'Value' ? outcome.return_data.data : new Uint8Array(0);
+  return { result: [...data], logs: outcome.logs, block_height: i.blockHeight, block_hash: i.blockHash };
+}

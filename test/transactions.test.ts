@@ -1,0 +1,197 @@
+// Transactions from near-api-js 7 as a new user sends them: accounts, transfers, keys, waits, failures.
+import * as T from '@near-js/jsonrpc-types';
+import {
+  actions as A,
+  Account,
+  createTransaction,
+  JsonRpcProvider,
+  KeyPair,
+  KeyPairSigner,
+  type KeyPairString,
+} from 'near-api-js';
+import t from 'tap';
+import { camel, initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+
+t.test('near-api-js 7 end to end', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '2']);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '60']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+
+  // Sub-account creation and a transfer across shards.
+  const aliceKey = KeyPair.fromRandom('ed25519');
+  const created = await root.createAccount({
+    newAccountId: 'alice.test.near',
+    publicKey: aliceKey.getPublicKey(),
+    nearToTransfer: 10n * NEAR,
+  });
+  t.equal(created.final_execution_status, 'EXECUTED_OPTIMISTIC');
+  t.ok(T.RpcTransactionResponseSchema().safeParse(camel(created)).success, 'RpcTransactionResponseSchema');
+  const alice = new Account('alice.test.near', provider, new KeyPairSigner(aliceKey));
+  const aliceState = await provider.viewAccount({ accountId: 'alice.test.near' });
+  t.equal(aliceState.amount, 10n * NEAR);
+  t.equal(aliceState.storage_usage, 182);
+  t.equal(
+    await alice.getBalance(),
+    10n * NEAR - 182n * 10n ** 19n,
+    'near-api-js subtracts the storage stake',
+  );
+
+  const sent = await alice.transfer({ receiverId: 'test.near', amount: NEAR });
+  t.same(sent.status, { SuccessValue: '' });
+  const tx = sent.transaction_outcome.outcome;
+  t.equal(tx.gas_burnt, 223_182_562_500, 'a transfer burns nearcore’s send fees');
+  const after = (await provider.viewAccount({ accountId: 'alice.test.near' })).amount;
+  t.equal(
+    after,
+    9n * NEAR - 2n * 223_182_562_500n * 100_000_000n,
+    'send + exec fees at the minimum gas price, to the yocto',
+  );
+
+  // Implicit account created by a transfer.
+  const implicit = KeyPair.fromRandom('ed25519');
+  const implicitId = Buffer.from(implicit.getPublicKey().data).toString('hex');
+  await root.transfer({ receiverId: implicitId, amount: NEAR });
+  const ik = await provider.viewAccessKey({
+    accountId: implicitId,
+    publicKey: implicit.getPublicKey().toString(),
+  });
+  t.equal(ik.permission, 'FullAccess', 'the implicit account got its own key');
+  const implicitAccount = new Account(implicitId, provider, new KeyPairSigner(implicit));
+  await implicitAccount.transfer({ receiverId: 'test.near', amount: 1n });
+
+  // Function-call keys and what they may not do.
+  const fcKey = KeyPair.fromRandom('ed25519');
+  await alice.addFunctionCallAccessKey({
+    publicKey: fcKey.getPublicKey(),
+    contractId: 'app.test.near',
+    methodNames: ['go'],
+    allowance: NEAR,
+  });
+  const fcView = await provider.viewAccessKey({
+    accountId: 'alice.test.near',
+    publicKey: fcKey.getPublicKey().toString(),
+  });
+  t.same(fcView.permission, {
+    FunctionCall: { allowance: NEAR.toString(), receiver_id: 'app.test.near', method_names: ['go'] },
+  });
+  const limited = new Account('alice.test.near', provider, new KeyPairSigner(fcKey));
+  await t.rejects(
+    limited.transfer({ receiverId: 'test.near', amount: 1n }),
+    /RequiresFullAccess|full access/i,
+  );
+  await alice.deleteKey(fcKey.getPublicKey());
+  const gone = await provider
+    .query({
+      request_type: 'view_access_key',
+      account_id: 'alice.test.near',
+      public_key: fcKey.getPublicKey().toString(),
+      finality: 'optimistic',
+    })
+    .catch((e: Error) => e);
+  t.match(String((gone as Error).message ?? JSON.stringify(gone)), /does not exist/);
+
+  // A failing receipt: creating an account someone else owns.
+  const fail = await root.signAndSendTransaction({
+    receiverId: 'alice.test.near',
+    actions: [A.createAccount()],
+    throwOnFailure: false,
+  });
+  t.match(JSON.stringify(fail.status), /AccountAlreadyExists/);
+
+  // Account deletion sends the balance to the beneficiary.
+  const before = await root.getBalance();
+  await alice.deleteAccount('test.near');
+  await t.rejects(provider.viewAccount({ accountId: 'alice.test.near' }), /does not exist/);
+  t.ok((await root.getBalance()) > before, 'the beneficiary received the balance');
+
+  // Status methods.
+  const h = sent.transaction_outcome.id;
+  for (const method of ['tx', 'EXPERIMENTAL_tx_status'] as const) {
+    const r = await node.rpc<{ final_execution_status: string; receipts?: unknown[] }>(method, {
+      tx_hash: h,
+      sender_account_id: 'alice.test.near',
+      wait_until: 'FINAL',
+    });
+    t.equal(r.body.result?.final_execution_status, 'FINAL', `${method} reaches FINAL`);
+    t.ok(T.RpcTransactionResponseSchema().safeParse(camel(r.body.result)).success, `${method} schema`);
+    if (method === 'EXPERIMENTAL_tx_status') t.equal(r.body.result?.receipts?.length, 1);
+  }
+  const receiptId = sent.transaction_outcome.outcome.receipt_ids[0]!;
+  const receipt = await node.rpc<{ receipt_id: string }>('EXPERIMENTAL_receipt', { receipt_id: receiptId });
+  t.equal(receipt.body.result?.receipt_id, receiptId);
+  t.ok(T.RpcReceiptResponseSchema().safeParse(camel(receipt.body.result)).success);
+  const unknown = await node.rpc('tx', {
+    tx_hash: '11111111111111111111111111111111',
+    sender_account_id: 'test.near',
+    wait_until: 'NONE',
+  });
+  t.equal(unknown.body.error?.cause.name, 'UNKNOWN_TRANSACTION');
+  const unknownReceipt = await node.rpc('EXPERIMENTAL_receipt', {
+    receipt_id: '11111111111111111111111111111111',
+  });
+  t.equal(unknownReceipt.body.error?.cause.name, 'UNKNOWN_RECEIPT');
+});
+
+t.test('every wait level, broadcast forms and bad transactions', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '60']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
+  const pk = await signer.getPublicKey();
+  let nonce = (await provider.viewAccessKey({ accountId: 'test.near', publicKey: pk.toString() })).nonce;
+  const finalHash = async () =>
+    Buffer.from(
+      (await import('near-api-js')).baseDecode((await provider.viewBlock({ finality: 'final' })).header.hash),
+    );
+  const sign = async (actions = [A.transfer(1n)], n = ++nonce, hash?: Uint8Array) => {
+    const tx = createTransaction('test.near', pk, 'near', n, actions, hash ?? (await finalHash()));
+    const { signedTransaction } = await signer.signTransaction(tx);
+    return Buffer.from(signedTransaction.encode()).toString('base64');
+  };
+  for (const w of ['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC', 'INCLUDED_FINAL', 'EXECUTED', 'FINAL']) {
+    const r = await node.rpc<{ final_execution_status: string }>('send_tx', {
+      signed_tx_base64: await sign(),
+      wait_until: w,
+    });
+    t.notOk(r.body.error, `${w} has no error`);
+    const got = r.body.result!.final_execution_status;
+    const order = ['NONE', 'INCLUDED', 'EXECUTED_OPTIMISTIC', 'INCLUDED_FINAL', 'EXECUTED', 'FINAL'];
+    t.ok(order.indexOf(got) >= order.indexOf(w), `send_tx ${w} → ${got}`);
+  }
+  const async = await node.rpc<string>('broadcast_tx_async', [await sign()]);
+  t.match(async.body.result, /^[1-9A-HJ-NP-Za-km-z]{43,44}$/);
+  const commit = await node.rpc<{ status: unknown }>('broadcast_tx_commit', [await sign()]);
+  t.same(commit.body.result?.status, { SuccessValue: '' });
+
+  const reused = await node.rpc('send_tx', { signed_tx_base64: await sign(undefined, 1n) });
+  t.equal(reused.body.error?.cause.name, 'INVALID_TRANSACTION');
+  t.match(JSON.stringify(reused.body.error?.data), /InvalidNonce/);
+  const stale = await node.rpc('send_tx', {
+    signed_tx_base64: await sign(undefined, ++nonce, new Uint8Array(32).fill(9)),
+  });
+  t.same(stale.body.error?.data, { TxExecutionError: { InvalidTxError: 'Expired' } });
+  const rich = await node.rpc('send_tx', { signed_tx_base64: await sign([A.transfer(10n ** 40n)]) });
+  t.match(JSON.stringify(rich.body.error?.data), /NotEnoughBalance/);
+  const badSig = Buffer.from(await sign(), 'base64');
+  badSig[badSig.length - 5] ^= 0xff;
+  const sig = await node.rpc('send_tx', { signed_tx_base64: badSig.toString('base64') });
+  t.same(sig.body.error?.data, { TxExecutionError: { InvalidTxError: 'InvalidSignature' } });
+  const garbage = await node.rpc('send_tx', {
+    signed_tx_base64: Buffer.from('hello world').toString('base64'),
+  });
+  t.equal(garbage.status, 400);
+  t.equal(garbage.body.error?.cause.name, 'PARSE_ERROR');
+  const status = await node.rpc('status', []);
+  t.equal(status.status, 200, 'still serving');
+});
