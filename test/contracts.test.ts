@@ -1,0 +1,108 @@
+// Real NEAR contracts from npm packages, deployed and called through near-api-js 7.
+import { Account, JsonRpcProvider, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
+import t from 'tap';
+import { contract } from './helpers/contracts.js';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+const TGAS = 10n ** 12n;
+
+t.test('real contracts', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '2']);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const deploy = async (id: string, code: Uint8Array, balance = 50n * NEAR) => {
+    const kp = KeyPair.fromRandom('ed25519');
+    await root.createAccount({ newAccountId: id, publicKey: kp.getPublicKey(), nearToTransfer: balance });
+    const acc = new Account(id, provider, new KeyPairSigner(kp));
+    await acc.deployContract(code);
+    return acc;
+  };
+
+  await t.test('near-hello (AssemblyScript)', async (t) => {
+    const hello = await deploy('hello.test.near', contract('main.wasm'));
+    t.equal(
+      await provider.callFunction({ contractId: 'hello.test.near', method: 'hello', args: { name: 'trex' } }),
+      'hello trex',
+    );
+    await root.callFunction({
+      contractId: 'hello.test.near',
+      methodName: 'setValue',
+      args: { value: 'foo' },
+    });
+    t.equal(
+      await provider.callFunction({ contractId: 'hello.test.near', method: 'getValue', args: {} }),
+      'foo',
+    );
+    const logs = await root.callFunctionRaw({
+      contractId: 'hello.test.near',
+      methodName: 'generateLogs',
+      args: {},
+    });
+    t.same(logs.receipts_outcome[0]?.outcome.logs, ['log1', 'log2']);
+    const failed = await root
+      .callFunctionRaw({ contractId: 'hello.test.near', methodName: 'triggerAssert', args: {} })
+      .catch((e: Error) => e);
+    t.match(String((failed as Error).message), /expected to fail/);
+    const rec = await provider.callFunction({
+      contractId: 'hello.test.near',
+      method: 'recurse',
+      args: { n: 10 },
+    });
+    t.equal(rec, 10);
+    const view = await provider.viewContractState({ contractId: 'hello.test.near', prefix: '' });
+    t.ok(view.values.length > 0, 'state grew');
+    void hello;
+  });
+
+  await t.test('NEP-21 fungible token (Rust)', async (t) => {
+    await deploy('ft.test.near', contract('fungible_token.wasm'));
+    await root.callFunction({
+      contractId: 'ft.test.near',
+      methodName: 'new',
+      args: { owner_id: 'test.near', total_supply: '1000' },
+      gas: 100n * TGAS,
+    });
+    t.equal(
+      await provider.callFunction({ contractId: 'ft.test.near', method: 'get_total_supply', args: {} }),
+      '1000',
+    );
+    await root.callFunction({
+      contractId: 'ft.test.near',
+      methodName: 'transfer',
+      args: { new_owner_id: 'bob.test.near', amount: '10' },
+      gas: 100n * TGAS,
+      deposit: NEAR / 10n,
+    });
+    t.equal(
+      await provider.callFunction({
+        contractId: 'ft.test.near',
+        method: 'get_balance',
+        args: { owner_id: 'bob.test.near' },
+      }),
+      '10',
+    );
+    t.equal(
+      await provider.callFunction({
+        contractId: 'ft.test.near',
+        method: 'get_balance',
+        args: { owner_id: 'test.near' },
+      }),
+      '990',
+    );
+    const again = await root
+      .callFunction({
+        contractId: 'ft.test.near',
+        methodName: 'new',
+        args: { owner_id: 'test.near', total_supply: '1' },
+        gas: 100n * TGAS,
+      })
+      .catch((e: Error) => e);
+    t.match(String((again as Error).message), /Already initialized/);
+  });
+});
