@@ -60,6 +60,96 @@ t.test('real contracts', async (t) => {
     void hello;
   });
 
+  await t.test(
+    'near-sdk-simulator avlTreeContract (start function reads storage) and sentences (promises)',
+    async (t) => {
+      await deploy('avl.test.near', contract('avlTreeContract.wasm'));
+      for (const [key, value] of [
+        [5, 50],
+        [3, 30],
+        [9, 90],
+        [1, 10],
+      ]) {
+        await root.callFunction({
+          contractId: 'avl.test.near',
+          methodName: 'insert',
+          args: { key, value },
+          gas: 100n * TGAS,
+        });
+      }
+      t.equal(
+        await provider.callFunction({ contractId: 'avl.test.near', method: 'getSome', args: { key: 9 } }),
+        90,
+      );
+      t.equal(await provider.callFunction({ contractId: 'avl.test.near', method: 'size', args: {} }), 4);
+      t.same(
+        await provider.callFunction({ contractId: 'avl.test.near', method: 'keys', args: {} }),
+        [1, 3, 5, 9],
+      );
+      t.equal(
+        await provider.callFunction({ contractId: 'avl.test.near', method: 'isBalanced', args: {} }),
+        true,
+      );
+
+      // sentences calls words.examples, a top-level-family account patched in as near-workspaces would.
+      const words = contract('words.wasm');
+      const { createHash } = await import('node:crypto');
+      const { baseEncode } = await import('near-api-js');
+      const codeHash = baseEncode(createHash('sha256').update(words).digest());
+      const patch = await node.rpc('sandbox_patch_state', {
+        records: [
+          {
+            Account: {
+              account_id: 'words.examples',
+              account: {
+                amount: (10n * NEAR).toString(),
+                locked: '0',
+                code_hash: codeHash,
+                storage_usage: 100 + words.length,
+              },
+            },
+          },
+          { Contract: { account_id: 'words.examples', code: Buffer.from(words).toString('base64') } },
+        ],
+      });
+      t.same(patch.body.result, {});
+      await deploy('sentences.test.near', contract('sentences.wasm'));
+      const one = await root.callFunction({
+        contractId: 'sentences.test.near',
+        methodName: 'reverseWordOne',
+        args: {},
+        gas: 100n * TGAS,
+      });
+      t.same(one, { text: 'elpmas' }, 'a promise result returned through promise_return');
+      const three = await root.callFunction({
+        contractId: 'sentences.test.near',
+        methodName: 'reverseWordThree',
+        args: {},
+        gas: 100n * TGAS,
+      });
+      t.equal(three, true, 'the callback saw the promise result');
+    },
+  );
+
+  await t.test('linkdrop (Rust): create_account through a promise batch and a callback', async (t) => {
+    const registrar = new Account('near', provider, key.secret_key as KeyPairString);
+    await registrar.deployContract(contract('testnet-linkdrop.wasm'));
+    const bobKey = KeyPair.fromRandom('ed25519');
+    // near-api-js sends create_account to the top-level account for a `x.near` id that is not ours.
+    await root.createAccount({
+      newAccountId: 'bob.near',
+      publicKey: bobKey.getPublicKey(),
+      nearToTransfer: 2n * NEAR,
+    });
+    const bob = await provider.viewAccount({ accountId: 'bob.near' });
+    t.equal(bob.amount, 2n * NEAR);
+    const bobAccessKey = await provider.viewAccessKey({
+      accountId: 'bob.near',
+      publicKey: bobKey.getPublicKey().toString(),
+    });
+    t.equal(bobAccessKey.permission, 'FullAccess');
+  });
+
   await t.test('NEP-21 fungible token (Rust)', async (t) => {
     await deploy('ft.test.near', contract('fungible_token.wasm'));
     await root.callFunction({
