@@ -47,3 +47,41 @@ t.test('init writes a nearcore-style home; opening it the other way round is ref
   t.equal(gc.status, 1);
   t.match(gc.stderr, /archival store/);
 });
+
+t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
+  const { Account, JsonRpcProvider, KeyPair } = await import('near-api-js');
+  const home = t.testdir();
+  initHome(home);
+  const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
+  let node = await startNode(home, ['--block-time', '50']);
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key);
+  const kp = KeyPair.fromRandom('ed25519');
+  const r = await root.signAndSendTransaction({
+    receiverId: 'kept.test.near',
+    actions: [
+      (await import('near-api-js')).actions.createAccount(),
+      (await import('near-api-js')).actions.transfer(10n ** 24n),
+      (await import('near-api-js')).actions.addFullAccessKey(kp.getPublicKey()),
+    ],
+    waitUntil: 'INCLUDED',
+  });
+  const hash = r.transaction_outcome.id;
+  await node.kill();
+  node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  const status = await node.rpc<{ final_execution_status: string; status: unknown }>('tx', {
+    tx_hash: hash,
+    sender_account_id: 'test.near',
+    wait_until: 'FINAL',
+  });
+  t.equal(status.body.result?.final_execution_status, 'FINAL');
+  t.same(status.body.result?.status, { SuccessValue: '' });
+  const account = await node.rpc<{ amount: string }>('query', {
+    request_type: 'view_account',
+    account_id: 'kept.test.near',
+    finality: 'final',
+  });
+  t.equal(account.body.result?.amount, (10n ** 24n).toString());
+});

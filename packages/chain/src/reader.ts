@@ -105,12 +105,17 @@ export class ChainReader {
 
   /** The state trie of the shard holding `accountId`, as of block `height` (default: head). */
   stateAt(accountId: string, height?: number): Trie {
+    return this.shardState(this.layout.accountIdToShardId(accountId), height);
+  }
+
+  /** The state trie of one shard as of block `height` (default: head). */
+  shardState(shardId: number, height?: number): Trie {
     const h = height ?? this.head()?.height;
     const header = h === undefined ? undefined : this.blockByHeight(h);
     if (!header) throw new RangeError(`no block at height ${h}`);
     if (header.lite.height < this.tail())
       throw new RangeError(`block ${h} is below the GC tail ${this.tail()}`);
-    const extra = this.chainStore.chunkExtra(header.hash, this.layout.accountIdToShardId(accountId));
+    const extra = this.chainStore.chunkExtra(header.hash, shardId);
     if (!extra) throw new RangeError(`no state for block ${base58Encode(header.hash)}`);
     return new Trie(trieStorage(this.store), extra.stateRoot);
   }

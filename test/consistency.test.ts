@@ -1,0 +1,112 @@
+// Money is conserved: after a random parallel workload, the sum of every balance and stake equals
+// the total supply in the head block header (the genesis supply minus everything burnt).
+import { ChainReader } from '@nearlite/chain';
+import { decodeAccount } from '@nearlite/primitives';
+import {
+  actions as A,
+  Account,
+  JsonRpcProvider,
+  KeyPair,
+  KeyPairSigner,
+  type KeyPairString,
+} from 'near-api-js';
+import t from 'tap';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+
+function rng(seed: number) {
+  let x = seed;
+  return (n: number) => {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    return x % n;
+  };
+}
+
+t.test('balances add up after many accounts send in parallel', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '3']);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '40']);
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const rand = rng(42);
+  const names = ['alpha', 'kilo', 'mike', 'sierra', 'zulu', 'bravo', 'oscar', 'yankee'];
+  const accounts: Account[] = [];
+  for (const n of names) {
+    const kp = KeyPair.fromRandom('ed25519');
+    await root.createAccount({
+      newAccountId: `${n}.test.near`,
+      publicKey: kp.getPublicKey(),
+      nearToTransfer: 20n * NEAR,
+    });
+    accounts.push(new Account(`${n}.test.near`, provider, new KeyPairSigner(kp)));
+  }
+  // Each account runs its own sequence; the accounts run in parallel.
+  await Promise.all(
+    accounts.map(async (acc, i) => {
+      for (let step = 0; step < 6; step++) {
+        const to = accounts[rand(accounts.length)]!.accountId;
+        const kind = rand(5);
+        if (kind === 0) {
+          // A receipt that fails: its deposit comes back as a refund.
+          await acc.signAndSendTransaction({
+            receiverId: to,
+            actions: [A.createAccount(), A.transfer(NEAR)],
+            throwOnFailure: false,
+          });
+        } else if (kind === 1) {
+          const kp = KeyPair.fromRandom('ed25519');
+          await acc.transfer({
+            receiverId: Buffer.from(kp.getPublicKey().data).toString('hex'),
+            amount: NEAR / 3n,
+          });
+        } else if (kind === 2) {
+          const kp = KeyPair.fromRandom('ed25519');
+          await acc.createAccount({
+            newAccountId: `s${step}.${acc.accountId}`,
+            publicKey: kp.getPublicKey(),
+            nearToTransfer: NEAR,
+          });
+        } else {
+          await acc.transfer({ receiverId: to, amount: BigInt(1 + rand(1000)) * 10n ** 20n });
+        }
+      }
+      if (i % 4 === 0) await acc.deleteAccount('test.near');
+    }),
+  );
+  // Let every receipt and refund land and the burnt balance reach a header.
+  const head = (await provider.viewBlock({ finality: 'optimistic' })).header.height;
+  await waitForHeight(node, head + 6);
+  await node.stop();
+
+  const reader = await ChainReader.open(home);
+  t.teardown(() => reader.close());
+  const tip = reader.head()!;
+  let sum = 0n;
+  let count = 0;
+  for (const shard of reader.layout.shardIds) {
+    for (const [, v] of reader.shardState(shard).iterPrefix(Uint8Array.of(0))) {
+      const a = decodeAccount(v);
+      sum += a.amount + a.locked;
+      count++;
+    }
+  }
+  t.ok(count > names.length, `${count} accounts`);
+  const supply = reader.blockByHeight(tip.height)!.rest.totalSupply;
+  t.equal(
+    sum,
+    supply - (await burntSinceHeader(reader, tip.height)),
+    'Σ balances + stake = total supply − burnt',
+  );
+});
+
+/** Balance burnt by the head block's own chunks, which only the next header will subtract. */
+async function burntSinceHeader(reader: ChainReader, height: number): Promise<bigint> {
+  const header = reader.blockByHeight(height)!;
+  let burnt = 0n;
+  for (const shard of reader.layout.shardIds)
+    burnt += reader.chainStore.chunkExtra(header.hash, shard)?.balanceBurnt ?? 0n;
+  return burnt;
+}
