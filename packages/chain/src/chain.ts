@@ -309,7 +309,13 @@ export class Chain {
     }
     update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
     writeHead(update, height, header.hash);
-    await store.commit(update);
+    try {
+      await store.commit(update);
+    } catch (err) {
+      for (const input of shardInputs) this.pool.restore(input.pooled);
+      throw err;
+    }
+    for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();
     this.events.emit('block', { header, results });

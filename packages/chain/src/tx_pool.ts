@@ -1,21 +1,28 @@
 // Transactions waiting for a chunk, per shard in arrival order. The pool only holds what passed
-// admission checks; the runtime re-verifies everything when the chunk is applied.
+// admission checks; the runtime re-verifies everything when the chunk is applied. A transaction
+// stays known from admission until its block is committed, so a resubmission in between is not
+// included twice; and one (signer, key, nonce) can be pending only once.
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 
 export interface PooledTransaction {
   readonly hash: CryptoHash;
   readonly bytes: Uint8Array;
   readonly shardId: number;
+  /** signer id + public key: transactions of one key are included in nonce order. */
+  readonly accessKeyId: string;
+  readonly nonce: bigint;
 }
 
 export class TxPool {
   private readonly queues = new Map<number, PooledTransaction[]>();
   private readonly known = new Set<string>();
+  private readonly pendingNonces = new Set<string>();
 
   add(tx: PooledTransaction): boolean {
     const k = toHex(tx.hash);
     if (this.known.has(k)) return false;
     this.known.add(k);
+    this.pendingNonces.add(`${tx.accessKeyId}#${tx.nonce}`);
     let q = this.queues.get(tx.shardId);
     if (!q) {
       q = [];
@@ -29,13 +36,45 @@ export class TxPool {
     return this.known.has(toHex(hash));
   }
 
-  /** Removes and returns up to `limit` transactions of a shard. */
+  hasPendingNonce(accessKeyId: string, nonce: bigint): boolean {
+    return this.pendingNonces.has(`${accessKeyId}#${nonce}`);
+  }
+
+  /** Removes up to `limit` transactions of a shard, each key's in nonce order. */
   take(shardId: number, limit: number): PooledTransaction[] {
     const q = this.queues.get(shardId);
     if (!q || q.length === 0) return [];
     const out = q.splice(0, limit);
-    for (const t of out) this.known.delete(toHex(t.hash));
-    return out;
+    const firstSeen = new Map<string, number>();
+    out.forEach((t, i) => {
+      if (!firstSeen.has(t.accessKeyId)) firstSeen.set(t.accessKeyId, i);
+    });
+    return out.sort((a, b) =>
+      a.accessKeyId === b.accessKeyId
+        ? a.nonce < b.nonce
+          ? -1
+          : a.nonce > b.nonce
+            ? 1
+            : 0
+        : firstSeen.get(a.accessKeyId)! - firstSeen.get(b.accessKeyId)!,
+    );
+  }
+
+  /** Forgets transactions whose block is committed (their status now lives in the store). */
+  committed(txs: readonly PooledTransaction[]): void {
+    for (const t of txs) {
+      this.known.delete(toHex(t.hash));
+      this.pendingNonces.delete(`${t.accessKeyId}#${t.nonce}`);
+    }
+  }
+
+  /** Puts transactions back at the front (a block that failed to commit). */
+  restore(txs: readonly PooledTransaction[]): void {
+    for (const t of [...txs].reverse()) {
+      const q = this.queues.get(t.shardId) ?? [];
+      q.unshift(t);
+      this.queues.set(t.shardId, q);
+    }
   }
 
   get size(): number {

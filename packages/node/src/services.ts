@@ -17,6 +17,7 @@ import {
   decodeAccount,
   decodeReceipt,
   decodeSignedTransaction,
+  formatPublicKey,
   HandlerError,
   receiptView,
   signedTransactionView,
@@ -74,11 +75,14 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
   const codecs = (chain: Chain): TxCodecs => ({
     decodeTransaction(bytes) {
       const stx = decodeSignedTransaction(bytes);
+      const t = stx.transaction;
       return {
         hash: stx.hash,
-        signerId: stx.transaction.signerId,
-        receiverId: stx.transaction.receiverId,
-        blockHash: stx.transaction.blockHash,
+        signerId: t.signerId,
+        receiverId: t.receiverId,
+        blockHash: t.blockHash,
+        nonce: t.nonce,
+        accessKeyId: `${t.signerId}:${formatPublicKey(t.publicKey)}`,
       };
     },
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),

@@ -6,6 +6,9 @@ export interface DecodedTransaction {
   readonly signerId: string;
   readonly receiverId: string;
   readonly blockHash: CryptoHash;
+  readonly nonce: bigint;
+  /** signer id + public key. */
+  readonly accessKeyId: string;
 }
 
 export type OutcomeStatus =

@@ -51,6 +51,10 @@ export class TxService {
     const base = chain.chainStore.blockHeader(tx.blockHash);
     const validity = chain.genesis.config.transactionValidityPeriod;
     if (!base || head.lite.height > base.lite.height + validity) throw invalidTx('Expired');
+    if (chain.pool.hasPendingNonce(tx.accessKeyId, tx.nonce)) {
+      // Another transaction of this key with this nonce is already waiting for a chunk.
+      throw invalidTx({ InvalidNonce: { tx_nonce: tx.nonce, ak_nonce: tx.nonce } });
+    }
     const shardId = chain.layout.accountIdToShardId(tx.signerId);
     const err = codecs.verify(bytes, {
       gasPrice: head.rest.nextGasPrice,
@@ -58,7 +62,7 @@ export class TxService {
       shardId,
     });
     if (err !== null) throw invalidTx(err);
-    chain.pool.add({ hash: tx.hash, bytes, shardId });
+    chain.pool.add({ hash: tx.hash, bytes, shardId, accessKeyId: tx.accessKeyId, nonce: tx.nonce });
     return tx;
   }
 

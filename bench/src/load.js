@@ -1,0 +1,33 @@
+// Drives HTTP load with autocannon: 50 connections, every request with freshly randomised params.
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export async function load(url, makeBody, { connections = 50, duration = 10 } = {}) {
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(makeBody()) }) }],
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    bytesPerReq: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
+  };
+}
+
+export async function bareFastify(size) {
+  const proc = spawn(
+    process.execPath,
+    [new URL('./bare_server.js', import.meta.url).pathname, String(size)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise((resolve) =>
+    proc.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
+  );
+  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGTERM') };
+}

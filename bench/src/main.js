@@ -1,0 +1,196 @@
+// `npm run bench [-- --quick]`: builds (or reuses) an archival dataset through the node's transaction
+// path, serves it with the real CLI, loads each read method with randomised params from this
+// process, measures send_tx throughput, and the limits beside them (bare fastify, raw LevelDB).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DBCol, Store, u64be } from '@nearlite/store';
+import { actions as A, Account, JsonRpcProvider, KeyPair, KeyPairSigner } from 'near-api-js';
+import { buildDataset } from './dataset.js';
+import { bareFastify, load } from './load.js';
+import { rpc, rssMb, startNode } from './node_process.js';
+
+const quick = process.argv.includes('--quick');
+const P = quick
+  ? { name: 'quick', accounts: 300, holders: 100, transfers: 400, blocks: 2000, duration: 4 }
+  : { name: 'full', accounts: 10_000, holders: 10_000, transfers: 20_000, blocks: 20_000, duration: 10 };
+const CACHE = join(import.meta.dirname, '..', '.cache');
+const RESULTS = join(import.meta.dirname, '..', 'results');
+const log = (m) => process.stderr.write(`${m}\n`);
+const pick = (a) => a[Math.floor(Math.random() * a.length)];
+const int = (n) => Math.floor(Math.random() * n);
+
+mkdirSync(CACHE, { recursive: true });
+mkdirSync(RESULTS, { recursive: true });
+log(`dataset (${P.name})…`);
+const { home, meta } = await buildDataset(CACHE, P, log);
+const node = await startNode(home, ['--block-time', '1000', '--archive']);
+log(`node up in ${Math.round(node.startupMs)} ms at ${node.url}`);
+const head = (await rpc(node.url, 'block', { finality: 'final' })).header.height;
+const hashes = [];
+for (let i = 0; i < 200; i++)
+  hashes.push((await rpc(node.url, 'block', { block_id: 1 + int(head) })).header.hash);
+const chunks = [];
+for (let i = 0; i < 100; i++)
+  chunks.push((await rpc(node.url, 'block', { block_id: 1 + int(head) })).chunks[int(4)].chunk_hash);
+const key = KeyPair.fromString(meta.sharedSecret);
+const pk = key.getPublicKey().toString();
+const env = (method, params) => ({ jsonrpc: '2.0', id: 'b', method, params });
+
+const cases = [
+  ['block by height', () => env('block', { block_id: 1 + int(head) })],
+  ['block by hash', () => env('block', { block_id: pick(hashes) })],
+  ['chunk', () => env('chunk', { chunk_id: pick(chunks) })],
+  [
+    'view_account (head)',
+    () => env('query', { request_type: 'view_account', account_id: pick(meta.accounts), finality: 'final' }),
+  ],
+  [
+    'view_account (old block)',
+    () =>
+      env('query', {
+        request_type: 'view_account',
+        account_id: pick(meta.accounts),
+        block_id: Math.max(1, head - int(head / 2)),
+      }),
+  ],
+  [
+    'view_access_key',
+    () =>
+      env('query', {
+        request_type: 'view_access_key',
+        account_id: pick(meta.accounts),
+        public_key: pk,
+        finality: 'final',
+      }),
+  ],
+  [
+    'view_state (small prefix)',
+    () =>
+      env('query', {
+        request_type: 'view_state',
+        account_id: meta.bigStateAccount,
+        prefix_base64: Buffer.from(`k0${int(4)}${int(10)}`).toString('base64'),
+        finality: 'final',
+      }),
+  ],
+  [
+    'view_state (~40 kB)',
+    () =>
+      env('query', {
+        request_type: 'view_state',
+        account_id: meta.bigStateAccount,
+        prefix_base64: '',
+        finality: 'final',
+      }),
+  ],
+  [
+    'call_function get_balance',
+    () =>
+      env('query', {
+        request_type: 'call_function',
+        account_id: 'token.test.near',
+        method_name: 'get_balance',
+        args_base64: Buffer.from(JSON.stringify({ owner_id: pick(meta.holders) })).toString('base64'),
+        finality: 'final',
+      }),
+  ],
+  [
+    'changes (account_changes)',
+    () =>
+      env('EXPERIMENTAL_changes', {
+        changes_type: 'account_changes',
+        account_ids: [pick(meta.accounts)],
+        block_id: 1 + int(Math.min(head, 200)),
+      }),
+  ],
+  [
+    'tx status',
+    () => {
+      const [h, s] = pick(meta.txHashes);
+      return env('tx', { tx_hash: h, sender_account_id: s, wait_until: 'NONE' });
+    },
+  ],
+];
+
+const rows = [];
+const bare = await bareFastify(2000);
+const ceiling = await load(bare.url, () => env('status', []), { duration: P.duration });
+bare.stop();
+log(`bare fastify: ${ceiling.rps} req/s`);
+for (const [name, make] of cases) {
+  const r = await load(node.url, make, { duration: P.duration });
+  rows.push({ name, ...r, ratio: r.rps / ceiling.rps });
+  log(`${name}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms (${r.errors} errors)`);
+}
+
+// send_tx of transfers from many senders, to EXECUTED_OPTIMISTIC, with blocks every 100 ms.
+await node.stop();
+const txNode = await startNode(home, ['--block-time', '100', '--archive']);
+const provider = new JsonRpcProvider({ url: txNode.url });
+const signer = new KeyPairSigner(key);
+const senders = meta.accounts.slice(0, Math.min(200, meta.accounts.length));
+const deadline = performance.now() + P.duration * 1000;
+let sent = 0;
+let failed = 0;
+const t0 = performance.now();
+await Promise.all(
+  senders.map(async (id) => {
+    const acc = new Account(id, provider, signer);
+    while (performance.now() < deadline) {
+      try {
+        await acc.signAndSendTransaction({
+          receiverId: pick(meta.accounts),
+          actions: [A.transfer(1n)],
+          waitUntil: 'EXECUTED_OPTIMISTIC',
+        });
+        sent++;
+      } catch {
+        failed++;
+      }
+    }
+  }),
+);
+const txSeconds = (performance.now() - t0) / 1000;
+rows.push({
+  name: 'send_tx transfers (EXECUTED_OPTIMISTIC)',
+  rps: Math.round(sent / txSeconds),
+  p50: null,
+  p99: null,
+  errors: failed,
+  ratio: null,
+});
+log(`send_tx: ${Math.round(sent / txSeconds)} tx/s (${failed} failed)`);
+const rss = await rssMb(txNode.proc.pid);
+await txNode.stop();
+
+// Raw LevelDB getSync on the same store: the storage ceiling.
+const store = await Store.open(join(home, 'data'));
+const n = 200_000;
+const g0 = performance.now();
+for (let i = 0; i < n; i++) store.get(DBCol.BlockHeight, u64be(1 + int(head)));
+const getSyncPerSec = Math.round(n / ((performance.now() - g0) / 1000));
+await store.close();
+
+const result = {
+  date: new Date().toISOString(),
+  mode: P.name,
+  head,
+  startupMs: Math.round(node.startupMs),
+  peakRssMb: rss,
+  ceiling: { bareFastify: ceiling.rps, levelDbGetSync: getSyncPerSec },
+  rows,
+  dataset: { ...P, buildSeconds: meta.buildSeconds },
+};
+writeFileSync(join(RESULTS, `${P.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+const table = [
+  `| method | req/s | p50 ms | p99 ms | vs bare fastify |`,
+  `|---|---:|---:|---:|---:|`,
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.rps} | ${r.p50 ?? '–'} | ${r.p99 ?? '–'} | ${r.ratio === null ? '–' : `${Math.round(r.ratio * 100)} %`} |`,
+  ),
+  '',
+  `bare fastify ${ceiling.rps} req/s · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${Math.round(node.startupMs)} ms · peak RSS ${rss} MB · ${head} blocks`,
+].join('\n');
+writeFileSync(join(RESULTS, `${P.name}.md`), `${table}\n`);
+console.log(table);

@@ -1,0 +1,63 @@
+// Runs the real CLI in its own process and waits for its RPC address.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const CLI = join(import.meta.dirname, '..', '..', 'packages', 'node', 'bin', 'nearlite.js');
+
+export function cliSync(args) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`nearlite ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+export async function startNode(home, extra = []) {
+  const started = performance.now();
+  const proc = spawn(process.execPath, [CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let logs = '';
+  const url = await new Promise((resolve, reject) => {
+    proc.stderr.on('data', (d) => {
+      logs += d;
+      const m = /RPC on (http:\/\/\S+)/.exec(logs);
+      if (m) resolve(m[1]);
+    });
+    proc.on('exit', (c) => reject(new Error(`node exited ${c}: ${logs}`)));
+  });
+  // Start-up ends with the first answered request.
+  await rpc(url, 'status', []);
+  const startupMs = performance.now() - started;
+  return {
+    url,
+    proc,
+    startupMs,
+    async stop() {
+      const done = new Promise((r) => proc.on('exit', r));
+      proc.kill('SIGTERM');
+      await done;
+    },
+  };
+}
+
+export async function rpc(url, method, params) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'bench', method, params }),
+  });
+  const body = await res.json();
+  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+/** Peak RSS of a process in MB, read from /proc (Linux). */
+export async function rssMb(pid) {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+    return hwm ? Math.round(Number(hwm[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
