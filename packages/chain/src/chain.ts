@@ -1,7 +1,7 @@
 // The chain: genesis, block production and the single writer of the store. Every block, with its
 // chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
 import { EventEmitter } from 'node:events';
-import { type CryptoHash, concatBytes, decodeAccount, encodeAccount } from '@nearlite/primitives';
+import { type CryptoHash, concatBytes, decodeAccount, encodeAccount, toHex } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
@@ -48,6 +48,8 @@ export interface ChainOptions {
 export interface NewBlockEvent {
   readonly header: BlockHeader;
   readonly results: ReadonlyMap<number, ApplyChunkResult>;
+  /** Transactions left out of this block's chunks as invalid (hex hash → InvalidTxError). */
+  readonly rejected: ReadonlyMap<string, unknown>;
 }
 
 export class ChainError extends Error {
@@ -200,12 +202,28 @@ export class Chain {
     this.pendingPatches = [];
     const patchWrites = patches.flatMap((p) => p.writes);
 
+    const rejected = new Map<string, unknown>();
+    const prepareFlat = flatStateReader(store);
     const shardInputs = this.layout.shardIds.map((shardId) => {
       const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
       if (!prevExtra)
         throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
       const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
-      const pooled = this.pool.take(shardId, limit);
+      let pooled = this.pool.take(shardId, limit);
+      const prepare = this.opts.applier.prepareTransactions;
+      if (prepare && pooled.length > 0) {
+        const scratch = new TrieUpdate({ get: (k: Uint8Array) => prepareFlat.get(k) });
+        const r = prepare.call(
+          this.opts.applier,
+          scratch,
+          pooled.map((t) => t.bytes),
+          prev.rest.nextGasPrice,
+          height,
+        );
+        for (const x of r.rejected) rejected.set(toHex(pooled[x.index]!.hash), x.error);
+        this.pool.committed(r.rejected.map((x) => pooled[x.index]!));
+        pooled = r.accepted.map((i) => pooled[i]!);
+      }
       return {
         shardId,
         prevExtra,
@@ -318,7 +336,7 @@ export class Chain {
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();
-    this.events.emit('block', { header, results });
+    this.events.emit('block', { header, results, rejected });
     return header;
   }
 }

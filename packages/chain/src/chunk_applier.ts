@@ -47,6 +47,13 @@ export interface ApplyChunkResult {
 }
 
 export interface ChunkApplier {
+  /** Filters a chunk's candidate transactions against the state they would run on (optional). */
+  prepareTransactions?(
+    state: TrieUpdate,
+    transactions: readonly Uint8Array[],
+    gasPrice: bigint,
+    blockHeight: number,
+  ): { accepted: number[]; rejected: { index: number; error: unknown }[] };
   applyChunk(
     ctx: ApplyChunkContext,
     state: TrieUpdate,

@@ -109,6 +109,8 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
   });
   return {
     applier: {
+      prepareTransactions: (state, txs, gasPrice, height) =>
+        runtime.prepareTransactions(state, txs, gasPrice, height),
       applyChunk: (ctx, state, txs, incoming) => {
         const r = runtime.applyChunk(ctx, state, txs, incoming);
         return { ...r, validatorProposals: r.validatorProposals };

@@ -95,6 +95,39 @@ export class Runtime {
     return res;
   }
 
+  /**
+   * nearcore's prepare_transactions: checks the chunk's candidate transactions in order against the
+   * state as they would leave it, so a transaction made invalid by an earlier one (a reused nonce,
+   * a spent balance) is left out of the chunk instead of failing in it.
+   */
+  prepareTransactions(
+    state: TrieUpdate,
+    transactions: readonly Uint8Array[],
+    gasPrice: bigint,
+    blockHeight: number,
+  ): { accepted: number[]; rejected: { index: number; error: unknown }[] } {
+    const accepted: number[] = [];
+    const rejected: { index: number; error: unknown }[] = [];
+    transactions.forEach((bytes, index) => {
+      let stx: ReturnType<typeof decodeSignedTransaction>;
+      try {
+        stx = decodeSignedTransaction(bytes);
+      } catch (err) {
+        rejected.push({ index, error: (err as Error).message });
+        return;
+      }
+      const v = verifyTransaction(state, stx, this.o.config, gasPrice, { blockHeight, charge: true });
+      if (v.ok) {
+        state.commit({ type: 'not_writable_to_disk' });
+        accepted.push(index);
+      } else {
+        state.rollback();
+        rejected.push({ index, error: v.error });
+      }
+    });
+    return { accepted, rejected };
+  }
+
   private pushOutcome(res: ApplyResult, o: ExecutionOutcome, isTransaction: boolean): void {
     res.outcomes.push({ id: o.id, bytes: encodeOutcome(o), hashes: outcomeHashes(o), isTransaction });
   }

@@ -1,8 +1,8 @@
 // send_tx / tx / EXPERIMENTAL_tx_status / EXPERIMENTAL_receipt: admission into the pool (expiry,
 // then the runtime's checks against head state), and waits woken by block events, not by polling.
-import { base58Encode, type CryptoHash, HandlerError } from '@nearlite/primitives';
+import { base58Encode, type CryptoHash, HandlerError, toHex } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
-import type { Chain } from '../chain.js';
+import type { Chain, NewBlockEvent } from '../chain.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
 import {
   finalExecutionOutcomeView,
@@ -135,7 +135,14 @@ export class TxService {
     if (now) return Promise.resolve(now);
     const events = this.o.chain.events;
     return new Promise((resolve, reject) => {
-      const onBlock = () => {
+      const onBlock = (ev: NewBlockEvent) => {
+        const dropped = ev.rejected.get(toHex(hash));
+        if (dropped !== undefined) {
+          // Left out of the chunk as invalid (e.g. a nonce another transaction used first).
+          cleanup();
+          reject(invalidTx(dropped as object | string));
+          return;
+        }
         try {
           const r = check();
           if (r) {
