@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { actions as A, Account, JsonRpcProvider, KeyPair, KeyPairSigner } from 'near-api-js';
 import { cliSync, rpc, startNode } from './node_process.js';
+import { sendBatch } from './sender.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
@@ -22,6 +23,7 @@ export async function buildDataset(dir, p, log) {
     const provider = new JsonRpcProvider({ url: node.url });
     const key = JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8'));
     const root = new Account('test.near', provider, key.secret_key);
+    const rootKey = KeyPair.fromString(key.secret_key);
     const shared = KeyPair.fromRandom('ed25519');
     const signer = new KeyPairSigner(shared);
     // Accounts spread over the four shards by their first letter; all share one key for the bench.
@@ -30,13 +32,15 @@ export async function buildDataset(dir, p, log) {
     const t0 = performance.now();
     for (let i = 0; i < accounts.length; i += 100) {
       const batch = accounts.slice(i, i + 100);
-      await root.signAndSendTransactions({
-        transactions: batch.map((id) => ({
+      await sendBatch(
+        node.url,
+        rootKey,
+        'test.near',
+        batch.map((id) => ({
           receiverId: id,
           actions: [A.createAccount(), A.transfer(10n * NEAR), A.addFullAccessKey(shared.getPublicKey())],
         })),
-        waitUntil: 'EXECUTED_OPTIMISTIC',
-      });
+      );
       log(`  accounts ${Math.min(i + 100, accounts.length)}/${accounts.length}`);
     }
     // The fungible token with many holders.
@@ -57,14 +61,17 @@ export async function buildDataset(dir, p, log) {
     });
     const holders = accounts.slice(0, p.holders);
     for (let i = 0; i < holders.length; i += 50) {
-      await root.signAndSendTransactions({
-        transactions: holders.slice(i, i + 50).map((h) => ({
+      await sendBatch(
+        node.url,
+        rootKey,
+        'test.near',
+        holders.slice(i, i + 50).map((h) => ({
           receiverId: 'token.test.near',
           actions: [
             A.functionCall('transfer', { new_owner_id: h, amount: String(1000 + i) }, 30n * TGAS, 0n),
           ],
         })),
-      });
+      );
       log(`  token holders ${Math.min(i + 50, holders.length)}/${holders.length}`);
     }
     // A contract with ~40 kB of state.
@@ -82,13 +89,15 @@ export async function buildDataset(dir, p, log) {
     // History: transfers between accounts.
     const txHashes = [];
     for (let i = 0; i < p.transfers; i += 100) {
-      const sender = new Account(accounts[i % accounts.length], provider, signer);
-      const res = await sender.signAndSendTransactions({
-        transactions: Array.from({ length: Math.min(100, p.transfers - i) }, (_, j) => ({
+      const res = await sendBatch(
+        node.url,
+        shared,
+        accounts[(i / 100) % accounts.length],
+        Array.from({ length: Math.min(100, p.transfers - i) }, (_, j) => ({
           receiverId: accounts[(i + j + 1) % accounts.length],
           actions: [A.transfer(1000n + BigInt(j))],
         })),
-      });
+      );
       for (const r of res) txHashes.push([r.transaction_outcome.id, r.transaction.signer_id]);
       log(`  transfers ${Math.min(i + 100, p.transfers)}/${p.transfers}`);
     }

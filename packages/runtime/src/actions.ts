@@ -11,7 +11,6 @@ import {
   isTopLevelAccount,
   KeyType,
   type PublicKey,
-  SYSTEM_ACCOUNT,
   sha256,
   verifySignature,
 } from '@nearlite/primitives';
@@ -19,27 +18,39 @@ import {
   type TrieUpdate,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
+  trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractDataPrefix,
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { accessKeyStorage } from './fees.js';
+import { balanceRefund, type NewReceiptSpec } from './receipt_spec.js';
 import { getAccessKey, setAccessKey, setAccount } from './state.js';
 
 export interface ActionContext {
   readonly state: TrieUpdate;
   readonly config: RuntimeConfig;
   readonly receiverId: string;
+  readonly predecessorId: string;
   /** Starts as the predecessor; CreateAccount (and implicit creation) makes the new account the actor. */
   actorId: string;
   readonly signerId: string;
+  readonly signerPublicKey: PublicKey;
+  readonly gasPrice: bigint;
   readonly blockHeight: number;
+  /** A refund (predecessor `system`): never creates accounts, restores the signer key's allowance. */
+  readonly isRefund: boolean;
+  /** The receipt has exactly one action (implicit accounts are created only by a lone Transfer). */
+  readonly isOnlyAction: boolean;
   /** The receiver's account as the receipt has changed it so far (null when it does not exist). */
   account: Account | null;
-  /** Receipts the actions create (DeleteAccount's transfer, Delegate's inner receipt). */
-  readonly newReceipts: { receiverId: string; predecessorId: string; actions: Action[] }[];
+  /** Receipts the actions create, in order (DeleteAccount's payout, Delegate's inner receipt, calls). */
+  readonly newReceipts: NewReceiptSpec[];
   readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
 }
+
+/** nearcore's Account::MAX_ACCOUNT_DELETION_STORAGE_USAGE (code excluded). */
+const MAX_ACCOUNT_DELETION_STORAGE_USAGE = 10_000n;
 
 export type ActionErrorKind = Record<string, unknown> | string;
 
@@ -86,13 +97,15 @@ export function createAccount(ctx: ActionContext): ActionErrorKind | null {
   return null;
 }
 
-export function transfer(ctx: ActionContext, deposit: bigint, isFirst: boolean): ActionErrorKind | null {
+export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind | null {
   if (ctx.account) {
     ctx.account = { ...ctx.account, amount: ctx.account.amount + deposit };
+    if (ctx.isRefund && ctx.signerId === ctx.receiverId) refundAllowance(ctx, deposit);
     return null;
   }
-  // A transfer as the first action creates a NEAR-implicit account with its derived full-access key.
-  if (isFirst && accountType(ctx.receiverId) === 'NearImplicitAccount') {
+  // A lone transfer (not a refund) creates a NEAR-implicit account with its derived full-access key;
+  // any other action alongside could hijack the account.
+  if (ctx.isOnlyAction && !ctx.isRefund && accountType(ctx.receiverId) === 'NearImplicitAccount') {
     const publicKey = { keyType: KeyType.ED25519, data: fromHex(ctx.receiverId) };
     const accessKey = { nonce: newKeyNonce(ctx.blockHeight), permission: { kind: 'FullAccess' as const } };
     const usage =
@@ -105,6 +118,17 @@ export function transfer(ctx: ActionContext, deposit: bigint, isFirst: boolean):
   }
   return { AccountDoesNotExist: { account_id: ctx.receiverId } };
 }
+
+/** nearcore's try_refund_allowance: a gas refund restores a function-call key's allowance. */
+function refundAllowance(ctx: ActionContext, amount: bigint): void {
+  const key = getAccessKey(ctx.state, ctx.receiverId, ctx.signerPublicKey);
+  const p = key?.permission;
+  if (!key || p?.kind !== 'FunctionCall' || p.allowance === null) return;
+  const allowance = p.allowance + amount > U128_MAX ? U128_MAX : p.allowance + amount;
+  setAccessKey(ctx.state, ctx.receiverId, ctx.signerPublicKey, { ...key, permission: { ...p, allowance } });
+}
+
+const U128_MAX = (1n << 128n) - 1n;
 
 export function deployContract(ctx: ActionContext, code: Uint8Array): ActionErrorKind | null {
   const acc = needAccount(ctx);
@@ -173,19 +197,19 @@ export function deleteAccount(ctx: ActionContext, beneficiaryId: string): Action
   if (err) return err;
   const a = acc as Account;
   if (a.locked > 0n) return { DeleteAccountStaking: { account_id: ctx.receiverId } };
+  const codeLen = BigInt(ctx.state.get(trieKeyContractCode(ctx.receiverId))?.length ?? 0);
+  const usage = a.storageUsage > codeLen ? a.storageUsage - codeLen : 0n;
+  if (usage > MAX_ACCOUNT_DELETION_STORAGE_USAGE)
+    return { DeleteAccountWithLargeState: { account_id: ctx.receiverId } };
   for (const prefix of [trieKeyAccessKeyPrefix(ctx.receiverId), trieKeyContractDataPrefix(ctx.receiverId)]) {
     for (const [k] of [...ctx.state.iterPrefix(prefix)]) ctx.state.remove(k);
   }
   ctx.state.remove(trieKeyContractCode(ctx.receiverId));
-  if (a.amount > 0n) {
-    // nearcore sends the balance as a refund-style receipt: free, and burnt if the beneficiary is gone.
-    ctx.newReceipts.push({
-      receiverId: beneficiaryId,
-      predecessorId: SYSTEM_ACCOUNT,
-      actions: [{ type: 'Transfer', deposit: a.amount }],
-    });
-  }
+  ctx.state.remove(trieKeyAccount(ctx.receiverId));
+  // nearcore pays the balance out as a balance refund: free, and burnt if the beneficiary is gone.
+  if (a.amount > 0n) ctx.newReceipts.push(balanceRefund(beneficiaryId, a.amount));
   ctx.account = null;
+  ctx.actorId = ctx.predecessorId;
   return null;
 }
 
@@ -224,15 +248,17 @@ export function delegate(
   ctx: ActionContext,
   action: Extract<Action, { type: 'Delegate' }>,
 ): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
   const d = action.delegateAction;
+  if (!verifySignature(delegateActionHash(d), action.signature, d.publicKey))
+    return 'DelegateActionInvalidSignature';
+  if (BigInt(ctx.blockHeight) > d.maxBlockHeight) return 'DelegateActionExpired';
   if (d.senderId !== ctx.receiverId) {
     return {
       DelegateActionSenderDoesNotMatchTxReceiver: { sender_id: d.senderId, receiver_id: ctx.receiverId },
     };
   }
-  if (!verifySignature(delegateActionHash(d), action.signature, d.publicKey))
-    return 'DelegateActionInvalidSignature';
-  if (BigInt(ctx.blockHeight) > d.maxBlockHeight) return 'DelegateActionExpired';
   const key = getAccessKey(ctx.state, d.senderId, d.publicKey);
   if (!key)
     return {
@@ -262,7 +288,18 @@ export function delegate(
     }
   }
   setAccessKey(ctx.state, d.senderId, d.publicKey, { ...key, nonce: d.nonce });
-  ctx.newReceipts.push({ receiverId: d.receiverId, predecessorId: d.senderId, actions: [...d.actions] });
+  // The relayer (the outer signer) paid for everything the inner receipt needs.
+  ctx.newReceipts.push({
+    kind: 'Action',
+    predecessorId: d.senderId,
+    receiverId: d.receiverId,
+    signerId: ctx.signerId,
+    signerPublicKey: ctx.signerPublicKey,
+    gasPrice: ctx.gasPrice,
+    outputDataReceivers: [],
+    inputDataIds: [],
+    actions: [...d.actions],
+  });
   return null;
 }
 

@@ -1,5 +1,6 @@
-// Applying a chunk: transactions become receipts (a signer-is-receiver receipt runs in the same
-// chunk, others go out to the receiver's shard), then local, delayed and incoming receipts run.
+// Applying a chunk as nearcore's Runtime::apply does: transactions become receipts (a signer-is-
+// receiver receipt runs in this chunk, others go out to the receiver's shard), then local, delayed
+// and incoming receipts run while the chunk's gas limit allows; the rest wait in the delayed queue.
 // Every state step is committed with nearcore's StateChangeCause; a failing receipt rolls back.
 import {
   actionHash,
@@ -7,24 +8,28 @@ import {
   decodeReceipt,
   decodeSignedTransaction,
   encodeReceipt,
-  KeyType,
+  type PublicKey,
   type Receipt,
   receiptIdFromReceipt,
   receiptIdFromTransaction,
 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
+import type { PromiseResult } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
+import { DelayedReceiptQueue } from './delayed_receipts.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { type ExecutionOutcome, encodeOutcome, outcomeHashes } from './outcome.js';
 import { applyDataReceipt, postponeIfWaiting } from './postponed.js';
 import { executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
 import { verifyTransaction } from './verifier.js';
 
+/** nearcore's ApplyState, the part this runtime reads. */
 export interface ApplyContext {
   readonly shardId: number;
   readonly blockHeight: number;
   readonly blockHash: CryptoHash;
   readonly prevBlockHash: CryptoHash;
+  /** Nanoseconds. */
   readonly blockTimestamp: bigint;
   readonly epochId: CryptoHash;
   readonly epochHeight: number;
@@ -49,15 +54,15 @@ export interface AppliedReceipt {
 
 export interface ApplyResult {
   readonly outcomes: AppliedOutcome[];
+  /** Receipts for the next block, to be routed to their receiver's shard by the chain. */
   readonly outgoingReceipts: AppliedReceipt[];
+  /** Receipts executed, postponed or delayed by this chunk. */
   readonly processedReceipts: AppliedReceipt[];
   gasUsed: bigint;
   balanceBurnt: bigint;
-  readonly validatorProposals: {
-    accountId: string;
-    publicKey: import('@nearlite/primitives').PublicKey;
-    stake: bigint;
-  }[];
+  readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
+  /** Receipts waiting in the delayed queue after this chunk. */
+  delayedReceipts: number;
 }
 
 export interface RuntimeOptions {
@@ -65,8 +70,6 @@ export interface RuntimeOptions {
   readonly validators: ReadonlyMap<string, bigint>;
   readonly functionCall?: FunctionCallRunner;
 }
-
-const SYSTEM_KEY = { keyType: KeyType.ED25519, data: new Uint8Array(32) };
 
 export class Runtime {
   constructor(readonly o: RuntimeOptions) {}
@@ -84,14 +87,34 @@ export class Runtime {
       gasUsed: 0n,
       balanceBurnt: 0n,
       validatorProposals: [],
+      delayedReceipts: 0,
     };
     const local: Receipt[] = [];
     for (const bytes of transactions) {
       const r = this.applyTransaction(ctx, state, bytes, res);
       if (r) local.push(r);
     }
-    const queue: Receipt[] = [...local, ...incoming.map(decodeReceipt)];
-    for (const receipt of queue) this.processReceipt(ctx, state, receipt, res);
+    const delayed = new DelayedReceiptQueue(state);
+    const full = () => res.gasUsed >= ctx.gasLimit;
+    const delay = (receipt: Receipt) => {
+      delayed.push(receipt);
+      this.recordProcessed(res, receipt);
+    };
+    for (const receipt of local) {
+      if (full()) delay(receipt);
+      else this.processReceipt(ctx, state, receipt, res);
+    }
+    while (delayed.length > 0 && !full()) {
+      const receipt = delayed.pop()!;
+      this.processReceipt(ctx, state, receipt, res);
+    }
+    for (const bytes of incoming) {
+      const receipt = decodeReceipt(bytes);
+      if (full()) delay(receipt);
+      else this.processReceipt(ctx, state, receipt, res);
+    }
+    delayed.flush();
+    res.delayedReceipts = delayed.length;
     return res;
   }
 
@@ -128,6 +151,14 @@ export class Runtime {
     return { accepted, rejected };
   }
 
+  private recordProcessed(res: ApplyResult, receipt: Receipt): void {
+    res.processedReceipts.push({
+      receiptId: receipt.receiptId,
+      receiverId: receipt.receiverId,
+      bytes: encodeReceipt(receipt),
+    });
+  }
+
   private pushOutcome(res: ApplyResult, o: ExecutionOutcome, isTransaction: boolean): void {
     res.outcomes.push({ id: o.id, bytes: encodeOutcome(o), hashes: outcomeHashes(o), isTransaction });
   }
@@ -149,17 +180,16 @@ export class Runtime {
       blockHeight: ctx.blockHeight,
       charge: true,
     });
+    const base = { id: stx.hash, logs: [], executorId: tx.signerId, metadataVersion: 1 } as const;
     if (!v.ok) {
       state.rollback();
       this.pushOutcome(
         res,
         {
-          id: stx.hash,
-          logs: [],
+          ...base,
           receiptIds: [],
           gasBurnt: 0n,
           tokensBurnt: 0n,
-          executorId: tx.signerId,
           status: { kind: 'Failure', error: { InvalidTxError: v.error } },
         },
         true,
@@ -187,12 +217,10 @@ export class Runtime {
     this.pushOutcome(
       res,
       {
-        id: stx.hash,
-        logs: [],
+        ...base,
         receiptIds: [receiptId],
         gasBurnt: v.cost.gasBurnt,
         tokensBurnt: v.cost.burntAmount,
-        executorId: tx.signerId,
         status: { kind: 'SuccessReceiptId', receiptId },
       },
       true,
@@ -202,52 +230,39 @@ export class Runtime {
     return null;
   }
 
+  /** Runs one receipt now (or parks it until its promise results arrive). */
   processReceipt(ctx: ApplyContext, state: TrieUpdate, receipt: Receipt, res: ApplyResult): void {
-    res.processedReceipts.push({
-      receiptId: receipt.receiptId,
-      receiverId: receipt.receiverId,
-      bytes: encodeReceipt(receipt),
-    });
-    let ready: { receipt: Receipt; results: import('@nearlite/vm').PromiseResult[] } | null;
-    if (receipt.receipt.kind === 'Data') {
-      ready = applyDataReceipt(state, receipt);
-    } else {
-      ready = postponeIfWaiting(state, receipt);
-    }
+    this.recordProcessed(res, receipt);
+    let ready: { receipt: Receipt; results: PromiseResult[] } | null;
+    if (receipt.receipt.kind === 'Data') ready = applyDataReceipt(state, receipt);
+    else ready = postponeIfWaiting(state, receipt);
     if (!ready) return;
+    const run = ready.receipt;
     const result = executeActionReceipt(
       {
         ...ctx,
         config: this.o.config,
         validators: this.o.validators,
         ...(this.o.functionCall ? { functionCall: this.o.functionCall } : {}),
-        actionHash: (i: number) => actionHash(ready.receipt.receiptId, ctx.blockHeight, i),
+        actionHash: (i: number) => actionHash(run.receiptId, ctx.blockHeight, i),
       },
       state,
-      ready.receipt,
+      run,
       ready.results,
     );
-    this.finishReceipt(ctx, ready.receipt, result, res);
+    this.finishReceipt(ctx, run, result, res);
   }
 
   private finishReceipt(ctx: ApplyContext, receipt: Receipt, r: ReceiptResult, res: ApplyResult): void {
-    const newReceipts: Receipt[] = r.newReceipts.map((n, k) => ({
-      predecessorId: n.predecessorId,
-      receiverId: n.receiverId,
-      receiptId: receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, k),
-      receipt:
-        n.kind === 'Data'
-          ? { kind: 'Data', dataId: n.dataId, data: n.data }
-          : {
-              kind: 'Action',
-              signerId: n.signerId,
-              signerPublicKey: n.signerPublicKey ?? SYSTEM_KEY,
-              gasPrice: n.gasPrice,
-              outputDataReceivers: n.outputDataReceivers,
-              inputDataIds: n.inputDataIds,
-              actions: n.actions,
-            },
-    }));
+    const newReceipts: Receipt[] = r.newReceipts.map((n, k) => {
+      const receiptId = receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, k);
+      if (n.kind === 'Data') {
+        const { predecessorId, receiverId, dataId, data } = n;
+        return { predecessorId, receiverId, receiptId, receipt: { kind: 'Data', dataId, data } };
+      }
+      const { kind: _, predecessorId, receiverId, ...action } = n;
+      return { predecessorId, receiverId, receiptId, receipt: { kind: 'Action', ...action } };
+    });
     for (const n of newReceipts)
       res.outgoingReceipts.push({
         receiptId: n.receiptId,
@@ -255,14 +270,12 @@ export class Runtime {
         bytes: encodeReceipt(n),
       });
     res.gasUsed += r.gasBurnt;
-    res.balanceBurnt += r.tokensBurnt - r.reward;
-    res.balanceBurnt += r.lostBalance;
+    res.balanceBurnt += r.balanceBurnt;
     res.validatorProposals.push(...r.validatorProposals);
-    const returnIndex = r.returnReceiptIndex;
     const status: ExecutionOutcome['status'] = r.error
       ? { kind: 'Failure', error: r.error }
-      : returnIndex !== null
-        ? { kind: 'SuccessReceiptId', receiptId: newReceipts[returnIndex]!.receiptId }
+      : r.returnReceiptIndex !== null
+        ? { kind: 'SuccessReceiptId', receiptId: newReceipts[r.returnReceiptIndex]!.receiptId }
         : { kind: 'SuccessValue', value: r.returnValue ?? new Uint8Array(0) };
     this.pushOutcome(
       res,
@@ -274,6 +287,7 @@ export class Runtime {
         tokensBurnt: r.tokensBurnt,
         executorId: receipt.receiverId,
         status,
+        metadataVersion: 3,
       },
       false,
     );

@@ -37,8 +37,8 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
       );
     case 'Transfer': {
       let fee = pick(f.transfer);
-      // A transfer that creates a NEAR-implicit account also pays for the account and its key.
-      if (accountType(receiverId) === 'NearImplicitAccount')
+      // A transfer to a non-named account may create it, so it also pays for the account and a key.
+      if (accountType(receiverId) !== 'NamedAccount')
         fee += pick(f.create_account) + pick(f.add_full_access_key);
       return fee;
     }
@@ -55,6 +55,8 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
     case 'Delegate':
       return pick(f.delegate);
     case 'UseGlobalContract':
+    case 'DeterministicStateInit':
+      // Refused by validateActions before any fee is computed.
       return 0n;
   }
 }
@@ -68,14 +70,20 @@ export function totalSendFees(
   let sum = 0n;
   for (const a of actions) {
     sum += perAction(c, a, receiverId, (f) => sendFee(f, sir));
-    if (a.type === 'Delegate') {
-      // The relayer also pays to send the inner actions and their receipt.
-      const d = a.delegateAction;
-      const innerSir = d.senderId === d.receiverId;
-      sum +=
-        totalSendFees(c, innerSir, d.actions, d.receiverId) +
-        sendFee(c.fees.fees.new_action_receipt, innerSir);
-    }
+    // nearcore prices the inner actions with the outer sender-is-receiver flag.
+    if (a.type === 'Delegate')
+      sum += totalSendFees(c, sir, a.delegateAction.actions, a.delegateAction.receiverId);
+  }
+  return sum;
+}
+
+/** Send fees of a Delegate's inner actions, bought with the outer receipt and burnt when it runs. */
+export function totalPrepaidSendFees(c: RuntimeConfig, actions: readonly Action[]): bigint {
+  let sum = 0n;
+  for (const a of actions) {
+    if (a.type !== 'Delegate') continue;
+    const d = a.delegateAction;
+    sum += totalSendFees(c, d.senderId === d.receiverId, d.actions, d.receiverId);
   }
   return sum;
 }
@@ -114,10 +122,13 @@ export function totalPrepaidGas(actions: readonly Action[]): bigint {
   return sum;
 }
 
+/** Deposits the signer pays for, a Delegate's inner deposits included (the relayer pays them). */
 export function totalDeposit(actions: readonly Action[]): bigint {
   let sum = 0n;
   for (const a of actions) {
-    if (a.type === 'Transfer' || a.type === 'FunctionCall') sum += a.deposit;
+    if (a.type === 'Transfer' || a.type === 'FunctionCall' || a.type === 'DeterministicStateInit')
+      sum += a.deposit;
+    else if (a.type === 'Delegate') sum += totalDeposit(a.delegateAction.actions);
   }
   return sum;
 }
@@ -141,7 +152,7 @@ export function txCost(
   const f = c.fees.fees;
   const sir = signerId === receiverId;
   const gasBurnt = sendFee(f.new_action_receipt, sir) + totalSendFees(c, sir, actions, receiverId);
-  const prepaidGas = totalPrepaidGas(actions);
+  const prepaidGas = totalPrepaidGas(actions) + totalPrepaidSendFees(c, actions);
   const [num, den] = c.pessimisticGasPriceInflation;
   let receiptGasPrice = gasPrice;
   if (num !== den && gasPrice > 0n) {

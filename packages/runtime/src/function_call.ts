@@ -1,5 +1,5 @@
 // The FunctionCall action through the Wasm VM: context, the External over the receiver's state,
-// unused-gas distribution among weighted calls, and the contract's gas reward.
+// unused-gas distribution among weighted calls. (The contract's gas reward is the caller's.)
 import {
   type Account,
   type Action,
@@ -36,15 +36,17 @@ export interface FunctionCallOutput {
   readonly logs: string[];
   readonly error: object | null;
   readonly account: Account;
-  readonly reward: bigint;
   readonly receipts: NewReceipt[];
   readonly returnValue: Uint8Array | null;
   readonly returnReceiptIndex: number | null;
 }
 
+/** Runs a FunctionCall action; the Wasm VM implements it (VmFunctionCallRunner). */
 export interface FunctionCallRunner {
   run(input: FunctionCallInput): FunctionCallOutput;
 }
+
+export type FunctionCallExecutor = FunctionCallRunner;
 
 export class VmFunctionCallRunner implements FunctionCallRunner {
   constructor(private readonly cache?: ContractCache) {}
@@ -90,7 +92,6 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
         logs: outcome.logs,
         error: functionCallErrorView(outcome.aborted as FunctionCallError),
         account,
-        reward: 0n,
         receipts: [],
         returnValue: null,
         returnReceiptIndex: null,
@@ -98,8 +99,6 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
     }
     const unused = action.gas > outcome.used_gas ? action.gas - outcome.used_gas : 0n;
     const distributed = ext.distributeUnusedGas(unused);
-    const [num, den] = ctx.config.burntGasReward;
-    const reward = ((outcome.burnt_gas * num) / den) * ctx.gasPrice;
     const rd = outcome.return_data;
     return {
       burntGas: outcome.burnt_gas,
@@ -107,7 +106,6 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
       logs: outcome.logs,
       error: null,
       account: { ...account, amount: outcome.balance, storageUsage: outcome.storage_usage },
-      reward,
       receipts: ext.receipts,
       returnValue: rd.kind === 'Value' ? rd.data : null,
       returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,

@@ -5,6 +5,8 @@ export * from './errors.js';
 export * from './fees.js';
 export * from './function_call.js';
 export * from './outcome.js';
+export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';
+export { storageShortfall, ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT } from './state.js';
 export * from './verifier.js';
 export * from './view_call.js';
 export * from './vm_error.js';

@@ -1,6 +1,7 @@
 // Execution outcomes: stored form, nearcore's to_hashes() (the merkle leaves clients verify against
 // outcome roots) and the JSON view.
 import {
+  BorshError,
   BorshReader,
   BorshWriter,
   base58Encode,
@@ -25,6 +26,8 @@ export interface ExecutionOutcome {
   readonly tokensBurnt: bigint;
   readonly executorId: string;
   readonly status: ExecutionStatus;
+  /** nearcore's ExecutionMetadata version: 1 for transactions, 3 (with a gas profile) for receipts. */
+  readonly metadataVersion?: 1 | 3;
 }
 
 function writeStatus(w: BorshWriter, s: ExecutionStatus, partial: boolean): void {
@@ -52,6 +55,8 @@ export function encodeOutcome(o: ExecutionOutcome): Uint8Array {
     .vec(o.receiptIds, (w, r) => w.fixed(r));
   w.u64(o.gasBurnt).u128(o.tokensBurnt).string(o.executorId);
   writeStatus(w, o.status, false);
+  // Trailing and optional, so outcomes stored before it was added still decode (as version 3).
+  if (o.metadataVersion !== undefined) w.u8(o.metadataVersion);
   return w.toBytes();
 }
 
@@ -68,8 +73,14 @@ export function decodeOutcome(bytes: Uint8Array): ExecutionOutcome {
   if (tag === 0) status = { kind: 'Unknown' };
   else if (tag === 1) status = { kind: 'Failure', error: JSON.parse(r.string()) as object };
   else if (tag === 2) status = { kind: 'SuccessValue', value: r.bytes() };
-  else status = { kind: 'SuccessReceiptId', receiptId: r.fixed(32) };
-  return { id, logs, receiptIds, gasBurnt, tokensBurnt, executorId, status };
+  else if (tag === 3) status = { kind: 'SuccessReceiptId', receiptId: r.fixed(32) };
+  else throw new BorshError(`unknown execution status ${tag}`);
+  const o: ExecutionOutcome = { id, logs, receiptIds, gasBurnt, tokensBurnt, executorId, status };
+  if (r.remaining === 0) return o;
+  const v = r.u8();
+  r.end();
+  if (v !== 1 && v !== 3) throw new BorshError(`unknown execution metadata version ${v}`);
+  return { ...o, metadataVersion: v };
 }
 
 /** nearcore's ExecutionOutcomeWithId::to_hashes: [id, hash(PartialExecutionOutcome), ...hash(log)]. */
@@ -104,6 +115,6 @@ export function outcomeView(o: ExecutionOutcome): object {
     tokens_burnt: o.tokensBurnt.toString(),
     executor_id: o.executorId,
     status: executionStatusView(o.status),
-    metadata: { version: 3, gas_profile: [] },
+    metadata: o.metadataVersion === 1 ? { version: 1, gas_profile: null } : { version: 3, gas_profile: [] },
   };
 }

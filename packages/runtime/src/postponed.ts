@@ -74,6 +74,8 @@ export function applyDataReceipt(
       ready = { receipt: parked, results: takeResults(state, parked) };
     }
   }
-  state.commit({ type: 'receipt_processing', receiptHash: receipt.receiptId });
+  // nearcore commits only when nothing runs (with this cause, for data too); otherwise these writes
+  // are committed as the started receipt's first step.
+  if (!ready) state.commit({ type: 'postponed_receipt', receiptHash: receipt.receiptId });
   return ready;
 }

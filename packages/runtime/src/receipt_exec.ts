@@ -1,13 +1,10 @@
-// Executing one action receipt: exec fees, each action in order, the storage-stake check, rollback on
-// failure, promise results forwarded as data receipts, and refunds (nearcore's apply_action_receipt).
-import {
-  type Action,
-  type CryptoHash,
-  type PublicKey,
-  type Receipt,
-  SYSTEM_ACCOUNT,
-} from '@nearlite/primitives';
-import { type TrieUpdate, trieKeyAccount } from '@nearlite/trie';
+// Executing one action receipt as nearcore's apply_action_receipt does: exec fees, each action in
+// order (the last action's result is the receipt's result), the storage-stake check, rollback on
+// failure, refunds, the contract's gas reward, and the promise result forwarded to waiting receipts.
+// New receipts keep nearcore's order (their index salts their id): the actions' receipts, then the
+// deposit refund, the gas refund, then data receipts.
+import { type CryptoHash, type Receipt, SYSTEM_ACCOUNT } from '@nearlite/primitives';
+import type { TrieUpdate } from '@nearlite/trie';
 import type { PromiseResult } from '@nearlite/vm';
 import {
   type ActionContext,
@@ -23,32 +20,21 @@ import {
   writeAccount,
 } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import { execFee, totalDeposit, totalPrepaidExecFees, totalPrepaidGas } from './fees.js';
+import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
-import { getAccount, storageShortfall } from './state.js';
+import type { NewReceiptSpec } from './receipt_spec.js';
+import { refundUnspent } from './refunds.js';
+import { getAccount, setAccount, storageShortfall } from './state.js';
 
-export type NewReceiptSpec =
-  | {
-      kind: 'Action';
-      predecessorId: string;
-      receiverId: string;
-      signerId: string;
-      signerPublicKey: PublicKey | null;
-      gasPrice: bigint;
-      outputDataReceivers: { dataId: CryptoHash; receiverId: string }[];
-      inputDataIds: CryptoHash[];
-      actions: Action[];
-    }
-  | { kind: 'Data'; predecessorId: string; receiverId: string; dataId: CryptoHash; data: Uint8Array | null };
+export type { NewReceiptSpec } from './receipt_spec.js';
 
 export interface ReceiptResult {
   logs: string[];
   gasBurnt: bigint;
+  /** The outcome's tokens_burnt. */
   tokensBurnt: bigint;
-  /** Gas reward credited to the contract (part of tokensBurnt that is not destroyed). */
-  reward: bigint;
-  /** Balance that could not be delivered (a refund to a deleted account) and is burnt. */
-  lostBalance: bigint;
+  /** What the chunk destroys: tokensBurnt less the contract's reward, plus an undeliverable refund. */
+  balanceBurnt: bigint;
   error: object | null;
   returnValue: Uint8Array | null;
   returnReceiptIndex: number | null;
@@ -68,17 +54,19 @@ export interface ExecContext {
   readonly actionHash: (index: number) => CryptoHash;
 }
 
-const refund = (receiverId: string, amount: bigint): NewReceiptSpec => ({
-  kind: 'Action',
-  predecessorId: SYSTEM_ACCOUNT,
-  receiverId,
-  signerId: SYSTEM_ACCOUNT,
-  signerPublicKey: null,
-  gasPrice: 0n,
-  outputDataReceivers: [],
-  inputDataIds: [],
-  actions: [{ type: 'Transfer', deposit: amount }],
-});
+type ReturnData =
+  | { kind: 'None' }
+  | { kind: 'Value'; data: Uint8Array }
+  | { kind: 'ReceiptIndex'; index: number };
+
+interface Progress {
+  gasBurnt: bigint;
+  gasUsed: bigint;
+  /** Gas the VM burnt, the base of the contract's reward (counted even when the call fails). */
+  gasBurntForFunctionCall: bigint;
+  logs: string[];
+  returnData: ReturnData;
+}
 
 export function executeActionReceipt(
   ctx: ExecContext,
@@ -89,208 +77,221 @@ export function executeActionReceipt(
   const ar = receipt.receipt;
   if (ar.kind !== 'Action') throw new TypeError('not an action receipt');
   const c = ctx.config;
+  const receiptHash = receipt.receiptId;
+  // Whatever the receipt's arrival changed (promise results taken) is committed before it runs.
+  state.commit({ type: 'action_receipt_processing_started', receiptHash });
   const isRefund = receipt.predecessorId === SYSTEM_ACCOUNT;
-  const existedBefore = getAccount(state, receipt.receiverId) !== null;
   const actx: ActionContext = {
     state,
     config: c,
     receiverId: receipt.receiverId,
+    predecessorId: receipt.predecessorId,
     actorId: receipt.predecessorId,
     signerId: ar.signerId,
+    signerPublicKey: ar.signerPublicKey,
+    gasPrice: ar.gasPrice,
     blockHeight: ctx.blockHeight,
+    isRefund,
+    isOnlyAction: ar.actions.length === 1,
     account: getAccount(state, receipt.receiverId),
     newReceipts: [],
     validatorProposals: [],
   };
-  let gasBurnt = isRefund ? 0n : c.fees.fees.new_action_receipt.execution;
-  let gasUsed = gasBurnt;
-  const logs: string[] = [];
-  let vmReceipts: NewReceiptSpec[] = [];
-  let returnValue: Uint8Array | null = null;
-  let returnIndex: number | null = null;
-  let reward = 0n;
+  const exec = c.fees.fees.new_action_receipt.execution;
+  const p: Progress = {
+    gasBurnt: exec,
+    gasUsed: exec,
+    gasBurntForFunctionCall: 0n,
+    logs: [],
+    returnData: { kind: 'None' },
+  };
   let error: { index: number | null; kind: ActionErrorKind } | null = null;
-
   for (const [i, action] of ar.actions.entries()) {
-    if (!isRefund) {
-      const fee = execFee(c, action, receipt.receiverId);
-      gasBurnt += fee;
-      gasUsed += fee;
-    }
-    let kind: ActionErrorKind | null = null;
-    switch (action.type) {
-      case 'CreateAccount':
-        kind = createAccount(actx);
-        break;
-      case 'Transfer':
-        kind = transfer(actx, action.deposit, i === 0);
-        break;
-      case 'DeployContract':
-        kind = deployContract(actx, action.code);
-        break;
-      case 'AddKey':
-        kind = addKey(actx, action);
-        break;
-      case 'DeleteKey':
-        kind = deleteKey(actx, action);
-        break;
-      case 'DeleteAccount':
-        kind = deleteAccount(actx, action.beneficiaryId);
-        break;
-      case 'Stake':
-        kind = stake(actx, action);
-        break;
-      case 'Delegate': {
-        kind = delegate(actx, action);
-        if (kind === null) {
-          // The inner receipt's execution was prepaid with this one; it is used now, not refunded.
-          const d = action.delegateAction;
-          gasUsed +=
-            c.fees.fees.new_action_receipt.execution +
-            totalPrepaidExecFees(c, d.actions, d.receiverId) +
-            totalPrepaidGas(d.actions);
-        }
-        break;
-      }
-      case 'FunctionCall': {
-        if (!actx.account) {
-          kind = { AccountDoesNotExist: { account_id: receipt.receiverId } };
-          break;
-        }
-        actx.account = { ...actx.account, amount: actx.account.amount + action.deposit };
-        writeAccount(actx);
-        if (!ctx.functionCall) {
-          kind = {
-            FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: receipt.receiverId } } },
-          };
-          break;
-        }
-        const r = ctx.functionCall.run({
-          ctx,
-          state,
-          receipt,
-          action,
-          actionIndex: i,
-          account: actx.account,
-          promiseResults,
-        });
-        gasBurnt += r.burntGas;
-        gasUsed += r.usedGas;
-        logs.push(...r.logs);
-        if (r.error) {
-          kind = { FunctionCallError: r.error };
-          break;
-        }
-        actx.account = r.account;
-        reward += r.reward;
-        vmReceipts = r.receipts.map((n) => ({
-          kind: 'Action',
-          predecessorId: receipt.receiverId,
-          receiverId: n.receiverId,
-          signerId: ar.signerId,
-          signerPublicKey: ar.signerPublicKey,
-          gasPrice: ar.gasPrice,
-          outputDataReceivers: n.outputDataReceivers,
-          inputDataIds: n.inputDataIds,
-          actions: n.actions,
-        }));
-        returnValue = r.returnValue;
-        returnIndex = r.returnReceiptIndex;
-        break;
-      }
-      default:
-        kind = { UnsupportedAction: { action: action.type } };
-    }
+    const fee = execFee(c, action, receipt.receiverId);
+    p.gasBurnt += fee;
+    p.gasUsed += fee;
+    p.returnData = { kind: 'None' };
+    const kind = applyAction(ctx, actx, receipt, i, promiseResults, p);
     if (kind !== null) {
       error = { index: i, kind };
       break;
     }
   }
-  if (!error) {
-    if (actx.account) {
-      writeAccount(actx);
-      const short = storageShortfall(actx.account, c.storageAmountPerByte);
-      if (short > 0n)
-        error = {
-          index: null,
-          kind: { LackBalanceForState: { account_id: receipt.receiverId, amount: short.toString() } },
-        };
-    } else if (existedBefore) state.remove(trieKeyAccount(receipt.receiverId));
+  if (!error && actx.account) {
+    const short = storageShortfall(actx.account, c.storageAmountPerByte);
+    if (short > 0n) {
+      error = {
+        index: null,
+        kind: { LackBalanceForState: { account_id: receipt.receiverId, amount: short.toString() } },
+      };
+    } else writeAccount(actx);
   }
-  const newReceipts: NewReceiptSpec[] = [];
-  let lostBalance = 0n;
-  if (error) {
-    state.rollback();
-    vmReceipts = [];
-    returnValue = null;
-    returnIndex = null;
-    reward = 0n;
-  } else {
-    if (reward > 0n) {
-      const acc = getAccount(state, receipt.receiverId);
-      if (acc) actx.account = { ...acc, amount: acc.amount + reward };
-      writeAccount(actx);
-    }
-    state.commit({ type: 'receipt_processing', receiptHash: receipt.receiptId });
-    newReceipts.push(...vmReceipts);
-    for (const n of actx.newReceipts) {
-      newReceipts.push(
-        n.predecessorId === SYSTEM_ACCOUNT
-          ? refund(n.receiverId, (n.actions[0] as { deposit: bigint }).deposit)
-          : {
-              kind: 'Action',
-              predecessorId: n.predecessorId,
-              receiverId: n.receiverId,
-              signerId: ar.signerId,
-              signerPublicKey: ar.signerPublicKey,
-              gasPrice: ar.gasPrice,
-              outputDataReceivers: [],
-              inputDataIds: [],
-              actions: n.actions,
-            },
-      );
+  // A failed receipt keeps its logs and gas but none of its effects.
+  const newReceipts = error ? [] : actx.newReceipts;
+  const refunds = isRefund
+    ? { receipts: [], gasDeficit: 0n }
+    : refundUnspent(c, ctx.gasPrice, receipt, error !== null, p.gasBurnt, p.gasUsed);
+  newReceipts.push(...refunds.receipts);
+  if (error) state.rollback();
+  else state.commit({ type: 'receipt_processing', receiptHash });
+
+  const gasBurnt = isRefund ? 0n : p.gasBurnt;
+  let tokensBurnt = gasBurnt * ctx.gasPrice - refunds.gasDeficit;
+  const tokensBurntForOutcome = tokensBurnt;
+  const [num, den] = c.burntGasReward;
+  const rewardGross = ((p.gasBurntForFunctionCall * num) / den) * ctx.gasPrice;
+  const reward = rewardGross > refunds.gasDeficit ? rewardGross - refunds.gasDeficit : 0n;
+  if (reward > 0n) {
+    const acc = getAccount(state, receipt.receiverId);
+    if (acc) {
+      tokensBurnt -= reward;
+      setAccount(state, receipt.receiverId, { ...acc, amount: acc.amount + reward });
+      state.commit({ type: 'action_receipt_gas_reward', receiptHash });
     }
   }
-  // The caller's promise result: forwarded to the receipt this call returned, or sent as data.
-  if (returnIndex !== null) {
-    const target = newReceipts[returnIndex] as Extract<NewReceiptSpec, { kind: 'Action' }>;
-    target.outputDataReceivers.push(...ar.outputDataReceivers);
-  } else {
-    for (const odr of ar.outputDataReceivers) {
-      newReceipts.push({
-        kind: 'Data',
-        predecessorId: receipt.receiverId,
-        receiverId: odr.receiverId,
-        dataId: odr.dataId,
-        data: error ? null : (returnValue ?? new Uint8Array(0)),
-      });
+
+  const rd: ReturnData = error ? { kind: 'None' } : p.returnData;
+  if (ar.outputDataReceivers.length > 0) {
+    if (rd.kind === 'ReceiptIndex') {
+      const target = newReceipts[rd.index] as Extract<NewReceiptSpec, { kind: 'Action' }>;
+      target.outputDataReceivers.push(...ar.outputDataReceivers);
+    } else {
+      const data = error ? null : rd.kind === 'Value' ? rd.data : new Uint8Array(0);
+      for (const odr of ar.outputDataReceivers) {
+        newReceipts.push({
+          kind: 'Data',
+          predecessorId: receipt.receiverId,
+          receiverId: odr.receiverId,
+          dataId: odr.dataId,
+          data,
+        });
+      }
     }
   }
-  if (isRefund) {
-    if (error) lostBalance = totalDeposit(ar.actions);
-  } else {
-    const deposit = error ? totalDeposit(ar.actions) : 0n;
-    const prepaid =
-      totalPrepaidGas(ar.actions) +
-      totalPrepaidExecFees(c, ar.actions, receipt.receiverId) +
-      c.fees.fees.new_action_receipt.execution;
-    const spent = error ? gasBurnt : gasUsed;
-    const gasRefund = prepaid > spent ? prepaid - spent : 0n;
-    let gasBalanceRefund = gasRefund * ar.gasPrice;
-    if (ar.gasPrice > ctx.gasPrice) gasBalanceRefund += (ar.gasPrice - ctx.gasPrice) * gasBurnt;
-    if (deposit > 0n) newReceipts.push(refund(receipt.predecessorId, deposit));
-    if (gasBalanceRefund > 0n) newReceipts.push(refund(ar.signerId, gasBalanceRefund));
-  }
+  // A refund that cannot be delivered (its receiver is gone) is burnt.
+  const lostBalance = isRefund && error ? refundAmount(receipt) : 0n;
   return {
-    logs,
+    logs: p.logs,
     gasBurnt,
-    tokensBurnt: gasBurnt * ctx.gasPrice,
-    reward,
-    lostBalance,
+    tokensBurnt: tokensBurntForOutcome,
+    balanceBurnt: tokensBurnt + lostBalance,
     error: error ? { ActionError: { index: error.index, kind: error.kind } } : null,
-    returnValue,
-    returnReceiptIndex: returnIndex,
+    returnValue: rd.kind === 'Value' ? rd.data : rd.kind === 'None' && !error ? new Uint8Array(0) : null,
+    returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,
     newReceipts,
     validatorProposals: error ? [] : actx.validatorProposals,
   };
+}
+
+function refundAmount(receipt: Receipt): bigint {
+  const ar = receipt.receipt;
+  if (ar.kind !== 'Action') return 0n;
+  let sum = 0n;
+  for (const a of ar.actions) if (a.type === 'Transfer') sum += a.deposit;
+  return sum;
+}
+
+function applyAction(
+  ctx: ExecContext,
+  actx: ActionContext,
+  receipt: Receipt,
+  i: number,
+  promiseResults: PromiseResult[],
+  p: Progress,
+): ActionErrorKind | null {
+  const ar = receipt.receipt as Extract<Receipt['receipt'], { kind: 'Action' }>;
+  const action = ar.actions[i]!;
+  switch (action.type) {
+    case 'CreateAccount':
+      return createAccount(actx);
+    case 'Transfer':
+      return transfer(actx, action.deposit);
+    case 'DeployContract':
+      return deployContract(actx, action.code);
+    case 'AddKey':
+      return addKey(actx, action);
+    case 'DeleteKey':
+      return deleteKey(actx, action);
+    case 'DeleteAccount':
+      return deleteAccount(actx, action.beneficiaryId);
+    case 'Stake':
+      return stake(actx, action);
+    case 'Delegate': {
+      const kind = delegate(actx, action);
+      if (kind === null) {
+        // The inner receipt's gas was bought with this one: it is used (not refunded) here, and the
+        // inner send fees are burnt here because the inner receipt is sent now.
+        const c = ctx.config;
+        const d = action.delegateAction;
+        const prepaidSend = totalPrepaidSendFees(c, ar.actions);
+        p.gasUsed +=
+          c.fees.fees.new_action_receipt.execution +
+          totalPrepaidExecFees(c, d.actions, d.receiverId) +
+          totalPrepaidGas(d.actions) +
+          prepaidSend;
+        p.gasBurnt += prepaidSend;
+      }
+      return kind;
+    }
+    case 'FunctionCall':
+      return functionCall(ctx, actx, receipt, i, promiseResults, p);
+    default:
+      return { UnsupportedAction: { action: action.type } };
+  }
+}
+
+function functionCall(
+  ctx: ExecContext,
+  actx: ActionContext,
+  receipt: Receipt,
+  i: number,
+  promiseResults: PromiseResult[],
+  p: Progress,
+): ActionErrorKind | null {
+  const ar = receipt.receipt as Extract<Receipt['receipt'], { kind: 'Action' }>;
+  const action = ar.actions[i] as Extract<(typeof ar.actions)[number], { type: 'FunctionCall' }>;
+  if (!actx.account) return { AccountDoesNotExist: { account_id: receipt.receiverId } };
+  actx.account = { ...actx.account, amount: actx.account.amount + action.deposit };
+  writeAccount(actx);
+  if (!ctx.functionCall) {
+    return {
+      FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: receipt.receiverId } } },
+    };
+  }
+  const r = ctx.functionCall.run({
+    ctx,
+    state: actx.state,
+    receipt,
+    action,
+    actionIndex: i,
+    account: actx.account,
+    promiseResults,
+  });
+  p.gasBurnt += r.burntGas;
+  p.gasUsed += r.usedGas;
+  p.gasBurntForFunctionCall += r.burntGas;
+  p.logs.push(...r.logs);
+  if (r.error) return { FunctionCallError: r.error };
+  actx.account = r.account;
+  const offset = actx.newReceipts.length;
+  for (const n of r.receipts) {
+    actx.newReceipts.push({
+      kind: 'Action',
+      predecessorId: receipt.receiverId,
+      receiverId: n.receiverId,
+      signerId: ar.signerId,
+      signerPublicKey: ar.signerPublicKey,
+      gasPrice: ar.gasPrice,
+      outputDataReceivers: n.outputDataReceivers,
+      inputDataIds: n.inputDataIds,
+      actions: n.actions,
+    });
+  }
+  p.returnData =
+    r.returnReceiptIndex !== null
+      ? { kind: 'ReceiptIndex', index: offset + r.returnReceiptIndex }
+      : r.returnValue !== null
+        ? { kind: 'Value', data: r.returnValue }
+        : { kind: 'None' };
+  return null;
 }

@@ -32,10 +32,13 @@ export function getCode(s: TrieUpdate, id: string): Uint8Array | null {
   return s.get(trieKeyContractCode(id)) ?? null;
 }
 
-/** nearcore's check_storage_stake: how much more balance the account needs for its storage, or 0. */
+/** NEP-448: an account using at most this many bytes needs no balance for its storage. */
+export const ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT = 770n;
+
+/** nearcore's get_insufficient_storage_stake: how much more balance the account needs, or 0. */
 export function storageShortfall(a: Account, amountPerByte: bigint): bigint {
   const required = a.storageUsage * amountPerByte;
-  if (a.locked >= required) return 0n;
   const available = a.amount + a.locked;
-  return available >= required ? 0n : required - available;
+  if (available >= required || a.storageUsage <= ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT) return 0n;
+  return required - available;
 }

@@ -1,9 +1,10 @@
-// Transaction checks in nearcore's order (runtime/runtime/src/verifier.rs): stateless validation,
-// signature, signer, access key, nonce, balance, allowance, storage stake, key permissions. With
-// `charge` the signer pays and the key's nonce (and allowance) move, as when a chunk applies it.
-import { type Action, type SignedTransaction, verifySignature } from '@nearlite/primitives';
+// Transaction checks in nearcore's order (runtime/runtime/src/verifier.rs): size, actions, signature,
+// then signer, access key, nonce, balance, allowance, storage stake, key permissions. With `charge`
+// the signer pays and the key's nonce (and allowance) move, as when a chunk applies it. Expiry and
+// chain checks need block headers, so the chain does them before calling this.
+import { type Action, accountIdError, type SignedTransaction, verifySignature } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
-import type { RuntimeConfig } from './config/runtime_config.js';
+import { PROTOCOL_VERSION, type RuntimeConfig } from './config/runtime_config.js';
 import { type InvalidTxError, invalidTx } from './errors.js';
 import { type TransactionCost, totalPrepaidGas, txCost } from './fees.js';
 import { getAccessKey, getAccount, setAccessKey, setAccount, storageShortfall } from './state.js';
@@ -12,7 +13,57 @@ export type VerifyResult =
   | { readonly ok: true; readonly cost: TransactionCost }
   | { readonly ok: false; readonly error: InvalidTxError };
 
-/** nearcore's validate_actions, the subset clients can trip. */
+/** nearcore's validate_action for one action (action_validation.rs). */
+function validateAction(c: RuntimeConfig, a: Action): unknown | null {
+  switch (a.type) {
+    case 'FunctionCall': {
+      if (a.gas === 0n) return 'FunctionCallZeroAttachedGas';
+      const length = Buffer.byteLength(a.methodName);
+      if (length > c.maxLengthMethodName)
+        return { FunctionCallMethodNameLengthExceeded: { length, limit: c.maxLengthMethodName } };
+      if (a.args.length > c.maxArgumentsLength)
+        return {
+          FunctionCallArgumentsLengthExceeded: { length: a.args.length, limit: c.maxArgumentsLength },
+        };
+      return null;
+    }
+    case 'DeployContract':
+      return a.code.length > c.maxContractSize
+        ? { ContractSizeExceeded: { size: a.code.length, limit: c.maxContractSize } }
+        : null;
+    case 'AddKey': {
+      const p = a.accessKey.permission;
+      if (p.kind !== 'FunctionCall') return null;
+      if (accountIdError(p.receiverId) !== null) return { InvalidAccountId: { account_id: p.receiverId } };
+      let total = 0;
+      for (const m of p.methodNames) {
+        const length = Buffer.byteLength(m);
+        if (length > c.maxLengthMethodName)
+          return { AddKeyMethodNameLengthExceeded: { length, limit: c.maxLengthMethodName } };
+        total += length + 1; // nearcore counts a terminator per name
+      }
+      return total > c.maxNumberBytesMethodNames
+        ? {
+            AddKeyMethodNamesNumberOfBytesExceeded: {
+              total_number_of_bytes: total,
+              limit: c.maxNumberBytesMethodNames,
+            },
+          }
+        : null;
+    }
+    case 'Delegate':
+      return validateActions(c, a.delegateAction.actions);
+    case 'DeployGlobalContract':
+    case 'UseGlobalContract':
+    case 'DeterministicStateInit':
+      // Global contracts are not implemented here; refuse them up front rather than half-apply them.
+      return { UnsupportedProtocolFeature: { protocol_feature: a.type, version: PROTOCOL_VERSION } };
+    default:
+      return null;
+  }
+}
+
+/** nearcore's validate_actions: count, per-action rules in order, then the total prepaid gas. */
 export function validateActions(c: RuntimeConfig, actions: readonly Action[]): unknown | null {
   if (actions.length > c.maxActionsPerReceipt) {
     return {
@@ -22,43 +73,21 @@ export function validateActions(c: RuntimeConfig, actions: readonly Action[]): u
       },
     };
   }
+  let foundDelete = false;
+  let foundDelegate = false;
+  for (const a of actions) {
+    if (foundDelete) return 'DeleteActionMustBeFinal';
+    if (a.type === 'DeleteAccount') foundDelete = true;
+    if (a.type === 'Delegate') {
+      if (foundDelegate) return 'DelegateActionMustBeOnlyOne';
+      foundDelegate = true;
+    }
+    const err = validateAction(c, a);
+    if (err !== null) return err;
+  }
   const gas = totalPrepaidGas(actions);
   if (gas > c.maxTotalPrepaidGas)
     return { TotalPrepaidGasExceeded: { total_prepaid_gas: gas, limit: c.maxTotalPrepaidGas } };
-  const deleteAt = actions.findIndex((a) => a.type === 'DeleteAccount');
-  if (deleteAt >= 0 && deleteAt !== actions.length - 1) return 'DeleteActionMustBeFinal';
-  for (const a of actions) {
-    if (a.type === 'FunctionCall') {
-      if (a.gas === 0n) return 'FunctionCallZeroAttachedGas';
-      if (Buffer.byteLength(a.methodName) > c.maxLengthMethodName) {
-        return {
-          FunctionCallMethodNameLengthExceeded: {
-            length: Buffer.byteLength(a.methodName),
-            limit: c.maxLengthMethodName,
-          },
-        };
-      }
-      if (a.args.length > c.maxArgumentsLength)
-        return {
-          FunctionCallArgumentsLengthExceeded: { length: a.args.length, limit: c.maxArgumentsLength },
-        };
-    }
-    if (a.type === 'DeployContract' && a.code.length > c.maxContractSize) {
-      return { ContractSizeExceeded: { size: a.code.length, limit: c.maxContractSize } };
-    }
-    if (a.type === 'AddKey' && a.accessKey.permission.kind === 'FunctionCall') {
-      const bytes = a.accessKey.permission.methodNames.reduce((s, m) => s + Buffer.byteLength(m), 0);
-      if (bytes > c.maxNumberBytesMethodNames)
-        return {
-          AddKeyMethodNamesNumberOfBytesExceeded: {
-            total_number_of_bytes: bytes,
-            limit: c.maxNumberBytesMethodNames,
-          },
-        };
-    }
-    if (a.type === 'Delegate' && a.delegateAction.actions.some((x) => x.type === 'Delegate'))
-      return 'DelegateActionMustBeOnlyOne';
-  }
   return null;
 }
 
@@ -71,10 +100,10 @@ export function verifyTransaction(
 ): VerifyResult {
   const tx = stx.transaction;
   const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
-  const actionsErr = validateActions(c, tx.actions);
-  if (actionsErr !== null) return fail(invalidTx.actionsValidation(actionsErr));
   if (stx.bytes.length > c.maxTransactionSize)
     return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
+  const actionsErr = validateActions(c, tx.actions);
+  if (actionsErr !== null) return fail(invalidTx.actionsValidation(actionsErr));
   if (!verifySignature(stx.hash, stx.signature, tx.publicKey)) return fail('InvalidSignature');
   const account = getAccount(state, tx.signerId);
   if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));

@@ -2,7 +2,7 @@
 import { type AccessKey, readAccessKey, writeAccessKey } from '../account.js';
 import { accountIdError } from '../account_id.js';
 import { BorshError, type BorshReader, type BorshWriter } from '../borsh.js';
-import type { CryptoHash } from '../hash.js';
+import { type CryptoHash, compareBytes } from '../hash.js';
 import {
   type PublicKey,
   readPublicKey,
@@ -29,10 +29,18 @@ export type Action =
   | { readonly type: 'DeleteAccount'; readonly beneficiaryId: string }
   | { readonly type: 'Delegate'; readonly delegateAction: DelegateAction; readonly signature: Signature }
   | { readonly type: 'DeployGlobalContract'; readonly code: Uint8Array; readonly deployMode: 0 | 1 }
+  | { readonly type: 'UseGlobalContract'; readonly identifier: GlobalContractIdentifier }
   | {
-      readonly type: 'UseGlobalContract';
-      readonly identifier: { kind: 'CodeHash'; hash: CryptoHash } | { kind: 'AccountId'; accountId: string };
+      readonly type: 'DeterministicStateInit';
+      /** StateInit V1: the global contract to use and the initial contract data, keys ascending. */
+      readonly code: GlobalContractIdentifier;
+      readonly data: readonly (readonly [Uint8Array, Uint8Array])[];
+      readonly deposit: bigint;
     };
+
+export type GlobalContractIdentifier =
+  | { readonly kind: 'CodeHash'; readonly hash: CryptoHash }
+  | { readonly kind: 'AccountId'; readonly accountId: string };
 
 export interface DelegateAction {
   readonly senderId: string;
@@ -55,6 +63,7 @@ const TAGS = [
   'Delegate',
   'DeployGlobalContract',
   'UseGlobalContract',
+  'DeterministicStateInit',
 ] as const;
 
 /** Reads a borsh account id, validating it as nearcore's deserializer does. */
@@ -101,10 +110,37 @@ export function writeAction(w: BorshWriter, a: Action): void {
       w.bytes(a.code).u8(a.deployMode);
       return;
     case 'UseGlobalContract':
-      if (a.identifier.kind === 'CodeHash') w.u8(0).fixed(a.identifier.hash);
-      else w.u8(1).string(a.identifier.accountId);
+      writeGlobalContractIdentifier(w, a.identifier);
+      return;
+    case 'DeterministicStateInit':
+      w.u8(0);
+      writeGlobalContractIdentifier(w, a.code);
+      w.vec(a.data, (w, [k, v]) => w.bytes(k).bytes(v));
+      w.u128(a.deposit);
       return;
   }
+}
+
+function writeGlobalContractIdentifier(w: BorshWriter, id: GlobalContractIdentifier): void {
+  if (id.kind === 'CodeHash') w.u8(0).fixed(id.hash);
+  else w.u8(1).string(id.accountId);
+}
+
+function readGlobalContractIdentifier(r: BorshReader): GlobalContractIdentifier {
+  const k = r.u8();
+  if (k === 0) return { kind: 'CodeHash', hash: r.fixed(32).slice() };
+  if (k === 1) return { kind: 'AccountId', accountId: readAccountId(r) };
+  throw new BorshError(`unknown global contract identifier ${k}`);
+}
+
+/** borsh BTreeMap<Vec<u8>, Vec<u8>>: keys must be strictly ascending, as borsh-rs checks. */
+function readByteMap(r: BorshReader): [Uint8Array, Uint8Array][] {
+  const entries = r.vec((r): [Uint8Array, Uint8Array] => [r.bytes().slice(), r.bytes().slice()]);
+  for (let i = 1; i < entries.length; i++) {
+    if (compareBytes(entries[i - 1]![0], entries[i]![0]) >= 0)
+      throw new BorshError('map keys are not strictly ascending');
+  }
+  return entries;
 }
 
 export function readAction(r: BorshReader, nested = false): Action {
@@ -136,11 +172,14 @@ export function readAction(r: BorshReader, nested = false): Action {
       if (mode > 1) throw new BorshError(`unknown global contract deploy mode ${mode}`);
       return { type, code, deployMode: mode as 0 | 1 };
     }
-    case 'UseGlobalContract': {
-      const k = r.u8();
-      if (k === 0) return { type, identifier: { kind: 'CodeHash', hash: r.fixed(32).slice() } };
-      if (k === 1) return { type, identifier: { kind: 'AccountId', accountId: readAccountId(r) } };
-      throw new BorshError(`unknown global contract identifier ${k}`);
+    case 'UseGlobalContract':
+      return { type, identifier: readGlobalContractIdentifier(r) };
+    case 'DeterministicStateInit': {
+      const version = r.u8();
+      if (version !== 0) throw new BorshError(`unknown state init version ${version}`);
+      const code = readGlobalContractIdentifier(r);
+      const data = readByteMap(r);
+      return { type, code, data, deposit: r.u128() };
     }
     default:
       throw new BorshError(`unknown action variant ${tag}`);

@@ -31,9 +31,12 @@ export interface Receipt {
   readonly receiverId: string;
   readonly receiptId: CryptoHash;
   readonly receipt: ActionReceipt | DataReceipt;
+  /** Set only on a ReceiptV1 (written with a leading version byte); V0 receipts have none. */
+  readonly priority?: bigint;
 }
 
 export function writeReceipt(w: BorshWriter, r: Receipt): void {
+  if (r.priority !== undefined) w.u8(1);
   w.string(r.predecessorId).string(r.receiverId).fixed(r.receiptId);
   const x = r.receipt;
   if (x.kind === 'Action') {
@@ -47,6 +50,7 @@ export function writeReceipt(w: BorshWriter, r: Receipt): void {
     w.u8(1).fixed(x.dataId);
     w.option(x.data, (w, d) => w.bytes(d));
   }
+  if (r.priority !== undefined) w.u64(r.priority);
 }
 
 export function encodeReceipt(r: Receipt): Uint8Array {
@@ -55,8 +59,14 @@ export function encodeReceipt(r: Receipt): Uint8Array {
   return w.toBytes();
 }
 
+/**
+ * Decodes a Receipt. Like transactions, V1 is told from V0 by its first two bytes: a V0 starts with
+ * the u32 length of an account id (byte 1 is 0), a V1 with the tag 1 and then that length.
+ */
 export function decodeReceipt(bytes: Uint8Array): Receipt {
   const r = new BorshReader(bytes);
+  const v1 = bytes.length >= 2 && bytes[0] === 1 && bytes[1] !== 0;
+  if (v1) r.u8();
   const predecessorId = readAccountId(r);
   const receiverId = readAccountId(r);
   const receiptId = r.fixed(32).slice();
@@ -75,6 +85,8 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
   } else if (tag === 1) {
     receipt = { kind: 'Data', dataId: r.fixed(32).slice(), data: r.option((r) => r.bytes().slice()) };
   } else throw new BorshError(`unknown receipt kind ${tag}`);
+  const priority = v1 ? r.u64() : undefined;
   r.end();
-  return { predecessorId, receiverId, receiptId, receipt };
+  const out: Receipt = { predecessorId, receiverId, receiptId, receipt };
+  return priority === undefined ? out : { ...out, priority };
 }

@@ -60,6 +60,17 @@ export function actionView(a: Action, fullCode = false): object | string {
       return a.identifier.kind === 'CodeHash'
         ? { UseGlobalContract: { code_hash: base58Encode(a.identifier.hash) } }
         : { UseGlobalContractByAccountId: { account_id: a.identifier.accountId } };
+    case 'DeterministicStateInit':
+      return {
+        DeterministicStateInit: {
+          code:
+            a.code.kind === 'CodeHash'
+              ? { hash: base58Encode(a.code.hash) }
+              : { account_id: a.code.accountId },
+          data: Object.fromEntries(a.data.map(([k, v]) => [toBase64(k), toBase64(v)])),
+          deposit: a.deposit.toString(),
+        },
+      };
   }
 }
 
@@ -107,6 +118,6 @@ export function receiptView(r: Receipt): object {
     receiver_id: r.receiverId,
     receipt_id: base58Encode(r.receiptId),
     receipt,
-    priority: 0,
+    priority: r.priority ?? 0n,
   };
 }

@@ -1,6 +1,9 @@
 // The runtime's parameters, parsed once from nearcore's runtime_config view.
 import { parseFeesConfig, parseVMConfig, type RuntimeFeesConfig, type VMConfig } from '@nearlite/vm';
 
+/** The protocol version whose parameters DEFAULT_RUNTIME_CONFIG_VIEW holds. */
+export const PROTOCOL_VERSION = 85;
+
 export interface RuntimeConfig {
   readonly fees: RuntimeFeesConfig;
   readonly wasm: VMConfig;

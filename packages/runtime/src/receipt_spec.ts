@@ -1,0 +1,40 @@
+// Receipts an action receipt creates, before the chain-wide id is assigned (their index in creation
+// order becomes the salt of their id).
+import { type Action, type CryptoHash, KeyType, type PublicKey, SYSTEM_ACCOUNT } from '@nearlite/primitives';
+
+export type NewReceiptSpec =
+  | {
+      kind: 'Action';
+      predecessorId: string;
+      receiverId: string;
+      signerId: string;
+      signerPublicKey: PublicKey;
+      gasPrice: bigint;
+      outputDataReceivers: { dataId: CryptoHash; receiverId: string }[];
+      inputDataIds: CryptoHash[];
+      actions: Action[];
+    }
+  | { kind: 'Data'; predecessorId: string; receiverId: string; dataId: CryptoHash; data: Uint8Array | null };
+
+/** nearcore's `PublicKey::empty(ED25519)`, the signer key of balance refunds. */
+export const EMPTY_ED25519_KEY: PublicKey = { keyType: KeyType.ED25519, data: new Uint8Array(32) };
+
+/** Receipt::new_balance_refund: a free transfer from `system` (deposit refunds, DeleteAccount payout). */
+export function balanceRefund(receiverId: string, amount: bigint): NewReceiptSpec {
+  return {
+    kind: 'Action',
+    predecessorId: SYSTEM_ACCOUNT,
+    receiverId,
+    signerId: SYSTEM_ACCOUNT,
+    signerPublicKey: EMPTY_ED25519_KEY,
+    gasPrice: 0n,
+    outputDataReceivers: [],
+    inputDataIds: [],
+    actions: [{ type: 'Transfer', deposit: amount }],
+  };
+}
+
+/** Receipt::new_gas_refund: signer and key are the payer's, so the key's allowance can be restored. */
+export function gasRefund(signerId: string, amount: bigint, signerPublicKey: PublicKey): NewReceiptSpec {
+  return { ...balanceRefund(signerId, amount), signerId, signerPublicKey } as NewReceiptSpec;
+}
