@@ -1,13 +1,24 @@
 // JSON with exact u64s: nearcore writes block timestamps (~1.7e18 ns) as JSON numbers, beyond 2^53.
-// Views carry such values as bigint; this serializer writes them as bare integer literals.
-const MARK = '\u0000nearlite:bigint:';
-const MARK_RE = /"\\u0000nearlite:bigint:(\d+)"/g;
+// Views carry such values as bigint; this serializer writes them as bare integer literals. A view
+// may also embed an already-serialized part (RawJson), e.g. a cached block view, without re-encoding.
+const MARK = '\u0000nearlite:';
+const MARK_RE = /"\\u0000nearlite:(bigint|raw):(\d+)"/g;
 
-function replacer(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? MARK + value.toString() : value;
+export class RawJson {
+  constructor(readonly json: string) {}
 }
 
 export function stringifyJson(value: unknown): string {
-  const s = JSON.stringify(value, replacer);
-  return s.includes('nearlite:bigint:') ? s.replace(MARK_RE, '$1') : s;
+  let raws: string[] | null = null;
+  const s = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'bigint') return `${MARK}bigint:${v.toString()}`;
+    if (v instanceof RawJson) {
+      raws ??= [];
+      raws.push(v.json);
+      return `${MARK}raw:${raws.length - 1}`;
+    }
+    return v;
+  });
+  if (!s.includes('nearlite:')) return s;
+  return s.replace(MARK_RE, (_m, kind: string, n: string) => (kind === 'bigint' ? n : raws![Number(n)]!));
 }

@@ -1,5 +1,13 @@
 // Read-only views of the chain in nearcore's JSON shapes (blocks, chunks, state queries, node status).
-import { base58Encode, type CryptoHash, HandlerError } from '@nearlite/primitives';
+import {
+  base58Encode,
+  type CryptoHash,
+  HandlerError,
+  RawJson,
+  stringifyJson,
+  toHex,
+} from '@nearlite/primitives';
+import { LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
 import { epochOf } from '../epoch.js';
@@ -24,6 +32,8 @@ export interface ViewClientOptions {
 
 export class ViewClient {
   private readonly startedAt = Date.now();
+  /** Serialized block views by hash: a block never changes, so its JSON is built once. */
+  private readonly blockJson = new LruCache<string, RawJson>(20_000);
 
   constructor(private readonly o: ViewClientOptions) {}
 
@@ -38,8 +48,14 @@ export class ViewClient {
   block(ref: BlockRef): object {
     const chain = this.o.chain;
     const header = resolveBlock(chain, ref);
-    const chunks = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
-    return blockView(this.author(), header, chunks);
+    const key = toHex(header.hash);
+    let json = this.blockJson.get(key);
+    if (!json) {
+      const chunks = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
+      json = new RawJson(stringifyJson(blockView(this.author(), header, chunks)));
+      this.blockJson.set(key, json);
+    }
+    return json;
   }
 
   chunk(

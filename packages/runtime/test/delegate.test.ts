@@ -1,0 +1,77 @@
+// Meta transactions (NEP-366): the relayer pays every fee and deposit, the sender's signature and
+// nonce are checked when the Delegate action runs, and the inner receipt carries the relayer as signer.
+import { sign } from 'node:crypto';
+import { type DelegateAction, delegateActionHash, KeyType } from '@nearlite/primitives';
+import t from 'tap';
+import { GAS_PRICE, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+
+const RECEIPT = 108_059_500_000n;
+const TRANSFER = 115_123_062_500n;
+const DELEGATE = 200_000_000_000n;
+
+const relayer = keyFromSeed(1);
+const sender = keyFromSeed(2);
+const bob = keyFromSeed(3);
+
+function delegateAction(nonce: bigint, maxBlockHeight: bigint, deposit: bigint) {
+  const d: DelegateAction = {
+    senderId: 'sender.near',
+    receiverId: 'bob.near',
+    actions: [{ type: 'Transfer', deposit }],
+    nonce,
+    maxBlockHeight,
+    publicKey: sender.publicKey,
+  };
+  const signature = {
+    keyType: KeyType.ED25519,
+    data: new Uint8Array(sign(null, delegateActionHash(d), sender.privateKey)),
+  };
+  return { type: 'Delegate', delegateAction: d, signature } as const;
+}
+
+t.test('the relayer pays fees and deposit to the yocto; the sender nonce moves', async (t) => {
+  const c = new TestChain();
+  c.addAccount('relayer.near', 10n * NEAR, relayer);
+  c.addAccount('sender.near', NEAR, sender);
+  c.addAccount('bob.near', NEAR, bob);
+  const tx = signTx(relayer, 'relayer.near', 'sender.near', 1n, [delegateAction(3n, 100n, 2n * NEAR)]);
+  const { outcomes } = c.block([tx.bytes]);
+  t.equal(outcomes[0]!.gasBurnt, RECEIPT + DELEGATE + TRANSFER, 'send fees include the inner actions');
+  const outer = c.block().outcomes[0]!;
+  t.equal(outer.status.kind, 'SuccessValue');
+  t.equal(outer.gasBurnt, RECEIPT + DELEGATE + TRANSFER, 'exec of the Delegate burns the inner send fees');
+  t.equal(outer.receiptIds.length, 1, 'the inner receipt, no refund');
+  t.equal(c.accessKey('sender.near', sender.publicKey)!.nonce, 3n);
+  const inner = c.block().outcomes[0]!;
+  t.equal(inner.executorId, 'bob.near');
+  t.equal(inner.gasBurnt, RECEIPT + TRANSFER);
+  t.equal(c.account('bob.near')!.amount, 3n * NEAR);
+  t.equal(c.account('sender.near')!.amount, NEAR, 'the sender pays nothing');
+  const burnt = (3n * RECEIPT + 2n * DELEGATE + 3n * TRANSFER) * GAS_PRICE;
+  t.equal(c.account('relayer.near')!.amount, 10n * NEAR - 2n * NEAR - burnt);
+  t.equal(c.totalBalance() + c.burnt, 12n * NEAR);
+});
+
+t.test('an expired or replayed delegate action fails with nearcore kinds and refunds', async (t) => {
+  const c = new TestChain();
+  c.addAccount('relayer.near', 10n * NEAR, relayer);
+  c.addAccount('sender.near', NEAR, sender);
+  c.addAccount('bob.near', NEAR, bob);
+  const expired = signTx(relayer, 'relayer.near', 'sender.near', 1n, [delegateAction(3n, 1n, NEAR)]);
+  c.block([expired.bytes]);
+  t.same(c.block().outcomes[0]!.status, {
+    kind: 'Failure',
+    error: { ActionError: { index: 0, kind: 'DelegateActionExpired' } },
+  });
+  const stale = signTx(relayer, 'relayer.near', 'sender.near', 2n, [delegateAction(0n, 100n, NEAR)]);
+  c.block([stale.bytes]);
+  t.same(c.block().outcomes[0]!.status, {
+    kind: 'Failure',
+    error: {
+      ActionError: { index: 0, kind: { DelegateActionInvalidNonce: { delegate_nonce: 0n, ak_nonce: 0n } } },
+    },
+  });
+  c.settle();
+  t.equal(c.account('bob.near')!.amount, NEAR);
+  t.equal(c.totalBalance() + c.burnt, 12n * NEAR, 'deposits and unspent gas came back');
+});
