@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, u64be } from '@nearlite/store';
-import { actions as A, Account, JsonRpcProvider, KeyPair, KeyPairSigner } from 'near-api-js';
+import { actions as A, baseDecode, createTransaction, KeyPair, KeyPairSigner } from 'near-api-js';
 import { buildDataset } from './dataset.js';
 import { bareFastify, load } from './load.js';
 import { rpc, rssMb, startNode } from './node_process.js';

@@ -3,6 +3,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const CLI = join(import.meta.dirname, '..', '..', 'packages', 'node', 'bin', 'nearlite.js');
+const running = new Set();
+// A failed run must not leave a node holding the dataset's LOCK.
+process.on('exit', () => {
+  for (const p of running) p.kill('SIGKILL');
+});
 
 export function cliSync(args) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -15,6 +20,8 @@ export async function startNode(home, extra = []) {
   const proc = spawn(process.execPath, [CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  running.add(proc);
+  proc.on('exit', () => running.delete(proc));
   let logs = '';
   const url = await new Promise((resolve, reject) => {
     proc.stderr.on('data', (d) => {
