@@ -274,7 +274,7 @@ export function delegate(
   const perm = key.permission;
   if (perm.kind === 'FunctionCall') {
     const only = d.actions.length === 1 ? d.actions[0] : undefined;
-    if (!only || only.type !== 'FunctionCall') return { DelegateActionAccessKeyError: 'RequiresFullAccess' };
+    if (only?.type !== 'FunctionCall') return { DelegateActionAccessKeyError: 'RequiresFullAccess' };
     if (only.deposit > 0n) return { DelegateActionAccessKeyError: 'DepositWithFunctionCall' };
     if (d.receiverId !== perm.receiverId) {
       return {

@@ -141,6 +141,8 @@ export interface TransactionCost {
   readonly burntAmount: bigint;
 }
 
+const minGas = (a: bigint, b: bigint): bigint => (b < a ? b : a);
+
 /** nearcore's tx_cost. */
 export function txCost(
   c: RuntimeConfig,
@@ -157,9 +159,7 @@ export function txCost(
   let receiptGasPrice = gasPrice;
   if (num !== den && gasPrice > 0n) {
     const minReceipt =
-      (f.new_action_receipt.send_sir < f.new_action_receipt.send_not_sir
-        ? f.new_action_receipt.send_sir
-        : f.new_action_receipt.send_not_sir) +
+      minGas(f.new_action_receipt.send_sir, f.new_action_receipt.send_not_sir) +
       f.new_action_receipt.execution +
       f.function_call_base.send_sir +
       f.function_call_base.execution;

@@ -5,7 +5,7 @@ import { type Action, decodeReceipt, type Receipt, toHex } from '@nearlite/primi
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from '@nearlite/runtime';
 import { TrieKeyCol } from '@nearlite/trie';
 import t from 'tap';
-import { config, GAS_PRICE, type Key, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { config, type Key, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
 
 /** What a receipt carries: its deposits and the gas bought for it. */
 function receiptValue(r: Receipt): bigint {

@@ -1,0 +1,89 @@
+// Meta transactions (Delegate) relayed by another account, staking, and the wait timeout.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  actions as A,
+  Account,
+  JsonRpcProvider,
+  KeyPair,
+  KeyPairSigner,
+  type KeyPairString,
+} from 'near-api-js';
+import t from 'tap';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+
+t.test('a relayer pays for a meta transaction; staking locks balance; waits time out with 408', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  // A short polling timeout so the wait below ends quickly.
+  const cfgPath = join(home, 'config.json');
+  const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
+  cfg.rpc.polling_config.polling_timeout = { secs: 1, nanos: 0 };
+  writeFileSync(cfgPath, JSON.stringify(cfg));
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const relayer = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const userKey = KeyPair.fromRandom('ed25519');
+  await relayer.createAccount({
+    newAccountId: 'user.test.near',
+    publicKey: userKey.getPublicKey(),
+    nearToTransfer: 5n * NEAR,
+  });
+  const user = new Account('user.test.near', provider, new KeyPairSigner(userKey));
+
+  const userBefore = (await provider.viewAccount({ accountId: 'user.test.near' })).amount;
+  const relayerBefore = (await provider.viewAccount({ accountId: 'test.near' })).amount;
+  const nearBefore = (await provider.viewAccount({ accountId: 'near' })).amount;
+  const { signedDelegate } = await user.createSignedMetaTransaction({
+    receiverId: 'near',
+    actions: [A.transfer(NEAR)],
+  });
+  const relayed = await relayer.relayMetaTransaction(signedDelegate);
+  t.same(relayed.status, { SuccessValue: '' });
+  t.equal(
+    (await provider.viewAccount({ accountId: 'user.test.near' })).amount,
+    userBefore,
+    'the user paid nothing',
+  );
+  t.equal(
+    (await provider.viewAccount({ accountId: 'near' })).amount,
+    nearBefore + NEAR,
+    'the receiver got the deposit',
+  );
+  t.ok(
+    (await provider.viewAccount({ accountId: 'test.near' })).amount < relayerBefore - NEAR,
+    'the relayer paid deposit and gas',
+  );
+  const replay = await relayer.relayMetaTransaction(signedDelegate).catch((e: Error) => e);
+  t.match(
+    JSON.stringify(replay instanceof Error ? replay.message : replay),
+    /DelegateActionInvalidNonce|nonce/i,
+    'a delegate action runs once',
+  );
+
+  await user.signAndSendTransaction({
+    receiverId: 'user.test.near',
+    actions: [A.stake(2n * NEAR, userKey.getPublicKey())],
+  });
+  const staked = await provider.viewAccount({ accountId: 'user.test.near' });
+  t.equal(staked.locked, 2n * NEAR);
+  const tooMuch = await user
+    .signAndSendTransaction({
+      receiverId: 'user.test.near',
+      actions: [A.stake(100n * NEAR, userKey.getPublicKey())],
+    })
+    .catch((e: Error) => e);
+  t.match(String((tooMuch as Error).message), /stake/i);
+
+  const timeout = await node.rpc('tx', {
+    tx_hash: '11111111111111111111111111111111',
+    sender_account_id: 'test.near',
+  });
+  t.equal(timeout.status, 408);
+  t.same(timeout.body.error?.cause, { name: 'TIMEOUT_ERROR' });
+});
