@@ -16,16 +16,34 @@ t.test('real contracts', async (t) => {
   await waitForHeight(node, 3);
   const provider = new JsonRpcProvider({ url: node.url });
   const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  let lastDeploy: Awaited<ReturnType<Account['deployContract']>> | undefined;
   const deploy = async (id: string, code: Uint8Array, balance = 50n * NEAR) => {
     const kp = KeyPair.fromRandom('ed25519');
     await root.createAccount({ newAccountId: id, publicKey: kp.getPublicKey(), nearToTransfer: balance });
     const acc = new Account(id, provider, new KeyPairSigner(kp));
-    await acc.deployContract(code);
+    lastDeploy = await acc.deployContract(code);
     return acc;
   };
 
   await t.test('near-hello (AssemblyScript)', async (t) => {
     const hello = await deploy('hello.test.near', contract('main.wasm'));
+    const code = await node.rpc<{ changes: { type: string; change: { code_base64: string } }[] }>(
+      'EXPERIMENTAL_changes',
+      {
+        changes_type: 'contract_code_changes',
+        account_ids: ['hello.test.near'],
+        block_id: lastDeploy!.receipts_outcome[0]!.block_hash,
+      },
+    );
+    t.equal(
+      code.body.result?.changes[0]?.type,
+      'contract_code_update',
+      'the deploy is a contract_code_update',
+    );
+    t.equal(
+      code.body.result?.changes[0]?.change.code_base64,
+      Buffer.from(contract('main.wasm')).toString('base64'),
+    );
     t.equal(
       await provider.callFunction({ contractId: 'hello.test.near', method: 'hello', args: { name: 'trex' } }),
       'hello trex',

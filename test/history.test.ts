@@ -132,37 +132,48 @@ t.test('a stopped node home is readable with nearlite inspect and the embedding 
   t.match(out, /k = v/);
 });
 
-t.test('GC under a transaction load survives SIGKILL: every block from the tail to the head stays whole', async (t) => {
-  const { Account, JsonRpcProvider } = await import('near-api-js');
-  const home = t.testdir();
-  initHome(home, ['--epoch-length', '3']);
-  const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
-  let node = await startNode(home, ['--block-time', '15']);
-  for (let round = 0; round < 3; round++) {
-    const provider = new JsonRpcProvider({ url: node.url });
-    const root = new Account('test.near', provider, key.secret_key);
-    const load = (async () => {
-      for (let i = 0; i < 15; i++) await root.transfer({ receiverId: 'near', amount: 1n }).catch(() => undefined);
-    })();
-    await new Promise((r) => setTimeout(r, 300 + round * 150));
-    await node.kill();
-    await load;
-    node = await startNode(home, ['--block-time', '15']);
-  }
-  const head = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body.result!.header.height;
-  await node.stop();
-  node = await startNode(home, ['--block-time', '600000']);
-  t.teardown(() => node.stop());
-  const status = await node.rpc<{ sync_info: { earliest_block_height: number; latest_block_height: number } }>('status', []);
-  const tail = status.body.result!.sync_info.earliest_block_height;
-  t.ok(tail > 1, `GC ran (tail ${tail}, head ${head})`);
-  for (let h = tail; h <= status.body.result!.sync_info.latest_block_height; h++) {
-    const b = await node.rpc('block', { block_id: h });
-    const a = await node.rpc('query', { request_type: 'view_account', account_id: 'test.near', block_id: h });
-    if (b.body.error || a.body.error) {
-      t.fail(`block ${h} is not whole: ${JSON.stringify(b.body.error ?? a.body.error)}`);
-      return;
+t.test(
+  'GC under a transaction load survives SIGKILL: every block from the tail to the head stays whole',
+  async (t) => {
+    const { Account, JsonRpcProvider } = await import('near-api-js');
+    const home = t.testdir();
+    initHome(home, ['--epoch-length', '3']);
+    const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
+    let node = await startNode(home, ['--block-time', '15']);
+    for (let round = 0; round < 3; round++) {
+      const provider = new JsonRpcProvider({ url: node.url });
+      const root = new Account('test.near', provider, key.secret_key);
+      const load = (async () => {
+        for (let i = 0; i < 15; i++)
+          await root.transfer({ receiverId: 'near', amount: 1n }).catch(() => undefined);
+      })();
+      await new Promise((r) => setTimeout(r, 300 + round * 150));
+      await node.kill();
+      await load;
+      node = await startNode(home, ['--block-time', '15']);
     }
-  }
-  t.pass('every kept block answers block and state queries');
-});
+    const head = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+      .result!.header.height;
+    await node.stop();
+    node = await startNode(home, ['--block-time', '600000']);
+    t.teardown(() => node.stop());
+    const status = await node.rpc<{
+      sync_info: { earliest_block_height: number; latest_block_height: number };
+    }>('status', []);
+    const tail = status.body.result!.sync_info.earliest_block_height;
+    t.ok(tail > 1, `GC ran (tail ${tail}, head ${head})`);
+    for (let h = tail; h <= status.body.result!.sync_info.latest_block_height; h++) {
+      const b = await node.rpc('block', { block_id: h });
+      const a = await node.rpc('query', {
+        request_type: 'view_account',
+        account_id: 'test.near',
+        block_id: h,
+      });
+      if (b.body.error || a.body.error) {
+        t.fail(`block ${h} is not whole: ${JSON.stringify(b.body.error ?? a.body.error)}`);
+        return;
+      }
+    }
+    t.pass('every kept block answers block and state queries');
+  },
+);

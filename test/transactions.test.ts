@@ -34,6 +34,47 @@ t.test('near-api-js 7 end to end', async (t) => {
   t.equal(created.final_execution_status, 'EXECUTED_OPTIMISTIC');
   t.ok(T.RpcTransactionResponseSchema().safeParse(camel(created)).success, 'RpcTransactionResponseSchema');
   const alice = new Account('alice.test.near', provider, new KeyPairSigner(aliceKey));
+  // The receipt's block records the new account and key with nearcore's causes.
+  const createdIn = created.receipts_outcome[0]!.block_hash;
+  const changes = async (params: Record<string, unknown>) =>
+    (
+      await node.rpc<{
+        changes: { cause: { type: string }; type: string; change: Record<string, unknown> }[];
+      }>('EXPERIMENTAL_changes', { ...params, block_id: createdIn })
+    ).body.result!.changes;
+  const acc = await changes({ changes_type: 'account_changes', account_ids: ['alice.test.near'] });
+  t.same(
+    acc.map((c) => [c.cause.type, c.type]),
+    [['receipt_processing', 'account_update']],
+  );
+  t.equal(acc[0]!.change.amount, (10n * NEAR).toString());
+  const keys = await changes({ changes_type: 'all_access_key_changes', account_ids: ['alice.test.near'] });
+  t.same(
+    keys.map((c) => c.type),
+    ['access_key_update'],
+  );
+  const single = await changes({
+    changes_type: 'single_access_key_changes',
+    keys: [{ account_id: 'alice.test.near', public_key: aliceKey.getPublicKey().toString() }],
+  });
+  t.equal(single.length, 1);
+  const signerSide = await node.rpc<{ changes: { cause: { type: string } }[] }>('EXPERIMENTAL_changes', {
+    changes_type: 'account_changes',
+    account_ids: ['test.near'],
+    block_id: created.transaction_outcome.block_hash,
+  });
+  t.ok(
+    signerSide.body.result!.changes.some((c) => c.cause.type === 'transaction_processing'),
+    'the signer paid in transaction_processing',
+  );
+  const effects = await node.rpc<{ changes: { type: string; account_id: string }[] }>('block_effects', {
+    block_id: createdIn,
+  });
+  t.ok(
+    effects.body.result!.changes.some(
+      (c) => c.type === 'account_touched' && c.account_id === 'alice.test.near',
+    ),
+  );
   const aliceState = await provider.viewAccount({ accountId: 'alice.test.near' });
   t.equal(aliceState.amount, 10n * NEAR);
   t.equal(aliceState.storage_usage, 182);

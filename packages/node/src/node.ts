@@ -60,6 +60,7 @@ export class NearliteNode {
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
   private lastBlockAt = Date.now();
+  private collectedSinceCompaction = 0;
 
   private constructor(
     readonly chain: Chain,
@@ -141,9 +142,15 @@ export class NearliteNode {
         this.lastBlockAt = Date.now();
         if (!this.config.archive) {
           // nearcore's gc_blocks_limit: a bounded amount of collection per block keeps RPC latency flat.
-          await this.chain.exclusive(() =>
+          const collected = await this.chain.exclusive(() =>
             gcStep(this.chain, { numEpochsToKeep: this.config.gcNumEpochsToKeep, blocksPerStep: 2 }),
           );
+          this.collectedSinceCompaction += collected;
+          // LevelDB keeps deleted rows until compaction: give the space back once an epoch's worth is gone.
+          if (this.collectedSinceCompaction >= this.chain.genesis.config.epochLength) {
+            this.collectedSinceCompaction = 0;
+            await this.store.compact();
+          }
         }
       } catch (err) {
         this.log.error(`block production failed: ${(err as Error).stack ?? String(err)}`);

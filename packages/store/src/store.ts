@@ -163,6 +163,12 @@ export class Store {
     for (const ck of touched) this.cache.delete(ck);
   }
 
+  /** Compacts the whole database so space freed by deletions goes back to the file system. */
+  async compact(): Promise<void> {
+    const db = this.db as { compactRange?: (a: Uint8Array, b: Uint8Array) => Promise<void> };
+    if (db.compactRange) await db.compactRange(Uint8Array.of(0), Uint8Array.of(255));
+  }
+
   /** Approximate on-disk bytes of a key range (classic-level only), for `inspect stats`. */
   async approximateSize(col: DBColumn): Promise<number> {
     const db = this.db as { approximateSize?: (a: Uint8Array, b: Uint8Array) => Promise<number> };
