@@ -47,14 +47,14 @@ export class Reader {
     fail();
   }
 
-  skip(n: number): void {
+  advance(n: number): void {
     if (this.pos + n > this.end) fail();
     this.pos += n;
   }
 
   bytes(n: number): Uint8Array {
     const start = this.pos;
-    this.skip(n);
+    this.advance(n);
     return this.b.subarray(start, start + n);
   }
 

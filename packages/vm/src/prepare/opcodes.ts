@@ -106,10 +106,10 @@ export function readInstruction(r: Reader, f: Features): InstrKind {
       r.skipSleb(10);
       return 'plain';
     case 0x43:
-      r.skip(4);
+      r.advance(4);
       return 'plain';
     case 0x44:
-      r.skip(8);
+      r.advance(8);
       return 'plain';
   }
   if (!f.reftypesBulkMemory && op !== 0xfc) fail();

@@ -50,7 +50,7 @@ function readSections(code: Uint8Array): Map<number, Reader> {
     const id = r.u8();
     const size = r.u32();
     const start = r.pos;
-    r.skip(size);
+    r.advance(size);
     if (id === 0) continue;
     const order = ORDER[id];
     if (order === undefined || order <= last) fail();
@@ -108,7 +108,7 @@ function checkData(r: Reader, f: Features): void {
     if (flags > 2 || (flags !== 0 && !f.reftypesBulkMemory)) fail();
     if (flags === 2) r.u32();
     if (flags !== 1) skipConstExpr(r, f);
-    r.skip(r.u32());
+    r.advance(r.u32());
   }
   if (!r.done()) fail();
 }
