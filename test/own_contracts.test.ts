@@ -1,0 +1,89 @@
+// Contracts of our own, compiled from test/contracts/ at test time, driving promises through the node.
+import {
+  actions as A,
+  Account,
+  JsonRpcProvider,
+  KeyPair,
+  KeyPairSigner,
+  type KeyPairString,
+} from 'near-api-js';
+import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+const TGAS = 10n ** 12n;
+
+t.test('promise batches, joins, callbacks and refused actions from our own contract', async (t) => {
+  const [factoryCode, counterCode] = await Promise.all([
+    compileContract('factory'),
+    compileContract('counter'),
+  ]);
+  const home = t.testdir();
+  initHome(home, ['--shards', '2']);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const kp = KeyPair.fromRandom('ed25519');
+  await root.createAccount({
+    newAccountId: 'factory.test.near',
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: 50n * NEAR,
+  });
+  const factory = new Account('factory.test.near', provider, new KeyPairSigner(kp));
+  await factory.deployContract(factoryCode);
+
+  // One batch: create the child, fund it, deploy to it, add both kinds of keys, call it.
+  const spawned = await root.callFunctionRaw({
+    contractId: 'factory.test.near',
+    methodName: 'spawn',
+    args: counterCode,
+    gas: 200n * TGAS,
+  });
+  t.same(spawned.status, { SuccessValue: '' }, 'the batch and its function call succeeded');
+  const kid = await provider.viewAccount({ accountId: 'kid.factory.test.near' });
+  t.equal(kid.amount >= 5n * NEAR, true, 'funded');
+  t.not(kid.code_hash, '11111111111111111111111111111111', 'deployed');
+  const keys = await provider.viewAccessKeyList({ accountId: 'kid.factory.test.near' });
+  t.same(
+    keys.keys.map((k) => (k.access_key.permission === 'FullAccess' ? 'FullAccess' : 'FunctionCall')).sort(),
+    ['FullAccess', 'FunctionCall'],
+    'both keys were added',
+  );
+  t.equal(
+    await provider.callFunction({ contractId: 'kid.factory.test.near', method: 'get', args: {} }),
+    1,
+    'the batched call ran',
+  );
+
+  // promise_and + then: the callback sees both results.
+  const joined = await root.callFunctionRaw({
+    contractId: 'factory.test.near',
+    methodName: 'join',
+    args: {},
+    gas: 100n * TGAS,
+  });
+  t.same(joined.status, { SuccessValue: Buffer.from('1+1').toString('base64') });
+  const logs = joined.receipts_outcome.flatMap((o) => o.outcome.logs);
+  t.ok(logs.includes('1+1'), 'collect logged the joined results');
+  const again = await root.callFunctionRaw({
+    contractId: 'factory.test.near',
+    methodName: 'join',
+    args: {},
+    gas: 100n * TGAS,
+  });
+  const gasOf = (r: typeof joined) => r.receipts_outcome.map((o) => o.outcome.gas_burnt);
+  t.same(gasOf(again), gasOf(joined), 'the same calls burn the same gas');
+
+  // Deleting another account's key and the account itself needs that account's permission.
+  const retired = await root.signAndSendTransaction({
+    receiverId: 'factory.test.near',
+    actions: [A.functionCall('retire', {}, 100n * TGAS, 0n)],
+    throwOnFailure: false,
+  });
+  t.match(JSON.stringify(retired.status), /ActorNoPermission/);
+  t.ok(await provider.viewAccount({ accountId: 'kid.factory.test.near' }), 'the child is still there');
+});
