@@ -70,6 +70,7 @@ export class NearliteNode {
     readonly port: number,
     private readonly store: Store,
     private readonly closeServer: () => Promise<void>,
+    private readonly closeServices: () => Promise<void>,
     private readonly log: Logger,
   ) {}
 
@@ -120,7 +121,17 @@ export class NearliteNode {
         healthy: healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
       });
       const server = await startRpcServer({ backend, host, port, bodyLimit: config.jsonPayloadMaxSize });
-      node = new NearliteNode(chain, views, config, server.url, server.port, store, server.close, o.logger);
+      node = new NearliteNode(
+        chain,
+        views,
+        config,
+        server.url,
+        server.port,
+        store,
+        server.close,
+        services.close,
+        o.logger,
+      );
       o.logger.info(
         `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
           `${config.archive ? 'archival' : 'gc'} store at ${p.data}, RPC on ${server.url}`,
@@ -167,6 +178,7 @@ export class NearliteNode {
     if (this.timer) clearTimeout(this.timer);
     await this.chain.exclusive(async () => undefined);
     await this.closeServer();
+    await this.closeServices();
     await this.store.close();
   }
 }

@@ -30,13 +30,13 @@ import {
   Runtime,
   VmFunctionCallRunner,
   verifyTransaction,
-  viewCall,
 } from '@nearlite/runtime';
 import { TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import { ContractCache } from '@nearlite/vm';
 import type { NodeConfig } from './config.js';
 import type { BackendParts, TxService as TxPart } from './rpc_backend.js';
 import { createSandboxService } from './sandbox.js';
+import { ViewCallPool } from './view_pool.js';
 
 export interface Services {
   readonly applier: ChunkApplier;
@@ -45,6 +45,7 @@ export interface Services {
   readonly transactionView: (bytes: Uint8Array) => object;
   readonly receiptView: (bytes: Uint8Array) => object;
   bind(chain: Chain, views: ViewClient, config: NodeConfig): Omit<BackendParts, 'views' | 'healthy'>;
+  close(): Promise<void>;
 }
 
 /** Decode failures of client bytes are PARSE_ERRORs on the wire. */
@@ -67,6 +68,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
   const validators = new Map(o.genesis.config.validators.map((v) => [v.accountId, v.amount]));
   // One compiled-module cache for the chain and view calls: a contract is prepared once per code hash.
   const cache = new ContractCache();
+  const viewPool = new ViewCallPool(2);
   const runtime = new Runtime({
     config: runtimeConfig,
     validators,
@@ -123,6 +125,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
     runtimeConfigView: DEFAULT_RUNTIME_CONFIG_VIEW,
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
+    close: () => viewPool.close(),
     bind(chain, views, config) {
       const service = new TxService({ chain, codecs: codecs(chain), timeoutMs: config.pollingTimeoutMs });
       const tx: TxPart = {
@@ -149,20 +152,20 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
                 `account ${accountId} does not exist while viewing`,
               );
             }
-            return viewCall({
-              config: runtimeConfig,
-              state: at.trie,
-              accountId,
-              account: decodeAccount(raw),
-              methodName,
-              args,
-              blockHeight: at.header.lite.height,
-              blockHash,
-              blockTimestamp: at.header.lite.timestamp,
-              epochHeight: 1,
-              validators,
-              cache,
-            });
+            return viewPool.call(
+              {
+                accountId,
+                account: decodeAccount(raw),
+                methodName,
+                args,
+                blockHeight: at.header.lite.height,
+                blockHash,
+                blockTimestamp: at.header.lite.timestamp,
+                epochHeight: 1,
+                validators: [...validators],
+              },
+              (key) => at.trie.get(key),
+            );
           },
         },
         history: {

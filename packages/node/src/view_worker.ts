@@ -1,0 +1,55 @@
+// A worker thread that runs view calls, so a slow or runaway contract never blocks the RPC loop.
+// State reads are synchronous for the VM: the worker posts the key and sleeps on a shared buffer
+// until the main thread has copied the value in (Atomics.wait / notify).
+import { parentPort, workerData } from 'node:worker_threads';
+import { HandlerError } from '@nearlite/primitives';
+import {
+  DEFAULT_RUNTIME_CONFIG_VIEW,
+  parseRuntimeConfig,
+  type ViewCallInput,
+  viewCall,
+} from '@nearlite/runtime';
+import { ContractCache } from '@nearlite/vm';
+
+export interface ViewRequest extends Omit<ViewCallInput, 'config' | 'state' | 'validators' | 'cache'> {
+  readonly validators: [string, bigint][];
+}
+
+const { ctrlBuffer, dataBuffer } = workerData as {
+  ctrlBuffer: SharedArrayBuffer;
+  dataBuffer: SharedArrayBuffer;
+};
+const ctrl = new Int32Array(ctrlBuffer);
+const data = new Uint8Array(dataBuffer);
+const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
+const cache = new ContractCache();
+const port = parentPort!;
+
+function syncGet(key: Uint8Array): Uint8Array | undefined {
+  Atomics.store(ctrl, 0, 0);
+  port.postMessage({ type: 'get', key });
+  Atomics.wait(ctrl, 0, 0);
+  const len = ctrl[1]!;
+  return len < 0 ? undefined : data.slice(0, len);
+}
+
+port.on('message', (msg: { id: number; req: ViewRequest }) => {
+  try {
+    const result = viewCall({
+      ...msg.req,
+      config,
+      cache,
+      validators: new Map(msg.req.validators),
+      state: { get: syncGet },
+    });
+    port.postMessage({ type: 'result', id: msg.id, result });
+  } catch (err) {
+    if (err instanceof HandlerError) {
+      port.postMessage({
+        type: 'error',
+        id: msg.id,
+        handler: { cause: err.cause, info: err.info, data: err.data },
+      });
+    } else port.postMessage({ type: 'error', id: msg.id, message: (err as Error).message ?? String(err) });
+  }
+});
