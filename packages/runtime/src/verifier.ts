@@ -2,7 +2,13 @@
 // then signer, access key, nonce, balance, allowance, storage stake, key permissions. With `charge`
 // the signer pays and the key's nonce (and allowance) move, as when a chunk applies it. Expiry and
 // chain checks need block headers, so the chain does them before calling this.
-import { type Action, accountIdError, type SignedTransaction, verifySignature } from '@nearlite/primitives';
+import {
+  type Action,
+  accountIdError,
+  type SignedTransaction,
+  toHex,
+  verifySignature,
+} from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import { PROTOCOL_VERSION, type RuntimeConfig } from './config/runtime_config.js';
 import { type InvalidTxError, invalidTx } from './errors.js';
@@ -91,6 +97,19 @@ export function validateActions(c: RuntimeConfig, actions: readonly Action[]): u
   return null;
 }
 
+// A transaction is checked at admission, when its chunk is prepared and when it is applied: its
+// signature needs verifying once. Keyed by hash and signature, bounded.
+const verified = new Set<string>();
+
+function signatureValid(stx: SignedTransaction): boolean {
+  const key = `${toHex(stx.hash)}${toHex(stx.signature.data)}`;
+  if (verified.has(key)) return true;
+  if (!verifySignature(stx.hash, stx.signature, stx.transaction.publicKey)) return false;
+  if (verified.size >= 100_000) verified.clear();
+  verified.add(key);
+  return true;
+}
+
 export function verifyTransaction(
   state: TrieUpdate,
   stx: SignedTransaction,
@@ -104,7 +123,7 @@ export function verifyTransaction(
     return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
   const actionsErr = validateActions(c, tx.actions);
   if (actionsErr !== null) return fail(invalidTx.actionsValidation(actionsErr));
-  if (!verifySignature(stx.hash, stx.signature, tx.publicKey)) return fail('InvalidSignature');
+  if (!signatureValid(stx)) return fail('InvalidSignature');
   const account = getAccount(state, tx.signerId);
   if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));
   const key = getAccessKey(state, tx.signerId, tx.publicKey);

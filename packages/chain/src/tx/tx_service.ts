@@ -125,8 +125,13 @@ export class TxService {
     withReceipts: boolean,
     load: () => Uint8Array | undefined = () => bytes ?? undefined,
   ): Promise<object> {
+    // What to watch for in new blocks: outcome ids that would change this transaction's status.
+    // Finality-based levels change with every block, so those waiters look at every block.
+    const everyBlock = waitUntil === 'INCLUDED_FINAL' || waitUntil === 'EXECUTED' || waitUntil === 'FINAL';
+    let watch = new Set<string>([toHex(hash)]);
     const check = (): object | null => {
       const p = this.progress(hash);
+      if (p) watch = new Set(p.pendingIds);
       if (!satisfies(p, waitUntil) || !p) return null;
       const txBytes = load();
       return txBytes ? this.view(txBytes, p, withReceipts, sir) : null;
@@ -143,6 +148,7 @@ export class TxService {
           reject(invalidTx(dropped as object | string));
           return;
         }
+        if (!everyBlock && !touches(ev, watch)) return;
         try {
           const r = check();
           if (r) {
@@ -178,6 +184,20 @@ export class TxService {
     }
     return this.o.codecs.receiptView(bytes);
   }
+}
+
+const blockIds = new WeakMap<NewBlockEvent, Set<string>>();
+
+/** True if the block produced an outcome for any watched id (ids computed once per block). */
+function touches(ev: NewBlockEvent, watch: ReadonlySet<string>): boolean {
+  let ids = blockIds.get(ev);
+  if (!ids) {
+    ids = new Set();
+    for (const r of ev.results.values()) for (const o of r.outcomes) ids.add(toHex(o.id));
+    blockIds.set(ev, ids);
+  }
+  for (const w of watch) if (ids.has(w)) return true;
+  return false;
 }
 
 function unknownTx(hash: CryptoHash): HandlerError {

@@ -31,6 +31,8 @@ export interface TxProgress {
   readonly outcomes: readonly LoadedOutcome[];
   /** Receipts whose outcome does not exist yet. */
   readonly pending: number;
+  /** Their ids (hex): what a waiter watches for in new blocks. */
+  readonly pendingIds: readonly string[];
 }
 
 export function loadOutcome(
@@ -59,6 +61,7 @@ export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): 
   if (!txOutcome) return null;
   const outcomes: LoadedOutcome[] = [];
   let pending = 0;
+  const pendingIds: string[] = [];
   const seen = new Set<string>();
   const visit = (o: LoadedOutcome) => {
     outcomes.push(o);
@@ -69,7 +72,10 @@ export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): 
       const rb = chain.store.get(DBCol.ReceiptBlock, rid);
       const ro = rb ? loadOutcome(chain, codecs, rid, rb) : null;
       if (ro) visit(ro);
-      else pending++;
+      else {
+        pending++;
+        pendingIds.push(k);
+      }
     }
   };
   visit(txOutcome);
@@ -88,7 +94,7 @@ export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): 
     : txFinal
       ? 'INCLUDED_FINAL'
       : 'INCLUDED';
-  return { level, executed, txFinal, allFinal, outcomes, pending };
+  return { level, executed, txFinal, allFinal, outcomes, pending, pendingIds };
 }
 
 export function satisfies(p: TxProgress | null, wanted: TxExecutionStatus): boolean {
