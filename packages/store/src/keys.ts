@@ -1,3 +1,4 @@
+import { concatBytes } from '@nearlite/primitives';
 // Key building helpers: big-endian integers keep numeric order in LevelDB's byte order.
 
 export function u64be(n: number | bigint): Uint8Array {
@@ -10,17 +11,8 @@ export function readU64be(bytes: Uint8Array, offset = 0): bigint {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset, false);
 }
 
-export function joinKey(...parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
+/** Concatenates key parts. */
+export const joinKey = concatBytes;
 
 /** `block ‖ u64be(shard)`: per-block shard rows. */
 export function blockShardKey(blockHash: Uint8Array, shardId: number): Uint8Array {
