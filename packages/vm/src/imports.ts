@@ -1,5 +1,6 @@
 // THE import table: every `env` function a contract may import, with its Wasm signature and the host
 // function behind it. Linking, signature checks and docs all derive from this one list.
+import * as altBn128 from './host/alt_bn128.js';
 import * as context from './host/context.js';
 import * as economics from './host/economics.js';
 import * as math from './host/math.js';
@@ -56,9 +57,9 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   ripemd160: def(3, null, math.ripemd160),
   ecrecover: def(7, I, math.ecrecover),
   ed25519_verify: def(6, I, math.ed25519_verify),
-  alt_bn128_g1_multiexp: def(3, null, unsupported.alt_bn128_g1_multiexp),
-  alt_bn128_g1_sum: def(3, null, unsupported.alt_bn128_g1_sum),
-  alt_bn128_pairing_check: def(2, I, unsupported.alt_bn128_pairing_check),
+  alt_bn128_g1_multiexp: def(3, null, altBn128.alt_bn128_g1_multiexp),
+  alt_bn128_g1_sum: def(3, null, altBn128.alt_bn128_g1_sum),
+  alt_bn128_pairing_check: def(2, I, altBn128.alt_bn128_pairing_check),
   bls12381_p1_sum: def(3, I, unsupported.bls12381_p1_sum),
   bls12381_p2_sum: def(3, I, unsupported.bls12381_p2_sum),
   bls12381_g1_multiexp: def(3, I, unsupported.bls12381_g1_multiexp),

@@ -9,12 +9,6 @@ function unsupported(l: VMLogic, base: ExtCost, name: string): never {
   throw new VMRunnerError('WasmUnknownError', `host function ${name} is not implemented by nearlite`);
 }
 
-export const alt_bn128_g1_multiexp = (l: VMLogic, _len: bigint, _ptr: bigint, _reg: bigint): void =>
-  unsupported(l, 'alt_bn128_g1_multiexp_base', 'alt_bn128_g1_multiexp');
-export const alt_bn128_g1_sum = (l: VMLogic, _len: bigint, _ptr: bigint, _reg: bigint): void =>
-  unsupported(l, 'alt_bn128_g1_sum_base', 'alt_bn128_g1_sum');
-export const alt_bn128_pairing_check = (l: VMLogic, _len: bigint, _ptr: bigint): bigint =>
-  unsupported(l, 'alt_bn128_pairing_check_base', 'alt_bn128_pairing_check');
 export const bls12381_p1_sum = (l: VMLogic, _len: bigint, _ptr: bigint, _reg: bigint): bigint =>
   unsupported(l, 'bls12381_p1_sum_base', 'bls12381_p1_sum');
 export const bls12381_p2_sum = (l: VMLogic, _len: bigint, _ptr: bigint, _reg: bigint): bigint =>
