@@ -86,4 +86,36 @@ t.test('promise batches, joins, callbacks and refused actions from our own contr
   });
   t.match(JSON.stringify(retired.status), /ActorNoPermission/);
   t.ok(await provider.viewAccount({ accountId: 'kid.factory.test.near' }), 'the child is still there');
+
+  // On its own account the contract may add and delete keys and stake.
+  const before = await provider.viewAccessKeyList({ accountId: 'factory.test.near' });
+  const staked = await root.callFunctionRaw({
+    contractId: 'factory.test.near',
+    methodName: 'keys_and_stake',
+    args: {},
+    gas: 100n * TGAS,
+  });
+  t.same(staked.status, { SuccessValue: '' });
+  t.equal(
+    (await provider.viewAccessKeyList({ accountId: 'factory.test.near' })).keys.length,
+    before.keys.length,
+    'added then deleted',
+  );
+  t.equal((await provider.viewAccount({ accountId: 'factory.test.near' })).locked, NEAR, 'staked 1 NEAR');
+
+  // And delete itself, the balance going to the signer.
+  const tempKey = KeyPair.fromRandom('ed25519');
+  await root.createAccount({
+    newAccountId: 'temp.test.near',
+    publicKey: tempKey.getPublicKey(),
+    nearToTransfer: 5n * NEAR,
+  });
+  await new Account('temp.test.near', provider, new KeyPairSigner(tempKey)).deployContract(factoryCode);
+  const rootBefore = (await provider.viewAccount({ accountId: 'test.near' })).amount;
+  await root.callFunctionRaw({ contractId: 'temp.test.near', methodName: 'bye', args: {}, gas: 100n * TGAS });
+  await t.rejects(provider.viewAccount({ accountId: 'temp.test.near' }), /does not exist/);
+  t.ok(
+    (await provider.viewAccount({ accountId: 'test.near' })).amount > rootBefore,
+    'the beneficiary got the balance',
+  );
 });

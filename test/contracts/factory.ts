@@ -119,3 +119,33 @@ export function retire(): void {
   promise_batch_action_delete_account(i, me.byteLength, p(me));
   promise_return(i);
 }
+
+@external("env", "promise_batch_action_stake") declare function promise_batch_action_stake(i: u64, amount: u64, l: u64, p: u64): void;
+@external("env", "signer_account_id") declare function signer_account_id(r: u64): void;
+
+/** On its own account: add a key and delete it again, then stake 1 NEAR with the signer's key. */
+export function keys_and_stake(): void {
+  signer_account_pk(1);
+  const pk = reg(1);
+  const pk2 = pk.slice(0);
+  store<u8>(changetype<usize>(pk2) + 32, load<u8>(changetype<usize>(pk) + 32) ^ 2);
+  current_account_id(0);
+  const me = reg(0);
+  const i = promise_batch_create(me.byteLength, p(me));
+  promise_batch_action_add_key_with_full_access(i, pk2.byteLength, p(pk2), 0);
+  promise_batch_action_delete_key(i, pk2.byteLength, p(pk2));
+  const stake = u128(2003764205206896640, 54210); // 1 NEAR
+  promise_batch_action_stake(i, p(stake), pk.byteLength, p(pk));
+  promise_return(i);
+}
+
+/** Deletes its own account, sending the balance to the signer. */
+export function bye(): void {
+  signer_account_id(1);
+  const beneficiary = reg(1);
+  current_account_id(0);
+  const me = reg(0);
+  const i = promise_batch_create(me.byteLength, p(me));
+  promise_batch_action_delete_account(i, beneficiary.byteLength, p(beneficiary));
+  promise_return(i);
+}
