@@ -60,6 +60,14 @@ export type TxStatusQuery =
 
 export type EpochReference = { readonly blockId: BlockId } | { readonly epochId: CryptoHash } | null;
 
+export type ChunkReference =
+  | { readonly chunkId: CryptoHash }
+  | { readonly blockId: BlockId; readonly shardId: number };
+
+export type LightClientProofRequest =
+  | { readonly type: 'transaction'; readonly transactionHash: CryptoHash; readonly senderId: string }
+  | { readonly type: 'receipt'; readonly receiptId: CryptoHash; readonly receiverId: string };
+
 /** A JSON-ready view object. */
 export type View = object;
 
@@ -68,10 +76,12 @@ export interface RpcBackend {
   headHeight(): number;
 
   block(ref: BlockReference): View;
-  chunk(id: { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number }): View;
+  chunk(id: ChunkReference): View;
   /**
-   * `query` result including `block_height`/`block_hash`. UNKNOWN_ACCESS_KEY and contract execution
-   * failures are thrown as HandlerError; the RPC layer turns them into nearcore's legacy result forms.
+   * `query` result including `block_height`/`block_hash`. UNKNOWN_ACCESS_KEY (info `public_key`,
+   * `block_height`, `block_hash`) and CONTRACT_EXECUTION_ERROR (info `vm_error` = the Rust Debug text
+   * of the VM error, `block_height`, `block_hash`; data = "wasm execution failed with error: …") are
+   * thrown as HandlerError; the `query` method turns them into nearcore's legacy result forms.
    */
   query(ref: BlockReference, request: QueryRequest): View | Promise<View>;
   changes(ref: BlockReference, request: ChangesRequest): View | Promise<View>;
@@ -86,20 +96,21 @@ export interface RpcBackend {
   genesisConfig(): View;
   protocolConfig(ref: BlockReference): View;
 
+  /**
+   * Transaction bytes arrive base64-decoded but not borsh-decoded: a backend that cannot decode them
+   * throws `RpcParseError` (from this package) with the decoder's message, and the method words it
+   * as nearcore does for the params form used. Same for `broadcastTxAsync` and `txStatus`.
+   */
   sendTx(signedTx: Uint8Array, waitUntil: TxExecutionStatus): Promise<View>;
   /** `broadcast_tx_async`: validates and queues, returns the base58 transaction hash. */
   broadcastTxAsync(signedTx: Uint8Array): string;
   txStatus(query: TxStatusQuery, waitUntil: TxExecutionStatus, withReceipts: boolean): Promise<View>;
   receipt(receiptId: CryptoHash): View;
 
-  lightClientProof(
-    request:
-      | { readonly type: 'transaction'; readonly transactionHash: CryptoHash; readonly senderId: string }
-      | { readonly type: 'receipt'; readonly receiptId: CryptoHash; readonly receiverId: string },
-    lightClientHead: CryptoHash,
-  ): View;
+  lightClientProof(request: LightClientProofRequest, lightClientHead: CryptoHash): View;
   nextLightClientBlock(lastBlockHash: CryptoHash): View | null;
 
+  /** Records arrive as raw JSON; a malformed one is reported by throwing `RpcParseError`. */
   sandboxPatchState(records: readonly unknown[]): Promise<View>;
   sandboxFastForward(deltaHeight: number): Promise<View>;
 }

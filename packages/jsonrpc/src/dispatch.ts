@@ -1,79 +1,102 @@
 // JSON-RPC dispatch without any HTTP: envelope checks, method lookup, params parsing, the backend
-// call and nearcore's error mapping. The server only parses bytes and writes the string back.
+// call and nearcore's error mapping, down to the response text. The server only moves bytes.
 import { stringifyJson } from '@nearlite/primitives';
 import type { RpcBackend } from './backend.js';
-import { methodNotFound, parseError, type RpcError, toRpcError } from './errors.js';
+import { internalError, methodNotFound, parseError, type RpcError, toRpcError } from './errors.js';
 import { METHODS } from './methods/index.js';
 import { isObj } from './params.js';
 
 export interface DispatchResult {
   readonly status: number;
+  /** The response envelope, serialized. */
   readonly body: string;
+}
+
+export interface DispatchOptions {
+  /**
+   * The method named by the URL (`POST /<method>`). The body is then either a full envelope, whose
+   * `method` (if any) must equal this one, or the bare params (answered with id null).
+   */
+  readonly pathMethod?: string;
 }
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
 const NOT_A_REQUEST = 'JSON RPC Request format was expected';
 
-function respond(id: unknown, result: unknown): DispatchResult {
-  return { status: 200, body: stringifyJson({ jsonrpc: '2.0', result, id }) };
+interface Request {
+  readonly id: unknown;
+  readonly method: string | undefined;
+  readonly params: unknown;
 }
 
-function fail(id: unknown, err: RpcError): DispatchResult {
-  return { status: err.status, body: stringifyJson({ jsonrpc: '2.0', error: err.body, id }) };
-}
-
-/** Validates a request envelope; returns null when the value is not a JSON-RPC request. */
-function envelope(body: unknown): { id: unknown; method: string; params: unknown } | null {
+/** nearcore's `Request` (deny_unknown_fields; `id` required; `params` defaults to null), or null. */
+function envelope(body: unknown): Request | null {
   if (!isObj(body)) return null;
-  for (const k of Object.keys(body)) if (!ENVELOPE_KEYS.has(k)) return null;
-  if (body.jsonrpc !== '2.0' || !('id' in body) || typeof body.method !== 'string') return null;
+  for (const k in body) if (!ENVELOPE_KEYS.has(k)) return null;
+  if (body.jsonrpc !== '2.0' || !Object.hasOwn(body, 'id')) return null;
+  if (body.method !== undefined && typeof body.method !== 'string') return null;
   return { id: body.id, method: body.method, params: body.params ?? null };
 }
 
-export async function call(
+/** The id exactly as received; null (and a parse error) if it cannot be written back. */
+function idJson(id: unknown): string | null {
+  try {
+    return JSON.stringify(id) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function fail(id: string, err: RpcError): DispatchResult {
+  return { status: err.status, body: `{"jsonrpc":"2.0","error":${stringifyJson(err.body)},"id":${id}}` };
+}
+
+async function call(
   method: string,
   params: unknown,
-  id: unknown,
+  id: string,
   backend: RpcBackend,
 ): Promise<DispatchResult> {
   if (!Object.hasOwn(METHODS, method)) return fail(id, methodNotFound(method));
+  let result: unknown;
   try {
-    const result = await METHODS[method]!(params, backend);
-    return respond(id, result);
+    result = await METHODS[method]!(params, backend);
   } catch (err) {
-    return fail(
-      id,
-      toRpcError(err, params, () => backend.headHeight()),
-    );
+    try {
+      return fail(
+        id,
+        toRpcError(err, params, () => backend.headHeight()),
+      );
+    } catch (inner) {
+      return fail(id, internalError(`failed to serialize an error: ${(inner as Error).message}`));
+    }
   }
+  let text: string | undefined;
+  try {
+    text = stringifyJson(result);
+  } catch (err) {
+    return fail(id, internalError(`failed to serialize the result: ${(err as Error).message}`));
+  }
+  return { status: 200, body: `{"jsonrpc":"2.0","result":${text ?? 'null'},"id":${id}}` };
 }
 
-/** `POST /` with an already-parsed JSON body. */
-export async function dispatch(body: unknown, backend: RpcBackend): Promise<DispatchResult> {
-  const req = envelope(body);
-  if (!req) return fail(null, parseError(NOT_A_REQUEST));
-  return call(req.method, req.params, req.id, backend);
-}
-
-/**
- * `POST /<method>`: the body is either a full envelope whose method must match the path, or the
- * params themselves (the answer then has id null).
- */
-export async function dispatchPath(
-  method: string,
+/** Answers one parsed request body (`POST /`, or `POST /<method>` with `opts.pathMethod`). */
+export async function dispatch(
   body: unknown,
   backend: RpcBackend,
+  opts: DispatchOptions = {},
 ): Promise<DispatchResult> {
-  if (isObj(body) && 'jsonrpc' in body) {
-    const req = envelope(body);
-    if (!req) return fail(null, parseError(NOT_A_REQUEST));
-    if (req.method !== method) {
-      return fail(
-        req.id,
-        parseError(`method \`${req.method}\` in the body does not match the path /${method}`),
-      );
-    }
-    return call(method, req.params, req.id, backend);
+  const { pathMethod } = opts;
+  if (pathMethod !== undefined && !(isObj(body) && Object.hasOwn(body, 'jsonrpc'))) {
+    return call(pathMethod, body ?? null, 'null', backend);
   }
-  return call(method, body ?? null, null, backend);
+  const req = envelope(body);
+  const id = req === null ? null : idJson(req.id);
+  if (req === null || id === null) return fail('null', parseError(NOT_A_REQUEST));
+  const method = req.method ?? pathMethod;
+  if (method === undefined) return fail('null', parseError(NOT_A_REQUEST));
+  if (pathMethod !== undefined && method !== pathMethod) {
+    return fail(id, parseError(`method \`${method}\` in the body does not match the path /${pathMethod}`));
+  }
+  return call(method, req.params, id, backend);
 }

@@ -1,4 +1,5 @@
-// nearcore's JSON-RPC error shapes and HTTP codes (chain/jsonrpc-primitives/src/errors.rs).
+// nearcore's JSON-RPC error shapes and HTTP codes (chain/jsonrpc-primitives/src/errors.rs and the
+// HTTP mapping of chain/jsonrpc/src/lib.rs). Field order on the wire is name, cause, code, message, data.
 import { HandlerError } from '@nearlite/primitives';
 
 export interface RpcErrorBody {
@@ -20,7 +21,12 @@ export class RpcError extends Error {
   }
 }
 
-/** Thrown by a backend when request bytes (a transaction) cannot be decoded: PARSE_ERROR, HTTP 400. */
+/**
+ * Thrown by a backend when client bytes it was handed (a borsh SignedTransaction) do not decode.
+ * The message is the decoder's own text, without any prefix: the transaction methods wrap it the way
+ * nearcore does for the params form used ("Failed to decode transaction: …" for `[base64]`,
+ * "Failed parsing args: …" for `{signed_tx_base64}`). Always PARSE_ERROR, HTTP 400.
+ */
 export class RpcParseError extends Error {
   override readonly name = 'RpcParseError';
 }
@@ -35,7 +41,7 @@ export function parseError(message: string): RpcError {
   });
 }
 
-/** A params deserialization failure, worded like serde's through nearcore. */
+/** A params deserialization failure (nearcore prefixes every serde error this way). */
 export function argsError(message: string): RpcError {
   return parseError(`Failed parsing args: ${message}`);
 }
@@ -50,25 +56,42 @@ export function methodNotFound(method: string): RpcError {
   });
 }
 
-export function internalError(message: string): RpcError {
-  return new RpcError(500, {
+export function internalError(message: string, data: unknown = message): RpcError {
+  const body: RpcErrorBody = {
     name: 'INTERNAL_ERROR',
     cause: { name: 'INTERNAL_ERROR', info: { error_message: message } },
     code: -32000,
     message: 'Server error',
-    data: message,
-  });
+  };
+  if (data !== undefined) body.data = data;
+  return new RpcError(500, body);
 }
 
-/** HANDLER_ERROR; HTTP 408 for timeouts, 422 for UNKNOWN_BLOCK below the head (nearcore's rule). */
+/** nearcore's 422 rule: object params whose `block_id` is an unsigned integer below the head. */
+function isBlockBelowHead(params: unknown, headHeight: () => number): boolean {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const id = (params as { block_id?: unknown }).block_id;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return false;
+  try {
+    return id < headHeight();
+  } catch {
+    return false;
+  }
+}
+
+/** HANDLER_ERROR; HTTP 408 for timeouts, 422 for UNKNOWN_BLOCK below the head. */
 export function handlerError(err: HandlerError, params: unknown, headHeight: () => number): RpcError {
+  if (err.cause === 'INTERNAL_ERROR') {
+    // nearcore lifts an INTERNAL_ERROR variant out of HANDLER_ERROR, keeping only error_message.
+    const msg = err.info?.error_message;
+    return internalError(
+      typeof msg === 'string' ? msg : 'InternalError happened during serializing InternalError',
+      err.data,
+    );
+  }
   let status = 200;
   if (err.cause === 'TIMEOUT_ERROR') status = 408;
-  else if (err.cause === 'UNKNOWN_BLOCK') {
-    const p = params as { block_id?: unknown } | null;
-    const id = p && typeof p === 'object' && !Array.isArray(p) ? p.block_id : undefined;
-    if (typeof id === 'number' && Number.isInteger(id) && id >= 0 && id < headHeight()) status = 422;
-  }
+  else if (err.cause === 'UNKNOWN_BLOCK' && isBlockBelowHead(params, headHeight)) status = 422;
   const cause: { name: string; info?: unknown } = { name: err.cause };
   if (err.info !== undefined) cause.info = err.info;
   const body: RpcErrorBody = { name: 'HANDLER_ERROR', cause, code: -32000, message: 'Server error' };
@@ -76,9 +99,11 @@ export function handlerError(err: HandlerError, params: unknown, headHeight: () 
   return new RpcError(status, body);
 }
 
+/** Maps anything a method threw to the wire error. */
 export function toRpcError(err: unknown, params: unknown, headHeight: () => number): RpcError {
   if (err instanceof RpcError) return err;
   if (err instanceof RpcParseError) return parseError(err.message);
   if (err instanceof HandlerError) return handlerError(err, params, headHeight);
-  return internalError(err instanceof Error ? err.message : String(err));
+  if (err instanceof Error) return internalError(err.message);
+  return internalError(String(err));
 }

@@ -1,5 +1,5 @@
 export type * from './backend.js';
 export * from './dispatch.js';
-export * from './errors.js';
+export { RpcError, type RpcErrorBody, RpcParseError } from './errors.js';
 export { METHODS, type MethodHandler } from './methods/index.js';
 export * from './server.js';

@@ -1,14 +1,18 @@
-// Params parsing with nearcore's (serde's) error wording. Everything returns typed values or throws
-// a PARSE_ERROR RpcError; nothing here trusts the JSON's shape.
-import {
-  accountIdError,
-  base58Decode,
-  type CryptoHash,
-  fromBase64,
-  parsePublicKey,
-} from '@nearlite/primitives';
+// Params parsing with nearcore's (serde's) behaviour and wording. Everything returns typed values or
+// throws a PARSE_ERROR RpcError; nothing here trusts the JSON's shape. No nearcore params struct uses
+// deny_unknown_fields (only the envelope does), so unknown keys are ignored, as nearcore does.
+import { accountIdError, base58Decode, type CryptoHash } from '@nearlite/primitives';
 import type { BlockId, BlockReference, Finality, TxExecutionStatus } from './backend.js';
+import { Base64DecodeError, decodeBase64 } from './base64.js';
 import { argsError } from './errors.js';
+import {
+  invalidLength,
+  invalidType,
+  invalidValue,
+  missingField,
+  noUntaggedMatch,
+  unitVariant,
+} from './serde.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -16,113 +20,124 @@ export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function expectObject(params: unknown, what = 'params'): Obj {
-  if (!isObj(params)) throw argsError(`invalid type: ${typeName(params)}, expected ${what} as an object`);
+/** A params struct read from a JSON object (`structName` as in nearcore, for the message). */
+export function expectStruct(params: unknown, structName: string): Obj {
+  if (!isObj(params)) throw invalidType(params, `struct ${structName}`);
   return params;
 }
 
-export function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'sequence';
-  if (typeof v === 'object') return 'map';
-  if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
-  if (typeof v === 'number') return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
-  return `${typeof v} \`${String(v)}\``;
-}
-
-export function denyUnknown(o: Obj, allowed: readonly string[]): void {
-  for (const k of Object.keys(o)) {
-    if (!allowed.includes(k))
-      throw argsError(`unknown field \`${k}\`, expected one of ${allowed.map((a) => `\`${a}\``).join(', ')}`);
-  }
-}
-
 export function requireField(o: Obj, key: string): unknown {
-  if (!(key in o) || o[key] === undefined) throw argsError(`missing field \`${key}\``);
+  if (!Object.hasOwn(o, key)) throw missingField(key);
   return o[key];
 }
 
-export function str(v: unknown, what: string): string {
-  if (typeof v !== 'string') throw argsError(`invalid type: ${typeName(v)}, expected ${what}`);
+export function str(v: unknown): string {
+  if (typeof v !== 'string') throw invalidType(v, 'a string');
   return v;
 }
 
+export function bool(v: unknown): boolean {
+  if (typeof v !== 'boolean') throw invalidType(v, 'a boolean');
+  return v;
+}
+
+export function u64(v: unknown): number {
+  if (typeof v === 'number' && Number.isInteger(v) && v < 0) throw invalidValue(v, 'u64');
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidType(v, 'u64');
+  return v;
+}
+
+/** near-account-id's serde: the string, then its validation message. */
 export function accountId(v: unknown): string {
-  const s = str(v, 'an Account ID');
+  const s = str(v);
   const err = accountIdError(s);
-  if (err !== null) throw argsError(`invalid value: ${JSON.stringify(s)}, ${err}`);
+  if (err !== null) throw argsError(`invalid value: "${s}", ${err}`);
   return s;
 }
 
+const BS58_ALPHABET = /[^1-9A-HJ-NP-Za-km-z]/;
+
+/** bs58's complaint about the first character outside the alphabet, or null. */
+function bs58CharError(s: string): string | null {
+  const m = BS58_ALPHABET.exec(s);
+  if (!m) return null;
+  const byte = Buffer.byteLength(s.slice(0, m.index), 'utf8');
+  return `provided string contained invalid character '${m[0]}' at byte ${byte}`;
+}
+
+const HASH = 'base58-encoded 256-bit hash';
+
 export function cryptoHash(v: unknown): CryptoHash {
-  const s = str(v, 'a base58-encoded 32-byte hash');
-  let bytes: Uint8Array;
-  try {
-    bytes = base58Decode(s);
-  } catch {
-    throw argsError(`invalid value: ${JSON.stringify(s)}, expected a base58-encoded 32-byte hash`);
-  }
-  if (bytes.length !== 32)
-    throw argsError(`invalid value: ${JSON.stringify(s)}, expected a base58-encoded 32-byte hash`);
+  if (typeof v !== 'string') throw invalidType(v, HASH);
+  const charErr = bs58CharError(v);
+  if (charErr !== null) throw argsError(charErr);
+  // 32 bytes never take more than 44 base58 digits; longer input is refused before decoding.
+  const bytes = v.length <= 44 ? base58Decode(v) : null;
+  if (bytes?.length !== 32) throw invalidLength(v.length, HASH);
   return bytes;
 }
 
+/** Like `cryptoHash`, but reports null instead of throwing (for untagged enums). */
+function maybeHash(v: string): CryptoHash | null {
+  if (v.length > 44 || bs58CharError(v) !== null) return null;
+  const bytes = base58Decode(v);
+  return bytes.length === 32 ? bytes : null;
+}
+
+const KEY_LENGTHS: Readonly<Record<string, number>> = { ed25519: 32, secp256k1: 64 };
+
+/** near-crypto's PublicKey parsing, messages included; returns the `type:base58` text. */
 export function publicKey(v: unknown): string {
-  const s = str(v, 'a public key');
+  const s = str(v);
+  const colon = s.indexOf(':');
+  const keyType = colon < 0 ? 'ed25519' : s.slice(0, colon);
+  const data = colon < 0 ? s : s.slice(colon + 1);
+  const expected = KEY_LENGTHS[keyType];
+  if (expected === undefined) throw argsError(`unknown key type '${keyType}'`);
+  const charErr = bs58CharError(data);
+  if (charErr !== null) throw argsError(`invalid key data: ${charErr}`);
+  const received = data.length <= 2 * expected ? base58Decode(data).length : data.length;
+  if (received !== expected) {
+    throw argsError(`invalid key length: expected the input of ${expected} bytes, but ${received} was given`);
+  }
+  return `${keyType}:${data}`;
+}
+
+/** A base64 field (nearcore's base64_format): the crate's message on failure. */
+export function base64(v: unknown): Uint8Array {
+  const s = str(v);
   try {
-    parsePublicKey(s);
+    return decodeBase64(s);
   } catch (err) {
-    throw argsError(`invalid value: ${JSON.stringify(s)}, ${(err as Error).message}`);
-  }
-  return s.includes(':') ? s : `ed25519:${s}`;
-}
-
-export function base64(v: unknown, what = 'base64-encoded bytes'): Uint8Array {
-  const s = str(v, what);
-  try {
-    return fromBase64(s);
-  } catch {
-    throw argsError(`invalid value: ${JSON.stringify(s.slice(0, 64))}, expected ${what}`);
+    if (err instanceof Base64DecodeError) throw argsError(err.message);
+    throw err;
   }
 }
 
-export function u64(v: unknown, what = 'u64'): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
-    throw argsError(`invalid type: ${typeName(v)}, expected ${what}`);
-  }
-  return v;
-}
-
+/** The untagged `BlockId`: a u64 height or a base58 hash; a string is never read as a height. */
 export function blockId(v: unknown): BlockId {
-  if (typeof v === 'number') return u64(v, 'a block height');
-  // A string is always a hash (serde's untagged BlockId never reads a height from a string).
-  if (typeof v === 'string') return cryptoHash(v);
-  throw argsError(`invalid type: ${typeName(v)}, expected a block height or hash`);
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  const hash = typeof v === 'string' ? maybeHash(v) : null;
+  if (hash === null) throw noUntaggedMatch('BlockId');
+  return hash;
 }
 
 const FINALITIES: readonly Finality[] = ['optimistic', 'near-final', 'final'];
+const SYNC_CHECKPOINTS = ['genesis', 'earliest_available'] as const;
+const BLOCK_REF_KEYS = ['block_id', 'finality', 'sync_checkpoint'] as const;
 
-/** The flattened block reference: exactly one of finality, block_id, sync_checkpoint. */
+/** The flattened `BlockReference`: exactly one of block_id, finality, sync_checkpoint. */
 export function blockReference(o: Obj): BlockReference {
-  const present = ['finality', 'block_id', 'sync_checkpoint'].filter((k) => o[k] !== undefined);
-  if (present.length === 0) throw argsError('missing field `finality` or `block_id` or `sync_checkpoint`');
-  if (present.length > 1)
-    throw argsError(`${present.map((p) => `\`${p}\``).join(' and ')} are mutually exclusive`);
-  if (o.finality !== undefined) {
-    const f = o.finality;
-    if (typeof f !== 'string' || !FINALITIES.includes(f as Finality)) {
-      throw argsError(
-        `unknown variant ${typeName(f)}, expected one of \`optimistic\`, \`near-final\`, \`final\``,
-      );
-    }
-    return { finality: f as Finality };
+  const present = BLOCK_REF_KEYS.filter((k) => Object.hasOwn(o, k));
+  if (present.length === 0) {
+    throw argsError('no variant of enum BlockReference found in flattened data');
   }
-  if (o.block_id !== undefined) return { blockId: blockId(o.block_id) };
-  const c = o.sync_checkpoint;
-  if (c !== 'genesis' && c !== 'earliest_available') {
-    throw argsError(`unknown variant ${typeName(c)}, expected \`genesis\` or \`earliest_available\``);
+  if (present.length > 1) {
+    throw argsError(`${present.map((k) => `\`${k}\``).join(' and ')} cannot be used together`);
   }
-  return { syncCheckpoint: c };
+  if (present[0] === 'block_id') return { blockId: blockId(o.block_id) };
+  if (present[0] === 'finality') return { finality: unitVariant(o.finality, FINALITIES) };
+  return { syncCheckpoint: unitVariant(o.sync_checkpoint, SYNC_CHECKPOINTS) };
 }
 
 const WAITS: readonly TxExecutionStatus[] = [
@@ -134,12 +149,15 @@ const WAITS: readonly TxExecutionStatus[] = [
   'FINAL',
 ];
 
-export function waitUntil(v: unknown): TxExecutionStatus {
-  if (v === undefined || v === null) return 'EXECUTED_OPTIMISTIC';
-  if (typeof v !== 'string' || !WAITS.includes(v as TxExecutionStatus)) {
-    throw argsError(
-      `unknown variant ${typeName(v)}, expected one of ${WAITS.map((w) => `\`${w}\``).join(', ')}`,
-    );
-  }
-  return v as TxExecutionStatus;
+/** `wait_until`, `#[serde(default)]`: absent means EXECUTED_OPTIMISTIC. */
+export function waitUntil(o: Obj): TxExecutionStatus {
+  if (!Object.hasOwn(o, 'wait_until')) return 'EXECUTED_OPTIMISTIC';
+  return unitVariant(o.wait_until, WAITS);
+}
+
+/** A tuple read from a JSON array, serde style (`(String,)`, `(BlockId, ShardId)`). */
+export function tuple(v: unknown, size: number): unknown[] {
+  if (!Array.isArray(v)) throw invalidType(v, `a tuple of size ${size}`);
+  if (v.length !== size) throw invalidLength(v.length, `a tuple of size ${size}`);
+  return v;
 }

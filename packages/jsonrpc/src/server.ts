@@ -1,16 +1,21 @@
-// The HTTP face of the RPC (fastify is imported only in this package): parsing, limits, routes, CORS.
-
+// The HTTP face of the RPC (fastify is imported only in this package): body limits and parsing,
+// routes, CORS. Everything JSON-RPC is in dispatch(); replies are written as ready-made strings.
 import { stringifyJson } from '@nearlite/primitives';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { RpcBackend } from './backend.js';
-import { type DispatchResult, dispatch, dispatchPath } from './dispatch.js';
+import { parseJsonBody } from './body.js';
+import { type DispatchResult, dispatch } from './dispatch.js';
+import { internalError } from './errors.js';
 
 export interface RpcServerOptions {
   readonly backend: RpcBackend;
   readonly host: string;
+  /** 0 picks a free port; the chosen one is in the result. */
   readonly port: number;
-  /** Largest accepted body (nearcore's json_payload_max_size, 10 MiB). */
+  /** Largest accepted body in bytes (nearcore's json_payload_max_size, 10 MiB); larger is 413. */
   readonly bodyLimit?: number;
+  /** fastify's logger option; off by default. */
+  readonly logger?: FastifyServerOptions['logger'];
 }
 
 export interface RpcServer {
@@ -19,90 +24,93 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const JSON_CT = 'application/json';
+const TEXT_CT = 'text/plain; charset=utf-8';
 
-function send(reply: FastifyReply, r: DispatchResult): FastifyReply {
-  return reply.code(r.status).header('content-type', 'application/json').send(r.body);
+function reply(r: FastifyReply, status: number, type: string, body: string): FastifyReply {
+  return r.code(status).header('content-type', type).header('access-control-allow-origin', '*').send(body);
 }
 
-function text(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('content-type', 'text/plain; charset=utf-8').send(body);
-}
-
-/** Parses the raw body, answering nearcore's plain-text errors for non-JSON. */
-function parseBody(req: FastifyRequest, reply: FastifyReply): { ok: true; value: unknown } | { ok: false } {
-  const type = req.headers['content-type'] ?? '';
-  if (!JSON_TYPE.test(type)) {
-    text(reply, 415, 'Expected request with `Content-Type: application/json`');
-    return { ok: false };
-  }
+async function answer(req: FastifyRequest, r: FastifyReply, backend: RpcBackend, pathMethod?: string) {
+  const body = parseJsonBody(req.headers['content-type'], req.body as string);
+  if (!body.ok) return reply(r, body.status, TEXT_CT, body.text);
+  let res: DispatchResult;
   try {
-    return { ok: true, value: JSON.parse(req.body as string) };
+    res = await dispatch(body.value, backend, pathMethod === undefined ? {} : { pathMethod });
   } catch (err) {
-    text(reply, 400, `Failed to parse the request body as JSON: ${(err as Error).message}`);
-    return { ok: false };
+    const e = internalError((err as Error).message);
+    res = { status: e.status, body: stringifyJson({ jsonrpc: '2.0', error: e.body, id: null }) };
   }
+  return reply(r, res.status, JSON_CT, res.body);
+}
+
+/** `GET /status|/health|/network_info`: the bare result, or 503 with an empty body on any error. */
+function bare(fn: () => unknown) {
+  return async (_req: FastifyRequest, r: FastifyReply) => {
+    let text: string | undefined;
+    try {
+      text = stringifyJson((await fn()) ?? null);
+    } catch {
+      return reply(r, 503, TEXT_CT, '');
+    }
+    return reply(r, 200, JSON_CT, text ?? 'null');
+  };
 }
 
 export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
-  const app = Fastify({ bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, logger: false });
+  const app = Fastify({ bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, logger: o.logger ?? false });
+  const { backend } = o;
+  // One parser for every type: the raw text; the JSON rules (and 415) are applied per route.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, r) => {
     const status = err.statusCode ?? 500;
-    if (status === 413) return text(reply, 413, 'Failed to buffer the request body: length limit exceeded');
-    return text(reply, status >= 400 && status < 600 ? status : 500, err.message);
+    if (status === 413)
+      return reply(r, 413, TEXT_CT, 'Failed to buffer the request body: length limit exceeded');
+    if (status === 415)
+      return reply(r, 415, TEXT_CT, 'Expected request with `Content-Type: application/json`');
+    return reply(r, status >= 400 && status < 600 ? status : 500, TEXT_CT, err.message);
   });
-  app.addHook('onSend', async (_req, reply) => {
-    reply.header('access-control-allow-origin', '*');
-    reply.header('access-control-expose-headers', '*');
+  app.setNotFoundHandler((_req, r) => reply(r, 404, TEXT_CT, ''));
+  // CorsLayer::permissive(): any origin, method and header; preflights answered here.
+  app.options('*', (req, r) => {
+    const method = req.headers['access-control-request-method'] ?? '*';
+    const headers = req.headers['access-control-request-headers'] ?? '*';
+    return r
+      .code(200)
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', method)
+      .header('access-control-allow-headers', headers)
+      .header('access-control-expose-headers', '*')
+      .send('');
   });
-  app.options('*', async (_req, reply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-methods', 'GET, POST, HEAD, OPTIONS')
-      .header('access-control-allow-headers', '*')
-      .send(),
-  );
 
-  const { backend } = o;
-  app.post('/', async (req, reply) => {
-    const body = parseBody(req, reply);
-    if (!body.ok) return reply;
-    return send(reply, await dispatch(body.value, backend));
-  });
-  app.post<{ Params: { method: string } }>('/:method', async (req, reply) => {
-    const body = parseBody(req, reply);
-    if (!body.ok) return reply;
-    return send(reply, await dispatchPath(req.params.method, body.value, backend));
-  });
-  const bare = (fn: () => unknown) => async (_req: FastifyRequest, reply: FastifyReply) => {
-    try {
-      return reply
-        .code(200)
-        .header('content-type', 'application/json')
-        .send(stringifyJson(fn() ?? null));
-    } catch {
-      return reply.code(503).send('');
-    }
-  };
+  app.post('/', (req, r) => answer(req, r, backend));
+  app.post<{ Params: { method: string } }>('/:method', (req, r) =>
+    answer(req, r, backend, req.params.method),
+  );
   app.get(
     '/status',
     bare(() => backend.status()),
   );
   app.get(
     '/health',
-    bare(() => backend.health()),
+    bare(async () => {
+      await backend.health();
+      return null;
+    }),
   );
   app.get(
     '/network_info',
     bare(() => backend.networkInfo()),
   );
-  app.get('/', async (_req, reply) => text(reply, 405, 'Method Not Allowed'));
+  const notAllowed = (_req: FastifyRequest, r: FastifyReply) => reply(r, 405, TEXT_CT, 'Method Not Allowed');
+  app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 
   await app.listen({ host: o.host, port: o.port });
   const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : o.port;
-  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
-  return { url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, port, close: () => app.close() };
+  const port = typeof addr === 'object' && addr !== null ? addr.port : o.port;
+  const host = o.host === '0.0.0.0' ? '127.0.0.1' : o.host === '::' ? '::1' : o.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return { url, port, close: () => app.close() };
 }

@@ -1,1 +1,2 @@
+// An alias sharing changes' handler, as in nearcore.
 export { changes as EXPERIMENTAL_changes } from './changes.js';

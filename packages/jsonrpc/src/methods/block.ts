@@ -1,12 +1,11 @@
-import { argsError } from '../errors.js';
-import { blockId, blockReference, isObj } from '../params.js';
+import type { BlockReference } from '../backend.js';
+import { blockId, blockReference, expectStruct } from '../params.js';
 import type { MethodHandler } from './types.js';
 
-export const block: MethodHandler = (params, backend) => {
-  if (Array.isArray(params)) {
-    if (params.length !== 1) throw argsError(`invalid length ${params.length}, expected 1 element`);
-    return backend.block({ blockId: blockId(params[0]) });
-  }
-  if (!isObj(params)) throw argsError('invalid type: expected a block reference');
-  return backend.block(blockReference(params));
-};
+/** `{<block ref>}` or the legacy `[block_id]`. */
+export function parseBlockRequest(params: unknown): BlockReference {
+  if (Array.isArray(params) && params.length === 1) return { blockId: blockId(params[0]) };
+  return blockReference(expectStruct(params, 'RpcBlockRequest'));
+}
+
+export const block: MethodHandler = (params, backend) => backend.block(parseBlockRequest(params));

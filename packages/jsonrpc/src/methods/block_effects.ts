@@ -1,5 +1,6 @@
-import { blockReference, expectObject } from '../params.js';
+import { blockReference, expectStruct } from '../params.js';
 import type { MethodHandler } from './types.js';
 
+/** Every state change in a block, by kind (nearcore's changes_in_block). */
 export const block_effects: MethodHandler = (params, backend) =>
-  backend.changesInBlock(blockReference(expectObject(params)));
+  backend.changesInBlock(blockReference(expectStruct(params, 'RpcStateChangesInBlockRequest')));

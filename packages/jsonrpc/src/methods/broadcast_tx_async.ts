@@ -1,5 +1,12 @@
-import { signedTxParams } from './tx_params.js';
+import { decodeFailure, parseSendTxRequest } from './tx_params.js';
 import type { MethodHandler } from './types.js';
 
-export const broadcast_tx_async: MethodHandler = (params, backend) =>
-  backend.broadcastTxAsync(signedTxParams(params).tx);
+/** The transaction hash, at once; validation failures are never reported (fire and forget). */
+export const broadcast_tx_async: MethodHandler = async (params, backend) => {
+  const { tx, form } = parseSendTxRequest(params);
+  try {
+    return await backend.broadcastTxAsync(tx);
+  } catch (err) {
+    throw decodeFailure(err, form);
+  }
+};

@@ -1,48 +1,65 @@
 import type { ChangesRequest } from '../backend.js';
-import { argsError } from '../errors.js';
-import { accountId, base64, blockReference, expectObject, publicKey, requireField, str } from '../params.js';
+import {
+  accountId,
+  base64,
+  blockReference,
+  expectStruct,
+  type Obj,
+  publicKey,
+  requireField,
+} from '../params.js';
+import { invalidType, missingField, unknownVariant } from '../serde.js';
 import type { MethodHandler } from './types.js';
 
-function accountIds(v: unknown): string[] {
-  if (!Array.isArray(v)) throw argsError('invalid type for `account_ids`, expected a sequence');
-  return v.map(accountId);
+const CHANGES_TYPES = [
+  'account_changes',
+  'single_access_key_changes',
+  'all_access_key_changes',
+  'contract_code_changes',
+  'data_changes',
+] as const;
+
+function seq(v: unknown): unknown[] {
+  if (!Array.isArray(v)) throw invalidType(v, 'a sequence');
+  return v;
 }
 
-export function parseChangesRequest(p: Record<string, unknown>): ChangesRequest {
-  const type = str(requireField(p, 'changes_type'), 'a changes type');
+const accountIds = (o: Obj): string[] => seq(requireField(o, 'account_ids')).map(accountId);
+
+/** The internally tagged `StateChangesRequestView` (tag `changes_type`). */
+export function parseChangesRequest(p: Obj): ChangesRequest {
+  if (!Object.hasOwn(p, 'changes_type')) throw missingField('changes_type');
+  const type = p.changes_type;
+  if (typeof type !== 'string') throw invalidType(type, 'variant identifier');
   switch (type) {
     case 'account_changes':
     case 'all_access_key_changes':
     case 'contract_code_changes':
-      return { changesType: type, accountIds: accountIds(requireField(p, 'account_ids')) };
+      return { changesType: type, accountIds: accountIds(p) };
     case 'data_changes':
       return {
         changesType: type,
-        accountIds: accountIds(requireField(p, 'account_ids')),
+        accountIds: accountIds(p),
         keyPrefix: base64(requireField(p, 'key_prefix_base64')),
       };
-    case 'single_access_key_changes': {
-      const keys = requireField(p, 'keys');
-      if (!Array.isArray(keys)) throw argsError('invalid type for `keys`, expected a sequence');
+    case 'single_access_key_changes':
       return {
         changesType: type,
-        keys: keys.map((k) => {
-          const o = expectObject(k, 'an account public key');
+        keys: seq(requireField(p, 'keys')).map((k) => {
+          const o = expectStruct(k, 'AccountWithPublicKey');
           return {
             accountId: accountId(requireField(o, 'account_id')),
             publicKey: publicKey(requireField(o, 'public_key')),
           };
         }),
       };
-    }
     default:
-      throw argsError(
-        `unknown variant \`${type}\`, expected one of \`account_changes\`, \`single_access_key_changes\`, \`all_access_key_changes\`, \`contract_code_changes\`, \`data_changes\``,
-      );
+      throw unknownVariant(type, CHANGES_TYPES);
   }
 }
 
+/** State changes of one kind in a block (nearcore's changes_in_block_by_type). */
 export const changes: MethodHandler = (params, backend) => {
-  const p = expectObject(params);
+  const p = expectStruct(params, 'RpcStateChangesInBlockByTypeRequest');
   return backend.changes(blockReference(p), parseChangesRequest(p));
 };

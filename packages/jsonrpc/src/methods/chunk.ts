@@ -1,21 +1,32 @@
-import { argsError } from '../errors.js';
-import { blockId, cryptoHash, isObj, u64 } from '../params.js';
+import type { ChunkReference } from '../backend.js';
+import { blockId, cryptoHash, expectStruct, tuple, u64 } from '../params.js';
+import { noUntaggedMatch } from '../serde.js';
 import type { MethodHandler } from './types.js';
 
-export const chunk: MethodHandler = (params, backend) => {
-  if (Array.isArray(params)) {
-    if (params.length !== 1) throw argsError(`invalid length ${params.length}, expected 1 element`);
-    const [id] = params;
-    if (Array.isArray(id)) {
-      if (id.length !== 2) throw argsError('invalid length, expected [block_id, shard_id]');
-      return backend.chunk({ blockId: blockId(id[0]), shardId: u64(id[1], 'a shard id') });
+function attempt<T>(fn: () => T): T | null {
+  try {
+    return fn();
+  } catch {
+    return null;
+  }
+}
+
+/** `{chunk_id}`, `{block_id, shard_id}`, or the legacy `[chunk_id]` and `[[block_id, shard_id]]`. */
+export function parseChunkRequest(params: unknown): ChunkReference {
+  if (Array.isArray(params) && params.length === 1) {
+    const v: unknown = params[0];
+    if (Array.isArray(v)) {
+      const [b, s] = tuple(v, 2);
+      return { blockId: blockId(b), shardId: u64(s) };
     }
-    return backend.chunk({ chunkId: cryptoHash(id) });
+    return { chunkId: cryptoHash(v) };
   }
-  if (!isObj(params)) throw argsError('invalid type: expected a chunk reference');
-  if (params.chunk_id !== undefined) return backend.chunk({ chunkId: cryptoHash(params.chunk_id) });
-  if (params.block_id === undefined || params.shard_id === undefined) {
-    throw argsError('expected `chunk_id` or `block_id` and `shard_id`');
-  }
-  return backend.chunk({ blockId: blockId(params.block_id), shardId: u64(params.shard_id, 'a shard id') });
-};
+  const o = expectStruct(params, 'RpcChunkRequest');
+  // The untagged ChunkReference tries the block/shard form first, then the chunk hash.
+  const byBlock = attempt(() => ({ blockId: blockId(o.block_id), shardId: u64(o.shard_id) }));
+  const ref = byBlock ?? attempt(() => ({ chunkId: cryptoHash(o.chunk_id) }));
+  if (ref === null) throw noUntaggedMatch('ChunkReference');
+  return ref;
+}
+
+export const chunk: MethodHandler = (params, backend) => backend.chunk(parseChunkRequest(params));

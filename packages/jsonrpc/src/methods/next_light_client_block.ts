@@ -1,11 +1,20 @@
-import { argsError } from '../errors.js';
+import type { CryptoHash } from '@nearlite/primitives';
 import { cryptoHash, isObj, requireField } from '../params.js';
+import { invalidLength, invalidType } from '../serde.js';
 import type { MethodHandler } from './types.js';
 
-export const next_light_client_block: MethodHandler = (params, backend) => {
-  let last: unknown;
-  if (Array.isArray(params)) last = params[0];
-  else if (isObj(params)) last = requireField(params, 'last_block_hash');
-  else throw argsError('invalid type: expected {last_block_hash}');
-  return backend.nextLightClientBlock(cryptoHash(last)) ?? {};
-};
+const STRUCT = 'struct RpcLightClientNextBlockRequest';
+
+/** `{last_block_hash}` or the legacy `[last_block_hash]`. */
+export function parseNextLightClientBlockRequest(params: unknown): CryptoHash {
+  if (Array.isArray(params)) {
+    if (params.length !== 1) throw invalidLength(params.length, `${STRUCT} with 1 element`);
+    return cryptoHash(params[0]);
+  }
+  if (!isObj(params)) throw invalidType(params, STRUCT);
+  return cryptoHash(requireField(params, 'last_block_hash'));
+}
+
+/** `{}` when the client is already up to date (nearcore flattens a None). */
+export const next_light_client_block: MethodHandler = async (params, backend) =>
+  (await backend.nextLightClientBlock(parseNextLightClientBlockRequest(params))) ?? {};

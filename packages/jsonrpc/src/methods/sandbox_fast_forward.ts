@@ -1,5 +1,18 @@
-import { expectObject, requireField, u64 } from '../params.js';
+import { isObj, requireField, u64 } from '../params.js';
+import { invalidLength, invalidType } from '../serde.js';
 import type { MethodHandler } from './types.js';
 
+const STRUCT = 'struct RpcSandboxFastForwardRequest';
+
+/** `{delta_height}` (or `[delta_height]`: serde reads a struct from a sequence too). */
+export function parseFastForwardRequest(params: unknown): number {
+  if (Array.isArray(params)) {
+    if (params.length !== 1) throw invalidLength(params.length, `${STRUCT} with 1 element`);
+    return u64(params[0]);
+  }
+  if (!isObj(params)) throw invalidType(params, STRUCT);
+  return u64(requireField(params, 'delta_height'));
+}
+
 export const sandbox_fast_forward: MethodHandler = (params, backend) =>
-  backend.sandboxFastForward(u64(requireField(expectObject(params), 'delta_height'), 'u64'));
+  backend.sandboxFastForward(parseFastForwardRequest(params));

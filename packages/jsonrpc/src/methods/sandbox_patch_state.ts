@@ -1,9 +1,19 @@
-import { argsError } from '../errors.js';
-import { expectObject, requireField } from '../params.js';
+import { argsError, RpcParseError } from '../errors.js';
+import { expectStruct, requireField } from '../params.js';
+import { invalidType } from '../serde.js';
 import type { MethodHandler } from './types.js';
 
-export const sandbox_patch_state: MethodHandler = (params, backend) => {
-  const records = requireField(expectObject(params), 'records');
-  if (!Array.isArray(records)) throw argsError('invalid type for `records`, expected a sequence');
-  return backend.sandboxPatchState(records);
+/**
+ * `{records: [StateRecord]}`; other keys are ignored (near-workspaces sends its whole builder).
+ * The records themselves are checked by the backend, which throws RpcParseError for a bad one.
+ */
+export const sandbox_patch_state: MethodHandler = async (params, backend) => {
+  const records = requireField(expectStruct(params, 'RpcSandboxPatchStateRequest'), 'records');
+  if (!Array.isArray(records)) throw invalidType(records, 'a sequence');
+  try {
+    return await backend.sandboxPatchState(records);
+  } catch (err) {
+    if (err instanceof RpcParseError) throw argsError(err.message);
+    throw err;
+  }
 };

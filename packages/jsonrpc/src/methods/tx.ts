@@ -1,7 +1,11 @@
-import { txStatusParams } from './tx_params.js';
+import { decodeFailure, parseTxStatusRequest } from './tx_params.js';
 import type { MethodHandler } from './types.js';
 
-export const tx: MethodHandler = (params, backend) => {
-  const { query, waitUntil } = txStatusParams(params);
-  return backend.txStatus(query, waitUntil, false);
+export const tx: MethodHandler = async (params, backend) => {
+  const { query, waitUntil, form } = parseTxStatusRequest(params);
+  try {
+    return await backend.txStatus(query, waitUntil, false);
+  } catch (err) {
+    throw decodeFailure(err, form);
+  }
 };

@@ -1,54 +1,103 @@
-// Shared params of the transaction methods.
+// Params shared by the transaction methods, with nearcore's split between the array forms (errors
+// worded "Failed to decode transaction: …") and the object forms (plain serde errors). The RPC layer
+// checks base64; the backend decodes borsh and throws RpcParseError, which `decodeFailure` words.
 import type { TxExecutionStatus, TxStatusQuery } from '../backend.js';
-import { argsError } from '../errors.js';
-import { accountId, base64, cryptoHash, isObj, waitUntil } from '../params.js';
+import { Base64DecodeError, decodeBase64 } from '../base64.js';
+import { argsError, parseError, RpcParseError } from '../errors.js';
+import { accountId, base64, cryptoHash, expectStruct, str, waitUntil } from '../params.js';
+import { invalidLength, missingField, noUntaggedMatch } from '../serde.js';
 
-/** `{signed_tx_base64, wait_until?}` or `[base64]`. */
-export function signedTxParams(params: unknown): { tx: Uint8Array; waitUntil: TxExecutionStatus } {
-  if (Array.isArray(params)) {
-    if (params.length !== 1) {
-      throw argsError(
-        params.length === 2
-          ? 'Unable to parse send request: too many params passed'
-          : 'Unable to parse send request',
-      );
-    }
-    return { tx: txBytes(params[0]), waitUntil: 'EXECUTED_OPTIMISTIC' };
-  }
-  if (!isObj(params)) throw argsError('invalid type: expected {signed_tx_base64}');
-  if (params.signed_tx_base64 === undefined) throw argsError('missing field `signed_tx_base64`');
-  return { tx: txBytes(params.signed_tx_base64), waitUntil: waitUntil(params.wait_until) };
+/** How a transaction reached us decides how its decode failure is worded. */
+export type TxForm = 'array' | 'send_object' | 'status_object';
+
+export interface SignedTxParams {
+  readonly tx: Uint8Array;
+  readonly waitUntil: TxExecutionStatus;
+  readonly form: TxForm;
 }
 
-function txBytes(v: unknown): Uint8Array {
-  if (typeof v !== 'string') throw argsError('invalid type: expected a base64-encoded transaction');
+/** The array forms' base64 step (`decode_signed_transaction`). */
+function arrayTxBytes(v: unknown): Uint8Array {
+  const s = str(v);
   try {
-    return base64(v);
-  } catch {
-    throw argsError(`Failed to decode transaction: invalid base64`);
+    return decodeBase64(s);
+  } catch (err) {
+    if (err instanceof Base64DecodeError) throw parseError(`Failed to decode transaction: ${err.message}`);
+    throw err;
   }
 }
 
-/** `tx` / `EXPERIMENTAL_tx_status` params. */
-export function txStatusParams(params: unknown): { query: TxStatusQuery; waitUntil: TxExecutionStatus } {
+/** `{signed_tx_base64, wait_until?}`, `[base64]`; two strings are refused as nearcore does. */
+export function parseSendTxRequest(params: unknown): SignedTxParams {
   if (Array.isArray(params)) {
-    if (params.length === 2)
-      return {
-        query: { txHash: cryptoHash(params[0]), senderAccountId: accountId(params[1]) },
-        waitUntil: 'EXECUTED_OPTIMISTIC',
-      };
-    if (params.length === 1)
-      return { query: { signedTx: txBytes(params[0]) }, waitUntil: 'EXECUTED_OPTIMISTIC' };
-    throw argsError(`invalid length ${params.length}, expected [tx_hash, sender_account_id]`);
+    if (params.length === 1) {
+      return { tx: arrayTxBytes(params[0]), waitUntil: 'EXECUTED_OPTIMISTIC', form: 'array' };
+    }
+    if (params.length === 2) {
+      str(params[0]);
+      str(params[1]);
+      throw parseError('Unable to parse send request: too many params passed');
+    }
+    throw invalidLength(params.length, 'struct RpcSendTransactionRequest with 2 elements');
   }
-  if (!isObj(params)) throw argsError('invalid type: expected {tx_hash, sender_account_id}');
-  const w = waitUntil(params.wait_until);
-  if (params.signed_tx_base64 !== undefined)
-    return { query: { signedTx: txBytes(params.signed_tx_base64) }, waitUntil: w };
-  if (params.tx_hash === undefined) throw argsError('missing field `tx_hash`');
-  if (params.sender_account_id === undefined) throw argsError('missing field `sender_account_id`');
-  return {
-    query: { txHash: cryptoHash(params.tx_hash), senderAccountId: accountId(params.sender_account_id) },
-    waitUntil: w,
-  };
+  const o = expectStruct(params, 'RpcSendTransactionRequest');
+  if (!Object.hasOwn(o, 'signed_tx_base64')) throw missingField('signed_tx_base64');
+  const tx = base64(o.signed_tx_base64);
+  return { tx, waitUntil: waitUntil(o), form: 'send_object' };
+}
+
+export interface TxStatusParams {
+  readonly query: TxStatusQuery;
+  readonly waitUntil: TxExecutionStatus;
+  readonly form: TxForm;
+}
+
+/** `{tx_hash, sender_account_id}` or `{signed_tx_base64}` (+ wait_until), `[hash, sender]`, `[base64]`. */
+export function parseTxStatusRequest(params: unknown): TxStatusParams {
+  if (Array.isArray(params) && params.length === 1) {
+    return {
+      query: { signedTx: arrayTxBytes(params[0]) },
+      waitUntil: 'EXECUTED_OPTIMISTIC',
+      form: 'array',
+    };
+  }
+  if (Array.isArray(params) && params.length === 2) {
+    const txHash = cryptoHash(params[0]);
+    return {
+      query: { txHash, senderAccountId: accountId(params[1]) },
+      waitUntil: 'EXECUTED_OPTIMISTIC',
+      form: 'array',
+    };
+  }
+  const o = expectStruct(params, 'RpcTransactionStatusRequest');
+  const w = waitUntil(o);
+  // The untagged TransactionInfo: a signed transaction first, then hash + sender.
+  const signed = typeof o.signed_tx_base64 === 'string' ? tryBase64(o.signed_tx_base64) : null;
+  if (signed !== null) return { query: { signedTx: signed }, waitUntil: w, form: 'status_object' };
+  try {
+    const txHash = cryptoHash(o.tx_hash);
+    return {
+      query: { txHash, senderAccountId: accountId(o.sender_account_id) },
+      waitUntil: w,
+      form: 'status_object',
+    };
+  } catch {
+    throw noUntaggedMatch('TransactionInfo');
+  }
+}
+
+function tryBase64(s: string): Uint8Array | null {
+  try {
+    return decodeBase64(s);
+  } catch {
+    return null;
+  }
+}
+
+/** Rewords a backend's borsh failure for the params form the transaction came in. */
+export function decodeFailure(err: unknown, form: TxForm): unknown {
+  if (!(err instanceof RpcParseError)) return err;
+  if (form === 'array') return parseError(`Failed to decode transaction: ${err.message}`);
+  if (form === 'send_object') return argsError(err.message);
+  return argsError('data did not match any variant of untagged enum TransactionInfo');
 }

@@ -1,16 +1,24 @@
+import type { EpochReference } from '../backend.js';
 import { argsError } from '../errors.js';
-import { blockId, cryptoHash, isObj } from '../params.js';
+import { blockId, cryptoHash, expectStruct } from '../params.js';
+import { invalidType } from '../serde.js';
 import type { MethodHandler } from './types.js';
 
-export const validators: MethodHandler = (params, backend) => {
-  if (params === null || params === undefined) return backend.validators(null);
-  if (Array.isArray(params)) {
-    if (params.length !== 1) throw argsError(`invalid length ${params.length}, expected 1 element`);
-    return backend.validators(params[0] === null ? null : { blockId: blockId(params[0]) });
+/** `{epoch_id}`, `{block_id}`, `{latest: null}`, or the legacy `[block_id]` / `[null]` (latest). */
+export function parseValidatorRequest(params: unknown): EpochReference {
+  if (Array.isArray(params) && params.length === 1) {
+    return params[0] === null ? null : { blockId: blockId(params[0]) };
   }
-  if (!isObj(params)) throw argsError('invalid type: expected an epoch reference');
-  if (params.epoch_id !== undefined) return backend.validators({ epochId: cryptoHash(params.epoch_id) });
-  if (params.block_id !== undefined) return backend.validators({ blockId: blockId(params.block_id) });
-  if ('latest' in params) return backend.validators(null);
-  throw argsError('expected `epoch_id`, `block_id` or `latest`');
-};
+  const o = expectStruct(params, 'RpcValidatorRequest');
+  // The flattened EpochReference takes the first of its keys present (serde_json's sorted maps).
+  if (Object.hasOwn(o, 'block_id')) return { blockId: blockId(o.block_id) };
+  if (Object.hasOwn(o, 'epoch_id')) return { epochId: cryptoHash(o.epoch_id) };
+  if (Object.hasOwn(o, 'latest')) {
+    if (o.latest !== null) throw invalidType(o.latest, 'unit');
+    return null;
+  }
+  throw argsError('no variant of enum EpochReference found in flattened data');
+}
+
+export const validators: MethodHandler = (params, backend) =>
+  backend.validators(parseValidatorRequest(params));

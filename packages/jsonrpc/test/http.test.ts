@@ -1,0 +1,171 @@
+// The HTTP face: routes, body rules, envelopes, the path form, CORS, and hostile bodies.
+import t from 'tap';
+import { TIMESTAMP } from './fixtures/fake_backend.js';
+import { get, harness } from './fixtures/http.js';
+
+const h = await harness(t);
+const notARequest = {
+  name: 'REQUEST_VALIDATION_ERROR',
+  cause: { name: 'PARSE_ERROR', info: { error_message: 'JSON RPC Request format was expected' } },
+  code: -32700,
+  message: 'Parse error',
+  data: 'JSON RPC Request format was expected',
+};
+
+t.test('a request is answered in nearcore key order, id echoed verbatim', async (t) => {
+  for (const id of ['dontcare', 123, null, { a: [1] }, 1.5]) {
+    const r = await h.rpc('status', [], id);
+    t.equal(r.status, 200);
+    t.same(Object.keys(r.json), ['jsonrpc', 'result', 'id']);
+    t.same(r.json.id, id);
+    t.match(r.headers.get('content-type'), /^application\/json/);
+  }
+  const err = await h.rpc('nope', [], 7);
+  t.same(Object.keys(err.json), ['jsonrpc', 'error', 'id']);
+  t.same(Object.keys(err.json.error), ['name', 'cause', 'code', 'message', 'data']);
+  t.equal(err.json.id, 7);
+});
+
+t.test('u64 values above 2^53 are written exactly', async (t) => {
+  const r = await h.rpc('block', { finality: 'final' });
+  t.match(r.text, `"timestamp":${TIMESTAMP}`);
+});
+
+t.test('anything that is not a single request is PARSE_ERROR with id null, HTTP 400', async (t) => {
+  const bodies = [
+    [{ jsonrpc: '2.0', id: 1, method: 'status' }], // batch
+    { jsonrpc: '2.0', method: 'status', params: [] }, // notification
+    { jsonrpc: '1.0', id: 1, method: 'status' },
+    { jsonrpc: 2, id: 1, method: 'status' },
+    { jsonrpc: '2.0', id: 1, method: 'status', extra: true },
+    { jsonrpc: '2.0', id: 1, method: 5 },
+    { jsonrpc: '2.0', id: 1, result: {} }, // a response
+    'status',
+    null,
+  ];
+  for (const b of bodies) {
+    const r = await h.post('/', JSON.stringify(b));
+    t.equal(r.status, 400, JSON.stringify(b));
+    t.same(r.json, { jsonrpc: '2.0', error: notARequest, id: null });
+  }
+});
+
+t.test('missing params are null', async (t) => {
+  const r = await h.post('/', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gas_price' }));
+  t.equal(r.status, 400);
+  t.equal(r.json.error.data, 'Failed parsing args: invalid type: null, expected struct RpcGasPriceRequest');
+});
+
+t.test('body rules: content type, syntax, size, depth', async (t) => {
+  const ok = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] });
+  for (const ct of ['application/json; charset=utf-8', 'application/vnd.api+json', 'APPLICATION/JSON']) {
+    t.equal((await h.post('/', ok, ct)).status, 200, ct);
+  }
+  for (const ct of ['text/plain', 'application/x-www-form-urlencoded', null]) {
+    const r = await h.post('/', ok, ct);
+    t.equal(r.status, 415, String(ct));
+    t.equal(r.text, 'Expected request with `Content-Type: application/json`');
+  }
+  const bad = await h.post('/', '{"jsonrpc": "2.0",');
+  t.equal(bad.status, 400);
+  t.match(bad.text, /^Failed to parse the request body as JSON: /);
+  t.equal(bad.json, undefined, 'plain text, not an envelope');
+  t.equal((await h.post('/', '')).status, 400);
+
+  const big = await h.post(
+    '/',
+    `{"jsonrpc":"2.0","id":1,"method":"status","params":"${'x'.repeat(10 * 1024 * 1024)}"}`,
+  );
+  t.equal(big.status, 413);
+
+  const deep = await h.post('/', `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+  t.equal(deep.status, 400);
+  t.match(deep.text, 'recursion limit exceeded at line 1 column 129');
+  const deepId = `{"jsonrpc":"2.0","method":"status","id":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+  t.equal((await h.post('/', deepId)).status, 400);
+  const inString = JSON.stringify({ jsonrpc: '2.0', id: '['.repeat(1000), method: 'status', params: [] });
+  t.equal((await h.post('/', inString)).status, 200, 'brackets inside strings do not count');
+  t.equal((await h.rpc('status', [])).status, 200, 'still serving');
+});
+
+t.test('the path form: bare params or a matching envelope', async (t) => {
+  const bare = await h.post('/status', '{}');
+  t.equal(bare.status, 200);
+  t.equal(bare.json.id, null);
+  t.equal(bare.json.result.chain_id, 'test-chain-jX8xP');
+
+  const blk = await h.post('/block', JSON.stringify({ finality: 'final' }));
+  t.same(h.backend.last(), ['block', { finality: 'final' }]);
+  t.equal(blk.json.result.header.height, 1200);
+
+  const env = await h.post(
+    '/block',
+    JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'block', params: [1200] }),
+  );
+  t.equal(env.json.id, 'x');
+  t.same(h.backend.last(), ['block', { blockId: 1200 }]);
+
+  const noMethod = await h.post('/gas_price', JSON.stringify({ jsonrpc: '2.0', id: 3, params: [null] }));
+  t.equal(noMethod.status, 200);
+  t.equal(noMethod.json.id, 3);
+
+  const mismatch = await h.post('/block', JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'status' }));
+  t.equal(mismatch.status, 400);
+  t.equal(mismatch.json.error.cause.name, 'PARSE_ERROR');
+  t.equal(mismatch.json.id, 'x');
+
+  const unknown = await h.post('/nope', '{}');
+  t.equal(unknown.status, 400);
+  t.equal(unknown.json.error.cause.name, 'METHOD_NOT_FOUND');
+  t.equal((await h.post('/status', '{}', 'text/plain')).status, 415);
+});
+
+t.test('GET /status, /health, /network_info: bare results; 503 with an empty body on error', async (t) => {
+  const s = await get(`${h.server.url}/status`);
+  t.equal(s.status, 200);
+  t.equal(s.json.chain_id, 'test-chain-jX8xP');
+  const health = await get(`${h.server.url}/health`);
+  t.equal(health.status, 200);
+  t.equal(health.text, 'null');
+  t.equal((await get(`${h.server.url}/network_info`)).json.num_active_peers, 0);
+  const head = await get(`${h.server.url}/status`, 'HEAD');
+  t.equal(head.status, 200);
+  t.equal(head.text, '');
+
+  h.backend.healthy = false;
+  t.teardown(() => {
+    h.backend.healthy = true;
+  });
+  for (const path of ['/status', '/health']) {
+    const r = await get(h.server.url + path);
+    t.equal(r.status, 503, path);
+    t.equal(r.text, '');
+  }
+  const rpcHealth = await h.rpc('health', null);
+  t.equal(rpcHealth.status, 200, 'the RPC method reports the handler error in the envelope');
+  t.same(rpcHealth.json.error.cause, { name: 'NO_NEW_BLOCKS', info: { elapsed: { secs: 30, nanos: 0 } } });
+});
+
+t.test('other methods on / are refused; unknown paths are 404', async (t) => {
+  t.equal((await get(`${h.server.url}/`)).status, 405);
+  t.equal((await get(`${h.server.url}/`, 'PUT')).status, 405);
+  t.equal((await get(`${h.server.url}/metrics-nope`)).status, 404);
+});
+
+t.test('CORS is permissive', async (t) => {
+  const pre = await fetch(`${h.server.url}/`, {
+    method: 'OPTIONS',
+    headers: {
+      origin: 'https://wallet.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    },
+  });
+  t.ok(pre.status === 200 || pre.status === 204);
+  t.equal(pre.headers.get('access-control-allow-origin'), '*');
+  t.equal(pre.headers.get('access-control-allow-methods'), 'POST');
+  t.equal(pre.headers.get('access-control-allow-headers'), 'content-type');
+  const r = await h.rpc('status', []);
+  t.equal(r.headers.get('access-control-allow-origin'), '*');
+  t.equal((await h.post('/', '{', 'application/json')).headers.get('access-control-allow-origin'), '*');
+});

@@ -1,0 +1,345 @@
+// Every method's params forms (object and legacy), what reaches the backend, and serde's wording
+// for the mistakes.
+import * as T from '@near-js/jsonrpc-types';
+import { base58Decode } from '@nearlite/primitives';
+import t from 'tap';
+import { camel, harness } from './fixtures/http.js';
+
+const h = await harness(t);
+const HASH = 'HoKpnbaW9jKP4i83TACnPUi5EaDnUeMFBmntzdBzcjk8';
+const hash = base58Decode(HASH);
+const PK = 'ed25519:8SADZ8uSxabMedxxXu5UxuVJdcGhx4kso22E6eHyPyuQ';
+
+/** Calls `method` and returns what the backend was called with. */
+async function reaches(method: string, params: unknown): Promise<unknown[]> {
+  const r = await h.rpc(method, params);
+  if (r.status !== 200) throw new Error(`${method} ${JSON.stringify(params)} → ${r.status} ${r.text}`);
+  return h.backend.last();
+}
+
+async function parseFails(t: Tap.Test, method: string, params: unknown, data: string | RegExp) {
+  const r = await h.rpc(method, params);
+  t.equal(r.status, 400, `${method} ${JSON.stringify(params)} is HTTP 400`);
+  t.equal(r.json.error?.cause?.name, 'PARSE_ERROR');
+  if (typeof data === 'string') t.equal(r.json.error.data, data);
+  else t.match(r.json.error.data, data);
+}
+
+t.test('block: every block reference form and the legacy [block_id]', async (t) => {
+  for (const f of ['optimistic', 'near-final', 'final']) {
+    t.same(await reaches('block', { finality: f }), ['block', { finality: f }]);
+  }
+  t.same(await reaches('block', { block_id: 1200 }), ['block', { blockId: 1200 }]);
+  t.same(await reaches('block', { block_id: HASH }), ['block', { blockId: hash }]);
+  t.same(await reaches('block', { sync_checkpoint: 'genesis' }), ['block', { syncCheckpoint: 'genesis' }]);
+  t.same(await reaches('block', { sync_checkpoint: 'earliest_available' }), [
+    'block',
+    { syncCheckpoint: 'earliest_available' },
+  ]);
+  t.same(await reaches('block', [1200]), ['block', { blockId: 1200 }]);
+  t.same(await reaches('block', [HASH]), ['block', { blockId: hash }]);
+  const r = await h.rpc('block', { finality: 'final' });
+  t.ok(T.RpcBlockResponseSchema().safeParse(camel(r.json.result)).success, 'RpcBlockResponseSchema');
+
+  await parseFails(
+    t,
+    'block',
+    {},
+    'Failed parsing args: no variant of enum BlockReference found in flattened data',
+  );
+  await parseFails(
+    t,
+    'block',
+    { finality: 'soon' },
+    'Failed parsing args: unknown variant `soon`, expected one of `optimistic`, `near-final`, `final`',
+  );
+  await parseFails(
+    t,
+    'block',
+    { finality: 1 },
+    'Failed parsing args: invalid type: integer `1`, expected string or map',
+  );
+  await parseFails(
+    t,
+    'block',
+    { block_id: 'final' },
+    'Failed parsing args: data did not match any variant of untagged enum BlockId',
+  );
+  await parseFails(t, 'block', { block_id: '5' }, /untagged enum BlockId/);
+  await parseFails(t, 'block', { block_id: -1 }, /untagged enum BlockId/);
+  await parseFails(t, 'block', { block_id: 1, finality: 'final' }, /cannot be used together/);
+  await parseFails(
+    t,
+    'block',
+    { sync_checkpoint: 'latest' },
+    'Failed parsing args: unknown variant `latest`, expected `genesis` or `earliest_available`',
+  );
+  await parseFails(
+    t,
+    'block',
+    'final',
+    'Failed parsing args: invalid type: string "final", expected struct RpcBlockRequest',
+  );
+  await parseFails(
+    t,
+    'block',
+    [1, 2],
+    'Failed parsing args: invalid type: sequence, expected struct RpcBlockRequest',
+  );
+  await parseFails(
+    t,
+    'block',
+    null,
+    'Failed parsing args: invalid type: null, expected struct RpcBlockRequest',
+  );
+});
+
+t.test('chunk: chunk_id, block_id + shard_id, [chunk_id], [[block_id, shard_id]]', async (t) => {
+  t.same(await reaches('chunk', { chunk_id: HASH }), ['chunk', { chunkId: hash }]);
+  t.same(await reaches('chunk', { block_id: 12, shard_id: 0 }), ['chunk', { blockId: 12, shardId: 0 }]);
+  t.same(await reaches('chunk', { block_id: HASH, shard_id: 3 }), ['chunk', { blockId: hash, shardId: 3 }]);
+  t.same(await reaches('chunk', [HASH]), ['chunk', { chunkId: hash }]);
+  t.same(await reaches('chunk', [[12, 0]]), ['chunk', { blockId: 12, shardId: 0 }]);
+  const invalidShard = await h.rpc('chunk', { block_id: 12, shard_id: 9 });
+  t.same(invalidShard.json.error.cause, { name: 'INVALID_SHARD_ID', info: { shard_id: 9 } });
+  await parseFails(
+    t,
+    'chunk',
+    { block_id: 12 },
+    'Failed parsing args: data did not match any variant of untagged enum ChunkReference',
+  );
+  await parseFails(t, 'chunk', [[12]], 'Failed parsing args: invalid length 1, expected a tuple of size 2');
+  await parseFails(
+    t,
+    'chunk',
+    ['xyz0'],
+    "Failed parsing args: provided string contained invalid character '0' at byte 3",
+  );
+  await parseFails(
+    t,
+    'chunk',
+    ['abc'],
+    'Failed parsing args: invalid length 3, expected base58-encoded 256-bit hash',
+  );
+  await parseFails(
+    t,
+    'chunk',
+    [7],
+    'Failed parsing args: invalid type: integer `7`, expected base58-encoded 256-bit hash',
+  );
+});
+
+t.test('methods that ignore their params accept anything', async (t) => {
+  for (const [method, call] of [
+    ['status', 'status'],
+    ['health', 'health'],
+    ['network_info', 'networkInfo'],
+    ['genesis_config', 'genesisConfig'],
+    ['EXPERIMENTAL_genesis_config', 'genesisConfig'],
+  ] as const) {
+    for (const p of [[], null, {}, 'x'])
+      t.same(await reaches(method, p), [call], `${method} ${JSON.stringify(p)}`);
+  }
+  const s = await h.rpc('status', []);
+  t.ok(T.RpcStatusResponseSchema().safeParse(camel(s.json.result)).success, 'RpcStatusResponseSchema');
+});
+
+t.test('validators: [null], [block_id], {block_id}, {epoch_id}, {latest: null}', async (t) => {
+  t.same(await reaches('validators', [null]), ['validators', null]);
+  t.same(await reaches('validators', [1200]), ['validators', { blockId: 1200 }]);
+  t.same(await reaches('validators', [HASH]), ['validators', { blockId: hash }]);
+  t.same(await reaches('validators', { block_id: 1200 }), ['validators', { blockId: 1200 }]);
+  t.same(await reaches('validators', { latest: null }), ['validators', null]);
+  await h.rpc('validators', { epoch_id: HASH });
+  t.same(h.backend.last(), ['validators', { epochId: hash }]);
+  const v = await h.rpc('validators', [null]);
+  t.ok(T.RpcValidatorResponseSchema().safeParse(camel(v.json.result)).success, 'RpcValidatorResponseSchema');
+  await parseFails(
+    t,
+    'validators',
+    {},
+    'Failed parsing args: no variant of enum EpochReference found in flattened data',
+  );
+  await parseFails(
+    t,
+    'validators',
+    { latest: 1 },
+    'Failed parsing args: invalid type: integer `1`, expected unit',
+  );
+});
+
+t.test('gas_price: [null], [height|hash], {block_id}', async (t) => {
+  t.same(await reaches('gas_price', [null]), ['gasPrice', null]);
+  t.same(await reaches('gas_price', [1200]), ['gasPrice', 1200]);
+  t.same(await reaches('gas_price', [HASH]), ['gasPrice', hash]);
+  t.same(await reaches('gas_price', { block_id: 1200 }), ['gasPrice', 1200]);
+  t.same(await reaches('gas_price', { block_id: null }), ['gasPrice', null]);
+  t.same(await reaches('gas_price', {}), ['gasPrice', null]);
+  const r = await h.rpc('gas_price', [null]);
+  t.ok(T.RpcGasPriceResponseSchema().safeParse(camel(r.json.result)).success, 'RpcGasPriceResponseSchema');
+  await parseFails(
+    t,
+    'gas_price',
+    [],
+    'Failed parsing args: invalid length 0, expected struct RpcGasPriceRequest with 1 element',
+  );
+  await parseFails(t, 'gas_price', ['x'], /untagged enum BlockId/);
+});
+
+t.test('EXPERIMENTAL_protocol_config, block_effects and their aliases take a block reference', async (t) => {
+  t.same(await reaches('EXPERIMENTAL_protocol_config', { finality: 'final' }), [
+    'protocolConfig',
+    { finality: 'final' },
+  ]);
+  for (const m of ['block_effects', 'EXPERIMENTAL_changes_in_block']) {
+    t.same(await reaches(m, { block_id: 3 }), ['changesInBlock', { blockId: 3 }]);
+  }
+  await parseFails(t, 'EXPERIMENTAL_protocol_config', [], /expected struct RpcProtocolConfigRequest/);
+});
+
+t.test('changes / EXPERIMENTAL_changes: every changes_type', async (t) => {
+  for (const m of ['changes', 'EXPERIMENTAL_changes']) {
+    const ids = { account_ids: ['a.near', 'b.near'] };
+    for (const type of ['account_changes', 'all_access_key_changes', 'contract_code_changes']) {
+      t.same(await reaches(m, { finality: 'final', changes_type: type, ...ids }), [
+        'changes',
+        { finality: 'final' },
+        { changesType: type, accountIds: ['a.near', 'b.near'] },
+      ]);
+    }
+    t.same(
+      await reaches(m, { block_id: 9, changes_type: 'data_changes', ...ids, key_prefix_base64: 'U1RBVEU=' }),
+      [
+        'changes',
+        { blockId: 9 },
+        {
+          changesType: 'data_changes',
+          accountIds: ['a.near', 'b.near'],
+          keyPrefix: new Uint8Array(Buffer.from('STATE')),
+        },
+      ],
+    );
+    t.same(
+      await reaches(m, {
+        finality: 'final',
+        changes_type: 'single_access_key_changes',
+        keys: [{ account_id: 'a.near', public_key: PK }],
+      }),
+      [
+        'changes',
+        { finality: 'final' },
+        { changesType: 'single_access_key_changes', keys: [{ accountId: 'a.near', publicKey: PK }] },
+      ],
+    );
+  }
+  await parseFails(
+    t,
+    'changes',
+    { finality: 'final', account_ids: [] },
+    'Failed parsing args: missing field `changes_type`',
+  );
+  await parseFails(
+    t,
+    'changes',
+    { finality: 'final', changes_type: 'all', account_ids: [] },
+    /unknown variant `all`, expected one of `account_changes`/,
+  );
+  await parseFails(
+    t,
+    'changes',
+    { finality: 'final', changes_type: 'account_changes', account_ids: 'a.near' },
+    'Failed parsing args: invalid type: string "a.near", expected a sequence',
+  );
+  await parseFails(
+    t,
+    'changes',
+    { finality: 'final', changes_type: 'data_changes', account_ids: [], key_prefix_base64: '!!' },
+    'Failed parsing args: Invalid symbol 33, offset 0.',
+  );
+  await parseFails(
+    t,
+    'changes',
+    {
+      finality: 'final',
+      changes_type: 'single_access_key_changes',
+      keys: [{ account_id: 'a.near', public_key: 'ed25519:abc' }],
+    },
+    'Failed parsing args: invalid key length: expected the input of 32 bytes, but 3 was given',
+  );
+  await parseFails(
+    t,
+    'changes',
+    {
+      finality: 'final',
+      changes_type: 'single_access_key_changes',
+      keys: [{ account_id: 'a.near', public_key: 'rsa:abc' }],
+    },
+    "Failed parsing args: unknown key type 'rsa'",
+  );
+});
+
+t.test('EXPERIMENTAL_receipt and the light client methods', async (t) => {
+  await h.rpc('EXPERIMENTAL_receipt', { receipt_id: HASH });
+  t.same(h.backend.last(), ['receipt', hash]);
+  await parseFails(t, 'EXPERIMENTAL_receipt', {}, 'Failed parsing args: missing field `receipt_id`');
+
+  for (const m of ['light_client_proof', 'EXPERIMENTAL_light_client_proof']) {
+    t.same(
+      await reaches(m, {
+        type: 'transaction',
+        transaction_hash: HASH,
+        sender_id: 'a.near',
+        light_client_head: HASH,
+      }),
+      ['lightClientProof', { type: 'transaction', transactionHash: hash, senderId: 'a.near' }, hash],
+    );
+    t.same(
+      await reaches(m, { type: 'receipt', receipt_id: HASH, receiver_id: 'b.near', light_client_head: HASH }),
+      ['lightClientProof', { type: 'receipt', receiptId: hash, receiverId: 'b.near' }, hash],
+    );
+  }
+  await parseFails(
+    t,
+    'light_client_proof',
+    { type: 'block', light_client_head: HASH },
+    'Failed parsing args: unknown variant `block`, expected `transaction` or `receipt`',
+  );
+  await parseFails(
+    t,
+    'light_client_proof',
+    { type: 'receipt', receipt_id: HASH, receiver_id: 'b.near' },
+    'Failed parsing args: missing field `light_client_head`',
+  );
+
+  const next = await h.rpc('next_light_client_block', { last_block_hash: HASH });
+  t.same(next.json.result, {}, 'None is {}');
+  t.same(h.backend.last(), ['nextLightClientBlock', hash]);
+  t.same(await reaches('next_light_client_block', [HASH]), ['nextLightClientBlock', hash]);
+});
+
+t.test('sandbox methods', async (t) => {
+  const records = [{ Account: { account_id: 'a.near', account: {} } }];
+  const r = await h.rpc('sandbox_patch_state', { records, account_id: 'ignored.near' });
+  t.same(r.json.result, {});
+  t.same(h.backend.last(), ['sandboxPatchState', records]);
+  await parseFails(
+    t,
+    'sandbox_patch_state',
+    { records: ['bad'] },
+    'Failed parsing args: unknown variant `Bad`',
+  );
+  await parseFails(t, 'sandbox_patch_state', {}, 'Failed parsing args: missing field `records`');
+  t.same(await reaches('sandbox_fast_forward', { delta_height: 10 }), ['sandboxFastForward', 10]);
+  await parseFails(
+    t,
+    'sandbox_fast_forward',
+    { delta_height: '10' },
+    'Failed parsing args: invalid type: string "10", expected u64',
+  );
+  await parseFails(
+    t,
+    'sandbox_fast_forward',
+    { delta_height: -1 },
+    'Failed parsing args: invalid value: integer `-1`, expected u64',
+  );
+});
