@@ -1,21 +1,14 @@
 // Real NEAR contracts from npm packages, deployed and called through near-api-js 7.
-import { Account, JsonRpcProvider, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
+import { Account, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import t from 'tap';
+import { localChain } from './helpers/chain.js';
 import { contract } from './helpers/contracts.js';
-import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
 
 t.test('real contracts', async (t) => {
-  const home = t.testdir();
-  initHome(home, ['--shards', '2']);
-  const key = readKeyFile(home);
-  const node = await startNode(home, ['--block-time', '50']);
-  t.teardown(() => node.stop());
-  await waitForHeight(node, 3);
-  const provider = new JsonRpcProvider({ url: node.url });
-  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const { key, node, provider, root } = await localChain(t, { shards: 2 });
   let lastDeploy: Awaited<ReturnType<Account['deployContract']>> | undefined;
   const deploy = async (id: string, code: Uint8Array, balance = 50n * NEAR) => {
     const kp = KeyPair.fromRandom('ed25519');

@@ -1,15 +1,8 @@
 // Contracts of our own, compiled from test/contracts/ at test time, driving promises through the node.
-import {
-  actions as A,
-  Account,
-  JsonRpcProvider,
-  KeyPair,
-  KeyPairSigner,
-  type KeyPairString,
-} from 'near-api-js';
+import { actions as A, Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
-import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { localChain } from './helpers/chain.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
@@ -19,14 +12,7 @@ t.test('promise batches, joins, callbacks and refused actions from our own contr
     compileContract('factory'),
     compileContract('counter'),
   ]);
-  const home = t.testdir();
-  initHome(home, ['--shards', '2']);
-  const key = readKeyFile(home);
-  const node = await startNode(home, ['--block-time', '50']);
-  t.teardown(() => node.stop());
-  await waitForHeight(node, 3);
-  const provider = new JsonRpcProvider({ url: node.url });
-  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const { provider, root } = await localChain(t, { shards: 2 });
   const kp = KeyPair.fromRandom('ed25519');
   await root.createAccount({
     newAccountId: 'factory.test.near',

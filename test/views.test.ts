@@ -1,9 +1,9 @@
 // View calls run off the RPC loop: a runaway view ends at the view gas limit with nearcore's legacy
 // error, and other requests are answered while it runs.
-import { Account, JsonRpcProvider, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
+import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import wabt from 'wabt';
-import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { localChain } from './helpers/chain.js';
 
 t.test('a runaway view does not hold up other requests', async (t) => {
   const w = await wabt();
@@ -13,14 +13,7 @@ t.test('a runaway view does not hold up other requests', async (t) => {
       '(module (import "env" "storage_write" (func (param i64 i64 i64 i64 i64) (result i64))) (func (export "spin") (loop $l (br $l))) (func (export "write") (drop (call 0 (i64.const 0) (i64.const 0) (i64.const 0) (i64.const 0) (i64.const 0)))))',
     )
     .toBinary({}).buffer;
-  const home = t.testdir();
-  initHome(home);
-  const key = readKeyFile(home);
-  const node = await startNode(home, ['--block-time', '50']);
-  t.teardown(() => node.stop());
-  await waitForHeight(node, 3);
-  const provider = new JsonRpcProvider({ url: node.url });
-  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const { node, provider, root } = await localChain(t);
   const kp = KeyPair.fromRandom('ed25519');
   await root.createAccount({
     newAccountId: 'spin.test.near',

@@ -1,0 +1,28 @@
+// A local chain for end-to-end tests: a fresh home, the real CLI running it, and near-api-js handles.
+import { Account, JsonRpcProvider, type KeyPairString } from 'near-api-js';
+import type t from 'tap';
+import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './node.js';
+
+export interface LocalChain {
+  readonly home: string;
+  readonly key: ReturnType<typeof readKeyFile>;
+  readonly node: RunningNode;
+  readonly provider: JsonRpcProvider;
+  /** test.near, signing with the validator key. */
+  readonly root: Account;
+}
+
+export async function localChain(
+  test: typeof t,
+  opts: { shards?: number; blockTimeMs?: number } = {},
+): Promise<LocalChain> {
+  const home = test.testdir();
+  initHome(home, opts.shards ? ['--shards', String(opts.shards)] : []);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', String(opts.blockTimeMs ?? 50)]);
+  test.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  return { home, key, node, provider, root };
+}
