@@ -7,27 +7,51 @@ export class Base58Error extends Error {
   override readonly name = 'Base58Error';
 }
 
+const GROUP = 58 ** 5; // five base58 digits per division step
+
+/**
+ * Divides the number (16-bit big-endian words) by 58^5 repeatedly: every intermediate stays below
+ * 2^53, so plain float arithmetic is exact and far cheaper than digit-by-digit carrying.
+ */
 export function base58Encode(bytes: Uint8Array): string {
   let zeros = 0;
   while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
-  const size = Math.ceil(((bytes.length - zeros) * 138) / 100) + 1;
-  const digits = new Uint8Array(size);
-  let length = 0;
-  for (let i = zeros; i < bytes.length; i++) {
-    let carry = bytes[i]!;
-    let j = 0;
-    for (let k = size - 1; (carry !== 0 || j < length) && k >= 0; k--, j++) {
-      carry += 256 * digits[k]!;
-      digits[k] = carry % 58;
-      carry = (carry / 58) | 0;
+  const n = bytes.length - zeros;
+  const words = new Array<number>(Math.ceil(n / 2));
+  for (let i = 0, j = zeros; i < words.length; i++) {
+    // The first word takes one byte when the length is odd.
+    if (i === 0 && n % 2 === 1) words[i] = bytes[j++]!;
+    else {
+      words[i] = (bytes[j]! << 8) | bytes[j + 1]!;
+      j += 2;
     }
-    length = j;
   }
-  let start = size - length;
-  while (start < size && digits[start] === 0) start++;
-  let out = '1'.repeat(zeros);
-  for (let i = start; i < size; i++) out += ALPHABET[digits[i]!];
-  return out;
+  const groups: number[] = [];
+  let start = 0;
+  while (start < words.length) {
+    let rem = 0;
+    for (let i = start; i < words.length; i++) {
+      const cur = rem * 65536 + words[i]!;
+      const q = Math.floor(cur / GROUP);
+      words[i] = q;
+      rem = cur - q * GROUP;
+    }
+    groups.push(rem);
+    while (start < words.length && words[start] === 0) start++;
+  }
+  let out = '';
+  for (let g = groups.length - 1; g >= 0; g--) {
+    let v = groups[g]!;
+    let chunk = '';
+    for (let k = 0; k < 5; k++) {
+      chunk = ALPHABET[v % 58]! + chunk;
+      v = Math.floor(v / 58);
+    }
+    out += chunk;
+  }
+  let lead = 0;
+  while (lead < out.length && out[lead] === '1') lead++;
+  return '1'.repeat(zeros) + out.slice(lead);
 }
 
 export function base58Decode(text: string): Uint8Array {

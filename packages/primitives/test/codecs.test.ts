@@ -132,3 +132,31 @@ t.test('strict base64', async (t) => {
   t.throws(() => fromBase64('A*ID'), /invalid base64/);
   t.same(fromHex('0102'), Uint8Array.of(1, 2));
 });
+
+t.test('base58 agrees with a plain big-integer encoding on random inputs', async (t) => {
+  const ALPHA = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  const reference = (b: Uint8Array) => {
+    let zeros = 0;
+    while (zeros < b.length && b[zeros] === 0) zeros++;
+    let n = 0n;
+    for (const x of b) n = (n << 8n) | BigInt(x);
+    let s = '';
+    while (n > 0n) {
+      s = ALPHA[Number(n % 58n)] + s;
+      n /= 58n;
+    }
+    return '1'.repeat(zeros) + s;
+  };
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed;
+  };
+  let mismatches = 0;
+  for (let i = 0; i < 3000; i++) {
+    const b = Uint8Array.from({ length: next() % 70 }, () => (next() % 10 === 0 ? 0 : next() % 256));
+    if (base58Encode(b) !== reference(b) || base58Encode(base58Decode(base58Encode(b))) !== base58Encode(b))
+      mismatches++;
+  }
+  t.equal(mismatches, 0);
+});

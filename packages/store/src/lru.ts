@@ -1,36 +1,52 @@
-/** A small LRU on top of Map's insertion order. */
+/**
+ * A bounded cache with least-recently-used eviction by generations: reads hit the young map, or
+ * promote from the old one; when the young map is full it becomes the old one and the previous old
+ * generation is dropped. No per-read delete/reinsert, which is what makes a Map-based LRU slow.
+ */
 export class LruCache<K, V> {
-  private readonly map = new Map<K, V>();
+  private young = new Map<K, V>();
+  private old = new Map<K, V>();
+  private readonly half: number;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.half = Math.max(1, Math.floor(capacity / 2));
+  }
 
   get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
+    const v = this.young.get(key);
+    if (v !== undefined) return v;
+    const o = this.old.get(key);
+    if (o !== undefined) {
+      this.old.delete(key);
+      this.insert(key, o);
     }
-    return v;
+    return o;
   }
 
   set(key: K, value: V): void {
-    if (this.map.has(key)) this.map.delete(key);
-    else if (this.map.size >= this.capacity) {
-      const first = this.map.keys().next();
-      if (!first.done) this.map.delete(first.value);
+    this.old.delete(key);
+    this.insert(key, value);
+  }
+
+  private insert(key: K, value: V): void {
+    if (!this.young.has(key) && this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
     }
-    this.map.set(key, value);
+    this.young.set(key, value);
   }
 
   delete(key: K): void {
-    this.map.delete(key);
+    this.young.delete(key);
+    this.old.delete(key);
   }
 
   clear(): void {
-    this.map.clear();
+    this.young.clear();
+    this.old.clear();
   }
 
   get size(): number {
-    return this.map.size;
+    return this.young.size + this.old.size;
   }
 }

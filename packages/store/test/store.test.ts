@@ -103,3 +103,17 @@ t.test('data survives reopen; kind mismatch is refused unless converting', async
 function joinPath(a: string, b: string): string {
   return `${a}/${b}`;
 }
+
+t.test('the LRU keeps recently used entries and stays bounded', async (t) => {
+  const { LruCache } = await import('@nearlite/store');
+  const c = new LruCache<number, number>(10);
+  for (let i = 0; i < 5; i++) c.set(i, i);
+  for (let round = 0; round < 5; round++) {
+    for (let i = 100 + round * 5; i < 105 + round * 5; i++) c.set(i, i);
+    t.equal(c.get(0), 0, 'a key read every round survives');
+  }
+  t.ok(c.size <= 10, `bounded (${c.size})`);
+  t.equal(c.get(1), undefined, 'an unread old key was evicted');
+  c.delete(0);
+  t.equal(c.get(0), undefined);
+});
