@@ -74,6 +74,7 @@ t.test('GC keeps recent epochs: the tail answers, the block below it is gone', a
   const home = t.testdir();
   initHome(home, ['--epoch-length', '4']);
   const producing = await startNode(home, ['--block-time', '20']);
+  t.teardown(() => producing.stop());
   await waitForHeight(producing, 40);
   await producing.stop();
   // Restarted with no block in sight, so GC stands still while the boundary is probed.
@@ -103,6 +104,7 @@ t.test('a stopped node home is readable with nearlite inspect and the embedding 
   const home = t.testdir();
   initHome(home);
   const node = await startNode(home, ['--block-time', '30', '--archive']);
+  t.teardown(() => node.stop());
   await waitForHeight(node, 3);
   await node.rpc('sandbox_patch_state', {
     records: [{ Data: { account_id: 'test.near', data_key: b64('k'), value: b64('v') } }],
@@ -140,6 +142,7 @@ t.test(
     initHome(home, ['--epoch-length', '3']);
     const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
     let node = await startNode(home, ['--block-time', '15']);
+    t.teardown(() => node.stop());
     for (let round = 0; round < 3; round++) {
       const provider = new JsonRpcProvider({ url: node.url });
       const root = new Account('test.near', provider, key.secret_key);

@@ -8,6 +8,7 @@ t.test('blocks an answer showed survive SIGKILL; the chain continues on restart'
   const home = t.testdir();
   initHome(home);
   let node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
   await waitForHeight(node, 5);
   const seen = await node.rpc<{ header: { height: number; hash: string } }>('block', {
     finality: 'optimistic',
@@ -28,6 +29,7 @@ t.test('a second process on the same home gets a clear error; SIGTERM exits clea
   const home = t.testdir();
   initHome(home);
   const node = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => node.stop());
   const second = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
   t.equal(second.status, 1);
   t.match(second.stderr, /already in use/);
@@ -42,6 +44,7 @@ t.test('init writes a nearcore-style home; opening it the other way round is ref
   const files = readdirSync(home).sort();
   t.same(files, ['config.json', 'genesis.json', 'node_key.json', 'validator_key.json']);
   const node = await startNode(home, ['--block-time', '100', '--archive']);
+  t.teardown(() => node.stop());
   await node.stop();
   const gc = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
   t.equal(gc.status, 1);
@@ -54,6 +57,7 @@ t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
   initHome(home);
   const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
   let node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
   await waitForHeight(node, 3);
   const provider = new JsonRpcProvider({ url: node.url });
   const root = new Account('test.near', provider, key.secret_key);
