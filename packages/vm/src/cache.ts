@@ -8,6 +8,7 @@ export type CompiledContract =
       readonly module: WebAssembly.Module;
       readonly methods: ReadonlyMap<string, boolean>;
       readonly hasStart: boolean;
+      readonly dataEnd: number;
       readonly codeLength: number;
     }
   | { readonly ok: false; readonly error: FunctionCallError; readonly codeLength: number };

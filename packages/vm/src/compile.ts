@@ -26,7 +26,14 @@ export function compileContract(code: Uint8Array, config: VMConfig): CompiledCon
     }
     throw e;
   }
-  return { ok: true, module, methods: prepared.methods, hasStart: prepared.hasStart, codeLength };
+  return {
+    ok: true,
+    module,
+    methods: prepared.methods,
+    hasStart: prepared.hasStart,
+    dataEnd: prepared.dataEnd,
+    codeLength,
+  };
 }
 
 export function cacheKey(codeHash: Uint8Array, config: VMConfig): string {

@@ -10,7 +10,9 @@ import type { External } from './external.js';
 import type { RuntimeFeesConfig } from './fees.js';
 import { buildImports, type GasSync } from './imports.js';
 import { VMLogic } from './logic.js';
-import { GAS_EXPORT, STACK_EXPORT, START_EXPORT } from './prepare/prepare.js';
+import { releaseMemory, takeMemory } from './memory_pool.js';
+import { PAGE } from './prepare/memory_guard.js';
+import { GAS_EXPORT, LOW_EXPORT, PAGES_EXPORT, STACK_EXPORT, START_EXPORT } from './prepare/prepare.js';
 import { Memory } from './vmstate.js';
 
 export interface RunFunctionArgs {
@@ -117,25 +119,31 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
   if (!signatureOk) return fail({ MethodResolveError: 'MethodInvalidSignature' });
 
   const limits = config.limit_config;
+  const initialBytes = limits.initial_memory_pages * PAGE;
+  const gas = new WasmGas(logic);
+  // A fresh memory of the initial size could not hold this data: instantiation fails as it would.
+  if (compiled.dataEnd > initialBytes) {
+    return logic.outcome(classify(new WebAssembly.RuntimeError('data segment is out of bounds'), gas, null));
+  }
   let memory: WebAssembly.Memory;
   try {
-    memory = new WebAssembly.Memory({
-      initial: limits.initial_memory_pages,
-      maximum: limits.max_memory_pages,
-    });
+    memory = takeMemory(limits.max_memory_pages);
   } catch (e) {
     throw new VMRunnerError('LoadingError', 'cannot allocate contract memory', { cause: e });
   }
-  logic.memory = new Memory(memory);
-  const gas = new WasmGas(logic);
+  const guestMemory = new Memory(memory, initialBytes);
+  logic.memory = guestMemory;
   let instance: WebAssembly.Instance;
   try {
     instance = new WebAssembly.Instance(compiled.module, { env: buildImports(logic, memory, gas) });
   } catch (e) {
+    // The memory is not returned: a failed instantiation may have written part of the data.
     if (e instanceof WebAssembly.LinkError) return logic.outcome({ LinkError: { msg: e.message } });
     return logic.outcome(classify(e, gas, null));
   }
   const exports = instance.exports;
+  const pages = exports[PAGES_EXPORT] as WebAssembly.Global;
+  guestMemory.bind(pages);
   gas.global = exports[GAS_EXPORT] as WebAssembly.Global;
   const stack = exports[STACK_EXPORT] as WebAssembly.Global;
   gas.rearm();
@@ -148,6 +156,13 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
     gas.flush();
   } catch (e) {
     return logic.outcome(classify(e, gas, stack));
+  } finally {
+    const low = Math.max(
+      (exports[LOW_EXPORT] as WebAssembly.Global).value as number,
+      guestMemory.hostLow,
+      compiled.dataEnd,
+    );
+    releaseMemory(memory, low, initialBytes, pages.value as number);
   }
   return logic.outcome(null);
 }

@@ -5,13 +5,33 @@ import type { GasCounter } from './gas_counter.js';
 
 export const U64_MAX = (1n << 64n) - 1n;
 
-/** Guest memory: views are re-taken on each access because memory.grow detaches old buffers. */
+/**
+ * Guest memory as the contract sees it: the first `pages` pages of a larger pooled memory (see
+ * prepare/memory_guard.ts). Host writes into the initial pages are remembered so the runner knows
+ * how much to zero before the memory serves another call.
+ */
 export class Memory {
-  constructor(private readonly mem: WebAssembly.Memory) {}
+  private pages: WebAssembly.Global | null = null;
+  /** End of the highest host write that started in the initial pages, clipped to them. */
+  hostLow = 0;
+
+  constructor(
+    private readonly mem: WebAssembly.Memory,
+    private readonly initialBytes: number,
+  ) {}
+
+  /** Connects the instance's virtual page count once it exists. */
+  bind(pages: WebAssembly.Global): void {
+    this.pages = pages;
+  }
+
+  private size(): number {
+    return this.pages === null ? this.initialBytes : (this.pages.value as number) * 65536;
+  }
 
   private range(ptr: bigint, len: bigint): [number, number] {
     const end = ptr + len;
-    if (end > BigInt(this.mem.buffer.byteLength)) throw new HostError('MemoryAccessViolation');
+    if (end > BigInt(this.size())) throw new HostError('MemoryAccessViolation');
     return [Number(ptr), Number(end)];
   }
 
@@ -30,7 +50,8 @@ export class Memory {
   set(gas: GasCounter, ptr: bigint, data: Uint8Array): void {
     gas.payBase('write_memory_base');
     gas.payPer('write_memory_byte', BigInt(data.length));
-    const [s] = this.range(ptr, BigInt(data.length));
+    const [s, e] = this.range(ptr, BigInt(data.length));
+    if (s < this.initialBytes && e > this.hostLow) this.hostLow = Math.min(e, this.initialBytes);
     new Uint8Array(this.mem.buffer).set(data, s);
   }
 

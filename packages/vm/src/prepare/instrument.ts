@@ -9,6 +9,7 @@
 // Segments start at function entry and after loop/if/else/end/br/br_if/br_table/return/unreachable;
 // block/else/end cost nothing, every other instruction one op (finite-wasm's accounting in nearcore).
 import { fail, PrepareFailure, Reader, Sink } from './bytes.js';
+import { type GuardLocals, guardInstruction, type MemoryGuard } from './memory_guard.js';
 import { type Features, type InstrKind, isValType, readInstruction, valTypeSize } from './opcodes.js';
 
 export interface InstrumentContext {
@@ -16,6 +17,7 @@ export interface InstrumentContext {
   readonly opCost: bigint;
   readonly gasGlobal: number;
   readonly stackGlobal: number;
+  readonly memory: MemoryGuard;
   /** Locals still allowed across the whole contract (max_locals_per_contract). */
   localBudget: bigint;
 }
@@ -63,11 +65,27 @@ export function instrumentBody(
   if (saved >= 50000) fail();
 
   const out = new Sink();
+  // Injected locals, outside the contract's local budget and frame size: the saved stack budget and
+  // the memory guard's scratch locals.
   out
-    .u32(declCount + 1)
+    .u32(declCount + 4)
     .bytes(body.subarray(declStart, r.pos))
+    .u32(4)
+    .byte(0x7f)
     .u32(1)
-    .byte(0x7f);
+    .byte(0x7e)
+    .u32(1)
+    .byte(0x7d)
+    .u32(1)
+    .byte(0x7c);
+  const scratch: GuardLocals = {
+    addr: saved + 1,
+    i32: saved + 2,
+    len: saved + 3,
+    i64: saved + 4,
+    f32: saved + 5,
+    f64: saved + 6,
+  };
   const s = ctx.stackGlobal;
   out.byte(0x23).u32(s).byte(0x41).sleb(BigInt(frame)).byte(0x6b).byte(0x22).u32(saved).byte(0x24).u32(s);
   out.byte(0x20).u32(saved).byte(0x41).byte(0x00).byte(0x48).byte(0x04).byte(0x40).byte(0x00).byte(0x0b);
@@ -75,23 +93,31 @@ export function instrumentBody(
   let depth = 0;
   let segStart = r.pos;
   let ops = 0;
-  const calls: number[] = [];
+  // Edits within the current segment, in order: body[at..end) becomes `bytes`.
+  const edits: { at: number; end: number; bytes: Uint8Array }[] = [];
+  const restoreStack = new Sink().byte(0x20).u32(saved).byte(0x24).u32(s).toBytes();
   const flush = (end: number): void => {
     emitCharge(out, ctx, ops);
     let from = segStart;
-    for (const c of calls) {
-      out.bytes(body.subarray(from, c)).byte(0x20).u32(saved).byte(0x24).u32(s);
-      from = c;
+    for (const e of edits) {
+      out.bytes(body.subarray(from, e.at)).bytes(e.bytes);
+      from = e.end;
     }
     out.bytes(body.subarray(from, end));
-    calls.length = 0;
+    edits.length = 0;
     ops = 0;
     segStart = end;
   };
   for (;;) {
+    const at = r.pos;
     const kind = readInstruction(r, ctx.features);
     if (kind !== 'block' && kind !== 'else' && kind !== 'end' && kind !== 'free') ops++;
-    if (kind === 'call') calls.push(r.pos);
+    if (kind === 'call') edits.push({ at: r.pos, end: r.pos, bytes: restoreStack });
+    const op = body[at]!;
+    if (kind === 'plain' && ((op >= 0x28 && op <= 0x40) || op === 0xfc)) {
+      const guarded = guardInstruction(body, at, r.pos, ctx.memory, scratch);
+      if (guarded !== null) edits.push({ at, end: r.pos, bytes: guarded });
+    }
     if (kind === 'block' || kind === 'loop' || kind === 'if') depth++;
     if (kind === 'end') depth--;
     if (ENDS_SEGMENT.has(kind)) flush(r.pos);

@@ -5,11 +5,14 @@
 import type { VMConfig } from '../config.js';
 import { fail, PrepareFailure, Reader, Sink } from './bytes.js';
 import { type InstrumentContext, instrumentBody } from './instrument.js';
+import { guardGlobals, helperBodies, helperTypes, type MemoryGuard } from './memory_guard.js';
 import { type Features, isValType, skipConstExpr } from './opcodes.js';
 
 export const GAS_EXPORT = '\u0000gas';
 export const STACK_EXPORT = '\u0000stack';
 export const START_EXPORT = '\u0000start';
+export const PAGES_EXPORT = '\u0000pages';
+export const LOW_EXPORT = '\u0000low';
 
 interface FuncType {
   readonly params: number[];
@@ -21,6 +24,8 @@ export interface PreparedCode {
   /** Exported functions by name: true when the signature is `() -> ()`, as entry points must be. */
   readonly methods: ReadonlyMap<string, boolean>;
   readonly hasStart: boolean;
+  /** End of the highest active data segment: instantiation writes below it. */
+  readonly dataEnd: number;
 }
 
 // Canonical section order; 12 (data count) sits between element (9) and code (10).
@@ -102,15 +107,43 @@ function checkElements(r: Reader, f: Features): void {
   if (!r.done()) fail();
 }
 
-function checkData(r: Reader, f: Features): void {
+/** Validates the data section; returns the end of the highest active segment. */
+function checkData(r: Reader, f: Features): number {
+  let end = 0;
   for (let n = r.u32(); n > 0; n--) {
     const flags = r.u32();
     if (flags > 2 || (flags !== 0 && !f.reftypesBulkMemory)) fail();
     if (flags === 2) r.u32();
-    if (flags !== 1) skipConstExpr(r, f);
-    r.advance(r.u32());
+    let offset = 0;
+    if (flags !== 1) {
+      const from = r.pos;
+      skipConstExpr(r, f);
+      offset = constOffset(r.b.subarray(from, r.pos));
+    }
+    const len = r.u32();
+    r.advance(len);
+    if (flags !== 1) end = Math.max(end, offset + len);
   }
   if (!r.done()) fail();
+  return end;
+}
+
+/** An active segment's offset (`i32.const n; end`), read as unsigned; anything else is unbounded. */
+function constOffset(expr: Uint8Array): number {
+  if (expr[0] !== 0x41) return Number.POSITIVE_INFINITY;
+  let v = 0;
+  let shift = 0;
+  let i = 1;
+  for (;;) {
+    const b = expr[i++]!;
+    v += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+    if ((b & 0x80) === 0) {
+      if (b & 0x40) v -= 2 ** shift;
+      break;
+    }
+  }
+  return v < 0 ? v + 2 ** 32 : v;
 }
 
 function rest(r: Reader): Uint8Array {
@@ -129,13 +162,20 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     return sec === undefined ? undefined : code.subarray(sec.pos, sec.end);
   };
   const typeRaw = raw(1);
-  const fnRaw = raw(3);
   const types = readTypes(s.get(1), f);
   const typeOf = (i: number): FuncType => types[i] ?? fail();
   let functionBudget = limits.max_functions_number_per_contract;
   const funcTypes: FuncType[] = [];
   const out = new Sink().bytes(code.subarray(0, 8));
-  if (typeRaw !== undefined) out.section(1, new Sink().bytes(typeRaw));
+  // The memory guard's helper types go after the contract's own, so no index moves.
+  const typeCount = types.length;
+  const typeSec = new Sink().u32(typeCount + 2);
+  if (typeRaw !== undefined) {
+    const tr = new Reader(typeRaw);
+    tr.u32();
+    typeSec.bytes(rest(tr));
+  }
+  out.section(1, typeSec.bytes(helperTypes()));
 
   // Imports: only `env` functions; then the standardized memory.
   const imports = new Sink();
@@ -166,11 +206,22 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
 
   const fnSec = s.get(3);
   const definedTypes: FuncType[] = [];
+  let fnFrom: Uint8Array = new Uint8Array(0);
   if (fnSec !== undefined) {
-    for (let n = fnSec.u32(); n > 0; n--) definedTypes.push(typeOf(fnSec.u32()));
+    const count = fnSec.u32();
+    const from = fnSec.pos;
+    for (let n = count; n > 0; n--) definedTypes.push(typeOf(fnSec.u32()));
     if (!fnSec.done()) fail();
-    out.section(3, new Sink().bytes(fnRaw ?? fail()));
+    fnFrom = code.subarray(from, fnSec.end);
   }
+  out.section(
+    3,
+    new Sink()
+      .u32(definedTypes.length + 2)
+      .bytes(fnFrom)
+      .u32(typeCount)
+      .u32(typeCount + 1),
+  );
   funcTypes.push(...definedTypes);
   const table = s.get(4);
   if (table !== undefined) out.section(4, new Sink().bytes(rest(table)));
@@ -198,9 +249,10 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     if (!gl.done()) fail();
     globalsFrom = code.subarray(from, gl.end);
   }
-  globals.u32(globalCount + 2).bytes(globalsFrom);
+  globals.u32(globalCount + 5).bytes(globalsFrom);
   globals.byte(0x7e).byte(0x01).byte(0x42).byte(0x00).byte(0x0b);
   globals.byte(0x7f).byte(0x01).byte(0x41).sleb(BigInt(limits.max_stack_height)).byte(0x0b);
+  globals.bytes(guardGlobals(limits.initial_memory_pages));
   out.section(6, globals);
 
   const methods = new Map<string, boolean>();
@@ -225,12 +277,20 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   }
   const start = s.get(8);
   const startFn = start === undefined ? null : start.u32();
-  exports.u32(exportCount + 2 + (startFn === null ? 0 : 1)).bytes(exportsFrom);
+  exports.u32(exportCount + 4 + (startFn === null ? 0 : 1)).bytes(exportsFrom);
   exports.name(GAS_EXPORT).byte(0x03).u32(globalCount);
   exports
     .name(STACK_EXPORT)
     .byte(0x03)
     .u32(globalCount + 1);
+  exports
+    .name(PAGES_EXPORT)
+    .byte(0x03)
+    .u32(globalCount + 2);
+  exports
+    .name(LOW_EXPORT)
+    .byte(0x03)
+    .u32(globalCount + 4);
   if (startFn !== null) exports.name(START_EXPORT).byte(0x00).u32(startFn);
   out.section(7, exports);
 
@@ -251,28 +311,35 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   if (bodies !== definedTypes.length) fail();
   functionBudget -= BigInt(bodies);
   if (functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
-  if (codeSec !== undefined) {
-    const ctx: InstrumentContext = {
-      features: f,
-      opCost: config.regular_op_cost,
-      gasGlobal: globalCount,
-      stackGlobal: globalCount + 1,
-      localBudget: limits.max_locals_per_contract,
-    };
-    const sink = new Sink().u32(bodies);
-    for (let i = 0; i < bodies; i++) {
-      const body = codeSec.bytes(codeSec.u32());
-      const rewritten = instrumentBody(body, definedTypes[i]!.params, ctx);
-      sink.u32(rewritten.length).bytes(rewritten);
-    }
-    if (!codeSec.done()) fail();
-    out.section(10, sink);
+  const guard: MemoryGuard = {
+    pagesGlobal: globalCount + 2,
+    limitGlobal: globalCount + 3,
+    lowGlobal: globalCount + 4,
+    checkFunc: importCount + bodies,
+    growFunc: importCount + bodies + 1,
+  };
+  const ctx: InstrumentContext = {
+    features: f,
+    opCost: config.regular_op_cost,
+    gasGlobal: globalCount,
+    stackGlobal: globalCount + 1,
+    memory: guard,
+    localBudget: limits.max_locals_per_contract,
+  };
+  const sink = new Sink().u32(bodies + 2);
+  for (let i = 0; i < bodies && codeSec !== undefined; i++) {
+    const body = codeSec.bytes(codeSec.u32());
+    const rewritten = instrumentBody(body, definedTypes[i]!.params, ctx);
+    sink.u32(rewritten.length).bytes(rewritten);
   }
+  if (codeSec !== undefined && !codeSec.done()) fail();
+  out.section(10, sink.bytes(helperBodies(guard, limits.initial_memory_pages, limits.max_memory_pages)));
   const data = s.get(11);
+  let dataEnd = 0;
   if (data !== undefined) {
     const from = data.pos;
-    checkData(data, f);
+    dataEnd = checkData(data, f);
     out.section(11, new Sink().bytes(code.subarray(from, data.end)));
   }
-  return { bytes: out.toBytes(), methods, hasStart: startFn !== null };
+  return { bytes: out.toBytes(), methods, hasStart: startFn !== null, dataEnd };
 }
