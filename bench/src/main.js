@@ -4,12 +4,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, u64be } from '@nearlite/store';
-import { actions as A, baseDecode, createTransaction, KeyPair, KeyPairSigner } from 'near-api-js';
+import { KeyPair } from 'near-api-js';
 import { buildDataset } from './dataset.js';
 import { bareFastify, load } from './load.js';
 import { rpc, rssMb, startNode } from './node_process.js';
+import { measureSendTx } from './send_tx.js';
 
 const quick = process.argv.includes('--quick');
+// `--only <text>`: run just the cases whose name contains the text (send_tx is a case too).
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const selected = (name) => only === undefined || name.includes(only);
 const P = quick
   ? { name: 'quick', accounts: 300, holders: 100, transfers: 400, blocks: 2000, duration: 4 }
   : { name: 'full', accounts: 10_000, holders: 10_000, transfers: 20_000, blocks: 20_000, duration: 10 };
@@ -118,69 +123,19 @@ const ceiling = await load(bare.url, () => env('status', []), { duration: P.dura
 bare.stop();
 log(`bare fastify: ${ceiling.rps} req/s`);
 for (const [name, make] of cases) {
+  if (!selected(name)) continue;
   const r = await load(node.url, make, { duration: P.duration });
   rows.push({ name, ...r, ratio: r.rps / ceiling.rps });
   log(`${name}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms (${r.errors} errors)`);
 }
 
-// send_tx of transfers from many senders, to EXECUTED_OPTIMISTIC, with blocks every 100 ms.
+let rss = await rssMb(node.proc.pid);
 await node.stop();
-const txNode = await startNode(home, ['--block-time', '100', '--archive']);
-const senders = meta.accounts.slice(0, Math.min(200, meta.accounts.length));
-const perSender = quick ? 15 : 40;
-const blockHash = baseDecode((await rpc(txNode.url, 'block', { finality: 'final' })).header.hash);
-const signer = new KeyPairSigner(key);
-const pkObj = key.getPublicKey();
-// Signing happens before the clock starts: the load generator shares the machine's two cores, and
-// JS ed25519 signing in it would otherwise be what is measured.
-const signed = await Promise.all(
-  senders.map(async (id) => {
-    let nonce = BigInt(
-      (
-        await rpc(txNode.url, 'query', {
-          request_type: 'view_access_key',
-          account_id: id,
-          public_key: pk,
-          finality: 'optimistic',
-        })
-      ).nonce,
-    );
-    const out = [];
-    for (let i = 0; i < perSender; i++) {
-      const tx = createTransaction(id, pkObj, pick(meta.accounts), ++nonce, [A.transfer(1n)], blockHash);
-      out.push(Buffer.from((await signer.signTransaction(tx)).signedTransaction.encode()).toString('base64'));
-    }
-    return out;
-  }),
-);
-let sent = 0;
-let failed = 0;
-const t0 = performance.now();
-// Each sender keeps one transfer in flight until its queue is empty.
-await Promise.all(
-  signed.map(async (queue) => {
-    for (const b64 of queue) {
-      try {
-        await rpc(txNode.url, 'send_tx', { signed_tx_base64: b64, wait_until: 'EXECUTED_OPTIMISTIC' });
-        sent++;
-      } catch {
-        failed++;
-      }
-    }
-  }),
-);
-const txSeconds = (performance.now() - t0) / 1000;
-rows.push({
-  name: 'send_tx transfers (EXECUTED_OPTIMISTIC)',
-  rps: Math.round(sent / txSeconds),
-  p50: null,
-  p99: null,
-  errors: failed,
-  ratio: null,
-});
-log(`send_tx: ${Math.round(sent / txSeconds)} tx/s (${failed} failed)`);
-const rss = await rssMb(txNode.proc.pid);
-await txNode.stop();
+if (selected('send_tx transfers')) {
+  const tx = await measureSendTx(home, meta, key, { senders: quick ? 300 : 1000, duration: P.duration, log });
+  rows.push(tx.row);
+  rss = Math.max(rss ?? 0, tx.rss ?? 0);
+}
 
 // Raw LevelDB getSync on the same store: the storage ceiling.
 const store = await Store.open(join(home, 'data'));

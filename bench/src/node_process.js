@@ -15,17 +15,25 @@ export function cliSync(args) {
   return r.stdout;
 }
 
+// Extra Node.js flags for the served node, e.g. BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=prof".
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 export async function startNode(home, extra = []) {
   const started = performance.now();
-  const proc = spawn(process.execPath, [CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [...NODE_FLAGS, CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   running.add(proc);
   proc.on('exit', () => running.delete(proc));
   let logs = '';
   const url = await new Promise((resolve, reject) => {
     proc.stderr.on('data', (d) => {
       logs += d;
+      if (process.env.BENCH_NODE_LOG) process.stderr.write(d);
       const m = /RPC on (http:\/\/\S+)/.exec(logs);
       if (m) resolve(m[1]);
     });

@@ -148,6 +148,7 @@ export class NearliteNode {
   private scheduleBlocks(): void {
     const tick = async () => {
       if (this.stopping) return;
+      const started = Date.now();
       try {
         await this.chain.produceBlock();
         this.lastBlockAt = Date.now();
@@ -166,7 +167,10 @@ export class NearliteNode {
       } catch (err) {
         this.log.error(`block production failed: ${(err as Error).stack ?? String(err)}`);
       }
-      if (!this.stopping) this.timer = setTimeout(tick, this.config.blockTimeMs);
+      // Like nearcore's min_block_production_delay, the block time runs from the start of the last
+      // block, so a busy block does not stretch the cadence by its own production time.
+      const wait = Math.max(0, this.config.blockTimeMs - (Date.now() - started));
+      if (!this.stopping) this.timer = setTimeout(tick, wait);
     };
     this.timer = setTimeout(tick, this.config.blockTimeMs);
   }

@@ -22,6 +22,9 @@ function cacheKey(col: DBColumn, key: Uint8Array): string {
   return `${col.id}:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
 }
 
+/** The cache's mark for a row known not to exist (compared by identity). */
+const ABSENT = new Uint8Array(0);
+
 /** Refcounted values are stored as `value ‖ i64 LE count`. */
 function withRc(value: Uint8Array, rc: number): Uint8Array {
   const out = new Uint8Array(value.length + 8);
@@ -81,16 +84,16 @@ export class Store {
     return new Store(db, null, opts);
   }
 
+  // Every column is cached, absent rows too: this Store is the only writer of its database, and
+  // commit() writes each batch through to the cache, so a cached row is never stale. LevelDB has no
+  // bloom filter here, which makes a miss the most expensive read of all.
   private raw(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
-    const cacheable = col.insertOnly || col.refcounted;
-    const ck = cacheable ? cacheKey(col, key) : '';
-    if (cacheable) {
-      const hit = this.cache.get(ck);
-      if (hit) return hit;
-    }
+    const ck = cacheKey(col, key);
+    const hit = this.cache.get(ck);
+    if (hit !== undefined) return hit === ABSENT ? undefined : hit;
     const v = this.db.getSync(fullKey(col, key));
-    if (v !== undefined && cacheable) this.cache.set(ck, v);
+    this.cache.set(ck, v ?? ABSENT);
     return v;
   }
 
@@ -137,30 +140,45 @@ export class Store {
   async commit(update: StoreUpdate): Promise<void> {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     const batch = this.db.batch();
-    const touched: string[] = [];
+    // Cache keys with their row after this batch (ABSENT: deleted; null: not known, forget it),
+    // applied once the batch is written.
+    const written: [string, Uint8Array | null][] = [];
     for (const op of update.ops) {
       const k = fullKey(op.col, op.key);
       if (op.type === 'put') batch.put(k, op.value);
       else batch.del(k);
-      if (op.col.insertOnly || op.col.refcounted) touched.push(cacheKey(op.col, op.key));
+      // A direct put on a refcounted column is stored as given; only folded counts are cached.
+      const row = op.type === 'delete' ? ABSENT : op.col.refcounted ? null : op.value;
+      written.push([cacheKey(op.col, op.key), row]);
     }
     for (const r of update.refcounts.values()) {
       if (r.delta === 0) continue;
       const k = fullKey(r.col, r.key);
       const cur = this.raw(r.col, r.key);
       const rc = (cur ? readRc(cur) : 0) + r.delta;
-      touched.push(cacheKey(r.col, r.key));
       if (rc <= 0) {
         if (cur) batch.del(k);
+        written.push([cacheKey(r.col, r.key), ABSENT]);
         continue;
       }
       const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
       if (!value)
         throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
-      batch.put(k, withRc(value, rc));
+      const stored = withRc(value, rc);
+      batch.put(k, stored);
+      written.push([cacheKey(r.col, r.key), stored]);
     }
-    await batch.write();
-    for (const ck of touched) this.cache.delete(ck);
+    try {
+      await batch.write();
+    } catch (err) {
+      // Whatever the database holds now, the cache must not claim otherwise.
+      for (const [ck] of written) this.cache.delete(ck);
+      throw err;
+    }
+    for (const [ck, row] of written) {
+      if (row === null) this.cache.delete(ck);
+      else this.cache.set(ck, row);
+    }
   }
 
   /** Compacts the whole database so space freed by deletions goes back to the file system. */

@@ -1,7 +1,7 @@
 // Read side of the state trie, synchronous (the VM's storage reads cannot await).
 import { type CryptoHash, toHex, ZERO_HASH } from '@nearlite/primitives';
 import { commonPrefixLength, concatNibbles, fromNibbles, toNibbles } from './nibbles.js';
-import { decodeRawNode, type RawNode } from './raw_node.js';
+import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
 
 /** Where trie nodes and values live, by hash (nearcore's State column holds both). */
 export interface TrieStorage {
@@ -34,7 +34,7 @@ export class MemoryTrieStorage implements TrieStorage {
 }
 
 /** Decoded nodes shared by all tries of a process: nodes are immutable by hash. */
-const nodeCache = new Map<string, RawNode>();
+const nodeCache = new Map<string, RawNodeWithSize>();
 const NODE_CACHE_LIMIT = 200_000;
 
 export class Trie {
@@ -50,13 +50,22 @@ export class Trie {
   }
 
   node(hash: CryptoHash): RawNode {
+    return this.decoded(hash).node;
+  }
+
+  /** The memory_usage a node records for its subtree. */
+  memoryUsage(hash: CryptoHash): bigint {
+    return this.decoded(hash).memoryUsage;
+  }
+
+  private decoded(hash: CryptoHash): RawNodeWithSize {
     const k = toHex(hash);
     const hit = nodeCache.get(k);
     if (hit) return hit;
-    const node = decodeRawNode(this.rawNode(hash)).node;
+    const decoded = decodeRawNode(this.rawNode(hash));
     if (nodeCache.size >= NODE_CACHE_LIMIT) nodeCache.clear();
-    nodeCache.set(k, node);
-    return node;
+    nodeCache.set(k, decoded);
+    return decoded;
   }
 
   private value(hash: CryptoHash): Uint8Array {

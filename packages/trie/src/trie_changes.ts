@@ -224,11 +224,7 @@ class Editor {
 
   /** Serialises new nodes bottom-up; returns the hash and memory usage. */
   commit(ref: Ref): { hash: CryptoHash; memory: bigint } {
-    if ('stored' in ref) {
-      const bytes = this.storage.get(ref.stored);
-      if (!bytes) throw new MissingTrieNodeError(ref.stored);
-      return { hash: ref.stored, memory: storedMemoryUsage(bytes) };
-    }
+    if ('stored' in ref) return { hash: ref.stored, memory: this.trie.memoryUsage(ref.stored) };
     let raw: RawNode;
     let memory: bigint;
     switch (ref.kind) {

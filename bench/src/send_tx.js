@@ -1,0 +1,83 @@
+// send_tx throughput: transfers from many senders, to EXECUTED_OPTIMISTIC, with blocks every 100 ms.
+// Each sender keeps one transfer in flight for the whole run, signing the next as the last returns.
+import { actions as A, baseDecode, createTransaction } from 'near-api-js';
+import { rpcClient } from './http_client.js';
+import { rpc, rssMb, startNode } from './node_process.js';
+import { fastSigner } from './signer.js';
+
+const pick = (a) => a[Math.floor(Math.random() * a.length)];
+
+function percentile(values, q) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+}
+
+export async function measureSendTx(home, meta, key, o) {
+  const { log } = o;
+  const pk = key.getPublicKey().toString();
+  const txNode = await startNode(home, ['--block-time', '100', '--archive']);
+  const senders = meta.accounts.slice(0, o.senders);
+  const sign = fastSigner(key);
+  const call = rpcClient(txNode.url);
+  const pkObj = key.getPublicKey();
+  const nonces = new Map();
+  // Every sender reads its nonce at once, which also opens the connection it keeps for the run.
+  await Promise.all(
+    senders.map(async (id) => {
+      const ak = await call('query', {
+        request_type: 'view_access_key',
+        account_id: id,
+        public_key: pk,
+        finality: 'optimistic',
+      });
+      nonces.set(id, BigInt(ak.nonce));
+    }),
+  );
+  // A recent block hash, refreshed well inside the transaction validity period.
+  let blockHash = baseDecode((await rpc(txNode.url, 'block', { finality: 'final' })).header.hash);
+  const refresh = setInterval(async () => {
+    blockHash = baseDecode((await rpc(txNode.url, 'block', { finality: 'final' })).header.hash);
+  }, 2000);
+  const latencies = [];
+  let sent = 0;
+  let failed = 0;
+  const t0 = performance.now();
+  const until = t0 + o.duration * 1000;
+  await Promise.all(
+    senders.map(async (id) => {
+      while (performance.now() < until) {
+        const nonce = nonces.get(id) + 1n;
+        nonces.set(id, nonce);
+        const b64 = sign(
+          createTransaction(id, pkObj, pick(meta.accounts), nonce, [A.transfer(1n)], blockHash),
+        );
+        const started = performance.now();
+        try {
+          await call('send_tx', { signed_tx_base64: b64, wait_until: 'EXECUTED_OPTIMISTIC' });
+          sent++;
+          latencies.push(performance.now() - started);
+        } catch (e) {
+          if (failed++ === 0)
+            log(`send_tx failed: ${e.message} ${e.cause?.code ?? ''} ${e.cause?.message ?? ''}`);
+        }
+      }
+    }),
+  );
+  clearInterval(refresh);
+  const txSeconds = (performance.now() - t0) / 1000;
+  const row = {
+    name: 'send_tx transfers (EXECUTED_OPTIMISTIC)',
+    rps: Math.round(sent / txSeconds),
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    errors: failed,
+    ratio: null,
+  };
+  log(
+    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders)`,
+  );
+  const rss = await rssMb(txNode.proc.pid);
+  await txNode.stop();
+  return { row, rss };
+}
