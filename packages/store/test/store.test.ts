@@ -117,3 +117,24 @@ t.test('the LRU keeps recently used entries and stays bounded', async (t) => {
   c.delete(0);
   t.equal(c.get(0), undefined);
 });
+
+t.test('the read cache follows every commit, including rows read while absent', async (t) => {
+  const store = await Store.open(joinPath(t.testdir(), 'data'));
+  t.teardown(() => store.close());
+  const key = b(1, 2, 3);
+  t.equal(store.get(DBCol.FlatState, key), undefined, 'absent, and now cached as absent');
+  await store.commit(new StoreUpdate().put(DBCol.FlatState, key, b(9)));
+  t.same(store.get(DBCol.FlatState, key), b(9), 'a put replaces the cached absence');
+  await store.commit(new StoreUpdate().put(DBCol.FlatState, key, b(8)));
+  t.same(store.get(DBCol.FlatState, key), b(8), 'a rewrite of a mutable row is seen');
+  await store.commit(new StoreUpdate().delete(DBCol.FlatState, key));
+  t.equal(store.get(DBCol.FlatState, key), undefined, 'a delete is seen');
+  t.equal(store.has(DBCol.FlatState, key), false);
+  const node = b(0xbb);
+  t.equal(store.refcount(DBCol.State, node), 0);
+  await store.commit(new StoreUpdate().incRef(DBCol.State, node, b(5)));
+  t.equal(store.refcount(DBCol.State, node), 1);
+  t.same(store.get(DBCol.State, node), b(5));
+  await store.commit(new StoreUpdate().decRef(DBCol.State, node));
+  t.equal(store.get(DBCol.State, node), undefined);
+});
