@@ -14,7 +14,7 @@ export async function buildDataset(dir, p, log) {
   const marker = join(home, 'dataset.json');
   if (existsSync(marker)) {
     const meta = JSON.parse(readFileSync(marker, 'utf8'));
-    if (meta.version === 2) return { home, meta };
+    if (meta.version === 3) return { home, meta };
   }
   rmSync(home, { recursive: true, force: true });
   cliSync(['init', '--home', home, '--shards', '4', '--chain-id', 'bench', '--epoch-length', '1000']);
@@ -109,7 +109,7 @@ export async function buildDataset(dir, p, log) {
       }
     }
     const meta = {
-      version: 2,
+      version: 3,
       params: p,
       accounts,
       holders,

@@ -1,7 +1,14 @@
 // The chain: genesis, block production and the single writer of the store. Every block, with its
 // chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
 import { EventEmitter } from 'node:events';
-import { type CryptoHash, concatBytes, decodeAccount, encodeAccount, toHex } from '@nearlite/primitives';
+import {
+  type CryptoHash,
+  concatBytes,
+  decodeAccount,
+  encodeAccount,
+  toHex,
+  utf8,
+} from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
@@ -33,6 +40,7 @@ import { encodeStateChanges } from './state_changes.js';
 import type { StateWrite } from './state_records.js';
 import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
 import { TxPool } from './tx_pool.js';
+import { blockViewJson } from './views/block_view.js';
 
 export interface ChainOptions {
   readonly store: Store;
@@ -251,6 +259,9 @@ export class Chain {
       prevOutgoingReceipts: shardInputs[i]!.prevOutgoingReceipts,
     }));
     writeBlock(update, header, chunks);
+    // Serving a block is then a read of ready JSON, however cold the block.
+    const author = cfg.validators[0]?.accountId ?? '';
+    update.put(DBCol.BlockView, header.hash, utf8(blockViewJson(author, header, chunkHeaders)));
     const storage = trieStorage(store);
     const flat = flatStateReader(store);
     const results = new Map<number, ApplyChunkResult>();

@@ -94,6 +94,7 @@ async function collectBlock(
   if (!isGenesis) {
     const header = cs.blockHeader(hash);
     update.delete(DBCol.BlockHeader, hash);
+    update.delete(DBCol.BlockView, hash);
     update.delete(DBCol.Block, hash);
     if (header) update.delete(DBCol.BlockHeight, u64be(header.lite.height));
   }

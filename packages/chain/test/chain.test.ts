@@ -1,4 +1,5 @@
 import {
+  blockView,
   Chain,
   gcStep,
   generateKeyFile,
@@ -10,7 +11,7 @@ import {
   ViewClient,
 } from '@nearlite/chain';
 import { base58Encode, HandlerError, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
-import { Store } from '@nearlite/store';
+import { DBCol, Store } from '@nearlite/store';
 import t from 'tap';
 
 /** Block views come pre-serialized; parse them back for assertions. */
@@ -87,6 +88,29 @@ t.test('blocks chain together with nearcore finality and epochs', async (t) => {
   t.ok(unknown instanceof HandlerError && unknown.cause === 'UNKNOWN_BLOCK');
 });
 
+t.test('each block is stored with its view, the one that would be built on demand', async (t) => {
+  const { chain, views, store } = await setup();
+  for (let i = 0; i < 3; i++) await chain.produceBlock();
+  for (let h = 1; h <= 3; h++) {
+    const hash = chain.chainStore.blockHashByHeight(h)!;
+    const stored = store.get(DBCol.BlockView, hash);
+    t.ok(stored, `block ${h} has a stored view`);
+    const built = blockView(
+      'test.near',
+      chain.chainStore.blockHeader(hash)!,
+      chain.chainStore.blockChunkHeaders(hash)!,
+    );
+    t.same(JSON.parse(new TextDecoder().decode(stored)), JSON.parse(stringifyJson(built)));
+    t.same(
+      blockOf(views, { blockId: h }),
+      JSON.parse(stringifyJson(built)),
+      'and it is what `block` returns',
+    );
+  }
+  t.equal(store.get(DBCol.BlockView, chain.genesisHash), undefined, 'genesis is built on demand');
+  t.equal((blockOf(views, { blockId: 0 }) as { header: { height: number } }).header.height, 0);
+});
+
 t.test('accounts are spread over shards and queryable at any block', async (t) => {
   const { chain, views } = await setup({ shards: 4 });
   await chain.produceBlock();
@@ -147,7 +171,7 @@ t.test('sandbox patches land in the next block and are recorded as state changes
 });
 
 t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_BLOCK below it', async (t) => {
-  const { chain, views } = await setup({ epochLength: 3, shards: 1 });
+  const { chain, views, store } = await setup({ epochLength: 3, shards: 1 });
   const writes = [
     { Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8('1')) } },
   ].map(stateRecordToWrite);
@@ -182,4 +206,7 @@ t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_B
   for (let h = tail; h <= chain.head().height; h++) {
     t.ok(views.viewState({ blockId: h }, 'test.near', new Uint8Array(0), false), `state at ${h} is whole`);
   }
+  let viewsLeft = 0;
+  for await (const _ of store.iter(DBCol.BlockView)) viewsLeft++;
+  t.equal(viewsLeft, chain.head().height - tail + 1, 'stored block views went with their blocks');
 });

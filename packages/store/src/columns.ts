@@ -125,6 +125,13 @@ export const DBCol = {
     gc: 'block',
     doc: 'receipt id → block that executed it',
   },
+  BlockView: {
+    id: 21,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'block',
+    doc: 'block hash → the `block` RPC result as UTF-8 JSON, written with the block',
+  },
 } as const satisfies Record<string, ColumnSpec>;
 
 export type DBColName = keyof typeof DBCol;

@@ -1,4 +1,4 @@
-import { base58Encode, type CryptoHash, formatSignature } from '@nearlite/primitives';
+import { base58Encode, type CryptoHash, formatSignature, stringifyJson } from '@nearlite/primitives';
 import type { BlockHeader } from '../block_header.js';
 import type { ChunkHeader } from '../chunk.js';
 import { validatorStakeView } from '../validator_stake.js';
@@ -83,4 +83,9 @@ export function blockView(
   chunks: readonly ChunkHeader[],
 ): Record<string, unknown> {
   return { author, header: blockHeaderView(h), chunks: chunks.map(chunkHeaderView) };
+}
+
+/** The `block` result as JSON text: built once, when the block is produced, and stored with it. */
+export function blockViewJson(author: string, h: BlockHeader, chunks: readonly ChunkHeader[]): string {
+  return stringifyJson(blockView(author, h, chunks));
 }

@@ -1,19 +1,12 @@
 // Read-only views of the chain in nearcore's JSON shapes (blocks, chunks, state queries, node status).
-import {
-  base58Encode,
-  type CryptoHash,
-  HandlerError,
-  RawJson,
-  stringifyJson,
-  toHex,
-} from '@nearlite/primitives';
-import { LruCache } from '@nearlite/store';
+import { base58Encode, type CryptoHash, HandlerError, RawJson, toHex } from '@nearlite/primitives';
+import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
 import { epochOf } from '../epoch.js';
 import { formatRfc3339Ns } from '../genesis/config.js';
 import { type BlockId, type BlockRef, resolveBlock, resolveQueryBlock } from './block_ref.js';
-import { blockView, chunkHeaderView } from './block_view.js';
+import { blockViewJson, chunkHeaderView } from './block_view.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { type QueryAt, viewAccessKey, viewAccessKeyList, viewAccount, viewCode, viewState } from './query.js';
 
@@ -51,8 +44,14 @@ export class ViewClient {
     const key = toHex(header.hash);
     let json = this.blockJson.get(key);
     if (!json) {
-      const chunks = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
-      json = new RawJson(stringifyJson(blockView(this.author(), header, chunks)));
+      const stored = chain.store.get(DBCol.BlockView, header.hash);
+      if (stored)
+        json = new RawJson(Buffer.from(stored.buffer, stored.byteOffset, stored.length).toString('utf8'));
+      else {
+        // Genesis, and blocks written before views were stored.
+        const chunks = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
+        json = new RawJson(blockViewJson(this.author(), header, chunks));
+      }
       this.blockJson.set(key, json);
     }
     return json;
