@@ -163,6 +163,13 @@ t.test('near-api-js 7 end to end', async (t) => {
     t.equal(r.body.result?.final_execution_status, 'FINAL', `${method} reaches FINAL`);
     t.ok(T.RpcTransactionResponseSchema().safeParse(camel(r.body.result)).success, `${method} schema`);
     if (method === 'EXPERIMENTAL_tx_status') t.equal(r.body.result?.receipts?.length, 1);
+    // A FINAL result is kept serialized; asked again, at any level, it is the same answer.
+    const again = await node.rpc(method, {
+      tx_hash: h,
+      sender_account_id: 'alice.test.near',
+      wait_until: 'NONE',
+    });
+    t.same(again.body.result, r.body.result, `${method} answers a FINAL transaction the same way again`);
   }
   const receiptId = sent.transaction_outcome.outcome.receipt_ids[0]!;
   const receipt = await node.rpc<{ receipt_id: string }>('EXPERIMENTAL_receipt', { receipt_id: receiptId });

@@ -9,6 +9,7 @@ export class RawJson {
 }
 
 export function stringifyJson(value: unknown): string {
+  if (value instanceof RawJson) return value.json;
   let raws: string[] | null = null;
   const s = JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v === 'bigint') return `${MARK}bigint:${v.toString()}`;

@@ -1,7 +1,14 @@
 // send_tx / tx / EXPERIMENTAL_tx_status / EXPERIMENTAL_receipt: admission into the pool (expiry,
 // then the runtime's checks against head state), and waits woken by block events, not by polling.
-import { base58Encode, type CryptoHash, HandlerError, toHex } from '@nearlite/primitives';
-import { DBCol } from '@nearlite/store';
+import {
+  base58Encode,
+  type CryptoHash,
+  HandlerError,
+  RawJson,
+  stringifyJson,
+  toHex,
+} from '@nearlite/primitives';
+import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain, NewBlockEvent } from '../chain.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
 import {
@@ -28,6 +35,9 @@ export interface TxServiceOptions {
 }
 
 export class TxService {
+  /** Serialized results of FINAL transactions, which can no longer change. */
+  private readonly finalViews = new LruCache<string, RawJson>(20_000);
+
   constructor(private readonly o: TxServiceOptions) {}
 
   private decode(bytes: Uint8Array): DecodedTransaction {
@@ -128,13 +138,23 @@ export class TxService {
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
     const everyBlock = waitUntil === 'INCLUDED_FINAL' || waitUntil === 'EXECUTED' || waitUntil === 'FINAL';
-    let watch = new Set<string>([toHex(hash)]);
+    const hex = toHex(hash);
+    const finalKey = withReceipts ? `${hex}:r` : hex;
+    const cached = this.finalViews.get(finalKey);
+    // Still served only while its block is kept (GC may have collected it since).
+    if (cached && this.o.chain.store.has(DBCol.TransactionBlock, hash)) return Promise.resolve(cached);
+    let watch = new Set<string>([hex]);
     const check = (): object | null => {
       const p = this.progress(hash);
       if (p) watch = new Set(p.pendingIds);
       if (!satisfies(p, waitUntil) || !p) return null;
       const txBytes = load();
-      return txBytes ? this.view(txBytes, p, withReceipts, sir) : null;
+      if (!txBytes) return null;
+      const view = this.view(txBytes, p, withReceipts, sir);
+      if (p.level !== 'FINAL') return view;
+      const json = new RawJson(stringifyJson(view));
+      this.finalViews.set(finalKey, json);
+      return json;
     };
     const now = check();
     if (now) return Promise.resolve(now);
