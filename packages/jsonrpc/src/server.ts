@@ -57,8 +57,19 @@ function bare(fn: () => unknown) {
   };
 }
 
+// No route declares a schema, so fastify's default compilers (ajv, fast-json-stringify) would never
+// run; leaving them out keeps their loading off the node's start-up.
+const unused = (what: string) => () => () => {
+  throw new Error(`this server declares no ${what} schemas`);
+};
+const compilersFactory = { buildValidator: unused('validation'), buildSerializer: unused('serialization') };
+
 export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
-  const app = Fastify({ bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, logger: o.logger ?? false });
+  const app = Fastify({
+    bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024,
+    logger: o.logger ?? false,
+    schemaController: { compilersFactory },
+  });
   const { backend } = o;
   // One parser for every type: the raw text; the JSON rules (and 415) are applied per route.
   app.removeAllContentTypeParsers();

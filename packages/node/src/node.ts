@@ -138,6 +138,7 @@ export class NearliteNode {
       );
       if (chain.canProduce) node.scheduleBlocks();
       else o.logger.warn('read-only: no block production');
+      setImmediate(() => services.warm());
       return node;
     } catch (err) {
       await store.close();

@@ -45,6 +45,8 @@ export interface Services {
   readonly transactionView: (bytes: Uint8Array) => object;
   readonly receiptView: (bytes: Uint8Array) => object;
   bind(chain: Chain, views: ViewClient, config: NodeConfig): Omit<BackendParts, 'views' | 'healthy'>;
+  /** Starts the view-call workers; called once the node is serving. */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
     runtimeConfigView: DEFAULT_RUNTIME_CONFIG_VIEW,
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
+    warm: () => viewPool.warm(),
     close: () => viewPool.close(),
     bind(chain, views, config) {
       const service = new TxService({ chain, codecs: codecs(chain), timeoutMs: config.pollingTimeoutMs });

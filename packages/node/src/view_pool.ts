@@ -26,8 +26,15 @@ export class ViewCallPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
 
-  constructor(size = 2) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  constructor(private readonly size = 2) {}
+
+  /**
+   * Starts the workers. Each loads the runtime and VM, which is start-up work the node's first
+   * answer need not wait for: the node calls this once it is serving, and a call before then
+   * starts them itself.
+   */
+  warm(): void {
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
@@ -98,6 +105,7 @@ export class ViewCallPool {
   }
 
   call(req: ViewRequest, get: (key: Uint8Array) => Uint8Array | undefined): Promise<object> {
+    this.warm();
     return new Promise((resolve, reject) => {
       this.queue.push({ req, get, resolve, reject });
       this.pump();
