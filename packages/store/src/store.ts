@@ -22,6 +22,9 @@ function cacheKey(col: DBColumn, key: Uint8Array): string {
   return `${col.id}:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
 }
 
+/** What a cached row costs beyond its value: its key string, map slot and typed-array object. */
+const ROW_OVERHEAD = 256;
+
 /** The cache's mark for a row known not to exist (compared by identity). */
 const ABSENT = new Uint8Array(0);
 
@@ -40,8 +43,8 @@ function readRc(stored: Uint8Array): number {
 }
 
 export interface StoreOptions {
-  /** Entries of the insert-only/refcounted read cache. */
-  readonly cacheSize?: number;
+  /** Bytes the read cache may hold (values plus a per-row overhead); 32 MiB by default. */
+  readonly cacheBytes?: number;
 }
 
 export class Store {
@@ -53,7 +56,7 @@ export class Store {
     readonly path: string | null,
     opts: StoreOptions,
   ) {
-    this.cache = new LruCache(opts.cacheSize ?? 100_000);
+    this.cache = new LruCache(opts.cacheBytes ?? 32 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
   }
 
   /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */

@@ -116,6 +116,13 @@ t.test('the LRU keeps recently used entries and stays bounded', async (t) => {
   t.equal(c.get(1), undefined, 'an unread old key was evicted');
   c.delete(0);
   t.equal(c.get(0), undefined);
+  // Weighed: the bound is in bytes, not entries.
+  const w = new LruCache<number, Uint8Array>(1000, (v) => v.length);
+  for (let i = 0; i < 100; i++) w.set(i, new Uint8Array(100));
+  let held = 0;
+  for (let i = 0; i < 100; i++) if (w.get(i)) held += 100;
+  t.ok(held <= 1000 + 100, `held ${held} bytes`);
+  t.ok(w.get(99), 'the newest entry is kept');
 });
 
 t.test('the read cache follows every commit, including rows read while absent', async (t) => {

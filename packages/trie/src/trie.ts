@@ -35,7 +35,7 @@ export class MemoryTrieStorage implements TrieStorage {
 
 /** Decoded nodes shared by all tries of a process: nodes are immutable by hash. */
 const nodeCache = new Map<string, RawNodeWithSize>();
-const NODE_CACHE_LIMIT = 200_000;
+const NODE_CACHE_LIMIT = 20_000;
 
 export class Trie {
   constructor(

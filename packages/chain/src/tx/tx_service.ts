@@ -36,7 +36,7 @@ export interface TxServiceOptions {
 
 export class TxService {
   /** Serialized results of FINAL transactions, which can no longer change. */
-  private readonly finalViews = new LruCache<string, RawJson>(20_000);
+  private readonly finalViews = new LruCache<string, RawJson>(32 * 1024 * 1024, (v) => v.json.length);
 
   constructor(private readonly o: TxServiceOptions) {}
 

@@ -25,8 +25,8 @@ export interface ViewClientOptions {
 
 export class ViewClient {
   private readonly startedAt = Date.now();
-  /** Serialized block views by hash: a block never changes, so its JSON is built once. */
-  private readonly blockJson = new LruCache<string, RawJson>(20_000);
+  /** Views built on demand (genesis, blocks stored without one); the rest come from the store. */
+  private readonly blockJson = new LruCache<string, RawJson>(1_000);
 
   constructor(private readonly o: ViewClientOptions) {}
 
