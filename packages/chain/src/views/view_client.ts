@@ -23,6 +23,11 @@ export interface ViewClientOptions {
   readonly version: string;
 }
 
+function storedView(chain: Chain, hash: CryptoHash): RawJson | undefined {
+  const bytes = chain.store.get(DBCol.BlockView, hash);
+  return bytes && new RawJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
+}
+
 export class ViewClient {
   private readonly startedAt = Date.now();
   /** Views built on demand (genesis, blocks stored without one); the rest come from the store. */
@@ -40,18 +45,22 @@ export class ViewClient {
 
   block(ref: BlockRef): object {
     const chain = this.o.chain;
+    // A block named by height or hash needs no header: its stored view is the answer.
+    if ('blockId' in ref) {
+      const id = ref.blockId;
+      const hash = typeof id === 'number' ? chain.chainStore.blockHashByHeight(id) : id;
+      const stored = hash && storedView(chain, hash);
+      if (stored) return stored;
+    }
     const header = resolveBlock(chain, ref);
+    const stored = storedView(chain, header.hash);
+    if (stored) return stored;
+    // Genesis, and blocks written before views were stored: built once, kept in a small LRU.
     const key = toHex(header.hash);
     let json = this.blockJson.get(key);
     if (!json) {
-      const stored = chain.store.get(DBCol.BlockView, header.hash);
-      if (stored)
-        json = new RawJson(Buffer.from(stored.buffer, stored.byteOffset, stored.length).toString('utf8'));
-      else {
-        // Genesis, and blocks written before views were stored.
-        const chunks = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
-        json = new RawJson(blockViewJson(this.author(), header, chunks));
-      }
+      const chunks = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
+      json = new RawJson(blockViewJson(this.author(), header, chunks));
       this.blockJson.set(key, json);
     }
     return json;
