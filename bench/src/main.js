@@ -129,7 +129,7 @@ const bareBefore = await measureBare();
 for (const [name, make] of cases) {
   if (!selected(name)) continue;
   const r = await load(node.url, make, { duration: P.duration });
-  rows.push({ name, ...r });
+  rows.push({ name, ...r, rssMb: await rssMb(node.proc.pid, 'VmRSS') });
   log(`${name}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms (${r.errors} errors)`);
 }
 const bareAfter = await measureBare();

@@ -65,12 +65,12 @@ export async function rpc(url, method, params) {
   return body.result;
 }
 
-/** Peak RSS of a process in MB, read from /proc (Linux). */
-export async function rssMb(pid) {
+/** Peak (or, with 'VmRSS', current) RSS of a process in MB, read from /proc (Linux). */
+export async function rssMb(pid, field = 'VmHWM') {
   const { readFile } = await import('node:fs/promises');
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+    const hwm = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
     return hwm ? Math.round(Number(hwm[1]) / 1024) : null;
   } catch {
     return null;

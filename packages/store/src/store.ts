@@ -22,9 +22,6 @@ function cacheKey(col: DBColumn, key: Uint8Array): string {
   return `${col.id}:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
 }
 
-/** LevelDB's own cache of uncompressed blocks, behind the row cache (LevelDB's default is 8 MiB). */
-const LEVELDB_BLOCK_CACHE = 64 * 1024 * 1024;
-
 /** What a cached row costs beyond its value: its key string, map slot and typed-array object. */
 const ROW_OVERHEAD = 256;
 
@@ -46,7 +43,7 @@ function readRc(stored: Uint8Array): number {
 }
 
 export interface StoreOptions {
-  /** Bytes the read cache may hold (values plus a per-row overhead); 96 MiB by default. */
+  /** Bytes the read cache may hold (values plus a per-row overhead); 64 MiB by default. */
   readonly cacheBytes?: number;
 }
 
@@ -59,14 +56,14 @@ export class Store {
     readonly path: string | null,
     opts: StoreOptions,
   ) {
-    this.cache = new LruCache(opts.cacheBytes ?? 96 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
+    this.cache = new LruCache(opts.cacheBytes ?? 64 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
   }
 
   /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
   static async open(path: string, opts: StoreOptions & { readOnly?: boolean } = {}): Promise<Store> {
     const db = new ClassicLevel<Uint8Array, Uint8Array>(path, ENC);
     try {
-      await db.open({ createIfMissing: !opts.readOnly, cacheSize: LEVELDB_BLOCK_CACHE });
+      await db.open({ createIfMissing: !opts.readOnly });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       if (cause?.code === 'LEVEL_LOCKED') {
