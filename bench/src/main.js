@@ -121,8 +121,8 @@ async function measureBare() {
   const bare = await bareFastify(2000);
   const r = await load(bare.url, () => env('status', []), { duration: P.duration });
   bare.stop();
-  log(`bare fastify: ${r.rps} req/s`);
-  return r.rps;
+  log(`bare fastify: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms`);
+  return r;
 }
 const rows = [];
 const bareBefore = await measureBare();
@@ -133,7 +133,11 @@ for (const [name, make] of cases) {
   log(`${name}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms (${r.errors} errors)`);
 }
 const bareAfter = await measureBare();
-const ceiling = { rps: Math.round((bareBefore + bareAfter) / 2) };
+const ceiling = {
+  rps: Math.round((bareBefore.rps + bareAfter.rps) / 2),
+  p50: Math.max(bareBefore.p50, bareAfter.p50),
+  p99: Math.max(bareBefore.p99, bareAfter.p99),
+};
 for (const r of rows) r.ratio = r.rps / ceiling.rps;
 
 let rss = await rssMb(node.proc.pid);
@@ -187,7 +191,7 @@ const table = [
       `| ${r.name} | ${r.rps} | ${r.p50 ?? '–'} | ${r.p99 ?? '–'} | ${r.ratio === null ? '–' : `${Math.round(r.ratio * 100)} %`} | ${TARGETS[r.name] ?? '–'} |`,
   ),
   '',
-  `bare fastify ${ceiling.rps} req/s (${bareBefore} before, ${bareAfter} after) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${Math.round(node.startupMs)} ms · peak RSS ${rss} MB · ${head} blocks`,
+  `bare fastify ${ceiling.rps} req/s (${bareBefore.rps} before, ${bareAfter.rps} after; p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${Math.round(node.startupMs)} ms · peak RSS ${rss} MB · ${head} blocks`,
 ].join('\n');
 writeFileSync(join(RESULTS, `${P.name}.md`), `${table}\n`);
 console.log(table);
