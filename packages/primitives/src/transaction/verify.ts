@@ -1,13 +1,22 @@
 // Signature checks: node:crypto for ed25519 (an order of magnitude faster than pure JS here) with
 // KeyObjects cached per key; @noble/curves for secp256k1 (NEAR's r ‖ s ‖ v over the 32-byte hash).
 import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { createRequire } from 'node:module';
+import type { secp256k1 as Secp256k1 } from '@noble/curves/secp256k1.js';
 import { toHex } from '../hash.js';
 import { KeyType, type PublicKey, type Signature } from '../public_key.js';
 
 const SPKI_ED25519_PREFIX = Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
+let secp: typeof Secp256k1 | undefined;
+/** Loaded on first use: most chains never see a secp256k1 key, and the import costs start-up time. */
+function secp256k1(): typeof Secp256k1 {
+  secp ??= (createRequire(import.meta.url)('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 })
+    .secp256k1;
+  return secp;
+}
+
 const keyObjects = new Map<string, KeyObject>();
 const KEY_CACHE_LIMIT = 50_000;
 
@@ -34,7 +43,7 @@ export function verifySignature(message: Uint8Array, signature: Signature, publi
     const uncompressed = new Uint8Array(65);
     uncompressed[0] = 4;
     uncompressed.set(publicKey.data, 1);
-    return secp256k1.verify(signature.data.subarray(0, 64), message, uncompressed, {
+    return secp256k1().verify(signature.data.subarray(0, 64), message, uncompressed, {
       prehash: false,
       format: 'compact',
     });

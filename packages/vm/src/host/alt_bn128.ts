@@ -1,16 +1,23 @@
 // alt_bn128 (BN254) host functions with nearcore's encodings (near-vm-runner logic/alt_bn128.rs):
 // field elements are 32-byte little-endian integers, G1 = x ‖ y, G2 = x ‖ y over Fq2 (real ‖
 // imaginary), (0, 0) is the point at infinity. Gas: a base cost plus a cost per element.
-import { bn254 } from '@noble/curves/bn254.js';
+import { createRequire } from 'node:module';
+import type { bn254 as Bn254 } from '@noble/curves/bn254.js';
 import { HostError } from '../errors.js';
 import type { VMLogic } from '../logic.js';
 
-const P = bn254.fields.Fp.ORDER;
-const R = bn254.fields.Fr.ORDER;
-const G1 = bn254.G1.Point;
-const G2 = bn254.G2.Point;
-type G1Point = InstanceType<typeof G1>;
-type G2Point = InstanceType<typeof G2>;
+type G1Point = InstanceType<typeof Bn254.G1.Point>;
+type G2Point = InstanceType<typeof Bn254.G2.Point>;
+
+let loaded: typeof Bn254 | undefined;
+/**
+ * The curve, loaded on first use: building its tower at import costs ~100 ms, which a node's
+ * start-up (and every view worker's) need not pay for a host function few contracts call.
+ */
+function bn254(): typeof Bn254 {
+  loaded ??= (createRequire(import.meta.url)('@noble/curves/bn254.js') as { bn254: typeof Bn254 }).bn254;
+  return loaded;
+}
 
 function invalid(msg: string, raw: Uint8Array): HostError {
   const bytes = [...raw].map((b) => b.toString(16).toUpperCase()).join(', ');
@@ -34,16 +41,16 @@ function le32(v: bigint): Uint8Array {
 
 function fq(raw: Uint8Array): bigint {
   const v = u256(raw);
-  if (v >= P) throw invalid('invalid fq', raw);
+  if (v >= bn254().fields.Fp.ORDER) throw invalid('invalid fq', raw);
   return v;
 }
 
 function decodeG1(raw: Uint8Array): G1Point {
   const x = fq(raw.subarray(0, 32));
   const y = fq(raw.subarray(32, 64));
-  if (x === 0n && y === 0n) return G1.ZERO;
+  if (x === 0n && y === 0n) return bn254().G1.Point.ZERO;
   try {
-    const p = G1.fromAffine({ x, y });
+    const p = bn254().G1.Point.fromAffine({ x, y });
     p.assertValidity();
     return p;
   } catch {
@@ -54,9 +61,9 @@ function decodeG1(raw: Uint8Array): G1Point {
 function decodeG2(raw: Uint8Array): G2Point {
   const x = { c0: fq(raw.subarray(0, 32)), c1: fq(raw.subarray(32, 64)) };
   const y = { c0: fq(raw.subarray(64, 96)), c1: fq(raw.subarray(96, 128)) };
-  if (x.c0 === 0n && x.c1 === 0n && y.c0 === 0n && y.c1 === 0n) return G2.ZERO;
+  if (x.c0 === 0n && x.c1 === 0n && y.c0 === 0n && y.c1 === 0n) return bn254().G2.Point.ZERO;
   try {
-    const p = G2.fromAffine({ x, y });
+    const p = bn254().G2.Point.fromAffine({ x, y });
     p.assertValidity();
     return p;
   } catch {
@@ -95,11 +102,11 @@ export function alt_bn128_g1_multiexp(
   l.gas.payBase('alt_bn128_g1_multiexp_base');
   const elements = split(l.read(value_ptr, value_len), 96);
   l.gas.payPer('alt_bn128_g1_multiexp_element', BigInt(elements.length));
-  let acc = G1.ZERO;
+  let acc = bn254().G1.Point.ZERO;
   for (const e of elements) {
     const p = decodeG1(e.subarray(0, 64));
     const s = u256(e.subarray(64, 96));
-    if (s >= R) throw invalid('invalid fr', e.subarray(64, 96));
+    if (s >= bn254().fields.Fr.ORDER) throw invalid('invalid fr', e.subarray(64, 96));
     if (s !== 0n && !p.is0()) acc = acc.add(p.multiplyUnsafe(s));
   }
   l.setRegister(register_id, encodeG1(acc));
@@ -114,7 +121,7 @@ export function alt_bn128_g1_sum(
   l.gas.payBase('alt_bn128_g1_sum_base');
   const elements = split(l.read(value_ptr, value_len), 65);
   l.gas.payPer('alt_bn128_g1_sum_element', BigInt(elements.length));
-  let acc = G1.ZERO;
+  let acc = bn254().G1.Point.ZERO;
   for (const e of elements) {
     const sign = e[0]!;
     if (sign > 1) throw invalid('invalid bool', e.subarray(0, 1));
@@ -132,5 +139,6 @@ export function alt_bn128_pairing_check(l: VMLogic, value_len: bigint, value_ptr
     .map((e) => ({ g1: decodeG1(e.subarray(0, 64)), g2: decodeG2(e.subarray(64, 192)) }))
     .filter((p) => !p.g1.is0() && !p.g2.is0());
   if (pairs.length === 0) return 1n;
-  return bn254.fields.Fp12.eql(bn254.pairingBatch(pairs), bn254.fields.Fp12.ONE) ? 1n : 0n;
+  const c = bn254();
+  return c.fields.Fp12.eql(c.pairingBatch(pairs), c.fields.Fp12.ONE) ? 1n : 0n;
 }
