@@ -34,9 +34,9 @@ export function decodeTip(b: Uint8Array): Tip {
 
 export class ChainStore {
   // Decoded headers serve every by-height lookup (block, chunk, query at a block, changes).
-  private readonly headers = new LruCache<string, BlockHeader>(8192);
+  private readonly headers = new LruCache<string, BlockHeader>(16_384);
   private readonly chunkHeaders = new LruCache<string, ChunkHeader[]>(4096);
-  private readonly extras = new LruCache<string, ChunkExtra>(4096);
+  private readonly extras = new LruCache<string, ChunkExtra>(16_384);
 
   constructor(readonly store: Store) {}
 

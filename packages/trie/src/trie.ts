@@ -1,5 +1,6 @@
 // Read side of the state trie, synchronous (the VM's storage reads cannot await).
 import { type CryptoHash, toHex, ZERO_HASH } from '@nearlite/primitives';
+import { LruCache } from '@nearlite/store';
 import { commonPrefixLength, concatNibbles, fromNibbles, toNibbles } from './nibbles.js';
 import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
 
@@ -34,8 +35,7 @@ export class MemoryTrieStorage implements TrieStorage {
 }
 
 /** Decoded nodes shared by all tries of a process: nodes are immutable by hash. */
-const nodeCache = new Map<string, RawNodeWithSize>();
-const NODE_CACHE_LIMIT = 20_000;
+const nodeCache = new LruCache<string, RawNodeWithSize>(50_000);
 
 export class Trie {
   constructor(
@@ -63,7 +63,6 @@ export class Trie {
     const hit = nodeCache.get(k);
     if (hit) return hit;
     const decoded = decodeRawNode(this.rawNode(hash));
-    if (nodeCache.size >= NODE_CACHE_LIMIT) nodeCache.clear();
     nodeCache.set(k, decoded);
     return decoded;
   }
