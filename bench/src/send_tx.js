@@ -2,7 +2,7 @@
 // Each sender keeps one transfer in flight for the whole run, signing the next as the last returns.
 import { actions as A, baseDecode, createTransaction } from 'near-api-js';
 import { rpcClient } from './http_client.js';
-import { rpc, rssMb, startNode } from './node_process.js';
+import { rssMb, startNode } from './node_process.js';
 import { fastSigner } from './signer.js';
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
@@ -35,9 +35,10 @@ export async function measureSendTx(home, meta, key, o) {
     }),
   );
   // A recent block hash, refreshed well inside the transaction validity period.
-  let blockHash = baseDecode((await rpc(txNode.url, 'block', { finality: 'final' })).header.hash);
+  const finalHash = async () => baseDecode((await call('block', { finality: 'final' })).header.hash);
+  let blockHash = await finalHash();
   const refresh = setInterval(async () => {
-    blockHash = baseDecode((await rpc(txNode.url, 'block', { finality: 'final' })).header.hash);
+    blockHash = await finalHash();
   }, 2000);
   const latencies = [];
   let sent = 0;

@@ -40,7 +40,7 @@ import { encodeStateChanges } from './state_changes.js';
 import type { StateWrite } from './state_records.js';
 import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
 import { TxPool } from './tx_pool.js';
-import { blockViewJson } from './views/block_view.js';
+import { blockAuthor, blockViewJson } from './views/block_view.js';
 
 export interface ChainOptions {
   readonly store: Store;
@@ -260,8 +260,7 @@ export class Chain {
     }));
     writeBlock(update, header, chunks);
     // Serving a block is then a read of ready JSON, however cold the block.
-    const author = cfg.validators[0]?.accountId ?? '';
-    update.put(DBCol.BlockView, header.hash, utf8(blockViewJson(author, header, chunkHeaders)));
+    update.put(DBCol.BlockView, header.hash, utf8(blockViewJson(blockAuthor(cfg), header, chunkHeaders)));
     const storage = trieStorage(store);
     const flat = flatStateReader(store);
     const results = new Map<number, ApplyChunkResult>();

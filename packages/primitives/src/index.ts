@@ -5,5 +5,6 @@ export * from './borsh.js';
 export * from './errors.js';
 export * from './hash.js';
 export * from './json.js';
+export * from './lazy.js';
 export * from './public_key.js';
 export * from './transaction/index.js';

@@ -88,8 +88,8 @@ export class Store {
   }
 
   // Every column is cached, absent rows too: this Store is the only writer of its database, and
-  // commit() writes each batch through to the cache, so a cached row is never stale. LevelDB has no
-  // bloom filter here, which makes a miss the most expensive read of all.
+  // commit() writes each batch through to the cache, so a cached row is never stale. Absent rows are
+  // worth caching: a miss still costs LevelDB a lookup per level.
   private raw(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     const ck = cacheKey(col, key);

@@ -77,6 +77,13 @@ export function chunkHeaderView(c: ChunkHeader): Record<string, unknown> {
   };
 }
 
+/** The block's author in views: the producer, which on this single-validator chain is the first genesis validator. */
+export function blockAuthor(config: {
+  readonly validators: readonly { readonly accountId: string }[];
+}): string {
+  return config.validators[0]?.accountId ?? '';
+}
+
 export function blockView(
   author: string,
   h: BlockHeader,

@@ -1,12 +1,12 @@
 // Read-only views of the chain in nearcore's JSON shapes (blocks, chunks, state queries, node status).
-import { base58Encode, type CryptoHash, HandlerError, RawJson, toHex } from '@nearlite/primitives';
+import { base58Encode, type CryptoHash, fromUtf8, HandlerError, RawJson, toHex } from '@nearlite/primitives';
 import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
 import { epochOf } from '../epoch.js';
 import { formatRfc3339Ns } from '../genesis/config.js';
 import { type BlockId, type BlockRef, resolveBlock, resolveQueryBlock } from './block_ref.js';
-import { blockViewJson, chunkHeaderView } from './block_view.js';
+import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { type QueryAt, viewAccessKey, viewAccessKeyList, viewAccount, viewCode, viewState } from './query.js';
 
@@ -25,7 +25,7 @@ export interface ViewClientOptions {
 
 function storedView(chain: Chain, hash: CryptoHash): RawJson | undefined {
   const bytes = chain.store.get(DBCol.BlockView, hash);
-  return bytes && new RawJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
+  return bytes && new RawJson(fromUtf8(bytes));
 }
 
 export class ViewClient {
@@ -40,7 +40,7 @@ export class ViewClient {
   }
 
   private author(): string {
-    return this.o.chain.genesis.config.validators[0]?.accountId ?? '';
+    return blockAuthor(this.o.chain.genesis.config);
   }
 
   block(ref: BlockRef): object {
@@ -53,8 +53,10 @@ export class ViewClient {
       if (stored) return stored;
     }
     const header = resolveBlock(chain, ref);
-    const stored = storedView(chain, header.hash);
-    if (stored) return stored;
+    if (!('blockId' in ref)) {
+      const stored = storedView(chain, header.hash);
+      if (stored) return stored;
+    }
     // Genesis, and blocks written before views were stored: built once, kept in a small LRU.
     const key = toHex(header.hash);
     let json = this.blockJson.get(key);

@@ -4,18 +4,18 @@ import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:cryp
 import { createRequire } from 'node:module';
 import type { secp256k1 as Secp256k1 } from '@noble/curves/secp256k1.js';
 import { toHex } from '../hash.js';
+import { lazy } from '../lazy.js';
 import { KeyType, type PublicKey, type Signature } from '../public_key.js';
 
 const SPKI_ED25519_PREFIX = Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
-let secp: typeof Secp256k1 | undefined;
 /** Loaded on first use: most chains never see a secp256k1 key, and the import costs start-up time. */
-function secp256k1(): typeof Secp256k1 {
-  secp ??= (createRequire(import.meta.url)('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 })
-    .secp256k1;
-  return secp;
-}
+const secp256k1 = lazy(
+  () =>
+    (createRequire(import.meta.url)('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 })
+      .secp256k1,
+);
 
 const keyObjects = new Map<string, KeyObject>();
 const KEY_CACHE_LIMIT = 50_000;

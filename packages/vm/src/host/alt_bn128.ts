@@ -2,6 +2,7 @@
 // field elements are 32-byte little-endian integers, G1 = x ‖ y, G2 = x ‖ y over Fq2 (real ‖
 // imaginary), (0, 0) is the point at infinity. Gas: a base cost plus a cost per element.
 import { createRequire } from 'node:module';
+import { lazy } from '@nearlite/primitives';
 import type { bn254 as Bn254 } from '@noble/curves/bn254.js';
 import { HostError } from '../errors.js';
 import type { VMLogic } from '../logic.js';
@@ -9,15 +10,13 @@ import type { VMLogic } from '../logic.js';
 type G1Point = InstanceType<typeof Bn254.G1.Point>;
 type G2Point = InstanceType<typeof Bn254.G2.Point>;
 
-let loaded: typeof Bn254 | undefined;
 /**
  * The curve, loaded on first use: building its tower at import costs ~100 ms, which a node's
  * start-up (and every view worker's) need not pay for a host function few contracts call.
  */
-function bn254(): typeof Bn254 {
-  loaded ??= (createRequire(import.meta.url)('@noble/curves/bn254.js') as { bn254: typeof Bn254 }).bn254;
-  return loaded;
-}
+const bn254 = lazy(
+  () => (createRequire(import.meta.url)('@noble/curves/bn254.js') as { bn254: typeof Bn254 }).bn254,
+);
 
 function invalid(msg: string, raw: Uint8Array): HostError {
   const bytes = [...raw].map((b) => b.toString(16).toUpperCase()).join(', ');

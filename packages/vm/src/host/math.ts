@@ -1,7 +1,7 @@
 // Math API: hashes, signature checks and the random seed. Curve arithmetic comes from @noble/curves.
 
 import { createRequire } from 'node:module';
-import { sha256 as sha256Hash } from '@nearlite/primitives';
+import { lazy, sha256 as sha256Hash } from '@nearlite/primitives';
 import type { ed25519 as Ed25519 } from '@noble/curves/ed25519.js';
 import type { secp256k1 as Secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 as ripemd160Hash } from '@noble/hashes/legacy.js';
@@ -12,12 +12,10 @@ import type { VMLogic } from '../logic.js';
 
 // Curves load on first use: their precomputation at import is start-up time most nodes never need.
 const load = createRequire(import.meta.url);
-let ed: typeof Ed25519 | undefined;
-let secp: typeof Secp256k1 | undefined;
-const ed25519 = (): typeof Ed25519 =>
-  (ed ??= (load('@noble/curves/ed25519.js') as { ed25519: typeof Ed25519 }).ed25519);
-const secp256k1 = (): typeof Secp256k1 =>
-  (secp ??= (load('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 }).secp256k1);
+const ed25519 = lazy(() => (load('@noble/curves/ed25519.js') as { ed25519: typeof Ed25519 }).ed25519);
+const secp256k1 = lazy(
+  () => (load('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 }).secp256k1,
+);
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
