@@ -31,20 +31,43 @@ const child = spawn(
     stdio: ['ignore', 'pipe', 'inherit'],
   },
 );
-let tail = '';
-let passed = 0;
-let failed = 0;
+let tap = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  tail = (tail + chunk.toString()).slice(-1_000_000);
+  tap += chunk.toString();
 });
-child.on('close', (code) => {
-  for (const line of tail.split('\n')) {
-    // top-level results only: one per test file
-    if (/^ok \d+ /.test(line)) passed++;
-    else if (/^not ok \d+ /.test(line)) failed++;
+/**
+ * Counts tests, not files or assertions: a test is a subtest with no subtests of its own. TAP puts a
+ * subtest's `# Subtest:` header and its result line at the same indent, its assertions deeper.
+ */
+function countTests(tap) {
+  const stack = [];
+  let pass = 0;
+  let fail = 0;
+  let skip = 0;
+  for (const line of tap.split('\n')) {
+    const header = /^(\s*)# Subtest: /.exec(line);
+    if (header) {
+      const top = stack[stack.length - 1];
+      if (top) top.hasChild = true;
+      stack.push({ indent: header[1].length, hasChild: false });
+      continue;
+    }
+    const result = /^(\s*)(not )?ok \d+ /.exec(line);
+    const top = stack[stack.length - 1];
+    if (!result || !top || result[1].length !== top.indent) continue;
+    stack.pop();
+    if (top.hasChild) continue;
+    if (/# (SKIP|TODO)/i.test(line)) skip++;
+    else if (result[2]) fail++;
+    else pass++;
   }
-  if (code !== 0 && failed === 0) failed = 1;
-  console.log(`${passed} passed, ${failed} failed`);
+  return { pass, fail, skip };
+}
+
+child.on('close', (code) => {
+  let { pass, fail, skip } = countTests(tap);
+  if (code !== 0 && fail === 0) fail = 1;
+  console.log(`${pass} passed, ${fail} failed${skip > 0 ? `, ${skip} skipped` : ''}`);
   process.exit(code ?? 1);
 });
