@@ -3,7 +3,7 @@
 // moves the TAIL marker in the same batch as the deletions, so a crash mid-GC leaves the store
 // consistent: every block at or above TAIL is whole, everything below is gone or unreachable.
 import { concatBytes } from '@nearlite/primitives';
-import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
+import { type BlockRetention, blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import type { Chain } from './chain.js';
 import { TAIL_KEY } from './chain_store.js';
 import { epochOf } from './epoch.js';
@@ -52,50 +52,60 @@ export async function gcStep(chain: Chain, cfg: GcConfig): Promise<number> {
   return n;
 }
 
+/** Every column whose rows die with a block, read from the registry so none can be forgotten. */
+const BLOCK_COLUMNS = Object.values(DBCol).flatMap((col) =>
+  typeof col.gc === 'object' ? [{ col, rule: col.gc as BlockRetention }] : [],
+);
+
 async function collectBlock(
   chain: Chain,
   update: StoreUpdate,
   hash: Uint8Array,
   isGenesis: boolean,
 ): Promise<void> {
-  const cs = chain.chainStore;
   const store = chain.store;
-  // The trie nodes this block's chunks replaced were still part of its parent's state; with the
-  // parent below the tail they are unreachable now.
-  for (const shardId of chain.layout.shardIds) {
-    const key = blockShardKey(hash, shardId);
-    const dels = store.get(DBCol.TrieChanges, key);
-    if (dels) {
-      for (const d of readTrieDeletions(dels)) update.decRef(DBCol.State, d.hash, d.rc);
-      update.delete(DBCol.TrieChanges, key);
-    }
+  const header = chain.chainStore.blockHeader(hash);
+  const shardKeys = chain.layout.shardIds.map((shardId) => blockShardKey(hash, shardId));
+  // Rows keyed by something other than the block are found through the block's own index rows,
+  // read before the batch deletes them.
+  const outcomeIds: Uint8Array[] = [];
+  const chunkHashes: Uint8Array[] = [];
+  for (const key of shardKeys) {
     const ids = store.get(DBCol.OutcomeIds, key);
-    if (ids) {
-      for (const id of decodeIdList(ids)) {
-        const outcomeKey = concatBytes(id, hash);
-        update.delete(DBCol.TransactionResultForBlock, outcomeKey);
-        update.delete(DBCol.TransactionBlock, id);
-        update.delete(DBCol.ReceiptBlock, id);
-        update.delete(DBCol.Transactions, id);
-        update.delete(DBCol.Receipts, id);
-      }
-      update.delete(DBCol.OutcomeIds, key);
-    }
-    update.delete(DBCol.OutgoingReceipts, key);
-    if (!isGenesis) {
-      update.delete(DBCol.ChunkExtra, key);
-      const chunkHash = store.get(DBCol.ChunkHashesByBlock, key);
-      if (chunkHash) update.delete(DBCol.Chunks, chunkHash);
-      update.delete(DBCol.ChunkHashesByBlock, key);
-    }
+    if (ids) outcomeIds.push(...decodeIdList(ids));
+    const chunkHash = store.get(DBCol.ChunkHashesByBlock, key);
+    if (chunkHash) chunkHashes.push(chunkHash);
+    // The trie nodes this block's chunks replaced were still part of its parent's state; with the
+    // parent below the tail they are unreachable now.
+    const dels = store.get(DBCol.TrieChanges, key);
+    if (dels) for (const d of readTrieDeletions(dels)) update.decRef(DBCol.State, d.hash, d.rc);
   }
-  for await (const [k] of store.iter(DBCol.StateChanges, hash)) update.delete(DBCol.StateChanges, k);
-  update.delete(DBCol.BlockMerkleTree, hash);
-  if (!isGenesis) {
-    const header = cs.blockHeader(hash);
-    update.delete(DBCol.BlockHeader, hash);
-    update.delete(DBCol.BlockView, hash);
-    update.delete(DBCol.Block, hash);
-    if (header) update.delete(DBCol.BlockHeight, u64be(header.lite.height));
+  for (const { col, rule } of BLOCK_COLUMNS) {
+    if (isGenesis && rule.keepGenesis) continue;
+    switch (rule.by) {
+      case 'block':
+        update.delete(col, hash);
+        break;
+      case 'blockShard':
+        for (const key of shardKeys) update.delete(col, key);
+        break;
+      case 'blockPrefix':
+        for await (const [key] of store.iter(col, hash)) update.delete(col, key);
+        break;
+      case 'height':
+        if (header) update.delete(col, u64be(header.lite.height));
+        break;
+      case 'outcomeId':
+        for (const id of outcomeIds) update.delete(col, id);
+        break;
+      case 'outcomeIdBlock':
+        for (const id of outcomeIds) update.delete(col, concatBytes(id, hash));
+        break;
+      case 'chunkHash':
+        for (const chunkHash of chunkHashes) update.delete(col, chunkHash);
+        break;
+      default:
+        rule.by satisfies never;
+    }
   }
 }

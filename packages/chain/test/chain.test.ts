@@ -1,6 +1,7 @@
 import {
   blockView,
   Chain,
+  encodeIdList,
   gcStep,
   generateKeyFile,
   makeLocalnetGenesis,
@@ -10,8 +11,16 @@ import {
   stateRecordToWrite,
   ViewClient,
 } from '@nearlite/chain';
-import { base58Encode, HandlerError, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
-import { DBCol, Store } from '@nearlite/store';
+import {
+  base58Encode,
+  concatBytes,
+  HandlerError,
+  sha256,
+  stringifyJson,
+  toBase64,
+  utf8,
+} from '@nearlite/primitives';
+import { blockShardKey, DBCol, Store, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
 
 /** Block views come pre-serialized; parse them back for assertions. */
@@ -210,3 +219,64 @@ t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_B
   for await (const _ of store.iter(DBCol.BlockView)) viewsLeft++;
   t.equal(viewsLeft, chain.head().height - tail + 1, 'stored block views went with their blocks');
 });
+
+t.test(
+  'every column has exactly one retention rule, and GC leaves no row of a collected block',
+  async (t) => {
+    const known = [
+      'block',
+      'blockShard',
+      'blockPrefix',
+      'height',
+      'outcomeId',
+      'outcomeIdBlock',
+      'chunkHash',
+    ];
+    for (const [name, col] of Object.entries(DBCol)) {
+      const rule = col.gc;
+      if (rule === 'keep') continue;
+      if (rule === 'refcount') {
+        t.ok(col.refcounted, `${name}: refcount retention only on a refcounted column`);
+        continue;
+      }
+      t.ok(known.includes(rule.by), `${name}: retention by ${rule.by}`);
+      t.notOk(col.refcounted, `${name}: a block-keyed column is not refcounted`);
+    }
+
+    const { chain, store } = await setup({ epochLength: 3, shards: 2 });
+    const hashes: Uint8Array[] = [chain.head().hash];
+    for (let i = 0; i < 15; i++) {
+      const header = await chain.produceBlock();
+      hashes.push(header.hash);
+      // The no-op applier leaves outcomes out: give each block outcome-keyed rows, so every rule runs.
+      const id = sha256(header.hash);
+      const u = new StoreUpdate()
+        .put(DBCol.OutcomeIds, blockShardKey(header.hash, 1), encodeIdList([id]))
+        .put(DBCol.StateChanges, concatBytes(header.hash, utf8('k')), new Uint8Array([1]));
+      for (const col of Object.values(DBCol)) {
+        if (typeof col.gc !== 'object') continue;
+        if (col.gc.by === 'outcomeId') u.put(col, id, new Uint8Array([1]));
+        if (col.gc.by === 'outcomeIdBlock') u.put(col, concatBytes(id, header.hash), new Uint8Array([1]));
+      }
+      await store.commit(u);
+    }
+    while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}
+    const tail = chain.chainStore.tail()!;
+    t.ok(tail > 1, `tail moved to ${tail}`);
+    const collected = hashes.slice(1, tail).map((h) => [h, sha256(h)] as const);
+    const contains = (key: Uint8Array, part: Uint8Array) =>
+      Buffer.from(key.buffer, key.byteOffset, key.byteLength).includes(part);
+    for (const [name, col] of Object.entries(DBCol)) {
+      if (typeof col.gc !== 'object') continue;
+      let left = 0;
+      let kept = 0;
+      for await (const [key] of store.iter(col)) {
+        if (collected.some(([h, id]) => contains(key, h) || contains(key, id))) left++;
+        else kept++;
+      }
+      t.equal(left, 0, `${name}: no row of a collected block is left (${kept} kept)`);
+    }
+    for (let h = 1; h < tail; h++) t.notOk(chain.chainStore.blockHashByHeight(h), `height ${h} is gone`);
+    t.ok(chain.chainStore.blockHashByHeight(0), 'genesis stays');
+  },
+);

@@ -1,7 +1,31 @@
 // The column registry. Every stored key is `[column id] ‖ column key`; ids are never reused (a test
 // checks uniqueness). Integers inside keys are u64 big-endian so byte order is numeric order.
-// `gc` says what the retention policy does with a column: 'block' rows die with their block,
-// 'refcount' rows die when their count reaches zero, 'keep' rows are never collected.
+// `gc` says what the retention policy does with a column, and GC reads nothing else: 'keep' rows are
+// never collected, 'refcount' rows die when their count reaches zero, and a `{by}` rule names how a
+// row is found from the block being collected, so a new column cannot be forgotten by GC.
+
+/** How GC finds a column's rows from a collected block. */
+export type GcKey =
+  /** block hash */
+  | 'block'
+  /** block hash ‖ u64be shard */
+  | 'blockShard'
+  /** block hash ‖ anything */
+  | 'blockPrefix'
+  /** u64be height */
+  | 'height'
+  /** a transaction hash or receipt id listed in the block's OutcomeIds */
+  | 'outcomeId'
+  /** outcome id ‖ block hash */
+  | 'outcomeIdBlock'
+  /** a chunk hash named by the block's ChunkHashesByBlock */
+  | 'chunkHash';
+
+export interface BlockRetention {
+  readonly by: GcKey;
+  /** The genesis block's row outlives GC: the chain is anchored there. */
+  readonly keepGenesis?: true;
+}
 
 export interface ColumnSpec {
   readonly id: number;
@@ -9,7 +33,7 @@ export interface ColumnSpec {
   readonly insertOnly: boolean;
   /** Values carry a trailing i64 LE reference count, folded at commit time. */
   readonly refcounted: boolean;
-  readonly gc: 'block' | 'refcount' | 'keep';
+  readonly gc: BlockRetention | 'refcount' | 'keep';
   readonly doc: string;
 }
 
@@ -28,34 +52,46 @@ export const DBCol = {
     gc: 'keep',
     doc: 'head, final head, tail, genesis pointers',
   },
-  BlockHeader: { id: 2, insertOnly: true, refcounted: false, gc: 'block', doc: 'block hash → header' },
+  BlockHeader: {
+    id: 2,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'block', keepGenesis: true },
+    doc: 'block hash → header',
+  },
   Block: {
     id: 3,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'block', keepGenesis: true },
     doc: 'block hash → body (chunk headers)',
   },
   BlockHeight: {
     id: 4,
     insertOnly: false,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'height', keepGenesis: true },
     doc: 'u64be height → canonical hash',
   },
-  Chunks: { id: 5, insertOnly: true, refcounted: false, gc: 'block', doc: 'chunk hash → chunk' },
+  Chunks: {
+    id: 5,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'chunkHash', keepGenesis: true },
+    doc: 'chunk hash → chunk',
+  },
   ChunkHashesByBlock: {
     id: 6,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'blockShard', keepGenesis: true },
     doc: 'block ‖ u64be shard → chunk hash',
   },
   ChunkExtra: {
     id: 7,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'blockShard', keepGenesis: true },
     doc: 'block ‖ u64be shard → post-state',
   },
   State: {
@@ -66,70 +102,81 @@ export const DBCol = {
     doc: 'trie node or value hash → bytes ‖ rc',
   },
   FlatState: { id: 9, insertOnly: false, refcounted: false, gc: 'keep', doc: 'trie key → value at head' },
-  Transactions: { id: 10, insertOnly: true, refcounted: false, gc: 'block', doc: 'tx hash → signed tx' },
-  Receipts: { id: 11, insertOnly: true, refcounted: false, gc: 'block', doc: 'receipt id → receipt' },
+  Transactions: {
+    id: 10,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'outcomeId' },
+    doc: 'tx hash → signed tx',
+  },
+  Receipts: {
+    id: 11,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'outcomeId' },
+    doc: 'receipt id → receipt',
+  },
   TransactionResultForBlock: {
     id: 12,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'outcomeIdBlock' },
     doc: 'outcome id ‖ block → outcome with proof',
   },
   OutcomeIds: {
     id: 13,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'blockShard' },
     doc: 'block ‖ u64be shard → outcome ids',
   },
   StateChanges: {
     id: 14,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'blockPrefix' },
     doc: 'block ‖ trie key → changes',
   },
   OutgoingReceipts: {
     id: 15,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
-    doc: 'block ‖ u64be shard → receipts its chunk produced, applied in the next block',
+    gc: { by: 'blockShard' },
+    doc: 'block ‖ u64be receiving shard → receipts this block produced for that shard, applied in the next block',
   },
   TrieChanges: {
     id: 16,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'blockShard' },
     doc: 'block ‖ u64be shard → trie deletions applied when the block is collected',
   },
-  EpochInfo: { id: 17, insertOnly: true, refcounted: false, gc: 'keep', doc: 'epoch id → epoch info' },
   BlockMerkleTree: {
     id: 18,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'block' },
     doc: 'block hash → partial merkle tree',
   },
   TransactionBlock: {
     id: 19,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'outcomeId' },
     doc: 'tx hash → block hash whose chunk included it',
   },
   ReceiptBlock: {
     id: 20,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'outcomeId' },
     doc: 'receipt id → block that executed it',
   },
   BlockView: {
     id: 21,
     insertOnly: true,
     refcounted: false,
-    gc: 'block',
+    gc: { by: 'block', keepGenesis: true },
     doc: 'block hash → the `block` RPC result as UTF-8 JSON, written with the block',
   },
 } as const satisfies Record<string, ColumnSpec>;
