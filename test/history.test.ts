@@ -1,8 +1,9 @@
 // History: state changes per block, time travel, GC boundaries and reading a stopped node's store.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import * as T from '@near-js/jsonrpc-types';
 import t from 'tap';
-import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { camel, cli, initHome, startNode, waitForHeight } from './helpers/node.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -68,6 +69,36 @@ t.test('changes, block_effects and queries at old blocks on an archival node', a
     block_id: 1,
   });
   t.same(none.body.result?.changes, []);
+
+  // What nearlite itself answers, against the client library's schemas.
+  const real: [string, unknown, { safeParse(v: unknown): { success: boolean } }][] = [
+    ['block_effects', { block_id: found!.block_hash }, T.RpcStateChangesInBlockByTypeResponseSchema()],
+    [
+      'EXPERIMENTAL_changes_in_block',
+      { block_id: found!.block_hash },
+      T.RpcStateChangesInBlockByTypeResponseSchema(),
+    ],
+    [
+      'changes',
+      { changes_type: 'account_changes', account_ids: ['test.near'], block_id: 1 },
+      T.RpcStateChangesInBlockResponseSchema(),
+    ],
+    [
+      'EXPERIMENTAL_changes',
+      {
+        changes_type: 'data_changes',
+        account_ids: ['test.near'],
+        key_prefix_base64: b64('greet'),
+        block_id: found!.block_hash,
+      },
+      T.RpcStateChangesInBlockResponseSchema(),
+    ],
+  ];
+  for (const [method, params, schema] of real) {
+    const r = await node.rpc(method, params);
+    const parsed = schema.safeParse(camel(r.body.result));
+    t.ok(parsed.success, `${method} matches the client schema`, { result: r.body.result, parsed });
+  }
 });
 
 t.test('GC keeps recent epochs: the tail answers, the block below it is gone', async (t) => {

@@ -63,7 +63,8 @@ t.test('query: every request_type in object form', async (t) => {
     'unknown keys are ignored, as nearcore does',
   );
   const r = await h.rpc('query', { ...base, request_type: 'view_account' });
-  t.ok(T.RpcQueryResponseSchema().safeParse(camel(r.json.result)).success, 'RpcQueryResponseSchema');
+  // The result is the fake backend's; only the envelope around it is dispatch's own output. Real
+  // results are checked against the schemas end to end (test/foundation.test.ts, test/history.test.ts).
   t.ok(
     T.JsonRpcResponseFor_RpcQueryResponseAnd_RpcErrorSchema().safeParse(camel(r.json)).success,
     'envelope schema',
@@ -249,10 +250,7 @@ t.test('send_tx, broadcast_tx_commit, broadcast_tx_async params', async (t) => {
     'wait_until ignored',
   );
   const sent = await h.rpc('broadcast_tx_commit', [tx]);
-  t.ok(
-    T.RpcTransactionResponseSchema().safeParse(camel(sent.json.result)).success,
-    'RpcTransactionResponseSchema',
-  );
+  t.notOk(sent.json.error, 'broadcast_tx_commit answers a result');
   const async = await h.rpc('broadcast_tx_async', [tx]);
   t.equal(async.json.result, '9wLp7j3fBKiBypiDEiYzxmqPch2UpanRRHrbouM1BMq2');
   t.same(h.backend.last(), ['broadcastTxAsync', new Uint8Array([9, 9, 9])]);
@@ -294,10 +292,7 @@ t.test('tx and EXPERIMENTAL_tx_status params', async (t) => {
     await h.rpc(m, { signed_tx_base64: tx, wait_until: 'INCLUDED' });
     t.same(h.backend.last().slice(1), [{ signedTx: new Uint8Array([9, 9, 9]) }, 'INCLUDED', receipts]);
     const r = await h.rpc(m, [HASH, 'a.near']);
-    t.ok(
-      T.RpcTransactionResponseSchema().safeParse(camel(r.json.result)).success,
-      `${m} RpcTransactionResponseSchema`,
-    );
+    t.notOk(r.json.error, `${m} answers a result`);
 
     await fails(
       t,
