@@ -2,7 +2,6 @@ import {
   BorshError,
   type BorshReader,
   type BorshWriter,
-  base58Encode,
   formatPublicKey,
   type PublicKey,
   readPublicKey,
@@ -36,5 +35,3 @@ export function validatorStakeView(v: ValidatorStake): object {
     stake: v.stake.toString(),
   };
 }
-
-export const hashView = base58Encode;

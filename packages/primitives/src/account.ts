@@ -2,7 +2,6 @@
 import { base58Encode } from './base58.js';
 import { BorshError, BorshReader, BorshWriter } from './borsh.js';
 import type { CryptoHash } from './hash.js';
-import { ZERO_HASH } from './hash.js';
 
 export interface Account {
   amount: bigint;
@@ -23,10 +22,6 @@ export function decodeAccount(bytes: Uint8Array): Account {
   const a = { amount, locked: r.u128(), codeHash: r.fixed(32).slice(), storageUsage: r.u64() };
   r.end();
   return a;
-}
-
-export function emptyAccount(amount: bigint): Account {
-  return { amount, locked: 0n, codeHash: ZERO_HASH, storageUsage: 0n };
 }
 
 export interface AccountView {

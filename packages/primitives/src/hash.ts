@@ -11,7 +11,7 @@ export function sha256(data: Uint8Array): CryptoHash {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-export function sha256Many(parts: readonly Uint8Array[]): CryptoHash {
+function sha256Many(parts: readonly Uint8Array[]): CryptoHash {
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
   const b = h.digest();

@@ -60,10 +60,6 @@ export function formatPublicKey(pk: PublicKey): string {
   return `${PREFIX[pk.keyType]}:${base58Encode(pk.data)}`;
 }
 
-export function parseSignature(text: string): Signature {
-  return parseTyped(text, SIG_LEN, 'signature');
-}
-
 export function formatSignature(sig: Signature): string {
   return `${PREFIX[sig.keyType]}:${base58Encode(sig.data)}`;
 }

@@ -35,5 +35,3 @@ export interface ActionError {
   readonly index: number | null;
   readonly kind: unknown;
 }
-
-export const actionErrorJson = (e: ActionError) => ({ ActionError: { index: e.index, kind: e.kind } });

@@ -46,8 +46,6 @@ export interface FunctionCallRunner {
   run(input: FunctionCallInput): FunctionCallOutput;
 }
 
-export type FunctionCallExecutor = FunctionCallRunner;
-
 export class VmFunctionCallRunner implements FunctionCallRunner {
   constructor(private readonly cache?: ContractCache) {}
 

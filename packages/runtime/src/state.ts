@@ -8,7 +8,7 @@ import {
   encodeAccount,
   type PublicKey,
 } from '@nearlite/primitives';
-import { type TrieUpdate, trieKeyAccessKey, trieKeyAccount, trieKeyContractCode } from '@nearlite/trie';
+import { type TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 
 export function getAccount(s: TrieUpdate, id: string): Account | null {
   const raw = s.get(trieKeyAccount(id));
@@ -26,10 +26,6 @@ export function getAccessKey(s: TrieUpdate, id: string, pk: PublicKey): AccessKe
 
 export function setAccessKey(s: TrieUpdate, id: string, pk: PublicKey, k: AccessKey): void {
   s.set(trieKeyAccessKey(id, pk), encodeAccessKey(k));
-}
-
-export function getCode(s: TrieUpdate, id: string): Uint8Array | null {
-  return s.get(trieKeyContractCode(id)) ?? null;
 }
 
 /** NEP-448: an account using at most this many bytes needs no balance for its storage. */

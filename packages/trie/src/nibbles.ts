@@ -48,15 +48,3 @@ export function commonPrefixLength(a: Uint8Array, b: Uint8Array): number {
   while (i < n && a[i] === b[i]) i++;
   return i;
 }
-
-export function concatNibbles(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}

@@ -1,7 +1,7 @@
 // Read side of the state trie, synchronous (the VM's storage reads cannot await).
-import { type CryptoHash, toHex, ZERO_HASH } from '@nearlite/primitives';
+import { type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
 import { LruCache } from '@nearlite/store';
-import { commonPrefixLength, concatNibbles, fromNibbles, toNibbles } from './nibbles.js';
+import { commonPrefixLength, fromNibbles, toNibbles } from './nibbles.js';
 import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
 
 /** Where trie nodes and values live, by hash (nearcore's State column holds both). */
@@ -146,13 +146,13 @@ export class Trie {
           return;
         }
         if (node.kind === 'leaf') return;
-        path = concatNibbles(path, node.key);
+        path = concatBytes(path, node.key);
         hash = node.child;
         continue;
       }
       const child = node.children[rest[0]!];
       if (!child) return;
-      path = concatNibbles(path, rest.subarray(0, 1));
+      path = concatBytes(path, rest.subarray(0, 1));
       hash = child;
     }
   }
@@ -165,11 +165,11 @@ export class Trie {
   ): Generator<[Uint8Array, Uint8Array]> {
     switch (node.kind) {
       case 'leaf':
-        yield [fromNibbles(concatNibbles(path, node.key)), this.value(node.value.hash)];
+        yield [fromNibbles(concatBytes(path, node.key)), this.value(node.value.hash)];
         return;
       case 'extension': {
         const child = this.visit(node.child, proof);
-        yield* this.walk(node.child, child, concatNibbles(path, node.key), proof);
+        yield* this.walk(node.child, child, concatBytes(path, node.key), proof);
         return;
       }
       case 'branch':
@@ -178,7 +178,7 @@ export class Trie {
           const c = node.children[i];
           if (!c) continue;
           const child = this.visit(c, proof);
-          yield* this.walk(c, child, concatNibbles(path, Uint8Array.of(i)), proof);
+          yield* this.walk(c, child, concatBytes(path, Uint8Array.of(i)), proof);
         }
     }
   }

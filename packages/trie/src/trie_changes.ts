@@ -2,8 +2,8 @@
 // root with the nodes and values to insert and the old ones the change replaced, each with a
 // reference count, exactly as nearcore's TrieChanges. Shapes are normalised on delete so the root
 // depends only on the final key set.
-import { type CryptoHash, compareBytes, sha256, toHex } from '@nearlite/primitives';
-import { commonPrefixLength, concatNibbles, toNibbles } from './nibbles.js';
+import { type CryptoHash, compareBytes, concatBytes, sha256, toHex } from '@nearlite/primitives';
+import { commonPrefixLength, toNibbles } from './nibbles.js';
 import {
   encodeRawNode,
   nodeHash,
@@ -199,11 +199,11 @@ class Editor {
     const c = this.peek(child);
     if (c.kind === 'leaf') {
       const opened = this.open(child) as Extract<MemNode, { kind: 'leaf' }>;
-      return { kind: 'leaf', key: concatNibbles(key, opened.key), value: opened.value };
+      return { kind: 'leaf', key: concatBytes(key, opened.key), value: opened.value };
     }
     if (c.kind === 'extension') {
       const opened = this.open(child) as Extract<MemNode, { kind: 'extension' }>;
-      return { kind: 'extension', key: concatNibbles(key, opened.key), child: opened.child };
+      return { kind: 'extension', key: concatBytes(key, opened.key), child: opened.child };
     }
     return { kind: 'extension', key, child };
   }
