@@ -2,17 +2,21 @@
 // over @nearlite/chain; tests may implement it in memory. Every method returns a nearcore-shaped view
 // (snake_case keys, u128 as decimal strings, u64 above 2^53 as bigint) ready for `stringifyJson`, and
 // signals domain errors by throwing `HandlerError` (from @nearlite/primitives) with nearcore's cause name.
-import type { CryptoHash } from '@nearlite/primitives';
+import type {
+  BlockId,
+  BlockReference,
+  ChangesRequest,
+  CryptoHash,
+  TxExecutionStatus,
+} from '@nearlite/primitives';
 
-export type Finality = 'optimistic' | 'near-final' | 'final';
-
-/** A block height, or a block hash (already base58-decoded and 32 bytes long). */
-export type BlockId = number | CryptoHash;
-
-export type BlockReference =
-  | { readonly finality: Finality }
-  | { readonly blockId: BlockId }
-  | { readonly syncCheckpoint: 'genesis' | 'earliest_available' };
+export type {
+  BlockId,
+  BlockReference,
+  ChangesRequest,
+  Finality,
+  TxExecutionStatus,
+} from '@nearlite/primitives';
 
 export type QueryRequest =
   | { readonly requestType: 'view_account'; readonly accountId: string }
@@ -31,28 +35,6 @@ export type QueryRequest =
       readonly methodName: string;
       readonly args: Uint8Array;
     };
-
-export type ChangesRequest =
-  | { readonly changesType: 'account_changes'; readonly accountIds: readonly string[] }
-  | {
-      readonly changesType: 'single_access_key_changes';
-      readonly keys: readonly { readonly accountId: string; readonly publicKey: string }[];
-    }
-  | { readonly changesType: 'all_access_key_changes'; readonly accountIds: readonly string[] }
-  | { readonly changesType: 'contract_code_changes'; readonly accountIds: readonly string[] }
-  | {
-      readonly changesType: 'data_changes';
-      readonly accountIds: readonly string[];
-      readonly keyPrefix: Uint8Array;
-    };
-
-export type TxExecutionStatus =
-  | 'NONE'
-  | 'INCLUDED'
-  | 'EXECUTED_OPTIMISTIC'
-  | 'INCLUDED_FINAL'
-  | 'EXECUTED'
-  | 'FINAL';
 
 export type TxStatusQuery =
   | { readonly txHash: CryptoHash; readonly senderAccountId: string }

@@ -1,7 +1,8 @@
 // The RPC layer's backend, composed from the chain's view client and transaction service.
 
-import type { BlockRef, ViewClient } from '@nearlite/chain';
+import type { ViewClient } from '@nearlite/chain';
 import type {
+  BlockReference,
   ChangesRequest,
   QueryRequest,
   RpcBackend,
@@ -19,7 +20,7 @@ export interface TxService {
 
 export interface CallService {
   callFunction(
-    ref: BlockRef,
+    ref: BlockReference,
     accountId: string,
     methodName: string,
     args: Uint8Array,
@@ -27,8 +28,8 @@ export interface CallService {
 }
 
 export interface HistoryService {
-  changes(ref: BlockRef, request: ChangesRequest): object;
-  changesInBlock(ref: BlockRef): object;
+  changes(ref: BlockReference, request: ChangesRequest): object;
+  changesInBlock(ref: BlockReference): object;
 }
 
 export interface SandboxService {

@@ -7,4 +7,5 @@ export * from './hash.js';
 export * from './json.js';
 export * from './lazy.js';
 export * from './public_key.js';
+export * from './rpc_types.js';
 export * from './transaction/index.js';

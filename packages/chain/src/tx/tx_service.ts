@@ -6,18 +6,13 @@ import {
   HandlerError,
   RawJson,
   stringifyJson,
+  type TxExecutionStatus,
   toHex,
 } from '@nearlite/primitives';
 import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain, NewBlockEvent } from '../chain.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
-import {
-  finalExecutionOutcomeView,
-  satisfies,
-  type TxExecutionStatus,
-  type TxProgress,
-  txProgress,
-} from './tx_status.js';
+import { finalExecutionOutcomeView, satisfies, type TxProgress, txProgress } from './tx_status.js';
 
 export class TransactionDecodeError extends Error {
   override readonly name = 'TransactionDecodeError';

@@ -1,19 +1,18 @@
 // Transaction status as nearcore computes it: the outcome DAG from the transaction's outcome through
 // every receipt it caused (depth-first, as get_recursive_transaction_results), its final status, and
 // how far along it is (TxExecutionStatus).
-import { base58Encode, type CryptoHash, concatBytes, toBase64, toHex } from '@nearlite/primitives';
+import {
+  base58Encode,
+  type CryptoHash,
+  concatBytes,
+  type TxExecutionStatus,
+  toBase64,
+  toHex,
+} from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import { decodeStoredOutcome } from '../outcome_store.js';
 import type { DecodedOutcome, TxCodecs } from './codecs.js';
-
-export type TxExecutionStatus =
-  | 'NONE'
-  | 'INCLUDED'
-  | 'EXECUTED_OPTIMISTIC'
-  | 'INCLUDED_FINAL'
-  | 'EXECUTED'
-  | 'FINAL';
 
 export interface LoadedOutcome {
   readonly id: CryptoHash;

@@ -1,14 +1,7 @@
 // Resolving a block reference the way nearcore's view client does, with its error shapes.
-import { base58Encode, type CryptoHash, HandlerError } from '@nearlite/primitives';
+import { type BlockId, type BlockReference, base58Encode, HandlerError } from '@nearlite/primitives';
 import type { BlockHeader } from '../block_header.js';
 import type { Chain } from '../chain.js';
-
-export type Finality = 'optimistic' | 'near-final' | 'final';
-export type BlockId = number | CryptoHash;
-export type BlockRef =
-  | { readonly finality: Finality }
-  | { readonly blockId: BlockId }
-  | { readonly syncCheckpoint: 'genesis' | 'earliest_available' };
 
 function notFoundText(id: BlockId): string {
   return typeof id === 'number'
@@ -21,7 +14,7 @@ export function blockIdJson(id: BlockId): number | string {
 }
 
 /** Finds the header a reference names; null when it names a block the node never had. */
-export function lookupBlock(chain: Chain, ref: BlockRef): BlockHeader | null {
+export function lookupBlock(chain: Chain, ref: BlockReference): BlockHeader | null {
   const cs = chain.chainStore;
   if ('finality' in ref) {
     const head = chain.headHeader();
@@ -41,7 +34,7 @@ export function lookupBlock(chain: Chain, ref: BlockRef): BlockHeader | null {
 }
 
 /** True when a height-or-hash names a block below the GC tail. */
-function isCollected(chain: Chain, ref: BlockRef): { height: number } | null {
+function isCollected(chain: Chain, ref: BlockReference): { height: number } | null {
   if (!('blockId' in ref) || typeof ref.blockId !== 'number') return null;
   const tail = chain.chainStore.tail();
   const head = chain.head().height;
@@ -57,7 +50,7 @@ function isCollected(chain: Chain, ref: BlockRef): { height: number } | null {
 }
 
 /** For block, chunk, gas_price, changes: UNKNOWN_BLOCK with empty info. */
-export function resolveBlock(chain: Chain, ref: BlockRef): BlockHeader {
+export function resolveBlock(chain: Chain, ref: BlockReference): BlockHeader {
   const h = lookupBlock(chain, ref);
   if (h) return h;
   const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
@@ -65,7 +58,7 @@ export function resolveBlock(chain: Chain, ref: BlockRef): BlockHeader {
 }
 
 /** For query: GARBAGE_COLLECTED_BLOCK first, then UNKNOWN_BLOCK with the reference in info. */
-export function resolveQueryBlock(chain: Chain, ref: BlockRef): BlockHeader {
+export function resolveQueryBlock(chain: Chain, ref: BlockReference): BlockHeader {
   const h = lookupBlock(chain, ref);
   if (h) return h;
   const gc = isCollected(chain, ref);

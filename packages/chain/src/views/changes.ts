@@ -2,7 +2,9 @@
 import {
   accessKeyView,
   accountView,
+  type BlockReference,
   base58Encode,
+  type ChangesRequest,
   concatBytes,
   decodeAccessKey,
   decodeAccount,
@@ -22,21 +24,7 @@ import {
 } from '@nearlite/trie';
 import type { Chain } from '../chain.js';
 import { decodeStateChangeRecords } from '../state_changes.js';
-import { type BlockRef, resolveBlock } from './block_ref.js';
-
-export type ChangesRequest =
-  | { readonly changesType: 'account_changes'; readonly accountIds: readonly string[] }
-  | {
-      readonly changesType: 'single_access_key_changes';
-      readonly keys: readonly { accountId: string; publicKey: string }[];
-    }
-  | { readonly changesType: 'all_access_key_changes'; readonly accountIds: readonly string[] }
-  | { readonly changesType: 'contract_code_changes'; readonly accountIds: readonly string[] }
-  | {
-      readonly changesType: 'data_changes';
-      readonly accountIds: readonly string[];
-      readonly keyPrefix: Uint8Array;
-    };
+import { resolveBlock } from './block_ref.js';
 
 export function causeView(c: StateChangeCause): object {
   if (c.type === 'transaction_processing') return { type: c.type, tx_hash: base58Encode(c.txHash) };
@@ -107,7 +95,7 @@ async function collect(
   }
 }
 
-export async function changesView(chain: Chain, ref: BlockRef, req: ChangesRequest): Promise<object> {
+export async function changesView(chain: Chain, ref: BlockReference, req: ChangesRequest): Promise<object> {
   const header = resolveBlock(chain, ref);
   const h = header.hash;
   const changes: object[] = [];
@@ -141,7 +129,7 @@ const TOUCHED: Record<string, string> = {
   contract_code: 'contract_code_touched',
 };
 
-export async function blockEffectsView(chain: Chain, ref: BlockRef): Promise<object> {
+export async function blockEffectsView(chain: Chain, ref: BlockReference): Promise<object> {
   const header = resolveBlock(chain, ref);
   const seen = new Set<string>();
   const changes: object[] = [];

@@ -1,11 +1,20 @@
 // Read-only views of the chain in nearcore's JSON shapes (blocks, chunks, state queries, node status).
-import { base58Encode, type CryptoHash, fromUtf8, HandlerError, RawJson, toHex } from '@nearlite/primitives';
+import {
+  type BlockId,
+  type BlockReference,
+  base58Encode,
+  type CryptoHash,
+  fromUtf8,
+  HandlerError,
+  RawJson,
+  toHex,
+} from '@nearlite/primitives';
 import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
 import { epochOf } from '../epoch.js';
 import { formatRfc3339Ns } from '../genesis/config.js';
-import { type BlockId, type BlockRef, resolveBlock, resolveQueryBlock } from './block_ref.js';
+import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { type QueryAt, viewAccessKey, viewAccessKeyList, viewAccount, viewCode, viewState } from './query.js';
@@ -43,7 +52,7 @@ export class ViewClient {
     return blockAuthor(this.o.chain.genesis.config);
   }
 
-  block(ref: BlockRef): object {
+  block(ref: BlockReference): object {
     const chain = this.o.chain;
     // A block named by height or hash needs no header: its stored view is the answer.
     if ('blockId' in ref) {
@@ -113,7 +122,7 @@ export class ViewClient {
   }
 
   /** The header and shard trie that a query for `accountId` reads. */
-  queryAt(ref: BlockRef, accountId: string): QueryAt {
+  queryAt(ref: BlockReference, accountId: string): QueryAt {
     const chain = this.o.chain;
     const header = resolveQueryBlock(chain, ref);
     const shardId = chain.layout.accountIdToShardId(accountId);
@@ -130,23 +139,23 @@ export class ViewClient {
     return { header, trie };
   }
 
-  viewAccount(ref: BlockRef, accountId: string): object {
+  viewAccount(ref: BlockReference, accountId: string): object {
     return viewAccount(this.queryAt(ref, accountId), accountId);
   }
 
-  viewCode(ref: BlockRef, accountId: string): object {
+  viewCode(ref: BlockReference, accountId: string): object {
     return viewCode(this.queryAt(ref, accountId), accountId);
   }
 
-  viewState(ref: BlockRef, accountId: string, prefix: Uint8Array, includeProof: boolean): object {
+  viewState(ref: BlockReference, accountId: string, prefix: Uint8Array, includeProof: boolean): object {
     return viewState(this.queryAt(ref, accountId), accountId, prefix, includeProof);
   }
 
-  viewAccessKey(ref: BlockRef, accountId: string, publicKey: string): object {
+  viewAccessKey(ref: BlockReference, accountId: string, publicKey: string): object {
     return viewAccessKey(this.queryAt(ref, accountId), accountId, publicKey);
   }
 
-  viewAccessKeyList(ref: BlockRef, accountId: string): object {
+  viewAccessKeyList(ref: BlockReference, accountId: string): object {
     return viewAccessKeyList(this.queryAt(ref, accountId), accountId);
   }
 
@@ -159,7 +168,7 @@ export class ViewClient {
     return genesisConfigView(this.o.chain.genesis.config);
   }
 
-  protocolConfig(ref: BlockRef): object {
+  protocolConfig(ref: BlockReference): object {
     resolveBlock(this.o.chain, ref);
     return protocolConfigView(this.o.chain.genesis.config, this.o.runtimeConfigView);
   }

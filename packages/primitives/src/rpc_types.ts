@@ -1,0 +1,35 @@
+// The request vocabulary shared by the RPC layer and the chain's views, declared once. Names follow
+// nearcore's (BlockReference, TxExecutionStatus, StateChangesRequestView).
+import type { CryptoHash } from './hash.js';
+
+export type Finality = 'optimistic' | 'near-final' | 'final';
+
+/** A block height, or a block hash (already base58-decoded and 32 bytes long). */
+export type BlockId = number | CryptoHash;
+
+export type BlockReference =
+  | { readonly finality: Finality }
+  | { readonly blockId: BlockId }
+  | { readonly syncCheckpoint: 'genesis' | 'earliest_available' };
+
+export type TxExecutionStatus =
+  | 'NONE'
+  | 'INCLUDED'
+  | 'EXECUTED_OPTIMISTIC'
+  | 'INCLUDED_FINAL'
+  | 'EXECUTED'
+  | 'FINAL';
+
+export type ChangesRequest =
+  | { readonly changesType: 'account_changes'; readonly accountIds: readonly string[] }
+  | {
+      readonly changesType: 'single_access_key_changes';
+      readonly keys: readonly { readonly accountId: string; readonly publicKey: string }[];
+    }
+  | { readonly changesType: 'all_access_key_changes'; readonly accountIds: readonly string[] }
+  | { readonly changesType: 'contract_code_changes'; readonly accountIds: readonly string[] }
+  | {
+      readonly changesType: 'data_changes';
+      readonly accountIds: readonly string[];
+      readonly keyPrefix: Uint8Array;
+    };
