@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, u64be } from '@nearlite/store';
 import { KeyPair } from 'near-api-js';
+import { measureCaches } from './cache.js';
 import { buildDataset } from './dataset.js';
 import { bareFastify, load } from './load.js';
 import { rpc, rssMb, startNode } from './node_process.js';
@@ -155,6 +156,7 @@ const g0 = performance.now();
 for (let i = 0; i < n; i++) store.get(DBCol.BlockHeight, u64be(1 + int(head)));
 const getSyncPerSec = Math.round(n / ((performance.now() - g0) / 1000));
 await store.close();
+const caches = measureCaches();
 
 const result = {
   date: new Date().toISOString(),
@@ -168,6 +170,7 @@ const result = {
     levelDbGetSync: getSyncPerSec,
   },
   rows,
+  caches,
   dataset: { ...P, buildSeconds: meta.buildSeconds },
 };
 writeFileSync(join(RESULTS, `${P.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
@@ -192,6 +195,8 @@ const table = [
   ),
   '',
   `bare fastify ${ceiling.rps} req/s (${bareBefore.rps} before, ${bareAfter.rps} after; p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${Math.round(node.startupMs)} ms · peak RSS ${rss} MB · ${head} blocks`,
+  '',
+  `read cache policies at one byte budget (hit rate, ops/s): ${caches.map((c) => `${c.policy} ${(c.hitRate * 100).toFixed(1)} %, ${c.opsPerSec}/s`).join(' · ')}`,
 ].join('\n');
 writeFileSync(join(RESULTS, `${P.name}.md`), `${table}\n`);
 console.log(table);
