@@ -1,7 +1,8 @@
-// The node's single LevelDB. classic-level is imported only here (and memory-level for tests).
+// The node's single LevelDB. classic-level is imported only here; memory-level, for unit tests, is a
+// development dependency loaded on first use.
 // Reads are synchronous (`getSync`) because the VM's storage host functions cannot await.
 import { ClassicLevel } from 'classic-level';
-import { MemoryLevel } from 'memory-level';
+import type { MemoryLevel } from 'memory-level';
 import type { DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
@@ -80,8 +81,9 @@ export class Store {
     return new Store(db, path, opts);
   }
 
-  /** An in-memory store, for unit tests. */
+  /** An in-memory store, for unit tests (needs the memory-level development dependency). */
   static async memory(opts: StoreOptions = {}): Promise<Store> {
+    const { MemoryLevel } = await import('memory-level');
     const db = new MemoryLevel<Uint8Array, Uint8Array>(ENC);
     await db.open();
     return new Store(db, null, opts);
