@@ -1,0 +1,37 @@
+// config.json as nearcore writes it, read back with defaults and nearcore's floors.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, configFileJson, DEFAULT_CONFIG, loadConfig, parseHostPort } from '@nearlite/node';
+import t from 'tap';
+
+t.test('the file init writes reads back as the same config', async (t) => {
+  const dir = t.testdir();
+  const path = join(dir, 'config.json');
+  const custom = { ...DEFAULT_CONFIG, rpcAddr: '0.0.0.0:4040', blockTimeMs: 1250, archive: true };
+  writeFileSync(path, JSON.stringify(configFileJson(custom)));
+  t.same(loadConfig(path), custom);
+});
+
+t.test('missing fields take the defaults; gc keeps at least 3 epochs, as nearcore does', async (t) => {
+  const dir = t.testdir();
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify({ gc_num_epochs_to_keep: 1 }));
+  t.same(loadConfig(path), { ...DEFAULT_CONFIG, gcNumEpochsToKeep: 3 });
+  writeFileSync(path, JSON.stringify({ trie_viewer_state_size_limit: null }));
+  t.equal(loadConfig(path).trieViewerStateSizeLimit, null, 'null lifts the view_state limit');
+});
+
+t.test('an unreadable config is a ConfigError naming the file', async (t) => {
+  const dir = t.testdir({ 'config.json': '{ not json' });
+  const path = join(dir, 'config.json');
+  t.throws(() => loadConfig(path), { name: 'ConfigError', message: new RegExp(path) });
+  t.throws(() => loadConfig(join(dir, 'absent.json')), ConfigError);
+});
+
+t.test('RPC addresses: host and port, IPv6 brackets, refusals', async (t) => {
+  t.same(parseHostPort('127.0.0.1:3030'), { host: '127.0.0.1', port: 3030 });
+  t.same(parseHostPort('[::1]:8080'), { host: '::1', port: 8080 });
+  t.same(parseHostPort(':9000'), { host: '0.0.0.0', port: 9000 });
+  t.throws(() => parseHostPort('localhost:70000'), ConfigError);
+  t.throws(() => parseHostPort('localhost:http'), ConfigError);
+});

@@ -1,0 +1,35 @@
+// `nearlite init`: the home laid out like nearcore's, existing files kept.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseGenesis } from '@nearlite/chain';
+import { homePaths, initHome } from '@nearlite/node';
+import t from 'tap';
+
+t.test('init writes genesis, config and both keys; the validator is the genesis validator', async (t) => {
+  const home = t.testdir();
+  const { created } = initHome({ home, chainId: 'unit-home', shards: 3, epochLength: 7 });
+  const p = homePaths(home);
+  t.same(created.sort(), [p.config, p.genesis, p.nodeKey, p.validatorKey].sort());
+  const genesis = parseGenesis(JSON.parse(readFileSync(p.genesis, 'utf8')));
+  const key = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as { account_id: string; public_key: string };
+  t.equal(genesis.config.chainId, 'unit-home');
+  t.equal(genesis.config.epochLength, 7);
+  t.equal(genesis.config.validators[0]?.accountId, key.account_id);
+});
+
+t.test('init keeps what a home already has, as neard init does', async (t) => {
+  const home = t.testdir();
+  initHome({ home, chainId: 'first' });
+  const p = homePaths(home);
+  const genesisBefore = readFileSync(p.genesis, 'utf8');
+  writeFileSync(p.config, '{"archive":true}');
+  const { created } = initHome({ home, chainId: 'second' });
+  t.same(created, [], 'nothing rewritten');
+  t.equal(readFileSync(p.genesis, 'utf8'), genesisBefore);
+  t.equal(readFileSync(p.config, 'utf8'), '{"archive":true}');
+});
+
+t.test('impossible shard counts and epoch lengths are refused before anything is written', async (t) => {
+  const home = t.testdir();
+  t.throws(() => initHome({ home, shards: 0 }), { name: 'HomeError' });
+  t.throws(() => initHome({ home: t.testdir(), epochLength: 0 }), { name: 'HomeError' });
+});
