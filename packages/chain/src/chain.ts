@@ -272,6 +272,7 @@ export class Chain {
       const state = new TrieUpdate({
         get: (k: Uint8Array) => flat.get(k),
         iterPrefix: (p: Uint8Array) => trie.iterPrefix(p),
+        touchedNodes: (k: Uint8Array) => trie.touchedNodes(k),
       });
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(

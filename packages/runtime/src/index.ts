@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './fees.js';
 export * from './function_call.js';
 export * from './outcome.js';
+export { type NewReceipt, RuntimeExt } from './receipt_builder.js';
 export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';
 export { storageShortfall, ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT } from './state.js';
 export * from './verifier.js';

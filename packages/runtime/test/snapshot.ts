@@ -36,7 +36,11 @@ export const SNAPSHOT = JSON.parse(text.slice(text.indexOf('\n{') + 1)) as {
     };
     burnt_gas_reward: [number, number];
   };
-  wasm_config: { ext_costs: Record<string, number>; limit_config: Record<string, number> };
+  wasm_config: {
+    ext_costs: Record<string, number>;
+    limit_config: Record<string, number>;
+    regular_op_cost: number;
+  };
 } & Record<string, unknown>;
 
 function fee(f: SnapFee): Fee {
