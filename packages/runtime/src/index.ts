@@ -10,4 +10,5 @@ export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';
 export { storageShortfall, ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT } from './state.js';
 export * from './verifier.js';
 export * from './view_call.js';
+export * from './vm_context.js';
 export * from './vm_error.js';

@@ -9,6 +9,7 @@ import {
   PROTOCOL_VERSION,
   RuntimeExt,
   txCost,
+  viewCall,
 } from '@nearlite/runtime';
 import {
   applyChanges,
@@ -16,6 +17,7 @@ import {
   MemoryTrieStorage,
   Trie,
   TrieUpdate,
+  trieKeyContractCode,
   trieKeyContractData,
 } from '@nearlite/trie';
 import { runFunction } from '@nearlite/vm';
@@ -393,4 +395,28 @@ t.test('removing a key whose path leaves the trie early touches one node', async
   // "z" (nibbles 7, a) leaves the shared extension, which ends in "a"'s and "b"'s nibble 6.
   const c = contract([remove(KEY_Z)], 0);
   t.equal(run(storageState(10), c.code), loading(c.code) + opsGas(c.ops) + removeGas(null, 1n));
+});
+
+t.test('a view call sees its block’s epoch height, as a receipt in that block does', async (t) => {
+  const code = wat(`(module
+    (import "env" "epoch_height" (func $epoch_height (result i64)))
+    (import "env" "value_return" (func $ret (param i64 i64)))
+    (memory 1)
+    (func (export "epoch") (i64.store (i32.const 0) (call $epoch_height)) (call $ret (i64.const 8) (i64.const 0))))`);
+  const codeHash = new Uint8Array(32).fill(0xe0);
+  const account = { amount: NEAR, locked: 0n, codeHash, storageUsage: 500n };
+  const r = viewCall({
+    config,
+    state: { get: (k) => (k.length === trieKeyContractCode('alice.near').length ? code : undefined) },
+    accountId: 'alice.near',
+    account,
+    methodName: 'epoch',
+    args: new Uint8Array(0),
+    blockHeight: 95,
+    blockHash: 'x',
+    blockTimestamp: 0n,
+    epochHeight: 5,
+    validators: new Map(),
+  });
+  t.same(r.result, [5, 0, 0, 0, 0, 0, 0, 0]);
 });
