@@ -23,7 +23,7 @@ import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
-import { epochIdOf, epochOf } from './epoch.js';
+import { epochHeightOf, epochIdOf, epochOf } from './epoch.js';
 import type { Genesis } from './genesis/config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
@@ -272,6 +272,7 @@ export class Chain {
       const state = new TrieUpdate({
         get: (k: Uint8Array) => flat.get(k),
         iterPrefix: (p: Uint8Array) => trie.iterPrefix(p),
+        touchedNodes: (k: Uint8Array) => trie.touchedNodes(k),
       });
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(
@@ -282,7 +283,7 @@ export class Chain {
           prevBlockHash: prev.hash,
           blockTimestamp: timestamp,
           epochId,
-          epochHeight: epoch.index + 1,
+          epochHeight: epochHeightOf(height, cfg.genesisHeight, cfg.epochLength),
           gasPrice: prev.rest.nextGasPrice,
           gasLimit: cfg.gasLimit,
           randomSeed: header.rest.randomValue,

@@ -18,6 +18,11 @@ export function epochOf(height: number, genesisHeight: number, epochLength: numb
   return { index, startHeight, endHeight: startHeight + epochLength - 1 };
 }
 
+/** nearcore's epoch_height of the epoch holding `height`: what receipts and view calls at it see. */
+export function epochHeightOf(height: number, genesisHeight: number, epochLength: number): number {
+  return epochOf(height, genesisHeight, epochLength).index + 1;
+}
+
 /**
  * Id of epoch `index`; `hashAt(h)` returns the canonical block hash at height h (those heights are
  * always below the block being produced).

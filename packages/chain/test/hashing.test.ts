@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   computeBlockHash,
   EMPTY_MERKLE_TREE,
+  epochHeightOf,
   epochOf,
   merkleTreeInsert,
   merkleTreeRoot,
@@ -99,4 +100,9 @@ t.test('epochs after genesis have fixed length', async (t) => {
   t.same(epochOf(1, 0, 10), { index: 0, startHeight: 1, endHeight: 10 });
   t.same(epochOf(10, 0, 10), { index: 0, startHeight: 1, endHeight: 10 });
   t.same(epochOf(11, 0, 10), { index: 1, startHeight: 11, endHeight: 20 });
+  // Receipts and view calls at a block see the same epoch height, after several epochs too.
+  t.same(
+    [1, 10, 11, 20, 21, 35].map((h) => epochHeightOf(h, 0, 10)),
+    [1, 1, 2, 2, 3, 4],
+  );
 });

@@ -3,9 +3,11 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyFile, type KeyFile, makeLocalnetGenesis } from '@nearlite/chain';
+import { PROTOCOL_VERSION } from '@nearlite/runtime';
 import { configFileJson, DEFAULT_CONFIG } from './config.js';
 
-export const PROTOCOL_VERSION = 85;
+// The version a fresh genesis reports is the one whose parameters the runtime implements.
+export { PROTOCOL_VERSION };
 
 export interface InitOptions {
   readonly home: string;

@@ -4,6 +4,7 @@ import {
   type Chain,
   type ChunkApplier,
   changesView,
+  epochHeightOf,
   flatStateReader,
   type Genesis,
   TransactionDecodeError,
@@ -67,6 +68,8 @@ function asParseError<T>(fn: () => T): T {
 
 export function createServices(o: { genesis: Genesis; config: NodeConfig }): Services {
   const runtimeConfig = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
+  // Every epoch of this chain has the genesis validators (chain/src/epoch.ts), so receipts and views
+  // at any block see this set.
   const validators = new Map(o.genesis.config.validators.map((v) => [v.accountId, v.amount]));
   // One compiled-module cache for the chain and view calls: a contract is prepared once per code hash.
   const cache = new ContractCache();
@@ -164,7 +167,11 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
                 blockHeight: at.header.lite.height,
                 blockHash,
                 blockTimestamp: at.header.lite.timestamp,
-                epochHeight: 1,
+                epochHeight: epochHeightOf(
+                  at.header.lite.height,
+                  o.genesis.config.genesisHeight,
+                  o.genesis.config.epochLength,
+                ),
                 validators: [...validators],
               },
               (key) => at.trie.get(key),

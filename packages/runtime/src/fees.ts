@@ -167,6 +167,9 @@ export function txCost(
     const exp = depth > 255n ? 255n : depth;
     receiptGasPrice = (gasPrice * num ** exp + den ** exp - 1n) / den ** exp;
   }
+  // NEP-536 (AccountCostIncrease): the receipt's gas is bought at no less than the floor; what is
+  // not burnt at that price comes back to the signer in the gas refund.
+  if (receiptGasPrice < c.minGasPurchasePrice) receiptGasPrice = c.minGasPurchasePrice;
   const gasRemaining =
     prepaidGas + f.new_action_receipt.execution + totalPrepaidExecFees(c, actions, receiverId);
   const burntAmount = gasBurnt * gasPrice;

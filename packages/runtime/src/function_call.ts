@@ -1,13 +1,6 @@
 // The FunctionCall action through the Wasm VM: context, the External over the receiver's state,
 // unused-gas distribution among weighted calls. (The contract's gas reward is the caller's.)
-import {
-  type Account,
-  type Action,
-  concatBytes,
-  publicKeyBytes,
-  type Receipt,
-  sha256,
-} from '@nearlite/primitives';
+import { type Account, type Action, concatBytes, type Receipt, sha256 } from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyContractCode } from '@nearlite/trie';
 import {
   type ContractCache,
@@ -18,6 +11,7 @@ import {
 } from '@nearlite/vm';
 import { type NewReceipt, RuntimeExt } from './receipt_builder.js';
 import type { ExecContext } from './receipt_exec.js';
+import { buildVMContext } from './vm_context.js';
 import { functionCallErrorView } from './vm_error.js';
 
 export interface FunctionCallInput {
@@ -59,25 +53,19 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
       code: () => state.get(trieKeyContractCode(receipt.receiverId)) ?? null,
       codeHash: account.codeHash,
       methodName: action.methodName,
-      context: {
-        current_account_id: receipt.receiverId,
-        signer_account_id: ar.signerId,
-        signer_account_pk: publicKeyBytes(ar.signerPublicKey),
-        predecessor_account_id: receipt.predecessorId,
+      context: buildVMContext(ctx, account, {
+        accountId: receipt.receiverId,
+        signerId: ar.signerId,
+        signerPublicKey: ar.signerPublicKey,
+        predecessorId: receipt.predecessorId,
         input: action.args,
-        promise_results: i.promiseResults,
-        block_height: BigInt(ctx.blockHeight),
-        block_timestamp: ctx.blockTimestamp,
-        epoch_height: BigInt(ctx.epochHeight),
-        account_balance: account.amount,
-        account_locked_balance: account.locked,
-        storage_usage: account.storageUsage,
-        attached_deposit: action.deposit,
-        prepaid_gas: action.gas,
-        random_seed: sha256(concatBytes(actionHash, ctx.randomSeed)),
-        view_config: null,
-        output_data_receivers: ar.outputDataReceivers.map((o) => o.receiverId),
-      },
+        promiseResults: i.promiseResults,
+        attachedDeposit: action.deposit,
+        prepaidGas: action.gas,
+        randomSeed: sha256(concatBytes(actionHash, ctx.randomSeed)),
+        viewMaxGasBurnt: null,
+        outputDataReceivers: ar.outputDataReceivers.map((o) => o.receiverId),
+      }),
       config: ctx.config.wasm,
       fees: ctx.config.fees,
       external: ext,

@@ -29,21 +29,34 @@ export class RuntimeExt implements External {
     return trieKeyContractData(this.accountId, k);
   }
 
-  storage_set(_t: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null {
+  // nearcore's ext.rs: writes and removes look the key up through the trie (MemOrTrie), so they pay
+  // for the old value's bytes and then for every trie node the lookup touched (its path and the
+  // value), none when the chunk already wrote the key. Touching and reading a cached node cost the
+  // same since protocol 82, so only the count matters.
+  storage_set(t: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null {
     const k = this.key(key);
     const prev = this.state.get(k) ?? null;
+    if (prev) t.deref_write_evicted_value_bytes(BigInt(prev.length));
+    const touched = this.state.touchedNodes(k);
+    if (touched > 0) t.trie_node_touched(BigInt(touched));
     this.state.set(k, value);
     return prev;
   }
 
+  // Reads and has_key go through flat storage (MemOrFlatOrTrie): no node is charged, and the value
+  // is dereferenced with a free gas counter.
   storage_get(_t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
     return this.state.get(this.key(key)) ?? null;
   }
 
-  storage_remove(_t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
+  storage_remove(t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
     const k = this.key(key);
     const prev = this.state.get(k) ?? null;
-    if (prev) this.state.remove(k);
+    if (prev) t.deref_removed_value_bytes(BigInt(prev.length));
+    const touched = this.state.touchedNodes(k);
+    // nearcore removes unconditionally: an absent key is then in the chunk's overlay too.
+    this.state.remove(k);
+    if (touched > 0) t.trie_node_touched(BigInt(touched));
     return prev;
   }
 

@@ -23,7 +23,7 @@ import type { RuntimeConfig } from './config/runtime_config.js';
 import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
 import type { NewReceiptSpec } from './receipt_spec.js';
-import { refundUnspent } from './refunds.js';
+import { gasBurnPrice, refundUnspent } from './refunds.js';
 import { getAccount, setAccount, storageShortfall } from './state.js';
 
 export type { NewReceiptSpec } from './receipt_spec.js';
@@ -97,6 +97,7 @@ export function executeActionReceipt(
     newReceipts: [],
     validatorProposals: [],
   };
+  const existedBefore = actx.account !== null;
   const exec = c.fees.fees.new_action_receipt.execution;
   const p: Progress = {
     gasBurnt: exec,
@@ -128,18 +129,21 @@ export function executeActionReceipt(
   }
   // A failed receipt keeps its logs and gas but none of its effects.
   const newReceipts = error ? [] : actx.newReceipts;
+  const burnPrice = gasBurnPrice(ar.gasPrice, ctx.gasPrice);
+  // The receipt created its receiver (CreateAccount, or a transfer to an implicit account).
+  const createdAccount = !error && !existedBefore && actx.account !== null;
   const refunds = isRefund
-    ? { receipts: [], gasDeficit: 0n }
-    : refundUnspent(c, ctx.gasPrice, receipt, error !== null, p.gasBurnt, p.gasUsed);
+    ? { receipts: [], gasDeficit: 0n, accountCreationCharge: 0n }
+    : refundUnspent(c, burnPrice, receipt, error !== null, p.gasBurnt, p.gasUsed, createdAccount);
   newReceipts.push(...refunds.receipts);
   if (error) state.rollback();
   else state.commit({ type: 'receipt_processing', receiptHash });
 
   const gasBurnt = isRefund ? 0n : p.gasBurnt;
-  let tokensBurnt = gasBurnt * ctx.gasPrice - refunds.gasDeficit;
+  let tokensBurnt = gasBurnt * burnPrice - refunds.gasDeficit + refunds.accountCreationCharge;
   const tokensBurntForOutcome = tokensBurnt;
   const [num, den] = c.burntGasReward;
-  const rewardGross = ((p.gasBurntForFunctionCall * num) / den) * ctx.gasPrice;
+  const rewardGross = ((p.gasBurntForFunctionCall * num) / den) * burnPrice;
   const reward = rewardGross > refunds.gasDeficit ? rewardGross - refunds.gasDeficit : 0n;
   if (reward > 0n) {
     const acc = getAccount(state, receipt.receiverId);

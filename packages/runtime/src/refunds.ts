@@ -1,7 +1,8 @@
-// nearcore's refund of an action receipt (generate_refund_receipts / NEP-536 with the penalty at 0,
-// as every shipped parameter file sets it): a failed receipt's deposits go back to the predecessor,
-// unspent prepaid gas to the signer at the price it was bought; a price drop since purchase is
-// refunded too, a price rise is a deficit taken from the refund first and then from what is burnt.
+// nearcore's refund of an action receipt (refund_unspent_gas_and_deposits at protocol 85+, NEP-536
+// with the refund penalty at 0, as every shipped parameter file sets it). Gas was bought at the
+// receipt's price and is burnt at the lower of that and the chunk's price, so there is never a
+// deficit; the surplus of the burnt gas goes back to the signer, less the account-creation charge
+// when the receipt created an account. A failed receipt's deposits go back to the predecessor.
 import type { Receipt } from '@nearlite/primitives';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
@@ -11,18 +12,27 @@ export interface Refunds {
   readonly receipts: NewReceiptSpec[];
   /** Burnt gas the signer did not pay for because the gas price rose after the purchase. */
   readonly gasDeficit: bigint;
+  /** Taken from the price surplus of a receipt that created an account, and burnt. */
+  readonly accountCreationCharge: bigint;
+}
+
+/** The price a receipt's burnt gas is charged at: never above what it was bought at. */
+export function gasBurnPrice(purchasePrice: bigint, chunkGasPrice: bigint): bigint {
+  return chunkGasPrice < purchasePrice ? chunkGasPrice : purchasePrice;
 }
 
 export function refundUnspent(
   c: RuntimeConfig,
-  currentGasPrice: bigint,
+  burnPrice: bigint,
   receipt: Receipt,
   failed: boolean,
   gasBurnt: bigint,
   gasUsed: bigint,
+  createdAccount: boolean,
 ): Refunds {
   const ar = receipt.receipt;
-  if (ar.kind !== 'Action') return { receipts: [], gasDeficit: 0n };
+  if (ar.kind !== 'Action') return { receipts: [], gasDeficit: 0n, accountCreationCharge: 0n };
+  const purchasePrice = ar.gasPrice;
   const prepaid =
     totalPrepaidGas(ar.actions) +
     totalPrepaidSendFees(c, ar.actions) +
@@ -30,21 +40,29 @@ export function refundUnspent(
     c.fees.fees.new_action_receipt.execution;
   const spent = failed ? gasBurnt : gasUsed;
   const gasRefundAmount = prepaid > spent ? prepaid - spent : 0n;
-  let balance = gasRefundAmount * ar.gasPrice;
+  const unusedRefund = gasRefundAmount * purchasePrice;
   let gasDeficit = 0n;
-  if (currentGasPrice > ar.gasPrice) {
-    gasDeficit = (currentGasPrice - ar.gasPrice) * gasBurnt;
-    if (balance >= gasDeficit) {
-      balance -= gasDeficit;
-      gasDeficit = 0n;
-    } else {
-      gasDeficit -= balance;
-      balance = 0n;
-    }
-  } else balance += (ar.gasPrice - currentGasPrice) * gasBurnt;
+  let surplus = 0n;
+  if (burnPrice > purchasePrice) gasDeficit = (burnPrice - purchasePrice) * gasBurnt;
+  else surplus = (purchasePrice - burnPrice) * gasBurnt;
+  let accountCreationCharge = 0n;
+  if (createdAccount) {
+    const burnedCost = burnPrice * c.fees.fees.create_account.execution;
+    const wanted = c.accountCreationCharge > burnedCost ? c.accountCreationCharge - burnedCost : 0n;
+    // Gas bought before the floor existed may not cover it; nearcore then charges what there is.
+    accountCreationCharge = wanted < surplus ? wanted : surplus;
+    surplus -= accountCreationCharge;
+  }
+  let balance = unusedRefund + surplus;
+  // A deficit (only possible with gas bought above the burn price cap) comes out of the refund first.
+  if (gasDeficit > 0n) {
+    const covered = balance < gasDeficit ? balance : gasDeficit;
+    balance -= covered;
+    gasDeficit -= covered;
+  }
   const receipts: NewReceiptSpec[] = [];
   const deposit = failed ? totalDeposit(ar.actions) : 0n;
   if (deposit > 0n) receipts.push(balanceRefund(receipt.predecessorId, deposit));
   if (balance > 0n) receipts.push(gasRefund(ar.signerId, balance, ar.signerPublicKey));
-  return { receipts, gasDeficit };
+  return { receipts, gasDeficit, accountCreationCharge };
 }

@@ -1,23 +1,21 @@
 // `query call_function`: a read-only run of a contract method at some block's state. State-changing
 // host functions fail with ProhibitedInView; gas is capped by the view limit.
-import { type Account, HandlerError, type PublicKey, publicKeyBytes, sha256 } from '@nearlite/primitives';
+import { type Account, HandlerError, type PublicKey, sha256 } from '@nearlite/primitives';
 import { TrieUpdate, trieKeyContractCode } from '@nearlite/trie';
 import { type ContractCache, runFunction } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { RuntimeExt } from './receipt_builder.js';
+import { type BlockContext, buildVMContext } from './vm_context.js';
 import { rustDebug } from './vm_error.js';
 
-export interface ViewCallInput {
+export interface ViewCallInput extends BlockContext {
   readonly config: RuntimeConfig;
   readonly state: { get(key: Uint8Array): Uint8Array | undefined };
   readonly accountId: string;
   readonly account: Account;
   readonly methodName: string;
   readonly args: Uint8Array;
-  readonly blockHeight: number;
   readonly blockHash: string;
-  readonly blockTimestamp: bigint;
-  readonly epochHeight: number;
   readonly validators: ReadonlyMap<string, bigint>;
   readonly maxGasBurnt?: bigint;
   readonly cache?: ContractCache;
@@ -38,25 +36,19 @@ export function viewCall(i: ViewCallInput): {
     code: () => state.get(trieKeyContractCode(i.accountId)) ?? null,
     codeHash: i.account.codeHash,
     methodName: i.methodName,
-    context: {
-      current_account_id: i.accountId,
-      signer_account_id: i.accountId,
-      signer_account_pk: publicKeyBytes(NO_KEY),
-      predecessor_account_id: i.accountId,
+    context: buildVMContext(i, i.account, {
+      accountId: i.accountId,
+      signerId: i.accountId,
+      signerPublicKey: NO_KEY,
+      predecessorId: i.accountId,
       input: i.args,
-      promise_results: [],
-      block_height: BigInt(i.blockHeight),
-      block_timestamp: i.blockTimestamp,
-      epoch_height: BigInt(i.epochHeight),
-      account_balance: i.account.amount,
-      account_locked_balance: i.account.locked,
-      storage_usage: i.account.storageUsage,
-      attached_deposit: 0n,
-      prepaid_gas: maxGas,
-      random_seed: sha256(new Uint8Array(0)),
-      view_config: { max_gas_burnt: maxGas },
-      output_data_receivers: [],
-    },
+      promiseResults: [],
+      attachedDeposit: 0n,
+      prepaidGas: maxGas,
+      randomSeed: sha256(new Uint8Array(0)),
+      viewMaxGasBurnt: maxGas,
+      outputDataReceivers: [],
+    }),
     config: i.config.wasm,
     fees: i.config.fees,
     external: ext,

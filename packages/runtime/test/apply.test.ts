@@ -1,5 +1,7 @@
-// Balances to the yocto against nearcore's fee formula (parameters of protocol 85), receipts, refunds
-// and outcomes of real signed transactions applied through Runtime.applyChunk.
+// Balances to the yocto against nearcore's fee formula (parameters of nearcore's snapshot for the
+// reported protocol), receipts, refunds and outcomes of real signed transactions applied through
+// Runtime.applyChunk. Gas is bought at max(gas price, min_gas_purchase_price) and burnt at the chunk's
+// lower price; the surplus comes back in a gas refund.
 import {
   base58Encode,
   decodeReceipt,
@@ -11,13 +13,17 @@ import {
 import { outcomeView } from '@nearlite/runtime';
 import t from 'tap';
 import { GAS_PRICE, keyFromSeed, NEAR, ONE_KEY_STORAGE, signTx, TestChain } from './helpers.js';
+import { ACCOUNT_CREATION_CHARGE, FEES, MIN_GAS_PURCHASE_PRICE } from './snapshot.js';
 
-// transaction_costs of EXPERIMENTAL_protocol_config (protocol 85); send_sir = send_not_sir for these.
-const RECEIPT = 108_059_500_000n;
-const TRANSFER = 115_123_062_500n;
-const CREATE_ACCOUNT = 3_850_000_000_000n;
-const ADD_FULL_KEY = 101_765_125_000n;
-const DELETE_KEY = 94_946_625_000n;
+// send_sir = send_not_sir = execution for these in the snapshot; create_account's send and exec differ.
+const RECEIPT = FEES.receipt.exec;
+const TRANSFER = FEES.transfer.exec;
+const ADD_FULL_KEY = FEES.addFullKey.exec;
+const DELETE_KEY = FEES.deleteKey.exec;
+/** The price receipts buy their gas at: the floor, as the test chain's gas price is below it. */
+const PURCHASE = MIN_GAS_PURCHASE_PRICE;
+if (GAS_PRICE >= PURCHASE) throw new Error('these expectations assume a gas price below the floor');
+const SURPLUS = PURCHASE - GAS_PRICE;
 
 const alice = keyFromSeed(1);
 const bob = keyFromSeed(2);
@@ -29,7 +35,7 @@ function chain(): TestChain {
   return c;
 }
 
-t.test('a transfer costs send + exec fees of the receipt and the action, nothing is refunded', async (t) => {
+t.test('a transfer costs send + exec fees; the price surplus of the exec fees is refunded', async (t) => {
   const c = chain();
   const tx = signTx(alice, 'alice.near', 'bob.near', 1n, [{ type: 'Transfer', deposit: 3n * NEAR }]);
   const b1 = c.block([tx.bytes]);
@@ -48,15 +54,27 @@ t.test('a transfer costs send + exec fees of the receipt and the action, nothing
     metadata: { version: 1, gas_profile: null },
   });
   t.equal(b1.res.outgoingReceipts.length, 1, 'the receipt goes out to bob');
-  t.equal(c.account('alice.near')!.amount, 100n * NEAR - 3n * NEAR - 2n * (RECEIPT + TRANSFER) * GAS_PRICE);
+  t.equal(
+    c.account('alice.near')!.amount,
+    100n * NEAR - 3n * NEAR - (RECEIPT + TRANSFER) * GAS_PRICE - (RECEIPT + TRANSFER) * PURCHASE,
+  );
+  const sent = decodeReceipt(b1.res.outgoingReceipts[0]!.bytes);
+  t.equal((sent.receipt as { gasPrice: bigint }).gasPrice, PURCHASE, 'bought at min_gas_purchase_price');
   t.equal(c.accessKey('alice.near', alice.publicKey)!.nonce, 1n, 'the key nonce moves to the tx nonce');
 
   const b2 = c.block();
   const r = b2.outcomes[0]!;
   t.equal(r.gasBurnt, RECEIPT + TRANSFER, 'the receipt burns the exec fees');
   t.same(r.status, { kind: 'SuccessValue', value: new Uint8Array(0) });
-  t.same(r.receiptIds, [], 'no refund: the prepaid gas was exactly the exec fees');
+  t.equal(r.receiptIds.length, 1, 'a gas refund: the exec fees were bought above the burn price');
+  const refund = decodeReceipt(b2.res.outgoingReceipts[0]!.bytes);
+  t.equal(refund.receiverId, 'alice.near');
+  t.same((refund.receipt as { actions: unknown }).actions, [
+    { type: 'Transfer', deposit: (RECEIPT + TRANSFER) * SURPLUS },
+  ]);
   t.equal(c.account('bob.near')!.amount, 13n * NEAR);
+  c.settle();
+  t.equal(c.account('alice.near')!.amount, 97n * NEAR - 2n * (RECEIPT + TRANSFER) * GAS_PRICE);
   t.equal(c.burnt, 2n * (RECEIPT + TRANSFER) * GAS_PRICE);
   t.equal(c.totalBalance() + c.burnt, 110n * NEAR, 'nothing created or lost');
 });
@@ -75,10 +93,21 @@ t.test('create a sub-account with a transfer and a key in one transaction', asyn
   ];
   const tx = signTx(alice, 'alice.near', 'carol.alice.near', 7n, [...actions]);
   c.block([tx.bytes]);
-  const fees = RECEIPT + CREATE_ACCOUNT + TRANSFER + ADD_FULL_KEY;
-  t.equal(c.account('alice.near')!.amount, 100n * NEAR - 5n * NEAR - 2n * fees * GAS_PRICE);
+  const send = RECEIPT + FEES.createAccount.sendNotSir + TRANSFER + ADD_FULL_KEY;
+  const exec = RECEIPT + FEES.createAccount.exec + TRANSFER + ADD_FULL_KEY;
+  t.equal(send, 824_947_687_500n, 'the snapshot gives the gas issue 12 measured on nearcore');
+  t.equal(c.account('alice.near')!.amount, 100n * NEAR - 5n * NEAR - send * GAS_PRICE - exec * PURCHASE);
   const { outcomes } = c.block();
-  t.equal(outcomes[0]!.gasBurnt, fees);
+  t.equal(outcomes[0]!.gasBurnt, exec);
+  const charge = ACCOUNT_CREATION_CHARGE - GAS_PRICE * FEES.createAccount.exec;
+  t.equal(outcomes[0]!.tokensBurnt, exec * GAS_PRICE + charge, 'the account-creation charge is burnt');
+  const createdAt = c.height;
+  c.settle();
+  t.equal(
+    c.account('alice.near')!.amount,
+    95n * NEAR - send * GAS_PRICE - exec * GAS_PRICE - charge,
+    'the surplus comes back less the charge',
+  );
   t.same(c.account('carol.alice.near'), {
     amount: 5n * NEAR,
     locked: 0n,
@@ -86,7 +115,7 @@ t.test('create a sub-account with a transfer and a key in one transaction', asyn
     storageUsage: ONE_KEY_STORAGE,
   });
   t.same(c.accessKey('carol.alice.near', carol.publicKey), {
-    nonce: BigInt(c.height - 1) * 1_000_000n,
+    nonce: BigInt(createdAt - 1) * 1_000_000n,
     permission: { kind: 'FullAccess' },
   });
   t.equal(c.totalBalance() + c.burnt, 110n * NEAR);
@@ -168,7 +197,7 @@ t.test('a failing receipt rolls back, refunds the deposit and the unspent exec f
     gasPrice: 0n,
     outputDataReceivers: [],
     inputDataIds: [],
-    actions: [{ type: 'Transfer', deposit: TRANSFER * GAS_PRICE }],
+    actions: [{ type: 'Transfer', deposit: TRANSFER * PURCHASE + burnt * SURPLUS }],
   });
   const refundOutcomes = c.settle();
   t.equal(refundOutcomes.length, 2);
@@ -203,20 +232,26 @@ t.test('a lone transfer creates a NEAR-implicit account with its derived key', a
   const id = Buffer.from(implicit.publicKey.data).toString('hex');
   const tx = signTx(alice, 'alice.near', id, 1n, [{ type: 'Transfer', deposit: NEAR }]);
   c.block([tx.bytes]);
-  const fees = RECEIPT + TRANSFER + CREATE_ACCOUNT + ADD_FULL_KEY;
+  const send = RECEIPT + TRANSFER + FEES.createAccount.sendNotSir + ADD_FULL_KEY;
+  const exec = RECEIPT + TRANSFER + FEES.createAccount.exec + ADD_FULL_KEY;
+  t.equal(send, 824_947_687_500n, 'the snapshot gives the gas issue 12 measured on nearcore');
   t.equal(
     c.account('alice.near')!.amount,
-    99n * NEAR - 2n * fees * GAS_PRICE,
+    99n * NEAR - send * GAS_PRICE - exec * PURCHASE,
     'implicit creation is paid up front',
   );
+  c.block();
+  const createdAt = c.height;
   c.settle();
+  const charge = ACCOUNT_CREATION_CHARGE - GAS_PRICE * FEES.createAccount.exec;
+  t.equal(c.account('alice.near')!.amount, 99n * NEAR - (send + exec) * GAS_PRICE - charge);
   t.equal(c.account(id)!.amount, NEAR);
   t.equal(c.account(id)!.storageUsage, ONE_KEY_STORAGE);
   t.same(
     c.accessKey(id, { keyType: KeyType.ED25519, data: fromHex(id) })!.nonce,
-    BigInt(c.height - 1) * 1_000_000n,
+    BigInt(createdAt - 1) * 1_000_000n,
   );
-  const next = signTx(implicit, id, 'bob.near', BigInt(c.height - 1) * 1_000_000n + 1n, [
+  const next = signTx(implicit, id, 'bob.near', BigInt(createdAt - 1) * 1_000_000n + 1n, [
     { type: 'Transfer', deposit: 1n },
   ]);
   c.block([next.bytes]);
@@ -246,7 +281,7 @@ t.test('invalid transactions get nearcore InvalidTxError outcomes and change not
         NotEnoughBalance: {
           signer_id: 'bob.near',
           balance: (10n * NEAR).toString(),
-          cost: (11n * NEAR + 2n * (RECEIPT + TRANSFER) * GAS_PRICE).toString(),
+          cost: (11n * NEAR + (RECEIPT + TRANSFER) * (GAS_PRICE + PURCHASE)).toString(),
         },
       },
     },
@@ -267,6 +302,8 @@ t.test('invalid transactions get nearcore InvalidTxError outcomes and change not
 t.test('receipts past the chunk gas limit wait in the delayed queue, first in first out', async (t) => {
   const c = chain();
   c.gasLimit = 1n;
+  // Gas bought at the burn price leaves no surplus, so no gas refund joins the queue.
+  c.gasPrice = PURCHASE;
   const txs = [1n, 2n, 3n].map((n) =>
     signTx(alice, 'alice.near', 'alice.near', n, [{ type: 'Transfer', deposit: n }]),
   );
@@ -282,5 +319,6 @@ t.test('receipts past the chunk gas limit wait in the delayed queue, first in fi
     t.equal(b.res.delayedReceipts, 2 - i);
   }
   t.same(seen, ids);
+  c.settle();
   t.equal(c.totalBalance() + c.burnt, 110n * NEAR);
 });

@@ -80,6 +80,7 @@ export class TestChain {
   burnt = 0n;
   pending: Uint8Array[] = [];
   gasLimit = 1_000_000_000_000_000n;
+  gasPrice = GAS_PRICE;
 
   constructor(runtime?: Runtime) {
     this.runtime = runtime ?? new Runtime({ config, validators: new Map() });
@@ -139,7 +140,7 @@ export class TestChain {
       blockTimestamp: BigInt(this.height) * 1_000_000_000n,
       epochId: new Uint8Array(32),
       epochHeight: 1,
-      gasPrice: GAS_PRICE,
+      gasPrice: this.gasPrice,
       gasLimit: this.gasLimit,
       randomSeed: new Uint8Array(32),
       accountShard: () => 0,

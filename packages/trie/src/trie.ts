@@ -104,6 +104,42 @@ export class Trie {
     return this.get(key) !== undefined;
   }
 
+  /**
+   * What a lookup of `key` touches, as nearcore's lookup_from_state_column counts it for gas: every
+   * node on the path (root first, the last one included when the key is absent), plus the value
+   * when the key is present.
+   */
+  touchedNodes(key: Uint8Array): { readonly nodes: number; readonly found: boolean } {
+    if (isEmptyRoot(this.root)) return { nodes: 0, found: false };
+    const nibbles = toNibbles(key);
+    let pos = 0;
+    let hash = this.root;
+    let nodes = 0;
+    for (;;) {
+      const node = this.node(hash);
+      nodes++;
+      if (node.kind === 'leaf') {
+        if (node.key.length !== nibbles.length - pos) return { nodes, found: false };
+        for (let i = 0; i < node.key.length; i++)
+          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false };
+        return { nodes, found: true };
+      }
+      if (node.kind === 'extension') {
+        if (node.key.length > nibbles.length - pos) return { nodes, found: false };
+        for (let i = 0; i < node.key.length; i++)
+          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false };
+        pos += node.key.length;
+        hash = node.child;
+        continue;
+      }
+      if (pos === nibbles.length) return { nodes, found: node.value !== null };
+      const child = node.children[nibbles[pos]!];
+      if (!child) return { nodes, found: false };
+      pos++;
+      hash = child;
+    }
+  }
+
   /** Entries whose key starts with `prefix`, ascending. */
   *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
     yield* this.scan(prefix, null);

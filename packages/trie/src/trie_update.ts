@@ -11,6 +11,8 @@ import type {
 export interface StateReader {
   get(key: Uint8Array): Uint8Array | undefined;
   iterPrefix?(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  /** Trie nodes a lookup of `key` touches in the base state (Trie.touchedNodes). */
+  touchedNodes?(key: Uint8Array): { readonly nodes: number; readonly found: boolean };
 }
 
 const keyOf = (k: Uint8Array) => Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1');
@@ -28,6 +30,18 @@ export class TrieUpdate {
     const c = this.committed.get(k);
     if (c) return c.value ?? undefined;
     return this.base.get(key);
+  }
+
+  /**
+   * Trie nodes nearcore's storage_write / storage_remove charge for `key` (a MemOrTrie lookup): none
+   * when the chunk already wrote or removed it, else the base trie's path plus its value. A base
+   * without a trie charges none.
+   */
+  touchedNodes(key: Uint8Array): number {
+    const k = keyOf(key);
+    if (this.prospective.has(k) || this.committed.has(k)) return 0;
+    const t = this.base.touchedNodes?.(key);
+    return t ? t.nodes + (t.found ? 1 : 0) : 0;
   }
 
   has(key: Uint8Array): boolean {

@@ -184,12 +184,13 @@ export function parseVMConfig(json: unknown): VMConfig {
     regular_op_cost: big(w, 'regular_op_cost', 'wasm_config'),
     limit_config: limits as unknown as LimitConfig,
     discard_custom_sections: bool(w, 'discard_custom_sections', true),
-    saturating_float_to_int: bool(w, 'saturating_float_to_int', false),
+    // nearcore stopped printing these once they were on at every supported version (78 and 82).
+    saturating_float_to_int: bool(w, 'saturating_float_to_int', true),
     reftypes_bulk_memory: bool(w, 'reftypes_bulk_memory', false),
     implicit_account_creation: bool(w, 'implicit_account_creation', true),
     eth_implicit_accounts: bool(w, 'eth_implicit_accounts', false),
     fix_contract_loading_cost: bool(w, 'fix_contract_loading_cost', false),
-    deterministic_account_ids: bool(w, 'deterministic_account_ids', false),
+    deterministic_account_ids: bool(w, 'deterministic_account_ids', true),
   };
 }
 

@@ -33,18 +33,21 @@ export class MockExternal implements External {
   validators = new Map<string, bigint>([['alice.near', 100n]]);
   private dataIds = 0;
 
-  storage_set(_t: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null {
+  // Like nearcore's MockedExternal: the old value's bytes are charged; there is no trie to touch.
+  storage_set(t: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null {
     const k = hex(key);
     const old = this.storage.get(k) ?? null;
+    if (old) t.deref_write_evicted_value_bytes(BigInt(old.length));
     this.storage.set(k, value.slice());
     return old;
   }
   storage_get(_t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
     return this.storage.get(hex(key)) ?? null;
   }
-  storage_remove(_t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
+  storage_remove(t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
     const k = hex(key);
     const old = this.storage.get(k) ?? null;
+    if (old) t.deref_removed_value_bytes(BigInt(old.length));
     this.storage.delete(k);
     return old;
   }

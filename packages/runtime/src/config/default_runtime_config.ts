@@ -1,5 +1,7 @@
-// nearcore's runtime parameters at protocol version 85 (the shape EXPERIMENTAL_protocol_config prints
-// as runtime_config): gas costs, storage price and limits.
+// nearcore's runtime parameters at protocol version 86, its STABLE_PROTOCOL_VERSION (the shape
+// EXPERIMENTAL_protocol_config prints as runtime_config): every number is the one in nearcore's
+// core/parameters/src/snapshots/near_parameters__config_store__tests__86.json.snap. The snapshot
+// redacts vm_kind; protocol 84 moved nearcore to Wasmtime.
 export const DEFAULT_RUNTIME_CONFIG_VIEW = {
   storage_amount_per_byte: '10000000000000000000',
   transaction_costs: {
@@ -22,9 +24,9 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
     },
     action_creation_config: {
       create_account_cost: {
-        send_sir: 3850000000000,
-        send_not_sir: 3850000000000,
-        execution: 3850000000000,
+        send_sir: 500000000000,
+        send_not_sir: 500000000000,
+        execution: 7200000000000,
       },
       deploy_contract_cost: {
         send_sir: 184765750000,
@@ -95,6 +97,7 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
     },
     burnt_gas_reward: [3, 10],
     pessimistic_gas_price_inflation_ratio: [1, 1],
+    ml_dsa_65_verification_cost: 100000000000,
   },
   wasm_config: {
     ext_costs: {
@@ -124,6 +127,8 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
       ed25519_verify_base: 210000000000,
       ed25519_verify_byte: 9000000,
       ecrecover_base: 278821988457,
+      p256_verify_base: 1300000000000,
+      p256_verify_byte: 13000000,
       log_base: 3543313050,
       log_byte: 13198791,
       storage_write_base: 64196736000,
@@ -165,6 +170,7 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
       alt_bn128_pairing_check_element: 5102000000000,
       yield_create_base: 153411779276,
       yield_create_byte: 15643988,
+      yield_create_with_id_base: 290000000000,
       yield_resume_base: 1195627285210,
       yield_resume_byte: 47683715,
       bls12381_p1_sum_base: 16500000000,
@@ -190,19 +196,20 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
     regular_op_cost: 822756,
     linear_op_base_cost: 26328192,
     linear_op_unit_cost: 822756,
-    vm_kind: 'NearVm',
+    vm_kind: 'Wasmtime',
     discard_custom_sections: true,
-    saturating_float_to_int: true,
     global_contract_host_fns: true,
     reftypes_bulk_memory: true,
-    deterministic_account_ids: true,
-    gas_key_host_fns: false,
+    gas_key_host_fns: true,
     one_yocto_on_promise: true,
+    p256_verify_host_fn: true,
+    yield_with_id_host_fns: true,
+    chain_id_host_fn: true,
+    bls12381_not_in_group_fix: false,
     storage_get_mode: 'FlatStorage',
     fix_contract_loading_cost: false,
     implicit_account_creation: true,
     eth_implicit_accounts: true,
-    eth_implicit_global_contract: true,
     limit_config: {
       max_gas_burnt: 1000000000000000,
       max_stack_height: 262144,
@@ -215,6 +222,7 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
       max_total_log_length: 16384,
       max_total_prepaid_gas: 1000000000000000,
       max_actions_per_receipt: 100,
+      max_deploy_actions_per_receipt: 10,
       max_number_bytes_method_names: 2000,
       max_length_method_name: 256,
       max_arguments_length: 4194304,
@@ -228,10 +236,16 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
       max_number_input_data_dependencies: 128,
       max_functions_number_per_contract: 10000,
       max_locals_per_contract: 1000000,
+      max_params_per_contract: 50000,
+      max_params_per_function: 64,
+      max_operand_stack_bytes_per_function: 8192,
       max_tables_per_contract: 1,
       max_elements_per_contract_table: 10000,
-      max_function_body_size: 262144,
+      max_function_body_size: 196608,
       max_instrumented_code_size: 16777216,
+      max_blocks_per_function: 5000,
+      max_blocks_per_contract: 50000,
+      max_types_per_contract: 1024,
       account_id_validity_rules_version: 2,
       yield_timeout_length_in_blocks: 200,
       max_yield_payload_size: 1024,
@@ -261,4 +275,6 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
     combined_transactions_size_limit: 4194304,
     new_transactions_validation_state_size_soft_limit: 572864,
   },
+  min_gas_purchase_price: '1000000000',
+  account_creation_charge: '7000000000000000000000',
 } as const;

@@ -2,7 +2,7 @@
 import { parseFeesConfig, parseVMConfig, type RuntimeFeesConfig, type VMConfig } from '@nearlite/vm';
 
 /** The protocol version whose parameters DEFAULT_RUNTIME_CONFIG_VIEW holds. */
-export const PROTOCOL_VERSION = 85;
+export const PROTOCOL_VERSION = 86;
 
 export interface RuntimeConfig {
   readonly fees: RuntimeFeesConfig;
@@ -19,6 +19,10 @@ export interface RuntimeConfig {
   readonly maxArgumentsLength: number;
   readonly maxContractSize: number;
   readonly maxNumberBytesMethodNames: number;
+  /** Receipts buy their gas at no less than this (NEP-536 / AccountCostIncrease). */
+  readonly minGasPurchasePrice: bigint;
+  /** What creating an account costs at least, taken from the receipt's price surplus. */
+  readonly accountCreationCharge: bigint;
   /** The raw view, served by EXPERIMENTAL_protocol_config. */
   readonly view: object;
 }
@@ -26,6 +30,8 @@ export interface RuntimeConfig {
 export function parseRuntimeConfig(view: object): RuntimeConfig {
   const v = view as {
     storage_amount_per_byte: string;
+    min_gas_purchase_price?: string;
+    account_creation_charge?: string;
     transaction_costs: {
       burnt_gas_reward: [number, number];
       pessimistic_gas_price_inflation_ratio: [number, number];
@@ -55,6 +61,9 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     maxArgumentsLength: limits.max_arguments_length ?? 4_194_304,
     maxContractSize: limits.max_contract_size ?? 4_194_304,
     maxNumberBytesMethodNames: limits.max_number_bytes_method_names ?? 2000,
+    // Both are zero (absent from the view) before protocol 85.
+    minGasPurchasePrice: BigInt(v.min_gas_purchase_price ?? '0'),
+    accountCreationCharge: BigInt(v.account_creation_charge ?? '0'),
     view,
   };
 }
