@@ -5,7 +5,15 @@ import { JsonRpcProvider } from 'near-api-js';
 import t from 'tap';
 import { camel, initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 
-type Schema = { safeParse(v: unknown): { success: boolean; error?: { issues: unknown[] } } };
+type Issue = { path: (string | number)[] };
+type Schema = { safeParse(v: unknown): { success: boolean; error?: { issues: Issue[] } } };
+
+/**
+ * Where the client library's schemas (generated from an older nearcore) still require a field that
+ * nearcore at the protocol nearlite reports no longer sends. nearcore's parameter snapshot 86
+ * (packages/runtime/test/fixtures) has no `saturating_float_to_int` in `wasm_config`.
+ */
+const OLDER_THAN_PROTOCOL = new Set(['runtimeConfig.wasmConfig.saturatingFloatToInt']);
 
 function valid(
   t: { ok(v: unknown, msg: string, extra: object): void },
@@ -14,10 +22,11 @@ function valid(
   what: string,
 ): void {
   const r = schema.safeParse(camel(value));
+  const issues = (r.error?.issues ?? []).filter((i) => !OLDER_THAN_PROTOCOL.has(i.path.join('.')));
   t.ok(
-    r.success,
+    issues.length === 0,
     `${what} matches its schema`,
-    r.success ? {} : { issues: JSON.stringify(r.error?.issues).slice(0, 2000) },
+    issues.length === 0 ? {} : { issues: JSON.stringify(issues).slice(0, 2000) },
   );
 }
 

@@ -31,7 +31,9 @@ t.test('near-api-js 7 end to end', async (t) => {
     publicKey: aliceKey.getPublicKey(),
     nearToTransfer: 10n * NEAR,
   });
-  t.equal(created.final_execution_status, 'EXECUTED_OPTIMISTIC');
+  // The gas-price surplus comes back in a refund receipt a block later; by then, with one validator
+  // (final = head - 2), the transaction's own block may already be final: EXECUTED, as nearcore says.
+  t.ok(['EXECUTED_OPTIMISTIC', 'EXECUTED'].includes(created.final_execution_status ?? ''));
   t.ok(T.RpcTransactionResponseSchema().safeParse(camel(created)).success, 'RpcTransactionResponseSchema');
   const alice = new Account('alice.test.near', provider, new KeyPairSigner(aliceKey));
   // The receipt's block records the new account and key with nearcore's causes.
@@ -162,7 +164,8 @@ t.test('near-api-js 7 end to end', async (t) => {
     });
     t.equal(r.body.result?.final_execution_status, 'FINAL', `${method} reaches FINAL`);
     t.ok(T.RpcTransactionResponseSchema().safeParse(camel(r.body.result)).success, `${method} schema`);
-    if (method === 'EXPERIMENTAL_tx_status') t.equal(r.body.result?.receipts?.length, 1);
+    // The transfer and the refund of the gas bought above the chunk's price.
+    if (method === 'EXPERIMENTAL_tx_status') t.equal(r.body.result?.receipts?.length, 2);
     // A FINAL result is kept serialized; asked again, at any level, it is the same answer.
     const again = await node.rpc(method, {
       tx_hash: h,
