@@ -8,7 +8,7 @@ const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
 
 t.test('real contracts', async (t) => {
-  const { key, node, provider, root } = await localChain(t, { shards: 2 });
+  const { key, node, provider, root } = await localChain(t, { shards: 2, sandbox: true });
   let lastDeploy: Awaited<ReturnType<Account['deployContract']>> | undefined;
   const deploy = async (id: string, code: Uint8Array, balance = 50n * NEAR) => {
     const kp = KeyPair.fromRandom('ed25519');

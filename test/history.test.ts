@@ -10,7 +10,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 t.test('changes, block_effects and queries at old blocks on an archival node', async (t) => {
   const home = t.testdir();
   initHome(home);
-  const node = await startNode(home, ['--block-time', '50', '--archive']);
+  const node = await startNode(home, ['--block-time', '50', '--archive', '--sandbox']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 2);
   const patch = (value: string) =>
@@ -134,7 +134,7 @@ t.test('GC keeps recent epochs: the tail answers, the block below it is gone', a
 t.test('a stopped node home is readable with nearlite inspect and the embedding example', async (t) => {
   const home = t.testdir();
   initHome(home);
-  const node = await startNode(home, ['--block-time', '30', '--archive']);
+  const node = await startNode(home, ['--block-time', '30', '--archive', '--sandbox']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 3);
   await node.rpc('sandbox_patch_state', {

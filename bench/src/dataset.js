@@ -18,7 +18,7 @@ export async function buildDataset(dir, p, log) {
   }
   rmSync(home, { recursive: true, force: true });
   cliSync(['init', '--home', home, '--shards', '4', '--chain-id', 'bench', '--epoch-length', '1000']);
-  const node = await startNode(home, ['--block-time', '10', '--archive']);
+  const node = await startNode(home, ['--block-time', '10', '--archive', '--sandbox']);
   try {
     const provider = new JsonRpcProvider({ url: node.url });
     const key = JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8'));

@@ -14,12 +14,16 @@ export interface LocalChain {
 
 export async function localChain(
   test: typeof t,
-  opts: { shards?: number; blockTimeMs?: number } = {},
+  opts: { shards?: number; blockTimeMs?: number; sandbox?: boolean } = {},
 ): Promise<LocalChain> {
   const home = test.testdir();
   initHome(home, opts.shards ? ['--shards', String(opts.shards)] : []);
   const key = readKeyFile(home);
-  const node = await startNode(home, ['--block-time', String(opts.blockTimeMs ?? 50)]);
+  const node = await startNode(home, [
+    '--block-time',
+    String(opts.blockTimeMs ?? 50),
+    ...(opts.sandbox ? ['--sandbox'] : []),
+  ]);
   test.teardown(() => node.stop());
   await waitForHeight(node, 3);
   const provider = new JsonRpcProvider({ url: node.url });

@@ -93,6 +93,11 @@ export interface RpcBackend {
   nextLightClientBlock(lastBlockHash: CryptoHash): View | null;
 
   /** Records arrive as raw JSON; a malformed one is reported by throwing `RpcParseError`. */
-  sandboxPatchState(records: readonly unknown[]): Promise<View>;
-  sandboxFastForward(deltaHeight: number): Promise<View>;
+  /**
+   * Present only on a node that runs as a sandbox: nearcore offers the sandbox methods only in its
+   * sandbox build, and anywhere else they would let any caller rewrite state. Absent, both methods
+   * answer METHOD_NOT_FOUND, as nearcore's regular build does.
+   */
+  sandboxPatchState?(records: readonly unknown[]): Promise<View>;
+  sandboxFastForward?(deltaHeight: number): Promise<View>;
 }

@@ -3,7 +3,7 @@
 import { stringifyJson } from '@nearlite/primitives';
 import type { RpcBackend } from './backend.js';
 import { internalError, methodNotFound, parseError, type RpcError, toRpcError } from './errors.js';
-import { METHODS } from './methods/index.js';
+import { METHODS, SANDBOX_METHODS } from './methods/index.js';
 import { isObj } from './params.js';
 
 export interface DispatchResult {
@@ -58,6 +58,8 @@ async function call(
   backend: RpcBackend,
 ): Promise<DispatchResult> {
   if (!Object.hasOwn(METHODS, method)) return fail(id, methodNotFound(method));
+  if (Object.hasOwn(SANDBOX_METHODS, method) && backend[SANDBOX_METHODS[method]!] === undefined)
+    return fail(id, methodNotFound(method));
   let result: unknown;
   try {
     result = await METHODS[method]!(params, backend);

@@ -342,4 +342,27 @@ t.test('sandbox methods', async (t) => {
     { delta_height: -1 },
     'Failed parsing args: invalid value: integer `-1`, expected u64',
   );
+  await parseFails(
+    t,
+    'sandbox_fast_forward',
+    { delta_height: 100_001 },
+    'Failed parsing args: delta_height 100001 is above the maximum of 100000 blocks per call',
+  );
+  t.same(h.backend.last(), ['sandboxFastForward', 10], 'a refused delta never reaches the node');
+});
+
+t.test('without a sandbox, the sandbox methods do not exist', async (t) => {
+  const plain = await harness(t, { sandbox: false });
+  for (const method of ['sandbox_patch_state', 'sandbox_fast_forward']) {
+    const r = await plain.rpc(method, { records: [], delta_height: 1 });
+    t.equal(r.status, 400);
+    t.same(r.json.error, {
+      name: 'REQUEST_VALIDATION_ERROR',
+      cause: { name: 'METHOD_NOT_FOUND', info: { method_name: method } },
+      code: -32601,
+      message: 'Method not found',
+      data: method,
+    });
+    t.equal(plain.backend.calls.length, 0, `${method} never reaches the backend`);
+  }
 });

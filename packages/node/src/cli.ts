@@ -14,7 +14,9 @@ const USAGE = `nearlite ${VERSION} — a NEAR-compatible node
 Usage:
   nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
-  nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run on 127.0.0.1:3030
+                [--sandbox]     --sandbox serves sandbox_patch_state and sandbox_fast_forward
+  nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run a local
+                                sandbox (sandbox methods on) on 127.0.0.1:3030
   nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
                               | state ID [--prefix P] | stats      (read a stopped node's store)
   nearlite --version
@@ -73,6 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       'block-time': { type: 'string' },
       archive: { type: 'boolean' },
       'convert-db-kind': { type: 'boolean' },
+      sandbox: { type: 'boolean' },
       quiet: { type: 'boolean' },
       prefix: { type: 'string' },
     },
@@ -114,6 +117,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(blockTimeMs !== undefined ? { blockTimeMs } : {}),
         ...(values.archive ? { archive: true } : {}),
         ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
+        ...(values.sandbox ? { sandbox: true } : {}),
       });
     }
     case 'start': {
@@ -127,6 +131,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         logger,
         rpcAddr: values['rpc-addr'] ?? '127.0.0.1:3030',
         blockTimeMs: 1000,
+        sandbox: true,
       });
     }
     default:

@@ -9,6 +9,11 @@ export interface NodeConfig {
   readonly jsonPayloadMaxSize: number;
   readonly pollingTimeoutMs: number;
   readonly trieViewerStateSizeLimit: number | null;
+  /**
+   * Serve `sandbox_patch_state` and `sandbox_fast_forward`, which let any caller rewrite state: only
+   * for a local development chain (`nearlite start`, the `near-sandbox` entry point, `run --sandbox`).
+   */
+  readonly sandbox: boolean;
 }
 
 export const DEFAULT_CONFIG: NodeConfig = {
@@ -19,6 +24,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   jsonPayloadMaxSize: 10 * 1024 * 1024,
   pollingTimeoutMs: 10_000,
   trieViewerStateSizeLimit: 50_000,
+  sandbox: false,
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
@@ -36,6 +42,7 @@ export function configFileJson(c: NodeConfig): object {
     archive: c.archive,
     gc_num_epochs_to_keep: c.gcNumEpochsToKeep,
     trie_viewer_state_size_limit: c.trieViewerStateSizeLimit,
+    sandbox: c.sandbox,
   };
 }
 
@@ -77,6 +84,7 @@ export function loadConfig(path: string): NodeConfig {
       raw.trie_viewer_state_size_limit === null
         ? null
         : Number(raw.trie_viewer_state_size_limit ?? DEFAULT_CONFIG.trieViewerStateSizeLimit),
+    sandbox: raw.sandbox === true,
   };
 }
 

@@ -26,6 +26,8 @@ export interface RunOptions {
   readonly blockTimeMs?: number;
   readonly archive?: boolean;
   readonly convertDbKind?: boolean;
+  /** Serve the sandbox methods (overrides config.json's `sandbox`). */
+  readonly sandbox?: boolean;
   readonly logger: Logger;
 }
 
@@ -84,6 +86,7 @@ export class NearliteNode {
       rpcAddr: o.rpcAddr ?? fileConfig.rpcAddr,
       blockTimeMs: o.blockTimeMs ?? fileConfig.blockTimeMs,
       archive: o.archive ?? fileConfig.archive,
+      sandbox: o.sandbox ?? fileConfig.sandbox,
     };
     const genesis = loadGenesis(p.genesis);
     const store = await Store.open(p.data);

@@ -42,7 +42,8 @@ export interface BackendParts {
   readonly tx: TxService;
   readonly calls: CallService;
   readonly history: HistoryService;
-  readonly sandbox: SandboxService;
+  /** Only on a node run as a sandbox (`--sandbox`); otherwise the sandbox methods do not exist. */
+  readonly sandbox: SandboxService | null;
   readonly lightClient: Pick<RpcBackend, 'lightClientProof' | 'nextLightClientBlock'>;
   readonly healthy: () => void;
 }
@@ -84,8 +85,14 @@ export function createRpcBackend(p: BackendParts): RpcBackend {
     receipt: (id) => p.tx.receipt(id),
     lightClientProof: (req, head) => p.lightClient.lightClientProof(req, head),
     nextLightClientBlock: (last) => p.lightClient.nextLightClientBlock(last),
-    sandboxPatchState: (records) => p.sandbox.patchState(records),
-    sandboxFastForward: (delta) => p.sandbox.fastForward(delta),
+    ...(p.sandbox ? sandboxMethods(p.sandbox) : {}),
+  };
+}
+
+function sandboxMethods(s: SandboxService): Pick<RpcBackend, 'sandboxPatchState' | 'sandboxFastForward'> {
+  return {
+    sandboxPatchState: (records) => s.patchState(records),
+    sandboxFastForward: (delta) => s.fastForward(delta),
   };
 }
 

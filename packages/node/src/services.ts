@@ -182,7 +182,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
           changes: (ref, req) => changesView(chain, ref, req),
           changesInBlock: (ref) => blockEffectsView(chain, ref),
         },
-        sandbox: createSandboxService(chain),
+        sandbox: config.sandbox ? createSandboxService(chain) : null,
         lightClient: {
           lightClientProof: () => {
             throw new HandlerError(

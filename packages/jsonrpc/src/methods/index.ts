@@ -56,4 +56,10 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   validators,
 };
 
+/** Methods a backend offers only as a sandbox, with the backend member that serves each. */
+export const SANDBOX_METHODS: Readonly<Record<string, 'sandboxPatchState' | 'sandboxFastForward'>> = {
+  sandbox_patch_state: 'sandboxPatchState',
+  sandbox_fast_forward: 'sandboxFastForward',
+};
+
 export type { MethodHandler };

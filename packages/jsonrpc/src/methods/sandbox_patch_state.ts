@@ -11,7 +11,7 @@ export const sandbox_patch_state: MethodHandler = async (params, backend) => {
   const records = requireField(expectStruct(params, 'RpcSandboxPatchStateRequest'), 'records');
   if (!Array.isArray(records)) throw invalidType(records, 'a sequence');
   try {
-    return await backend.sandboxPatchState(records);
+    return await backend.sandboxPatchState!(records);
   } catch (err) {
     if (err instanceof RpcParseError) throw argsError(err.message);
     throw err;

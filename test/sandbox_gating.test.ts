@@ -1,0 +1,63 @@
+// State can be rewritten over RPC only on a node run as a sandbox, as nearcore offers the sandbox
+// methods only in its sandbox build.
+import t from 'tap';
+import { initHome, startNode, waitForHeight } from './helpers/node.js';
+
+const rich = {
+  Account: {
+    account_id: 'rich.test.near',
+    account: {
+      amount: '1000000000000000000000000000000',
+      locked: '0',
+      code_hash: '11111111111111111111111111111111',
+      storage_usage: 182,
+    },
+  },
+};
+
+t.test('a regular node answers METHOD_NOT_FOUND to both sandbox methods and changes nothing', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  for (const [method, params] of [
+    ['sandbox_patch_state', { records: [rich] }],
+    ['sandbox_fast_forward', { delta_height: 1_000_000_000 }],
+  ] as const) {
+    const r = await node.rpc(method, params);
+    t.equal(r.status, 400, `${method}: HTTP 400`);
+    t.same(r.body.error?.cause, { name: 'METHOD_NOT_FOUND', info: { method_name: method } });
+    t.equal(r.body.error?.code, -32601);
+  }
+  const viewed = await node.rpc('query', {
+    request_type: 'view_account',
+    account_id: 'rich.test.near',
+    finality: 'optimistic',
+  });
+  t.equal(viewed.body.error?.cause.name, 'UNKNOWN_ACCOUNT', 'no account was created');
+});
+
+t.test('run --sandbox serves them; fast-forward is bounded', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '50', '--sandbox']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  t.same((await node.rpc('sandbox_patch_state', { records: [rich] })).body.result, {});
+  const viewed = await node.rpc<{ amount: string }>('query', {
+    request_type: 'view_account',
+    account_id: 'rich.test.near',
+    finality: 'optimistic',
+  });
+  t.equal(viewed.body.result?.amount, '1000000000000000000000000000000');
+  const huge = await node.rpc('sandbox_fast_forward', { delta_height: 1_000_000_000 });
+  t.equal(huge.body.error?.cause.name, 'PARSE_ERROR', 'a delta over the maximum is a params error');
+  t.match(huge.body.error?.data, /above the maximum/);
+  const before = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  t.same((await node.rpc('sandbox_fast_forward', { delta_height: 20 })).body.result, {});
+  const after = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  t.ok(after >= before + 20, `the head moved by at least 20 (${before} → ${after})`);
+});
