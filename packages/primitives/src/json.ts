@@ -1,8 +1,15 @@
 // JSON with exact u64s: nearcore writes block timestamps (~1.7e18 ns) as JSON numbers, beyond 2^53.
 // Views carry such values as bigint; this serializer writes them as bare integer literals. A view
 // may also embed an already-serialized part (RawJson), e.g. a cached block view, without re-encoding.
-const MARK = '\u0000nearlite:';
-const MARK_RE = /"\\u0000nearlite:(bigint|raw):(\d+)"/g;
+//
+// Both are written first as marker strings and substituted after JSON.stringify. No byte a contract,
+// a signer or a client controls can pass for a marker: a marker starts with U+0000, and every other
+// string holding a U+0000 is itself set aside as a marker and written back exactly, so after
+// stringify the only strings that start with an escaped U+0000 are this call's own markers. Object
+// keys never reach the replacer, so a key shaped like a marker is told apart by what follows it: a
+// value is followed by `,`, `}` or `]`, a key by `:`.
+const MARK = '\u0000nl:';
+const MARK_RE = /"\\u0000nl:(\d+)"(?=[,}\]]|$)/g;
 
 export class RawJson {
   constructor(readonly json: string) {}
@@ -10,16 +17,19 @@ export class RawJson {
 
 export function stringifyJson(value: unknown): string {
   if (value instanceof RawJson) return value.json;
-  let raws: string[] | null = null;
+  let parts: string[] | null = null;
+  const mark = (json: string): string => {
+    parts ??= [];
+    parts.push(json);
+    return `${MARK}${parts.length - 1}`;
+  };
   const s = JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === 'bigint') return `${MARK}bigint:${v.toString()}`;
-    if (v instanceof RawJson) {
-      raws ??= [];
-      raws.push(v.json);
-      return `${MARK}raw:${raws.length - 1}`;
-    }
+    if (typeof v === 'bigint') return mark(v.toString());
+    if (v instanceof RawJson) return mark(v.json);
+    if (typeof v === 'string' && v.includes('\u0000')) return mark(JSON.stringify(v));
     return v;
   });
-  if (!s.includes('nearlite:')) return s;
-  return s.replace(MARK_RE, (_m, kind: string, n: string) => (kind === 'bigint' ? n : raws![Number(n)]!));
+  if (parts === null) return s;
+  const saved: string[] = parts;
+  return s.replace(MARK_RE, (_m, n: string) => saved[Number(n)]!);
 }

@@ -1,0 +1,50 @@
+// The answer serializer: exact u64s and embedded JSON, and no string a contract, signer or client
+// controls can change an answer's shape.
+import { RawJson, stringifyJson } from '@nearlite/primitives';
+import t from 'tap';
+
+t.test('bigints are bare integers, RawJson is embedded as is', async (t) => {
+  t.equal(
+    stringifyJson({ timestamp: 1_700_000_000_000_000_123n, block: new RawJson('{"a":1}'), list: [1n, 2n] }),
+    '{"timestamp":1700000000000000123,"block":{"a":1},"list":[1,2]}',
+  );
+  t.equal(stringifyJson(new RawJson('[1]')), '[1]');
+  t.equal(stringifyJson(5n), '5');
+  t.equal(stringifyJson({ s: 'plain' }), JSON.stringify({ s: 'plain' }), 'no marker, no rewrite');
+});
+
+const HOSTILE = [
+  '\u0000nl:0',
+  '\u0000nl:1',
+  '\u0000nl:99',
+  '\u0000nearlite:bigint:42',
+  '\u0000nearlite:raw:0',
+  '"\u0000nl:0"',
+  '\\u0000nl:0',
+  '\\\u0000nl:0',
+  'a\u0000b',
+  '\u0000',
+  '}\u0000nl:0{',
+];
+
+t.test('hostile strings come back exactly, wherever they stand', async (t) => {
+  for (const s of HOSTILE) {
+    const value = {
+      logs: [s, `${s}${s}`],
+      [s]: s,
+      nested: { [s]: [s, 7n, new RawJson('{"x":2}')] },
+      big: 9007199254740993n,
+    };
+    const out = stringifyJson(value);
+    const back = JSON.parse(out) as Record<string, unknown>;
+    t.same(back.logs, [s, `${s}${s}`], `logs ${JSON.stringify(s)}`);
+    t.equal(back[s], s, `a key ${JSON.stringify(s)} keeps its value`);
+    t.same((back.nested as Record<string, unknown>)[s], [s, 7, { x: 2 }], 'nested parts stay in place');
+    t.match(out, /"big":9007199254740993}$/, 'the bigint is still exact');
+  }
+});
+
+t.test('a hostile key cannot pull an embedded part out of place', async (t) => {
+  const value = { '\u0000nl:0': 1n, b: new RawJson('{"raw":true}') };
+  t.same(JSON.parse(stringifyJson(value)), { '\u0000nl:0': 1, b: { raw: true } });
+});
