@@ -61,3 +61,28 @@ t.test('run --sandbox serves them; fast-forward is bounded', async (t) => {
     .result!.header.height;
   t.ok(after >= before + 20, `the head moved by at least 20 (${before} → ${after})`);
 });
+
+t.test('a hostile patch is a params error, writes nothing, and the chain goes on', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '50', '--sandbox']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  const bad = structuredClone(rich);
+  bad.Account.account.code_hash = '1'.repeat(46);
+  for (const records of [[bad], [rich, bad], [{ Account: { account_id: 'x.test.near', account: {} } }]]) {
+    const r = await node.rpc('sandbox_patch_state', { records });
+    t.equal(r.body.error?.cause.name, 'PARSE_ERROR', 'refused as params');
+    t.match(r.body.error?.data, /^Failed parsing args: records\[\d\]\.Account/);
+  }
+  const viewed = await node.rpc('query', {
+    request_type: 'view_account',
+    account_id: 'rich.test.near',
+    finality: 'optimistic',
+  });
+  t.equal(viewed.body.error?.cause.name, 'UNKNOWN_ACCOUNT', 'not even the good record of a refused patch');
+  const head = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  await waitForHeight(node, head + 3);
+  t.pass('blocks keep coming');
+});

@@ -39,7 +39,7 @@ import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import type { StateWrite } from './state_records.js';
 import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
-import { TxPool } from './tx_pool.js';
+import { type PooledTransaction, TxPool } from './tx_pool.js';
 import { blockAuthor, blockViewJson } from './views/block_view.js';
 
 export interface ChainOptions {
@@ -60,6 +60,12 @@ export interface NewBlockEvent {
   readonly rejected: ReadonlyMap<string, unknown>;
 }
 
+interface PendingPatch {
+  readonly writes: readonly StateWrite[];
+  readonly done: () => void;
+  readonly failed: (err: unknown) => void;
+}
+
 export class ChainError extends Error {
   override readonly name = 'ChainError';
 }
@@ -70,7 +76,7 @@ export class Chain {
   readonly chainStore: ChainStore;
   readonly layout: ShardLayout;
   private writeQueue: Promise<unknown> = Promise.resolve();
-  private pendingPatches: { writes: readonly StateWrite[]; done: () => void }[] = [];
+  private pendingPatches: PendingPatch[] = [];
   private headTip: Tip;
   private readonly genesisHashValue: CryptoHash;
 
@@ -158,7 +164,11 @@ export class Chain {
    * committed, so the patch is visible to every later query.
    */
   patchState(writes: readonly StateWrite[]): Promise<void> {
-    return new Promise((resolve) => this.pendingPatches.push({ writes, done: resolve }));
+    // Settled by the block that carries it: resolved once committed, rejected if that block fails,
+    // so a patch is always either applied or answered with an error.
+    return new Promise((resolve, reject) =>
+      this.pendingPatches.push({ writes, done: resolve, failed: reject }),
+    );
   }
 
   private applyPatches(shardId: number, state: TrieUpdate, writes: readonly StateWrite[]): void {
@@ -183,6 +193,27 @@ export class Chain {
   }
 
   private async produceNow(): Promise<BlockHeader> {
+    const patches = this.pendingPatches;
+    this.pendingPatches = [];
+    const taken: PooledTransaction[][] = [];
+    const progress = { committed: false };
+    try {
+      return await this.produceWith(patches, taken, progress);
+    } catch (err) {
+      if (progress.committed) throw err;
+      // Nothing of the block was committed: its transactions wait for the next one, and the patches
+      // it carried are answered with the failure instead of waiting forever.
+      for (const txs of taken) this.pool.restore(txs);
+      for (const p of patches) p.failed(err);
+      throw err;
+    }
+  }
+
+  private async produceWith(
+    patches: PendingPatch[],
+    taken: PooledTransaction[][],
+    progress: { committed: boolean },
+  ): Promise<BlockHeader> {
     const signer = this.opts.signer;
     if (!signer)
       throw new ChainError('this node holds no validator key for the genesis; it cannot produce blocks');
@@ -206,8 +237,6 @@ export class Chain {
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
     const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
-    const patches = this.pendingPatches;
-    this.pendingPatches = [];
     const patchWrites = patches.flatMap((p) => p.writes);
 
     const rejected = new Map<string, unknown>();
@@ -218,6 +247,7 @@ export class Chain {
         throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
       const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
       let pooled = this.pool.take(shardId, limit);
+      taken.push(pooled);
       const prepare = this.opts.applier.prepareTransactions;
       if (prepare && pooled.length > 0) {
         const scratch = new TrieUpdate({ get: (k: Uint8Array) => prepareFlat.get(k) });
@@ -231,6 +261,7 @@ export class Chain {
         for (const x of r.rejected) rejected.set(toHex(pooled[x.index]!.hash), x.error);
         this.pool.committed(r.rejected.map((x) => pooled[x.index]!));
         pooled = r.accepted.map((i) => pooled[i]!);
+        taken[taken.length - 1] = pooled;
       }
       return {
         shardId,
@@ -338,12 +369,8 @@ export class Chain {
     }
     update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
     writeHead(update, height, header.hash);
-    try {
-      await store.commit(update);
-    } catch (err) {
-      for (const input of shardInputs) this.pool.restore(input.pooled);
-      throw err;
-    }
+    await store.commit(update);
+    progress.committed = true;
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();

@@ -1,7 +1,9 @@
 // State records (genesis / sandbox_patch_state JSON) as trie writes, without genesis's storage
-// recomputation: a sandbox patch writes exactly what the caller gave, as nearcore's does.
+// recomputation: a sandbox patch writes exactly what the caller gave, as nearcore's does. Every field
+// is checked as nearcore's StateRecord deserializes it — types, lengths and ranges — before anything
+// is written, so no record can leave a value in the trie that a later block cannot decode.
 import {
-  accessKeyFromJson,
+  type AccessKey,
   base58Decode,
   encodeAccessKey,
   encodeAccount,
@@ -24,54 +26,163 @@ export interface StateWrite {
   readonly codeHash?: Uint8Array;
 }
 
-function str(o: Record<string, unknown>, k: string): string {
+const U64_MAX = (1n << 64n) - 1n;
+const U128_MAX = (1n << 128n) - 1n;
+const KINDS = ['Account', 'AccessKey', 'Contract', 'Data'] as const;
+
+type Obj = Record<string, unknown>;
+
+function fail(path: string, what: string): never {
+  throw new StateRecordError(`${path}: ${what}`);
+}
+
+function obj(v: unknown, path: string): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'expected an object');
+  return v as Obj;
+}
+
+function str(o: Obj, k: string, path: string): string {
   const v = o[k];
-  if (typeof v !== 'string') throw new StateRecordError(`record field '${k}' must be a string`);
+  if (v === undefined) fail(path, `missing field \`${k}\``);
+  if (typeof v !== 'string') fail(`${path}.${k}`, 'expected a string');
   return v;
 }
 
-export function stateRecordToWrite(record: unknown): StateWrite {
-  if (typeof record !== 'object' || record === null) throw new StateRecordError('a record must be an object');
-  const [kind, body] = Object.entries(record)[0] ?? [];
-  const o = body as Record<string, unknown>;
-  if (!o || typeof o !== 'object') throw new StateRecordError('a record must have one variant');
+/** nearcore's dec_format: a u128 as a decimal string (or a JSON integer). */
+function u128(o: Obj, k: string, path: string): bigint {
+  const v = o[k];
+  if (v === undefined) fail(path, `missing field \`${k}\``);
+  let n: bigint;
+  if (typeof v === 'string' && /^\d{1,39}$/.test(v)) n = BigInt(v);
+  else if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) n = BigInt(v);
+  else fail(`${path}.${k}`, 'expected a u128 as a decimal string');
+  if (n > U128_MAX) fail(`${path}.${k}`, 'out of range for u128');
+  return n;
+}
+
+function u64(o: Obj, k: string, path: string): bigint {
+  const v = o[k];
+  if (v === undefined) fail(path, `missing field \`${k}\``);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(`${path}.${k}`, 'expected a u64');
+  const n = BigInt(v);
+  if (n > U64_MAX) fail(`${path}.${k}`, 'out of range for u64');
+  return n;
+}
+
+function base64(o: Obj, k: string, path: string): Uint8Array {
+  const text = str(o, k, path);
   try {
-    const accountId = parseAccountId(str(o, 'account_id'));
-    switch (kind) {
-      case 'Account': {
-        const a = o.account as Record<string, unknown>;
-        return {
-          accountId,
-          key: trieKeyAccount(accountId),
-          value: encodeAccount({
-            amount: BigInt(str(a, 'amount')),
-            locked: BigInt(str(a, 'locked')),
-            codeHash: base58Decode(str(a, 'code_hash')),
-            storageUsage: BigInt(a.storage_usage as number),
-          }),
-        };
-      }
-      case 'AccessKey':
-        return {
-          accountId,
-          key: trieKeyAccessKey(accountId, parsePublicKey(str(o, 'public_key'))),
-          value: encodeAccessKey(accessKeyFromJson(o.access_key)),
-        };
-      case 'Contract': {
-        const code = fromBase64(str(o, 'code'));
-        return { accountId, key: trieKeyContractCode(accountId), value: code, codeHash: sha256(code) };
-      }
-      case 'Data':
-        return {
-          accountId,
-          key: trieKeyContractData(accountId, fromBase64(str(o, 'data_key'))),
-          value: fromBase64(str(o, 'value')),
-        };
-      default:
-        throw new StateRecordError(`unsupported record kind '${String(kind)}'`);
-    }
-  } catch (err) {
-    if (err instanceof StateRecordError) throw err;
-    throw new StateRecordError(`invalid ${String(kind)} record: ${(err as Error).message}`);
+    return fromBase64(text);
+  } catch {
+    fail(`${path}.${k}`, 'expected base64');
   }
+}
+
+function hash32(o: Obj, k: string, path: string): Uint8Array {
+  const text = str(o, k, path);
+  let bytes: Uint8Array;
+  try {
+    bytes = base58Decode(text);
+  } catch {
+    fail(`${path}.${k}`, 'expected a base58 hash');
+  }
+  if (bytes.length !== 32) fail(`${path}.${k}`, `expected a hash of 32 bytes, got ${bytes.length}`);
+  return bytes;
+}
+
+function accountId(o: Obj, k: string, path: string): string {
+  const text = str(o, k, path);
+  try {
+    return parseAccountId(text);
+  } catch (err) {
+    fail(`${path}.${k}`, (err as Error).message);
+  }
+}
+
+function publicKey(o: Obj, k: string, path: string): ReturnType<typeof parsePublicKey> {
+  const text = str(o, k, path);
+  try {
+    return parsePublicKey(text);
+  } catch (err) {
+    fail(`${path}.${k}`, (err as Error).message);
+  }
+}
+
+function accessKey(v: unknown, path: string): AccessKey {
+  const o = obj(v, path);
+  const nonce = u64(o, 'nonce', path);
+  const perm = o.permission;
+  if (perm === undefined) fail(path, 'missing field `permission`');
+  if (perm === 'FullAccess') return { nonce, permission: { kind: 'FullAccess' } };
+  const p = obj(perm, `${path}.permission`);
+  const keys = Object.keys(p);
+  if (keys.length !== 1 || keys[0] !== 'FunctionCall')
+    fail(`${path}.permission`, 'expected `FullAccess` or `{"FunctionCall": …}`');
+  const fcPath = `${path}.permission.FunctionCall`;
+  const fc = obj(p.FunctionCall, fcPath);
+  const allowance =
+    fc.allowance === null || fc.allowance === undefined ? null : u128(fc, 'allowance', fcPath);
+  const names = fc.method_names;
+  if (!Array.isArray(names) || names.some((m) => typeof m !== 'string'))
+    fail(`${fcPath}.method_names`, 'expected a sequence of strings');
+  return {
+    nonce,
+    permission: {
+      kind: 'FunctionCall',
+      allowance,
+      receiverId: accountId(fc, 'receiver_id', fcPath),
+      methodNames: [...(names as string[])],
+    },
+  };
+}
+
+/** One record as trie writes; throws StateRecordError naming the field for anything nearcore refuses. */
+export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
+  const top = `records[${index}]`;
+  const r = obj(record, top);
+  const variants = Object.keys(r);
+  if (variants.length !== 1) fail(top, 'expected exactly one record variant');
+  const kind = variants[0]!;
+  if (!(KINDS as readonly string[]).includes(kind))
+    fail(top, `unsupported record variant \`${kind}\`, expected one of ${KINDS.join(', ')}`);
+  const path = `${top}.${kind}`;
+  const o = obj(r[kind], path);
+  const id = accountId(o, 'account_id', path);
+  switch (kind) {
+    case 'Account': {
+      const aPath = `${path}.account`;
+      const a = obj(o.account, aPath);
+      return {
+        accountId: id,
+        key: trieKeyAccount(id),
+        value: encodeAccount({
+          amount: u128(a, 'amount', aPath),
+          locked: u128(a, 'locked', aPath),
+          codeHash: hash32(a, 'code_hash', aPath),
+          storageUsage: u64(a, 'storage_usage', aPath),
+        }),
+      };
+    }
+    case 'AccessKey':
+      return {
+        accountId: id,
+        key: trieKeyAccessKey(id, publicKey(o, 'public_key', path)),
+        value: encodeAccessKey(accessKey(o.access_key, `${path}.access_key`)),
+      };
+    case 'Contract': {
+      const code = base64(o, 'code', path);
+      return { accountId: id, key: trieKeyContractCode(id), value: code, codeHash: sha256(code) };
+    }
+    default:
+      return {
+        accountId: id,
+        key: trieKeyContractData(id, base64(o, 'data_key', path)),
+        value: base64(o, 'value', path),
+      };
+  }
+}
+
+/** Every record checked before any is written: one bad record refuses the whole patch. */
+export function stateRecordsToWrites(records: readonly unknown[]): StateWrite[] {
+  return records.map((r, i) => stateRecordToWrite(r, i));
 }

@@ -1,0 +1,108 @@
+// sandbox_patch_state records are checked field by field, as nearcore's StateRecord deserializes
+// them, before anything is written.
+import { StateRecordError, stateRecordsToWrites, stateRecordToWrite } from '@nearlite/chain';
+import { decodeAccount } from '@nearlite/primitives';
+import t from 'tap';
+
+const HASH = '11111111111111111111111111111111';
+const KEY = 'ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp';
+const account = (a: Record<string, unknown>) => ({
+  Account: {
+    account_id: 'a.near',
+    account: { amount: '10', locked: '0', code_hash: HASH, storage_usage: 100, ...a },
+  },
+});
+const key = (k: unknown) => ({ AccessKey: { account_id: 'a.near', public_key: KEY, access_key: k } });
+
+t.test('good records of every kind become writes', async (t) => {
+  const writes = stateRecordsToWrites([
+    account({}),
+    key({ nonce: 0, permission: 'FullAccess' }),
+    key({
+      nonce: 5,
+      permission: { FunctionCall: { allowance: null, receiver_id: 'b.near', method_names: ['m'] } },
+    }),
+    { Contract: { account_id: 'a.near', code: 'AGFzbQEAAAA=' } },
+    { Data: { account_id: 'a.near', data_key: 'aw==', value: '' } },
+  ]);
+  t.equal(writes.length, 5);
+  t.same(decodeAccount(writes[0]!.value), {
+    amount: 10n,
+    locked: 0n,
+    codeHash: new Uint8Array(32),
+    storageUsage: 100n,
+  });
+  t.ok(writes[3]!.codeHash, 'a Contract record sets its account’s code hash');
+});
+
+const HOSTILE: [string, unknown, RegExp][] = [
+  [
+    'a 46-byte code hash',
+    account({ code_hash: '1'.repeat(46) }),
+    /code_hash: expected a hash of 32 bytes, got 46/,
+  ],
+  ['an empty code hash', account({ code_hash: '' }), /code_hash: expected a hash of 32 bytes, got 0/],
+  ['a non-base58 code hash', account({ code_hash: '0OIl' }), /code_hash: expected a base58 hash/],
+  ['an amount object', account({ amount: {} }), /amount: expected a u128/],
+  ['a negative amount', account({ amount: '-1' }), /amount: expected a u128/],
+  ['an amount over u128', account({ amount: (1n << 128n).toString() }), /amount: out of range for u128/],
+  ['a fractional amount', account({ amount: '1.5' }), /amount: expected a u128/],
+  ['a missing locked', account({ locked: undefined }), /missing field `locked`/],
+  ['a string storage_usage', account({ storage_usage: '100' }), /storage_usage: expected a u64/],
+  ['a negative storage_usage', account({ storage_usage: -1 }), /storage_usage: expected a u64/],
+  ['no account body', { Account: { account_id: 'a.near' } }, /account: expected an object/],
+  ['a bad account id', { Data: { account_id: 'A!', data_key: '', value: '' } }, /account_id/],
+  [
+    'a numeric account id',
+    { Data: { account_id: 7, data_key: '', value: '' } },
+    /account_id: expected a string/,
+  ],
+  [
+    'bad base64 data',
+    { Data: { account_id: 'a.near', data_key: '%%%', value: '' } },
+    /data_key: expected base64/,
+  ],
+  ['bad base64 code', { Contract: { account_id: 'a.near', code: 'a' } }, /code: expected base64/],
+  [
+    'a bad public key',
+    { AccessKey: { account_id: 'a.near', public_key: 'ed25519:xyz', access_key: {} } },
+    /public_key/,
+  ],
+  ['a key without a nonce', key({ permission: 'FullAccess' }), /missing field `nonce`/],
+  ['an unknown permission', key({ nonce: 0, permission: 'Everything' }), /permission: expected an object/],
+  [
+    'a bad receiver',
+    key({ nonce: 0, permission: { FunctionCall: { receiver_id: '', method_names: [] } } }),
+    /receiver_id/,
+  ],
+  [
+    'method names not strings',
+    key({ nonce: 0, permission: { FunctionCall: { receiver_id: 'b.near', method_names: [1] } } }),
+    /method_names/,
+  ],
+  [
+    'a bad allowance',
+    key({
+      nonce: 0,
+      permission: { FunctionCall: { allowance: 'x', receiver_id: 'b.near', method_names: [] } },
+    }),
+    /allowance/,
+  ],
+  ['an unknown variant', { Bogus: { account_id: 'a.near' } }, /unsupported record variant `Bogus`/],
+  ['two variants', { Data: {}, Contract: {} }, /exactly one record variant/],
+  ['not an object', 'Account', /expected an object/],
+  ['null', null, /expected an object/],
+];
+
+t.test('hostile records are refused, naming the field', async (t) => {
+  for (const [what, record, message] of HOSTILE) {
+    t.throws(() => stateRecordToWrite(record), { name: 'StateRecordError', message }, what);
+  }
+});
+
+t.test('one bad record refuses the whole patch', async (t) => {
+  t.throws(() => stateRecordsToWrites([account({}), account({ code_hash: '' })]), {
+    message: /^records\[1\]\.Account\.account\.code_hash/,
+  });
+  t.throws(() => stateRecordsToWrites([null]), StateRecordError);
+});
