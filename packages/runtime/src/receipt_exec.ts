@@ -139,8 +139,10 @@ export function executeActionReceipt(
   if (error) state.rollback();
   else state.commit({ type: 'receipt_processing', receiptHash });
 
-  const gasBurnt = isRefund ? 0n : p.gasBurnt;
-  let tokensBurnt = gasBurnt * burnPrice - refunds.gasDeficit + refunds.accountCreationCharge;
+  // A refund's outcome reports the gas its actions burnt (it counts toward the chunk's gas too), but
+  // the refund is free: it burns no tokens.
+  const gasBurnt = p.gasBurnt;
+  let tokensBurnt = isRefund ? 0n : gasBurnt * burnPrice - refunds.gasDeficit + refunds.accountCreationCharge;
   const tokensBurntForOutcome = tokensBurnt;
   const [num, den] = c.burntGasReward;
   const rewardGross = ((p.gasBurntForFunctionCall * num) / den) * burnPrice;
