@@ -1,7 +1,8 @@
 // nearcore's runtime parameters at protocol version 86, its STABLE_PROTOCOL_VERSION (the shape
 // EXPERIMENTAL_protocol_config prints as runtime_config): every number is the one in nearcore's
 // core/parameters/src/snapshots/near_parameters__config_store__tests__86.json.snap. The snapshot
-// redacts vm_kind; protocol 84 moved nearcore to Wasmtime.
+// redacts vm_kind; protocol 84 moved nearcore to Wasmtime. One key is added: the legacy
+// saturating_float_to_int, which nearcore no longer prints but @near-js/jsonrpc-types requires.
 export const DEFAULT_RUNTIME_CONFIG_VIEW = {
   storage_amount_per_byte: '10000000000000000000',
   transaction_costs: {
@@ -198,6 +199,7 @@ export const DEFAULT_RUNTIME_CONFIG_VIEW = {
     linear_op_unit_cost: 822756,
     vm_kind: 'Wasmtime',
     discard_custom_sections: true,
+    saturating_float_to_int: true,
     global_contract_host_fns: true,
     reftypes_bulk_memory: true,
     gas_key_host_fns: true,
