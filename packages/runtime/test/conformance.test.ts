@@ -225,6 +225,19 @@ t.test('a transfer creating an implicit account pays the charge too', async (t) 
   t.equal(c.totalBalance() + c.burnt, 100n * NEAR);
 });
 
+t.test('a failed account creation is not charged', async (t) => {
+  const c = new TestChain();
+  c.addAccount('alice.near', 100n * NEAR, alice);
+  // nearcore charges when account_did_not_exist && account.is_some() && result.is_ok(): alice may
+  // not create a sub-account of bob.near, so the receipt fails and nothing is created.
+  c.block([signTx(alice, 'alice.near', 'x.bob.near', 1n, [{ type: 'CreateAccount' }]).bytes]);
+  const o = c.block().outcomes[0]!;
+  t.equal(o.status.kind, 'Failure');
+  t.equal(o.tokensBurnt, (FEES.receipt.exec + FEES.createAccount.exec) * GAS_PRICE);
+  c.settle();
+  t.equal(c.totalBalance() + c.burnt, 100n * NEAR);
+});
+
 t.test('when the chunk price is at the purchase price there is no surplus and no refund', async (t) => {
   const c = new TestChain();
   c.gasPrice = MIN_GAS_PURCHASE_PRICE;
