@@ -29,11 +29,16 @@ t.test('a relayer pays for a meta transaction; staking locks balance; waits time
   const provider = new JsonRpcProvider({ url: node.url });
   const relayer = new Account('test.near', provider, key.secret_key as KeyPairString);
   const userKey = KeyPair.fromRandom('ed25519');
-  await relayer.createAccount({
+  const created = await relayer.createAccount({
     newAccountId: 'user.test.near',
     publicKey: userKey.getPublicKey(),
     nearToTransfer: 5n * NEAR,
   });
+  // Receipts buy gas at min_gas_purchase_price; the surplus comes back in a gas refund, which
+  // EXECUTED_OPTIMISTIC does not wait for. Balances are compared once refunds have landed (FINAL).
+  const settled = (hash: string) =>
+    node.rpc('tx', { tx_hash: hash, sender_account_id: 'test.near', wait_until: 'FINAL' });
+  await settled(created.transaction_outcome.id);
   const user = new Account('user.test.near', provider, new KeyPairSigner(userKey));
 
   const userBefore = (await provider.viewAccount({ accountId: 'user.test.near' })).amount;
@@ -45,6 +50,7 @@ t.test('a relayer pays for a meta transaction; staking locks balance; waits time
   });
   const relayed = await relayer.relayMetaTransaction(signedDelegate);
   t.same(relayed.status, { SuccessValue: '' });
+  await settled(relayed.transaction_outcome.id);
   t.equal(
     (await provider.viewAccount({ accountId: 'user.test.near' })).amount,
     userBefore,

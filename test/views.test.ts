@@ -4,6 +4,7 @@ import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import wabt from 'wabt';
 import { localChain } from './helpers/chain.js';
+import { waitForHeight } from './helpers/node.js';
 
 t.test('a runaway view does not hold up other requests', async (t) => {
   const w = await wabt();
@@ -71,4 +72,63 @@ t.test('a runaway view does not hold up other requests', async (t) => {
     noCode.body.result?.error,
     'wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: "test.near" })',
   );
+});
+
+t.test('a view sees its block’s epoch, as a receipt in that block does', async (t) => {
+  const w = await wabt();
+  const code = w
+    .parseWat(
+      'epoch.wat',
+      `(module
+        (import "env" "epoch_height" (func $epoch_height (result i64)))
+        (import "env" "value_return" (func $ret (param i64 i64)))
+        (import "env" "storage_write" (func $write (param i64 i64 i64 i64 i64) (result i64)))
+        (import "env" "storage_read" (func $read (param i64 i64 i64) (result i64)))
+        (import "env" "read_register" (func $read_register (param i64 i64)))
+        (memory 1)
+        (data (i32.const 0) "e")
+        (func (export "epoch") (i64.store (i32.const 8) (call $epoch_height)) (call $ret (i64.const 8) (i64.const 8)))
+        (func (export "record") (i64.store (i32.const 8) (call $epoch_height))
+          (drop (call $write (i64.const 1) (i64.const 0) (i64.const 8) (i64.const 8) (i64.const 0))))
+        (func (export "recorded") (drop (call $read (i64.const 1) (i64.const 0) (i64.const 0)))
+          (call $read_register (i64.const 0) (i64.const 8)) (call $ret (i64.const 8) (i64.const 8))))`,
+    )
+    .toBinary({}).buffer;
+  const { node, provider, root } = await localChain(t, { epochLength: 4 });
+  const kp = KeyPair.fromRandom('ed25519');
+  await root.createAccount({
+    newAccountId: 'epoch.test.near',
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: 10n ** 25n,
+  });
+  const owner = new Account('epoch.test.near', provider, new KeyPairSigner(kp));
+  await owner.deployContract(code);
+  const u64 = (b: { result: number[] }) => Buffer.from(b.result).readBigUInt64LE(0);
+  const view = async (method: string, blockId: number | string) => {
+    const r = await node.rpc<{ result: number[] }>('query', {
+      request_type: 'call_function',
+      account_id: 'epoch.test.near',
+      method_name: method,
+      args_base64: '',
+      block_id: blockId,
+    });
+    return u64(r.body.result!);
+  };
+  const status = await node.rpc<{ sync_info: { latest_block_height: number } }>('status', []);
+  const base = status.body.result!.sync_info.latest_block_height;
+  await waitForHeight(node, base + 13);
+  // Several epochs in: at each height the view's epoch height is the one the validators method gives.
+  const seen = new Set<bigint>();
+  for (const height of [base, base + 4, base + 8, base + 12]) {
+    const v = await node.rpc<{ epoch_height: number }>('validators', [height]);
+    const e = await view('epoch', height);
+    t.equal(e, BigInt(v.body.result!.epoch_height), `epoch height at block ${height}`);
+    seen.add(e);
+  }
+  t.equal(seen.size, 4, 'four epochs, four epoch heights');
+  // A receipt records the epoch height it ran in; a view at that receipt's block sees the same.
+  const sent = await owner.callFunctionRaw({ contractId: 'epoch.test.near', methodName: 'record', args: {} });
+  const receiptBlock = sent.receipts_outcome[0]!.block_hash;
+  t.equal(await view('recorded', receiptBlock), await view('epoch', receiptBlock));
+  t.ok((await view('recorded', receiptBlock)) >= 4n, 'recorded after several epochs');
 });

@@ -14,10 +14,13 @@ export interface LocalChain {
 
 export async function localChain(
   test: typeof t,
-  opts: { shards?: number; blockTimeMs?: number; sandbox?: boolean } = {},
+  opts: { shards?: number; blockTimeMs?: number; epochLength?: number; sandbox?: boolean } = {},
 ): Promise<LocalChain> {
   const home = test.testdir();
-  initHome(home, opts.shards ? ['--shards', String(opts.shards)] : []);
+  initHome(home, [
+    ...(opts.shards ? ['--shards', String(opts.shards)] : []),
+    ...(opts.epochLength ? ['--epoch-length', String(opts.epochLength)] : []),
+  ]);
   const key = readKeyFile(home);
   const node = await startNode(home, [
     '--block-time',

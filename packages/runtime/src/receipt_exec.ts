@@ -133,18 +133,19 @@ export function executeActionReceipt(
   // The receipt created its receiver (CreateAccount, or a transfer to an implicit account).
   const createdAccount = !error && !existedBefore && actx.account !== null;
   const refunds = isRefund
-    ? { receipts: [], gasDeficit: 0n, accountCreationCharge: 0n }
+    ? { receipts: [], accountCreationCharge: 0n }
     : refundUnspent(c, burnPrice, receipt, error !== null, p.gasBurnt, p.gasUsed, createdAccount);
   newReceipts.push(...refunds.receipts);
   if (error) state.rollback();
   else state.commit({ type: 'receipt_processing', receiptHash });
 
-  const gasBurnt = isRefund ? 0n : p.gasBurnt;
-  let tokensBurnt = gasBurnt * burnPrice - refunds.gasDeficit + refunds.accountCreationCharge;
+  // A refund's outcome reports the gas its actions burnt (it counts toward the chunk's gas too), but
+  // the refund is free: it burns no tokens.
+  const gasBurnt = p.gasBurnt;
+  let tokensBurnt = isRefund ? 0n : gasBurnt * burnPrice + refunds.accountCreationCharge;
   const tokensBurntForOutcome = tokensBurnt;
   const [num, den] = c.burntGasReward;
-  const rewardGross = ((p.gasBurntForFunctionCall * num) / den) * burnPrice;
-  const reward = rewardGross > refunds.gasDeficit ? rewardGross - refunds.gasDeficit : 0n;
+  const reward = ((p.gasBurntForFunctionCall * num) / den) * burnPrice;
   if (reward > 0n) {
     const acc = getAccount(state, receipt.receiverId);
     if (acc) {

@@ -10,8 +10,6 @@ import { balanceRefund, gasRefund, type NewReceiptSpec } from './receipt_spec.js
 
 export interface Refunds {
   readonly receipts: NewReceiptSpec[];
-  /** Burnt gas the signer did not pay for because the gas price rose after the purchase. */
-  readonly gasDeficit: bigint;
   /** Taken from the price surplus of a receipt that created an account, and burnt. */
   readonly accountCreationCharge: bigint;
 }
@@ -31,7 +29,7 @@ export function refundUnspent(
   createdAccount: boolean,
 ): Refunds {
   const ar = receipt.receipt;
-  if (ar.kind !== 'Action') return { receipts: [], gasDeficit: 0n, accountCreationCharge: 0n };
+  if (ar.kind !== 'Action') return { receipts: [], accountCreationCharge: 0n };
   const purchasePrice = ar.gasPrice;
   const prepaid =
     totalPrepaidGas(ar.actions) +
@@ -41,10 +39,8 @@ export function refundUnspent(
   const spent = failed ? gasBurnt : gasUsed;
   const gasRefundAmount = prepaid > spent ? prepaid - spent : 0n;
   const unusedRefund = gasRefundAmount * purchasePrice;
-  let gasDeficit = 0n;
-  let surplus = 0n;
-  if (burnPrice > purchasePrice) gasDeficit = (burnPrice - purchasePrice) * gasBurnt;
-  else surplus = (purchasePrice - burnPrice) * gasBurnt;
+  // The burn price never exceeds the purchase price (gasBurnPrice), so there is no price deficit.
+  let surplus = (purchasePrice - burnPrice) * gasBurnt;
   let accountCreationCharge = 0n;
   if (createdAccount) {
     const burnedCost = burnPrice * c.fees.fees.create_account.execution;
@@ -53,16 +49,10 @@ export function refundUnspent(
     accountCreationCharge = wanted < surplus ? wanted : surplus;
     surplus -= accountCreationCharge;
   }
-  let balance = unusedRefund + surplus;
-  // A deficit (only possible with gas bought above the burn price cap) comes out of the refund first.
-  if (gasDeficit > 0n) {
-    const covered = balance < gasDeficit ? balance : gasDeficit;
-    balance -= covered;
-    gasDeficit -= covered;
-  }
+  const balance = unusedRefund + surplus;
   const receipts: NewReceiptSpec[] = [];
   const deposit = failed ? totalDeposit(ar.actions) : 0n;
   if (deposit > 0n) receipts.push(balanceRefund(receipt.predecessorId, deposit));
   if (balance > 0n) receipts.push(gasRefund(ar.signerId, balance, ar.signerPublicKey));
-  return { receipts, gasDeficit, accountCreationCharge };
+  return { receipts, accountCreationCharge };
 }

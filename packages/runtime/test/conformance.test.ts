@@ -1,8 +1,9 @@
 // Conformance with nearcore at the protocol version nearlite reports. Every expected number comes
 // from nearcore's parameter snapshot for that version (fixtures/…__86.json.snap) combined with
 // nearcore's fee formulas (runtime/runtime/src/config.rs, lib.rs), never from nearlite's tables.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Action, decodeReceipt, KeyType, utf8 } from '@nearlite/primitives';
+import { type Action, base58Decode, decodeReceipt, encodeReceipt, KeyType, utf8 } from '@nearlite/primitives';
 import {
   DEFAULT_RUNTIME_CONFIG_VIEW,
   execFee,
@@ -221,6 +222,19 @@ t.test('a transfer creating an implicit account pays the charge too', async (t) 
   t.equal(c.totalBalance() + c.burnt, 100n * NEAR);
 });
 
+t.test('a failed account creation is not charged', async (t) => {
+  const c = new TestChain();
+  c.addAccount('alice.near', 100n * NEAR, alice);
+  // nearcore charges when account_did_not_exist && account.is_some() && result.is_ok(): alice may
+  // not create a sub-account of bob.near, so the receipt fails and nothing is created.
+  c.block([signTx(alice, 'alice.near', 'x.bob.near', 1n, [{ type: 'CreateAccount' }]).bytes]);
+  const o = c.block().outcomes[0]!;
+  t.equal(o.status.kind, 'Failure');
+  t.equal(o.tokensBurnt, (FEES.receipt.exec + FEES.createAccount.exec) * GAS_PRICE);
+  c.settle();
+  t.equal(c.totalBalance() + c.burnt, 100n * NEAR);
+});
+
 t.test('when the chunk price is at the purchase price there is no surplus and no refund', async (t) => {
   const c = new TestChain();
   c.gasPrice = MIN_GAS_PURCHASE_PRICE;
@@ -419,4 +433,56 @@ t.test('a view call sees its block’s epoch height, as a receipt in that block 
     validators: new Map(),
   });
   t.same(r.result, [5, 0, 0, 0, 0, 0, 0, 0]);
+});
+
+// Real mainnet outcomes: block 61321189 (protocol 51). The runtime implements protocol 86 only, but a
+// Transfer to a named account costs the same there (receipt 108,059,500,000 + transfer
+// 115,123,062,500 exec gas), so those receipts must burn what mainnet burnt. Transfers to implicit
+// accounts are left out: their create_account exec fee changed at 85.
+const mainnet = JSON.parse(
+  readFileSync(new URL('./fixtures/mainnet_61321189_transfers.json', import.meta.url), 'utf8'),
+) as {
+  gas_price: string;
+  transfer_receipts: {
+    receipt_id: string;
+    predecessor_id: string;
+    receiver_id: string;
+    signer_id: string;
+    gas_price: string;
+    deposit: string;
+    gas_burnt: number;
+    tokens_burnt: string;
+  }[];
+};
+
+t.test('mainnet block 61321189: Transfer receipts burn what mainnet burnt', async (t) => {
+  const named = mainnet.transfer_receipts.filter((r) => !/^[0-9a-f]{64}$/.test(r.receiver_id));
+  t.equal(named.length, 9);
+  t.equal(mainnet.transfer_receipts.length - named.length, 2, 'two refunds to an implicit account');
+  for (const m of named) {
+    t.equal(m.gas_burnt, 223_182_562_500, 'the issue’s number');
+    const c = new TestChain();
+    c.gasPrice = BigInt(mainnet.gas_price);
+    c.addAccount(m.receiver_id, NEAR);
+    c.pending = [
+      encodeReceipt({
+        predecessorId: m.predecessor_id,
+        receiverId: m.receiver_id,
+        receiptId: base58Decode(m.receipt_id),
+        receipt: {
+          kind: 'Action',
+          signerId: m.signer_id,
+          signerPublicKey: alice.publicKey,
+          gasPrice: BigInt(m.gas_price),
+          outputDataReceivers: [],
+          inputDataIds: [],
+          actions: [{ type: 'Transfer', deposit: BigInt(m.deposit) }],
+        },
+      }),
+    ];
+    const o = c.block().outcomes[0]!;
+    t.equal(o.gasBurnt, BigInt(m.gas_burnt), `${m.receipt_id}: gas_burnt`);
+    t.equal(o.tokensBurnt, BigInt(m.tokens_burnt), `${m.receipt_id}: tokens_burnt`);
+    t.same(o.status, { kind: 'SuccessValue', value: new Uint8Array(0) });
+  }
 });

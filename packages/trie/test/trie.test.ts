@@ -239,3 +239,26 @@ t.test('trie keys parse back', async (t) => {
   });
   t.equal(toHex(trieKeyAccount('treasury.near')), '0074726561737572792e6e656172');
 });
+
+t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', async (t) => {
+  const storage = new MemoryTrieStorage();
+  t.same(new Trie(storage, EMPTY_ROOT).touchedNodes(utf8('a')), { nodes: 0, found: false }, 'empty trie');
+  // Keys 0x01 0x23, 0x01 0x24 and 0x01: an extension [0,1], a branch holding 0x01's value, a
+  // branch at nibble 2 with children 3 and 4, and two leaves with empty keys.
+  const ch = applyChanges(storage, EMPTY_ROOT, [
+    { key: fromHex('0123'), value: utf8('x') },
+    { key: fromHex('0124'), value: utf8('y') },
+    { key: fromHex('01'), value: utf8('z') },
+  ]);
+  store(storage, ch);
+  const trie = new Trie(storage, ch.newRoot);
+  t.same(trie.touchedNodes(fromHex('0123')), { nodes: 4, found: true }, 'ext, branch, branch, leaf');
+  t.same(trie.touchedNodes(fromHex('01')), { nodes: 2, found: true }, 'a value on a branch');
+  t.same(trie.touchedNodes(fromHex('0125')), { nodes: 3, found: false }, 'no child 5: the last node counts');
+  t.same(trie.touchedNodes(fromHex('02')), { nodes: 1, found: false }, 'leaves the extension');
+  const update = new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k) => trie.touchedNodes(k) });
+  t.equal(update.touchedNodes(fromHex('0123')), 5, 'path plus the value');
+  update.set(fromHex('0123'), utf8('w'));
+  t.equal(update.touchedNodes(fromHex('0123')), 0, 'written in this update: served from memory');
+  t.equal(new TrieUpdate({ get: () => undefined }).touchedNodes(fromHex('0123')), 0, 'no trie, no nodes');
+});

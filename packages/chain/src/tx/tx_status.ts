@@ -24,7 +24,10 @@ export interface LoadedOutcome {
 
 export interface TxProgress {
   readonly level: TxExecutionStatus;
+  /** Every receipt but the refunds ran (nearcore counts the last receipt of a receipt as its refund). */
   readonly executed: boolean;
+  /** Every receipt ran, refunds included. */
+  readonly executedWithRefunds: boolean;
   readonly txFinal: boolean;
   readonly allFinal: boolean;
   readonly outcomes: readonly LoadedOutcome[];
@@ -62,38 +65,45 @@ export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): 
   let pending = 0;
   const pendingIds: string[] = [];
   const seen = new Set<string>();
-  const visit = (o: LoadedOutcome) => {
+  const executedIds = new Set<string>();
+  const nonRefund: string[] = [];
+  const visit = (o: LoadedOutcome, isTx: boolean) => {
     outcomes.push(o);
-    for (const rid of o.decoded.receiptIds) {
+    if (!isTx) executedIds.add(toHex(o.id));
+    // nearcore's get_tx_execution_status: a receipt's last new receipt is taken to be its refund.
+    const ids = o.decoded.receiptIds;
+    for (const rid of isTx ? ids : ids.slice(0, -1)) nonRefund.push(toHex(rid));
+    for (const rid of ids) {
       const k = toHex(rid);
       if (seen.has(k)) continue;
       seen.add(k);
       const rb = chain.store.get(DBCol.ReceiptBlock, rid);
       const ro = rb ? loadOutcome(chain, codecs, rid, rb) : null;
-      if (ro) visit(ro);
+      if (ro) visit(ro, false);
       else {
         pending++;
         pendingIds.push(k);
       }
     }
   };
-  visit(txOutcome);
+  visit(txOutcome, true);
   const finalHash = chain.headHeader().rest.lastFinalBlock;
   const finalHeight =
     chain.chainStore.blockHeader(finalHash)?.lite.height ?? chain.genesis.config.genesisHeight;
-  const executed = pending === 0;
+  const executedWithRefunds = pending === 0;
+  const executed = nonRefund.every((k) => executedIds.has(k));
   const txFinal = txOutcome.height <= finalHeight;
   const allFinal = outcomes.every((o) => o.height <= finalHeight);
-  const level: TxExecutionStatus = executed
-    ? allFinal
-      ? 'FINAL'
-      : txFinal
-        ? 'EXECUTED'
-        : 'EXECUTED_OPTIMISTIC'
-    : txFinal
+  const level: TxExecutionStatus = !txFinal
+    ? executed
+      ? 'EXECUTED_OPTIMISTIC'
+      : 'INCLUDED'
+    : !executed
       ? 'INCLUDED_FINAL'
-      : 'INCLUDED';
-  return { level, executed, txFinal, allFinal, outcomes, pending, pendingIds };
+      : executedWithRefunds && allFinal
+        ? 'FINAL'
+        : 'EXECUTED';
+  return { level, executed, executedWithRefunds, txFinal, allFinal, outcomes, pending, pendingIds };
 }
 
 export function satisfies(p: TxProgress | null, wanted: TxExecutionStatus): boolean {
@@ -109,7 +119,7 @@ export function satisfies(p: TxProgress | null, wanted: TxExecutionStatus): bool
     case 'EXECUTED':
       return p.executed && p.txFinal;
     case 'FINAL':
-      return p.executed && p.allFinal;
+      return p.executedWithRefunds && p.allFinal;
   }
 }
 

@@ -12,7 +12,7 @@ import {
 import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
-import { epochOf } from '../epoch.js';
+import { epochHeightOf, epochOf } from '../epoch.js';
 import { formatRfc3339Ns } from '../genesis/config.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
@@ -271,7 +271,7 @@ export class ViewClient {
       current_proposals: [],
       prev_epoch_kickout: [],
       epoch_start_height: epoch.startHeight,
-      epoch_height: epoch.index + 1,
+      epoch_height: epochHeightOf(header.lite.height, cfg.genesisHeight, cfg.epochLength),
     };
   }
 }

@@ -1,7 +1,8 @@
 // nearcore's runtime parameters at protocol version 86, its STABLE_PROTOCOL_VERSION (the shape
 // EXPERIMENTAL_protocol_config prints as runtime_config): every number is the one in nearcore's
 // core/parameters/src/snapshots/near_parameters__config_store__tests__86.json.snap. The snapshot
-// redacts vm_kind; protocol 84 moved nearcore to Wasmtime.
+// redacts vm_kind; protocol 84 moved nearcore to Wasmtime. Nothing else is added: nearcore 86 no
+// longer prints saturating_float_to_int (always on), though @near-js/jsonrpc-types still asks for it.
 export const DEFAULT_RUNTIME_CONFIG_VIEW = {
   storage_amount_per_byte: '10000000000000000000',
   transaction_costs: {
