@@ -3,7 +3,8 @@
 // moves the TAIL marker in the same batch as the deletions, so a crash mid-GC leaves the store
 // consistent: every block at or above TAIL is whole, everything below is gone or unreachable.
 import { concatBytes } from '@nearlite/primitives';
-import { type BlockRetention, blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
+import { type BlockRetention, blockShardKey, DBCol, type Store, StoreUpdate, u64be } from '@nearlite/store';
+import { decodeBlockHeader } from './block_header.js';
 import type { Chain } from './chain.js';
 import { TAIL_KEY } from './chain_store.js';
 import { epochOf } from './epoch.js';
@@ -40,7 +41,10 @@ export async function gcStep(chain: Chain, cfg: GcConfig): Promise<number> {
   while (tail < stop && n < cfg.blocksPerStep) {
     const hash = cs.blockHashByHeight(tail);
     if (hash) {
-      await collectBlock(chain, update, hash, tail === genesisHeight);
+      await deleteBlockRows(store, chain.layout.shardIds, update, hash, {
+        isGenesis: tail === genesisHeight,
+        releaseTrieDeletions: true,
+      });
       collected.push(hash);
     }
     tail++;
@@ -57,15 +61,21 @@ const BLOCK_COLUMNS = Object.values(DBCol).flatMap((col) =>
   typeof col.gc === 'object' ? [{ col, rule: col.gc as BlockRetention }] : [],
 );
 
-async function collectBlock(
-  chain: Chain,
+/**
+ * Deletes every row of one block, column by column as the registry says. GC releases the trie nodes
+ * the block's chunks replaced (their parent state is gone); a rollback does not (the parent stays).
+ */
+export async function deleteBlockRows(
+  store: Store,
+  shardIds: readonly number[],
   update: StoreUpdate,
   hash: Uint8Array,
-  isGenesis: boolean,
+  opts: { readonly isGenesis: boolean; readonly releaseTrieDeletions: boolean },
 ): Promise<void> {
-  const store = chain.store;
-  const header = chain.chainStore.blockHeader(hash);
-  const shardKeys = chain.layout.shardIds.map((shardId) => blockShardKey(hash, shardId));
+  const { isGenesis } = opts;
+  const headerBytes = store.get(DBCol.BlockHeader, hash);
+  const header = headerBytes ? decodeBlockHeader(headerBytes) : undefined;
+  const shardKeys = shardIds.map((shardId) => blockShardKey(hash, shardId));
   // Rows keyed by something other than the block are found through the block's own index rows,
   // read before the batch deletes them.
   const outcomeIds: Uint8Array[] = [];
@@ -77,7 +87,7 @@ async function collectBlock(
     if (chunkHash) chunkHashes.push(chunkHash);
     // The trie nodes this block's chunks replaced were still part of its parent's state; with the
     // parent below the tail they are unreachable now.
-    const dels = store.get(DBCol.TrieChanges, key);
+    const dels = opts.releaseTrieDeletions ? store.get(DBCol.TrieChanges, key) : undefined;
     if (dels) for (const d of readTrieDeletions(dels)) update.decRef(DBCol.State, d.hash, d.rc);
   }
   for (const { col, rule } of BLOCK_COLUMNS) {

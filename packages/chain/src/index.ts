@@ -10,6 +10,7 @@ export * from './gc.js';
 export * from './genesis/config.js';
 export * from './genesis/keys.js';
 export * from './genesis/localnet.js';
+export * from './integrity.js';
 export * from './merkle.js';
 export * from './outcome_store.js';
 export * from './reader.js';

@@ -7,6 +7,7 @@ import { initHome } from './home.js';
 import { inspect } from './inspect.js';
 import { stderrLogger } from './log.js';
 import { NearliteNode } from './node.js';
+import { repair } from './repair.js';
 import { VERSION } from './version.js';
 
 const USAGE = `nearlite ${VERSION} — a NEAR-compatible node
@@ -18,7 +19,8 @@ Usage:
   nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run a local
                                 sandbox (sandbox methods on) on 127.0.0.1:3030
   nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
-                              | state ID [--prefix P] | stats      (read a stopped node's store)
+                              | state ID [--prefix P] | stats | verify   (read a stopped node's store)
+  nearlite repair --home DIR    roll a damaged store back to its last whole block, saying what it drops
   nearlite --version
 `;
 
@@ -89,6 +91,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       [...positionals.slice(1), ...(values.prefix !== undefined ? ['--prefix', values.prefix] : [])],
       (s) => process.stdout.write(s),
     );
+    return 0;
+  }
+  if (command === 'repair') {
+    if (!values.home) throw new UsageError('repair needs --home DIR');
+    await repair(values.home, (line) => process.stdout.write(`${line}\n`));
     return 0;
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);

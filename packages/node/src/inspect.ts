@@ -1,7 +1,8 @@
 // `nearlite inspect`: reads a stopped node's home through the embeddable ChainReader.
-import { blockHeaderView, ChainReader, chunkHeaderView } from '@nearlite/chain';
+import { blockHeaderView, ChainReader, checkChain, chunkHeaderView, heightRanges } from '@nearlite/chain';
 import { accountView, base58Decode, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
+import { checkFinalHead, FinalHeadError } from './final_head.js';
 
 export class InspectError extends Error {
   override readonly name = 'InspectError';
@@ -88,9 +89,34 @@ export async function inspect(
         });
         return;
       }
+      case 'verify': {
+        // The full check of every kept height (a starting node checks only the newest ones).
+        const report = checkChain(reader.store, reader.layout.shardIds, { window: Number.POSITIVE_INFINITY });
+        let finalHead: string | null = null;
+        try {
+          checkFinalHead(home, report.head, reader.chainStore);
+        } catch (err) {
+          if (!(err instanceof FinalHeadError)) throw err;
+          finalHead = err.message;
+        }
+        print({
+          head_height: report.head?.height ?? null,
+          tail_height: report.tail,
+          checked_heights: report.head ? report.head.height - report.from + 1 : 0,
+          problems: report.problems,
+          final_head: finalHead ?? 'held',
+        });
+        if (report.problems.length > 0 || finalHead)
+          throw new InspectError(
+            report.problems.length > 0
+              ? `the store is damaged at ${heightRanges(report.problems.map((p) => p.height))}; \`nearlite repair --home ${home}\` rolls it back`
+              : finalHead!,
+          );
+        return;
+      }
       default:
         throw new InspectError(
-          'inspect what? block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT] | state ID [--prefix P] | stats',
+          'inspect what? block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT] | state ID [--prefix P] | stats | verify',
         );
     }
   } finally {

@@ -1,12 +1,15 @@
 // The composition root: store, genesis, chain, runtime, view client, RPC server and the block timer.
 import { existsSync, readFileSync } from 'node:fs';
 import {
+  assertChainWhole,
   Chain,
+  ChainStore,
   type ChunkApplier,
   gcStep,
   loadGenesis,
   NOOP_CHUNK_APPLIER,
   type Signer,
+  shardLayoutFromView,
   signerFromKeyFile,
   ViewClient,
 } from '@nearlite/chain';
@@ -14,6 +17,7 @@ import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
+import { checkFinalHead, writeFinalHead } from './final_head.js';
 import { homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
@@ -93,6 +97,13 @@ export class NearliteNode {
     let chain: Chain;
     try {
       await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
+      // Before extending anything: the store must still hold what this node announced as final, and
+      // every recent height beneath its head must be whole.
+      const existing = new ChainStore(store);
+      const existingHead = existing.head();
+      checkFinalHead(o.home, existingHead, existingHead ? existing : null);
+      if (existingHead)
+        assertChainWhole(store, shardLayoutFromView(genesis.config.shardLayout).shardIds, o.home);
       const signer = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
       const services = createServices({ genesis, config });
       chain = await Chain.open({
@@ -101,6 +112,10 @@ export class NearliteNode {
         signer,
         applier: applier ?? (signer ? services.applier : NOOP_CHUNK_APPLIER),
         storageUsageConfig: services.storageUsageConfig,
+      });
+      chain.events.on('block', ({ header }) => {
+        const final = chain.chainStore.blockHeader(header.rest.lastFinalBlock);
+        if (final) writeFinalHead(o.home, final.lite.height, final.hash);
       });
       const { host, port } = parseHostPort(config.rpcAddr);
       const nodeKey = existsSync(p.nodeKey)

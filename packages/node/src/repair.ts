@@ -1,0 +1,47 @@
+// `nearlite repair`: rolls a damaged store back to its last whole block and says what it drops.
+import { rmSync } from 'node:fs';
+import { ChainStore, heightRanges, loadGenesis, repairChain, shardLayoutFromView } from '@nearlite/chain';
+import { Store } from '@nearlite/store';
+import { finalHeadPath, readFinalHead, writeFinalHead } from './final_head.js';
+import { homePaths } from './home.js';
+
+export async function repair(home: string, out: (line: string) => void): Promise<void> {
+  const p = homePaths(home);
+  const genesis = loadGenesis(p.genesis);
+  const shardIds = shardLayoutFromView(genesis.config.shardLayout).shardIds;
+  const store = await Store.open(p.data);
+  try {
+    const result = await repairChain(store, shardIds, genesis.config.genesisHeight);
+    if (result.problems.length > 0 && !result.head) {
+      out(`damage found at ${heightRanges(result.problems.map((x) => x.height))}, reaching genesis`);
+      out(
+        `dropped every block (${heightRanges(result.droppedHeights)}): the next start rebuilds the chain from genesis.json`,
+      );
+    } else if (result.head) {
+      const first = result.problems[0]!;
+      out(
+        `damage found at ${heightRanges(result.problems.map((x) => x.height))} (first: #${first.height} ${first.what})`,
+      );
+      out(`rolled back to #${result.head.height}`);
+      out(
+        `dropped ${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)}) ` +
+          `with ${result.droppedTransactions} transaction(s)`,
+      );
+    } else out('every kept height is whole: nothing to roll back');
+    // Reconcile the announced final head with what the store now holds, saying what is lost.
+    const cs = new ChainStore(store);
+    const head = cs.head();
+    const seen = readFinalHead(home);
+    const headHeader = head ? cs.blockHeader(head.hash) : undefined;
+    const final = headHeader ? cs.blockHeader(headHeader.rest.lastFinalBlock) : undefined;
+    if (seen && (!final || final.lite.height < seen.height))
+      out(
+        `final blocks up to #${seen.height} (${seen.hash}) were announced and are gone; ` +
+          `the chain continues from #${head?.height ?? 'genesis'} and will give those heights new hashes`,
+      );
+    if (final) writeFinalHead(home, final.lite.height, final.hash);
+    else rmSync(finalHeadPath(home), { force: true });
+  } finally {
+    await store.close();
+  }
+}

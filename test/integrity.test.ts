@@ -1,0 +1,141 @@
+// A store damaged on disk: after a SIGKILL, LevelDB's log is torn, overwritten or cut, as a disk or
+// filesystem can leave it. The node must then either run on a whole chain or refuse, naming the
+// heights; `nearlite repair` must bring it back to a chain it can run on and serve in full.
+import {
+  closeSync,
+  cpSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+
+type Block = { header: { height: number; hash: string; prev_hash: string } };
+type Checks = Pick<typeof t, 'fail' | 'equal'>;
+
+/** A fresh directory outside tap's fixtures, removed when the test ends. */
+function scratch(test: Pick<typeof t, 'teardown'>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'nearlite-integrity-'));
+  test.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function logFile(home: string): string {
+  const data = join(home, 'data');
+  const logs = readdirSync(data)
+    .filter((f) => f.endsWith('.log'))
+    .map((f) => join(data, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  if (!logs[0]) throw new Error('no LevelDB log');
+  return logs[0];
+}
+
+function overwrite(path: string, offset: number, bytes: Uint8Array): void {
+  const fd = openSync(path, 'r+');
+  writeSync(fd, bytes, 0, bytes.length, offset);
+  closeSync(fd);
+}
+
+const DAMAGE: [string, (log: string) => void][] = [
+  ['a torn tail', (log) => truncateSync(log, statSync(log).size - 100)],
+  [
+    '64 random bytes in the middle',
+    (log) => overwrite(log, Math.floor(statSync(log).size / 2), randomBytes(64)),
+  ],
+  ['bytes early in the log', (log) => overwrite(log, 1000, randomBytes(64))],
+  ['the log cut to half', (log) => truncateSync(log, Math.floor(statSync(log).size / 2))],
+  ['the log emptied', (log) => truncateSync(log, 0)],
+];
+
+function randomBytes(n: number): Uint8Array {
+  const b = new Uint8Array(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 97 + 13) & 0xff;
+  return b;
+}
+
+/** Every kept height answers `block`, and each links to the one below: no hole is served. */
+async function assertWhole(t: Checks, node: RunningNode, what: string): Promise<number> {
+  const head = (await node.rpc<Block>('block', { finality: 'optimistic' })).body.result!.header;
+  let above: Block['header'] | null = null;
+  for (let h = head.height; h >= 0; h--) {
+    const r = await node.rpc<Block>('block', { block_id: h });
+    if (!r.body.result) {
+      t.fail(`${what}: #${h} below head #${head.height} answers ${r.body.error?.cause.name}`);
+      return head.height;
+    }
+    if (above) t.equal(above.prev_hash, r.body.result.header.hash, `${what}: #${h + 1} links to #${h}`);
+    above = r.body.result.header;
+  }
+  return head.height;
+}
+
+t.test(
+  'a damaged log: the node runs on a whole chain or refuses naming heights; repair restores it',
+  async (t) => {
+    const source = scratch(t);
+    initHome(source);
+    const node = await startNode(source, ['--block-time', '20']);
+    await waitForHeight(node, 60);
+    await node.kill();
+
+    for (const [what, damage] of DAMAGE) {
+      await t.test(what, async (t) => {
+        const home = scratch(t);
+        cpSync(source, home, { recursive: true });
+        damage(logFile(home));
+        let started: RunningNode | null = null;
+        try {
+          started = await startNode(home, ['--block-time', '600000']);
+        } catch (err) {
+          const message = (err as Error).message;
+          t.match(
+            message,
+            /damaged beneath its head #\d+: #\d+|no longer holds final block #\d+/,
+            'refused, naming the heights',
+          );
+        }
+        if (started) {
+          await assertWhole(t, started, `${what}, as opened`);
+          await started.stop();
+        }
+        const repaired = cli(['repair', '--home', home]);
+        t.equal(repaired.status, 0, repaired.stderr);
+        t.match(
+          repaired.stdout,
+          /rolled back to #\d+|rebuilds the chain from genesis|nothing to roll back/,
+          'repair says what it did',
+        );
+        const verify = cli(['inspect', '--home', home, 'verify']);
+        t.equal(verify.status, 0, `inspect verify passes after repair: ${verify.stdout}${verify.stderr}`);
+        const after = await startNode(home, ['--block-time', '20']);
+        try {
+          const head = await assertWhole(t, after, `${what}, repaired`);
+          await waitForHeight(after, head + 3);
+          await assertWhole(t, after, `${what}, producing again`);
+        } finally {
+          await after.stop();
+        }
+      });
+    }
+  },
+);
+
+t.test('inspect verify checks every kept height', async (t) => {
+  const home = scratch(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(node, 30);
+  await node.stop();
+  const clean = cli(['inspect', '--home', home, 'verify']);
+  t.equal(clean.status, 0, clean.stderr);
+  const report = JSON.parse(clean.stdout) as { problems: unknown[]; checked_heights: number };
+  t.same(report.problems, []);
+  t.ok(report.checked_heights >= 30, 'every kept height checked');
+});
