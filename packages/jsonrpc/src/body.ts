@@ -44,6 +44,46 @@ function lineColumn(text: string, at: number): string {
   return `line ${line} column ${at - lineStart + 1}`;
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function invalidUtf8At(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const n =
+      b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0) return i;
+    try {
+      UTF8.decode(bytes.subarray(i, i + n));
+    } catch {
+      return i;
+    }
+    i += n;
+  }
+  return bytes.length;
+}
+
+/**
+ * The body's bytes as nearcore reads them: serde_json takes UTF-8 only, so bytes that are not UTF-8
+ * are a 400 parse error rather than text with replacement characters.
+ */
+export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Array): BodyResult {
+  if (!isJsonContentType(contentType)) return { ok: false, status: 415, text: WRONG_CONTENT_TYPE };
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    const at = invalidUtf8At(bytes);
+    const before = new TextDecoder().decode(bytes.subarray(0, at));
+    return {
+      ok: false,
+      status: 400,
+      text: `${BAD_JSON}invalid unicode code point at ${lineColumn(before, before.length)}`,
+    };
+  }
+  return parseJsonBody(contentType, text);
+}
+
 export function parseJsonBody(contentType: string | undefined, text: string): BodyResult {
   if (!isJsonContentType(contentType)) return { ok: false, status: 415, text: WRONG_CONTENT_TYPE };
   if (text.length > MAX_DEPTH) {

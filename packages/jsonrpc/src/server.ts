@@ -3,7 +3,7 @@
 import { stringifyJson } from '@nearlite/primitives';
 import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { RpcBackend } from './backend.js';
-import { parseJsonBody } from './body.js';
+import { parseJsonBytes } from './body.js';
 import { type DispatchResult, dispatch } from './dispatch.js';
 import { internalError } from './errors.js';
 
@@ -32,7 +32,7 @@ function reply(r: FastifyReply, status: number, type: string, body: string): Fas
 }
 
 async function answer(req: FastifyRequest, r: FastifyReply, backend: RpcBackend, pathMethod?: string) {
-  const body = parseJsonBody(req.headers['content-type'], req.body as string);
+  const body = parseJsonBytes(req.headers['content-type'], req.body as Uint8Array);
   if (!body.ok) return reply(r, body.status, TEXT_CT, body.text);
   let res: DispatchResult;
   try {
@@ -71,9 +71,9 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     schemaController: { compilersFactory },
   });
   const { backend } = o;
-  // One parser for every type: the raw text; the JSON rules (and 415) are applied per route.
+  // One parser for every type: the raw bytes; UTF-8, the JSON rules (and 415) are applied per route.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, r) => {
     const status = err.statusCode ?? 500;
     if (status === 413)

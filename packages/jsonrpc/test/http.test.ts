@@ -88,6 +88,31 @@ t.test('body rules: content type, syntax, size, depth', async (t) => {
   t.equal((await h.rpc('status', [])).status, 200, 'still serving');
 });
 
+t.test('a body that is not UTF-8 is a 400 parse error, not text with replacement characters', async (t) => {
+  const head = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"status","params":["');
+  for (const bad of [[0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]]) {
+    const body = Buffer.concat([head, Buffer.from(bad), Buffer.from('"]}')]);
+    const r = await fetch(h.server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    t.equal(r.status, 400, `bytes ${bad.map((b) => b.toString(16)).join(' ')}`);
+    t.equal(
+      await r.text(),
+      `Failed to parse the request body as JSON: invalid unicode code point at line 1 column ${head.length + 1}`,
+    );
+  }
+  const fine = Buffer.from('{"jsonrpc":"2.0","id":"é😀","method":"status","params":[]}');
+  const ok = await fetch(h.server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: fine,
+  });
+  t.equal(ok.status, 200, 'valid multi-byte UTF-8 is fine');
+  t.match(await ok.text(), /"id":"é😀"}$/);
+});
+
 t.test('the path form: bare params or a matching envelope', async (t) => {
   const bare = await h.post('/status', '{}');
   t.equal(bare.status, 200);
