@@ -249,6 +249,24 @@ t.test('every wait level, broadcast forms and bad transactions', async (t) => {
   });
   t.equal(garbage.status, 400);
   t.equal(garbage.body.error?.cause.name, 'PARSE_ERROR');
+
+  // A nonce above nearcore's upper bound (height × 10^6): admission does not know the block it will
+  // land in and skips that check, as nearcore's validate_tx does; the chunk's check then refuses it,
+  // so it never runs and the key's nonce is untouched.
+  const keyNonce = async () =>
+    (await provider.viewAccessKey({ accountId: 'test.near', publicKey: pk.toString() })).nonce;
+  const nonceBefore = await keyNonce();
+  const far = await sign(undefined, 10n ** 15n);
+  const admitted = await node.rpc<{ final_execution_status: string }>('send_tx', {
+    signed_tx_base64: far,
+    wait_until: 'NONE',
+  });
+  t.same(admitted.body.result, { final_execution_status: 'NONE' }, 'admitted at NONE, as nearcore does');
+  const waited = await node.rpc('send_tx', { signed_tx_base64: far, wait_until: 'INCLUDED' });
+  t.match(JSON.stringify(waited.body.error?.data), /NonceTooLarge/, 'refused once a chunk checks it');
+  const head = (await provider.viewBlock({ finality: 'optimistic' })).header.height;
+  await waitForHeight(node, head + 4);
+  t.equal(await keyNonce(), nonceBefore, 'it never ran');
   const status = await node.rpc('status', []);
   t.equal(status.status, 200, 'still serving');
 });
