@@ -86,3 +86,38 @@ t.test('a hostile patch is a params error, writes nothing, and the chain goes on
   await waitForHeight(node, head + 3);
   t.pass('blocks keep coming');
 });
+
+t.test(
+  'fast-forward lands on head + delta, counting the timer’s blocks, and moves block time on',
+  async (t) => {
+    const home = t.testdir();
+    initHome(home, ['--epoch-length', '50']);
+    const blockMs = 300;
+    const node = await startNode(home, ['--block-time', String(blockMs), '--sandbox']);
+    t.teardown(() => node.stop());
+    await waitForHeight(node, 2);
+    type Head = { header: { height: number; timestamp_nanosec: string; epoch_id: string } };
+    const before = (await node.rpc<Head>('block', { finality: 'optimistic' })).body.result!.header;
+    const delta = 400;
+    const started = Date.now();
+    t.same((await node.rpc('sandbox_fast_forward', { delta_height: delta })).body.result, {});
+    const elapsedMs = Date.now() - started;
+    const after = (await node.rpc<Head>('block', { finality: 'optimistic' })).body.result!.header;
+    const target = before.height + delta;
+    // The timer keeps producing after the answer: at most one of its blocks can land before the read.
+    t.ok(after.height === target || after.height === target + 1, `head ${after.height}, target ${target}`);
+    const landed = (await node.rpc<Head>('block', { block_id: target })).body.result!.header;
+    const movedMs = Number(
+      (BigInt(landed.timestamp_nanosec) - BigInt(before.timestamp_nanosec)) / 1_000_000n,
+    );
+    t.ok(movedMs >= delta * blockMs * 0.9, `block time moved ${movedMs} ms for ${delta} blocks`);
+    t.ok(movedMs <= delta * blockMs + elapsedMs + 1000, 'and not more than the skipped blocks and real time');
+    t.not(landed.epoch_id, before.epoch_id, 'epochs were stepped through');
+    const next = await node.rpc<Head>('block', { block_id: target + 1 });
+    if (next.body.result)
+      t.ok(
+        BigInt(next.body.result.header.timestamp_nanosec) > BigInt(landed.timestamp_nanosec),
+        'later blocks keep the moved clock',
+      );
+  },
+);

@@ -78,6 +78,8 @@ export class Chain {
   private writeQueue: Promise<unknown> = Promise.resolve();
   private pendingPatches: PendingPatch[] = [];
   private headTip: Tip;
+  /** Block time gained by sandbox fast-forwards (nearcore's accrued_fastforward_delta × delay). */
+  private timeShiftNs = 0n;
   private readonly genesisHashValue: CryptoHash;
 
   private constructor(
@@ -152,6 +154,21 @@ export class Chain {
     return next;
   }
 
+  /**
+   * Like produceBlock, but decided when its turn in the write queue comes: nothing (null) unless
+   * `when()` still holds then. `advanceNs` moves block time on for this and every later block, as
+   * nearcore's sandbox fast-forward does for the blocks it skips.
+   */
+  produceBlockIf(when: () => boolean, advanceNs = 0n): Promise<BlockHeader | null> {
+    const next = this.writeQueue.then(() => {
+      if (!when()) return null;
+      this.timeShiftNs += advanceNs;
+      return this.produceNow();
+    });
+    this.writeQueue = next.catch(() => undefined);
+    return next;
+  }
+
   /** Runs `fn` as the single writer, between blocks. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.writeQueue.then(fn);
@@ -221,7 +238,7 @@ export class Chain {
     const store = this.opts.store;
     const prev = this.headHeader();
     const height = prev.lite.height + 1;
-    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    const nowNs = BigInt(Date.now()) * 1_000_000n + this.timeShiftNs;
     const timestamp = nowNs > prev.lite.timestamp ? nowNs : prev.lite.timestamp + 1n;
     const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
     const hashAt = (h: number) => this.hashAt(h);

@@ -4,7 +4,7 @@ import { RpcParseError } from '@nearlite/jsonrpc';
 import { InternalError } from '@nearlite/primitives';
 import type { SandboxService } from './rpc_backend.js';
 
-export function createSandboxService(chain: Chain): SandboxService {
+export function createSandboxService(chain: Chain, blockTimeMs: number): SandboxService {
   return {
     async patchState(records) {
       let writes: ReturnType<typeof stateRecordsToWrites>;
@@ -27,7 +27,14 @@ export function createSandboxService(chain: Chain): SandboxService {
     async fastForward(deltaHeight) {
       if (!chain.canProduce)
         throw new InternalError('this node holds no validator key and cannot produce blocks');
-      for (let i = 0; i < deltaHeight; i++) await chain.produceBlock();
+      // As nearcore's sandbox: the head lands exactly at head + delta (blocks the timer produces
+      // meanwhile count), and each skipped block moves block time on by the production delay, so
+      // time-locked contracts see the time a real chain would have taken.
+      const target = chain.head().height + deltaHeight;
+      const step = BigInt(blockTimeMs) * 1_000_000n;
+      while (chain.head().height < target) {
+        await chain.produceBlockIf(() => chain.head().height < target, step);
+      }
       return {};
     },
   };

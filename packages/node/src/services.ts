@@ -182,7 +182,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
           changes: (ref, req) => changesView(chain, ref, req),
           changesInBlock: (ref) => blockEffectsView(chain, ref),
         },
-        sandbox: config.sandbox ? createSandboxService(chain) : null,
+        sandbox: config.sandbox ? createSandboxService(chain, config.blockTimeMs) : null,
         lightClient: {
           lightClientProof: () => {
             throw new HandlerError(
