@@ -6,6 +6,8 @@ import {
   changesView,
   flatStateReader,
   type Genesis,
+  lightClientExecutionProof,
+  nextLightClientBlock,
   TransactionDecodeError,
   type TxCodecs,
   TxService,
@@ -177,14 +179,8 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
         },
         sandbox: createSandboxService(chain),
         lightClient: {
-          lightClientProof: () => {
-            throw new HandlerError(
-              'INTERNAL_ERROR',
-              undefined,
-              'light client proofs are not served by this node',
-            );
-          },
-          nextLightClientBlock: () => null,
+          lightClientProof: (req, head) => lightClientExecutionProof(chain, codecs(chain), req, head),
+          nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
         },
       };
     },
