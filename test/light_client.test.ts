@@ -102,8 +102,14 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
   // The block the light client computed is the node's block at that height.
   const same = await node.rpc<{ header: { hash: string } }>('block', { block_id: head.inner_lite.height });
   t.equal(same.body.result!.header.hash, last, 'the light client head is the canonical block');
-  const again = await node.rpc('next_light_client_block', { last_block_hash: last });
-  t.same(again.body.result, {}, 'an up-to-date client gets {}');
+  // Blocks keep coming: asked again, the node answers {} or a later block that also validates.
+  const again = await node.rpc<LightClientBlock | Record<string, never>>('next_light_client_block', {
+    last_block_hash: last,
+  });
+  const later = again.body.result!;
+  if ('inner_lite' in later) {
+    t.doesNotThrow(() => validateLightClientBlock(structuredClone(state), later), 'a later block validates');
+  } else t.same(later, {}, 'an up-to-date client gets {}');
 
   // Tampered blocks are rejected.
   const second = blocks[1]!;
@@ -216,4 +222,49 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
   t.equal(notFinal.body.error?.cause.name, 'INTERNAL_ERROR', 'a head that is not final is refused');
   const unknownLast = await node.rpc('next_light_client_block', { last_block_hash: unknownId });
   t.equal(unknownLast.body.error?.cause.name, 'UNKNOWN_BLOCK');
+});
+
+t.test('a GC node proves outcomes of the blocks it keeps against a later final head', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '4', '--epoch-length', String(EPOCH)]);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '40']);
+  t.teardown(() => node.stop());
+  const status = async () =>
+    (await node.rpc<{ sync_info: { earliest_block_height: number } }>('status', [])).body.result!.sync_info;
+  // Wait until garbage collection has removed the first blocks.
+  for (let i = 0; i < 600 && (await status()).earliest_block_height <= 1; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.ok((await status()).earliest_block_height > 1, 'old blocks are collected');
+
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const sent = await root.signAndSendTransaction({ receiverId: 'test.near', actions: [A.transfer(1n)] });
+  const height = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  await waitForHeight(node, height + 4);
+  const final = await node.rpc<{ header: { hash: string; height: number; block_merkle_root: string } }>(
+    'block',
+    {
+      finality: 'final',
+    },
+  );
+  const head = final.body.result!.header;
+  const r = await node.rpc<ExecutionProof>('light_client_proof', {
+    type: 'transaction',
+    transaction_hash: sent.transaction.hash,
+    sender_id: 'test.near',
+    light_client_head: head.hash,
+  });
+  t.ok(r.body.result, 'a proof', { error: r.body.error });
+  t.doesNotThrow(
+    () => validateExecutionProof(r.body.result!, bs58.decode(head.block_merkle_root)),
+    'the proof verifies against the head block merkle root',
+  );
+  const next = await node.rpc<LightClientBlock | Record<string, never>>('next_light_client_block', {
+    last_block_hash: head.hash,
+  });
+  const b = next.body.result!;
+  t.ok(!('inner_lite' in b) || b.inner_lite.height > head.height, 'a later light-client block or {}');
 });

@@ -90,7 +90,6 @@ async function collectBlock(
     }
   }
   for await (const [k] of store.iter(DBCol.StateChanges, hash)) update.delete(DBCol.StateChanges, k);
-  update.delete(DBCol.BlockMerkleTree, hash);
   if (!isGenesis) {
     const header = cs.blockHeader(hash);
     update.delete(DBCol.BlockHeader, hash);

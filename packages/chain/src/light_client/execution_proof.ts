@@ -3,13 +3,14 @@
 // shard), and the path from that block to the light client head's block_merkle_root — as nearcore's
 // view client (GetExecutionOutcome) and GetBlockProof build them.
 import { base58Encode, type CryptoHash, HandlerError, sha256, toHex } from '@nearlite/primitives';
-import { DBCol } from '@nearlite/store';
+import { DBCol, u64be } from '@nearlite/store';
 import type { BlockHeader } from '../block_header.js';
+import { decodeMerkleTree } from '../block_merkle_tree.js';
 import type { Chain } from '../chain.js';
 import { merklizeLeaves } from '../merkle.js';
 import type { TxCodecs } from '../tx/codecs.js';
 import { loadOutcome } from '../tx/tx_status.js';
-import { pastBlockProof } from './block_proof.js';
+import { type BlockMerkleSource, pastBlockProof } from './block_proof.js';
 import { blockHeaderLiteView } from './views.js';
 
 export type TransactionOrReceiptId =
@@ -47,20 +48,28 @@ function checkFinalAndCanonical(chain: Chain, headers: readonly BlockHeader[]): 
 /** The block (by ordinal) merkle path of `block` under `head.lite.blockMerkleRoot`. */
 export function blockProof(chain: Chain, block: BlockHeader, head: BlockHeader): object[] {
   checkFinalAndCanonical(chain, [block, head]);
-  const from = chain.genesis.config.genesisHeight;
   if (block.lite.height >= head.lite.height) {
     throw internal(
       `block ${base58Encode(block.hash)} is not before the light client head ${base58Encode(head.hash)}`,
     );
   }
-  const leaves: CryptoHash[] = [];
-  for (let h = from; h < head.lite.height; h++) {
-    const hash = chain.chainStore.blockHashByHeight(h);
-    if (!hash)
-      throw internal(`block at height ${h} is not kept by this node; a proof needs every block hash`);
-    leaves.push(hash);
-  }
-  return pathView(pastBlockProof(leaves, block.lite.height - from));
+  const hashOfOrdinal = (ordinal: number): CryptoHash => {
+    const hash =
+      chain.store.get(DBCol.BlockOrdinal, u64be(ordinal)) ??
+      chain.chainStore.blockHashByHeight(chain.genesis.config.genesisHeight + ordinal - 1);
+    if (!hash) throw internal(`the block of ordinal ${ordinal} is not kept by this node`);
+    return hash;
+  };
+  const src: BlockMerkleSource = {
+    hashOfOrdinal,
+    treeOfSize(size) {
+      const tree = chain.store.get(DBCol.BlockMerkleTree, hashOfOrdinal(size));
+      if (!tree) throw internal(`the block merkle tree of ordinal ${size} is not kept by this node`);
+      return decodeMerkleTree(tree);
+    },
+  };
+  // Leaves are ordinals 1.. (genesis is 1); the head's root covers every block before it.
+  return pathView(pastBlockProof(src, block.rest.blockOrdinal - 1, head.rest.blockOrdinal - 1));
 }
 
 export function lightClientExecutionProof(
