@@ -214,6 +214,7 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
   t.same(unknown.body.error?.cause.info, { transaction_or_receipt_id: unknownId });
   const badHead = await node.rpc('light_client_proof', { ...cases[0]![1], light_client_head: unknownId });
   t.equal(badHead.body.error?.cause.name, 'UNKNOWN_BLOCK');
+  t.same(badHead.body.error?.cause.info, {}, 'UNKNOWN_BLOCK carries no info, as in nearcore');
   const tip = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
   const notFinal = await node.rpc('light_client_proof', {
     ...cases[0]![1],

@@ -26,7 +26,7 @@ function internal(message: string): HandlerError {
 
 function unknownBlock(hash: CryptoHash): HandlerError {
   const message = `DB Not Found Error: BLOCK HEADER: ${base58Encode(hash)}`;
-  return new HandlerError('UNKNOWN_BLOCK', { error_message: message }, message);
+  return new HandlerError('UNKNOWN_BLOCK', {}, message);
 }
 
 /** The last final block's height: proofs are only given between final, canonical blocks. */

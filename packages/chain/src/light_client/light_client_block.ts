@@ -21,7 +21,7 @@ import { blockHeaderLiteView } from './views.js';
 
 function unknownBlock(hash: CryptoHash): HandlerError {
   const message = `DB Not Found Error: BLOCK HEADER: ${base58Encode(hash)}`;
-  return new HandlerError('UNKNOWN_BLOCK', { error_message: message }, message);
+  return new HandlerError('UNKNOWN_BLOCK', {}, message);
 }
 
 function notKept(what: string): HandlerError {
