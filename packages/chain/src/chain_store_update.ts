@@ -10,6 +10,7 @@ export function writeBlock(update: StoreUpdate, header: BlockHeader, chunks: rea
   update.put(DBCol.BlockHeader, header.hash, encodeBlockHeader(header));
   update.put(DBCol.Block, header.hash, encodeChunkHeaders(chunks.map((c) => c.header)));
   update.put(DBCol.BlockHeight, u64be(header.lite.height), header.hash);
+  update.put(DBCol.BlockOrdinal, u64be(header.rest.blockOrdinal), header.hash);
   for (const c of chunks) {
     update.put(DBCol.Chunks, c.header.chunkHash, encodeChunk(c));
     update.put(

@@ -11,6 +11,8 @@ export * from './genesis/config.js';
 export * from './genesis/keys.js';
 export * from './genesis/localnet.js';
 export * from './integrity.js';
+export * from './light_client/execution_proof.js';
+export * from './light_client/light_client_block.js';
 export * from './merkle.js';
 export * from './outcome_store.js';
 export * from './reader.js';

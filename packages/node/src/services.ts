@@ -7,6 +7,8 @@ import {
   epochHeightOf,
   flatStateReader,
   type Genesis,
+  lightClientExecutionProof,
+  nextLightClientBlock,
   TransactionDecodeError,
   type TxCodecs,
   TxService,
@@ -184,14 +186,8 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
         },
         sandbox: config.sandbox ? createSandboxService(chain, config.blockTimeMs) : null,
         lightClient: {
-          lightClientProof: () => {
-            throw new HandlerError(
-              'INTERNAL_ERROR',
-              undefined,
-              'light client proofs are not served by this node',
-            );
-          },
-          nextLightClientBlock: () => null,
+          lightClientProof: (req, head) => lightClientExecutionProof(chain, codecs(chain), req, head),
+          nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
         },
       };
     },

@@ -155,7 +155,8 @@ export const DBCol = {
     id: 18,
     insertOnly: true,
     refcounted: false,
-    gc: { by: 'block' },
+    // Kept, as in nearcore: light-client block proofs reach back to any block since genesis.
+    gc: 'keep',
     doc: 'block hash → partial merkle tree',
   },
   TransactionBlock: {
@@ -178,6 +179,13 @@ export const DBCol = {
     refcounted: false,
     gc: { by: 'block', keepGenesis: true },
     doc: 'block hash → the `block` RPC result as UTF-8 JSON, written with the block',
+  },
+  BlockOrdinal: {
+    id: 22,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'keep',
+    doc: 'u64be block ordinal → canonical block hash, for light-client block proofs',
   },
 } as const satisfies Record<string, ColumnSpec>;
 

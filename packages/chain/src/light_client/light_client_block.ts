@@ -1,0 +1,110 @@
+// next_light_client_block: nearcore's LightClientBlockView, chosen as its view client chooses it.
+// While the client's last block is in the head's epoch or the one before, the answer is built from
+// the head's last final block (moved back so the two blocks after it stay in its epoch); otherwise
+// it is the block nearcore saves for the client's next epoch: the one built, when that epoch ended,
+// from its last block. nearlite builds that saved block on demand from the kept headers, which
+// gives the same view since a block's last final block is fixed once the block exists.
+import {
+  base58Encode,
+  type CryptoHash,
+  combineHash,
+  formatSignature,
+  HandlerError,
+  sha256,
+  toHex,
+  ZERO_HASH,
+} from '@nearlite/primitives';
+import { type BlockHeader, encodeInnerLite, innerRestHash } from '../block_header.js';
+import type { Chain } from '../chain.js';
+import { validatorStakeView } from '../validator_stake.js';
+import { blockHeaderLiteView } from './views.js';
+
+function unknownBlock(hash: CryptoHash): HandlerError {
+  const message = `DB Not Found Error: BLOCK HEADER: ${base58Encode(hash)}`;
+  return new HandlerError('UNKNOWN_BLOCK', {}, message);
+}
+
+function notKept(what: string): HandlerError {
+  const message = `${what} is not kept by this node`;
+  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+}
+
+function headerAt(chain: Chain, height: number): BlockHeader {
+  const hash = chain.chainStore.blockHashByHeight(height);
+  const header = hash && chain.chainStore.blockHeader(hash);
+  if (!header) throw notKept(`block at height ${height}`);
+  return header;
+}
+
+function headerOf(chain: Chain, hash: CryptoHash): BlockHeader {
+  const header = chain.chainStore.blockHeader(hash);
+  if (!header) throw notKept(`block ${base58Encode(hash)}`);
+  return header;
+}
+
+const sameEpoch = (a: BlockHeader, b: BlockHeader) => toHex(a.lite.epochId) === toHex(b.lite.epochId);
+
+/** The epoch's block producers as ValidatorStakeViews (nearlite's validator set is the genesis one). */
+function blockProducersView(chain: Chain): object[] {
+  return chain.genesis.config.validators.map((v) =>
+    validatorStakeView({ accountId: v.accountId, publicKey: v.publicKey, stake: v.amount }),
+  );
+}
+
+/** nearcore's create_light_client_block_view for `b`: needs the two blocks after it. */
+function lightClientBlockView(chain: Chain, b: BlockHeader): object {
+  const next = headerAt(chain, b.lite.height + 1);
+  const afterNext = headerAt(chain, b.lite.height + 2);
+  // The hash of next's inner parts without its prev hash: block hash = combine(inner, prev_hash).
+  const nextInner = combineHash(sha256(encodeInnerLite(next.lite)), innerRestHash(next.rest));
+  return {
+    ...blockHeaderLiteView(b),
+    next_block_inner_hash: base58Encode(nextInner),
+    next_bps: blockProducersView(chain),
+    approvals_after_next: afterNext.rest.approvals.map((a) => (a ? formatSignature(a) : null)),
+  };
+}
+
+/** nearcore's Chain::create_light_client_block for the block `header`. */
+function createLightClientBlock(chain: Chain, header: BlockHeader): object {
+  let final = headerOf(chain, header.rest.lastFinalBlock);
+  const twoAhead = headerAt(chain, final.lite.height + 2);
+  if (!sameEpoch(twoAhead, final)) {
+    const oneAhead = headerAt(chain, final.lite.height + 1);
+    final = sameEpoch(oneAhead, final)
+      ? headerOf(chain, final.prevHash)
+      : headerOf(chain, final.rest.lastFinalBlock);
+  }
+  return lightClientBlockView(chain, final);
+}
+
+/** The index of the epoch with this id (see epoch.ts for how ids are chosen). */
+function epochIndexOf(chain: Chain, epochId: CryptoHash): number | null {
+  const cfg = chain.genesis.config;
+  if (toHex(epochId) === toHex(ZERO_HASH)) return 0;
+  if (toHex(epochId) === toHex(chain.chainStore.genesisHash() ?? ZERO_HASH)) return 1;
+  const h = chain.chainStore.blockHeader(epochId);
+  if (!h) return null;
+  return (h.lite.height - cfg.genesisHeight) / cfg.epochLength + 1;
+}
+
+export function nextLightClientBlock(chain: Chain, lastBlockHash: CryptoHash): object | null {
+  const last = chain.chainStore.blockHeader(lastBlockHash);
+  if (!last) throw unknownBlock(lastBlockHash);
+  const head = chain.headHeader();
+  const headEpoch = toHex(head.lite.epochId);
+  if (toHex(last.lite.epochId) === headEpoch || toHex(last.lite.nextEpochId) === headEpoch) {
+    const view = createLightClientBlock(chain, head) as { inner_lite: { height: number } };
+    return view.inner_lite.height <= last.lite.height ? null : view;
+  }
+  // The block saved for the client's next epoch: built from that epoch's last block, when the
+  // first block of the epoch after it arrived.
+  const cfg = chain.genesis.config;
+  const nextEpoch = epochIndexOf(chain, last.lite.nextEpochId);
+  if (nextEpoch === null) return null;
+  const lastOfNext = cfg.genesisHeight + (nextEpoch + 1) * cfg.epochLength;
+  if (lastOfNext + 1 > head.lite.height) return null;
+  const epochLast = headerAt(chain, lastOfNext);
+  if (toHex(epochLast.lite.epochId) !== toHex(last.lite.nextEpochId)) return null;
+  return createLightClientBlock(chain, epochLast);
+}

@@ -1,0 +1,271 @@
+// A real 4-shard node with short epochs, read by the independent light client in helpers/: the chain
+// of light-client blocks from genesis validates across several epochs, and execution proofs of a
+// transaction, a local receipt and a cross-shard receipt verify against the head's block merkle root.
+import bs58 from 'bs58';
+import { actions as A, Account, JsonRpcProvider, type KeyPairString } from 'near-api-js';
+import t from 'tap';
+import {
+  blockHash,
+  type ExecutionProof,
+  type LightClientBlock,
+  type LightClientState,
+  type ValidatorStake,
+  validateExecutionProof,
+  validateLightClientBlock,
+} from './helpers/light_client.js';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+const EPOCH = 6;
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+t.test('light client blocks and execution proofs from a 4-shard node', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '4', '--epoch-length', String(EPOCH)]);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '50', '--archive']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+
+  // The shard of an account, from the shard layout the node reports.
+  const pc = await node.rpc<{ shard_layout: Record<string, { boundary_accounts: string[] }> }>(
+    'EXPERIMENTAL_protocol_config',
+    { finality: 'final' },
+  );
+  const layout = Object.values(pc.body.result!.shard_layout)[0]!;
+  const shardOf = (a: string) => layout.boundary_accounts.filter((b) => b <= a).length;
+  const far = ['0', '5', '9', 'a', 'f']
+    .map((c) => c.repeat(64))
+    .find((a) => shardOf(a) !== shardOf('test.near'));
+  t.ok(far, 'an implicit account on another shard');
+
+  const local = await root.signAndSendTransaction({ receiverId: 'test.near', actions: [A.transfer(1n)] });
+  const cross = await root.signAndSendTransaction({ receiverId: far!, actions: [A.transfer(10n ** 24n)] });
+  const localReceipt = local.receipts_outcome[0]!;
+  const crossReceipt = cross.receipts_outcome[0]!;
+
+  await waitForHeight(node, 5 * EPOCH + 6, 60_000);
+
+  // Trust anchor: genesis and its validators.
+  const genesis = await node.rpc<{ header: Record<string, unknown> }>('block', {
+    sync_checkpoint: 'genesis',
+  });
+  const g = genesis.body.result!.header;
+  const gc = await node.rpc<{ validators: { account_id: string; public_key: string; amount: string }[] }>(
+    'EXPERIMENTAL_genesis_config',
+    {},
+  );
+  const genesisBps: ValidatorStake[] = gc.body.result!.validators.map((v) => ({
+    account_id: v.account_id,
+    public_key: v.public_key,
+    stake: v.amount,
+  }));
+  const state: LightClientState = {
+    head: {
+      prev_block_hash: String(g.prev_hash),
+      inner_rest_hash: String(g.prev_hash),
+      inner_lite: {
+        height: Number(g.height),
+        epoch_id: String(g.epoch_id),
+        next_epoch_id: String(g.next_epoch_id),
+        prev_state_root: String(g.prev_state_root),
+        outcome_root: String(g.outcome_root),
+        timestamp_nanosec: String(g.timestamp_nanosec),
+        next_bp_hash: String(g.next_bp_hash),
+        block_merkle_root: String(g.block_merkle_root),
+      },
+    },
+    epochBlockProducers: new Map([[String(g.epoch_id), genesisBps]]),
+  };
+
+  let last = String(g.hash);
+  const epochs = new Set<string>();
+  const blocks: LightClientBlock[] = [];
+  for (let i = 0; i < 100; i++) {
+    const r = await node.rpc<LightClientBlock | Record<string, never>>('next_light_client_block', {
+      last_block_hash: last,
+    });
+    const b = r.body.result;
+    if (b === undefined) {
+      t.fail('next_light_client_block answers', { error: r.body.error });
+      break;
+    }
+    if (!('inner_lite' in b)) break;
+    t.doesNotThrow(() => validateLightClientBlock(state, b), `light client block at ${b.inner_lite.height}`);
+    blocks.push(b);
+    epochs.add(b.inner_lite.epoch_id);
+    last = bs58.encode(blockHash(b));
+  }
+  t.ok(epochs.size >= 4, `light client blocks span ${epochs.size} epochs`);
+  const head = blocks[blocks.length - 1]!;
+  // The block the light client computed is the node's block at that height.
+  const same = await node.rpc<{ header: { hash: string } }>('block', { block_id: head.inner_lite.height });
+  t.equal(same.body.result!.header.hash, last, 'the light client head is the canonical block');
+  // Blocks keep coming: asked again, the node answers {} or a later block that also validates.
+  const again = await node.rpc<LightClientBlock | Record<string, never>>('next_light_client_block', {
+    last_block_hash: last,
+  });
+  const later = again.body.result!;
+  if ('inner_lite' in later) {
+    t.doesNotThrow(() => validateLightClientBlock(structuredClone(state), later), 'a later block validates');
+  } else t.same(later, {}, 'an up-to-date client gets {}');
+
+  // Tampered blocks are rejected.
+  const second = blocks[1]!;
+  const fresh = (): LightClientState => ({
+    head: clone(blocks[0]!),
+    epochBlockProducers: new Map([
+      [String(g.epoch_id), genesisBps],
+      [blocks[0]!.inner_lite.next_epoch_id, blocks[0]!.next_bps!],
+    ]),
+  });
+  t.doesNotThrow(() => validateLightClientBlock(fresh(), clone(second)), 'the second block validates alone');
+  const badBlocks: [string, (b: LightClientBlock) => void][] = [
+    [
+      'height',
+      (b) => {
+        b.inner_lite.height++;
+      },
+    ],
+    [
+      'outcome_root',
+      (b) => {
+        b.inner_lite.outcome_root = b.inner_lite.prev_state_root;
+      },
+    ],
+    [
+      'next_block_inner_hash',
+      (b) => {
+        b.next_block_inner_hash = b.inner_rest_hash;
+      },
+    ],
+    [
+      'no approvals',
+      (b) => {
+        b.approvals_after_next = [null];
+      },
+    ],
+    [
+      'next_bps stake',
+      (b) => {
+        b.next_bps![0]!.stake = `${b.next_bps![0]!.stake}0`;
+      },
+    ],
+  ];
+  for (const [what, tamper] of badBlocks) {
+    const b = clone(second);
+    tamper(b);
+    t.throws(
+      () => validateLightClientBlock(fresh(), b),
+      { name: 'LightClientError' },
+      `tampered ${what} rejected`,
+    );
+  }
+
+  // Execution proofs against the light client head.
+  const root32 = bs58.decode(head.inner_lite.block_merkle_root);
+  const proof = async (params: Record<string, string>) =>
+    node.rpc<ExecutionProof>('EXPERIMENTAL_light_client_proof', { ...params, light_client_head: last });
+  const cases: [string, Record<string, string>, string][] = [
+    [
+      'transaction',
+      { type: 'transaction', transaction_hash: local.transaction.hash, sender_id: 'test.near' },
+      local.transaction.hash,
+    ],
+    [
+      'local receipt',
+      { type: 'receipt', receipt_id: localReceipt.id, receiver_id: 'test.near' },
+      localReceipt.id,
+    ],
+    [
+      'cross-shard receipt',
+      { type: 'receipt', receipt_id: crossReceipt.id, receiver_id: far! },
+      crossReceipt.id,
+    ],
+  ];
+  for (const [what, params, id] of cases) {
+    const r = await proof(params);
+    const p = r.body.result!;
+    t.ok(p, `${what}: a proof`, { error: r.body.error });
+    if (!p) continue;
+    t.equal(p.outcome_proof.id, id, `${what}: the outcome asked for`);
+    t.equal(
+      p.outcome_proof.block_hash,
+      bs58.encode(blockHash(p.block_header_lite)),
+      `${what}: carrier block`,
+    );
+    t.doesNotThrow(() => validateExecutionProof(p, root32), `${what}: proof verifies`);
+    const bad = clone(p);
+    bad.outcome_proof.outcome.gas_burnt += 1;
+    t.throws(
+      () => validateExecutionProof(bad, root32),
+      { name: 'LightClientError' },
+      `${what}: tampered rejected`,
+    );
+  }
+  const legacy = await node.rpc('light_client_proof', { ...cases[0]![1], light_client_head: last });
+  t.ok(legacy.body.result, 'light_client_proof answers as its EXPERIMENTAL_ name');
+
+  // nearcore's errors.
+  const unknownId = bs58.encode(new Uint8Array(32).fill(7));
+  const unknown = await proof({ type: 'transaction', transaction_hash: unknownId, sender_id: 'test.near' });
+  t.equal(unknown.body.error?.cause.name, 'UNKNOWN_TRANSACTION_OR_RECEIPT');
+  t.same(unknown.body.error?.cause.info, { transaction_or_receipt_id: unknownId });
+  const badHead = await node.rpc('light_client_proof', { ...cases[0]![1], light_client_head: unknownId });
+  t.equal(badHead.body.error?.cause.name, 'UNKNOWN_BLOCK');
+  t.same(badHead.body.error?.cause.info, {}, 'UNKNOWN_BLOCK carries no info, as in nearcore');
+  const tip = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
+  const notFinal = await node.rpc('light_client_proof', {
+    ...cases[0]![1],
+    light_client_head: tip.body.result!.header.hash,
+  });
+  t.equal(notFinal.body.error?.cause.name, 'INTERNAL_ERROR', 'a head that is not final is refused');
+  const unknownLast = await node.rpc('next_light_client_block', { last_block_hash: unknownId });
+  t.equal(unknownLast.body.error?.cause.name, 'UNKNOWN_BLOCK');
+});
+
+t.test('a GC node proves outcomes of the blocks it keeps against a later final head', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '4', '--epoch-length', String(EPOCH)]);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '40']);
+  t.teardown(() => node.stop());
+  const status = async () =>
+    (await node.rpc<{ sync_info: { earliest_block_height: number } }>('status', [])).body.result!.sync_info;
+  // Wait until garbage collection has removed the first blocks.
+  for (let i = 0; i < 600 && (await status()).earliest_block_height <= 1; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.ok((await status()).earliest_block_height > 1, 'old blocks are collected');
+
+  const provider = new JsonRpcProvider({ url: node.url });
+  const root = new Account('test.near', provider, key.secret_key as KeyPairString);
+  const sent = await root.signAndSendTransaction({ receiverId: 'test.near', actions: [A.transfer(1n)] });
+  const height = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  await waitForHeight(node, height + 4);
+  const final = await node.rpc<{ header: { hash: string; height: number; block_merkle_root: string } }>(
+    'block',
+    {
+      finality: 'final',
+    },
+  );
+  const head = final.body.result!.header;
+  const r = await node.rpc<ExecutionProof>('light_client_proof', {
+    type: 'transaction',
+    transaction_hash: sent.transaction.hash,
+    sender_id: 'test.near',
+    light_client_head: head.hash,
+  });
+  t.ok(r.body.result, 'a proof', { error: r.body.error });
+  t.doesNotThrow(
+    () => validateExecutionProof(r.body.result!, bs58.decode(head.block_merkle_root)),
+    'the proof verifies against the head block merkle root',
+  );
+  const next = await node.rpc<LightClientBlock | Record<string, never>>('next_light_client_block', {
+    last_block_hash: head.hash,
+  });
+  const b = next.body.result!;
+  t.ok(!('inner_lite' in b) || b.inner_lite.height > head.height, 'a later light-client block or {}');
+});
