@@ -94,7 +94,9 @@ t.test('a view sees its block’s epoch, as a receipt in that block does', async
           (call $read_register (i64.const 0) (i64.const 8)) (call $ret (i64.const 8) (i64.const 8))))`,
     )
     .toBinary({}).buffer;
-  const { node, provider, root } = await localChain(t, { epochLength: 4 });
+  // Archival: with 4-block epochs a GC node would collect the early heights while a loaded machine
+  // works through the queries.
+  const { node, provider, root } = await localChain(t, { epochLength: 4, archive: true });
   const kp = KeyPair.fromRandom('ed25519');
   await root.createAccount({
     newAccountId: 'epoch.test.near',
@@ -131,4 +133,34 @@ t.test('a view sees its block’s epoch, as a receipt in that block does', async
   const receiptBlock = sent.receipts_outcome[0]!.block_hash;
   t.equal(await view('recorded', receiptBlock), await view('epoch', receiptBlock));
   t.ok((await view('recorded', receiptBlock)) >= 4n, 'recorded after several epochs');
+});
+
+t.test('config.json trie_viewer_state_size_limit is obeyed, null lifts it', async (t) => {
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { initHome, startNode } = await import('./helpers/node.js');
+  for (const [limit, expectError] of [
+    [10, true],
+    [null, false],
+    [50_000, false],
+  ] as const) {
+    const home = t.testdir();
+    initHome(home);
+    const path = join(home, 'config.json');
+    writeFileSync(
+      path,
+      JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), trie_viewer_state_size_limit: limit }),
+    );
+    const node = await startNode(home, ['--block-time', '50']);
+    await waitForHeight(node, 2);
+    const r = await node.rpc<{ values: unknown[] }>('query', {
+      request_type: 'view_state',
+      account_id: 'test.near',
+      prefix_base64: '',
+      finality: 'optimistic',
+    });
+    if (expectError) t.equal(r.body.error?.cause.name, 'TOO_LARGE_CONTRACT_STATE', `limit ${limit}`);
+    else t.ok(Array.isArray(r.body.result?.values), `limit ${limit}: answered`);
+    await node.stop();
+  }
 });

@@ -14,7 +14,13 @@ export interface LocalChain {
 
 export async function localChain(
   test: typeof t,
-  opts: { shards?: number; blockTimeMs?: number; epochLength?: number; sandbox?: boolean } = {},
+  opts: {
+    shards?: number;
+    blockTimeMs?: number;
+    epochLength?: number;
+    sandbox?: boolean;
+    archive?: boolean;
+  } = {},
 ): Promise<LocalChain> {
   const home = test.testdir();
   initHome(home, [
@@ -26,6 +32,7 @@ export async function localChain(
     '--block-time',
     String(opts.blockTimeMs ?? 50),
     ...(opts.sandbox ? ['--sandbox'] : []),
+    ...(opts.archive ? ['--archive'] : []),
   ]);
   test.teardown(() => node.stop());
   await waitForHeight(node, 3);

@@ -1,8 +1,8 @@
 // JSON-RPC dispatch without any HTTP: envelope checks, method lookup, params parsing, the backend
 // call and nearcore's error mapping, down to the response text. The server only moves bytes.
-import { stringifyJson } from '@nearlite/primitives';
+import { HandlerError, stringifyJson } from '@nearlite/primitives';
 import type { RpcBackend } from './backend.js';
-import { internalError, methodNotFound, parseError, type RpcError, toRpcError } from './errors.js';
+import { internalError, methodNotFound, parseError, RpcError, RpcParseError, toRpcError } from './errors.js';
 import { METHODS, SANDBOX_METHODS } from './methods/index.js';
 import { isObj } from './params.js';
 
@@ -18,6 +18,11 @@ export interface DispatchOptions {
    * `method` (if any) must equal this one, or the bare params (answered with id null).
    */
   readonly pathMethod?: string;
+  /**
+   * Told of every failure that is not a request's fault (an exception nothing typed), with the
+   * method it happened in, so an operator sees what a client only sees as INTERNAL_ERROR.
+   */
+  readonly onInternalError?: (err: unknown, method: string) => void;
 }
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
@@ -56,6 +61,7 @@ async function call(
   params: unknown,
   id: string,
   backend: RpcBackend,
+  report: (err: unknown, method: string) => void,
 ): Promise<DispatchResult> {
   if (!Object.hasOwn(METHODS, method)) return fail(id, methodNotFound(method));
   if (Object.hasOwn(SANDBOX_METHODS, method) && backend[SANDBOX_METHODS[method]!] === undefined)
@@ -64,12 +70,14 @@ async function call(
   try {
     result = await METHODS[method]!(params, backend);
   } catch (err) {
+    if (!isTyped(err)) report(err, method);
     try {
       return fail(
         id,
         toRpcError(err, params, () => backend.headHeight()),
       );
     } catch (inner) {
+      report(inner, method);
       return fail(id, internalError(`failed to serialize an error: ${(inner as Error).message}`));
     }
   }
@@ -77,6 +85,7 @@ async function call(
   try {
     text = stringifyJson(result);
   } catch (err) {
+    report(err, method);
     return fail(id, internalError(`failed to serialize the result: ${(err as Error).message}`));
   }
   return { status: 200, body: `{"jsonrpc":"2.0","result":${text ?? 'null'},"id":${id}}` };
@@ -89,8 +98,9 @@ export async function dispatch(
   opts: DispatchOptions = {},
 ): Promise<DispatchResult> {
   const { pathMethod } = opts;
+  const report = opts.onInternalError ?? (() => undefined);
   if (pathMethod !== undefined && !(isObj(body) && Object.hasOwn(body, 'jsonrpc'))) {
-    return call(pathMethod, body ?? null, 'null', backend);
+    return call(pathMethod, body ?? null, 'null', backend, report);
   }
   const req = envelope(body);
   const id = req === null ? null : idJson(req.id);
@@ -100,5 +110,10 @@ export async function dispatch(
   if (pathMethod !== undefined && method !== pathMethod) {
     return fail(id, parseError(`method \`${method}\` in the body does not match the path /${pathMethod}`));
   }
-  return call(method, req.params, id, backend);
+  return call(method, req.params, id, backend, report);
+}
+
+/** Errors that answer for themselves: the request's fault, or a domain error nearcore names. */
+function isTyped(err: unknown): boolean {
+  return err instanceof RpcError || err instanceof RpcParseError || err instanceof HandlerError;
 }

@@ -5,7 +5,9 @@ import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOpti
 import type { RpcBackend } from './backend.js';
 import { parseJsonBytes } from './body.js';
 import { type DispatchResult, dispatch } from './dispatch.js';
-import { internalError } from './errors.js';
+import { internalError, parseError } from './errors.js';
+
+const requestRefused = () => parseError('The request could not be read');
 
 export interface RpcServerOptions {
   readonly backend: RpcBackend;
@@ -16,6 +18,8 @@ export interface RpcServerOptions {
   readonly bodyLimit?: number;
   /** fastify's logger option; off by default. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Every internal failure, with the method (or HTTP route) it happened in; see DispatchOptions. */
+  readonly onInternalError?: (err: unknown, where: string) => void;
 }
 
 export interface RpcServer {
@@ -31,18 +35,33 @@ function reply(r: FastifyReply, status: number, type: string, body: string): Fas
   return r.code(status).header('content-type', type).header('access-control-allow-origin', '*').send(body);
 }
 
-async function answer(req: FastifyRequest, r: FastifyReply, backend: RpcBackend, pathMethod?: string) {
+type Report = (err: unknown, where: string) => void;
+
+async function answer(
+  req: FastifyRequest,
+  r: FastifyReply,
+  backend: RpcBackend,
+  report: Report,
+  pathMethod?: string,
+) {
   const body = parseJsonBytes(req.headers['content-type'], req.body as Uint8Array);
   if (!body.ok) return reply(r, body.status, TEXT_CT, body.text);
   let res: DispatchResult;
   try {
-    res = await dispatch(body.value, backend, pathMethod === undefined ? {} : { pathMethod });
+    res = await dispatch(body.value, backend, {
+      onInternalError: report,
+      ...(pathMethod === undefined ? {} : { pathMethod }),
+    });
   } catch (err) {
+    report(err, pathMethod ?? 'dispatch');
     const e = internalError((err as Error).message);
     res = { status: e.status, body: stringifyJson({ jsonrpc: '2.0', error: e.body, id: null }) };
   }
   return reply(r, res.status, JSON_CT, res.body);
 }
+
+const envelope = (e: ReturnType<typeof internalError>) =>
+  `{"jsonrpc":"2.0","error":${stringifyJson(e.body)},"id":null}`;
 
 /** `GET /status|/health|/network_info`: the bare result, or 503 with an empty body on any error. */
 function bare(fn: () => unknown) {
@@ -69,18 +88,38 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024,
     logger: o.logger ?? false,
     schemaController: { compilersFactory },
+    // What Node's HTTP parser refuses (oversized headers or URL, malformed framing) never reaches a
+    // route: it is answered here, still with a JSON-RPC body, and the connection closed.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return void socket.destroy();
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = envelope(requestRefused());
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `Content-Type: ${JSON_CT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+    // A URL the router cannot decode is refused before any route or error handler runs.
+    frameworkErrors: (_err, _req, r) => {
+      reply(r, 400, JSON_CT, envelope(requestRefused()));
+    },
   });
   const { backend } = o;
+  const report: Report = o.onInternalError ?? (() => undefined);
   // One parser for every type: the raw bytes; UTF-8, the JSON rules (and 415) are applied per route.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, r) => {
+  app.setErrorHandler((err: { statusCode?: number; message: string; code?: string }, req, r) => {
     const status = err.statusCode ?? 500;
     if (status === 413)
       return reply(r, 413, TEXT_CT, 'Failed to buffer the request body: length limit exceeded');
     if (status === 415)
       return reply(r, 415, TEXT_CT, 'Expected request with `Content-Type: application/json`');
-    return reply(r, status >= 400 && status < 600 ? status : 500, TEXT_CT, err.message);
+    // Anything else the HTTP layer refuses (a malformed URL or header, a broken body stream) is a
+    // JSON-RPC parse error with a fixed text: fastify's own codes and messages never reach clients.
+    if (status >= 400 && status < 500) return reply(r, status, JSON_CT, envelope(requestRefused()));
+    report(err, `${req.method} ${req.routeOptions.url ?? 'request'}`);
+    return reply(r, 500, JSON_CT, envelope(internalError('the request could not be handled')));
   });
   app.setNotFoundHandler((_req, r) => reply(r, 404, TEXT_CT, ''));
   // CorsLayer::permissive(): any origin, method and header; preflights answered here.
@@ -96,9 +135,9 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
       .send('');
   });
 
-  app.post('/', (req, r) => answer(req, r, backend));
+  app.post('/', (req, r) => answer(req, r, backend, report));
   app.post<{ Params: { method: string } }>('/:method', (req, r) =>
-    answer(req, r, backend, req.params.method),
+    answer(req, r, backend, report, req.params.method),
   );
   app.get(
     '/status',

@@ -1,5 +1,6 @@
 // Error shapes and HTTP codes as nearcore sends them, checked against @near-js/jsonrpc-types and
 // parsed by near-api-js 7's JsonRpcProvider into its typed error classes.
+import { connect } from 'node:net';
 import * as T from '@near-js/jsonrpc-types';
 import { JsonRpcProvider } from 'near-api-js';
 import * as E from 'near-api-js/rpc-errors';
@@ -153,5 +154,55 @@ t.test('near-api-js 7 parses the errors into its classes', async (t) => {
   await t.rejects(
     provider.callFunction({ contractId: 'a.near', method: 'missing', args: {} }),
     E.ContractMethodNotFoundError,
+  );
+});
+
+t.test('internal failures are reported to the operator with the method, typed errors are not', async (t) => {
+  const seen: [string, string][] = [];
+  const r = await harness(t, { onInternalError: (err, where) => seen.push([where, (err as Error).message]) });
+  await r.rpc('sandbox_fast_forward', { delta_height: 13 });
+  await r.rpc('query', { request_type: 'view_account', block_id: 7, account_id: 'a.near' });
+  await r.rpc('no_such_method', []);
+  t.same(seen, [['sandbox_fast_forward', 'disk on fire']], 'only the untyped failure, once');
+});
+
+t.test('what the HTTP layer refuses is a JSON-RPC envelope, never fastify’s own codes', async (t) => {
+  for (const path of ['/%E0%A4%A', `/${'a'.repeat(100_000)}`]) {
+    const res = await fetch(h.server.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const text = await res.text();
+    t.ok(res.status >= 400 && res.status < 500, `${path.slice(0, 12)}…: ${res.status}`);
+    t.notMatch(text, /FST_|fastify|node_modules|at .*\.js/, 'nothing internal leaks');
+    if (res.status !== 404) {
+      const body = JSON.parse(text) as { jsonrpc: string; error: { cause: { name: string } }; id: null };
+      t.equal(body.jsonrpc, '2.0');
+      t.equal(body.id, null);
+      t.equal(body.error.cause.name, 'PARSE_ERROR');
+    }
+  }
+  const lengthLie = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const url = new URL(h.server.url);
+    const sock = connect(Number(url.port), url.hostname, () => {
+      sock.end(
+        'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      );
+    });
+    let raw = '';
+    sock.on('data', (d) => {
+      raw += String(d);
+    });
+    sock.on('end', () => {
+      const [head = '', body = ''] = raw.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), text: body });
+    });
+    sock.on('error', reject);
+  });
+  t.notMatch(
+    lengthLie.text,
+    /FST_|fastify/,
+    `a contradictory request: ${lengthLie.status}, nothing internal`,
   );
 });

@@ -72,6 +72,13 @@ export function loadConfig(path: string): NodeConfig {
   const limits = (rpc.limits_config ?? {}) as Record<string, unknown>;
   const polling = (rpc.polling_config ?? {}) as Record<string, unknown>;
   const gc = Number(raw.gc_num_epochs_to_keep ?? DEFAULT_CONFIG.gcNumEpochsToKeep);
+  const stateLimit = raw.trie_viewer_state_size_limit;
+  if (
+    stateLimit !== undefined &&
+    stateLimit !== null &&
+    !(typeof stateLimit === 'number' && Number.isSafeInteger(stateLimit) && stateLimit >= 0)
+  )
+    throw new ConfigError(`${path}: trie_viewer_state_size_limit must be a non-negative integer or null`);
   return {
     rpcAddr: typeof rpc.addr === 'string' ? rpc.addr : DEFAULT_CONFIG.rpcAddr,
     blockTimeMs: durationToMs(consensus.min_block_production_delay) ?? DEFAULT_CONFIG.blockTimeMs,

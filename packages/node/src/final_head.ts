@@ -1,7 +1,7 @@
 // The last final block this node announced, kept outside LevelDB (`<home>/final_head.json`) so that
 // damage to the database cannot take it along: a store that lost blocks clients have seen as final
 // must not quietly re-produce those heights with other hashes.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainStore } from '@nearlite/chain';
 import { base58Decode, base58Encode, bytesEqual, type CryptoHash } from '@nearlite/primitives';
@@ -29,11 +29,41 @@ export function readFinalHead(home: string): FinalHead | null {
   return null;
 }
 
-/** Written after every committed block; a rename keeps it whole if the process dies mid-write. */
+/** Once: a whole-file write, for repair. */
 export function writeFinalHead(home: string, height: number, hash: CryptoHash): void {
-  const path = finalHeadPath(home);
-  writeFileSync(`${path}.tmp`, JSON.stringify({ height, hash: base58Encode(hash) }));
-  renameSync(`${path}.tmp`, path);
+  writeFileSync(finalHeadPath(home), record(height, hash));
+}
+
+/** Fixed-size, space-padded: each update is one write at offset 0 that the kernel takes whole. */
+const RECORD_BYTES = 128;
+
+function record(height: number, hash: CryptoHash): Uint8Array {
+  const out = new Uint8Array(RECORD_BYTES).fill(0x20);
+  out.set(new TextEncoder().encode(JSON.stringify({ height, hash: base58Encode(hash) })));
+  return out;
+}
+
+/**
+ * Updates the file after every committed block in place — no temporary file, no rename, so the
+ * home's directory does not change under anyone — with a single small write that a killed process
+ * cannot tear.
+ */
+export class FinalHeadWriter {
+  private fd: number | null;
+
+  constructor(home: string) {
+    const path = finalHeadPath(home);
+    this.fd = openSync(path, existsSync(path) ? 'r+' : 'w+');
+  }
+
+  write(height: number, hash: CryptoHash): void {
+    if (this.fd !== null) writeSync(this.fd, record(height, hash), 0, RECORD_BYTES, 0);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
 }
 
 /** Refuses a store that no longer holds the final block this node last announced. */

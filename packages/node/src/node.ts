@@ -17,7 +17,7 @@ import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
-import { checkFinalHead, writeFinalHead } from './final_head.js';
+import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
@@ -113,9 +113,10 @@ export class NearliteNode {
         applier: applier ?? (signer ? services.applier : NOOP_CHUNK_APPLIER),
         storageUsageConfig: services.storageUsageConfig,
       });
+      const finalHeads = new FinalHeadWriter(o.home);
       chain.events.on('block', ({ header }) => {
         const final = chain.chainStore.blockHeader(header.rest.lastFinalBlock);
-        if (final) writeFinalHead(o.home, final.lite.height, final.hash);
+        if (final) finalHeads.write(final.lite.height, final.hash);
       });
       const { host, port } = parseHostPort(config.rpcAddr);
       const nodeKey = existsSync(p.nodeKey)
@@ -131,6 +132,8 @@ export class NearliteNode {
         validatorAccountId: signer?.accountId ?? null,
         rpcAddr: config.rpcAddr,
         version: VERSION,
+        stateSizeLimit:
+          config.trieViewerStateSizeLimit === null ? null : BigInt(config.trieViewerStateSizeLimit),
       });
       let node: NearliteNode | null = null;
       const backend = createRpcBackend({
@@ -138,7 +141,16 @@ export class NearliteNode {
         views,
         healthy: healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
       });
-      const server = await startRpcServer({ backend, host, port, bodyLimit: config.jsonPayloadMaxSize });
+      const server = await startRpcServer({
+        backend,
+        host,
+        port,
+        bodyLimit: config.jsonPayloadMaxSize,
+        onInternalError: (err, where) =>
+          o.logger.error(
+            `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+          ),
+      });
       node = new NearliteNode(
         chain,
         views,
@@ -147,7 +159,10 @@ export class NearliteNode {
         server.port,
         store,
         server.close,
-        services.close,
+        async () => {
+          finalHeads.close();
+          await services.close();
+        },
         o.logger,
       );
       o.logger.info(

@@ -24,6 +24,7 @@ import {
 } from '@nearlite/trie';
 import type { BlockHeader } from '../block_header.js';
 
+/** nearcore's default trie_viewer_state_size_limit, in bytes of contract state. */
 export const TRIE_VIEWER_STATE_SIZE_LIMIT = 50_000n;
 
 export interface QueryAt {
@@ -64,11 +65,18 @@ export function viewCode(at: QueryAt, accountId: string): object {
   return { code_base64: toBase64(code), hash: base58Encode(sha256(code)), ...blockFields(at) };
 }
 
-export function viewState(at: QueryAt, accountId: string, prefix: Uint8Array, includeProof: boolean): object {
+/** `limit` null: no limit (config.json's trie_viewer_state_size_limit: null). */
+export function viewState(
+  at: QueryAt,
+  accountId: string,
+  prefix: Uint8Array,
+  includeProof: boolean,
+  limit: bigint | null = TRIE_VIEWER_STATE_SIZE_LIMIT,
+): object {
   const account = loadAccount(at, accountId);
   const code = at.trie.get(trieKeyContractCode(accountId));
   const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
-  if (stateSize > TRIE_VIEWER_STATE_SIZE_LIMIT) {
+  if (limit !== null && stateSize > limit) {
     throw new HandlerError(
       'TOO_LARGE_CONTRACT_STATE',
       { contract_account_id: accountId, ...blockFields(at) },

@@ -17,7 +17,15 @@ import { formatRfc3339Ns } from '../genesis/config.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
-import { type QueryAt, viewAccessKey, viewAccessKeyList, viewAccount, viewCode, viewState } from './query.js';
+import {
+  type QueryAt,
+  TRIE_VIEWER_STATE_SIZE_LIMIT,
+  viewAccessKey,
+  viewAccessKeyList,
+  viewAccount,
+  viewCode,
+  viewState,
+} from './query.js';
 
 export interface ViewClientOptions {
   readonly chain: Chain;
@@ -30,6 +38,8 @@ export interface ViewClientOptions {
   readonly validatorAccountId: string | null;
   readonly rpcAddr: string;
   readonly version: string;
+  /** config.json's trie_viewer_state_size_limit (bytes; null: unlimited); nearcore's 50,000 if absent. */
+  readonly stateSizeLimit?: bigint | null;
 }
 
 function storedView(chain: Chain, hash: CryptoHash): RawJson | undefined {
@@ -148,7 +158,8 @@ export class ViewClient {
   }
 
   viewState(ref: BlockReference, accountId: string, prefix: Uint8Array, includeProof: boolean): object {
-    return viewState(this.queryAt(ref, accountId), accountId, prefix, includeProof);
+    const limit = this.o.stateSizeLimit === undefined ? TRIE_VIEWER_STATE_SIZE_LIMIT : this.o.stateSizeLimit;
+    return viewState(this.queryAt(ref, accountId), accountId, prefix, includeProof, limit);
   }
 
   viewAccessKey(ref: BlockReference, accountId: string, publicKey: string): object {
