@@ -1,3 +1,4 @@
+export { type AccessConfig, AccessControl, type AccessDecision } from './access.js';
 export type * from './backend.js';
 export * from './dispatch.js';
 export { RpcError, type RpcErrorBody, RpcParseError } from './errors.js';

@@ -2,6 +2,7 @@
 // routes, CORS. Everything JSON-RPC is in dispatch(); replies are written as ready-made strings.
 import { stringifyJson } from '@nearlite/primitives';
 import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { type AccessConfig, AccessControl } from './access.js';
 import type { RpcBackend } from './backend.js';
 import { parseJsonBytes } from './body.js';
 import { type DispatchResult, dispatch } from './dispatch.js';
@@ -20,6 +21,8 @@ export interface RpcServerOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Every internal failure, with the method (or HTTP route) it happened in; see DispatchOptions. */
   readonly onInternalError?: (err: unknown, where: string) => void;
+  /** API keys and per-client limits; absent: open and unlimited. */
+  readonly access?: AccessConfig;
 }
 
 export interface RpcServer {
@@ -37,15 +40,52 @@ function reply(r: FastifyReply, status: number, type: string, body: string): Fas
 
 type Report = (err: unknown, where: string) => void;
 
+/** A refusal by the access rules, as a JSON-RPC envelope. */
+function refuse(r: FastifyReply, status: 401 | 429, message: string): FastifyReply {
+  const cause = status === 401 ? 'UNAUTHORIZED' : 'TOO_MANY_REQUESTS';
+  const body = {
+    name: 'REQUEST_VALIDATION_ERROR',
+    cause: { name: cause, info: { error_message: message } },
+    code: -32000,
+    message: status === 401 ? 'Unauthorized' : 'Too Many Requests',
+    data: message,
+  };
+  return reply(r, status, JSON_CT, `{"jsonrpc":"2.0","error":${stringifyJson(body)},"id":null}`);
+}
+
+/** A view call runs contract code: its slots are limited per client. */
+function isViewCall(body: unknown, pathMethod: string | undefined): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const o = body as Record<string, unknown>;
+  const method = typeof o.method === 'string' ? o.method : pathMethod;
+  const params = 'jsonrpc' in o ? o.params : o;
+  if (method !== 'query' || typeof params !== 'object' || params === null) return false;
+  const p = params as Record<string, unknown>;
+  return (
+    p.request_type === 'call_function' || (Array.isArray(params) && String(params[0]).startsWith('call/'))
+  );
+}
+
 async function answer(
   req: FastifyRequest,
   r: FastifyReply,
   backend: RpcBackend,
   report: Report,
-  pathMethod?: string,
+  access: AccessControl,
+  route: { readonly pathKey?: string; readonly pathMethod?: string },
 ) {
+  const { pathMethod } = route;
+  const headerKey = req.headers['x-api-key'];
+  const admitted = access.admit(route.pathKey, typeof headerKey === 'string' ? headerKey : undefined, req.ip);
+  if (!admitted.ok) return refuse(r, admitted.status, admitted.message);
   const body = parseJsonBytes(req.headers['content-type'], req.body as Uint8Array);
   if (!body.ok) return reply(r, body.status, TEXT_CT, body.text);
+  let release: () => void = () => undefined;
+  if (isViewCall(body.value, pathMethod)) {
+    const slot = access.beginViewCall(admitted.client);
+    if (!slot) return refuse(r, 429, 'too many view calls in flight');
+    release = slot;
+  }
   let res: DispatchResult;
   try {
     res = await dispatch(body.value, backend, {
@@ -56,6 +96,8 @@ async function answer(
     report(err, pathMethod ?? 'dispatch');
     const e = internalError((err as Error).message);
     res = { status: e.status, body: stringifyJson({ jsonrpc: '2.0', error: e.body, id: null }) };
+  } finally {
+    release();
   }
   return reply(r, res.status, JSON_CT, res.body);
 }
@@ -135,10 +177,21 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
       .send('');
   });
 
-  app.post('/', (req, r) => answer(req, r, backend, report));
-  app.post<{ Params: { method: string } }>('/:method', (req, r) =>
-    answer(req, r, backend, report, req.params.method),
-  );
+  const access = new AccessControl(o.access ?? {});
+  app.post('/', (req, r) => answer(req, r, backend, report, access, {}));
+  // With keys configured, one segment is a key (`/<key>`) when it is one, a method otherwise.
+  app.post<{ Params: { method: string } }>('/:method', (req, r) => {
+    const segment = req.params.method;
+    const route = access.isKey(segment) ? { pathKey: segment } : { pathMethod: segment };
+    return answer(req, r, backend, report, access, route);
+  });
+  app.post<{ Params: { key: string; method: string } }>('/:key/:method', (req, r) => {
+    if (!access.keysRequired) return reply(r, 404, TEXT_CT, '');
+    return answer(req, r, backend, report, access, {
+      pathKey: req.params.key,
+      pathMethod: req.params.method,
+    });
+  });
   app.get(
     '/status',
     bare(() => backend.status()),

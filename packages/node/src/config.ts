@@ -14,6 +14,12 @@ export interface NodeConfig {
    * for a local development chain (`nearlite start`, the `near-sandbox` entry point, `run --sandbox`).
    */
   readonly sandbox: boolean;
+  /** `rpc.api_keys`: with any, every JSON-RPC request needs one (in the path or `x-api-key`). */
+  readonly apiKeys: readonly string[];
+  /** `rpc.rate_limit.requests_per_second` per client (key, or IP without keys); null: unlimited. */
+  readonly requestsPerSecond: number | null;
+  /** `rpc.rate_limit.concurrent_view_calls` per client; null: unlimited. */
+  readonly concurrentViewCalls: number | null;
 }
 
 export const DEFAULT_CONFIG: NodeConfig = {
@@ -25,6 +31,9 @@ export const DEFAULT_CONFIG: NodeConfig = {
   pollingTimeoutMs: 10_000,
   trieViewerStateSizeLimit: 50_000,
   sandbox: false,
+  apiKeys: [],
+  requestsPerSecond: null,
+  concurrentViewCalls: null,
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
@@ -71,6 +80,7 @@ export function loadConfig(path: string): NodeConfig {
   const consensus = (raw.consensus ?? {}) as Record<string, unknown>;
   const limits = (rpc.limits_config ?? {}) as Record<string, unknown>;
   const polling = (rpc.polling_config ?? {}) as Record<string, unknown>;
+  const limit = (rpc.rate_limit ?? {}) as Record<string, unknown>;
   const gc = Number(raw.gc_num_epochs_to_keep ?? DEFAULT_CONFIG.gcNumEpochsToKeep);
   const stateLimit = raw.trie_viewer_state_size_limit;
   if (
@@ -92,7 +102,30 @@ export function loadConfig(path: string): NodeConfig {
         ? null
         : Number(raw.trie_viewer_state_size_limit ?? DEFAULT_CONFIG.trieViewerStateSizeLimit),
     sandbox: raw.sandbox === true,
+    apiKeys: stringList(rpc.api_keys, `${path}: rpc.api_keys`),
+    requestsPerSecond: positiveOrNull(
+      limit.requests_per_second,
+      `${path}: rpc.rate_limit.requests_per_second`,
+    ),
+    concurrentViewCalls: positiveOrNull(
+      limit.concurrent_view_calls,
+      `${path}: rpc.rate_limit.concurrent_view_calls`,
+    ),
   };
+}
+
+function stringList(v: unknown, what: string): readonly string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((k) => typeof k !== 'string' || k.length === 0 || k.includes('/')))
+    throw new ConfigError(`${what} must be a list of non-empty strings without '/'`);
+  return v as string[];
+}
+
+function positiveOrNull(v: unknown, what: string): number | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+    throw new ConfigError(`${what} must be a positive number`);
+  return v;
 }
 
 export function parseHostPort(addr: string): { host: string; port: number } {

@@ -146,6 +146,11 @@ export class NearliteNode {
         host,
         port,
         bodyLimit: config.jsonPayloadMaxSize,
+        access: {
+          apiKeys: config.apiKeys,
+          ...(config.requestsPerSecond !== null ? { requestsPerSecond: config.requestsPerSecond } : {}),
+          ...(config.concurrentViewCalls !== null ? { concurrentViewCalls: config.concurrentViewCalls } : {}),
+        },
         onInternalError: (err, where) =>
           o.logger.error(
             `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,

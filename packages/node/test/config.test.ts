@@ -35,3 +35,22 @@ t.test('RPC addresses: host and port, IPv6 brackets, refusals', async (t) => {
   t.throws(() => parseHostPort('localhost:70000'), ConfigError);
   t.throws(() => parseHostPort('localhost:http'), ConfigError);
 });
+
+t.test('API keys and rate limits are read from rpc, and bad ones refused at start', async (t) => {
+  const dir = t.testdir();
+  const path = join(dir, 'config.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      rpc: { api_keys: ['k1'], rate_limit: { requests_per_second: 50, concurrent_view_calls: 4 } },
+    }),
+  );
+  const c = loadConfig(path);
+  t.same([c.apiKeys, c.requestsPerSecond, c.concurrentViewCalls], [['k1'], 50, 4]);
+  for (const rpc of [{ api_keys: 'k1' }, { api_keys: ['a/b'] }, { rate_limit: { requests_per_second: 0 } }]) {
+    writeFileSync(path, JSON.stringify({ rpc }));
+    t.throws(() => loadConfig(path), ConfigError, JSON.stringify(rpc));
+  }
+  writeFileSync(path, JSON.stringify({ trie_viewer_state_size_limit: 'big' }));
+  t.throws(() => loadConfig(path), ConfigError, 'a non-numeric state size limit');
+});
