@@ -23,6 +23,11 @@ export interface DispatchOptions {
    * method it happened in, so an operator sees what a client only sees as INTERNAL_ERROR.
    */
   readonly onInternalError?: (err: unknown, method: string) => void;
+  /**
+   * Told of every answered call: its method (`query.<request_type>` for queries), `ok` or the error's
+   * cause name, and seconds taken.
+   */
+  readonly observe?: (method: string, outcome: string, seconds: number) => void;
 }
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
@@ -57,6 +62,44 @@ function fail(id: string, err: RpcError): DispatchResult {
 }
 
 async function call(
+  method: string,
+  params: unknown,
+  id: string,
+  backend: RpcBackend,
+  report: (err: unknown, method: string) => void,
+  observe: ((method: string, outcome: string, seconds: number) => void) | undefined,
+): Promise<DispatchResult> {
+  if (!observe) return callOnce(method, params, id, backend, report);
+  const started = performance.now();
+  const res = await callOnce(method, params, id, backend, report);
+  // nearcore answers some errors (query's) with HTTP 200: the envelope says which it is.
+  const outcome = res.body.startsWith(ERROR_START) ? (OUTCOME_RE.exec(res.body)?.[1] ?? 'error') : 'ok';
+  observe(metricName(method, params), outcome, (performance.now() - started) / 1000);
+  return res;
+}
+
+const REQUEST_TYPES = new Set([
+  'view_account',
+  'view_code',
+  'view_state',
+  'view_access_key',
+  'view_access_key_list',
+  'call_function',
+]);
+
+/** The method as metrics name it: `query` split by request type; only names from fixed sets. */
+function metricName(method: string, params: unknown): string {
+  if (!Object.hasOwn(METHODS, method)) return 'unknown';
+  if (method !== 'query') return method;
+  const t = isObj(params) ? params.request_type : undefined;
+  return typeof t === 'string' && REQUEST_TYPES.has(t) ? `query.${t}` : 'query';
+}
+
+/** The error's cause name, read back from the answer (no answer is parsed twice otherwise). */
+const OUTCOME_RE = /"cause":\{"name":"([A-Z_]+)"/;
+const ERROR_START = '{"jsonrpc":"2.0","error":';
+
+async function callOnce(
   method: string,
   params: unknown,
   id: string,
@@ -100,7 +143,7 @@ export async function dispatch(
   const { pathMethod } = opts;
   const report = opts.onInternalError ?? (() => undefined);
   if (pathMethod !== undefined && !(isObj(body) && Object.hasOwn(body, 'jsonrpc'))) {
-    return call(pathMethod, body ?? null, 'null', backend, report);
+    return call(pathMethod, body ?? null, 'null', backend, report, opts.observe);
   }
   const req = envelope(body);
   const id = req === null ? null : idJson(req.id);
@@ -110,7 +153,7 @@ export async function dispatch(
   if (pathMethod !== undefined && method !== pathMethod) {
     return fail(id, parseError(`method \`${method}\` in the body does not match the path /${pathMethod}`));
   }
-  return call(method, req.params, id, backend, report);
+  return call(method, req.params, id, backend, report, opts.observe);
 }
 
 /** Errors that answer for themselves: the request's fault, or a domain error nearcore names. */

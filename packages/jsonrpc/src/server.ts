@@ -23,6 +23,10 @@ export interface RpcServerOptions {
   readonly onInternalError?: (err: unknown, where: string) => void;
   /** API keys and per-client limits; absent: open and unlimited. */
   readonly access?: AccessConfig;
+  /** Every answered call, for metrics (see DispatchOptions.observe). */
+  readonly observe?: (method: string, outcome: string, seconds: number) => void;
+  /** `GET /metrics`: the exposition text (open, like /health). */
+  readonly metrics?: () => Promise<{ readonly contentType: string; readonly body: string }>;
 }
 
 export interface RpcServer {
@@ -73,6 +77,7 @@ async function answer(
   report: Report,
   access: AccessControl,
   route: { readonly pathKey?: string; readonly pathMethod?: string },
+  observe?: (method: string, outcome: string, seconds: number) => void,
 ) {
   const { pathMethod } = route;
   const headerKey = req.headers['x-api-key'];
@@ -90,6 +95,7 @@ async function answer(
   try {
     res = await dispatch(body.value, backend, {
       onInternalError: report,
+      ...(observe ? { observe } : {}),
       ...(pathMethod === undefined ? {} : { pathMethod }),
     });
   } catch (err) {
@@ -178,19 +184,18 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   });
 
   const access = new AccessControl(o.access ?? {});
-  app.post('/', (req, r) => answer(req, r, backend, report, access, {}));
+  const { observe } = o;
+  app.post('/', (req, r) => answer(req, r, backend, report, access, {}, observe));
   // With keys configured, one segment is a key (`/<key>`) when it is one, a method otherwise.
   app.post<{ Params: { method: string } }>('/:method', (req, r) => {
     const segment = req.params.method;
     const route = access.isKey(segment) ? { pathKey: segment } : { pathMethod: segment };
-    return answer(req, r, backend, report, access, route);
+    return answer(req, r, backend, report, access, route, observe);
   });
   app.post<{ Params: { key: string; method: string } }>('/:key/:method', (req, r) => {
     if (!access.keysRequired) return reply(r, 404, TEXT_CT, '');
-    return answer(req, r, backend, report, access, {
-      pathKey: req.params.key,
-      pathMethod: req.params.method,
-    });
+    const route = { pathKey: req.params.key, pathMethod: req.params.method };
+    return answer(req, r, backend, report, access, route, observe);
   });
   app.get(
     '/status',
@@ -207,6 +212,13 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     '/network_info',
     bare(() => backend.networkInfo()),
   );
+  const metrics = o.metrics;
+  if (metrics) {
+    app.get('/metrics', async (_req, r) => {
+      const m = await metrics();
+      return reply(r, 200, m.contentType, m.body);
+    });
+  }
   const notAllowed = (_req: FastifyRequest, r: FastifyReply) => reply(r, 405, TEXT_CT, 'Method Not Allowed');
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 

@@ -20,6 +20,7 @@ import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './co
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { homePaths } from './home.js';
 import type { Logger } from './log.js';
+import { NodeMetrics } from './metrics.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
 import { createServices } from './services.js';
 import { VERSION } from './version.js';
@@ -78,6 +79,7 @@ export class NearliteNode {
     private readonly closeServer: () => Promise<void>,
     private readonly closeServices: () => Promise<void>,
     private readonly log: Logger,
+    private readonly metrics: NodeMetrics,
   ) {}
 
   static async start(o: RunOptions, applier?: ChunkApplier): Promise<NearliteNode> {
@@ -141,7 +143,10 @@ export class NearliteNode {
         views,
         healthy: healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
       });
+      const metrics = new NodeMetrics(chain, store);
       const server = await startRpcServer({
+        observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
+        metrics: () => metrics.text(),
         backend,
         host,
         port,
@@ -169,6 +174,7 @@ export class NearliteNode {
           await services.close();
         },
         o.logger,
+        metrics,
       );
       o.logger.info(
         `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
@@ -191,6 +197,7 @@ export class NearliteNode {
       try {
         await this.chain.produceBlock();
         this.lastBlockAt = Date.now();
+        this.metrics.blockProduced((this.lastBlockAt - started) / 1000);
         if (!this.config.archive) {
           // nearcore's gc_blocks_limit: a bounded amount of collection per block keeps RPC latency flat.
           const collected = await this.chain.exclusive(() =>

@@ -48,7 +48,19 @@ export interface StoreOptions {
   readonly cacheBytes?: number;
 }
 
+/** Counters since open, for an operator's metrics. */
+export interface StoreStats {
+  /** Reads answered, from the cache or LevelDB. */
+  reads: number;
+  /** Of those, answered by the cache. */
+  cacheHits: number;
+  /** Batches committed, and the operations in them. */
+  batches: number;
+  writes: number;
+}
+
 export class Store {
+  readonly stats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
   private readonly cache: LruCache<string, Uint8Array>;
   private closed = false;
 
@@ -96,7 +108,11 @@ export class Store {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     const ck = cacheKey(col, key);
     const hit = this.cache.get(ck);
-    if (hit !== undefined) return hit === ABSENT ? undefined : hit;
+    this.stats.reads++;
+    if (hit !== undefined) {
+      this.stats.cacheHits++;
+      return hit === ABSENT ? undefined : hit;
+    }
     const v = this.db.getSync(fullKey(col, key));
     this.cache.set(ck, v ?? ABSENT);
     return v;
@@ -144,6 +160,8 @@ export class Store {
   /** Commits an update as one atomic batch. */
   async commit(update: StoreUpdate): Promise<void> {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
+    this.stats.batches++;
+    this.stats.writes += update.ops.length + update.refcounts.size;
     const batch = this.db.batch();
     // Cache keys with their row after this batch (ABSENT: deleted; null: not known, forget it),
     // applied once the batch is written.

@@ -1,0 +1,105 @@
+// Prometheus metrics at GET /metrics (prom-client is imported only here): RPC calls per method and
+// outcome with their latency, blocks and their production time, transactions admitted and refused,
+// view-call time, store reads, writes and cache hits, and GC's tail.
+import type { Chain } from '@nearlite/chain';
+import type { Store } from '@nearlite/store';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+const TX_METHODS = new Set(['send_tx', 'broadcast_tx_commit', 'broadcast_tx_async']);
+
+export class NodeMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'outcome'>;
+  private readonly latency: Histogram<'method'>;
+  private readonly transactions: Counter<'result'>;
+  private readonly viewCalls: Histogram<'outcome'>;
+  private readonly blockTime: Histogram;
+
+  constructor(chain: Chain, store: Store) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'nearlite_rpc_requests_total',
+      help: 'JSON-RPC calls answered, by method and outcome (ok or the error cause)',
+      labelNames: ['method', 'outcome'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'nearlite_rpc_request_duration_seconds',
+      help: 'Time to answer a JSON-RPC call, by method',
+      labelNames: ['method'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 10],
+      registers,
+    });
+    this.transactions = new Counter({
+      name: 'nearlite_transactions_total',
+      help: 'Transactions submitted over RPC, admitted or refused',
+      labelNames: ['result'],
+      registers,
+    });
+    this.viewCalls = new Histogram({
+      name: 'nearlite_view_call_duration_seconds',
+      help: 'Time of call_function queries (contract view calls)',
+      labelNames: ['outcome'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2],
+      registers,
+    });
+    this.blockTime = new Histogram({
+      name: 'nearlite_block_production_seconds',
+      help: 'Time to produce and commit one block',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    new Gauge({
+      name: 'nearlite_block_height',
+      help: 'Height of the head',
+      registers,
+      collect() {
+        this.set(chain.head().height);
+      },
+    });
+    new Gauge({
+      name: 'nearlite_tail_height',
+      help: 'Lowest kept height (moves up as GC collects)',
+      registers,
+      collect() {
+        this.set(chain.chainStore.tail() ?? chain.genesis.config.genesisHeight);
+      },
+    });
+    const storeGauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    storeGauge('nearlite_store_reads_total', 'Store reads since start', () => store.stats.reads);
+    storeGauge(
+      'nearlite_store_cache_hits_total',
+      'Store reads answered by the cache',
+      () => store.stats.cacheHits,
+    );
+    storeGauge('nearlite_store_batches_total', 'Batches committed since start', () => store.stats.batches);
+    storeGauge('nearlite_store_writes_total', 'Operations in committed batches', () => store.stats.writes);
+  }
+
+  /** For the RPC server's observe hook. */
+  observe(method: string, outcome: string, seconds: number): void {
+    this.requests.inc({ method, outcome });
+    this.latency.observe({ method }, seconds);
+    if (TX_METHODS.has(method)) {
+      if (outcome === 'ok') this.transactions.inc({ result: 'admitted' });
+      else if (outcome === 'INVALID_TRANSACTION') this.transactions.inc({ result: 'refused' });
+    }
+    if (method === 'query.call_function') this.viewCalls.observe({ outcome }, seconds);
+  }
+
+  blockProduced(seconds: number): void {
+    this.blockTime.observe(seconds);
+  }
+
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

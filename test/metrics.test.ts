@@ -1,0 +1,39 @@
+// What an operator scrapes: GET /metrics in Prometheus' text format.
+import t from 'tap';
+import { initHome, startNode, waitForHeight } from './helpers/node.js';
+
+t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  await node.rpc('status', []);
+  await node.rpc('query', { request_type: 'view_account', account_id: 'test.near', finality: 'final' });
+  await node.rpc('query', { request_type: 'view_account', account_id: 'nobody.near', finality: 'final' });
+  await node.rpc('send_tx', { signed_tx_base64: Buffer.from('not a transaction').toString('base64') });
+  await node.rpc('no_such_method', []);
+  const res = await fetch(`${node.url}/metrics`);
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+  const text = await res.text();
+  const value = (line: string) => {
+    const m = new RegExp(`^${line.replace(/[{}"[\]().]/g, '\\$&')} (\\S+)$`, 'm').exec(text);
+    return m ? Number(m[1]) : null;
+  };
+  t.equal(value('nearlite_rpc_requests_total{method="status",outcome="ok"}'), 1);
+  t.equal(value('nearlite_rpc_requests_total{method="query.view_account",outcome="ok"}'), 1);
+  t.equal(value('nearlite_rpc_requests_total{method="query.view_account",outcome="UNKNOWN_ACCOUNT"}'), 1);
+  t.equal(value('nearlite_rpc_requests_total{method="send_tx",outcome="PARSE_ERROR"}'), 1);
+  t.equal(
+    value('nearlite_rpc_requests_total{method="unknown",outcome="METHOD_NOT_FOUND"}'),
+    1,
+    'names never from the client',
+  );
+  t.ok((value('nearlite_block_height') ?? 0) >= 3, 'block height');
+  t.ok((value('nearlite_block_production_seconds_count') ?? 0) >= 3, 'block production times');
+  t.ok((value('nearlite_store_reads_total') ?? 0) > 0, 'store reads');
+  t.ok((value('nearlite_store_cache_hits_total') ?? 0) > 0, 'cache hits');
+  t.ok((value('nearlite_store_batches_total') ?? 0) >= 3, 'batches');
+  t.ok(value('nearlite_rpc_request_duration_seconds_count{method="status"}') === 1, 'latency histogram');
+});
