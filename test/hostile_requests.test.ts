@@ -1,0 +1,232 @@
+// Ten thousand generated hostile requests against a running node: mutated params for every method,
+// malformed envelopes and bodies, odd paths and verbs, bit-flipped and truncated signed transactions.
+// The node must stay up, and every answer must be a JSON-RPC envelope or one of nearcore's
+// documented HTTP refusals, with no stack trace, file path or framework internals in it.
+import { METHODS } from '@nearlite/jsonrpc';
+import { actions as A, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
+import t from 'tap';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+/** A deterministic generator, so a failure can be replayed. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(s ^ (s >>> 15), 1 | s);
+    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const LEAK =
+  /node_modules|\/work\/|\.ts:\d+|\.js:\d+|\bat [A-Za-z.<>]+ \(|FST_ERR|fastify|TypeError|ReferenceError|RangeError|Cannot read prop|undefined is not|\[object Object\]/;
+
+t.test('10,000 hostile requests: every answer well formed, nothing leaked, the node alive', async (t) => {
+  const home = t.testdir();
+  initHome(home, ['--shards', '2']);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+
+  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
+  const pk = await signer.getPublicKey();
+  const head = (await node.rpc<{ header: { hash: string } }>('block', { finality: 'final' })).body.result!;
+  const { baseDecode } = await import('near-api-js');
+  const signed = async (nonce: bigint) => {
+    const tx = createTransaction(
+      'test.near',
+      pk,
+      'test.near',
+      nonce,
+      [A.transfer(1n)],
+      baseDecode(head.header.hash),
+    );
+    return Buffer.from((await signer.signTransaction(tx)).signedTransaction.encode());
+  };
+  const goodTx = await signed(10_000_000n);
+
+  const r = rng(1337);
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
+  const methods = Object.keys(METHODS);
+  const atoms: unknown[] = [
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    2 ** 53 + 2,
+    1e308,
+    '',
+    'final',
+    'optimistic',
+    'x'.repeat(3000),
+    '\u0000nl:0',
+    '\ud800',
+    'test.near',
+    'A!',
+    '11111111111111111111111111111111',
+    [],
+    {},
+    [[[[]]]],
+    { finality: 'final' },
+    { block_id: -5 },
+    { block_id: 'zzz' },
+    { block_id: 2 ** 64 },
+    {
+      request_type: 'call_function',
+      account_id: 'test.near',
+      method_name: 'x',
+      args_base64: '%%%',
+      finality: 'final',
+    },
+    { request_type: 'view_state', account_id: 'test.near', prefix_base64: 'AA==', block_id: 1 },
+    { changes_type: 'data_changes', account_ids: ['test.near'], key_prefix_base64: 7, finality: 'final' },
+    { records: [{ Account: { account_id: 'x.near', account: { amount: {} } } }] },
+    { delta_height: 2 ** 60 },
+  ];
+  const mutate = (v: unknown, depth = 0): unknown => {
+    if (depth > 3 || r() < 0.3) return pick(atoms);
+    if (r() < 0.5) return Array.from({ length: Math.floor(r() * 4) }, () => mutate(v, depth + 1));
+    const keys = [
+      'finality',
+      'block_id',
+      'account_id',
+      'request_type',
+      'tx_hash',
+      'sender_account_id',
+      'signed_tx_base64',
+      'wait_until',
+      'shard_id',
+      'chunk_id',
+      'changes_type',
+      'records',
+      'receipt_id',
+      'type',
+      '__proto__',
+      'constructor',
+    ];
+    const o: Record<string, unknown> = {};
+    for (let i = Math.floor(r() * 5); i > 0; i--) o[pick(keys)] = mutate(v, depth + 1);
+    return o;
+  };
+  const txVariant = () => {
+    const b = Buffer.from(goodTx);
+    const kind = r();
+    if (kind < 0.4) b[Math.floor(r() * b.length)]! ^= 1 << Math.floor(r() * 8);
+    else if (kind < 0.7) return b.subarray(0, Math.floor(r() * b.length)).toString('base64');
+    else if (kind < 0.8) return Buffer.concat([b, Buffer.from([1, 2, 3])]).toString('base64');
+    return b.toString('base64');
+  };
+  type Req = { path: string; verb: string; type: string | null; body: string | Uint8Array | null };
+  const post = (body: string | Uint8Array, path = '/', type: string | null = 'application/json'): Req => ({
+    path,
+    verb: 'POST',
+    type,
+    body,
+  });
+  const generators: (() => Req)[] = [
+    () => post(JSON.stringify({ jsonrpc: '2.0', id: mutate(0), method: pick(methods), params: mutate(0) })),
+    () =>
+      post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          // Waiting methods would mostly wait out the polling timeout; they get random params above.
+          method: pick(['send_tx', 'broadcast_tx_async', 'broadcast_tx_commit']),
+          params:
+            r() < 0.5
+              ? [txVariant()]
+              : { signed_tx_base64: txVariant(), wait_until: pick(['NONE', 'NONE', 'INCLUDED', 'bogus']) },
+        }),
+      ),
+    () => post(JSON.stringify(mutate(0))),
+    () => post(`{"jsonrpc":"2.0","id":1,"method":"status","params":[${'['.repeat(Math.floor(r() * 300))}`),
+    () => post(Buffer.from(Array.from({ length: Math.floor(r() * 64) }, () => Math.floor(r() * 256)))),
+    () => post(JSON.stringify(mutate(0)), `/${pick(methods)}`),
+    () =>
+      post(
+        '{}',
+        pick([
+          '/%',
+          '/%E0%A4%A',
+          `/${'a'.repeat(5000)}`,
+          '/a/b/c',
+          '/..%2f..%2fetc%2fpasswd',
+          '/status?x=%zz',
+        ]),
+      ),
+    () =>
+      post(
+        '{"jsonrpc":"2.0","id":1,"method":"status","params":[]}',
+        '/',
+        pick([null, 'text/plain', 'application/xml', 'multipart/form-data; boundary=x']),
+      ),
+    () => ({
+      path: pick(['/', '/status', '/health', '/metrics', '/nope', '/network_info']),
+      verb: pick(['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD']),
+      type: null,
+      body: null,
+    }),
+  ];
+
+  const TOTAL = 10_000;
+  const problems: string[] = [];
+  const statuses = new Map<number, number>();
+  let sent = 0;
+  const worker = async () => {
+    while (sent < TOTAL) {
+      sent++;
+      const req = pick(generators)();
+      const headers: Record<string, string> = {};
+      if (req.type !== null) headers['content-type'] = req.type;
+      let status: number;
+      let text: string;
+      let type: string;
+      try {
+        const res = await fetch(node.url + req.path, {
+          method: req.verb,
+          headers,
+          ...(req.body !== null && req.verb !== 'GET' && req.verb !== 'HEAD' ? { body: req.body } : {}),
+        });
+        status = res.status;
+        type = res.headers.get('content-type') ?? '';
+        text = await res.text();
+      } catch (err) {
+        problems.push(`${req.verb} ${req.path.slice(0, 40)}: no answer (${(err as Error).message})`);
+        continue;
+      }
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      const what = `${req.verb} ${req.path.slice(0, 40)} → ${status} ${text.slice(0, 160)}`;
+      if (LEAK.test(text)) problems.push(`leak: ${what}`);
+      if (status >= 500 && status !== 503) problems.push(`server error: ${what}`);
+      if (type.startsWith('application/json') && text.length > 0) {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          problems.push(`not JSON: ${what}`);
+          continue;
+        }
+        const isEnvelope =
+          typeof body === 'object' && body !== null && (body as { jsonrpc?: unknown }).jsonrpc === '2.0';
+        const isBare = req.verb === 'GET' && status === 200;
+        if (!isEnvelope && !isBare) problems.push(`not an envelope: ${what}`);
+      } else if (
+        ![400, 404, 405, 413, 415, 503].includes(status) &&
+        !(status === 200 && req.verb !== 'POST')
+      ) {
+        problems.push(`undocumented refusal: ${what}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  t.same(problems.slice(0, 20), [], `${TOTAL} requests; statuses ${JSON.stringify([...statuses])}`);
+  const alive = await node.rpc('status', []);
+  t.equal(alive.status, 200, 'the node is alive and serving');
+  const before = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!;
+  await waitForHeight(node, before.header.height + 2);
+  t.pass('and still producing blocks');
+});
