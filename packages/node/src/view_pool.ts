@@ -4,8 +4,14 @@ import { Worker } from 'node:worker_threads';
 import { HandlerError, InternalError } from '@nearlite/primitives';
 import type { ViewRequest } from './view_worker.js';
 
-/** Largest value a worker can receive in one read (contract code is at most 4 MiB). */
+/**
+ * The shared buffer a value crosses in; a larger value crosses in pieces of this size. ctrl[1] says
+ * what a read found: its total length, ABSENT, or FAILED (the read itself failed: the view must
+ * fail, never see the key as absent).
+ */
 const DATA_BYTES = 8 * 1024 * 1024;
+const ABSENT = -1;
+const FAILED = -2;
 
 interface Job {
   readonly req: ViewRequest;
@@ -19,6 +25,10 @@ interface Slot {
   readonly ctrl: Int32Array;
   readonly data: Uint8Array;
   job: Job | null;
+  /** The value being handed over in pieces, if larger than the buffer. */
+  pending: Uint8Array | null;
+  /** A read that failed during the current job: the job fails with it, whatever the VM made of it. */
+  readError?: unknown;
 }
 
 export class ViewCallPool {
@@ -49,12 +59,20 @@ export class ViewCallPool {
       ctrl: new Int32Array(ctrlBuffer),
       data: new Uint8Array(dataBuffer),
       job: null,
+      pending: null,
+    };
+    const hand = (piece: Uint8Array, ctrl1: number) => {
+      slot.data.set(piece);
+      slot.ctrl[1] = ctrl1;
+      Atomics.store(slot.ctrl, 0, 1);
+      Atomics.notify(slot.ctrl, 0);
     };
     worker.on(
       'message',
       (msg: {
         type: string;
         key?: Uint8Array;
+        offset?: number;
         result?: object;
         handler?: { cause: string; info: Record<string, unknown> | undefined; data: unknown };
         message?: string;
@@ -64,20 +82,30 @@ export class ViewCallPool {
           let value: Uint8Array | undefined;
           try {
             value = job?.get(msg.key!);
-          } catch {
-            value = undefined;
+          } catch (err) {
+            slot.readError = err;
+            return hand(new Uint8Array(0), FAILED);
           }
-          if (value && value.length <= DATA_BYTES) {
-            slot.data.set(value);
-            slot.ctrl[1] = value.length;
-          } else slot.ctrl[1] = -1;
-          Atomics.store(slot.ctrl, 0, 1);
-          Atomics.notify(slot.ctrl, 0);
-          return;
+          if (value === undefined) return hand(new Uint8Array(0), ABSENT);
+          slot.pending = value.length > DATA_BYTES ? value : null;
+          return hand(value.subarray(0, DATA_BYTES), value.length);
+        }
+        if (msg.type === 'more') {
+          const value = slot.pending!;
+          const end = Math.min(value.length, msg.offset! + DATA_BYTES);
+          if (end === value.length) slot.pending = null;
+          return hand(value.subarray(msg.offset!, end), value.length);
         }
         slot.job = null;
+        slot.pending = null;
+        const readError = slot.readError;
+        slot.readError = undefined;
         if (job) {
-          if (msg.type === 'result') job.resolve(msg.result!);
+          if (readError !== undefined)
+            job.reject(
+              new InternalError(`a state read failed during the view call: ${(readError as Error).message}`),
+            );
+          else if (msg.type === 'result') job.resolve(msg.result!);
           else if (msg.handler)
             job.reject(new HandlerError(msg.handler.cause, msg.handler.info, msg.handler.data));
           else job.reject(new InternalError(msg.message ?? 'view call failed'));

@@ -25,12 +25,31 @@ const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
 const cache = new ContractCache();
 const port = parentPort!;
 
-function syncGet(key: Uint8Array): Uint8Array | undefined {
+/** Thrown into the VM when the main thread could not read a key; the job fails as a whole. */
+class StateReadFailed extends Error {
+  override readonly name = 'StateReadFailed';
+}
+
+function wait(post: object): number {
   Atomics.store(ctrl, 0, 0);
-  port.postMessage({ type: 'get', key });
+  port.postMessage(post);
   Atomics.wait(ctrl, 0, 0);
-  const len = ctrl[1]!;
-  return len < 0 ? undefined : data.slice(0, len);
+  return ctrl[1]!;
+}
+
+function syncGet(key: Uint8Array): Uint8Array | undefined {
+  const total = wait({ type: 'get', key });
+  if (total === -1) return undefined;
+  if (total < 0) throw new StateReadFailed('state read failed');
+  if (total <= data.length) return data.slice(0, total);
+  // Larger than the shared buffer: the rest comes in pieces.
+  const out = new Uint8Array(total);
+  out.set(data);
+  for (let offset = data.length; offset < total; offset += data.length) {
+    wait({ type: 'more', offset });
+    out.set(data.subarray(0, Math.min(data.length, total - offset)), offset);
+  }
+  return out;
 }
 
 port.on('message', (msg: { id: number; req: ViewRequest }) => {

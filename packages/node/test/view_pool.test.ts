@@ -1,0 +1,53 @@
+// View calls on worker threads read state through the main thread: values of any size arrive whole,
+// and a read that fails fails the view instead of reading as an absent key.
+import { sha256, utf8 } from '@nearlite/primitives';
+import { trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
+import t from 'tap';
+import { compileContract } from '../../../test/helpers/asc.js';
+import { ViewCallPool } from '../dist/view_pool.js';
+
+const code = await compileContract('counter');
+const request = {
+  accountId: 'c.near',
+  account: { amount: 10n ** 24n, locked: 0n, codeHash: sha256(code), storageUsage: 100n },
+  methodName: 'get',
+  args: new Uint8Array(0),
+  blockHeight: 7,
+  blockHash: '11111111111111111111111111111111',
+  blockTimestamp: 1n,
+  epochHeight: 1,
+  validators: [] as [string, bigint][],
+};
+
+function state(counter: Uint8Array | undefined, fail = false) {
+  const codeKey = Buffer.from(trieKeyContractCode('c.near')).toString('hex');
+  const counterKey = Buffer.from(trieKeyContractData('c.near', utf8('n'))).toString('hex');
+  return (key: Uint8Array) => {
+    const k = Buffer.from(key).toString('hex');
+    if (k === codeKey) return code;
+    if (k === counterKey) {
+      if (fail) throw new Error('disk read failed');
+      return counter;
+    }
+    return undefined;
+  };
+}
+
+t.test('values larger than the shared buffer arrive whole; failed reads fail the view', async (t) => {
+  const pool = new ViewCallPool(1);
+  t.teardown(() => pool.close());
+  const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
+  const small = new Uint8Array(4);
+  new DataView(small.buffer).setInt32(0, 41, true);
+  t.equal(result(await pool.call(request, state(small))), '41');
+  t.equal(result(await pool.call(request, state(undefined))), '0', 'absent reads as absent');
+  // 20 MiB: crosses in three pieces; the counter reads its first four bytes.
+  const big = new Uint8Array(20 * 1024 * 1024);
+  new DataView(big.buffer).setInt32(0, 42, true);
+  t.equal(result(await pool.call(request, state(big))), '42', 'a 20 MiB value is not absent');
+  await t.rejects(pool.call(request, state(small, true)), {
+    name: 'InternalError',
+    message: /a state read failed during the view call: disk read failed/,
+  });
+  t.equal(result(await pool.call(request, state(small))), '41', 'the worker serves on after a failure');
+});
