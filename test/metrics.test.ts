@@ -36,4 +36,15 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   t.ok((value('nearlite_store_cache_hits_total') ?? 0) > 0, 'cache hits');
   t.ok((value('nearlite_store_batches_total') ?? 0) >= 3, 'batches');
   t.ok(value('nearlite_rpc_request_duration_seconds_count{method="status"}') === 1, 'latency histogram');
+
+  // Not a terminal: the log is structured, one JSON object per line with level, time and message.
+  const lines = node
+    .logs()
+    .split('\n')
+    .filter((l) => l.length > 0);
+  t.ok(lines.length > 0, 'the node logged');
+  for (const line of lines) {
+    const o = JSON.parse(line) as { level: number; time: number; msg: string };
+    t.ok(Number.isInteger(o.level) && Number.isInteger(o.time) && typeof o.msg === 'string', o.msg);
+  }
 });

@@ -29,7 +29,7 @@ t.test('near-sandbox runs with no PATH, serves the sandbox methods and stops on 
     const timer = setTimeout(() => reject(new Error(`no RPC address in:\n${logs}`)), 30_000);
     proc.stderr!.on('data', (d) => {
       logs += String(d);
-      const m = /RPC on (http:\/\/\S+)/.exec(logs);
+      const m = /RPC on (http:\/\/[^\s"]+)/.exec(logs);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

@@ -34,7 +34,7 @@ export async function startNode(home, extra = []) {
     proc.stderr.on('data', (d) => {
       logs += d;
       if (process.env.BENCH_NODE_LOG) process.stderr.write(d);
-      const m = /RPC on (http:\/\/\S+)/.exec(logs);
+      const m = /RPC on (http:\/\/[^\s"]+)/.exec(logs);
       if (m) resolve(m[1]);
     });
     proc.on('exit', (c) => reject(new Error(`node exited ${c}: ${logs}`)));

@@ -52,7 +52,7 @@ export async function startNode(home: string, extra: readonly string[] = []): Pr
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${logs}`)), 30_000);
     proc.stderr!.on('data', (d) => {
       logs += d.toString();
-      const m = /RPC on (http:\/\/[^\s]+)/.exec(logs);
+      const m = /RPC on (http:\/\/[^\s"]+)/.exec(logs);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

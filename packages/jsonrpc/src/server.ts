@@ -1,7 +1,13 @@
 // The HTTP face of the RPC (fastify is imported only in this package): body limits and parsing,
 // routes, CORS. Everything JSON-RPC is in dispatch(); replies are written as ready-made strings.
 import { stringifyJson } from '@nearlite/primitives';
-import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { type AccessConfig, AccessControl } from './access.js';
 import type { RpcBackend } from './backend.js';
 import { parseJsonBytes } from './body.js';
@@ -19,6 +25,8 @@ export interface RpcServerOptions {
   readonly bodyLimit?: number;
   /** fastify's logger option; off by default. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** A pino instance for fastify to log through (its errors with request ids); no per-request lines. */
+  readonly loggerInstance?: FastifyBaseLogger;
   /** Every internal failure, with the method (or HTTP route) it happened in; see DispatchOptions. */
   readonly onInternalError?: (err: unknown, where: string) => void;
   /** API keys and per-client limits; absent: open and unlimited. */
@@ -134,7 +142,12 @@ const compilersFactory = { buildValidator: unused('validation'), buildSerializer
 export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   const app = Fastify({
     bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024,
-    logger: o.logger ?? false,
+    ...(o.loggerInstance
+      ? {
+          loggerInstance: o.loggerInstance,
+          logController: new LogController({ disableRequestLogging: true }),
+        }
+      : { logger: o.logger ?? false }),
     schemaController: { compilersFactory },
     // What Node's HTTP parser refuses (oversized headers or URL, malformed framing) never reaches a
     // route: it is answered here, still with a JSON-RPC body, and the connection closed.

@@ -156,10 +156,14 @@ export class NearliteNode {
           ...(config.requestsPerSecond !== null ? { requestsPerSecond: config.requestsPerSecond } : {}),
           ...(config.concurrentViewCalls !== null ? { concurrentViewCalls: config.concurrentViewCalls } : {}),
         },
-        onInternalError: (err, where) =>
-          o.logger.error(
-            `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-          ),
+        ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
+        onInternalError: (err, where) => {
+          if (o.logger.pino) o.logger.pino.error({ err, where }, `internal error in ${where}`);
+          else
+            o.logger.error(
+              `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+            );
+        },
       });
       node = new NearliteNode(
         chain,
