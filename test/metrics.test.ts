@@ -35,6 +35,8 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   t.ok((value('nearlite_store_reads_total') ?? 0) > 0, 'store reads');
   t.ok((value('nearlite_store_cache_hits_total') ?? 0) > 0, 'cache hits');
   t.ok((value('nearlite_store_batches_total') ?? 0) >= 3, 'batches');
+  t.equal(value('nearlite_gc_collected_blocks_total'), 0, 'GC progress (nothing old enough yet)');
+  t.equal(value('nearlite_tail_height'), 0, 'the tail');
   t.ok(value('nearlite_rpc_request_duration_seconds_count{method="status"}') === 1, 'latency histogram');
 
   // Not a terminal: the log is structured, one JSON object per line with level, time and message.

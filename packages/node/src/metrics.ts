@@ -14,6 +14,7 @@ export class NodeMetrics {
   private readonly transactions: Counter<'result'>;
   private readonly viewCalls: Histogram<'outcome'>;
   private readonly blockTime: Histogram;
+  private readonly collected: Counter;
 
   constructor(chain: Chain, store: Store) {
     const registers = [this.registry];
@@ -47,6 +48,11 @@ export class NodeMetrics {
       name: 'nearlite_block_production_seconds',
       help: 'Time to produce and commit one block',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    this.collected = new Counter({
+      name: 'nearlite_gc_collected_blocks_total',
+      help: 'Blocks garbage-collected since start',
       registers,
     });
     new Gauge({
@@ -93,6 +99,10 @@ export class NodeMetrics {
       else if (outcome === 'INVALID_TRANSACTION') this.transactions.inc({ result: 'refused' });
     }
     if (method === 'query.call_function') this.viewCalls.observe({ outcome }, seconds);
+  }
+
+  gcCollected(blocks: number): void {
+    if (blocks > 0) this.collected.inc(blocks);
   }
 
   blockProduced(seconds: number): void {

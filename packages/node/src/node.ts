@@ -208,6 +208,7 @@ export class NearliteNode {
             gcStep(this.chain, { numEpochsToKeep: this.config.gcNumEpochsToKeep, blocksPerStep: 2 }),
           );
           this.collectedSinceCompaction += collected;
+          this.metrics.gcCollected(collected);
           // LevelDB keeps deleted rows until compaction: give the space back once an epoch's worth is gone.
           if (this.collectedSinceCompaction >= this.chain.genesis.config.epochLength) {
             this.collectedSinceCompaction = 0;
