@@ -10,6 +10,7 @@ import { buildDataset } from './dataset.js';
 import { bareFastify, load } from './load.js';
 import { rpc, rssMb, startNode } from './node_process.js';
 import { measureSendTx } from './send_tx.js';
+import { measureWorkspaces } from './workspaces.js';
 
 const quick = process.argv.includes('--quick');
 // `--only <text>`: run just the cases whose name contains the text (send_tx is a case too).
@@ -157,6 +158,7 @@ for (let i = 0; i < n; i++) store.get(DBCol.BlockHeight, u64be(1 + int(head)));
 const getSyncPerSec = Math.round(n / ((performance.now() - g0) / 1000));
 await store.close();
 const caches = measureCaches();
+const workspaces = selected('near-workspaces') ? await measureWorkspaces(CACHE) : null;
 
 const result = {
   date: new Date().toISOString(),
@@ -171,6 +173,7 @@ const result = {
   },
   rows,
   caches,
+  workspaces,
   dataset: { ...P, buildSeconds: meta.buildSeconds },
 };
 writeFileSync(join(RESULTS, `${P.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
@@ -197,6 +200,11 @@ const table = [
   `bare fastify ${ceiling.rps} req/s (${bareBefore.rps} before, ${bareAfter.rps} after; p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${Math.round(node.startupMs)} ms · peak RSS ${rss} MB · ${head} blocks`,
   '',
   `read cache policies at one byte budget (hit rate, ops/s): ${caches.map((c) => `${c.policy} ${(c.hitRate * 100).toFixed(1)} %, ${c.opsPerSec}/s`).join(' · ')}`,
+  ...(workspaces
+    ? [
+        `near-workspaces Worker.init() start-to-ready: median ${workspaces.medianMs} ms (${workspaces.readyMs.join(', ')})`,
+      ]
+    : []),
 ].join('\n');
 writeFileSync(join(RESULTS, `${P.name}.md`), `${table}\n`);
 console.log(table);
