@@ -164,3 +164,35 @@ t.test('config.json trie_viewer_state_size_limit is obeyed, null lifts it', asyn
     await node.stop();
   }
 });
+
+t.test('view-call gas per second is limited per client', async (t) => {
+  const w = await wabt();
+  const code = w
+    .parseWat('spin.wat', '(module (func (export "spin") (loop $l (br $l))))')
+    .toBinary({}).buffer;
+  // One spinning view burns the whole view gas limit, far above a second's allowance.
+  const { node, provider, root } = await localChain(t, {
+    rpc: { rate_limit: { view_gas_per_second: 10 ** 12 } },
+  });
+  const kp = KeyPair.fromRandom('ed25519');
+  await root.createAccount({
+    newAccountId: 'spin.test.near',
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: 10n ** 25n,
+  });
+  await new Account('spin.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  const spin = () =>
+    node.rpc<{ error?: string }>('query', {
+      request_type: 'call_function',
+      account_id: 'spin.test.near',
+      method_name: 'spin',
+      args_base64: '',
+      finality: 'optimistic',
+    });
+  const first = await spin();
+  t.match(first.body.result?.error, /GasLimitExceeded/, 'the first view runs, burning the view gas limit');
+  const second = await spin();
+  t.equal(second.status, 429, 'the next is refused');
+  t.equal(second.body.error?.cause.name, 'TOO_MANY_REQUESTS');
+  t.equal((await node.rpc('status', [])).status, 200, 'other methods are not limited by view gas');
+});

@@ -1,4 +1,6 @@
 // A local chain for end-to-end tests: a fresh home, the real CLI running it, and near-api-js handles.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Account, JsonRpcProvider, type KeyPairString } from 'near-api-js';
 import type t from 'tap';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './node.js';
@@ -20,6 +22,8 @@ export async function localChain(
     epochLength?: number;
     sandbox?: boolean;
     archive?: boolean;
+    /** Merged into config.json's `rpc` section before the node starts. */
+    rpc?: Record<string, unknown>;
   } = {},
 ): Promise<LocalChain> {
   const home = test.testdir();
@@ -28,6 +32,11 @@ export async function localChain(
     ...(opts.epochLength ? ['--epoch-length', String(opts.epochLength)] : []),
   ]);
   const key = readKeyFile(home);
+  if (opts.rpc) {
+    const path = join(home, 'config.json');
+    const config = JSON.parse(readFileSync(path, 'utf8')) as { rpc: Record<string, unknown> };
+    writeFileSync(path, JSON.stringify({ ...config, rpc: { ...config.rpc, ...opts.rpc } }));
+  }
   const node = await startNode(home, [
     '--block-time',
     String(opts.blockTimeMs ?? 50),

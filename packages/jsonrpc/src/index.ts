@@ -1,4 +1,4 @@
-export { type AccessConfig, AccessControl, type AccessDecision } from './access.js';
+export { type AccessConfig, AccessControl, type AccessDecision, chargeViewGas } from './access.js';
 export type * from './backend.js';
 export * from './dispatch.js';
 export { RpcError, type RpcErrorBody, RpcParseError } from './errors.js';

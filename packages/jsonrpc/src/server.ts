@@ -8,7 +8,7 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from 'fastify';
-import { type AccessConfig, AccessControl } from './access.js';
+import { type AccessConfig, AccessControl, withGasMeter } from './access.js';
 import type { RpcBackend } from './backend.js';
 import { parseJsonBytes } from './body.js';
 import { type DispatchResult, dispatch } from './dispatch.js';
@@ -96,16 +96,20 @@ async function answer(
   let release: () => void = () => undefined;
   if (isViewCall(body.value, pathMethod)) {
     const slot = access.beginViewCall(admitted.client);
-    if (!slot) return refuse(r, 429, 'too many view calls in flight');
+    if (!slot) return refuse(r, 429, 'too many view calls in flight, or their gas per second is spent');
     release = slot;
   }
   let res: DispatchResult;
   try {
-    res = await dispatch(body.value, backend, {
-      onInternalError: report,
-      ...(observe ? { observe } : {}),
-      ...(pathMethod === undefined ? {} : { pathMethod }),
-    });
+    const metered = await withGasMeter(() =>
+      dispatch(body.value, backend, {
+        onInternalError: report,
+        ...(observe ? { observe } : {}),
+        ...(pathMethod === undefined ? {} : { pathMethod }),
+      }),
+    );
+    res = metered.value;
+    if (metered.gas > 0n) access.chargeGas(admitted.client, metered.gas);
   } catch (err) {
     report(err, pathMethod ?? 'dispatch');
     const e = internalError((err as Error).message);

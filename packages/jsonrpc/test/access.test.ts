@@ -52,6 +52,19 @@ t.test('requests per second: a token bucket per client, 429 past it', async (t) 
   if (refused.status === 429) t.equal(refused.json.error.cause.name, 'TOO_MANY_REQUESTS');
 });
 
+t.test('view-call gas per second: charged after each call, refused while spent', async (t) => {
+  let now = 0;
+  const a = new AccessControl({ viewGasPerSecond: 100n }, () => now);
+  const release = a.beginViewCall('c');
+  t.ok(release, 'a full bucket admits');
+  release!();
+  a.chargeGas('c', 150n);
+  t.equal(a.beginViewCall('c'), null, 'spent: refused');
+  t.ok(a.beginViewCall('d'), 'another client has its own bucket');
+  now += 1000;
+  t.ok(a.beginViewCall('c'), 'a second later it has refilled past zero');
+});
+
 t.test('view calls in flight per client', async (t) => {
   const a = new AccessControl({ concurrentViewCalls: 2 });
   const r1 = a.beginViewCall('c');

@@ -20,6 +20,8 @@ export interface NodeConfig {
   readonly requestsPerSecond: number | null;
   /** `rpc.rate_limit.concurrent_view_calls` per client; null: unlimited. */
   readonly concurrentViewCalls: number | null;
+  /** `rpc.rate_limit.view_gas_per_second` per client; null: unlimited. */
+  readonly viewGasPerSecond: number | null;
 }
 
 export const DEFAULT_CONFIG: NodeConfig = {
@@ -34,6 +36,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   apiKeys: [],
   requestsPerSecond: null,
   concurrentViewCalls: null,
+  viewGasPerSecond: null,
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
@@ -110,6 +113,10 @@ export function loadConfig(path: string): NodeConfig {
     concurrentViewCalls: positiveOrNull(
       limit.concurrent_view_calls,
       `${path}: rpc.rate_limit.concurrent_view_calls`,
+    ),
+    viewGasPerSecond: positiveOrNull(
+      limit.view_gas_per_second,
+      `${path}: rpc.rate_limit.view_gas_per_second`,
     ),
   };
 }

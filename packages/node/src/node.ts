@@ -155,6 +155,9 @@ export class NearliteNode {
           apiKeys: config.apiKeys,
           ...(config.requestsPerSecond !== null ? { requestsPerSecond: config.requestsPerSecond } : {}),
           ...(config.concurrentViewCalls !== null ? { concurrentViewCalls: config.concurrentViewCalls } : {}),
+          ...(config.viewGasPerSecond !== null
+            ? { viewGasPerSecond: BigInt(Math.floor(config.viewGasPerSecond)) }
+            : {}),
         },
         ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
         onInternalError: (err, where) => {

@@ -14,7 +14,7 @@ import {
   TxService,
   type ViewClient,
 } from '@nearlite/chain';
-import { RpcParseError } from '@nearlite/jsonrpc';
+import { chargeViewGas, RpcParseError } from '@nearlite/jsonrpc';
 import {
   base58Encode,
   decodeAccount,
@@ -177,6 +177,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
                 validators: [...validators],
               },
               (key) => at.trie.get(key),
+              chargeViewGas,
             );
           },
         },

@@ -1,5 +1,6 @@
 // Runs view calls on worker threads: the RPC loop stays responsive while a contract runs, even one
 // that spins until the view gas limit. State reads are answered here from the block's trie.
+import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import { HandlerError, InternalError } from '@nearlite/primitives';
 import type { ViewRequest } from './view_worker.js';
@@ -16,6 +17,7 @@ const FAILED = -2;
 interface Job {
   readonly req: ViewRequest;
   readonly get: (key: Uint8Array) => Uint8Array | undefined;
+  readonly onGas: ((burnt: bigint) => void) | undefined;
   readonly resolve: (v: object) => void;
   readonly reject: (e: unknown) => void;
 }
@@ -73,6 +75,7 @@ export class ViewCallPool {
         type: string;
         key?: Uint8Array;
         offset?: number;
+        gas?: bigint;
         result?: object;
         handler?: { cause: string; info: Record<string, unknown> | undefined; data: unknown };
         message?: string;
@@ -101,6 +104,7 @@ export class ViewCallPool {
         const readError = slot.readError;
         slot.readError = undefined;
         if (job) {
+          if (msg.gas !== undefined) job.onGas?.(msg.gas);
           if (readError !== undefined)
             job.reject(
               new InternalError(`a state read failed during the view call: ${(readError as Error).message}`),
@@ -132,10 +136,16 @@ export class ViewCallPool {
     }
   }
 
-  call(req: ViewRequest, get: (key: Uint8Array) => Uint8Array | undefined): Promise<object> {
+  call(
+    req: ViewRequest,
+    get: (key: Uint8Array) => Uint8Array | undefined,
+    onGas?: (burnt: bigint) => void,
+  ): Promise<object> {
     this.warm();
     return new Promise((resolve, reject) => {
-      this.queue.push({ req, get, resolve, reject });
+      // The worker's answer arrives outside the caller's async context; bind the callback to it, so
+      // what it charges lands on the request that made the call.
+      this.queue.push({ req, get, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
       this.pump();
     });
   }

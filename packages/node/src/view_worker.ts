@@ -53,6 +53,7 @@ function syncGet(key: Uint8Array): Uint8Array | undefined {
 }
 
 port.on('message', (msg: { id: number; req: ViewRequest }) => {
+  const meter = { burnt: 0n };
   try {
     const result = viewCall({
       ...msg.req,
@@ -60,15 +61,23 @@ port.on('message', (msg: { id: number; req: ViewRequest }) => {
       cache,
       validators: new Map(msg.req.validators),
       state: { get: syncGet },
+      meter,
     });
-    port.postMessage({ type: 'result', id: msg.id, result });
+    port.postMessage({ type: 'result', id: msg.id, result, gas: meter.burnt });
   } catch (err) {
     if (err instanceof HandlerError) {
       port.postMessage({
         type: 'error',
         id: msg.id,
+        gas: meter.burnt,
         handler: { cause: err.cause, info: err.info, data: err.data },
       });
-    } else port.postMessage({ type: 'error', id: msg.id, message: (err as Error).message ?? String(err) });
+    } else
+      port.postMessage({
+        type: 'error',
+        id: msg.id,
+        gas: meter.burnt,
+        message: (err as Error).message ?? String(err),
+      });
   }
 });

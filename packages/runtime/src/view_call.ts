@@ -19,6 +19,8 @@ export interface ViewCallInput extends BlockContext {
   readonly validators: ReadonlyMap<string, bigint>;
   readonly maxGasBurnt?: bigint;
   readonly cache?: ContractCache;
+  /** Told the gas the call burnt, whether it returned or failed (for per-client gas limits). */
+  readonly meter?: { burnt: bigint };
 }
 
 const NO_KEY: PublicKey = { keyType: 0, data: new Uint8Array(32) };
@@ -54,6 +56,7 @@ export function viewCall(i: ViewCallInput): {
     external: ext,
     ...(i.cache ? { cache: i.cache } : {}),
   });
+  if (i.meter) i.meter.burnt = outcome.burnt_gas;
   if (outcome.aborted) {
     const vmError = rustDebug(outcome.aborted);
     throw new HandlerError(
