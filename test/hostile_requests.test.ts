@@ -2,6 +2,7 @@
 // malformed envelopes and bodies, odd paths and verbs, bit-flipped and truncated signed transactions.
 // The node must stay up, and every answer must be a JSON-RPC envelope or one of nearcore's
 // documented HTTP refusals, with no stack trace, file path or framework internals in it.
+import { readFileSync } from 'node:fs';
 import { METHODS } from '@nearlite/jsonrpc';
 import { actions as A, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import t from 'tap';
@@ -171,6 +172,11 @@ t.test('10,000 hostile requests: every answer well formed, nothing leaked, the n
     }),
   ];
 
+  const rssMb = () => {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${node.proc.pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  };
+  const rssBefore = rssMb();
   const TOTAL = 10_000;
   const problems: string[] = [];
   const statuses = new Map<number, number>();
@@ -223,6 +229,17 @@ t.test('10,000 hostile requests: every answer well formed, nothing leaked, the n
   };
   await Promise.all(Array.from({ length: 16 }, worker));
   t.same(problems.slice(0, 20), [], `${TOTAL} requests; statuses ${JSON.stringify([...statuses])}`);
+  // Nothing a request left behind keeps growing: a second round of the same load leaves memory
+  // where the first did, within what V8's heap growth allows.
+  const rssAfterFirst = rssMb();
+  sent = 0;
+  await Promise.all(Array.from({ length: 16 }, worker));
+  const rssAfterSecond = rssMb();
+  t.same(problems.slice(0, 20), [], 'the second round is answered as well');
+  t.ok(
+    rssAfterSecond < Math.max(rssAfterFirst * 1.25, rssAfterFirst + 64),
+    `memory back to its level: ${Math.round(rssBefore)} → ${Math.round(rssAfterFirst)} → ${Math.round(rssAfterSecond)} MB`,
+  );
   const alive = await node.rpc('status', []);
   t.equal(alive.status, 200, 'the node is alive and serving');
   const before = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
