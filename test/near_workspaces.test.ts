@@ -24,14 +24,14 @@ function install(): void {
   );
 }
 
-function nearliteProcesses(): number {
-  const r = spawnSync('pgrep', ['-f', 'near-sandbox.js'], { encoding: 'utf8' });
+/** Processes whose command line names `dir` (near-workspaces puts each sandbox's home there). */
+function processesUnder(dir: string): number {
+  const r = spawnSync('pgrep', ['-f', dir], { encoding: 'utf8' });
   return r.stdout.split('\n').filter((l) => l.trim().length > 0).length;
 }
 
 t.test('near-workspaces runs against nearlite with the documented setup', async (t) => {
   install();
-  const before = nearliteProcesses();
   const wasm = ensureContract('main.wasm') as string;
   const run = spawnSync(
     process.execPath,
@@ -48,6 +48,7 @@ t.test('near-workspaces runs against nearlite with the documented setup', async 
   );
   t.equal(run.status, 0, run.stderr);
   const results = JSON.parse(run.stdout) as {
+    home: string;
     readyMs: number;
     aliceBalance: string;
     greeting: string;
@@ -69,5 +70,8 @@ t.test('near-workspaces runs against nearlite with the documented setup', async 
     t.ok(BigInt(r.movedNs) >= 200n * 900_000_000n, `worker ${i}: block time moved ${r.movedNs} ns`);
     t.comment(`worker ${i} ready in ${r.readyMs} ms`);
   }
-  t.equal(nearliteProcesses(), before, 'teardown left no nearlite process behind');
+  for (const { home } of results) {
+    t.match(home, /sandbox/, `a sandbox home: ${home}`);
+    t.equal(processesUnder(home), 0, 'teardown left no nearlite process behind on it');
+  }
 });

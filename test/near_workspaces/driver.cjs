@@ -13,6 +13,7 @@ async function one(tag) {
   const started = Date.now();
   const worker = await Worker.init();
   const readyMs = Date.now() - started;
+  const home = worker.config.homeDir;
   const root = worker.rootAccount;
   const alice = await root.createSubAccount(`alice${tag}`, { initialBalance: (10n * NEAR).toString() });
   const hello = await root.devDeploy(readFileSync(wasmPath));
@@ -44,6 +45,7 @@ async function one(tag) {
   const landed = (await worker.provider.block({ blockId: before.height + 200 })).header;
   await worker.tearDown();
   return {
+    home,
     readyMs,
     aliceBalance: await Promise.resolve(patchedBalance),
     greeting,
