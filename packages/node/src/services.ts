@@ -4,37 +4,27 @@ import {
   type Chain,
   type ChunkApplier,
   changesView,
-  epochHeightOf,
-  flatStateReader,
   type Genesis,
   lightClientExecutionProof,
   nextLightClientBlock,
+  runtimeTxCodecs,
   TransactionDecodeError,
-  type TxCodecs,
   TxService,
   type ViewClient,
 } from '@nearlite/chain';
 import { chargeViewGas, RpcParseError } from '@nearlite/jsonrpc';
 import {
-  base58Encode,
-  decodeAccount,
   decodeReceipt,
   decodeSignedTransaction,
-  formatPublicKey,
-  HandlerError,
   receiptView,
   signedTransactionView,
 } from '@nearlite/primitives';
 import {
   DEFAULT_RUNTIME_CONFIG_VIEW,
-  decodeOutcome,
-  outcomeView,
   parseRuntimeConfig,
   Runtime,
   VmFunctionCallRunner,
-  verifyTransaction,
 } from '@nearlite/runtime';
-import { TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import { ContractCache } from '@nearlite/vm';
 import type { NodeConfig } from './config.js';
 import type { BackendParts, TxService as TxPart } from './rpc_backend.js';
@@ -81,41 +71,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
     validators,
     functionCall: new VmFunctionCallRunner(cache),
   });
-  const codecs = (chain: Chain): TxCodecs => ({
-    decodeTransaction(bytes) {
-      const stx = decodeSignedTransaction(bytes);
-      const t = stx.transaction;
-      return {
-        hash: stx.hash,
-        signerId: t.signerId,
-        receiverId: t.receiverId,
-        blockHash: t.blockHash,
-        nonce: t.nonce,
-        accessKeyId: `${t.signerId}:${formatPublicKey(t.publicKey)}`,
-      };
-    },
-    transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
-    receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
-    decodeOutcome(bytes) {
-      const out = decodeOutcome(bytes);
-      const view = outcomeView(out);
-      const status =
-        out.status.kind === 'SuccessValue'
-          ? { kind: 'SuccessValue' as const, value: out.status.value }
-          : out.status.kind === 'SuccessReceiptId'
-            ? { kind: 'SuccessReceiptId' as const, receiptId: out.status.receiptId }
-            : out.status.kind === 'Failure'
-              ? { kind: 'Failure' as const, error: out.status.error }
-              : { kind: 'Unknown' as const };
-      return { receiptIds: out.receiptIds, status, view };
-    },
-    verify(bytes, ctx) {
-      const stx = decodeSignedTransaction(bytes);
-      const state = new TrieUpdate(flatStateReader(chain.store));
-      const r = verifyTransaction(state, stx, runtimeConfig, ctx.gasPrice, { charge: false });
-      return r.ok ? null : r.error;
-    },
-  });
+  const codecs = (chain: Chain) => runtimeTxCodecs(chain, runtimeConfig);
   return {
     applier: {
       prepareTransactions: (state, txs, gasPrice, height) =>
@@ -146,39 +102,8 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
         tx,
         calls: {
           callFunction(ref, accountId, methodName, args) {
-            const at = views.queryAt(ref, accountId);
-            const raw = at.trie.get(trieKeyAccount(accountId));
-            const blockHash = base58Encode(at.header.hash);
-            if (!raw) {
-              throw new HandlerError(
-                'UNKNOWN_ACCOUNT',
-                {
-                  requested_account_id: accountId,
-                  block_height: at.header.lite.height,
-                  block_hash: blockHash,
-                },
-                `account ${accountId} does not exist while viewing`,
-              );
-            }
-            return viewPool.call(
-              {
-                accountId,
-                account: decodeAccount(raw),
-                methodName,
-                args,
-                blockHeight: at.header.lite.height,
-                blockHash,
-                blockTimestamp: at.header.lite.timestamp,
-                epochHeight: epochHeightOf(
-                  at.header.lite.height,
-                  o.genesis.config.genesisHeight,
-                  o.genesis.config.epochLength,
-                ),
-                validators: [...validators],
-              },
-              (key) => at.trie.get(key),
-              chargeViewGas,
-            );
+            const { input, get } = views.prepareViewCall(ref, accountId, methodName, args);
+            return viewPool.call({ ...input, validators: [...input.validators] }, get, chargeViewGas);
           },
         },
         history: {

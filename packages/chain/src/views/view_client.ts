@@ -16,6 +16,7 @@ import { epochHeightOf, epochOf } from '../epoch.js';
 import { formatRfc3339Ns } from '../genesis/config.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
+import { type PreparedViewCall, prepareViewCall } from './call_function.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import {
   type QueryAt,
@@ -132,6 +133,16 @@ export class ViewClient {
   }
 
   /** The header and shard trie that a query for `accountId` reads. */
+  /** A `call_function` query made ready to run: its input and the state as of its block. */
+  prepareViewCall(
+    ref: BlockReference,
+    accountId: string,
+    methodName: string,
+    args: Uint8Array,
+  ): PreparedViewCall {
+    return prepareViewCall(this.queryAt(ref, accountId), this.o.chain.genesis, accountId, methodName, args);
+  }
+
   queryAt(ref: BlockReference, accountId: string): QueryAt {
     const chain = this.o.chain;
     const header = resolveQueryBlock(chain, ref);

@@ -1,0 +1,52 @@
+// The transaction codecs the chain's services need, implemented with the runtime's decoders,
+// views and verifier.
+import {
+  decodeReceipt,
+  decodeSignedTransaction,
+  formatPublicKey,
+  receiptView,
+  signedTransactionView,
+} from '@nearlite/primitives';
+import { decodeOutcome, outcomeView, type RuntimeConfig, verifyTransaction } from '@nearlite/runtime';
+import { TrieUpdate } from '@nearlite/trie';
+import type { Chain } from '../chain.js';
+import { flatStateReader } from '../state_store.js';
+import type { TxCodecs } from './codecs.js';
+
+export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
+  return {
+    decodeTransaction(bytes) {
+      const stx = decodeSignedTransaction(bytes);
+      const t = stx.transaction;
+      return {
+        hash: stx.hash,
+        signerId: t.signerId,
+        receiverId: t.receiverId,
+        blockHash: t.blockHash,
+        nonce: t.nonce,
+        accessKeyId: `${t.signerId}:${formatPublicKey(t.publicKey)}`,
+      };
+    },
+    transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
+    receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
+    decodeOutcome(bytes) {
+      const out = decodeOutcome(bytes);
+      const view = outcomeView(out);
+      const status =
+        out.status.kind === 'SuccessValue'
+          ? { kind: 'SuccessValue' as const, value: out.status.value }
+          : out.status.kind === 'SuccessReceiptId'
+            ? { kind: 'SuccessReceiptId' as const, receiptId: out.status.receiptId }
+            : out.status.kind === 'Failure'
+              ? { kind: 'Failure' as const, error: out.status.error }
+              : { kind: 'Unknown' as const };
+      return { receiptIds: out.receiptIds, status, view };
+    },
+    verify(bytes, ctx) {
+      const stx = decodeSignedTransaction(bytes);
+      const state = new TrieUpdate(flatStateReader(chain.store));
+      const r = verifyTransaction(state, stx, config, ctx.gasPrice, { charge: false });
+      return r.ok ? null : r.error;
+    },
+  };
+}
