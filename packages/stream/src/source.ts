@@ -1,0 +1,15 @@
+// Where a follower reads the stream from: a neardata-style HTTP server, a NEAR Lake bucket on S3, or
+// the Lake layout in a directory. Every source answers by height; heights with no block are `null`.
+import type { StreamerMessage } from './message.js';
+
+export interface BlockSource {
+  /** Human-readable name for logs and `status` (`http://…`, `s3://bucket`, `file:/dir`). */
+  readonly name: string;
+  /** The block at `height`, or null when the source's chain has no block at that height. */
+  fetchBlock(height: number): Promise<StreamerMessage | null>;
+  /** The source's latest final height, for lag and ETA; null when it cannot tell. */
+  finalHeight(): Promise<number | null>;
+  /** The lowest height the source holds, where it can tell. */
+  firstHeight(): Promise<number | null>;
+  close(): Promise<void>;
+}
