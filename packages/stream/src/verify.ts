@@ -1,0 +1,149 @@
+// The follower never trusts its source. A block is accepted only when its hash is recomputed from its
+// header, it links to the block stored before it, every chunk header in its shards is the block's own
+// `chunks[]` entry, every outcome names this block, outcome ids are the transaction hashes and receipt
+// ids they belong to. Chunk transactions cannot be re-encoded to check `tx_root`: nearcore's
+// SignedTransactionView omits the transaction's `block_hash`, which its borsh (and hash) includes.
+// A failure names the height and the check; the caller stores nothing of that block.
+import { verifiedHeaderLayout } from './header_hash.js';
+import type { StreamerMessage } from './message.js';
+
+export const VerifyCheck = {
+  Shape: 'shape',
+  BlockHash: 'block_hash',
+  PrevHash: 'prev_hash',
+  Height: 'height',
+  ChunkHeader: 'chunk_header',
+  OutcomeBlockHash: 'outcome_block_hash',
+  TxOutcomeId: 'tx_outcome_id',
+  ReceiptOutcomeId: 'receipt_outcome_id',
+} as const;
+export type VerifyCheck = (typeof VerifyCheck)[keyof typeof VerifyCheck];
+
+export class BlockVerificationError extends Error {
+  override readonly name = 'BlockVerificationError';
+  constructor(
+    readonly height: number,
+    readonly check: VerifyCheck,
+    readonly detail: string,
+  ) {
+    super(`block ${height} refused (${check}): ${detail}`);
+  }
+}
+
+/** The block the message must extend: the follower's cursor. */
+export interface PrevBlock {
+  readonly hash: string;
+  readonly height: number;
+}
+
+export interface VerifyOptions {
+  /** Absent for the first followed block: its link cannot be checked against anything stored. */
+  readonly prev?: PrevBlock | null;
+}
+
+/** Deep equality of parsed JSON values, ignoring key order. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'bigint' || typeof b === 'bigint') return String(a) === String(b);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ob = b as Record<string, unknown>;
+  return ka.every((k) => Object.hasOwn(ob, k) && jsonEqual((a as Record<string, unknown>)[k], ob[k]));
+}
+
+/**
+ * The shard's chunk header against the block's entry. Older nearcore indexers (the 2023 Lake files)
+ * wrote `height_included: 0` in the shard's copy: the stored chunk does not record where it was
+ * included. Every other field must be equal.
+ */
+function sameChunkHeader(own: Record<string, unknown>, shards: Record<string, unknown>): boolean {
+  if (shards.height_included === 0 && own.height_included !== 0) {
+    return jsonEqual({ ...own, height_included: 0 }, shards);
+  }
+  return jsonEqual(own, shards);
+}
+
+export function verifyStreamerMessage(msg: StreamerMessage, opts: VerifyOptions = {}): void {
+  const header = msg?.block?.header;
+  const height = typeof header?.height === 'number' ? header.height : -1;
+  const fail = (check: VerifyCheck, detail: string): never => {
+    throw new BlockVerificationError(height, check, detail);
+  };
+  if (!header || height < 0 || typeof header.hash !== 'string' || !Array.isArray(msg.shards)) {
+    fail(VerifyCheck.Shape, 'the message has no block header, height, hash or shards');
+  }
+
+  let layout: number | null;
+  try {
+    layout = verifiedHeaderLayout(header);
+  } catch (err) {
+    return fail(VerifyCheck.BlockHash, `the header does not decode: ${(err as Error).message}`);
+  }
+  if (layout === null) fail(VerifyCheck.BlockHash, `hash ${header.hash} does not match the header's fields`);
+
+  const prev = opts.prev;
+  if (prev) {
+    if (header.prev_hash !== prev.hash) {
+      fail(
+        VerifyCheck.PrevHash,
+        `prev_hash ${header.prev_hash} is not the stored block ${prev.height} (${prev.hash})`,
+      );
+    }
+    if (height <= prev.height)
+      fail(VerifyCheck.Height, `height is not above the stored block ${prev.height}`);
+  }
+
+  const blockHash = header.hash;
+  const chunks = Array.isArray(msg.block.chunks) ? msg.block.chunks : null;
+  for (const shard of msg.shards) {
+    const chunk = shard.chunk;
+    if (chunk) {
+      if (chunks) {
+        const own = chunks.find((c) => c.shard_id === chunk.header.shard_id);
+        if (!own || !sameChunkHeader(own, chunk.header)) {
+          fail(
+            VerifyCheck.ChunkHeader,
+            `shard ${shard.shard_id}: chunk header ${chunk.header.chunk_hash} is not the block's chunks[] entry`,
+          );
+        }
+      }
+      for (const t of chunk.transactions) {
+        const o = t.outcome.execution_outcome;
+        if (o.block_hash !== blockHash) {
+          fail(
+            VerifyCheck.OutcomeBlockHash,
+            `outcome of transaction ${t.transaction.hash} names block ${o.block_hash}`,
+          );
+        }
+        if (o.id !== t.transaction.hash) {
+          fail(
+            VerifyCheck.TxOutcomeId,
+            `outcome id ${o.id} is not the transaction hash ${t.transaction.hash}`,
+          );
+        }
+      }
+    }
+    for (const r of shard.receipt_execution_outcomes) {
+      const o = r.execution_outcome;
+      if (o.block_hash !== blockHash) {
+        fail(
+          VerifyCheck.OutcomeBlockHash,
+          `outcome of receipt ${r.receipt.receipt_id} names block ${o.block_hash}`,
+        );
+      }
+      if (o.id !== r.receipt.receipt_id) {
+        fail(
+          VerifyCheck.ReceiptOutcomeId,
+          `outcome id ${o.id} is not the receipt id ${r.receipt.receipt_id}`,
+        );
+      }
+    }
+  }
+}
