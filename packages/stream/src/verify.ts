@@ -80,11 +80,11 @@ export function verifyStreamerMessage(msg: StreamerMessage, opts: VerifyOptions 
     fail(VerifyCheck.Shape, 'the message has no block header, height, hash or shards');
   }
 
-  let layout: number | null;
+  let layout: number | null = null;
   try {
     layout = verifiedHeaderLayout(header);
   } catch (err) {
-    return fail(VerifyCheck.BlockHash, `the header does not decode: ${(err as Error).message}`);
+    fail(VerifyCheck.BlockHash, `the header does not decode: ${(err as Error).message}`);
   }
   if (layout === null) fail(VerifyCheck.BlockHash, `hash ${header.hash} does not match the header's fields`);
 
