@@ -262,6 +262,39 @@ t.test('a yield nobody resumes times out with PromiseResult::Failed', async (t) 
   t.notOk(late.res.outgoingReceipts.some((x) => decodeReceipt(x.bytes).receipt.kind === 'Data'));
 });
 
+t.test('timeouts are resolved only while the chunk has gas left, oldest first', async (t) => {
+  const s = setup();
+  const first = value(call(s, 'yield').outcome);
+  const second = value(call(s, 'yield').outcome);
+  t.same(indices(s.c), [0n, 2n]);
+  const firstExpires = new BorshReader(stateGet(s.c, trieKeyPromiseYieldTimeout(0n))!);
+  firstExpires.string();
+  firstExpires.fixed(32);
+  const expiresAt = firstExpires.u64();
+  while (BigInt(s.c.height) < expiresAt - 1n) s.c.block();
+  // The first expires in the next chunk, but a chunk whose gas is spent resolves none.
+  const limit = s.c.gasLimit;
+  s.c.gasLimit = 0n;
+  const full = s.c.block();
+  t.equal(full.res.outgoingReceipts.length, 0);
+  t.same(indices(s.c), [0n, 2n]);
+  s.c.gasLimit = limit;
+  // Both have expired by the chunk after.
+  const both = s.c.block();
+  t.same(indices(s.c), [2n, 2n]);
+  t.same(
+    both.res.outgoingReceipts.map((r) => {
+      const x = decodeReceipt(r.bytes);
+      return [x.receiptId, x.receipt.kind === 'Data' ? x.receipt.dataId : null];
+    }),
+    [
+      [receiptIdFromReceipt(first, s.c.height, 0), first],
+      [receiptIdFromReceipt(second, s.c.height, 1), second],
+    ],
+    'queue order; the k-th resume of the chunk is salted with k',
+  );
+});
+
 t.test('resuming an unknown id answers false and sends nothing', async (t) => {
   const s = setup();
   const r = call(s, 'resume', concatBytes(new Uint8Array(32).fill(7), utf8('x')));
