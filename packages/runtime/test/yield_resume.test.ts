@@ -71,6 +71,13 @@ const CONTRACT = wat(`(module
     (drop (call $yc (i64.const 2) (i64.const 0) (i64.const 0) (i64.const 0)
       (i64.const ${CALLBACK_GAS}) (i64.const 0) (i64.const 0)))
     (call $value_return (i64.const -1) (i64.const 0)))
+  (func (export "yield_and_resume")
+    (drop (call $yc (i64.const 2) (i64.const 0) (i64.const 0) (i64.const 0)
+      (i64.const ${CALLBACK_GAS}) (i64.const 0) (i64.const 0)))
+    (call $read_register (i64.const 0) (i64.const 1000))
+    (i32.store8 (i32.const 2000)
+      (call $yr (i64.const 32) (i64.const 1000) (i64.const 2) (i64.const 0)))
+    (call $value_return (i64.const 1) (i64.const 2000)))
   (func (export "yield_id")
     (call $input (i64.const 0))
     (i64.store (i32.const 2000)
@@ -293,6 +300,23 @@ t.test('timeouts are resolved only while the chunk has gas left, oldest first', 
     ],
     'queue order; the k-th resume of the chunk is salted with k',
   );
+});
+
+t.test('a yield resumed by the call that created it (its status is all there is yet)', async (t) => {
+  const s = setup();
+  const y = call(s, 'yield_and_resume');
+  t.same(value(y.outcome), [1]);
+  const id = dataId(actionHash(y.receiptId, y.height, 0), y.height, 0);
+  t.ok(stateHas(s.c, trieKeyPromiseYieldReceipt(ALICE, id)), 'parked after the call');
+  t.same(stateGet(s.c, trieKeyPromiseYieldStatus(ALICE, id)), Uint8Array.of(1), 'ResumeInitiated');
+  // The yield receipt is new receipt 0, the resume 1 (data receipts follow the call's action receipts).
+  const resume = y.res.outgoingReceipts
+    .map((r) => decodeReceipt(r.bytes))
+    .find((r) => r.receipt.kind === 'Data');
+  t.same(resume?.receiptId, receiptIdFromReceipt(y.receiptId, y.height, 1));
+  const next = s.c.block();
+  const cb = next.outcomes.find((o) => toHex(o.id) === toHex(receiptIdFromReceipt(y.receiptId, y.height, 0)));
+  t.same(value(cb!), [1, ...utf8('cb')]);
 });
 
 t.test('resuming an unknown id answers false and sends nothing', async (t) => {
