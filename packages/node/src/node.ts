@@ -143,7 +143,7 @@ export class NearliteNode {
         views,
         healthy: healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
       });
-      const metrics = new NodeMetrics(chain, store);
+      const metrics = new NodeMetrics(chain, store, services.viewGasBurnt);
       const server = await startRpcServer({
         observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
         metrics: () => metrics.text(),

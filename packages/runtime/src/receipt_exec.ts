@@ -290,6 +290,18 @@ function functionCall(
       outputDataReceivers: n.outputDataReceivers,
       inputDataIds: n.inputDataIds,
       actions: n.actions,
+      ...(n.isPromiseYield ? { isPromiseYield: true as const } : {}),
+    });
+  }
+  // Resumes follow the call's action receipts, so the returned receipt index stays valid.
+  for (const resume of r.resumes ?? []) {
+    actx.newReceipts.push({
+      kind: 'Data',
+      predecessorId: receipt.receiverId,
+      receiverId: receipt.receiverId,
+      dataId: resume.dataId,
+      data: resume.data,
+      isPromiseResume: true,
     });
   }
   p.returnData =

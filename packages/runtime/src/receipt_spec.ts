@@ -13,8 +13,16 @@ export type NewReceiptSpec =
       outputDataReceivers: { dataId: CryptoHash; receiverId: string }[];
       inputDataIds: CryptoHash[];
       actions: Action[];
+      isPromiseYield?: true;
     }
-  | { kind: 'Data'; predecessorId: string; receiverId: string; dataId: CryptoHash; data: Uint8Array | null };
+  | {
+      kind: 'Data';
+      predecessorId: string;
+      receiverId: string;
+      dataId: CryptoHash;
+      data: Uint8Array | null;
+      isPromiseResume?: true;
+    };
 
 /** nearcore's `PublicKey::empty(ED25519)`, the signer key of balance refunds. */
 export const EMPTY_ED25519_KEY: PublicKey = { keyType: KeyType.ED25519, data: new Uint8Array(32) };

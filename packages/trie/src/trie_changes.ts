@@ -99,6 +99,15 @@ class Editor {
     this.del(v.hash);
   }
 
+  /** Puts the new value under `branch` (which replaces a node sharing `c` nibbles of `key`). */
+  private splitAt(branch: MemNode & { kind: 'branch' }, key: Uint8Array, c: number, value: Uint8Array): Ref {
+    const newRest = key.subarray(c);
+    if (newRest.length === 0) branch.value = this.newValue(value);
+    else
+      branch.children[newRest[0]!] = { kind: 'leaf', key: newRest.subarray(1), value: this.newValue(value) };
+    return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
+  }
+
   insert(ref: Ref | null, key: Uint8Array, value: Uint8Array): Ref {
     if (ref === null) return { kind: 'leaf', key, value: this.newValue(value) };
     const node = this.open(ref);
@@ -109,40 +118,32 @@ class Editor {
           this.dropValue(node.value);
           return { kind: 'leaf', key, value: this.newValue(value) };
         }
-        const branch: MemNode = { kind: 'branch', children: new Array(16).fill(null), value: null };
+        const branch: MemNode & { kind: 'branch' } = {
+          kind: 'branch',
+          children: new Array(16).fill(null),
+          value: null,
+        };
         const oldRest = node.key.subarray(c);
         if (oldRest.length === 0) branch.value = node.value;
         else branch.children[oldRest[0]!] = { kind: 'leaf', key: oldRest.subarray(1), value: node.value };
-        const newRest = key.subarray(c);
-        if (newRest.length === 0) branch.value = this.newValue(value);
-        else
-          branch.children[newRest[0]!] = {
-            kind: 'leaf',
-            key: newRest.subarray(1),
-            value: this.newValue(value),
-          };
-        return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
+        return this.splitAt(branch, key, c, value);
       }
       case 'extension': {
         const c = commonPrefixLength(node.key, key);
         if (c === node.key.length) {
           return { kind: 'extension', key: node.key, child: this.insert(node.child, key.subarray(c), value) };
         }
-        const branch: MemNode = { kind: 'branch', children: new Array(16).fill(null), value: null };
+        const branch: MemNode & { kind: 'branch' } = {
+          kind: 'branch',
+          children: new Array(16).fill(null),
+          value: null,
+        };
         const extRest = node.key.subarray(c);
         branch.children[extRest[0]!] =
           extRest.length === 1
             ? node.child
             : { kind: 'extension', key: extRest.subarray(1), child: node.child };
-        const newRest = key.subarray(c);
-        if (newRest.length === 0) branch.value = this.newValue(value);
-        else
-          branch.children[newRest[0]!] = {
-            kind: 'leaf',
-            key: newRest.subarray(1),
-            value: this.newValue(value),
-          };
-        return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
+        return this.splitAt(branch, key, c, value);
       }
       case 'branch': {
         if (key.length === 0) {

@@ -59,6 +59,7 @@ export const EXT_COSTS = [
   'alt_bn128_pairing_check_element',
   'yield_create_base',
   'yield_create_byte',
+  'yield_create_with_id_base',
   'yield_resume_base',
   'yield_resume_byte',
   'bls12381_p1_sum_base',
@@ -99,6 +100,7 @@ export interface LimitConfig {
   readonly max_functions_number_per_contract: bigint;
   readonly max_locals_per_contract: bigint;
   readonly max_yield_payload_size: bigint;
+  readonly yield_timeout_length_in_blocks: bigint;
 }
 
 export interface VMConfig {
@@ -162,6 +164,7 @@ const LIMIT_KEYS_BIGINT = [
   'max_functions_number_per_contract',
   'max_locals_per_contract',
   'max_yield_payload_size',
+  'yield_timeout_length_in_blocks',
 ] as const;
 
 /** Parses `runtime_config.wasm_config` as `EXPERIMENTAL_protocol_config` prints it. */

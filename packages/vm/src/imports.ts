@@ -11,6 +11,7 @@ import * as registers from './host/registers.js';
 import * as storage from './host/storage.js';
 import * as unsupported from './host/unsupported.js';
 import * as validator from './host/validator.js';
+import * as yieldResume from './host/yield_resume.js';
 import type { VMLogic } from './logic.js';
 
 export type WasmValType = 'i32' | 'i64';
@@ -101,11 +102,17 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   ),
   promise_batch_action_delete_key: def(3, null, actions.promise_batch_action_delete_key),
   promise_batch_action_delete_account: def(3, null, actions.promise_batch_action_delete_account),
-  promise_yield_create: def(7, I, promises.promise_yield_create),
+  promise_yield_create: def(7, I, yieldResume.promise_yield_create),
+  promise_yield_create_with_id: def(9, I, yieldResume.promise_yield_create_with_id),
   promise_yield_resume: {
     params: Array<WasmValType>(4).fill(I),
     result: 'i32',
-    fn: promises.promise_yield_resume,
+    fn: yieldResume.promise_yield_resume,
+  },
+  promise_yield_resume_with_yield_id: {
+    params: Array<WasmValType>(4).fill(I),
+    result: 'i32',
+    fn: yieldResume.promise_yield_resume_with_yield_id,
   },
   promise_results_count: def(0, I, promises.promise_results_count),
   promise_result: def(2, I, promises.promise_result),
