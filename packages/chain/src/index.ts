@@ -30,5 +30,7 @@ export * from './views/block_ref.js';
 export * from './views/block_view.js';
 export * from './views/call_function.js';
 export * from './views/changes.js';
+export * from './views/config_views.js';
 export * from './views/query.js';
+export * from './views/validators_view.js';
 export * from './views/view_client.js';

@@ -187,6 +187,78 @@ export const DBCol = {
     gc: 'keep',
     doc: 'u64be block ordinal → canonical block hash, for light-client block proofs',
   },
+  // A follower's history store (@nearlite/follower): blocks as the stream published them, and state
+  // as history. Ids from 40 leave room for the producer's own columns.
+  FollowerMisc: {
+    id: 40,
+    insertOnly: false,
+    refcounted: false,
+    gc: 'keep',
+    doc: "'cursor' → last ingested block (u64be height ‖ hash); 'first' → first followed height; 'genesis' → genesis height",
+  },
+  StreamBlock: {
+    id: 41,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'block', keepGenesis: true },
+    doc: 'block hash → the block view JSON as the stream published it',
+  },
+  StreamBlockHeight: {
+    id: 42,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'height' },
+    doc: 'u64be height → block hash',
+  },
+  StreamChunk: {
+    id: 43,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'blockShard' },
+    doc: 'block hash ‖ u64be shard → the `chunk` view JSON (author, header, transactions, receipts)',
+  },
+  StreamChunkHash: {
+    id: 44,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'chunkHash' },
+    doc: 'chunk hash → block hash ‖ u64be shard',
+  },
+  StreamOutcome: {
+    id: 45,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'outcomeId' },
+    doc: 'transaction hash or receipt id → its outcome JSON (`ExecutionOutcomeWithIdView`)',
+  },
+  StreamTransaction: {
+    id: 46,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'outcomeId' },
+    doc: 'transaction hash → the transaction view JSON',
+  },
+  StreamReceipt: {
+    id: 47,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'outcomeId' },
+    doc: 'receipt id → the receipt view JSON',
+  },
+  StreamStateChanges: {
+    id: 48,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'block' },
+    doc: "block hash → the block's state changes with causes, JSON array, all shards",
+  },
+  StateHistory: {
+    id: 49,
+    insertOnly: true,
+    refcounted: false,
+    gc: 'keep',
+    doc: 'escaped trie key ‖ u64be(MAX − height) → 1 ‖ value, or 0 for a deletion, as of that height',
+  },
 } as const satisfies Record<string, ColumnSpec>;
 
 export type DBColName = keyof typeof DBCol;

@@ -15,7 +15,6 @@ import {
   toBase64,
 } from '@nearlite/primitives';
 import {
-  type Trie,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
@@ -27,9 +26,22 @@ import type { BlockHeader } from '../block_header.js';
 /** nearcore's default trie_viewer_state_size_limit, in bytes of contract state. */
 export const TRIE_VIEWER_STATE_SIZE_LIMIT = 50_000n;
 
+/**
+ * The state a query reads: the producer's trie at the block's state root, or a follower's history
+ * as of that block (prefetched for the request, since its reads are async).
+ */
+export interface StateReader {
+  get(key: Uint8Array): Uint8Array | undefined;
+  iterPrefix(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  iterPrefixWithProof(prefix: Uint8Array): { entries: [Uint8Array, Uint8Array][]; proof: Uint8Array[] };
+}
+
 export interface QueryAt {
-  readonly header: BlockHeader;
-  readonly trie: Trie;
+  readonly header: {
+    readonly hash: BlockHeader['hash'];
+    readonly lite: Pick<BlockHeader['lite'], 'height' | 'timestamp'>;
+  };
+  readonly trie: StateReader;
 }
 
 function blockFields(at: QueryAt): { block_height: number; block_hash: string } {

@@ -12,7 +12,7 @@ import {
 import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
-import { epochHeightOf, epochOf } from '../epoch.js';
+import { epochOf } from '../epoch.js';
 import { formatRfc3339Ns } from '../genesis/config.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
@@ -27,6 +27,7 @@ import {
   viewCode,
   viewState,
 } from './query.js';
+import { validatorsView } from './validators_view.js';
 
 export interface ViewClientOptions {
   readonly chain: Chain;
@@ -260,40 +261,6 @@ export class ViewClient {
       );
       if (!known) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
     }
-    const epoch = epochOf(header.lite.height, cfg.genesisHeight, cfg.epochLength);
-    const produced = Math.max(0, header.lite.height - epoch.startHeight + 1);
-    const shards = chain.layout.shardIds;
-    return {
-      current_validators: cfg.validators.map((v) => ({
-        account_id: v.accountId,
-        public_key: v.publicKeyText,
-        is_slashed: false,
-        stake: v.amount.toString(),
-        shards: [...shards],
-        num_produced_blocks: produced,
-        num_expected_blocks: produced,
-        num_produced_chunks: produced * shards.length,
-        num_expected_chunks: produced * shards.length,
-        num_produced_chunks_per_shard: shards.map(() => produced),
-        num_expected_chunks_per_shard: shards.map(() => produced),
-        num_produced_endorsements: produced * shards.length,
-        num_expected_endorsements: produced * shards.length,
-        num_produced_endorsements_per_shard: shards.map(() => produced),
-        num_expected_endorsements_per_shard: shards.map(() => produced),
-        shards_endorsed: [...shards],
-      })),
-      next_validators: cfg.validators.map((v) => ({
-        account_id: v.accountId,
-        public_key: v.publicKeyText,
-        stake: v.amount.toString(),
-        shards: [...shards],
-      })),
-      current_fishermen: [],
-      next_fishermen: [],
-      current_proposals: [],
-      prev_epoch_kickout: [],
-      epoch_start_height: epoch.startHeight,
-      epoch_height: epochHeightOf(header.lite.height, cfg.genesisHeight, cfg.epochLength),
-    };
+    return validatorsView(cfg, chain.layout.shardIds, header.lite.height);
   }
 }

@@ -1,0 +1,366 @@
+// The read RPC over a follower's history store. It implements the jsonrpc RpcBackend like the
+// producer's backend does, so no method knows which one it runs on. Objects that came from the
+// stream (blocks, chunks, transactions, outcomes, receipts) are served as the JSON stored once at
+// ingest; state views run the chain's own view functions over state prefetched from history.
+
+import {
+  epochOf,
+  formatRfc3339Ns,
+  type Genesis,
+  genesisConfigView,
+  type PreparedViewCall,
+  prepareViewCall,
+  protocolConfigView,
+  type QueryAt,
+  shardLayoutFromView,
+  validatorsView,
+  viewAccessKey,
+  viewAccessKeyList,
+  viewAccount,
+  viewCode,
+  viewState,
+} from '@nearlite/chain';
+import {
+  type BlockReference,
+  type ChunkReference,
+  type QueryRequest,
+  type RpcBackend,
+  RpcParseError,
+  type TxStatusQuery,
+} from '@nearlite/jsonrpc';
+import {
+  base58Decode,
+  base58Encode,
+  type CryptoHash,
+  decodeSignedTransaction,
+  HandlerError,
+  parsePublicKey,
+  RawJson,
+  TransactionDecodeError,
+  toBase64,
+} from '@nearlite/primitives';
+import { blockShardKey, DBCol } from '@nearlite/store';
+import {
+  trieKeyAccessKey,
+  trieKeyAccessKeyPrefix,
+  trieKeyAccount,
+  trieKeyContractCode,
+  trieKeyContractDataPrefix,
+} from '@nearlite/trie';
+import { resolveBlock, resolveQueryBlock } from './block_ref.js';
+import { changesInBlockView, changesView } from './changes.js';
+import type { HistoryStore, StoredBlock } from './history_store.js';
+import { PrefetchedState, proofUnavailable } from './prefetched_state.js';
+import { receiptView, txStatusView } from './tx_views.js';
+import type { UpstreamRpc } from './upstream.js';
+
+/** What a request needs of a block's header, parsed once per block. */
+interface HeaderFacts {
+  readonly height: number;
+  readonly hash: CryptoHash;
+  readonly timestamp: bigint;
+  readonly prevStateRoot: string;
+  readonly epochId: string;
+  readonly gasPrice: string;
+  readonly chunkHashes: ReadonlyMap<number, string>;
+}
+
+export interface FollowerBackendOptions {
+  readonly history: HistoryStore;
+  readonly genesis: Genesis;
+  /** The runtime config view `EXPERIMENTAL_protocol_config` answers with. */
+  readonly runtimeConfigView: object;
+  readonly version: string;
+  readonly rpcAddr: string;
+  readonly nodePublicKey: string;
+  /** Where write methods go; null answers them with an error saying this node only reads. */
+  readonly upstream: UpstreamRpc | null;
+  /** Runs a prepared view call (the node's worker pool). */
+  readonly runView: (prepared: PreparedViewCall) => Promise<object>;
+  /** True while the follow loop is behind its source. */
+  readonly syncing: () => boolean;
+  /** Throws HandlerError when unhealthy; healthy when absent. */
+  readonly health?: () => void;
+  /** config.json's trie_viewer_state_size_limit. */
+  readonly stateSizeLimit?: bigint | null;
+}
+
+function readOnly(method: string): HandlerError {
+  const message = `${method} needs a validator: this node follows a block stream and was started without --upstream-rpc`;
+  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+}
+
+function decodeTx(bytes: Uint8Array): CryptoHash {
+  try {
+    return decodeSignedTransaction(bytes).hash;
+  } catch (err) {
+    if (err instanceof TransactionDecodeError) throw new RpcParseError(err.message);
+    throw err;
+  }
+}
+
+export class FollowerBackend implements RpcBackend {
+  private readonly facts = new Map<string, HeaderFacts>();
+  private readonly shardIds: readonly number[];
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly o: FollowerBackendOptions) {
+    this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
+  }
+
+  private get history(): HistoryStore {
+    return this.o.history;
+  }
+
+  private headerFacts(b: StoredBlock): HeaderFacts {
+    const key = base58Encode(b.hash);
+    let f = this.facts.get(key);
+    if (f) return f;
+    const view = JSON.parse(b.json) as {
+      header: Record<string, unknown>;
+      chunks?: { shard_id: number; chunk_hash: string }[];
+    };
+    const h = view.header;
+    f = {
+      height: b.height,
+      hash: b.hash,
+      timestamp: BigInt(String(h.timestamp_nanosec ?? h.timestamp)),
+      prevStateRoot: String(h.prev_state_root),
+      epochId: String(h.epoch_id),
+      gasPrice: String(h.gas_price),
+      chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
+    };
+    if (this.facts.size >= 1024) this.facts.clear();
+    this.facts.set(key, f);
+    return f;
+  }
+
+  private at(b: StoredBlock, state: PrefetchedState): QueryAt {
+    const f = this.headerFacts(b);
+    return { header: { hash: b.hash, lite: { height: f.height, timestamp: f.timestamp } }, trie: state };
+  }
+
+  headHeight(): number {
+    return this.history.cursor()?.height ?? this.o.genesis.config.genesisHeight;
+  }
+
+  block(ref: BlockReference): object {
+    return new RawJson(resolveBlock(this.history, ref, this.history.firstHeight()).json);
+  }
+
+  chunk(id: ChunkReference): object {
+    const h = this.history;
+    let raw: string | undefined;
+    let chunkHash: string;
+    if ('chunkId' in id) {
+      chunkHash = base58Encode(id.chunkId);
+      const at = h.store.get(DBCol.StreamChunkHash, id.chunkId);
+      raw = at && h.json(DBCol.StreamChunk, at);
+    } else {
+      const b = resolveBlock(h, { blockId: id.blockId }, h.firstHeight());
+      raw = h.json(DBCol.StreamChunk, blockShardKey(b.hash, id.shardId));
+      if (raw !== undefined) return new RawJson(raw);
+      const known = this.headerFacts(b).chunkHashes.get(id.shardId);
+      if (known === undefined) {
+        throw new HandlerError(
+          'INVALID_SHARD_ID',
+          { shard_id: id.shardId },
+          `Shard id ${id.shardId} does not exist`,
+        );
+      }
+      chunkHash = known;
+      {
+        // A shard without a new chunk in this block names the chunk of an earlier block.
+        const at = h.store.get(DBCol.StreamChunkHash, base58Decode(known));
+        raw = at && h.json(DBCol.StreamChunk, at);
+      }
+    }
+    if (raw === undefined) {
+      throw new HandlerError(
+        'UNKNOWN_CHUNK',
+        { chunk_hash: chunkHash },
+        `Chunk Missing (unavailable on the node): ChunkHash(\`${chunkHash}\`) \n Cause: Unknown`,
+      );
+    }
+    return new RawJson(raw);
+  }
+
+  async query(ref: BlockReference, req: QueryRequest): Promise<object> {
+    const b = resolveQueryBlock(this.history, ref, this.history.firstHeight());
+    const state = new PrefetchedState(this.history, b.height);
+    const id = req.accountId;
+    switch (req.requestType) {
+      case 'view_account':
+        await state.key(trieKeyAccount(id));
+        return viewAccount(this.at(b, state), id);
+      case 'view_code':
+        await state.key(trieKeyAccount(id));
+        await state.key(trieKeyContractCode(id));
+        return viewCode(this.at(b, state), id);
+      case 'view_state': {
+        if (req.includeProof) throw proofUnavailable();
+        await state.key(trieKeyAccount(id));
+        await state.key(trieKeyContractCode(id));
+        const full = new Uint8Array([...trieKeyContractDataPrefix(id), ...req.prefix]);
+        await state.prefix(full);
+        return viewState(this.at(b, state), id, req.prefix, false, this.o.stateSizeLimit);
+      }
+      case 'view_access_key':
+        await state.key(trieKeyAccessKey(id, parsePublicKeyForQuery(req.publicKey)));
+        return viewAccessKey(this.at(b, state), id, req.publicKey);
+      case 'view_access_key_list':
+        await state.prefix(trieKeyAccessKeyPrefix(id));
+        return viewAccessKeyList(this.at(b, state), id);
+      case 'call_function': {
+        await state.key(trieKeyAccount(id));
+        await state.key(trieKeyContractCode(id));
+        await state.prefix(trieKeyContractDataPrefix(id));
+        const prepared = prepareViewCall(this.at(b, state), this.o.genesis, id, req.methodName, req.args);
+        return this.o.runView(prepared);
+      }
+    }
+  }
+
+  async changes(ref: BlockReference, req: Parameters<RpcBackend['changes']>[1]): Promise<object> {
+    return changesView(this.history, resolveBlock(this.history, ref, this.history.firstHeight()), req);
+  }
+
+  async changesInBlock(ref: BlockReference): Promise<object> {
+    return changesInBlockView(this.history, resolveBlock(this.history, ref, this.history.firstHeight()));
+  }
+
+  status(): object {
+    const h = this.history;
+    const cfg = this.o.genesis.config;
+    const cursor = h.cursor();
+    const head = cursor ? h.block(cursor.hash) : undefined;
+    const first = h.firstHeight();
+    const earliest = first === null ? undefined : h.blockAt(first);
+    const genesisBlock = h.blockAt(cfg.genesisHeight);
+    const hf = head && this.headerFacts(head);
+    const ef = earliest && this.headerFacts(earliest);
+    const zero = '11111111111111111111111111111111';
+    const height = hf?.height ?? cfg.genesisHeight;
+    return {
+      version: {
+        version: this.o.version,
+        build: `nearlite-${this.o.version}`,
+        commit: 'unknown',
+        rustc_version: 'n/a',
+      },
+      chain_id: cfg.chainId,
+      protocol_version: cfg.protocolVersion,
+      latest_protocol_version: cfg.protocolVersion,
+      rpc_addr: this.o.rpcAddr,
+      validators: cfg.validators.map((v) => ({ account_id: v.accountId })),
+      sync_info: {
+        latest_block_hash: hf ? base58Encode(hf.hash) : zero,
+        latest_block_height: height,
+        latest_state_root: hf?.prevStateRoot ?? zero,
+        latest_block_time: formatRfc3339Ns(hf?.timestamp ?? cfg.genesisTimeNs),
+        syncing: this.o.syncing(),
+        earliest_block_hash: ef ? base58Encode(ef.hash) : zero,
+        earliest_block_height: ef?.height ?? cfg.genesisHeight,
+        earliest_block_time: formatRfc3339Ns(ef?.timestamp ?? cfg.genesisTimeNs),
+        epoch_id: hf?.epochId ?? zero,
+        epoch_start_height: epochOf(height, cfg.genesisHeight, cfg.epochLength).startHeight,
+      },
+      validator_account_id: null,
+      validator_public_key: null,
+      node_public_key: this.o.nodePublicKey,
+      node_key: null,
+      uptime_sec: Math.floor((Date.now() - this.startedAt) / 1000),
+      genesis_hash: genesisBlock ? base58Encode(genesisBlock.hash) : zero,
+    };
+  }
+
+  health(): void {
+    this.o.health?.();
+  }
+
+  networkInfo(): object {
+    return {
+      active_peers: [],
+      num_active_peers: 0,
+      peer_max_count: 40,
+      sent_bytes_per_sec: 0,
+      received_bytes_per_sec: 0,
+      known_producers: [],
+    };
+  }
+
+  validators(ref: Parameters<RpcBackend['validators']>[0]): object {
+    const h = this.history;
+    let b = resolveBlock(h, { finality: 'final' }, h.firstHeight());
+    if (ref && 'blockId' in ref) b = resolveBlock(h, { blockId: ref.blockId }, h.firstHeight());
+    const f = this.headerFacts(b);
+    if (ref && 'epochId' in ref) {
+      const view = JSON.parse(b.json) as { header: { epoch_id: string; next_epoch_id: string } };
+      const wanted = base58Encode(ref.epochId);
+      if (wanted !== view.header.epoch_id && wanted !== view.header.next_epoch_id) {
+        throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+      }
+    }
+    return validatorsView(this.o.genesis.config, this.shardIds, f.height);
+  }
+
+  gasPrice(blockId: Parameters<RpcBackend['gasPrice']>[0]): object {
+    const h = this.history;
+    const b = resolveBlock(h, blockId === null ? { finality: 'final' } : { blockId }, h.firstHeight());
+    return { gas_price: this.headerFacts(b).gasPrice };
+  }
+
+  genesisConfig(): object {
+    return genesisConfigView(this.o.genesis.config);
+  }
+
+  protocolConfig(ref: BlockReference): object {
+    resolveBlock(this.history, ref, this.history.firstHeight());
+    return protocolConfigView(this.o.genesis.config, this.o.runtimeConfigView);
+  }
+
+  async sendTx(signedTx: Uint8Array, waitUntil: Parameters<RpcBackend['sendTx']>[1]): Promise<object> {
+    decodeTx(signedTx);
+    if (!this.o.upstream) throw readOnly('send_tx');
+    return this.o.upstream.call('send_tx', { signed_tx_base64: toBase64(signedTx), wait_until: waitUntil });
+  }
+
+  broadcastTxAsync(signedTx: Uint8Array): string {
+    const hash = decodeTx(signedTx);
+    const upstream = this.o.upstream;
+    if (!upstream) throw readOnly('broadcast_tx_async');
+    // nearcore answers broadcast_tx_async with the hash before the transaction is checked.
+    upstream.call('broadcast_tx_async', [toBase64(signedTx)]).catch(() => {});
+    return base58Encode(hash);
+  }
+
+  async txStatus(
+    query: TxStatusQuery,
+    _waitUntil: Parameters<RpcBackend['txStatus']>[1],
+    withReceipts: boolean,
+  ): Promise<object> {
+    const hash = 'txHash' in query ? query.txHash : decodeTx(query.signedTx);
+    return txStatusView(this.history, hash, withReceipts);
+  }
+
+  receipt(receiptId: CryptoHash): object {
+    return receiptView(this.history, receiptId);
+  }
+
+  lightClientProof(): object {
+    throw lightClientUnavailable('EXPERIMENTAL_light_client_proof');
+  }
+
+  nextLightClientBlock(): object | null {
+    throw lightClientUnavailable('next_light_client_block');
+  }
+}
+
+function lightClientUnavailable(method: string): HandlerError {
+  const message = `${method}: this node follows a block stream and keeps no block merkle tree or approvals to prove with`;
+  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+}
+
+function parsePublicKeyForQuery(text: string) {
+  return parsePublicKey(text);
+}

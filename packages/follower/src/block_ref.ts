@@ -1,0 +1,81 @@
+// Block references resolved against the history store, with nearcore's view-client error shapes.
+// A follower's head is its cursor: every block it holds came from the stream as final.
+import {
+  type BlockId,
+  type BlockReference,
+  base58Encode,
+  type CryptoHash,
+  HandlerError,
+} from '@nearlite/primitives';
+import type { HistoryStore, StoredBlock } from './history_store.js';
+
+function notFoundText(id: BlockId): string {
+  return typeof id === 'number'
+    ? `DB Not Found Error: BLOCK HEIGHT: ${id} \n Cause: Unknown`
+    : `DB Not Found Error: BLOCK HEADER: ${base58Encode(id)} \n Cause: Unknown`;
+}
+
+export function lookupBlock(
+  history: HistoryStore,
+  ref: BlockReference,
+  firstHeight: number | null,
+): StoredBlock | null {
+  if ('finality' in ref) {
+    const c = history.cursor();
+    return c ? (history.block(c.hash) ?? null) : null;
+  }
+  if ('syncCheckpoint' in ref) {
+    const g = ref.syncCheckpoint === 'genesis' ? history.genesisHeight() : firstHeight;
+    return g === null ? null : (history.blockAt(g) ?? null);
+  }
+  const id = ref.blockId;
+  return (typeof id === 'number' ? history.blockAt(id) : history.block(id as CryptoHash)) ?? null;
+}
+
+/** For block, chunk, gas_price, changes: UNKNOWN_BLOCK with empty info. */
+export function resolveBlock(
+  history: HistoryStore,
+  ref: BlockReference,
+  firstHeight: number | null,
+): StoredBlock {
+  const b = lookupBlock(history, ref, firstHeight);
+  if (b) return b;
+  const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  throw new HandlerError('UNKNOWN_BLOCK', {}, text);
+}
+
+/**
+ * For query: a height between genesis and the first followed block is history this node does not
+ * hold (GARBAGE_COLLECTED_BLOCK, as on a node whose GC passed it); anything else unknown is UNKNOWN_BLOCK.
+ */
+export function resolveQueryBlock(
+  history: HistoryStore,
+  ref: BlockReference,
+  firstHeight: number | null,
+): StoredBlock {
+  const b = lookupBlock(history, ref, firstHeight);
+  if (b) return b;
+  const cursor = history.cursor();
+  const genesis = history.genesisHeight() ?? 0;
+  if (
+    'blockId' in ref &&
+    typeof ref.blockId === 'number' &&
+    firstHeight !== null &&
+    cursor !== null &&
+    ref.blockId < firstHeight &&
+    ref.blockId >= genesis
+  ) {
+    const h = ref.blockId;
+    throw new HandlerError(
+      'GARBAGE_COLLECTED_BLOCK',
+      { block_height: h, block_hash: '11111111111111111111111111111111' },
+      `The data for block #${h} is garbage collected on this node, use an archival node to fetch historical data`,
+    );
+  }
+  const blockReference =
+    'blockId' in ref
+      ? { block_id: typeof ref.blockId === 'number' ? ref.blockId : base58Encode(ref.blockId) }
+      : ref;
+  const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, text);
+}

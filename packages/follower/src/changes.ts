@@ -1,0 +1,121 @@
+// `changes` and `block_effects` from the state changes the stream published with each block. The
+// producer lists them per requested account in trie-key order, each key's changes in block order;
+// the same order is rebuilt here from the trie key each change touches.
+import {
+  base58Encode,
+  type ChangesRequest,
+  compareBytes,
+  concatBytes,
+  parsePublicKey,
+} from '@nearlite/primitives';
+import { DBCol } from '@nearlite/store';
+import type { StateChangeWithCauseJson } from '@nearlite/stream';
+import {
+  trieKeyAccessKey,
+  trieKeyAccessKeyPrefix,
+  trieKeyAccount,
+  trieKeyContractCode,
+  trieKeyContractDataPrefix,
+} from '@nearlite/trie';
+import type { HistoryStore, StoredBlock } from './history_store.js';
+import { stateChangeWrite } from './state_change_keys.js';
+
+interface Keyed {
+  readonly key: Uint8Array;
+  readonly change: StateChangeWithCauseJson;
+  readonly index: number;
+}
+
+function blockChanges(history: HistoryStore, block: StoredBlock): Keyed[] {
+  const raw = history.json(DBCol.StreamStateChanges, block.hash);
+  const list = raw === undefined ? [] : (JSON.parse(raw) as StateChangeWithCauseJson[]);
+  const out: Keyed[] = [];
+  list.forEach((change, index) => {
+    const w = stateChangeWrite(change);
+    if (w) out.push({ key: w.key, change, index });
+  });
+  return out.sort((a, b) => compareBytes(a.key, b.key) || a.index - b.index);
+}
+
+function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {
+  if (key.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}
+
+function equal(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && startsWith(a, b);
+}
+
+const view = (c: StateChangeWithCauseJson) => ({ cause: c.cause, type: c.type, change: c.change });
+
+export function changesView(history: HistoryStore, block: StoredBlock, req: ChangesRequest): object {
+  const all = blockChanges(history, block);
+  const out: object[] = [];
+  const pick = (match: (k: Uint8Array) => boolean) => {
+    for (const c of all) if (match(c.key)) out.push(view(c.change));
+  };
+  switch (req.changesType) {
+    case 'account_changes':
+      for (const id of req.accountIds) {
+        const k = trieKeyAccount(id);
+        pick((x) => equal(x, k));
+      }
+      break;
+    case 'single_access_key_changes':
+      for (const key of req.keys) {
+        const k = trieKeyAccessKey(key.accountId, parsePublicKey(key.publicKey));
+        pick((x) => equal(x, k));
+      }
+      break;
+    case 'all_access_key_changes':
+      for (const id of req.accountIds) {
+        const p = trieKeyAccessKeyPrefix(id);
+        pick((x) => startsWith(x, p));
+      }
+      break;
+    case 'contract_code_changes':
+      for (const id of req.accountIds) {
+        const k = trieKeyContractCode(id);
+        pick((x) => equal(x, k));
+      }
+      break;
+    case 'data_changes':
+      for (const id of req.accountIds) {
+        const p = concatBytes(trieKeyContractDataPrefix(id), req.keyPrefix);
+        pick((x) => startsWith(x, p));
+      }
+      break;
+  }
+  return { block_hash: blockHashText(block), changes: out };
+}
+
+const TOUCHED: Record<string, string> = {
+  account_update: 'account_touched',
+  account_deletion: 'account_touched',
+  access_key_update: 'access_key_touched',
+  access_key_deletion: 'access_key_touched',
+  data_update: 'data_touched',
+  data_deletion: 'data_touched',
+  contract_code_update: 'contract_code_touched',
+  contract_code_deletion: 'contract_code_touched',
+};
+
+export function changesInBlockView(history: HistoryStore, block: StoredBlock): object {
+  const seen = new Set<string>();
+  const changes: object[] = [];
+  for (const c of blockChanges(history, block)) {
+    const type = TOUCHED[c.change.type];
+    const account = c.change.change.account_id;
+    if (!type) continue;
+    const id = `${type}:${account}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    changes.push({ type, account_id: account });
+  }
+  return { block_hash: blockHashText(block), changes };
+}
+
+function blockHashText(block: StoredBlock): string {
+  return base58Encode(block.hash);
+}

@@ -1,0 +1,72 @@
+// A query's state, read from history before the (synchronous) view runs: the chain's view functions
+// and the VM read state synchronously, history reads are async seeks. Each request prefetches the
+// keys and prefixes its view can touch, as of its block, and the view reads them from memory.
+
+import type { StateReader } from '@nearlite/chain';
+import { compareBytes, HandlerError, toHex } from '@nearlite/primitives';
+import type { HistoryStore } from './history_store.js';
+
+function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {
+  if (key.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}
+
+export class PrefetchedState implements StateReader {
+  private readonly values = new Map<string, Uint8Array | null>();
+  private readonly scanned: { prefix: Uint8Array; entries: [Uint8Array, Uint8Array][] }[] = [];
+
+  constructor(
+    private readonly history: HistoryStore,
+    readonly height: number,
+  ) {}
+
+  async key(key: Uint8Array): Promise<this> {
+    this.values.set(toHex(key), await this.history.valueAt(key, this.height));
+    return this;
+  }
+
+  async prefix(prefix: Uint8Array): Promise<this> {
+    const entries = await this.history.scanAt(prefix, this.height);
+    this.scanned.push({ prefix, entries });
+    for (const [k, v] of entries) this.values.set(toHex(k), v);
+    return this;
+  }
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    const hex = toHex(key);
+    if (this.values.has(hex)) return this.values.get(hex) ?? undefined;
+    // A key under a scanned prefix that the scan did not return is absent at this height.
+    if (this.scanned.some((s) => startsWith(key, s.prefix))) return undefined;
+    throw new HandlerError(
+      'INTERNAL_ERROR',
+      { error_message: 'state read outside the prefetched keys' },
+      'state read outside the prefetched keys',
+    );
+  }
+
+  *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+    const scan = this.scanned.find((s) => startsWith(prefix, s.prefix));
+    if (!scan)
+      throw new HandlerError(
+        'INTERNAL_ERROR',
+        { error_message: 'prefix was not prefetched' },
+        'prefix was not prefetched',
+      );
+    const sorted = scan.entries
+      .filter(([k]) => startsWith(k, prefix))
+      .sort((a, b) => compareBytes(a[0], b[0]));
+    yield* sorted;
+  }
+
+  iterPrefixWithProof(): never {
+    throw proofUnavailable();
+  }
+}
+
+/** `include_proof` needs the trie's nodes, which no follower has: the stream carries no trie. */
+export function proofUnavailable(): HandlerError {
+  const message =
+    'this node follows a block stream and keeps state as history, without trie nodes: it cannot prove state (include_proof); ask a validator or archival node';
+  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+}

@@ -1,0 +1,112 @@
+// Transaction status and receipts from the stream's outcomes: the outcome DAG from the transaction's
+// outcome through every receipt it caused (depth-first, as nearcore's get_recursive_transaction_results),
+// served from the outcome JSON the stream published. Every stored block is final, so a transaction is
+// FINAL once every receipt in its DAG has an outcome here.
+import { base58Decode, base58Encode, type CryptoHash, HandlerError, RawJson } from '@nearlite/primitives';
+import { DBCol } from '@nearlite/store';
+import type { HistoryStore } from './history_store.js';
+
+interface OutcomeJson {
+  readonly id: string;
+  readonly outcome: { readonly receipt_ids: string[]; readonly status: unknown };
+}
+
+interface Loaded {
+  readonly raw: string;
+  readonly parsed: OutcomeJson;
+}
+
+function load(history: HistoryStore, id: CryptoHash): Loaded | null {
+  const raw = history.json(DBCol.StreamOutcome, id);
+  return raw === undefined ? null : { raw, parsed: JSON.parse(raw) as OutcomeJson };
+}
+
+export function unknownTransaction(hash: CryptoHash): HandlerError {
+  const h = base58Encode(hash);
+  return new HandlerError(
+    'UNKNOWN_TRANSACTION',
+    { requested_transaction_hash: h },
+    `Transaction ${h} doesn't exist`,
+  );
+}
+
+/** nearcore's FinalExecutionStatus: follow SuccessReceiptId to the receipt that produced the value. */
+function finalStatus(outcomes: readonly Loaded[]): unknown {
+  const byId = new Map(outcomes.map((o) => [o.parsed.id, o.parsed]));
+  let cur: OutcomeJson | undefined = outcomes[0]?.parsed;
+  for (let guard = 0; cur && guard < 10_000; guard++) {
+    const s = cur.outcome.status as Record<string, unknown> | string;
+    if (typeof s === 'object' && s !== null) {
+      if ('Failure' in s) return { Failure: s.Failure };
+      if ('SuccessValue' in s) return { SuccessValue: s.SuccessValue };
+      if ('SuccessReceiptId' in s) {
+        cur = byId.get(String(s.SuccessReceiptId));
+        continue;
+      }
+    }
+    return 'Started';
+  }
+  return 'Started';
+}
+
+export function txStatusView(history: HistoryStore, txHash: CryptoHash, withReceipts: boolean): object {
+  const txRaw = history.json(DBCol.StreamTransaction, txHash);
+  const txOutcome = load(history, txHash);
+  if (txRaw === undefined || !txOutcome) throw unknownTransaction(txHash);
+  const outcomes: Loaded[] = [txOutcome];
+  const seen = new Set<string>();
+  const executed = new Set<string>();
+  const nonRefund: string[] = [];
+  let pending = 0;
+  const visit = (o: Loaded, isTx: boolean) => {
+    if (!isTx) executed.add(o.parsed.id);
+    const ids = o.parsed.outcome.receipt_ids;
+    // nearcore's get_tx_execution_status takes a receipt's last new receipt to be its refund.
+    for (const rid of isTx ? ids : ids.slice(0, -1)) nonRefund.push(rid);
+    for (const rid of ids) {
+      if (seen.has(rid)) continue;
+      seen.add(rid);
+      const ro = load(history, base58Decode(rid));
+      if (ro) {
+        outcomes.push(ro);
+        visit(ro, false);
+      } else pending++;
+    }
+  };
+  visit(txOutcome, true);
+  const allExecuted = nonRefund.every((id) => executed.has(id));
+  const level = !allExecuted ? 'INCLUDED_FINAL' : pending === 0 ? 'FINAL' : 'EXECUTED';
+  const tx = JSON.parse(txRaw) as { signer_id: string; receiver_id: string };
+  const [, ...receiptOutcomes] = outcomes;
+  const out: Record<string, unknown> = {
+    final_execution_status: level,
+    status: finalStatus(outcomes),
+    transaction: new RawJson(txRaw),
+    transaction_outcome: new RawJson(txOutcome.raw),
+    receipts_outcome: receiptOutcomes.map((o) => new RawJson(o.raw)),
+  };
+  if (withReceipts) {
+    const receipts: RawJson[] = [];
+    receiptOutcomes.forEach((o, i) => {
+      // nearcore does not store the local receipt of a signer-is-receiver transaction.
+      if (i === 0 && tx.signer_id === tx.receiver_id) return;
+      const raw = history.json(DBCol.StreamReceipt, base58Decode(o.parsed.id));
+      if (raw !== undefined) receipts.push(new RawJson(raw));
+    });
+    out.receipts = receipts;
+  }
+  return out;
+}
+
+export function receiptView(history: HistoryStore, receiptId: CryptoHash): object {
+  const raw = history.json(DBCol.StreamReceipt, receiptId);
+  if (raw === undefined) {
+    const id = base58Encode(receiptId);
+    throw new HandlerError(
+      'UNKNOWN_RECEIPT',
+      { receipt_id: id },
+      { name: 'UNKNOWN_RECEIPT', info: { receipt_id: id } },
+    );
+  }
+  return new RawJson(raw);
+}

@@ -1,0 +1,311 @@
+// Every real block of the fixtures is ingested and served; the answers are derived from the data.
+
+import { ingestBlock } from '@nearlite/follower';
+import { base58Encode, fromHex, stringifyJson, toBase64 } from '@nearlite/primitives';
+import { DBCol } from '@nearlite/store';
+import { BlockVerificationError, jsonEqual, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
+import t from 'tap';
+import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { openFollower, resultText, rpc } from './helpers.js';
+
+// near-api-js' signed_transaction1 test vector (test.near → whatever.near, Transfer 1 yocto).
+const SIGNED_TX_HEX =
+  '09000000746573742e6e65617200917b3d268d4b58f7fec1b150bd68d69be3ee5d4cc39855e341538465bb77860d01000000000000000d00000077686174657665722e6e6561720fa473fd26901df296be6adc4cc4df34d040efa2435224b6986910e630c2fef601000000030100000000000000000000000000000000969a83332186ee9755e4839325525806e189a3d2d2bb4b4760e94443e97e1c4f22deeef0059a8e9713100eda6e19144da7e8a0ef7e539b20708ba1d8d021bd01';
+
+const CHANGES_TYPE: Record<string, string> = {
+  account_update: 'account_changes',
+  account_deletion: 'account_changes',
+  access_key_update: 'single_access_key_changes',
+  access_key_deletion: 'single_access_key_changes',
+  data_update: 'data_changes',
+  data_deletion: 'data_changes',
+  contract_code_update: 'contract_code_changes',
+  contract_code_deletion: 'contract_code_changes',
+};
+
+function changesParams(height: number, c: { type: string; change: Record<string, unknown> }): object {
+  const type = CHANGES_TYPE[c.type]!;
+  const base = { block_id: height, changes_type: type };
+  const account = c.change.account_id;
+  if (type === 'single_access_key_changes')
+    return { ...base, keys: [{ account_id: account, public_key: c.change.public_key }] };
+  if (type === 'data_changes')
+    return { ...base, account_ids: [account], key_prefix_base64: c.change.key_base64 };
+  return { ...base, account_ids: [account] };
+}
+
+/** At most `n` items, spread over the list: the big blocks have thousands of changes. */
+function sample<T>(list: readonly T[], n = 30): T[] {
+  if (list.length <= n) return [...list];
+  const step = list.length / n;
+  return Array.from({ length: n }, (_, i) => list[Math.floor(i * step)]!);
+}
+
+async function servesBlock(
+  t: Tap.Test,
+  backend: Parameters<typeof rpc>[0],
+  m: StreamerMessage,
+  isHead = true,
+): Promise<void> {
+  const h = m.block.header;
+  const byHeight = await rpc(backend, 'block', { block_id: h.height });
+  t.equal(resultText(byHeight.body), stringifyJson(m.block), 'block by height: the view as published');
+  t.match(resultText(byHeight.body), `"timestamp":${h.timestamp_nanosec},`, 'exact u64 timestamp');
+  const byHash = await rpc(backend, 'block', { block_id: h.hash });
+  t.equal(byHash.body, byHeight.body, 'block by hash');
+  if (isHead) {
+    const final = await rpc(backend, 'block', { finality: 'final' });
+    t.equal(final.result.header.hash, h.hash, 'final is the cursor');
+  }
+
+  for (const shard of m.shards) {
+    const chunk = shard.chunk;
+    if (!chunk) continue;
+    const byId = await rpc(backend, 'chunk', { chunk_id: chunk.header.chunk_hash });
+    t.equal(byId.result.header.chunk_hash, chunk.header.chunk_hash);
+    t.ok(jsonEqual(byId.result.header, chunk.header), `chunk ${shard.shard_id} header`);
+    t.same(
+      byId.result.transactions.map((x: { hash: string }) => x.hash),
+      chunk.transactions.map((x) => x.transaction.hash),
+      `chunk ${shard.shard_id} transactions`,
+    );
+    t.same(
+      byId.result.receipts.map((x: { receipt_id: string }) => x.receipt_id),
+      chunk.receipts.map((x) => x.receipt_id),
+      `chunk ${shard.shard_id} receipts`,
+    );
+    const byShard = await rpc(backend, 'chunk', { block_id: h.height, shard_id: chunk.header.shard_id });
+    t.equal(byShard.body, byId.body, `chunk ${shard.shard_id} by block and shard`);
+    for (const tx of sample(chunk.transactions, 10)) {
+      const st = await rpc(backend, 'EXPERIMENTAL_tx_status', {
+        tx_hash: tx.transaction.hash,
+        sender_account_id: tx.transaction.signer_id,
+        wait_until: 'NONE',
+      });
+      t.ok(jsonEqual(st.result.transaction, tx.transaction), `tx ${tx.transaction.hash}`);
+      t.ok(jsonEqual(st.result.transaction_outcome, tx.outcome.execution_outcome), 'tx outcome as published');
+      t.ok(Array.isArray(st.result.receipts), 'EXPERIMENTAL_tx_status has receipts');
+      const plain = await rpc(backend, 'tx', [tx.transaction.hash, tx.transaction.signer_id]);
+      t.notOk('receipts' in plain.result, 'tx has no receipts');
+    }
+  }
+  for (const shard of m.shards) {
+    for (const r of sample(shard.receipt_execution_outcomes, 10)) {
+      const got = await rpc(backend, 'EXPERIMENTAL_receipt', { receipt_id: r.receipt.receipt_id });
+      t.ok(jsonEqual(got.result, r.receipt), `receipt ${r.receipt.receipt_id}`);
+    }
+  }
+
+  const changes = m.shards.flatMap((s) => s.state_changes);
+  for (const c of sample(changes, 40)) {
+    const got = await rpc(backend, 'EXPERIMENTAL_changes', changesParams(h.height, c));
+    t.ok(
+      got.result.changes.some((x: unknown) =>
+        jsonEqual(x, { cause: c.cause, type: c.type, change: c.change }),
+      ),
+      `${c.type} of ${c.change.account_id} is served`,
+    );
+  }
+  const effects = await rpc(backend, 'block_effects', { block_id: h.height });
+  const touched = new Set(effects.result.changes.map((x: { account_id: string }) => x.account_id));
+  for (const c of changes)
+    t.ok(touched.has(c.change.account_id), `block_effects names ${c.change.account_id}`);
+
+  // The last account_update of an account in this block is its state as of the block.
+  const finalAccounts = new Map<string, Record<string, unknown>>();
+  const deleted = new Set<string>();
+  for (const c of changes) {
+    const id = String(c.change.account_id);
+    if (c.type === 'account_update') {
+      finalAccounts.set(id, c.change);
+      deleted.delete(id);
+    }
+    if (c.type === 'account_deletion') {
+      finalAccounts.delete(id);
+      deleted.add(id);
+    }
+  }
+  for (const [id, a] of sample([...finalAccounts], 30)) {
+    const got = await rpc(backend, 'query', {
+      request_type: 'view_account',
+      account_id: id,
+      block_id: h.height,
+    });
+    t.equal(got.result.amount, a.amount, `${id} amount`);
+    t.equal(got.result.locked, a.locked, `${id} locked`);
+    t.equal(got.result.code_hash, a.code_hash, `${id} code_hash`);
+    t.equal(got.result.storage_usage, a.storage_usage, `${id} storage_usage`);
+    t.equal(got.result.block_hash, h.hash);
+  }
+  for (const id of deleted) {
+    const got = await rpc(backend, 'query', {
+      request_type: 'view_account',
+      account_id: id,
+      block_id: h.height,
+    });
+    t.equal(got.error.cause.name, 'UNKNOWN_ACCOUNT', `${id} was deleted`);
+  }
+  const keys = new Map<string, Record<string, unknown>>();
+  for (const c of changes) {
+    const id = `${c.change.account_id} ${c.change.public_key}`;
+    if (c.type === 'access_key_update') keys.set(id, c.change);
+    if (c.type === 'access_key_deletion') keys.delete(id);
+  }
+  for (const k of sample([...keys.values()], 20)) {
+    const got = await rpc(backend, 'query', {
+      request_type: 'view_access_key',
+      account_id: k.account_id,
+      public_key: k.public_key,
+      block_id: h.height,
+    });
+    const ak = k.access_key as { nonce: number; permission: unknown };
+    t.equal(got.result.nonce, ak.nonce, 'access key nonce');
+    t.same(got.result.permission, ak.permission, 'access key permission');
+  }
+}
+
+t.test('every real block is ingested and served from the history store', async (t) => {
+  for (const name of fixtureNames({ verifiable: true })) {
+    await t.test(name, async (t) => {
+      const { store, history, backend } = await openFollower(t.testdir());
+      const { message } = loadFixture(name);
+      await ingestBlock(history, message);
+      t.equal(history.cursor()?.height, message.block.header.height, 'cursor');
+      await servesBlock(t, backend, message);
+      await store.close();
+    });
+  }
+});
+
+t.test('consecutive blocks: links checked, transactions followed across blocks', async (t) => {
+  const { store, history, backend } = await openFollower(t.testdir());
+  const a = loadFixture('mainnet-107503704').message;
+  const b = loadFixture('mainnet-107503705').message;
+  await ingestBlock(history, a);
+  // A block that does not extend the cursor is refused and changes nothing.
+  const stray = loadFixture('mainnet-93085141').message;
+  await t.rejects(ingestBlock(history, stray), { check: VerifyCheck.PrevHash, height: 93085141 });
+  t.equal(history.cursor()?.height, 107503704);
+  const missing = await rpc(backend, 'block', { block_id: 93085141 });
+  t.equal(missing.error.cause.name, 'UNKNOWN_BLOCK');
+  await ingestBlock(history, b);
+  t.equal(history.cursor()?.height, 107503705);
+  await servesBlock(t, backend, a, false);
+
+  // Receipts produced by 107503704's transactions ran in 107503705: tx status now reaches them.
+  const executedInB = new Map(
+    b.shards.flatMap((s) => s.receipt_execution_outcomes.map((r) => [r.receipt.receipt_id, r] as const)),
+  );
+  let followed = 0;
+  for (const tx of a.shards.flatMap((s) => s.chunk?.transactions ?? [])) {
+    const first = tx.outcome.execution_outcome.outcome.receipt_ids[0];
+    if (!first || !executedInB.has(first)) continue;
+    const st = await rpc(backend, 'EXPERIMENTAL_tx_status', {
+      tx_hash: tx.transaction.hash,
+      sender_account_id: tx.transaction.signer_id,
+    });
+    const ids = st.result.receipts_outcome.map((o: { id: string }) => o.id);
+    t.equal(ids[0], first, `${tx.transaction.hash}: its receipt's outcome from the next block`);
+    t.ok(jsonEqual(st.result.receipts_outcome[0], executedInB.get(first)!.execution_outcome));
+    followed++;
+  }
+  t.ok(followed > 0, 'some transactions were followed into the next block');
+  await store.close();
+});
+
+t.test('a skipped height: 70834061 follows 70834059 and 70834060 does not exist', async (t) => {
+  const { store, history, backend } = await openFollower(t.testdir());
+  await ingestBlock(history, loadFixture('mainnet-70834059').message);
+  await ingestBlock(history, loadFixture('mainnet-70834061').message);
+  const gap = await rpc(backend, 'block', { block_id: 70834060 });
+  t.equal(gap.error.cause.name, 'UNKNOWN_BLOCK');
+  const block = await rpc(backend, 'block', { block_id: 70834061 });
+  t.equal(block.result.header.prev_hash, loadFixture('mainnet-70834059').message.block.header.hash);
+  const chunk = await rpc(backend, 'chunk', { block_id: 70834061, shard_id: 0 });
+  t.ok(chunk.error, 'no chunk of shard 0 was published with 70834061');
+  await store.close();
+});
+
+t.test('errors in nearcore shape', async (t) => {
+  const { store, history, backend } = await openFollower(t.testdir());
+  const m = loadFixture('mainnet-93085141').message;
+  await ingestBlock(history, m);
+  const tx = await rpc(backend, 'tx', ['9EGASj6bhqjHhCGaRG6u2BkywEBrLzTZSaoh6ECPH2Jo', 'a.near']);
+  t.equal(tx.error.cause.name, 'UNKNOWN_TRANSACTION');
+  t.same(tx.error.cause.info, { requested_transaction_hash: '9EGASj6bhqjHhCGaRG6u2BkywEBrLzTZSaoh6ECPH2Jo' });
+  const receipt = await rpc(backend, 'EXPERIMENTAL_receipt', {
+    receipt_id: '9EGASj6bhqjHhCGaRG6u2BkywEBrLzTZSaoh6ECPH2Jo',
+  });
+  t.equal(receipt.error.cause.name, 'UNKNOWN_RECEIPT');
+  const above = await rpc(backend, 'block', { block_id: 93085142 });
+  t.equal(above.error.cause.name, 'UNKNOWN_BLOCK');
+  const below = await rpc(backend, 'query', {
+    request_type: 'view_account',
+    account_id: 'near',
+    block_id: 93085000,
+  });
+  t.equal(below.error.cause.name, 'GARBAGE_COLLECTED_BLOCK', 'below the first followed block');
+  const account = await rpc(backend, 'query', {
+    request_type: 'view_account',
+    account_id: 'nobody-here.near',
+    finality: 'final',
+  });
+  t.equal(account.error.cause.name, 'UNKNOWN_ACCOUNT');
+  t.equal(account.error.cause.info.block_height, 93085141);
+  const proof = await rpc(backend, 'query', {
+    request_type: 'view_state',
+    account_id: 'near',
+    prefix_base64: '',
+    include_proof: true,
+    finality: 'final',
+  });
+  t.match(proof.error.cause.info.error_message, /cannot prove state/);
+  const send = await rpc(backend, 'broadcast_tx_async', [toBase64(fromHex(SIGNED_TX_HEX))]);
+  t.match(send.error.cause.info.error_message, /--upstream-rpc/);
+  const lc = await rpc(backend, 'next_light_client_block', { last_block_hash: m.block.header.hash });
+  t.ok(lc.error, 'light-client methods answer an error');
+  await store.close();
+});
+
+t.test('tampered copies are refused and nothing of them is stored', async (t) => {
+  const edits: [string, (m: StreamerMessage) => void][] = [
+    [
+      'changed hash',
+      (m) => {
+        m.block.header.hash = '3UGi8N6uikSd9ZgoUyz8FjhZhxErjhiqQ24AGDfq4DSf';
+      },
+    ],
+    [
+      'edited outcome',
+      (m) => {
+        const o = m.shards[3]!.receipt_execution_outcomes[0]!.execution_outcome;
+        o.block_hash = '3UGi8N6uikSd9ZgoUyz8FjhZhxErjhiqQ24AGDfq4DSf';
+      },
+    ],
+    [
+      'chunk header disagrees',
+      (m) => {
+        m.shards[2]!.chunk!.header.balance_burnt = '1';
+      },
+    ],
+  ];
+  for (const [what, edit] of edits) {
+    const { store, history } = await openFollower(t.testdir());
+    const m = freshMessage('mainnet-93085141');
+    edit(m);
+    await t.rejects(ingestBlock(history, m), BlockVerificationError, what);
+    for (const col of [DBCol.StreamBlock, DBCol.StreamOutcome, DBCol.StateHistory, DBCol.FollowerMisc]) {
+      let rows = 0;
+      for await (const _ of store.iter(col)) rows++;
+      t.equal(rows, 0, `${what}: nothing in column ${col.id}`);
+    }
+    await store.close();
+  }
+  const { store, history } = await openFollower(t.testdir());
+  await ingestBlock(history, loadFixture('mainnet-107503704').message);
+  const broken = freshMessage('mainnet-107503705');
+  broken.block.header.prev_hash = base58Encode(new Uint8Array(32).fill(7));
+  await t.rejects(ingestBlock(history, broken), { check: VerifyCheck.BlockHash });
+  t.equal(history.cursor()?.height, 107503704, 'the cursor did not move');
+  await store.close();
+});

@@ -1,0 +1,68 @@
+// Test helpers: a follower store on disk, its backend, and JSON-RPC calls through the real dispatcher.
+import { join } from 'node:path';
+import { type Genesis, loadGenesis } from '@nearlite/chain';
+import { FollowerBackend, HistoryStore, type UpstreamRpc } from '@nearlite/follower';
+import { dispatch } from '@nearlite/jsonrpc';
+import { Store } from '@nearlite/store';
+
+export const MAINNET_GENESIS = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'test',
+  'fixtures',
+  'mainnet_genesis.json',
+);
+
+let mainnet: Genesis | null = null;
+export function mainnetGenesis(): Genesis {
+  mainnet ??= loadGenesis(MAINNET_GENESIS);
+  return mainnet;
+}
+
+export async function openFollower(
+  dir: string,
+  opts: { genesis?: Genesis; upstream?: UpstreamRpc | null } = {},
+): Promise<{ store: Store; history: HistoryStore; backend: FollowerBackend }> {
+  const store = await Store.open(join(dir, 'data'));
+  const history = new HistoryStore(store);
+  const backend = new FollowerBackend({
+    history,
+    genesis: opts.genesis ?? mainnetGenesis(),
+    runtimeConfigView: {},
+    version: 'test',
+    rpcAddr: '127.0.0.1:0',
+    nodePublicKey: 'ed25519:11111111111111111111111111111111',
+    upstream: opts.upstream ?? null,
+    runView: async () => {
+      throw new Error('no view runner in this test');
+    },
+    syncing: () => false,
+  });
+  return { store, history, backend };
+}
+
+// Answers are checked field by field against the fixtures' own JSON.
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON of many shapes
+type Json = any;
+
+export interface RpcAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly result?: Json;
+  readonly error?: Json;
+}
+
+export async function rpc(backend: FollowerBackend, method: string, params: unknown): Promise<RpcAnswer> {
+  const res = await dispatch({ jsonrpc: '2.0', id: 1, method, params }, backend);
+  const parsed = JSON.parse(res.body) as { result?: unknown; error?: unknown };
+  return { status: res.status, body: res.body, result: parsed.result, error: parsed.error };
+}
+
+/** The `result` member's exact text in an envelope the dispatcher wrote. */
+export function resultText(body: string): string {
+  const start = body.indexOf('"result":') + '"result":'.length;
+  const end = body.lastIndexOf(',"id":');
+  return body.slice(start, end);
+}
