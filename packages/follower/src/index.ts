@@ -1,5 +1,6 @@
 export * from './backend.js';
 export * from './changes.js';
+export * from './follow_loop.js';
 export * from './genesis_history.js';
 export * from './history_key.js';
 export * from './history_store.js';

@@ -3,9 +3,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type BlockSource, FileSource } from '@nearlite/stream';
+import { FollowerNode, type FollowOptions } from './follower_node.js';
 import { initHome } from './home.js';
 import { inspect } from './inspect.js';
-import { stderrLogger } from './log.js';
+import { type Logger, stderrLogger } from './log.js';
 import { NearliteNode } from './node.js';
 import { repair } from './repair.js';
 import { VERSION } from './version.js';
@@ -16,10 +18,13 @@ Usage:
   nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
                 [--sandbox]     --sandbox serves sandbox_patch_state and sandbox_fast_forward
+  nearlite run  --home DIR --follow SOURCE [--upstream-rpc URL] [--rpc-addr HOST:PORT] [--archive]
+                follow a chain's block stream (SOURCE: file:DIR, a NEAR Lake layout) and serve
+                the read RPC from it; writes go to --upstream-rpc
   nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run a local
                                 sandbox (sandbox methods on) on 127.0.0.1:3030
   nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
-                              | state ID [--prefix P] | stats | verify   (read a stopped node's store)
+                              | state ID [--prefix P] | follow | stats | verify   (read a stopped node's store)
   nearlite repair --home DIR    roll a damaged store back to its last whole block, saying what it drops
   nearlite --version
 `;
@@ -34,6 +39,32 @@ function intFlag(v: string | undefined, name: string): number | undefined {
   if (!Number.isInteger(n) || n < 0)
     throw new UsageError(`--${name} must be a non-negative integer, got '${v}'`);
   return n;
+}
+
+/** A block source named on the command line. */
+function openSource(spec: string): BlockSource {
+  if (spec.startsWith('file:')) return new FileSource(spec.slice('file:'.length));
+  throw new UsageError(`--follow: unsupported source '${spec}' (expected file:DIR, a NEAR Lake layout)`);
+}
+
+async function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<number> {
+  await new Promise<void>((resolve) => {
+    const onSignal = (sig: string) => {
+      logger.info(`${sig}: shutting down`);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  await stop();
+  return 0;
+}
+
+async function followUntilSignal(opts: FollowOptions): Promise<number> {
+  const node = await FollowerNode.start(opts);
+  return untilSignal(opts.logger, () => node.stop());
 }
 
 async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {
@@ -80,6 +111,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       sandbox: { type: 'boolean' },
       quiet: { type: 'boolean' },
       prefix: { type: 'string' },
+      follow: { type: 'string' },
+      'upstream-rpc': { type: 'string' },
     },
     strict: true,
   });
@@ -116,6 +149,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     case 'run': {
       if (!values.home) throw new UsageError('run needs --home DIR');
+      if (values.follow !== undefined) {
+        return followUntilSignal({
+          home: values.home,
+          logger,
+          source: openSource(values.follow),
+          ...(values['upstream-rpc'] ? { upstreamRpc: values['upstream-rpc'] } : {}),
+          ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
+          ...(values.archive ? { archive: true } : {}),
+          ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
+        });
+      }
+      if (values['upstream-rpc'] !== undefined) throw new UsageError('--upstream-rpc needs --follow SOURCE');
       const blockTimeMs = intFlag(values['block-time'], 'block-time');
       return runUntilSignal({
         home: values.home,

@@ -1,5 +1,6 @@
 export * from './cli.js';
 export * from './config.js';
+export * from './follower_node.js';
 export * from './home.js';
 export * from './log.js';
 export * from './node.js';

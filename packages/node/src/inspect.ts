@@ -1,5 +1,6 @@
 // `nearlite inspect`: reads a stopped node's home through the embeddable ChainReader.
 import { blockHeaderView, ChainReader, checkChain, chunkHeaderView, heightRanges } from '@nearlite/chain';
+import { HistoryStore } from '@nearlite/follower';
 import { accountView, base58Decode, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
@@ -20,6 +21,18 @@ function heightArg(v: string | undefined): number | undefined {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InspectError(`'${v}' is not a block height`);
   return n;
+}
+
+/** A follower's position (null fields on a producer's store). */
+function followView(store: ChainReader['store']): object {
+  const h = new HistoryStore(store);
+  const cursor = h.cursor();
+  return {
+    cursor_height: cursor?.height ?? null,
+    cursor_hash: cursor ? base58Encode(cursor.hash) : null,
+    first_height: h.firstHeight(),
+    genesis_history_height: h.genesisHeight(),
+  };
 }
 
 export async function inspect(
@@ -76,6 +89,10 @@ export async function inspect(
         for (const [k, v] of reader.contractState(a, prefix)) print({ key: toBase64(k), value: toBase64(v) });
         return;
       }
+      case 'follow': {
+        print(followView(reader.store));
+        return;
+      }
       case 'stats': {
         const head = reader.head();
         const columns: Record<string, number> = {};
@@ -85,6 +102,7 @@ export async function inspect(
           kind: reader.kind(),
           head_height: head?.height ?? null,
           tail_height: reader.tail(),
+          follow: followView(reader.store),
           column_bytes: columns,
         });
         return;
@@ -116,7 +134,7 @@ export async function inspect(
       }
       default:
         throw new InspectError(
-          'inspect what? block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT] | state ID [--prefix P] | stats | verify',
+          'inspect what? block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT] | state ID [--prefix P] | follow | stats | verify',
         );
     }
   } finally {

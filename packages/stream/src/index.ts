@@ -3,4 +3,5 @@ export * from './header_hash.js';
 export * from './message.js';
 export * from './normalize.js';
 export * from './source.js';
+export * from './sources/file.js';
 export * from './verify.js';

@@ -1,0 +1,162 @@
+// The follow loop: fetches heights from a BlockSource in parallel (a bounded window ahead of the
+// cursor), verifies and ingests them strictly in height order, then tails the source's final head.
+// A failing fetch is retried with exponential backoff and reported, never skipped; a block that
+// fails verification is refetched the same way, so the cursor stops there (and says so) rather than
+// store anything it cannot check. A height the source answers null for, below its final head, has
+// no block (a skipped height).
+import { type BlockSource, BlockVerificationError, type StreamerMessage } from '@nearlite/stream';
+import type { HistoryStore } from './history_store.js';
+import { ingestBlock } from './ingest.js';
+
+export interface FollowLogger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+export interface FollowLoopOptions {
+  readonly history: HistoryStore;
+  readonly source: BlockSource;
+  /** First height to fetch when the store has no cursor yet. */
+  readonly startHeight: number;
+  readonly log: FollowLogger;
+  /** Heights fetched ahead of the cursor at once. */
+  readonly concurrency?: number;
+  /** How long to wait for the source's head to move once caught up. */
+  readonly pollMs?: number;
+  readonly retryInitialMs?: number;
+  readonly retryMaxMs?: number;
+  /** How often catch-up progress is logged. */
+  readonly progressEveryMs?: number;
+  /** Called after each committed block (tests use it to stop at a given height). */
+  readonly onBlock?: (height: number) => void;
+}
+
+export class FollowLoop {
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private sourceHead: number | null = null;
+  private running: Promise<void> | null = null;
+  private readonly concurrency: number;
+
+  constructor(private readonly o: FollowLoopOptions) {
+    this.concurrency = Math.max(1, o.concurrency ?? 8);
+  }
+
+  /** The source's final height, as last seen. */
+  get head(): number | null {
+    return this.sourceHead;
+  }
+
+  /** Blocks between the cursor and the source's final head; null before the source answered. */
+  get lag(): number | null {
+    if (this.sourceHead === null) return null;
+    const at = this.o.history.cursor()?.height ?? this.o.startHeight - 1;
+    return Math.max(0, this.sourceHead - at);
+  }
+
+  get syncing(): boolean {
+    const lag = this.lag;
+    return lag === null || lag > 0;
+  }
+
+  start(): void {
+    this.running ??= this.run().catch((err) => {
+      this.o.log.error(`follow loop stopped: ${(err as Error).stack ?? String(err)}`);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    }).then(() => {
+      this.wake = null;
+    });
+  }
+
+  /** Retries `what` until it succeeds or the loop stops (then undefined). */
+  private async retry<T>(label: string, what: () => Promise<T>): Promise<T | undefined> {
+    let delay = this.o.retryInitialMs ?? 250;
+    for (let attempt = 1; !this.stopped; attempt++) {
+      try {
+        return await what();
+      } catch (err) {
+        this.o.log.warn(
+          `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`,
+        );
+        await this.sleep(delay);
+        delay = Math.min(delay * 2, this.o.retryMaxMs ?? 10_000);
+      }
+    }
+    return undefined;
+  }
+
+  private fetch(height: number): Promise<StreamerMessage | null | undefined> {
+    return this.retry(`fetching block ${height} from ${this.o.source.name}`, () =>
+      this.o.source.fetchBlock(height),
+    );
+  }
+
+  private async run(): Promise<void> {
+    const { history, log } = this.o;
+    let next = (history.cursor()?.height ?? this.o.startHeight - 1) + 1;
+    const window = new Map<number, Promise<StreamerMessage | null | undefined>>();
+    let reportedAt = Date.now();
+    let doneSinceReport = 0;
+    while (!this.stopped) {
+      const head = await this.retry(`reading the head of ${this.o.source.name}`, () =>
+        this.o.source.finalHeight(),
+      );
+      if (head === undefined) break;
+      this.sourceHead = head;
+      if (head === null || next > head) {
+        await this.sleep(this.o.pollMs ?? 1000);
+        continue;
+      }
+      while (next <= head && !this.stopped) {
+        for (let h = next; h <= Math.min(head, next + this.concurrency - 1); h++) {
+          if (!window.has(h)) window.set(h, this.fetch(h));
+        }
+        const message = await window.get(next)!;
+        window.delete(next);
+        if (message === undefined) break;
+        if (message !== null) {
+          try {
+            await ingestBlock(history, message);
+          } catch (err) {
+            if (!(err instanceof BlockVerificationError)) throw err;
+            log.error(`${err.message}; refetching it`);
+            await this.sleep(this.o.retryMaxMs ?? 10_000);
+            continue;
+          }
+          this.o.onBlock?.(message.block.header.height);
+          doneSinceReport++;
+        }
+        next++;
+        const now = Date.now();
+        if (now - reportedAt >= (this.o.progressEveryMs ?? 5000)) {
+          const rate = (doneSinceReport * 1000) / (now - reportedAt);
+          const lag = head - (next - 1);
+          const eta = rate > 0 ? `${Math.round(lag / rate)} s` : 'unknown';
+          log.info(
+            `followed to #${next - 1}: ${rate.toFixed(1)} blocks/s, ${lag} behind ${this.o.source.name}, ETA ${eta}`,
+          );
+          reportedAt = now;
+          doneSinceReport = 0;
+        }
+      }
+    }
+    window.clear();
+  }
+}

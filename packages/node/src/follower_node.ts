@@ -1,0 +1,142 @@
+// The composition root of a follower (`nearlite run --follow SOURCE`): the node's LevelDB as a
+// history store, the genesis state as history, the follow loop over the source, and the same
+// JSON-RPC server as a producer's, over the follower's backend. View calls run on the node's
+// worker pool, fed from state prefetched out of history.
+import { existsSync, readFileSync } from 'node:fs';
+import { loadGenesis } from '@nearlite/chain';
+import {
+  FollowerBackend,
+  FollowLoop,
+  HistoryStore,
+  loadGenesisHistory,
+  UpstreamRpc,
+} from '@nearlite/follower';
+import { startRpcServer } from '@nearlite/jsonrpc';
+import { HandlerError } from '@nearlite/primitives';
+import { ensureMetadata, Store } from '@nearlite/store';
+import type { BlockSource } from '@nearlite/stream';
+import { DEFAULT_CONFIG, loadConfig, parseHostPort } from './config.js';
+import { FollowerMetrics } from './follower_metrics.js';
+import { homePaths } from './home.js';
+import type { Logger } from './log.js';
+import { NodeError } from './node.js';
+import { createServices } from './services.js';
+import { VERSION } from './version.js';
+import { ViewCallPool } from './view_pool.js';
+
+export interface FollowOptions {
+  readonly home: string;
+  readonly source: BlockSource;
+  readonly upstreamRpc?: string;
+  readonly rpcAddr?: string;
+  readonly archive?: boolean;
+  readonly convertDbKind?: boolean;
+  readonly logger: Logger;
+  /** Heights fetched ahead of the cursor (8 by default). */
+  readonly concurrency?: number;
+  readonly pollMs?: number;
+}
+
+export class FollowerNode {
+  private constructor(
+    readonly url: string,
+    readonly port: number,
+    readonly history: HistoryStore,
+    readonly loop: FollowLoop,
+    private readonly close: () => Promise<void>,
+  ) {}
+
+  static async start(o: FollowOptions): Promise<FollowerNode> {
+    const p = homePaths(o.home);
+    if (!existsSync(p.genesis))
+      throw new NodeError(
+        `no genesis.json in ${o.home}; run \`nearlite init --home ${o.home} --genesis FILE\` first`,
+      );
+    const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
+    const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
+    const archive = o.archive ?? fileConfig.archive;
+    const genesis = loadGenesis(p.genesis);
+    const services = createServices({ genesis, config: { ...fileConfig, rpcAddr, archive } });
+    const store = await Store.open(p.data);
+    const pool = new ViewCallPool(2);
+    try {
+      await ensureMetadata(store, archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
+      const history = new HistoryStore(store);
+      if (await loadGenesisHistory(history, genesis, services.storageUsageConfig)) {
+        o.logger.info(
+          `genesis state of ${genesis.config.chainId} written as history at #${genesis.config.genesisHeight}`,
+        );
+      }
+      const cursor = history.cursor();
+      const first = cursor ? null : await o.source.firstHeight();
+      const startHeight = Math.max(genesis.config.genesisHeight, first ?? genesis.config.genesisHeight);
+      const loop = new FollowLoop({
+        history,
+        source: o.source,
+        startHeight,
+        log: o.logger,
+        ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+        ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
+      });
+      const nodeKey = existsSync(p.nodeKey)
+        ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key
+        : '';
+      const backend = new FollowerBackend({
+        history,
+        genesis,
+        runtimeConfigView: services.runtimeConfigView,
+        version: VERSION,
+        rpcAddr,
+        nodePublicKey: nodeKey,
+        upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
+        runView: (prepared) =>
+          pool.call({ ...prepared.input, validators: [...prepared.input.validators] }, prepared.get),
+        syncing: () => loop.syncing,
+        health: () => {
+          if (history.cursor() === null) {
+            throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
+          }
+        },
+        stateSizeLimit:
+          fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
+      });
+      const metrics = new FollowerMetrics(history, loop);
+      const { host, port } = parseHostPort(rpcAddr);
+      const server = await startRpcServer({
+        backend,
+        host,
+        port,
+        bodyLimit: fileConfig.jsonPayloadMaxSize,
+        observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
+        metrics: () => metrics.text(),
+        ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
+        onInternalError: (err, where) =>
+          o.logger.error(
+            `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+          ),
+      });
+      loop.start();
+      o.logger.info(
+        `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
+          `#${cursor ? cursor.height + 1 : startHeight}, store at ${p.data}, RPC on ${server.url}` +
+          (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : ''),
+      );
+      return new FollowerNode(server.url, server.port, history, loop, async () => {
+        await loop.stop();
+        await server.close();
+        await pool.close();
+        await services.close();
+        await o.source.close();
+        await store.close();
+      });
+    } catch (err) {
+      await pool.close();
+      await store.close();
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.close();
+  }
+}
