@@ -118,8 +118,9 @@ export class FollowerNode {
       loop.start();
       o.logger.info(
         `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
-          `#${cursor ? cursor.height + 1 : startHeight}, store at ${p.data}, RPC on ${server.url}` +
-          (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : ''),
+          `#${cursor ? cursor.height + 1 : startHeight}, store at ${p.data}` +
+          (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
+          `, RPC on ${server.url}`,
       );
       return new FollowerNode(server.url, server.port, history, loop, async () => {
         await loop.stop();

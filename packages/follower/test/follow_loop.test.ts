@@ -1,0 +1,101 @@
+import { FollowLoop, HistoryStore } from '@nearlite/follower';
+import { Store } from '@nearlite/store';
+import { FileSource } from '@nearlite/stream';
+import t from 'tap';
+import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
+import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain.js';
+
+function logs() {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m: string) => lines.push(`INFO ${m}`),
+    warn: (m: string) => lines.push(`WARN ${m}`),
+    error: (m: string) => lines.push(`ERROR ${m}`),
+  };
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
+
+t.test('follows in height order through failures and skipped heights, then tails the head', async (t) => {
+  const chain = syntheticChain(40, { skip: [1_000_005, 1_000_017] });
+  const source = new MemorySource(chain.slice(0, 30));
+  source.failures = 3;
+  const store = await Store.open(t.testdir());
+  const history = new HistoryStore(store);
+  const log = logs();
+  const order: number[] = [];
+  const loop = new FollowLoop({
+    history,
+    source,
+    startHeight: 1_000_000,
+    log,
+    concurrency: 4,
+    pollMs: 20,
+    retryInitialMs: 5,
+    retryMaxMs: 20,
+    progressEveryMs: 0,
+    onBlock: (h) => order.push(h),
+  });
+  loop.start();
+  const last30 = chain[29]!.block.header.height;
+  await until(() => history.cursor()?.height === last30, 'the first 30 blocks');
+  t.ok(loop.syncing === false, 'caught up');
+  for (const m of chain.slice(30)) source.add(m);
+  const last = chain.at(-1)!.block.header.height;
+  await until(() => history.cursor()?.height === last, 'the tail');
+  await loop.stop();
+  t.same(
+    order,
+    chain.map((m) => m.block.header.height),
+    'every block, in order, once',
+  );
+  t.notOk(order.includes(1_000_005) || order.includes(1_000_017), 'skipped heights have no block');
+  t.ok(source.fetched.includes(1_000_005), 'a skipped height is still asked for');
+  t.ok(
+    log.lines.some((l) => l.startsWith('WARN fetching block') && l.includes('retrying')),
+    'failures are reported',
+  );
+  t.ok(
+    log.lines.some((l) => /blocks\/s, \d+ behind memory:, ETA/.test(l)),
+    'progress shows rate, lag and ETA',
+  );
+  t.equal(loop.lag, 0);
+  for (const m of chain)
+    t.ok(history.blockAt(m.block.header.height), `block ${m.block.header.height} stored`);
+  await store.close();
+});
+
+t.test('a block that fails verification stops the cursor there and is refetched', async (t) => {
+  const chain = syntheticChain(6);
+  const bad = structuredClone(chain[3]!);
+  bad.block.header.gas_price = '1';
+  const source = new MemorySource([...chain.slice(0, 3), bad, ...chain.slice(4)]);
+  const store = await Store.open(t.testdir());
+  const history = new HistoryStore(store);
+  const log = logs();
+  const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log, pollMs: 10, retryMaxMs: 10 });
+  loop.start();
+  await until(() => log.lines.some((l) => l.includes('refused (block_hash)')), 'the refusal');
+  t.equal(history.cursor()?.height, 1_000_002, 'stopped before the bad block');
+  source.add(chain[3]!);
+  await until(() => history.cursor()?.height === 1_000_005, 'the rest after the source is fixed');
+  await loop.stop();
+  await store.close();
+});
+
+t.test('the file: source reads the NEAR Lake layout', async (t) => {
+  const dir = t.testdir();
+  const chain = syntheticChain(5, { skip: [1_000_002] });
+  writeLake(dir, chain);
+  const source = new FileSource(dir);
+  t.equal(await source.firstHeight(), 1_000_000);
+  t.equal(await source.finalHeight(), chain.at(-1)!.block.header.height);
+  t.equal(await source.fetchBlock(1_000_002), null, 'skipped height');
+  const m = await source.fetchBlock(1_000_003);
+  t.equal(m?.block.header.hash, chain[2]!.block.header.hash);
+  t.equal(m?.shards.length, 1);
+});

@@ -1,0 +1,53 @@
+// A long verifiable chain for follower tests, built from the real sandbox block 879765 (header V3):
+// each copy gets its own height, links to the one before, and carries a recomputed hash, so it
+// passes every check a follower makes. Heights listed in `skip` get no block (skipped heights).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { base58Encode, stringifyJson } from '@nearlite/primitives';
+import { computeHeaderHash, HeaderLayout, lakeDirName, type StreamerMessage } from '@nearlite/stream';
+import { freshMessage } from './stream_fixtures.js';
+
+export function syntheticChain(
+  count: number,
+  opts: { skip?: readonly number[]; from?: number } = {},
+): StreamerMessage[] {
+  const skip = new Set(opts.skip ?? []);
+  const out: StreamerMessage[] = [];
+  let height = opts.from ?? 1_000_000;
+  let prevHash = base58Encode(new Uint8Array(32).fill(1));
+  let prevHeight = height - 1;
+  while (out.length < count) {
+    if (skip.has(height)) {
+      height++;
+      continue;
+    }
+    const m = freshMessage('sandbox-879765');
+    const h = m.block.header;
+    h.height = height;
+    h.prev_height = prevHeight;
+    h.prev_hash = prevHash;
+    h.block_ordinal = out.length + 1;
+    h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
+    for (const c of m.block.chunks) c.height_included = height;
+    for (const s of m.shards) {
+      if (s.chunk) s.chunk.header.height_included = height;
+      for (const t of s.chunk?.transactions ?? []) t.outcome.execution_outcome.block_hash = h.hash;
+      for (const r of s.receipt_execution_outcomes) r.execution_outcome.block_hash = h.hash;
+    }
+    out.push(m);
+    prevHash = h.hash;
+    prevHeight = height;
+    height++;
+  }
+  return out;
+}
+
+/** Writes messages in the NEAR Lake layout (`<height>/block.json`, `shard_N.json`). */
+export function writeLake(dir: string, messages: readonly StreamerMessage[]): void {
+  for (const m of messages) {
+    const at = join(dir, lakeDirName(m.block.header.height));
+    mkdirSync(at, { recursive: true });
+    writeFileSync(join(at, 'block.json'), stringifyJson(m.block));
+    for (const s of m.shards) writeFileSync(join(at, `shard_${s.shard_id}.json`), stringifyJson(s));
+  }
+}
