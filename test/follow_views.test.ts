@@ -1,0 +1,104 @@
+// State views on a follower: the genesis records of `init` are history at the genesis height, and
+// call_function runs the contract on the node's view workers against that history.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import bs58 from 'bs58';
+import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+
+t.test('a follower answers state views and runs view calls on its history', async (t) => {
+  const dir = t.testdir();
+  const home = join(dir, 'home');
+  initHome(home);
+  const code = await compileContract('counter');
+  const codeHash = bs58.encode(createHash('sha256').update(code).digest());
+  const value = Buffer.alloc(4);
+  value.writeInt32LE(7);
+  const genesisPath = join(home, 'genesis.json');
+  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as { records: unknown[] };
+  genesis.records.push(
+    {
+      Account: {
+        account_id: 'counter.test.near',
+        account: { amount: '10000000000000000000000000', locked: '0', code_hash: codeHash, storage_usage: 0 },
+      },
+    },
+    { Contract: { account_id: 'counter.test.near', code: Buffer.from(code).toString('base64') } },
+    {
+      Data: {
+        account_id: 'counter.test.near',
+        data_key: Buffer.from('n').toString('base64'),
+        value: value.toString('base64'),
+      },
+    },
+  );
+  writeFileSync(genesisPath, JSON.stringify(genesis));
+  const chain = syntheticChain(3);
+  writeLake(join(dir, 'blocks'), chain);
+  const node = await startNode(home, ['--follow', `file:${join(dir, 'blocks')}`]);
+  t.teardown(() => node.stop());
+  const head = chain.at(-1)!.block.header.height;
+  await waitForHeight(node, head);
+
+  const call = await node.rpc<{ result: number[]; block_height: number }>('query', {
+    request_type: 'call_function',
+    account_id: 'counter.test.near',
+    method_name: 'get',
+    args_base64: '',
+    finality: 'final',
+  });
+  t.equal(Buffer.from(call.body.result!.result).toString(), '7', 'the contract read its genesis state');
+  t.equal(call.body.result!.block_height, head);
+
+  const state = await node.rpc<{ values: { key: string; value: string }[] }>('query', {
+    request_type: 'view_state',
+    account_id: 'counter.test.near',
+    prefix_base64: '',
+    block_id: head,
+  });
+  t.same(state.body.result!.values, [{ key: 'bg==', value: value.toString('base64') }]);
+  const viewCode = await node.rpc<{ hash: string; code_base64: string }>('query', {
+    request_type: 'view_code',
+    account_id: 'counter.test.near',
+    finality: 'final',
+  });
+  t.equal(viewCode.body.result!.hash, codeHash);
+  t.equal(viewCode.body.result!.code_base64, Buffer.from(code).toString('base64'));
+
+  const missing = await node.rpc('query', {
+    request_type: 'call_function',
+    account_id: 'nobody.test.near',
+    method_name: 'get',
+    args_base64: '',
+    finality: 'final',
+  });
+  t.equal(missing.body.error?.cause.name, 'UNKNOWN_ACCOUNT');
+  const keys = await node.rpc<{ keys: unknown[] }>('query', {
+    request_type: 'view_access_key_list',
+    account_id: 'test.near',
+    finality: 'final',
+  });
+  // Genesis keys of test.near, plus the keys the followed blocks added (their access_key_update).
+  const expected = new Set<string>();
+  for (const r of genesis.records as { AccessKey?: { account_id: string; public_key: string } }[]) {
+    if (r.AccessKey?.account_id === 'test.near') expected.add(r.AccessKey.public_key);
+  }
+  for (const c of chain[0]!.shards.flatMap((s) => s.state_changes)) {
+    if (c.type === 'access_key_update' && c.change.account_id === 'test.near')
+      expected.add(String(c.change.public_key));
+  }
+  t.same(
+    new Set((keys.body.result!.keys as { public_key: string }[]).map((k) => k.public_key)),
+    expected,
+    "test.near's keys: genesis and followed blocks",
+  );
+  const validators = await node.rpc<{ current_validators: { account_id: string }[] }>('validators', [null]);
+  t.equal(validators.body.result!.current_validators[0]!.account_id, 'test.near');
+  const gas = await node.rpc<{ gas_price: string }>('gas_price', [head]);
+  t.equal(gas.body.result!.gas_price, chain.at(-1)!.block.header.gas_price);
+  const send = await node.rpc('broadcast_tx_commit', ['AAAA']);
+  t.ok(send.body.error, 'no write method without --upstream-rpc');
+});
