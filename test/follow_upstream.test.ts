@@ -1,0 +1,40 @@
+// Write methods on a follower go to --upstream-rpc, and the upstream's answer comes back as it is.
+import { join } from 'node:path';
+import t from 'tap';
+import { initHome, startNode } from './helpers/node.js';
+import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+
+// near-api-js' signed_transaction1 test vector (test.near → whatever.near, Transfer 1 yocto).
+const SIGNED_TX = Buffer.from(
+  '09000000746573742e6e65617200917b3d268d4b58f7fec1b150bd68d69be3ee5d4cc39855e341538465bb77860d01000000000000000d00000077686174657665722e6e6561720fa473fd26901df296be6adc4cc4df34d040efa2435224b6986910e630c2fef601000000030100000000000000000000000000000000969a83332186ee9755e4839325525806e189a3d2d2bb4b4760e94443e97e1c4f22deeef0059a8e9713100eda6e19144da7e8a0ef7e539b20708ba1d8d021bd01',
+  'hex',
+).toString('base64');
+
+t.test('send_tx through a follower is answered by its upstream', async (t) => {
+  const dir = t.testdir();
+  initHome(join(dir, 'producer'));
+  const producer = await startNode(join(dir, 'producer'), ['--block-time', '200']);
+  t.teardown(() => producer.stop());
+  initHome(join(dir, 'follower'));
+  writeLake(join(dir, 'blocks'), syntheticChain(2));
+  const follower = await startNode(join(dir, 'follower'), [
+    '--follow',
+    `file:${join(dir, 'blocks')}`,
+    '--upstream-rpc',
+    producer.url,
+  ]);
+  t.teardown(() => follower.stop());
+
+  for (const [method, params] of [
+    ['send_tx', { signed_tx_base64: SIGNED_TX, wait_until: 'NONE' }],
+    ['broadcast_tx_commit', [SIGNED_TX]],
+  ] as const) {
+    const direct = await producer.rpc(method, params);
+    const forwarded = await follower.rpc(method, params);
+    t.ok(direct.body.error, `${method}: the producer refuses this transaction (its block hash is unknown)`);
+    t.equal(forwarded.status, direct.status, `${method}: same HTTP status`);
+    t.same(forwarded.body.error, direct.body.error, `${method}: the upstream's error, as it is`);
+  }
+  const bad = await follower.rpc('send_tx', { signed_tx_base64: 'AAAA', wait_until: 'NONE' });
+  t.equal(bad.body.error?.cause.name, 'PARSE_ERROR', 'undecodable bytes are refused before forwarding');
+});
