@@ -1,0 +1,144 @@
+// The bls12381_* host functions against nearcore's test vectors, with the exact gas of every call.
+import { parseVMConfig, runFunction, type VMConfig } from '@nearlite/vm';
+import t from 'tap';
+import { csv, each, fp, fp2, g1, g2, hex, join, json, scalar, type Vector } from './bls12381_vectors.js';
+import { config, fees, freshHash, MockExternal, makeContext, rawConfig, wat } from './helpers.js';
+
+const fixed = parseVMConfig({ ...rawConfig.wasm_config, bls12381_not_in_group_fix: true });
+const ext = rawConfig.wasm_config.ext_costs as Record<string, number>;
+const cost = (name: string): bigint => BigInt(ext[name]!);
+
+// Every method copies the call's input into memory at 0, calls one host function on it, and
+// returns the gas that call burnt (between two used_gas readings), its status, and register 1.
+const OUT = 0x400000;
+const HOST = {
+  p1_sum: ['bls12381_p1_sum', 97],
+  p2_sum: ['bls12381_p2_sum', 193],
+  g1_multiexp: ['bls12381_g1_multiexp', 128],
+  g2_multiexp: ['bls12381_g2_multiexp', 224],
+  map_fp_to_g1: ['bls12381_map_fp_to_g1', 48],
+  map_fp2_to_g2: ['bls12381_map_fp2_to_g2', 96],
+  p1_decompress: ['bls12381_p1_decompress', 48],
+  p2_decompress: ['bls12381_p2_decompress', 96],
+} as const;
+type Fn = keyof typeof HOST | 'pairing_check';
+
+const method = (name: string, host: string, args: string): string => `
+  (func (export "${name}") (local $len i64)
+    (call $input (i64.const 0))
+    (call $read_register (i64.const 0) (i64.const 0))
+    (local.set $len (call $register_len (i64.const 0)))
+    (i64.store (i32.const ${OUT}) (call $used_gas))
+    (i64.store (i32.const ${OUT + 8}) (call $${host} ${args}))
+    (i64.store (i32.const ${OUT}) (i64.sub (call $used_gas) (i64.load (i32.const ${OUT}))))
+    (if (i64.eq (call $register_len (i64.const 1)) (i64.const -1))
+      (then (call $value_return (i64.const 16) (i64.const ${OUT})))
+      (else
+        (call $read_register (i64.const 1) (i64.const ${OUT + 16}))
+        (call $value_return (i64.add (i64.const 16) (call $register_len (i64.const 1))) (i64.const ${OUT})))))`;
+
+const imports = [
+  '(import "env" "input" (func $input (param i64)))',
+  '(import "env" "read_register" (func $read_register (param i64 i64)))',
+  '(import "env" "register_len" (func $register_len (param i64) (result i64)))',
+  '(import "env" "used_gas" (func $used_gas (result i64)))',
+  '(import "env" "value_return" (func $value_return (param i64 i64)))',
+  '(import "env" "bls12381_pairing_check" (func $bls12381_pairing_check (param i64 i64) (result i64)))',
+  ...Object.values(HOST).map(([h]) => `(import "env" "${h}" (func $${h} (param i64 i64 i64) (result i64)))`),
+];
+const code = await wat(`(module ${imports.join('\n')} (memory 128)
+  ${Object.entries(HOST)
+    .map(([name, [h]]) => method(name, h, '(local.get $len) (i64.const 0) (i64.const 1)'))
+    .join('\n')}
+  ${method('pairing_check', 'bls12381_pairing_check', '(local.get $len) (i64.const 0)')}
+  ${Object.entries(HOST)
+    .map(([name, [h]]) => method(`${name}_from_register`, h, '(i64.const -1) (i64.const 0) (i64.const 1)'))
+    .join('\n')}
+  ${method('pairing_check_from_register', 'bls12381_pairing_check', '(i64.const -1) (i64.const 0)')})`);
+const codeHash = freshHash();
+
+function le64(b: Uint8Array, o: number): bigint {
+  return new DataView(b.buffer, b.byteOffset + o, 8).getBigUint64(0, true);
+}
+
+interface Result {
+  gas: bigint;
+  status: bigint;
+  out: Uint8Array | null;
+}
+
+function run(fn: Fn, input: Uint8Array, cfg: VMConfig = config) {
+  return runFunction({
+    code,
+    codeHash,
+    methodName: fn,
+    context: makeContext({ input }),
+    config: cfg,
+    fees,
+    external: new MockExternal(),
+  });
+}
+
+function call(fn: Fn, input: Uint8Array, cfg: VMConfig = config): Result {
+  const o = run(fn, input, cfg);
+  if (o.return_data.kind !== 'Value') {
+    throw new Error(
+      `${fn} aborted: ${JSON.stringify(o.aborted, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`,
+    );
+  }
+  const d = o.return_data.data;
+  return { gas: le64(d, 0), status: le64(d, 8), out: d.length > 16 ? d.slice(16) : null };
+}
+
+/** nearcore's cost of one call (plus the second used_gas's `base`), from the parameter snapshot. */
+function expectedGas(fn: Fn, inputLen: number, outLen: number | null): bigint {
+  const prefix = fn === 'pairing_check' ? 'bls12381_pairing' : HOST[fn][0];
+  const itemSize = fn === 'pairing_check' ? 288 : HOST[fn][1];
+  let g =
+    cost('base') +
+    cost(`${prefix}_base`) +
+    cost(`${prefix}_element`) * BigInt(Math.floor(inputLen / itemSize)) +
+    cost('read_memory_base') +
+    cost('read_memory_byte') * BigInt(inputLen);
+  if (outLen !== null) g += cost('write_register_base') + cost('write_register_byte') * BigInt(outLen);
+  return g;
+}
+
+/** Runs `fn` on `input` and checks the status, the output and the gas. */
+function check(
+  t: Tap.Test,
+  fn: Fn,
+  input: Uint8Array,
+  want: { status: bigint; out?: Uint8Array },
+  cfg: VMConfig = config,
+  msg = '',
+): void {
+  const r = call(fn, input, cfg);
+  t.equal(r.status, want.status, `${fn} status ${msg}`);
+  if (want.out !== undefined) t.same(r.out, want.out, `${fn} output ${msg}`);
+  if (want.status !== 0n || fn === 'pairing_check') t.equal(r.out, null, `${fn} leaves the register ${msg}`);
+  t.equal(r.gas, expectedGas(fn, input.length, r.out?.length ?? null), `${fn} gas ${msg}`);
+}
+
+const g1Vec = (v: Vector) => g1(v.input);
+void g1Vec;
+void fp;
+void fp2;
+void g2;
+void hex;
+void join;
+void scalar;
+void each;
+void csv;
+
+t.test('p1_sum: EIP-2537 G1 additions (json vectors, NEP-488 semantics)', async (t) => {
+  for (const [i, v] of json('bls12_381_g1_add.json').entries()) {
+    const input = join([
+      Uint8Array.of(0),
+      g1(v.input.subarray(0, 128)),
+      Uint8Array.of(0),
+      g1(v.input.subarray(128)),
+    ]);
+    check(t, 'p1_sum', input, { status: 0n, out: g1(v.output) }, fixed, `#${i}`);
+  }
+});
