@@ -120,18 +120,9 @@ function check(
   t.equal(r.gas, expectedGas(fn, input.length, r.out?.length ?? null), `${fn} gas ${msg}`);
 }
 
-const g1Vec = (v: Vector) => g1(v.input);
-void g1Vec;
-void fp;
-void fp2;
-void g2;
-void hex;
-void join;
-void scalar;
-void each;
-void csv;
+const P1_SUM_X0 = [7, 10]; // bls12_381_g1_add.json entries adding G1's (0, ±2)
 
-t.test('p1_sum: EIP-2537 G1 additions (json vectors, NEP-488 semantics)', async (t) => {
+t.test('p1_sum: G1 additions (bls12_381_g1_add.json)', async (t) => {
   for (const [i, v] of json('bls12_381_g1_add.json').entries()) {
     const input = join([
       Uint8Array.of(0),
@@ -139,6 +130,63 @@ t.test('p1_sum: EIP-2537 G1 additions (json vectors, NEP-488 semantics)', async 
       Uint8Array.of(0),
       g1(v.input.subarray(128)),
     ]);
+    check(t, 'p1_sum', input, { status: 0n, out: g1(v.output) }, fixed, `#${i} with the fix`);
+    // Before NEP-488 (the protocol nearlite reports), (0, ±2) is refused and nothing else changes.
+    const before = P1_SUM_X0.includes(i) ? { status: 1n } : { status: 0n, out: g1(v.output) };
+    check(t, 'p1_sum', input, before, config, `#${i} without the fix`);
+  }
+});
+
+t.test('p1_sum: (0, 2) + (0, 2) = (0, −2) and back (g1_add_x0.csv)', async (t) => {
+  for (const [i, v] of csv('g1_add_x0.csv').entries()) {
+    const input = join([
+      Uint8Array.of(0),
+      g1(v.input.subarray(0, 128)),
+      Uint8Array.of(0),
+      g1(v.input.subarray(128)),
+    ]);
     check(t, 'p1_sum', input, { status: 0n, out: g1(v.output) }, fixed, `#${i}`);
+    check(t, 'p1_sum', input, { status: 1n }, config, `#${i} without the fix`);
+  }
+});
+
+t.test('p2_sum: G2 additions (bls12_381_g2_add.json)', async (t) => {
+  for (const [i, v] of json('bls12_381_g2_add.json').entries()) {
+    const input = join([
+      Uint8Array.of(0),
+      g2(v.input.subarray(0, 256)),
+      Uint8Array.of(0),
+      g2(v.input.subarray(256)),
+    ]);
+    check(t, 'p2_sum', input, { status: 0n, out: g2(v.output) }, config, `#${i}`);
+  }
+});
+
+t.test('map_fp_to_g1 (bls12_381_map_fp_to_g1.json)', async (t) => {
+  const all = json('bls12_381_map_fp_to_g1.json');
+  for (const [i, v] of all.entries()) {
+    check(t, 'map_fp_to_g1', fp(v.input), { status: 0n, out: g1(v.output) }, config, `#${i}`);
+  }
+  // Several elements map in one call, their points concatenated.
+  const input = join(all.map((v) => fp(v.input)));
+  check(t, 'map_fp_to_g1', input, { status: 0n, out: join(all.map((v) => g1(v.output))) });
+});
+
+t.test('map_fp2_to_g2 (bls12_381_map_fp2_to_g2.json)', async (t) => {
+  const all = json('bls12_381_map_fp2_to_g2.json');
+  for (const [i, v] of all.entries()) {
+    check(t, 'map_fp2_to_g2', fp2(v.input), { status: 0n, out: g2(v.output) }, config, `#${i}`);
+  }
+  const input = join(all.slice(0, 4).map((v) => fp2(v.input)));
+  check(t, 'map_fp2_to_g2', input, { status: 0n, out: join(all.slice(0, 4).map((v) => g2(v.output))) });
+});
+
+const pairingInput = (b: Uint8Array): Uint8Array =>
+  each(b, 384, (pair) => join([g1(pair.subarray(0, 128)), g2(pair.subarray(128))]));
+
+t.test('pairing_check (pairing.csv): 0 when the product is one, 2 when not', async (t) => {
+  for (const [i, v] of csv('pairing.csv').entries()) {
+    const one = v.output[v.output.length - 1] === 1;
+    check(t, 'pairing_check', pairingInput(v.input), { status: one ? 0n : 2n }, config, `#${i}`);
   }
 });
