@@ -190,3 +190,46 @@ t.test('pairing_check (pairing.csv): 0 when the product is one, 2 when not', asy
     check(t, 'pairing_check', pairingInput(v.input), { status: one ? 0n : 2n }, config, `#${i}`);
   }
 });
+
+const mulInput =
+  (point: (b: Uint8Array) => Uint8Array, size: number) =>
+  (b: Uint8Array): Uint8Array =>
+    each(b, size + 32, (item) => join([point(item.subarray(0, size)), scalar(item.subarray(size))]));
+const g1MulInput = mulInput(g1, 128);
+const g2MulInput = mulInput(g2, 256);
+
+t.test('g1_multiexp: scalar multiplications (g1_mul.csv)', async (t) => {
+  const all = csv('g1_mul.csv');
+  for (const [i, v] of all.entries()) {
+    check(t, 'g1_multiexp', g1MulInput(v.input), { status: 0n, out: g1(v.output) }, config, `#${i}`);
+  }
+});
+
+t.test('g2_multiexp: scalar multiplications (g2_mul.csv)', async (t) => {
+  for (const [i, v] of csv('g2_mul.csv').entries()) {
+    check(t, 'g2_multiexp', g2MulInput(v.input), { status: 0n, out: g2(v.output) }, config, `#${i}`);
+  }
+});
+
+t.test('g1_multiexp refuses points off the curve (multiexp_g1_error.csv)', async (t) => {
+  for (const [i, v] of csv('multiexp_g1_error.csv').entries()) {
+    check(t, 'g1_multiexp', g1MulInput(v.input), { status: 1n }, config, `#${i}`);
+  }
+});
+
+t.test('pairing_check refuses points outside G1 or G2 (pairing_error.csv)', async (t) => {
+  for (const [i, v] of csv('pairing_error.csv').entries()) {
+    check(t, 'pairing_check', pairingInput(v.input), { status: 1n }, config, `#${i}`);
+  }
+});
+
+t.test('map_fp_to_g1 refuses elements ≥ p (fp_to_g1_error.csv)', async (t) => {
+  let checked = 0;
+  for (const [i, v] of csv('fp_to_g1_error.csv').entries()) {
+    // Like nearcore's test: a non-zero EIP-2537 padding has no counterpart in 48-byte elements.
+    if (v.input.subarray(0, 16).some((b) => b !== 0)) continue;
+    check(t, 'map_fp_to_g1', fp(v.input), { status: 1n }, config, `#${i}`);
+    checked++;
+  }
+  t.equal(checked, 2);
+});
