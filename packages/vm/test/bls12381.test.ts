@@ -1,7 +1,7 @@
 // The bls12381_* host functions against nearcore's test vectors, with the exact gas of every call.
 import { parseVMConfig, runFunction, type VMConfig } from '@nearlite/vm';
 import t from 'tap';
-import { csv, each, fp, fp2, g1, g2, hex, join, json, scalar, type Vector } from './bls12381_vectors.js';
+import { csv, each, fp, fp2, g1, g2, hex, join, json, scalar } from './bls12381_vectors.js';
 import { config, fees, freshHash, MockExternal, makeContext, rawConfig, wat } from './helpers.js';
 
 const fixed = parseVMConfig({ ...rawConfig.wasm_config, bls12381_not_in_group_fix: true });
@@ -9,7 +9,8 @@ const ext = rawConfig.wasm_config.ext_costs as Record<string, number>;
 const cost = (name: string): bigint => BigInt(ext[name]!);
 
 // Every method copies the call's input into memory at 0, calls one host function on it, and
-// returns the gas that call burnt (between two used_gas readings), its status, and register 1.
+// returns the gas that call burnt (between two used_gas readings), its status, and register 1
+// (its length, u64::MAX when unset, then its bytes).
 const OUT = 0x400000;
 const HOST = {
   p1_sum: ['bls12381_p1_sum', 97],
@@ -31,11 +32,11 @@ const method = (name: string, host: string, args: string): string => `
     (i64.store (i32.const ${OUT}) (call $used_gas))
     (i64.store (i32.const ${OUT + 8}) (call $${host} ${args}))
     (i64.store (i32.const ${OUT}) (i64.sub (call $used_gas) (i64.load (i32.const ${OUT}))))
-    (if (i64.eq (call $register_len (i64.const 1)) (i64.const -1))
-      (then (call $value_return (i64.const 16) (i64.const ${OUT})))
-      (else
-        (call $read_register (i64.const 1) (i64.const ${OUT + 16}))
-        (call $value_return (i64.add (i64.const 16) (call $register_len (i64.const 1))) (i64.const ${OUT})))))`;
+    (i64.store (i32.const ${OUT + 16}) (call $register_len (i64.const 1)))
+    (if (i64.ne (i64.load (i32.const ${OUT + 16})) (i64.const -1))
+      (then (call $read_register (i64.const 1) (i64.const ${OUT + 24}))))
+    (call $value_return (i64.add (i64.const 24) (select (i64.const 0) (i64.load (i32.const ${OUT + 16}))
+      (i64.eq (i64.load (i32.const ${OUT + 16})) (i64.const -1)))) (i64.const ${OUT})))`;
 
 const imports = [
   '(import "env" "input" (func $input (param i64)))',
@@ -87,7 +88,7 @@ function call(fn: Fn, input: Uint8Array, cfg: VMConfig = config): Result {
     );
   }
   const d = o.return_data.data;
-  return { gas: le64(d, 0), status: le64(d, 8), out: d.length > 16 ? d.slice(16) : null };
+  return { gas: le64(d, 0), status: le64(d, 8), out: le64(d, 16) === 2n ** 64n - 1n ? null : d.slice(24) };
 }
 
 /** nearcore's cost of one call (plus the second used_gas's `base`), from the parameter snapshot. */
@@ -232,4 +233,289 @@ t.test('map_fp_to_g1 refuses elements ≥ p (fp_to_g1_error.csv)', async (t) => 
     checked++;
   }
   t.equal(checked, 2);
+});
+
+// ── Decompression: nearcore's vector points, compressed the ZCash way ─────────────────────────
+
+// BLS12-381's p, as nearcore's tests spell it.
+const P = BigInt(
+  '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab',
+);
+const HALF = (P - 1n) / 2n;
+const big = (b: Uint8Array): bigint => BigInt(`0x${Buffer.from(b).toString('hex') || '0'}`);
+const be48 = (v: bigint): Uint8Array => hex(v.toString(16).padStart(96, '0'));
+const negLimb = (b: Uint8Array): Uint8Array => be48(big(b) === 0n ? 0n : P - big(b));
+
+/** x with the flags: 0x80, and 0x20 when y is the larger root (c1 first, then c0, for Fp2). */
+function compress(point: Uint8Array): Uint8Array {
+  const half = point.length / 2;
+  if ((point[0]! & 0x40) !== 0) return join([Uint8Array.of(0xc0), new Uint8Array(half - 1)]);
+  const x = point.slice(0, half);
+  const y = point.subarray(half);
+  const c1 = big(y.subarray(0, 48));
+  const larger = half === 48 || c1 !== 0n ? c1 > HALF : big(y.subarray(48)) > HALF;
+  x[0] |= 0x80 | (larger ? 0x20 : 0);
+  return x;
+}
+
+function negate(point: Uint8Array): Uint8Array {
+  const half = point.length / 2;
+  return join([point.subarray(0, half), each(point.subarray(half), 48, negLimb)]);
+}
+
+const G1_POINTS = [
+  ...json('bls12_381_g1_add.json').map((v) => g1(v.output)),
+  ...csv('g1_mul.csv').map((v) => g1(v.output)),
+  // On the curve but outside G1 (the first operand of bls12_381_g1_add.json #8).
+  g1(json('bls12_381_g1_add.json')[8]!.input.subarray(0, 128)),
+].filter((p) => p[0] !== 0x40 && big(p.subarray(0, 48)) !== 0n);
+const G2_POINTS = [
+  ...json('bls12_381_g2_add.json').map((v) => g2(v.output)),
+  ...csv('g2_mul.csv').map((v) => g2(v.output)),
+].filter((p) => p[0] !== 0x40);
+// Results of the multiplication vectors: nearcore's multiexp accepted their inputs, so they lie
+// in G1 and G2 (the addition vectors also add points outside the subgroups).
+const G1_SUB = csv('g1_mul.csv').map((v) => g1(v.output));
+const G2_SUB = csv('g2_mul.csv').map((v) => g2(v.output));
+const G1_INF = join([Uint8Array.of(0x40), new Uint8Array(95)]);
+const G2_INF = join([Uint8Array.of(0x40), new Uint8Array(191)]);
+
+t.test('p1_decompress restores every vector point, its negation and infinity', async (t) => {
+  t.ok(G1_POINTS.length >= 8);
+  const points = [...G1_POINTS, ...G1_POINTS.map(negate), G1_INF];
+  check(t, 'p1_decompress', join(points.map(compress)), { status: 0n, out: join(points) });
+  for (const [i, p] of G1_POINTS.entries()) {
+    const flipped = compress(p);
+    flipped[0] ^= 0x20;
+    check(t, 'p1_decompress', flipped, { status: 0n, out: negate(p) }, config, `sign flag #${i}`);
+  }
+  check(t, 'p1_decompress', new Uint8Array(0), { status: 0n, out: new Uint8Array(0) }, config, 'empty');
+});
+
+t.test('p2_decompress restores every vector point, its negation and infinity', async (t) => {
+  t.ok(G2_POINTS.length >= 6);
+  const points = [...G2_POINTS, ...G2_POINTS.map(negate), G2_INF];
+  check(t, 'p2_decompress', join(points.map(compress)), { status: 0n, out: join(points) });
+  check(t, 'p2_decompress', new Uint8Array(0), { status: 0n, out: new Uint8Array(0) }, config, 'empty');
+});
+
+function modPow(b: bigint, e: bigint): bigint {
+  let r = 1n;
+  for (b %= P; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) r = (r * b) % P;
+  return r;
+}
+/** The smallest x ≥ 1 with no point on E: x³ + 4 is not a square mod p. */
+const X_OFF_CURVE = (() => {
+  for (let x = 1n; ; x++) if (modPow(x ** 3n + 4n, HALF) === P - 1n) return x;
+})();
+
+t.test('p1_decompress returns 1 for malformed encodings', async (t) => {
+  const good = compress(G1_POINTS[0]!);
+  const cases: [string, Uint8Array][] = [
+    ['no compression flag', join([Uint8Array.of(good[0]! & 0x7f), good.subarray(1)])],
+    ['infinity flag with x bits set', join([Uint8Array.of(0xc0), new Uint8Array(46), Uint8Array.of(1)])],
+    ['infinity flag with the sign flag', join([Uint8Array.of(0xe0), new Uint8Array(47)])],
+    [
+      'x = p',
+      (() => {
+        const x = be48(P);
+        x[0] |= 0x80;
+        return x;
+      })(),
+    ],
+    [
+      'x off the curve',
+      (() => {
+        const x = be48(X_OFF_CURVE);
+        x[0] |= 0x80;
+        return x;
+      })(),
+    ],
+  ];
+  for (const [name, bad] of cases) {
+    check(t, 'p1_decompress', bad, { status: 1n }, config, name);
+    check(t, 'p1_decompress', join([good, bad]), { status: 1n }, config, `${name}, after a good one`);
+  }
+  const g2bad = compress(G2_POINTS[0]!);
+  g2bad[0] &= 0x7f;
+  check(t, 'p2_decompress', g2bad, { status: 1n }, config, 'G2 without compression flag');
+});
+
+t.test('p1_decompress of (0, ±2) depends on NEP-488', async (t) => {
+  const plus = join([Uint8Array.of(0x80), new Uint8Array(47)]);
+  const minus = join([Uint8Array.of(0xa0), new Uint8Array(47)]);
+  check(t, 'p1_decompress', plus, { status: 1n }, config, '(0, 2) without the fix');
+  check(t, 'p1_decompress', minus, { status: 1n }, config, '(0, −2) without the fix');
+  const x0 = csv('g1_add_x0.csv')[0]!;
+  const two = g1(x0.input.subarray(0, 128));
+  check(t, 'p1_decompress', join([plus, minus]), { status: 0n, out: join([two, g1(x0.output)]) }, fixed);
+});
+
+// ── Sums and multiexp: malformed points, signs and subgroup checks ────────────────────────────
+
+t.test('p1_sum and p2_sum return 1 for malformed signs and points', async (t) => {
+  const p = G1_POINTS[0]!;
+  const edited = (f: (b: Uint8Array) => void): Uint8Array => {
+    const b = p.slice();
+    f(b);
+    return b;
+  };
+  const cases: [string, Uint8Array][] = [
+    ['sign 2', join([Uint8Array.of(2), p])],
+    [
+      'compression flag',
+      join([
+        Uint8Array.of(0),
+        edited((b) => {
+          b[0] |= 0x80;
+        }),
+      ]),
+    ],
+    [
+      'sign flag without compression',
+      join([
+        Uint8Array.of(0),
+        edited((b) => {
+          b[0] |= 0x20;
+        }),
+      ]),
+    ],
+    ['infinity flag with a set bit', join([Uint8Array.of(0), G1_INF.slice(0, 95), Uint8Array.of(1)])],
+    ['infinity flag with both flags', join([Uint8Array.of(0), Uint8Array.of(0xc0), new Uint8Array(95)])],
+    ['all zeros (not the infinity encoding)', new Uint8Array(97)],
+    [
+      'y off the curve',
+      join([
+        Uint8Array.of(0),
+        edited((b) => {
+          b[95] ^= 1;
+        }),
+      ]),
+    ],
+    ['y + p', join([Uint8Array.of(0), p.subarray(0, 48), be48(big(p.subarray(48)) + P)])],
+  ];
+  for (const [name, bad] of cases) {
+    check(t, 'p1_sum', bad, { status: 1n }, config, name);
+    check(t, 'p1_sum', join([Uint8Array.of(0), p, bad]), { status: 1n }, fixed, `${name}, after a good one`);
+  }
+  const q = G2_POINTS[0]!;
+  check(t, 'p2_sum', join([Uint8Array.of(2), q]), { status: 1n }, config, 'G2 sign 2');
+  const off = q.slice();
+  off[191] ^= 1;
+  check(t, 'p2_sum', join([Uint8Array.of(0), off]), { status: 1n }, config, 'G2 off the curve');
+  check(t, 'p1_sum', new Uint8Array(0), { status: 0n, out: G1_INF }, config, 'empty sum');
+  check(t, 'p2_sum', new Uint8Array(0), { status: 0n, out: G2_INF }, config, 'empty sum');
+  check(
+    t,
+    'p1_sum',
+    join([Uint8Array.of(1), p, Uint8Array.of(0), p]),
+    { status: 0n, out: G1_INF },
+    config,
+    '−P + P',
+  );
+  check(t, 'p1_sum', join([Uint8Array.of(1), p]), { status: 0n, out: negate(p) }, config, '−P');
+});
+
+const le32 = (v: bigint): Uint8Array => hex(v.toString(16).padStart(64, '0')).reverse();
+const R = BigInt('0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001');
+
+t.test('g1_multiexp and g2_multiexp: subgroup checks and scalar arithmetic', async (t) => {
+  const outside = g1(json('bls12_381_g1_add.json')[8]!.input.subarray(0, 128));
+  for (const cfg of [config, fixed]) {
+    check(t, 'g1_multiexp', join([outside, le32(1n)]), { status: 1n }, cfg, 'point outside G1');
+  }
+  const two = g1(csv('g1_add_x0.csv')[0]!.input.subarray(0, 128));
+  check(t, 'g1_multiexp', join([two, le32(1n)]), { status: 1n }, fixed, '(0, 2) with the fix');
+  const v = csv('g1_mul.csv')[0]!;
+  const [point, s] = [g1(v.input.subarray(0, 128)), big(v.input.subarray(128))];
+  const out = g1(v.output);
+  // The vector's 256-bit scalar is past r; its residue and the residue plus r multiply the same.
+  check(t, 'g1_multiexp', join([point, le32(s % R)]), { status: 0n, out }, config, '(s mod r)·P = s·P');
+  check(t, 'g1_multiexp', join([point, le32((s % R) + R)]), { status: 0n, out }, config, '(s mod r + r)·P');
+  check(t, 'g1_multiexp', join([point, le32(R)]), { status: 0n, out: G1_INF }, config, 'r·P = O');
+  check(t, 'g1_multiexp', join([point, le32(0n)]), { status: 0n, out: G1_INF }, config, '0·P = O');
+  check(t, 'g1_multiexp', join([point, le32(1n)]), { status: 0n, out: point }, config, '1·P = P');
+  check(t, 'g1_multiexp', join([G1_INF, le32(s)]), { status: 0n, out: G1_INF }, config, 's·O = O');
+  check(t, 'g1_multiexp', new Uint8Array(0), { status: 0n, out: G1_INF }, config, 'empty');
+  // Σ sᵢ·Pᵢ over g1_mul.csv equals the sum of its results.
+  const all = csv('g1_mul.csv');
+  const sum = call('p1_sum', join(all.map((x) => join([Uint8Array.of(0), g1(x.output)]))));
+  check(
+    t,
+    'g1_multiexp',
+    join(all.map((x) => g1MulInput(x.input))),
+    { status: 0n, out: sum.out! },
+    config,
+    'Σ',
+  );
+
+  const w = csv('g2_mul.csv')[0]!;
+  const q = g2(w.input.subarray(0, 256));
+  check(t, 'g2_multiexp', join([q, le32(R)]), { status: 0n, out: G2_INF }, config, 'r·Q = O');
+  check(t, 'g2_multiexp', join([q, le32((big(w.input.subarray(256)) % R) + R)]), {
+    status: 0n,
+    out: g2(w.output),
+  });
+  check(t, 'g2_multiexp', new Uint8Array(0), { status: 0n, out: G2_INF }, config, 'empty');
+});
+
+t.test('pairing_check: empty input, infinity, and points it refuses', async (t) => {
+  check(t, 'pairing_check', new Uint8Array(0), { status: 0n }, config, 'empty product');
+  const [p, q] = [G1_SUB[0]!, G2_SUB[0]!];
+  check(t, 'pairing_check', join([G1_INF, q, p, G2_INF]), { status: 0n }, config, 'e(O, Q)·e(P, O)');
+  check(t, 'pairing_check', join([p, q]), { status: 2n }, config, 'e(P, Q)');
+  check(t, 'pairing_check', join([p, q, negate(p), q]), { status: 0n }, config, 'e(P, Q)·e(−P, Q)');
+  const two = g1(csv('g1_add_x0.csv')[0]!.input.subarray(0, 128));
+  for (const cfg of [config, fixed]) check(t, 'pairing_check', join([two, q]), { status: 1n }, cfg, '(0, 2)');
+  const flagged = p.slice();
+  flagged[0] |= 0x80;
+  check(t, 'pairing_check', join([flagged, q]), { status: 1n }, config, 'compression flag');
+  check(t, 'pairing_check', join([new Uint8Array(96), q]), { status: 1n }, config, 'all-zero G1');
+});
+
+// ── Host errors ──────────────────────────────────────────────────────────────────────────────
+
+const NAMES: Record<Fn, [string, number]> = {
+  p1_sum: ['bls12381_p1_sum', 97],
+  p2_sum: ['bls12381_p2_sum', 193],
+  g1_multiexp: ['bls12381_p1_multiexp', 128],
+  g2_multiexp: ['bls12381_p2_multiexp', 224],
+  map_fp_to_g1: ['bls12381_map_fp_to_g1', 48],
+  map_fp2_to_g2: ['bls12381_map_fp2_to_g2', 96],
+  p1_decompress: ['bls12381_p1_decompress', 48],
+  p2_decompress: ['bls12381_p2_decompress', 96],
+  pairing_check: ['bls12381_pairing_check', 288],
+};
+
+t.test('an input that is not a whole number of items is BLS12381InvalidInput', async (t) => {
+  for (const [fn, [name, size]] of Object.entries(NAMES) as [Fn, [string, number]][]) {
+    for (const len of [1, size + 1, 2 * size - 1]) {
+      const o = run(fn, new Uint8Array(len));
+      const msg = `Incorrect input length for ${name}: ${len} is not divisible by ${size}`;
+      t.same(o.aborted, { HostError: { BLS12381InvalidInput: { msg } } }, msg);
+      t.equal(o.return_data.kind, 'None');
+    }
+  }
+});
+
+t.test('input from a register overflows the element cost, except for the pairing check', async (t) => {
+  for (const fn of Object.keys(HOST) as (keyof typeof HOST)[]) {
+    const o = run(`${fn}_from_register` as Fn, new Uint8Array(0));
+    t.same(o.aborted, { HostError: 'IntegerOverflow' }, fn);
+  }
+  // The pairing check counts elements from the bytes it read, so a register works.
+  const [p, q] = [G1_SUB[0]!, G2_SUB[0]!];
+  const input = join([p, q, negate(p), q]);
+  const o = run('pairing_check_from_register' as Fn, input);
+  t.equal(o.aborted, null);
+  const d = o.return_data.kind === 'Value' ? o.return_data.data : new Uint8Array(24);
+  t.equal(le64(d, 8), 0n);
+  t.equal(
+    le64(d, 0),
+    cost('base') +
+      cost('bls12381_pairing_base') +
+      2n * cost('bls12381_pairing_element') +
+      cost('read_register_base') +
+      cost('read_register_byte') * BigInt(input.length),
+  );
 });
