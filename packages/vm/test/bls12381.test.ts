@@ -1,4 +1,5 @@
 // The bls12381_* host functions against nearcore's test vectors, with the exact gas of every call.
+import { createRequire } from 'node:module';
 import { parseVMConfig, runFunction, type VMConfig } from '@nearlite/vm';
 import t from 'tap';
 import { csv, each, fp, fp2, g1, g2, hex, join, json, scalar } from './bls12381_vectors.js';
@@ -120,6 +121,15 @@ function check(
   if (want.status !== 0n || fn === 'pairing_check') t.equal(r.out, null, `${fn} leaves the register ${msg}`);
   t.equal(r.gas, expectedGas(fn, input.length, r.out?.length ?? null), `${fn} gas ${msg}`);
 }
+
+const curveLoaded = (): boolean =>
+  Object.keys(createRequire(import.meta.url).cache).some((k) => k.endsWith('bls12-381.js'));
+
+t.test('the curve library loads on the first bls12381 call, not with the VM', async (t) => {
+  t.equal(curveLoaded(), false, 'linking and running contracts does not load it');
+  check(t, 'p1_sum', new Uint8Array(0), { status: 0n, out: join([Uint8Array.of(0x40), new Uint8Array(95)]) });
+  t.equal(curveLoaded(), true);
+});
 
 const P1_SUM_X0 = [7, 10]; // bls12_381_g1_add.json entries adding G1's (0, ±2)
 
