@@ -209,6 +209,13 @@ const mulInput =
 const g1MulInput = mulInput(g1, 128);
 const g2MulInput = mulInput(g2, 256);
 
+t.test('pairing_check (bls12_381_pair.json)', async (t) => {
+  for (const [i, v] of json('bls12_381_pair.json').entries()) {
+    const one = v.output[v.output.length - 1] === 1;
+    check(t, 'pairing_check', pairingInput(v.input), { status: one ? 0n : 2n }, config, `#${i}`);
+  }
+});
+
 t.test('g1_multiexp: scalar multiplications (g1_mul.csv)', async (t) => {
   const all = csv('g1_mul.csv');
   for (const [i, v] of all.entries()) {
