@@ -223,6 +223,12 @@ t.test('g1_multiexp: scalar multiplications (g1_mul.csv)', async (t) => {
   }
 });
 
+t.test('g1_multiexp: 16 points at once (g1_multiexp.csv)', async (t) => {
+  for (const [i, v] of csv('g1_multiexp.csv').entries()) {
+    check(t, 'g1_multiexp', g1MulInput(v.input), { status: 0n, out: g1(v.output) }, config, `#${i}`);
+  }
+});
+
 t.test('g2_multiexp: scalar multiplications (g2_mul.csv)', async (t) => {
   for (const [i, v] of csv('g2_mul.csv').entries()) {
     check(t, 'g2_multiexp', g2MulInput(v.input), { status: 0n, out: g2(v.output) }, config, `#${i}`);
