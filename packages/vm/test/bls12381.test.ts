@@ -362,6 +362,14 @@ t.test('p1_decompress returns 1 for malformed encodings', async (t) => {
   const g2bad = compress(G2_POINTS[0]!);
   g2bad[0] &= 0x7f;
   check(t, 'p2_decompress', g2bad, { status: 1n }, config, 'G2 without compression flag');
+  // x = k (c1 = 0): x³ + 4(1 + u) is a square in Fp2 exactly when its norm (k³ + 4)² + 16 is in Fp.
+  let k = 1n;
+  while (modPow((k ** 3n + 4n) ** 2n + 16n, HALF) !== P - 1n) k++;
+  const g2off = join([Uint8Array.of(0x80), new Uint8Array(47), be48(k)]);
+  check(t, 'p2_decompress', g2off, { status: 1n }, config, 'G2 x off the curve');
+  const g2big = join([be48(P), new Uint8Array(48)]);
+  g2big[0] |= 0x80;
+  check(t, 'p2_decompress', g2big, { status: 1n }, config, 'G2 x.c1 = p');
 });
 
 t.test('p1_decompress of (0, ±2) depends on NEP-488', async (t) => {

@@ -31,7 +31,6 @@ export interface Curve<F, P> {
     mul(a: F, b: F): F;
     sqr(a: F): F;
     neg(a: F): F;
-    sqrt(a: F): F;
   };
   b(): F;
   zero(): P;
@@ -40,16 +39,20 @@ export interface Curve<F, P> {
   /** Coordinates from Fp limbs in encoding order, and back. */
   fromLimbs(limbs: readonly bigint[]): F;
   toLimbs(v: F): bigint[];
-  isSquare(a: F): boolean;
+  /** A square root, or null when there is none (blst's BLST_POINT_NOT_ON_CURVE). */
+  sqrt(a: F): F | null;
   /** blst's sgn0 "sign" bit: the coordinate is the larger of ±y. */
   isLarger(y: F): boolean;
 }
 
 const pHalf = lazy(() => (bls().fields.Fp.ORDER - 1n) / 2n);
+const pQuarter = lazy(() => (bls().fields.Fp.ORDER + 1n) / 4n);
 
-function fpIsSquare(a: bigint): boolean {
+// p ≡ 3 (mod 4): a^((p+1)/4) is a root of a whenever a has one; one exponentiation decides both.
+function fpSqrt(a: bigint): bigint | null {
   const Fp = bls().fields.Fp;
-  return a === 0n || Fp.pow(a, pHalf()) === 1n;
+  const r = Fp.pow(a, pQuarter());
+  return Fp.eql(Fp.sqr(r), a) ? r : null;
 }
 
 export const G1: Curve<bigint, G1Point> = {
@@ -61,7 +64,7 @@ export const G1: Curve<bigint, G1Point> = {
   toAffine: (p) => (p.is0() ? null : p.toAffine()),
   fromLimbs: (l) => l[0]!,
   toLimbs: (v) => [v],
-  isSquare: fpIsSquare,
+  sqrt: fpSqrt,
   isLarger: (y) => y > pHalf(),
 };
 
@@ -74,10 +77,12 @@ export const G2: Curve<Fp2, G2Point> = {
   toAffine: (p) => (p.is0() ? null : p.toAffine()),
   fromLimbs: (l) => ({ c1: l[0]!, c0: l[1]! }),
   toLimbs: (v) => [v.c1, v.c0],
-  // u² = −1 and p ≡ 3 (mod 4): an element of Fp2 is a square exactly when its norm is one in Fp.
-  isSquare: (a) => {
+  // u² = −1: an element of Fp2 is a square exactly when its norm c0² + c1² is one in Fp (noble's
+  // Fp2 square root throws on non-squares, so that is checked first).
+  sqrt: (a) => {
     const Fp = bls().fields.Fp;
-    return fpIsSquare(Fp.add(Fp.sqr(a.c0), Fp.sqr(a.c1)));
+    if (fpSqrt(Fp.add(Fp.sqr(a.c0), Fp.sqr(a.c1))) === null) return null;
+    return bls().fields.Fp2.sqrt(a);
   },
   isLarger: (y) => (y.c1 !== 0n ? y.c1 > pHalf() : y.c0 > pHalf()),
 };
@@ -147,9 +152,8 @@ export function uncompress<F, P>(c: Curve<F, P>, raw: Uint8Array): Decoded<P> | 
   if (limbs === null) return null;
   const x = c.fromLimbs(limbs);
   const F = c.field();
-  const rhs = F.add(F.mul(F.sqr(x), x), c.b());
-  if (!c.isSquare(rhs)) return null;
-  const root = F.sqrt(rhs);
+  const root = c.sqrt(F.add(F.mul(F.sqr(x), x), c.b()));
+  if (root === null) return null;
   const y = c.isLarger(root) === ((in0 & 0x20) !== 0) ? root : F.neg(root);
   return { point: c.fromAffine(x, y), xIsZero: F.is0(x) };
 }
