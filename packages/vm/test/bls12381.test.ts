@@ -13,6 +13,8 @@ const cost = (name: string): bigint => BigInt(ext[name]!);
 // returns the gas that call burnt (between two used_gas readings), its status, and register 1
 // (its length, u64::MAX when unset, then its bytes).
 const OUT = 0x400000;
+// 16 bytes before the end of the memory (limit_config.initial_memory_pages of 64 KiB).
+const PAST_END = Number(config.limit_config.initial_memory_pages) * 65536 - 16;
 const HOST = {
   p1_sum: ['bls12381_p1_sum', 97],
   p2_sum: ['bls12381_p2_sum', 193],
@@ -56,7 +58,9 @@ const code = await wat(`(module ${imports.join('\n')} (memory 128)
   ${Object.entries(HOST)
     .map(([name, [h]]) => method(`${name}_from_register`, h, '(i64.const -1) (i64.const 0) (i64.const 1)'))
     .join('\n')}
-  ${method('pairing_check_from_register', 'bls12381_pairing_check', '(i64.const -1) (i64.const 0)')})`);
+  ${method('pairing_check_from_register', 'bls12381_pairing_check', '(i64.const -1) (i64.const 0)')}
+  ${method('g2_multiexp_past_memory', 'bls12381_g2_multiexp', `(i64.const 57600) (i64.const ${PAST_END}) (i64.const 1)`)}
+  ${method('pairing_check_past_memory', 'bls12381_pairing_check', `(i64.const 57600) (i64.const ${PAST_END})`)})`);
 const codeHash = freshHash();
 
 function le64(b: Uint8Array, o: number): bigint {
@@ -549,4 +553,13 @@ t.test('input from a register overflows the element cost, except for the pairing
       cost('read_register_base') +
       cost('read_register_byte') * BigInt(input.length),
   );
+});
+
+t.test('the element cost comes before the read, except in the pairing check', async (t) => {
+  // 57,600 bytes are 257 G2 multiexp elements, 513 Tgas: nearcore stops at that cost, before it
+  // would find the bytes lie past the memory. The pairing check reads first and hits the bound.
+  const multiexp = run('g2_multiexp_past_memory' as Fn, new Uint8Array(0));
+  t.same(multiexp.aborted, { HostError: 'GasExceeded' }, 'the prepaid gas runs out first');
+  const pairing = run('pairing_check_past_memory' as Fn, new Uint8Array(0));
+  t.same(pairing.aborted, { HostError: 'MemoryAccessViolation' });
 });
