@@ -245,6 +245,12 @@ t.test('g1_multiexp refuses points off the curve (multiexp_g1_error.csv)', async
   }
 });
 
+t.test('g2_multiexp refuses points off the curve (multiexp_g2_error.csv)', async (t) => {
+  for (const [i, v] of csv('multiexp_g2_error.csv').entries()) {
+    check(t, 'g2_multiexp', g2MulInput(v.input), { status: 1n }, config, `#${i}`);
+  }
+});
+
 t.test('pairing_check refuses points outside G1 or G2 (pairing_error.csv)', async (t) => {
   for (const [i, v] of csv('pairing_error.csv').entries()) {
     check(t, 'pairing_check', pairingInput(v.input), { status: 1n }, config, `#${i}`);
