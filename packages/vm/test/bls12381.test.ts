@@ -73,11 +73,11 @@ interface Result {
   out: Uint8Array | null;
 }
 
-function run(fn: Fn, input: Uint8Array, cfg: VMConfig = config) {
+function run(methodName: string, input: Uint8Array, cfg: VMConfig = config) {
   return runFunction({
     code,
     codeHash,
-    methodName: fn,
+    methodName,
     context: makeContext({ input }),
     config: cfg,
     fees,
@@ -541,13 +541,13 @@ t.test('an input that is not a whole number of items is BLS12381InvalidInput', a
 
 t.test('input from a register overflows the element cost, except for the pairing check', async (t) => {
   for (const fn of Object.keys(HOST) as (keyof typeof HOST)[]) {
-    const o = run(`${fn}_from_register` as Fn, new Uint8Array(0));
+    const o = run(`${fn}_from_register`, new Uint8Array(0));
     t.same(o.aborted, { HostError: 'IntegerOverflow' }, fn);
   }
   // The pairing check counts elements from the bytes it read, so a register works.
   const [p, q] = [G1_SUB[0]!, G2_SUB[0]!];
   const input = join([p, q, negate(p), q]);
-  const o = run('pairing_check_from_register' as Fn, input);
+  const o = run('pairing_check_from_register', input);
   t.equal(o.aborted, null);
   const d = o.return_data.kind === 'Value' ? o.return_data.data : new Uint8Array(24);
   t.equal(le64(d, 8), 0n);
@@ -564,8 +564,21 @@ t.test('input from a register overflows the element cost, except for the pairing
 t.test('the element cost comes before the read, except in the pairing check', async (t) => {
   // 57,600 bytes are 257 G2 multiexp elements, 513 Tgas: nearcore stops at that cost, before it
   // would find the bytes lie past the memory. The pairing check reads first and hits the bound.
-  const multiexp = run('g2_multiexp_past_memory' as Fn, new Uint8Array(0));
+  const multiexp = run('g2_multiexp_past_memory', new Uint8Array(0));
   t.same(multiexp.aborted, { HostError: 'GasExceeded' }, 'the prepaid gas runs out first');
-  const pairing = run('pairing_check_past_memory' as Fn, new Uint8Array(0));
+  const pairing = run('pairing_check_past_memory', new Uint8Array(0));
   t.same(pairing.aborted, { HostError: 'MemoryAccessViolation' });
+});
+
+t.test('map_fp_to_g1 and map_fp2_to_g2 take only elements below p', async (t) => {
+  check(t, 'map_fp_to_g1', be48(P), { status: 1n }, config, 'p');
+  check(t, 'map_fp_to_g1', be48(P - 1n), { status: 0n }, config, 'p − 1');
+  const one = be48(1n);
+  check(t, 'map_fp2_to_g2', join([be48(P), one]), { status: 1n }, config, 'c1 = p');
+  check(t, 'map_fp2_to_g2', join([one, be48(P)]), { status: 1n }, config, 'c0 = p');
+  check(t, 'map_fp2_to_g2', join([be48(P - 1n), be48(P - 1n)]), { status: 0n }, config, 'p − 1 twice');
+  const good = fp(json('bls12_381_map_fp_to_g1.json')[1]!.input);
+  check(t, 'map_fp_to_g1', join([good, be48(P)]), { status: 1n }, config, 'a bad element after a good one');
+  check(t, 'map_fp_to_g1', new Uint8Array(0), { status: 0n, out: new Uint8Array(0) }, config, 'empty');
+  check(t, 'map_fp2_to_g2', new Uint8Array(0), { status: 0n, out: new Uint8Array(0) }, config, 'empty');
 });
