@@ -272,6 +272,31 @@ t.test('contracts: the one the receiver had right before each action, padded aft
   t.equal(sum(m.gas_profile) + execFees, o.gasBurnt);
 });
 
+t.test("two calls in one receipt: their profiles add up (nearcore's merge)", async (t) => {
+  const { c, nonce } = chain();
+  c.block([signTx(alice, ALICE, ALICE, nonce(), [{ type: 'DeployContract', code: CONTRACT }]).bytes]);
+  const work = { type: 'FunctionCall', methodName: 'work', args: ARGS, gas: GAS, deposit: 0n } as const;
+  const tx = signTx(alice, ALICE, ALICE, nonce(), [work, work]);
+  const receiptId = receiptIdFromTransaction(tx.hash, c.height + 1);
+  const o = byId(c.block([tx.bytes]).outcomes, receiptId);
+  t.equal(o.status.kind, 'SuccessValue');
+  const m = metadata(o);
+  t.same(m.contracts, [{ local: CODE_HASH }, { local: CODE_HASH }]);
+  const get = (cost: string) => BigInt(m.gas_profile.find((x) => x.cost === cost)?.gas_used ?? '0');
+  t.equal(get('BASE'), 12n * ext('base'));
+  t.equal(get('CONTRACT_LOADING_BASE'), 2n * ext('contract_loading_base'));
+  t.equal(get('NEW_ACTION_RECEIPT'), 2n * FEES.receipt.sendNotSir);
+  t.equal(get('TRANSFER'), 2n * FEES.transfer.sendNotSir);
+  // The second write finds the first one's 6 bytes: they go to register 1 and are paid as evicted.
+  t.equal(get('STORAGE_WRITE_EVICTED_BYTE'), 6n * ext('storage_write_evicted_byte'));
+  t.equal(get('WRITE_REGISTER_BASE'), 3n * ext('write_register_base'));
+  t.equal(get('WRITE_REGISTER_BYTE'), 6n * ext('write_register_byte'));
+  const execFees =
+    FEES.receipt.exec +
+    2n * (FEES.functionCallBase.exec + BigInt('work'.length) * FEES.functionCallByte.exec);
+  t.equal(sum(m.gas_profile) + execFees, o.gasBurnt);
+});
+
 t.test('the transaction outcome keeps V1 metadata', async (t) => {
   const { c, nonce } = chain();
   const tx = signTx(alice, ALICE, 'bob.near', nonce(), [{ type: 'Transfer', deposit: 1n }]);
