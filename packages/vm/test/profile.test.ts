@@ -110,6 +110,25 @@ t.test('action costs book only the burnt part: send fees, data bytes burnt whole
   t.equal(run('reply').profile.getActionCost('new_data_receipt_byte'), 0n, 'nobody waiting: nothing');
 });
 
+t.test('an action charge that crosses the prepaid gas is booked with what it burnt', async (t) => {
+  // Loading, the host calls before the receipt, and half the receipt's send fee.
+  const before =
+    loading(code) +
+    ext('base') +
+    ext('read_memory_base') +
+    10n * ext('read_memory_byte') +
+    ext('utf8_decoding_base') +
+    10n * ext('utf8_decoding_byte');
+  const half = BigInt(tc.action_receipt_creation_config.send_not_sir) / 2n;
+  const out = run('send', { prepaid_gas: before + 10n ** 8n + half });
+  t.same(out.aborted, { HostError: 'GasExceeded' });
+  const p = out.profile;
+  t.equal(total(p), out.burnt_gas, 'the profile adds up to the burnt gas');
+  const booked = p.getActionCost('new_action_receipt');
+  t.ok(booked > 0n && booked < BigInt(tc.action_receipt_creation_config.send_not_sir), 'a part of it');
+  t.equal(p.getActionCost('function_call_base'), 0n, 'never reached');
+});
+
 t.test('a call that cannot even load has an empty profile', async (t) => {
   const out = call({ code: new Uint8Array([0, 1, 2]), codeHash: freshHash(), method: 'f' });
   t.ok(out.aborted);
