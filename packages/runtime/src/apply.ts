@@ -192,7 +192,7 @@ export class Runtime {
       blockHeight: ctx.blockHeight,
       charge: true,
     });
-    const base = { id: stx.hash, logs: [], executorId: tx.signerId, metadataVersion: 1 } as const;
+    const base = { id: stx.hash, logs: [], executorId: tx.signerId, metadata: { version: 1 } } as const;
     if (!v.ok) {
       state.rollback();
       this.pushOutcome(
@@ -322,7 +322,8 @@ export class Runtime {
         tokensBurnt: r.tokensBurnt,
         executorId: receipt.receiverId,
         status,
-        metadataVersion: 3,
+        // Protocol 85's ExecutionMetadataV4: the profile plus the per-action contracts.
+        metadata: { version: 4, profile: r.profile, contracts: r.contracts },
       },
       false,
     );

@@ -6,6 +6,7 @@ import { type TrieUpdate, trieKeyContractCode } from '@nearlite/trie';
 import {
   type ContractCache,
   type FunctionCallError,
+  type ProfileDataV3,
   type PromiseResult,
   runFunction,
   type VMOutcome,
@@ -37,6 +38,8 @@ export interface FunctionCallOutput {
   readonly resumes?: PromiseResumeData[];
   readonly returnValue: Uint8Array | null;
   readonly returnReceiptIndex: number | null;
+  /** The VM's gas profile of the call, failed or not. */
+  readonly profile?: ProfileDataV3;
 }
 
 /** Runs a FunctionCall action; the Wasm VM implements it (VmFunctionCallRunner). */
@@ -85,6 +88,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
         receipts: [],
         returnValue: null,
         returnReceiptIndex: null,
+        profile: outcome.profile,
       };
     }
     const timeouts = new PromiseYieldTimeoutQueue(state);
@@ -111,6 +115,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
       resumes: ext.resumes,
       returnValue: rd.kind === 'Value' ? rd.data : null,
       returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,
+      profile: outcome.profile,
     };
   }
 }

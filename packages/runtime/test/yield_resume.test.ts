@@ -483,7 +483,7 @@ function runGo(
   });
   if (out.aborted)
     throw new Error(JSON.stringify(out.aborted, (_k, v) => (typeof v === 'bigint' ? `${v}` : v)));
-  return { burnt: out.burnt_gas, used: out.used_gas, code, ops };
+  return { burnt: out.burnt_gas, used: out.used_gas, code, ops, profile: out.profile };
 }
 
 const emptyState = () => new TrieUpdate({ get: () => undefined });
@@ -521,6 +521,17 @@ t.test('gas: promise_yield_create charges nearcore’s fees and reserves the cal
     ext('write_register_byte') * 32n;
   t.equal(g.burnt, loading(g.code) + opsGas(g.ops) + host);
   t.equal(g.used, g.burnt + CALLBACK_GAS + newYieldReceiptExec(5));
+  // The profile: nearcore books the data dependency with the receipt, and only burnt gas.
+  const p = g.profile;
+  t.equal(
+    p.getActionCost('new_action_receipt'),
+    FEES.receipt.sendSir + FEES.dataBase.sendSir + FEES.dataBase.exec,
+  );
+  t.equal(p.getActionCost('function_call_base'), FEES.functionCallBase.sendSir);
+  t.equal(p.getActionCost('function_call_byte'), FEES.functionCallByte.sendSir * 5n);
+  t.equal(p.getExtCost('yield_create_base'), ext('yield_create_base'));
+  t.equal(p.getExtCost('yield_create_byte'), ext('yield_create_byte') * 5n);
+  t.equal(p.getWasmCost(), opsGas(g.ops));
 });
 
 t.test('gas: promise_yield_create_with_id, and a pending id charges no receipt', async (t) => {

@@ -24,5 +24,6 @@ export type { Fee, RuntimeFeesConfig } from './fees.js';
 export { ActionCosts, parseFeesConfig, sendFee, transferFees } from './fees.js';
 export type { HostFunctionDef, WasmValType } from './imports.js';
 export { IMPORT_TABLE } from './imports.js';
+export { ProfileDataV3 } from './profile.js';
 export type { RunFunctionArgs } from './runner.js';
 export { runFunction } from './runner.js';
