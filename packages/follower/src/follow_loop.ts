@@ -5,6 +5,7 @@
 // store anything it cannot check. A height the source answers null for, below its final head, has
 // no block (a skipped height).
 import { type BlockSource, BlockVerificationError, type StreamerMessage } from '@nearlite/stream';
+import { type FollowerGcOptions, gcFollowerStep } from './gc.js';
 import type { HistoryStore } from './history_store.js';
 import { ingestBlock } from './ingest.js';
 
@@ -28,6 +29,8 @@ export interface FollowLoopOptions {
   readonly retryMaxMs?: number;
   /** How often catch-up progress is logged. */
   readonly progressEveryMs?: number;
+  /** Retention for a non-archival follower; null keeps everything (archival). */
+  readonly gc?: FollowerGcOptions | null;
   /** Called after each committed block (tests use it to stop at a given height). */
   readonly onBlock?: (height: number) => void;
 }
@@ -140,6 +143,7 @@ export class FollowLoop {
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
           }
+          if (this.o.gc) await gcFollowerStep(history, this.o.gc);
           this.o.onBlock?.(message.block.header.height);
           doneSinceReport++;
         }

@@ -4,7 +4,12 @@
 // resumes at the block after the cursor with nothing missing or doubled.
 import { base58Decode, base58Encode, stringifyJson, utf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
-import { type StreamerMessage, verifyStreamerMessage } from '@nearlite/stream';
+import {
+  BlockVerificationError,
+  type StreamerMessage,
+  VerifyCheck,
+  verifyStreamerMessage,
+} from '@nearlite/stream';
 import { encodeHistoryValue, historyKey } from './history_key.js';
 import { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, type HistoryStore } from './history_store.js';
 import { stateChangeWrite } from './state_change_keys.js';
@@ -21,6 +26,7 @@ export function blockUpdate(message: StreamerMessage, first: boolean): StoreUpda
   update.put(DBCol.StreamBlockHeight, u64be(height), hash);
 
   const stateChanges: unknown[] = [];
+  const outcomeIds: string[] = [];
   for (const shard of shards) {
     const chunk = shard.chunk;
     if (chunk) {
@@ -40,6 +46,7 @@ export function blockUpdate(message: StreamerMessage, first: boolean): StoreUpda
         const id = base58Decode(t.transaction.hash);
         update.put(DBCol.StreamTransaction, id, json(t.transaction));
         update.put(DBCol.StreamOutcome, id, json(t.outcome.execution_outcome));
+        outcomeIds.push(t.transaction.hash);
       }
       for (const r of chunk.receipts) update.put(DBCol.StreamReceipt, base58Decode(r.receipt_id), json(r));
     }
@@ -47,6 +54,7 @@ export function blockUpdate(message: StreamerMessage, first: boolean): StoreUpda
       const id = base58Decode(r.receipt.receipt_id);
       update.put(DBCol.StreamReceipt, id, json(r.receipt));
       update.put(DBCol.StreamOutcome, id, json(r.execution_outcome));
+      outcomeIds.push(r.receipt.receipt_id);
     }
     for (const c of shard.state_changes) {
       stateChanges.push(c);
@@ -55,6 +63,7 @@ export function blockUpdate(message: StreamerMessage, first: boolean): StoreUpda
     }
   }
   update.put(DBCol.StreamStateChanges, hash, json(stateChanges));
+  update.put(DBCol.StreamOutcomeIds, hash, json(outcomeIds));
   if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
   update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));
   return update;
@@ -68,5 +77,13 @@ export async function ingestBlock(history: HistoryStore, message: StreamerMessag
   const cursor = history.cursor();
   const prev = cursor ? { height: cursor.height, hash: base58Encode(cursor.hash) } : null;
   verifyStreamerMessage(message, { prev });
-  await history.store.commit(blockUpdate(message, cursor === null));
+  let update: StoreUpdate;
+  try {
+    update = blockUpdate(message, cursor === null);
+  } catch (err) {
+    // A value the stream should never carry (a malformed key, hash or base64): refused like a
+    // failed check, so the loop refetches instead of storing part of it.
+    throw new BlockVerificationError(message.block.header.height, VerifyCheck.Shape, (err as Error).message);
+  }
+  await history.store.commit(update);
 }
