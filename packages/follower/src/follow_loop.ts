@@ -37,7 +37,8 @@ export interface FollowLoopOptions {
 
 export class FollowLoop {
   private stopped = false;
-  private wake: (() => void) | null = null;
+  /** Every pending sleep (parallel fetches may each be backing off): stop() ends them all. */
+  private readonly wakers = new Set<() => void>();
   private sourceHead: number | null = null;
   private running: Promise<void> | null = null;
   private readonly concurrency: number;
@@ -71,20 +72,20 @@ export class FollowLoop {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    for (const wake of this.wakers) wake();
     await this.running;
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.wakers.delete(done);
         resolve();
-      }
-      this.wake = done;
-    }).then(() => {
-      this.wake = null;
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
     });
   }
 
