@@ -1,2 +1,4 @@
 export * from './message.js';
+export * from './publish/chain_view.js';
+export * from './publish/streamer_message.js';
 export * from './source.js';
