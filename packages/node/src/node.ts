@@ -16,6 +16,7 @@ import {
 import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
+import { NeardataService } from '@nearlite/stream';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { homePaths } from './home.js';
@@ -148,6 +149,7 @@ export class NearliteNode {
         observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
         metrics: () => metrics.text(),
         backend,
+        blockStream: new NeardataService(chain),
         host,
         port,
         bodyLimit: config.jsonPayloadMaxSize,
