@@ -25,7 +25,7 @@ export function createS3Client(o: S3Options): S3Client {
 /** `s3://bucket[/prefix]` → bucket and key prefix (with its trailing slash). */
 export function parseS3Url(url: string): { bucket: string; prefix: string } | null {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
-  if (!m || !m[1]) return null;
+  if (!m?.[1]) return null;
   const prefix = m[2] ? `${m[2].replace(/\/+$/, '')}/` : '';
   return { bucket: m[1], prefix };
 }
