@@ -44,8 +44,15 @@ export class LakePublisher {
     return this.next;
   }
 
+  /** Resolves once the writes scheduled so far are done (or have failed and been reported). */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
   private schedule(): void {
-    this.running = this.running.then(() => this.pump());
+    this.running = this.running
+      .then(() => this.pump())
+      .catch((err: unknown) => this.o.onError?.(err, this.next ?? -1));
   }
 
   private async pump(): Promise<void> {
@@ -63,11 +70,12 @@ export class LakePublisher {
     }
   }
 
-  /** Finishes the write under way, then stops following the chain. */
+  /** Stops following the chain after writing every block that is final by now. */
   async stop(): Promise<void> {
     this.chain.events.off('block', this.onBlock);
-    this.stopped = true;
+    this.schedule();
     await this.running;
+    this.stopped = true;
     await this.sink.close();
   }
 }
