@@ -1,5 +1,7 @@
 // The neardata routes of a running node and the StreamerMessage they serve, checked against the
 // node's own RPC answers for the same block, chunk, transactions, receipts and state changes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
 import { streamActivity } from './helpers/stream_activity.js';
@@ -21,6 +23,28 @@ async function rawResult(url: string, method: string, params: unknown): Promise<
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Every object's keys, in order, by path (`.shards[].chunk`, …); the first object seen per path. */
+function keyOrders(v: unknown, path = '', out = new Map<string, string[]>()): Map<string, string[]> {
+  if (Array.isArray(v)) for (const x of v) keyOrders(x, `${path}[]`, out);
+  else if (v !== null && typeof v === 'object') {
+    if (!out.has(path)) out.set(path, Object.keys(v));
+    for (const [k, x] of Object.entries(v)) keyOrders(x, `${path}.${k}`, out);
+  }
+  return out;
+}
+
+// FASTNEAR's own saved neardata answer (testnet 185758655, protocol 73; see SOURCES.md).
+const REAL = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures', 'lake-real', 'testnet-185758655.streamer.json'), 'utf8'),
+) as unknown;
+// What nearlite writes on purpose beyond that block: `shard_split` is in nearlite's own `block`
+// answer (the stored view, served unchanged), `local_receipts` is in newer indexer output
+// (testnet-232952651 has it).
+const EXTRA: Record<string, string[]> = {
+  '.block.header': ['shard_split'],
+  '.shards[].chunk': ['local_receipts'],
+};
 
 t.test('neardata routes and messages of a producing node', async (t) => {
   const c = await localChain(t, { shards: 2, archive: true });
@@ -65,6 +89,7 @@ t.test('neardata routes and messages of a producing node', async (t) => {
   t.ok(finalNow.header.height >= optHeight, 'answered once the block was final');
 
   // Every block's message against the RPC, and every transaction of the activity found in one.
+  const ours = new Map<string, string[]>();
   const seenTx = new Set<string>();
   let receiptOutcomes = 0;
   let localReceipts = 0;
@@ -78,6 +103,7 @@ t.test('neardata routes and messages of a producing node', async (t) => {
     const rpcBlock = await rawResult(node.url, 'block', { block_id: h });
     if (blockText !== rpcBlock) t.fail(`block ${h}: bytes differ from the block RPC`);
     const msg = JSON.parse(text) as Json;
+    keyOrders(msg, '', ours);
     t.equal(msg.shards.length, 2);
     for (const [i, shard] of (msg.shards as Json[]).entries()) {
       t.equal(shard.shard_id, i);
@@ -160,6 +186,21 @@ t.test('neardata routes and messages of a producing node', async (t) => {
     }
   }
   for (const h of txHashes) t.ok(seenTx.has(h), `transaction ${h} is in a streamed chunk`);
+
+  // Field names and their order, against a real neardata message, wherever both have the object
+  // (enum variants and the type-dependent `cause`/`change` aside).
+  let compared = 0;
+  for (const [path, keys] of keyOrders(REAL)) {
+    const mine = ours.get(path);
+    if (!mine || keys.some((k) => /^[A-Z]/.test(k)) || /\.(cause|change)$/.test(path)) continue;
+    compared++;
+    t.same(
+      mine.filter((k) => !EXTRA[path]?.includes(k)),
+      keys,
+      `${path || 'message'}: the fields of a real neardata message, in its order`,
+    );
+  }
+  t.ok(compared >= 15, `${compared} object shapes compared`);
   t.ok(receiptOutcomes >= 8, `receipt outcomes streamed (${receiptOutcomes})`);
   t.ok(localReceipts >= 1, 'the transfer to self is a local receipt');
   t.ok(changes >= 10, `state changes streamed (${changes})`);
