@@ -133,9 +133,21 @@ t.test('neardata routes and messages of a producing node', async (t) => {
         if (!same(tx.outcome.execution_outcome, status.transaction_outcome))
           t.fail(`tx ${tx.transaction.hash}: outcome differs from EXPERIMENTAL_tx_status`);
       }
+      const selfTxReceipts = (chunk.transactions as Json[])
+        .filter((x) => x.transaction.signer_id === x.transaction.receiver_id)
+        .map((x) => x.outcome.execution_outcome.outcome.receipt_ids[0]);
+      t.same(
+        (chunk.local_receipts as Json[]).map((r) => r.receipt_id),
+        selfTxReceipts,
+        'local receipts: those of the signer-is-receiver transactions, in order',
+      );
       for (const r of chunk.local_receipts as Json[]) {
         localReceipts++;
         t.equal(r.receiver_id, r.predecessor_id, 'a local receipt stays with its signer');
+        const executed = (shard.receipt_execution_outcomes as Json[]).find(
+          (o) => o.execution_outcome.id === r.receipt_id,
+        );
+        t.ok(executed && same(executed.receipt, r), 'and is executed in the same chunk');
       }
       for (const ro of shard.receipt_execution_outcomes as Json[]) {
         receiptOutcomes++;
