@@ -180,3 +180,27 @@ t.test('openSource refuses what it cannot read', async (t) => {
     t.throws(() => openSource(spec), { name: 'StreamSourceError', code: 'BAD_SPEC' }, spec);
   }
 });
+
+t.test('a source that cannot be reached is retried, reported, then UNAVAILABLE', async (t) => {
+  // A port that was just free: nothing listens there.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const spec of [`http://127.0.0.1:${port}`, 's3://lake']) {
+    const retries: RetryEvent[] = [];
+    const src = openSource(spec, {
+      ...fast,
+      maxAttempts: 3,
+      endpoint: `http://127.0.0.1:${port}`,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      onRetry: (e) => retries.push(e),
+    });
+    const e = await rejectsWith(t, src.fetchBlock(10), 'UNAVAILABLE', spec);
+    t.equal(retries.length, 2, `${spec}: each failure reported`);
+    t.equal(e.height, 10);
+    t.equal(e.source, src.name);
+    await src.close();
+  }
+});
