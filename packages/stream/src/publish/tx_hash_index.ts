@@ -11,7 +11,7 @@ import { loadBlockOutcome, outcomeIds } from './outcomes.js';
 const MAX_BLOCKS_BACK = 1000;
 
 export class TxHashIndex {
-  /** receipt id (hex) → originating transaction hash (base58). */
+  /** receipt id (hex) → originating transaction hash (base58), '' when it could not be found. */
   private readonly txOf = new LruCache<string, string>(200_000);
 
   constructor(private readonly chain: StreamChain) {}
@@ -20,7 +20,7 @@ export class TxHashIndex {
   learn(outcomes: readonly { readonly id: CryptoHash; readonly receiptIds: readonly CryptoHash[] }[]): void {
     for (const o of outcomes) {
       const tx = this.isTransaction(o.id) ? base58Encode(o.id) : this.txOf.get(toHex(o.id));
-      if (tx === undefined) continue;
+      if (!tx) continue;
       for (const r of o.receiptIds) this.txOf.set(toHex(r), tx);
     }
   }
@@ -69,6 +69,8 @@ export class TxHashIndex {
         }
       }
     }
-    return receiptIds.map((id) => this.txOf.get(toHex(id)) ?? null);
+    // Not found within reach: remembered as unknown ('') so the walk is not repeated per request.
+    for (const waiting of wanted.values()) for (const w of waiting) this.txOf.set(w, '');
+    return receiptIds.map((id) => this.txOf.get(toHex(id)) || null);
   }
 }
