@@ -40,6 +40,7 @@ t.test('follows in height order through failures and skipped heights, then tails
     progressEveryMs: 0,
     onBlock: (h) => order.push(h),
   });
+  t.equal(loop.syncing, true, 'syncing until the source has answered');
   loop.start();
   const last30 = chain[29]!.block.header.height;
   await until(() => history.cursor()?.height === last30, 'the first 30 blocks');
