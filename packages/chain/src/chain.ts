@@ -336,6 +336,7 @@ export class Chain {
           gasLimit: cfg.gasLimit,
           randomSeed: header.rest.randomValue,
           accountShard: (id: string) => this.layout.accountIdToShardId(id),
+          shardIds: this.layout.shardIds,
         },
         state,
         input.transactions,
@@ -367,7 +368,8 @@ export class Chain {
       for (const r of res.processedReceipts) update.put(DBCol.Receipts, r.receiptId, r.bytes);
       for (const r of res.outgoingReceipts) {
         update.put(DBCol.Receipts, r.receiptId, r.bytes);
-        outgoingByShard.get(this.layout.accountIdToShardId(r.receiverId))!.push(r.bytes);
+        const to = r.targetShard ?? this.layout.accountIdToShardId(r.receiverId);
+        outgoingByShard.get(to)!.push(r.bytes);
       }
       const extra: ChunkExtra = {
         stateRoot: trieChanges.newRoot,

@@ -18,6 +18,7 @@ import type { PromiseResult } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { DelayedReceiptQueue } from './delayed_receipts.js';
 import type { FunctionCallRunner } from './function_call.js';
+import { applyGlobalContractDistribution } from './global_contracts.js';
 import { type ExecutionOutcome, encodeOutcome, outcomeHashes } from './outcome.js';
 import { applyDataReceipt, postponeIfWaiting } from './postponed.js';
 import { executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
@@ -37,6 +38,8 @@ export interface ApplyContext {
   readonly gasLimit: bigint;
   readonly randomSeed: CryptoHash;
   readonly accountShard: (accountId: string) => number;
+  /** The shard layout's ids in order (global contract distribution visits each); default: this shard. */
+  readonly shardIds?: readonly number[];
 }
 
 export interface AppliedOutcome {
@@ -50,6 +53,8 @@ export interface AppliedReceipt {
   readonly receiptId: CryptoHash;
   readonly receiverId: string;
   readonly bytes: Uint8Array;
+  /** Set on a global contract distribution receipt: it goes to this shard, not its receiver's. */
+  readonly targetShard?: number;
 }
 
 export interface ApplyResult {
@@ -69,6 +74,12 @@ export interface RuntimeOptions {
   readonly config: RuntimeConfig;
   readonly validators: ReadonlyMap<string, bigint>;
   readonly functionCall?: FunctionCallRunner;
+}
+
+function appliedReceipt(r: Receipt): AppliedReceipt {
+  const base = { receiptId: r.receiptId, receiverId: r.receiverId, bytes: encodeReceipt(r) };
+  const x = r.receipt;
+  return x.kind === 'GlobalContractDistribution' ? { ...base, targetShard: Number(x.targetShard) } : base;
 }
 
 export class Runtime {
@@ -233,6 +244,12 @@ export class Runtime {
   /** Runs one receipt now (or parks it until its promise results arrive). */
   processReceipt(ctx: ApplyContext, state: TrieUpdate, receipt: Receipt, res: ApplyResult): void {
     this.recordProcessed(res, receipt);
+    if (receipt.receipt.kind === 'GlobalContractDistribution') {
+      const shardIds = ctx.shardIds ?? [ctx.shardId];
+      const next = applyGlobalContractDistribution({ ...ctx, shardIds }, state, receipt);
+      if (next) res.outgoingReceipts.push(appliedReceipt(next));
+      return;
+    }
     let ready: { receipt: Receipt; results: PromiseResult[] } | null;
     if (receipt.receipt.kind === 'Data') ready = applyDataReceipt(state, receipt);
     else ready = postponeIfWaiting(state, receipt);
@@ -260,15 +277,14 @@ export class Runtime {
         const { predecessorId, receiverId, dataId, data } = n;
         return { predecessorId, receiverId, receiptId, receipt: { kind: 'Data', dataId, data } };
       }
+      if (n.kind === 'GlobalContractDistribution') {
+        const { predecessorId, receiverId, ...distribution } = n;
+        return { predecessorId, receiverId, receiptId, receipt: distribution };
+      }
       const { kind: _, predecessorId, receiverId, ...action } = n;
       return { predecessorId, receiverId, receiptId, receipt: { kind: 'Action', ...action } };
     });
-    for (const n of newReceipts)
-      res.outgoingReceipts.push({
-        receiptId: n.receiptId,
-        receiverId: n.receiverId,
-        bytes: encodeReceipt(n),
-      });
+    for (const n of newReceipts) res.outgoingReceipts.push(appliedReceipt(n));
     res.gasUsed += r.gasBurnt;
     res.balanceBurnt += r.balanceBurnt;
     res.validatorProposals.push(...r.validatorProposals);

@@ -22,6 +22,7 @@ import {
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
+import { deployGlobalContract, useGlobalContract } from './global_contracts.js';
 import type { NewReceiptSpec } from './receipt_spec.js';
 import { gasBurnPrice, refundUnspent } from './refunds.js';
 import { getAccount, setAccount, storageShortfall } from './state.js';
@@ -43,6 +44,7 @@ export interface ReceiptResult {
 }
 
 export interface ExecContext {
+  readonly shardId: number;
   readonly blockHeight: number;
   readonly blockTimestamp: bigint;
   readonly epochHeight: number;
@@ -96,6 +98,7 @@ export function executeActionReceipt(
     account: getAccount(state, receipt.receiverId),
     newReceipts: [],
     validatorProposals: [],
+    tokensBurnt: 0n,
   };
   const existedBefore = actx.account !== null;
   const exec = c.fees.fees.new_action_receipt.execution;
@@ -143,6 +146,7 @@ export function executeActionReceipt(
   // the refund is free: it burns no tokens.
   const gasBurnt = p.gasBurnt;
   let tokensBurnt = isRefund ? 0n : gasBurnt * burnPrice + refunds.accountCreationCharge;
+  if (!error) tokensBurnt += actx.tokensBurnt;
   const tokensBurntForOutcome = tokensBurnt;
   const [num, den] = c.burntGasReward;
   const reward = ((p.gasBurntForFunctionCall * num) / den) * burnPrice;
@@ -240,6 +244,10 @@ function applyAction(
     }
     case 'FunctionCall':
       return functionCall(ctx, actx, receipt, i, promiseResults, p);
+    case 'DeployGlobalContract':
+      return deployGlobalContract(actx, action.code, action.deployMode, ctx.shardId);
+    case 'UseGlobalContract':
+      return useGlobalContract(actx, action.identifier);
     default:
       return { UnsupportedAction: { action: action.type } };
   }

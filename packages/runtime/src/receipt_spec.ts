@@ -1,6 +1,13 @@
 // Receipts an action receipt creates, before the chain-wide id is assigned (their index in creation
 // order becomes the salt of their id).
-import { type Action, type CryptoHash, KeyType, type PublicKey, SYSTEM_ACCOUNT } from '@nearlite/primitives';
+import {
+  type Action,
+  type CryptoHash,
+  type GlobalContractDistributionReceipt,
+  KeyType,
+  type PublicKey,
+  SYSTEM_ACCOUNT,
+} from '@nearlite/primitives';
 
 export type NewReceiptSpec =
   | {
@@ -14,7 +21,8 @@ export type NewReceiptSpec =
       inputDataIds: CryptoHash[];
       actions: Action[];
     }
-  | { kind: 'Data'; predecessorId: string; receiverId: string; dataId: CryptoHash; data: Uint8Array | null };
+  | { kind: 'Data'; predecessorId: string; receiverId: string; dataId: CryptoHash; data: Uint8Array | null }
+  | ({ predecessorId: string; receiverId: string } & GlobalContractDistributionReceipt);
 
 /** nearcore's `PublicKey::empty(ED25519)`, the signer key of balance refunds. */
 export const EMPTY_ED25519_KEY: PublicKey = { keyType: KeyType.ED25519, data: new Uint8Array(32) };

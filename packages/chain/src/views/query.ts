@@ -14,12 +14,12 @@ import {
   sha256,
   toBase64,
 } from '@nearlite/primitives';
+import { contractStorageUsage, resolveContract } from '@nearlite/runtime';
 import {
   type Trie,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
-  trieKeyContractCode,
   trieKeyContractDataPrefix,
 } from '@nearlite/trie';
 import type { BlockHeader } from '../block_header.js';
@@ -52,9 +52,10 @@ export function viewAccount(at: QueryAt, accountId: string): object {
   return { ...accountView(loadAccount(at, accountId)), ...blockFields(at) };
 }
 
+/** nearcore's view_contract_code: the account's own code, or the global contract it uses. */
 export function viewCode(at: QueryAt, accountId: string): object {
-  loadAccount(at, accountId);
-  const code = at.trie.get(trieKeyContractCode(accountId));
+  const account = loadAccount(at, accountId);
+  const code = resolveContract(at.trie, accountId, account).code();
   if (!code) {
     throw new HandlerError(
       'NO_CONTRACT_CODE',
@@ -74,8 +75,8 @@ export function viewState(
   limit: bigint | null = TRIE_VIEWER_STATE_SIZE_LIMIT,
 ): object {
   const account = loadAccount(at, accountId);
-  const code = at.trie.get(trieKeyContractCode(accountId));
-  const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
+  const contractUsage = contractStorageUsage(at.trie, accountId, account);
+  const stateSize = account.storageUsage - contractUsage;
   if (limit !== null && stateSize > limit) {
     throw new HandlerError(
       'TOO_LARGE_CONTRACT_STATE',

@@ -90,29 +90,41 @@ export function signedTransactionView(t: SignedTransaction): object {
 
 export function receiptView(r: Receipt): object {
   const x = r.receipt;
-  const receipt =
-    x.kind === 'Action'
-      ? {
-          Action: {
-            signer_id: x.signerId,
-            signer_public_key: formatPublicKey(x.signerPublicKey),
-            gas_price: x.gasPrice.toString(),
-            output_data_receivers: x.outputDataReceivers.map((d) => ({
-              data_id: base58Encode(d.dataId),
-              receiver_id: d.receiverId,
-            })),
-            input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
-            actions: x.actions.map((a) => actionView(a)),
-            is_promise_yield: false,
-          },
-        }
-      : {
-          Data: {
-            data_id: base58Encode(x.dataId),
-            data: x.data ? toBase64(x.data) : null,
-            is_promise_resume: false,
-          },
-        };
+  let receipt: object;
+  if (x.kind === 'Action') {
+    receipt = {
+      Action: {
+        signer_id: x.signerId,
+        signer_public_key: formatPublicKey(x.signerPublicKey),
+        gas_price: x.gasPrice.toString(),
+        output_data_receivers: x.outputDataReceivers.map((d) => ({
+          data_id: base58Encode(d.dataId),
+          receiver_id: d.receiverId,
+        })),
+        input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
+        actions: x.actions.map((a) => actionView(a)),
+        is_promise_yield: false,
+      },
+    };
+  } else if (x.kind === 'Data') {
+    receipt = {
+      Data: {
+        data_id: base58Encode(x.dataId),
+        data: x.data ? toBase64(x.data) : null,
+        is_promise_resume: false,
+      },
+    };
+  } else {
+    receipt = {
+      GlobalContractDistribution: {
+        id: x.id.kind === 'CodeHash' ? { CodeHash: base58Encode(x.id.hash) } : { AccountId: x.id.accountId },
+        target_shard: x.targetShard,
+        already_delivered_shards: x.alreadyDeliveredShards,
+        code: toBase64(x.code),
+        ...(x.nonce === undefined ? {} : { nonce: x.nonce }),
+      },
+    };
+  }
   return {
     predecessor_id: r.predecessorId,
     receiver_id: r.receiverId,
