@@ -1,6 +1,13 @@
 // Receipts a contract creates while it runs (nearcore's ReceiptManager), and the VM's External over
 // the TrieUpdate of the executing account.
-import { type Action, type CryptoHash, dataId, fromUtf8, type PublicKey } from '@nearlite/primitives';
+import {
+  type Action,
+  type CryptoHash,
+  dataId,
+  fromUtf8,
+  type GlobalContractIdentifier,
+  type PublicKey,
+} from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyContractData } from '@nearlite/trie';
 import type { External, ReceiptIndex, StorageAccessTracker } from '@nearlite/vm';
 
@@ -183,6 +190,14 @@ export class RuntimeExt implements External {
 
   append_action_delete_account(i: ReceiptIndex, beneficiary_id: string): void {
     this.push(i, { type: 'DeleteAccount', beneficiaryId: beneficiary_id });
+  }
+
+  append_action_deploy_global_contract(i: ReceiptIndex, code: Uint8Array, mode: 0 | 1): void {
+    this.push(i, { type: 'DeployGlobalContract', code: code.slice(), deployMode: mode });
+  }
+
+  append_action_use_global_contract(i: ReceiptIndex, identifier: GlobalContractIdentifier): void {
+    this.push(i, { type: 'UseGlobalContract', identifier });
   }
 
   get_receipt_receiver(i: ReceiptIndex): string {

@@ -3,6 +3,7 @@
 import * as altBn128 from './host/alt_bn128.js';
 import * as context from './host/context.js';
 import * as economics from './host/economics.js';
+import * as globalContracts from './host/global_contracts.js';
 import * as math from './host/math.js';
 import * as misc from './host/misc.js';
 import * as actions from './host/promise_actions.js';
@@ -101,6 +102,26 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   ),
   promise_batch_action_delete_key: def(3, null, actions.promise_batch_action_delete_key),
   promise_batch_action_delete_account: def(3, null, actions.promise_batch_action_delete_account),
+  promise_batch_action_deploy_global_contract: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_deploy_global_contract,
+  ),
+  promise_batch_action_deploy_global_contract_by_account_id: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_deploy_global_contract_by_account_id,
+  ),
+  promise_batch_action_use_global_contract: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_use_global_contract,
+  ),
+  promise_batch_action_use_global_contract_by_account_id: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_use_global_contract_by_account_id,
+  ),
   promise_yield_create: def(7, I, promises.promise_yield_create),
   promise_yield_resume: {
     params: Array<WasmValType>(4).fill(I),
