@@ -8,6 +8,7 @@ import {
   encodeAccount,
   toHex,
   utf8,
+  withContract,
 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
@@ -196,7 +197,8 @@ export class Chain {
       if (w.codeHash) {
         const accountKey = trieKeyAccount(w.accountId);
         const raw = state.get(accountKey);
-        if (raw) state.set(accountKey, encodeAccount({ ...decodeAccount(raw), codeHash: w.codeHash }));
+        const local = { kind: 'Local', hash: w.codeHash } as const;
+        if (raw) state.set(accountKey, encodeAccount(withContract(decodeAccount(raw), local)));
       }
       any = true;
     }
