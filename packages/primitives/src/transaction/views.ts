@@ -53,10 +53,27 @@ export function actionView(a: Action, fullCode = false): object | string {
         },
       };
     case 'DeployGlobalContract':
+      // Inside a delegate action nearcore serializes the Action itself: full code and the mode.
+      if (fullCode)
+        return {
+          DeployGlobalContract: {
+            code: toBase64(a.code),
+            deploy_mode: a.deployMode === 0 ? 'CodeHash' : 'AccountId',
+          },
+        };
       return a.deployMode === 0
         ? { DeployGlobalContract: { code: toBase64(sha256(a.code)) } }
         : { DeployGlobalContractByAccountId: { code: toBase64(sha256(a.code)) } };
     case 'UseGlobalContract':
+      if (fullCode) {
+        const id = a.identifier;
+        return {
+          UseGlobalContract: {
+            contract_identifier:
+              id.kind === 'CodeHash' ? { CodeHash: base58Encode(id.hash) } : { AccountId: id.accountId },
+          },
+        };
+      }
       return a.identifier.kind === 'CodeHash'
         ? { UseGlobalContract: { code_hash: base58Encode(a.identifier.hash) } }
         : { UseGlobalContractByAccountId: { account_id: a.identifier.accountId } };
