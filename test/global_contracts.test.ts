@@ -3,7 +3,7 @@
 // view_account / view_code answers for them. With the node's default layout the boundaries are
 // g0, n0, t0: alpha.* is on shard 0, hotel.* on shard 1, oscar.* on shard 2, test.near on shard 3.
 import { createHash } from 'node:crypto';
-import { base58Encode } from '@nearlite/primitives';
+import { base58Decode, base58Encode, receiptIdFromReceipt } from '@nearlite/primitives';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
@@ -62,6 +62,26 @@ t.test('a global contract deployed on one shard runs on accounts of other shards
     block_id: receipt.block_hash,
   });
   const gasPrice = BigInt(block.result!.header.gas_price);
+  // The distribution receipt is the deploy receipt's first new receipt: nearcore's id for it, its view.
+  const { body: header } = await node.rpc<{ header: { height: number } }>('block', {
+    block_id: receipt.block_hash,
+  });
+  const distributionId = receiptIdFromReceipt(base58Decode(receipt.id), header.result!.header.height, 0);
+  const { body: distribution } = await node.rpc<{ receipt: unknown; predecessor_id: string }>(
+    'EXPERIMENTAL_receipt',
+    { receipt_id: base58Encode(distributionId) },
+  );
+  t.equal(distribution.result?.predecessor_id, 'alpha.test.near');
+  t.same(distribution.result?.receipt, {
+    GlobalContractDistribution: {
+      id: { CodeHash: hash },
+      target_shard: 0,
+      already_delivered_shards: [],
+      code: Buffer.from(code).toString('base64'),
+      nonce: 1,
+    },
+  });
+  t.notOk(receipt.outcome.receipt_ids.includes(base58Encode(distributionId)), 'not in the outcome');
   const storage = BigInt(code.length) * GLOBAL_STORAGE_PER_BYTE;
   t.equal(
     BigInt(receipt.outcome.tokens_burnt) - BigInt(receipt.outcome.gas_burnt) * gasPrice,
