@@ -158,6 +158,30 @@ t.test('a global contract deployed on one shard runs on accounts of other shards
     t.equal(codeView.body.result?.hash, hash, 'the code is the one alpha deployed');
   });
 
+  await t.test('view_global_contract_code by hash and by account id', async (t) => {
+    const byHash = await node.rpc<{ code_base64: string; hash: string }>('query', {
+      request_type: 'view_global_contract_code',
+      finality: 'optimistic',
+      code_hash: hash,
+    });
+    t.equal(byHash.body.result?.code_base64, Buffer.from(code).toString('base64'));
+    t.equal(byHash.body.result?.hash, hash);
+    const byAccount = await node.rpc<{ hash: string }>('query', {
+      request_type: 'view_global_contract_code_by_account_id',
+      finality: 'optimistic',
+      account_id: 'alpha.test.near',
+    });
+    t.equal(byAccount.body.result?.hash, hash);
+    const missing = await node.rpc('query', {
+      request_type: 'view_global_contract_code_by_account_id',
+      finality: 'optimistic',
+      account_id: 'hotel.test.near',
+    });
+    const error = missing.body.error as { cause: { name: string; info: { identifier: unknown } } };
+    t.equal(error.cause.name, 'NO_GLOBAL_CONTRACT_CODE');
+    t.same(error.cause.info.identifier, { AccountId: 'hotel.test.near' });
+  });
+
   await t.test('a global contract that does not exist', async (t) => {
     const victor = await make('victor.test.near', 5n * NEAR);
     const err = await victor

@@ -8,19 +8,21 @@ import {
   decodeAccessKey,
   decodeAccount,
   formatPublicKey,
+  type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
   readPublicKey,
   sha256,
   toBase64,
 } from '@nearlite/primitives';
-import { contractStorageUsage, resolveContract } from '@nearlite/runtime';
+import { contractStorageUsage, globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
 import {
   type Trie,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
   trieKeyContractDataPrefix,
+  trieKeyGlobalContractCode,
 } from '@nearlite/trie';
 import type { BlockHeader } from '../block_header.js';
 
@@ -61,6 +63,23 @@ export function viewCode(at: QueryAt, accountId: string): object {
       'NO_CONTRACT_CODE',
       { contract_account_id: accountId, ...blockFields(at) },
       `Contract code for contract ID #${accountId} has never been observed on the node`,
+    );
+  }
+  return { code_base64: toBase64(code), hash: base58Encode(sha256(code)), ...blockFields(at) };
+}
+
+/** nearcore's view_global_contract_code: `NO_GLOBAL_CONTRACT_CODE` until the code reached the shard. */
+export function viewGlobalContractCode(at: QueryAt, id: GlobalContractIdentifier): object {
+  const code = at.trie.get(trieKeyGlobalContractCode(id));
+  if (!code) {
+    const debug =
+      id.kind === 'CodeHash'
+        ? `CodeHash(${base58Encode(id.hash)})`
+        : `AccountId(${JSON.stringify(id.accountId)})`;
+    throw new HandlerError(
+      'NO_GLOBAL_CONTRACT_CODE',
+      { identifier: globalContractIdentifierJson(id), ...blockFields(at) },
+      `Global contract code with identifier ${debug} has never been observed on the node`,
     );
   }
   return { code_base64: toBase64(code), hash: base58Encode(sha256(code)), ...blockFields(at) };
