@@ -1,132 +1,44 @@
 // Global contracts as nearcore applies them (runtime/runtime/src/global_contracts.rs, actions.rs,
 // config.rs). Expected fees come from nearcore's parameter files (fixtures/), storage and encodings
 // from nearcore's rules (AccountV2 borsh, GlobalContractIdentifier::len, the trie key layout).
-import { createRequire } from 'node:module';
 import {
   type Action,
   accountView,
   base58Encode,
   decodeReceipt,
-  encodeAccessKey,
   encodeAccount,
-  encodeReceipt,
-  type Receipt,
   receiptIdFromReceipt,
   sha256,
   toHex,
   utf8,
 } from '@nearlite/primitives';
+import { DEFAULT_RUNTIME_CONFIG_VIEW, execFee, parseRuntimeConfig, txCost } from '@nearlite/runtime';
 import {
-  type ApplyContext,
-  DEFAULT_RUNTIME_CONFIG_VIEW,
-  execFee,
-  parseRuntimeConfig,
-  Runtime,
-  txCost,
-  VmFunctionCallRunner,
-  viewCall,
-} from '@nearlite/runtime';
-import {
-  TrieUpdate,
-  trieKeyAccessKey,
   trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractData,
   trieKeyGlobalContractCode,
   trieKeyGlobalContractNonce,
 } from '@nearlite/trie';
-import { ContractCache } from '@nearlite/vm';
 import t from 'tap';
-import { GLOBAL } from './global_params.js';
 import {
-  config,
-  FULL_ACCESS,
-  GAS_PRICE,
-  keyFromSeed,
-  NEAR,
-  ONE_KEY_STORAGE,
-  signTx,
-  TestChain,
-} from './helpers.js';
+  alice,
+  bob,
+  byAlice,
+  byHash,
+  CODE,
+  CODE_HASH,
+  call,
+  LEN,
+  send,
+  stateGet,
+  view,
+  vmChain,
+  wat,
+} from './global_fixtures.js';
+import { GLOBAL } from './global_params.js';
+import { config, GAS_PRICE, NEAR, ONE_KEY_STORAGE, signTx } from './helpers.js';
 import { FEES, MIN_GAS_PURCHASE_PRICE } from './snapshot.js';
-
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-
-/** set(input) stores the input under "k"; get returns it; whoami returns the current account. */
-const CODE = (() => {
-  const m = wabt.parseWat(
-    'g.wat',
-    `(module
-      (import "env" "input" (func $input (param i64)))
-      (import "env" "storage_write" (func $write (param i64 i64 i64 i64 i64) (result i64)))
-      (import "env" "storage_read" (func $read (param i64 i64 i64) (result i64)))
-      (import "env" "value_return" (func $return (param i64 i64)))
-      (import "env" "current_account_id" (func $me (param i64)))
-      (memory 1)
-      (data (i32.const 0) "k")
-      (func (export "set")
-        (call $input (i64.const 0))
-        (drop (call $write (i64.const 1) (i64.const 0) (i64.const -1) (i64.const 0) (i64.const 1))))
-      (func (export "get")
-        (drop (call $read (i64.const 1) (i64.const 0) (i64.const 2)))
-        (call $return (i64.const -1) (i64.const 2)))
-      (func (export "whoami")
-        (call $me (i64.const 3))
-        (call $return (i64.const -1) (i64.const 3))))`,
-  );
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-})();
-const CODE_HASH = sha256(CODE);
-const LEN = BigInt(CODE.length);
-
-const alice = keyFromSeed(1);
-const bob = keyFromSeed(2);
-const send = (f: { sendSir: bigint; sendNotSir: bigint }, sir: boolean) => (sir ? f.sendSir : f.sendNotSir);
-const call = (methodName: string, args = new Uint8Array(0)): Action => ({
-  type: 'FunctionCall',
-  methodName,
-  args,
-  gas: 30_000_000_000_000n,
-  deposit: 0n,
-});
-const byHash = { kind: 'CodeHash', hash: CODE_HASH } as const;
-const byAlice = { kind: 'AccountId', accountId: 'alice.near' } as const;
-
-function vmChain(): TestChain {
-  // A cache of its own: a module compiled by another test must not stand in for missing code.
-  const functionCall = new VmFunctionCallRunner(new ContractCache());
-  const c = new TestChain(new Runtime({ config, validators: new Map(), functionCall }));
-  c.addAccount('alice.near', 1000n * NEAR, alice);
-  c.addAccount('bob.near', 100n * NEAR, bob);
-  return c;
-}
-
-const stateGet = (c: TestChain, key: Uint8Array) => c.state.get(toHex(key));
-
-function view(c: TestChain, accountId: string, methodName: string): string {
-  const r = viewCall({
-    config,
-    state: { get: (k) => stateGet(c, k) },
-    accountId,
-    account: c.account(accountId)!,
-    methodName,
-    args: new Uint8Array(0),
-    blockHash: '11111111111111111111111111111111',
-    blockHeight: c.height,
-    blockTimestamp: 0n,
-    epochHeight: 1,
-    validators: new Map(),
-  });
-  return Buffer.from(r.result).toString();
-}
 
 t.test('fees: nearcore’s deploy and use parameters, per code byte and per identifier byte', async (t) => {
   t.equal(GLOBAL.storagePerByte, 10n ** 20n, '0.0001 NEAR per byte');
@@ -279,9 +191,7 @@ t.test('deploy and use by account id; a redeploy updates every user', async (t) 
   t.equal(view(c, 'bob.near', 'whoami'), 'bob.near');
 
   // The owner redeploys other code under its account id: users run the new code.
-  const replaced = wabt.parseWat('r.wat', '(module (func (export "whoami")))');
-  const newCode = new Uint8Array(replaced.toBinary({}).buffer);
-  replaced.destroy();
+  const newCode = wat('(module (func (export "whoami")))');
   c.block([
     signTx(alice, 'alice.near', 'alice.near', 2n, [
       { type: 'DeployGlobalContract', code: newCode, deployMode: 1 },
@@ -394,135 +304,6 @@ t.test(
   },
 );
 
-/** Four shards, each with its own state; receipts routed as the chain routes them. */
-class ShardedChain {
-  readonly states = new Map<number, Map<string, Uint8Array>>();
-  readonly pending = new Map<number, Uint8Array[]>();
-  readonly runtime = new Runtime({ config, validators: new Map() });
-  height = 1;
-  constructor(
-    readonly shardIds: number[],
-    readonly accountShard: (id: string) => number,
-  ) {
-    for (const s of shardIds) {
-      this.states.set(s, new Map());
-      this.pending.set(s, []);
-    }
-  }
-
-  block(txs: Map<number, Uint8Array[]> = new Map()): Receipt[] {
-    this.height += 1;
-    const next = new Map<number, Uint8Array[]>(this.shardIds.map((s) => [s, []]));
-    const sent: Receipt[] = [];
-    for (const shardId of this.shardIds) {
-      const state = this.states.get(shardId)!;
-      const update = new TrieUpdate({ get: (k) => state.get(toHex(k)) });
-      const ctx: ApplyContext = {
-        shardId,
-        blockHeight: this.height,
-        blockHash: new Uint8Array(32),
-        prevBlockHash: new Uint8Array(32),
-        blockTimestamp: 0n,
-        epochId: new Uint8Array(32),
-        epochHeight: 1,
-        gasPrice: GAS_PRICE,
-        gasLimit: 1_000_000_000_000_000n,
-        randomSeed: new Uint8Array(32),
-        accountShard: this.accountShard,
-        shardIds: this.shardIds,
-      };
-      const res = this.runtime.applyChunk(ctx, update, txs.get(shardId) ?? [], this.pending.get(shardId)!);
-      for (const { key, value } of update.finalize().changes) {
-        if (value) state.set(toHex(key), value);
-        else state.delete(toHex(key));
-      }
-      for (const r of res.outgoingReceipts) {
-        sent.push(decodeReceipt(r.bytes));
-        next.get(r.targetShard ?? this.accountShard(r.receiverId))!.push(r.bytes);
-      }
-    }
-    for (const [s, r] of next) this.pending.set(s, r);
-    return sent;
-  }
-}
-
-t.test('the distribution visits every shard in layout order, then stops', async (t) => {
-  const chain = new ShardedChain([0, 1, 2, 3], (id) => (id === 'alice.near' ? 2 : 0));
-  const account = {
-    amount: 1000n * NEAR,
-    locked: 0n,
-    codeHash: new Uint8Array(32),
-    storageUsage: ONE_KEY_STORAGE,
-  };
-  chain.states.get(2)!.set(toHex(trieKeyAccount('alice.near')), encodeAccount(account));
-  chain.states
-    .get(2)!
-    .set(toHex(trieKeyAccessKey('alice.near', alice.publicKey)), encodeAccessKey(FULL_ACCESS));
-  const tx = signTx(alice, 'alice.near', 'alice.near', 1n, [
-    { type: 'DeployGlobalContract', code: CODE, deployMode: 0 },
-  ]);
-  const first = chain
-    .block(new Map([[2, [tx.bytes]]]))
-    .find((r) => r.receipt.kind === 'GlobalContractDistribution')!;
-  t.equal((first.receipt as { targetShard: bigint }).targetShard, 2n, 'it starts on the deploying shard');
-  const hops: Receipt[] = [first];
-  for (let i = 0; i < 6; i++) {
-    const sent = chain.block().filter((r) => r.receipt.kind === 'GlobalContractDistribution');
-    hops.push(...sent);
-    if (sent.length === 0) break;
-  }
-  t.same(
-    hops.map((r) => {
-      const d = r.receipt as { targetShard: bigint; alreadyDeliveredShards: bigint[] };
-      return [d.targetShard, d.alreadyDeliveredShards];
-    }),
-    [
-      [2n, []],
-      [0n, [2n]],
-      [1n, [0n, 2n]],
-      [3n, [0n, 1n, 2n]],
-    ],
-    'shard 2, then the first shards of the layout not yet reached',
-  );
-  for (let i = 1; i < hops.length; i++) {
-    t.equal(toHex(hops[i]!.receiptId), toHex(receiptIdFromReceipt(hops[i - 1]!.receiptId, 2 + i, 0)));
-    t.equal(hops[i]!.predecessorId, 'alice.near');
-  }
-  for (const s of [0, 1, 2, 3]) {
-    t.same(chain.states.get(s)!.get(toHex(trieKeyGlobalContractCode(byHash))), CODE, `stored on shard ${s}`);
-  }
-  t.same(decodeReceipt(encodeReceipt(hops[3]!)), hops[3], 'the receipt codec round-trips');
-});
-
-t.test('a stale distribution (an older nonce) does not overwrite newer code', async (t) => {
-  const chain = new ShardedChain([0], () => 0);
-  const state = chain.states.get(0)!;
-  const id = byAlice;
-  const receipt = (nonce: bigint, code: Uint8Array): Uint8Array =>
-    encodeReceipt({
-      predecessorId: 'alice.near',
-      receiverId: 'system',
-      receiptId: new Uint8Array(32).fill(Number(nonce)),
-      receipt: {
-        kind: 'GlobalContractDistribution',
-        id,
-        targetShard: 0n,
-        alreadyDeliveredShards: [],
-        code,
-        nonce,
-      },
-    });
-  chain.pending.set(0, [receipt(2n, Uint8Array.of(2))]);
-  chain.block();
-  chain.pending.set(0, [receipt(1n, Uint8Array.of(1))]);
-  chain.block();
-  t.same(state.get(toHex(trieKeyGlobalContractCode(id))), Uint8Array.of(2));
-  t.same(state.get(toHex(trieKeyGlobalContractNonce(id))), Uint8Array.of(2, 0, 0, 0, 0, 0, 0, 0));
-  chain.pending.set(0, [receipt(2n, Uint8Array.of(3))]);
-  chain.block();
-  t.same(state.get(toHex(trieKeyGlobalContractCode(id))), Uint8Array.of(3), 'the same nonce is applied');
-});
-
 t.test('trie keys: column 18/19 and the borsh identifier', async (t) => {
   t.same(trieKeyGlobalContractCode(byHash), Uint8Array.of(18, 0, ...CODE_HASH));
   t.same(trieKeyGlobalContractNonce(byAlice), Uint8Array.of(19, 1, 10, 0, 0, 0, ...utf8('alice.near')));
@@ -539,87 +320,5 @@ t.test('the default config parses the global fees for the VM too', async (t) => 
     send_sir: GLOBAL.useBase.sendSir,
     send_not_sir: GLOBAL.useBase.sendNotSir,
     execution: GLOBAL.useBase.exec,
-  });
-});
-
-// A contract that deploys or uses global contracts through nearcore's host functions, each time on a
-// batch to its own account: deploy_by_account(code), use_hash(32-byte hash), use_account(account id).
-const HOST_CODE = (() => {
-  const m = wabt.parseWat(
-    'h.wat',
-    `(module
-      (import "env" "input" (func $input (param i64)))
-      (import "env" "current_account_id" (func $me (param i64)))
-      (import "env" "promise_batch_create" (func $create (param i64 i64) (result i64)))
-      (import "env" "promise_batch_action_deploy_global_contract_by_account_id"
-        (func $deploy (param i64 i64 i64)))
-      (import "env" "promise_batch_action_use_global_contract" (func $use (param i64 i64 i64)))
-      (import "env" "promise_batch_action_use_global_contract_by_account_id"
-        (func $useAccount (param i64 i64 i64)))
-      (memory 1)
-      (func $self (result i64)
-        (call $me (i64.const 1))
-        (call $create (i64.const -1) (i64.const 1)))
-      (func (export "deploy_by_account")
-        (call $input (i64.const 0))
-        (call $deploy (call $self) (i64.const -1) (i64.const 0)))
-      (func (export "use_hash")
-        (call $input (i64.const 0))
-        (call $use (call $self) (i64.const -1) (i64.const 0)))
-      (func (export "use_account")
-        (call $input (i64.const 0))
-        (call $useAccount (call $self) (i64.const -1) (i64.const 0))))`,
-  );
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-})();
-
-t.test('host functions: a contract deploys a global contract and switches its account to one', async (t) => {
-  const c = vmChain();
-  let nonce = 1n;
-  const tx = (key: typeof alice, signer: string, receiver: string, actions: Action[]) =>
-    signTx(key, signer, receiver, nonce++, actions).bytes;
-  c.block([
-    tx(alice, 'alice.near', 'alice.near', [{ type: 'DeployContract', code: HOST_CODE }]),
-    tx(bob, 'bob.near', 'bob.near', [{ type: 'DeployContract', code: HOST_CODE }]),
-  ]);
-  c.settle();
-
-  const b = c.block([tx(alice, 'alice.near', 'alice.near', [call('deploy_by_account', CODE)])]);
-  const created = b.res.outgoingReceipts.map((r) => decodeReceipt(r.bytes));
-  const batch = created.find(
-    (r) => r.receipt.kind === 'Action' && r.receipt.actions.length > 0 && r.predecessorId === 'alice.near',
-  );
-  t.same(
-    batch && batch.receipt.kind === 'Action' ? batch.receipt.actions : null,
-    [{ type: 'DeployGlobalContract', code: CODE, deployMode: 1 }],
-    'the contract’s batch carries the deploy action',
-  );
-  c.settle();
-  t.same(stateGet(c, trieKeyGlobalContractCode(byAlice)), CODE, 'deployed under alice.near');
-  t.equal(c.account('alice.near')!.v2, undefined, 'alice keeps her own contract');
-
-  c.block([tx(bob, 'bob.near', 'bob.near', [call('use_account', utf8('alice.near'))])]);
-  c.settle();
-  const after = c.account('bob.near')!;
-  t.same(after.v2, { contract: { kind: 'GlobalByAccount', accountId: 'alice.near' } });
-  t.equal(after.storageUsage, ONE_KEY_STORAGE + 10n, 'the local code’s bytes go, the id’s 10 come');
-  t.notOk(stateGet(c, trieKeyContractCode('bob.near')));
-  t.equal(view(c, 'bob.near', 'whoami'), 'bob.near', 'bob now runs the global code');
-
-  // A self-call runs in the chunk that converts its transaction.
-  const local = c.block([tx(alice, 'alice.near', 'alice.near', [call('use_hash', new Uint8Array(31))])]);
-  const failed = local.outcomes.find((o) => o.status.kind === 'Failure')!;
-  t.same(failed.status, {
-    kind: 'Failure',
-    error: {
-      ActionError: {
-        index: 0,
-        kind: { FunctionCallError: { ExecutionError: 'contract code hash is malformed' } },
-      },
-    },
   });
 });
