@@ -15,12 +15,13 @@ import {
   sha256,
   toBase64,
 } from '@nearlite/primitives';
-import { contractStorageUsage, globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
+import { globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
 import {
   type Trie,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
+  trieKeyContractCode,
   trieKeyContractDataPrefix,
   trieKeyGlobalContractCode,
 } from '@nearlite/trie';
@@ -94,8 +95,9 @@ export function viewState(
   limit: bigint | null = TRIE_VIEWER_STATE_SIZE_LIMIT,
 ): object {
   const account = loadAccount(at, accountId);
-  const contractUsage = contractStorageUsage(at.trie, accountId, account);
-  const stateSize = account.storageUsage - contractUsage;
+  // nearcore subtracts only local code: a global contract's reference counts as state here.
+  const code = at.trie.get(trieKeyContractCode(accountId));
+  const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
   if (limit !== null && stateSize > limit) {
     throw new HandlerError(
       'TOO_LARGE_CONTRACT_STATE',
