@@ -172,6 +172,13 @@ t.test('a global contract deployed on one shard runs on accounts of other shards
       account_id: 'alpha.test.near',
     });
     t.equal(byAccount.body.result?.hash, hash);
+    // near-api-js's own helper (a base58 code hash passes through as nearcore expects it).
+    const viaClient = await provider.viewGlobalContractCode({ identifier: { codeHash: hash } });
+    t.same(new Uint8Array(viaClient.code), code);
+    const viaClientByAccount = await provider.viewGlobalContractCode({
+      identifier: { accountId: 'alpha.test.near' },
+    });
+    t.same(new Uint8Array(viaClientByAccount.code), code);
     const missing = await node.rpc('query', {
       request_type: 'view_global_contract_code_by_account_id',
       finality: 'optimistic',
