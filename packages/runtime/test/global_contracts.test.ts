@@ -12,7 +12,13 @@ import {
   toHex,
   utf8,
 } from '@nearlite/primitives';
-import { DEFAULT_RUNTIME_CONFIG_VIEW, execFee, parseRuntimeConfig, txCost } from '@nearlite/runtime';
+import {
+  DEFAULT_RUNTIME_CONFIG_VIEW,
+  execFee,
+  parseRuntimeConfig,
+  txCost,
+  validateActions,
+} from '@nearlite/runtime';
 import {
   trieKeyAccount,
   trieKeyContractCode,
@@ -321,4 +327,15 @@ t.test('the default config parses the global fees for the VM too', async (t) => 
     send_not_sir: GLOBAL.useBase.sendNotSir,
     execution: GLOBAL.useBase.exec,
   });
+});
+
+t.test('validation: a global deploy obeys max_contract_size; both actions pass otherwise', async (t) => {
+  const limit = config.maxContractSize;
+  t.equal(limit, 4_194_304, 'the snapshot’s max_contract_size');
+  const big = new Uint8Array(limit + 1);
+  t.same(validateActions(config, [{ type: 'DeployGlobalContract', code: big, deployMode: 0 }]), {
+    ContractSizeExceeded: { size: limit + 1, limit },
+  });
+  t.equal(validateActions(config, [{ type: 'DeployGlobalContract', code: CODE, deployMode: 1 }]), null);
+  t.equal(validateActions(config, [{ type: 'UseGlobalContract', identifier: byAlice }]), null);
 });
