@@ -1,5 +1,8 @@
 // What an operator scrapes: GET /metrics in Prometheus' text format.
+import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { localChain } from './helpers/chain.js';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
 
 t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
@@ -49,4 +52,36 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
     const o = JSON.parse(line) as { level: number; time: number; msg: string };
     t.ok(Number.isInteger(o.level) && Number.isInteger(o.time) && typeof o.msg === 'string', o.msg);
   }
+});
+
+t.test('GET /metrics adds up the gas view calls burn', async (t) => {
+  const code = await compileContract('echo');
+  const { node, provider, root } = await localChain(t);
+  const kp = KeyPair.fromRandom('ed25519');
+  await root.createAccount({
+    newAccountId: 'echo.test.near',
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: 10n ** 25n,
+  });
+  await new Account('echo.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  const gas = async () => {
+    const text = await (await fetch(`${node.url}/metrics`)).text();
+    return Number(/^nearlite_view_call_gas_total (\S+)$/m.exec(text)?.[1]);
+  };
+  t.equal(await gas(), 0, 'nothing burnt before the first view call');
+  const view = (s: string) =>
+    node.rpc('query', {
+      request_type: 'call_function',
+      account_id: 'echo.test.near',
+      method_name: 'say',
+      args_base64: Buffer.from(s).toString('base64'),
+      finality: 'optimistic',
+    });
+  await view('a');
+  const one = await gas();
+  t.ok(one > 0, `one call burnt ${one} gas`);
+  await view('a');
+  t.equal(await gas(), 2 * one, 'the same call again burns the same gas again');
+  await view('a much longer argument that costs more to read and to log');
+  t.ok((await gas()) > 3 * one, 'a longer argument burns more');
 });

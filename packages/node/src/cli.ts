@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { initHome } from './home.js';
 import { inspect } from './inspect.js';
+import { type LakeTarget, lakeExport } from './lake.js';
 import { stderrLogger } from './log.js';
 import { NearliteNode } from './node.js';
 import { repair } from './repair.js';
@@ -16,10 +17,15 @@ Usage:
   nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
                 [--sandbox]     --sandbox serves sandbox_patch_state and sandbox_fast_forward
+                [--lake-out DIR|s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]]
+                                publish every final block in the NEAR Lake layout as it comes
   nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run a local
                                 sandbox (sandbox methods on) on 127.0.0.1:3030
   nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
                               | state ID [--prefix P] | stats | verify   (read a stopped node's store)
+  nearlite lake-export --home DIR [--from H] [--to H]
+                (--out DIR | --s3-bucket NAME [--s3-prefix P] [--s3-endpoint URL] [--s3-region R])
+                                write the kept final blocks of a stopped node in the NEAR Lake layout
   nearlite repair --home DIR    roll a damaged store back to its last whole block, saying what it drops
   nearlite --version
 `;
@@ -80,6 +86,14 @@ export async function main(argv: readonly string[]): Promise<number> {
       sandbox: { type: 'boolean' },
       quiet: { type: 'boolean' },
       prefix: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      out: { type: 'string' },
+      'lake-out': { type: 'string' },
+      's3-bucket': { type: 'string' },
+      's3-prefix': { type: 'string' },
+      's3-endpoint': { type: 'string' },
+      's3-region': { type: 'string' },
     },
     strict: true,
   });
@@ -90,6 +104,29 @@ export async function main(argv: readonly string[]): Promise<number> {
       values.home,
       [...positionals.slice(1), ...(values.prefix !== undefined ? ['--prefix', values.prefix] : [])],
       (s) => process.stdout.write(s),
+    );
+    return 0;
+  }
+  const s3 = {
+    ...(values['s3-endpoint'] ? { endpoint: values['s3-endpoint'] } : {}),
+    ...(values['s3-region'] ? { region: values['s3-region'] } : {}),
+  };
+  if (command === 'lake-export') {
+    if (!values.home) throw new UsageError('lake-export needs --home DIR');
+    if ((values.out === undefined) === (values['s3-bucket'] === undefined))
+      throw new UsageError('lake-export needs one of --out DIR or --s3-bucket NAME');
+    const prefix = (values['s3-prefix'] ?? '').replace(/^\/+|\/+$/g, '');
+    const target: LakeTarget = {
+      target: values.out ?? `s3://${values['s3-bucket']}${prefix ? `/${prefix}` : ''}`,
+      s3,
+    };
+    const from = intFlag(values.from, 'from');
+    const to = intFlag(values.to, 'to');
+    await lakeExport(
+      values.home,
+      target,
+      { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) },
+      (line) => process.stdout.write(`${line}\n`),
     );
     return 0;
   }
@@ -125,6 +162,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(values.archive ? { archive: true } : {}),
         ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
         ...(values.sandbox ? { sandbox: true } : {}),
+        ...(values['lake-out'] ? { lakeOut: { target: values['lake-out'], s3 } } : {}),
       });
     }
     case 'start': {

@@ -1,6 +1,6 @@
 // Prometheus metrics at GET /metrics (prom-client is imported only here): RPC calls per method and
 // outcome with their latency, blocks and their production time, transactions admitted and refused,
-// view-call time, store reads, writes and cache hits, and GC's tail.
+// view-call time and gas, store reads, writes and cache hits, and GC's tail.
 import type { Chain } from '@nearlite/chain';
 import type { Store } from '@nearlite/store';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -16,7 +16,7 @@ export class NodeMetrics {
   private readonly blockTime: Histogram;
   private readonly collected: Counter;
 
-  constructor(chain: Chain, store: Store) {
+  constructor(chain: Chain, store: Store, viewGasBurnt: () => bigint = () => 0n) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'nearlite_rpc_requests_total',
@@ -80,6 +80,14 @@ export class NodeMetrics {
           this.set(read());
         },
       });
+    new Gauge({
+      name: 'nearlite_view_call_gas_total',
+      help: 'Gas burnt by call_function queries since start',
+      registers,
+      collect() {
+        this.set(Number(viewGasBurnt()));
+      },
+    });
     storeGauge('nearlite_store_reads_total', 'Store reads since start', () => store.stats.reads);
     storeGauge(
       'nearlite_store_cache_hits_total',

@@ -38,6 +38,8 @@ export interface Services {
   readonly transactionView: (bytes: Uint8Array) => object;
   readonly receiptView: (bytes: Uint8Array) => object;
   bind(chain: Chain, views: ViewClient, config: NodeConfig): Omit<BackendParts, 'views' | 'healthy'>;
+  /** Gas burnt by view calls since start, for the metrics. */
+  viewGasBurnt(): bigint;
   /** Starts the view-call workers; called once the node is serving. */
   warm(): void;
   close(): Promise<void>;
@@ -72,7 +74,9 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
     functionCall: new VmFunctionCallRunner(cache),
   });
   const codecs = (chain: Chain) => runtimeTxCodecs(chain, runtimeConfig);
+  let viewGasBurnt = 0n;
   return {
+    viewGasBurnt: () => viewGasBurnt,
     applier: {
       prepareTransactions: (state, txs, gasPrice, height) =>
         runtime.prepareTransactions(state, txs, gasPrice, height),
@@ -103,7 +107,10 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
         calls: {
           callFunction(ref, accountId, methodName, args) {
             const { input, get } = views.prepareViewCall(ref, accountId, methodName, args);
-            return viewPool.call({ ...input, validators: [...input.validators] }, get, chargeViewGas);
+            return viewPool.call({ ...input, validators: [...input.validators] }, get, (gas) => {
+              chargeViewGas(gas);
+              viewGasBurnt += gas;
+            });
           },
         },
         history: {

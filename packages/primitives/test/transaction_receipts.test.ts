@@ -145,3 +145,60 @@ t.test('global contract action views, and inside a delegate action the serialize
     UseGlobalContract: { contract_identifier: { CodeHash: base58Encode(hash) } },
   });
 });
+
+// nearcore's ReceiptEnum: Action = 0, Data = 1, PromiseYield = 2, PromiseResume = 3; the last two
+// keep the ActionReceipt / DataReceipt layouts.
+t.test('PromiseYield and PromiseResume receipts: their tags, round trips and views', async (t) => {
+  const dataId = new Uint8Array(32).fill(9);
+  const yieldReceipt: Receipt = {
+    ...gasRefund,
+    predecessorId: 'alice.test.near',
+    receipt: {
+      kind: 'Action',
+      signerId: 'alice.test.near',
+      signerPublicKey: alicePk,
+      gasPrice: 100n,
+      outputDataReceivers: [],
+      inputDataIds: [dataId],
+      actions: [],
+      isPromiseYield: true,
+    },
+  };
+  const y = encodeReceipt(yieldReceipt);
+  const { isPromiseYield: _, ...action } = yieldReceipt.receipt as Extract<
+    Receipt['receipt'],
+    { kind: 'Action' }
+  >;
+  const plain = encodeReceipt({ ...yieldReceipt, receipt: action });
+  const tagAt = 4 + 15 + 4 + 15 + 32;
+  t.equal(y[tagAt], 2);
+  t.equal(plain[tagAt], 0);
+  t.same(y.subarray(tagAt + 1), plain.subarray(tagAt + 1), 'the ActionReceipt layout');
+  t.same(decodeReceipt(y), yieldReceipt);
+  const view = receiptView(yieldReceipt) as { receipt: { Action: { is_promise_yield: boolean } } };
+  t.equal(view.receipt.Action.is_promise_yield, true);
+
+  const resume: Receipt = {
+    predecessorId: 'alice.test.near',
+    receiverId: 'alice.test.near',
+    receiptId: new Uint8Array(32).fill(3),
+    receipt: { kind: 'Data', dataId, data: Uint8Array.of(1, 2), isPromiseResume: true },
+  };
+  const r = encodeReceipt(resume);
+  t.equal(r[tagAt], 3);
+  t.same([...r.subarray(tagAt + 1)], [...dataId, 1, 2, 0, 0, 0, 1, 2], 'data id, Some, u32 length, bytes');
+  t.same(decodeReceipt(r), resume);
+  t.same((receiptView(resume) as { receipt: unknown }).receipt, {
+    Data: { data_id: 'cGfHiC6Kgg3FpFZvgwGcswsCRtp4aBP2fzuXRQPizuN', data: 'AQI=', is_promise_resume: true },
+  });
+  const timeout = {
+    ...resume,
+    receipt: { kind: 'Data' as const, dataId, data: null, isPromiseResume: true as const },
+  };
+  t.same(decodeReceipt(encodeReceipt(timeout)), timeout);
+  t.equal(
+    (receiptView(gasRefund) as { receipt: { Action: { is_promise_yield: boolean } } }).receipt.Action
+      .is_promise_yield,
+    false,
+  );
+});

@@ -1,7 +1,10 @@
 // Applying a chunk as nearcore's Runtime::apply does: transactions become receipts (a signer-is-
 // receiver receipt runs in this chunk, others go out to the receiver's shard), then local, delayed
 // and incoming receipts run while the chunk's gas limit allows; the rest wait in the delayed queue.
-// Every state step is committed with nearcore's StateChangeCause; a failing receipt rolls back.
+// Then yields whose timeout height has come are resolved (NEP-519). A PromiseYield receipt is
+// "instant": it is parked right after the receipt that made it instead of travelling as an outgoing
+// receipt. Every state step is committed with nearcore's StateChangeCause; a failing receipt rolls
+// back.
 import {
   actionHash,
   type CryptoHash,
@@ -20,9 +23,11 @@ import { DelayedReceiptQueue } from './delayed_receipts.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { applyGlobalContractDistribution } from './global_contracts.js';
 import { type ExecutionOutcome, encodeOutcome, outcomeHashes } from './outcome.js';
-import { applyDataReceipt, postponeIfWaiting } from './postponed.js';
+import { applyDataReceipt, applyPromiseResume, postponeIfWaiting } from './postponed.js';
+import { setPromiseYieldReceipt } from './promise_yield.js';
 import { executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
 import { verifyTransaction } from './verifier.js';
+import { resolvePromiseYieldTimeouts } from './yield_timeouts.js';
 
 /** nearcore's ApplyState, the part this runtime reads. */
 export interface ApplyContext {
@@ -124,6 +129,13 @@ export class Runtime {
       if (full()) delay(receipt);
       else this.processReceipt(ctx, state, receipt, res);
     }
+    for (const resume of resolvePromiseYieldTimeouts(ctx, state, full)) {
+      res.outgoingReceipts.push({
+        receiptId: resume.receiptId,
+        receiverId: resume.receiverId,
+        bytes: encodeReceipt(resume),
+      });
+    }
     delayed.flush();
     res.delayedReceipts = delayed.length;
     return res;
@@ -191,7 +203,7 @@ export class Runtime {
       blockHeight: ctx.blockHeight,
       charge: true,
     });
-    const base = { id: stx.hash, logs: [], executorId: tx.signerId, metadataVersion: 1 } as const;
+    const base = { id: stx.hash, logs: [], executorId: tx.signerId, metadata: { version: 1 } } as const;
     if (!v.ok) {
       state.rollback();
       this.pushOutcome(
@@ -241,19 +253,36 @@ export class Runtime {
     return null;
   }
 
-  /** Runs one receipt now (or parks it until its promise results arrive). */
+  /**
+   * Runs one receipt now (or parks it until its promise results arrive), then the instant receipts
+   * it produced, in order (nearcore's process_receipt_and_instant_receipts).
+   */
   processReceipt(ctx: ApplyContext, state: TrieUpdate, receipt: Receipt, res: ApplyResult): void {
+    const queue: Receipt[] = [receipt];
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      queue.push(...this.processOne(ctx, state, next, res));
+    }
+  }
+
+  /** Returns the instant receipts this receipt produced. */
+  private processOne(ctx: ApplyContext, state: TrieUpdate, receipt: Receipt, res: ApplyResult): Receipt[] {
     this.recordProcessed(res, receipt);
-    if (receipt.receipt.kind === 'GlobalContractDistribution') {
+    const r = receipt.receipt;
+    if (r.kind === 'GlobalContractDistribution') {
       const shardIds = ctx.shardIds ?? [ctx.shardId];
       const next = applyGlobalContractDistribution({ ...ctx, shardIds }, state, receipt);
       if (next) res.outgoingReceipts.push(appliedReceipt(next));
-      return;
+      return [];
     }
     let ready: { receipt: Receipt; results: PromiseResult[] } | null;
-    if (receipt.receipt.kind === 'Data') ready = applyDataReceipt(state, receipt);
-    else ready = postponeIfWaiting(state, receipt);
-    if (!ready) return;
+    if (r.kind === 'Data') {
+      ready = r.isPromiseResume ? applyPromiseResume(state, receipt) : applyDataReceipt(state, receipt);
+    } else if (r.isPromiseYield) {
+      setPromiseYieldReceipt(state, receipt);
+      state.commit({ type: 'postponed_receipt', receiptHash: receipt.receiptId });
+      ready = null;
+    } else ready = postponeIfWaiting(state, receipt);
+    if (!ready) return [];
     const run = ready.receipt;
     const result = executeActionReceipt(
       {
@@ -267,15 +296,15 @@ export class Runtime {
       run,
       ready.results,
     );
-    this.finishReceipt(ctx, run, result, res);
+    return this.finishReceipt(ctx, run, result, res);
   }
 
-  private finishReceipt(ctx: ApplyContext, receipt: Receipt, r: ReceiptResult, res: ApplyResult): void {
+  private finishReceipt(ctx: ApplyContext, receipt: Receipt, r: ReceiptResult, res: ApplyResult): Receipt[] {
     const newReceipts: Receipt[] = r.newReceipts.map((n, k) => {
       const receiptId = receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, k);
       if (n.kind === 'Data') {
-        const { predecessorId, receiverId, dataId, data } = n;
-        return { predecessorId, receiverId, receiptId, receipt: { kind: 'Data', dataId, data } };
+        const { kind: _, predecessorId, receiverId, ...data } = n;
+        return { predecessorId, receiverId, receiptId, receipt: { kind: 'Data', ...data } };
       }
       if (n.kind === 'GlobalContractDistribution') {
         const { predecessorId, receiverId, ...distribution } = n;
@@ -284,7 +313,14 @@ export class Runtime {
       const { kind: _, predecessorId, receiverId, ...action } = n;
       return { predecessorId, receiverId, receiptId, receipt: { kind: 'Action', ...action } };
     });
-    for (const n of newReceipts) res.outgoingReceipts.push(appliedReceipt(n));
+    const instant: Receipt[] = [];
+    for (const n of newReceipts) {
+      if (n.receipt.kind === 'Action' && n.receipt.isPromiseYield) {
+        instant.push(n);
+        continue;
+      }
+      res.outgoingReceipts.push(appliedReceipt(n));
+    }
     res.gasUsed += r.gasBurnt;
     res.balanceBurnt += r.balanceBurnt;
     res.validatorProposals.push(...r.validatorProposals);
@@ -303,9 +339,11 @@ export class Runtime {
         tokensBurnt: r.tokensBurnt,
         executorId: receipt.receiverId,
         status,
-        metadataVersion: 3,
+        // Protocol 85's ExecutionMetadataV4: the profile plus the per-action contracts.
+        metadata: { version: 4, profile: r.profile, contracts: r.contracts },
       },
       false,
     );
+    return instant;
   }
 }

@@ -1,16 +1,19 @@
 // The FunctionCall action through the Wasm VM: context, the External over the receiver's state,
-// unused-gas distribution among weighted calls. (The contract's gas reward is the caller's.)
+// unused-gas distribution among weighted calls, and a timeout queued for every yield the call made
+// (function_call.rs). (The contract's gas reward is the caller's.)
 import { type Account, type Action, concatBytes, type Receipt, sha256 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import {
   type ContractCache,
   type FunctionCallError,
+  type ProfileDataV3,
   type PromiseResult,
   runFunction,
   type VMOutcome,
 } from '@nearlite/vm';
 import { resolveContract } from './global_contracts.js';
-import { type NewReceipt, RuntimeExt } from './receipt_builder.js';
+import { PromiseYieldTimeoutQueue } from './promise_yield.js';
+import { type NewReceipt, type PromiseResumeData, RuntimeExt } from './receipt_builder.js';
 import type { ExecContext } from './receipt_exec.js';
 import { buildVMContext } from './vm_context.js';
 import { functionCallErrorView } from './vm_error.js';
@@ -32,8 +35,12 @@ export interface FunctionCallOutput {
   readonly error: object | null;
   readonly account: Account;
   readonly receipts: NewReceipt[];
+  /** Payloads of the yields this call resumed, sent after `receipts`. */
+  readonly resumes?: PromiseResumeData[];
   readonly returnValue: Uint8Array | null;
   readonly returnReceiptIndex: number | null;
+  /** The VM's gas profile of the call, failed or not. */
+  readonly profile?: ProfileDataV3;
 }
 
 /** Runs a FunctionCall action; the Wasm VM implements it (VmFunctionCallRunner). */
@@ -83,8 +90,20 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
         receipts: [],
         returnValue: null,
         returnReceiptIndex: null,
+        profile: outcome.profile,
       };
     }
+    const timeouts = new PromiseYieldTimeoutQueue(state);
+    const timeoutLength = ctx.config.wasm.limit_config.yield_timeout_length_in_blocks;
+    for (const r of ext.receipts) {
+      if (!r.isPromiseYield) continue;
+      timeouts.enqueue({
+        accountId: receipt.receiverId,
+        dataId: r.inputDataIds[0]!,
+        expiresAt: BigInt(ctx.blockHeight) + timeoutLength,
+      });
+    }
+    timeouts.flush();
     const unused = action.gas > outcome.used_gas ? action.gas - outcome.used_gas : 0n;
     const distributed = ext.distributeUnusedGas(unused);
     const rd = outcome.return_data;
@@ -95,8 +114,10 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
       error: null,
       account: { ...account, amount: outcome.balance, storageUsage: outcome.storage_usage },
       receipts: ext.receipts,
+      resumes: ext.resumes,
       returnValue: rd.kind === 'Value' ? rd.data : null,
       returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,
+      profile: outcome.profile,
     };
   }
 }

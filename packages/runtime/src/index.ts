@@ -2,6 +2,7 @@ export * from './apply.js';
 export * from './config/default_runtime_config.js';
 export * from './config/runtime_config.js';
 export * from './errors.js';
+export * from './execution_metadata.js';
 export * from './fees.js';
 export * from './function_call.js';
 export {

@@ -11,6 +11,12 @@ import {
   toBase64,
   utf8,
 } from '@nearlite/primitives';
+import {
+  type ExecutionMetadata,
+  executionMetadataView,
+  readMetadata,
+  writeMetadata,
+} from './execution_metadata.js';
 
 export type ExecutionStatus =
   | { readonly kind: 'Unknown' }
@@ -26,8 +32,8 @@ export interface ExecutionOutcome {
   readonly tokensBurnt: bigint;
   readonly executorId: string;
   readonly status: ExecutionStatus;
-  /** nearcore's ExecutionMetadata version: 1 for transactions, 3 (with a gas profile) for receipts. */
-  readonly metadataVersion?: 1 | 3;
+  /** V1 for transactions, V4 (gas profile and contracts) for receipts; absent in old stored bytes. */
+  readonly metadata?: ExecutionMetadata;
 }
 
 function writeStatus(w: BorshWriter, s: ExecutionStatus, partial: boolean): void {
@@ -56,7 +62,7 @@ export function encodeOutcome(o: ExecutionOutcome): Uint8Array {
   w.u64(o.gasBurnt).u128(o.tokensBurnt).string(o.executorId);
   writeStatus(w, o.status, false);
   // Trailing and optional, so outcomes stored before it was added still decode (as version 3).
-  if (o.metadataVersion !== undefined) w.u8(o.metadataVersion);
+  if (o.metadata !== undefined) writeMetadata(w, o.metadata);
   return w.toBytes();
 }
 
@@ -77,10 +83,9 @@ export function decodeOutcome(bytes: Uint8Array): ExecutionOutcome {
   else throw new BorshError(`unknown execution status ${tag}`);
   const o: ExecutionOutcome = { id, logs, receiptIds, gasBurnt, tokensBurnt, executorId, status };
   if (r.remaining === 0) return o;
-  const v = r.u8();
+  const metadata = readMetadata(r);
   r.end();
-  if (v !== 1 && v !== 3) throw new BorshError(`unknown execution metadata version ${v}`);
-  return { ...o, metadataVersion: v };
+  return { ...o, metadata };
 }
 
 /** nearcore's ExecutionOutcomeWithId::to_hashes: [id, hash(PartialExecutionOutcome), ...hash(log)]. */
@@ -115,6 +120,6 @@ export function outcomeView(o: ExecutionOutcome): object {
     tokens_burnt: o.tokensBurnt.toString(),
     executor_id: o.executorId,
     status: executionStatusView(o.status),
-    metadata: o.metadataVersion === 1 ? { version: 1, gas_profile: null } : { version: 3, gas_profile: [] },
+    metadata: o.metadata ? executionMetadataView(o.metadata) : { version: 3, gas_profile: [] },
   };
 }

@@ -9,6 +9,7 @@ import {
   trieKeyReceivedData,
 } from '@nearlite/trie';
 import type { PromiseResult } from '@nearlite/vm';
+import { getPromiseYieldStatus, PromiseYieldStatus, takePromiseYieldReceipt } from './promise_yield.js';
 
 function encodeData(data: Uint8Array | null): Uint8Array {
   return new BorshWriter(8 + (data?.length ?? 0)).option(data, (w, d) => w.bytes(d)).toBytes();
@@ -78,4 +79,28 @@ export function applyDataReceipt(
   // are committed as the started receipt's first step.
   if (!ready) state.commit({ type: 'postponed_receipt', receiptHash: receipt.receiptId });
   return ready;
+}
+
+/**
+ * A PromiseResume receipt: a resume's payload, or `null` from the timeout. A timeout arriving after
+ * a resume was sent is dropped; otherwise the parked yield is released and runs with the payload as
+ * its one promise result (Failed for a timeout). A resume that finds nothing parked (a second resume
+ * of the same yield) is dropped too.
+ */
+export function applyPromiseResume(
+  state: TrieUpdate,
+  receipt: Receipt,
+): { receipt: Receipt; results: PromiseResult[] } | null {
+  if (receipt.receipt.kind !== 'Data') return null;
+  const { dataId, data } = receipt.receipt;
+  const accountId = receipt.receiverId;
+  if (data === null && getPromiseYieldStatus(state, accountId, dataId) === PromiseYieldStatus.ResumeInitiated)
+    return null;
+  const parked = takePromiseYieldReceipt(state, accountId, dataId);
+  if (!parked) {
+    state.commit({ type: 'postponed_receipt', receiptHash: receipt.receiptId });
+    return null;
+  }
+  state.set(trieKeyReceivedData(accountId, dataId), encodeData(data));
+  return { receipt: parked, results: takeResults(state, parked) };
 }

@@ -1,5 +1,6 @@
 // Receipts a contract creates while it runs (nearcore's ReceiptManager), and the VM's External over
-// the TrieUpdate of the executing account.
+// the TrieUpdate of the executing account. Yield status and yield-id mappings are written to that
+// TrieUpdate as the contract runs (ext.rs), so they commit or roll back with the receipt.
 import {
   type Action,
   type CryptoHash,
@@ -10,6 +11,15 @@ import {
 } from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyContractData } from '@nearlite/trie';
 import type { External, ReceiptIndex, StorageAccessTracker } from '@nearlite/vm';
+import {
+  getDataIdForYieldId,
+  hasPromiseYieldReceipt,
+  hasPromiseYieldStatus,
+  hasYieldIdMapping,
+  PromiseYieldStatus,
+  setPromiseYieldStatus,
+  setYieldIdMapping,
+} from './promise_yield.js';
 
 export interface NewReceipt {
   receiverId: string;
@@ -18,10 +28,19 @@ export interface NewReceipt {
   outputDataReceivers: { dataId: CryptoHash; receiverId: string }[];
   /** Gas weights of function calls (index into actions → weight) for unused-gas distribution. */
   weights: Map<number, bigint>;
+  /** A PromiseYield receipt: its one input is delivered by a resume or the timeout. */
+  isPromiseYield: boolean;
+}
+
+/** A resume's payload, sent as a PromiseResume receipt to the account itself. */
+export interface PromiseResumeData {
+  dataId: CryptoHash;
+  data: Uint8Array;
 }
 
 export class RuntimeExt implements External {
   readonly receipts: NewReceipt[] = [];
+  readonly resumes: PromiseResumeData[] = [];
   private dataCount = 0;
 
   constructor(
@@ -98,24 +117,58 @@ export class RuntimeExt implements External {
       inputDataIds,
       outputDataReceivers: [],
       weights: new Map(),
+      isPromiseYield: false,
+    });
+    return this.receipts.length - 1;
+  }
+
+  private pushYieldReceipt(receiverId: string, dataId: CryptoHash): ReceiptIndex {
+    this.receipts.push({
+      receiverId,
+      actions: [],
+      inputDataIds: [dataId],
+      outputDataReceivers: [],
+      weights: new Map(),
+      isPromiseYield: true,
     });
     return this.receipts.length - 1;
   }
 
   create_promise_yield_receipt(receiver_id: string): { receipt_index: ReceiptIndex; data_id: Uint8Array } {
     const data_id = this.generate_data_id();
-    this.receipts.push({
-      receiverId: receiver_id,
-      actions: [],
-      inputDataIds: [data_id],
-      outputDataReceivers: [],
-      weights: new Map(),
-    });
-    return { receipt_index: this.receipts.length - 1, data_id };
+    const receipt_index = this.pushYieldReceipt(receiver_id, data_id);
+    setPromiseYieldStatus(this.state, receiver_id, data_id, PromiseYieldStatus.Yielded);
+    return { receipt_index, data_id };
   }
 
-  submit_promise_resume_data(): boolean {
-    return false;
+  // The TrieUpdate already holds this call's own writes, so an id used earlier in the same call is
+  // a duplicate too.
+  create_promise_yield_receipt_with_id(
+    receiver_id: string,
+    yield_id: Uint8Array,
+  ): { receipt_index: ReceiptIndex; data_id: Uint8Array } | null {
+    if (hasYieldIdMapping(this.state, receiver_id, yield_id)) return null;
+    const data_id = this.generate_data_id();
+    setYieldIdMapping(this.state, receiver_id, yield_id, data_id);
+    const receipt_index = this.pushYieldReceipt(receiver_id, data_id);
+    setPromiseYieldStatus(this.state, receiver_id, data_id, PromiseYieldStatus.Yielded);
+    return { receipt_index, data_id };
+  }
+
+  // A yield parked by an earlier receipt is in the trie; one created by this call so far has only
+  // its status. Either way the resume is sent and the status records it, so the timeout that may
+  // still fire is discarded when it arrives.
+  submit_promise_resume_data(data_id: Uint8Array, data: Uint8Array): boolean {
+    const parked = hasPromiseYieldReceipt(this.state, this.accountId, data_id);
+    if (!parked && !hasPromiseYieldStatus(this.state, this.accountId, data_id)) return false;
+    this.resumes.push({ dataId: data_id.slice(), data: data.slice() });
+    setPromiseYieldStatus(this.state, this.accountId, data_id, PromiseYieldStatus.ResumeInitiated);
+    return true;
+  }
+
+  submit_promise_resume_data_with_yield_id(yield_id: Uint8Array, data: Uint8Array): boolean {
+    const dataId = getDataIdForYieldId(this.state, this.accountId, yield_id);
+    return dataId !== null && this.submit_promise_resume_data(dataId, data);
   }
 
   private push(i: ReceiptIndex, a: Action): void {

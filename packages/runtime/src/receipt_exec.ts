@@ -5,7 +5,7 @@
 // deposit refund, the gas refund, then data receipts.
 import { type CryptoHash, type Receipt, SYSTEM_ACCOUNT } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
-import type { PromiseResult } from '@nearlite/vm';
+import { ProfileDataV3, type PromiseResult } from '@nearlite/vm';
 import {
   type ActionContext,
   type ActionErrorKind,
@@ -20,6 +20,7 @@ import {
   writeAccount,
 } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
+import { type AccountContract, currentContract, padContracts } from './execution_metadata.js';
 import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { deployGlobalContract, useGlobalContract } from './global_contracts.js';
@@ -41,6 +42,10 @@ export interface ReceiptResult {
   returnReceiptIndex: number | null;
   newReceipts: NewReceiptSpec[];
   validatorProposals: ActionContext['validatorProposals'];
+  /** What the contract calls burnt their gas on; the receipt's own exec fees are not in it. */
+  profile: ProfileDataV3;
+  /** Per action, the receiver's contract right before the action ran (ExecutionMetadataV4). */
+  contracts: AccountContract[];
 }
 
 export interface ExecContext {
@@ -68,6 +73,7 @@ interface Progress {
   gasBurntForFunctionCall: bigint;
   logs: string[];
   returnData: ReturnData;
+  profile: ProfileDataV3;
 }
 
 export function executeActionReceipt(
@@ -108,13 +114,16 @@ export function executeActionReceipt(
     gasBurntForFunctionCall: 0n,
     logs: [],
     returnData: { kind: 'None' },
+    profile: new ProfileDataV3(),
   };
+  const contracts: AccountContract[] = [];
   let error: { index: number | null; kind: ActionErrorKind } | null = null;
   for (const [i, action] of ar.actions.entries()) {
     const fee = execFee(c, action, receipt.receiverId);
     p.gasBurnt += fee;
     p.gasUsed += fee;
     p.returnData = { kind: 'None' };
+    contracts.push(currentContract(actx.account));
     const kind = applyAction(ctx, actx, receipt, i, promiseResults, p);
     if (kind !== null) {
       error = { index: i, kind };
@@ -189,6 +198,8 @@ export function executeActionReceipt(
     returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,
     newReceipts,
     validatorProposals: error ? [] : actx.validatorProposals,
+    profile: p.profile,
+    contracts: padContracts(contracts, ar.actions.length),
   };
 }
 
@@ -284,6 +295,7 @@ function functionCall(
   p.gasUsed += r.usedGas;
   p.gasBurntForFunctionCall += r.burntGas;
   p.logs.push(...r.logs);
+  if (r.profile) p.profile.merge(r.profile);
   if (r.error) return { FunctionCallError: r.error };
   actx.account = r.account;
   const offset = actx.newReceipts.length;
@@ -298,6 +310,18 @@ function functionCall(
       outputDataReceivers: n.outputDataReceivers,
       inputDataIds: n.inputDataIds,
       actions: n.actions,
+      ...(n.isPromiseYield ? { isPromiseYield: true as const } : {}),
+    });
+  }
+  // Resumes follow the call's action receipts, so the returned receipt index stays valid.
+  for (const resume of r.resumes ?? []) {
+    actx.newReceipts.push({
+      kind: 'Data',
+      predecessorId: receipt.receiverId,
+      receiverId: receipt.receiverId,
+      dataId: resume.dataId,
+      data: resume.data,
+      isPromiseResume: true,
     });
   }
   p.returnData =

@@ -20,8 +20,16 @@ export type NewReceiptSpec =
       outputDataReceivers: { dataId: CryptoHash; receiverId: string }[];
       inputDataIds: CryptoHash[];
       actions: Action[];
+      isPromiseYield?: true;
     }
-  | { kind: 'Data'; predecessorId: string; receiverId: string; dataId: CryptoHash; data: Uint8Array | null }
+  | {
+      kind: 'Data';
+      predecessorId: string;
+      receiverId: string;
+      dataId: CryptoHash;
+      data: Uint8Array | null;
+      isPromiseResume?: true;
+    }
   | ({ predecessorId: string; receiverId: string } & GlobalContractDistributionReceipt);
 
 /** nearcore's `PublicKey::empty(ED25519)`, the signer key of balance refunds. */

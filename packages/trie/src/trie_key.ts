@@ -32,6 +32,10 @@ export const TrieKeyCol = {
   BufferedReceipt: 14,
   GlobalContractCode: 18,
   GlobalContractNonce: 19,
+  PromiseYieldStatus: 20,
+  // 21 is nearcore's TrieKey::GasKeyNonce discriminant (stored under AccessKey), no column of its own.
+  YieldIdToDataId: 22,
+  DataIdToYieldId: 23,
 } as const;
 
 const COMMA = Uint8Array.of(0x2c);
@@ -64,8 +68,20 @@ export const trieKeyDelayedReceipt = (index: bigint) => {
   return out;
 };
 export const trieKeyPromiseYieldIndices = () => col(TrieKeyCol.PromiseYieldIndices);
+export const trieKeyPromiseYieldTimeout = (index: bigint) => {
+  const out = new Uint8Array(9);
+  out[0] = TrieKeyCol.PromiseYieldTimeout;
+  new DataView(out.buffer).setBigUint64(1, index, true);
+  return out;
+};
 export const trieKeyPromiseYieldReceipt = (id: string, dataId: CryptoHash) =>
   concatBytes(col(TrieKeyCol.PromiseYieldReceipt), utf8(id), COMMA, dataId);
+export const trieKeyPromiseYieldStatus = (id: string, dataId: CryptoHash) =>
+  concatBytes(col(TrieKeyCol.PromiseYieldStatus), utf8(id), COMMA, dataId);
+export const trieKeyYieldIdToDataId = (id: string, yieldId: Uint8Array) =>
+  concatBytes(col(TrieKeyCol.YieldIdToDataId), utf8(id), COMMA, yieldId);
+export const trieKeyDataIdToYieldId = (id: string, dataId: CryptoHash) =>
+  concatBytes(col(TrieKeyCol.DataIdToYieldId), utf8(id), COMMA, dataId);
 
 /**
  * GlobalContractCode and GlobalContractNonce keys carry no account prefix: the column byte, then the

@@ -59,17 +59,27 @@ export const EXT_COSTS = [
   'alt_bn128_pairing_check_element',
   'yield_create_base',
   'yield_create_byte',
+  'yield_create_with_id_base',
   'yield_resume_base',
   'yield_resume_byte',
   'bls12381_p1_sum_base',
+  'bls12381_p1_sum_element',
   'bls12381_p2_sum_base',
+  'bls12381_p2_sum_element',
   'bls12381_g1_multiexp_base',
+  'bls12381_g1_multiexp_element',
   'bls12381_g2_multiexp_base',
+  'bls12381_g2_multiexp_element',
   'bls12381_map_fp_to_g1_base',
+  'bls12381_map_fp_to_g1_element',
   'bls12381_map_fp2_to_g2_base',
+  'bls12381_map_fp2_to_g2_element',
   'bls12381_pairing_base',
+  'bls12381_pairing_element',
   'bls12381_p1_decompress_base',
+  'bls12381_p1_decompress_element',
   'bls12381_p2_decompress_base',
+  'bls12381_p2_decompress_element',
 ] as const;
 export type ExtCost = (typeof EXT_COSTS)[number];
 export type ExtCostsConfig = Readonly<Record<ExtCost, bigint>>;
@@ -99,6 +109,7 @@ export interface LimitConfig {
   readonly max_functions_number_per_contract: bigint;
   readonly max_locals_per_contract: bigint;
   readonly max_yield_payload_size: bigint;
+  readonly yield_timeout_length_in_blocks: bigint;
 }
 
 export interface VMConfig {
@@ -113,6 +124,8 @@ export interface VMConfig {
   readonly eth_implicit_accounts: boolean;
   readonly fix_contract_loading_cost: boolean;
   readonly deterministic_account_ids: boolean;
+  /** NEP-488: the bls12381 sums and decompressions accept the curve points (0, ±2). */
+  readonly bls12381_not_in_group_fix: boolean;
 }
 
 export class VMConfigError extends Error {
@@ -162,6 +175,7 @@ const LIMIT_KEYS_BIGINT = [
   'max_functions_number_per_contract',
   'max_locals_per_contract',
   'max_yield_payload_size',
+  'yield_timeout_length_in_blocks',
 ] as const;
 
 /** Parses `runtime_config.wasm_config` as `EXPERIMENTAL_protocol_config` prints it. */
@@ -191,6 +205,7 @@ export function parseVMConfig(json: unknown): VMConfig {
     eth_implicit_accounts: bool(w, 'eth_implicit_accounts', false),
     fix_contract_loading_cost: bool(w, 'fix_contract_loading_cost', false),
     deterministic_account_ids: bool(w, 'deterministic_account_ids', true),
+    bls12381_not_in_group_fix: bool(w, 'bls12381_not_in_group_fix', false),
   };
 }
 

@@ -1,6 +1,7 @@
 // What the runtime tells the VM about the call (nearcore's VMContext) and what the VM hands back
 // (VMOutcome). Field names are nearcore's.
 import type { FunctionCallError } from './errors.js';
+import type { ProfileDataV3 } from './profile.js';
 
 export type PromiseResult =
   | { readonly kind: 'Successful'; readonly data: Uint8Array }
@@ -49,4 +50,6 @@ export interface VMOutcome {
   compute_usage: bigint;
   logs: string[];
   aborted: FunctionCallError | null;
+  /** What the burnt gas was spent on (nearcore's ProfileDataV3); empty for a call that never loaded. */
+  profile: ProfileDataV3;
 }

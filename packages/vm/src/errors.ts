@@ -46,6 +46,7 @@ export type HostErrorValue =
   | 'InvalidMethodName'
   | 'InvalidPublicKey'
   | 'DataIdMalformed'
+  | 'YieldIdMalformed'
   | 'ContractCodeHashMalformed'
   | { GuestPanic: { panic_msg: string } }
   | { InvalidPromiseIndex: { promise_idx: bigint } }
@@ -143,6 +144,7 @@ const SIMPLE_HOST_TEXT: Record<Extract<HostErrorValue, string>, string> = {
   InvalidMethodName: 'VM Logic returned an invalid method name',
   InvalidPublicKey: 'VM Logic provided an invalid public key',
   DataIdMalformed: 'yield resumption token is malformed',
+  YieldIdMalformed: 'yield id is malformed',
   ContractCodeHashMalformed: 'contract code hash is malformed',
 };
 

@@ -32,8 +32,18 @@ export interface External {
   create_action_receipt(receipt_indices: readonly ReceiptIndex[], receiver_id: string): ReceiptIndex;
   /** Creates a PromiseYield receipt with one data dependency; returns it and the 32-byte data id. */
   create_promise_yield_receipt(receiver_id: string): { receipt_index: ReceiptIndex; data_id: Uint8Array };
-  /** True if `data_id` was a yield this account created and its data was submitted. */
+  /**
+   * The same under a caller-chosen 32-byte yield id; null (and nothing created) while a yield with
+   * that id is still pending for the account.
+   */
+  create_promise_yield_receipt_with_id(
+    receiver_id: string,
+    yield_id: Uint8Array,
+  ): { receipt_index: ReceiptIndex; data_id: Uint8Array } | null;
+  /** True if `data_id` is a pending yield of this account; its resume is then sent with `data`. */
   submit_promise_resume_data(data_id: Uint8Array, data: Uint8Array): boolean;
+  /** `submit_promise_resume_data` for the yield created under `yield_id`; false if there is none. */
+  submit_promise_resume_data_with_yield_id(yield_id: Uint8Array, data: Uint8Array): boolean;
 
   append_action_create_account(receipt_index: ReceiptIndex): void;
   append_action_deploy_contract(receipt_index: ReceiptIndex, code: Uint8Array): void;

@@ -1,8 +1,12 @@
 // nearcore's GasCounter (logic/gas_counter.rs): burnt gas is spent for good, used gas also counts gas
 // reserved for promises. Crossing max_gas_burnt is GasLimitExceeded, crossing prepaid gas GasExceeded.
+// Every host and action charge is profiled with the gas it actually burnt (less than the charge when
+// it crossed a limit), as nearcore's pay_base / pay_per / pay_action_accumulated do.
 import type { ExtCost, ExtCostsConfig } from './config.js';
 import { HostError } from './errors.js';
 import type { StorageAccessTracker } from './external.js';
+import type { ActionCosts } from './fees.js';
+import { ProfileDataV3 } from './profile.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -16,6 +20,7 @@ export class GasCounter implements StorageAccessTracker {
   /** Burnt-gas ceiling right now: min(max_gas_burnt, prepaid − promises gas). */
   private limit: bigint;
   private readonly prepaidGas: bigint;
+  private readonly profile = new ProfileDataV3();
 
   constructor(
     private readonly extCosts: ExtCostsConfig,
@@ -51,17 +56,45 @@ export class GasCounter implements StorageAccessTracker {
   }
 
   payBase(cost: ExtCost): void {
-    this.burnGas(this.extCosts[cost]);
+    this.payExt(cost, this.extCosts[cost]);
   }
 
   payPer(cost: ExtCost, num: bigint): void {
     const gas = num * this.extCosts[cost];
     if (gas > U64_MAX) throw new HostError('IntegerOverflow');
-    this.burnGas(gas);
+    this.payExt(cost, gas);
   }
 
-  /** Burns `burn` and reserves `use − burn` for the receipts being created (nearcore's deduct_gas). */
-  payActionAccumulated(burn: bigint, use: bigint): void {
+  private payExt(cost: ExtCost, gas: bigint): void {
+    const before = this.burnt;
+    try {
+      this.burnGas(gas);
+    } finally {
+      this.profile.addExtCost(cost, this.burnt - before);
+    }
+  }
+
+  /**
+   * Burns `burn` and reserves `use − burn` for the receipts being created (nearcore's
+   * pay_action_accumulated); the profile books the burnt part under `action`.
+   */
+  payActionAccumulated(burn: bigint, use: bigint, action: ActionCosts): void {
+    const before = this.burnt;
+    try {
+      this.deductGas(burn, use);
+    } finally {
+      this.profile.addActionCost(action, this.burnt - before);
+    }
+  }
+
+  /** The profile so far, with the Wasm instructions as the burnt gas no other entry explains. */
+  profileData(): ProfileDataV3 {
+    const p = this.profile.clone();
+    p.computeWasmInstructionCost(this.burnt);
+    return p;
+  }
+
+  private deductGas(burn: bigint, use: bigint): void {
     const promises = use - burn;
     const newPromises = this.promisesGas + promises;
     const newBurnt = this.burnt + burn;
@@ -81,7 +114,7 @@ export class GasCounter implements StorageAccessTracker {
   }
 
   prepayGas(use: bigint): void {
-    this.payActionAccumulated(0n, use);
+    this.deductGas(0n, use);
   }
 
   private processGasLimit(newBurnt: bigint, newUsed: bigint): 'GasExceeded' | 'GasLimitExceeded' {

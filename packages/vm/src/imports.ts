@@ -1,6 +1,7 @@
 // THE import table: every `env` function a contract may import, with its Wasm signature and the host
 // function behind it. Linking, signature checks and docs all derive from this one list.
 import * as altBn128 from './host/alt_bn128.js';
+import * as bls12381 from './host/bls12381.js';
 import * as context from './host/context.js';
 import * as economics from './host/economics.js';
 import * as globalContracts from './host/global_contracts.js';
@@ -10,8 +11,8 @@ import * as actions from './host/promise_actions.js';
 import * as promises from './host/promises.js';
 import * as registers from './host/registers.js';
 import * as storage from './host/storage.js';
-import * as unsupported from './host/unsupported.js';
 import * as validator from './host/validator.js';
+import * as yieldResume from './host/yield_resume.js';
 import type { VMLogic } from './logic.js';
 
 export type WasmValType = 'i32' | 'i64';
@@ -61,15 +62,15 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   alt_bn128_g1_multiexp: def(3, null, altBn128.alt_bn128_g1_multiexp),
   alt_bn128_g1_sum: def(3, null, altBn128.alt_bn128_g1_sum),
   alt_bn128_pairing_check: def(2, I, altBn128.alt_bn128_pairing_check),
-  bls12381_p1_sum: def(3, I, unsupported.bls12381_p1_sum),
-  bls12381_p2_sum: def(3, I, unsupported.bls12381_p2_sum),
-  bls12381_g1_multiexp: def(3, I, unsupported.bls12381_g1_multiexp),
-  bls12381_g2_multiexp: def(3, I, unsupported.bls12381_g2_multiexp),
-  bls12381_map_fp_to_g1: def(3, I, unsupported.bls12381_map_fp_to_g1),
-  bls12381_map_fp2_to_g2: def(3, I, unsupported.bls12381_map_fp2_to_g2),
-  bls12381_pairing_check: def(2, I, unsupported.bls12381_pairing_check),
-  bls12381_p1_decompress: def(3, I, unsupported.bls12381_p1_decompress),
-  bls12381_p2_decompress: def(3, I, unsupported.bls12381_p2_decompress),
+  bls12381_p1_sum: def(3, I, bls12381.bls12381_p1_sum),
+  bls12381_p2_sum: def(3, I, bls12381.bls12381_p2_sum),
+  bls12381_g1_multiexp: def(3, I, bls12381.bls12381_g1_multiexp),
+  bls12381_g2_multiexp: def(3, I, bls12381.bls12381_g2_multiexp),
+  bls12381_map_fp_to_g1: def(3, I, bls12381.bls12381_map_fp_to_g1),
+  bls12381_map_fp2_to_g2: def(3, I, bls12381.bls12381_map_fp2_to_g2),
+  bls12381_pairing_check: def(2, I, bls12381.bls12381_pairing_check),
+  bls12381_p1_decompress: def(3, I, bls12381.bls12381_p1_decompress),
+  bls12381_p2_decompress: def(3, I, bls12381.bls12381_p2_decompress),
   // Miscellaneous
   value_return: def(2, null, misc.value_return),
   panic: def(0, null, misc.panic),
@@ -122,11 +123,17 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
     null,
     globalContracts.promise_batch_action_use_global_contract_by_account_id,
   ),
-  promise_yield_create: def(7, I, promises.promise_yield_create),
+  promise_yield_create: def(7, I, yieldResume.promise_yield_create),
+  promise_yield_create_with_id: def(9, I, yieldResume.promise_yield_create_with_id),
   promise_yield_resume: {
     params: Array<WasmValType>(4).fill(I),
     result: 'i32',
-    fn: promises.promise_yield_resume,
+    fn: yieldResume.promise_yield_resume,
+  },
+  promise_yield_resume_with_yield_id: {
+    params: Array<WasmValType>(4).fill(I),
+    result: 'i32',
+    fn: yieldResume.promise_yield_resume_with_yield_id,
   },
   promise_results_count: def(0, I, promises.promise_results_count),
   promise_result: def(2, I, promises.promise_result),

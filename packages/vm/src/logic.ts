@@ -182,16 +182,20 @@ export class VMLogic {
   payActionBase(action: ActionCosts, sir: boolean): void {
     const f = this.fees.fees[action];
     const burn = sendFee(f, sir);
-    this.gas.payActionAccumulated(burn, burn + f.execution);
+    this.gas.payActionAccumulated(burn, burn + f.execution, action);
   }
 
   payActionPerByte(action: ActionCosts, numBytes: bigint, sir: boolean): void {
     const f = this.fees.fees[action];
     const burn = sendFee(f, sir) * numBytes;
-    this.gas.payActionAccumulated(burn, burn + f.execution * numBytes);
+    this.gas.payActionAccumulated(burn, burn + f.execution * numBytes, action);
   }
 
-  /** Receipt creation: dispatch fees plus data-dependency fees are burnt now, execution fees reserved. */
+  /**
+   * Receipt creation: dispatch fees plus data-dependency fees are burnt now, execution fees reserved.
+   * nearcore books the data dependencies under new_action_receipt too (splitting them would change
+   * the protocol's profiles).
+   */
   payGasForNewReceipt(sir: boolean, dataDependencies: readonly boolean[]): void {
     const f = this.fees.fees;
     let burn = sendFee(f.new_action_receipt, sir);
@@ -199,7 +203,7 @@ export class VMLogic {
     for (const dep of dataDependencies) {
       burn += sendFee(f.new_data_receipt_base, dep) + f.new_data_receipt_base.execution;
     }
-    this.gas.payActionAccumulated(burn, use + burn);
+    this.gas.payActionAccumulated(burn, use + burn, 'new_action_receipt');
   }
 
   outcome(aborted: FunctionCallError | null): VMOutcome {
@@ -213,6 +217,7 @@ export class VMLogic {
       compute_usage: burnt,
       logs: this.logs,
       aborted,
+      profile: this.gas.profileData(),
     };
   }
 }

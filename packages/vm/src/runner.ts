@@ -13,6 +13,7 @@ import { VMLogic } from './logic.js';
 import { releaseMemory, takeMemory } from './memory_pool.js';
 import { PAGE } from './prepare/memory_guard.js';
 import { GAS_EXPORT, LOW_EXPORT, PAGES_EXPORT, STACK_EXPORT, START_EXPORT } from './prepare/prepare.js';
+import { ProfileDataV3 } from './profile.js';
 import { Memory } from './vmstate.js';
 
 export interface RunFunctionArgs {
@@ -39,6 +40,7 @@ function nopOutcome(aborted: FunctionCallError): VMOutcome {
     compute_usage: 0n,
     logs: [],
     aborted,
+    profile: new ProfileDataV3(),
   };
 }
 

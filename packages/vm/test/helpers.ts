@@ -73,9 +73,25 @@ export class MockExternal implements External {
     this.receipts.push({ receiver_id, deps: [], actions: [], yield: true });
     return { receipt_index: this.receipts.length - 1, data_id: this.generate_data_id() };
   }
+  /** Pending yields by yield id (hex), as the runtime's YieldIdToDataId mapping. */
+  readonly yieldIds = new Map<string, Uint8Array>();
+  create_promise_yield_receipt_with_id(
+    receiver_id: string,
+    yield_id: Uint8Array,
+  ): { receipt_index: ReceiptIndex; data_id: Uint8Array } | null {
+    if (this.yieldIds.has(hex(yield_id))) return null;
+    const created = this.create_promise_yield_receipt(receiver_id);
+    this.yieldIds.set(hex(yield_id), created.data_id);
+    return created;
+  }
   submit_promise_resume_data(data_id: Uint8Array, data: Uint8Array): boolean {
     this.resumed.push({ data_id, data });
     return true;
+  }
+  submit_promise_resume_data_with_yield_id(yield_id: Uint8Array, data: Uint8Array): boolean {
+    const dataId = this.yieldIds.get(hex(yield_id));
+    if (dataId === undefined) return false;
+    return this.submit_promise_resume_data(dataId, data);
   }
   private push(i: ReceiptIndex, action: unknown): void {
     const r = this.receipts[i];

@@ -1,5 +1,8 @@
 // Receipts (nearcore core/primitives/src/receipt.rs): an action receipt carries actions from a
-// signer; a data receipt carries a promise result to a waiting receipt.
+// signer; a data receipt carries a promise result to a waiting receipt. NEP-519's PromiseYield
+// (tag 2) is an action receipt parked until its one input arrives, PromiseResume (tag 3) the data
+// receipt that delivers it; both keep the layouts of Action (tag 0) and Data (tag 1).
+// GlobalContractDistribution (tag 4) carries a global contract's code from shard to shard.
 import { BorshError, BorshReader, BorshWriter } from '../borsh.js';
 import type { CryptoHash } from '../hash.js';
 import { type PublicKey, readPublicKey, writePublicKey } from '../public_key.js';
@@ -26,12 +29,16 @@ export interface ActionReceipt {
   readonly outputDataReceivers: readonly DataReceiver[];
   readonly inputDataIds: readonly CryptoHash[];
   readonly actions: readonly Action[];
+  /** A PromiseYield receipt (ReceiptEnum::PromiseYield). */
+  readonly isPromiseYield?: true;
 }
 
 export interface DataReceipt {
   readonly kind: 'Data';
   readonly dataId: CryptoHash;
   readonly data: Uint8Array | null;
+  /** A PromiseResume receipt (ReceiptEnum::PromiseResume). */
+  readonly isPromiseResume?: true;
 }
 
 /**
@@ -65,14 +72,14 @@ export function writeReceipt(w: BorshWriter, r: Receipt): void {
   w.string(r.predecessorId).string(r.receiverId).fixed(r.receiptId);
   const x = r.receipt;
   if (x.kind === 'Action') {
-    w.u8(0).string(x.signerId);
+    w.u8(x.isPromiseYield ? 2 : 0).string(x.signerId);
     writePublicKey(w, x.signerPublicKey);
     w.u128(x.gasPrice);
     w.vec(x.outputDataReceivers, (w, d) => w.fixed(d.dataId).string(d.receiverId));
     w.vec(x.inputDataIds, (w, id) => w.fixed(id));
     w.vec(x.actions, writeAction);
   } else if (x.kind === 'Data') {
-    w.u8(1).fixed(x.dataId);
+    w.u8(x.isPromiseResume ? 3 : 1).fixed(x.dataId);
     w.option(x.data, (w, d) => w.bytes(d));
   } else {
     w.u8(4).u8(x.nonce === undefined ? 0 : 1);
@@ -104,8 +111,8 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
   const receiptId = r.fixed(32).slice();
   const tag = r.u8();
   let receipt: ReceiptEnum;
-  if (tag === 0) {
-    receipt = {
+  if (tag === 0 || tag === 2) {
+    const action: ActionReceipt = {
       kind: 'Action',
       signerId: readAccountId(r),
       signerPublicKey: readPublicKey(r),
@@ -114,8 +121,14 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
       inputDataIds: r.vec((r) => r.fixed(32).slice()),
       actions: r.vec((r) => readAction(r)),
     };
-  } else if (tag === 1) {
-    receipt = { kind: 'Data', dataId: r.fixed(32).slice(), data: r.option((r) => r.bytes().slice()) };
+    receipt = tag === 2 ? { ...action, isPromiseYield: true } : action;
+  } else if (tag === 1 || tag === 3) {
+    const data: DataReceipt = {
+      kind: 'Data',
+      dataId: r.fixed(32).slice(),
+      data: r.option((r) => r.bytes().slice()),
+    };
+    receipt = tag === 3 ? { ...data, isPromiseResume: true } : data;
   } else if (tag === 4) {
     const version = r.u8();
     if (version > 1) throw new BorshError(`unknown global contract distribution version ${version}`);

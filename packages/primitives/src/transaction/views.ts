@@ -120,7 +120,7 @@ export function receiptView(r: Receipt): object {
         })),
         input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
         actions: x.actions.map((a) => actionView(a)),
-        is_promise_yield: false,
+        is_promise_yield: x.isPromiseYield === true,
       },
     };
   } else if (x.kind === 'Data') {
@@ -128,7 +128,7 @@ export function receiptView(r: Receipt): object {
       Data: {
         data_id: base58Encode(x.dataId),
         data: x.data ? toBase64(x.data) : null,
-        is_promise_resume: false,
+        is_promise_resume: x.isPromiseResume === true,
       },
     };
   } else {

@@ -16,7 +16,7 @@ export function value_return(l: VMLogic, value_len: bigint, value_ptr: bigint): 
     const sir = receiver === l.context.current_account_id;
     burn += ((sir ? f.send_sir : f.send_not_sir) + f.execution) * num;
   }
-  l.gas.payActionAccumulated(burn, burn);
+  l.gas.payActionAccumulated(burn, burn, 'new_data_receipt_byte');
   l.returnData = { kind: 'Value', data: value };
 }
 

@@ -110,7 +110,7 @@ export function promise_batch_action_transfer(l: VMLogic, promise_idx: bigint, a
     c.eth_implicit_accounts,
     receiver,
   );
-  l.gas.payActionAccumulated(send, send + exec);
+  l.gas.payActionAccumulated(send, send + exec, 'transfer');
   l.deductBalance(amount);
   l.ext.append_action_transfer(receipt, amount);
 }

@@ -1,0 +1,124 @@
+// Gas profiles through the node: a contract of our own called with near-api-js, its outcomes read
+// back with EXPERIMENTAL_tx_status. Costs come from nearcore's parameter snapshot, the shape from
+// @near-js/jsonrpc-types; the profile is checked against nearcore's rule that a receipt's own exec
+// fees are in gas_burnt but not in the profile.
+import { readFileSync } from 'node:fs';
+import * as T from '@near-js/jsonrpc-types';
+import { base58Encode, sha256 } from '@nearlite/primitives';
+import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
+import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { localChain } from './helpers/chain.js';
+import { camel } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+const snap = readFileSync(
+  new URL(
+    '../packages/runtime/test/fixtures/near_parameters__config_store__tests__86.json.snap',
+    import.meta.url,
+  ),
+  'utf8',
+);
+const SNAPSHOT = JSON.parse(snap.slice(snap.indexOf('\n{') + 1)) as {
+  transaction_costs: {
+    action_receipt_creation_config: { execution: number };
+    action_creation_config: {
+      function_call_cost: { execution: number };
+      function_call_cost_per_byte: { execution: number };
+    };
+  };
+  wasm_config: { ext_costs: Record<string, number>; regular_op_cost: number };
+};
+const ext = (name: string) => BigInt(SNAPSHOT.wasm_config.ext_costs[name]!);
+const tc = SNAPSHOT.transaction_costs;
+
+interface Cost {
+  cost_category: string;
+  cost: string;
+  gas_used: string;
+}
+interface OutcomeView {
+  id: string;
+  outcome: {
+    executor_id: string;
+    gas_burnt: number;
+    metadata: { version: number; gas_profile: Cost[] | null; contracts?: unknown[] };
+  };
+}
+interface TxStatus {
+  transaction_outcome: OutcomeView;
+  receipts_outcome: OutcomeView[];
+  receipts: {
+    receipt_id: string;
+    predecessor_id: string;
+    receipt: { Action?: { actions: { FunctionCall?: { method_name: string; args: string } }[] } };
+  }[];
+}
+
+t.test('a contract call reports its gas profile and contract like nearcore', async (t) => {
+  const code = await compileContract('counter');
+  const { node, provider, root } = await localChain(t);
+  const kp = KeyPair.fromRandom('ed25519');
+  await root.createAccount({
+    newAccountId: 'count.test.near',
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: 5n * NEAR,
+  });
+  await new Account('count.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  await root.callFunction({ contractId: 'count.test.near', methodName: 'increment', args: {} });
+  // The second increment reads the stored 4-byte value and overwrites it.
+  const second = await root.callFunctionRaw({
+    contractId: 'count.test.near',
+    methodName: 'increment',
+    args: {},
+  });
+
+  const res = await node.rpc<TxStatus>('EXPERIMENTAL_tx_status', {
+    tx_hash: second.transaction_outcome.id,
+    sender_account_id: 'test.near',
+    wait_until: 'FINAL',
+  });
+  const status = res.body.result!;
+  t.ok(T.RpcTransactionResponseSchema().safeParse(camel(status)).success, 'the client schema accepts it');
+  t.same(status.transaction_outcome.outcome.metadata, { version: 1, gas_profile: null });
+
+  const call = status.receipts_outcome.find((o) => o.outcome.executor_id === 'count.test.near')!;
+  const m = call.outcome.metadata;
+  t.equal(m.version, 4);
+  t.same(m.contracts, [{ local: base58Encode(sha256(code)) }]);
+  const profile = m.gas_profile!;
+  const get = (cost: string) => BigInt(profile.find((c) => c.cost === cost)?.gas_used ?? '0');
+  t.same(
+    profile.map((c) => [c.cost_category, c.cost]),
+    profile.map((c) => [c.cost_category, c.cost]).sort((a, b) => (`${a}` < `${b}` ? -1 : 1)),
+    'sorted by category and name',
+  );
+  t.ok(
+    profile.every((c) => BigInt(c.gas_used) > 0n),
+    'no zero entries',
+  );
+  t.equal(get('CONTRACT_LOADING_BYTES'), BigInt(code.length) * ext('contract_loading_bytes'));
+  t.equal(get('STORAGE_READ_BASE'), ext('storage_read_base'));
+  t.equal(get('STORAGE_READ_VALUE_BYTE'), 4n * ext('storage_read_value_byte'));
+  t.equal(get('STORAGE_WRITE_BASE'), ext('storage_write_base'));
+  t.equal(get('STORAGE_WRITE_KEY_BYTE'), ext('storage_write_key_byte'));
+  t.equal(get('STORAGE_WRITE_VALUE_BYTE'), 4n * ext('storage_write_value_byte'));
+  t.equal(get('STORAGE_WRITE_EVICTED_BYTE'), 4n * ext('storage_write_evicted_byte'), 'the old value');
+  t.equal(get('TOUCHING_TRIE_NODE') % ext('touching_trie_node'), 0n, 'whole trie nodes');
+  t.ok(get('WASM_INSTRUCTION') > 0n);
+  t.equal(get('WASM_INSTRUCTION') % BigInt(SNAPSHOT.wasm_config.regular_op_cost), 0n);
+
+  const receipt = status.receipts.find((r) => r.receipt_id === call.id)!;
+  const fc = receipt.receipt.Action!.actions[0]!.FunctionCall!;
+  const bytes = BigInt(fc.method_name.length + Buffer.from(fc.args, 'base64').length);
+  const execFees =
+    BigInt(tc.action_receipt_creation_config.execution) +
+    BigInt(tc.action_creation_config.function_call_cost.execution) +
+    bytes * BigInt(tc.action_creation_config.function_call_cost_per_byte.execution);
+  const total = profile.reduce((s, c) => s + BigInt(c.gas_used), 0n);
+  t.equal(total + execFees, BigInt(call.outcome.gas_burnt), 'profile + exec fees = gas_burnt');
+
+  const refund = status.receipts_outcome.find((o) => o.outcome.executor_id === 'test.near');
+  t.ok(refund, 'the gas refund ran');
+  t.same(refund!.outcome.metadata, { version: 4, gas_profile: [], contracts: [null] });
+});

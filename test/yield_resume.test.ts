@@ -1,0 +1,132 @@
+// NEP-519 end to end: our own contract (test/contracts/oracle.ts, compiled at test time) yields in
+// one transaction and is resumed by a second, whose payload becomes the first transaction's result;
+// an unanswered request times out after yield_timeout_length_in_blocks (200 at protocol 86, from
+// nearcore's parameters) and the callback sees the failure. Real node, near-api-js client.
+import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
+import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { type LocalChain, localChain } from './helpers/chain.js';
+
+const NEAR = 10n ** 24n;
+const TGAS = 10n ** 12n;
+const ORACLE = 'oracle.test.near';
+/** nearcore's yield_timeout_length_in_blocks at protocol 86. */
+const YIELD_TIMEOUT_LENGTH_IN_BLOCKS = 200;
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+async function deployOracle(c: LocalChain): Promise<void> {
+  const kp = KeyPair.fromRandom('ed25519');
+  await c.root.createAccount({
+    newAccountId: ORACLE,
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: 20n * NEAR,
+  });
+  await new Account(ORACLE, c.provider, new KeyPairSigner(kp)).deployContract(
+    await compileContract('oracle'),
+  );
+}
+
+/** Sends `request` and returns its hash once the transaction is in a final block. */
+async function request(c: LocalChain): Promise<string> {
+  const res = await c.root.callFunctionRaw({
+    contractId: ORACLE,
+    methodName: 'request',
+    args: {},
+    gas: 100n * TGAS,
+    waitUntil: 'INCLUDED_FINAL',
+  });
+  return res.transaction_outcome.id;
+}
+
+async function waitPending(test: typeof t, c: LocalChain): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await c.provider.callFunction({ contractId: ORACLE, method: 'pending', args: {} })) === true) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  test.fail('the request never yielded');
+}
+
+async function heightOf(c: LocalChain, blockHash: string): Promise<number> {
+  return (await c.provider.viewBlock({ blockId: blockHash })).header.height;
+}
+
+t.test('a yielded request is answered by a second transaction and returns its payload', async (t) => {
+  const c = await localChain(t);
+  await deployOracle(c);
+  const hash = await request(c);
+  await waitPending(t, c);
+  // The client waits on the request the way a chain-signature client does.
+  const final = c.provider.viewTransactionStatus({
+    txHash: hash,
+    accountId: 'test.near',
+    waitUntil: 'FINAL',
+  });
+  const answered = await c.root.callFunctionRaw({
+    contractId: ORACLE,
+    methodName: 'answer',
+    args: new TextEncoder().encode('"the signature"'),
+    gas: 100n * TGAS,
+    waitUntil: 'FINAL',
+  });
+  t.same(answered.status, { SuccessValue: b64('true') }, 'promise_yield_resume answered true');
+
+  const done = await final;
+  t.same(done.status, { SuccessValue: b64('"the signature"') }, 'the request ends with the payload');
+  const requestOutcome = done.receipts_outcome[0]!;
+  const yieldReceiptId = requestOutcome.outcome.receipt_ids[0]!;
+  t.same(
+    requestOutcome.outcome.status,
+    { SuccessReceiptId: yieldReceiptId },
+    'request returned the yielded promise',
+  );
+  const callback = done.receipts_outcome.find((o) => o.id === yieldReceiptId);
+  t.ok(callback, 'the callback ran under the yield receipt’s id');
+  t.same(callback!.outcome.status, { SuccessValue: b64('"the signature"') });
+  // nearcore's receipt view marks the parked receipt as a PromiseYield.
+  const view = await c.node.rpc<{
+    receipt: { Action: { is_promise_yield: boolean; input_data_ids: string[] } };
+  }>('EXPERIMENTAL_receipt', { receipt_id: yieldReceiptId });
+  t.equal(view.body.result?.receipt.Action.is_promise_yield, true);
+  t.equal(view.body.result?.receipt.Action.input_data_ids.length, 1);
+
+  // The yield is consumed: answering again finds nothing to resume.
+  const again = await c.root.callFunctionRaw({
+    contractId: ORACLE,
+    methodName: 'answer',
+    args: new TextEncoder().encode('"late"'),
+    gas: 100n * TGAS,
+  });
+  t.same(again.status, { SuccessValue: b64('false') });
+});
+
+t.test('an unanswered request times out after yield_timeout_length_in_blocks blocks', async (t) => {
+  const c = await localChain(t, { sandbox: true });
+  await deployOracle(c);
+  const hash = await request(c);
+  await waitPending(t, c);
+  const final = c.provider.viewTransactionStatus({
+    txHash: hash,
+    accountId: 'test.near',
+    waitUntil: 'FINAL',
+  });
+  const ff = await c.node.rpc('sandbox_fast_forward', { delta_height: YIELD_TIMEOUT_LENGTH_IN_BLOCKS + 5 });
+  t.same(ff.body.result, {});
+  const done = await final;
+  t.same(done.status, { SuccessValue: b64('"timed out"') }, 'the callback saw PromiseResult::Failed');
+  const requestOutcome = done.receipts_outcome[0]!;
+  const yieldReceiptId = requestOutcome.outcome.receipt_ids[0]!;
+  const callback = done.receipts_outcome.find((o) => o.id === yieldReceiptId)!;
+  const yieldedAt = await heightOf(c, requestOutcome.block_hash);
+  const ranAt = await heightOf(c, callback.block_hash);
+  // Timed out in the chunk at yieldedAt + 200, the resume applied in the next one.
+  t.equal(ranAt - yieldedAt, YIELD_TIMEOUT_LENGTH_IN_BLOCKS + 1);
+
+  const late = await c.root.callFunctionRaw({
+    contractId: ORACLE,
+    methodName: 'answer',
+    args: new TextEncoder().encode('"too late"'),
+    gas: 100n * TGAS,
+  });
+  t.same(late.status, { SuccessValue: b64('false') }, 'a resume after the timeout answers false');
+});
