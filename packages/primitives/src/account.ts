@@ -62,14 +62,18 @@ export function encodeAccount(a: Account): Uint8Array {
   if (!a.v2)
     return new BorshWriter(72).u128(a.amount).u128(a.locked).fixed(a.codeHash).u64(a.storageUsage).toBytes();
   const w = new BorshWriter(128).u128(SENTINEL).u8(0).u128(a.amount).u128(a.locked).u64(a.storageUsage);
-  const c = a.v2.contract;
-  w.u8(CONTRACT_TAGS.indexOf(c.kind));
-  if (c.kind === 'Local' || c.kind === 'Global') w.fixed(c.hash);
-  else if (c.kind === 'GlobalByAccount') w.string(c.accountId);
+  writeAccountContract(w, a.v2.contract);
   return w.toBytes();
 }
 
-function readAccountContract(r: BorshReader): AccountContract {
+/** The borsh AccountContract enum: None = 0, Local(hash) = 1, Global(hash) = 2, GlobalByAccount(id) = 3. */
+export function writeAccountContract(w: BorshWriter, c: AccountContract): void {
+  w.u8(CONTRACT_TAGS.indexOf(c.kind));
+  if (c.kind === 'Local' || c.kind === 'Global') w.fixed(c.hash);
+  else if (c.kind === 'GlobalByAccount') w.string(c.accountId);
+}
+
+export function readAccountContract(r: BorshReader): AccountContract {
   const tag = r.u8();
   switch (CONTRACT_TAGS[tag]) {
     case 'None':

@@ -3,7 +3,7 @@
 // failure, refunds, the contract's gas reward, and the promise result forwarded to waiting receipts.
 // New receipts keep nearcore's order (their index salts their id): the actions' receipts, then the
 // deposit refund, the gas refund, then data receipts.
-import { type CryptoHash, type Receipt, SYSTEM_ACCOUNT } from '@nearlite/primitives';
+import { type AccountContract, type CryptoHash, type Receipt, SYSTEM_ACCOUNT } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import { ProfileDataV3, type PromiseResult } from '@nearlite/vm';
 import {
@@ -20,7 +20,7 @@ import {
   writeAccount,
 } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import { type AccountContract, currentContract, padContracts } from './execution_metadata.js';
+import { currentContract, padContracts } from './execution_metadata.js';
 import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { deployGlobalContract, useGlobalContract } from './global_contracts.js';
