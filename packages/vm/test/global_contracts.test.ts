@@ -102,3 +102,30 @@ t.test('malformed input and views are refused', async (t) => {
   });
   t.same(run('no_batch').aborted, { HostError: { InvalidPromiseIndex: { promise_idx: 0n } } });
 });
+
+t.test(
+  "the profile books each charge under nearcore's action cost, with the send fee it burnt",
+  async (t) => {
+    const profile = (method: string) => {
+      const o = run(method);
+      if (o.aborted) throw new Error(`${method} failed: ${JSON.stringify(o.aborted)}`);
+      return o.profile;
+    };
+    const use = profile('use_hash');
+    t.equal(use.getActionCost('use_global_contract_base'), USE.sir);
+    t.equal(use.getActionCost('use_global_contract_byte'), 32n * USE_BYTE.sir);
+    t.equal(use.getActionCost('deploy_global_contract_base'), 0n);
+    const byAccount = profile('use_account');
+    t.equal(byAccount.getActionCost('use_global_contract_base'), USE.sir);
+    t.equal(byAccount.getActionCost('use_global_contract_byte'), 8n * USE_BYTE.sir, '"bob.near" is 8 bytes');
+    const other = profile('use_hash_other');
+    t.equal(other.getActionCost('use_global_contract_base'), USE.notSir);
+    t.equal(other.getActionCost('use_global_contract_byte'), 32n * USE_BYTE.notSir);
+    for (const method of ['deploy', 'deploy_account']) {
+      const p = profile(method);
+      t.equal(p.getActionCost('deploy_global_contract_base'), DEPLOY.sir, method);
+      t.equal(p.getActionCost('deploy_global_contract_byte'), 50n * DEPLOY_BYTE.sir, method);
+      t.equal(p.getActionCost('use_global_contract_base'), 0n, method);
+    }
+  },
+);
