@@ -8,6 +8,7 @@ import {
   encodeAccount,
   toHex,
   utf8,
+  withContract,
 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
@@ -196,7 +197,8 @@ export class Chain {
       if (w.codeHash) {
         const accountKey = trieKeyAccount(w.accountId);
         const raw = state.get(accountKey);
-        if (raw) state.set(accountKey, encodeAccount({ ...decodeAccount(raw), codeHash: w.codeHash }));
+        const local = { kind: 'Local', hash: w.codeHash } as const;
+        if (raw) state.set(accountKey, encodeAccount(withContract(decodeAccount(raw), local)));
       }
       any = true;
     }
@@ -336,6 +338,7 @@ export class Chain {
           gasLimit: cfg.gasLimit,
           randomSeed: header.rest.randomValue,
           accountShard: (id: string) => this.layout.accountIdToShardId(id),
+          shardIds: this.layout.shardIds,
         },
         state,
         input.transactions,
@@ -367,7 +370,8 @@ export class Chain {
       for (const r of res.processedReceipts) update.put(DBCol.Receipts, r.receiptId, r.bytes);
       for (const r of res.outgoingReceipts) {
         update.put(DBCol.Receipts, r.receiptId, r.bytes);
-        outgoingByShard.get(this.layout.accountIdToShardId(r.receiverId))!.push(r.bytes);
+        const to = r.targetShard ?? this.layout.accountIdToShardId(r.receiverId);
+        outgoingByShard.get(to)!.push(r.bytes);
       }
       const extra: ChunkExtra = {
         stateRoot: trieChanges.newRoot,

@@ -4,6 +4,8 @@
 // is written, so no record can leave a value in the trie that a later block cannot decode.
 import {
   type AccessKey,
+  type Account,
+  type AccountContract,
   base58Decode,
   encodeAccessKey,
   encodeAccount,
@@ -137,6 +139,32 @@ function accessKey(v: unknown, path: string): AccessKey {
 }
 
 /** One record as trie writes; throws StateRecordError naming the field for anything nearcore refuses. */
+/**
+ * nearcore's Account deserializer: `version` (default V1) picks the layout; the global-contract
+ * fields may not be combined with each other or with local code, and only a V2 account keeps them.
+ */
+function versioned(account: Account, a: Obj, path: string): Account {
+  const version = a.version === undefined ? 'V1' : str(a, 'version', path);
+  if (version !== 'V1' && version !== 'V2')
+    fail(`${path}.version`, `unknown variant \`${version}\`, expected \`V1\` or \`V2\``);
+  const globalHash = a.global_contract_hash === undefined ? null : hash32(a, 'global_contract_hash', path);
+  const globalAccount =
+    a.global_contract_account_id === undefined ? null : accountId(a, 'global_contract_account_id', path);
+  const local = account.codeHash.some((b) => b !== 0);
+  if (local && (globalHash || globalAccount))
+    fail(path, "An Account can't contain both a local and global contract");
+  if (globalHash && globalAccount) fail(path, "An Account can't contain both types of global contracts");
+  if (version === 'V1') return account;
+  const contract: AccountContract = globalAccount
+    ? { kind: 'GlobalByAccount', accountId: globalAccount }
+    : globalHash
+      ? { kind: 'Global', hash: globalHash }
+      : local
+        ? { kind: 'Local', hash: account.codeHash }
+        : { kind: 'None' };
+  return { ...account, v2: { contract } };
+}
+
 export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
   const top = `records[${index}]`;
   const r = obj(record, top);
@@ -152,16 +180,13 @@ export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
     case 'Account': {
       const aPath = `${path}.account`;
       const a = obj(o.account, aPath);
-      return {
-        accountId: id,
-        key: trieKeyAccount(id),
-        value: encodeAccount({
-          amount: u128(a, 'amount', aPath),
-          locked: u128(a, 'locked', aPath),
-          codeHash: hash32(a, 'code_hash', aPath),
-          storageUsage: u64(a, 'storage_usage', aPath),
-        }),
+      const account: Account = {
+        amount: u128(a, 'amount', aPath),
+        locked: u128(a, 'locked', aPath),
+        codeHash: hash32(a, 'code_hash', aPath),
+        storageUsage: u64(a, 'storage_usage', aPath),
       };
+      return { accountId: id, key: trieKeyAccount(id), value: encodeAccount(versioned(account, a, aPath)) };
     }
     case 'AccessKey':
       return {

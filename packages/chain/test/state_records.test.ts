@@ -106,3 +106,41 @@ t.test('one bad record refuses the whole patch', async (t) => {
   });
   t.throws(() => stateRecordsToWrites([null]), StateRecordError);
 });
+
+t.test('V2 account records keep a global contract, as nearcore’s Account deserializer does', async (t) => {
+  const globalHash = '4reLvkAWfqk5fsqio1KLudk46cqRz9erQdaHkWZKMJDZ';
+  const byHash = decodeAccount(
+    stateRecordToWrite(account({ version: 'V2', global_contract_hash: globalHash })).value,
+  );
+  t.same(byHash.v2?.contract.kind, 'Global');
+  t.same(byHash.codeHash, new Uint8Array(32));
+  const byAccount = decodeAccount(
+    stateRecordToWrite(account({ version: 'V2', global_contract_account_id: 'owner.near' })).value,
+  );
+  t.same(byAccount.v2, { contract: { kind: 'GlobalByAccount', accountId: 'owner.near' } });
+  // A V1 record ignores the global fields; a V2 record without them has no contract.
+  t.equal(
+    decodeAccount(stateRecordToWrite(account({ global_contract_hash: globalHash })).value).v2,
+    undefined,
+  );
+  t.same(decodeAccount(stateRecordToWrite(account({ version: 'V2' })).value).v2, {
+    contract: { kind: 'None' },
+  });
+  t.throws(
+    () =>
+      stateRecordToWrite(account({ version: 'V2', code_hash: globalHash, global_contract_hash: globalHash })),
+    /both a local and global contract/,
+  );
+  t.throws(
+    () =>
+      stateRecordToWrite(
+        account({
+          version: 'V2',
+          global_contract_hash: globalHash,
+          global_contract_account_id: 'owner.near',
+        }),
+      ),
+    /both types of global contracts/,
+  );
+  t.throws(() => stateRecordToWrite(account({ version: 'V3' })), StateRecordError);
+});

@@ -21,6 +21,8 @@ export type {
 export type QueryRequest =
   | { readonly requestType: 'view_account'; readonly accountId: string }
   | { readonly requestType: 'view_code'; readonly accountId: string }
+  | { readonly requestType: 'view_global_contract_code'; readonly codeHash: CryptoHash }
+  | { readonly requestType: 'view_global_contract_code_by_account_id'; readonly accountId: string }
   | {
       readonly requestType: 'view_state';
       readonly accountId: string;

@@ -85,6 +85,8 @@ const REQUEST_TYPES = new Set([
   'view_access_key',
   'view_access_key_list',
   'call_function',
+  'view_global_contract_code',
+  'view_global_contract_code_by_account_id',
 ]);
 
 /** The method as metrics name it: `query` split by request type; only names from fixed sets. */

@@ -60,6 +60,10 @@ export function createRpcBackend(p: BackendParts): RpcBackend {
           return v.viewAccount(ref, req.accountId);
         case 'view_code':
           return v.viewCode(ref, req.accountId);
+        case 'view_global_contract_code':
+          return v.viewGlobalContractCode(ref, { kind: 'CodeHash', hash: req.codeHash });
+        case 'view_global_contract_code_by_account_id':
+          return v.viewGlobalContractCode(ref, { kind: 'AccountId', accountId: req.accountId });
         case 'view_state':
           return v.viewState(ref, req.accountId, req.prefix, req.includeProof);
         case 'view_access_key':

@@ -1,24 +1,112 @@
 // Trie values for accounts and access keys, in nearcore's borsh layouts.
+import { accountIdError } from './account_id.js';
 import { base58Encode } from './base58.js';
 import { BorshError, BorshReader, BorshWriter } from './borsh.js';
 import type { CryptoHash } from './hash.js';
 
+/**
+ * What an account runs (nearcore's AccountContract). Local code lives under the account's
+ * ContractCode key; a global contract is shared code stored once per shard under GlobalContractCode.
+ */
+export type AccountContract =
+  | { readonly kind: 'None' }
+  | { readonly kind: 'Local'; readonly hash: CryptoHash }
+  | { readonly kind: 'Global'; readonly hash: CryptoHash }
+  | { readonly kind: 'GlobalByAccount'; readonly accountId: string };
+
 export interface Account {
   amount: bigint;
   locked: bigint;
+  /** The local contract's hash; all zeros when there is none (also when a global contract is used). */
   codeHash: CryptoHash;
   storageUsage: bigint;
+  /**
+   * Set only on nearcore's AccountV2 (what an account becomes when it uses a global contract; it
+   * stays V2 afterwards). `contract` is then authoritative and `codeHash` mirrors a Local one.
+   */
+  v2?: { readonly contract: AccountContract };
 }
 
-/** The 72-byte "V1" layout every account without global-contract fields still uses. */
+/** nearcore's Account::SERIALIZATION_SENTINEL: no real balance reaches u128::MAX. */
+const SENTINEL = (1n << 128n) - 1n;
+const ZERO_HASH = new Uint8Array(32);
+const CONTRACT_TAGS = ['None', 'Local', 'Global', 'GlobalByAccount'] as const;
+
+function isZero(h: Uint8Array): boolean {
+  for (const b of h) if (b !== 0) return false;
+  return true;
+}
+
+/** The account's contract whatever its version (a V1 account has None or Local). */
+export function accountContract(a: Account): AccountContract {
+  if (a.v2) return a.v2.contract;
+  return isZero(a.codeHash) ? { kind: 'None' } : { kind: 'Local', hash: a.codeHash };
+}
+
+/**
+ * nearcore's Account::set_contract: a V1 account stays V1 for None/Local and becomes V2 for a
+ * global contract; a V2 account stays V2.
+ */
+export function withContract(a: Account, contract: AccountContract): Account {
+  const codeHash = contract.kind === 'Local' ? contract.hash : ZERO_HASH;
+  const { v2: _, ...base } = a;
+  if (!a.v2 && (contract.kind === 'None' || contract.kind === 'Local')) return { ...base, codeHash };
+  return { ...base, codeHash, v2: { contract } };
+}
+
+/**
+ * V1 is the legacy 72-byte layout; V2 is the u128::MAX sentinel, the enum tag 0 (V2), then amount,
+ * locked, storage_usage and the AccountContract enum.
+ */
 export function encodeAccount(a: Account): Uint8Array {
-  return new BorshWriter(72).u128(a.amount).u128(a.locked).fixed(a.codeHash).u64(a.storageUsage).toBytes();
+  if (!a.v2)
+    return new BorshWriter(72).u128(a.amount).u128(a.locked).fixed(a.codeHash).u64(a.storageUsage).toBytes();
+  const w = new BorshWriter(128).u128(SENTINEL).u8(0).u128(a.amount).u128(a.locked).u64(a.storageUsage);
+  writeAccountContract(w, a.v2.contract);
+  return w.toBytes();
+}
+
+/** The borsh AccountContract enum: None = 0, Local(hash) = 1, Global(hash) = 2, GlobalByAccount(id) = 3. */
+export function writeAccountContract(w: BorshWriter, c: AccountContract): void {
+  w.u8(CONTRACT_TAGS.indexOf(c.kind));
+  if (c.kind === 'Local' || c.kind === 'Global') w.fixed(c.hash);
+  else if (c.kind === 'GlobalByAccount') w.string(c.accountId);
+}
+
+export function readAccountContract(r: BorshReader): AccountContract {
+  const tag = r.u8();
+  switch (CONTRACT_TAGS[tag]) {
+    case 'None':
+      return { kind: 'None' };
+    case 'Local':
+      return { kind: 'Local', hash: r.fixed(32).slice() };
+    case 'Global':
+      return { kind: 'Global', hash: r.fixed(32).slice() };
+    case 'GlobalByAccount': {
+      const accountId = r.string();
+      const err = accountIdError(accountId);
+      if (err !== null) throw new BorshError(`invalid value: "${accountId}", ${err}`);
+      return { kind: 'GlobalByAccount', accountId };
+    }
+    default:
+      throw new BorshError(`unknown account contract variant ${tag}`);
+  }
 }
 
 export function decodeAccount(bytes: Uint8Array): Account {
   const r = new BorshReader(bytes);
   const amount = r.u128();
-  if (amount === (1n << 128n) - 1n) throw new BorshError('versioned (V2) accounts are not supported');
+  if (amount === SENTINEL) {
+    const version = r.u8();
+    if (version !== 0) throw new BorshError(`unknown account version ${version}`);
+    const amount = r.u128();
+    const locked = r.u128();
+    const storageUsage = r.u64();
+    const contract = readAccountContract(r);
+    r.end();
+    const codeHash = contract.kind === 'Local' ? contract.hash : new Uint8Array(32);
+    return { amount, locked, codeHash, storageUsage, v2: { contract } };
+  }
   const a = { amount, locked: r.u128(), codeHash: r.fixed(32).slice(), storageUsage: r.u64() };
   r.end();
   return a;
@@ -30,16 +118,23 @@ export interface AccountView {
   code_hash: string;
   storage_usage: number;
   storage_paid_at: number;
+  global_contract_hash?: string;
+  global_contract_account_id?: string;
 }
 
+/** nearcore's AccountView: the global-contract fields are present only when set. */
 export function accountView(a: Account): AccountView {
-  return {
+  const view: AccountView = {
     amount: a.amount.toString(),
     locked: a.locked.toString(),
     code_hash: base58Encode(a.codeHash),
     storage_usage: Number(a.storageUsage),
     storage_paid_at: 0,
   };
+  const c = accountContract(a);
+  if (c.kind === 'Global') view.global_contract_hash = base58Encode(c.hash);
+  else if (c.kind === 'GlobalByAccount') view.global_contract_account_id = c.accountId;
+  return view;
 }
 
 export type AccessKeyPermission =

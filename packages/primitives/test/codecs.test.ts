@@ -1,6 +1,8 @@
 import {
+  accountContract,
   accountIdError,
   accountType,
+  accountView,
   BorshError,
   BorshReader,
   BorshWriter,
@@ -18,6 +20,7 @@ import {
   sha256,
   stringifyJson,
   toHex,
+  withContract,
 } from '@nearlite/primitives';
 import t from 'tap';
 
@@ -159,4 +162,39 @@ t.test('base58 agrees with a plain big-integer encoding on random inputs', async
       mismatches++;
   }
   t.equal(mismatches, 0);
+});
+
+t.test('AccountV2: the u128::MAX sentinel, version 0, then the contract enum', async (t) => {
+  const hash = new Uint8Array(32).fill(9);
+  const v1 = { amount: 5n, locked: 1n, codeHash: new Uint8Array(32), storageUsage: 214n };
+  const global = withContract(v1, { kind: 'Global', hash });
+  const bytes = encodeAccount(global);
+  t.same(bytes.subarray(0, 16), new Uint8Array(16).fill(0xff));
+  t.equal(bytes[16], 0, 'BorshVersionedAccount::V2');
+  t.same(decodeAccount(bytes), global);
+  t.same(accountContract(decodeAccount(bytes)), { kind: 'Global', hash });
+  const byAccount = withContract(v1, { kind: 'GlobalByAccount', accountId: 'owner.near' });
+  t.same(decodeAccount(encodeAccount(byAccount)), byAccount);
+  // Local or no code keeps a V1 account V1 (72 bytes); a V2 account stays V2.
+  t.equal(encodeAccount(withContract(v1, { kind: 'Local', hash })).length, 72);
+  const local = withContract(global, { kind: 'Local', hash });
+  t.same(local.v2, { contract: { kind: 'Local', hash } });
+  t.same(local.codeHash, hash);
+  t.same(decodeAccount(encodeAccount(local)), local);
+  const badVersion = bytes.slice();
+  badVersion[16] = 1;
+  t.throws(() => decodeAccount(badVersion), BorshError);
+  const badTag = bytes.slice();
+  badTag[16 + 1 + 16 + 16 + 8] = 4;
+  t.throws(() => decodeAccount(badTag), BorshError);
+  const badId = encodeAccount(withContract(v1, { kind: 'GlobalByAccount', accountId: 'Owner.near' }));
+  t.throws(() => decodeAccount(badId), /invalid value/);
+  t.same(accountView(byAccount), {
+    amount: '5',
+    locked: '1',
+    code_hash: '11111111111111111111111111111111',
+    storage_usage: 214,
+    storage_paid_at: 0,
+    global_contract_account_id: 'owner.near',
+  });
 });

@@ -2,15 +2,18 @@
 // shows it (examples/tx_function_call_with_refund.json).
 import {
   type Action,
+  actionView,
   BorshError,
   BorshReader,
   BorshWriter,
+  base58Encode,
   decodeReceipt,
   encodeReceipt,
   parsePublicKey,
   type Receipt,
   readAction,
   receiptView,
+  sha256,
   writeAction,
 } from '@nearlite/primitives';
 import t from 'tap';
@@ -84,6 +87,63 @@ t.test('DeterministicStateInit (action 11) decodes with its map; unsorted keys a
   const unsorted = new BorshWriter();
   writeAction(unsorted, { ...action, data: [...action.data].reverse() });
   t.throws(() => readAction(new BorshReader(unsorted.toBytes())), BorshError);
+});
+
+t.test('global contract distribution receipts: V1 and V2 (with nonce) codecs and the view', async (t) => {
+  const v2: Receipt = {
+    predecessorId: 'alice.near',
+    receiverId: 'system',
+    receiptId: new Uint8Array(32).fill(3),
+    receipt: {
+      kind: 'GlobalContractDistribution',
+      id: { kind: 'AccountId', accountId: 'alice.near' },
+      targetShard: 2n,
+      alreadyDeliveredShards: [0n, 1n],
+      code: Uint8Array.of(0, 97, 115, 109),
+      nonce: 4n,
+    },
+  };
+  const bytes = encodeReceipt(v2);
+  // After the ids: ReceiptEnum tag 4, then GlobalContractDistributionReceipt::V2 (tag 1).
+  const at = 4 + 10 + 4 + 6 + 32;
+  t.same(bytes.subarray(at, at + 2), Uint8Array.of(4, 1));
+  t.same(decodeReceipt(bytes), v2);
+  const { nonce: _, ...v1Body } = v2.receipt as Extract<
+    Receipt['receipt'],
+    { kind: 'GlobalContractDistribution' }
+  >;
+  const v1: Receipt = { ...v2, receipt: v1Body };
+  const v1Bytes = encodeReceipt(v1);
+  t.equal(v1Bytes[at + 1], 0, 'V1 has no nonce');
+  t.equal(v1Bytes.length, bytes.length - 8);
+  t.same(decodeReceipt(v1Bytes), v1);
+  const bad = bytes.slice();
+  bad[at + 1] = 2;
+  t.throws(() => decodeReceipt(bad), BorshError, 'unknown distribution version');
+  t.same((receiptView(v2) as { receipt: unknown }).receipt, {
+    GlobalContractDistribution: {
+      id: { AccountId: 'alice.near' },
+      target_shard: 2n,
+      already_delivered_shards: [0n, 1n],
+      code: 'AGFzbQ==',
+      nonce: 4n,
+    },
+  });
+});
+
+t.test('global contract action views, and inside a delegate action the serialized Action', async (t) => {
+  const code = Uint8Array.of(0, 97, 115, 109);
+  const hash = new Uint8Array(32).fill(1);
+  const deploy: Action = { type: 'DeployGlobalContract', code, deployMode: 1 };
+  const use: Action = { type: 'UseGlobalContract', identifier: { kind: 'CodeHash', hash } };
+  t.same(actionView(deploy), {
+    DeployGlobalContractByAccountId: { code: Buffer.from(sha256(code)).toString('base64') },
+  });
+  t.same(actionView(use), { UseGlobalContract: { code_hash: base58Encode(hash) } });
+  t.same(actionView(deploy, true), { DeployGlobalContract: { code: 'AGFzbQ==', deploy_mode: 'AccountId' } });
+  t.same(actionView(use, true), {
+    UseGlobalContract: { contract_identifier: { CodeHash: base58Encode(hash) } },
+  });
 });
 
 // nearcore's ReceiptEnum: Action = 0, Data = 1, PromiseYield = 2, PromiseResume = 3; the last two

@@ -13,6 +13,7 @@ import {
   type PublicKey,
   sha256,
   verifySignature,
+  withContract,
 } from '@nearlite/primitives';
 import {
   type TrieUpdate,
@@ -24,6 +25,7 @@ import {
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { accessKeyStorage } from './fees.js';
+import { contractStorageUsage } from './global_contracts.js';
 import { balanceRefund, type NewReceiptSpec } from './receipt_spec.js';
 import { getAccessKey, setAccessKey, setAccount } from './state.js';
 
@@ -47,6 +49,8 @@ export interface ActionContext {
   /** Receipts the actions create, in order (DeleteAccount's payout, Delegate's inner receipt, calls). */
   readonly newReceipts: NewReceiptSpec[];
   readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
+  /** Tokens the actions burn besides gas (a global deploy's storage), reported in the outcome. */
+  tokensBurnt: bigint;
 }
 
 /** nearcore's Account::MAX_ACCOUNT_DELETION_STORAGE_USAGE (code excluded). */
@@ -136,13 +140,11 @@ export function deployContract(ctx: ActionContext, code: Uint8Array): ActionErro
   const err = actorCheck(ctx);
   if (err) return err;
   const a = acc as Account;
-  const prev = ctx.state.get(trieKeyContractCode(ctx.receiverId));
+  // The previous contract's usage goes: local code, or the reference to a global contract.
+  const prev = contractStorageUsage(ctx.state, ctx.receiverId, a);
   ctx.state.set(trieKeyContractCode(ctx.receiverId), code);
-  ctx.account = {
-    ...a,
-    codeHash: sha256(code),
-    storageUsage: a.storageUsage - BigInt(prev?.length ?? 0) + BigInt(code.length),
-  };
+  const usage = (a.storageUsage > prev ? a.storageUsage - prev : 0n) + BigInt(code.length);
+  ctx.account = withContract({ ...a, storageUsage: usage }, { kind: 'Local', hash: sha256(code) });
   return null;
 }
 
@@ -197,7 +199,8 @@ export function deleteAccount(ctx: ActionContext, beneficiaryId: string): Action
   if (err) return err;
   const a = acc as Account;
   if (a.locked > 0n) return { DeleteAccountStaking: { account_id: ctx.receiverId } };
-  const codeLen = BigInt(ctx.state.get(trieKeyContractCode(ctx.receiverId))?.length ?? 0);
+  // FixDeleteAccountGlobalContractStorageUsage (85): a global contract's reference is not state either.
+  const codeLen = contractStorageUsage(ctx.state, ctx.receiverId, a);
   const usage = a.storageUsage > codeLen ? a.storageUsage - codeLen : 0n;
   if (usage > MAX_ACCOUNT_DELETION_STORAGE_USAGE)
     return { DeleteAccountWithLargeState: { account_id: ctx.receiverId } };

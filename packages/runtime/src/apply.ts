@@ -21,6 +21,7 @@ import type { PromiseResult } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { DelayedReceiptQueue } from './delayed_receipts.js';
 import type { FunctionCallRunner } from './function_call.js';
+import { applyGlobalContractDistribution } from './global_contracts.js';
 import { type ExecutionOutcome, encodeOutcome, outcomeHashes } from './outcome.js';
 import { applyDataReceipt, applyPromiseResume, postponeIfWaiting } from './postponed.js';
 import { setPromiseYieldReceipt } from './promise_yield.js';
@@ -42,6 +43,8 @@ export interface ApplyContext {
   readonly gasLimit: bigint;
   readonly randomSeed: CryptoHash;
   readonly accountShard: (accountId: string) => number;
+  /** The shard layout's ids in order (global contract distribution visits each); default: this shard. */
+  readonly shardIds?: readonly number[];
 }
 
 export interface AppliedOutcome {
@@ -55,6 +58,8 @@ export interface AppliedReceipt {
   readonly receiptId: CryptoHash;
   readonly receiverId: string;
   readonly bytes: Uint8Array;
+  /** Set on a global contract distribution receipt: it goes to this shard, not its receiver's. */
+  readonly targetShard?: number;
 }
 
 export interface ApplyResult {
@@ -74,6 +79,12 @@ export interface RuntimeOptions {
   readonly config: RuntimeConfig;
   readonly validators: ReadonlyMap<string, bigint>;
   readonly functionCall?: FunctionCallRunner;
+}
+
+function appliedReceipt(r: Receipt): AppliedReceipt {
+  const base = { receiptId: r.receiptId, receiverId: r.receiverId, bytes: encodeReceipt(r) };
+  const x = r.receipt;
+  return x.kind === 'GlobalContractDistribution' ? { ...base, targetShard: Number(x.targetShard) } : base;
 }
 
 export class Runtime {
@@ -257,6 +268,12 @@ export class Runtime {
   private processOne(ctx: ApplyContext, state: TrieUpdate, receipt: Receipt, res: ApplyResult): Receipt[] {
     this.recordProcessed(res, receipt);
     const r = receipt.receipt;
+    if (r.kind === 'GlobalContractDistribution') {
+      const shardIds = ctx.shardIds ?? [ctx.shardId];
+      const next = applyGlobalContractDistribution({ ...ctx, shardIds }, state, receipt);
+      if (next) res.outgoingReceipts.push(appliedReceipt(next));
+      return [];
+    }
     let ready: { receipt: Receipt; results: PromiseResult[] } | null;
     if (r.kind === 'Data') {
       ready = r.isPromiseResume ? applyPromiseResume(state, receipt) : applyDataReceipt(state, receipt);
@@ -289,6 +306,10 @@ export class Runtime {
         const { kind: _, predecessorId, receiverId, ...data } = n;
         return { predecessorId, receiverId, receiptId, receipt: { kind: 'Data', ...data } };
       }
+      if (n.kind === 'GlobalContractDistribution') {
+        const { predecessorId, receiverId, ...distribution } = n;
+        return { predecessorId, receiverId, receiptId, receipt: distribution };
+      }
       const { kind: _, predecessorId, receiverId, ...action } = n;
       return { predecessorId, receiverId, receiptId, receipt: { kind: 'Action', ...action } };
     });
@@ -298,11 +319,7 @@ export class Runtime {
         instant.push(n);
         continue;
       }
-      res.outgoingReceipts.push({
-        receiptId: n.receiptId,
-        receiverId: n.receiverId,
-        bytes: encodeReceipt(n),
-      });
+      res.outgoingReceipts.push(appliedReceipt(n));
     }
     res.gasUsed += r.gasBurnt;
     res.balanceBurnt += r.balanceBurnt;

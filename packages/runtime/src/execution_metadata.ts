@@ -9,20 +9,16 @@
 // sum to its gas_burnt less those fees. Real outcomes show the same (see the runtime README).
 import {
   type Account,
+  type AccountContract,
+  accountContract,
   BorshError,
   type BorshReader,
   type BorshWriter,
   base58Encode,
-  type CryptoHash,
+  readAccountContract,
+  writeAccountContract,
 } from '@nearlite/primitives';
 import { ActionCosts, EXT_COSTS, type ExtCost, ProfileDataV3 } from '@nearlite/vm';
-
-/** nearcore's AccountContract: what code an account runs. */
-export type AccountContract =
-  | { readonly kind: 'None' }
-  | { readonly kind: 'Local'; readonly hash: CryptoHash }
-  | { readonly kind: 'Global'; readonly hash: CryptoHash }
-  | { readonly kind: 'GlobalByAccount'; readonly accountId: string };
 
 export type ExecutionMetadata =
   | { readonly version: 1 }
@@ -36,15 +32,13 @@ export type ExecutionMetadata =
 
 const NONE: AccountContract = { kind: 'None' };
 
-function isZero(h: Uint8Array): boolean {
-  for (const b of h) if (b !== 0) return false;
-  return true;
-}
-
-/** The contract an account has now; `None` for an account that does not exist (yet). */
+/**
+ * The contract an account has now (nearcore's `account.contract()`): `Local`, `Global` (by hash) or
+ * `GlobalByAccount` for an AccountV2 using a global contract; `None` for an account that does not
+ * exist (yet) or has no code.
+ */
 export function currentContract(account: Account | null): AccountContract {
-  if (account === null || isZero(account.codeHash)) return NONE;
-  return { kind: 'Local', hash: account.codeHash };
+  return account === null ? NONE : accountContract(account);
 }
 
 /** nearcore pads the per-action list to the receipt's action count (actions after a failure). */
@@ -57,7 +51,6 @@ export function padContracts(contracts: AccountContract[], actions: number): Acc
 
 const ACTION_COST_NAMES: ReadonlySet<string> = new Set(Object.values(ActionCosts));
 const EXT_COST_NAMES: ReadonlySet<string> = new Set(EXT_COSTS);
-const CONTRACT_TAGS = ['None', 'Local', 'Global', 'GlobalByAccount'] as const;
 
 function writeProfile(w: BorshWriter, p: ProfileDataV3): void {
   w.vec(p.actionCosts(), (w, [name, gas]) => w.string(name).u64(gas));
@@ -79,33 +72,11 @@ function readProfile(r: BorshReader): ProfileDataV3 {
   return p;
 }
 
-function writeContract(w: BorshWriter, c: AccountContract): void {
-  w.u8(CONTRACT_TAGS.indexOf(c.kind));
-  if (c.kind === 'Local' || c.kind === 'Global') w.fixed(c.hash);
-  else if (c.kind === 'GlobalByAccount') w.string(c.accountId);
-}
-
-function readContract(r: BorshReader): AccountContract {
-  const tag = r.u8();
-  switch (CONTRACT_TAGS[tag]) {
-    case 'None':
-      return NONE;
-    case 'Local':
-      return { kind: 'Local', hash: r.fixed(32).slice() };
-    case 'Global':
-      return { kind: 'Global', hash: r.fixed(32).slice() };
-    case 'GlobalByAccount':
-      return { kind: 'GlobalByAccount', accountId: r.string() };
-    default:
-      throw new BorshError(`unknown account contract ${tag}`);
-  }
-}
-
 export function writeMetadata(w: BorshWriter, m: ExecutionMetadata): void {
   w.u8(m.version);
   if (m.version === 1) return;
   writeProfile(w, m.profile);
-  if (m.version === 4) w.vec(m.contracts, writeContract);
+  if (m.version === 4) w.vec(m.contracts, writeAccountContract);
 }
 
 /** Reads what writeMetadata wrote; a bare version 3 byte (outcomes stored before profiles) has none. */
@@ -115,7 +86,7 @@ export function readMetadata(r: BorshReader): ExecutionMetadata {
   if (v === 3) return { version: 3, profile: r.remaining === 0 ? new ProfileDataV3() : readProfile(r) };
   if (v === 4) {
     const profile = readProfile(r);
-    return { version: 4, profile, contracts: r.vec(readContract) };
+    return { version: 4, profile, contracts: r.vec(readAccountContract) };
   }
   throw new BorshError(`unknown execution metadata version ${v}`);
 }

@@ -1,8 +1,24 @@
 // nearcore's fee arithmetic (runtime/runtime/src/config.rs): send fees are paid when a transaction or
 // receipt is created, exec fees when its receipt runs; "sir" = the sender is the receiver.
-import { type Action, accountType, BorshWriter, publicKeyBytes, writeAccessKey } from '@nearlite/primitives';
+import {
+  type Action,
+  accountType,
+  BorshWriter,
+  type GlobalContractIdentifier,
+  publicKeyBytes,
+  utf8,
+  writeAccessKey,
+} from '@nearlite/primitives';
 import { type Fee, sendFee } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
+
+/**
+ * nearcore's GlobalContractIdentifier::len: 32 for a code hash, the id's bytes for an account. Both
+ * the use fee and the storage a using account pays for its reference count these bytes.
+ */
+export function globalContractIdentifierLen(id: GlobalContractIdentifier): bigint {
+  return id.kind === 'CodeHash' ? 32n : BigInt(utf8(id.accountId).length);
+}
 
 function accessKeyLen(a: Extract<Action, { type: 'AddKey' }>): bigint {
   const w = new BorshWriter(64);
@@ -28,8 +44,16 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
     case 'CreateAccount':
       return pick(f.create_account);
     case 'DeployContract':
-    case 'DeployGlobalContract':
       return pick(f.deploy_contract_base) + pick(f.deploy_contract_byte) * BigInt(a.code.length);
+    case 'DeployGlobalContract':
+      return (
+        pick(f.deploy_global_contract_base) + pick(f.deploy_global_contract_byte) * BigInt(a.code.length)
+      );
+    case 'UseGlobalContract':
+      return (
+        pick(f.use_global_contract_base) +
+        pick(f.use_global_contract_byte) * globalContractIdentifierLen(a.identifier)
+      );
     case 'FunctionCall':
       return (
         pick(f.function_call_base) +
@@ -54,7 +78,6 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
       return pick(f.delete_account);
     case 'Delegate':
       return pick(f.delegate);
-    case 'UseGlobalContract':
     case 'DeterministicStateInit':
       // Refused by validateActions before any fee is computed.
       return 0n;

@@ -2,7 +2,7 @@
 // unused-gas distribution among weighted calls, and a timeout queued for every yield the call made
 // (function_call.rs). (The contract's gas reward is the caller's.)
 import { type Account, type Action, concatBytes, type Receipt, sha256 } from '@nearlite/primitives';
-import { type TrieUpdate, trieKeyContractCode } from '@nearlite/trie';
+import type { TrieUpdate } from '@nearlite/trie';
 import {
   type ContractCache,
   type FunctionCallError,
@@ -11,6 +11,7 @@ import {
   runFunction,
   type VMOutcome,
 } from '@nearlite/vm';
+import { resolveContract } from './global_contracts.js';
 import { PromiseYieldTimeoutQueue } from './promise_yield.js';
 import { type NewReceipt, type PromiseResumeData, RuntimeExt } from './receipt_builder.js';
 import type { ExecContext } from './receipt_exec.js';
@@ -56,9 +57,10 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
     if (ar.kind !== 'Action') throw new TypeError('not an action receipt');
     const actionHash = ctx.actionHash(i.actionIndex);
     const ext = new RuntimeExt(state, receipt.receiverId, actionHash, ctx.blockHeight, ctx.validators);
+    const contract = resolveContract(state, receipt.receiverId, account);
     const outcome: VMOutcome = runFunction({
-      code: () => state.get(trieKeyContractCode(receipt.receiverId)) ?? null,
-      codeHash: account.codeHash,
+      code: contract.code,
+      codeHash: contract.hash,
       methodName: action.methodName,
       context: buildVMContext(ctx, account, {
         accountId: receipt.receiverId,

@@ -5,6 +5,12 @@ export * from './errors.js';
 export * from './execution_metadata.js';
 export * from './fees.js';
 export * from './function_call.js';
+export {
+  contractStorageUsage,
+  globalContractIdentifierJson,
+  type ResolvedContract,
+  resolveContract,
+} from './global_contracts.js';
 export * from './outcome.js';
 export { type NewReceipt, RuntimeExt } from './receipt_builder.js';
 export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';

@@ -1,7 +1,14 @@
 // Receipts a contract creates while it runs (nearcore's ReceiptManager), and the VM's External over
 // the TrieUpdate of the executing account. Yield status and yield-id mappings are written to that
 // TrieUpdate as the contract runs (ext.rs), so they commit or roll back with the receipt.
-import { type Action, type CryptoHash, dataId, fromUtf8, type PublicKey } from '@nearlite/primitives';
+import {
+  type Action,
+  type CryptoHash,
+  dataId,
+  fromUtf8,
+  type GlobalContractIdentifier,
+  type PublicKey,
+} from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyContractData } from '@nearlite/trie';
 import type { External, ReceiptIndex, StorageAccessTracker } from '@nearlite/vm';
 import {
@@ -236,6 +243,14 @@ export class RuntimeExt implements External {
 
   append_action_delete_account(i: ReceiptIndex, beneficiary_id: string): void {
     this.push(i, { type: 'DeleteAccount', beneficiaryId: beneficiary_id });
+  }
+
+  append_action_deploy_global_contract(i: ReceiptIndex, code: Uint8Array, mode: 0 | 1): void {
+    this.push(i, { type: 'DeployGlobalContract', code: code.slice(), deployMode: mode });
+  }
+
+  append_action_use_global_contract(i: ReceiptIndex, identifier: GlobalContractIdentifier): void {
+    this.push(i, { type: 'UseGlobalContract', identifier });
   }
 
   get_receipt_receiver(i: ReceiptIndex): string {

@@ -3,7 +3,7 @@
 // failure, refunds, the contract's gas reward, and the promise result forwarded to waiting receipts.
 // New receipts keep nearcore's order (their index salts their id): the actions' receipts, then the
 // deposit refund, the gas refund, then data receipts.
-import { type CryptoHash, type Receipt, SYSTEM_ACCOUNT } from '@nearlite/primitives';
+import { type AccountContract, type CryptoHash, type Receipt, SYSTEM_ACCOUNT } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import { ProfileDataV3, type PromiseResult } from '@nearlite/vm';
 import {
@@ -20,9 +20,10 @@ import {
   writeAccount,
 } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import { type AccountContract, currentContract, padContracts } from './execution_metadata.js';
+import { currentContract, padContracts } from './execution_metadata.js';
 import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
+import { deployGlobalContract, useGlobalContract } from './global_contracts.js';
 import type { NewReceiptSpec } from './receipt_spec.js';
 import { gasBurnPrice, refundUnspent } from './refunds.js';
 import { getAccount, setAccount, storageShortfall } from './state.js';
@@ -48,6 +49,7 @@ export interface ReceiptResult {
 }
 
 export interface ExecContext {
+  readonly shardId: number;
   readonly blockHeight: number;
   readonly blockTimestamp: bigint;
   readonly epochHeight: number;
@@ -102,6 +104,7 @@ export function executeActionReceipt(
     account: getAccount(state, receipt.receiverId),
     newReceipts: [],
     validatorProposals: [],
+    tokensBurnt: 0n,
   };
   const existedBefore = actx.account !== null;
   const exec = c.fees.fees.new_action_receipt.execution;
@@ -152,6 +155,7 @@ export function executeActionReceipt(
   // the refund is free: it burns no tokens.
   const gasBurnt = p.gasBurnt;
   let tokensBurnt = isRefund ? 0n : gasBurnt * burnPrice + refunds.accountCreationCharge;
+  if (!error) tokensBurnt += actx.tokensBurnt;
   const tokensBurntForOutcome = tokensBurnt;
   const [num, den] = c.burntGasReward;
   const reward = ((p.gasBurntForFunctionCall * num) / den) * burnPrice;
@@ -251,6 +255,10 @@ function applyAction(
     }
     case 'FunctionCall':
       return functionCall(ctx, actx, receipt, i, promiseResults, p);
+    case 'DeployGlobalContract':
+      return deployGlobalContract(actx, action.code, action.deployMode, ctx.shardId);
+    case 'UseGlobalContract':
+      return useGlobalContract(actx, action.identifier);
     default:
       return { UnsupportedAction: { action: action.type } };
   }

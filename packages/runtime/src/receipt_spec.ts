@@ -1,6 +1,13 @@
 // Receipts an action receipt creates, before the chain-wide id is assigned (their index in creation
 // order becomes the salt of their id).
-import { type Action, type CryptoHash, KeyType, type PublicKey, SYSTEM_ACCOUNT } from '@nearlite/primitives';
+import {
+  type Action,
+  type CryptoHash,
+  type GlobalContractDistributionReceipt,
+  KeyType,
+  type PublicKey,
+  SYSTEM_ACCOUNT,
+} from '@nearlite/primitives';
 
 export type NewReceiptSpec =
   | {
@@ -22,7 +29,8 @@ export type NewReceiptSpec =
       dataId: CryptoHash;
       data: Uint8Array | null;
       isPromiseResume?: true;
-    };
+    }
+  | ({ predecessorId: string; receiverId: string } & GlobalContractDistributionReceipt);
 
 /** nearcore's `PublicKey::empty(ED25519)`, the signer key of balance refunds. */
 export const EMPTY_ED25519_KEY: PublicKey = { keyType: KeyType.ED25519, data: new Uint8Array(32) };

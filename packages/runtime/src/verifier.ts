@@ -34,6 +34,7 @@ function validateAction(c: RuntimeConfig, a: Action): unknown | null {
       return null;
     }
     case 'DeployContract':
+    case 'DeployGlobalContract':
       return a.code.length > c.maxContractSize
         ? { ContractSizeExceeded: { size: a.code.length, limit: c.maxContractSize } }
         : null;
@@ -59,10 +60,8 @@ function validateAction(c: RuntimeConfig, a: Action): unknown | null {
     }
     case 'Delegate':
       return validateActions(c, a.delegateAction.actions);
-    case 'DeployGlobalContract':
-    case 'UseGlobalContract':
     case 'DeterministicStateInit':
-      // Global contracts are not implemented here; refuse them up front rather than half-apply them.
+      // Not implemented here; refused up front rather than half-applied.
       return { UnsupportedProtocolFeature: { protocol_feature: a.type, version: PROTOCOL_VERSION } };
     default:
       return null;

@@ -1,9 +1,10 @@
 // `query call_function`: a read-only run of a contract method at some block's state. State-changing
 // host functions fail with ProhibitedInView; gas is capped by the view limit.
 import { type Account, HandlerError, type PublicKey, sha256 } from '@nearlite/primitives';
-import { TrieUpdate, trieKeyContractCode } from '@nearlite/trie';
+import { TrieUpdate } from '@nearlite/trie';
 import { type ContractCache, runFunction } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
+import { resolveContract } from './global_contracts.js';
 import { RuntimeExt } from './receipt_builder.js';
 import { type BlockContext, buildVMContext } from './vm_context.js';
 import { rustDebug } from './vm_error.js';
@@ -34,9 +35,10 @@ export function viewCall(i: ViewCallInput): {
   const state = new TrieUpdate(i.state);
   const ext = new RuntimeExt(state, i.accountId, sha256(new Uint8Array(0)), i.blockHeight, i.validators);
   const maxGas = i.maxGasBurnt ?? i.config.wasm.limit_config.max_gas_burnt;
+  const contract = resolveContract(state, i.accountId, i.account);
   const outcome = runFunction({
-    code: () => state.get(trieKeyContractCode(i.accountId)) ?? null,
-    codeHash: i.account.codeHash,
+    code: contract.code,
+    codeHash: contract.hash,
     methodName: i.methodName,
     context: buildVMContext(i, i.account, {
       accountId: i.accountId,

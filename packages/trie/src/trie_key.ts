@@ -3,9 +3,11 @@
 // (kept for history); the others use ','.
 import {
   BorshReader,
+  BorshWriter,
   type CryptoHash,
   concatBytes,
   fromUtf8,
+  type GlobalContractIdentifier,
   type PublicKey,
   publicKeyBytes,
   readPublicKey,
@@ -28,7 +30,10 @@ export const TrieKeyCol = {
   PromiseYieldReceipt: 12,
   BufferedReceiptIndices: 13,
   BufferedReceipt: 14,
+  GlobalContractCode: 18,
+  GlobalContractNonce: 19,
   PromiseYieldStatus: 20,
+  // 21 is nearcore's TrieKey::GasKeyNonce discriminant (stored under AccessKey), no column of its own.
   YieldIdToDataId: 22,
   DataIdToYieldId: 23,
 } as const;
@@ -78,6 +83,21 @@ export const trieKeyYieldIdToDataId = (id: string, yieldId: Uint8Array) =>
 export const trieKeyDataIdToYieldId = (id: string, dataId: CryptoHash) =>
   concatBytes(col(TrieKeyCol.DataIdToYieldId), utf8(id), COMMA, dataId);
 
+/**
+ * GlobalContractCode and GlobalContractNonce keys carry no account prefix: the column byte, then the
+ * borsh GlobalContractCodeIdentifier (0 ‖ code hash, or 1 ‖ u32 length ‖ account id).
+ */
+function globalContractKey(c: number, id: GlobalContractIdentifier): Uint8Array {
+  const w = new BorshWriter(48).u8(c);
+  if (id.kind === 'CodeHash') w.u8(0).fixed(id.hash);
+  else w.u8(1).string(id.accountId);
+  return w.toBytes();
+}
+export const trieKeyGlobalContractCode = (id: GlobalContractIdentifier) =>
+  globalContractKey(TrieKeyCol.GlobalContractCode, id);
+export const trieKeyGlobalContractNonce = (id: GlobalContractIdentifier) =>
+  globalContractKey(TrieKeyCol.GlobalContractNonce, id);
+
 export type ParsedTrieKey =
   | { readonly col: 'account'; readonly accountId: string }
   | { readonly col: 'contract_code'; readonly accountId: string }
@@ -95,6 +115,10 @@ export type ParsedTrieKey =
     }
   | { readonly col: 'delayed_receipt_indices' | 'promise_yield_indices' | 'buffered_receipt_indices' }
   | { readonly col: 'delayed_receipt'; readonly index: bigint }
+  | {
+      readonly col: 'global_contract_code' | 'global_contract_nonce';
+      readonly identifier: GlobalContractIdentifier;
+    }
   | { readonly col: 'other'; readonly raw: Uint8Array };
 
 export class TrieKeyParseError extends Error {
@@ -152,6 +176,20 @@ export function parseTrieKey(key: Uint8Array): ParsedTrieKey {
         col: 'delayed_receipt',
         index: new DataView(rest.buffer, rest.byteOffset).getBigUint64(0, true),
       };
+    case TrieKeyCol.GlobalContractCode:
+    case TrieKeyCol.GlobalContractNonce: {
+      const r = new BorshReader(rest);
+      const tag = r.u8();
+      let identifier: GlobalContractIdentifier;
+      if (tag === 0) identifier = { kind: 'CodeHash', hash: r.fixed(32).slice() };
+      else if (tag === 1) identifier = { kind: 'AccountId', accountId: r.string() };
+      else throw new TrieKeyParseError('malformed global contract key');
+      r.end();
+      return {
+        col: c === TrieKeyCol.GlobalContractCode ? 'global_contract_code' : 'global_contract_nonce',
+        identifier,
+      };
+    }
     default:
       return { col: 'other', raw: key };
   }

@@ -13,10 +13,16 @@ import {
   rootMemoryUsage,
   Trie,
   type TrieChanges,
+  TrieKeyCol,
   TrieUpdate,
   trieKeyAccessKey,
   trieKeyAccount,
   trieKeyContractData,
+  trieKeyDataIdToYieldId,
+  trieKeyGlobalContractCode,
+  trieKeyGlobalContractNonce,
+  trieKeyPromiseYieldStatus,
+  trieKeyYieldIdToDataId,
 } from '@nearlite/trie';
 import t from 'tap';
 
@@ -261,4 +267,46 @@ t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', 
   update.set(fromHex('0123'), utf8('w'));
   t.equal(update.touchedNodes(fromHex('0123')), 0, 'written in this update: served from memory');
   t.equal(new TrieUpdate({ get: () => undefined }).touchedNodes(fromHex('0123')), 0, 'no trie, no nodes');
+});
+
+t.test("column ids are nearcore's (core/primitives/src/trie_key.rs col), one per key kind", async (t) => {
+  t.same(
+    { ...TrieKeyCol },
+    {
+      Account: 0,
+      ContractCode: 1,
+      AccessKey: 2,
+      ReceivedData: 3,
+      PostponedReceiptId: 4,
+      PendingDataCount: 5,
+      PostponedReceipt: 6,
+      DelayedReceiptIndices: 7,
+      DelayedReceipt: 8,
+      ContractData: 9,
+      PromiseYieldIndices: 10,
+      PromiseYieldTimeout: 11,
+      PromiseYieldReceipt: 12,
+      BufferedReceiptIndices: 13,
+      BufferedReceipt: 14,
+      GlobalContractCode: 18,
+      GlobalContractNonce: 19,
+      PromiseYieldStatus: 20,
+      YieldIdToDataId: 22,
+      DataIdToYieldId: 23,
+    },
+  );
+  const ids = Object.values(TrieKeyCol);
+  t.equal(new Set(ids).size, ids.length, 'no two kinds share a column');
+  const hash = new Uint8Array(32).fill(7);
+  const byHash = { kind: 'CodeHash', hash } as const;
+  t.same(
+    [
+      trieKeyGlobalContractCode(byHash)[0],
+      trieKeyGlobalContractNonce(byHash)[0],
+      trieKeyPromiseYieldStatus('a.near', hash)[0],
+      trieKeyYieldIdToDataId('a.near', hash)[0],
+      trieKeyDataIdToYieldId('a.near', hash)[0],
+    ],
+    [18, 19, 20, 22, 23],
+  );
 });

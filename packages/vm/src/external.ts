@@ -1,6 +1,6 @@
 // The synchronous interface the runtime implements over its TrieUpdate and receipt manager
 // (nearcore's `External`, logic/dependencies.rs). The VM never imports store, trie or runtime.
-import type { PublicKey } from '@nearlite/primitives';
+import type { GlobalContractIdentifier, PublicKey } from '@nearlite/primitives';
 
 /** Receipt indices are the External's own numbering (nearcore's ReceiptIndex, u64). */
 export type ReceiptIndex = number;
@@ -72,6 +72,9 @@ export interface External {
   ): void;
   append_action_delete_key(receipt_index: ReceiptIndex, public_key: PublicKey): void;
   append_action_delete_account(receipt_index: ReceiptIndex, beneficiary_id: string): void;
+  /** `mode` 0 deploys under the code's hash, 1 under the current account's id. */
+  append_action_deploy_global_contract(receipt_index: ReceiptIndex, code: Uint8Array, mode: 0 | 1): void;
+  append_action_use_global_contract(receipt_index: ReceiptIndex, id: GlobalContractIdentifier): void;
 
   get_receipt_receiver(receipt_index: ReceiptIndex): string;
 }

@@ -2,6 +2,7 @@
 // contract creates receipts, via `pay_action_base` / `pay_action_per_byte`.
 import { accountType } from '@nearlite/primitives';
 import { VMConfigError } from './config.js';
+import { GLOBAL_CONTRACT_FEES } from './global_contract_fees.js';
 
 export interface Fee {
   readonly send_sir: bigint;
@@ -26,6 +27,10 @@ export const ActionCosts = {
   delete_key: 'delete_key',
   delete_account: 'delete_account',
   delegate: 'delegate',
+  deploy_global_contract_base: 'deploy_global_contract_base',
+  deploy_global_contract_byte: 'deploy_global_contract_byte',
+  use_global_contract_base: 'use_global_contract_base',
+  use_global_contract_byte: 'use_global_contract_byte',
 } as const;
 export type ActionCosts = (typeof ActionCosts)[keyof typeof ActionCosts];
 
@@ -93,6 +98,7 @@ export function parseFeesConfig(json: unknown): RuntimeFeesConfig {
       delete_key: fee(a.delete_key_cost, 'delete_key_cost'),
       delete_account: fee(a.delete_account_cost, 'delete_account_cost'),
       delegate: a.delegate_cost === undefined ? zero : fee(a.delegate_cost, 'delegate_cost'),
+      ...GLOBAL_CONTRACT_FEES,
     },
     storage_usage_config: {
       num_bytes_account: n(su.num_bytes_account, 'num_bytes_account'),

@@ -4,6 +4,7 @@ import * as altBn128 from './host/alt_bn128.js';
 import * as bls12381 from './host/bls12381.js';
 import * as context from './host/context.js';
 import * as economics from './host/economics.js';
+import * as globalContracts from './host/global_contracts.js';
 import * as math from './host/math.js';
 import * as misc from './host/misc.js';
 import * as actions from './host/promise_actions.js';
@@ -102,6 +103,26 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   ),
   promise_batch_action_delete_key: def(3, null, actions.promise_batch_action_delete_key),
   promise_batch_action_delete_account: def(3, null, actions.promise_batch_action_delete_account),
+  promise_batch_action_deploy_global_contract: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_deploy_global_contract,
+  ),
+  promise_batch_action_deploy_global_contract_by_account_id: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_deploy_global_contract_by_account_id,
+  ),
+  promise_batch_action_use_global_contract: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_use_global_contract,
+  ),
+  promise_batch_action_use_global_contract_by_account_id: def(
+    3,
+    null,
+    globalContracts.promise_batch_action_use_global_contract_by_account_id,
+  ),
   promise_yield_create: def(7, I, yieldResume.promise_yield_create),
   promise_yield_create_with_id: def(9, I, yieldResume.promise_yield_create_with_id),
   promise_yield_resume: {

@@ -2,7 +2,7 @@
 // receipt and action, a default VMContext, and WAT compilation through wabt.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { PublicKey } from '@nearlite/primitives';
+import type { GlobalContractIdentifier, PublicKey } from '@nearlite/primitives';
 import {
   type External,
   parseFeesConfig,
@@ -150,6 +150,14 @@ export class MockExternal implements External {
   }
   append_action_delete_account(i: ReceiptIndex, beneficiary_id: string): void {
     this.push(i, { DeleteAccount: { beneficiary_id } });
+  }
+  append_action_deploy_global_contract(i: ReceiptIndex, code: Uint8Array, mode: 0 | 1): void {
+    this.push(i, { DeployGlobalContract: { code: hex(code), deploy_mode: mode } });
+  }
+  append_action_use_global_contract(i: ReceiptIndex, id: GlobalContractIdentifier): void {
+    this.push(i, {
+      UseGlobalContract: id.kind === 'CodeHash' ? { code_hash: hex(id.hash) } : { account_id: id.accountId },
+    });
   }
   get_receipt_receiver(i: ReceiptIndex): string {
     const r = this.receipts[i];

@@ -8,18 +8,21 @@ import {
   decodeAccessKey,
   decodeAccount,
   formatPublicKey,
+  type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
   readPublicKey,
   sha256,
   toBase64,
 } from '@nearlite/primitives';
+import { globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
 import {
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractDataPrefix,
+  trieKeyGlobalContractCode,
 } from '@nearlite/trie';
 import type { BlockHeader } from '../block_header.js';
 
@@ -64,14 +67,32 @@ export function viewAccount(at: QueryAt, accountId: string): object {
   return { ...accountView(loadAccount(at, accountId)), ...blockFields(at) };
 }
 
+/** nearcore's view_contract_code: the account's own code, or the global contract it uses. */
 export function viewCode(at: QueryAt, accountId: string): object {
-  loadAccount(at, accountId);
-  const code = at.trie.get(trieKeyContractCode(accountId));
+  const account = loadAccount(at, accountId);
+  const code = resolveContract(at.trie, accountId, account).code();
   if (!code) {
     throw new HandlerError(
       'NO_CONTRACT_CODE',
       { contract_account_id: accountId, ...blockFields(at) },
       `Contract code for contract ID #${accountId} has never been observed on the node`,
+    );
+  }
+  return { code_base64: toBase64(code), hash: base58Encode(sha256(code)), ...blockFields(at) };
+}
+
+/** nearcore's view_global_contract_code: `NO_GLOBAL_CONTRACT_CODE` until the code reached the shard. */
+export function viewGlobalContractCode(at: QueryAt, id: GlobalContractIdentifier): object {
+  const code = at.trie.get(trieKeyGlobalContractCode(id));
+  if (!code) {
+    const debug =
+      id.kind === 'CodeHash'
+        ? `CodeHash(${base58Encode(id.hash)})`
+        : `AccountId(${JSON.stringify(id.accountId)})`;
+    throw new HandlerError(
+      'NO_GLOBAL_CONTRACT_CODE',
+      { identifier: globalContractIdentifierJson(id), ...blockFields(at) },
+      `Global contract code with identifier ${debug} has never been observed on the node`,
     );
   }
   return { code_base64: toBase64(code), hash: base58Encode(sha256(code)), ...blockFields(at) };
@@ -86,6 +107,7 @@ export function viewState(
   limit: bigint | null = TRIE_VIEWER_STATE_SIZE_LIMIT,
 ): object {
   const account = loadAccount(at, accountId);
+  // nearcore subtracts only local code: a global contract's reference counts as state here.
   const code = at.trie.get(trieKeyContractCode(accountId));
   const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
   if (limit !== null && stateSize > limit) {

@@ -5,6 +5,7 @@ import {
   base58Encode,
   type CryptoHash,
   fromUtf8,
+  type GlobalContractIdentifier,
   HandlerError,
   RawJson,
   toHex,
@@ -25,6 +26,7 @@ import {
   viewAccessKeyList,
   viewAccount,
   viewCode,
+  viewGlobalContractCode,
   viewState,
 } from './query.js';
 import { validatorsView } from './validators_view.js';
@@ -145,9 +147,12 @@ export class ViewClient {
   }
 
   queryAt(ref: BlockReference, accountId: string): QueryAt {
+    return this.queryAtShard(ref, this.o.chain.layout.accountIdToShardId(accountId));
+  }
+
+  private queryAtShard(ref: BlockReference, shardId: number): QueryAt {
     const chain = this.o.chain;
     const header = resolveQueryBlock(chain, ref);
-    const shardId = chain.layout.accountIdToShardId(accountId);
     const tail = chain.chainStore.tail();
     const trie =
       tail !== null && header.lite.height < tail ? undefined : chain.stateTrie(header.hash, shardId);
@@ -167,6 +172,15 @@ export class ViewClient {
 
   viewCode(ref: BlockReference, accountId: string): object {
     return viewCode(this.queryAt(ref, accountId), accountId);
+  }
+
+  /** Every shard holds a global contract: by account on the owner's shard, by hash on the first. */
+  viewGlobalContractCode(ref: BlockReference, id: GlobalContractIdentifier): object {
+    const shardId =
+      id.kind === 'AccountId'
+        ? this.o.chain.layout.accountIdToShardId(id.accountId)
+        : this.o.chain.layout.shardIds[0]!;
+    return viewGlobalContractCode(this.queryAtShard(ref, shardId), id);
   }
 
   viewState(ref: BlockReference, accountId: string, prefix: Uint8Array, includeProof: boolean): object {

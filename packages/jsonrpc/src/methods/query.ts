@@ -7,6 +7,7 @@ import {
   base64,
   blockReference,
   bool,
+  cryptoHash,
   expectStruct,
   type Obj,
   publicKey,
@@ -24,6 +25,8 @@ const REQUEST_TYPES = [
   'view_access_key',
   'view_access_key_list',
   'call_function',
+  'view_global_contract_code',
+  'view_global_contract_code_by_account_id',
 ] as const;
 
 /** The internally tagged `QueryRequest` (tag `request_type`), fields in nearcore's order. */
@@ -35,7 +38,10 @@ function parseQueryRequest(p: Obj): QueryRequest {
     case 'view_account':
     case 'view_code':
     case 'view_access_key_list':
+    case 'view_global_contract_code_by_account_id':
       return { requestType: type, accountId: accountId(requireField(p, 'account_id')) };
+    case 'view_global_contract_code':
+      return { requestType: type, codeHash: cryptoHash(requireField(p, 'code_hash')) };
     case 'view_state':
       return {
         requestType: type,

@@ -121,12 +121,12 @@ export function writeAction(w: BorshWriter, a: Action): void {
   }
 }
 
-function writeGlobalContractIdentifier(w: BorshWriter, id: GlobalContractIdentifier): void {
+export function writeGlobalContractIdentifier(w: BorshWriter, id: GlobalContractIdentifier): void {
   if (id.kind === 'CodeHash') w.u8(0).fixed(id.hash);
   else w.u8(1).string(id.accountId);
 }
 
-function readGlobalContractIdentifier(r: BorshReader): GlobalContractIdentifier {
+export function readGlobalContractIdentifier(r: BorshReader): GlobalContractIdentifier {
   const k = r.u8();
   if (k === 0) return { kind: 'CodeHash', hash: r.fixed(32).slice() };
   if (k === 1) return { kind: 'AccountId', accountId: readAccountId(r) };

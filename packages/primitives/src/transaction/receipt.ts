@@ -2,10 +2,19 @@
 // signer; a data receipt carries a promise result to a waiting receipt. NEP-519's PromiseYield
 // (tag 2) is an action receipt parked until its one input arrives, PromiseResume (tag 3) the data
 // receipt that delivers it; both keep the layouts of Action (tag 0) and Data (tag 1).
+// GlobalContractDistribution (tag 4) carries a global contract's code from shard to shard.
 import { BorshError, BorshReader, BorshWriter } from '../borsh.js';
 import type { CryptoHash } from '../hash.js';
 import { type PublicKey, readPublicKey, writePublicKey } from '../public_key.js';
-import { type Action, readAccountId, readAction, writeAction } from './action.js';
+import {
+  type Action,
+  type GlobalContractIdentifier,
+  readAccountId,
+  readAction,
+  readGlobalContractIdentifier,
+  writeAction,
+  writeGlobalContractIdentifier,
+} from './action.js';
 
 export interface DataReceiver {
   readonly dataId: CryptoHash;
@@ -32,11 +41,28 @@ export interface DataReceipt {
   readonly isPromiseResume?: true;
 }
 
+/**
+ * Carries a global contract's code from shard to shard (nearcore's GlobalContractDistributionReceipt,
+ * V2 since GlobalContractDistributionNonce: the nonce lets a shard ignore an older deploy that
+ * arrives after a newer one). It is routed to `targetShard`, not to its receiver (`system`).
+ */
+export interface GlobalContractDistributionReceipt {
+  readonly kind: 'GlobalContractDistribution';
+  readonly id: GlobalContractIdentifier;
+  readonly targetShard: bigint;
+  readonly alreadyDeliveredShards: readonly bigint[];
+  readonly code: Uint8Array;
+  /** Absent on a V1 receipt (nonce 0). */
+  readonly nonce?: bigint;
+}
+
+export type ReceiptEnum = ActionReceipt | DataReceipt | GlobalContractDistributionReceipt;
+
 export interface Receipt {
   readonly predecessorId: string;
   readonly receiverId: string;
   readonly receiptId: CryptoHash;
-  readonly receipt: ActionReceipt | DataReceipt;
+  readonly receipt: ReceiptEnum;
   /** Set only on a ReceiptV1 (written with a leading version byte); V0 receipts have none. */
   readonly priority?: bigint;
 }
@@ -52,9 +78,16 @@ export function writeReceipt(w: BorshWriter, r: Receipt): void {
     w.vec(x.outputDataReceivers, (w, d) => w.fixed(d.dataId).string(d.receiverId));
     w.vec(x.inputDataIds, (w, id) => w.fixed(id));
     w.vec(x.actions, writeAction);
-  } else {
+  } else if (x.kind === 'Data') {
     w.u8(x.isPromiseResume ? 3 : 1).fixed(x.dataId);
     w.option(x.data, (w, d) => w.bytes(d));
+  } else {
+    w.u8(4).u8(x.nonce === undefined ? 0 : 1);
+    writeGlobalContractIdentifier(w, x.id);
+    w.u64(x.targetShard);
+    w.vec(x.alreadyDeliveredShards, (w, s) => w.u64(s));
+    w.bytes(x.code);
+    if (x.nonce !== undefined) w.u64(x.nonce);
   }
   if (r.priority !== undefined) w.u64(r.priority);
 }
@@ -77,7 +110,7 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
   const receiverId = readAccountId(r);
   const receiptId = r.fixed(32).slice();
   const tag = r.u8();
-  let receipt: ActionReceipt | DataReceipt;
+  let receipt: ReceiptEnum;
   if (tag === 0 || tag === 2) {
     const action: ActionReceipt = {
       kind: 'Action',
@@ -96,6 +129,17 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
       data: r.option((r) => r.bytes().slice()),
     };
     receipt = tag === 3 ? { ...data, isPromiseResume: true } : data;
+  } else if (tag === 4) {
+    const version = r.u8();
+    if (version > 1) throw new BorshError(`unknown global contract distribution version ${version}`);
+    const d = {
+      kind: 'GlobalContractDistribution' as const,
+      id: readGlobalContractIdentifier(r),
+      targetShard: r.u64(),
+      alreadyDeliveredShards: r.vec((r) => r.u64()),
+      code: r.bytes().slice(),
+    };
+    receipt = version === 1 ? { ...d, nonce: r.u64() } : d;
   } else throw new BorshError(`unknown receipt kind ${tag}`);
   const priority = v1 ? r.u64() : undefined;
   r.end();

@@ -53,10 +53,27 @@ export function actionView(a: Action, fullCode = false): object | string {
         },
       };
     case 'DeployGlobalContract':
+      // Inside a delegate action nearcore serializes the Action itself: full code and the mode.
+      if (fullCode)
+        return {
+          DeployGlobalContract: {
+            code: toBase64(a.code),
+            deploy_mode: a.deployMode === 0 ? 'CodeHash' : 'AccountId',
+          },
+        };
       return a.deployMode === 0
         ? { DeployGlobalContract: { code: toBase64(sha256(a.code)) } }
         : { DeployGlobalContractByAccountId: { code: toBase64(sha256(a.code)) } };
     case 'UseGlobalContract':
+      if (fullCode) {
+        const id = a.identifier;
+        return {
+          UseGlobalContract: {
+            contract_identifier:
+              id.kind === 'CodeHash' ? { CodeHash: base58Encode(id.hash) } : { AccountId: id.accountId },
+          },
+        };
+      }
       return a.identifier.kind === 'CodeHash'
         ? { UseGlobalContract: { code_hash: base58Encode(a.identifier.hash) } }
         : { UseGlobalContractByAccountId: { account_id: a.identifier.accountId } };
@@ -90,29 +107,41 @@ export function signedTransactionView(t: SignedTransaction): object {
 
 export function receiptView(r: Receipt): object {
   const x = r.receipt;
-  const receipt =
-    x.kind === 'Action'
-      ? {
-          Action: {
-            signer_id: x.signerId,
-            signer_public_key: formatPublicKey(x.signerPublicKey),
-            gas_price: x.gasPrice.toString(),
-            output_data_receivers: x.outputDataReceivers.map((d) => ({
-              data_id: base58Encode(d.dataId),
-              receiver_id: d.receiverId,
-            })),
-            input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
-            actions: x.actions.map((a) => actionView(a)),
-            is_promise_yield: x.isPromiseYield === true,
-          },
-        }
-      : {
-          Data: {
-            data_id: base58Encode(x.dataId),
-            data: x.data ? toBase64(x.data) : null,
-            is_promise_resume: x.isPromiseResume === true,
-          },
-        };
+  let receipt: object;
+  if (x.kind === 'Action') {
+    receipt = {
+      Action: {
+        signer_id: x.signerId,
+        signer_public_key: formatPublicKey(x.signerPublicKey),
+        gas_price: x.gasPrice.toString(),
+        output_data_receivers: x.outputDataReceivers.map((d) => ({
+          data_id: base58Encode(d.dataId),
+          receiver_id: d.receiverId,
+        })),
+        input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
+        actions: x.actions.map((a) => actionView(a)),
+        is_promise_yield: x.isPromiseYield === true,
+      },
+    };
+  } else if (x.kind === 'Data') {
+    receipt = {
+      Data: {
+        data_id: base58Encode(x.dataId),
+        data: x.data ? toBase64(x.data) : null,
+        is_promise_resume: x.isPromiseResume === true,
+      },
+    };
+  } else {
+    receipt = {
+      GlobalContractDistribution: {
+        id: x.id.kind === 'CodeHash' ? { CodeHash: base58Encode(x.id.hash) } : { AccountId: x.id.accountId },
+        target_shard: x.targetShard,
+        already_delivered_shards: x.alreadyDeliveredShards,
+        code: toBase64(x.code),
+        ...(x.nonce === undefined ? {} : { nonce: x.nonce }),
+      },
+    };
+  }
   return {
     predecessor_id: r.predecessorId,
     receiver_id: r.receiverId,

@@ -1,5 +1,11 @@
 // The runtime's parameters, parsed once from nearcore's runtime_config view.
-import { parseFeesConfig, parseVMConfig, type RuntimeFeesConfig, type VMConfig } from '@nearlite/vm';
+import {
+  GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE,
+  parseFeesConfig,
+  parseVMConfig,
+  type RuntimeFeesConfig,
+  type VMConfig,
+} from '@nearlite/vm';
 
 /** The protocol version whose parameters DEFAULT_RUNTIME_CONFIG_VIEW holds. */
 export const PROTOCOL_VERSION = 86;
@@ -8,6 +14,8 @@ export interface RuntimeConfig {
   readonly fees: RuntimeFeesConfig;
   readonly wasm: VMConfig;
   readonly storageAmountPerByte: bigint;
+  /** What deploying a global contract burns per code byte (not in the view). */
+  readonly globalContractStorageAmountPerByte: bigint;
   readonly registrarAccountId: string;
   readonly minAllowedTopLevelAccountLength: number;
   readonly burntGasReward: readonly [bigint, bigint];
@@ -44,6 +52,7 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     fees: parseFeesConfig(v.transaction_costs),
     wasm: parseVMConfig(v.wasm_config),
     storageAmountPerByte: BigInt(v.storage_amount_per_byte),
+    globalContractStorageAmountPerByte: GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE,
     registrarAccountId: v.account_creation_config.registrar_account_id,
     minAllowedTopLevelAccountLength: v.account_creation_config.min_allowed_top_level_account_length,
     burntGasReward: [
