@@ -50,7 +50,7 @@ import {
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
 import type { HistoryStore, StoredBlock } from './history_store.js';
-import { PrefetchedState, proofUnavailable } from './prefetched_state.js';
+import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
 import { receiptView, txStatusView } from './tx_views.js';
 import type { UpstreamRpc } from './upstream.js';
 
@@ -187,6 +187,8 @@ export class FollowerBackend implements RpcBackend {
 
   async query(ref: BlockReference, req: QueryRequest): Promise<object> {
     const b = resolveQueryBlock(this.history, ref, this.history.firstHeight());
+    if (req.requestType === 'view_global_contract_code') throw globalCodeUnavailable();
+    if (req.requestType === 'view_global_contract_code_by_account_id') throw globalCodeUnavailable();
     const state = new PrefetchedState(this.history, b.height);
     const id = req.accountId;
     switch (req.requestType) {

@@ -70,3 +70,10 @@ export function proofUnavailable(): HandlerError {
     'this node follows a block stream and keeps state as history, without trie nodes: it cannot prove state (include_proof); ask a validator or archival node';
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }
+
+/** Global contract code travels in distribution receipts, not in the stream's state changes. */
+export function globalCodeUnavailable(): HandlerError {
+  const message =
+    'this node follows a block stream, which does not carry global contract code; ask a validator or archival node';
+  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+}

@@ -260,6 +260,17 @@ t.test('errors in nearcore shape', async (t) => {
     finality: 'final',
   });
   t.match(proof.error.cause.info.error_message, /cannot prove state/);
+  for (const params of [
+    { request_type: 'view_global_contract_code', code_hash: m.block.header.hash },
+    { request_type: 'view_global_contract_code_by_account_id', account_id: 'near' },
+  ]) {
+    const global = await rpc(backend, 'query', { ...params, finality: 'final' });
+    t.match(
+      global.error.cause.info.error_message,
+      /does not carry global contract code/,
+      params.request_type,
+    );
+  }
   const send = await rpc(backend, 'broadcast_tx_async', [toBase64(fromHex(SIGNED_TX_HEX))]);
   t.match(send.error.cause.info.error_message, /--upstream-rpc/);
   const lc = await rpc(backend, 'next_light_client_block', { last_block_hash: m.block.header.hash });
