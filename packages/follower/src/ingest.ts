@@ -1,72 +1,40 @@
-// Ingests one verified StreamerMessage as ONE StoreUpdate: the block view, chunk views, transactions
-// with outcomes, receipts, receipt outcomes, the state changes with causes, the state history rows
-// and the cursor. A crash at any moment leaves either the whole block or none of it, so a restart
-// resumes at the block after the cursor with nothing missing or doubled.
-import { base58Decode, base58Encode, stringifyJson, utf8 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
+// Ingests verified StreamerMessages through a HistoryWriter: each backend commits a block's rows
+// and then its cursor (LevelDB: one batch; PostgreSQL: the shard databases, then the meta database),
+// so a crash at any moment leaves either the whole block or none of it as far as readers can tell,
+// and a restart resumes at the block after the cursor with nothing missing or doubled.
+import { base58Encode } from '@nearlite/primitives';
 import { type StreamerMessage, verifyStreamerMessage } from '@nearlite/stream';
-import { encodeHistoryValue, historyKey } from './history_key.js';
-import { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, type HistoryStore } from './history_store.js';
-import { stateChangeWrite } from './state_change_keys.js';
+import type { HistoryWriter } from './history_reader.js';
 
-const json = (v: unknown) => utf8(stringifyJson(v));
-
-/** Builds the block's batch; exported for tests that inspect what one block writes. */
-export function blockUpdate(message: StreamerMessage, first: boolean): StoreUpdate {
-  const { block, shards } = message;
-  const height = block.header.height;
-  const hash = base58Decode(block.header.hash);
-  const update = new StoreUpdate();
-  update.put(DBCol.StreamBlock, hash, encodeBlockRow(height, stringifyJson(block)));
-  update.put(DBCol.StreamBlockHeight, u64be(height), hash);
-
-  const stateChanges: unknown[] = [];
-  for (const shard of shards) {
-    const chunk = shard.chunk;
-    if (chunk) {
-      const at = blockShardKey(hash, chunk.header.shard_id);
-      update.put(
-        DBCol.StreamChunk,
-        at,
-        json({
-          author: chunk.author,
-          header: chunk.header,
-          transactions: chunk.transactions.map((t) => t.transaction),
-          receipts: chunk.receipts,
-        }),
-      );
-      update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
-      for (const t of chunk.transactions) {
-        const id = base58Decode(t.transaction.hash);
-        update.put(DBCol.StreamTransaction, id, json(t.transaction));
-        update.put(DBCol.StreamOutcome, id, json(t.outcome.execution_outcome));
-      }
-      for (const r of chunk.receipts) update.put(DBCol.StreamReceipt, base58Decode(r.receipt_id), json(r));
-    }
-    for (const r of shard.receipt_execution_outcomes) {
-      const id = base58Decode(r.receipt.receipt_id);
-      update.put(DBCol.StreamReceipt, id, json(r.receipt));
-      update.put(DBCol.StreamOutcome, id, json(r.execution_outcome));
-    }
-    for (const c of shard.state_changes) {
-      stateChanges.push(c);
-      const w = stateChangeWrite(c);
-      if (w) update.put(DBCol.StateHistory, historyKey(w.key, height), encodeHistoryValue(w.value));
-    }
-  }
-  update.put(DBCol.StreamStateChanges, hash, json(stateChanges));
-  if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
-  update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));
-  return update;
-}
+export { blockUpdate } from './ingest_update.js';
 
 /**
  * Verifies the message against the cursor and commits it. Throws BlockVerificationError (nothing
  * written) when the block fails a check.
  */
-export async function ingestBlock(history: HistoryStore, message: StreamerMessage): Promise<void> {
+export async function ingestBlock(history: HistoryWriter, message: StreamerMessage): Promise<void> {
+  await ingestBlocks(history, [message]);
+}
+
+/**
+ * Verifies consecutive messages against the cursor and each other, and commits them together (the
+ * catch-up path: several blocks per write). When one fails its checks, the ones before it are
+ * committed and its BlockVerificationError is thrown.
+ */
+export async function ingestBlocks(
+  history: HistoryWriter,
+  messages: readonly StreamerMessage[],
+): Promise<void> {
   const cursor = history.cursor();
-  const prev = cursor ? { height: cursor.height, hash: base58Encode(cursor.hash) } : null;
-  verifyStreamerMessage(message, { prev });
-  await history.store.commit(blockUpdate(message, cursor === null));
+  let prev = cursor ? { height: cursor.height, hash: base58Encode(cursor.hash) } : null;
+  const verified: StreamerMessage[] = [];
+  try {
+    for (const m of messages) {
+      verifyStreamerMessage(m, { prev });
+      verified.push(m);
+      prev = { height: m.block.header.height, hash: m.block.header.hash };
+    }
+  } finally {
+    if (verified.length > 0) await history.writeBlocks(verified, cursor === null);
+  }
 }

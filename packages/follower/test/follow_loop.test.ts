@@ -65,7 +65,7 @@ t.test('follows in height order through failures and skipped heights, then tails
   );
   t.equal(loop.lag, 0);
   for (const m of chain)
-    t.ok(history.blockAt(m.block.header.height), `block ${m.block.header.height} stored`);
+    t.ok(await history.blockAt(m.block.header.height), `block ${m.block.header.height} stored`);
   await store.close();
 });
 
