@@ -65,6 +65,14 @@ function putJson(map: Map<string, JsonRow>, row: JsonRow): void {
   map.set(k, had ? { ...row, height: Math.min(had.height, row.height) } : row);
 }
 
+/** One row per id over several shards' rows (a receipt shows up in more than one shard's list). */
+export function mergeJsonRows(maps: readonly ReadonlyMap<string, JsonRow>[]): JsonRow[] {
+  if (maps.length === 1) return [...maps[0]!.values()];
+  const out = new Map<string, JsonRow>();
+  for (const m of maps) for (const row of m.values()) putJson(out, row);
+  return [...out.values()];
+}
+
 export interface BlockRow {
   readonly height: number;
   readonly hash: Uint8Array;

@@ -4,7 +4,7 @@
 // written once. State history partitions are created here as heights advance.
 import { concatBytes, toHex } from '@nearlite/primitives';
 import type pg from 'pg';
-import type { ShardRows, StateRow } from './rows.js';
+import { mergeJsonRows, type ShardRows, type StateRow } from './rows.js';
 
 const bytes = (b: Uint8Array) => new Uint8Array(b);
 /** Rows per statement for the genesis state, which can be millions of rows. */
@@ -189,9 +189,9 @@ export class ShardDb {
         );
       }
       for (const [table, id, rows] of [
-        ['transactions', 'hash', list.flatMap((s) => [...s.transactions.values()])],
-        ['outcomes', 'id', list.flatMap((s) => [...s.outcomes.values()])],
-        ['receipts', 'id', list.flatMap((s) => [...s.receipts.values()])],
+        ['transactions', 'hash', mergeJsonRows(list.map((s) => s.transactions))],
+        ['outcomes', 'id', mergeJsonRows(list.map((s) => s.outcomes))],
+        ['receipts', 'id', mergeJsonRows(list.map((s) => s.receipts))],
       ] as const) {
         if (rows.length === 0) continue;
         await c.query(
