@@ -1,7 +1,18 @@
 // Write methods on a follower go to --upstream-rpc, and the upstream's answer comes back as it is.
+
+import { createPrivateKey, sign } from 'node:crypto';
 import { join } from 'node:path';
+import {
+  base58Decode,
+  base58Encode,
+  encodeSignedTransaction,
+  parsePublicKey,
+  type Transaction,
+  toBase64,
+  transactionHash,
+} from '@nearlite/primitives';
 import t from 'tap';
-import { initHome, startNode } from './helpers/node.js';
+import { initHome, readKeyFile, startNode } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 
 // near-api-js' signed_transaction1 test vector (test.near → whatever.near, Transfer 1 yocto).
@@ -35,6 +46,40 @@ t.test('send_tx through a follower is answered by its upstream', async (t) => {
     t.equal(forwarded.status, direct.status, `${method}: same HTTP status`);
     t.same(forwarded.body.error, direct.body.error, `${method}: the upstream's error, as it is`);
   }
+  // A valid transfer signed with the producer's validator key: the upstream's result, byte for byte
+  // as JSON, is what the producer itself reports for that transaction.
+  const key = readKeyFile(join(dir, 'producer'));
+  const accessKey = await producer.rpc<{ nonce: number }>('query', {
+    request_type: 'view_access_key',
+    account_id: key.account_id,
+    public_key: key.public_key,
+    finality: 'final',
+  });
+  const head = await producer.rpc<{ header: { hash: string } }>('block', { finality: 'final' });
+  const tx: Transaction = {
+    signerId: key.account_id,
+    publicKey: parsePublicKey(key.public_key),
+    nonce: BigInt(accessKey.body.result!.nonce) + 1n,
+    receiverId: key.account_id,
+    blockHash: base58Decode(head.body.result!.header.hash),
+    actions: [{ type: 'Transfer', deposit: 1n }],
+  };
+  const hash = transactionHash(tx);
+  const seed = base58Decode(key.secret_key.slice('ed25519:'.length)).subarray(0, 32);
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const signature = { keyType: 0 as const, data: new Uint8Array(sign(null, hash, privateKey)) };
+  const signed = toBase64(encodeSignedTransaction(tx, signature));
+  const sent = await follower.rpc<{ transaction: { hash: string } }>('send_tx', {
+    signed_tx_base64: signed,
+    wait_until: 'FINAL',
+  });
+  t.equal(sent.body.result?.transaction.hash, base58Encode(hash), 'the upstream ran it');
+  const status = await producer.rpc('tx', { tx_hash: base58Encode(hash), sender_account_id: key.account_id });
+  t.same(sent.body.result, status.body.result, "the forwarded answer is the producer's own");
   const bad = await follower.rpc('send_tx', { signed_tx_base64: 'AAAA', wait_until: 'NONE' });
   t.equal(bad.body.error?.cause.name, 'PARSE_ERROR', 'undecodable bytes are refused before forwarding');
 });

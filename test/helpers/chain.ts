@@ -24,6 +24,8 @@ export async function localChain(
     archive?: boolean;
     /** Merged into config.json's `rpc` section before the node starts. */
     rpc?: Record<string, unknown>;
+    /** More `nearlite run` flags. */
+    args?: readonly string[];
   } = {},
 ): Promise<LocalChain> {
   const home = test.testdir();
@@ -42,6 +44,7 @@ export async function localChain(
     String(opts.blockTimeMs ?? 50),
     ...(opts.sandbox ? ['--sandbox'] : []),
     ...(opts.archive ? ['--archive'] : []),
+    ...(opts.args ?? []),
   ]);
   test.teardown(() => node.stop());
   await waitForHeight(node, 3);

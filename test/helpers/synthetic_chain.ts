@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { base58Encode, stringifyJson } from '@nearlite/primitives';
-import { computeHeaderHash, HeaderLayout, lakeDirName, type StreamerMessage } from '@nearlite/stream';
+import { computeHeaderHash, HeaderLayout, lakeHeightFolder, type StreamerMessage } from '@nearlite/stream';
 import { freshMessage } from './stream_fixtures.js';
 
 export function syntheticChain(
@@ -45,7 +45,7 @@ export function syntheticChain(
 /** Writes messages in the NEAR Lake layout (`<height>/block.json`, `shard_N.json`). */
 export function writeLake(dir: string, messages: readonly StreamerMessage[]): void {
   for (const m of messages) {
-    const at = join(dir, lakeDirName(m.block.header.height));
+    const at = join(dir, lakeHeightFolder(m.block.header.height));
     mkdirSync(at, { recursive: true });
     writeFileSync(join(at, 'block.json'), stringifyJson(m.block));
     for (const s of m.shards) writeFileSync(join(at, `shard_${s.shard_id}.json`), stringifyJson(s));

@@ -201,7 +201,7 @@ export class FollowerBackend implements RpcBackend {
         return viewState(this.at(b, state), id, req.prefix, false, this.o.stateSizeLimit);
       }
       case 'view_access_key':
-        await state.key(trieKeyAccessKey(id, parsePublicKeyForQuery(req.publicKey)));
+        await state.key(trieKeyAccessKey(id, parsePublicKey(req.publicKey)));
         return viewAccessKey(this.at(b, state), id, req.publicKey);
       case 'view_access_key_list':
         await state.prefix(trieKeyAccessKeyPrefix(id));
@@ -363,8 +363,4 @@ export class FollowerBackend implements RpcBackend {
 function lightClientUnavailable(method: string): HandlerError {
   const message = `${method}: this node follows a block stream and keeps no block merkle tree or approvals to prove with`;
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
-}
-
-function parsePublicKeyForQuery(text: string) {
-  return parsePublicKey(text);
 }

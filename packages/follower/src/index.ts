@@ -1,6 +1,7 @@
 export * from './backend.js';
 export * from './changes.js';
 export * from './follow_loop.js';
+export * from './gc.js';
 export * from './genesis_history.js';
 export * from './history_key.js';
 export type * from './history_reader.js';

@@ -22,6 +22,7 @@ export function blockUpdate(
   update.put(DBCol.StreamBlockHeight, u64be(height), hash);
 
   const stateChanges: unknown[] = [];
+  const outcomeIds: string[] = [];
   for (const shard of shards) {
     const chunk = shard.chunk;
     if (chunk) {
@@ -41,6 +42,7 @@ export function blockUpdate(
         const id = base58Decode(t.transaction.hash);
         update.put(DBCol.StreamTransaction, id, json(t.transaction));
         update.put(DBCol.StreamOutcome, id, json(t.outcome.execution_outcome));
+        outcomeIds.push(t.transaction.hash);
       }
       for (const r of chunk.receipts) update.put(DBCol.StreamReceipt, base58Decode(r.receipt_id), json(r));
     }
@@ -48,6 +50,7 @@ export function blockUpdate(
       const id = base58Decode(r.receipt.receipt_id);
       update.put(DBCol.StreamReceipt, id, json(r.receipt));
       update.put(DBCol.StreamOutcome, id, json(r.execution_outcome));
+      outcomeIds.push(r.receipt.receipt_id);
     }
     for (const c of shard.state_changes) {
       stateChanges.push(c);
@@ -56,6 +59,7 @@ export function blockUpdate(
     }
   }
   update.put(DBCol.StreamStateChanges, hash, json(stateChanges));
+  update.put(DBCol.StreamOutcomeIds, hash, json(outcomeIds));
   if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
   update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));
   return update;

@@ -1,6 +1,6 @@
 // Every real block of the fixtures is ingested and served; the answers are derived from the data.
 
-import { ingestBlock } from '@nearlite/follower';
+import { gcFollowerStep, ingestBlock } from '@nearlite/follower';
 import { base58Encode, fromHex, stringifyJson, toBase64 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { BlockVerificationError, jsonEqual, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
@@ -307,5 +307,52 @@ t.test('tampered copies are refused and nothing of them is stored', async (t) =>
   broken.block.header.prev_hash = base58Encode(new Uint8Array(32).fill(7));
   await t.rejects(ingestBlock(history, broken), { check: VerifyCheck.BlockHash });
   t.equal(history.cursor()?.height, 107503704, 'the cursor did not move');
+  await store.close();
+});
+
+t.test('GC collects a block with every row it wrote, and moves the tail', async (t) => {
+  const { store, history, backend } = await openFollower(t.testdir());
+  const a = loadFixture('mainnet-107503704').message;
+  const b = loadFixture('mainnet-107503705').message;
+  await ingestBlock(history, a);
+  await ingestBlock(history, b);
+  const rowsOf = async () => {
+    const out: Record<string, number> = {};
+    for (const [name, col] of Object.entries(DBCol)) {
+      if (!name.startsWith('Stream')) continue;
+      let n = 0;
+      for await (const _ of store.iter(col)) n++;
+      out[name] = n;
+    }
+    return out;
+  };
+  const before = await rowsOf();
+  t.equal(await gcFollowerStep(history, { keepBlocks: 0 }), 1, 'one block collected');
+  t.equal(history.firstHeight(), 107503705);
+  const after = await rowsOf();
+  t.equal(after.StreamBlock, 1);
+  t.equal(after.StreamBlockHeight, 1);
+  t.equal(after.StreamStateChanges, 1);
+  t.equal(after.StreamOutcomeIds, 1);
+  t.ok(after.StreamOutcome! < before.StreamOutcome!, 'outcomes of the collected block are gone');
+  for (const tx of a.shards.flatMap((s) => s.chunk?.transactions ?? [])) {
+    const st = await rpc(backend, 'tx', [tx.transaction.hash, tx.transaction.signer_id]);
+    t.equal(st.error?.cause.name, 'UNKNOWN_TRANSACTION', `${tx.transaction.hash} collected`);
+  }
+  for (const r of a.shards.flatMap((s) => s.receipt_execution_outcomes)) {
+    const got = await rpc(backend, 'EXPERIMENTAL_receipt', { receipt_id: r.receipt.receipt_id });
+    t.equal(got.error?.cause.name, 'UNKNOWN_RECEIPT', `${r.receipt.receipt_id} collected`);
+  }
+  const chunk = await rpc(backend, 'chunk', { chunk_id: a.shards[0]!.chunk!.header.chunk_hash });
+  t.equal(chunk.error?.cause.name, 'UNKNOWN_CHUNK');
+  const block = await rpc(backend, 'block', { block_id: 107503704 });
+  t.equal(block.error?.cause.name, 'UNKNOWN_BLOCK');
+  const query = await rpc(backend, 'query', {
+    request_type: 'view_account',
+    account_id: 'near',
+    block_id: 107503704,
+  });
+  t.equal(query.error?.cause.name, 'GARBAGE_COLLECTED_BLOCK');
+  await servesBlock(t, backend, b);
   await store.close();
 });

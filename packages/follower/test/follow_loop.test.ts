@@ -40,6 +40,7 @@ t.test('follows in height order through failures and skipped heights, then tails
     progressEveryMs: 0,
     onBlock: (h) => order.push(h),
   });
+  t.equal(loop.syncing, true, 'syncing until the source has answered');
   loop.start();
   const last30 = chain[29]!.block.header.height;
   await until(() => history.cursor()?.height === last30, 'the first 30 blocks');
@@ -98,4 +99,31 @@ t.test('the file: source reads the NEAR Lake layout', async (t) => {
   const m = await source.fetchBlock(1_000_003);
   t.equal(m?.block.header.hash, chain[2]!.block.header.hash);
   t.equal(m?.shards.length, 1);
+});
+
+t.test('a non-archival follower keeps the configured number of blocks below its cursor', async (t) => {
+  const chain = syntheticChain(30);
+  const store = await Store.open(t.testdir());
+  const history = new HistoryStore(store);
+  const loop = new FollowLoop({
+    history,
+    source: new MemorySource(chain),
+    startHeight: 1_000_000,
+    log: logs(),
+    pollMs: 10,
+    gc: { keepBlocks: 10 },
+  });
+  loop.start();
+  const last = chain.at(-1)!.block.header.height;
+  await until(() => history.cursor()?.height === last && history.firstHeight() === last - 10, 'GC to settle');
+  await loop.stop();
+  for (const m of chain) {
+    const h = m.block.header.height;
+    t.equal(
+      (await history.blockAt(h)) !== undefined,
+      h >= last - 10,
+      `block ${h} ${h >= last - 10 ? 'kept' : 'collected'}`,
+    );
+  }
+  await store.close();
 });

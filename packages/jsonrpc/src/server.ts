@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify';
 import { type AccessConfig, AccessControl, withGasMeter } from './access.js';
 import type { RpcBackend } from './backend.js';
+import { type BlockStreamProvider, registerBlockStreamRoutes } from './block_stream.js';
 import { parseJsonBytes } from './body.js';
 import { type DispatchResult, dispatch } from './dispatch.js';
 import { internalError, parseError } from './errors.js';
@@ -35,6 +36,8 @@ export interface RpcServerOptions {
   readonly observe?: (method: string, outcome: string, seconds: number) => void;
   /** `GET /metrics`: the exposition text (open, like /health). */
   readonly metrics?: () => Promise<{ readonly contentType: string; readonly body: string }>;
+  /** The chain's block stream, served neardata-style under `GET /v0/…`; absent: no such routes. */
+  readonly blockStream?: BlockStreamProvider;
 }
 
 export interface RpcServer {
@@ -236,6 +239,7 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
       return reply(r, 200, m.contentType, m.body);
     });
   }
+  if (o.blockStream) registerBlockStreamRoutes(app, o.blockStream, report);
   const notAllowed = (_req: FastifyRequest, r: FastifyReply) => reply(r, 405, TEXT_CT, 'Method Not Allowed');
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 

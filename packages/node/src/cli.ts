@@ -3,10 +3,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type BlockSource, FileSource } from '@nearlite/stream';
+import { openSource, StreamSourceError } from '@nearlite/stream';
 import { FollowerNode, type FollowOptions } from './follower_node.js';
 import { initHome } from './home.js';
 import { inspect } from './inspect.js';
+import { type LakeTarget, lakeExport } from './lake.js';
 import { type Logger, stderrLogger } from './log.js';
 import { NearliteNode } from './node.js';
 import { repair } from './repair.js';
@@ -18,13 +19,18 @@ Usage:
   nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
                 [--sandbox]     --sandbox serves sandbox_patch_state and sandbox_fast_forward
+                [--lake-out DIR|s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]]
+                                publish every final block in the NEAR Lake layout as it comes
   nearlite run  --home DIR --follow SOURCE [--upstream-rpc URL] [--rpc-addr HOST:PORT] [--archive]
-                follow a chain's block stream (SOURCE: file:DIR, a NEAR Lake layout) and serve
-                the read RPC from it; writes go to --upstream-rpc
+                follow a chain's block stream (SOURCE: http(s)://BASE neardata-style, s3://bucket[/prefix]
+                or file:DIR, the NEAR Lake layout) and serve the read RPC from it; writes go to --upstream-rpc
   nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run a local
                                 sandbox (sandbox methods on) on 127.0.0.1:3030
   nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
                               | state ID [--prefix P] | follow | stats | verify   (read a stopped node's store)
+  nearlite lake-export --home DIR [--from H] [--to H]
+                (--out DIR | --s3-bucket NAME [--s3-prefix P] [--s3-endpoint URL] [--s3-region R])
+                                write the kept final blocks of a stopped node in the NEAR Lake layout
   nearlite repair --home DIR    roll a damaged store back to its last whole block, saying what it drops
   nearlite --version
 `;
@@ -41,10 +47,14 @@ function intFlag(v: string | undefined, name: string): number | undefined {
   return n;
 }
 
-/** A block source named on the command line. */
-function openSource(spec: string): BlockSource {
-  if (spec.startsWith('file:')) return new FileSource(spec.slice('file:'.length));
-  throw new UsageError(`--follow: unsupported source '${spec}' (expected file:DIR, a NEAR Lake layout)`);
+/** A block source named on the command line; a bad spec is a usage error. */
+function followSource(spec: string) {
+  try {
+    return openSource(spec);
+  } catch (err) {
+    if (err instanceof StreamSourceError) throw new UsageError(`--follow: ${err.message}`);
+    throw err;
+  }
 }
 
 async function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<number> {
@@ -113,6 +123,14 @@ export async function main(argv: readonly string[]): Promise<number> {
       prefix: { type: 'string' },
       follow: { type: 'string' },
       'upstream-rpc': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      out: { type: 'string' },
+      'lake-out': { type: 'string' },
+      's3-bucket': { type: 'string' },
+      's3-prefix': { type: 'string' },
+      's3-endpoint': { type: 'string' },
+      's3-region': { type: 'string' },
     },
     strict: true,
   });
@@ -123,6 +141,29 @@ export async function main(argv: readonly string[]): Promise<number> {
       values.home,
       [...positionals.slice(1), ...(values.prefix !== undefined ? ['--prefix', values.prefix] : [])],
       (s) => process.stdout.write(s),
+    );
+    return 0;
+  }
+  const s3 = {
+    ...(values['s3-endpoint'] ? { endpoint: values['s3-endpoint'] } : {}),
+    ...(values['s3-region'] ? { region: values['s3-region'] } : {}),
+  };
+  if (command === 'lake-export') {
+    if (!values.home) throw new UsageError('lake-export needs --home DIR');
+    if ((values.out === undefined) === (values['s3-bucket'] === undefined))
+      throw new UsageError('lake-export needs one of --out DIR or --s3-bucket NAME');
+    const prefix = (values['s3-prefix'] ?? '').replace(/^\/+|\/+$/g, '');
+    const target: LakeTarget = {
+      target: values.out ?? `s3://${values['s3-bucket']}${prefix ? `/${prefix}` : ''}`,
+      s3,
+    };
+    const from = intFlag(values.from, 'from');
+    const to = intFlag(values.to, 'to');
+    await lakeExport(
+      values.home,
+      target,
+      { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) },
+      (line) => process.stdout.write(`${line}\n`),
     );
     return 0;
   }
@@ -153,7 +194,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return followUntilSignal({
           home: values.home,
           logger,
-          source: openSource(values.follow),
+          source: followSource(values.follow),
           ...(values['upstream-rpc'] ? { upstreamRpc: values['upstream-rpc'] } : {}),
           ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
           ...(values.archive ? { archive: true } : {}),
@@ -170,6 +211,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(values.archive ? { archive: true } : {}),
         ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
         ...(values.sandbox ? { sandbox: true } : {}),
+        ...(values['lake-out'] ? { lakeOut: { target: values['lake-out'], s3 } } : {}),
       });
     }
     case 'start': {

@@ -75,6 +75,8 @@ export class FollowerNode {
         source: o.source,
         startHeight,
         log: o.logger,
+        // Like a producer's GC: gc_num_epochs_to_keep epochs of blocks below the head.
+        gc: archive ? null : { keepBlocks: fileConfig.gcNumEpochsToKeep * genesis.config.epochLength },
         ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
         ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
       });

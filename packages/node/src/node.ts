@@ -16,9 +16,11 @@ import {
 import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
+import { LakePublisher, NeardataService } from '@nearlite/stream';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { homePaths } from './home.js';
+import { type LakeTarget, lakeSink } from './lake.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
@@ -33,6 +35,8 @@ export interface RunOptions {
   readonly convertDbKind?: boolean;
   /** Serve the sandbox methods (overrides config.json's `sandbox`). */
   readonly sandbox?: boolean;
+  /** Publish every final block in the NEAR Lake layout to this directory or bucket. */
+  readonly lakeOut?: LakeTarget;
   readonly logger: Logger;
 }
 
@@ -68,6 +72,7 @@ export class NearliteNode {
   private stopping = false;
   private lastBlockAt = Date.now();
   private collectedSinceCompaction = 0;
+  private lake: LakePublisher | null = null;
 
   private constructor(
     readonly chain: Chain,
@@ -143,11 +148,26 @@ export class NearliteNode {
         views,
         healthy: healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
       });
+      let lake: LakePublisher | null = null;
+      if (o.lakeOut) {
+        const sink = lakeSink(o.lakeOut);
+        const log = o.logger;
+        lake = await LakePublisher.start(chain, sink, {
+          onError: (err, height) =>
+            log.error(
+              `lake: block ${height} not written to ${sink.name} (retried with the next block): ${
+                err instanceof Error ? err.message : String(err)
+              }`,
+            ),
+        });
+        log.info(`publishing final blocks to ${sink.name} from height ${lake.nextHeight}`);
+      }
       const metrics = new NodeMetrics(chain, store, services.viewGasBurnt);
       const server = await startRpcServer({
         observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
         metrics: () => metrics.text(),
         backend,
+        blockStream: new NeardataService(chain),
         host,
         port,
         bodyLimit: config.jsonPayloadMaxSize,
@@ -183,6 +203,7 @@ export class NearliteNode {
         o.logger,
         metrics,
       );
+      node.lake = lake;
       o.logger.info(
         `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
           `${config.archive ? 'archival' : 'gc'} store at ${p.data}, RPC on ${server.url}`,
@@ -235,6 +256,7 @@ export class NearliteNode {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     await this.chain.exclusive(async () => undefined);
+    await this.lake?.stop();
     await this.closeServer();
     await this.closeServices();
     await this.store.close();

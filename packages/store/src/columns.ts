@@ -252,6 +252,13 @@ export const DBCol = {
     gc: { by: 'block' },
     doc: "block hash → the block's state changes with causes, JSON array, all shards",
   },
+  StreamOutcomeIds: {
+    id: 50,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'block' },
+    doc: "block hash → the ids of the block's outcomes (transaction hashes, receipt ids), JSON array",
+  },
   StateHistory: {
     id: 49,
     insertOnly: true,

@@ -3,6 +3,7 @@
 // change: enum variant names (`FunctionCall`, `SuccessValue`, `V1`) start with a capital and are kept,
 // and string values (the `type` of state changes and causes) are never touched. The u64 header
 // `timestamp` lost precision in JavaScript, so it is rebuilt from `timestamp_nanosec`.
+import { parseStreamJson } from './json.js';
 import type { StreamerMessage } from './message.js';
 
 export function snakeCaseKey(key: string): string {
@@ -42,5 +43,5 @@ export function normalizeStreamerMessage(message: unknown): StreamerMessage {
 
 /** Parses a StreamerMessage as any source sends it (snake_case or camelCase JSON text). */
 export function parseStreamerMessage(text: string): StreamerMessage {
-  return normalizeStreamerMessage(JSON.parse(text));
+  return normalizeStreamerMessage(parseStreamJson(text));
 }

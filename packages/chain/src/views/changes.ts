@@ -72,6 +72,18 @@ function changeView(key: Uint8Array, value: Uint8Array | null): { type: string; 
   }
 }
 
+/**
+ * One recorded change of `key` in nearcore's StateChangeWithCauseView (`{cause, type, change}`), as
+ * `changes` answers it and the indexer streams it; null for keys clients never see.
+ */
+export function stateChangeWithCauseView(
+  key: Uint8Array,
+  rec: { readonly cause: StateChangeCause; readonly value: Uint8Array | null },
+): object | null {
+  const v = changeView(key, rec.value);
+  return v && { cause: causeView(rec.cause), ...v };
+}
+
 async function collect(
   chain: Chain,
   blockHash: Uint8Array,
@@ -81,8 +93,8 @@ async function collect(
 ): Promise<void> {
   const push = (key: Uint8Array, bytes: Uint8Array) => {
     for (const rec of decodeStateChangeRecords(bytes)) {
-      const v = changeView(key, rec.value);
-      if (v) out.push({ cause: causeView(rec.cause), ...v });
+      const v = stateChangeWithCauseView(key, rec);
+      if (v) out.push(v);
     }
   };
   if (exact) {

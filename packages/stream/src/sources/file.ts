@@ -1,50 +1,76 @@
-// The NEAR Lake layout in a directory: `<height padded to 12 digits>/block.json` and
-// `shard_<id>.json` per block, as near-lake writes them to S3. A height with no directory below the
-// highest one present has no block.
-import { existsSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// The NEAR Lake layout in a directory (what `nearlite lake-export --out DIR` writes) as a source.
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { StreamErrorCode, StreamSourceError } from '../errors.js';
+import { lakeBlockKey, lakeShardKey, parseLakeFolder } from '../lake_layout.js';
 import type { StreamerMessage } from '../message.js';
-import { parseStreamerMessage } from '../normalize.js';
 import type { BlockSource } from '../source.js';
+import { type RetryOptions, withRetry } from './retry.js';
+import { asBlockView, asShard, parseJsonText, shardIdsOf } from './validate.js';
 
-export function lakeDirName(height: number): string {
-  return String(height).padStart(12, '0');
-}
+const isMissing = (err: unknown) => (err as { code?: string } | null)?.code === 'ENOENT';
 
 export class FileSource implements BlockSource {
   readonly name: string;
+  private readonly dir: string;
 
-  constructor(readonly dir: string) {
-    this.name = `file:${dir}`;
+  constructor(
+    dir: string,
+    private readonly o: RetryOptions = {},
+  ) {
+    this.dir = resolve(dir);
+    this.name = `file:${this.dir}`;
   }
 
-  private heights(): number[] {
-    if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir)
-      .filter((d) => /^\d{12}$/.test(d) && existsSync(join(this.dir, d, 'block.json')))
-      .map(Number)
+  private async heights(): Promise<number[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (err) {
+      if (isMissing(err)) return [];
+      throw err;
+    }
+    return names
+      .map(parseLakeFolder)
+      .filter((h): h is number => h !== null)
       .sort((a, b) => a - b);
   }
 
-  async fetchBlock(height: number): Promise<StreamerMessage | null> {
-    const at = join(this.dir, lakeDirName(height));
-    if (!existsSync(join(at, 'block.json'))) return null;
-    const block = await readFile(join(at, 'block.json'), 'utf8');
-    const shardFiles = readdirSync(at)
-      .map((f) => /^shard_(\d+)\.json$/.exec(f))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .sort((a, b) => Number(a[1]) - Number(b[1]));
-    const shards = await Promise.all(shardFiles.map((m) => readFile(join(at, m[0]), 'utf8')));
-    return parseStreamerMessage(`{"block":${block},"shards":[${shards.join(',')}]}`);
+  fetchBlock(height: number): Promise<StreamerMessage | null> {
+    return withRetry(this.name, height, this.o, async () => {
+      let text: string;
+      try {
+        text = await readFile(join(this.dir, lakeBlockKey(height)), 'utf8');
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+        // Absent: a skipped height when a later one exists, otherwise not published yet.
+        const later = (await this.heights()).some((h) => h > height);
+        if (later) return null;
+        throw new StreamSourceError(StreamErrorCode.NOT_AVAILABLE, this.name, height, 'not published yet');
+      }
+      const block = asBlockView(parseJsonText(text, lakeBlockKey(height)), height, lakeBlockKey(height));
+      const shards = [];
+      for (const shardId of shardIdsOf(block)) {
+        const key = lakeShardKey(height, shardId);
+        let shardText: string;
+        try {
+          shardText = await readFile(join(this.dir, key), 'utf8');
+        } catch (err) {
+          if (!isMissing(err)) throw err;
+          throw new StreamSourceError(StreamErrorCode.BAD_RESPONSE, this.name, height, `${key} is missing`);
+        }
+        shards.push(asShard(parseJsonText(shardText, key), shardId, key));
+      }
+      return { block, shards };
+    });
   }
 
   async finalHeight(): Promise<number | null> {
-    return this.heights().at(-1) ?? null;
+    return (await this.heights()).at(-1) ?? null;
   }
 
   async firstHeight(): Promise<number | null> {
-    return this.heights()[0] ?? null;
+    return (await this.heights())[0] ?? null;
   }
 
   async close(): Promise<void> {}

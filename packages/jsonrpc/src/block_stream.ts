@@ -1,0 +1,73 @@
+// The neardata-style block stream routes (`GET /v0/…`) that every node serves for its own chain.
+// The RPC package only routes and writes HTTP; what a height answers comes from the provider the node
+// passes in (built by @nearlite/stream), so this package needs nothing from the stream.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type BlockStreamAnswer =
+  /** 200 with this JSON text: the block's StreamerMessage, or `null` for a height without block. */
+  | { readonly ok: true; readonly json: string; readonly final: boolean }
+  /** neardata's refusal body `{"error", "type"}` with its status. */
+  | { readonly ok: false; readonly status: 404 | 500; readonly error: string; readonly type: string };
+
+export interface BlockStreamProvider {
+  /**
+   * The message at `height`: final blocks only, or also the not-yet-final head blocks when
+   * `optimistic`. May wait briefly for a height about to be produced; `signal` aborts when the client
+   * goes away.
+   */
+  block(height: number, optimistic: boolean, signal: AbortSignal): Promise<BlockStreamAnswer>;
+  finalHeight(): number;
+  optimisticHeight(): number;
+  /** The lowest height whose block is kept. */
+  firstHeight(): number;
+}
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+// Blocks never change (neardata caches them for a year); a `null` height only a day, as neardata.
+const FOREVER = 'public, max-age=31536000';
+const A_DAY = 'public, max-age=86400';
+const HEIGHT = /^\d{1,20}$/;
+
+function send(r: FastifyReply, status: number, body: string, cache?: string): FastifyReply {
+  r.code(status).header('content-type', JSON_UTF8).header('access-control-allow-origin', '*');
+  if (cache) r.header('cache-control', cache);
+  return r.send(body);
+}
+
+function redirect(r: FastifyReply, location: string, cache?: string): FastifyReply {
+  r.code(302).header('location', location).header('access-control-allow-origin', '*');
+  if (cache) r.header('cache-control', cache);
+  return r.send('');
+}
+
+export function registerBlockStreamRoutes(
+  app: FastifyInstance,
+  provider: BlockStreamProvider,
+  report: (err: unknown, where: string) => void,
+): void {
+  const block = (optimistic: boolean) => async (req: FastifyRequest, r: FastifyReply) => {
+    const raw = (req.params as { height: string }).height;
+    if (!HEIGHT.test(raw)) return send(r, 400, '"Invalid argument"');
+    const aborted = new AbortController();
+    const onClose = () => aborted.abort();
+    req.raw.once('close', onClose);
+    try {
+      const a = await provider.block(Number(raw), optimistic, aborted.signal);
+      if (!a.ok) return send(r, a.status, JSON.stringify({ error: a.error, type: a.type }));
+      const cache = a.json === 'null' ? A_DAY : a.final ? FOREVER : undefined;
+      return send(r, 200, a.json, cache);
+    } catch (err) {
+      report(err, `GET /v0/${optimistic ? 'block_opt' : 'block'}`);
+      return send(r, 500, JSON.stringify({ error: 'The block could not be read', type: 'INTERNAL_ERROR' }));
+    } finally {
+      req.raw.off('close', onClose);
+    }
+  };
+  app.get('/v0/block/:height', block(false));
+  app.get('/v0/block_opt/:height', block(true));
+  app.get('/v0/last_block/final', (_req, r) => redirect(r, `/v0/block/${provider.finalHeight()}`));
+  app.get('/v0/last_block/optimistic', (_req, r) =>
+    redirect(r, `/v0/block_opt/${provider.optimisticHeight()}`),
+  );
+  app.get('/v0/first_block', (_req, r) => redirect(r, `/v0/block/${provider.firstHeight()}`, A_DAY));
+}

@@ -1,0 +1,81 @@
+// `run --lake-out`: publishes each block to a Lake sink once it is final, so a running producer feeds
+// a Lake bucket (or directory) continuously. Resumes after the highest height the sink already has.
+// A failed write is reported and retried with the next block; no height is skipped.
+
+import { type LakeSink, writeLakeBlock } from './lake_sink.js';
+import { finalHeightOf, firstHeightOf, type LiveStreamChain } from './live_chain.js';
+import { StreamerMessageBuilder } from './streamer_message.js';
+
+export interface LakePublisherOptions {
+  readonly onPublished?: (height: number) => void;
+  readonly onError?: (err: unknown, height: number) => void;
+}
+
+export class LakePublisher {
+  private readonly builder: StreamerMessageBuilder;
+  private next: number | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly onBlock = () => this.schedule();
+
+  private constructor(
+    private readonly chain: LiveStreamChain,
+    readonly sink: LakeSink,
+    private readonly o: LakePublisherOptions,
+  ) {
+    this.builder = new StreamerMessageBuilder(chain);
+  }
+
+  static async start(
+    chain: LiveStreamChain,
+    sink: LakeSink,
+    o: LakePublisherOptions = {},
+  ): Promise<LakePublisher> {
+    const p = new LakePublisher(chain, sink, o);
+    const last = await sink.lastHeight();
+    p.next = Math.max(firstHeightOf(chain), last === null ? 0 : last + 1);
+    chain.events.on('block', p.onBlock);
+    p.schedule();
+    return p;
+  }
+
+  /** The next height to publish. */
+  get nextHeight(): number | null {
+    return this.next;
+  }
+
+  /** Resolves once the writes scheduled so far are done (or have failed and been reported). */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  private schedule(): void {
+    this.running = this.running
+      .then(() => this.pump())
+      .catch((err: unknown) => this.o.onError?.(err, this.next ?? -1));
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.stopped && this.next !== null && this.next <= finalHeightOf(this.chain)) {
+      const h = this.next;
+      try {
+        const built = await this.builder.build(h);
+        if (built) await writeLakeBlock(this.sink, built);
+      } catch (err) {
+        this.o.onError?.(err, h);
+        return;
+      }
+      this.next = h + 1;
+      this.o.onPublished?.(h);
+    }
+  }
+
+  /** Stops following the chain after writing every block that is final by now. */
+  async stop(): Promise<void> {
+    this.chain.events.off('block', this.onBlock);
+    this.schedule();
+    await this.running;
+    this.stopped = true;
+    await this.sink.close();
+  }
+}

@@ -1,0 +1,108 @@
+// Where NEAR Lake files are written: a directory or an S3 bucket. A block's shard files are written
+// before its block.json, so a reader that finds block.json finds every file it lists.
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { lakeBlockKey, lakeShardKey, parseLakeFolder } from '../lake_layout.js';
+import { createS3Client, parseS3Url, type S3Options } from '../s3_client.js';
+import { S3Source } from '../sources/s3.js';
+import type { BuiltStreamerMessage } from './streamer_message.js';
+
+export interface LakeSink {
+  readonly name: string;
+  put(key: string, body: string): Promise<void>;
+  /** The highest height already written, to resume from; null when empty. */
+  lastHeight(): Promise<number | null>;
+  close(): Promise<void>;
+}
+
+export class DirLakeSink implements LakeSink {
+  readonly name: string;
+  private readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = resolve(dir);
+    this.name = this.dir;
+  }
+
+  async put(key: string, body: string): Promise<void> {
+    const path = join(this.dir, key);
+    await mkdir(dirname(path), { recursive: true });
+    // Written aside and renamed, so a reader never sees half a file.
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, body);
+    await rename(tmp, path);
+  }
+
+  async lastHeight(): Promise<number | null> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return null;
+    }
+    let best: number | null = null;
+    for (const n of names) {
+      const h = parseLakeFolder(n);
+      if (h !== null && (best === null || h > best)) best = h;
+    }
+    return best;
+  }
+
+  async close(): Promise<void> {}
+}
+
+export class S3LakeSink implements LakeSink {
+  readonly name: string;
+  private readonly client: S3Client;
+
+  constructor(
+    private readonly bucket: string,
+    private readonly prefix: string,
+    private readonly o: S3Options,
+  ) {
+    this.name = `s3://${bucket}/${prefix}`.replace(/\/$/, '');
+    this.client = createS3Client(o);
+  }
+
+  async put(key: string, body: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: `${this.prefix}${key}`,
+        Body: body,
+        ContentType: 'application/json',
+      }),
+    );
+  }
+
+  async lastHeight(): Promise<number | null> {
+    const source = new S3Source(this.bucket, this.prefix, { ...this.o, requesterPays: false });
+    try {
+      for (;;) {
+        const before = await source.finalHeight();
+        const after = await source.finalHeight();
+        if (after === before) return after;
+      }
+    } finally {
+      await source.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}
+
+/** `s3://bucket[/prefix]` writes to S3 (with `s3` options), anything else is a directory. */
+export function openLakeSink(target: string, s3: S3Options = {}): LakeSink {
+  const url = parseS3Url(target);
+  if (url) return new S3LakeSink(url.bucket, url.prefix, s3);
+  return new DirLakeSink(target.startsWith('file:') ? target.slice(5) : target);
+}
+
+/** Writes one block's Lake files: every shard first, block.json last. */
+export async function writeLakeBlock(sink: LakeSink, m: BuiltStreamerMessage): Promise<void> {
+  await Promise.all(m.shards.map((s) => sink.put(lakeShardKey(m.height, s.shardId), s.json)));
+  await sink.put(lakeBlockKey(m.height), m.block);
+}

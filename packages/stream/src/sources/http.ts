@@ -1,0 +1,93 @@
+// A neardata-style HTTP server as a block source (a nearlite node's /v0 routes, or neardata itself):
+// GET /v0/block/:h, the final head from the /v0/last_block/final redirect, the first block from
+// /v0/first_block.
+import { StreamErrorCode, StreamSourceError, TransientSourceError } from '../errors.js';
+import type { StreamerMessage } from '../message.js';
+import type { BlockSource } from '../source.js';
+import { type RetryOptions, withRetry } from './retry.js';
+import { asStreamerMessage, parseJsonText } from './validate.js';
+
+export interface HttpSourceOptions extends RetryOptions {
+  /** Extra request headers (an API key, for example). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export class HttpSource implements BlockSource {
+  readonly name: string;
+  private readonly base: string;
+
+  constructor(
+    base: string,
+    private readonly o: HttpSourceOptions = {},
+  ) {
+    this.base = base.replace(/\/+$/, '');
+    this.name = this.base;
+  }
+
+  private async get(path: string, height: number | null, redirect: 'manual' | 'follow'): Promise<Response> {
+    const res = await fetch(`${this.base}${path}`, { redirect, headers: { ...this.o.headers } });
+    if (res.status >= 500) {
+      await res.body?.cancel();
+      throw new TransientSourceError(`GET ${path} answered ${res.status}`);
+    }
+    if (res.status === 429) {
+      await res.body?.cancel();
+      throw new TransientSourceError(`GET ${path} answered 429`);
+    }
+    if (res.status >= 400 && res.status !== 404) {
+      const text = await res.text();
+      throw new StreamSourceError(
+        StreamErrorCode.BAD_RESPONSE,
+        this.name,
+        height,
+        `GET ${path} answered ${res.status}: ${text.slice(0, 200)}`,
+      );
+    }
+    return res;
+  }
+
+  fetchBlock(height: number): Promise<StreamerMessage | null> {
+    return withRetry(this.name, height, this.o, async () => {
+      const path = `/v0/block/${height}`;
+      const res = await this.get(path, height, 'follow');
+      const text = await res.text();
+      if (res.status === 404) {
+        let type: unknown;
+        try {
+          type = (JSON.parse(text) as { type?: unknown }).type;
+        } catch {
+          throw new TransientSourceError(`GET ${path} answered 404 without neardata's body`);
+        }
+        const code =
+          type === 'BLOCK_HEIGHT_TOO_LOW' ? StreamErrorCode.BELOW_FIRST : StreamErrorCode.NOT_AVAILABLE;
+        throw new StreamSourceError(code, this.name, height, `GET ${path}: ${text.slice(0, 200)}`);
+      }
+      return asStreamerMessage(parseJsonText(text, `GET ${path}`), height, `GET ${path}`);
+    });
+  }
+
+  /** The height a redirect route points at. */
+  private redirectHeight(path: string): Promise<number | null> {
+    return withRetry(this.name, null, this.o, async () => {
+      const res = await this.get(path, null, 'manual');
+      await res.body?.cancel();
+      const location = res.headers.get('location');
+      const m = location ? /\/v0\/block(?:_opt)?\/(\d+)$/.exec(location) : null;
+      if (res.status < 300 || res.status >= 400 || !m) {
+        if (res.status === 404) return null;
+        throw new TransientSourceError(`GET ${path} answered ${res.status} without a block redirect`);
+      }
+      return Number(m[1]);
+    });
+  }
+
+  finalHeight(): Promise<number | null> {
+    return this.redirectHeight('/v0/last_block/final');
+  }
+
+  firstHeight(): Promise<number | null> {
+    return this.redirectHeight('/v0/first_block');
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,28 @@
+// `openSource(spec)`: `http(s)://BASE` (neardata-style), `s3://bucket[/prefix]` (NEAR Lake) or
+// `file:DIR` (the Lake layout on disk).
+import { fileURLToPath } from 'node:url';
+import { StreamErrorCode, StreamSourceError } from '../errors.js';
+import { parseS3Url } from '../s3_client.js';
+import type { BlockSource } from '../source.js';
+import { FileSource } from './file.js';
+import { HttpSource, type HttpSourceOptions } from './http.js';
+import type { RetryOptions } from './retry.js';
+import { S3Source, type S3SourceOptions } from './s3.js';
+
+export type OpenSourceOptions = RetryOptions & HttpSourceOptions & S3SourceOptions;
+
+export function openSource(spec: string, options: OpenSourceOptions = {}): BlockSource {
+  if (/^https?:\/\//.test(spec)) return new HttpSource(spec, options);
+  if (spec.startsWith('s3://')) {
+    const s3 = parseS3Url(spec);
+    if (s3) return new S3Source(s3.bucket, s3.prefix, options);
+  }
+  if (spec.startsWith('file://')) return new FileSource(fileURLToPath(spec), options);
+  if (spec.startsWith('file:') && spec.length > 5) return new FileSource(spec.slice(5), options);
+  throw new StreamSourceError(
+    StreamErrorCode.BAD_SPEC,
+    spec,
+    null,
+    'a block source is http(s)://BASE, s3://bucket[/prefix] or file:DIR',
+  );
+}

@@ -1,0 +1,112 @@
+// A NEAR Lake bucket as a block source: `<prefix><height:12>/block.json`, then `shard_<id>.json`
+// for every shard the block lists. NEAR's own buckets are requester-pays, so requests say who pays.
+// A height without objects is `null` when a later height exists (ListObjectsV2 with StartAfter),
+// and not published yet otherwise.
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { StreamErrorCode, StreamSourceError } from '../errors.js';
+import { lakeBlockKey, lakeHeightFolder, lakeShardKey, parseLakeFolder } from '../lake_layout.js';
+import type { StreamerMessage } from '../message.js';
+import { createS3Client, type S3Options } from '../s3_client.js';
+import type { BlockSource } from '../source.js';
+import { type RetryOptions, withRetry } from './retry.js';
+import { asBlockView, asShard, parseJsonText, shardIdsOf } from './validate.js';
+
+export interface S3SourceOptions extends S3Options, RetryOptions {
+  /** Send `x-amz-request-payer: requester` (default true: NEAR's Lake buckets require it). */
+  readonly requesterPays?: boolean;
+}
+
+const isNoSuchKey = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+};
+
+/** Lists at most this many pages per finalHeight() call, so one call stays short on a long bucket. */
+const MAX_LIST_PAGES = 20;
+
+export class S3Source implements BlockSource {
+  readonly name: string;
+  private readonly client: S3Client;
+  private readonly payer: { RequestPayer?: 'requester' };
+  private highest: number | null = null;
+
+  constructor(
+    private readonly bucket: string,
+    private readonly prefix: string,
+    private readonly o: S3SourceOptions = {},
+  ) {
+    this.name = `s3://${bucket}/${prefix}`.replace(/\/$/, '');
+    this.client = createS3Client(o);
+    this.payer = o.requesterPays === false ? {} : { RequestPayer: 'requester' };
+  }
+
+  private async getText(key: string): Promise<string | null> {
+    try {
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}${key}`, ...this.payer }),
+      );
+      return (await res.Body?.transformToString('utf8')) ?? '';
+    } catch (err) {
+      if (isNoSuchKey(err)) return null;
+      throw err;
+    }
+  }
+
+  /** Height folders after `startAfter` (exclusive), ascending, one page. */
+  private async listAfter(startAfter: number | null, max: number): Promise<number[]> {
+    const res = await this.client.send(
+      new ListObjectsV2Command({
+        Bucket: this.bucket,
+        Prefix: this.prefix,
+        Delimiter: '/',
+        MaxKeys: max,
+        ...(startAfter === null ? {} : { StartAfter: `${this.prefix}${lakeHeightFolder(startAfter)}/~` }),
+        ...this.payer,
+      }),
+    );
+    return (res.CommonPrefixes ?? [])
+      .map((p) => parseLakeFolder((p.Prefix ?? '').slice(this.prefix.length).replace(/\/$/, '')))
+      .filter((h): h is number => h !== null);
+  }
+
+  fetchBlock(height: number): Promise<StreamerMessage | null> {
+    return withRetry(this.name, height, this.o, async () => {
+      const blockKey = lakeBlockKey(height);
+      const text = await this.getText(blockKey);
+      if (text === null) {
+        if ((await this.listAfter(height, 1)).length > 0) return null;
+        throw new StreamSourceError(StreamErrorCode.NOT_AVAILABLE, this.name, height, 'not published yet');
+      }
+      const block = asBlockView(parseJsonText(text, blockKey), height, blockKey);
+      const shards = await Promise.all(
+        shardIdsOf(block).map(async (shardId) => {
+          const key = lakeShardKey(height, shardId);
+          const shardText = await this.getText(key);
+          if (shardText === null)
+            throw new StreamSourceError(StreamErrorCode.BAD_RESPONSE, this.name, height, `${key} is missing`);
+          return asShard(parseJsonText(shardText, key), shardId, key);
+        }),
+      );
+      return { block, shards };
+    });
+  }
+
+  finalHeight(): Promise<number | null> {
+    return withRetry(this.name, null, this.o, async () => {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const found = await this.listAfter(this.highest, 1000);
+        if (found.length === 0) break;
+        this.highest = found.at(-1)!;
+      }
+      return this.highest;
+    });
+  }
+
+  firstHeight(): Promise<number | null> {
+    return withRetry(this.name, null, this.o, async () => (await this.listAfter(null, 1))[0] ?? null);
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}

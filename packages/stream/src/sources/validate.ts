@@ -1,0 +1,48 @@
+// The shape checks every source applies before handing a message on: enough to know it is a block
+// stream message for the height asked (the follower verifies the chain itself).
+import { TransientSourceError } from '../errors.js';
+import { parseStreamJson } from '../json.js';
+import type { BlockViewJson, IndexerShard, StreamerMessage } from '../message.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses JSON text; anything unreadable is transient (a partial write, a proxy's error page). */
+export function parseJsonText(text: string, what: string): unknown {
+  try {
+    return parseStreamJson(text);
+  } catch (err) {
+    throw new TransientSourceError(`${what} is not JSON (${(err as Error).message})`);
+  }
+}
+
+export function asBlockView(v: unknown, height: number, what: string): BlockViewJson {
+  const header = isObject(v) ? v.header : undefined;
+  if (!isObject(v) || !isObject(header) || typeof header.hash !== 'string' || !Array.isArray(v.chunks))
+    throw new TransientSourceError(`${what} is not a BlockView`);
+  if (header.height !== height)
+    throw new TransientSourceError(`${what} holds height ${String(header.height)}, not ${height}`);
+  return v as BlockViewJson;
+}
+
+export function asShard(v: unknown, shardId: number, what: string): IndexerShard {
+  if (!isObject(v) || v.shard_id !== shardId || !Array.isArray(v.state_changes))
+    throw new TransientSourceError(`${what} is not shard ${shardId} of an IndexerShard`);
+  return v as IndexerShard;
+}
+
+export function asStreamerMessage(v: unknown, height: number, what: string): StreamerMessage | null {
+  if (v === null) return null;
+  if (!isObject(v) || !Array.isArray(v.shards))
+    throw new TransientSourceError(`${what} is not a StreamerMessage`);
+  const block = asBlockView(v.block, height, what);
+  const shards = v.shards.map((s, i) =>
+    asShard(s, isObject(s) && typeof s.shard_id === 'number' ? s.shard_id : i, what),
+  );
+  return { block, shards };
+}
+
+/** The shard ids a block has files for: one per entry of its `chunks`. */
+export function shardIdsOf(block: BlockViewJson): number[] {
+  return block.chunks.map((c, i) => (typeof c.shard_id === 'number' ? c.shard_id : i));
+}

@@ -1,0 +1,32 @@
+// parseStreamJson keeps nearcore's u64 JSON numbers exact, and nothing else changes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringifyJson } from '@nearlite/primitives';
+import t from 'tap';
+import { parseStreamJson } from '../src/json.js';
+
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'lake', '000000879765');
+
+t.test('u64 numbers beyond 2^53 become exact bigints', async (t) => {
+  const text = readFileSync(join(FIXTURE, 'block.json'), 'utf8');
+  const v = parseStreamJson(text) as {
+    header: { timestamp: unknown; timestamp_nanosec: string; height: number };
+  };
+  t.equal(v.header.timestamp, 1676913656724153000n, 'the Lake block timestamp, exactly');
+  t.equal(String(v.header.timestamp), v.header.timestamp_nanosec, 'agrees with timestamp_nanosec');
+  t.equal(v.header.height, 879765, 'small numbers stay numbers');
+  t.same(JSON.parse(stringifyJson(v)), JSON.parse(text), 'writes back to the same JSON');
+  t.equal(stringifyJson(parseStreamJson('{"a":18446744073709551615}')), '{"a":18446744073709551615}');
+});
+
+t.test('strings and other numbers are untouched', async (t) => {
+  const v = parseStreamJson(
+    '{"s":"12345678901234567890","e":"\\"1234567890123456789\\"","f":1.5e300,"n":-12345678901234567,"z":"\\u0000x:0"}',
+  ) as Record<string, unknown>;
+  t.equal(v.s, '12345678901234567890');
+  t.equal(v.e, '"1234567890123456789"');
+  t.equal(v.f, 1.5e300);
+  t.equal(v.n, -12345678901234567n);
+  t.equal(v.z, '\u0000x:0', 'a string shaped like a marker stays a string');
+  t.throws(() => parseStreamJson('{"a":'), SyntaxError);
+});

@@ -1,0 +1,123 @@
+// NeardataService over a real chain on LevelDB: final versus optimistic heights, waiting for a height
+// about to be produced, `null` for a height without block, and the first kept block after GC.
+import {
+  Chain,
+  gcStep,
+  generateKeyFile,
+  makeLocalnetGenesis,
+  NOOP_CHUNK_APPLIER,
+  parseGenesis,
+  signerFromKeyFile,
+} from '@nearlite/chain';
+import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
+import t from 'tap';
+import { type NeardataAnswer, NeardataService } from '../src/publish/neardata.js';
+
+async function setup(t: Tap, epochLength = 100) {
+  const key = generateKeyFile('test.near');
+  const genesis = parseGenesis(
+    makeLocalnetGenesis({
+      chainId: 'unit',
+      numShards: 2,
+      epochLength,
+      validatorAccountId: 'test.near',
+      validatorPublicKey: key.public_key,
+      protocolVersion: 85,
+    }),
+  );
+  const store = await Store.open(t.testdir());
+  t.teardown(() => store.close());
+  const chain = await Chain.open({
+    store,
+    genesis,
+    signer: signerFromKeyFile(key),
+    applier: NOOP_CHUNK_APPLIER,
+    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
+  });
+  return { chain, store };
+}
+type Tap = typeof t;
+
+const never = new AbortController().signal;
+const message = (a: NeardataAnswer) => {
+  if (!a.ok) throw new Error(`refused: ${a.type}`);
+  return JSON.parse(a.json) as {
+    block: { header: { height: number } };
+    shards: { shard_id: number }[];
+  } | null;
+};
+
+t.test('final and optimistic heights, and waiting for the next block', async (t) => {
+  const { chain } = await setup(t);
+  for (let i = 0; i < 5; i++) await chain.produceBlock();
+  const svc = new NeardataService(chain, { maxWaitMs: 2_000 });
+  t.equal(svc.optimisticHeight(), 5);
+  t.equal(svc.finalHeight(), 3, 'one validator: final is head − 2');
+  t.equal(svc.firstHeight(), 0);
+
+  const opt = await svc.block(5, true, never);
+  t.equal(message(opt)?.block.header.height, 5, 'block_opt serves the head');
+  t.equal(opt.ok && opt.final, false, 'and says it is not final');
+  const fin = await svc.block(3, false, never);
+  t.ok(fin.ok && fin.final);
+  t.same(
+    message(fin)?.shards.map((s) => s.shard_id),
+    [0, 1],
+  );
+
+  // A final request for the head waits until the head is final.
+  const waiting = svc.block(5, false, never);
+  await chain.produceBlock();
+  await chain.produceBlock();
+  const got = await waiting;
+  t.equal(message(got)?.block.header.height, 5);
+  t.ok(got.ok && got.final, 'answered once final');
+  t.equal(svc.finalHeight(), 5);
+
+  const aborted = new AbortController();
+  const pending = svc.block(8, false, aborted.signal);
+  aborted.abort();
+  t.match(await pending, { ok: false, status: 404, type: 'BLOCK_DOES_NOT_EXIST' }, 'the client went away');
+  t.match(
+    await svc.block(8, true, never),
+    { ok: false, status: 404, error: 'The block is not produced yet' },
+    'no block within maxWaitMs',
+  );
+  t.match(await svc.block(30, true, never), {
+    ok: false,
+    status: 404,
+    error: 'The block is too far in the future',
+    type: 'BLOCK_DOES_NOT_EXIST',
+  });
+  t.match(await svc.block(10 ** 15 + 1, false, never), { ok: false, type: 'BLOCK_HEIGHT_TOO_HIGH' });
+});
+
+t.test('a height without block is null', async (t) => {
+  const { chain, store } = await setup(t);
+  for (let i = 0; i < 6; i++) await chain.produceBlock();
+  // nearcore chains skip heights whose producer missed its slot; this chain never does, so the
+  // height's row is removed to make one.
+  await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(2)));
+  const svc = new NeardataService(chain);
+  const a = await svc.block(2, false, never);
+  t.same(a, { ok: true, json: 'null', final: true });
+  t.equal(message(await svc.block(3, false, never))?.block.header.height, 3, 'its neighbours are served');
+});
+
+t.test('below the first kept block after GC', async (t) => {
+  const { chain } = await setup(t, 5);
+  for (let i = 0; i < 30; i++) {
+    await chain.produceBlock();
+    while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}
+  }
+  const svc = new NeardataService(chain);
+  const first = svc.firstHeight();
+  t.ok(first > 1, `the tail moved to ${first}`);
+  t.match(await svc.block(first - 1, false, never), {
+    ok: false,
+    status: 404,
+    error: 'Block height is before the genesis',
+    type: 'BLOCK_HEIGHT_TOO_LOW',
+  });
+  t.equal(message(await svc.block(first, false, never))?.block.header.height, first);
+});

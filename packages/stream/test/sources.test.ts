@@ -1,0 +1,206 @@
+// The three block sources over the same real NEAR Lake block (fixtures/lake: a localnet block from
+// near-lake-framework-rs's test data): a Lake directory, an S3 bucket (s3rver on 127.0.0.1) and a
+// neardata-style HTTP server. Transient failures are retried and reported; the rest are typed errors.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+import t from 'tap';
+import { StreamSourceError } from '../src/errors.js';
+import { parseStreamJson } from '../src/json.js';
+import { S3LakeSink } from '../src/publish/lake_sink.js';
+import { FileSource } from '../src/sources/file.js';
+import { HttpSource } from '../src/sources/http.js';
+import { openSource } from '../src/sources/open.js';
+import type { RetryEvent } from '../src/sources/retry.js';
+import { S3Source } from '../src/sources/s3.js';
+
+const HEIGHT = 879765;
+const LAKE = join(import.meta.dirname, 'fixtures', 'lake');
+const blockText = readFileSync(join(LAKE, '000000879765', 'block.json'), 'utf8');
+const shardText = readFileSync(join(LAKE, '000000879765', 'shard_0.json'), 'utf8');
+const expected = { block: parseStreamJson(blockText), shards: [parseStreamJson(shardText)] };
+const fast = { baseDelayMs: 1, maxDelayMs: 5 };
+
+async function rejectsWith(
+  t: Tap,
+  p: Promise<unknown>,
+  code: string,
+  what: string,
+): Promise<StreamSourceError> {
+  try {
+    await p;
+  } catch (err) {
+    t.ok(err instanceof StreamSourceError, `${what}: a StreamSourceError`);
+    t.equal((err as StreamSourceError).code, code, `${what}: ${code}`);
+    return err as StreamSourceError;
+  }
+  t.fail(`${what}: resolved`);
+  throw new Error('unreachable');
+}
+type Tap = typeof t;
+
+/** A tiny HTTP server whose handler the test sets; real sockets on 127.0.0.1. */
+async function httpServer(
+  t: Tap,
+  handler: (path: string) => { status: number; body?: string; location?: string },
+): Promise<string> {
+  const server: Server = createServer((req, res) => {
+    const r = handler(req.url ?? '/');
+    res.writeHead(r.status, {
+      'content-type': 'application/json',
+      ...(r.location ? { location: r.location } : {}),
+    });
+    res.end(r.body ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const addr = server.address();
+  return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+}
+
+async function s3rver(t: Tap, buckets: string[]): Promise<string> {
+  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: t.testdir(),
+    configureBuckets: buckets.map((name) => ({ name, configs: [] })),
+  });
+  const { port } = (await server.run()) as { port: number };
+  t.teardown(() => server.close());
+  return `http://127.0.0.1:${port}`;
+}
+
+t.test('file: the Lake layout in a directory', async (t) => {
+  const src = openSource(`file:${LAKE}`, fast);
+  t.ok(src instanceof FileSource);
+  t.equal(src.name, `file:${LAKE}`);
+  t.same(await src.fetchBlock(HEIGHT), expected, 'block.json and shard_0.json as published');
+  t.equal(await src.firstHeight(), HEIGHT);
+  t.equal(await src.finalHeight(), HEIGHT);
+  t.equal(await src.fetchBlock(HEIGHT - 1), null, 'a height below a published one has no block');
+  const e = await rejectsWith(t, src.fetchBlock(HEIGHT + 1), 'NOT_AVAILABLE', 'a height not published yet');
+  t.equal(e.height, HEIGHT + 1);
+  t.match(e.message, LAKE, 'the error names the source');
+});
+
+t.test('file: garbage is retried, reported, then a typed error', async (t) => {
+  const dir = t.testdir();
+  mkdirSync(join(dir, '000000000005'));
+  writeFileSync(join(dir, '000000000005', 'block.json'), '{"author": "trunc');
+  const retries: RetryEvent[] = [];
+  const src = new FileSource(dir, { ...fast, maxAttempts: 4, onRetry: (e) => retries.push(e) });
+  const e = await rejectsWith(t, src.fetchBlock(5), 'UNAVAILABLE', 'malformed block.json');
+  t.equal(retries.length, 3, 'every failed attempt but the last is reported before a retry');
+  t.same(
+    retries.map((r) => r.delayMs),
+    [1, 2, 4],
+    'exponential backoff',
+  );
+  t.equal(retries[0]!.height, 5);
+  t.match(e.message, /at height 5/);
+  t.match(String(retries[0]!.error), /not JSON/);
+
+  writeFileSync(join(dir, '000000000005', 'block.json'), blockText);
+  await rejectsWith(t, src.fetchBlock(5), 'UNAVAILABLE', 'a block.json of another height');
+  mkdirSync(join(dir, '000000879765'));
+  writeFileSync(join(dir, '000000879765', 'block.json'), blockText);
+  await rejectsWith(t, src.fetchBlock(HEIGHT), 'BAD_RESPONSE', 'a shard file the block lists is missing');
+});
+
+t.test('http: neardata-style server, retried until it answers', async (t) => {
+  let failures = 2;
+  const base = await httpServer(t, (path) => {
+    if (path === `/v0/block/${HEIGHT}`) {
+      if (failures-- > 0) return { status: 503, body: 'busy' };
+      return { status: 200, body: `{"block":${blockText},"shards":[${shardText}]}` };
+    }
+    if (path === `/v0/block/${HEIGHT - 1}`) return { status: 200, body: 'null' };
+    if (path === '/v0/block/1')
+      return {
+        status: 404,
+        body: '{"error":"Block height is before the genesis","type":"BLOCK_HEIGHT_TOO_LOW"}',
+      };
+    if (path === `/v0/block/${HEIGHT + 50}`)
+      return {
+        status: 404,
+        body: '{"error":"The block is too far in the future","type":"BLOCK_DOES_NOT_EXIST"}',
+      };
+    if (path === `/v0/block/${HEIGHT + 1}`) return { status: 200, body: '<html>gateway</html>' };
+    if (path === '/v0/last_block/final') return { status: 302, location: `/v0/block/${HEIGHT}` };
+    if (path === '/v0/first_block') return { status: 302, location: '/v0/block/9' };
+    return { status: 404, body: '' };
+  });
+  const retries: RetryEvent[] = [];
+  const src = openSource(base, { ...fast, onRetry: (e) => retries.push(e) });
+  t.ok(src instanceof HttpSource);
+  t.same(await src.fetchBlock(HEIGHT), expected, 'the message after two 503s');
+  t.equal(retries.length, 2, 'both 503s were reported');
+  t.match(String(retries[0]!.error), /503/);
+  t.equal(await src.fetchBlock(HEIGHT - 1), null, '`null` is a height without block');
+  t.equal(await src.finalHeight(), HEIGHT, 'from the last_block/final redirect');
+  t.equal(await src.firstHeight(), 9, 'from the first_block redirect');
+  await rejectsWith(t, src.fetchBlock(1), 'BELOW_FIRST', 'BLOCK_HEIGHT_TOO_LOW');
+  await rejectsWith(t, src.fetchBlock(HEIGHT + 50), 'NOT_AVAILABLE', 'BLOCK_DOES_NOT_EXIST');
+  retries.length = 0;
+  const garbage = await rejectsWith(t, src.fetchBlock(HEIGHT + 1), 'UNAVAILABLE', 'an HTML body');
+  t.equal(retries.length, 7, 'garbage is retried and reported each time');
+  t.match(garbage.message, base);
+});
+
+t.test('s3: NEAR Lake bucket on s3rver', async (t) => {
+  const endpoint = await s3rver(t, ['near-lake-test']);
+  const sink = new S3LakeSink('near-lake-test', 'testnet/', { endpoint });
+  await sink.put('000000879765/shard_0.json', shardText);
+  await sink.put('000000879765/block.json', blockText);
+  await sink.put('000000879770/shard_0.json', shardText);
+  await sink.put('000000879770/block.json', blockText.replace(`"height": ${HEIGHT}`, '"height": 879770'));
+  await sink.put('000000879771/block.json', 'garbage');
+  await sink.close();
+
+  const src = openSource(`s3://near-lake-test/testnet`, { ...fast, endpoint, maxAttempts: 3 });
+  t.teardown(() => src.close());
+  t.ok(src instanceof S3Source);
+  t.equal(src.name, 's3://near-lake-test/testnet');
+  t.same(await src.fetchBlock(HEIGHT), expected, 'requester-pays reads of block.json and shard_0.json');
+  const file = new FileSource(LAKE);
+  t.same(await src.fetchBlock(HEIGHT), await file.fetchBlock(HEIGHT), 'the same message as the file source');
+  t.equal(await src.fetchBlock(HEIGHT + 2), null, 'a skipped height (a later one is listed) is null');
+  t.equal(await src.firstHeight(), HEIGHT);
+  t.equal(await src.finalHeight(), 879771);
+  await rejectsWith(t, src.fetchBlock(879771), 'UNAVAILABLE', 'garbage in the bucket');
+  await rejectsWith(t, src.fetchBlock(879772), 'NOT_AVAILABLE', 'not published yet');
+});
+
+t.test('openSource refuses what it cannot read', async (t) => {
+  for (const spec of ['ftp://x', 'lake', 's3://', 'file:']) {
+    t.throws(() => openSource(spec), { name: 'StreamSourceError', code: 'BAD_SPEC' }, spec);
+  }
+});
+
+t.test('a source that cannot be reached is retried, reported, then UNAVAILABLE', async (t) => {
+  // A port that was just free: nothing listens there.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const spec of [`http://127.0.0.1:${port}`, 's3://lake']) {
+    const retries: RetryEvent[] = [];
+    const src = openSource(spec, {
+      ...fast,
+      maxAttempts: 3,
+      endpoint: `http://127.0.0.1:${port}`,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      onRetry: (e) => retries.push(e),
+    });
+    const e = await rejectsWith(t, src.fetchBlock(10), 'UNAVAILABLE', spec);
+    t.equal(retries.length, 2, `${spec}: each failure reported`);
+    t.equal(e.height, 10);
+    t.equal(e.source, src.name);
+    await src.close();
+  }
+});

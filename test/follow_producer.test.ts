@@ -1,0 +1,130 @@
+// A follower of a nearlite producer, over the producer's neardata routes (`/v0/block/:h`), answers the
+// read methods byte for byte as the producer does, for every height and a sample of accounts, keys,
+// contract state and transactions.
+import { join } from 'node:path';
+import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
+import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { localChain } from './helpers/chain.js';
+import { initHome, startNode, waitForHeight } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+
+async function raw(url: string, method: string, params: unknown): Promise<{ status: number; body: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+t.test('a follower of a nearlite producer answers as the producer', async (t) => {
+  const chain = await localChain(t, { shards: 2, blockTimeMs: 80 });
+  const { root, provider, node: producer } = chain;
+  const aliceKey = KeyPair.fromRandom('ed25519');
+  await root.createAccount({
+    newAccountId: 'alice.test.near',
+    publicKey: aliceKey.getPublicKey(),
+    nearToTransfer: 10n * NEAR,
+  });
+  const alice = new Account('alice.test.near', provider, new KeyPairSigner(aliceKey));
+  await alice.deployContract(await compileContract('counter'));
+  await alice.callFunctionRaw({ contractId: 'alice.test.near', methodName: 'increment', args: {} });
+  await root.transfer({ receiverId: 'alice.test.near', amount: NEAR });
+  const extra = KeyPair.fromRandom('ed25519');
+  await alice.addFullAccessKey(extra.getPublicKey());
+  await alice.callFunctionRaw({ contractId: 'alice.test.near', methodName: 'increment', args: {} });
+
+  const followerHome = join(chain.home, 'follower');
+  initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
+  const follower = await startNode(followerHome, ['--follow', producer.url]);
+  t.teardown(() => follower.stop());
+  const { body: finalBlock } = await producer.rpc<{ header: { height: number } }>('block', {
+    finality: 'final',
+  });
+  const top = finalBlock.result!.header.height;
+  await waitForHeight(follower, top, 60_000);
+
+  const same = async (method: string, params: unknown, what: string) => {
+    const a = await raw(producer.url, method, params);
+    const b = await raw(follower.url, method, params);
+    t.equal(b.body, a.body, `${method} ${what}`);
+    t.equal(b.status, a.status, `${method} ${what}: status`);
+    return JSON.parse(a.body) as { result?: Record<string, unknown> };
+  };
+  const accounts = ['test.near', 'alice.test.near', 'near', 'nobody.test.near'];
+  const txs: [string, string][] = [];
+  for (let h = 0; h <= top; h++) {
+    const block = await same('block', { block_id: h }, `#${h}`);
+    if (!block.result) continue;
+    await same('EXPERIMENTAL_changes_in_block', { block_id: h }, `#${h}`);
+    await same('gas_price', [h], `#${h}`);
+    for (const shard of [0, 1]) {
+      const chunk = await same('chunk', { block_id: h, shard_id: shard }, `#${h}/${shard}`);
+      for (const tx of (chunk.result?.transactions ?? []) as { hash: string; signer_id: string }[]) {
+        txs.push([tx.hash, tx.signer_id]);
+      }
+    }
+    for (const account_id of accounts) {
+      await same('query', { request_type: 'view_account', account_id, block_id: h }, `${account_id} #${h}`);
+      await same(
+        'query',
+        { request_type: 'view_access_key_list', account_id, block_id: h },
+        `keys ${account_id} #${h}`,
+      );
+      await same(
+        'EXPERIMENTAL_changes',
+        { changes_type: 'account_changes', account_ids: [account_id], block_id: h },
+        `${account_id} #${h}`,
+      );
+      await same(
+        'EXPERIMENTAL_changes',
+        { changes_type: 'all_access_key_changes', account_ids: [account_id], block_id: h },
+        `${account_id} #${h}`,
+      );
+    }
+    await same(
+      'query',
+      { request_type: 'view_state', account_id: 'alice.test.near', prefix_base64: '', block_id: h },
+      `state #${h}`,
+    );
+    await same(
+      'query',
+      { request_type: 'view_code', account_id: 'alice.test.near', block_id: h },
+      `code #${h}`,
+    );
+    await same(
+      'query',
+      {
+        request_type: 'call_function',
+        account_id: 'alice.test.near',
+        method_name: 'get',
+        args_base64: '',
+        block_id: h,
+      },
+      `get #${h}`,
+    );
+    await same(
+      'EXPERIMENTAL_changes',
+      { changes_type: 'data_changes', account_ids: ['alice.test.near'], key_prefix_base64: '', block_id: h },
+      `data #${h}`,
+    );
+    await same(
+      'EXPERIMENTAL_changes',
+      { changes_type: 'contract_code_changes', account_ids: ['alice.test.near'], block_id: h },
+      `code changes #${h}`,
+    );
+  }
+  t.ok(txs.length >= 6, `${txs.length} transactions compared`);
+  for (const [hash, signer] of txs) {
+    const st = await same(
+      'EXPERIMENTAL_tx_status',
+      { tx_hash: hash, sender_account_id: signer, wait_until: 'NONE' },
+      hash,
+    );
+    for (const o of (st.result?.receipts_outcome ?? []) as { id: string }[]) {
+      await same('EXPERIMENTAL_receipt', { receipt_id: o.id }, o.id);
+    }
+  }
+});
