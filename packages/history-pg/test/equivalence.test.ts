@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { HistoryStore, ingestBlock, ingestBlocks, loadGenesisHistory } from '@nearlite/follower';
 import { Store } from '@nearlite/store';
 import t from 'tap';
+import { startPostgres } from '../../../test/helpers/postgres.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
 import { backendOver, call, layoutOf, mainnetGenesis, openPg, pgDatabases } from './helpers.js';
-import { startPostgres } from './postgres.js';
 import { readRequests } from './requests.js';
 
 const STORAGE = { numBytesAccount: 100n, numExtraBytesRecord: 40n };

@@ -6,7 +6,7 @@ import { FollowerBackend, type HistoryReader } from '@nearlite/follower';
 import { PgHistory, type ShardLayoutLike } from '@nearlite/history-pg';
 import { dispatch } from '@nearlite/jsonrpc';
 import type { StreamerMessage } from '@nearlite/stream';
-import type { TestPostgres } from './postgres.js';
+import type { TestPostgres } from '../../../test/helpers/postgres.js';
 
 export const MAINNET_GENESIS = join(
   import.meta.dirname,
