@@ -39,7 +39,6 @@ import {
   TransactionDecodeError,
   toBase64,
 } from '@nearlite/primitives';
-import { blockShardKey, DBCol } from '@nearlite/store';
 import {
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
@@ -49,7 +48,7 @@ import {
 } from '@nearlite/trie';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
-import type { HistoryStore, StoredBlock } from './history_store.js';
+import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
 import { receiptView, txStatusView } from './tx_views.js';
 import type { UpstreamRpc } from './upstream.js';
@@ -66,7 +65,7 @@ interface HeaderFacts {
 }
 
 export interface FollowerBackendOptions {
-  readonly history: HistoryStore;
+  readonly history: HistoryReader;
   readonly genesis: Genesis;
   /** The runtime config view `EXPERIMENTAL_protocol_config` answers with. */
   readonly runtimeConfigView: object;
@@ -108,7 +107,7 @@ export class FollowerBackend implements RpcBackend {
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
   }
 
-  private get history(): HistoryStore {
+  private get history(): HistoryReader {
     return this.o.history;
   }
 
@@ -144,21 +143,20 @@ export class FollowerBackend implements RpcBackend {
     return this.history.cursor()?.height ?? this.o.genesis.config.genesisHeight;
   }
 
-  block(ref: BlockReference): object {
-    return new RawJson(resolveBlock(this.history, ref, this.history.firstHeight()).json);
+  async block(ref: BlockReference): Promise<object> {
+    return new RawJson((await resolveBlock(this.history, ref, this.history.firstHeight())).json);
   }
 
-  chunk(id: ChunkReference): object {
+  async chunk(id: ChunkReference): Promise<object> {
     const h = this.history;
     let raw: string | undefined;
     let chunkHash: string;
     if ('chunkId' in id) {
       chunkHash = base58Encode(id.chunkId);
-      const at = h.store.get(DBCol.StreamChunkHash, id.chunkId);
-      raw = at && h.json(DBCol.StreamChunk, at);
+      raw = await h.chunkByHash(id.chunkId);
     } else {
-      const b = resolveBlock(h, { blockId: id.blockId }, h.firstHeight());
-      raw = h.json(DBCol.StreamChunk, blockShardKey(b.hash, id.shardId));
+      const b = await resolveBlock(h, { blockId: id.blockId }, h.firstHeight());
+      raw = await h.chunk(b.hash, id.shardId);
       if (raw !== undefined) return new RawJson(raw);
       const known = this.headerFacts(b).chunkHashes.get(id.shardId);
       if (known === undefined) {
@@ -169,11 +167,8 @@ export class FollowerBackend implements RpcBackend {
         );
       }
       chunkHash = known;
-      {
-        // A shard without a new chunk in this block names the chunk of an earlier block.
-        const at = h.store.get(DBCol.StreamChunkHash, base58Decode(known));
-        raw = at && h.json(DBCol.StreamChunk, at);
-      }
+      // A shard without a new chunk in this block names the chunk of an earlier block.
+      raw = await h.chunkByHash(base58Decode(known));
     }
     if (raw === undefined) {
       throw new HandlerError(
@@ -186,7 +181,7 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async query(ref: BlockReference, req: QueryRequest): Promise<object> {
-    const b = resolveQueryBlock(this.history, ref, this.history.firstHeight());
+    const b = await resolveQueryBlock(this.history, ref, this.history.firstHeight());
     if (req.requestType === 'view_global_contract_code') throw globalCodeUnavailable();
     if (req.requestType === 'view_global_contract_code_by_account_id') throw globalCodeUnavailable();
     const state = new PrefetchedState(this.history, b.height);
@@ -224,21 +219,27 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async changes(ref: BlockReference, req: Parameters<RpcBackend['changes']>[1]): Promise<object> {
-    return changesView(this.history, resolveBlock(this.history, ref, this.history.firstHeight()), req);
+    const b = await resolveBlock(this.history, ref, this.history.firstHeight());
+    return changesView(this.history, b, req);
   }
 
   async changesInBlock(ref: BlockReference): Promise<object> {
-    return changesInBlockView(this.history, resolveBlock(this.history, ref, this.history.firstHeight()));
+    return changesInBlockView(
+      this.history,
+      await resolveBlock(this.history, ref, this.history.firstHeight()),
+    );
   }
 
-  status(): object {
+  async status(): Promise<object> {
     const h = this.history;
     const cfg = this.o.genesis.config;
     const cursor = h.cursor();
-    const head = cursor ? h.block(cursor.hash) : undefined;
     const first = h.firstHeight();
-    const earliest = first === null ? undefined : h.blockAt(first);
-    const genesisBlock = h.blockAt(cfg.genesisHeight);
+    const [head, earliest, genesisBlock] = await Promise.all([
+      cursor ? h.block(cursor.hash) : undefined,
+      first === null || cursor === null ? undefined : h.blockAt(first),
+      cursor === null || cfg.genesisHeight > cursor.height ? undefined : h.blockAt(cfg.genesisHeight),
+    ]);
     const hf = head && this.headerFacts(head);
     const ef = earliest && this.headerFacts(earliest);
     const zero = '11111111111111111111111111111111';
@@ -291,10 +292,13 @@ export class FollowerBackend implements RpcBackend {
     };
   }
 
-  validators(ref: Parameters<RpcBackend['validators']>[0]): object {
+  async validators(ref: Parameters<RpcBackend['validators']>[0]): Promise<object> {
     const h = this.history;
-    let b = resolveBlock(h, { finality: 'final' }, h.firstHeight());
-    if (ref && 'blockId' in ref) b = resolveBlock(h, { blockId: ref.blockId }, h.firstHeight());
+    const b = await resolveBlock(
+      h,
+      ref && 'blockId' in ref ? { blockId: ref.blockId } : { finality: 'final' },
+      h.firstHeight(),
+    );
     const f = this.headerFacts(b);
     if (ref && 'epochId' in ref) {
       const view = JSON.parse(b.json) as { header: { epoch_id: string; next_epoch_id: string } };
@@ -306,9 +310,9 @@ export class FollowerBackend implements RpcBackend {
     return validatorsView(this.o.genesis.config, this.shardIds, f.height);
   }
 
-  gasPrice(blockId: Parameters<RpcBackend['gasPrice']>[0]): object {
+  async gasPrice(blockId: Parameters<RpcBackend['gasPrice']>[0]): Promise<object> {
     const h = this.history;
-    const b = resolveBlock(h, blockId === null ? { finality: 'final' } : { blockId }, h.firstHeight());
+    const b = await resolveBlock(h, blockId === null ? { finality: 'final' } : { blockId }, h.firstHeight());
     return { gas_price: this.headerFacts(b).gasPrice };
   }
 
@@ -316,8 +320,8 @@ export class FollowerBackend implements RpcBackend {
     return genesisConfigView(this.o.genesis.config);
   }
 
-  protocolConfig(ref: BlockReference): object {
-    resolveBlock(this.history, ref, this.history.firstHeight());
+  async protocolConfig(ref: BlockReference): Promise<object> {
+    await resolveBlock(this.history, ref, this.history.firstHeight());
     return protocolConfigView(this.o.genesis.config, this.o.runtimeConfigView);
   }
 
@@ -345,7 +349,7 @@ export class FollowerBackend implements RpcBackend {
     return txStatusView(this.history, hash, withReceipts);
   }
 
-  receipt(receiptId: CryptoHash): object {
+  receipt(receiptId: CryptoHash): Promise<object> {
     return receiptView(this.history, receiptId);
   }
 

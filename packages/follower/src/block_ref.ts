@@ -7,7 +7,7 @@ import {
   type CryptoHash,
   HandlerError,
 } from '@nearlite/primitives';
-import type { HistoryStore, StoredBlock } from './history_store.js';
+import type { HistoryReader, StoredBlock } from './history_reader.js';
 
 function notFoundText(id: BlockId): string {
   return typeof id === 'number'
@@ -15,30 +15,33 @@ function notFoundText(id: BlockId): string {
     : `DB Not Found Error: BLOCK HEADER: ${base58Encode(id)} \n Cause: Unknown`;
 }
 
-export function lookupBlock(
-  history: HistoryStore,
+export async function lookupBlock(
+  history: HistoryReader,
   ref: BlockReference,
   firstHeight: number | null,
-): StoredBlock | null {
-  if ('finality' in ref) {
-    const c = history.cursor();
-    return c ? (history.block(c.hash) ?? null) : null;
-  }
-  if ('syncCheckpoint' in ref) {
+): Promise<StoredBlock | null> {
+  const cursor = history.cursor();
+  if (cursor === null) return null;
+  let b: StoredBlock | undefined;
+  if ('finality' in ref) b = await history.block(cursor.hash);
+  else if ('syncCheckpoint' in ref) {
     const g = ref.syncCheckpoint === 'genesis' ? history.genesisHeight() : firstHeight;
-    return g === null ? null : (history.blockAt(g) ?? null);
+    b = g === null ? undefined : await history.blockAt(g);
+  } else {
+    const id = ref.blockId;
+    b = typeof id === 'number' ? await history.blockAt(id) : await history.block(id as CryptoHash);
   }
-  const id = ref.blockId;
-  return (typeof id === 'number' ? history.blockAt(id) : history.block(id as CryptoHash)) ?? null;
+  // A block above the cursor is not whole yet (its writer has not moved the cursor): unknown.
+  return b && b.height <= cursor.height ? b : null;
 }
 
 /** For block, chunk, gas_price, changes: UNKNOWN_BLOCK with empty info. */
-export function resolveBlock(
-  history: HistoryStore,
+export async function resolveBlock(
+  history: HistoryReader,
   ref: BlockReference,
   firstHeight: number | null,
-): StoredBlock {
-  const b = lookupBlock(history, ref, firstHeight);
+): Promise<StoredBlock> {
+  const b = await lookupBlock(history, ref, firstHeight);
   if (b) return b;
   const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
   throw new HandlerError('UNKNOWN_BLOCK', {}, text);
@@ -48,12 +51,12 @@ export function resolveBlock(
  * For query: a height between genesis and the first followed block is history this node does not
  * hold (GARBAGE_COLLECTED_BLOCK, as on a node whose GC passed it); anything else unknown is UNKNOWN_BLOCK.
  */
-export function resolveQueryBlock(
-  history: HistoryStore,
+export async function resolveQueryBlock(
+  history: HistoryReader,
   ref: BlockReference,
   firstHeight: number | null,
-): StoredBlock {
-  const b = lookupBlock(history, ref, firstHeight);
+): Promise<StoredBlock> {
+  const b = await lookupBlock(history, ref, firstHeight);
   if (b) return b;
   const cursor = history.cursor();
   const genesis = history.genesisHeight() ?? 0;

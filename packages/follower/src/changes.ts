@@ -8,7 +8,6 @@ import {
   concatBytes,
   parsePublicKey,
 } from '@nearlite/primitives';
-import { DBCol } from '@nearlite/store';
 import type { StateChangeWithCauseJson } from '@nearlite/stream';
 import {
   trieKeyAccessKey,
@@ -17,7 +16,7 @@ import {
   trieKeyContractCode,
   trieKeyContractDataPrefix,
 } from '@nearlite/trie';
-import type { HistoryStore, StoredBlock } from './history_store.js';
+import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { stateChangeWrite } from './state_change_keys.js';
 
 interface Keyed {
@@ -26,8 +25,8 @@ interface Keyed {
   readonly index: number;
 }
 
-function blockChanges(history: HistoryStore, block: StoredBlock): Keyed[] {
-  const raw = history.json(DBCol.StreamStateChanges, block.hash);
+async function blockChanges(history: HistoryReader, block: StoredBlock): Promise<Keyed[]> {
+  const raw = await history.stateChanges(block.hash);
   const list = raw === undefined ? [] : (JSON.parse(raw) as StateChangeWithCauseJson[]);
   const out: Keyed[] = [];
   list.forEach((change, index) => {
@@ -49,8 +48,12 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
 
 const view = (c: StateChangeWithCauseJson) => ({ cause: c.cause, type: c.type, change: c.change });
 
-export function changesView(history: HistoryStore, block: StoredBlock, req: ChangesRequest): object {
-  const all = blockChanges(history, block);
+export async function changesView(
+  history: HistoryReader,
+  block: StoredBlock,
+  req: ChangesRequest,
+): Promise<object> {
+  const all = await blockChanges(history, block);
   const out: object[] = [];
   const pick = (match: (k: Uint8Array) => boolean) => {
     for (const c of all) if (match(c.key)) out.push(view(c.change));
@@ -101,10 +104,10 @@ const TOUCHED: Record<string, string> = {
   contract_code_deletion: 'contract_code_touched',
 };
 
-export function changesInBlockView(history: HistoryStore, block: StoredBlock): object {
+export async function changesInBlockView(history: HistoryReader, block: StoredBlock): Promise<object> {
   const seen = new Set<string>();
   const changes: object[] = [];
-  for (const c of blockChanges(history, block)) {
+  for (const c of await blockChanges(history, block)) {
     const type = TOUCHED[c.change.type];
     const account = c.change.change.account_id;
     if (!type) continue;

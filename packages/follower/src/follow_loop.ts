@@ -6,8 +6,9 @@
 // no block (a skipped height).
 import { type BlockSource, BlockVerificationError, type StreamerMessage } from '@nearlite/stream';
 import { type FollowerGcOptions, gcFollowerStep } from './gc.js';
-import type { HistoryStore } from './history_store.js';
-import { ingestBlock } from './ingest.js';
+import type { HistoryWriter } from './history_reader.js';
+import { HistoryStore } from './history_store.js';
+import { ingestBlocks } from './ingest.js';
 
 export interface FollowLogger {
   info(msg: string): void;
@@ -16,7 +17,7 @@ export interface FollowLogger {
 }
 
 export interface FollowLoopOptions {
-  readonly history: HistoryStore;
+  readonly history: HistoryWriter;
   readonly source: BlockSource;
   /** First height to fetch when the store has no cursor yet. */
   readonly startHeight: number;
@@ -31,6 +32,11 @@ export interface FollowLoopOptions {
   readonly progressEveryMs?: number;
   /** Retention for a non-archival follower; null keeps everything (archival). */
   readonly gc?: FollowerGcOptions | null;
+  /**
+   * Most blocks written at once while catching up (1 by default): consecutive fetched blocks are
+   * verified and committed together, the cursor moved once to the last of them.
+   */
+  readonly batchSize?: number;
   /** Called after each committed block (tests use it to stop at a given height). */
   readonly onBlock?: (height: number) => void;
 }
@@ -42,9 +48,11 @@ export class FollowLoop {
   private sourceHead: number | null = null;
   private running: Promise<void> | null = null;
   private readonly concurrency: number;
+  private readonly batchSize: number;
 
   constructor(private readonly o: FollowLoopOptions) {
     this.concurrency = Math.max(1, o.concurrency ?? 8);
+    this.batchSize = Math.max(1, o.batchSize ?? 1);
   }
 
   /** The source's final height, as last seen. */
@@ -132,23 +140,39 @@ export class FollowLoop {
         for (let h = next; h <= Math.min(head, next + this.concurrency - 1); h++) {
           if (!window.has(h)) window.set(h, this.fetch(h));
         }
-        const message = await window.get(next)!;
-        window.delete(next);
-        if (message === undefined) break;
-        if (message !== null) {
+        // Catching up, take the fetched blocks after `next` too (the window holds them); at the
+        // head this is one block.
+        const last = Math.min(head, next + Math.min(this.batchSize, this.concurrency) - 1);
+        const batch: StreamerMessage[] = [];
+        let taken = next;
+        let stopping = false;
+        for (; taken <= last; taken++) {
+          const message = await window.get(taken)!;
+          window.delete(taken);
+          if (message === undefined) {
+            stopping = true;
+            break;
+          }
+          if (message !== null) batch.push(message);
+        }
+        if (stopping) break;
+        if (batch.length > 0) {
           try {
-            await ingestBlock(history, message);
+            await ingestBlocks(history, batch);
           } catch (err) {
             if (!(err instanceof BlockVerificationError)) throw err;
             log.error(`${err.message}; refetching it`);
+            // The blocks before the refused one are committed: go on after the cursor.
+            next = (history.cursor()?.height ?? next - 1) + 1;
+            window.clear();
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
           }
-          if (this.o.gc) await gcFollowerStep(history, this.o.gc);
-          this.o.onBlock?.(message.block.header.height);
-          doneSinceReport++;
+          if (this.o.gc && history instanceof HistoryStore) await gcFollowerStep(history, this.o.gc);
+          for (const m of batch) this.o.onBlock?.(m.block.header.height);
+          doneSinceReport += batch.length;
         }
-        next++;
+        next = taken;
         const now = Date.now();
         if (now - reportedAt >= (this.o.progressEveryMs ?? 5000)) {
           const rate = (doneSinceReport * 1000) / (now - reportedAt);

@@ -29,7 +29,7 @@ export async function gcFollowerStep(history: HistoryStore, o: FollowerGcOptions
     const hash = history.blockHashAt(h);
     if (!hash) continue;
     collected++;
-    const block = history.block(hash);
+    const block = history.blockSync(hash);
     const view = block ? (JSON.parse(block.json) as { chunks?: { shard_id: number }[] }) : {};
     const shardIds = new Set((view.chunks ?? []).map((c) => c.shard_id));
     // Blocks published without `chunks` (re-serialized streams): look for their chunk rows.

@@ -2,10 +2,8 @@
 // at the genesis height with nearcore's genesis rules (storage usage recomputed, validators' stake
 // locked), so views of accounts no block has touched yet answer as the producer's do.
 import type { Genesis } from '@nearlite/chain';
-import { DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import { genesisStateFromRecords } from '@nearlite/trie';
-import { encodeHistoryValue, historyKey } from './history_key.js';
-import { GENESIS_KEY, type HistoryStore } from './history_store.js';
+import type { HistoryWriter } from './history_reader.js';
 
 export interface StorageUsageConfig {
   readonly numBytesAccount: bigint;
@@ -14,7 +12,7 @@ export interface StorageUsageConfig {
 
 /** Writes the genesis state once; a store that has it already is left as it is. */
 export async function loadGenesisHistory(
-  history: HistoryStore,
+  history: HistoryWriter,
   genesis: Genesis,
   storageUsage: StorageUsageConfig,
 ): Promise<boolean> {
@@ -24,10 +22,6 @@ export async function loadGenesisHistory(
     ...storageUsage,
     validators: genesis.config.validators.map((v) => ({ accountId: v.accountId, amount: v.amount })),
   });
-  const update = new StoreUpdate();
-  for (const { key, value } of kvs)
-    update.put(DBCol.StateHistory, historyKey(key, height), encodeHistoryValue(value));
-  update.put(DBCol.FollowerMisc, GENESIS_KEY, u64be(height));
-  await history.store.commit(update);
+  await history.writeGenesis(height, kvs);
   return true;
 }

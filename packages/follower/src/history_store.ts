@@ -1,42 +1,26 @@
-// Reads of a follower's history store. One writer (the follow loop, through `ingestBlock`) commits
-// each block as one batch whose last-read row is the cursor, so readers only ever see whole blocks.
-// Point reads of stored views are synchronous (`getSync`); state reads "as of height H" seek the
-// StateHistory column and are async (classic-level has no synchronous iterator).
-import { bytesEqual, type CryptoHash, concatBytes, fromUtf8, utf8 } from '@nearlite/primitives';
-import { asciiKey, DBCol, readU64be, type Store, u64be } from '@nearlite/store';
+// A follower's history in the node's LevelDB. One writer (the follow loop, through `ingestBlock`)
+// commits each block as one batch whose last-read row is the cursor, so readers only ever see whole
+// blocks. Point reads of stored views are synchronous (`getSync`); state reads "as of height H" seek
+// the StateHistory column and are async (classic-level has no synchronous iterator).
+import { bytesEqual, type CryptoHash, concatBytes, fromUtf8 } from '@nearlite/primitives';
+import { blockShardKey, DBCol, readU64be, type Store, StoreUpdate, u64be } from '@nearlite/store';
+import type { StreamerMessage } from '@nearlite/stream';
 import {
   decodeHistoryKey,
   decodeHistoryValue,
+  encodeHistoryValue,
+  historyKey,
   historyKeyPrefix,
   historyScanPrefix,
   invertedHeight,
 } from './history_key.js';
+import { CURSOR_KEY, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
+import type { Cursor, GenesisStateRow, HistoryReader, HistoryWriter, StoredBlock } from './history_reader.js';
+import { blockUpdate } from './ingest_update.js';
 
-export interface Cursor {
-  readonly height: number;
-  readonly hash: CryptoHash;
-}
+export { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
 
-export const CURSOR_KEY = asciiKey('cursor');
-export const GENESIS_KEY = asciiKey('genesis');
-export const FIRST_KEY = asciiKey('first');
-
-export function encodeCursor(c: Cursor): Uint8Array {
-  return concatBytes(u64be(c.height), c.hash);
-}
-
-/** A stored block row: u64be height ‖ the block view JSON. */
-export function encodeBlockRow(height: number, json: string): Uint8Array {
-  return concatBytes(u64be(height), utf8(json));
-}
-
-export interface StoredBlock {
-  readonly height: number;
-  readonly hash: CryptoHash;
-  readonly json: string;
-}
-
-export class HistoryStore {
+export class HistoryStore implements HistoryReader, HistoryWriter {
   constructor(readonly store: Store) {}
 
   cursor(): Cursor | null {
@@ -55,15 +39,65 @@ export class HistoryStore {
     return this.store.get(DBCol.StreamBlockHeight, u64be(height));
   }
 
-  block(hash: CryptoHash): StoredBlock | undefined {
+  blockSync(hash: CryptoHash): StoredBlock | undefined {
     const v = this.store.get(DBCol.StreamBlock, hash);
     if (!v) return undefined;
     return { height: Number(readU64be(v, 0)), hash, json: fromUtf8(v.subarray(8)) };
   }
 
-  blockAt(height: number): StoredBlock | undefined {
+  blockAtSync(height: number): StoredBlock | undefined {
     const hash = this.blockHashAt(height);
-    return hash ? this.block(hash) : undefined;
+    return hash ? this.blockSync(hash) : undefined;
+  }
+
+  async block(hash: CryptoHash): Promise<StoredBlock | undefined> {
+    return this.blockSync(hash);
+  }
+
+  async blockAt(height: number): Promise<StoredBlock | undefined> {
+    return this.blockAtSync(height);
+  }
+
+  async chunk(blockHash: CryptoHash, shardId: number): Promise<string | undefined> {
+    return this.json(DBCol.StreamChunk, blockShardKey(blockHash, shardId));
+  }
+
+  async chunkByHash(chunkHash: CryptoHash): Promise<string | undefined> {
+    const at = this.store.get(DBCol.StreamChunkHash, chunkHash);
+    return at && this.json(DBCol.StreamChunk, at);
+  }
+
+  async transaction(hash: CryptoHash): Promise<string | undefined> {
+    return this.json(DBCol.StreamTransaction, hash);
+  }
+
+  async outcome(id: CryptoHash): Promise<string | undefined> {
+    return this.json(DBCol.StreamOutcome, id);
+  }
+
+  async receipt(id: CryptoHash): Promise<string | undefined> {
+    return this.json(DBCol.StreamReceipt, id);
+  }
+
+  async stateChanges(blockHash: CryptoHash): Promise<string | undefined> {
+    return this.json(DBCol.StreamStateChanges, blockHash);
+  }
+
+  async writeGenesis(height: number, rows: readonly GenesisStateRow[]): Promise<void> {
+    const update = new StoreUpdate();
+    for (const { key, value } of rows)
+      update.put(DBCol.StateHistory, historyKey(key, height), encodeHistoryValue(value));
+    update.put(DBCol.FollowerMisc, GENESIS_KEY, u64be(height));
+    await this.store.commit(update);
+  }
+
+  /** Every block in one batch, each with its cursor row; the last one's cursor wins. */
+  async writeBlocks(messages: readonly StreamerMessage[], first: boolean): Promise<void> {
+    const update = new StoreUpdate();
+    messages.forEach((m, i) => {
+      blockUpdate(m, first && i === 0, update);
+    });
+    await this.store.commit(update);
   }
 
   /** Height of the first followed block: below it (down to genesis) this node holds no blocks. */

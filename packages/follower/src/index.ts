@@ -4,6 +4,7 @@ export * from './follow_loop.js';
 export * from './gc.js';
 export * from './genesis_history.js';
 export * from './history_key.js';
+export type * from './history_reader.js';
 export * from './history_store.js';
 export * from './ingest.js';
 export * from './prefetched_state.js';

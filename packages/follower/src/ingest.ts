@@ -1,89 +1,69 @@
-// Ingests one verified StreamerMessage as ONE StoreUpdate: the block view, chunk views, transactions
-// with outcomes, receipts, receipt outcomes, the state changes with causes, the state history rows
-// and the cursor. A crash at any moment leaves either the whole block or none of it, so a restart
-// resumes at the block after the cursor with nothing missing or doubled.
-import { base58Decode, base58Encode, stringifyJson, utf8 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
+// Ingests verified StreamerMessages through a HistoryWriter: each backend commits a block's rows
+// and then its cursor (LevelDB: one batch; PostgreSQL: the shard databases, then the meta database),
+// so a crash at any moment leaves either the whole block or none of it as far as readers can tell,
+// and a restart resumes at the block after the cursor with nothing missing or doubled.
+import { base58Decode, base58Encode } from '@nearlite/primitives';
 import {
   BlockVerificationError,
   type StreamerMessage,
   VerifyCheck,
   verifyStreamerMessage,
 } from '@nearlite/stream';
-import { encodeHistoryValue, historyKey } from './history_key.js';
-import { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, type HistoryStore } from './history_store.js';
+import type { HistoryWriter } from './history_reader.js';
 import { stateChangeWrite } from './state_change_keys.js';
 
-const json = (v: unknown) => utf8(stringifyJson(v));
+export { blockUpdate } from './ingest_update.js';
 
-/** Builds the block's batch; exported for tests that inspect what one block writes. */
-export function blockUpdate(message: StreamerMessage, first: boolean): StoreUpdate {
-  const { block, shards } = message;
-  const height = block.header.height;
-  const hash = base58Decode(block.header.hash);
-  const update = new StoreUpdate();
-  update.put(DBCol.StreamBlock, hash, encodeBlockRow(height, stringifyJson(block)));
-  update.put(DBCol.StreamBlockHeight, u64be(height), hash);
-
-  const stateChanges: unknown[] = [];
-  const outcomeIds: string[] = [];
-  for (const shard of shards) {
-    const chunk = shard.chunk;
-    if (chunk) {
-      const at = blockShardKey(hash, chunk.header.shard_id);
-      update.put(
-        DBCol.StreamChunk,
-        at,
-        json({
-          author: chunk.author,
-          header: chunk.header,
-          transactions: chunk.transactions.map((t) => t.transaction),
-          receipts: chunk.receipts,
-        }),
-      );
-      update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
-      for (const t of chunk.transactions) {
-        const id = base58Decode(t.transaction.hash);
-        update.put(DBCol.StreamTransaction, id, json(t.transaction));
-        update.put(DBCol.StreamOutcome, id, json(t.outcome.execution_outcome));
-        outcomeIds.push(t.transaction.hash);
+/**
+ * The values every writer decodes (hashes, keys, base64): a value the stream should never carry is
+ * refused like a failed check, so the loop refetches instead of storing part of it.
+ */
+function checkShape(message: StreamerMessage): void {
+  try {
+    base58Decode(message.block.header.hash);
+    for (const shard of message.shards) {
+      const chunk = shard.chunk;
+      if (chunk) {
+        base58Decode(chunk.header.chunk_hash);
+        for (const t of chunk.transactions) base58Decode(t.transaction.hash);
+        for (const r of chunk.receipts) base58Decode(r.receipt_id);
       }
-      for (const r of chunk.receipts) update.put(DBCol.StreamReceipt, base58Decode(r.receipt_id), json(r));
+      for (const r of shard.receipt_execution_outcomes) base58Decode(r.receipt.receipt_id);
+      for (const c of shard.state_changes) stateChangeWrite(c);
     }
-    for (const r of shard.receipt_execution_outcomes) {
-      const id = base58Decode(r.receipt.receipt_id);
-      update.put(DBCol.StreamReceipt, id, json(r.receipt));
-      update.put(DBCol.StreamOutcome, id, json(r.execution_outcome));
-      outcomeIds.push(r.receipt.receipt_id);
-    }
-    for (const c of shard.state_changes) {
-      stateChanges.push(c);
-      const w = stateChangeWrite(c);
-      if (w) update.put(DBCol.StateHistory, historyKey(w.key, height), encodeHistoryValue(w.value));
-    }
+  } catch (err) {
+    throw new BlockVerificationError(message.block.header.height, VerifyCheck.Shape, (err as Error).message);
   }
-  update.put(DBCol.StreamStateChanges, hash, json(stateChanges));
-  update.put(DBCol.StreamOutcomeIds, hash, json(outcomeIds));
-  if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
-  update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));
-  return update;
 }
 
 /**
  * Verifies the message against the cursor and commits it. Throws BlockVerificationError (nothing
  * written) when the block fails a check.
  */
-export async function ingestBlock(history: HistoryStore, message: StreamerMessage): Promise<void> {
+export async function ingestBlock(history: HistoryWriter, message: StreamerMessage): Promise<void> {
+  await ingestBlocks(history, [message]);
+}
+
+/**
+ * Verifies consecutive messages against the cursor and each other, and commits them together (the
+ * catch-up path: several blocks per write). When one fails its checks, the ones before it are
+ * committed and its BlockVerificationError is thrown.
+ */
+export async function ingestBlocks(
+  history: HistoryWriter,
+  messages: readonly StreamerMessage[],
+): Promise<void> {
   const cursor = history.cursor();
-  const prev = cursor ? { height: cursor.height, hash: base58Encode(cursor.hash) } : null;
-  verifyStreamerMessage(message, { prev });
-  let update: StoreUpdate;
+  let prev = cursor ? { height: cursor.height, hash: base58Encode(cursor.hash) } : null;
+  const verified: StreamerMessage[] = [];
   try {
-    update = blockUpdate(message, cursor === null);
-  } catch (err) {
-    // A value the stream should never carry (a malformed key, hash or base64): refused like a
-    // failed check, so the loop refetches instead of storing part of it.
-    throw new BlockVerificationError(message.block.header.height, VerifyCheck.Shape, (err as Error).message);
+    for (const m of messages) {
+      verifyStreamerMessage(m, { prev });
+      checkShape(m);
+      verified.push(m);
+      prev = { height: m.block.header.height, hash: m.block.header.hash };
+    }
+  } finally {
+    if (verified.length > 0) await history.writeBlocks(verified, cursor === null);
   }
-  await history.store.commit(update);
 }

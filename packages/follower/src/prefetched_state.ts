@@ -4,7 +4,7 @@
 
 import type { StateReader } from '@nearlite/chain';
 import { compareBytes, HandlerError, toHex } from '@nearlite/primitives';
-import type { HistoryStore } from './history_store.js';
+import type { HistoryReader } from './history_reader.js';
 
 function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {
   if (key.length < prefix.length) return false;
@@ -17,7 +17,7 @@ export class PrefetchedState implements StateReader {
   private readonly scanned: { prefix: Uint8Array; entries: [Uint8Array, Uint8Array][] }[] = [];
 
   constructor(
-    private readonly history: HistoryStore,
+    private readonly history: HistoryReader,
     readonly height: number,
   ) {}
 

@@ -3,8 +3,7 @@
 // served from the outcome JSON the stream published. Every stored block is final, so a transaction is
 // FINAL once every receipt in its DAG has an outcome here.
 import { base58Decode, base58Encode, type CryptoHash, HandlerError, RawJson } from '@nearlite/primitives';
-import { DBCol } from '@nearlite/store';
-import type { HistoryStore } from './history_store.js';
+import type { HistoryReader } from './history_reader.js';
 
 interface OutcomeJson {
   readonly id: string;
@@ -16,8 +15,8 @@ interface Loaded {
   readonly parsed: OutcomeJson;
 }
 
-function load(history: HistoryStore, id: CryptoHash): Loaded | null {
-  const raw = history.json(DBCol.StreamOutcome, id);
+async function load(history: HistoryReader, id: CryptoHash): Promise<Loaded | null> {
+  const raw = await history.outcome(id);
   return raw === undefined ? null : { raw, parsed: JSON.parse(raw) as OutcomeJson };
 }
 
@@ -49,16 +48,19 @@ function finalStatus(outcomes: readonly Loaded[]): unknown {
   return 'Started';
 }
 
-export function txStatusView(history: HistoryStore, txHash: CryptoHash, withReceipts: boolean): object {
-  const txRaw = history.json(DBCol.StreamTransaction, txHash);
-  const txOutcome = load(history, txHash);
+export async function txStatusView(
+  history: HistoryReader,
+  txHash: CryptoHash,
+  withReceipts: boolean,
+): Promise<object> {
+  const [txRaw, txOutcome] = await Promise.all([history.transaction(txHash), load(history, txHash)]);
   if (txRaw === undefined || !txOutcome) throw unknownTransaction(txHash);
   const outcomes: Loaded[] = [txOutcome];
   const seen = new Set<string>();
   const executed = new Set<string>();
   const nonRefund: string[] = [];
   let pending = 0;
-  const visit = (o: Loaded, isTx: boolean) => {
+  const visit = async (o: Loaded, isTx: boolean): Promise<void> => {
     if (!isTx) executed.add(o.parsed.id);
     const ids = o.parsed.outcome.receipt_ids;
     // nearcore's get_tx_execution_status takes a receipt's last new receipt to be its refund.
@@ -66,14 +68,14 @@ export function txStatusView(history: HistoryStore, txHash: CryptoHash, withRece
     for (const rid of ids) {
       if (seen.has(rid)) continue;
       seen.add(rid);
-      const ro = load(history, base58Decode(rid));
+      const ro = await load(history, base58Decode(rid));
       if (ro) {
         outcomes.push(ro);
-        visit(ro, false);
+        await visit(ro, false);
       } else pending++;
     }
   };
-  visit(txOutcome, true);
+  await visit(txOutcome, true);
   const allExecuted = nonRefund.every((id) => executed.has(id));
   const level = !allExecuted ? 'INCLUDED_FINAL' : pending === 0 ? 'FINAL' : 'EXECUTED';
   const tx = JSON.parse(txRaw) as { signer_id: string; receiver_id: string };
@@ -86,20 +88,16 @@ export function txStatusView(history: HistoryStore, txHash: CryptoHash, withRece
     receipts_outcome: receiptOutcomes.map((o) => new RawJson(o.raw)),
   };
   if (withReceipts) {
-    const receipts: RawJson[] = [];
-    receiptOutcomes.forEach((o, i) => {
-      // nearcore does not store the local receipt of a signer-is-receiver transaction.
-      if (i === 0 && tx.signer_id === tx.receiver_id) return;
-      const raw = history.json(DBCol.StreamReceipt, base58Decode(o.parsed.id));
-      if (raw !== undefined) receipts.push(new RawJson(raw));
-    });
-    out.receipts = receipts;
+    // nearcore does not store the local receipt of a signer-is-receiver transaction.
+    const wanted = receiptOutcomes.filter((_o, i) => !(i === 0 && tx.signer_id === tx.receiver_id));
+    const raws = await Promise.all(wanted.map((o) => history.receipt(base58Decode(o.parsed.id))));
+    out.receipts = raws.filter((raw) => raw !== undefined).map((raw) => new RawJson(raw));
   }
   return out;
 }
 
-export function receiptView(history: HistoryStore, receiptId: CryptoHash): object {
-  const raw = history.json(DBCol.StreamReceipt, receiptId);
+export async function receiptView(history: HistoryReader, receiptId: CryptoHash): Promise<object> {
+  const raw = await history.receipt(receiptId);
   if (raw === undefined) {
     const id = base58Encode(receiptId);
     throw new HandlerError(

@@ -66,7 +66,7 @@ t.test('follows in height order through failures and skipped heights, then tails
   );
   t.equal(loop.lag, 0);
   for (const m of chain)
-    t.ok(history.blockAt(m.block.header.height), `block ${m.block.header.height} stored`);
+    t.ok(await history.blockAt(m.block.header.height), `block ${m.block.header.height} stored`);
   await store.close();
 });
 
@@ -120,7 +120,7 @@ t.test('a non-archival follower keeps the configured number of blocks below its 
   for (const m of chain) {
     const h = m.block.header.height;
     t.equal(
-      history.blockAt(h) !== undefined,
+      (await history.blockAt(h)) !== undefined,
       h >= last - 10,
       `block ${h} ${h >= last - 10 ? 'kept' : 'collected'}`,
     );

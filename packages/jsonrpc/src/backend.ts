@@ -59,8 +59,8 @@ export interface RpcBackend {
   /** Height of the current head, for nearcore's 422-on-UNKNOWN_BLOCK rule. */
   headHeight(): number;
 
-  block(ref: BlockReference): View;
-  chunk(id: ChunkReference): View;
+  block(ref: BlockReference): View | Promise<View>;
+  chunk(id: ChunkReference): View | Promise<View>;
   /**
    * `query` result including `block_height`/`block_hash`. UNKNOWN_ACCESS_KEY (info `public_key`,
    * `block_height`, `block_hash`) and CONTRACT_EXECUTION_ERROR (info `vm_error` = the Rust Debug text
@@ -71,14 +71,14 @@ export interface RpcBackend {
   changes(ref: BlockReference, request: ChangesRequest): View | Promise<View>;
   changesInBlock(ref: BlockReference): View | Promise<View>;
 
-  status(): View;
+  status(): View | Promise<View>;
   /** Throws HandlerError('NO_NEW_BLOCKS' | 'NODE_IS_SYNCING') when unhealthy. */
   health(): void;
   networkInfo(): View;
-  validators(ref: EpochReference): View;
-  gasPrice(blockId: BlockId | null): View;
+  validators(ref: EpochReference): View | Promise<View>;
+  gasPrice(blockId: BlockId | null): View | Promise<View>;
   genesisConfig(): View;
-  protocolConfig(ref: BlockReference): View;
+  protocolConfig(ref: BlockReference): View | Promise<View>;
 
   /**
    * Transaction bytes arrive base64-decoded but not borsh-decoded: a backend that cannot decode them
@@ -89,7 +89,7 @@ export interface RpcBackend {
   /** `broadcast_tx_async`: validates and queues, returns the base58 transaction hash. */
   broadcastTxAsync(signedTx: Uint8Array): string;
   txStatus(query: TxStatusQuery, waitUntil: TxExecutionStatus, withReceipts: boolean): Promise<View>;
-  receipt(receiptId: CryptoHash): View;
+  receipt(receiptId: CryptoHash): View | Promise<View>;
 
   lightClientProof(request: LightClientProofRequest, lightClientHead: CryptoHash): View;
   nextLightClientBlock(lastBlockHash: CryptoHash): View | null;

@@ -11,6 +11,8 @@ import { type LakeTarget, lakeExport } from './lake.js';
 import { type Logger, stderrLogger } from './log.js';
 import { NearliteNode } from './node.js';
 import { repair } from './repair.js';
+import { ServeNode, type ServeOptions } from './serve_node.js';
+import { storeFromFlags } from './store_config.js';
 import { VERSION } from './version.js';
 
 const USAGE = `nearlite ${VERSION} — a NEAR-compatible node
@@ -24,6 +26,11 @@ Usage:
   nearlite run  --home DIR --follow SOURCE [--upstream-rpc URL] [--rpc-addr HOST:PORT] [--archive]
                 follow a chain's block stream (SOURCE: http(s)://BASE neardata-style, s3://bucket[/prefix]
                 or file:DIR, the NEAR Lake layout) and serve the read RPC from it; writes go to --upstream-rpc
+                [--store postgres://META-URL --shard-db ID=postgres://URL ...]: write the history to PostgreSQL
+                (a meta database and one per shard; several may be one) instead of the node's LevelDB
+  nearlite serve --home DIR --store postgres://META-URL --shard-db ID=URL ... [--rpc-addr HOST:PORT]
+                [--upstream-rpc URL]   a stateless RPC front end over the PostgreSQL history one
+                'run --follow' writes: start as many as needed
   nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run a local
                                 sandbox (sandbox methods on) on 127.0.0.1:3030
   nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
@@ -77,6 +84,11 @@ async function followUntilSignal(opts: FollowOptions): Promise<number> {
   return untilSignal(opts.logger, () => node.stop());
 }
 
+async function serveUntilSignal(opts: ServeOptions): Promise<number> {
+  const node = await ServeNode.start(opts);
+  return untilSignal(opts.logger, () => node.stop());
+}
+
 async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {
   const node = await NearliteNode.start(opts);
   await new Promise<void>((resolve) => {
@@ -123,6 +135,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       prefix: { type: 'string' },
       follow: { type: 'string' },
       'upstream-rpc': { type: 'string' },
+      store: { type: 'string' },
+      'shard-db': { type: 'string', multiple: true },
       from: { type: 'string' },
       to: { type: 'string' },
       out: { type: 'string' },
@@ -174,6 +188,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const logger = stderrLogger(values.quiet ?? false);
+  const store = storeFromFlags(values.store, values['shard-db']);
   switch (command) {
     case 'init': {
       if (!values.home) throw new UsageError('init needs --home DIR');
@@ -188,6 +203,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       for (const f of created) logger.info(`wrote ${f}`);
       return 0;
     }
+    case 'serve': {
+      if (!values.home) throw new UsageError("serve needs --home DIR (with the chain's genesis.json)");
+      return serveUntilSignal({
+        home: values.home,
+        logger,
+        ...(store ? { store } : {}),
+        ...(values['upstream-rpc'] ? { upstreamRpc: values['upstream-rpc'] } : {}),
+        ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
+      });
+    }
     case 'run': {
       if (!values.home) throw new UsageError('run needs --home DIR');
       if (values.follow !== undefined) {
@@ -199,9 +224,11 @@ export async function main(argv: readonly string[]): Promise<number> {
           ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
           ...(values.archive ? { archive: true } : {}),
           ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
+          ...(store ? { store } : {}),
         });
       }
       if (values['upstream-rpc'] !== undefined) throw new UsageError('--upstream-rpc needs --follow SOURCE');
+      if (store) throw new UsageError('--store needs --follow SOURCE (or the serve command)');
       const blockTimeMs = intFlag(values['block-time'], 'block-time');
       return runUntilSignal({
         home: values.home,

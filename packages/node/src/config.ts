@@ -1,5 +1,6 @@
 // The node's config.json (a nearcore-style subset) with defaults; CLI flags override it.
 import { readFileSync } from 'node:fs';
+import { type HistoryStoreConfig, storeFromJson } from './store_config.js';
 
 export interface NodeConfig {
   readonly rpcAddr: string;
@@ -22,6 +23,8 @@ export interface NodeConfig {
   readonly concurrentViewCalls: number | null;
   /** `rpc.rate_limit.view_gas_per_second` per client; null: unlimited. */
   readonly viewGasPerSecond: number | null;
+  /** Where a follower keeps its history (`store` in config.json). */
+  readonly store: HistoryStoreConfig;
 }
 
 export const DEFAULT_CONFIG: NodeConfig = {
@@ -37,6 +40,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   requestsPerSecond: null,
   concurrentViewCalls: null,
   viewGasPerSecond: null,
+  store: { kind: 'leveldb' },
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
@@ -118,6 +122,7 @@ export function loadConfig(path: string): NodeConfig {
       limit.view_gas_per_second,
       `${path}: rpc.rate_limit.view_gas_per_second`,
     ),
+    store: storeFromJson(raw.store, path),
   };
 }
 

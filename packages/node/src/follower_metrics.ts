@@ -1,5 +1,5 @@
 // Prometheus metrics of a follower: RPC calls as on any node, and where the follow loop stands.
-import type { FollowLoop, HistoryStore } from '@nearlite/follower';
+import type { FollowLoop, HistoryReader } from '@nearlite/follower';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export class FollowerMetrics {
@@ -7,7 +7,7 @@ export class FollowerMetrics {
   private readonly requests: Counter<'method' | 'outcome'>;
   private readonly latency: Histogram<'method'>;
 
-  constructor(history: HistoryStore, loop: FollowLoop) {
+  constructor(history: HistoryReader, loop: FollowLoop | null) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'nearlite_rpc_requests_total',
@@ -35,7 +35,7 @@ export class FollowerMetrics {
       help: "The source's final height, as last seen",
       registers,
       collect() {
-        this.set(loop.head ?? 0);
+        this.set(loop?.head ?? 0);
       },
     });
     new Gauge({
@@ -43,7 +43,7 @@ export class FollowerMetrics {
       help: "Heights between the cursor and the source's final height",
       registers,
       collect() {
-        this.set(loop.lag ?? 0);
+        this.set(loop?.lag ?? 0);
       },
     });
   }

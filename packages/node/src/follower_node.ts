@@ -7,20 +7,22 @@ import { loadGenesis } from '@nearlite/chain';
 import {
   FollowerBackend,
   FollowLoop,
-  HistoryStore,
+  type HistoryReader,
+  type HistoryWriter,
   loadGenesisHistory,
   UpstreamRpc,
 } from '@nearlite/follower';
 import { startRpcServer } from '@nearlite/jsonrpc';
 import { HandlerError } from '@nearlite/primitives';
-import { ensureMetadata, Store } from '@nearlite/store';
 import type { BlockSource } from '@nearlite/stream';
 import { DEFAULT_CONFIG, loadConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
+import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { createServices } from './services.js';
+import type { HistoryStoreConfig } from './store_config.js';
 import { VERSION } from './version.js';
 import { ViewCallPool } from './view_pool.js';
 
@@ -35,13 +37,17 @@ export interface FollowOptions {
   /** Heights fetched ahead of the cursor (8 by default). */
   readonly concurrency?: number;
   readonly pollMs?: number;
+  /** Where the history goes; config.json's `store` (LevelDB by default) when absent. */
+  readonly store?: HistoryStoreConfig;
+  /** Blocks committed at once while catching up (PostgreSQL: 32 by default; LevelDB: 1). */
+  readonly batchSize?: number;
 }
 
 export class FollowerNode {
   private constructor(
     readonly url: string,
     readonly port: number,
-    readonly history: HistoryStore,
+    readonly history: HistoryReader & HistoryWriter,
     readonly loop: FollowLoop,
     private readonly close: () => Promise<void>,
   ) {}
@@ -57,11 +63,14 @@ export class FollowerNode {
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadGenesis(p.genesis);
     const services = createServices({ genesis, config: { ...fileConfig, rpcAddr, archive } });
-    const store = await Store.open(p.data);
+    const storeConfig = o.store ?? fileConfig.store;
+    const opened: OpenedHistory =
+      storeConfig.kind === 'postgres'
+        ? await openPgHistory(storeConfig, genesis, 'writer')
+        : await openLevelHistory(p.data, { archive, convertDbKind: o.convertDbKind ?? false });
     const pool = new ViewCallPool(2);
     try {
-      await ensureMetadata(store, archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
-      const history = new HistoryStore(store);
+      const history = opened.history;
       if (await loadGenesisHistory(history, genesis, services.storageUsageConfig)) {
         o.logger.info(
           `genesis state of ${genesis.config.chainId} written as history at #${genesis.config.genesisHeight}`,
@@ -79,6 +88,7 @@ export class FollowerNode {
         gc: archive ? null : { keepBlocks: fileConfig.gcNumEpochsToKeep * genesis.config.epochLength },
         ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
         ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
+        batchSize: o.batchSize ?? (storeConfig.kind === 'postgres' ? 32 : 1),
       });
       const nodeKey = existsSync(p.nodeKey)
         ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key
@@ -120,7 +130,7 @@ export class FollowerNode {
       loop.start();
       o.logger.info(
         `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
-          `#${cursor ? cursor.height + 1 : startHeight}, store at ${p.data}` +
+          `#${cursor ? cursor.height + 1 : startHeight}, store at ${opened.where}` +
           (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
           `, RPC on ${server.url}`,
       );
@@ -130,11 +140,11 @@ export class FollowerNode {
         await pool.close();
         await services.close();
         await o.source.close();
-        await store.close();
+        await opened.close();
       });
     } catch (err) {
       await pool.close();
-      await store.close();
+      await opened.close();
       throw err;
     }
   }

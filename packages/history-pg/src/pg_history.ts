@@ -1,0 +1,360 @@
+// A follower's history on PostgreSQL: a meta database (schema version, cursor, blocks) and one
+// database per shard (chunks, transactions, outcomes, receipts, state changes, state history), as
+// NEAR's read-rpc lays them out. Several shards may share a database, and the meta database may be
+// one of them.
+//
+// One writer, many readers. The writer holds an advisory lock on the meta database for its whole
+// life. It commits a batch of blocks as one transaction per shard database, then ONE meta
+// transaction with the blocks and the cursor: the cursor moves last. Readers (any number of
+// processes) serve heights up to the cursor they last read and bound every lookup by it, so rows of
+// a block whose meta transaction has not committed yet (or never will, after a crash) are unknown
+// to them. A writer that starts deletes rows above the cursor that a crash left behind.
+
+import type { Cursor, GenesisStateRow, HistoryReader, HistoryWriter, StoredBlock } from '@nearlite/follower';
+import { type CryptoHash, toHex } from '@nearlite/primitives';
+import type { StreamerMessage } from '@nearlite/stream';
+import pg from 'pg';
+import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
+import { type ShardLayoutLike, shardOfTrieKey } from './key_shard.js';
+import { batchRows, type ShardRows, type StateRow } from './rows.js';
+import { type Component, migrate } from './schema.js';
+import { ShardDb } from './shard_db.js';
+
+export interface PgHistoryOptions {
+  readonly metaUrl: string;
+  /** Shard id → database URL; every shard of the layout needs one (several may be equal). */
+  readonly shardUrls: ReadonlyMap<number, string>;
+  readonly shardLayout: ShardLayoutLike;
+  /** A writer takes the writer lock and cleans up after a crash; a reader only reads. */
+  readonly role: 'writer' | 'reader';
+  /** Heights per state history partition, fixed when a shard database is created. */
+  readonly partitionSize?: number;
+  /** How often a reader re-reads the cursor (it also listens for the writer's notifications). */
+  readonly pollMs?: number;
+  /** Connections per database pool. */
+  readonly poolSize?: number;
+}
+
+const WRITER_LOCK = 0x6e6c2d7772697465n;
+const CURSOR_CHANNEL = 'nearlite_cursor';
+const DEFAULT_PARTITION_SIZE = 100_000;
+
+const bytes = (b: Uint8Array) => new Uint8Array(b);
+
+async function connectPool(url: string, what: string, max: number): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => {});
+  try {
+    const c = await pool.connect();
+    c.release();
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw new PgHistoryError(
+      PgHistoryErrorCode.Unreachable,
+      `cannot reach the ${what} database ${redactUrl(url)}: ${(err as Error).message}`,
+    );
+  }
+  return pool;
+}
+
+async function migrated(pool: pg.Pool, components: readonly Component[], url: string): Promise<void> {
+  const c = await pool.connect();
+  try {
+    for (const component of components) await migrate(c, component, url);
+  } finally {
+    c.release();
+  }
+}
+
+export class PgHistory implements HistoryReader, HistoryWriter {
+  private current: Cursor | null = null;
+  private genesis: number | null = null;
+  private first: number | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private listener: pg.Client | null = null;
+  private writerClient: pg.PoolClient | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly o: PgHistoryOptions,
+    private readonly meta: pg.Pool,
+    /** Unique shard databases, by URL. */
+    private readonly dbs: ReadonlyMap<string, ShardDb>,
+  ) {}
+
+  static async open(o: PgHistoryOptions): Promise<PgHistory> {
+    for (const id of o.shardLayout.shardIds) {
+      if (!o.shardUrls.has(id)) {
+        throw new PgHistoryError(
+          PgHistoryErrorCode.MissingShard,
+          `no database for shard ${id}: the chain has shards ${o.shardLayout.shardIds.join(', ')} and each needs a shard database (store.shard_urls in config.json, or --shard-db ${id}=URL)`,
+        );
+      }
+    }
+    const poolSize = o.poolSize ?? 8;
+    const meta = await connectPool(o.metaUrl, 'meta', poolSize);
+    const dbs = new Map<string, ShardDb>();
+    try {
+      const urls = new Set(o.shardUrls.values());
+      for (const url of urls) {
+        const pool = url === o.metaUrl ? meta : await connectPool(url, 'shard', poolSize);
+        dbs.set(url, new ShardDb(url, pool));
+      }
+      await migrated(meta, ['meta'], o.metaUrl);
+      for (const db of dbs.values()) {
+        await migrated(db.pool, ['shard'], db.url);
+        await db.loadSettings(o.partitionSize ?? DEFAULT_PARTITION_SIZE);
+      }
+    } catch (err) {
+      await Promise.all([...new Set([meta, ...[...dbs.values()].map((d) => d.pool)])].map((p) => p.end()));
+      throw err;
+    }
+    const h = new PgHistory(o, meta, dbs);
+    try {
+      if (o.role === 'writer') await h.becomeWriter();
+      await h.refresh();
+      if (o.role === 'writer') await h.dropAboveCursor();
+      else await h.follow();
+    } catch (err) {
+      await h.close();
+      throw err;
+    }
+    return h;
+  }
+
+  private async becomeWriter(): Promise<void> {
+    const c = await this.meta.connect();
+    const r = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+      WRITER_LOCK.toString(),
+    ]);
+    if (!r.rows[0]?.ok) {
+      c.release();
+      throw new PgHistoryError(
+        PgHistoryErrorCode.NotWriter,
+        `another writer is following into ${redactUrl(this.o.metaUrl)}: a history has one writer; start \`nearlite serve\` front ends to read it`,
+      );
+    }
+    this.writerClient = c;
+  }
+
+  /** Readers keep up with the writer: its NOTIFY on each cursor move, and a poll as a fallback. */
+  private async follow(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.o.metaUrl });
+    client.on('error', () => {});
+    client.on('notification', () => {
+      this.refresh().catch(() => {});
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CURSOR_CHANNEL}`);
+    this.listener = client;
+    this.timer = setInterval(() => {
+      this.refresh().catch(() => {});
+    }, this.o.pollMs ?? 250);
+    this.timer.unref();
+  }
+
+  /** Re-reads the cursor, first and genesis heights from the meta database. */
+  async refresh(): Promise<void> {
+    const r = await this.meta.query<{ name: string; block_height: string; block_hash: Buffer | null }>(
+      'SELECT name, block_height, block_hash FROM meta',
+    );
+    for (const row of r.rows) {
+      const height = Number(row.block_height);
+      if (row.name === 'cursor' && row.block_hash) {
+        // The cursor only moves forward; a slow answer never takes a reader back.
+        if (this.current === null || height > this.current.height)
+          this.current = { height, hash: bytes(row.block_hash) };
+      } else if (row.name === 'genesis') this.genesis = height;
+      else if (row.name === 'first') this.first = height;
+    }
+  }
+
+  cursor(): Cursor | null {
+    return this.current;
+  }
+
+  genesisHeight(): number | null {
+    return this.genesis;
+  }
+
+  firstHeight(): number | null {
+    return this.first;
+  }
+
+  private get bound(): number {
+    return this.current?.height ?? -1;
+  }
+
+  private dbOfShard(shardId: number): ShardDb | undefined {
+    const url = this.o.shardUrls.get(shardId);
+    return url === undefined ? undefined : this.dbs.get(url);
+  }
+
+  private dbOfKey(key: Uint8Array): ShardDb {
+    return this.dbOfShard(shardOfTrieKey(this.o.shardLayout, key))!;
+  }
+
+  /** The first database that has it: ids are unique across shards. */
+  private async anyShard<T>(read: (db: ShardDb) => Promise<T | undefined>): Promise<T | undefined> {
+    const all = await Promise.all([...this.dbs.values()].map(read));
+    return all.find((x) => x !== undefined);
+  }
+
+  async block(hash: CryptoHash): Promise<StoredBlock | undefined> {
+    const r = await this.meta.query<{ block_height: string; json: string }>(
+      'SELECT block_height, json FROM blocks WHERE block_hash = $1 AND block_height <= $2',
+      [hash, this.bound],
+    );
+    const row = r.rows[0];
+    return row && { height: Number(row.block_height), hash, json: row.json };
+  }
+
+  async blockAt(height: number): Promise<StoredBlock | undefined> {
+    if (height > this.bound) return undefined;
+    const r = await this.meta.query<{ block_hash: Buffer; json: string }>(
+      'SELECT block_hash, json FROM blocks WHERE block_height = $1',
+      [height],
+    );
+    const row = r.rows[0];
+    return row && { height, hash: bytes(row.block_hash), json: row.json };
+  }
+
+  async chunk(blockHash: CryptoHash, shardId: number): Promise<string | undefined> {
+    return this.dbOfShard(shardId)?.chunk(blockHash, shardId, this.bound);
+  }
+
+  chunkByHash(chunkHash: CryptoHash): Promise<string | undefined> {
+    return this.anyShard((db) => db.chunkByHash(chunkHash, this.bound));
+  }
+
+  transaction(hash: CryptoHash): Promise<string | undefined> {
+    return this.anyShard((db) => db.json('transactions', 'hash', hash, this.bound));
+  }
+
+  outcome(id: CryptoHash): Promise<string | undefined> {
+    return this.anyShard((db) => db.json('outcomes', 'id', id, this.bound));
+  }
+
+  receipt(id: CryptoHash): Promise<string | undefined> {
+    return this.anyShard((db) => db.json('receipts', 'id', id, this.bound));
+  }
+
+  async stateChanges(blockHash: CryptoHash): Promise<string | undefined> {
+    const parts = (
+      await Promise.all([...this.dbs.values()].map((db) => db.stateChanges(blockHash, this.bound)))
+    )
+      .flat()
+      .sort((a, b) => a.ord - b.ord)
+      .map((p) => p.json.slice(1, -1).trim())
+      .filter((p) => p.length > 0);
+    return `[${parts.join(',')}]`;
+  }
+
+  valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
+    return this.dbOfKey(trieKey).valueAt(trieKey, Math.min(height, this.bound));
+  }
+
+  scanAt(prefix: Uint8Array, height: number): Promise<[Uint8Array, Uint8Array][]> {
+    return this.dbOfKey(prefix).scanAt(prefix, Math.min(height, this.bound));
+  }
+
+  // The writer's side.
+
+  private writer(): pg.PoolClient {
+    if (!this.writerClient)
+      throw new PgHistoryError(
+        PgHistoryErrorCode.NotWriter,
+        'this PostgreSQL history was opened as a reader',
+      );
+    return this.writerClient;
+  }
+
+  /** Rows a crash left above the cursor (a block whose meta transaction never committed). */
+  private async dropAboveCursor(): Promise<void> {
+    const stateBound = this.current?.height ?? this.genesis ?? -1;
+    for (const db of this.dbs.values()) await db.dropAbove(this.current?.height ?? -1, stateBound);
+  }
+
+  private byDb(shards: ReadonlyMap<number, ShardRows>): Map<ShardDb, ShardRows[]> {
+    const out = new Map<ShardDb, ShardRows[]>();
+    for (const [shardId, rows] of shards) {
+      if (rows.empty) continue;
+      const db = this.dbOfShard(shardId);
+      if (!db) {
+        throw new PgHistoryError(
+          PgHistoryErrorCode.MissingShard,
+          `the stream has shard ${shardId}, which has no database configured`,
+        );
+      }
+      const list = out.get(db) ?? [];
+      list.push(rows);
+      out.set(db, list);
+    }
+    return out;
+  }
+
+  async writeGenesis(height: number, rows: readonly GenesisStateRow[]): Promise<void> {
+    const meta = this.writer();
+    const state = new Map<ShardDb, StateRow[]>();
+    for (const { key, value } of rows) {
+      const db = this.dbOfKey(key);
+      const list = state.get(db) ?? [];
+      list.push({ key, height, value });
+      state.set(db, list);
+    }
+    for (const [db, list] of state) await db.writeState(list);
+    await meta.query(
+      `INSERT INTO meta (name, block_height) VALUES ('genesis', $1)
+       ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
+      [height],
+    );
+    this.genesis = height;
+  }
+
+  async writeBlocks(messages: readonly StreamerMessage[], first: boolean): Promise<void> {
+    const meta = this.writer();
+    const last = messages.at(-1);
+    if (!last) return;
+    const { blocks, shards } = batchRows(messages, (key) => shardOfTrieKey(this.o.shardLayout, key));
+    await Promise.all([...this.byDb(shards)].map(([db, list]) => db.writeRows(list)));
+    const cursor = blocks.at(-1)!;
+    await meta.query('BEGIN');
+    try {
+      await meta.query(
+        `INSERT INTO blocks (block_height, block_hash, json)
+         SELECT h, decode(k, 'hex'), j FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(h, k, j)
+         ON CONFLICT (block_height) DO UPDATE SET block_hash = EXCLUDED.block_hash, json = EXCLUDED.json`,
+        [blocks.map((b) => b.height), blocks.map((b) => toHex(b.hash)), blocks.map((b) => b.json)],
+      );
+      if (first) {
+        await meta.query(
+          `INSERT INTO meta (name, block_height) VALUES ('first', $1)
+           ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
+          [blocks[0]!.height],
+        );
+      }
+      await meta.query(
+        `INSERT INTO meta (name, block_height, block_hash) VALUES ('cursor', $1, $2)
+         ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height, block_hash = EXCLUDED.block_hash`,
+        [cursor.height, cursor.hash],
+      );
+      await meta.query(`SELECT pg_notify('${CURSOR_CHANNEL}', $1)`, [String(cursor.height)]);
+      await meta.query('COMMIT');
+    } catch (err) {
+      await meta.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+    if (first) this.first = blocks[0]!.height;
+    this.current = { height: cursor.height, hash: bytes(cursor.hash) };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.listener?.end().catch(() => {});
+    this.writerClient?.release();
+    const pools = new Set([this.meta, ...[...this.dbs.values()].map((d) => d.pool)]);
+    await Promise.all([...pools].map((p) => p.end().catch(() => {})));
+  }
+}

@@ -1,0 +1,111 @@
+// Versioned schemas of the meta database and of the shard databases, applied at start.
+//
+// `schema_version` holds one row per component (`meta`, `shard`): a database may serve as the meta
+// database and as one or more shard databases at once (one small server), so each component is
+// migrated on its own. Migrations run in one transaction under an advisory lock, so two processes
+// starting at once apply them once. A database whose version of a component is newer than this code
+// knows is refused: it was written by a newer nearlite and its rows may mean something else.
+//
+// State history is range-partitioned by block height; partitions of `partition_size` heights are
+// created by the writer as heights advance. Its primary key (key, block_height) answers "the value of
+// key K as of H" with one backward index probe per partition, and a prefix scan at H with one index
+// range per partition.
+import type pg from 'pg';
+import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
+
+export type Component = 'meta' | 'shard';
+
+const META: readonly string[] = [
+  `CREATE TABLE meta (
+     name text PRIMARY KEY,
+     block_height bigint NOT NULL,
+     block_hash bytea
+   )`,
+  `CREATE TABLE blocks (
+     block_height bigint PRIMARY KEY,
+     block_hash bytea NOT NULL UNIQUE,
+     json text NOT NULL
+   )`,
+];
+
+const SHARD: readonly string[] = [
+  `CREATE TABLE shard_settings (name text PRIMARY KEY, value bigint NOT NULL)`,
+  `CREATE TABLE chunks (
+     block_hash bytea NOT NULL,
+     shard_id integer NOT NULL,
+     block_height bigint NOT NULL,
+     chunk_hash bytea NOT NULL,
+     json text NOT NULL,
+     PRIMARY KEY (block_hash, shard_id)
+   )`,
+  `CREATE INDEX chunks_by_hash ON chunks (chunk_hash)`,
+  `CREATE INDEX chunks_by_height ON chunks (block_height)`,
+  `CREATE TABLE transactions (hash bytea PRIMARY KEY, block_height bigint NOT NULL, json text NOT NULL)`,
+  `CREATE INDEX transactions_by_height ON transactions (block_height)`,
+  `CREATE TABLE outcomes (id bytea PRIMARY KEY, block_height bigint NOT NULL, json text NOT NULL)`,
+  `CREATE INDEX outcomes_by_height ON outcomes (block_height)`,
+  `CREATE TABLE receipts (id bytea PRIMARY KEY, block_height bigint NOT NULL, json text NOT NULL)`,
+  `CREATE INDEX receipts_by_height ON receipts (block_height)`,
+  `CREATE TABLE block_state_changes (
+     block_hash bytea NOT NULL,
+     shard_ord integer NOT NULL,
+     block_height bigint NOT NULL,
+     json text NOT NULL,
+     PRIMARY KEY (block_hash, shard_ord)
+   )`,
+  `CREATE INDEX block_state_changes_by_height ON block_state_changes (block_height)`,
+  `CREATE TABLE state_history (
+     key bytea NOT NULL,
+     block_height bigint NOT NULL,
+     value bytea,
+     PRIMARY KEY (key, block_height)
+   ) PARTITION BY RANGE (block_height)`,
+];
+
+/** Each component's migrations, in order: version N is the first N entries applied. */
+const MIGRATIONS: Record<Component, readonly (readonly string[])[]> = {
+  meta: [META],
+  shard: [SHARD],
+};
+
+export const SCHEMA_VERSION: Record<Component, number> = {
+  meta: MIGRATIONS.meta.length,
+  shard: MIGRATIONS.shard.length,
+};
+
+/** Advisory lock key taken while migrating ("nearlite" in ASCII, truncated). */
+const MIGRATION_LOCK = 0x6e6561726c697465n;
+
+export async function migrate(client: pg.ClientBase, component: Component, url: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_version (component text PRIMARY KEY, version integer NOT NULL)',
+    );
+    const r = await client.query<{ version: number }>(
+      'SELECT version FROM schema_version WHERE component = $1',
+      [component],
+    );
+    const have = r.rows[0]?.version ?? 0;
+    const known = SCHEMA_VERSION[component];
+    if (have > known) {
+      throw new PgHistoryError(
+        PgHistoryErrorCode.SchemaTooNew,
+        `the ${component} database ${redactUrl(url)} has schema version ${have}, newer than this nearlite knows (${known}): upgrade nearlite, or point it at another database`,
+      );
+    }
+    for (let v = have; v < known; v++) for (const sql of MIGRATIONS[component][v]!) await client.query(sql);
+    if (have < known) {
+      await client.query(
+        `INSERT INTO schema_version (component, version) VALUES ($1, $2)
+         ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version`,
+        [component, known],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,220 @@
+// One shard database: its reads (each bounded by the reader's cursor) and the writer's inserts.
+// Inserts are set-based (`unnest` of arrays: one statement per table per transaction, whatever the
+// number of rows), and idempotent (ON CONFLICT), so a batch re-written after a crash lands as if
+// written once. State history partitions are created here as heights advance.
+import { concatBytes, toHex } from '@nearlite/primitives';
+import type pg from 'pg';
+import { mergeJsonRows, type ShardRows, type StateRow } from './rows.js';
+
+const bytes = (b: Uint8Array) => new Uint8Array(b);
+/** Rows per statement for the genesis state, which can be millions of rows. */
+const CHUNK_ROWS = 20_000;
+
+/** The exclusive upper bound of the keys under `prefix`; null when there is none (all 0xff). */
+export function prefixEnd(prefix: Uint8Array): Uint8Array | null {
+  const end = concatBytes(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i] = end[i]! + 1;
+      return end.slice(0, i + 1);
+    }
+  }
+  return null;
+}
+
+type JsonTable = 'transactions' | 'outcomes' | 'receipts';
+
+export class ShardDb {
+  private partitionSize = 0;
+  private readonly partitions = new Set<number>();
+
+  constructor(
+    readonly url: string,
+    readonly pool: pg.Pool,
+  ) {}
+
+  /** Reads (or fixes, on a new database) the partition size, and which partitions exist. */
+  async loadSettings(wanted: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO shard_settings (name, value) VALUES ('partition_size', $1) ON CONFLICT (name) DO NOTHING`,
+      [wanted],
+    );
+    const r = await this.pool.query<{ value: string }>(
+      `SELECT value FROM shard_settings WHERE name = 'partition_size'`,
+    );
+    this.partitionSize = Number(r.rows[0]!.value);
+    const p = await this.pool.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       JOIN pg_class parent ON parent.oid = i.inhparent WHERE parent.relname = 'state_history'`,
+    );
+    for (const row of p.rows) {
+      const m = /^state_history_(\d+)$/.exec(row.name);
+      if (m) this.partitions.add(Number(m[1]));
+    }
+  }
+
+  async chunk(blockHash: Uint8Array, shardId: number, bound: number): Promise<string | undefined> {
+    const r = await this.pool.query<{ json: string }>(
+      'SELECT json FROM chunks WHERE block_hash = $1 AND shard_id = $2 AND block_height <= $3',
+      [blockHash, shardId, bound],
+    );
+    return r.rows[0]?.json;
+  }
+
+  async chunkByHash(chunkHash: Uint8Array, bound: number): Promise<string | undefined> {
+    const r = await this.pool.query<{ json: string }>(
+      'SELECT json FROM chunks WHERE chunk_hash = $1 AND block_height <= $2 LIMIT 1',
+      [chunkHash, bound],
+    );
+    return r.rows[0]?.json;
+  }
+
+  async json(table: JsonTable, idColumn: 'hash' | 'id', id: Uint8Array, bound: number) {
+    const r = await this.pool.query<{ json: string }>(
+      `SELECT json FROM ${table} WHERE ${idColumn} = $1 AND block_height <= $2`,
+      [id, bound],
+    );
+    return r.rows[0]?.json;
+  }
+
+  async stateChanges(blockHash: Uint8Array, bound: number): Promise<{ ord: number; json: string }[]> {
+    const r = await this.pool.query<{ shard_ord: number; json: string }>(
+      'SELECT shard_ord, json FROM block_state_changes WHERE block_hash = $1 AND block_height <= $2',
+      [blockHash, bound],
+    );
+    return r.rows.map((row) => ({ ord: row.shard_ord, json: row.json }));
+  }
+
+  async valueAt(key: Uint8Array, height: number): Promise<Uint8Array | null> {
+    const r = await this.pool.query<{ value: Buffer | null }>(
+      `SELECT value FROM state_history WHERE key = $1 AND block_height <= $2
+       ORDER BY block_height DESC LIMIT 1`,
+      [key, height],
+    );
+    const v = r.rows[0]?.value;
+    return v ? bytes(v) : null;
+  }
+
+  async scanAt(prefix: Uint8Array, height: number): Promise<[Uint8Array, Uint8Array][]> {
+    const end = prefixEnd(prefix);
+    const r = await this.pool.query<{ key: Buffer; value: Buffer | null }>(
+      `SELECT DISTINCT ON (key) key, value FROM state_history
+       WHERE key >= $1 ${end ? 'AND key < $3' : ''} AND block_height <= $2
+       ORDER BY key, block_height DESC`,
+      end ? [prefix, height, end] : [prefix, height],
+    );
+    const out: [Uint8Array, Uint8Array][] = [];
+    for (const row of r.rows) if (row.value) out.push([bytes(row.key), bytes(row.value)]);
+    return out;
+  }
+
+  /** Deletes what a crashed writer left above the cursor. */
+  async dropAbove(height: number, stateHeight: number): Promise<void> {
+    for (const t of ['chunks', 'transactions', 'outcomes', 'receipts', 'block_state_changes'])
+      await this.pool.query(`DELETE FROM ${t} WHERE block_height > $1`, [height]);
+    await this.pool.query('DELETE FROM state_history WHERE block_height > $1', [stateHeight]);
+  }
+
+  private async ensurePartitions(c: pg.ClientBase, heights: Iterable<number>): Promise<void> {
+    for (const h of heights) {
+      const start = Math.floor(h / this.partitionSize) * this.partitionSize;
+      if (this.partitions.has(start)) continue;
+      await c.query(
+        `CREATE TABLE IF NOT EXISTS state_history_${start} PARTITION OF state_history
+         FOR VALUES FROM (${start}) TO (${start + this.partitionSize})`,
+      );
+      this.partitions.add(start);
+    }
+  }
+
+  private async insertState(c: pg.ClientBase, rows: readonly StateRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+      const part = rows.slice(i, i + CHUNK_ROWS);
+      await c.query(
+        `INSERT INTO state_history (key, block_height, value)
+         SELECT decode(k, 'hex'), h, decode(v, 'hex') FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(k, h, v)
+         ON CONFLICT (key, block_height) DO UPDATE SET value = EXCLUDED.value`,
+        [
+          part.map((r) => toHex(r.key)),
+          part.map((r) => r.height),
+          part.map((r) => (r.value ? toHex(r.value) : null)),
+        ],
+      );
+    }
+  }
+
+  private async transaction(write: (c: pg.PoolClient) => Promise<void>): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await write(c);
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      // A failed partition creation may have been rolled back with it.
+      this.partitions.clear();
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  async writeState(rows: readonly StateRow[]): Promise<void> {
+    await this.transaction(async (c) => {
+      await this.ensurePartitions(c, new Set(rows.map((r) => r.height)));
+      await this.insertState(c, rows);
+    });
+  }
+
+  /** One transaction for every shard's rows of a batch that this database keeps. */
+  async writeRows(list: readonly ShardRows[]): Promise<void> {
+    const chunks = list.flatMap((s) => s.chunks);
+    const changes = list.flatMap((s) => s.stateChanges);
+    const state = list.flatMap((s) => [...s.state.values()]);
+    await this.transaction(async (c) => {
+      await this.ensurePartitions(c, new Set(state.map((r) => r.height)));
+      if (chunks.length > 0) {
+        await c.query(
+          `INSERT INTO chunks (block_hash, shard_id, block_height, chunk_hash, json)
+           SELECT decode(b, 'hex'), s, h, decode(k, 'hex'), j
+           FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[], $5::text[]) AS t(b, s, h, k, j)
+           ON CONFLICT (block_hash, shard_id) DO UPDATE SET json = EXCLUDED.json`,
+          [
+            chunks.map((r) => toHex(r.blockHash)),
+            chunks.map((r) => r.shardId),
+            chunks.map((r) => r.height),
+            chunks.map((r) => toHex(r.chunkHash)),
+            chunks.map((r) => r.json),
+          ],
+        );
+      }
+      for (const [table, id, rows] of [
+        ['transactions', 'hash', mergeJsonRows(list.map((s) => s.transactions))],
+        ['outcomes', 'id', mergeJsonRows(list.map((s) => s.outcomes))],
+        ['receipts', 'id', mergeJsonRows(list.map((s) => s.receipts))],
+      ] as const) {
+        if (rows.length === 0) continue;
+        await c.query(
+          `INSERT INTO ${table} (${id}, block_height, json)
+           SELECT decode(k, 'hex'), h, j FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(k, h, j)
+           ON CONFLICT (${id}) DO UPDATE SET json = EXCLUDED.json`,
+          [rows.map((r) => toHex(r.id)), rows.map((r) => r.height), rows.map((r) => r.json)],
+        );
+      }
+      if (changes.length > 0) {
+        await c.query(
+          `INSERT INTO block_state_changes (block_hash, shard_ord, block_height, json)
+           SELECT decode(b, 'hex'), o, h, j FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[]) AS t(b, o, h, j)
+           ON CONFLICT (block_hash, shard_ord) DO UPDATE SET json = EXCLUDED.json`,
+          [
+            changes.map((r) => toHex(r.blockHash)),
+            changes.map((r) => r.shardOrd),
+            changes.map((r) => r.height),
+            changes.map((r) => r.json),
+          ],
+        );
+      }
+      if (state.length > 0) await this.insertState(c, state);
+    });
+  }
+}

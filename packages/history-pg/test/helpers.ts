@@ -1,0 +1,83 @@
+// Both histories side by side: a LevelDB HistoryStore and a PgHistory over real databases, each
+// behind a FollowerBackend, answering through the real JSON-RPC dispatcher.
+import { join } from 'node:path';
+import { type Genesis, loadGenesis } from '@nearlite/chain';
+import { FollowerBackend, type HistoryReader } from '@nearlite/follower';
+import { PgHistory, type ShardLayoutLike } from '@nearlite/history-pg';
+import { dispatch } from '@nearlite/jsonrpc';
+import type { StreamerMessage } from '@nearlite/stream';
+import type { TestPostgres } from '../../../test/helpers/postgres.js';
+
+export const MAINNET_GENESIS = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'test',
+  'fixtures',
+  'mainnet_genesis.json',
+);
+
+let mainnet: Genesis | null = null;
+export function mainnetGenesis(): Genesis {
+  mainnet ??= loadGenesis(MAINNET_GENESIS);
+  return mainnet;
+}
+
+export function backendOver(history: HistoryReader, genesis: Genesis = mainnetGenesis()): FollowerBackend {
+  return new FollowerBackend({
+    history,
+    genesis,
+    runtimeConfigView: {},
+    version: 'test',
+    rpcAddr: '127.0.0.1:0',
+    nodePublicKey: 'ed25519:11111111111111111111111111111111',
+    upstream: null,
+    runView: async () => {
+      throw new Error('no view runner in this test');
+    },
+    syncing: () => false,
+  });
+}
+
+/** The stream's shards, with accounts spread over them by their first character. */
+export function layoutOf(message: StreamerMessage): ShardLayoutLike {
+  const shardIds = message.shards.map((s) => s.shard_id);
+  return { shardIds, accountIdToShardId: (a) => shardIds[a.charCodeAt(0) % shardIds.length]! };
+}
+
+let dbCounter = 0;
+
+/** A meta database and two shard databases; the layout's shards alternate between them. */
+export async function pgDatabases(
+  pg: TestPostgres,
+  layout: ShardLayoutLike,
+): Promise<{ metaUrl: string; shardUrls: Map<number, string> }> {
+  const n = ++dbCounter;
+  const metaUrl = await pg.createDatabase(`meta_${n}`);
+  const a = await pg.createDatabase(`shard_a_${n}`);
+  const b = await pg.createDatabase(`shard_b_${n}`);
+  return { metaUrl, shardUrls: new Map(layout.shardIds.map((id, i) => [id, i % 2 === 0 ? a : b])) };
+}
+
+export function openPg(
+  dbs: { metaUrl: string; shardUrls: Map<number, string> },
+  layout: ShardLayoutLike,
+  role: 'writer' | 'reader',
+): Promise<PgHistory> {
+  return PgHistory.open({ ...dbs, shardLayout: layout, role, partitionSize: 1000, pollMs: 50 });
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+}
+
+export async function call(backend: FollowerBackend, method: string, params: unknown): Promise<Answer> {
+  const res = await dispatch({ jsonrpc: '2.0', id: 1, method, params }, backend);
+  if (method !== 'status') return res;
+  // Uptime is the only field that depends on when the backend was made.
+  const parsed = JSON.parse(res.body) as { result?: { uptime_sec?: number } };
+  if (parsed.result) delete parsed.result.uptime_sec;
+  return { status: res.status, body: JSON.stringify(parsed) };
+}

@@ -1,0 +1,129 @@
+// The writer's guarantees: one writer at a time; rows a crash left above the cursor are invisible
+// to readers (they answer as a history without that block) and are deleted by the next writer,
+// which then writes the block again; state history lands in height-range partitions.
+import { join } from 'node:path';
+import { HistoryStore, ingestBlock, loadGenesisHistory } from '@nearlite/follower';
+import { PgHistoryErrorCode } from '@nearlite/history-pg';
+import { base58Decode } from '@nearlite/primitives';
+import { Store } from '@nearlite/store';
+import pg from 'pg';
+import t from 'tap';
+import { startPostgres } from '../../../test/helpers/postgres.js';
+import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { backendOver, call, layoutOf, mainnetGenesis, openPg, pgDatabases } from './helpers.js';
+import { readRequests } from './requests.js';
+
+const STORAGE = { numBytesAccount: 100n, numExtraBytesRecord: 40n };
+
+t.test('one writer; a crash above the cursor is invisible and cleaned up', async (t) => {
+  const server = await startPostgres();
+  t.teardown(() => server.stop());
+  const a = loadFixture('mainnet-107503704').message;
+  const b = loadFixture('mainnet-107503705').message;
+  const genesis = mainnetGenesis();
+  const layout = layoutOf(a);
+  const dbs = await pgDatabases(server, layout);
+
+  // The LevelDB history holding only `a`: what readers must answer while `b` is not whole.
+  const store = await Store.open(join(t.testdir(), 'data'));
+  t.teardown(() => store.close());
+  const level = new HistoryStore(store);
+  await loadGenesisHistory(level, genesis, STORAGE);
+  await ingestBlock(level, a);
+
+  const writer = await openPg(dbs, layout, 'writer');
+  await t.rejects(openPg(dbs, layout, 'writer'), {
+    name: 'PgHistoryError',
+    code: PgHistoryErrorCode.NotWriter,
+  });
+  await loadGenesisHistory(writer, genesis, STORAGE);
+  await ingestBlock(writer, a);
+  await ingestBlock(writer, b);
+  await writer.close();
+
+  // A crash after the shard transactions of `b` and before its meta transaction.
+  const meta = new pg.Client({ connectionString: dbs.metaUrl });
+  await meta.connect();
+  t.teardown(() => meta.end());
+  await meta.query(`UPDATE meta SET block_height = $1, block_hash = $2 WHERE name = 'cursor'`, [
+    a.block.header.height,
+    base58Decode(a.block.header.hash),
+  ]);
+  await meta.query('DELETE FROM blocks WHERE block_height = $1', [b.block.header.height]);
+
+  const shardDbs = [...new Set(dbs.shardUrls.values())];
+  const rowsAbove = async (): Promise<number> => {
+    let n = 0;
+    for (const url of shardDbs) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      for (const table of [
+        'chunks',
+        'transactions',
+        'outcomes',
+        'receipts',
+        'block_state_changes',
+        'state_history',
+      ]) {
+        const r = await c.query(`SELECT count(*)::int AS n FROM ${table} WHERE block_height > $1`, [
+          a.block.header.height,
+        ]);
+        n += r.rows[0].n as number;
+      }
+      await c.end();
+    }
+    return n;
+  };
+  t.ok((await rowsAbove()) > 0, 'the shard databases hold rows of the half-written block');
+
+  const reader = await openPg(dbs, layout, 'reader');
+  t.teardown(() => reader.close());
+  const fromLevel = backendOver(level);
+  const fromReader = backendOver(reader);
+  let alike = 0;
+  const requests = readRequests([a, b], 6);
+  for (const r of requests) {
+    const want = await call(fromLevel, r.method, r.params);
+    const got = await call(fromReader, r.method, r.params);
+    if (got.body === want.body) alike++;
+    else t.equal(got.body, want.body, `${r.method} ${JSON.stringify(r.params)}`);
+  }
+  t.equal(
+    alike,
+    requests.length,
+    `a reader answers ${requests.length} requests as a history without the block`,
+  );
+
+  // The next writer deletes what the crash left, and writes the block again.
+  const again = await openPg(dbs, layout, 'writer');
+  t.teardown(() => again.close());
+  t.equal(await rowsAbove(), 0, 'rows above the cursor are deleted when a writer starts');
+  t.equal(again.cursor()?.height, a.block.header.height, 'it resumes after the cursor');
+  await ingestBlock(again, b);
+  await ingestBlock(level, b);
+  await reader.refresh();
+  t.equal(reader.cursor()?.height, b.block.header.height, 'the reader sees the new cursor');
+  alike = 0;
+  for (const r of requests) {
+    const want = await call(fromLevel, r.method, r.params);
+    const got = await call(fromReader, r.method, r.params);
+    if (got.body === want.body) alike++;
+    else t.equal(got.body, want.body, `${r.method} ${JSON.stringify(r.params)}`);
+  }
+  t.equal(alike, requests.length, 'after the rewrite, answers equal the LevelDB history with both blocks');
+
+  const c = new pg.Client({ connectionString: shardDbs[0]! });
+  await c.connect();
+  t.teardown(() => c.end());
+  const parts = await c.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'state_history' ORDER BY 1`,
+  );
+  t.same(
+    parts.rows.map((r) => r.name),
+    ['state_history_107503000', 'state_history_9820000'],
+    'one partition per 1000-height range written: genesis and the followed blocks',
+  );
+  const inPart = await c.query(`SELECT count(*)::int AS n FROM state_history_107503000`);
+  t.ok(inPart.rows[0].n > 0, 'the blocks’ state rows are in their partition');
+});

@@ -1,0 +1,49 @@
+// Opens the history a follower writes or a front end reads, as the store config names it: the
+// node's LevelDB (a follower only: one process owns it), or PostgreSQL databases any number of
+// `nearlite serve` front ends read while one follower writes.
+import type { Genesis } from '@nearlite/chain';
+import { shardLayoutFromView } from '@nearlite/chain';
+import { type HistoryReader, HistoryStore, type HistoryWriter } from '@nearlite/follower';
+import { PgHistory, redactUrl } from '@nearlite/history-pg';
+import { ensureMetadata, Store } from '@nearlite/store';
+import type { HistoryStoreConfig } from './store_config.js';
+
+export interface OpenedHistory {
+  readonly history: HistoryReader & HistoryWriter;
+  /** Where it is, for logs (no passwords). */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+export async function openLevelHistory(
+  dataDir: string,
+  o: { archive: boolean; convertDbKind: boolean },
+): Promise<OpenedHistory> {
+  const store = await Store.open(dataDir);
+  try {
+    await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return { history: new HistoryStore(store), where: dataDir, close: () => store.close() };
+}
+
+export async function openPgHistory(
+  cfg: Extract<HistoryStoreConfig, { kind: 'postgres' }>,
+  genesis: Genesis,
+  role: 'writer' | 'reader',
+): Promise<OpenedHistory> {
+  const history = await PgHistory.open({
+    metaUrl: cfg.metaUrl,
+    shardUrls: cfg.shardUrls,
+    shardLayout: shardLayoutFromView(genesis.config.shardLayout),
+    role,
+  });
+  const shards = [...cfg.shardUrls].map(([id, url]) => `${id}=${redactUrl(url)}`).join(', ');
+  return {
+    history,
+    where: `PostgreSQL (meta ${redactUrl(cfg.metaUrl)}; shards ${shards})`,
+    close: () => history.close(),
+  };
+}

@@ -1,0 +1,117 @@
+// A stateless RPC front end (`nearlite serve --store postgres://… --shard-db …`): it produces
+// nothing and follows nothing. It reads the history one follower writes into PostgreSQL, serves
+// every height up to the writer's cursor (re-read as the writer moves it), forwards write methods to
+// `--upstream-rpc`, and can be started as many times as read load needs.
+import { existsSync, readFileSync } from 'node:fs';
+import { loadGenesis } from '@nearlite/chain';
+import { FollowerBackend, type HistoryReader, UpstreamRpc } from '@nearlite/follower';
+import { startRpcServer } from '@nearlite/jsonrpc';
+import { HandlerError } from '@nearlite/primitives';
+import { DEFAULT_CONFIG, loadConfig, parseHostPort } from './config.js';
+import { FollowerMetrics } from './follower_metrics.js';
+import { openPgHistory } from './history_open.js';
+import { homePaths } from './home.js';
+import type { Logger } from './log.js';
+import { NodeError } from './node.js';
+import { createServices } from './services.js';
+import type { HistoryStoreConfig } from './store_config.js';
+import { VERSION } from './version.js';
+import { ViewCallPool } from './view_pool.js';
+
+export interface ServeOptions {
+  /** A home with the chain's genesis.json (and optionally config.json); nothing is written there. */
+  readonly home: string;
+  readonly store?: HistoryStoreConfig;
+  readonly upstreamRpc?: string;
+  readonly rpcAddr?: string;
+  readonly logger: Logger;
+}
+
+export class ServeNode {
+  private constructor(
+    readonly url: string,
+    readonly port: number,
+    readonly history: HistoryReader,
+    private readonly close: () => Promise<void>,
+  ) {}
+
+  static async start(o: ServeOptions): Promise<ServeNode> {
+    const p = homePaths(o.home);
+    if (!existsSync(p.genesis))
+      throw new NodeError(`no genesis.json in ${o.home}: a front end needs the chain's genesis to serve it`);
+    const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
+    const store = o.store ?? fileConfig.store;
+    if (store.kind !== 'postgres')
+      throw new NodeError(
+        'serve reads a PostgreSQL history: give --store postgres://META-URL and --shard-db ID=URL for each shard (or store in config.json)',
+      );
+    const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
+    const genesis = loadGenesis(p.genesis);
+    const services = createServices({ genesis, config: { ...fileConfig, rpcAddr } });
+    const opened = await openPgHistory(store, genesis, 'reader');
+    const history = opened.history;
+    const pool = new ViewCallPool(2);
+    try {
+      const nodeKey = existsSync(p.nodeKey)
+        ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key
+        : '';
+      const backend = new FollowerBackend({
+        history,
+        genesis,
+        runtimeConfigView: services.runtimeConfigView,
+        version: VERSION,
+        rpcAddr,
+        nodePublicKey: nodeKey,
+        upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
+        runView: (prepared) =>
+          pool.call({ ...prepared.input, validators: [...prepared.input.validators] }, prepared.get),
+        // Whether the writer is behind its source is the writer's to say; a front end is as far
+        // as the cursor.
+        syncing: () => history.cursor() === null,
+        health: () => {
+          if (history.cursor() === null)
+            throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
+        },
+        stateSizeLimit:
+          fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
+      });
+      const metrics = new FollowerMetrics(history, null);
+      const { host, port } = parseHostPort(rpcAddr);
+      const server = await startRpcServer({
+        backend,
+        host,
+        port,
+        bodyLimit: fileConfig.jsonPayloadMaxSize,
+        observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
+        metrics: () => metrics.text(),
+        ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
+        onInternalError: (err, where) =>
+          o.logger.error(
+            `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+          ),
+      });
+      const cursor = history.cursor();
+      o.logger.info(
+        `nearlite ${VERSION}: serving ${genesis.config.chainId} from ${opened.where} up to ` +
+          `${cursor ? `#${cursor.height}` : 'the first block the writer commits'}` +
+          (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
+          `, RPC on ${server.url}`,
+      );
+      return new ServeNode(server.url, server.port, history, async () => {
+        await server.close();
+        await pool.close();
+        await services.close();
+        await opened.close();
+      });
+    } catch (err) {
+      await pool.close();
+      await services.close();
+      await opened.close();
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.close();
+  }
+}

