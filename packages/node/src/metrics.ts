@@ -3,34 +3,20 @@
 // view-call time and gas, store reads, writes and cache hits, and GC's tail.
 import type { Chain } from '@nearlite/chain';
 import type { Store } from '@nearlite/store';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { RpcMetrics } from './rpc_metrics.js';
 
 const TX_METHODS = new Set(['send_tx', 'broadcast_tx_commit', 'broadcast_tx_async']);
 
-export class NodeMetrics {
-  readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'outcome'>;
-  private readonly latency: Histogram<'method'>;
+export class NodeMetrics extends RpcMetrics {
   private readonly transactions: Counter<'result'>;
   private readonly viewCalls: Histogram<'outcome'>;
   private readonly blockTime: Histogram;
   private readonly collected: Counter;
 
   constructor(chain: Chain, store: Store, viewGasBurnt: () => bigint = () => 0n) {
+    super();
     const registers = [this.registry];
-    this.requests = new Counter({
-      name: 'nearlite_rpc_requests_total',
-      help: 'JSON-RPC calls answered, by method and outcome (ok or the error cause)',
-      labelNames: ['method', 'outcome'],
-      registers,
-    });
-    this.latency = new Histogram({
-      name: 'nearlite_rpc_request_duration_seconds',
-      help: 'Time to answer a JSON-RPC call, by method',
-      labelNames: ['method'],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 10],
-      registers,
-    });
     this.transactions = new Counter({
       name: 'nearlite_transactions_total',
       help: 'Transactions submitted over RPC, admitted or refused',
@@ -99,9 +85,8 @@ export class NodeMetrics {
   }
 
   /** For the RPC server's observe hook. */
-  observe(method: string, outcome: string, seconds: number): void {
-    this.requests.inc({ method, outcome });
-    this.latency.observe({ method }, seconds);
+  override observe(method: string, outcome: string, seconds: number): void {
+    super.observe(method, outcome, seconds);
     if (TX_METHODS.has(method)) {
       if (outcome === 'ok') this.transactions.inc({ result: 'admitted' });
       else if (outcome === 'INVALID_TRANSACTION') this.transactions.inc({ result: 'refused' });
@@ -115,9 +100,5 @@ export class NodeMetrics {
 
   blockProduced(seconds: number): void {
     this.blockTime.observe(seconds);
-  }
-
-  async text(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }
