@@ -43,7 +43,7 @@ t.test('a follower killed ten times mid-catch-up answers as the producer', async
   const seen: number[] = [];
   for (let round = 0; round < 10; round++) {
     const node = await startNode(home, follow);
-    await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 120)));
+    await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 120)));
     const h = await followedHeight(node);
     await node.kill();
     t.ok(h < last, `kill ${round + 1} at #${h}, below the head #${last}`);
@@ -84,11 +84,12 @@ t.test('a follower killed ten times mid-catch-up answers as the producer', async
   for (const [i, hash] of txs.entries()) {
     // The deploy is the one transaction hello.test.near signs.
     const sender = i === 1 ? 'hello.test.near' : 'test.near';
-    await same(
+    const st = await same(
       'EXPERIMENTAL_tx_status',
       { tx_hash: hash, sender_account_id: sender, wait_until: 'NONE' },
       hash,
     );
+    t.ok(st.result?.receipts_outcome, `tx ${hash} is known`);
   }
   t.equal(await followedHeight(follower), last, 'the follower ends at the exported head');
 });
