@@ -24,6 +24,7 @@ Usage:
                 [--lake-out DIR|s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]]
                                 publish every final block in the NEAR Lake layout as it comes
   nearlite run  --home DIR --follow SOURCE [--upstream-rpc URL] [--rpc-addr HOST:PORT] [--archive]
+                [--s3-endpoint URL] [--s3-region R]
                 follow a chain's block stream (SOURCE: http(s)://BASE neardata-style, s3://bucket[/prefix]
                 or file:DIR, the NEAR Lake layout) and serve the read RPC from it; writes go to --upstream-rpc
                 [--store postgres://META-URL --shard-db ID=postgres://URL ...]: write the history to PostgreSQL
@@ -55,9 +56,9 @@ function intFlag(v: string | undefined, name: string): number | undefined {
 }
 
 /** A block source named on the command line; a bad spec is a usage error. */
-function followSource(spec: string) {
+function followSource(spec: string, s3: { endpoint?: string; region?: string }) {
   try {
-    return openSource(spec);
+    return openSource(spec, s3);
   } catch (err) {
     if (err instanceof StreamSourceError) throw new UsageError(`--follow: ${err.message}`);
     throw err;
@@ -219,7 +220,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return followUntilSignal({
           home: values.home,
           logger,
-          source: followSource(values.follow),
+          source: followSource(values.follow, s3),
           ...(values['upstream-rpc'] ? { upstreamRpc: values['upstream-rpc'] } : {}),
           ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
           ...(values.archive ? { archive: true } : {}),
