@@ -2,22 +2,13 @@
 // history store, the genesis state as history, the follow loop over the source, and the same
 // JSON-RPC server as a producer's, over the follower's backend. View calls run on the node's
 // worker pool, fed from state prefetched out of history.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { loadGenesis } from '@nearlite/chain';
-import {
-  FollowerBackend,
-  FollowLoop,
-  type HistoryReader,
-  type HistoryWriter,
-  loadGenesisHistory,
-  UpstreamRpc,
-} from '@nearlite/follower';
-import { startRpcServer } from '@nearlite/jsonrpc';
-import { HandlerError } from '@nearlite/primitives';
+import { FollowLoop, type HistoryReader, type HistoryWriter, loadGenesisHistory } from '@nearlite/follower';
 import type { BlockSource } from '@nearlite/stream';
-import { DEFAULT_CONFIG, loadConfig, parseHostPort } from './config.js';
-import { FollowerMetrics } from './follower_metrics.js';
+import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
+import { startHistoryRpc } from './history_rpc.js';
 import { homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
@@ -90,42 +81,18 @@ export class FollowerNode {
         ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
         batchSize: o.batchSize ?? (storeConfig.kind === 'postgres' ? 32 : 1),
       });
-      const nodeKey = existsSync(p.nodeKey)
-        ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key
-        : '';
-      const backend = new FollowerBackend({
+      const server = await startHistoryRpc({
         history,
         genesis,
-        runtimeConfigView: services.runtimeConfigView,
-        version: VERSION,
+        services,
+        fileConfig,
         rpcAddr,
-        nodePublicKey: nodeKey,
-        upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
-        runView: (prepared) =>
-          pool.call({ ...prepared.input, validators: [...prepared.input.validators] }, prepared.get),
+        nodeKeyPath: p.nodeKey,
+        upstreamRpc: o.upstreamRpc,
+        pool,
+        loop,
         syncing: () => loop.syncing,
-        health: () => {
-          if (history.cursor() === null) {
-            throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
-          }
-        },
-        stateSizeLimit:
-          fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
-      });
-      const metrics = new FollowerMetrics(history, loop);
-      const { host, port } = parseHostPort(rpcAddr);
-      const server = await startRpcServer({
-        backend,
-        host,
-        port,
-        bodyLimit: fileConfig.jsonPayloadMaxSize,
-        observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
-        metrics: () => metrics.text(),
-        ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
-        onInternalError: (err, where) =>
-          o.logger.error(
-            `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-          ),
+        logger: o.logger,
       });
       loop.start();
       o.logger.info(

@@ -2,14 +2,12 @@
 // nothing and follows nothing. It reads the history one follower writes into PostgreSQL, serves
 // every height up to the writer's cursor (re-read as the writer moves it), forwards write methods to
 // `--upstream-rpc`, and can be started as many times as read load needs.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { loadGenesis } from '@nearlite/chain';
-import { FollowerBackend, type HistoryReader, UpstreamRpc } from '@nearlite/follower';
-import { startRpcServer } from '@nearlite/jsonrpc';
-import { HandlerError } from '@nearlite/primitives';
-import { DEFAULT_CONFIG, loadConfig, parseHostPort } from './config.js';
-import { FollowerMetrics } from './follower_metrics.js';
+import type { HistoryReader } from '@nearlite/follower';
+import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { openPgHistory } from './history_open.js';
+import { startHistoryRpc } from './history_rpc.js';
 import { homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
@@ -52,43 +50,20 @@ export class ServeNode {
     const history = opened.history;
     const pool = new ViewCallPool(2);
     try {
-      const nodeKey = existsSync(p.nodeKey)
-        ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key
-        : '';
-      const backend = new FollowerBackend({
+      const server = await startHistoryRpc({
         history,
         genesis,
-        runtimeConfigView: services.runtimeConfigView,
-        version: VERSION,
+        services,
+        fileConfig,
         rpcAddr,
-        nodePublicKey: nodeKey,
-        upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
-        runView: (prepared) =>
-          pool.call({ ...prepared.input, validators: [...prepared.input.validators] }, prepared.get),
+        nodeKeyPath: p.nodeKey,
+        upstreamRpc: o.upstreamRpc,
+        pool,
+        loop: null,
         // Whether the writer is behind its source is the writer's to say; a front end is as far
         // as the cursor.
         syncing: () => history.cursor() === null,
-        health: () => {
-          if (history.cursor() === null)
-            throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
-        },
-        stateSizeLimit:
-          fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
-      });
-      const metrics = new FollowerMetrics(history, null);
-      const { host, port } = parseHostPort(rpcAddr);
-      const server = await startRpcServer({
-        backend,
-        host,
-        port,
-        bodyLimit: fileConfig.jsonPayloadMaxSize,
-        observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
-        metrics: () => metrics.text(),
-        ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
-        onInternalError: (err, where) =>
-          o.logger.error(
-            `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-          ),
+        logger: o.logger,
       });
       const cursor = history.cursor();
       o.logger.info(

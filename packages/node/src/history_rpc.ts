@@ -1,0 +1,69 @@
+// The read RPC over a history, shared by a follower (`run --follow`) and a front end (`serve`): the
+// follower's backend, its metrics, and the same JSON-RPC server a producer runs. View calls run on
+// the given worker pool, fed from state prefetched out of history.
+import { existsSync, readFileSync } from 'node:fs';
+import type { Genesis } from '@nearlite/chain';
+import { FollowerBackend, type FollowLoop, type HistoryReader, UpstreamRpc } from '@nearlite/follower';
+import { type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
+import { HandlerError } from '@nearlite/primitives';
+import { type NodeConfig, parseHostPort } from './config.js';
+import { FollowerMetrics } from './follower_metrics.js';
+import type { Logger } from './log.js';
+import type { Services } from './services.js';
+import { VERSION } from './version.js';
+import type { ViewCallPool } from './view_pool.js';
+
+export interface HistoryRpcOptions {
+  readonly history: HistoryReader;
+  readonly genesis: Genesis;
+  readonly services: Services;
+  readonly fileConfig: NodeConfig;
+  readonly rpcAddr: string;
+  readonly nodeKeyPath: string;
+  readonly upstreamRpc: string | undefined;
+  readonly pool: ViewCallPool;
+  /** The follow loop when this process writes the history; a front end has none. */
+  readonly loop: FollowLoop | null;
+  /** Whether the node is behind its source, for `status`. */
+  readonly syncing: () => boolean;
+  readonly logger: Logger;
+}
+
+export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
+  const { history, fileConfig } = o;
+  const nodeKey = existsSync(o.nodeKeyPath)
+    ? (JSON.parse(readFileSync(o.nodeKeyPath, 'utf8')) as { public_key: string }).public_key
+    : '';
+  const backend = new FollowerBackend({
+    history,
+    genesis: o.genesis,
+    runtimeConfigView: o.services.runtimeConfigView,
+    version: VERSION,
+    rpcAddr: o.rpcAddr,
+    nodePublicKey: nodeKey,
+    upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
+    runView: (prepared) =>
+      o.pool.call({ ...prepared.input, validators: [...prepared.input.validators] }, prepared.get),
+    syncing: o.syncing,
+    health: () => {
+      if (history.cursor() === null) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
+    },
+    stateSizeLimit:
+      fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
+  });
+  const metrics = new FollowerMetrics(history, o.loop);
+  const { host, port } = parseHostPort(o.rpcAddr);
+  return startRpcServer({
+    backend,
+    host,
+    port,
+    bodyLimit: fileConfig.jsonPayloadMaxSize,
+    observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
+    metrics: () => metrics.text(),
+    ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
+    onInternalError: (err, where) =>
+      o.logger.error(
+        `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      ),
+  });
+}
