@@ -32,5 +32,6 @@ export * from './views/call_function.js';
 export * from './views/changes.js';
 export * from './views/config_views.js';
 export * from './views/query.js';
+export * from './views/status_view.js';
 export * from './views/validators_view.js';
 export * from './views/view_client.js';

@@ -4,8 +4,6 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
-  epochOf,
-  formatRfc3339Ns,
   type Genesis,
   genesisConfigView,
   type PreparedViewCall,
@@ -13,6 +11,7 @@ import {
   protocolConfigView,
   type QueryAt,
   shardLayoutFromView,
+  statusView,
   validatorsView,
   viewAccessKey,
   viewAccessKeyList,
@@ -243,38 +242,29 @@ export class FollowerBackend implements RpcBackend {
     const hf = head && this.headerFacts(head);
     const ef = earliest && this.headerFacts(earliest);
     const zero = '11111111111111111111111111111111';
-    const height = hf?.height ?? cfg.genesisHeight;
-    return {
-      version: {
-        version: this.o.version,
-        build: `nearlite-${this.o.version}`,
-        commit: 'unknown',
-        rustc_version: 'n/a',
+    return statusView({
+      version: this.o.version,
+      config: cfg,
+      rpcAddr: this.o.rpcAddr,
+      latest: {
+        hash: hf ? base58Encode(hf.hash) : zero,
+        height: hf?.height ?? cfg.genesisHeight,
+        timestampNs: hf?.timestamp ?? cfg.genesisTimeNs,
+        stateRoot: hf?.prevStateRoot ?? zero,
+        epochId: hf?.epochId ?? zero,
       },
-      chain_id: cfg.chainId,
-      protocol_version: cfg.protocolVersion,
-      latest_protocol_version: cfg.protocolVersion,
-      rpc_addr: this.o.rpcAddr,
-      validators: cfg.validators.map((v) => ({ account_id: v.accountId })),
-      sync_info: {
-        latest_block_hash: hf ? base58Encode(hf.hash) : zero,
-        latest_block_height: height,
-        latest_state_root: hf?.prevStateRoot ?? zero,
-        latest_block_time: formatRfc3339Ns(hf?.timestamp ?? cfg.genesisTimeNs),
-        syncing: this.o.syncing(),
-        earliest_block_hash: ef ? base58Encode(ef.hash) : zero,
-        earliest_block_height: ef?.height ?? cfg.genesisHeight,
-        earliest_block_time: formatRfc3339Ns(ef?.timestamp ?? cfg.genesisTimeNs),
-        epoch_id: hf?.epochId ?? zero,
-        epoch_start_height: epochOf(height, cfg.genesisHeight, cfg.epochLength).startHeight,
+      earliest: {
+        hash: ef ? base58Encode(ef.hash) : zero,
+        height: ef?.height ?? cfg.genesisHeight,
+        timestampNs: ef?.timestamp ?? cfg.genesisTimeNs,
       },
-      validator_account_id: null,
-      validator_public_key: null,
-      node_public_key: this.o.nodePublicKey,
-      node_key: null,
-      uptime_sec: Math.floor((Date.now() - this.startedAt) / 1000),
-      genesis_hash: genesisBlock ? base58Encode(genesisBlock.hash) : zero,
-    };
+      syncing: this.o.syncing(),
+      validatorAccountId: null,
+      validatorPublicKey: null,
+      nodePublicKey: this.o.nodePublicKey,
+      uptimeSec: Math.floor((Date.now() - this.startedAt) / 1000),
+      genesisHash: genesisBlock ? base58Encode(genesisBlock.hash) : zero,
+    });
   }
 
   health(): void {

@@ -13,8 +13,6 @@ import {
 import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
-import { epochOf } from '../epoch.js';
-import { formatRfc3339Ns } from '../genesis/config.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
@@ -29,6 +27,7 @@ import {
   viewGlobalContractCode,
   viewState,
 } from './query.js';
+import { statusView } from './status_view.js';
 import { validatorsView } from './validators_view.js';
 
 export interface ViewClientOptions {
@@ -218,39 +217,29 @@ export class ViewClient {
     const earliestHash = cs.blockHashByHeight(tail) ?? chain.genesisHash;
     const earliest = cs.blockHeader(earliestHash) ?? head;
     const cfg = chain.genesis.config;
-    const epoch = epochOf(head.lite.height, cfg.genesisHeight, cfg.epochLength);
-    const out: Record<string, unknown> = {
-      version: {
-        version: this.o.version,
-        build: `nearlite-${this.o.version}`,
-        commit: 'unknown',
-        rustc_version: 'n/a',
+    return statusView({
+      version: this.o.version,
+      config: cfg,
+      rpcAddr: this.o.rpcAddr,
+      latest: {
+        hash: base58Encode(head.hash),
+        height: head.lite.height,
+        timestampNs: head.lite.timestamp,
+        stateRoot: base58Encode(head.lite.prevStateRoot),
+        epochId: base58Encode(head.lite.epochId),
       },
-      chain_id: cfg.chainId,
-      protocol_version: cfg.protocolVersion,
-      latest_protocol_version: cfg.protocolVersion,
-      rpc_addr: this.o.rpcAddr,
-      validators: cfg.validators.map((v) => ({ account_id: v.accountId })),
-      sync_info: {
-        latest_block_hash: base58Encode(head.hash),
-        latest_block_height: head.lite.height,
-        latest_state_root: base58Encode(head.lite.prevStateRoot),
-        latest_block_time: formatRfc3339Ns(head.lite.timestamp),
-        syncing: false,
-        earliest_block_hash: base58Encode(earliest.hash),
-        earliest_block_height: earliest.lite.height,
-        earliest_block_time: formatRfc3339Ns(earliest.lite.timestamp),
-        epoch_id: base58Encode(head.lite.epochId),
-        epoch_start_height: epoch.startHeight,
+      earliest: {
+        hash: base58Encode(earliest.hash),
+        height: earliest.lite.height,
+        timestampNs: earliest.lite.timestamp,
       },
-      validator_account_id: this.o.validatorAccountId,
-      validator_public_key: this.o.validatorPublicKey,
-      node_public_key: this.o.nodePublicKey,
-      node_key: this.o.validatorPublicKey,
-      uptime_sec: Math.floor((Date.now() - this.startedAt) / 1000),
-      genesis_hash: base58Encode(chain.genesisHash),
-    };
-    return out;
+      syncing: false,
+      validatorAccountId: this.o.validatorAccountId,
+      validatorPublicKey: this.o.validatorPublicKey,
+      nodePublicKey: this.o.nodePublicKey,
+      uptimeSec: Math.floor((Date.now() - this.startedAt) / 1000),
+      genesisHash: base58Encode(chain.genesisHash),
+    });
   }
 
   networkInfo(): object {

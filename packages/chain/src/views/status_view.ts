@@ -1,0 +1,56 @@
+// The `status` result, one shape for every node kind (producer, follower, front end): each tells
+// where its chain stands, this builds nearcore's view of it.
+
+import { epochOf } from '../epoch.js';
+import type { GenesisConfig } from '../genesis/config.js';
+import { formatRfc3339Ns } from '../genesis/config.js';
+
+export interface StatusBlock {
+  readonly hash: string;
+  readonly height: number;
+  readonly timestampNs: bigint;
+}
+
+export interface StatusFacts {
+  readonly version: string;
+  readonly config: GenesisConfig;
+  readonly rpcAddr: string;
+  readonly latest: StatusBlock & { readonly stateRoot: string; readonly epochId: string };
+  readonly earliest: StatusBlock;
+  readonly syncing: boolean;
+  readonly validatorAccountId: string | null;
+  readonly validatorPublicKey: string | null;
+  readonly nodePublicKey: string;
+  readonly uptimeSec: number;
+  readonly genesisHash: string;
+}
+
+export function statusView(f: StatusFacts): object {
+  const cfg = f.config;
+  return {
+    version: { version: f.version, build: `nearlite-${f.version}`, commit: 'unknown', rustc_version: 'n/a' },
+    chain_id: cfg.chainId,
+    protocol_version: cfg.protocolVersion,
+    latest_protocol_version: cfg.protocolVersion,
+    rpc_addr: f.rpcAddr,
+    validators: cfg.validators.map((v) => ({ account_id: v.accountId })),
+    sync_info: {
+      latest_block_hash: f.latest.hash,
+      latest_block_height: f.latest.height,
+      latest_state_root: f.latest.stateRoot,
+      latest_block_time: formatRfc3339Ns(f.latest.timestampNs),
+      syncing: f.syncing,
+      earliest_block_hash: f.earliest.hash,
+      earliest_block_height: f.earliest.height,
+      earliest_block_time: formatRfc3339Ns(f.earliest.timestampNs),
+      epoch_id: f.latest.epochId,
+      epoch_start_height: epochOf(f.latest.height, cfg.genesisHeight, cfg.epochLength).startHeight,
+    },
+    validator_account_id: f.validatorAccountId,
+    validator_public_key: f.validatorPublicKey,
+    node_public_key: f.nodePublicKey,
+    node_key: f.validatorPublicKey,
+    uptime_sec: f.uptimeSec,
+    genesis_hash: f.genesisHash,
+  };
+}
