@@ -5,9 +5,7 @@
 // store anything it cannot check. A height the source answers null for, below its final head, has
 // no block (a skipped height).
 import { type BlockSource, BlockVerificationError, type StreamerMessage } from '@nearlite/stream';
-import { type FollowerGcOptions, gcFollowerStep } from './gc.js';
-import type { HistoryWriter } from './history_reader.js';
-import { HistoryStore } from './history_store.js';
+import type { FollowerGcOptions, HistoryWriter } from './history_reader.js';
 import { ingestBlocks } from './ingest.js';
 
 export interface FollowLogger {
@@ -168,7 +166,7 @@ export class FollowLoop {
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
           }
-          if (this.o.gc && history instanceof HistoryStore) await gcFollowerStep(history, this.o.gc);
+          if (this.o.gc) await history.collectGarbage(this.o.gc);
           for (const m of batch) this.o.onBlock?.(m.block.header.height);
           doneSinceReport += batch.length;
         }

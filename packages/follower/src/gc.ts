@@ -1,19 +1,14 @@
 // Retention on a follower that is not archival: blocks more than `keepBlocks` below the cursor are
 // collected a few at a time, each as one batch that also moves `first` (the follower's tail), so
 // queries below it answer GARBAGE_COLLECTED_BLOCK and block lookups UNKNOWN_BLOCK, as on a GC'd
-// producer. The rows of a block are found from the block itself: its chunks and the outcome ids it
-// lists. State history is kept: the rows below the tail still hold the
+// producer. The rows of a block are found from the block itself: its chunks (with the data
+// receipts they carried) and the outcome ids it lists. State history is kept: the rows below the tail still hold the
 // values that are current at it.
 import { base58Decode, fromUtf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
-import { FIRST_KEY, type HistoryStore } from './history_store.js';
-
-export interface FollowerGcOptions {
-  /** Blocks kept below the cursor. */
-  readonly keepBlocks: number;
-  /** Most heights examined per step, so each step stays short. */
-  readonly heightsPerStep?: number;
-}
+import { FIRST_KEY } from './history_keys_misc.js';
+import type { FollowerGcOptions } from './history_reader.js';
+import type { HistoryStore } from './history_store.js';
 
 /** Collects up to `heightsPerStep` heights; returns how many blocks were deleted. */
 export async function gcFollowerStep(history: HistoryStore, o: FollowerGcOptions): Promise<number> {
@@ -41,9 +36,16 @@ export async function gcFollowerStep(history: HistoryStore, o: FollowerGcOptions
       const at = blockShardKey(hash, shard);
       const raw = history.store.get(DBCol.StreamChunk, at);
       if (!raw) continue;
-      const chunk = JSON.parse(fromUtf8(raw)) as { header: { chunk_hash: string } };
+      const chunk = JSON.parse(fromUtf8(raw)) as {
+        header: { chunk_hash: string };
+        receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
+      };
       update.delete(DBCol.StreamChunk, at);
       update.delete(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash));
+      // A data receipt has no outcome of its own: it goes with the chunk that carried it. Action
+      // receipts go with the block of their outcome (below), as they may wait in the delayed queue.
+      for (const r of chunk.receipts ?? [])
+        if (r.receipt.Data !== undefined) update.delete(DBCol.StreamReceipt, base58Decode(r.receipt_id));
     }
     const ids = history.json(DBCol.StreamOutcomeIds, hash);
     for (const text of ids ? (JSON.parse(ids) as string[]) : []) {

@@ -50,7 +50,17 @@ export interface GenesisStateRow {
   readonly value: Uint8Array;
 }
 
-/** The one writer's side: `ingestBlock`, `ingestBlocks` and `loadGenesisHistory` use nothing else. */
+export interface FollowerGcOptions {
+  /** Blocks kept below the cursor. */
+  readonly keepBlocks: number;
+  /** Most heights examined per step, so each step stays short. */
+  readonly heightsPerStep?: number;
+}
+
+/**
+ * The one writer's side: `ingestBlock`, `ingestBlocks` and `loadGenesisHistory` use nothing else,
+ * and the follow loop collects garbage through it on a follower that is not archival.
+ */
 export interface HistoryWriter {
   cursor(): Cursor | null;
   genesisHeight(): number | null;
@@ -61,4 +71,9 @@ export interface HistoryWriter {
    * `first` says the first of them is the first block this history holds.
    */
   writeBlocks(messages: readonly StreamerMessage[], first: boolean): Promise<void>;
+  /**
+   * One GC step: moves the first height (the tail) towards `cursor - keepBlocks` and removes what
+   * lies below it, so that heights below the tail answer as collected. Returns the blocks collected.
+   */
+  collectGarbage(o: FollowerGcOptions): Promise<number>;
 }

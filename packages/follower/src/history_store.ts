@@ -5,6 +5,7 @@
 import { bytesEqual, type CryptoHash, concatBytes, fromUtf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, readU64be, type Store, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
+import { gcFollowerStep } from './gc.js';
 import {
   decodeHistoryKey,
   decodeHistoryValue,
@@ -15,7 +16,14 @@ import {
   invertedHeight,
 } from './history_key.js';
 import { CURSOR_KEY, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
-import type { Cursor, GenesisStateRow, HistoryReader, HistoryWriter, StoredBlock } from './history_reader.js';
+import type {
+  Cursor,
+  FollowerGcOptions,
+  GenesisStateRow,
+  HistoryReader,
+  HistoryWriter,
+  StoredBlock,
+} from './history_reader.js';
 import { blockUpdate } from './ingest_update.js';
 
 export { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
@@ -98,6 +106,10 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
       blockUpdate(m, first && i === 0, update);
     });
     await this.store.commit(update);
+  }
+
+  collectGarbage(o: FollowerGcOptions): Promise<number> {
+    return gcFollowerStep(this, o);
   }
 
   /** Height of the first followed block: below it (down to genesis) this node holds no blocks. */

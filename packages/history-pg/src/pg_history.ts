@@ -9,8 +9,20 @@
 // processes) serve heights up to the cursor they last read and bound every lookup by it, so rows of
 // a block whose meta transaction has not committed yet (or never will, after a crash) are unknown
 // to them. A writer that starts deletes rows above the cursor that a crash left behind.
+//
+// GC (a follower that is not archival) moves the tail, `first`, up in the meta database like the
+// cursor, and readers bound every lookup below by it too. The rows below a tail are deleted only
+// once readers have had `gcGraceMs` to learn it, and `gc_done` records how far they are gone, so
+// no reader sees a half-collected height and a writer that restarts finishes what was started.
 
-import type { Cursor, GenesisStateRow, HistoryReader, HistoryWriter, StoredBlock } from '@nearlite/follower';
+import type {
+  Cursor,
+  FollowerGcOptions,
+  GenesisStateRow,
+  HistoryReader,
+  HistoryWriter,
+  StoredBlock,
+} from '@nearlite/follower';
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
 import pg from 'pg';
@@ -18,7 +30,8 @@ import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import { type ShardLayoutLike, shardOfTrieKey } from './key_shard.js';
 import { batchRows, type ShardRows, type StateRow } from './rows.js';
 import { type Component, migrate } from './schema.js';
-import { ShardDb } from './shard_db.js';
+import { type HeightRange, ShardDb } from './shard_db.js';
+import { inTransaction } from './transaction.js';
 
 export interface PgHistoryOptions {
   readonly metaUrl: string;
@@ -33,11 +46,19 @@ export interface PgHistoryOptions {
   readonly pollMs?: number;
   /** Connections per database pool. */
   readonly poolSize?: number;
+  /**
+   * How long the writer waits after moving the GC tail before deleting the rows below it, so that
+   * readers (which re-read the tail on the writer's notification and every `pollMs`) know it first.
+   */
+  readonly gcGraceMs?: number;
 }
 
 const WRITER_LOCK = 0x6e6c2d7772697465n;
 const CURSOR_CHANNEL = 'nearlite_cursor';
 const DEFAULT_PARTITION_SIZE = 100_000;
+const DEFAULT_GC_GRACE_MS = 5_000;
+/** Deletes are set-based, so one step may move the tail over many heights (a catch-up batch). */
+const DEFAULT_GC_HEIGHTS_PER_STEP = 10_000;
 
 const bytes = (b: Uint8Array) => new Uint8Array(b);
 
@@ -70,6 +91,10 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   private current: Cursor | null = null;
   private genesis: number | null = null;
   private first: number | null = null;
+  /** Rows below this height are gone (the writer's GC finished up to it). */
+  private gcDone: number | null = null;
+  /** When the writer last moved the tail: rows below it wait `gcGraceMs` from then. */
+  private tailMovedAt = Date.now();
   private timer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
   private writerClient: pg.PoolClient | null = null;
@@ -165,7 +190,9 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         if (this.current === null || height > this.current.height)
           this.current = { height, hash: bytes(row.block_hash) };
       } else if (row.name === 'genesis') this.genesis = height;
-      else if (row.name === 'first') this.first = height;
+      // Like the cursor, the tail only moves forward.
+      else if (row.name === 'first') this.first = Math.max(this.first ?? height, height);
+      else if (row.name === 'gc_done') this.gcDone = height;
     }
   }
 
@@ -185,6 +212,11 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     return this.current?.height ?? -1;
   }
 
+  /** The heights whose rows a reader may use: collected ones below, unfinished ones above, are not. */
+  private get heights(): HeightRange {
+    return { from: this.first ?? 0, to: this.bound };
+  }
+
   private dbOfShard(shardId: number): ShardDb | undefined {
     const url = this.o.shardUrls.get(shardId);
     return url === undefined ? undefined : this.dbs.get(url);
@@ -202,15 +234,15 @@ export class PgHistory implements HistoryReader, HistoryWriter {
 
   async block(hash: CryptoHash): Promise<StoredBlock | undefined> {
     const r = await this.meta.query<{ block_height: string; json: string }>(
-      'SELECT block_height, json FROM blocks WHERE block_hash = $1 AND block_height <= $2',
-      [hash, this.bound],
+      'SELECT block_height, json FROM blocks WHERE block_hash = $1 AND block_height BETWEEN $2 AND $3',
+      [hash, this.heights.from, this.heights.to],
     );
     const row = r.rows[0];
     return row && { height: Number(row.block_height), hash, json: row.json };
   }
 
   async blockAt(height: number): Promise<StoredBlock | undefined> {
-    if (height > this.bound) return undefined;
+    if (height > this.bound || height < this.heights.from) return undefined;
     const r = await this.meta.query<{ block_hash: Buffer; json: string }>(
       'SELECT block_hash, json FROM blocks WHERE block_height = $1',
       [height],
@@ -220,28 +252,28 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   }
 
   async chunk(blockHash: CryptoHash, shardId: number): Promise<string | undefined> {
-    return this.dbOfShard(shardId)?.chunk(blockHash, shardId, this.bound);
+    return this.dbOfShard(shardId)?.chunk(blockHash, shardId, this.heights);
   }
 
   chunkByHash(chunkHash: CryptoHash): Promise<string | undefined> {
-    return this.anyShard((db) => db.chunkByHash(chunkHash, this.bound));
+    return this.anyShard((db) => db.chunkByHash(chunkHash, this.heights));
   }
 
   transaction(hash: CryptoHash): Promise<string | undefined> {
-    return this.anyShard((db) => db.json('transactions', 'hash', hash, this.bound));
+    return this.anyShard((db) => db.json('transactions', 'hash', hash, this.heights));
   }
 
   outcome(id: CryptoHash): Promise<string | undefined> {
-    return this.anyShard((db) => db.json('outcomes', 'id', id, this.bound));
+    return this.anyShard((db) => db.json('outcomes', 'id', id, this.heights));
   }
 
   receipt(id: CryptoHash): Promise<string | undefined> {
-    return this.anyShard((db) => db.json('receipts', 'id', id, this.bound));
+    return this.anyShard((db) => db.json('receipts', 'id', id, this.heights));
   }
 
   async stateChanges(blockHash: CryptoHash): Promise<string | undefined> {
     const parts = (
-      await Promise.all([...this.dbs.values()].map((db) => db.stateChanges(blockHash, this.bound)))
+      await Promise.all([...this.dbs.values()].map((db) => db.stateChanges(blockHash, this.heights)))
     )
       .flat()
       .sort((a, b) => a.ord - b.ord)
@@ -318,8 +350,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     const { blocks, shards } = batchRows(messages, (key) => shardOfTrieKey(this.o.shardLayout, key));
     await Promise.all([...this.byDb(shards)].map(([db, list]) => db.writeRows(list)));
     const cursor = blocks.at(-1)!;
-    await meta.query('BEGIN');
-    try {
+    await inTransaction(meta, async () => {
       await meta.query(
         `INSERT INTO blocks (block_height, block_hash, json)
          SELECT h, decode(k, 'hex'), j FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(h, k, j)
@@ -339,13 +370,47 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         [cursor.height, cursor.hash],
       );
       await meta.query(`SELECT pg_notify('${CURSOR_CHANNEL}', $1)`, [String(cursor.height)]);
-      await meta.query('COMMIT');
-    } catch (err) {
-      await meta.query('ROLLBACK').catch(() => {});
-      throw err;
-    }
+    });
     if (first) this.first = blocks[0]!.height;
     this.current = { height: cursor.height, hash: bytes(cursor.hash) };
+  }
+
+  async collectGarbage(o: FollowerGcOptions): Promise<number> {
+    const meta = this.writer();
+    const cursor = this.current;
+    const first = this.first;
+    if (!cursor || first === null) return 0;
+    let collected = 0;
+    let tail = first;
+    const target = cursor.height - o.keepBlocks;
+    if (first < target) {
+      const until = Math.min(target, first + (o.heightsPerStep ?? DEFAULT_GC_HEIGHTS_PER_STEP));
+      const r = await meta.query<{ n: string }>(
+        'SELECT count(*) AS n FROM blocks WHERE block_height >= $1 AND block_height < $2',
+        [first, until],
+      );
+      collected = Number(r.rows[0]!.n);
+      await inTransaction(meta, async () => {
+        await meta.query(`UPDATE meta SET block_height = $1 WHERE name = 'first'`, [until]);
+        await meta.query(`SELECT pg_notify('${CURSOR_CHANNEL}', $1)`, [String(cursor.height)]);
+      });
+      this.first = tail = until;
+      this.tailMovedAt = Date.now();
+    }
+    const graceOver = Date.now() - this.tailMovedAt >= (this.o.gcGraceMs ?? DEFAULT_GC_GRACE_MS);
+    if ((this.gcDone === null || this.gcDone < tail) && graceOver) {
+      await Promise.all([...this.dbs.values()].map((db) => db.collect(tail)));
+      await inTransaction(meta, async () => {
+        await meta.query('DELETE FROM blocks WHERE block_height < $1', [tail]);
+        await meta.query(
+          `INSERT INTO meta (name, block_height) VALUES ('gc_done', $1)
+           ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
+          [tail],
+        );
+      });
+      this.gcDone = tail;
+    }
+    return collected;
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,10 @@ import type { StreamerMessage } from '@nearlite/stream';
 
 export interface JsonRow {
   readonly id: Uint8Array;
+  /** The first height that carried it: readers know it from then. */
   readonly height: number;
+  /** The last height that carried it (`height` when absent): GC collects it with that block. */
+  readonly lastHeight?: number;
   readonly json: string;
 }
 
@@ -58,11 +61,21 @@ export class ShardRows {
   }
 }
 
-/** The first height a row was written at stays: a receipt seen in a chunk is known from then. */
+/**
+ * The first height a row was written at stays: a receipt seen in a chunk is known from then. The
+ * last one is kept too: a receipt listed in one block and executed in a later one is collected with
+ * the later block, as the LevelDB history (which deletes by the outcome ids of a block) collects it.
+ */
 function putJson(map: Map<string, JsonRow>, row: JsonRow): void {
   const k = toHex(row.id);
   const had = map.get(k);
-  map.set(k, had ? { ...row, height: Math.min(had.height, row.height) } : row);
+  const last = (r: JsonRow) => r.lastHeight ?? r.height;
+  map.set(
+    k,
+    had
+      ? { ...row, height: Math.min(had.height, row.height), lastHeight: Math.max(last(had), last(row)) }
+      : row,
+  );
 }
 
 /** One row per id over several shards' rows (a receipt shows up in more than one shard's list). */

@@ -12,6 +12,7 @@
 // range per partition.
 import type pg from 'pg';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
+import { inTransaction } from './transaction.js';
 
 export type Component = 'meta' | 'shard';
 
@@ -62,10 +63,21 @@ const SHARD: readonly string[] = [
    ) PARTITION BY RANGE (block_height)`,
 ];
 
+/**
+ * Version 2: the height whose GC takes a transaction, outcome or receipt row with it (a receipt
+ * listed in one block and executed in a later one goes with the later one).
+ */
+const SHARD_GC_HEIGHT: readonly string[] = ['transactions', 'outcomes', 'receipts'].flatMap((t) => [
+  `ALTER TABLE ${t} ADD COLUMN gc_height bigint`,
+  `UPDATE ${t} SET gc_height = block_height`,
+  `ALTER TABLE ${t} ALTER COLUMN gc_height SET NOT NULL`,
+  `CREATE INDEX ${t}_by_gc_height ON ${t} (gc_height)`,
+]);
+
 /** Each component's migrations, in order: version N is the first N entries applied. */
 const MIGRATIONS: Record<Component, readonly (readonly string[])[]> = {
   meta: [META],
-  shard: [SHARD],
+  shard: [SHARD, SHARD_GC_HEIGHT],
 };
 
 export const SCHEMA_VERSION: Record<Component, number> = {
@@ -77,8 +89,7 @@ export const SCHEMA_VERSION: Record<Component, number> = {
 const MIGRATION_LOCK = 0x6e6561726c697465n;
 
 export async function migrate(client: pg.ClientBase, component: Component, url: string): Promise<void> {
-  await client.query('BEGIN');
-  try {
+  await inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_version (component text PRIMARY KEY, version integer NOT NULL)',
@@ -103,9 +114,5 @@ export async function migrate(client: pg.ClientBase, component: Component, url: 
         [component, known],
       );
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  }
+  });
 }

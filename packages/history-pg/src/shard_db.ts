@@ -5,6 +5,7 @@
 import { concatBytes, toHex } from '@nearlite/primitives';
 import type pg from 'pg';
 import { mergeJsonRows, type ShardRows, type StateRow } from './rows.js';
+import { inTransaction } from './transaction.js';
 
 const bytes = (b: Uint8Array) => new Uint8Array(b);
 /** Rows per statement for the genesis state, which can be millions of rows. */
@@ -23,6 +24,36 @@ export function prefixEnd(prefix: Uint8Array): Uint8Array | null {
 }
 
 type JsonTable = 'transactions' | 'outcomes' | 'receipts';
+
+/** Heights a reader may see: from the GC tail (the first kept height) to its cursor. */
+export interface HeightRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Tables whose rows belong to one block, by its height. */
+const BLOCK_TABLES = ['chunks', 'transactions', 'outcomes', 'receipts', 'block_state_changes'] as const;
+/** The height whose collection takes a table's rows with it. */
+const GC_HEIGHT: Record<(typeof BLOCK_TABLES)[number], string> = {
+  chunks: 'block_height',
+  transactions: 'gc_height',
+  outcomes: 'gc_height',
+  receipts: 'gc_height',
+  block_state_changes: 'block_height',
+};
+
+const PARTITIONS_QUERY = `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+  JOIN pg_class parent ON parent.oid = i.inhparent WHERE parent.relname = 'state_history'`;
+
+async function partitionStarts(c: pg.ClientBase | pg.Pool): Promise<number[]> {
+  const p = await c.query<{ name: string }>(PARTITIONS_QUERY);
+  const out: number[] = [];
+  for (const row of p.rows) {
+    const m = /^state_history_(\d+)$/.exec(row.name);
+    if (m) out.push(Number(m[1]));
+  }
+  return out.sort((a, b) => a - b);
+}
 
 export class ShardDb {
   private partitionSize = 0;
@@ -43,44 +74,39 @@ export class ShardDb {
       `SELECT value FROM shard_settings WHERE name = 'partition_size'`,
     );
     this.partitionSize = Number(r.rows[0]!.value);
-    const p = await this.pool.query<{ name: string }>(
-      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-       JOIN pg_class parent ON parent.oid = i.inhparent WHERE parent.relname = 'state_history'`,
-    );
-    for (const row of p.rows) {
-      const m = /^state_history_(\d+)$/.exec(row.name);
-      if (m) this.partitions.add(Number(m[1]));
-    }
+    for (const start of await partitionStarts(this.pool)) this.partitions.add(start);
   }
 
-  async chunk(blockHash: Uint8Array, shardId: number, bound: number): Promise<string | undefined> {
+  async chunk(blockHash: Uint8Array, shardId: number, at: HeightRange): Promise<string | undefined> {
     const r = await this.pool.query<{ json: string }>(
-      'SELECT json FROM chunks WHERE block_hash = $1 AND shard_id = $2 AND block_height <= $3',
-      [blockHash, shardId, bound],
+      `SELECT json FROM chunks WHERE block_hash = $1 AND shard_id = $2
+       AND block_height BETWEEN $3 AND $4`,
+      [blockHash, shardId, at.from, at.to],
     );
     return r.rows[0]?.json;
   }
 
-  async chunkByHash(chunkHash: Uint8Array, bound: number): Promise<string | undefined> {
+  async chunkByHash(chunkHash: Uint8Array, at: HeightRange): Promise<string | undefined> {
     const r = await this.pool.query<{ json: string }>(
-      'SELECT json FROM chunks WHERE chunk_hash = $1 AND block_height <= $2 LIMIT 1',
-      [chunkHash, bound],
+      'SELECT json FROM chunks WHERE chunk_hash = $1 AND block_height BETWEEN $2 AND $3 LIMIT 1',
+      [chunkHash, at.from, at.to],
     );
     return r.rows[0]?.json;
   }
 
-  async json(table: JsonTable, idColumn: 'hash' | 'id', id: Uint8Array, bound: number) {
+  async json(table: JsonTable, idColumn: 'hash' | 'id', id: Uint8Array, at: HeightRange) {
     const r = await this.pool.query<{ json: string }>(
-      `SELECT json FROM ${table} WHERE ${idColumn} = $1 AND block_height <= $2`,
-      [id, bound],
+      `SELECT json FROM ${table} WHERE ${idColumn} = $1 AND block_height BETWEEN $2 AND $3`,
+      [id, at.from, at.to],
     );
     return r.rows[0]?.json;
   }
 
-  async stateChanges(blockHash: Uint8Array, bound: number): Promise<{ ord: number; json: string }[]> {
+  async stateChanges(blockHash: Uint8Array, at: HeightRange): Promise<{ ord: number; json: string }[]> {
     const r = await this.pool.query<{ shard_ord: number; json: string }>(
-      'SELECT shard_ord, json FROM block_state_changes WHERE block_hash = $1 AND block_height <= $2',
-      [blockHash, bound],
+      `SELECT shard_ord, json FROM block_state_changes WHERE block_hash = $1
+       AND block_height BETWEEN $2 AND $3`,
+      [blockHash, at.from, at.to],
     );
     return r.rows.map((row) => ({ ord: row.shard_ord, json: row.json }));
   }
@@ -110,9 +136,41 @@ export class ShardDb {
 
   /** Deletes what a crashed writer left above the cursor. */
   async dropAbove(height: number, stateHeight: number): Promise<void> {
-    for (const t of ['chunks', 'transactions', 'outcomes', 'receipts', 'block_state_changes'])
-      await this.pool.query(`DELETE FROM ${t} WHERE block_height > $1`, [height]);
+    for (const t of BLOCK_TABLES) await this.pool.query(`DELETE FROM ${t} WHERE block_height > $1`, [height]);
     await this.pool.query('DELETE FROM state_history WHERE block_height > $1', [stateHeight]);
+  }
+
+  /**
+   * GC below `tail`, in one transaction: the rows of collected blocks are deleted, and the state
+   * history partitions wholly below the tail's partition are dropped once the values they hold that
+   * are still current are carried to that partition's first height. Reads at or above the tail
+   * answer as before: a value is the last one written at or below the height asked.
+   */
+  async collect(tail: number): Promise<void> {
+    await this.transaction(async (c) => {
+      for (const t of BLOCK_TABLES) await c.query(`DELETE FROM ${t} WHERE ${GC_HEIGHT[t]} < $1`, [tail]);
+      const kept = Math.floor(tail / this.partitionSize) * this.partitionSize;
+      const below = (await partitionStarts(c)).filter((start) => start < kept);
+      if (below.length === 0) return;
+      await this.ensurePartitions(c, [kept]);
+      // Keys written again between the kept partition's start and the tail need nothing carried;
+      // keys whose last row is a deletion are absent, so nothing of them is carried either.
+      await c.query(
+        `INSERT INTO state_history (key, block_height, value)
+         SELECT last.key, $1, last.value FROM (
+           SELECT DISTINCT ON (key) key, value FROM state_history WHERE block_height < $1
+           ORDER BY key, block_height DESC
+         ) AS last
+         WHERE last.value IS NOT NULL AND NOT EXISTS (
+           SELECT 1 FROM state_history n WHERE n.key = last.key AND n.block_height BETWEEN $1 AND $2
+         )`,
+        [kept, tail],
+      );
+      for (const start of below) {
+        await c.query(`DROP TABLE state_history_${start}`);
+        this.partitions.delete(start);
+      }
+    });
   }
 
   private async ensurePartitions(c: pg.ClientBase, heights: Iterable<number>): Promise<void> {
@@ -146,12 +204,9 @@ export class ShardDb {
   private async transaction(write: (c: pg.PoolClient) => Promise<void>): Promise<void> {
     const c = await this.pool.connect();
     try {
-      await c.query('BEGIN');
-      await write(c);
-      await c.query('COMMIT');
+      await inTransaction(c, () => write(c));
     } catch (err) {
-      await c.query('ROLLBACK').catch(() => {});
-      // A failed partition creation may have been rolled back with it.
+      // A failed partition creation (or drop) may have been rolled back with it.
       this.partitions.clear();
       throw err;
     } finally {
@@ -195,10 +250,17 @@ export class ShardDb {
       ] as const) {
         if (rows.length === 0) continue;
         await c.query(
-          `INSERT INTO ${table} (${id}, block_height, json)
-           SELECT decode(k, 'hex'), h, j FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(k, h, j)
-           ON CONFLICT (${id}) DO UPDATE SET json = EXCLUDED.json`,
-          [rows.map((r) => toHex(r.id)), rows.map((r) => r.height), rows.map((r) => r.json)],
+          `INSERT INTO ${table} (${id}, block_height, gc_height, json)
+           SELECT decode(k, 'hex'), h, g, j
+           FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS t(k, h, g, j)
+           ON CONFLICT (${id}) DO UPDATE SET json = EXCLUDED.json,
+             gc_height = GREATEST(${table}.gc_height, EXCLUDED.gc_height)`,
+          [
+            rows.map((r) => toHex(r.id)),
+            rows.map((r) => r.height),
+            rows.map((r) => r.lastHeight ?? r.height),
+            rows.map((r) => r.json),
+          ],
         );
       }
       if (changes.length > 0) {

@@ -64,8 +64,9 @@ export function openPg(
   dbs: { metaUrl: string; shardUrls: Map<number, string> },
   layout: ShardLayoutLike,
   role: 'writer' | 'reader',
+  more: { partitionSize?: number; gcGraceMs?: number } = {},
 ): Promise<PgHistory> {
-  return PgHistory.open({ ...dbs, shardLayout: layout, role, partitionSize: 1000, pollMs: 50 });
+  return PgHistory.open({ ...dbs, shardLayout: layout, role, partitionSize: 1000, pollMs: 50, ...more });
 }
 
 export interface Answer {
