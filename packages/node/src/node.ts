@@ -143,11 +143,11 @@ export class NearliteNode {
           config.trieViewerStateSizeLimit === null ? null : BigInt(config.trieViewerStateSizeLimit),
       });
       let node: NearliteNode | null = null;
-      const backend = createRpcBackend({
-        ...services.bind(chain, views, config),
+      const backend = createRpcBackend(
         views,
-        healthy: healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
-      });
+        services.bind(chain, views, config),
+        healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
+      );
       let lake: LakePublisher | null = null;
       if (o.lakeOut) {
         const sink = lakeSink(o.lakeOut);

@@ -1,12 +1,14 @@
 // sandbox_patch_state and sandbox_fast_forward, as nearcore's sandbox build offers them.
 import { type Chain, StateRecordError, stateRecordsToWrites } from '@nearlite/chain';
+import type { RpcBackend } from '@nearlite/jsonrpc';
 import { RpcParseError } from '@nearlite/jsonrpc';
 import { InternalError } from '@nearlite/primitives';
-import type { SandboxService } from './rpc_backend.js';
 
-export function createSandboxService(chain: Chain, blockTimeMs: number): SandboxService {
+export type SandboxMethods = Required<Pick<RpcBackend, 'sandboxPatchState' | 'sandboxFastForward'>>;
+
+export function sandboxMethods(chain: Chain, blockTimeMs: number): SandboxMethods {
   return {
-    async patchState(records) {
+    async sandboxPatchState(records) {
       let writes: ReturnType<typeof stateRecordsToWrites>;
       try {
         writes = stateRecordsToWrites(records);
@@ -24,7 +26,7 @@ export function createSandboxService(chain: Chain, blockTimeMs: number): Sandbox
       await applied;
       return {};
     },
-    async fastForward(deltaHeight) {
+    async sandboxFastForward(deltaHeight) {
       if (!chain.canProduce)
         throw new InternalError('this node holds no validator key and cannot produce blocks');
       // As nearcore's sandbox: the head lands exactly at head + delta (blocks the timer produces

@@ -12,7 +12,7 @@ import {
   TxService,
   type ViewClient,
 } from '@nearlite/chain';
-import { chargeViewGas, RpcParseError } from '@nearlite/jsonrpc';
+import { type BlockReference, chargeViewGas, RpcParseError } from '@nearlite/jsonrpc';
 import {
   decodeReceipt,
   decodeSignedTransaction,
@@ -27,8 +27,9 @@ import {
 } from '@nearlite/runtime';
 import { ContractCache } from '@nearlite/vm';
 import type { NodeConfig } from './config.js';
-import type { BackendParts, TxService as TxPart } from './rpc_backend.js';
-import { createSandboxService } from './sandbox.js';
+import { queryView } from './query.js';
+import type { ServiceMethods } from './rpc_backend.js';
+import { sandboxMethods } from './sandbox.js';
 import { ViewCallPool } from './view_pool.js';
 
 export interface Services {
@@ -37,7 +38,8 @@ export interface Services {
   readonly runtimeConfigView: object;
   readonly transactionView: (bytes: Uint8Array) => object;
   readonly receiptView: (bytes: Uint8Array) => object;
-  bind(chain: Chain, views: ViewClient, config: NodeConfig): Omit<BackendParts, 'views' | 'healthy'>;
+  /** The RPC methods served over `chain` besides the view client's own. */
+  bind(chain: Chain, views: ViewClient, config: NodeConfig): ServiceMethods;
   /** Gas burnt by view calls since start, for the metrics. */
   viewGasBurnt(): bigint;
   /** Starts the view-call workers; called once the node is serving. */
@@ -96,32 +98,24 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
     close: () => viewPool.close(),
     bind(chain, views, config) {
       const service = new TxService({ chain, codecs: codecs(chain), timeoutMs: config.pollingTimeoutMs });
-      const tx: TxPart = {
+      const callFunction = (ref: BlockReference, accountId: string, methodName: string, args: Uint8Array) => {
+        const { input, get } = views.prepareViewCall(ref, accountId, methodName, args);
+        return viewPool.call({ ...input, validators: [...input.validators] }, get, (gas) => {
+          chargeViewGas(gas);
+          viewGasBurnt += gas;
+        });
+      };
+      return {
         sendTx: (bytes, w) => asParseError(() => service.sendTx(bytes, w)),
         broadcastTxAsync: (bytes) => asParseError(() => service.broadcastTxAsync(bytes)),
         txStatus: (q, w, r) => asParseError(() => service.txStatus(q, w, r)),
         receipt: (id) => service.receipt(id),
-      };
-      return {
-        tx,
-        calls: {
-          callFunction(ref, accountId, methodName, args) {
-            const { input, get } = views.prepareViewCall(ref, accountId, methodName, args);
-            return viewPool.call({ ...input, validators: [...input.validators] }, get, (gas) => {
-              chargeViewGas(gas);
-              viewGasBurnt += gas;
-            });
-          },
-        },
-        history: {
-          changes: (ref, req) => changesView(chain, ref, req),
-          changesInBlock: (ref) => blockEffectsView(chain, ref),
-        },
-        sandbox: config.sandbox ? createSandboxService(chain, config.blockTimeMs) : null,
-        lightClient: {
-          lightClientProof: (req, head) => lightClientExecutionProof(chain, codecs(chain), req, head),
-          nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
-        },
+        query: (ref, req) => queryView(views, callFunction, ref, req),
+        changes: (ref, req) => changesView(chain, ref, req),
+        changesInBlock: (ref) => blockEffectsView(chain, ref),
+        lightClientProof: (req, head) => lightClientExecutionProof(chain, codecs(chain), req, head),
+        nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
+        ...(config.sandbox ? sandboxMethods(chain, config.blockTimeMs) : {}),
       };
     },
   };
