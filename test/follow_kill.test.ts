@@ -2,10 +2,9 @@
 // nothing missing: afterwards every height answers with the block the source published.
 import { join } from 'node:path';
 import t from 'tap';
+import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
-
-const MAINNET_GENESIS = join(import.meta.dirname, 'fixtures', 'mainnet_genesis.json');
 
 t.test('a follower killed during ingest resumes with the same answers', async (t) => {
   const lake = t.testdir();

@@ -6,10 +6,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import t from 'tap';
+import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { cli, initHome } from './helpers/node.js';
 import { startPostgres } from './helpers/postgres.js';
-
-const MAINNET_GENESIS = join(import.meta.dirname, 'fixtures', 'mainnet_genesis.json');
 
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {

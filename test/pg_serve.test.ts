@@ -7,11 +7,11 @@ import { lakeHeightFolder, type StreamerMessage } from '@nearlite/stream';
 import pg from 'pg';
 import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
+import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { initHome } from './helpers/node.js';
 import { startPostgres } from './helpers/postgres.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 
-const MAINNET_GENESIS = join(import.meta.dirname, 'fixtures', 'mainnet_genesis.json');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('a writer and two serve front ends share a PostgreSQL history', async (t) => {

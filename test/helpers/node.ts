@@ -40,16 +40,19 @@ export interface RpcBody<T> {
   };
 }
 
-export async function startNode(home: string, extra: readonly string[] = []): Promise<RunningNode> {
-  const proc = spawn(process.execPath, [CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Any nearlite command as its own process, ready once it logs "RPC on URL"; rejects with its logs
+ * when it exits first or does not get there within `timeoutMs`.
+ */
+export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000): Promise<RunningNode> {
+  const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
   proc.stdout!.on('data', (d) => {
     logs += d.toString();
   });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node did not start:\n${logs}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`nearlite did not start:\n${logs}`)), timeoutMs);
     proc.stderr!.on('data', (d) => {
       logs += d.toString();
       const m = /RPC on (http:\/\/[^\s"]+)/.exec(logs);
@@ -60,10 +63,10 @@ export async function startNode(home: string, extra: readonly string[] = []): Pr
     });
     proc.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`node exited with ${code}:\n${logs}`));
+      reject(new Error(`nearlite exited with ${code}:\n${logs}`));
     });
   });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const running = () => proc.exitCode === null && proc.signalCode === null;
   return {
     url,
     proc,
@@ -77,14 +80,21 @@ export async function startNode(home: string, extra: readonly string[] = []): Pr
       return { status: res.status, body: (await res.json()) as RpcBody<never> };
     },
     async stop() {
+      if (!running()) return proc.exitCode;
       proc.kill('SIGTERM');
       return exited;
     },
     async kill() {
+      if (!running()) return;
       proc.kill('SIGKILL');
       await exited;
     },
   };
+}
+
+/** `nearlite run` on a free port of 127.0.0.1. */
+export function startNode(home: string, extra: readonly string[] = []): Promise<RunningNode> {
+  return spawnNearlite(['run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], 30_000);
 }
 
 /** Polls until the node's head reaches `height`. */

@@ -5,23 +5,13 @@ import { base58Encode, fromHex, stringifyJson, toBase64 } from '@nearlite/primit
 import { DBCol } from '@nearlite/store';
 import { BlockVerificationError, jsonEqual, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
 import t from 'tap';
+import { CHANGES_TYPE } from '../../../test/helpers/mainnet.js';
 import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
 import { openFollower, resultText, rpc } from './helpers.js';
 
 // near-api-js' signed_transaction1 test vector (test.near → whatever.near, Transfer 1 yocto).
 const SIGNED_TX_HEX =
   '09000000746573742e6e65617200917b3d268d4b58f7fec1b150bd68d69be3ee5d4cc39855e341538465bb77860d01000000000000000d00000077686174657665722e6e6561720fa473fd26901df296be6adc4cc4df34d040efa2435224b6986910e630c2fef601000000030100000000000000000000000000000000969a83332186ee9755e4839325525806e189a3d2d2bb4b4760e94443e97e1c4f22deeef0059a8e9713100eda6e19144da7e8a0ef7e539b20708ba1d8d021bd01';
-
-const CHANGES_TYPE: Record<string, string> = {
-  account_update: 'account_changes',
-  account_deletion: 'account_changes',
-  access_key_update: 'single_access_key_changes',
-  access_key_deletion: 'single_access_key_changes',
-  data_update: 'data_changes',
-  data_deletion: 'data_changes',
-  contract_code_update: 'contract_code_changes',
-  contract_code_deletion: 'contract_code_changes',
-};
 
 function changesParams(height: number, c: { type: string; change: Record<string, unknown> }): object {
   const type = CHANGES_TYPE[c.type]!;

@@ -1,25 +1,13 @@
 // Test helpers: a follower store on disk, its backend, and JSON-RPC calls through the real dispatcher.
 import { join } from 'node:path';
-import { type Genesis, loadGenesis } from '@nearlite/chain';
+import type { Genesis } from '@nearlite/chain';
 import { FollowerBackend, HistoryStore, type UpstreamRpc } from '@nearlite/follower';
 import { dispatch } from '@nearlite/jsonrpc';
 import { Store } from '@nearlite/store';
 
-export const MAINNET_GENESIS = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'test',
-  'fixtures',
-  'mainnet_genesis.json',
-);
+import { mainnetGenesis } from '../../../test/helpers/mainnet.js';
 
-let mainnet: Genesis | null = null;
-export function mainnetGenesis(): Genesis {
-  mainnet ??= loadGenesis(MAINNET_GENESIS);
-  return mainnet;
-}
+export { MAINNET_GENESIS, mainnetGenesis } from '../../../test/helpers/mainnet.js';
 
 export async function openFollower(
   dir: string,

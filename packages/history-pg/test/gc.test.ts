@@ -9,13 +9,11 @@ import type { PgHistory } from '@nearlite/history-pg';
 import { Store } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import pg from 'pg';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startPostgres, type TestPostgres } from '../../../test/helpers/postgres.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
 import { type Answer, backendOver, call, layoutOf, mainnetGenesis, openPg, pgDatabases } from './helpers.js';
 import { readRequests } from './requests.js';
-
-type Tap = typeof t;
 
 const STORAGE = { numBytesAccount: 100n, numExtraBytesRecord: 40n };
 const BLOCK_TABLES = ['chunks', 'transactions', 'outcomes', 'receipts', 'block_state_changes'];
@@ -77,7 +75,7 @@ async function partitions(urls: Iterable<string>): Promise<number> {
 
 /** Every read request answered by `history` as by `want`; returns the answers compared. */
 async function answersAlike(
-  t: Tap,
+  t: Test,
   what: string,
   want: Map<string, Answer>,
   history: PgHistory,

@@ -1,28 +1,14 @@
 // Both histories side by side: a LevelDB HistoryStore and a PgHistory over real databases, each
 // behind a FollowerBackend, answering through the real JSON-RPC dispatcher.
-import { join } from 'node:path';
-import { type Genesis, loadGenesis } from '@nearlite/chain';
+import type { Genesis } from '@nearlite/chain';
 import { FollowerBackend, type HistoryReader } from '@nearlite/follower';
 import { PgHistory, type ShardLayoutLike } from '@nearlite/history-pg';
 import { dispatch } from '@nearlite/jsonrpc';
 import type { StreamerMessage } from '@nearlite/stream';
+import { mainnetGenesis } from '../../../test/helpers/mainnet.js';
 import type { TestPostgres } from '../../../test/helpers/postgres.js';
 
-export const MAINNET_GENESIS = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'test',
-  'fixtures',
-  'mainnet_genesis.json',
-);
-
-let mainnet: Genesis | null = null;
-export function mainnetGenesis(): Genesis {
-  mainnet ??= loadGenesis(MAINNET_GENESIS);
-  return mainnet;
-}
+export { MAINNET_GENESIS, mainnetGenesis } from '../../../test/helpers/mainnet.js';
 
 export function backendOver(history: HistoryReader, genesis: Genesis = mainnetGenesis()): FollowerBackend {
   return new FollowerBackend({

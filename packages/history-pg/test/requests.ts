@@ -1,6 +1,7 @@
 // Every read method, with params drawn from the blocks a history holds: what both histories must
 // answer alike.
 import type { StreamerMessage } from '@nearlite/stream';
+import { CHANGES_TYPE } from '../../../test/helpers/mainnet.js';
 
 export interface Request {
   readonly method: string;
@@ -12,17 +13,6 @@ function sample<T>(list: readonly T[], n: number): T[] {
   const step = list.length / n;
   return Array.from({ length: n }, (_, i) => list[Math.floor(i * step)]!);
 }
-
-const CHANGES_TYPE: Record<string, string> = {
-  account_update: 'account_changes',
-  account_deletion: 'account_changes',
-  access_key_update: 'single_access_key_changes',
-  access_key_deletion: 'single_access_key_changes',
-  data_update: 'data_changes',
-  data_deletion: 'data_changes',
-  contract_code_update: 'contract_code_changes',
-  contract_code_deletion: 'contract_code_changes',
-};
 
 export function readRequests(messages: readonly StreamerMessage[], perKind = 12): Request[] {
   const out: Request[] = [
