@@ -6,6 +6,7 @@
 import {
   type Genesis,
   genesisConfigView,
+  networkInfoView,
   type PreparedViewCall,
   prepareViewCall,
   protocolConfigView,
@@ -272,14 +273,7 @@ export class FollowerBackend implements RpcBackend {
   }
 
   networkInfo(): object {
-    return {
-      active_peers: [],
-      num_active_peers: 0,
-      peer_max_count: 40,
-      sent_bytes_per_sec: 0,
-      received_bytes_per_sec: 0,
-      known_producers: [],
-    };
+    return networkInfoView();
   }
 
   async validators(ref: Parameters<RpcBackend['validators']>[0]): Promise<object> {

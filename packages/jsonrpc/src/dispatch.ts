@@ -4,6 +4,7 @@ import { HandlerError, stringifyJson } from '@nearlite/primitives';
 import type { RpcBackend } from './backend.js';
 import { internalError, methodNotFound, parseError, RpcError, RpcParseError, toRpcError } from './errors.js';
 import { METHODS, SANDBOX_METHODS } from './methods/index.js';
+import { QUERY_REQUEST_TYPES } from './methods/query.js';
 import { isObj } from './params.js';
 
 export interface DispatchResult {
@@ -78,16 +79,7 @@ async function call(
   return res;
 }
 
-const REQUEST_TYPES = new Set([
-  'view_account',
-  'view_code',
-  'view_state',
-  'view_access_key',
-  'view_access_key_list',
-  'call_function',
-  'view_global_contract_code',
-  'view_global_contract_code_by_account_id',
-]);
+const REQUEST_TYPES: ReadonlySet<string> = new Set(QUERY_REQUEST_TYPES);
 
 /** The method as metrics name it: `query` split by request type; only names from fixed sets. */
 function metricName(method: string, params: unknown): string {

@@ -1,8 +1,9 @@
 // The delayed-receipt queue (TrieKey DelayedReceiptIndices / DelayedReceipt): receipts that did not
 // fit in a chunk's gas limit wait here, first in first out, and run before new incoming receipts.
-// Indices are nearcore's borsh DelayedReceiptIndices { first_index: u64, next_available_index: u64 }.
-import { BorshReader, BorshWriter, decodeReceipt, encodeReceipt, type Receipt } from '@nearlite/primitives';
+// Indices are nearcore's DelayedReceiptIndices (queue_indices.ts).
+import { decodeReceipt, encodeReceipt, type Receipt } from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyDelayedReceipt, trieKeyDelayedReceiptIndices } from '@nearlite/trie';
+import { encodeQueueIndices, readQueueIndices } from './queue_indices.js';
 
 export class DelayedReceiptQueue {
   private first: bigint;
@@ -10,16 +11,7 @@ export class DelayedReceiptQueue {
   private dirty = false;
 
   constructor(private readonly state: TrieUpdate) {
-    const raw = state.get(trieKeyDelayedReceiptIndices());
-    if (raw) {
-      const r = new BorshReader(raw);
-      this.first = r.u64();
-      this.next = r.u64();
-      r.end();
-    } else {
-      this.first = 0n;
-      this.next = 0n;
-    }
+    ({ first: this.first, next: this.next } = readQueueIndices(state.get(trieKeyDelayedReceiptIndices())));
   }
 
   get length(): number {
@@ -46,10 +38,7 @@ export class DelayedReceiptQueue {
   /** Writes the indices back (nearcore keeps the key even when the queue is empty). */
   flush(): void {
     if (!this.dirty) return;
-    this.state.set(
-      trieKeyDelayedReceiptIndices(),
-      new BorshWriter(16).u64(this.first).u64(this.next).toBytes(),
-    );
+    this.state.set(trieKeyDelayedReceiptIndices(), encodeQueueIndices(this.first, this.next));
     this.state.commit({ type: 'updated_delayed_receipts' });
     this.dirty = false;
   }

@@ -22,6 +22,7 @@ import {
   trieKeyPromiseYieldTimeout,
   trieKeyYieldIdToDataId,
 } from '@nearlite/trie';
+import { encodeQueueIndices, readQueueIndices } from './queue_indices.js';
 
 /** nearcore's PromiseYieldStatus (borsh enum). */
 export const PromiseYieldStatus = { Yielded: 0, ResumeInitiated: 1 } as const;
@@ -125,16 +126,7 @@ export class PromiseYieldTimeoutQueue {
   private readonly initial: string;
 
   constructor(private readonly state: TrieUpdate) {
-    const raw = state.get(trieKeyPromiseYieldIndices());
-    if (raw) {
-      const r = new BorshReader(raw);
-      this.first = r.u64();
-      this.next = r.u64();
-      r.end();
-    } else {
-      this.first = 0n;
-      this.next = 0n;
-    }
+    ({ first: this.first, next: this.next } = readQueueIndices(state.get(trieKeyPromiseYieldIndices())));
     this.initial = `${this.first}:${this.next}`;
   }
 
@@ -166,10 +158,7 @@ export class PromiseYieldTimeoutQueue {
 
   flush(): boolean {
     if (`${this.first}:${this.next}` === this.initial) return false;
-    this.state.set(
-      trieKeyPromiseYieldIndices(),
-      new BorshWriter(16).u64(this.first).u64(this.next).toBytes(),
-    );
+    this.state.set(trieKeyPromiseYieldIndices(), encodeQueueIndices(this.first, this.next));
     return true;
   }
 }

@@ -54,3 +54,15 @@ export function statusView(f: StatusFacts): object {
     genesis_hash: f.genesisHash,
   };
 }
+
+/** `network_info` of a node with no peer-to-peer network: no peers, nearcore's default peer cap. */
+export function networkInfoView(): object {
+  return {
+    active_peers: [],
+    num_active_peers: 0,
+    peer_max_count: 40,
+    sent_bytes_per_sec: 0,
+    received_bytes_per_sec: 0,
+    known_producers: [],
+  };
+}

@@ -27,7 +27,7 @@ import {
   viewGlobalContractCode,
   viewState,
 } from './query.js';
-import { statusView } from './status_view.js';
+import { networkInfoView, statusView } from './status_view.js';
 import { validatorsView } from './validators_view.js';
 
 export interface ViewClientOptions {
@@ -243,14 +243,7 @@ export class ViewClient {
   }
 
   networkInfo(): object {
-    return {
-      active_peers: [],
-      num_active_peers: 0,
-      peer_max_count: 40,
-      sent_bytes_per_sec: 0,
-      received_bytes_per_sec: 0,
-      known_producers: [],
-    };
+    return networkInfoView();
   }
 
   validators(ref: { readonly blockId: BlockId } | { readonly epochId: CryptoHash } | null): object {

@@ -18,7 +18,8 @@ import { invalidType, missingField, unknownVariant } from '../serde.js';
 import { parseQueryPath } from './query_path.js';
 import type { MethodHandler } from './types.js';
 
-const REQUEST_TYPES = [
+/** nearcore's QueryRequest variants, in its order (the order its unknown-variant error lists). */
+export const QUERY_REQUEST_TYPES = [
   'view_account',
   'view_code',
   'view_state',
@@ -63,7 +64,7 @@ function parseQueryRequest(p: Obj): QueryRequest {
         args: base64(requireField(p, 'args_base64')),
       };
     default:
-      throw unknownVariant(type, REQUEST_TYPES);
+      throw unknownVariant(type, QUERY_REQUEST_TYPES);
   }
 }
 
