@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
+import { rawRpc } from './helpers/node.js';
 import { streamActivity } from './helpers/stream_activity.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: walks untyped JSON answers
@@ -11,12 +12,7 @@ type Json = Record<string, any>;
 
 /** The raw text of a JSON-RPC result, exactly as the node wrote it. */
 async function rawResult(url: string, method: string, params: unknown): Promise<string> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
-  });
-  const text = await res.text();
+  const text = (await rawRpc(url, method, params)).body;
   const start = text.indexOf('"result":');
   if (start < 0) throw new Error(`${method} failed: ${text}`);
   return text.slice(start + 9, text.lastIndexOf(',"id":'));

@@ -4,17 +4,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
-import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { cli, initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 import { streamActivity } from './helpers/stream_activity.js';
-
-async function raw(url: string, method: string, params: unknown): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
-  });
-  return { status: res.status, body: await res.text() };
-}
 
 async function followedHeight(node: RunningNode): Promise<number> {
   const { body } = await node.rpc<{ sync_info: { latest_block_height: number } }>('status', []);
@@ -58,8 +49,8 @@ t.test('a follower killed ten times mid-catch-up answers as the producer', async
   const producer = await startNode(chain.home, ['--block-time', '1000', '--archive']);
   t.teardown(() => producer.stop());
   const same = async (method: string, params: unknown, what: string) => {
-    const a = await raw(producer.url, method, params);
-    const b = await raw(follower.url, method, params);
+    const a = await rawRpc(producer.url, method, params);
+    const b = await rawRpc(follower.url, method, params);
     if (a.body !== b.body || a.status !== b.status)
       t.equal(`${b.status} ${b.body}`, `${a.status} ${a.body}`, `${method} ${what}`);
     return JSON.parse(a.body) as { result?: Record<string, unknown> };

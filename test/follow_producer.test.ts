@@ -6,18 +6,9 @@ import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
-import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
-
-async function raw(url: string, method: string, params: unknown): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
-  });
-  return { status: res.status, body: await res.text() };
-}
 
 t.test('a follower of a nearlite producer answers as the producer', async (t) => {
   const chain = await localChain(t, { shards: 2, blockTimeMs: 80 });
@@ -47,8 +38,8 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   await waitForHeight(follower, top, 60_000);
 
   const same = async (method: string, params: unknown, what: string) => {
-    const a = await raw(producer.url, method, params);
-    const b = await raw(follower.url, method, params);
+    const a = await rawRpc(producer.url, method, params);
+    const b = await rawRpc(follower.url, method, params);
     t.equal(b.body, a.body, `${method} ${what}`);
     t.equal(b.status, a.status, `${method} ${what}: status`);
     return JSON.parse(a.body) as { result?: Record<string, unknown> };

@@ -1,25 +1,14 @@
 // A producer on four shards runs a random workload and publishes NEAR Lake to an S3 server. Two
 // followers catch up and tail it, one over the producer's neardata routes and one over the bucket; every
 // read method answers byte for byte as the producer does, for every height.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import S3rver from 's3rver';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
-import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { startS3 } from './helpers/s3.js';
 import { randomWorkload, rng, type Workload } from './helpers/workload.js';
 
 const SHARDS = [0, 1, 2, 3];
-
-async function raw(url: string, method: string, params: unknown): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
-  });
-  return { status: res.status, body: await res.text() };
-}
 
 type Json = { result?: Record<string, unknown>; error?: unknown };
 
@@ -29,7 +18,7 @@ function comparer(test: typeof t, producer: RunningNode, followers: [name: strin
   let mismatches = 0;
   const same = async (method: string, params: unknown, what: string): Promise<Json> => {
     const [a, ...answers] = await Promise.all(
-      [producer, ...followers.map(([, f]) => f)].map((n) => raw(n.url, method, params)),
+      [producer, ...followers.map(([, f]) => f)].map((n) => rawRpc(n.url, method, params)),
     );
     for (const [i, [name]] of followers.entries()) {
       const b = answers[i]!;
@@ -185,21 +174,7 @@ async function finalHeight(node: RunningNode): Promise<number> {
 t.test('followers over HTTP and S3 answer a 4-shard random workload as the producer', async (t) => {
   const seed = Number(process.env.FOLLOW_WORKLOAD_SEED ?? Date.now() % 1_000_000);
   t.comment(`seed ${seed} (FOLLOW_WORKLOAD_SEED reruns it)`);
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  // Not t.testdir(): the chain's home takes that one.
-  const s3dir = mkdtempSync(join(tmpdir(), 'nearlite-s3rver-'));
-  t.teardown(() => rmSync(s3dir, { recursive: true, force: true }));
-  const s3 = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory: s3dir,
-    configureBuckets: [{ name: 'lake', configs: [] }],
-  });
-  const { port } = (await s3.run()) as { port: number };
-  t.teardown(() => s3.close());
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = await startS3(t, ['lake']);
 
   const chain = await localChain(t, {
     shards: 4,

@@ -3,15 +3,14 @@
 // block it delivers is the producer's /v0/block/:h. The neardata HTTP source, the S3 source and the
 // Lake directory that `lake-export` writes from the stopped node all return the same messages.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringifyJson } from '@nearlite/primitives';
 import { FileSource, HttpSource, S3Source, type StreamerMessage } from '@nearlite/stream';
-import S3rver from 's3rver';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
 import { CLI, cli } from './helpers/node.js';
+import { startS3 } from './helpers/s3.js';
 import { streamActivity } from './helpers/stream_activity.js';
 
 /** near-lake-framework-js's renameUnderscoreFieldsToCamelCase, applied to our JSON for comparison. */
@@ -102,24 +101,7 @@ function cliAsync(
 }
 
 t.test('a producer feeds NEAR Lake on S3; the framework and every source agree with /v0', async (t) => {
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  // Not t.testdir(): the chain's home takes that one.
-  const s3dir = mkdtempSync(join(tmpdir(), 'nearlite-s3rver-'));
-  t.teardown(() => rmSync(s3dir, { recursive: true, force: true }));
-  const s3 = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory: s3dir,
-    configureBuckets: [
-      { name: 'lake-out', configs: [] },
-      { name: 'lake-export', configs: [] },
-    ],
-  });
-  const { port } = (await s3.run()) as { port: number };
-  t.teardown(() => s3.close());
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = await startS3(t, ['lake-out', 'lake-export']);
 
   const c = await localChain(t, {
     shards: 2,

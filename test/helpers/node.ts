@@ -97,6 +97,20 @@ export function startNode(home: string, extra: readonly string[] = []): Promise<
   return spawnNearlite(['run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], 30_000);
 }
 
+/** A JSON-RPC call answered as the node wrote it: status and body text, nothing parsed. */
+export async function rawRpc(
+  url: string,
+  method: string,
+  params: unknown,
+): Promise<{ status: number; body: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
 /** Polls until the node's head reaches `height`. */
 export async function waitForHeight(node: RunningNode, height: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

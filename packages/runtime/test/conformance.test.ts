@@ -23,7 +23,7 @@ import {
 } from '@nearlite/trie';
 import { runFunction } from '@nearlite/vm';
 import t from 'tap';
-import { config, GAS_PRICE, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { config, GAS_PRICE, keyFromSeed, NEAR, selfCallContext, signTx, TestChain } from './helpers.js';
 import {
   ACCOUNT_CREATION_CHARGE,
   ext,
@@ -307,25 +307,7 @@ function run(state: TrieUpdate, code: Uint8Array): bigint {
     code,
     codeHash,
     methodName: 'go',
-    context: {
-      current_account_id: 'alice.near',
-      signer_account_id: 'alice.near',
-      signer_account_pk: new Uint8Array(33),
-      predecessor_account_id: 'alice.near',
-      input: new Uint8Array(0),
-      promise_results: [],
-      block_height: 10n,
-      block_timestamp: 0n,
-      epoch_height: 1n,
-      account_balance: NEAR,
-      account_locked_balance: 0n,
-      storage_usage: 10_000n,
-      attached_deposit: 0n,
-      prepaid_gas: 300_000_000_000_000n,
-      random_seed: new Uint8Array(32),
-      view_config: null,
-      output_data_receivers: [],
-    },
+    context: selfCallContext('alice.near'),
     config: config.wasm,
     fees: config.fees,
     external: ext,

@@ -26,6 +26,7 @@ import {
   Runtime,
 } from '@nearlite/runtime';
 import { TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import type { VMContext } from '@nearlite/vm';
 
 export const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
 export const NEAR = 10n ** 24n;
@@ -166,4 +167,27 @@ export class TestChain {
     }
     return all;
   }
+}
+
+/** A function call of an account on itself at height 10, with 1 NEAR and 300 Tgas, for the VM alone. */
+export function selfCallContext(accountId: string): VMContext {
+  return {
+    current_account_id: accountId,
+    signer_account_id: accountId,
+    signer_account_pk: new Uint8Array(33),
+    predecessor_account_id: accountId,
+    input: new Uint8Array(0),
+    promise_results: [],
+    block_height: 10n,
+    block_timestamp: 0n,
+    epoch_height: 1n,
+    account_balance: NEAR,
+    account_locked_balance: 0n,
+    storage_usage: 10_000n,
+    attached_deposit: 0n,
+    prepaid_gas: 300_000_000_000_000n,
+    random_seed: new Uint8Array(32),
+    view_config: null,
+    output_data_receivers: [],
+  };
 }

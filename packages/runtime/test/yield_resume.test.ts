@@ -30,7 +30,7 @@ import {
 } from '@nearlite/trie';
 import { runFunction } from '@nearlite/vm';
 import t from 'tap';
-import { config, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { config, keyFromSeed, NEAR, selfCallContext, signTx, TestChain } from './helpers.js';
 import { ext, FEES, SNAPSHOT } from './snapshot.js';
 
 const require = createRequire(import.meta.url);
@@ -458,25 +458,7 @@ function runGo(
     code,
     codeHash: sha256(code),
     methodName: 'go',
-    context: {
-      current_account_id: ALICE,
-      signer_account_id: ALICE,
-      signer_account_pk: new Uint8Array(33),
-      predecessor_account_id: ALICE,
-      input: new Uint8Array(0),
-      promise_results: [],
-      block_height: 10n,
-      block_timestamp: 0n,
-      epoch_height: 1n,
-      account_balance: NEAR,
-      account_locked_balance: 0n,
-      storage_usage: 10_000n,
-      attached_deposit: 0n,
-      prepaid_gas: 300_000_000_000_000n,
-      random_seed: new Uint8Array(32),
-      view_config: null,
-      output_data_receivers: [],
-    },
+    context: selfCallContext(ALICE),
     config: config.wasm,
     fees: config.fees,
     external: new RuntimeExt(state, ALICE, new Uint8Array(32), 10, new Map()),

@@ -2,42 +2,15 @@
 // against what the store holds, and each file the builder's bytes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Chain,
-  gcStep,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  NOOP_CHUNK_APPLIER,
-  parseGenesis,
-  signerFromKeyFile,
-} from '@nearlite/chain';
-import { Store } from '@nearlite/store';
+import { gcStep } from '@nearlite/chain';
 import t from 'tap';
 import { exportLake, LakeExportError, storedFinalHeight } from '../src/publish/lake_export.js';
 import { DirLakeSink } from '../src/publish/lake_sink.js';
 import { StreamerMessageBuilder } from '../src/publish/streamer_message.js';
+import { openLocalChain } from './helpers.js';
 
 t.test('exports the kept final blocks of a GC node', async (t) => {
-  const key = generateKeyFile('test.near');
-  const genesis = parseGenesis(
-    makeLocalnetGenesis({
-      chainId: 'unit',
-      numShards: 3,
-      epochLength: 5,
-      validatorAccountId: 'test.near',
-      validatorPublicKey: key.public_key,
-      protocolVersion: 85,
-    }),
-  );
-  const store = await Store.open(join(t.testdir(), 'data'));
-  t.teardown(() => store.close());
-  const chain = await Chain.open({
-    store,
-    genesis,
-    signer: signerFromKeyFile(key),
-    applier: NOOP_CHUNK_APPLIER,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-  });
+  const { chain } = await openLocalChain(t, { numShards: 3, epochLength: 5 });
   for (let i = 0; i < 30; i++) {
     await chain.produceBlock();
     while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}

@@ -3,43 +3,14 @@
 // same height is written on the next block, never skipped.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Chain,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  NOOP_CHUNK_APPLIER,
-  parseGenesis,
-  signerFromKeyFile,
-} from '@nearlite/chain';
-import { Store } from '@nearlite/store';
 import t from 'tap';
 import { LakePublisher } from '../src/publish/lake_publisher.js';
 import { DirLakeSink } from '../src/publish/lake_sink.js';
 import { StreamerMessageBuilder } from '../src/publish/streamer_message.js';
 import { FileSource } from '../src/sources/file.js';
+import { openLocalChain } from './helpers.js';
 
-async function setup(t: typeof import('tap')['default']) {
-  const key = generateKeyFile('test.near');
-  const genesis = parseGenesis(
-    makeLocalnetGenesis({
-      chainId: 'unit',
-      numShards: 2,
-      epochLength: 100,
-      validatorAccountId: 'test.near',
-      validatorPublicKey: key.public_key,
-      protocolVersion: 85,
-    }),
-  );
-  const store = await Store.open(join(t.testdir(), 'data'));
-  t.teardown(() => store.close());
-  return Chain.open({
-    store,
-    genesis,
-    signer: signerFromKeyFile(key),
-    applier: NOOP_CHUNK_APPLIER,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-  });
-}
+const setup = async (test: typeof t) => (await openLocalChain(test)).chain;
 
 const folders = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => /^\d{12}$/.test(n)) : []);
 

@@ -1,41 +1,12 @@
 // NeardataService over a real chain on LevelDB: final versus optimistic heights, waiting for a height
 // about to be produced, `null` for a height without block, and the first kept block after GC.
-import {
-  Chain,
-  gcStep,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  NOOP_CHUNK_APPLIER,
-  parseGenesis,
-  signerFromKeyFile,
-} from '@nearlite/chain';
-import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
+import { gcStep } from '@nearlite/chain';
+import { DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import t from 'tap';
 import { type NeardataAnswer, NeardataService } from '../src/publish/neardata.js';
+import { openLocalChain } from './helpers.js';
 
-async function setup(t: Tap, epochLength = 100) {
-  const key = generateKeyFile('test.near');
-  const genesis = parseGenesis(
-    makeLocalnetGenesis({
-      chainId: 'unit',
-      numShards: 2,
-      epochLength,
-      validatorAccountId: 'test.near',
-      validatorPublicKey: key.public_key,
-      protocolVersion: 85,
-    }),
-  );
-  const store = await Store.open(t.testdir());
-  t.teardown(() => store.close());
-  const chain = await Chain.open({
-    store,
-    genesis,
-    signer: signerFromKeyFile(key),
-    applier: NOOP_CHUNK_APPLIER,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-  });
-  return { chain, store };
-}
+const setup = (t: Tap, epochLength = 100) => openLocalChain(t, { epochLength });
 type Tap = typeof t;
 
 const never = new AbortController().signal;
