@@ -93,8 +93,11 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   private first: number | null = null;
   /** Rows below this height are gone (the writer's GC finished up to it). */
   private gcDone: number | null = null;
-  /** When the writer last moved the tail: rows below it wait `gcGraceMs` from then. */
-  private tailMovedAt = Date.now();
+  /**
+   * Tails this writer published (or found at start), oldest first, with when: the rows below one
+   * are deleted once readers have had `gcGraceMs` to learn it, however often the tail moves since.
+   */
+  private readonly publishedTails: { tail: number; at: number }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
   private writerClient: pg.PoolClient | null = null;
@@ -380,8 +383,9 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     const cursor = this.current;
     const first = this.first;
     if (!cursor || first === null) return 0;
+    // Readers may still hold the tail found at start: it waits like one just published.
+    if (this.publishedTails.length === 0) this.publishedTails.push({ tail: first, at: Date.now() });
     let collected = 0;
-    let tail = first;
     const target = cursor.height - o.keepBlocks;
     if (first < target) {
       const until = Math.min(target, first + (o.heightsPerStep ?? DEFAULT_GC_HEIGHTS_PER_STEP));
@@ -394,21 +398,25 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         await meta.query(`UPDATE meta SET block_height = $1 WHERE name = 'first'`, [until]);
         await meta.query(`SELECT pg_notify('${CURSOR_CHANNEL}', $1)`, [String(cursor.height)]);
       });
-      this.first = tail = until;
-      this.tailMovedAt = Date.now();
+      this.first = until;
+      this.publishedTails.push({ tail: until, at: Date.now() });
     }
-    const graceOver = Date.now() - this.tailMovedAt >= (this.o.gcGraceMs ?? DEFAULT_GC_GRACE_MS);
-    if ((this.gcDone === null || this.gcDone < tail) && graceOver) {
-      await Promise.all([...this.dbs.values()].map((db) => db.collect(tail)));
+    const known = Date.now() - (this.o.gcGraceMs ?? DEFAULT_GC_GRACE_MS);
+    let tail: number | null = null;
+    while (this.publishedTails.length > 0 && this.publishedTails[0]!.at <= known)
+      tail = this.publishedTails.shift()!.tail;
+    if (tail !== null && (this.gcDone === null || this.gcDone < tail)) {
+      const below = tail;
+      await Promise.all([...this.dbs.values()].map((db) => db.collect(below)));
       await inTransaction(meta, async () => {
-        await meta.query('DELETE FROM blocks WHERE block_height < $1', [tail]);
+        await meta.query('DELETE FROM blocks WHERE block_height < $1', [below]);
         await meta.query(
           `INSERT INTO meta (name, block_height) VALUES ('gc_done', $1)
            ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
-          [tail],
+          [below],
         );
       });
-      this.gcDone = tail;
+      this.gcDone = below;
     }
     return collected;
   }

@@ -232,3 +232,19 @@ t.test('readers never see a half-collected height; a restarted writer finishes t
   const kept = JSON.parse((await call(backend, 'block', { block_id: tail })).body);
   t.equal(kept.result?.header.height, tail, 'the kept block is served');
 });
+
+t.test('the rows below a published tail go at the first GC step after the grace', async (t) => {
+  const [a, b] = messages() as [StreamerMessage, StreamerMessage];
+  const layout = layoutOf(a);
+  const dbs = await pgDatabases(server, layout);
+  const writer = await openPg(dbs, layout, 'writer', { gcGraceMs: 200 });
+  t.teardown(() => writer.close());
+  await loadGenesisHistory(writer, mainnetGenesis(), STORAGE);
+  for (const m of [a, b]) await ingestBlock(writer, m);
+  const tail = b.block.header.height;
+  t.equal(await writer.collectGarbage({ keepBlocks: 0 }), 1);
+  t.ok((await rowsBelow(dbs.shardUrls.values(), tail)) > 0, 'kept while readers may not know the tail');
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal(await writer.collectGarbage({ keepBlocks: 0 }), 0, 'the tail does not move again');
+  t.equal(await rowsBelow(dbs.shardUrls.values(), tail), 0, 'deleted once the grace has passed');
+});
