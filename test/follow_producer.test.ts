@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
+import { accountReads } from './helpers/account_reads.js';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
 import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
@@ -57,24 +58,8 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
         txs.push([tx.hash, tx.signer_id]);
       }
     }
-    for (const account_id of accounts) {
-      await same('query', { request_type: 'view_account', account_id, block_id: h }, `${account_id} #${h}`);
-      await same(
-        'query',
-        { request_type: 'view_access_key_list', account_id, block_id: h },
-        `keys ${account_id} #${h}`,
-      );
-      await same(
-        'EXPERIMENTAL_changes',
-        { changes_type: 'account_changes', account_ids: [account_id], block_id: h },
-        `${account_id} #${h}`,
-      );
-      await same(
-        'EXPERIMENTAL_changes',
-        { changes_type: 'all_access_key_changes', account_ids: [account_id], block_id: h },
-        `${account_id} #${h}`,
-      );
-    }
+    for (const account_id of accounts)
+      for (const r of accountReads(account_id, h)) await same(r.method, r.params, r.what);
     await same(
       'query',
       { request_type: 'view_state', account_id: 'alice.test.near', prefix_base64: '', block_id: h },

@@ -3,6 +3,7 @@
 // read method answers byte for byte as the producer does, for every height.
 import { join } from 'node:path';
 import t from 'tap';
+import { accountReads } from './helpers/account_reads.js';
 import { localChain } from './helpers/chain.js';
 import { initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 import { startS3 } from './helpers/s3.js';
@@ -73,24 +74,8 @@ async function compareHistory(
     const busy = SHARDS.some((s) => busyAt.has(`${h}/${s}`));
     if (!full && !busy && rand(8) !== 0) continue;
     const sample = full ? accounts : [pick(accounts), pick(accounts)];
-    for (const account_id of sample) {
-      await same('query', { request_type: 'view_account', account_id, block_id: h }, `${account_id} #${h}`);
-      await same(
-        'query',
-        { request_type: 'view_access_key_list', account_id, block_id: h },
-        `keys ${account_id} #${h}`,
-      );
-      await same(
-        'EXPERIMENTAL_changes',
-        { changes_type: 'account_changes', account_ids: [account_id], block_id: h },
-        `account changes ${account_id} #${h}`,
-      );
-      await same(
-        'EXPERIMENTAL_changes',
-        { changes_type: 'all_access_key_changes', account_ids: [account_id], block_id: h },
-        `key changes ${account_id} #${h}`,
-      );
-    }
+    for (const account_id of sample)
+      for (const r of accountReads(account_id, h)) await same(r.method, r.params, r.what);
     const [keyOwner, publicKey] = pick(w.keys);
     await same(
       'query',

@@ -5,10 +5,9 @@
 import { readFileSync } from 'node:fs';
 import * as T from '@near-js/jsonrpc-types';
 import { base58Encode, sha256 } from '@nearlite/primitives';
-import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
-import { localChain } from './helpers/chain.js';
+import { deployedAccount, localChain } from './helpers/chain.js';
 import { camel } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
@@ -58,13 +57,7 @@ interface TxStatus {
 t.test('a contract call reports its gas profile and contract like nearcore', async (t) => {
   const code = await compileContract('counter');
   const { node, provider, root } = await localChain(t);
-  const kp = KeyPair.fromRandom('ed25519');
-  await root.createAccount({
-    newAccountId: 'count.test.near',
-    publicKey: kp.getPublicKey(),
-    nearToTransfer: 5n * NEAR,
-  });
-  await new Account('count.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  await deployedAccount({ provider, root }, 'count.test.near', code, 5n * NEAR);
   await root.callFunction({ contractId: 'count.test.near', methodName: 'increment', args: {} });
   // The second increment reads the stored 4-byte value and overwrites it.
   const second = await root.callFunctionRaw({

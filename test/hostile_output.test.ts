@@ -1,9 +1,8 @@
 // What a contract writes — logs, return values, storage keys and values — reaches clients exactly as
 // written, and can never change the shape of an answer, whatever bytes it holds.
-import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
-import { localChain } from './helpers/chain.js';
+import { deployedAccount, localChain } from './helpers/chain.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
@@ -19,13 +18,7 @@ const HOSTILE = [
 t.test('hostile logs, return values and state come back exactly', async (t) => {
   const code = await compileContract('echo');
   const { node, provider, root } = await localChain(t);
-  const kp = KeyPair.fromRandom('ed25519');
-  await root.createAccount({
-    newAccountId: 'echo.test.near',
-    publicKey: kp.getPublicKey(),
-    nearToTransfer: 10n * NEAR,
-  });
-  await new Account('echo.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  await deployedAccount({ provider, root }, 'echo.test.near', code, 10n * NEAR);
 
   for (const s of HOSTILE) {
     const args = Buffer.from(s).toString('base64');

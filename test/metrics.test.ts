@@ -1,8 +1,7 @@
 // What an operator scrapes: GET /metrics in Prometheus' text format.
-import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
-import { localChain } from './helpers/chain.js';
+import { deployedAccount, localChain } from './helpers/chain.js';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
 
 t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
@@ -57,13 +56,7 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
 t.test('GET /metrics adds up the gas view calls burn', async (t) => {
   const code = await compileContract('echo');
   const { node, provider, root } = await localChain(t);
-  const kp = KeyPair.fromRandom('ed25519');
-  await root.createAccount({
-    newAccountId: 'echo.test.near',
-    publicKey: kp.getPublicKey(),
-    nearToTransfer: 10n ** 25n,
-  });
-  await new Account('echo.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  await deployedAccount({ provider, root }, 'echo.test.near', code, 10n ** 25n);
   const gas = async () => {
     const text = await (await fetch(`${node.url}/metrics`)).text();
     return Number(/^nearlite_view_call_gas_total (\S+)$/m.exec(text)?.[1]);

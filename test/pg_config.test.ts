@@ -6,9 +6,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import t from 'tap';
-import { MAINNET_GENESIS } from './helpers/mainnet.js';
-import { cli, initHome } from './helpers/node.js';
-import { startPostgres } from './helpers/postgres.js';
+import { cli } from './helpers/node.js';
+import { pgHome } from './helpers/pg_home.js';
 
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -29,13 +28,7 @@ function refused(t: Tap.Test, args: string[], expected: RegExp, what: string): s
 }
 
 t.test('bad PostgreSQL configuration is refused at start', async (t) => {
-  const server = await startPostgres();
-  t.teardown(() => server.stop());
-  const metaUrl = await server.createDatabase('meta');
-  const shardUrl = await server.createDatabase('shard0');
-  const dir = t.testdir();
-  const home = join(dir, 'home');
-  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  const { metaUrl, shardUrl, dir, home } = await pgHome(t);
   const serve = ['serve', '--home', home, '--rpc-addr', '127.0.0.1:0'];
   const follow = [
     'run',

@@ -7,21 +7,13 @@ import { lakeHeightFolder, type StreamerMessage } from '@nearlite/stream';
 import pg from 'pg';
 import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
-import { MAINNET_GENESIS } from './helpers/mainnet.js';
-import { initHome } from './helpers/node.js';
-import { startPostgres } from './helpers/postgres.js';
+import { pgHome } from './helpers/pg_home.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('a writer and two serve front ends share a PostgreSQL history', async (t) => {
-  const server = await startPostgres();
-  t.teardown(() => server.stop());
-  const metaUrl = await server.createDatabase('meta');
-  const shardUrl = await server.createDatabase('shard0');
-  const dir = t.testdir();
-  const home = join(dir, 'home');
-  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  const { metaUrl, shardUrl, dir, home } = await pgHome(t);
   const lake = join(dir, 'blocks');
   const staging = join(dir, 'staging');
   mkdirSync(lake);

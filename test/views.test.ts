@@ -1,9 +1,8 @@
 // View calls run off the RPC loop: a runaway view ends at the view gas limit with nearcore's legacy
 // error, and other requests are answered while it runs.
-import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import wabt from 'wabt';
-import { localChain } from './helpers/chain.js';
+import { deployedAccount, localChain } from './helpers/chain.js';
 import { waitForHeight } from './helpers/node.js';
 
 t.test('a runaway view does not hold up other requests', async (t) => {
@@ -15,13 +14,7 @@ t.test('a runaway view does not hold up other requests', async (t) => {
     )
     .toBinary({}).buffer;
   const { node, provider, root } = await localChain(t);
-  const kp = KeyPair.fromRandom('ed25519');
-  await root.createAccount({
-    newAccountId: 'spin.test.near',
-    publicKey: kp.getPublicKey(),
-    nearToTransfer: 10n ** 25n,
-  });
-  await new Account('spin.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  await deployedAccount({ provider, root }, 'spin.test.near', code, 10n ** 25n);
 
   const order: string[] = [];
   const view = node
@@ -97,14 +90,7 @@ t.test('a view sees its block’s epoch, as a receipt in that block does', async
   // Archival: with 4-block epochs a GC node would collect the early heights while a loaded machine
   // works through the queries.
   const { node, provider, root } = await localChain(t, { epochLength: 4, archive: true });
-  const kp = KeyPair.fromRandom('ed25519');
-  await root.createAccount({
-    newAccountId: 'epoch.test.near',
-    publicKey: kp.getPublicKey(),
-    nearToTransfer: 10n ** 25n,
-  });
-  const owner = new Account('epoch.test.near', provider, new KeyPairSigner(kp));
-  await owner.deployContract(code);
+  const owner = await deployedAccount({ provider, root }, 'epoch.test.near', code, 10n ** 25n);
   const u64 = (b: { result: number[] }) => Buffer.from(b.result).readBigUInt64LE(0);
   const view = async (method: string, blockId: number | string) => {
     const r = await node.rpc<{ result: number[] }>('query', {
@@ -174,13 +160,7 @@ t.test('view-call gas per second is limited per client', async (t) => {
   const { node, provider, root } = await localChain(t, {
     rpc: { rate_limit: { view_gas_per_second: 10 ** 12 } },
   });
-  const kp = KeyPair.fromRandom('ed25519');
-  await root.createAccount({
-    newAccountId: 'spin.test.near',
-    publicKey: kp.getPublicKey(),
-    nearToTransfer: 10n ** 25n,
-  });
-  await new Account('spin.test.near', provider, new KeyPairSigner(kp)).deployContract(code);
+  await deployedAccount({ provider, root }, 'spin.test.near', code, 10n ** 25n);
   const spin = () =>
     node.rpc<{ error?: string }>('query', {
       request_type: 'call_function',

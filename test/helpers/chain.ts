@@ -1,7 +1,7 @@
 // A local chain for end-to-end tests: a fresh home, the real CLI running it, and near-api-js handles.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Account, JsonRpcProvider, type KeyPairString } from 'near-api-js';
+import { Account, JsonRpcProvider, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import type t from 'tap';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './node.js';
 
@@ -51,4 +51,22 @@ export async function localChain(
   const provider = new JsonRpcProvider({ url: node.url });
   const root = new Account('test.near', provider, key.secret_key as KeyPairString);
   return { home, key, node, provider, root };
+}
+
+/** A new account made by test.near with `balance` yoctoNEAR and a key of its own, `code` deployed. */
+export async function deployedAccount(
+  c: Pick<LocalChain, 'provider' | 'root'>,
+  accountId: string,
+  code: Uint8Array,
+  balance: bigint,
+): Promise<Account> {
+  const kp = KeyPair.fromRandom('ed25519');
+  await c.root.createAccount({
+    newAccountId: accountId,
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: balance,
+  });
+  const account = new Account(accountId, c.provider, new KeyPairSigner(kp));
+  await account.deployContract(code);
+  return account;
 }

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import type t from 'tap';
+import type { Test } from 'tap';
 
 /** Starts it with `buckets` created; returns its endpoint URL. The SDK's credentials are set. */
-export async function startS3(test: typeof t, buckets: readonly string[]): Promise<string> {
+export async function startS3(test: Test, buckets: readonly string[]): Promise<string> {
   process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
   process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
   const dir = mkdtempSync(join(tmpdir(), 'nearlite-s3rver-'));

@@ -9,10 +9,10 @@ import {
   signerFromKeyFile,
 } from '@nearlite/chain';
 import { Store } from '@nearlite/store';
-import type t from 'tap';
+import type { Test } from 'tap';
 
 export async function openLocalChain(
-  test: typeof t,
+  test: Test,
   o: { numShards?: number; epochLength?: number } = {},
 ): Promise<{ chain: Chain; store: Store }> {
   const key = generateKeyFile('test.near');

@@ -3,14 +3,14 @@
 // same height is written on the next block, never skipped.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { LakePublisher } from '../src/publish/lake_publisher.js';
 import { DirLakeSink } from '../src/publish/lake_sink.js';
 import { StreamerMessageBuilder } from '../src/publish/streamer_message.js';
 import { FileSource } from '../src/sources/file.js';
 import { openLocalChain } from './helpers.js';
 
-const setup = async (test: typeof t) => (await openLocalChain(test)).chain;
+const setup = async (test: Test) => (await openLocalChain(test)).chain;
 
 const folders = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => /^\d{12}$/.test(n)) : []);
 

@@ -2,12 +2,11 @@
 // about to be produced, `null` for a height without block, and the first kept block after GC.
 import { gcStep } from '@nearlite/chain';
 import { DBCol, StoreUpdate, u64be } from '@nearlite/store';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { type NeardataAnswer, NeardataService } from '../src/publish/neardata.js';
 import { openLocalChain } from './helpers.js';
 
-const setup = (t: Tap, epochLength = 100) => openLocalChain(t, { epochLength });
-type Tap = typeof t;
+const setup = (t: Test, epochLength = 100) => openLocalChain(t, { epochLength });
 
 const never = new AbortController().signal;
 const message = (a: NeardataAnswer) => {

@@ -1,0 +1,26 @@
+// A PostgreSQL server with a meta and a shard database, and a node home on the mainnet genesis:
+// what the CLI tests of a PostgreSQL history start from. The server stops at teardown.
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import { MAINNET_GENESIS } from './mainnet.js';
+import { initHome } from './node.js';
+import { startPostgres } from './postgres.js';
+
+export interface PgHome {
+  readonly metaUrl: string;
+  readonly shardUrl: string;
+  /** The test's directory; the home is its `home`. */
+  readonly dir: string;
+  readonly home: string;
+}
+
+export async function pgHome(t: Test): Promise<PgHome> {
+  const server = await startPostgres();
+  t.teardown(() => server.stop());
+  const metaUrl = await server.createDatabase('meta');
+  const shardUrl = await server.createDatabase('shard0');
+  const dir = t.testdir();
+  const home = join(dir, 'home');
+  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  return { metaUrl, shardUrl, dir, home };
+}
