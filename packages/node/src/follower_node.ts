@@ -30,7 +30,7 @@ export interface FollowOptions {
   readonly pollMs?: number;
   /** Where the history goes; config.json's `store` (LevelDB by default) when absent. */
   readonly store?: HistoryStoreConfig;
-  /** Blocks committed at once while catching up (PostgreSQL: 32 by default; LevelDB: 1). */
+  /** Most blocks committed at once while catching up (32 by default); one at a time at the head. */
   readonly batchSize?: number;
 }
 
@@ -79,7 +79,7 @@ export class FollowerNode {
         gc: archive ? null : { keepBlocks: fileConfig.gcNumEpochsToKeep * genesis.config.epochLength },
         ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
         ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
-        batchSize: o.batchSize ?? (storeConfig.kind === 'postgres' ? 32 : 1),
+        batchSize: o.batchSize ?? 32,
       });
       const server = await startHistoryRpc({
         history,
