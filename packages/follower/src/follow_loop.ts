@@ -178,7 +178,12 @@ export class FollowLoop {
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
           }
-          if (this.o.gc && history instanceof HistoryStore) await gcFollowerStep(history, this.o.gc);
+          // A step per block written, as at the head, so GC keeps pace with a batched catch-up.
+          if (this.o.gc && history instanceof HistoryStore)
+            await gcFollowerStep(history, {
+              ...this.o.gc,
+              heightsPerStep: (this.o.gc.heightsPerStep ?? 4) * batch.length,
+            });
           for (const m of batch) this.o.onBlock?.(m.block.header.height);
           doneSinceReport += batch.length;
         }

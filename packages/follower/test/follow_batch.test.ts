@@ -128,3 +128,28 @@ t.test('a block refused inside a batch: the blocks before it are committed, noth
   t.same(await storedHeights(history, heights), heights);
   await store.close();
 });
+
+t.test('a non-archival follower catching up in batches collects as fast as it writes', async (t) => {
+  const chain = syntheticChain(60);
+  const store = await Store.open(t.testdir());
+  const history = new HistoryStore(store);
+  const loop = new FollowLoop({
+    history,
+    source: new MemorySource(chain),
+    startHeight: chain[0]!.block.header.height,
+    log: logs(),
+    pollMs: 10,
+    batchSize: 16,
+    gc: { keepBlocks: 10 },
+  });
+  loop.start();
+  const last = chain.at(-1)!.block.header.height;
+  // No block comes after the last batch, so no later step could make up for a slow one.
+  await until(() => history.cursor()?.height === last && history.firstHeight() === last - 10, 'GC to settle');
+  await loop.stop();
+  for (const m of chain) {
+    const h = m.block.header.height;
+    t.equal((await history.blockAt(h)) !== undefined, h >= last - 10, `block ${h}`);
+  }
+  await store.close();
+});
