@@ -79,10 +79,10 @@ export class FollowerNode {
         gc: archive ? null : { keepBlocks: fileConfig.gcNumEpochsToKeep * genesis.config.epochLength },
         ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
         ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
-        // LevelDB stays at one block per batch until the loss seen in test/follow_kill.test.ts
-        // with 32-block batches of large blocks under SIGKILL is understood (the blocks of every
-        // batch but the last were gone after restart; 32-block batches of small blocks survive ten
-        // kills in test/follow_kill_export.test.ts). `batchSize` still opts in.
+        // LevelDB stays at one block per batch until the loss test/follow_kill.test.ts showed with
+        // 32-block batches is understood: after SIGKILLs and a restart, only the last batch's
+        // blocks were there (the same batches passed ten kills in test/follow_kill_export.test.ts
+        // and every run without kills). `batchSize` still opts in.
         batchSize: o.batchSize ?? (storeConfig.kind === 'postgres' ? 32 : 1),
       });
       const server = await startHistoryRpc({
