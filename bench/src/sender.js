@@ -1,4 +1,4 @@
-// Signs transactions with explicit consecutive nonces and submits them in nonce order without
+// Signs transactions with explicit consecutive nonces and submits each in nonce order without
 // waiting (wait_until NONE), then waits for all of them: many transactions per key, no nonce races.
 import { baseDecode, createTransaction, KeyPairSigner } from 'near-api-js';
 import { rpc } from './node_process.js';
@@ -12,15 +12,19 @@ export async function sendBatch(url, keyPair, signerId, txs, waitUntil = 'EXECUT
     public_key: pk.toString(),
     finality: 'optimistic',
   });
-  const blockHash = baseDecode((await rpc(url, 'block', { finality: 'final' })).header.hash);
   let nonce = BigInt(ak.nonce);
   const signed = [];
-  for (const { receiverId, actions } of txs) {
+  let blockHash = null;
+  // Signed just before it is sent, against a recent final block: at 10 ms blocks, a hash read
+  // before signing a hundred transactions on a busy machine can fall out of the validity period.
+  for (const [i, { receiverId, actions }] of txs.entries()) {
+    if (i % 10 === 0) blockHash = baseDecode((await rpc(url, 'block', { finality: 'final' })).header.hash);
     const tx = createTransaction(signerId, pk, receiverId, ++nonce, actions, blockHash);
     const { signedTransaction, txHash } = await signer.signTransaction(tx);
-    signed.push({ b64: Buffer.from(signedTransaction.encode()).toString('base64'), hash: txHash });
+    const b64 = Buffer.from(signedTransaction.encode()).toString('base64');
+    await rpc(url, 'send_tx', { signed_tx_base64: b64, wait_until: 'NONE' });
+    signed.push({ hash: txHash });
   }
-  for (const s of signed) await rpc(url, 'send_tx', { signed_tx_base64: s.b64, wait_until: 'NONE' });
   const { baseEncode } = await import('near-api-js');
   return Promise.all(
     signed.map((s) =>

@@ -20,7 +20,7 @@ export interface FollowLoopOptions {
   /** First height to fetch when the store has no cursor yet. */
   readonly startHeight: number;
   readonly log: FollowLogger;
-  /** Heights fetched ahead of the cursor at once. */
+  /** Heights fetched ahead of the cursor at once (at least `batchSize`). */
   readonly concurrency?: number;
   /** How long to wait for the source's head to move once caught up. */
   readonly pollMs?: number;
@@ -49,8 +49,9 @@ export class FollowLoop {
   private readonly batchSize: number;
 
   constructor(private readonly o: FollowLoopOptions) {
-    this.concurrency = Math.max(1, o.concurrency ?? 8);
     this.batchSize = Math.max(1, o.batchSize ?? 1);
+    // A batch is taken from fetched blocks, so the window holds at least one batch.
+    this.concurrency = Math.max(1, o.concurrency ?? 8, this.batchSize);
   }
 
   /** The source's final height, as last seen. */
@@ -118,6 +119,13 @@ export class FollowLoop {
     );
   }
 
+  /** Starts the fetches of heights `from`..`head` that fit the window and are not under way. */
+  private fill(window: Map<number, Promise<StreamerMessage | null | undefined>>, from: number, head: number) {
+    for (let h = from; h <= Math.min(head, from + this.concurrency - 1); h++) {
+      if (!window.has(h)) window.set(h, this.fetch(h));
+    }
+  }
+
   private async run(): Promise<void> {
     const { history, log } = this.o;
     let next = (history.cursor()?.height ?? this.o.startHeight - 1) + 1;
@@ -135,12 +143,10 @@ export class FollowLoop {
         continue;
       }
       while (next <= head && !this.stopped) {
-        for (let h = next; h <= Math.min(head, next + this.concurrency - 1); h++) {
-          if (!window.has(h)) window.set(h, this.fetch(h));
-        }
+        this.fill(window, next, head);
         // Catching up, take the fetched blocks after `next` too (the window holds them); at the
         // head this is one block.
-        const last = Math.min(head, next + Math.min(this.batchSize, this.concurrency) - 1);
+        const last = Math.min(head, next + this.batchSize - 1);
         const batch: StreamerMessage[] = [];
         let taken = next;
         let stopping = false;
@@ -154,6 +160,8 @@ export class FollowLoop {
           if (message !== null) batch.push(message);
         }
         if (stopping) break;
+        // The next batch is fetched while this one is verified and written.
+        this.fill(window, taken, head);
         if (batch.length > 0) {
           try {
             await ingestBlocks(history, batch);
@@ -161,12 +169,19 @@ export class FollowLoop {
             if (!(err instanceof BlockVerificationError)) throw err;
             log.error(`${err.message}; refetching it`);
             // The blocks before the refused one are committed: go on after the cursor.
-            next = (history.cursor()?.height ?? next - 1) + 1;
+            const at = history.cursor()?.height ?? next - 1;
+            for (const m of batch) if (m.block.header.height <= at) this.o.onBlock?.(m.block.header.height);
+            next = at + 1;
             window.clear();
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
           }
-          if (this.o.gc) await history.collectGarbage(this.o.gc);
+          // A step per block written, as at the head, so GC keeps pace with a batched catch-up.
+          if (this.o.gc)
+            await history.collectGarbage({
+              ...this.o.gc,
+              heightsPerStep: (this.o.gc.heightsPerStep ?? 4) * batch.length,
+            });
           for (const m of batch) this.o.onBlock?.(m.block.header.height);
           doneSinceReport += batch.length;
         }

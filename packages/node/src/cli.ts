@@ -4,14 +4,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openSource, StreamSourceError } from '@nearlite/stream';
-import { FollowerNode, type FollowOptions } from './follower_node.js';
+import type { FollowOptions } from './follower_node.js';
 import { initHome } from './home.js';
-import { inspect } from './inspect.js';
-import { type LakeTarget, lakeExport } from './lake.js';
+import type { LakeTarget } from './lake.js';
 import { type Logger, stderrLogger } from './log.js';
-import { NearliteNode } from './node.js';
-import { repair } from './repair.js';
-import { ServeNode, type ServeOptions } from './serve_node.js';
+import type { NearliteNode } from './node.js';
+import type { ServeOptions } from './serve_node.js';
 import { storeFromFlags } from './store_config.js';
 import { VERSION } from './version.js';
 
@@ -80,17 +78,22 @@ async function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<n
   return 0;
 }
 
+// Each command imports what it runs when it runs: a producer's start does not load the follower's
+// PostgreSQL driver, the front end's or the exporter's code.
 async function followUntilSignal(opts: FollowOptions): Promise<number> {
+  const { FollowerNode } = await import('./follower_node.js');
   const node = await FollowerNode.start(opts);
   return untilSignal(opts.logger, () => node.stop());
 }
 
 async function serveUntilSignal(opts: ServeOptions): Promise<number> {
+  const { ServeNode } = await import('./serve_node.js');
   const node = await ServeNode.start(opts);
   return untilSignal(opts.logger, () => node.stop());
 }
 
 async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {
+  const { NearliteNode } = await import('./node.js');
   const node = await NearliteNode.start(opts);
   await new Promise<void>((resolve) => {
     const onSignal = (sig: string) => {
@@ -152,6 +155,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = positionals[0];
   if (command === 'inspect') {
     if (!values.home) throw new UsageError('inspect needs --home DIR');
+    const { inspect } = await import('./inspect.js');
     await inspect(
       values.home,
       [...positionals.slice(1), ...(values.prefix !== undefined ? ['--prefix', values.prefix] : [])],
@@ -174,6 +178,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     };
     const from = intFlag(values.from, 'from');
     const to = intFlag(values.to, 'to');
+    const { lakeExport } = await import('./lake.js');
     await lakeExport(
       values.home,
       target,
@@ -184,6 +189,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (command === 'repair') {
     if (!values.home) throw new UsageError('repair needs --home DIR');
+    const { repair } = await import('./repair.js');
     await repair(values.home, (line) => process.stdout.write(`${line}\n`));
     return 0;
   }

@@ -30,3 +30,24 @@ t.test('strings and other numbers are untouched', async (t) => {
   t.equal(v.z, '\u0000x:0', 'a string shaped like a marker stays a string');
   t.throws(() => parseStreamJson('{"a":'), SyntaxError);
 });
+
+t.test('big integers anywhere in the tree; long fractions and exponents stay numbers', async (t) => {
+  const v = parseStreamJson(
+    '[{"a":[1,12345678901234567,{"b":99999999999999999999}]},0.12345678901234567,1.25e-10,123456789012345678e2]',
+  );
+  t.same(v, [
+    { a: [1, 12345678901234567n, { b: 99999999999999999999n }] },
+    0.12345678901234567,
+    1.25e-10,
+    123456789012345678e2,
+  ]);
+  t.equal(parseStreamJson('18446744073709551615'), 18446744073709551615n, 'a bare top-level u64');
+  const proto = parseStreamJson('{"__proto__":12345678901234567890,"x":1}') as Record<string, unknown>;
+  t.equal(Object.getPrototypeOf(proto), Object.prototype, 'a __proto__ key does not set the prototype');
+  t.equal(
+    Object.getOwnPropertyDescriptor(proto, '__proto__')?.value,
+    12345678901234567890n,
+    'it is an own value',
+  );
+  t.same(parseStreamJson('{"k\\"12345678901234567":"v"}'), { 'k"12345678901234567': 'v' }, 'digits in a key');
+});

@@ -2,9 +2,8 @@
 // before its block.json, so a reader that finds block.json finds every file it lists.
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { lakeBlockKey, lakeShardKey, parseLakeFolder } from '../lake_layout.js';
-import { createS3Client, parseS3Url, type S3Options } from '../s3_client.js';
+import { LazyS3Client, parseS3Url, type S3Options } from '../s3_client.js';
 import { S3Source } from '../sources/s3.js';
 import type { BuiltStreamerMessage } from './streamer_message.js';
 
@@ -54,7 +53,7 @@ export class DirLakeSink implements LakeSink {
 
 export class S3LakeSink implements LakeSink {
   readonly name: string;
-  private readonly client: S3Client;
+  private readonly s3: LazyS3Client;
 
   constructor(
     private readonly bucket: string,
@@ -62,12 +61,13 @@ export class S3LakeSink implements LakeSink {
     private readonly o: S3Options,
   ) {
     this.name = `s3://${bucket}/${prefix}`.replace(/\/$/, '');
-    this.client = createS3Client(o);
+    this.s3 = new LazyS3Client(o);
   }
 
   async put(key: string, body: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.s3.get();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.bucket,
         Key: `${this.prefix}${key}`,
         Body: body,
@@ -90,7 +90,7 @@ export class S3LakeSink implements LakeSink {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    await this.s3.close();
   }
 }
 

@@ -2,11 +2,10 @@
 // for every shard the block lists. NEAR's own buckets are requester-pays, so requests say who pays.
 // A height without objects is `null` when a later height exists (ListObjectsV2 with StartAfter),
 // and not published yet otherwise.
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { StreamErrorCode, StreamSourceError } from '../errors.js';
 import { lakeBlockKey, lakeHeightFolder, lakeShardKey, parseLakeFolder } from '../lake_layout.js';
 import type { StreamerMessage } from '../message.js';
-import { createS3Client, type S3Options } from '../s3_client.js';
+import { LazyS3Client, type S3Options } from '../s3_client.js';
 import type { BlockSource } from '../source.js';
 import { type RetryOptions, withRetry } from './retry.js';
 import { asBlockView, asShard, parseJsonText, shardIdsOf } from './validate.js';
@@ -26,7 +25,7 @@ const MAX_LIST_PAGES = 20;
 
 export class S3Source implements BlockSource {
   readonly name: string;
-  private readonly client: S3Client;
+  private readonly s3: LazyS3Client;
   private readonly payer: { RequestPayer?: 'requester' };
   private highest: number | null = null;
 
@@ -36,14 +35,15 @@ export class S3Source implements BlockSource {
     private readonly o: S3SourceOptions = {},
   ) {
     this.name = `s3://${bucket}/${prefix}`.replace(/\/$/, '');
-    this.client = createS3Client(o);
+    this.s3 = new LazyS3Client(o);
     this.payer = o.requesterPays === false ? {} : { RequestPayer: 'requester' };
   }
 
   private async getText(key: string): Promise<string | null> {
+    const { sdk, client } = await this.s3.get();
     try {
-      const res = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}${key}`, ...this.payer }),
+      const res = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}${key}`, ...this.payer }),
       );
       return (await res.Body?.transformToString('utf8')) ?? '';
     } catch (err) {
@@ -54,8 +54,9 @@ export class S3Source implements BlockSource {
 
   /** Height folders after `startAfter` (exclusive), ascending, one page. */
   private async listAfter(startAfter: number | null, max: number): Promise<number[]> {
-    const res = await this.client.send(
-      new ListObjectsV2Command({
+    const { sdk, client } = await this.s3.get();
+    const res = await client.send(
+      new sdk.ListObjectsV2Command({
         Bucket: this.bucket,
         Prefix: this.prefix,
         Delimiter: '/',
@@ -107,6 +108,6 @@ export class S3Source implements BlockSource {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    await this.s3.close();
   }
 }
