@@ -29,6 +29,7 @@ import { ContractCache } from '@nearlite/vm';
 import type { NodeConfig } from './config.js';
 import type { BackendParts, TxService as TxPart } from './rpc_backend.js';
 import { createSandboxService } from './sandbox.js';
+import { SignaturePool } from './signature_pool.js';
 import { ViewCallPool } from './view_pool.js';
 
 export interface Services {
@@ -40,7 +41,7 @@ export interface Services {
   bind(chain: Chain, views: ViewClient, config: NodeConfig): Omit<BackendParts, 'views' | 'healthy'>;
   /** Gas burnt by view calls since start, for the metrics. */
   viewGasBurnt(): bigint;
-  /** Starts the view-call workers; called once the node is serving. */
+  /** Starts the view-call and signature workers; called once the node is serving. */
   warm(): void;
   close(): Promise<void>;
 }
@@ -68,6 +69,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
   // One compiled-module cache for the chain and view calls: a contract is prepared once per code hash.
   const cache = new ContractCache();
   const viewPool = new ViewCallPool(2);
+  const signatures = new SignaturePool({ size: 2 });
   const runtime = new Runtime({
     config: runtimeConfig,
     validators,
@@ -92,10 +94,20 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
     runtimeConfigView: DEFAULT_RUNTIME_CONFIG_VIEW,
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
-    warm: () => viewPool.warm(),
-    close: () => viewPool.close(),
+    warm: () => {
+      viewPool.warm();
+      signatures.warm();
+    },
+    close: async () => {
+      await Promise.all([viewPool.close(), signatures.close()]);
+    },
     bind(chain, views, config) {
-      const service = new TxService({ chain, codecs: codecs(chain), timeoutMs: config.pollingTimeoutMs });
+      const service = new TxService({
+        chain,
+        codecs: codecs(chain),
+        timeoutMs: config.pollingTimeoutMs,
+        signatures,
+      });
       const tx: TxPart = {
         sendTx: (bytes, w) => asParseError(() => service.sendTx(bytes, w)),
         broadcastTxAsync: (bytes) => asParseError(() => service.broadcastTxAsync(bytes)),

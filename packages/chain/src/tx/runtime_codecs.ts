@@ -25,6 +25,7 @@ export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
         blockHash: t.blockHash,
         nonce: t.nonce,
         accessKeyId: `${t.signerId}:${formatPublicKey(t.publicKey)}`,
+        signatureCheck: { message: stx.hash, publicKey: t.publicKey, signature: stx.signature },
       };
     },
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
@@ -45,7 +46,10 @@ export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
     verify(bytes, ctx) {
       const stx = decodeSignedTransaction(bytes);
       const state = new TrieUpdate(flatStateReader(chain.store));
-      const r = verifyTransaction(state, stx, config, ctx.gasPrice, { charge: false });
+      const r = verifyTransaction(state, stx, config, ctx.gasPrice, {
+        charge: false,
+        ...(ctx.signatureVerdict === undefined ? {} : { signatureVerdict: ctx.signatureVerdict }),
+      });
       return r.ok ? null : r.error;
     },
   };
