@@ -32,7 +32,6 @@ export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
     decodeOutcome(bytes) {
       const out = decodeOutcome(bytes);
-      const view = outcomeView(out);
       const status =
         out.status.kind === 'SuccessValue'
           ? { kind: 'SuccessValue' as const, value: out.status.value }
@@ -41,7 +40,17 @@ export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
             : out.status.kind === 'Failure'
               ? { kind: 'Failure' as const, error: out.status.error }
               : { kind: 'Unknown' as const };
-      return { receiptIds: out.receiptIds, status, view };
+      // Status checks decode every outcome of a transaction on each block that touches it; the view is
+      // only built for the answer.
+      let view: object | undefined;
+      return {
+        receiptIds: out.receiptIds,
+        status,
+        get view() {
+          view ??= outcomeView(out);
+          return view;
+        },
+      };
     },
     verify(bytes, ctx) {
       const stx = decodeSignedTransaction(bytes);
