@@ -30,6 +30,7 @@ import type { NodeConfig } from './config.js';
 import { queryView } from './query.js';
 import type { ServiceMethods } from './rpc_backend.js';
 import { sandboxMethods } from './sandbox.js';
+import { SignaturePool } from './signature_pool.js';
 import { ViewCallPool } from './view_pool.js';
 
 export interface Services {
@@ -42,7 +43,7 @@ export interface Services {
   bind(chain: Chain, views: ViewClient, config: NodeConfig): ServiceMethods;
   /** Gas burnt by view calls since start, for the metrics. */
   viewGasBurnt(): bigint;
-  /** Starts the view-call workers; called once the node is serving. */
+  /** Starts the view-call and signature workers; called once the node is serving. */
   warm(): void;
   close(): Promise<void>;
 }
@@ -70,6 +71,7 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
   // One compiled-module cache for the chain and view calls: a contract is prepared once per code hash.
   const cache = new ContractCache();
   const viewPool = new ViewCallPool(2);
+  const signatures = new SignaturePool({ size: 2 });
   const runtime = new Runtime({
     config: runtimeConfig,
     validators,
@@ -94,10 +96,20 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
     runtimeConfigView: DEFAULT_RUNTIME_CONFIG_VIEW,
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
-    warm: () => viewPool.warm(),
-    close: () => viewPool.close(),
+    warm: () => {
+      viewPool.warm();
+      signatures.warm();
+    },
+    close: async () => {
+      await Promise.all([viewPool.close(), signatures.close()]);
+    },
     bind(chain, views, config) {
-      const service = new TxService({ chain, codecs: codecs(chain), timeoutMs: config.pollingTimeoutMs });
+      const service = new TxService({
+        chain,
+        codecs: codecs(chain),
+        timeoutMs: config.pollingTimeoutMs,
+        signatures,
+      });
       const callFunction = (ref: BlockReference, accountId: string, methodName: string, args: Uint8Array) => {
         const { input, get } = views.prepareViewCall(ref, accountId, methodName, args);
         return viewPool.call({ ...input, validators: [...input.validators] }, get, (gas) => {

@@ -100,10 +100,14 @@ export function validateActions(c: RuntimeConfig, actions: readonly Action[]): u
 // signature needs verifying once. Keyed by hash and signature, bounded.
 const verified = new Set<string>();
 
-function signatureValid(stx: SignedTransaction): boolean {
+/**
+ * `verdict` is the outcome of a check already made elsewhere (the node verifies signatures on
+ * worker threads before admission) for exactly this hash, key and signature.
+ */
+function signatureValid(stx: SignedTransaction, verdict: boolean | undefined): boolean {
   const key = `${toHex(stx.hash)}${toHex(stx.signature.data)}`;
   if (verified.has(key)) return true;
-  if (!verifySignature(stx.hash, stx.signature, stx.transaction.publicKey)) return false;
+  if (!(verdict ?? verifySignature(stx.hash, stx.signature, stx.transaction.publicKey))) return false;
   if (verified.size >= 100_000) verified.clear();
   verified.add(key);
   return true;
@@ -114,7 +118,12 @@ export function verifyTransaction(
   stx: SignedTransaction,
   c: RuntimeConfig,
   gasPrice: bigint,
-  opts: { readonly blockHeight?: number; readonly charge: boolean },
+  opts: {
+    readonly blockHeight?: number;
+    readonly charge: boolean;
+    /** A signature verdict reached before this call; without it the signature is checked here. */
+    readonly signatureVerdict?: boolean;
+  },
 ): VerifyResult {
   const tx = stx.transaction;
   const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
@@ -122,7 +131,7 @@ export function verifyTransaction(
     return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
   const actionsErr = validateActions(c, tx.actions);
   if (actionsErr !== null) return fail(invalidTx.actionsValidation(actionsErr));
-  if (!signatureValid(stx)) return fail('InvalidSignature');
+  if (!signatureValid(stx, opts.signatureVerdict)) return fail('InvalidSignature');
   const account = getAccount(state, tx.signerId);
   if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));
   const key = getAccessKey(state, tx.signerId, tx.publicKey);

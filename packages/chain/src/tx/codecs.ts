@@ -1,5 +1,6 @@
 // What the transaction service needs from the runtime's codecs, injected by the node.
 import type { CryptoHash } from '@nearlite/primitives';
+import type { SignatureCheck } from './signature_checker.js';
 
 export interface DecodedTransaction {
   readonly hash: CryptoHash;
@@ -9,6 +10,7 @@ export interface DecodedTransaction {
   readonly nonce: bigint;
   /** signer id + public key. */
   readonly accessKeyId: string;
+  readonly signatureCheck: SignatureCheck;
 }
 
 export type OutcomeStatus =
@@ -30,9 +32,17 @@ export interface TxCodecs {
   transactionView(bytes: Uint8Array): object;
   receiptView(bytes: Uint8Array): object;
   decodeOutcome(bytes: Uint8Array): DecodedOutcome;
-  /** Checks a transaction against head state; returns nearcore's InvalidTxError JSON, or null. */
+  /**
+   * Checks a transaction against head state; returns nearcore's InvalidTxError JSON, or null. With
+   * `signatureVerdict` the signature counts as checked already, with that result.
+   */
   verify(
     bytes: Uint8Array,
-    ctx: { readonly gasPrice: bigint; readonly blockHeight: number; readonly shardId: number },
+    ctx: {
+      readonly gasPrice: bigint;
+      readonly blockHeight: number;
+      readonly shardId: number;
+      readonly signatureVerdict?: boolean;
+    },
   ): object | string | null;
 }

@@ -25,13 +25,13 @@ export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
         blockHash: t.blockHash,
         nonce: t.nonce,
         accessKeyId: `${t.signerId}:${formatPublicKey(t.publicKey)}`,
+        signatureCheck: { message: stx.hash, publicKey: t.publicKey, signature: stx.signature },
       };
     },
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
     decodeOutcome(bytes) {
       const out = decodeOutcome(bytes);
-      const view = outcomeView(out);
       const status =
         out.status.kind === 'SuccessValue'
           ? { kind: 'SuccessValue' as const, value: out.status.value }
@@ -40,12 +40,25 @@ export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
             : out.status.kind === 'Failure'
               ? { kind: 'Failure' as const, error: out.status.error }
               : { kind: 'Unknown' as const };
-      return { receiptIds: out.receiptIds, status, view };
+      // Status checks decode every outcome of a transaction on each block that touches it; the view is
+      // only built for the answer.
+      let view: object | undefined;
+      return {
+        receiptIds: out.receiptIds,
+        status,
+        get view() {
+          view ??= outcomeView(out);
+          return view;
+        },
+      };
     },
     verify(bytes, ctx) {
       const stx = decodeSignedTransaction(bytes);
       const state = new TrieUpdate(flatStateReader(chain.store));
-      const r = verifyTransaction(state, stx, config, ctx.gasPrice, { charge: false });
+      const r = verifyTransaction(state, stx, config, ctx.gasPrice, {
+        charge: false,
+        ...(ctx.signatureVerdict === undefined ? {} : { signatureVerdict: ctx.signatureVerdict }),
+      });
       return r.ok ? null : r.error;
     },
   };

@@ -12,6 +12,7 @@ import {
 import { DBCol, LruCache } from '@nearlite/store';
 import type { Chain, NewBlockEvent } from '../chain.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
+import type { SignatureChecker } from './signature_checker.js';
 import { finalExecutionOutcomeView, satisfies, type TxProgress, txProgress } from './tx_status.js';
 
 export class TransactionDecodeError extends Error {
@@ -27,11 +28,19 @@ export interface TxServiceOptions {
   readonly codecs: TxCodecs;
   /** How long a wait may take before TIMEOUT_ERROR (nearcore's polling_timeout). */
   readonly timeoutMs: number;
+  /** Checks signatures before admission (on worker threads); without it admission checks them inline. */
+  readonly signatures?: SignatureChecker;
 }
 
 export class TxService {
   /** Serialized results of FINAL transactions, which can no longer change. */
   private readonly finalViews = new LruCache<string, RawJson>(32 * 1024 * 1024, (v) => v.json.length);
+
+  /**
+   * Admissions waiting on a signature verdict complete in arrival order, so a client sees the same
+   * errors (a pending nonce, a nonce already used) as if each were admitted when it arrived.
+   */
+  private admissions: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: TxServiceOptions) {}
 
@@ -49,8 +58,25 @@ export class TxService {
 
   /** Validates and queues a transaction; a transaction already known is accepted again as is. */
   submit(bytes: Uint8Array): DecodedTransaction {
-    const { chain, codecs } = this.o;
+    return this.admit(this.decode(bytes), bytes, undefined);
+  }
+
+  /**
+   * Like submit, with the signature checked by the signature checker first (if there is one): the
+   * checks then run in nearcore's order, with the verdict standing in for the signature check.
+   */
+  private submitChecked(bytes: Uint8Array): DecodedTransaction | Promise<DecodedTransaction> {
     const tx = this.decode(bytes);
+    const checker = this.o.signatures;
+    if (!checker || this.known(tx.hash)) return this.admit(tx, bytes, undefined);
+    const verdict = checker.check(tx.signatureCheck);
+    const admitted = this.admissions.then(() => verdict).then((v) => this.admit(tx, bytes, v));
+    this.admissions = admitted.catch(() => undefined);
+    return admitted;
+  }
+
+  private admit(tx: DecodedTransaction, bytes: Uint8Array, signatureVerdict: boolean | undefined) {
+    const { chain, codecs } = this.o;
     if (this.known(tx.hash)) return tx;
     const head = chain.headHeader();
     const base = chain.chainStore.blockHeader(tx.blockHash);
@@ -65,6 +91,7 @@ export class TxService {
       gasPrice: head.rest.nextGasPrice,
       blockHeight: head.lite.height + 1,
       shardId,
+      ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
     });
     if (err !== null) throw invalidTx(err);
     chain.pool.add({ hash: tx.hash, bytes, shardId, accessKeyId: tx.accessKeyId, nonce: tx.nonce });
@@ -73,17 +100,23 @@ export class TxService {
 
   broadcastTxAsync(bytes: Uint8Array): string {
     const tx = this.decode(bytes);
-    try {
-      this.submit(bytes);
-    } catch (err) {
-      // nearcore's broadcast_tx_async reports only decode errors.
+    // nearcore's broadcast_tx_async reports only decode errors; the rest of admission may finish
+    // after the answer, as nearcore's does.
+    const ignore = (err: unknown) => {
       if (!(err instanceof HandlerError)) throw err;
+    };
+    try {
+      const r = this.submitChecked(bytes);
+      // Nobody waits on a late failure (a store read failing) any more: it must not end the process.
+      if (r instanceof Promise) r.catch(() => undefined);
+    } catch (err) {
+      ignore(err);
     }
     return base58Encode(tx.hash);
   }
 
   async sendTx(bytes: Uint8Array, waitUntil: TxExecutionStatus): Promise<object> {
-    const tx = this.submit(bytes);
+    const tx = await this.submitChecked(bytes);
     if (waitUntil === 'NONE') return { final_execution_status: 'NONE' };
     return this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false);
   }

@@ -1,0 +1,15 @@
+// Verifies a batch of transaction signatures (see signature_pool.ts for the layout) and answers
+// with one verdict byte per check.
+import { parentPort } from 'node:worker_threads';
+import { verifySignature } from '@nearlite/primitives';
+import { type SignatureBatch, unpackCheck } from './signature_batch.js';
+
+parentPort!.on('message', (batch: SignatureBatch) => {
+  const items = new Uint8Array(batch.items);
+  const verdicts = new Uint8Array(batch.count);
+  for (let i = 0; i < batch.count; i++) {
+    const c = unpackCheck(items, i);
+    verdicts[i] = verifySignature(c.message, c.signature, c.publicKey) ? 1 : 0;
+  }
+  parentPort!.postMessage({ id: batch.id, verdicts: verdicts.buffer }, [verdicts.buffer]);
+});

@@ -1,0 +1,152 @@
+// Signatures are checked on worker threads before admission. What a client sees must not change:
+// nearcore's InvalidSignature for a bad one, good transactions admitted alongside bad ones, and the
+// errors nearcore checks before the signature (expiry, action rules) still winning over it, while
+// the signature still wins over the checks after it (signer, nonce, balance).
+import {
+  actions as A,
+  baseDecode,
+  createTransaction,
+  JsonRpcProvider,
+  KeyPair,
+  KeyPairSigner,
+  type KeyPairString,
+} from 'near-api-js';
+import t from 'tap';
+import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+
+type Action = ReturnType<typeof A.transfer>;
+
+function clients(node: RunningNode, secret: string) {
+  const provider = new JsonRpcProvider({ url: node.url });
+  const finalHash = async () =>
+    Uint8Array.from(baseDecode((await provider.viewBlock({ finality: 'final' })).header.hash));
+  const sign = async (
+    signer: KeyPairSigner,
+    o: {
+      signerId?: string;
+      receiverId?: string;
+      nonce: bigint;
+      actions?: Action[];
+      blockHash?: Uint8Array;
+      corrupt?: boolean;
+    },
+  ) => {
+    const pk = await signer.getPublicKey();
+    const tx = createTransaction(
+      o.signerId ?? 'test.near',
+      pk,
+      o.receiverId ?? 'near',
+      o.nonce,
+      o.actions ?? [A.transfer(1n)],
+      o.blockHash ?? (await finalHash()),
+    );
+    const bytes = Buffer.from((await signer.signTransaction(tx)).signedTransaction.encode());
+    // A flipped bit inside the signature, which is the last 64 bytes.
+    if (o.corrupt) bytes[bytes.length - 5]! ^= 0x01;
+    return bytes.toString('base64');
+  };
+  const root = KeyPairSigner.fromSecretKey(secret as KeyPairString);
+  const keyNonce = async (signer: KeyPairSigner) =>
+    BigInt(
+      (
+        await provider.viewAccessKey({
+          accountId: 'test.near',
+          publicKey: (await signer.getPublicKey()).toString(),
+        })
+      ).nonce,
+    );
+  const send = (b64: string, waitUntil = 'EXECUTED_OPTIMISTIC') =>
+    node.rpc<{ status: unknown }>('send_tx', { signed_tx_base64: b64, wait_until: waitUntil });
+  return { root, sign, keyNonce, send };
+}
+
+const invalid = (e: unknown) => ({ TxExecutionError: { InvalidTxError: e } });
+
+t.test('bad signatures refused, good ones admitted, in one concurrent burst', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const { root, sign, keyNonce, send } = clients(node, readKeyFile(home).secret_key);
+
+  // Eight more full-access keys, so each sender has its own nonces and arrival order cannot matter.
+  const keys = Array.from({ length: 8 }, () => KeyPair.fromRandom('ed25519'));
+  const added = await send(
+    await sign(root, {
+      receiverId: 'test.near',
+      nonce: (await keyNonce(root)) + 1n,
+      actions: keys.map((k) => A.addFullAccessKey(k.getPublicKey())),
+    }),
+  );
+  t.same(added.body.result?.status, { SuccessValue: '' });
+  const signers = keys.map((k) => new KeyPairSigner(k));
+  const burst: { b64: string; good: boolean }[] = [];
+  const before: bigint[] = [];
+  for (const s of signers) {
+    const n = await keyNonce(s);
+    before.push(n);
+    burst.push({ b64: await sign(s, { nonce: n + 1n, corrupt: true }), good: false });
+    burst.push({ b64: await sign(s, { nonce: n + 2n }), good: true });
+    burst.push({ b64: await sign(s, { nonce: n + 3n, corrupt: true }), good: false });
+  }
+  const answers = await Promise.all(burst.map((b) => send(b.b64)));
+  answers.forEach((a, i) => {
+    if (burst[i]!.good) t.same(a.body.result?.status, { SuccessValue: '' }, `good ${i} ran`);
+    else {
+      t.equal(a.body.error?.cause.name, 'INVALID_TRANSACTION', `bad ${i} refused`);
+      t.same(a.body.error?.data, invalid('InvalidSignature'), `bad ${i} is InvalidSignature`);
+    }
+  });
+  // Only the good transactions moved the nonces: each key's is its good transaction's.
+  t.same(
+    await Promise.all(signers.map((s) => keyNonce(s))),
+    before.map((n) => n + 2n),
+  );
+  // broadcast_tx_async answers with the hash either way; only the good one lands.
+  const s0 = signers[0]!;
+  const n0 = await keyNonce(s0);
+  const bad = await node.rpc<string>('broadcast_tx_async', [
+    await sign(s0, { nonce: n0 + 1n, corrupt: true }),
+  ]);
+  t.match(bad.body.result, /^[1-9A-HJ-NP-Za-km-z]{43,44}$/);
+  const good = await node.rpc<{ status: unknown }>('broadcast_tx_commit', [
+    await sign(s0, { nonce: n0 + 2n }),
+  ]);
+  t.same(good.body.result?.status, { SuccessValue: '' });
+  t.equal(await keyNonce(s0), n0 + 2n, 'the good transaction ran; the bad one never did');
+});
+
+t.test('the order of validation errors around the signature check is nearcore’s', async (t) => {
+  const home = t.testdir();
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const { root, sign, keyNonce, send } = clients(node, readKeyFile(home).secret_key);
+  const ran = await send(await sign(root, { nonce: (await keyNonce(root)) + 1n }));
+  t.same(ran.body.result?.status, { SuccessValue: '' });
+  const next = async () => (await keyNonce(root)) + 1n;
+  const error = async (o: Parameters<typeof sign>[1]) => (await send(await sign(root, o))).body.error?.data;
+
+  // Checked before the signature: the block hash (validity period), then the actions.
+  const stale = new Uint8Array(32).fill(9);
+  t.same(await error({ nonce: await next(), blockHash: stale, corrupt: true }), invalid('Expired'));
+  const zeroGas = [A.functionCall('m', new Uint8Array(0), 0n, 0n)];
+  const zeroGasError = invalid({ ActionsValidation: 'FunctionCallZeroAttachedGas' });
+  t.same(await error({ nonce: await next(), actions: zeroGas }), zeroGasError);
+  t.same(await error({ nonce: await next(), actions: zeroGas, corrupt: true }), zeroGasError);
+
+  const nonceBefore = await keyNonce(root);
+  // Checked after it: each refusal becomes InvalidSignature once the signature is bad.
+  const cases: [string, Parameters<typeof sign>[1], RegExp][] = [
+    ['unknown signer', { signerId: 'nobody.near', nonce: 1n }, /SignerDoesNotExist/],
+    ['used nonce', { nonce: await keyNonce(root) }, /InvalidNonce/],
+    ['balance', { nonce: await next(), actions: [A.transfer(10n ** 40n)] }, /NotEnoughBalance/],
+  ];
+  for (const [name, o, valid] of cases) {
+    t.match(JSON.stringify(await error(o)), valid, `${name}, signature valid`);
+    t.same(await error({ ...o, corrupt: true }), invalid('InvalidSignature'), `${name}, signature bad`);
+  }
+  t.equal(await keyNonce(root), nonceBefore, 'nothing refused moved the nonce');
+});
