@@ -27,6 +27,7 @@ import {
 } from '@nearlite/runtime';
 import { ContractCache } from '@nearlite/vm';
 import type { NodeConfig } from './config.js';
+import { producerCallFunction } from './producer_views.js';
 import type { BackendParts, TxService as TxPart } from './rpc_backend.js';
 import { createSandboxService } from './sandbox.js';
 import { ViewCallPool } from './view_pool.js';
@@ -105,13 +106,10 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
       return {
         tx,
         calls: {
-          callFunction(ref, accountId, methodName, args) {
-            const { input, get } = views.prepareViewCall(ref, accountId, methodName, args);
-            return viewPool.call({ ...input, validators: [...input.validators] }, get, (gas) => {
-              chargeViewGas(gas);
-              viewGasBurnt += gas;
-            });
-          },
+          callFunction: producerCallFunction(chain, views, viewPool, (gas) => {
+            chargeViewGas(gas);
+            viewGasBurnt += gas;
+          }),
         },
         history: {
           changes: (ref, req) => changesView(chain, ref, req),
