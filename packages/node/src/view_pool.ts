@@ -26,8 +26,8 @@ const FAILED = -2;
 
 interface Job {
   readonly req: ViewRequest;
-  /** Answers the worker's reads, unless it reads `at` itself. */
-  readonly get: ((key: Uint8Array) => Uint8Array | undefined) | null;
+  /** Answers the worker's reads, unless it reads `at` itself (a promise: the worker waits meanwhile). */
+  readonly get: ((key: Uint8Array) => Uint8Array | undefined | Promise<Uint8Array | undefined>) | null;
   readonly at: WorkerState | null;
   readonly onGas: ((burnt: bigint) => void) | undefined;
   readonly resolve: (v: object) => void;
@@ -94,17 +94,24 @@ export class ViewCallPool {
       }) => {
         const job = slot.job;
         if (msg.type === 'get') {
-          let value: Uint8Array | undefined;
+          const failed = (err: unknown) => {
+            slot.readError = err;
+            hand(new Uint8Array(0), FAILED);
+          };
+          const answer = (value: Uint8Array | undefined) => {
+            if (value === undefined) return hand(new Uint8Array(0), ABSENT);
+            slot.pending = value.length > DATA_BYTES ? value : null;
+            hand(value.subarray(0, DATA_BYTES), value.length);
+          };
+          let value: Uint8Array | undefined | Promise<Uint8Array | undefined>;
           try {
             if (!job?.get) throw new Error('this view call has no main-thread state');
             value = job.get(msg.key!);
           } catch (err) {
-            slot.readError = err;
-            return hand(new Uint8Array(0), FAILED);
+            return failed(err);
           }
-          if (value === undefined) return hand(new Uint8Array(0), ABSENT);
-          slot.pending = value.length > DATA_BYTES ? value : null;
-          return hand(value.subarray(0, DATA_BYTES), value.length);
+          if (value instanceof Promise) return void value.then(answer, failed);
+          return answer(value);
         }
         if (msg.type === 'more') {
           const value = slot.pending!;
@@ -159,6 +166,29 @@ export class ViewCallPool {
       // The worker's answer arrives outside the caller's async context; bind the callback to it, so
       // what it charges lands on the request that made the call.
       this.queue.push({ req, get, at: null, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
+      this.pump();
+    });
+  }
+
+  /**
+   * Like `call`, for state that is read asynchronously (a follower's history): each read the
+   * contract makes is one `read` here, while the worker waits; nothing is read ahead.
+   */
+  callLazy(
+    req: ViewRequest,
+    read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
+    onGas?: (burnt: bigint) => void,
+  ): Promise<object> {
+    this.warm();
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        req,
+        get: read,
+        at: null,
+        onGas: onGas && AsyncResource.bind(onGas),
+        resolve,
+        reject,
+      });
       this.pump();
     });
   }

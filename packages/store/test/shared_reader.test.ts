@@ -40,15 +40,19 @@ t.test('a second Store on the same path in this process is refused too', async (
   await store.close();
 });
 
-t.test('a reader on a worker thread sees every committed batch, refcounted rows without their count', async (t) => {
-  const path = join(t.testdir(), 'data');
-  const store = await Store.open(path);
-  t.teardown(() => store.close());
-  t.equal(store.sharedPath(), path);
-  const key = b(1, 2, 3);
-  await store.commit(new StoreUpdate().incRef(DBCol.State, key, b(9, 9), 2).put(DBCol.BlockMisc, b(7), b(8)));
-  const worker = new Worker(
-    `
+t.test(
+  'a reader on a worker thread sees every committed batch, refcounted rows without their count',
+  async (t) => {
+    const path = join(t.testdir(), 'data');
+    const store = await Store.open(path);
+    t.teardown(() => store.close());
+    t.equal(store.sharedPath(), path);
+    const key = b(1, 2, 3);
+    await store.commit(
+      new StoreUpdate().incRef(DBCol.State, key, b(9, 9), 2).put(DBCol.BlockMisc, b(7), b(8)),
+    );
+    const worker = new Worker(
+      `
     const { parentPort, workerData } = require('node:worker_threads');
     import('@nearlite/store').then(async ({ DBCol, SharedStoreReader }) => {
       const r = await SharedStoreReader.open(workerData.path);
@@ -59,20 +63,21 @@ t.test('a reader on a worker thread sees every committed batch, refcounted rows 
       parentPort.postMessage('ready');
     });
   `,
-    { eval: true, workerData: { path } },
-  );
-  const next = () => new Promise<unknown>((resolve) => worker.once('message', resolve));
-  t.equal(await next(), 'ready');
-  worker.postMessage(key);
-  t.same(await next(), [b(9, 9), b(8)]);
-  await store.commit(new StoreUpdate().decRef(DBCol.State, key, 2).put(DBCol.BlockMisc, b(7), b(6)));
-  worker.postMessage(key);
-  t.same(await next(), [undefined, b(6)], 'a row deleted by the writer is gone for the reader');
-  worker.postMessage('close');
-  t.equal(await next(), 'closed');
-  await worker.terminate();
-  t.equal(store.get(DBCol.BlockMisc, b(7))?.[0], 6, 'the writer is unaffected by the reader closing');
-});
+      { eval: true, workerData: { path } },
+    );
+    const next = () => new Promise<unknown>((resolve) => worker.once('message', resolve));
+    t.equal(await next(), 'ready');
+    worker.postMessage(key);
+    t.same(await next(), [b(9, 9), b(8)]);
+    await store.commit(new StoreUpdate().decRef(DBCol.State, key, 2).put(DBCol.BlockMisc, b(7), b(6)));
+    worker.postMessage(key);
+    t.same(await next(), [undefined, b(6)], 'a row deleted by the writer is gone for the reader');
+    worker.postMessage('close');
+    t.equal(await next(), 'closed');
+    await worker.terminate();
+    t.equal(store.get(DBCol.BlockMisc, b(7))?.[0], 6, 'the writer is unaffected by the reader closing');
+  },
+);
 
 t.test('a reader on a path with no database fails with a clear error', async (t) => {
   const err = await SharedStoreReader.open(join(t.testdir(), 'none')).catch((e: unknown) => e);
