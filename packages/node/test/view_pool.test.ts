@@ -100,3 +100,34 @@ t.test('a worker reads the trie from the store on disk itself; a failed read fai
   t.equal(result(await pool.callAt(request, { path, root: second })), '42', 'the worker serves on');
   t.equal(result(await pool.call(request, state(counter(5)))), '5', 'the main-thread bridge still works');
 });
+
+t.test(
+  'lazy reads: each key is read asynchronously as the contract asks; a rejected read fails the view',
+  async (t) => {
+    const pool = new ViewCallPool(1);
+    t.teardown(() => pool.close());
+    const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
+    const small = new Uint8Array(4);
+    new DataView(small.buffer).setInt32(0, 43, true);
+    const asked: string[] = [];
+    const read = (fail: boolean) => async (key: Uint8Array) => {
+      asked.push(Buffer.from(key).toString('hex'));
+      await new Promise((r) => setTimeout(r, 1));
+      const get = state(small, fail);
+      return get(key);
+    };
+    t.equal(result(await pool.callLazy(request, read(false))), '43');
+    t.same(
+      asked,
+      [trieKeyContractCode('c.near'), trieKeyContractData('c.near', utf8('n'))].map((k) =>
+        Buffer.from(k).toString('hex'),
+      ),
+      'the code and the one key the contract reads, nothing else',
+    );
+    await t.rejects(pool.callLazy(request, read(true)), {
+      name: 'InternalError',
+      message: /a state read failed during the view call: disk read failed/,
+    });
+    t.equal(result(await pool.callLazy(request, read(false))), '43', 'the worker serves on after a failure');
+  },
+);
