@@ -38,6 +38,7 @@ import {
 } from './outcome_store.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
+import { StatePins } from './state_pins.js';
 import type { StateWrite } from './state_records.js';
 import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
 import { type PooledTransaction, TxPool } from './tx_pool.js';
@@ -74,6 +75,8 @@ export class ChainError extends Error {
 export class Chain {
   readonly events = new EventEmitter<{ block: [NewBlockEvent] }>();
   readonly pool = new TxPool();
+  /** Heights view workers are reading; GC keeps their state (state_pins.ts). */
+  readonly statePins = new StatePins();
   readonly chainStore: ChainStore;
   readonly layout: ShardLayout;
   private writeQueue: Promise<unknown> = Promise.resolve();

@@ -32,7 +32,8 @@ export async function gcStep(chain: Chain, cfg: GcConfig): Promise<number> {
   const cs = chain.chainStore;
   const store = chain.store;
   const genesisHeight = chain.genesis.config.genesisHeight;
-  const stop = gcStopHeight(chain, cfg.numEpochsToKeep);
+  // A view reading a kept state on another thread holds GC back (state_pins.ts).
+  const stop = chain.statePins.gcStop(gcStopHeight(chain, cfg.numEpochsToKeep));
   let tail = cs.tail() ?? genesisHeight;
   if (tail >= stop) return 0;
   const update = new StoreUpdate();
@@ -51,7 +52,13 @@ export async function gcStep(chain: Chain, cfg: GcConfig): Promise<number> {
     n++;
   }
   update.put(DBCol.BlockMisc, TAIL_KEY, u64be(tail));
-  await store.commit(update);
+  // A view may have pinned a height while the rows were read: leave its state for a later step.
+  if (!chain.statePins.beginCollect(tail)) return 0;
+  try {
+    await store.commit(update);
+  } finally {
+    chain.statePins.endCollect();
+  }
   for (const h of collected) cs.forget(h);
   return n;
 }

@@ -18,6 +18,7 @@ export * from './outcome_store.js';
 export * from './reader.js';
 export * from './shard_layout.js';
 export * from './state_changes.js';
+export * from './state_pins.js';
 export * from './state_records.js';
 export { flatStateReader } from './state_store.js';
 export * from './tx/codecs.js';

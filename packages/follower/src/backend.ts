@@ -74,8 +74,14 @@ export interface FollowerBackendOptions {
   readonly nodePublicKey: string;
   /** Where write methods go; null answers them with an error saying this node only reads. */
   readonly upstream: UpstreamRpc | null;
-  /** Runs a prepared view call (the node's worker pool). */
-  readonly runView: (prepared: PreparedViewCall) => Promise<object>;
+  /**
+   * Runs a prepared view call (the node's worker pool). The contract's state reads go through
+   * `read`, one history lookup per key as the contract asks: nothing of its state is read ahead.
+   */
+  readonly runView: (
+    prepared: PreparedViewCall,
+    read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
+  ) => Promise<object>;
   /** True while the follow loop is behind its source. */
   readonly syncing: () => boolean;
   /** Throws HandlerError when unhealthy; healthy when absent. */
@@ -210,10 +216,8 @@ export class FollowerBackend implements RpcBackend {
         return viewAccessKeyList(this.at(b, state), id);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
-        await state.key(trieKeyContractCode(id));
-        await state.prefix(trieKeyContractDataPrefix(id));
         const prepared = prepareViewCall(this.at(b, state), this.o.genesis, id, req.methodName, req.args);
-        return this.o.runView(prepared);
+        return this.o.runView(prepared, (key) => state.read(key));
       }
     }
   }

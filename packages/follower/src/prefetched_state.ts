@@ -1,6 +1,8 @@
 // A query's state, read from history before the (synchronous) view runs: the chain's view functions
-// and the VM read state synchronously, history reads are async seeks. Each request prefetches the
-// keys and prefixes its view can touch, as of its block, and the view reads them from memory.
+// read state synchronously, history reads are async seeks. Each request prefetches the keys and
+// prefixes its view can touch, as of its block, and the view reads them from memory. A contract's
+// view call is the exception: its reads are not known ahead, and the worker running it waits on
+// each one (`read`) instead of the whole contract state being prefetched.
 
 import type { StateReader } from '@nearlite/chain';
 import { compareBytes, HandlerError, toHex } from '@nearlite/primitives';
@@ -31,6 +33,13 @@ export class PrefetchedState implements StateReader {
     this.scanned.push({ prefix, entries });
     for (const [k, v] of entries) this.values.set(toHex(k), v);
     return this;
+  }
+
+  /** A key's value at this height: prefetched, or read from history now (a view call's lazy read). */
+  async read(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const hex = toHex(key);
+    if (this.values.has(hex)) return this.values.get(hex) ?? undefined;
+    return (await this.history.valueAt(key, this.height)) ?? undefined;
   }
 
   get(key: Uint8Array): Uint8Array | undefined {

@@ -1,6 +1,6 @@
 // The read RPC over a history, shared by a follower (`run --follow`) and a front end (`serve`): the
 // follower's backend, its metrics, and the same JSON-RPC server a producer runs. View calls run on
-// the given worker pool, fed from state prefetched out of history.
+// the given worker pool, each state read a history lookup as the contract makes it.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Genesis } from '@nearlite/chain';
 import { FollowerBackend, type FollowLoop, type HistoryReader, UpstreamRpc } from '@nearlite/follower';
@@ -42,8 +42,8 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     rpcAddr: o.rpcAddr,
     nodePublicKey: nodeKey,
     upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
-    runView: (prepared) =>
-      o.pool.call({ ...prepared.input, validators: [...prepared.input.validators] }, prepared.get),
+    runView: (prepared, read) =>
+      o.pool.callLazy({ ...prepared.input, validators: [...prepared.input.validators] }, read),
     syncing: o.syncing,
     health: () => {
       if (history.cursor() === null) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');

@@ -27,6 +27,7 @@ import {
 } from '@nearlite/runtime';
 import { ContractCache } from '@nearlite/vm';
 import type { NodeConfig } from './config.js';
+import { producerCallFunction } from './producer_views.js';
 import { queryView } from './query.js';
 import type { ServiceMethods } from './rpc_backend.js';
 import { sandboxMethods } from './sandbox.js';
@@ -110,13 +111,10 @@ export function createServices(o: { genesis: Genesis; config: NodeConfig }): Ser
         timeoutMs: config.pollingTimeoutMs,
         signatures,
       });
-      const callFunction = (ref: BlockReference, accountId: string, methodName: string, args: Uint8Array) => {
-        const { input, get } = views.prepareViewCall(ref, accountId, methodName, args);
-        return viewPool.call({ ...input, validators: [...input.validators] }, get, (gas) => {
-          chargeViewGas(gas);
-          viewGasBurnt += gas;
-        });
-      };
+      const callFunction = producerCallFunction(chain, views, viewPool, (gas) => {
+        chargeViewGas(gas);
+        viewGasBurnt += gas;
+      });
       return {
         sendTx: (bytes, w) => asParseError(() => service.sendTx(bytes, w)),
         broadcastTxAsync: (bytes) => asParseError(() => service.broadcastTxAsync(bytes)),

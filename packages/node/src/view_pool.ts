@@ -1,9 +1,19 @@
 // Runs view calls on worker threads: the RPC loop stays responsive while a contract runs, even one
-// that spins until the view gas limit. State reads are answered here from the block's trie.
+// that spins until the view gas limit. A call at a state root of an on-disk store (`callAt`) reads
+// the trie in the worker, through the worker's own handle on the database; the caller keeps that
+// state from GC meanwhile (chain's StatePins). Any other call (`call`) has its state reads answered
+// here, one round trip per read.
 import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
+import type { CryptoHash } from '@nearlite/primitives';
 import { HandlerError, InternalError } from '@nearlite/primitives';
 import type { ViewRequest } from './view_worker.js';
+
+/** A state a worker reads itself: the trie at `root` in the LevelDB a Store of this process has open at `path`. */
+export interface WorkerState {
+  readonly path: string;
+  readonly root: CryptoHash;
+}
 
 /**
  * The shared buffer a value crosses in; a larger value crosses in pieces of this size. ctrl[1] says
@@ -16,7 +26,9 @@ const FAILED = -2;
 
 interface Job {
   readonly req: ViewRequest;
-  readonly get: (key: Uint8Array) => Uint8Array | undefined;
+  /** Answers the worker's reads, unless it reads `at` itself (a promise: the worker waits meanwhile). */
+  readonly get: ((key: Uint8Array) => Uint8Array | undefined | Promise<Uint8Array | undefined>) | null;
+  readonly at: WorkerState | null;
   readonly onGas: ((burnt: bigint) => void) | undefined;
   readonly resolve: (v: object) => void;
   readonly reject: (e: unknown) => void;
@@ -82,16 +94,24 @@ export class ViewCallPool {
       }) => {
         const job = slot.job;
         if (msg.type === 'get') {
-          let value: Uint8Array | undefined;
-          try {
-            value = job?.get(msg.key!);
-          } catch (err) {
+          const failed = (err: unknown) => {
             slot.readError = err;
-            return hand(new Uint8Array(0), FAILED);
+            hand(new Uint8Array(0), FAILED);
+          };
+          const answer = (value: Uint8Array | undefined) => {
+            if (value === undefined) return hand(new Uint8Array(0), ABSENT);
+            slot.pending = value.length > DATA_BYTES ? value : null;
+            hand(value.subarray(0, DATA_BYTES), value.length);
+          };
+          let value: Uint8Array | undefined | Promise<Uint8Array | undefined>;
+          try {
+            if (!job?.get) throw new Error('this view call has no main-thread state');
+            value = job.get(msg.key!);
+          } catch (err) {
+            return failed(err);
           }
-          if (value === undefined) return hand(new Uint8Array(0), ABSENT);
-          slot.pending = value.length > DATA_BYTES ? value : null;
-          return hand(value.subarray(0, DATA_BYTES), value.length);
+          if (value instanceof Promise) return void value.then(answer, failed);
+          return answer(value);
         }
         if (msg.type === 'more') {
           const value = slot.pending!;
@@ -132,7 +152,7 @@ export class ViewCallPool {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.worker.postMessage({ id: this.nextId++, req: job.req });
+      slot.worker.postMessage({ id: this.nextId++, req: job.req, at: job.at });
     }
   }
 
@@ -145,7 +165,42 @@ export class ViewCallPool {
     return new Promise((resolve, reject) => {
       // The worker's answer arrives outside the caller's async context; bind the callback to it, so
       // what it charges lands on the request that made the call.
-      this.queue.push({ req, get, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
+      this.queue.push({ req, get, at: null, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
+      this.pump();
+    });
+  }
+
+  /**
+   * Like `call`, for state that is read asynchronously (a follower's history): each read the
+   * contract makes is one `read` here, while the worker waits; nothing is read ahead.
+   */
+  callLazy(
+    req: ViewRequest,
+    read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
+    onGas?: (burnt: bigint) => void,
+  ): Promise<object> {
+    this.warm();
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        req,
+        get: read,
+        at: null,
+        onGas: onGas && AsyncResource.bind(onGas),
+        resolve,
+        reject,
+      });
+      this.pump();
+    });
+  }
+
+  /**
+   * Runs a view call whose state reads the worker does itself, at `at.root` in the database at
+   * `at.path`. The caller must keep that state from GC until the promise settles.
+   */
+  callAt(req: ViewRequest, at: WorkerState, onGas?: (burnt: bigint) => void): Promise<object> {
+    this.warm();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ req, get: null, at, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
       this.pump();
     });
   }

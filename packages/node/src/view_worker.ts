@@ -1,6 +1,7 @@
 // A worker thread that runs view calls, so a slow or runaway contract never blocks the RPC loop.
-// State reads are synchronous for the VM: the worker posts the key and sleeps on a shared buffer
-// until the main thread has copied the value in (Atomics.wait / notify).
+// State reads are synchronous for the VM. A call that names a state (`at`) reads the trie here over
+// this thread's own database handle (worker_state.ts); otherwise the worker posts each key and
+// sleeps on a shared buffer until the main thread has copied the value in (Atomics.wait / notify).
 import { parentPort, workerData } from 'node:worker_threads';
 import { HandlerError } from '@nearlite/primitives';
 import {
@@ -10,6 +11,8 @@ import {
   viewCall,
 } from '@nearlite/runtime';
 import { ContractCache } from '@nearlite/vm';
+import type { WorkerState } from './view_pool.js';
+import { workerStateGet } from './worker_state.js';
 
 export interface ViewRequest extends Omit<ViewCallInput, 'config' | 'state' | 'validators' | 'cache'> {
   readonly validators: [string, bigint][];
@@ -52,19 +55,53 @@ function syncGet(key: Uint8Array): Uint8Array | undefined {
   return out;
 }
 
-port.on('message', (msg: { id: number; req: ViewRequest }) => {
+/** Records the first read that failed: whatever the VM makes of the throw, the job fails with it. */
+function guarded(get: (key: Uint8Array) => Uint8Array | undefined, failed: { err?: unknown }) {
+  return (key: Uint8Array) => {
+    try {
+      return get(key);
+    } catch (err) {
+      failed.err ??= err;
+      throw err;
+    }
+  };
+}
+
+port.on('message', async (msg: { id: number; req: ViewRequest; at: WorkerState | null }) => {
   const meter = { burnt: 0n };
+  const failed: { err?: unknown } = {};
   try {
+    let get = syncGet;
+    if (msg.at) {
+      try {
+        get = guarded(await workerStateGet(msg.at), failed);
+      } catch (err) {
+        failed.err = err;
+        throw err;
+      }
+    }
     const result = viewCall({
       ...msg.req,
       config,
       cache,
       validators: new Map(msg.req.validators),
-      state: { get: syncGet },
+      state: { get },
       meter,
     });
+    if (failed.err !== undefined) throw failed.err;
     port.postMessage({ type: 'result', id: msg.id, result, gas: meter.burnt });
-  } catch (err) {
+  } catch (e) {
+    const err = failed.err ?? e;
+    if (failed.err !== undefined) {
+      // Not the contract's doing: the store could not be opened or read from this thread.
+      port.postMessage({
+        type: 'error',
+        id: msg.id,
+        gas: meter.burnt,
+        message: `a state read failed during the view call: ${(err as Error).message ?? String(err)}`,
+      });
+      return;
+    }
     if (err instanceof HandlerError) {
       port.postMessage({
         type: 'error',

@@ -51,3 +51,83 @@ t.test('values larger than the shared buffer arrive whole; failed reads fail the
   });
   t.equal(result(await pool.call(request, state(small))), '41', 'the worker serves on after a failure');
 });
+
+t.test('a worker reads the trie from the store on disk itself; a failed read fails the view', async (t) => {
+  const { DBCol, Store, StoreUpdate } = await import('@nearlite/store');
+  const { applyChanges, EMPTY_ROOT } = await import('@nearlite/trie');
+  const { join } = await import('node:path');
+  const store = await Store.open(join(t.testdir(), 'data'));
+  const pool = new ViewCallPool(1);
+  t.teardown(async () => {
+    await pool.close();
+    await store.close();
+  });
+  const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
+  const counter = (n: number) => {
+    const v = new Uint8Array(4);
+    new DataView(v.buffer).setInt32(0, n, true);
+    return v;
+  };
+  const write = async (root: Uint8Array, n: number) => {
+    const changes = applyChanges({ get: (h) => store.get(DBCol.State, h) }, root, [
+      { key: trieKeyContractCode('c.near'), value: code },
+      { key: trieKeyContractData('c.near', utf8('n')), value: counter(n) },
+    ]);
+    const u = new StoreUpdate();
+    for (const ins of changes.insertions) u.incRef(DBCol.State, ins.hash, ins.bytes, ins.rc);
+    await store.commit(u);
+    return changes.newRoot;
+  };
+  const path = store.sharedPath()!;
+  const first = await write(EMPTY_ROOT, 41);
+  t.equal(result(await pool.callAt(request, { path, root: first })), '41');
+  const second = await write(first, 42);
+  t.equal(result(await pool.callAt(request, { path, root: second })), '42', 'a later commit is seen');
+  t.equal(
+    result(await pool.callAt(request, { path, root: first })),
+    '41',
+    'the older root still reads its own value',
+  );
+  // A root whose nodes are not in the store: the read fails, and so does the view, as an internal error.
+  await t.rejects(pool.callAt(request, { path, root: new Uint8Array(32).fill(7) }), {
+    name: 'InternalError',
+    message: /a state read failed during the view call: trie node .* is missing/,
+  });
+  await t.rejects(pool.callAt(request, { path: join(t.testdir(), 'none'), root: first }), {
+    name: 'InternalError',
+    message: /a state read failed during the view call: cannot open the database/,
+  });
+  t.equal(result(await pool.callAt(request, { path, root: second })), '42', 'the worker serves on');
+  t.equal(result(await pool.call(request, state(counter(5)))), '5', 'the main-thread bridge still works');
+});
+
+t.test(
+  'lazy reads: each key is read asynchronously as the contract asks; a rejected read fails the view',
+  async (t) => {
+    const pool = new ViewCallPool(1);
+    t.teardown(() => pool.close());
+    const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
+    const small = new Uint8Array(4);
+    new DataView(small.buffer).setInt32(0, 43, true);
+    const asked: string[] = [];
+    const read = (fail: boolean) => async (key: Uint8Array) => {
+      asked.push(Buffer.from(key).toString('hex'));
+      await new Promise((r) => setTimeout(r, 1));
+      const get = state(small, fail);
+      return get(key);
+    };
+    t.equal(result(await pool.callLazy(request, read(false))), '43');
+    t.same(
+      asked,
+      [trieKeyContractCode('c.near'), trieKeyContractData('c.near', utf8('n'))].map((k) =>
+        Buffer.from(k).toString('hex'),
+      ),
+      'the code and the one key the contract reads, nothing else',
+    );
+    await t.rejects(pool.callLazy(request, read(true)), {
+      name: 'InternalError',
+      message: /a state read failed during the view call: disk read failed/,
+    });
+    t.equal(result(await pool.callLazy(request, read(false))), '43', 'the worker serves on after a failure');
+  },
+);

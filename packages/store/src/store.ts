@@ -1,6 +1,7 @@
 // The node's single LevelDB. classic-level is imported only here; memory-level, for unit tests, is a
 // development dependency loaded on first use.
 // Reads are synchronous (`getSync`) because the VM's storage host functions cannot await.
+import { resolve } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import type { DBColumn } from './columns.js';
@@ -59,6 +60,14 @@ export interface StoreStats {
   writes: number;
 }
 
+/**
+ * Paths this process has open as a Store. The database is opened with `multithreading: true` (so a
+ * view worker can read it through SharedStoreReader), which lets LevelDB hand the same handle to a
+ * second open in this process; the LOCK file still refuses a second process, and this set refuses a
+ * second writer here.
+ */
+const openPaths = new Set<string>();
+
 export class Store {
   readonly stats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
   private readonly cache: LruCache<string, Uint8Array>;
@@ -74,23 +83,30 @@ export class Store {
 
   /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
   static async open(path: string, opts: StoreOptions & { readOnly?: boolean } = {}): Promise<Store> {
-    const db = new ClassicLevel<Uint8Array, Uint8Array>(path, ENC);
+    const where = resolvePath(path);
+    if (openPaths.has(where)) throw lockedError(path);
+    openPaths.add(where);
+    const db = new ClassicLevel<Uint8Array, Uint8Array>(where, ENC);
     try {
-      await db.open({ createIfMissing: !opts.readOnly });
+      await db.open({ createIfMissing: !opts.readOnly, multithreading: true });
     } catch (err) {
+      openPaths.delete(where);
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      if (cause?.code === 'LEVEL_LOCKED') {
-        throw new StoreError(
-          StoreErrorCode.Locked,
-          `the database at ${path} is already in use by another process (its LOCK file is held); stop that node first`,
-        );
-      }
+      if (cause?.code === 'LEVEL_LOCKED') throw lockedError(path);
       throw new StoreError(
         StoreErrorCode.Io,
         `cannot open the database at ${path}: ${cause?.message ?? String(err)}`,
       );
     }
-    return new Store(db, path, opts);
+    return new Store(db, where, opts);
+  }
+
+  /**
+   * Where another thread of this process can open this database with SharedStoreReader; null for an
+   * in-memory store, which only this thread can read.
+   */
+  sharedPath(): string | null {
+    return this.closed ? null : this.path;
   }
 
   /** An in-memory store, for unit tests (needs the memory-level development dependency). */
@@ -220,8 +236,24 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.db.close();
+    try {
+      await this.db.close();
+    } finally {
+      if (this.path !== null) openPaths.delete(this.path);
+    }
   }
+}
+
+function lockedError(path: string): StoreError {
+  return new StoreError(
+    StoreErrorCode.Locked,
+    `the database at ${path} is already in use by another process (its LOCK file is held); stop that node first`,
+  );
+}
+
+/** One spelling per directory: LevelDB shares a handle between threads by the exact path string. */
+function resolvePath(path: string): string {
+  return resolve(path);
 }
 
 /** The smallest key greater than every key starting with `prefix`, or undefined if none exists. */

@@ -1,0 +1,26 @@
+// A view worker's own reads of a block's state: the trie at the view's state root, walked over the
+// worker's handle on the node's LevelDB (one per database path, opened on first use and kept for
+// the worker's life). Decoded trie nodes are cached by the trie package, per thread.
+import { DBCol, SharedStoreReader } from '@nearlite/store';
+import { Trie } from '@nearlite/trie';
+import type { WorkerState } from './view_pool.js';
+
+const readers = new Map<string, Promise<SharedStoreReader>>();
+
+function reader(path: string): Promise<SharedStoreReader> {
+  let r = readers.get(path);
+  if (!r) {
+    r = SharedStoreReader.open(path);
+    // A failed open is not kept: the next view tries again.
+    r.catch(() => readers.delete(path));
+    readers.set(path, r);
+  }
+  return r;
+}
+
+/** The state reader of one view call; a read that fails throws (the view fails, never sees absence). */
+export async function workerStateGet(at: WorkerState): Promise<(key: Uint8Array) => Uint8Array | undefined> {
+  const db = await reader(at.path);
+  const trie = new Trie({ get: (hash) => db.get(DBCol.State, hash) }, at.root);
+  return (key) => trie.get(key);
+}

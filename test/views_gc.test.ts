@@ -1,0 +1,91 @@
+// View calls read the trie on worker threads while GC collects old blocks under them: an answer at
+// a kept block is that block's value, or the call fails (GARBAGE_COLLECTED_BLOCK below the tail, an
+// internal error at worst), never a key read as absent.
+import { createHash } from 'node:crypto';
+import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { localChain } from './helpers/chain.js';
+
+const i32 = (n: number) => {
+  const v = Buffer.alloc(4);
+  v.writeInt32LE(n);
+  return v.toString('base64');
+};
+
+t.test('call_function near the GC tail while blocks and GC go on', async (t) => {
+  const { node } = await localChain(t, { epochLength: 4, blockTimeMs: 20, sandbox: true });
+  const code = await compileContract('counter');
+  const base58 = (await import('near-api-js')).baseEncode;
+  const data = (n: number) => ({
+    Data: { account_id: 'c.test.near', data_key: Buffer.from('n').toString('base64'), value: i32(n) },
+  });
+  const patched = await node.rpc('sandbox_patch_state', {
+    records: [
+      {
+        Account: {
+          account_id: 'c.test.near',
+          account: {
+            amount: (10n ** 25n).toString(),
+            locked: '0',
+            code_hash: base58(createHash('sha256').update(code).digest()),
+            storage_usage: 100 + code.length,
+          },
+        },
+      },
+      { Contract: { account_id: 'c.test.near', code: Buffer.from(code).toString('base64') } },
+      data(1),
+    ],
+  });
+  t.same(patched.body.result, {});
+  const head = async () =>
+    ((await node.rpc('block', { finality: 'optimistic' })).body.result as { header: { height: number } })
+      .header.height;
+  const start = await head();
+  const until = start + 80;
+  let done = false;
+  // Every block changes n, so GC releases the node holding the previous value each time it collects.
+  const writer = (async () => {
+    for (let i = 2; !done; i++) await node.rpc('sandbox_patch_state', { records: [data(i)] });
+  })();
+  const seen = { agreed: 0, collected: 0, internal: 0 };
+  const wrong: string[] = [];
+  const reader = async () => {
+    while (!done) {
+      // GC keeps five epochs of four blocks: ask around the tail, never before the contract was there.
+      const h = Math.max(start + 1, (await head()) - 17 - Math.floor(Math.random() * 12));
+      const call = await node.rpc('query', {
+        request_type: 'call_function',
+        block_id: h,
+        account_id: 'c.test.near',
+        method_name: 'get',
+        args_base64: '',
+      });
+      const state = await node.rpc('query', {
+        request_type: 'view_state',
+        block_id: h,
+        account_id: 'c.test.near',
+        prefix_base64: Buffer.from('n').toString('base64'),
+      });
+      const callResult = call.body.result as { result?: number[] } | undefined;
+      const error = call.body.error as { cause?: { name?: string }; name?: string } | undefined;
+      if (callResult?.result) {
+        const got = Buffer.from(callResult.result).toString();
+        const values = (state.body.result as { values?: { value: string }[] } | undefined)?.values;
+        if (values) {
+          const want = String(Buffer.from(values[0]!.value, 'base64').readInt32LE());
+          if (got === want) seen.agreed++;
+          else wrong.push(`#${h}: call_function read ${got}, the block's state holds ${want}`);
+        } else if (got === '0') wrong.push(`#${h}: call_function read n as absent`);
+      } else if (error?.cause?.name === 'GARBAGE_COLLECTED_BLOCK') seen.collected++;
+      else if (error?.name === 'INTERNAL_ERROR') seen.internal++;
+      else wrong.push(`#${h}: unexpected answer ${JSON.stringify(call.body)}`);
+    }
+  };
+  const readers = [reader(), reader(), reader(), reader()];
+  while ((await head()) < until) await new Promise((r) => setTimeout(r, 50));
+  done = true;
+  await Promise.all([writer, ...readers]);
+  t.same(wrong, [], 'no view read a wrong or absent value');
+  t.ok(seen.agreed >= 5, `views near the tail answered with their block's value (${JSON.stringify(seen)})`);
+  t.ok(seen.collected > 0, 'some asked below the moving tail and were told so');
+});
