@@ -37,9 +37,10 @@ t.test('big integers anywhere in the tree; long fractions and exponents stay num
   );
   t.same(v, [
     { a: [1, 12345678901234567n, { b: 99999999999999999999n }] },
-    0.12345678901234567,
+    // What JSON.parse makes of them: numbers, rounded as JavaScript rounds them.
+    Number('0.12345678901234567'),
     1.25e-10,
-    123456789012345678e2,
+    Number('123456789012345678e2'),
   ]);
   t.equal(parseStreamJson('18446744073709551615'), 18446744073709551615n, 'a bare top-level u64');
   const proto = parseStreamJson('{"__proto__":12345678901234567890,"x":1}') as Record<string, unknown>;
