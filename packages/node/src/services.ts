@@ -12,7 +12,7 @@ import {
   TxService,
   type ViewClient,
 } from '@nearlite/chain';
-import { type BlockReference, chargeViewGas, RpcParseError } from '@nearlite/jsonrpc';
+import { chargeViewGas, RpcParseError } from '@nearlite/jsonrpc';
 import {
   decodeReceipt,
   decodeSignedTransaction,
