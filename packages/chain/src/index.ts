@@ -10,6 +10,7 @@ export * from './gc.js';
 export * from './genesis/config.js';
 export * from './genesis/keys.js';
 export * from './genesis/localnet.js';
+export * from './genesis/localnet_chain.js';
 export * from './integrity.js';
 export * from './light_client/execution_proof.js';
 export * from './light_client/light_client_block.js';

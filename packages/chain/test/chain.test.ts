@@ -1,13 +1,9 @@
 import {
   blockView,
-  Chain,
   encodeIdList,
   gcStep,
   generateKeyFile,
-  makeLocalnetGenesis,
-  NOOP_CHUNK_APPLIER,
-  parseGenesis,
-  signerFromKeyFile,
+  openLocalnetChain,
   stateRecordToWrite,
   ViewClient,
 } from '@nearlite/chain';
@@ -30,23 +26,11 @@ function blockOf(views: ViewClient, ref: Parameters<ViewClient['block']>[0]): un
 
 async function setup(opts: { shards?: number; epochLength?: number } = {}) {
   const key = generateKeyFile('test.near');
-  const genesis = parseGenesis(
-    makeLocalnetGenesis({
-      chainId: 'unit',
-      numShards: opts.shards ?? 2,
-      epochLength: opts.epochLength ?? 5,
-      validatorAccountId: 'test.near',
-      validatorPublicKey: key.public_key,
-      protocolVersion: 85,
-    }),
-  );
   const store = await Store.memory();
-  const chain = await Chain.open({
-    store,
-    genesis,
-    signer: signerFromKeyFile(key),
-    applier: NOOP_CHUNK_APPLIER,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
+  const chain = await openLocalnetChain(store, {
+    numShards: opts.shards ?? 2,
+    epochLength: opts.epochLength ?? 5,
+    key,
   });
   const views = new ViewClient({
     chain,

@@ -1,40 +1,13 @@
 // GC and views on other threads: a pinned height keeps its state whole however far GC could go.
-import {
-  Chain,
-  gcStep,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  NOOP_CHUNK_APPLIER,
-  parseGenesis,
-  StatePins,
-  signerFromKeyFile,
-  stateRecordToWrite,
-} from '@nearlite/chain';
+import { type Chain, gcStep, openLocalnetChain, StatePins, stateRecordToWrite } from '@nearlite/chain';
 import { HandlerError, toBase64, utf8 } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import { trieKeyContractData } from '@nearlite/trie';
 import t from 'tap';
 
 async function chainWithGc() {
-  const key = generateKeyFile('test.near');
-  const genesis = parseGenesis(
-    makeLocalnetGenesis({
-      chainId: 'unit',
-      numShards: 1,
-      epochLength: 3,
-      validatorAccountId: 'test.near',
-      validatorPublicKey: key.public_key,
-      protocolVersion: 85,
-    }),
-  );
   const store = await Store.memory();
-  const chain = await Chain.open({
-    store,
-    genesis,
-    signer: signerFromKeyFile(key),
-    applier: NOOP_CHUNK_APPLIER,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-  });
+  const chain = await openLocalnetChain(store, { numShards: 1, epochLength: 3 });
   return { chain, store };
 }
 
