@@ -11,7 +11,7 @@ import {
   KeyPairSigner,
   type KeyPairString,
 } from 'near-api-js';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 
 type Action = ReturnType<typeof A.transfer>;
@@ -60,15 +60,20 @@ function clients(node: RunningNode, secret: string) {
   return { root, sign, keyNonce, send };
 }
 
-const invalid = (e: unknown) => ({ TxExecutionError: { InvalidTxError: e } });
-
-t.test('bad signatures refused, good ones admitted, in one concurrent burst', async (t) => {
+/** A producer with 100 ms blocks, past its first blocks, and clients signing with its key. */
+async function started(t: Test) {
   const home = t.testdir();
   initHome(home);
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 3);
-  const { root, sign, keyNonce, send } = clients(node, readKeyFile(home).secret_key);
+  return { node, ...clients(node, readKeyFile(home).secret_key) };
+}
+
+const invalid = (e: unknown) => ({ TxExecutionError: { InvalidTxError: e } });
+
+t.test('bad signatures refused, good ones admitted, in one concurrent burst', async (t) => {
+  const { node, root, sign, keyNonce, send } = await started(t);
 
   // Eight more full-access keys, so each sender has its own nonces and arrival order cannot matter.
   const keys = Array.from({ length: 8 }, () => KeyPair.fromRandom('ed25519'));
@@ -118,12 +123,7 @@ t.test('bad signatures refused, good ones admitted, in one concurrent burst', as
 });
 
 t.test('the order of validation errors around the signature check is nearcore’s', async (t) => {
-  const home = t.testdir();
-  initHome(home);
-  const node = await startNode(home, ['--block-time', '100']);
-  t.teardown(() => node.stop());
-  await waitForHeight(node, 3);
-  const { root, sign, keyNonce, send } = clients(node, readKeyFile(home).secret_key);
+  const { root, sign, keyNonce, send } = await started(t);
   const ran = await send(await sign(root, { nonce: (await keyNonce(root)) + 1n }));
   t.same(ran.body.result?.status, { SuccessValue: '' });
   const next = async () => (await keyNonce(root)) + 1n;

@@ -9,21 +9,7 @@ import { DBCol, Store, StoreError, type StoreUpdate } from '@nearlite/store';
 import t from 'tap';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
-
-function logs() {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (m: string) => lines.push(`INFO ${m}`),
-    warn: (m: string) => lines.push(`WARN ${m}`),
-    error: (m: string) => lines.push(`ERROR ${m}`),
-  };
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
-}
+import { logs, until } from './helpers.js';
 
 /** Heights with a block in the store, from the height index. */
 async function storedHeights(history: HistoryStore, chainHeights: readonly number[]): Promise<number[]> {

@@ -4,21 +4,7 @@ import { FileSource } from '@nearlite/stream';
 import t from 'tap';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain.js';
-
-function logs() {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (m: string) => lines.push(`INFO ${m}`),
-    warn: (m: string) => lines.push(`WARN ${m}`),
-    error: (m: string) => lines.push(`ERROR ${m}`),
-  };
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
-}
+import { logs, until } from './helpers.js';
 
 t.test('follows in height order through failures and skipped heights, then tails the head', async (t) => {
   const chain = syntheticChain(40, { skip: [1_000_005, 1_000_017] });

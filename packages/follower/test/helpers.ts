@@ -54,3 +54,20 @@ export function resultText(body: string): string {
   const end = body.lastIndexOf(',"id":');
   return body.slice(start, end);
 }
+
+/** A follow-loop logger that keeps its lines for assertions. */
+export function logs() {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m: string) => lines.push(`INFO ${m}`),
+    warn: (m: string) => lines.push(`WARN ${m}`),
+    error: (m: string) => lines.push(`ERROR ${m}`),
+  };
+}
+
+/** Polls `cond` every 10 ms for up to 10 s. */
+export async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
