@@ -3,158 +3,13 @@
 // read method answers byte for byte as the producer does, for every height.
 import { join } from 'node:path';
 import t from 'tap';
-import { accountReads } from './helpers/account_reads.js';
 import { localChain } from './helpers/chain.js';
-import { initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { compareHistory, compareTransactions, settledTop } from './helpers/follow_compare.js';
+import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { startS3 } from './helpers/s3.js';
-import { randomWorkload, rng, type Workload } from './helpers/workload.js';
+import { randomWorkload } from './helpers/workload.js';
 
 const SHARDS = [0, 1, 2, 3];
-
-type Json = { result?: Record<string, unknown>; error?: unknown };
-
-/** Asks the producer and each follower; every raw body must be the producer's. */
-function comparer(test: typeof t, producer: RunningNode, followers: [name: string, node: RunningNode][]) {
-  let compared = 0;
-  let mismatches = 0;
-  const same = async (method: string, params: unknown, what: string): Promise<Json> => {
-    const [a, ...answers] = await Promise.all(
-      [producer, ...followers.map(([, f]) => f)].map((n) => rawRpc(n.url, method, params)),
-    );
-    for (const [i, [name]] of followers.entries()) {
-      const b = answers[i]!;
-      // One assertion per call keeps the output readable; the body carries the status's meaning.
-      if (b.body !== a.body || b.status !== a.status) {
-        test.equal(`${b.status} ${b.body}`, `${a.status} ${a.body}`, `${name}: ${method} ${what}`);
-        // Past a few, more of the same only buries the first one.
-        if (++mismatches >= 20) throw new Error("20 answers differ from the producer's; stopping");
-      }
-    }
-    compared++;
-    return JSON.parse(a.body) as Json;
-  };
-  return { same, count: () => compared };
-}
-
-/** Every height 0..top: block, chunks, changes, and a random sample of accounts, keys, state and calls. */
-async function compareHistory(
-  test: typeof t,
-  producer: RunningNode,
-  followers: [string, RunningNode][],
-  w: Workload,
-  top: number,
-  seed: number,
-  full: boolean,
-): Promise<{ txs: [string, string][]; compared: number; busyShards: Set<number> }> {
-  const { same, count } = comparer(test, producer, followers);
-  const rand = rng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)]!;
-  const txs: [string, string][] = [];
-  const busyShards = new Set<number>();
-  const busyAt = new Set<string>();
-  const accounts = [...w.accounts, 'near', 'nobody.test.near'];
-  for (let h = 0; h <= top; h++) {
-    const block = await same('block', { block_id: h }, `#${h}`);
-    if (!block.result) continue;
-    await same('EXPERIMENTAL_changes_in_block', { block_id: h }, `#${h}`);
-    for (const shard of SHARDS) {
-      const chunk = await same('chunk', { block_id: h, shard_id: shard }, `#${h}/${shard}`);
-      const body = chunk.result as {
-        transactions?: { hash: string; signer_id: string }[];
-        receipts?: unknown[];
-      };
-      for (const tx of body?.transactions ?? []) txs.push([tx.hash, tx.signer_id]);
-      if ((body?.transactions?.length ?? 0) + (body?.receipts?.length ?? 0) > 0) {
-        busyShards.add(shard);
-        busyAt.add(`${h}/${shard}`);
-      }
-    }
-    // Blocks, chunks and changes at every height; state reads where something happened and at a
-    // random eighth of the quiet heights.
-    const busy = SHARDS.some((s) => busyAt.has(`${h}/${s}`));
-    if (!full && !busy && rand(8) !== 0) continue;
-    const sample = full ? accounts : [pick(accounts), pick(accounts)];
-    for (const account_id of sample)
-      for (const r of accountReads(account_id, h)) await same(r.method, r.params, r.what);
-    const [keyOwner, publicKey] = pick(w.keys);
-    await same(
-      'query',
-      { request_type: 'view_access_key', account_id: keyOwner, public_key: publicKey, block_id: h },
-      `key ${keyOwner} ${publicKey} #${h}`,
-    );
-    await same(
-      'EXPERIMENTAL_changes',
-      {
-        changes_type: 'single_access_key_changes',
-        keys: [{ account_id: keyOwner, public_key: publicKey }],
-        block_id: h,
-      },
-      `single key changes ${keyOwner} #${h}`,
-    );
-    const holder = pick(accounts);
-    for (const method of ['get_balance', 'get_total_supply']) {
-      await same(
-        'query',
-        {
-          request_type: 'call_function',
-          account_id: w.token,
-          method_name: method,
-          args_base64: btoa(JSON.stringify({ owner_id: holder })),
-          block_id: h,
-        },
-        `${method} ${holder} #${h}`,
-      );
-    }
-    const withCode = pick(w.contracts);
-    await same(
-      'query',
-      { request_type: 'view_state', account_id: withCode, prefix_base64: '', block_id: h },
-      `state ${withCode} #${h}`,
-    );
-    await same(
-      'query',
-      { request_type: 'view_code', account_id: withCode, block_id: h },
-      `code ${withCode} #${h}`,
-    );
-    await same(
-      'EXPERIMENTAL_changes',
-      { changes_type: 'data_changes', account_ids: [withCode], key_prefix_base64: '', block_id: h },
-      `data ${withCode} #${h}`,
-    );
-    await same(
-      'EXPERIMENTAL_changes',
-      { changes_type: 'contract_code_changes', account_ids: [withCode], block_id: h },
-      `code changes ${withCode} #${h}`,
-    );
-  }
-  return { txs, compared: count(), busyShards };
-}
-
-async function compareTransactions(
-  test: typeof t,
-  producer: RunningNode,
-  followers: [string, RunningNode][],
-  txs: [string, string][],
-): Promise<number> {
-  const { same, count } = comparer(test, producer, followers);
-  for (const [hash, signer] of txs) {
-    await same('tx', { tx_hash: hash, sender_account_id: signer, wait_until: 'NONE' }, hash);
-    const st = await same(
-      'EXPERIMENTAL_tx_status',
-      { tx_hash: hash, sender_account_id: signer, wait_until: 'NONE' },
-      hash,
-    );
-    for (const o of (st.result?.receipts_outcome ?? []) as { id: string }[]) {
-      await same('EXPERIMENTAL_receipt', { receipt_id: o.id }, o.id);
-    }
-  }
-  return count();
-}
-
-async function finalHeight(node: RunningNode): Promise<number> {
-  const { body } = await node.rpc<{ header: { height: number } }>('block', { finality: 'final' });
-  return body.result!.header.height;
-}
 
 t.test('followers over HTTP and S3 answer a 4-shard random workload as the producer', async (t) => {
   const seed = Number(process.env.FOLLOW_WORKLOAD_SEED ?? Date.now() % 1_000_000);
@@ -180,15 +35,7 @@ t.test('followers over HTTP and S3 answer a 4-shard random workload as the produ
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   const w = await randomWorkload(chain, seed, 14);
   t.comment(`workload done after ${elapsed()}`);
-  // Every receipt and refund of the last deletion lands a few blocks later.
-  const settled = (await producer.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' }))
-    .body.result!.header.height;
-  await waitForHeight(producer, settled + 8, 60_000);
-  let top = await finalHeight(producer);
-  while (top < settled + 5) {
-    await new Promise((r) => setTimeout(r, 100));
-    top = await finalHeight(producer);
-  }
+  const top = await settledTop(producer);
 
   const s3Home = join(chain.home, 'follower-s3');
   initHome(s3Home, genesis);
@@ -209,7 +56,7 @@ t.test('followers over HTTP and S3 answer a 4-shard random workload as the produ
     ['s3 follower', s3Follower],
   ];
   t.comment(`both followers at #${top} after ${elapsed()}`);
-  const history = await compareHistory(t, producer, followers, w, top, seed, false);
+  const history = await compareHistory(t, producer, followers, w, SHARDS, top, seed, false);
   t.ok(
     history.busyShards.size >= 3,
     `shards with transactions or receipts: ${[...history.busyShards].join(', ')}`,
