@@ -12,6 +12,7 @@ import {
 } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 const NEAR = 10n ** 24n;
 
@@ -24,7 +25,7 @@ function rng(seed: number) {
 }
 
 t.test('balances add up after many accounts send in parallel', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '3']);
   const key = readKeyFile(home);
   const node = await startNode(home, ['--block-time', '40']);

@@ -5,9 +5,10 @@ import t from 'tap';
 import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { tempDir } from './helpers/tmp.js';
 
 t.test('a follower killed during ingest resumes with the same answers', async (t) => {
-  const lake = t.testdir();
+  const lake = tempDir(t);
   const home = join(lake, 'home');
   const chain = syntheticChain(400, { from: 10_000_000, skip: [10_000_100, 10_000_101, 10_000_250] });
   writeLake(join(lake, 'blocks'), chain);

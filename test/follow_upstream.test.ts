@@ -14,6 +14,7 @@ import {
 import t from 'tap';
 import { initHome, readKeyFile, startNode } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { tempDir } from './helpers/tmp.js';
 
 // near-api-js' signed_transaction1 test vector (test.near → whatever.near, Transfer 1 yocto).
 const SIGNED_TX = Buffer.from(
@@ -22,7 +23,7 @@ const SIGNED_TX = Buffer.from(
 ).toString('base64');
 
 t.test('send_tx through a follower is answered by its upstream', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   initHome(join(dir, 'producer'));
   const producer = await startNode(join(dir, 'producer'), ['--block-time', '200']);
   t.teardown(() => producer.stop());

@@ -8,9 +8,10 @@ import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { tempDir } from './helpers/tmp.js';
 
 t.test('a follower answers state views and runs view calls on its history', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const home = join(dir, 'home');
   initHome(home);
   const code = await compileContract('counter');

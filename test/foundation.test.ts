@@ -4,6 +4,7 @@ import * as T from '@near-js/jsonrpc-types';
 import { JsonRpcProvider } from 'near-api-js';
 import t from 'tap';
 import { camel, initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 type Issue = { path: (string | number)[] };
 type Schema = { safeParse(v: unknown): { success: boolean; error?: { issues: Issue[] } } };
@@ -31,7 +32,7 @@ function valid(
 }
 
 t.test('a fresh node serves the read API to near-api-js and matches the schemas', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '2', '--epoch-length', '10']);
   const key = readKeyFile(home);
   const node: RunningNode = await startNode(home, ['--block-time', '100']);
@@ -139,7 +140,7 @@ t.test('a fresh node serves the read API to near-api-js and matches the schemas'
 const base58Zero = '11111111111111111111111111111111';
 
 t.test('path form, GET routes and errors in nearcore shape', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import * as T from '@near-js/jsonrpc-types';
 import t from 'tap';
 import { camel, cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 t.test('changes, block_effects and queries at old blocks on an archival node', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '50', '--archive', '--sandbox']);
   t.teardown(() => node.stop());
@@ -102,7 +103,7 @@ t.test('changes, block_effects and queries at old blocks on an archival node', a
 });
 
 t.test('GC keeps recent epochs: the tail answers, the block below it is gone', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--epoch-length', '4']);
   const producing = await startNode(home, ['--block-time', '20']);
   t.teardown(() => producing.stop());
@@ -132,7 +133,7 @@ t.test('GC keeps recent epochs: the tail answers, the block below it is gone', a
 });
 
 t.test('a stopped node home is readable with nearlite inspect and the embedding example', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '30', '--archive', '--sandbox']);
   t.teardown(() => node.stop());
@@ -169,7 +170,7 @@ t.test(
   'GC under a transaction load survives SIGKILL: every block from the tail to the head stays whole',
   async (t) => {
     const { Account, JsonRpcProvider } = await import('near-api-js');
-    const home = t.testdir();
+    const home = tempDir(t);
     initHome(home, ['--epoch-length', '3']);
     const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
     let node = await startNode(home, ['--block-time', '15']);

@@ -8,6 +8,7 @@ import { METHODS } from '@nearlite/jsonrpc';
 import { actions as A, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 /** A deterministic generator, so a failure can be replayed. */
 function rng(seed: number) {
@@ -24,7 +25,7 @@ const LEAK =
   /node_modules|\/work\/|\.ts:\d+|\.js:\d+|\bat [A-Za-z.<>]+ \(|FST_ERR|fastify|TypeError|ReferenceError|RangeError|Cannot read prop|undefined is not|\[object Object\]/;
 
 t.test('10,000 hostile requests: every answer well formed, nothing leaked, the node alive', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '2']);
   const key = readKeyFile(home);
   const node = await startNode(home, ['--block-time', '100']);

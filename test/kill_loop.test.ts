@@ -3,13 +3,14 @@
 import { actions as A, baseDecode, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import t from 'tap';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 const CYCLES = 25;
 
 t.test(
   `${CYCLES} SIGKILLs under load lose no acknowledged transaction and change no final block`,
   async (t) => {
-    const home = t.testdir();
+    const home = tempDir(t);
     initHome(home);
     const key = readKeyFile(home);
     const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);

@@ -14,12 +14,13 @@ import {
   validateLightClientBlock,
 } from './helpers/light_client.js';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 const EPOCH = 6;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 t.test('light client blocks and execution proofs from a 4-shard node', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '4', '--epoch-length', String(EPOCH)]);
   const key = readKeyFile(home);
   const node = await startNode(home, ['--block-time', '50', '--archive']);
@@ -226,7 +227,7 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
 });
 
 t.test('a GC node proves outcomes of the blocks it keeps against a later final head', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '4', '--epoch-length', String(EPOCH)]);
   const key = readKeyFile(home);
   const node = await startNode(home, ['--block-time', '40']);

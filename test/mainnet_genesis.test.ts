@@ -2,9 +2,10 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { initHome, startNode } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 t.test('a node on the mainnet genesis serves its genesis block with the real state root', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--genesis', join(import.meta.dirname, 'fixtures', 'mainnet_genesis.json')]);
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());

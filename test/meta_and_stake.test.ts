@@ -11,11 +11,12 @@ import {
 } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 const NEAR = 10n ** 24n;
 
 t.test('a relayer pays for a meta transaction; staking locks balance; waits time out with 408', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   // A short polling timeout so the wait below ends quickly.
   const cfgPath = join(home, 'config.json');

@@ -3,9 +3,10 @@ import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '50']);
   t.teardown(() => node.stop());

@@ -4,12 +4,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { tempDir } from './helpers/tmp.js';
 
 const LAUNCHER = join(import.meta.dirname, '..', 'packages', 'node', 'bin', 'near-sandbox');
 
 t.test('near-sandbox runs with no PATH, serves the sandbox methods and stops on SIGINT', async (t) => {
   t.ok(existsSync(LAUNCHER), 'npm install wrote the launcher');
-  const home = t.testdir();
+  const home = tempDir(t);
   const init = spawnSync(LAUNCHER, ['--home', home, 'init'], { env: {}, encoding: 'utf8' });
   t.equal(init.status, 0, init.stderr);
   const key = JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8')) as { account_id: string };

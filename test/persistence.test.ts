@@ -3,9 +3,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 t.test('blocks an answer showed survive SIGKILL; the chain continues on restart', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   let node = await startNode(home, ['--block-time', '50']);
   t.teardown(() => node.stop());
@@ -26,7 +27,7 @@ t.test('blocks an answer showed survive SIGKILL; the chain continues on restart'
 });
 
 t.test('a second process on the same home gets a clear error; SIGTERM exits cleanly', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());
@@ -39,7 +40,7 @@ t.test('a second process on the same home gets a clear error; SIGTERM exits clea
 });
 
 t.test('init writes a nearcore-style home; opening it the other way round is refused', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '4', '--epoch-length', '7']);
   const files = readdirSync(home).sort();
   t.same(files, ['config.json', 'genesis.json', 'node_key.json', 'validator_key.json']);
@@ -53,7 +54,7 @@ t.test('init writes a nearcore-style home; opening it the other way round is ref
 
 t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
   const { Account, JsonRpcProvider, KeyPair } = await import('near-api-js');
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
   let node = await startNode(home, ['--block-time', '50']);

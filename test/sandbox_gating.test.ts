@@ -2,6 +2,7 @@
 // methods only in its sandbox build.
 import t from 'tap';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 const rich = {
   Account: {
@@ -16,7 +17,7 @@ const rich = {
 };
 
 t.test('a regular node answers METHOD_NOT_FOUND to both sandbox methods and changes nothing', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '50']);
   t.teardown(() => node.stop());
@@ -39,7 +40,7 @@ t.test('a regular node answers METHOD_NOT_FOUND to both sandbox methods and chan
 });
 
 t.test('run --sandbox serves them; fast-forward is bounded', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '50', '--sandbox']);
   t.teardown(() => node.stop());
@@ -63,7 +64,7 @@ t.test('run --sandbox serves them; fast-forward is bounded', async (t) => {
 });
 
 t.test('a hostile patch is a params error, writes nothing, and the chain goes on', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '50', '--sandbox']);
   t.teardown(() => node.stop());
@@ -90,7 +91,7 @@ t.test('a hostile patch is a params error, writes nothing, and the chain goes on
 t.test(
   'fast-forward lands on head + delta, counting the timer’s blocks, and moves block time on',
   async (t) => {
-    const home = t.testdir();
+    const home = tempDir(t);
     initHome(home, ['--epoch-length', '50']);
     const blockMs = 300;
     const node = await startNode(home, ['--block-time', String(blockMs), '--sandbox']);

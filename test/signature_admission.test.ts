@@ -13,6 +13,7 @@ import {
 } from 'near-api-js';
 import t, { type Test } from 'tap';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 type Action = ReturnType<typeof A.transfer>;
 
@@ -62,7 +63,7 @@ function clients(node: RunningNode, secret: string) {
 
 /** A producer with 100 ms blocks, past its first blocks, and clients signing with its key. */
 async function started(t: Test) {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());

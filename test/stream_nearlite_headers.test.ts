@@ -3,9 +3,10 @@
 import { verifiedHeaderLayout, verifyStreamerMessage } from '@nearlite/stream';
 import t from 'tap';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 t.test("a nearlite producer's block views verify and chain", async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '2']);
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());

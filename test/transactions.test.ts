@@ -11,11 +11,12 @@ import {
 } from 'near-api-js';
 import t from 'tap';
 import { camel, initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 const NEAR = 10n ** 24n;
 
 t.test('near-api-js 7 end to end', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home, ['--shards', '2']);
   const key = readKeyFile(home);
   const node = await startNode(home, ['--block-time', '60']);
@@ -197,7 +198,7 @@ t.test('near-api-js 7 end to end', async (t) => {
 });
 
 t.test('every wait level, broadcast forms and bad transactions', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome(home);
   const key = readKeyFile(home);
   const node = await startNode(home, ['--block-time', '60']);

@@ -4,6 +4,7 @@ import t from 'tap';
 import wabt from 'wabt';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 t.test('a runaway view does not hold up other requests', async (t) => {
   const w = await wabt();
@@ -130,7 +131,7 @@ t.test('config.json trie_viewer_state_size_limit is obeyed, null lifts it', asyn
     [null, false],
     [50_000, false],
   ] as const) {
-    const home = t.testdir();
+    const home = tempDir(t);
     initHome(home);
     const path = join(home, 'config.json');
     writeFileSync(

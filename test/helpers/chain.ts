@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Account, JsonRpcProvider, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import type t from 'tap';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './node.js';
+import { tempDir } from './tmp.js';
 
 export interface LocalChain {
   readonly home: string;
@@ -28,7 +29,7 @@ export async function localChain(
     args?: readonly string[];
   } = {},
 ): Promise<LocalChain> {
-  const home = test.testdir();
+  const home = tempDir(test);
   initHome(home, [
     ...(opts.shards ? ['--shards', String(opts.shards)] : []),
     ...(opts.epochLength ? ['--epoch-length', String(opts.epochLength)] : []),

@@ -5,6 +5,7 @@ import type { Test } from 'tap';
 import { MAINNET_GENESIS } from './mainnet.js';
 import { initHome } from './node.js';
 import { startPostgres } from './postgres.js';
+import { tempDir } from './tmp.js';
 
 export interface PgHome {
   readonly metaUrl: string;
@@ -19,7 +20,7 @@ export async function pgHome(t: Test): Promise<PgHome> {
   t.teardown(() => server.stop());
   const metaUrl = await server.createDatabase('meta');
   const shardUrl = await server.createDatabase('shard0');
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const home = join(dir, 'home');
   initHome(home, ['--genesis', MAINNET_GENESIS]);
   return { metaUrl, shardUrl, dir, home };

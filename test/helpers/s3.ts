@@ -1,10 +1,11 @@
 // A real S3 server for tests (s3rver on 127.0.0.1, a free port), in a temporary directory of its
-// own: a test's t.testdir() is usually taken by the chain's home. Closed and removed at teardown.
+// own: a test's tempDir(t) is usually taken by the chain's home. Closed and removed at teardown.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { Test } from 'tap';
+import { tempDir } from './tmp.js';
 
 /** Starts it with `buckets` created; returns its endpoint URL. The SDK's credentials are set. */
 export async function startS3(test: Test, buckets: readonly string[]): Promise<string> {

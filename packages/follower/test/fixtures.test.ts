@@ -7,6 +7,7 @@ import { BlockVerificationError, jsonEqual, type StreamerMessage, VerifyCheck } 
 import t from 'tap';
 import { CHANGES_TYPE } from '../../../test/helpers/mainnet.js';
 import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { openFollower, resultText, rpc } from './helpers.js';
 
 // near-api-js' signed_transaction1 test vector (test.near → whatever.near, Transfer 1 yocto).
@@ -157,7 +158,7 @@ async function servesBlock(
 t.test('every real block is ingested and served from the history store', async (t) => {
   for (const name of fixtureNames({ verifiable: true })) {
     await t.test(name, async (t) => {
-      const { store, history, backend } = await openFollower(t.testdir());
+      const { store, history, backend } = await openFollower(tempDir(t));
       const { message } = loadFixture(name);
       await ingestBlock(history, message);
       t.equal(history.cursor()?.height, message.block.header.height, 'cursor');
@@ -168,7 +169,7 @@ t.test('every real block is ingested and served from the history store', async (
 });
 
 t.test('consecutive blocks: links checked, transactions followed across blocks', async (t) => {
-  const { store, history, backend } = await openFollower(t.testdir());
+  const { store, history, backend } = await openFollower(tempDir(t));
   const a = loadFixture('mainnet-107503704').message;
   const b = loadFixture('mainnet-107503705').message;
   await ingestBlock(history, a);
@@ -204,7 +205,7 @@ t.test('consecutive blocks: links checked, transactions followed across blocks',
 });
 
 t.test('a skipped height: 70834061 follows 70834059 and 70834060 does not exist', async (t) => {
-  const { store, history, backend } = await openFollower(t.testdir());
+  const { store, history, backend } = await openFollower(tempDir(t));
   await ingestBlock(history, loadFixture('mainnet-70834059').message);
   await ingestBlock(history, loadFixture('mainnet-70834061').message);
   const gap = await rpc(backend, 'block', { block_id: 70834060 });
@@ -217,7 +218,7 @@ t.test('a skipped height: 70834061 follows 70834059 and 70834060 does not exist'
 });
 
 t.test('errors in nearcore shape', async (t) => {
-  const { store, history, backend } = await openFollower(t.testdir());
+  const { store, history, backend } = await openFollower(tempDir(t));
   const m = loadFixture('mainnet-93085141').message;
   await ingestBlock(history, m);
   const tx = await rpc(backend, 'tx', ['9EGASj6bhqjHhCGaRG6u2BkywEBrLzTZSaoh6ECPH2Jo', 'a.near']);
@@ -291,7 +292,7 @@ t.test('tampered copies are refused and nothing of them is stored', async (t) =>
     ],
   ];
   for (const [what, edit] of edits) {
-    const { store, history } = await openFollower(t.testdir());
+    const { store, history } = await openFollower(tempDir(t));
     const m = freshMessage('mainnet-93085141');
     edit(m);
     await t.rejects(ingestBlock(history, m), BlockVerificationError, what);
@@ -302,7 +303,7 @@ t.test('tampered copies are refused and nothing of them is stored', async (t) =>
     }
     await store.close();
   }
-  const { store, history } = await openFollower(t.testdir());
+  const { store, history } = await openFollower(tempDir(t));
   await ingestBlock(history, loadFixture('mainnet-107503704').message);
   const broken = freshMessage('mainnet-107503705');
   broken.block.header.prev_hash = base58Encode(new Uint8Array(32).fill(7));
@@ -312,7 +313,7 @@ t.test('tampered copies are refused and nothing of them is stored', async (t) =>
 });
 
 t.test('GC collects a block with every row it wrote, and moves the tail', async (t) => {
-  const { store, history, backend } = await openFollower(t.testdir());
+  const { store, history, backend } = await openFollower(tempDir(t));
   const a = loadFixture('mainnet-107503704').message;
   const b = loadFixture('mainnet-107503705').message;
   await ingestBlock(history, a);

@@ -9,6 +9,7 @@ import { DBCol, Store, StoreError, type StoreUpdate } from '@nearlite/store';
 import t from 'tap';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { logs, until } from './helpers.js';
 
 /** Heights with a block in the store, from the height index. */
@@ -21,7 +22,7 @@ async function storedHeights(history: HistoryStore, chainHeights: readonly numbe
 t.test('a write failing mid-catch-up leaves whole blocks, and a restart resumes after them', async (t) => {
   const chain = syntheticChain(50);
   const heights = chain.map((m) => m.block.header.height);
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const order: number[] = [];
 
   // First run: the third batch's write fails, as a full disk or a dying process would make it.
@@ -85,7 +86,7 @@ t.test('a block refused inside a batch: the blocks before it are committed, noth
   const bad = structuredClone(chain[5]!);
   bad.block.header.gas_price = '1';
   const source = new MemorySource([...chain.slice(0, 5), bad, ...chain.slice(6)]);
-  const store = await Store.open(t.testdir());
+  const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
   const log = logs();
   const order: number[] = [];
@@ -117,7 +118,7 @@ t.test('a block refused inside a batch: the blocks before it are committed, noth
 
 t.test('a non-archival follower catching up in batches collects as fast as it writes', async (t) => {
   const chain = syntheticChain(60);
-  const store = await Store.open(t.testdir());
+  const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
   const loop = new FollowLoop({
     history,

@@ -4,13 +4,14 @@ import { FileSource } from '@nearlite/stream';
 import t from 'tap';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { logs, until } from './helpers.js';
 
 t.test('follows in height order through failures and skipped heights, then tails the head', async (t) => {
   const chain = syntheticChain(40, { skip: [1_000_005, 1_000_017] });
   const source = new MemorySource(chain.slice(0, 30));
   source.failures = 3;
-  const store = await Store.open(t.testdir());
+  const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
   const log = logs();
   const order: number[] = [];
@@ -61,7 +62,7 @@ t.test('a block that fails verification stops the cursor there and is refetched'
   const bad = structuredClone(chain[3]!);
   bad.block.header.gas_price = '1';
   const source = new MemorySource([...chain.slice(0, 3), bad, ...chain.slice(4)]);
-  const store = await Store.open(t.testdir());
+  const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
   const log = logs();
   const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log, pollMs: 10, retryMaxMs: 10 });
@@ -75,7 +76,7 @@ t.test('a block that fails verification stops the cursor there and is refetched'
 });
 
 t.test('the file: source reads the NEAR Lake layout', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const chain = syntheticChain(5, { skip: [1_000_002] });
   writeLake(dir, chain);
   const source = new FileSource(dir);
@@ -89,7 +90,7 @@ t.test('the file: source reads the NEAR Lake layout', async (t) => {
 
 t.test('a non-archival follower keeps the configured number of blocks below its cursor', async (t) => {
   const chain = syntheticChain(30);
-  const store = await Store.open(t.testdir());
+  const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
   const loop = new FollowLoop({
     history,

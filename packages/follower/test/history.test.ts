@@ -9,6 +9,7 @@ import {
 import { compareBytes, utf8 } from '@nearlite/primitives';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 
 const keys = [
   Uint8Array.of(),
@@ -44,7 +45,7 @@ t.test('escaped keys keep the trie keys order and are prefix-free', async (t) =>
 });
 
 t.test('the value of a key as of a height, and prefix scans at a height', async (t) => {
-  const store = await Store.open(t.testdir());
+  const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
   const k = utf8('\u0009app.near,a');
   const k2 = utf8('\u0009app.near,ab');

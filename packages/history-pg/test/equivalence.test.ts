@@ -7,6 +7,7 @@ import { Store } from '@nearlite/store';
 import t from 'tap';
 import { startPostgres } from '../../../test/helpers/postgres.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { backendOver, call, layoutOf, mainnetGenesis, openPg, pgDatabases } from './helpers.js';
 import { readRequests } from './requests.js';
 
@@ -24,7 +25,7 @@ t.test('LevelDB and PostgreSQL histories answer every read method alike', async 
       const messages = group.map((name) => loadFixture(name).message);
       const genesis = mainnetGenesis();
 
-      const store = await Store.open(join(t.testdir(), 'data'));
+      const store = await Store.open(join(tempDir(t), 'data'));
       t.teardown(() => store.close());
       const level = new HistoryStore(store);
       await loadGenesisHistory(level, genesis, STORAGE);

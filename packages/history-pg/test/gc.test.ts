@@ -12,6 +12,7 @@ import pg from 'pg';
 import t, { type Test } from 'tap';
 import { startPostgres, type TestPostgres } from '../../../test/helpers/postgres.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { type Answer, backendOver, call, layoutOf, mainnetGenesis, openPg, pgDatabases } from './helpers.js';
 import { readRequests } from './requests.js';
 
@@ -105,7 +106,7 @@ for (const partitionSize of [1000, 1]) {
     `a GC follower on PostgreSQL answers like one on LevelDB (partitions of ${partitionSize})`,
     async (t) => {
       const [a, b] = messages() as [StreamerMessage, StreamerMessage];
-      const level = await levelHistory(t.testdir(), true);
+      const level = await levelHistory(tempDir(t), true);
       t.teardown(() => level.store.close());
       t.equal(level.history.firstHeight(), b.block.header.height, 'LevelDB: the tail is the kept block');
       const want = await answersOf(level.history);
@@ -165,7 +166,7 @@ for (const partitionSize of [1000, 1]) {
 
 t.test('an archival PostgreSQL history keeps every block, as an archival LevelDB one', async (t) => {
   const [a, b] = messages() as [StreamerMessage, StreamerMessage];
-  const level = await levelHistory(t.testdir(), false);
+  const level = await levelHistory(tempDir(t), false);
   t.teardown(() => level.store.close());
   const want = await answersOf(level.history);
   const layout = layoutOf(a);

@@ -10,6 +10,7 @@ import pg from 'pg';
 import t from 'tap';
 import { startPostgres } from '../../../test/helpers/postgres.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { backendOver, call, layoutOf, mainnetGenesis, openPg, pgDatabases } from './helpers.js';
 import { readRequests } from './requests.js';
 
@@ -25,7 +26,7 @@ t.test('one writer; a crash above the cursor is invisible and cleaned up', async
   const dbs = await pgDatabases(server, layout);
 
   // The LevelDB history holding only `a`: what readers must answer while `b` is not whole.
-  const store = await Store.open(join(t.testdir(), 'data'));
+  const store = await Store.open(join(tempDir(t), 'data'));
   t.teardown(() => store.close());
   const level = new HistoryStore(store);
   await loadGenesisHistory(level, genesis, STORAGE);

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { main, UsageError, VERSION } from '@nearlite/node';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'nearlite.js');
 
@@ -22,7 +23,7 @@ t.test('usage errors', async (t) => {
   await t.rejects(main(['init']), { name: 'UsageError', message: /--home/ }, 'init without a home');
   await t.rejects(main(['inspect']), { name: 'UsageError', message: /--home/ });
   await t.rejects(
-    main(['init', '--home', t.testdir(), '--shards', 'two']),
+    main(['init', '--home', tempDir(t), '--shards', 'two']),
     { name: 'UsageError', message: /--shards/ },
     'a non-numeric flag',
   );

@@ -3,9 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, configFileJson, DEFAULT_CONFIG, loadConfig, parseHostPort } from '@nearlite/node';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 
 t.test('the file init writes reads back as the same config', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const path = join(dir, 'config.json');
   const custom = { ...DEFAULT_CONFIG, rpcAddr: '0.0.0.0:4040', blockTimeMs: 1250, archive: true };
   writeFileSync(path, JSON.stringify(configFileJson(custom)));
@@ -13,7 +14,7 @@ t.test('the file init writes reads back as the same config', async (t) => {
 });
 
 t.test('missing fields take the defaults; gc keeps at least 3 epochs, as nearcore does', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const path = join(dir, 'config.json');
   writeFileSync(path, JSON.stringify({ gc_num_epochs_to_keep: 1 }));
   t.same(loadConfig(path), { ...DEFAULT_CONFIG, gcNumEpochsToKeep: 3 });
@@ -22,7 +23,7 @@ t.test('missing fields take the defaults; gc keeps at least 3 epochs, as nearcor
 });
 
 t.test('an unreadable config is a ConfigError naming the file', async (t) => {
-  const dir = t.testdir({ 'config.json': '{ not json' });
+  const dir = tempDir(t, { 'config.json': '{ not json' });
   const path = join(dir, 'config.json');
   t.throws(() => loadConfig(path), { name: 'ConfigError', message: new RegExp(path) });
   t.throws(() => loadConfig(join(dir, 'absent.json')), ConfigError);
@@ -37,7 +38,7 @@ t.test('RPC addresses: host and port, IPv6 brackets, refusals', async (t) => {
 });
 
 t.test('API keys and rate limits are read from rpc, and bad ones refused at start', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const path = join(dir, 'config.json');
   writeFileSync(
     path,

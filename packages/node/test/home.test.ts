@@ -3,9 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseGenesis } from '@nearlite/chain';
 import { homePaths, initHome } from '@nearlite/node';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 
 t.test('init writes genesis, config and both keys; the validator is the genesis validator', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   const { created } = initHome({ home, chainId: 'unit-home', shards: 3, epochLength: 7 });
   const p = homePaths(home);
   t.same(created.sort(), [p.config, p.genesis, p.nodeKey, p.validatorKey].sort());
@@ -17,7 +18,7 @@ t.test('init writes genesis, config and both keys; the validator is the genesis 
 });
 
 t.test('init keeps what a home already has, as neard init does', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   initHome({ home, chainId: 'first' });
   const p = homePaths(home);
   const genesisBefore = readFileSync(p.genesis, 'utf8');
@@ -29,7 +30,7 @@ t.test('init keeps what a home already has, as neard init does', async (t) => {
 });
 
 t.test('impossible shard counts and epoch lengths are refused before anything is written', async (t) => {
-  const home = t.testdir();
+  const home = tempDir(t);
   t.throws(() => initHome({ home, shards: 0 }), { name: 'HomeError' });
-  t.throws(() => initHome({ home: t.testdir(), epochLength: 0 }), { name: 'HomeError' });
+  t.throws(() => initHome({ home: tempDir(t), epochLength: 0 }), { name: 'HomeError' });
 });

@@ -65,7 +65,7 @@ t.test('secp256k1 keys and a key type that does not match its signature', async 
 });
 
 t.test('checks a crashed worker held are answered, and the worker is replaced', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const marker = join(dir, 'crashed');
   const real = new URL('../dist/signature_worker.js', import.meta.url).href;
   // Dies on the first batch it receives, once; every later start is the real worker.
@@ -74,6 +74,7 @@ t.test('checks a crashed worker held are answered, and the worker is replaced', 
     script,
     `import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { tempDir } from '../../../test/helpers/tmp.js';
 if (existsSync(${JSON.stringify(marker)})) await import(${JSON.stringify(real)});
 else parentPort.once('message', () => { writeFileSync(${JSON.stringify(marker)}, ''); process.exit(1); });
 `,
@@ -94,7 +95,7 @@ else parentPort.once('message', () => { writeFileSync(${JSON.stringify(marker)},
 });
 
 t.test('a worker that keeps crashing is retired and checks run in place', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const script = join(dir, 'always_crash.mjs');
   writeFileSync(
     script,

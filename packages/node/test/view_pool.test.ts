@@ -4,6 +4,7 @@ import { sha256, utf8 } from '@nearlite/primitives';
 import { trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
 import t from 'tap';
 import { compileContract } from '../../../test/helpers/asc.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { ViewCallPool } from '../dist/view_pool.js';
 
 const code = await compileContract('counter');
@@ -56,7 +57,7 @@ t.test('a worker reads the trie from the store on disk itself; a failed read fai
   const { DBCol, Store, StoreUpdate } = await import('@nearlite/store');
   const { applyChanges, EMPTY_ROOT } = await import('@nearlite/trie');
   const { join } = await import('node:path');
-  const store = await Store.open(join(t.testdir(), 'data'));
+  const store = await Store.open(join(tempDir(t), 'data'));
   const pool = new ViewCallPool(1);
   t.teardown(async () => {
     await pool.close();
@@ -93,7 +94,7 @@ t.test('a worker reads the trie from the store on disk itself; a failed read fai
     name: 'InternalError',
     message: /a state read failed during the view call: trie node .* is missing/,
   });
-  await t.rejects(pool.callAt(request, { path: join(t.testdir(), 'none'), root: first }), {
+  await t.rejects(pool.callAt(request, { path: join(tempDir(t), 'none'), root: first }), {
     name: 'InternalError',
     message: /a state read failed during the view call: cannot open the database/,
   });

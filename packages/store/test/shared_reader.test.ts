@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DBCol, SharedStoreReader, Store, StoreError, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 
 const b = (...xs: number[]) => Uint8Array.from(xs);
 
 t.test('a second process opening the store is refused while this one has it open', async (t) => {
-  const path = join(t.testdir(), 'data');
+  const path = join(tempDir(t), 'data');
   const store = await Store.open(path);
   const script = `
     import { Store } from '@nearlite/store';
@@ -32,7 +33,7 @@ t.test('a second process opening the store is refused while this one has it open
 });
 
 t.test('a second Store on the same path in this process is refused too', async (t) => {
-  const path = join(t.testdir(), 'data');
+  const path = join(tempDir(t), 'data');
   const store = await Store.open(path);
   const err = await Store.open(`${path}/../data`).catch((e: unknown) => e);
   t.ok(err instanceof StoreError);
@@ -43,7 +44,7 @@ t.test('a second Store on the same path in this process is refused too', async (
 t.test(
   'a reader on a worker thread sees every committed batch, refcounted rows without their count',
   async (t) => {
-    const path = join(t.testdir(), 'data');
+    const path = join(tempDir(t), 'data');
     const store = await Store.open(path);
     t.teardown(() => store.close());
     t.equal(store.sharedPath(), path);
@@ -80,7 +81,7 @@ t.test(
 );
 
 t.test('a reader on a path with no database fails with a clear error', async (t) => {
-  const err = await SharedStoreReader.open(join(t.testdir(), 'none')).catch((e: unknown) => e);
+  const err = await SharedStoreReader.open(join(tempDir(t), 'none')).catch((e: unknown) => e);
   t.ok(err instanceof StoreError);
   t.equal((err as StoreError).code, 'IO');
   t.match((err as Error).message, /cannot open the database/);

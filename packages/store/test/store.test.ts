@@ -9,6 +9,7 @@ import {
   u64be,
 } from '@nearlite/store';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 
 const b = (...xs: number[]) => Uint8Array.from(xs);
 
@@ -71,7 +72,7 @@ t.test('refcounts fold within an update and across commits', async (t) => {
 });
 
 t.test('a second open of the same LevelDB is refused with a clear error', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   const path = joinPath(dir, 'data');
   const first = await Store.open(path);
   const err = await Store.open(path).then(
@@ -87,7 +88,7 @@ t.test('a second open of the same LevelDB is refused with a clear error', async 
 });
 
 t.test('data survives reopen; kind mismatch is refused unless converting', async (t) => {
-  const path = joinPath(t.testdir(), 'data');
+  const path = joinPath(tempDir(t), 'data');
   let store = await Store.open(path);
   t.same(await ensureMetadata(store, 'archival'), { version: DB_VERSION, kind: 'archival' });
   await store.commit(new StoreUpdate().put(DBCol.BlockMisc, b(1), joinKey(b(1), b(2))));
@@ -126,7 +127,7 @@ t.test('the LRU keeps recently used entries and stays bounded', async (t) => {
 });
 
 t.test('the read cache follows every commit, including rows read while absent', async (t) => {
-  const store = await Store.open(joinPath(t.testdir(), 'data'));
+  const store = await Store.open(joinPath(tempDir(t), 'data'));
   t.teardown(() => store.close());
   const key = b(1, 2, 3);
   t.equal(store.get(DBCol.FlatState, key), undefined, 'absent, and now cached as absent');

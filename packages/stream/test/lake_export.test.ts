@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gcStep } from '@nearlite/chain';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { exportLake, LakeExportError, storedFinalHeight } from '../src/publish/lake_export.js';
 import { DirLakeSink } from '../src/publish/lake_sink.js';
 import { StreamerMessageBuilder } from '../src/publish/streamer_message.js';
@@ -20,7 +21,7 @@ t.test('exports the kept final blocks of a GC node', async (t) => {
   t.equal(final, 28, 'head 30, final 28');
   t.ok(tail > 0, `GC moved the tail to ${tail}`);
 
-  const dir = join(t.testdir(), 'lake');
+  const dir = join(tempDir(t), 'lake');
   const sink = new DirLakeSink(dir);
   const r = await exportLake(chain, sink);
   t.same(r, { from: tail, to: final, blocks: final - tail + 1 });

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { LakePublisher } from '../src/publish/lake_publisher.js';
 import { DirLakeSink } from '../src/publish/lake_sink.js';
 import { StreamerMessageBuilder } from '../src/publish/streamer_message.js';
@@ -16,7 +17,7 @@ const folders = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) 
 
 t.test('publishes final blocks, resumes, and retries a failed height', async (t) => {
   const chain = await setup(t);
-  const dir = join(t.testdir(), 'lake');
+  const dir = join(tempDir(t), 'lake');
   const published: number[] = [];
   let p = await LakePublisher.start(chain, new DirLakeSink(dir), { onPublished: (h) => published.push(h) });
   for (let i = 0; i < 6; i++) await chain.produceBlock();

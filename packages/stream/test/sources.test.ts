@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { StreamSourceError } from '../src/errors.js';
 import { parseStreamJson } from '../src/json.js';
 import { S3LakeSink } from '../src/publish/lake_sink.js';
@@ -66,7 +67,7 @@ async function s3rver(t: Tap, buckets: string[]): Promise<string> {
     port: 0,
     address: '127.0.0.1',
     silent: true,
-    directory: t.testdir(),
+    directory: tempDir(t),
     configureBuckets: buckets.map((name) => ({ name, configs: [] })),
   });
   const { port } = (await server.run()) as { port: number };
@@ -88,7 +89,7 @@ t.test('file: the Lake layout in a directory', async (t) => {
 });
 
 t.test('file: garbage is retried, reported, then a typed error', async (t) => {
-  const dir = t.testdir();
+  const dir = tempDir(t);
   mkdirSync(join(dir, '000000000005'));
   writeFileSync(join(dir, '000000000005', 'block.json'), '{"author": "trunc');
   const retries: RetryEvent[] = [];
