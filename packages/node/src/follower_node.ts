@@ -79,11 +79,9 @@ export class FollowerNode {
         gc: archive ? null : { keepBlocks: fileConfig.gcNumEpochsToKeep * genesis.config.epochLength },
         ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
         ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
-        // LevelDB stays at one block per batch until the loss test/follow_kill.test.ts showed with
-        // 32-block batches is understood: after SIGKILLs and a restart, only the last batch's
-        // blocks were there (the same batches passed ten kills in test/follow_kill_export.test.ts
-        // and every run without kills). `batchSize` still opts in.
-        batchSize: o.batchSize ?? (storeConfig.kind === 'postgres' ? 32 : 1),
+        // Catching up, 32 blocks per batch: one LevelDB write (or PostgreSQL transaction) carries
+        // them all, each block with its cursor row, so a SIGKILL still leaves whole blocks.
+        batchSize: o.batchSize ?? 32,
       });
       const server = await startHistoryRpc({
         history,
