@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { Test } from 'tap';
-import { tempDir } from './tmp.js';
 
 /** Starts it with `buckets` created; returns its endpoint URL. The SDK's credentials are set. */
 export async function startS3(test: Test, buckets: readonly string[]): Promise<string> {

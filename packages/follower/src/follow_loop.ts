@@ -7,6 +7,17 @@
 import { type BlockSource, BlockVerificationError, type StreamerMessage } from '@nearlite/stream';
 import type { FollowerGcOptions, HistoryWriter } from './history_reader.js';
 import { ingestBlocks } from './ingest.js';
+import { ingestPrepared, type PreparedWriter } from './ingest_prepared.js';
+import type { PreparedOrRefused } from './prepared_block.js';
+
+/** Blocks fetched and prepared off the loop's thread (`PreparePool`), and where they are written. */
+export interface PreparedPath {
+  readonly pool: { fetchPrepared(height: number): Promise<PreparedOrRefused | null> };
+  readonly writer: PreparedWriter;
+}
+
+type Fetched = StreamerMessage | PreparedOrRefused;
+const heightOf = (f: Fetched) => ('block' in f ? f.block.header.height : f.height);
 
 export interface FollowLogger {
   info(msg: string): void;
@@ -35,6 +46,11 @@ export interface FollowLoopOptions {
    * verified and committed together, the cursor moved once to the last of them.
    */
   readonly batchSize?: number;
+  /**
+   * Fetch, parse, check and encode blocks on worker threads; the loop then only checks each block's
+   * link to the one before it and commits. Absent: all of it on the loop's thread.
+   */
+  readonly prepared?: PreparedPath;
   /** Called after each committed block (tests use it to stop at a given height). */
   readonly onBlock?: (height: number) => void;
 }
@@ -113,14 +129,21 @@ export class FollowLoop {
     return undefined;
   }
 
-  private fetch(height: number): Promise<StreamerMessage | null | undefined> {
-    return this.retry(`fetching block ${height} from ${this.o.source.name}`, () =>
-      this.o.source.fetchBlock(height),
+  private fetch(height: number): Promise<Fetched | null | undefined> {
+    const prepared = this.o.prepared;
+    return this.retry<Fetched | null>(`fetching block ${height} from ${this.o.source.name}`, () =>
+      prepared ? prepared.pool.fetchPrepared(height) : this.o.source.fetchBlock(height),
     );
   }
 
+  private ingest(batch: Fetched[]): Promise<void> {
+    const prepared = this.o.prepared;
+    if (prepared) return ingestPrepared(prepared.writer, batch as PreparedOrRefused[]);
+    return ingestBlocks(this.o.history, batch as StreamerMessage[]);
+  }
+
   /** Starts the fetches of heights `from`..`head` that fit the window and are not under way. */
-  private fill(window: Map<number, Promise<StreamerMessage | null | undefined>>, from: number, head: number) {
+  private fill(window: Map<number, Promise<Fetched | null | undefined>>, from: number, head: number) {
     for (let h = from; h <= Math.min(head, from + this.concurrency - 1); h++) {
       if (!window.has(h)) window.set(h, this.fetch(h));
     }
@@ -129,7 +152,7 @@ export class FollowLoop {
   private async run(): Promise<void> {
     const { history, log } = this.o;
     let next = (history.cursor()?.height ?? this.o.startHeight - 1) + 1;
-    const window = new Map<number, Promise<StreamerMessage | null | undefined>>();
+    const window = new Map<number, Promise<Fetched | null | undefined>>();
     let reportedAt = Date.now();
     let doneSinceReport = 0;
     while (!this.stopped) {
@@ -147,7 +170,7 @@ export class FollowLoop {
         // Catching up, take the fetched blocks after `next` too (the window holds them); at the
         // head this is one block.
         const last = Math.min(head, next + this.batchSize - 1);
-        const batch: StreamerMessage[] = [];
+        const batch: Fetched[] = [];
         let taken = next;
         let stopping = false;
         for (; taken <= last; taken++) {
@@ -164,13 +187,13 @@ export class FollowLoop {
         this.fill(window, taken, head);
         if (batch.length > 0) {
           try {
-            await ingestBlocks(history, batch);
+            await this.ingest(batch);
           } catch (err) {
             if (!(err instanceof BlockVerificationError)) throw err;
             log.error(`${err.message}; refetching it`);
             // The blocks before the refused one are committed: go on after the cursor.
             const at = history.cursor()?.height ?? next - 1;
-            for (const m of batch) if (m.block.header.height <= at) this.o.onBlock?.(m.block.header.height);
+            for (const m of batch) if (heightOf(m) <= at) this.o.onBlock?.(heightOf(m));
             next = at + 1;
             window.clear();
             await this.sleep(this.o.retryMaxMs ?? 10_000);
@@ -182,7 +205,7 @@ export class FollowLoop {
               ...this.o.gc,
               heightsPerStep: (this.o.gc.heightsPerStep ?? 4) * batch.length,
             });
-          for (const m of batch) this.o.onBlock?.(m.block.header.height);
+          for (const m of batch) this.o.onBlock?.(heightOf(m));
           doneSinceReport += batch.length;
         }
         next = taken;

@@ -25,6 +25,7 @@ import type {
   StoredBlock,
 } from './history_reader.js';
 import { blockUpdate } from './ingest_update.js';
+import { type PreparedBlock, unpackRows } from './prepared_block.js';
 
 export { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
 
@@ -104,6 +105,16 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     const update = new StoreUpdate();
     messages.forEach((m, i) => {
       blockUpdate(m, first && i === 0, update);
+    });
+    await this.store.commit(update);
+  }
+
+  /** Prepared blocks (see prepare.ts) in one batch, as `writeBlocks` writes their messages. */
+  async writePrepared(blocks: readonly PreparedBlock[], first: boolean): Promise<void> {
+    const update = new StoreUpdate();
+    blocks.forEach((b, i) => {
+      unpackRows(b.rows, update);
+      if (first && i === 0) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(b.height));
     });
     await this.store.commit(update);
   }

@@ -2,39 +2,12 @@
 // and then its cursor (LevelDB: one batch; PostgreSQL: the shard databases, then the meta database),
 // so a crash at any moment leaves either the whole block or none of it as far as readers can tell,
 // and a restart resumes at the block after the cursor with nothing missing or doubled.
-import { base58Decode, base58Encode } from '@nearlite/primitives';
-import {
-  BlockVerificationError,
-  type StreamerMessage,
-  VerifyCheck,
-  verifyStreamerMessage,
-} from '@nearlite/stream';
+import { base58Encode } from '@nearlite/primitives';
+import { type StreamerMessage, verifyStreamerMessage } from '@nearlite/stream';
+import { checkShape } from './check_shape.js';
 import type { HistoryWriter } from './history_reader.js';
-import { stateChangeWrite } from './state_change_keys.js';
 
 export { blockUpdate } from './ingest_update.js';
-
-/**
- * The values every writer decodes (hashes, keys, base64): a value the stream should never carry is
- * refused like a failed check, so the loop refetches instead of storing part of it.
- */
-function checkShape(message: StreamerMessage): void {
-  try {
-    base58Decode(message.block.header.hash);
-    for (const shard of message.shards) {
-      const chunk = shard.chunk;
-      if (chunk) {
-        base58Decode(chunk.header.chunk_hash);
-        for (const t of chunk.transactions) base58Decode(t.transaction.hash);
-        for (const r of chunk.receipts) base58Decode(r.receipt_id);
-      }
-      for (const r of shard.receipt_execution_outcomes) base58Decode(r.receipt.receipt_id);
-      for (const c of shard.state_changes) stateChangeWrite(c);
-    }
-  } catch (err) {
-    throw new BlockVerificationError(message.block.header.height, VerifyCheck.Shape, (err as Error).message);
-  }
-}
 
 /**
  * Verifies the message against the cursor and commits it. Throws BlockVerificationError (nothing

@@ -4,7 +4,13 @@
 // worker pool, fed from state prefetched out of history.
 import { existsSync } from 'node:fs';
 import { loadGenesis } from '@nearlite/chain';
-import { FollowLoop, type HistoryReader, type HistoryWriter, loadGenesisHistory } from '@nearlite/follower';
+import {
+  FollowLoop,
+  type HistoryReader,
+  type HistoryWriter,
+  loadGenesisHistory,
+  PreparePool,
+} from '@nearlite/follower';
 import type { BlockSource } from '@nearlite/stream';
 import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
@@ -30,8 +36,10 @@ export interface FollowOptions {
   readonly pollMs?: number;
   /** Where the history goes; config.json's `store` (LevelDB by default) when absent. */
   readonly store?: HistoryStoreConfig;
-  /** Most blocks committed at once while catching up (PostgreSQL: 32 by default; LevelDB: 1). */
+  /** Most blocks committed at once while catching up (32 by default). */
   readonly batchSize?: number;
+  /** Threads that fetch and prepare blocks for a LevelDB history (2 by default; 0: none). */
+  readonly prepareThreads?: number;
 }
 
 export class FollowerNode {
@@ -60,6 +68,12 @@ export class FollowerNode {
         ? await openPgHistory(storeConfig, genesis, 'writer')
         : await openLevelHistory(p.data, { archive, convertDbKind: o.convertDbKind ?? false });
     const pool = new ViewCallPool(2);
+    // Parsing, checking and encoding blocks take most of a catch-up: worker threads do them, each
+    // with its own copy of the source, when the source says how to open it again.
+    const preparePool =
+      opened.prepared && o.source.reopen && (o.prepareThreads ?? 2) > 0
+        ? new PreparePool(o.source.reopen, o.prepareThreads ?? 2)
+        : null;
     try {
       const history = opened.history;
       if (await loadGenesisHistory(history, genesis, services.storageUsageConfig)) {
@@ -82,6 +96,9 @@ export class FollowerNode {
         // Catching up, 32 blocks per batch: one LevelDB write (or PostgreSQL transaction) carries
         // them all, each block with its cursor row, so a SIGKILL still leaves whole blocks.
         batchSize: o.batchSize ?? 32,
+        ...(preparePool && opened.prepared
+          ? { prepared: { pool: preparePool, writer: opened.prepared } }
+          : {}),
       });
       const server = await startHistoryRpc({
         history,
@@ -105,6 +122,7 @@ export class FollowerNode {
       );
       return new FollowerNode(server.url, server.port, history, loop, async () => {
         await loop.stop();
+        await preparePool?.close();
         await server.close();
         await pool.close();
         await services.close();
@@ -112,6 +130,7 @@ export class FollowerNode {
         await opened.close();
       });
     } catch (err) {
+      await preparePool?.close();
       await pool.close();
       await opened.close();
       throw err;

@@ -3,13 +3,20 @@
 // `nearlite serve` front ends read while one follower writes.
 import type { Genesis } from '@nearlite/chain';
 import { shardLayoutFromView } from '@nearlite/chain';
-import { type HistoryReader, HistoryStore, type HistoryWriter } from '@nearlite/follower';
+import {
+  type HistoryReader,
+  HistoryStore,
+  type HistoryWriter,
+  type PreparedWriter,
+} from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
 import { ensureMetadata, Store } from '@nearlite/store';
 import type { HistoryStoreConfig } from './store_config.js';
 
 export interface OpenedHistory {
   readonly history: HistoryReader & HistoryWriter;
+  /** Takes blocks prepared on worker threads (the LevelDB history does; PostgreSQL writes messages). */
+  readonly prepared?: PreparedWriter;
   /** Where it is, for logs (no passwords). */
   readonly where: string;
   close(): Promise<void>;
@@ -26,7 +33,8 @@ export async function openLevelHistory(
     await store.close();
     throw err;
   }
-  return { history: new HistoryStore(store), where: dataDir, close: () => store.close() };
+  const history = new HistoryStore(store);
+  return { history, prepared: history, where: dataDir, close: () => store.close() };
 }
 
 export async function openPgHistory(

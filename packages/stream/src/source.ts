@@ -1,10 +1,13 @@
 // Where a follower reads the stream from: a neardata-style HTTP server, a NEAR Lake bucket on S3, or
 // the Lake layout in a directory. Every source answers by height; heights with no block are `null`.
 import type { StreamerMessage } from './message.js';
+import type { SourceSpec } from './sources/open.js';
 
 export interface BlockSource {
   /** Human-readable name for logs and `status` (`http://…`, `s3://bucket`, `file:/dir`). */
   readonly name: string;
+  /** How another thread opens the same source (`openSource` sets it); absent for a source built by hand. */
+  readonly reopen?: SourceSpec;
   /** The block at `height`, or null when the source's chain has no block at that height. */
   fetchBlock(height: number): Promise<StreamerMessage | null>;
   /** The source's latest final height, for lag and ETA; null when it cannot tell. */

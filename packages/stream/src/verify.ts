@@ -36,6 +36,22 @@ export interface PrevBlock {
   readonly height: number;
 }
 
+/** The block at `height` with `prevHash` extends `prev`: the check that needs the block before it. */
+export function verifyLink(height: number, prevHash: string, prev: PrevBlock): void {
+  if (prevHash !== prev.hash)
+    throw new BlockVerificationError(
+      height,
+      VerifyCheck.PrevHash,
+      `prev_hash ${prevHash} is not the stored block ${prev.height} (${prev.hash})`,
+    );
+  if (height <= prev.height)
+    throw new BlockVerificationError(
+      height,
+      VerifyCheck.Height,
+      `height is not above the stored block ${prev.height}`,
+    );
+}
+
 export interface VerifyOptions {
   /** Absent for the first followed block: its link cannot be checked against anything stored. */
   readonly prev?: PrevBlock | null;
@@ -88,17 +104,7 @@ export function verifyStreamerMessage(msg: StreamerMessage, opts: VerifyOptions 
   }
   if (layout === null) fail(VerifyCheck.BlockHash, `hash ${header.hash} does not match the header's fields`);
 
-  const prev = opts.prev;
-  if (prev) {
-    if (header.prev_hash !== prev.hash) {
-      fail(
-        VerifyCheck.PrevHash,
-        `prev_hash ${header.prev_hash} is not the stored block ${prev.height} (${prev.hash})`,
-      );
-    }
-    if (height <= prev.height)
-      fail(VerifyCheck.Height, `height is not above the stored block ${prev.height}`);
-  }
+  if (opts.prev) verifyLink(height, header.prev_hash, opts.prev);
 
   const blockHash = header.hash;
   const chunks = Array.isArray(msg.block.chunks) ? msg.block.chunks : null;

@@ -11,7 +11,20 @@ import { S3Source, type S3SourceOptions } from './s3.js';
 
 export type OpenSourceOptions = RetryOptions & HttpSourceOptions & S3SourceOptions;
 
+/** A source as `openSource` was asked for it, minus callbacks: what a worker thread needs to open it. */
+export interface SourceSpec {
+  readonly spec: string;
+  readonly options: Omit<OpenSourceOptions, 'onRetry'>;
+}
+
 export function openSource(spec: string, options: OpenSourceOptions = {}): BlockSource {
+  const { onRetry: _, ...plain } = options;
+  const reopen: SourceSpec = { spec, options: plain };
+  const opened = openSourceOf(spec, options);
+  return opened ? Object.assign(opened, { reopen }) : badSpec(spec);
+}
+
+function openSourceOf(spec: string, options: OpenSourceOptions): BlockSource | null {
   if (/^https?:\/\//.test(spec)) return new HttpSource(spec, options);
   if (spec.startsWith('s3://')) {
     const s3 = parseS3Url(spec);
@@ -19,6 +32,10 @@ export function openSource(spec: string, options: OpenSourceOptions = {}): Block
   }
   if (spec.startsWith('file://')) return new FileSource(fileURLToPath(spec), options);
   if (spec.startsWith('file:') && spec.length > 5) return new FileSource(spec.slice(5), options);
+  return null;
+}
+
+function badSpec(spec: string): never {
   throw new StreamSourceError(
     StreamErrorCode.BAD_SPEC,
     spec,

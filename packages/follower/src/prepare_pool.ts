@@ -1,0 +1,93 @@
+// Worker threads that fetch and prepare blocks for the follow loop (see prepare_worker.ts), each
+// with its own copy of the source. A request goes to the thread with the fewest under way.
+import { Worker } from 'node:worker_threads';
+import type { SourceSpec } from '@nearlite/stream';
+import type { PreparedOrRefused } from './prepared_block.js';
+
+export interface PrepareRequest {
+  readonly id: number;
+  readonly height: number;
+}
+
+export interface PrepareReply {
+  readonly id: number;
+  readonly block?: PreparedOrRefused | null;
+  readonly error?: { readonly name: string; readonly message: string };
+}
+
+/** A fetch or preparation that failed in a worker, with the original error's name and message. */
+export class PrepareError extends Error {
+  override readonly name = 'PrepareError';
+  constructor(
+    readonly errorName: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Slot {
+  worker: Worker;
+  readonly pending: Map<
+    number,
+    { resolve: (b: PreparedOrRefused | null) => void; reject: (e: Error) => void }
+  >;
+}
+
+export class PreparePool {
+  private readonly slots: Slot[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(
+    private readonly spec: SourceSpec,
+    threads: number,
+  ) {
+    for (let i = 0; i < Math.max(1, threads); i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = {
+      worker: new Worker(new URL('./prepare_worker.js', import.meta.url), { workerData: this.spec }),
+      pending: new Map(),
+    };
+    slot.worker.on('message', (reply: PrepareReply) => {
+      const p = slot.pending.get(reply.id);
+      if (!p) return;
+      slot.pending.delete(reply.id);
+      if (reply.error) p.reject(new PrepareError(reply.error.name, reply.error.message));
+      else p.resolve(reply.block ?? null);
+    });
+    // A thread that dies fails what it held (the loop retries those) and is replaced.
+    const fail = (err: Error) => {
+      for (const p of slot.pending.values()) p.reject(err);
+      slot.pending.clear();
+      if (this.closed) return;
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) this.slots[i] = this.spawn();
+    };
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) =>
+      fail(new PrepareError('Exit', `a block preparation thread exited (${code})`)),
+    );
+    return slot;
+  }
+
+  /** The block at `height`, prepared; null for a height with no block. */
+  fetchPrepared(height: number): Promise<PreparedOrRefused | null> {
+    if (this.closed)
+      return Promise.reject(new PrepareError('Closed', 'the block preparation pool is closed'));
+    let slot = this.slots[0]!;
+    for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, height } satisfies PrepareRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}

@@ -1,0 +1,25 @@
+// A thread that fetches blocks from its own copy of the follower's source and prepares them
+// (prepare.ts): parsing, hashing and encoding leave the follow loop's thread, which only checks the
+// links and commits.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSource, type SourceSpec } from '@nearlite/stream';
+import { prepareBlock } from './prepare.js';
+import type { PrepareReply, PrepareRequest } from './prepare_pool.js';
+
+const port = parentPort!;
+const spec = workerData as SourceSpec;
+const source = openSource(spec.spec, spec.options);
+
+port.on('message', async ({ id, height }: PrepareRequest) => {
+  let reply: PrepareReply;
+  try {
+    const message = await source.fetchBlock(height);
+    const block = message === null ? null : prepareBlock(message);
+    reply = { id, block };
+  } catch (err) {
+    const e = err as Error;
+    reply = { id, error: { name: e.name ?? 'Error', message: e.message ?? String(err) } };
+  }
+  const rows = reply.block && 'rows' in reply.block ? [reply.block.rows.buffer as ArrayBuffer] : [];
+  port.postMessage(reply, rows);
+});

@@ -1,0 +1,168 @@
+// Blocks prepared on worker threads (fetched, parsed, checked and encoded there) must land in the
+// store exactly as the loop's own path writes them: the same rows for every real block, the same
+// database after following a Lake directory, and the same refusals.
+import { join } from 'node:path';
+import {
+  blockUpdate,
+  FollowLoop,
+  HistoryStore,
+  ingestBlocks,
+  ingestPrepared,
+  type PreparedOrRefused,
+  PrepareError,
+  PreparePool,
+  prepareBlock,
+  unpackRows,
+} from '@nearlite/follower';
+import { toHex } from '@nearlite/primitives';
+import { DBCol, Store, StoreUpdate } from '@nearlite/store';
+import { openSource, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
+import t from 'tap';
+import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
+import { logs, until } from './helpers.js';
+
+const rowsOf = (update: StoreUpdate) =>
+  update.ops.map((op) => [op.col.id, toHex(op.key), op.type === 'put' ? toHex(op.value) : null]);
+
+/** Every row of every column, as hex, in key order. */
+async function dump(store: Store): Promise<string[]> {
+  const out: string[] = [];
+  for (const col of Object.values(DBCol)) {
+    for await (const [k, v] of store.iter(col)) out.push(`${col.id} ${toHex(k)} ${toHex(v)}`);
+  }
+  return out;
+}
+
+t.test('every real block prepares to the rows the in-thread path writes', async (t) => {
+  const names = fixtureNames({ verifiable: true });
+  t.ok(names.length > 10, `${names.length} real blocks`);
+  for (const name of names) {
+    const { message } = loadFixture(name);
+    const prepared = prepareBlock(message);
+    if ('refused' in prepared) {
+      t.fail(`${name} refused: ${prepared.refused.detail}`);
+      continue;
+    }
+    t.equal(prepared.height, message.block.header.height, `${name}: height`);
+    t.equal(prepared.prevHash, message.block.header.prev_hash, `${name}: prev_hash`);
+    const unpacked = new StoreUpdate();
+    unpackRows(prepared.rows, unpacked);
+    t.same(rowsOf(unpacked), rowsOf(blockUpdate(message, false)), `${name}: the same rows in the same order`);
+  }
+});
+
+t.test('a tampered block is refused with the check that caught it', async (t) => {
+  const m = freshMessage('mainnet-93085141');
+  m.shards[3]!.receipt_execution_outcomes[0]!.execution_outcome.block_hash =
+    '3UGi8N6uikSd9ZgoUyz8FjhZhxErjhiqQ24AGDfq4DSf';
+  const prepared = prepareBlock(m);
+  t.same(prepared, {
+    height: 93085141,
+    refused: {
+      check: VerifyCheck.OutcomeBlockHash,
+      detail: (prepared as { refused: { detail: string } }).refused.detail,
+    },
+  });
+  t.match((prepared as { refused: { detail: string } }).refused.detail, /names block 3UGi8N6u/);
+});
+
+t.test(
+  'a batch with a refused or unlinked block keeps the blocks before it, like ingestBlocks',
+  async (t) => {
+    const chain = syntheticChain(6);
+    const cases: [string, (c: StreamerMessage[]) => void, string][] = [
+      [
+        'edited outcome',
+        (c) => {
+          c[3]!.shards[0]!.chunk!.transactions[0]!.outcome.execution_outcome.block_hash =
+            c[2]!.block.header.hash;
+        },
+        VerifyCheck.OutcomeBlockHash,
+      ],
+      ['broken link', (c) => c.splice(3, 1), VerifyCheck.PrevHash],
+    ];
+    for (const [what, edit, check] of cases) {
+      const messages = syntheticChain(6);
+      edit(messages);
+      const results: Record<string, unknown> = {};
+      for (const path of ['messages', 'prepared'] as const) {
+        const store = await Store.open(join(tempDir(t), 'data'));
+        const history = new HistoryStore(store);
+        const run =
+          path === 'messages'
+            ? ingestBlocks(history, messages)
+            : ingestPrepared(history, messages.map(prepareBlock) as PreparedOrRefused[]);
+        const err = await run.then(
+          () => null,
+          (e: unknown) => e as { check: string; height: number },
+        );
+        results[path] = {
+          check: err?.check,
+          height: err?.height,
+          cursor: history.cursor()?.height,
+          rows: await dump(store),
+        };
+        await store.close();
+      }
+      t.same(results.prepared, results.messages, `${what}: the same refusal and the same rows`);
+      t.equal((results.prepared as { check: string }).check, check, `${what}: ${check}`);
+      t.equal(
+        (results.prepared as { cursor: number }).cursor,
+        chain[2]!.block.header.height,
+        `${what}: cursor before it`,
+      );
+    }
+  },
+);
+
+t.test('followed through worker threads, a Lake directory gives the same database', async (t) => {
+  const chain = syntheticChain(120, { skip: [1_000_010, 1_000_011, 1_000_077] });
+  const lake = tempDir(t);
+  writeLake(lake, chain);
+  const last = chain.at(-1)!.block.header.height;
+  const source = openSource(`file:${lake}`);
+  t.ok(source.reopen, 'openSource says how to open the source again');
+  const pool = new PreparePool(source.reopen!, 2);
+  t.teardown(() => pool.close());
+
+  const dumps: string[][] = [];
+  for (const threads of [false, true]) {
+    const store = await Store.open(join(tempDir(t), 'data'));
+    const history = new HistoryStore(store);
+    const loop = new FollowLoop({
+      history,
+      source,
+      startHeight: chain[0]!.block.header.height,
+      log: logs(),
+      batchSize: 16,
+      ...(threads ? { prepared: { pool, writer: history } } : {}),
+    });
+    loop.start();
+    await until(
+      () => history.cursor()?.height === last,
+      `the last block (${threads ? 'threads' : 'in-thread'})`,
+    );
+    await loop.stop();
+    dumps.push(await dump(store));
+    await store.close();
+  }
+  t.ok(dumps[0]!.length > 500, `${dumps[0]!.length} rows`);
+  t.same(dumps[1], dumps[0], 'every row of every column equal');
+
+  t.equal(await pool.fetchPrepared(1_000_077), null, 'a skipped height has no block');
+  const err = await pool.fetchPrepared(last + 5).catch((e: unknown) => e);
+  t.type(err, PrepareError, 'a height not published yet fails in the thread and is reported');
+  t.equal((err as PrepareError).errorName, 'StreamSourceError');
+  t.match((err as Error).message, /not published yet/);
+});
+
+t.test('a closed pool refuses requests', async (t) => {
+  const lake = tempDir(t);
+  writeLake(lake, syntheticChain(2));
+  const pool = new PreparePool(openSource(`file:${lake}`).reopen!, 1);
+  t.ok(await pool.fetchPrepared(1_000_000), 'answers while open');
+  await pool.close();
+  await t.rejects(pool.fetchPrepared(1_000_000), PrepareError);
+});
