@@ -75,12 +75,14 @@ export interface FollowerBackendOptions {
   /** Where write methods go; null answers them with an error saying this node only reads. */
   readonly upstream: UpstreamRpc | null;
   /**
-   * Runs a prepared view call (the node's worker pool). The contract's state reads go through
-   * `read`, one history lookup per key as the contract asks: nothing of its state is read ahead.
+   * Runs a prepared view call (the node's worker pool) as of `height`. The contract's state reads
+   * go through `read` (or the worker's own reads of the same history), one lookup per key as the
+   * contract asks: nothing of its state is read ahead.
    */
   readonly runView: (
     prepared: PreparedViewCall,
     read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
+    height: number,
   ) => Promise<object>;
   /** True while the follow loop is behind its source. */
   readonly syncing: () => boolean;
@@ -217,7 +219,7 @@ export class FollowerBackend implements RpcBackend {
       case 'call_function': {
         await state.key(trieKeyAccount(id));
         const prepared = prepareViewCall(this.at(b, state), this.o.genesis, id, req.methodName, req.args);
-        return this.o.runView(prepared, (key) => state.read(key));
+        return this.o.runView(prepared, (key) => state.read(key), b.height);
       }
     }
   }
