@@ -138,6 +138,32 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   }
 
   /**
+   * Writes StateHistoryFlat from the history rows, for a history created before the column existed;
+   * the `flat` marker goes in the last batch, so an interrupted build is redone from the start. Run
+   * by the one writer before it ingests. Returns the keys written (0: the column was there).
+   */
+  async buildFlatState(keysPerBatch = 10_000): Promise<number> {
+    if (this.hasFlatState() || this.genesisHeight() === null) return 0;
+    let update = new StoreUpdate();
+    let lastKey: Uint8Array | null = null;
+    let keys = 0;
+    for await (const [k, v] of this.store.iter(DBCol.StateHistory)) {
+      const { trieKey, height } = decodeHistoryKey(k);
+      // A key's rows come newest first: its first row is the one the flat row holds.
+      if (lastKey !== null && bytesEqual(trieKey, lastKey)) continue;
+      lastKey = trieKey;
+      update.put(DBCol.StateHistoryFlat, trieKey, encodeFlatRow(height, v.slice()));
+      if (++keys % keysPerBatch === 0) {
+        await this.store.commit(update);
+        update = new StoreUpdate();
+      }
+    }
+    update.put(DBCol.FollowerMisc, FLAT_KEY, Uint8Array.of(1));
+    await this.store.commit(update);
+    return keys;
+  }
+
+  /**
    * The value of a trie key as of `height` when its flat row can tell (the key did not change after
    * `height`): the value or null, else FLAT_MISS and `valueAt` seeks the history.
    */

@@ -129,7 +129,7 @@ t.test('GC of blocks keeps the flat rows exact', async (t) => {
   await checkEveryHeight(t, history, top);
 });
 
-t.test('a history written before the flat column is read by seeks only', async (t) => {
+t.test('a history written before the flat column is read by seeks until the column is built', async (t) => {
   const chain = chainWithChanges(20);
   const top = chain.at(-1)!.block.header.height;
   const store = await StoreClass.open(tempDir(t));
@@ -145,4 +145,11 @@ t.test('a history written before the flat column is read by seeks only', async (
   t.equal(old.valueAtSync(trieKey('genesis-only'), top), FLAT_MISS);
   t.equal(new TextDecoder().decode((await old.valueAt(trieKey('genesis-only'), top))!), 'g');
   t.equal(toHex((await old.valueAt(trieKey('hot'), 510))!), toHex(utf8('hot@510')));
+
+  // Built from the history rows (in batches of two keys here), the column is trusted again.
+  t.equal(await old.buildFlatState(2), 3, 'one flat row per key with history (`late` has none yet)');
+  t.ok(old.hasFlatState());
+  t.same((await flatMismatches(store)).mismatches, []);
+  await checkEveryHeight(t, old, top);
+  t.equal(await old.buildFlatState(), 0, 'built once');
 });

@@ -4,7 +4,13 @@
 // worker pool, fed from state prefetched out of history.
 import { existsSync } from 'node:fs';
 import { loadGenesis } from '@nearlite/chain';
-import { FollowLoop, type HistoryReader, type HistoryWriter, loadGenesisHistory } from '@nearlite/follower';
+import {
+  FollowLoop,
+  type HistoryReader,
+  HistoryStore,
+  type HistoryWriter,
+  loadGenesisHistory,
+} from '@nearlite/follower';
 import type { BlockSource } from '@nearlite/stream';
 import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
@@ -66,6 +72,10 @@ export class FollowerNode {
         o.logger.info(
           `genesis state of ${genesis.config.chainId} written as history at #${genesis.config.genesisHeight}`,
         );
+      }
+      if (history instanceof HistoryStore) {
+        const keys = await history.buildFlatState();
+        if (keys > 0) o.logger.info(`flat state rows of ${keys} keys written from the state history`);
       }
       const cursor = history.cursor();
       const first = cursor ? null : await o.source.firstHeight();
