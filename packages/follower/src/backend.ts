@@ -31,6 +31,7 @@ import {
 import {
   base58Decode,
   base58Encode,
+  bytesEqual,
   type CryptoHash,
   decodeSignedTransaction,
   HandlerError,
@@ -39,6 +40,7 @@ import {
   TransactionDecodeError,
   toBase64,
 } from '@nearlite/primitives';
+import { LruCache } from '@nearlite/store';
 import {
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
@@ -107,7 +109,11 @@ function decodeTx(bytes: Uint8Array): CryptoHash {
 }
 
 export class FollowerBackend implements RpcBackend {
-  private readonly facts = new Map<string, HeaderFacts>();
+  /**
+   * By height (a follower holds one block per height; the hash is checked on a hit): a miss parses
+   * the whole block view, so the cache holds many blocks' few facts rather than a handful.
+   */
+  private readonly facts = new LruCache<number, HeaderFacts>(16_384);
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
 
@@ -120,9 +126,8 @@ export class FollowerBackend implements RpcBackend {
   }
 
   private headerFacts(b: StoredBlock): HeaderFacts {
-    const key = base58Encode(b.hash);
-    let f = this.facts.get(key);
-    if (f) return f;
+    let f = this.facts.get(b.height);
+    if (f && bytesEqual(f.hash, b.hash)) return f;
     const view = JSON.parse(b.json) as {
       header: Record<string, unknown>;
       chunks?: { shard_id: number; chunk_hash: string }[];
@@ -137,8 +142,7 @@ export class FollowerBackend implements RpcBackend {
       gasPrice: String(h.gas_price),
       chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
     };
-    if (this.facts.size >= 1024) this.facts.clear();
-    this.facts.set(key, f);
+    this.facts.set(b.height, f);
     return f;
   }
 
