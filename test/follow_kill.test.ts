@@ -1,8 +1,11 @@
 // A follower SIGKILLed at random moments while it ingests (32 blocks per write while catching up)
 // resumes at the block after its cursor, with nothing missing or doubled: afterwards every height
-// answers with the block the source published.
+// answers with the block the source published, and the flat state rows match the history.
 import { join } from 'node:path';
+import { HistoryStore } from '@nearlite/follower';
+import { Store } from '@nearlite/store';
 import t from 'tap';
+import { flatMismatches } from './helpers/flat_check.js';
 import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
@@ -77,4 +80,12 @@ t.test('a follower killed during ingest resumes with the same answers', async (t
   t.equal(view.cursor_height, last);
   t.equal(view.cursor_hash, chain.at(-1)!.block.header.hash);
   t.equal(view.first_height, 10_000_000);
+
+  // Every kill left the flat rows in step with the history they shortcut.
+  const store = await Store.open(join(home, 'data'));
+  t.teardown(() => store.close());
+  t.ok(new HistoryStore(store).hasFlatState(), 'the flat rows were written from the genesis state on');
+  const flat = await flatMismatches(store);
+  t.same(flat.mismatches, [], `each of ${flat.keys} keys' flat row is its newest history row`);
+  t.ok(flat.keys > 50, 'the genesis records and the followed changes');
 });

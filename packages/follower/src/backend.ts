@@ -31,6 +31,7 @@ import {
 import {
   base58Decode,
   base58Encode,
+  bytesEqual,
   type CryptoHash,
   decodeSignedTransaction,
   HandlerError,
@@ -39,6 +40,7 @@ import {
   TransactionDecodeError,
   toBase64,
 } from '@nearlite/primitives';
+import { LruCache } from '@nearlite/store';
 import {
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
@@ -75,12 +77,14 @@ export interface FollowerBackendOptions {
   /** Where write methods go; null answers them with an error saying this node only reads. */
   readonly upstream: UpstreamRpc | null;
   /**
-   * Runs a prepared view call (the node's worker pool). The contract's state reads go through
-   * `read`, one history lookup per key as the contract asks: nothing of its state is read ahead.
+   * Runs a prepared view call (the node's worker pool) as of `height`. The contract's state reads
+   * go through `read` (or the worker's own reads of the same history), one lookup per key as the
+   * contract asks: nothing of its state is read ahead.
    */
   readonly runView: (
     prepared: PreparedViewCall,
     read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
+    height: number,
   ) => Promise<object>;
   /** True while the follow loop is behind its source. */
   readonly syncing: () => boolean;
@@ -105,7 +109,11 @@ function decodeTx(bytes: Uint8Array): CryptoHash {
 }
 
 export class FollowerBackend implements RpcBackend {
-  private readonly facts = new Map<string, HeaderFacts>();
+  /**
+   * By height (a follower holds one block per height; the hash is checked on a hit): a miss parses
+   * the whole block view, so the cache holds many blocks' few facts rather than a handful.
+   */
+  private readonly facts = new LruCache<number, HeaderFacts>(16_384);
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
 
@@ -118,9 +126,8 @@ export class FollowerBackend implements RpcBackend {
   }
 
   private headerFacts(b: StoredBlock): HeaderFacts {
-    const key = base58Encode(b.hash);
-    let f = this.facts.get(key);
-    if (f) return f;
+    let f = this.facts.get(b.height);
+    if (f && bytesEqual(f.hash, b.hash)) return f;
     const view = JSON.parse(b.json) as {
       header: Record<string, unknown>;
       chunks?: { shard_id: number; chunk_hash: string }[];
@@ -135,8 +142,7 @@ export class FollowerBackend implements RpcBackend {
       gasPrice: String(h.gas_price),
       chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
     };
-    if (this.facts.size >= 1024) this.facts.clear();
-    this.facts.set(key, f);
+    this.facts.set(b.height, f);
     return f;
   }
 
@@ -217,7 +223,7 @@ export class FollowerBackend implements RpcBackend {
       case 'call_function': {
         await state.key(trieKeyAccount(id));
         const prepared = prepareViewCall(this.at(b, state), this.o.genesis, id, req.methodName, req.args);
-        return this.o.runView(prepared, (key) => state.read(key));
+        return this.o.runView(prepared, (key) => state.read(key), b.height);
       }
     }
   }

@@ -1,5 +1,5 @@
-// The FollowerMisc rows of the LevelDB history: the cursor, the first followed height and the genesis
-// height.
+// The FollowerMisc rows of the LevelDB history: the cursor, the first followed height, the genesis
+// height and the flat-state marker.
 import { concatBytes, utf8 } from '@nearlite/primitives';
 import { asciiKey, u64be } from '@nearlite/store';
 import type { Cursor } from './history_reader.js';
@@ -7,6 +7,8 @@ import type { Cursor } from './history_reader.js';
 export const CURSOR_KEY = asciiKey('cursor');
 export const GENESIS_KEY = asciiKey('genesis');
 export const FIRST_KEY = asciiKey('first');
+/** Present when StateHistoryFlat was written from the genesis state on (flat_state.ts). */
+export const FLAT_KEY = asciiKey('flat');
 
 export function encodeCursor(c: Cursor): Uint8Array {
   return concatBytes(u64be(c.height), c.hash);

@@ -1,10 +1,12 @@
 // A follower's history in the node's LevelDB. One writer (the follow loop, through `ingestBlock`)
 // commits each block as one batch whose last-read row is the cursor, so readers only ever see whole
-// blocks. Point reads of stored views are synchronous (`getSync`); state reads "as of height H" seek
-// the StateHistory column and are async (classic-level has no synchronous iterator).
+// blocks. Point reads of stored views are synchronous (`getSync`); a state read "as of height H" is a
+// synchronous lookup of the key's flat row when the key has not changed since H (flat_state.ts), and
+// otherwise an async seek of the StateHistory column (classic-level has no synchronous iterator).
 import { bytesEqual, type CryptoHash, concatBytes, fromUtf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, readU64be, type Store, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
+import { encodeFlatRow, FLAT_MISS, flatValueAt } from './flat_state.js';
 import { gcFollowerStep } from './gc.js';
 import {
   decodeHistoryKey,
@@ -15,7 +17,7 @@ import {
   historyScanPrefix,
   invertedHeight,
 } from './history_key.js';
-import { CURSOR_KEY, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
+import { CURSOR_KEY, FIRST_KEY, FLAT_KEY, GENESIS_KEY } from './history_keys_misc.js';
 import type {
   Cursor,
   FollowerGcOptions,
@@ -30,6 +32,8 @@ import { type PreparedBlock, unpackRows } from './prepared_block.js';
 export { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
 
 export class HistoryStore implements HistoryReader, HistoryWriter {
+  private flat = false;
+
   constructor(readonly store: Store) {}
 
   cursor(): Cursor | null {
@@ -94,9 +98,13 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
 
   async writeGenesis(height: number, rows: readonly GenesisStateRow[]): Promise<void> {
     const update = new StoreUpdate();
-    for (const { key, value } of rows)
-      update.put(DBCol.StateHistory, historyKey(key, height), encodeHistoryValue(value));
+    for (const { key, value } of rows) {
+      const stored = encodeHistoryValue(value);
+      update.put(DBCol.StateHistory, historyKey(key, height), stored);
+      update.put(DBCol.StateHistoryFlat, key, encodeFlatRow(height, stored));
+    }
     update.put(DBCol.FollowerMisc, GENESIS_KEY, u64be(height));
+    update.put(DBCol.FollowerMisc, FLAT_KEY, Uint8Array.of(1));
     await this.store.commit(update);
   }
 
@@ -134,8 +142,51 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     return v ? fromUtf8(v) : undefined;
   }
 
+  /** Whether StateHistoryFlat holds every key's newest row (flat_state.ts); once true, always. */
+  hasFlatState(): boolean {
+    if (!this.flat) this.flat = this.store.has(DBCol.FollowerMisc, FLAT_KEY);
+    return this.flat;
+  }
+
+  /**
+   * Writes StateHistoryFlat from the history rows, for a history created before the column existed;
+   * the `flat` marker goes in the last batch, so an interrupted build is redone from the start. Run
+   * by the one writer before it ingests. Returns the keys written (0: the column was there).
+   */
+  async buildFlatState(keysPerBatch = 10_000): Promise<number> {
+    if (this.hasFlatState() || this.genesisHeight() === null) return 0;
+    let update = new StoreUpdate();
+    let lastKey: Uint8Array | null = null;
+    let keys = 0;
+    for await (const [k, v] of this.store.iter(DBCol.StateHistory)) {
+      const { trieKey, height } = decodeHistoryKey(k);
+      // A key's rows come newest first: its first row is the one the flat row holds.
+      if (lastKey !== null && bytesEqual(trieKey, lastKey)) continue;
+      lastKey = trieKey;
+      update.put(DBCol.StateHistoryFlat, trieKey, encodeFlatRow(height, v.slice()));
+      if (++keys % keysPerBatch === 0) {
+        await this.store.commit(update);
+        update = new StoreUpdate();
+      }
+    }
+    update.put(DBCol.FollowerMisc, FLAT_KEY, Uint8Array.of(1));
+    await this.store.commit(update);
+    return keys;
+  }
+
+  /**
+   * The value of a trie key as of `height` when its flat row can tell (the key did not change after
+   * `height`): the value or null, else FLAT_MISS and `valueAt` seeks the history.
+   */
+  valueAtSync(trieKey: Uint8Array, height: number): Uint8Array | null | typeof FLAT_MISS {
+    if (!this.hasFlatState()) return FLAT_MISS;
+    return flatValueAt(this.store.get(DBCol.StateHistoryFlat, trieKey), height);
+  }
+
   /** The value of a trie key as of `height` (after that block), or null when absent then. */
   async valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
+    const flat = this.valueAtSync(trieKey, height);
+    if (flat !== FLAT_MISS) return flat;
     const prefix = historyKeyPrefix(trieKey);
     const gte = concatBytes(prefix, invertedHeight(height));
     for await (const [, v] of this.store.iter(DBCol.StateHistory, prefix, { gte, limit: 1 })) {

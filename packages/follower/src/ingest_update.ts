@@ -1,8 +1,10 @@
 // One block's rows in the LevelDB history: the block view, chunk views, transactions with outcomes,
-// receipts, receipt outcomes, the state changes with causes, the state history rows and the cursor.
+// receipts, receipt outcomes, the state changes with causes, the state history rows with their flat
+// rows (flat_state.ts) and the cursor.
 import { base58Decode, stringifyJson, utf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
+import { encodeFlatRow } from './flat_state.js';
 import { encodeHistoryValue, historyKey } from './history_key.js';
 import { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
 import { stateChangeWrite } from './state_change_keys.js';
@@ -55,7 +57,11 @@ export function blockUpdate(
     for (const c of shard.state_changes) {
       stateChanges.push(c);
       const w = stateChangeWrite(c);
-      if (w) update.put(DBCol.StateHistory, historyKey(w.key, height), encodeHistoryValue(w.value));
+      if (!w) continue;
+      const stored = encodeHistoryValue(w.value);
+      update.put(DBCol.StateHistory, historyKey(w.key, height), stored);
+      // Blocks of one batch come in height order: the last put of a key is its newest row.
+      update.put(DBCol.StateHistoryFlat, w.key, encodeFlatRow(height, stored));
     }
   }
   update.put(DBCol.StreamStateChanges, hash, json(stateChanges));

@@ -7,6 +7,7 @@ import { loadGenesis } from '@nearlite/chain';
 import {
   FollowLoop,
   type HistoryReader,
+  HistoryStore,
   type HistoryWriter,
   loadGenesisHistory,
   PreparePool,
@@ -80,6 +81,10 @@ export class FollowerNode {
         o.logger.info(
           `genesis state of ${genesis.config.chainId} written as history at #${genesis.config.genesisHeight}`,
         );
+      }
+      if (history instanceof HistoryStore) {
+        const keys = await history.buildFlatState();
+        if (keys > 0) o.logger.info(`flat state rows of ${keys} keys written from the state history`);
       }
       const cursor = history.cursor();
       const first = cursor ? null : await o.source.firstHeight();

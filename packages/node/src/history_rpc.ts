@@ -1,9 +1,16 @@
 // The read RPC over a history, shared by a follower (`run --follow`) and a front end (`serve`): the
 // follower's backend, its metrics, and the same JSON-RPC server a producer runs. View calls run on
-// the given worker pool, each state read a history lookup as the contract makes it.
+// the given worker pool, each state read a history lookup as the contract makes it (in the worker
+// itself when the history is this process's LevelDB with flat rows).
 import { existsSync, readFileSync } from 'node:fs';
 import type { Genesis } from '@nearlite/chain';
-import { FollowerBackend, type FollowLoop, type HistoryReader, UpstreamRpc } from '@nearlite/follower';
+import {
+  FollowerBackend,
+  type FollowLoop,
+  type HistoryReader,
+  HistoryStore,
+  UpstreamRpc,
+} from '@nearlite/follower';
 import { type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
 import { HandlerError } from '@nearlite/primitives';
 import { type NodeConfig, parseHostPort } from './config.js';
@@ -42,8 +49,14 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     rpcAddr: o.rpcAddr,
     nodePublicKey: nodeKey,
     upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
-    runView: (prepared, read) =>
-      o.pool.callLazy({ ...prepared.input, validators: [...prepared.input.validators] }, read),
+    runView: (prepared, read, height) => {
+      const req = { ...prepared.input, validators: [...prepared.input.validators] };
+      // A LevelDB history with flat rows: the worker reads them itself, the main thread only the
+      // keys changed after `height`.
+      const path =
+        history instanceof HistoryStore && history.hasFlatState() ? history.store.sharedPath() : null;
+      return path === null ? o.pool.callLazy(req, read) : o.pool.callHistory(req, { path, height }, read);
+    },
     syncing: o.syncing,
     health: () => {
       if (history.cursor() === null) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');

@@ -9,11 +9,14 @@ import type { CryptoHash } from '@nearlite/primitives';
 import { HandlerError, InternalError } from '@nearlite/primitives';
 import type { ViewRequest } from './view_worker.js';
 
-/** A state a worker reads itself: the trie at `root` in the LevelDB a Store of this process has open at `path`. */
-export interface WorkerState {
-  readonly path: string;
-  readonly root: CryptoHash;
-}
+/**
+ * A state a worker reads itself, in the LevelDB a Store of this process has open at `path`: the trie
+ * at `root`, or a follower's history as of `height` through its flat rows (a key the flat row
+ * cannot answer for is read through the main thread).
+ */
+export type WorkerState =
+  | { readonly path: string; readonly root: CryptoHash }
+  | { readonly path: string; readonly height: number };
 
 /**
  * The shared buffer a value crosses in; a larger value crosses in pieces of this size. ctrl[1] says
@@ -26,7 +29,7 @@ const FAILED = -2;
 
 interface Job {
   readonly req: ViewRequest;
-  /** Answers the worker's reads, unless it reads `at` itself (a promise: the worker waits meanwhile). */
+  /** Answers the worker's reads it cannot do from `at` itself (a promise: the worker waits meanwhile). */
   readonly get: ((key: Uint8Array) => Uint8Array | undefined | Promise<Uint8Array | undefined>) | null;
   readonly at: WorkerState | null;
   readonly onGas: ((burnt: bigint) => void) | undefined;
@@ -189,6 +192,23 @@ export class ViewCallPool {
         resolve,
         reject,
       });
+      this.pump();
+    });
+  }
+
+  /**
+   * Like `callLazy`, over a follower's LevelDB history at `at.path`: the worker reads each key's flat
+   * row itself, and only a key changed after `at.height` costs a `read` here.
+   */
+  callHistory(
+    req: ViewRequest,
+    at: { readonly path: string; readonly height: number },
+    read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
+    onGas?: (burnt: bigint) => void,
+  ): Promise<object> {
+    this.warm();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ req, get: read, at, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
       this.pump();
     });
   }

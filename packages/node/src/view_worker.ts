@@ -74,7 +74,7 @@ port.on('message', async (msg: { id: number; req: ViewRequest; at: WorkerState |
     let get = syncGet;
     if (msg.at) {
       try {
-        get = guarded(await workerStateGet(msg.at), failed);
+        get = guarded(await workerStateGet(msg.at, syncGet), failed);
       } catch (err) {
         failed.err = err;
         throw err;

@@ -1,6 +1,7 @@
-// A view worker's own reads of a block's state: the trie at the view's state root, walked over the
-// worker's handle on the node's LevelDB (one per database path, opened on first use and kept for
+// A view worker's own reads of a block's state: the trie at the view's state root (a producer), or a
+// follower's flat history rows as of the view's height, over the worker's handle on the node's LevelDB (one per database path, opened on first use and kept for
 // the worker's life). Decoded trie nodes are cached by the trie package, per thread.
+import { FLAT_MISS, flatValueAt } from '@nearlite/follower/flat';
 import { DBCol, SharedStoreReader } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
 import type { WorkerState } from './view_pool.js';
@@ -18,9 +19,22 @@ function reader(path: string): Promise<SharedStoreReader> {
   return r;
 }
 
-/** The state reader of one view call; a read that fails throws (the view fails, never sees absence). */
-export async function workerStateGet(at: WorkerState): Promise<(key: Uint8Array) => Uint8Array | undefined> {
+/**
+ * The state reader of one view call; a read that fails throws (the view fails, never sees absence).
+ * Over a follower's history, a key whose flat row cannot answer for the height goes to `fallback`.
+ */
+export async function workerStateGet(
+  at: WorkerState,
+  fallback: (key: Uint8Array) => Uint8Array | undefined,
+): Promise<(key: Uint8Array) => Uint8Array | undefined> {
   const db = await reader(at.path);
+  if ('height' in at) {
+    const { height } = at;
+    return (key) => {
+      const v = flatValueAt(db.get(DBCol.StateHistoryFlat, key), height);
+      return v === FLAT_MISS ? fallback(key) : (v ?? undefined);
+    };
+  }
   const trie = new Trie({ get: (hash) => db.get(DBCol.State, hash) }, at.root);
   return (key) => trie.get(key);
 }

@@ -132,3 +132,53 @@ t.test(
     t.equal(result(await pool.callLazy(request, read(false))), '43', 'the worker serves on after a failure');
   },
 );
+
+t.test(
+  "a worker reads a follower history's flat rows itself; a key changed after the view's height is read here",
+  async (t) => {
+    const { DBCol, Store, StoreUpdate } = await import('@nearlite/store');
+    const { encodeFlatRow, encodeHistoryValue, HistoryStore, historyKey } = await import(
+      '@nearlite/follower'
+    );
+    const { join } = await import('node:path');
+    const store = await Store.open(join(tempDir(t), 'data'));
+    const pool = new ViewCallPool(1);
+    t.teardown(async () => {
+      await pool.close();
+      await store.close();
+    });
+    const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
+    const counter = (n: number) => {
+      const v = new Uint8Array(4);
+      new DataView(v.buffer).setInt32(0, n, true);
+      return v;
+    };
+    const counterKey = trieKeyContractData('c.near', utf8('n'));
+    const history = new HistoryStore(store);
+    await history.writeGenesis(10, [
+      { key: trieKeyContractCode('c.near'), value: code },
+      { key: counterKey, value: counter(41) },
+    ]);
+    // Block 20 sets the counter to 42: its history row and flat row in one batch, as ingest writes them.
+    const u = new StoreUpdate();
+    const stored = encodeHistoryValue(counter(42));
+    u.put(DBCol.StateHistory, historyKey(counterKey, 20), stored);
+    u.put(DBCol.StateHistoryFlat, counterKey, encodeFlatRow(20, stored));
+    await store.commit(u);
+
+    const asked: string[] = [];
+    const read = async (key: Uint8Array) => {
+      asked.push(Buffer.from(key).toString('hex'));
+      return (await history.valueAt(key, 15)) ?? undefined;
+    };
+    const path = store.sharedPath()!;
+    t.equal(result(await pool.callHistory(request, { path, height: 25 }, read)), '42');
+    t.same(asked, [], 'every key answered by its flat row in the worker');
+    t.equal(result(await pool.callHistory(request, { path, height: 15 }, read)), '41');
+    t.same(asked, [Buffer.from(counterKey).toString('hex')], 'only the key changed after 15 was read here');
+    await t.rejects(pool.callHistory(request, { path: join(tempDir(t), 'none'), height: 25 }, read), {
+      name: 'InternalError',
+      message: /a state read failed during the view call: cannot open the database/,
+    });
+  },
+);

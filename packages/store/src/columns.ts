@@ -266,6 +266,13 @@ export const DBCol = {
     gc: 'keep',
     doc: 'escaped trie key ‖ u64be(MAX − height) → 1 ‖ value, or 0 for a deletion, as of that height',
   },
+  StateHistoryFlat: {
+    id: 51,
+    insertOnly: false,
+    refcounted: false,
+    gc: 'keep',
+    doc: "trie key → u64be height of the key's newest StateHistory row ‖ that row's value: the value at the cursor",
+  },
 } as const satisfies Record<string, ColumnSpec>;
 
 export type DBColName = keyof typeof DBCol;
