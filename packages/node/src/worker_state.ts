@@ -1,6 +1,7 @@
 // A view worker's own reads of a block's state: the trie at the view's state root (a producer), or a
-// follower's flat history rows as of the view's height, over the worker's handle on the node's LevelDB (one per database path, opened on first use and kept for
-// the worker's life). Decoded trie nodes are cached by the trie package, per thread.
+// follower's flat history rows as of the view's height, over the worker's handle on the node's
+// LevelDB (one per database path, opened on first use and kept for the worker's life). Decoded trie
+// nodes are cached by the trie package, per thread.
 import { FLAT_MISS, flatValueAt } from '@nearlite/follower/flat';
 import { DBCol, SharedStoreReader } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
