@@ -8,6 +8,7 @@ import type { SignatureCheck } from '@nearlite/chain';
 import { KeyType, sha256, utf8 } from '@nearlite/primitives';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
 import { SignaturePool } from '../dist/signature_pool.js';
 
 function ed25519Check(i: number, valid: boolean): SignatureCheck {
@@ -74,7 +75,6 @@ t.test('checks a crashed worker held are answered, and the worker is replaced', 
     script,
     `import { existsSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { tempDir } from '../../../test/helpers/tmp.js';
 if (existsSync(${JSON.stringify(marker)})) await import(${JSON.stringify(real)});
 else parentPort.once('message', () => { writeFileSync(${JSON.stringify(marker)}, ''); process.exit(1); });
 `,
