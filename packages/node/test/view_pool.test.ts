@@ -20,7 +20,17 @@ const request = {
   validators: [] as [string, bigint][],
 };
 
-function state(counter: Uint8Array | undefined, fail = false) {
+/** A view's answer as the contract's returned text. */
+const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
+
+/** The counter contract's stored value `n` (i32 little-endian). */
+function counter(n: number): Uint8Array {
+  const v = new Uint8Array(4);
+  new DataView(v.buffer).setInt32(0, n, true);
+  return v;
+}
+
+function state(value: Uint8Array | undefined, fail = false) {
   const codeKey = Buffer.from(trieKeyContractCode('c.near')).toString('hex');
   const counterKey = Buffer.from(trieKeyContractData('c.near', utf8('n'))).toString('hex');
   return (key: Uint8Array) => {
@@ -28,7 +38,7 @@ function state(counter: Uint8Array | undefined, fail = false) {
     if (k === codeKey) return code;
     if (k === counterKey) {
       if (fail) throw new Error('disk read failed');
-      return counter;
+      return value;
     }
     return undefined;
   };
@@ -37,7 +47,6 @@ function state(counter: Uint8Array | undefined, fail = false) {
 t.test('values larger than the shared buffer arrive whole; failed reads fail the view', async (t) => {
   const pool = new ViewCallPool(1);
   t.teardown(() => pool.close());
-  const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
   const small = new Uint8Array(4);
   new DataView(small.buffer).setInt32(0, 41, true);
   t.equal(result(await pool.call(request, state(small))), '41');
@@ -63,12 +72,6 @@ t.test('a worker reads the trie from the store on disk itself; a failed read fai
     await pool.close();
     await store.close();
   });
-  const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
-  const counter = (n: number) => {
-    const v = new Uint8Array(4);
-    new DataView(v.buffer).setInt32(0, n, true);
-    return v;
-  };
   const write = async (root: Uint8Array, n: number) => {
     const changes = applyChanges({ get: (h) => store.get(DBCol.State, h) }, root, [
       { key: trieKeyContractCode('c.near'), value: code },
@@ -107,7 +110,6 @@ t.test(
   async (t) => {
     const pool = new ViewCallPool(1);
     t.teardown(() => pool.close());
-    const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
     const small = new Uint8Array(4);
     new DataView(small.buffer).setInt32(0, 43, true);
     const asked: string[] = [];
@@ -147,12 +149,6 @@ t.test(
       await pool.close();
       await store.close();
     });
-    const result = (r: object) => Buffer.from((r as { result: number[] }).result).toString();
-    const counter = (n: number) => {
-      const v = new Uint8Array(4);
-      new DataView(v.buffer).setInt32(0, n, true);
-      return v;
-    };
     const counterKey = trieKeyContractData('c.near', utf8('n'));
     const history = new HistoryStore(store);
     await history.writeGenesis(10, [
