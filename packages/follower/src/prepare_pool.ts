@@ -28,6 +28,8 @@ export class PrepareError extends Error {
 
 interface Slot {
   worker: Worker;
+  /** The thread died: it is replaced when the next request comes, not at once. */
+  dead: boolean;
   readonly pending: Map<
     number,
     { resolve: (b: PreparedOrRefused | null) => void; reject: (e: Error) => void }
@@ -42,13 +44,16 @@ export class PreparePool {
   constructor(
     private readonly spec: SourceSpec,
     threads: number,
+    /** The thread's script (tests give one that crashes). */
+    private readonly workerUrl: URL = new URL('./prepare_worker.js', import.meta.url),
   ) {
     for (let i = 0; i < Math.max(1, threads); i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
     const slot: Slot = {
-      worker: new Worker(new URL('./prepare_worker.js', import.meta.url), { workerData: this.spec }),
+      worker: new Worker(this.workerUrl, { workerData: this.spec }),
+      dead: false,
       pending: new Map(),
     };
     slot.worker.on('message', (reply: PrepareReply) => {
@@ -58,13 +63,13 @@ export class PreparePool {
       if (reply.error) p.reject(new PrepareError(reply.error.name, reply.error.message));
       else p.resolve(reply.block ?? null);
     });
-    // A thread that dies fails what it held (the loop retries those) and is replaced.
+    // A thread that dies fails what it held (the loop retries those, with its backoff). It is
+    // replaced by the next request, so a thread that cannot start is retried at the loop's pace
+    // rather than in a tight loop.
     const fail = (err: Error) => {
+      slot.dead = true;
       for (const p of slot.pending.values()) p.reject(err);
       slot.pending.clear();
-      if (this.closed) return;
-      const i = this.slots.indexOf(slot);
-      if (i >= 0) this.slots[i] = this.spawn();
     };
     slot.worker.on('error', fail);
     slot.worker.on('exit', (code) =>
@@ -77,6 +82,7 @@ export class PreparePool {
   fetchPrepared(height: number): Promise<PreparedOrRefused | null> {
     if (this.closed)
       return Promise.reject(new PrepareError('Closed', 'the block preparation pool is closed'));
+    for (let i = 0; i < this.slots.length; i++) if (this.slots[i]!.dead) this.slots[i] = this.spawn();
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.pending.size < slot.pending.size) slot = s;
     const id = this.nextId++;

@@ -1,7 +1,9 @@
 // Blocks prepared on worker threads (fetched, parsed, checked and encoded there) must land in the
 // store exactly as the loop's own path writes them: the same rows for every real block, the same
 // database after following a Lake directory, and the same refusals.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   blockUpdate,
   FollowLoop,
@@ -165,4 +167,27 @@ t.test('a closed pool refuses requests', async (t) => {
   t.ok(await pool.fetchPrepared(1_000_000), 'answers while open');
   await pool.close();
   await t.rejects(pool.fetchPrepared(1_000_000), PrepareError);
+});
+
+t.test('a thread that cannot start fails the requests and is replaced at the pace of requests', async (t) => {
+  const dir = tempDir(t);
+  const starts = join(dir, 'starts');
+  writeFileSync(starts, '');
+  const script = join(dir, 'crash.mjs');
+  writeFileSync(
+    script,
+    `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(starts)}, 'x');\nprocess.exit(3);\n`,
+  );
+  const lake = tempDir(t);
+  writeLake(lake, syntheticChain(1));
+  const pool = new PreparePool(openSource(`file:${lake}`).reopen!, 1, pathToFileURL(script));
+  t.teardown(() => pool.close());
+  for (let i = 0; i < 3; i++) {
+    const err = await pool.fetchPrepared(1_000_000).catch((e: unknown) => e);
+    t.type(err, PrepareError, `request ${i + 1} fails`);
+    t.match((err as Error).message, /exited \(3\)/);
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  const n = readFileSync(starts, 'utf8').length;
+  t.ok(n >= 3 && n <= 4, `started ${n} times: once, then once per request after a death`);
 });
