@@ -119,6 +119,8 @@ export class FollowLoop {
       try {
         return await what();
       } catch (err) {
+        // Stopping ends the fetches under way (the preparing threads are closed): not a failure.
+        if (this.stopped) break;
         this.o.log.warn(
           `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`,
         );
