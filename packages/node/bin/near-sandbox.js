@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // `near-sandbox`'s command line (`--home DIR init`, `--home DIR run --rpc-addr …`) on nearlite, with
 // the sandbox methods on: what near-workspaces expects of the binary it starts.
-import { main } from '../dist/cli.js';
+import { existsSync } from 'node:fs';
+
+// The bundle (`npm run build` writes it) starts in a fraction of the time of the module tree in dist/.
+const entry = existsSync(new URL('../bundle/cli.js', import.meta.url)) ? '../bundle/cli.js' : '../dist/cli.js';
+const { main } = await import(entry);
 
 main([...process.argv.slice(2), '--sandbox']).then(
   (code) => {
