@@ -4,28 +4,21 @@
 import {
   closeSync,
   cpSync,
-  mkdtempSync,
+  existsSync,
   openSync,
   readdirSync,
-  rmSync,
   statSync,
   truncateSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
 import t from 'tap';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
 
 type Block = { header: { height: number; hash: string; prev_hash: string } };
 type Checks = Pick<typeof t, 'fail' | 'equal'>;
-
-/** A fresh directory outside tap's fixtures, removed when the test ends. */
-function scratch(test: Pick<typeof t, 'teardown'>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'nearlite-integrity-'));
-  test.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 function logFile(home: string): string {
   const data = join(home, 'data');
@@ -79,7 +72,7 @@ async function assertWhole(t: Checks, node: RunningNode, what: string): Promise<
 t.test(
   'a damaged log: the node runs on a whole chain or refuses naming heights; repair restores it',
   async (t) => {
-    const source = scratch(t);
+    const source = tempDir(t);
     initHome(source);
     const node = await startNode(source, ['--block-time', '20']);
     await waitForHeight(node, 60);
@@ -87,7 +80,7 @@ t.test(
 
     for (const [what, damage] of DAMAGE) {
       await t.test(what, async (t) => {
-        const home = scratch(t);
+        const home = tempDir(t);
         cpSync(source, home, { recursive: true });
         damage(logFile(home));
         let started: RunningNode | null = null;
@@ -128,7 +121,7 @@ t.test(
 );
 
 t.test('inspect verify checks every kept height', async (t) => {
-  const home = scratch(t);
+  const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '20']);
   await waitForHeight(node, 30);
@@ -138,4 +131,38 @@ t.test('inspect verify checks every kept height', async (t) => {
   const report = JSON.parse(clean.stdout) as { problems: unknown[]; checked_heights: number };
   t.same(report.problems, []);
   t.ok(report.checked_heights >= 30, 'every kept height checked');
+});
+
+t.test('a clean stop vouches for the store only while nothing has touched it since', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const marker = join(home, 'clean_stop.json');
+  const first = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(first, 40);
+  t.equal(await first.stop(), 0);
+  t.ok(existsSync(marker), 'a clean stop leaves its record');
+
+  const again = await startNode(home, ['--block-time', '600000']);
+  t.match(again.logs(), /as its clean stop at #\d+ left it/, 'the start after a clean stop trusts it');
+  t.notOk(existsSync(marker), 'the record is taken by the start that trusts it');
+  const head = await assertWhole(t, again, 'after a clean stop');
+  // A crash of this run must leave nothing that vouches for the store.
+  await again.kill();
+  t.notOk(existsSync(marker), 'a killed run leaves no record');
+
+  const checked = await startNode(home, ['--block-time', '600000']);
+  t.notMatch(checked.logs(), /clean stop/, 'after a crash every height in the window is checked');
+  t.equal(await checked.stop(), 0);
+  t.ok(existsSync(marker));
+
+  // Another program opens the database after the clean stop and drops a height from the index.
+  const hole = head - 5;
+  const store = await Store.open(join(home, 'data'));
+  await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(hole)));
+  await store.close();
+  await t.rejects(
+    startNode(home, ['--block-time', '600000']),
+    new RegExp(`damaged beneath its head #\\d+: #${hole}`),
+    'the record no longer matches the files, so the window is checked and the hole named',
+  );
 });

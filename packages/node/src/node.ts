@@ -17,6 +17,7 @@ import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
 import { LakePublisher, NeardataService } from '@nearlite/stream';
+import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { homePaths } from './home.js';
@@ -81,6 +82,7 @@ export class NearliteNode {
     readonly url: string,
     readonly port: number,
     private readonly store: Store,
+    private readonly home: string,
     private readonly closeServer: () => Promise<void>,
     private readonly closeServices: () => Promise<void>,
     private readonly log: Logger,
@@ -100,6 +102,8 @@ export class NearliteNode {
       sandbox: o.sandbox ?? fileConfig.sandbox,
     };
     const genesis = loadGenesis(p.genesis);
+    // Taken before the open, which rewrites LevelDB's files.
+    const cleanStop = takeCleanStop(o.home, p.data);
     const store = await Store.open(p.data);
     let chain: Chain;
     try {
@@ -109,8 +113,17 @@ export class NearliteNode {
       const existing = new ChainStore(store);
       const existingHead = existing.head();
       checkFinalHead(o.home, existingHead, existingHead ? existing : null);
-      if (existingHead)
+      const untouchedSinceCleanStop =
+        cleanStop !== null &&
+        existingHead !== null &&
+        cleanStop.height === existingHead.height &&
+        cleanStop.hash === base58Encode(existingHead.hash);
+      if (existingHead && !untouchedSinceCleanStop)
         assertChainWhole(store, shardLayoutFromView(genesis.config.shardLayout).shardIds, o.home);
+      else if (existingHead)
+        o.logger.info(
+          `the store is as its clean stop at #${existingHead.height} left it: heights beneath the head not re-checked`,
+        );
       const signer = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
       const services = createServices({ genesis, config });
       chain = await Chain.open({
@@ -195,6 +208,7 @@ export class NearliteNode {
         server.url,
         server.port,
         store,
+        o.home,
         server.close,
         async () => {
           finalHeads.close();
@@ -259,6 +273,12 @@ export class NearliteNode {
     await this.lake?.stop();
     await this.closeServer();
     await this.closeServices();
+    const head = this.chain.head();
+    await this.store.flushLog();
     await this.store.close();
+    writeCleanStop(this.home, homePaths(this.home).data, {
+      height: head.height,
+      hash: base58Encode(head.hash),
+    });
   }
 }
