@@ -188,11 +188,12 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     const flat = this.valueAtSync(trieKey, height);
     if (flat !== FLAT_MISS) return flat;
     const prefix = historyKeyPrefix(trieKey);
-    const gte = concatBytes(prefix, invertedHeight(height));
-    for await (const [, v] of this.store.iter(DBCol.StateHistory, prefix, { gte, limit: 1 })) {
-      return decodeHistoryValue(v);
-    }
-    return null;
+    const row = await this.store.first(
+      DBCol.StateHistory,
+      prefix,
+      concatBytes(prefix, invertedHeight(height)),
+    );
+    return row ? decodeHistoryValue(row[1]) : null;
   }
 
   /** Every (trie key, value) under `prefix` as of `height`, in trie-key order. */

@@ -95,18 +95,7 @@ async function serveUntilSignal(opts: ServeOptions): Promise<number> {
 async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {
   const { NearliteNode } = await import('./node.js');
   const node = await NearliteNode.start(opts);
-  await new Promise<void>((resolve) => {
-    const onSignal = (sig: string) => {
-      opts.logger.info(`${sig}: shutting down`);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-  await node.stop();
-  return 0;
+  return untilSignal(opts.logger, () => node.stop());
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

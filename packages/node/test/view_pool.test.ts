@@ -1,6 +1,8 @@
 // View calls on worker threads read state through the main thread: values of any size arrive whole,
 // and a read that fails fails the view instead of reading as an absent key.
+import { join } from 'node:path';
 import { sha256, utf8 } from '@nearlite/primitives';
+import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import { trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
 import t from 'tap';
 import { compileContract } from '../../../test/helpers/asc.js';
@@ -62,16 +64,20 @@ t.test('values larger than the shared buffer arrive whole; failed reads fail the
   t.equal(result(await pool.call(request, state(small))), '41', 'the worker serves on after a failure');
 });
 
-t.test('a worker reads the trie from the store on disk itself; a failed read fails the view', async (t) => {
-  const { DBCol, Store, StoreUpdate } = await import('@nearlite/store');
-  const { applyChanges, EMPTY_ROOT } = await import('@nearlite/trie');
-  const { join } = await import('node:path');
+/** A LevelDB store on disk and a one-worker pool, both closed when the test ends. */
+async function storeAndPool(t: { teardown(fn: () => unknown): void }) {
   const store = await Store.open(join(tempDir(t), 'data'));
   const pool = new ViewCallPool(1);
   t.teardown(async () => {
     await pool.close();
     await store.close();
   });
+  return { store, pool };
+}
+
+t.test('a worker reads the trie from the store on disk itself; a failed read fails the view', async (t) => {
+  const { applyChanges, EMPTY_ROOT } = await import('@nearlite/trie');
+  const { store, pool } = await storeAndPool(t);
   const write = async (root: Uint8Array, n: number) => {
     const changes = applyChanges({ get: (h) => store.get(DBCol.State, h) }, root, [
       { key: trieKeyContractCode('c.near'), value: code },
@@ -138,17 +144,10 @@ t.test(
 t.test(
   "a worker reads a follower history's flat rows itself; a key changed after the view's height is read here",
   async (t) => {
-    const { DBCol, Store, StoreUpdate } = await import('@nearlite/store');
     const { encodeFlatRow, encodeHistoryValue, HistoryStore, historyKey } = await import(
       '@nearlite/follower'
     );
-    const { join } = await import('node:path');
-    const store = await Store.open(join(tempDir(t), 'data'));
-    const pool = new ViewCallPool(1);
-    t.teardown(async () => {
-      await pool.close();
-      await store.close();
-    });
+    const { store, pool } = await storeAndPool(t);
     const counterKey = trieKeyContractData('c.near', utf8('n'));
     const history = new HistoryStore(store);
     await history.writeGenesis(10, [

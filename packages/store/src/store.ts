@@ -68,10 +68,22 @@ export interface StoreStats {
  */
 const openPaths = new Set<string>();
 
+/** An open iterator over one column, kept for reuse by `first` while nothing has been written. */
+interface PooledIterator {
+  readonly it: ReturnType<ClassicLevel<Uint8Array, Uint8Array>['iterator']>;
+  readonly generation: number;
+}
+
+/** Idle iterators kept per column: about the number of seeks a node has in flight at once. */
+const POOL_PER_COLUMN = 64;
+
 export class Store {
   readonly stats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
   private readonly cache: LruCache<string, Uint8Array>;
   private closed = false;
+  /** Bumped when a batch starts and when it has been written: iterators see the data of their creation. */
+  private generation = 0;
+  private readonly idle = new Map<number, PooledIterator[]>();
 
   private constructor(
     private readonly db: Db,
@@ -173,6 +185,60 @@ export class Store {
     }
   }
 
+  /**
+   * The first row of `col` whose key is at least `from` and starts with `prefix` (keys without the
+   * column byte), or undefined: one seek. Creating a LevelDB iterator per seek costs about twice the
+   * seek itself, so iterators over the whole column are kept and re-seeked. An iterator reads the
+   * snapshot of its creation, so one is reused only while no batch has been written since then.
+   */
+  async first(
+    col: DBColumn,
+    prefix: Uint8Array,
+    from: Uint8Array,
+  ): Promise<[Uint8Array, Uint8Array] | undefined> {
+    if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
+    const pool = this.idle.get(col.id);
+    const entry = pool?.pop() ?? {
+      it: (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({
+        gte: Uint8Array.of(col.id),
+        lt: Uint8Array.of(col.id + 1),
+      }),
+      generation: this.generation,
+    };
+    let rows: [Uint8Array, Uint8Array][];
+    try {
+      entry.it.seek(fullKey(col, from));
+      rows = (await entry.it.nextv(1)) as [Uint8Array, Uint8Array][];
+    } catch (err) {
+      await entry.it.close().catch(() => undefined);
+      throw err;
+    }
+    this.release(col, entry);
+    const row = rows[0];
+    if (!row) return undefined;
+    const key = row[0].subarray(1);
+    if (key.length < prefix.length) return undefined;
+    for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return undefined;
+    return [key, col.refcounted ? row[1].subarray(0, row[1].length - 8) : row[1]];
+  }
+
+  private release(col: DBColumn, entry: PooledIterator): void {
+    const pool = this.idle.get(col.id) ?? [];
+    if (this.closed || entry.generation !== this.generation || pool.length >= POOL_PER_COLUMN) {
+      entry.it.close().catch(() => undefined);
+      return;
+    }
+    pool.push(entry);
+    this.idle.set(col.id, pool);
+  }
+
+  /** Idle iterators hold snapshots older than a batch just written: closed, not reused. */
+  private dropIdleIterators(): void {
+    this.generation++;
+    for (const pool of this.idle.values())
+      for (const { it } of pool.splice(0)) it.close().catch(() => undefined);
+  }
+
   /** Commits an update as one atomic batch. */
   async commit(update: StoreUpdate): Promise<void> {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
@@ -207,12 +273,15 @@ export class Store {
       batch.put(k, stored);
       written.push([cacheKey(r.col, r.key), stored]);
     }
+    this.dropIdleIterators();
     try {
       await batch.write();
     } catch (err) {
       // Whatever the database holds now, the cache must not claim otherwise.
       for (const [ck] of written) this.cache.delete(ck);
       throw err;
+    } finally {
+      this.dropIdleIterators();
     }
     for (const [ck, row] of written) {
       if (row === null) this.cache.delete(ck);
@@ -247,6 +316,7 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.dropIdleIterators();
     try {
       await this.db.close();
     } finally {

@@ -146,3 +146,36 @@ t.test('the read cache follows every commit, including rows read while absent', 
   await store.commit(new StoreUpdate().decRef(DBCol.State, node));
   t.equal(store.get(DBCol.State, node), undefined);
 });
+
+t.test('first: one seek per call, never a row older than the last commit', async (t) => {
+  for (const kind of ['leveldb', 'memory'] as const) {
+    const store = kind === 'leveldb' ? await Store.open(tempDir(t)) : await Store.memory();
+    const col = DBCol.StateHistory;
+    const put = (key: Uint8Array, v: number) => store.commit(new StoreUpdate().put(col, key, b(v)));
+    await put(b(1, 5), 15);
+    await put(b(1, 9), 19);
+    await put(b(2, 0), 20);
+    t.same(await store.first(col, b(1), b(1, 0)), [b(1, 5), b(15)], `${kind}: first row at or after`);
+    t.same(await store.first(col, b(1), b(1, 6)), [b(1, 9), b(19)], `${kind}: skips what is before`);
+    t.equal(await store.first(col, b(1), b(1, 10)), undefined, `${kind}: the next row has another prefix`);
+    t.equal(await store.first(col, b(2), b(2, 1)), undefined, `${kind}: the column's last row is passed`);
+    // Iterators are pooled between calls; a commit must retire the ones that saw the store before it.
+    await put(b(1, 7), 17);
+    t.same(await store.first(col, b(1), b(1, 6)), [b(1, 7), b(17)], `${kind}: a row committed since is seen`);
+    await store.commit(new StoreUpdate().delete(col, b(1, 7)));
+    t.same(await store.first(col, b(1), b(1, 6)), [b(1, 9), b(19)], `${kind}: a row deleted since is gone`);
+    // Many seeks in flight at once each get their own iterator and their own answer.
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => store.first(col, b(1), b(1, i % 2 === 0 ? 0 : 6))),
+    );
+    t.ok(
+      answers.every((a, i) => a !== undefined && a[1][0] === (i % 2 === 0 ? 15 : 19)),
+      `${kind}: 100 concurrent seeks`,
+    );
+    // Rows of another column are not rows of this one.
+    await store.commit(new StoreUpdate().put(DBCol.StateHistoryFlat, b(0), b(1)));
+    t.equal(await store.first(col, b(3), b(3)), undefined, `${kind}: nothing past the column's end`);
+    await store.close();
+    await t.rejects(store.first(col, b(1), b(1)), StoreError, `${kind}: a closed store refuses`);
+  }
+});
