@@ -132,6 +132,10 @@ export class TxService {
     if ('signedTx' in query) hash = this.decode(query.signedTx).hash;
     else hash = query.txHash;
     const stored = () => this.o.chain.store.get(DBCol.Transactions, hash);
+    // A FINAL answer already built is the answer at every level, NONE included: no need to walk the
+    // outcomes to learn that the transaction is known.
+    const cached = this.cachedFinal(hash, withReceipts);
+    if (cached) return cached;
     if (waitUntil === 'NONE') {
       const p = this.progress(hash);
       if (!p && !this.o.chain.pool.has(hash)) throw unknownTx(hash);
@@ -155,6 +159,17 @@ export class TxService {
     return finalExecutionOutcomeView(chain, codecs, bytes, p, withReceipts, signerIsReceiver);
   }
 
+  private finalKey(hash: CryptoHash, withReceipts: boolean): string {
+    const hex = toHex(hash);
+    return withReceipts ? `${hex}:r` : hex;
+  }
+
+  /** The transaction's FINAL answer if built before, while its block is kept (GC may have collected it since). */
+  private cachedFinal(hash: CryptoHash, withReceipts: boolean): RawJson | undefined {
+    const cached = this.finalViews.get(this.finalKey(hash, withReceipts));
+    return cached && this.o.chain.store.has(DBCol.TransactionBlock, hash) ? cached : undefined;
+  }
+
   private waitFor(
     hash: CryptoHash,
     bytes: Uint8Array | null,
@@ -166,12 +181,10 @@ export class TxService {
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
     const everyBlock = waitUntil === 'INCLUDED_FINAL' || waitUntil === 'EXECUTED' || waitUntil === 'FINAL';
-    const hex = toHex(hash);
-    const finalKey = withReceipts ? `${hex}:r` : hex;
-    const cached = this.finalViews.get(finalKey);
-    // Still served only while its block is kept (GC may have collected it since).
-    if (cached && this.o.chain.store.has(DBCol.TransactionBlock, hash)) return Promise.resolve(cached);
-    let watch = new Set<string>([hex]);
+    const finalKey = this.finalKey(hash, withReceipts);
+    const cached = this.cachedFinal(hash, withReceipts);
+    if (cached) return Promise.resolve(cached);
+    let watch = new Set<string>([toHex(hash)]);
     const check = (): object | null => {
       const p = this.progress(hash);
       if (p) watch = new Set(p.pendingIds);
