@@ -1,4 +1,5 @@
-// Drives HTTP load with autocannon: 50 connections, every request with randomised params.
+// Drives HTTP load with autocannon: 50 connections, every request with randomised params, after a
+// second of the same load unmeasured.
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 
@@ -10,12 +11,16 @@ const POOL = 1024;
  * connection, where a `setupRequest` callback makes it re-render (and the callback re-serialize)
  * every request on the generator's core — enough to cap the ceiling at the generator, not the server.
  */
-export async function load(url, makeBody, { connections = 50, duration = 10, pool = POOL } = {}) {
+export async function load(url, makeBody, { connections = 50, duration = 10, pool = POOL, warmup = 1 } = {}) {
   const requests = Array.from({ length: pool }, () => ({ body: JSON.stringify(makeBody()) }));
   const result = await autocannon({
     url,
     connections,
     duration,
+    // The same load, unmeasured, first: a server's first second carries JIT compilation, the tier-up
+    // of a contract's Wasm in each view worker and cold caches, which a run of a few seconds would
+    // otherwise count as its throughput.
+    ...(warmup > 0 ? { warmup: { connections, duration: warmup } } : {}),
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     requests,
