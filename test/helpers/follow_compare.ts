@@ -144,6 +144,10 @@ export async function compareTransactions(
     for (const o of (st.result?.receipts_outcome ?? []) as { id: string }[]) {
       await same('EXPERIMENTAL_receipt', { receipt_id: o.id }, o.id);
     }
+    // Asked again, a FINAL transaction is answered from each node's cache of serialized answers,
+    // which must hold the same bytes as the answer built from the outcomes.
+    for (const method of ['tx', 'EXPERIMENTAL_tx_status'])
+      await same(method, { tx_hash: hash, sender_account_id: signer, wait_until: 'NONE' }, `${hash} again`);
   }
   return count();
 }

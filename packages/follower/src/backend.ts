@@ -37,8 +37,10 @@ import {
   HandlerError,
   parsePublicKey,
   RawJson,
+  stringifyJson,
   TransactionDecodeError,
   toBase64,
+  toHex,
 } from '@nearlite/primitives';
 import { LruCache } from '@nearlite/store';
 import {
@@ -114,6 +116,12 @@ export class FollowerBackend implements RpcBackend {
    * the whole block view, so the cache holds many blocks' few facts rather than a handful.
    */
   private readonly facts = new LruCache<number, HeaderFacts>(16_384);
+  /**
+   * FINAL transaction answers as sent, by hash (`:r` with receipts): once every receipt of its DAG
+   * has an outcome, no later block changes a transaction's answer, so walking the DAG again per
+   * request is work for nothing. 32 MiB of answers, as the producer keeps.
+   */
+  private readonly finalTx = new LruCache<string, RawJson>(32 * 1024 * 1024, (v) => v.json.length);
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
 
@@ -340,7 +348,15 @@ export class FollowerBackend implements RpcBackend {
     withReceipts: boolean,
   ): Promise<object> {
     const hash = 'txHash' in query ? query.txHash : decodeTx(query.signedTx);
-    return txStatusView(this.history, hash, withReceipts);
+    const key = withReceipts ? `${toHex(hash)}:r` : toHex(hash);
+    const cached = this.finalTx.get(key);
+    // Served while the transaction is kept: GC may have collected it since.
+    if (cached && (await this.history.transaction(hash)) !== undefined) return cached;
+    const view = await txStatusView(this.history, hash, withReceipts);
+    if ((view as { final_execution_status?: string }).final_execution_status !== 'FINAL') return view;
+    const json = new RawJson(stringifyJson(view));
+    this.finalTx.set(key, json);
+    return json;
   }
 
   receipt(receiptId: CryptoHash): Promise<object> {
