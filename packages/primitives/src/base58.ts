@@ -54,28 +54,48 @@ export function base58Encode(bytes: Uint8Array): string {
   return '1'.repeat(zeros) + out.slice(lead);
 }
 
+/**
+ * Multiplies the number (16-bit little-endian words) by 58^5 and adds five digits at a time, the
+ * inverse of `base58Encode`'s steps: every intermediate stays below 2^46, exact in float arithmetic.
+ */
 export function base58Decode(text: string): Uint8Array {
   let zeros = 0;
-  while (zeros < text.length && text[zeros] === '1') zeros++;
-  const size = Math.ceil(((text.length - zeros) * 733) / 1000) + 1;
-  const bytes = new Uint8Array(size);
-  let length = 0;
-  for (let i = zeros; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const value = c < 128 ? INDEX[c]! : -1;
-    if (value < 0) throw new Base58Error(`invalid base58 character ${JSON.stringify(text[i])} at index ${i}`);
-    let carry = value;
-    let j = 0;
-    for (let k = size - 1; (carry !== 0 || j < length) && k >= 0; k--, j++) {
-      carry += 58 * bytes[k]!;
-      bytes[k] = carry & 0xff;
-      carry >>= 8;
+  while (zeros < text.length && text.charCodeAt(zeros) === 0x31) zeros++;
+  const digits = text.length - zeros;
+  const words = new Array<number>(Math.ceil((digits * 733) / 2000) + 1);
+  let len = 0;
+  // The first group takes the digits beyond a multiple of five, so every later group takes five.
+  let take = digits % 5 || 5;
+  for (let i = zeros; i < text.length; i += take, take = 5) {
+    let group = 0;
+    let scale = 1;
+    for (let k = i; k < i + take; k++) {
+      const c = text.charCodeAt(k);
+      const value = c < 128 ? INDEX[c]! : -1;
+      if (value < 0)
+        throw new Base58Error(`invalid base58 character ${JSON.stringify(text[k])} at index ${k}`);
+      group = group * 58 + value;
+      scale *= 58;
     }
-    length = j;
+    let carry = group;
+    for (let w = 0; w < len; w++) {
+      const cur = words[w]! * scale + carry;
+      carry = Math.floor(cur / 65536);
+      words[w] = cur - carry * 65536;
+    }
+    while (carry > 0) {
+      words[len++] = carry % 65536;
+      carry = Math.floor(carry / 65536);
+    }
   }
-  let start = size - length;
-  while (start < size && bytes[start] === 0) start++;
-  const out = new Uint8Array(zeros + size - start);
-  out.set(bytes.subarray(start), zeros);
+  // Big-endian bytes of the words, without the top word's leading zero byte.
+  const top = len > 0 && words[len - 1]! < 256 ? 1 : 0;
+  const out = new Uint8Array(zeros + len * 2 - top);
+  let j = out.length;
+  for (let w = 0; w < len; w++) {
+    const word = words[w]!;
+    out[--j] = word & 0xff;
+    if (j > zeros) out[--j] = word >> 8;
+  }
   return out;
 }

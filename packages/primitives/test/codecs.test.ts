@@ -162,6 +162,24 @@ t.test('base58 agrees with a plain big-integer encoding on random inputs', async
       mismatches++;
   }
   t.equal(mismatches, 0);
+  // Decoding any text, not only encodings: leading '1's are zero bytes, the rest a big-endian number.
+  const referenceDecode = (s: string) => {
+    let zeros = 0;
+    while (zeros < s.length && s[zeros] === '1') zeros++;
+    let n = 0n;
+    for (const c of s.slice(zeros)) n = n * 58n + BigInt(ALPHA.indexOf(c));
+    const bytes: number[] = [];
+    for (; n > 0n; n >>= 8n) bytes.unshift(Number(n & 0xffn));
+    return Uint8Array.from([...new Array(zeros).fill(0), ...bytes]);
+  };
+  let decodeMismatches = 0;
+  for (let i = 0; i < 3000; i++) {
+    const text =
+      '1'.repeat(next() % 5 === 0 ? next() % 4 : 0) +
+      Array.from({ length: next() % 80 }, () => ALPHA[next() % 58]).join('');
+    if (Buffer.compare(base58Decode(text), referenceDecode(text)) !== 0) decodeMismatches++;
+  }
+  t.equal(decodeMismatches, 0, 'decoding random texts agrees with a big-integer reference');
 });
 
 t.test('AccountV2: the u128::MAX sentinel, version 0, then the contract enum', async (t) => {
