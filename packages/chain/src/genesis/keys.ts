@@ -1,5 +1,5 @@
 // ed25519 key files in nearcore's format: `secret_key` = "ed25519:" + base58(seed ‖ public key).
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { base58Decode, base58Encode, KeyType, type PublicKey, type Signature } from '@nearlite/primitives';
 
 const PKCS8_ED25519_PREFIX = Uint8Array.from([
@@ -25,16 +25,19 @@ function privateKeyFromSeed(seed: Uint8Array): KeyObject {
   return createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' });
 }
 
+/** The raw 32-byte key: the last bytes of its SubjectPublicKeyInfo DER. */
 function rawPublicKey(priv: KeyObject): Uint8Array {
-  const jwk = createPublicKey(priv).export({ format: 'jwk' });
-  return new Uint8Array(Buffer.from(jwk.x!, 'base64url'));
+  const spki = createPublicKey(priv).export({ format: 'der', type: 'spki' });
+  return new Uint8Array(spki.subarray(spki.length - 32));
 }
 
+// Node 20's key generation jobs and its JWK export can deadlock: exporting a JWK allocates while it
+// holds a key's lock, and a collection run by that allocation may finalize an earlier key generation
+// job, which takes the same lock (seen hanging `init` for good). So keys are made from a random seed
+// and read back as DER, with neither a generation job nor a JWK involved.
 export function generateKeyFile(accountId: string): KeyFile {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const jwk = privateKey.export({ format: 'jwk' });
-  const seed = new Uint8Array(Buffer.from(jwk.d!, 'base64url'));
-  const pub = new Uint8Array(Buffer.from(jwk.x!, 'base64url'));
+  const seed = new Uint8Array(randomBytes(32));
+  const pub = rawPublicKey(privateKeyFromSeed(seed));
   const sk = new Uint8Array(64);
   sk.set(seed);
   sk.set(pub, 32);
