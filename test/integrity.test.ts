@@ -141,6 +141,12 @@ t.test('a clean stop vouches for the store only while nothing has touched it sin
   await waitForHeight(first, 40);
   t.equal(await first.stop(), 0);
   t.ok(existsSync(marker), 'a clean stop leaves its record');
+  const logs = readdirSync(join(home, 'data')).filter((f) => f.endsWith('.log'));
+  t.same(
+    logs.map((f) => statSync(join(home, 'data', f)).size),
+    logs.map(() => 0),
+    "LevelDB's log was flushed into a table: nothing depends on replaying it",
+  );
 
   const again = await startNode(home, ['--block-time', '600000']);
   t.match(again.logs(), /as its clean stop at #\d+ left it/, 'the start after a clean stop trusts it');

@@ -46,7 +46,15 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
   const localReceipt = local.receipts_outcome[0]!;
   const crossReceipt = cross.receipts_outcome[0]!;
 
-  await waitForHeight(node, 5 * EPOCH + 6, 60_000);
+  // A proof needs a light client head above the block that carries the outcome's root (the one
+  // after the outcome's own). On a loaded machine sending can take as long as dozens of 50 ms
+  // blocks, so the wait is measured from the outcomes, not assumed from the start.
+  const heightOf = async (hash: string) =>
+    (await node.rpc<{ header: { height: number } }>('block', { block_id: hash })).body.result!.header.height;
+  const outcomeHeights = await Promise.all(
+    [local.transaction_outcome, localReceipt, crossReceipt].map((o) => heightOf(o.block_hash)),
+  );
+  await waitForHeight(node, Math.max(5 * EPOCH + 6, Math.max(...outcomeHeights) + 4), 60_000);
 
   // Trust anchor: genesis and its validators.
   const genesis = await node.rpc<{ header: Record<string, unknown> }>('block', {
