@@ -23,6 +23,7 @@ export * from './state_pins.js';
 export * from './state_records.js';
 export { flatStateReader } from './state_store.js';
 export * from './tx/codecs.js';
+export * from './tx/final_answers.js';
 export * from './tx/runtime_codecs.js';
 export * from './tx/signature_checker.js';
 export * from './tx/tx_service.js';

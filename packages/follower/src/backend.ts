@@ -4,6 +4,7 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
+  FinalTxAnswers,
   type Genesis,
   genesisConfigView,
   networkInfoView,
@@ -37,10 +38,8 @@ import {
   HandlerError,
   parsePublicKey,
   RawJson,
-  stringifyJson,
   TransactionDecodeError,
   toBase64,
-  toHex,
 } from '@nearlite/primitives';
 import { LruCache } from '@nearlite/store';
 import {
@@ -116,12 +115,8 @@ export class FollowerBackend implements RpcBackend {
    * the whole block view, so the cache holds many blocks' few facts rather than a handful.
    */
   private readonly facts = new LruCache<number, HeaderFacts>(16_384);
-  /**
-   * FINAL transaction answers as sent, by hash (`:r` with receipts): once every receipt of its DAG
-   * has an outcome, no later block changes a transaction's answer, so walking the DAG again per
-   * request is work for nothing. 32 MiB of answers, as the producer keeps.
-   */
-  private readonly finalTx = new LruCache<string, RawJson>(32 * 1024 * 1024, (v) => v.json.length);
+  /** Once every receipt of its DAG has an outcome, no later block changes a transaction's answer. */
+  private readonly finalAnswers = new FinalTxAnswers();
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
 
@@ -348,15 +343,12 @@ export class FollowerBackend implements RpcBackend {
     withReceipts: boolean,
   ): Promise<object> {
     const hash = 'txHash' in query ? query.txHash : decodeTx(query.signedTx);
-    const key = withReceipts ? `${toHex(hash)}:r` : toHex(hash);
-    const cached = this.finalTx.get(key);
+    const cached = this.finalAnswers.get(hash, withReceipts);
     // Served while the transaction is kept: GC may have collected it since.
     if (cached && (await this.history.transaction(hash)) !== undefined) return cached;
     const view = await txStatusView(this.history, hash, withReceipts);
     if ((view as { final_execution_status?: string }).final_execution_status !== 'FINAL') return view;
-    const json = new RawJson(stringifyJson(view));
-    this.finalTx.set(key, json);
-    return json;
+    return this.finalAnswers.keep(hash, withReceipts, view);
   }
 
   receipt(receiptId: CryptoHash): Promise<object> {

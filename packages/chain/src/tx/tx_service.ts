@@ -4,14 +4,14 @@ import {
   base58Encode,
   type CryptoHash,
   HandlerError,
-  RawJson,
-  stringifyJson,
+  type RawJson,
   type TxExecutionStatus,
   toHex,
 } from '@nearlite/primitives';
-import { DBCol, LruCache } from '@nearlite/store';
+import { DBCol } from '@nearlite/store';
 import type { Chain, NewBlockEvent } from '../chain.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
+import { FinalTxAnswers } from './final_answers.js';
 import type { SignatureChecker } from './signature_checker.js';
 import { finalExecutionOutcomeView, satisfies, type TxProgress, txProgress } from './tx_status.js';
 
@@ -33,8 +33,7 @@ export interface TxServiceOptions {
 }
 
 export class TxService {
-  /** Serialized results of FINAL transactions, which can no longer change. */
-  private readonly finalViews = new LruCache<string, RawJson>(32 * 1024 * 1024, (v) => v.json.length);
+  private readonly finalAnswers = new FinalTxAnswers();
 
   /**
    * Admissions waiting on a signature verdict complete in arrival order, so a client sees the same
@@ -118,7 +117,10 @@ export class TxService {
   async sendTx(bytes: Uint8Array, waitUntil: TxExecutionStatus): Promise<object> {
     const tx = await this.submitChecked(bytes);
     if (waitUntil === 'NONE') return { final_execution_status: 'NONE' };
-    return this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false);
+    return (
+      this.cachedFinal(tx.hash, false) ??
+      this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false)
+    );
   }
 
   async txStatus(
@@ -159,17 +161,13 @@ export class TxService {
     return finalExecutionOutcomeView(chain, codecs, bytes, p, withReceipts, signerIsReceiver);
   }
 
-  private finalKey(hash: CryptoHash, withReceipts: boolean): string {
-    const hex = toHex(hash);
-    return withReceipts ? `${hex}:r` : hex;
-  }
-
   /** The transaction's FINAL answer if built before, while its block is kept (GC may have collected it since). */
   private cachedFinal(hash: CryptoHash, withReceipts: boolean): RawJson | undefined {
-    const cached = this.finalViews.get(this.finalKey(hash, withReceipts));
+    const cached = this.finalAnswers.get(hash, withReceipts);
     return cached && this.o.chain.store.has(DBCol.TransactionBlock, hash) ? cached : undefined;
   }
 
+  /** Callers serve a FINAL answer kept from before (`cachedFinal`) first; this builds or waits. */
   private waitFor(
     hash: CryptoHash,
     bytes: Uint8Array | null,
@@ -181,9 +179,6 @@ export class TxService {
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
     const everyBlock = waitUntil === 'INCLUDED_FINAL' || waitUntil === 'EXECUTED' || waitUntil === 'FINAL';
-    const finalKey = this.finalKey(hash, withReceipts);
-    const cached = this.cachedFinal(hash, withReceipts);
-    if (cached) return Promise.resolve(cached);
     let watch = new Set<string>([toHex(hash)]);
     const check = (): object | null => {
       const p = this.progress(hash);
@@ -192,10 +187,7 @@ export class TxService {
       const txBytes = load();
       if (!txBytes) return null;
       const view = this.view(txBytes, p, withReceipts, sir);
-      if (p.level !== 'FINAL') return view;
-      const json = new RawJson(stringifyJson(view));
-      this.finalViews.set(finalKey, json);
-      return json;
+      return p.level === 'FINAL' ? this.finalAnswers.keep(hash, withReceipts, view) : view;
     };
     const now = check();
     if (now) return Promise.resolve(now);
