@@ -1,20 +1,6 @@
 #!/usr/bin/env node
 // `near-sandbox`'s command line (`--home DIR init`, `--home DIR run --rpc-addr …`) on nearlite, with
 // the sandbox methods on: what near-workspaces expects of the binary it starts.
-import { existsSync } from 'node:fs';
+import { runCli } from './run_cli.js';
 
-// The bundle (`npm run build` writes it) starts in a fraction of the time of the module tree in dist/.
-const entry = existsSync(new URL('../bundle/cli.js', import.meta.url))
-  ? '../bundle/cli.js'
-  : '../dist/cli.js';
-const { main } = await import(entry);
-
-main([...process.argv.slice(2), '--sandbox']).then(
-  (code) => {
-    if (typeof code === 'number') process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`near-sandbox: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+await runCli('near-sandbox', [...process.argv.slice(2), '--sandbox']);
