@@ -291,8 +291,7 @@ export class Store {
 
   /** Compacts the whole database so space freed by deletions goes back to the file system. */
   async compact(): Promise<void> {
-    const db = this.db as { compactRange?: (a: Uint8Array, b: Uint8Array) => Promise<void> };
-    if (db.compactRange) await db.compactRange(Uint8Array.of(0), Uint8Array.of(255));
+    await this.compactRange(Uint8Array.of(0), Uint8Array.of(255));
   }
 
   /**
@@ -301,9 +300,13 @@ export class Store {
    * holds depends on replaying the log.
    */
   async flushLog(): Promise<void> {
+    await this.compactRange(Uint8Array.of(0xff, 0xff), Uint8Array.of(0xff, 0xff));
+  }
+
+  /** classic-level only: an in-memory store has nothing to compact or flush. */
+  private async compactRange(from: Uint8Array, to: Uint8Array): Promise<void> {
     const db = this.db as { compactRange?: (a: Uint8Array, b: Uint8Array) => Promise<void> };
-    const none = Uint8Array.of(0xff, 0xff);
-    if (db.compactRange) await db.compactRange(none, none);
+    if (db.compactRange) await db.compactRange(from, to);
   }
 
   /** Approximate on-disk bytes of a key range (classic-level only), for `inspect stats`. */
