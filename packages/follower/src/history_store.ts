@@ -31,6 +31,10 @@ import { type PreparedBlock, unpackRows } from './prepared_block.js';
 
 export { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
 
+// Ingested rows are not written through to the read cache (Store.commit): a catch-up would push out
+// what readers use, and prepared rows are views of their block's whole buffer.
+const BULK = { cacheRows: false } as const;
+
 export class HistoryStore implements HistoryReader, HistoryWriter {
   private flat = false;
 
@@ -114,7 +118,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     messages.forEach((m, i) => {
       blockUpdate(m, first && i === 0, update);
     });
-    await this.store.commit(update);
+    await this.store.commit(update, BULK);
   }
 
   /** Prepared blocks (see prepare.ts) in one batch, as `writeBlocks` writes their messages. */
@@ -124,7 +128,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
       unpackRows(b.rows, update);
       if (first && i === 0) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(b.height));
     });
-    await this.store.commit(update);
+    await this.store.commit(update, BULK);
   }
 
   collectGarbage(o: FollowerGcOptions): Promise<number> {
@@ -165,12 +169,12 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
       lastKey = trieKey;
       update.put(DBCol.StateHistoryFlat, trieKey, encodeFlatRow(height, v.slice()));
       if (++keys % keysPerBatch === 0) {
-        await this.store.commit(update);
+        await this.store.commit(update, BULK);
         update = new StoreUpdate();
       }
     }
     update.put(DBCol.FollowerMisc, FLAT_KEY, Uint8Array.of(1));
-    await this.store.commit(update);
+    await this.store.commit(update, BULK);
     return keys;
   }
 

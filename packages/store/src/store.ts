@@ -239,8 +239,14 @@ export class Store {
       for (const { it } of pool.splice(0)) it.close().catch(() => undefined);
   }
 
-  /** Commits an update as one atomic batch. */
-  async commit(update: StoreUpdate): Promise<void> {
+  /**
+   * Commits an update as one atomic batch. Its rows are written through to the read cache unless
+   * `cacheRows` is false: then the cache only forgets what it held for them, for a bulk writer
+   * (a follower catching up) whose rows would push out the ones readers use, and whose values may
+   * be views of a larger buffer the cache would keep alive.
+   */
+  async commit(update: StoreUpdate, opts: { readonly cacheRows?: boolean } = {}): Promise<void> {
+    const cacheRows = opts.cacheRows ?? true;
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     this.stats.batches++;
     this.stats.writes += update.ops.length + update.refcounts.size;
@@ -253,7 +259,7 @@ export class Store {
       if (op.type === 'put') batch.put(k, op.value);
       else batch.del(k);
       // A direct put on a refcounted column is stored as given; only folded counts are cached.
-      const row = op.type === 'delete' ? ABSENT : op.col.refcounted ? null : op.value;
+      const row = op.type === 'delete' ? ABSENT : op.col.refcounted || !cacheRows ? null : op.value;
       written.push([cacheKey(op.col, op.key), row]);
     }
     for (const r of update.refcounts.values()) {

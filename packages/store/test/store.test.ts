@@ -147,6 +147,30 @@ t.test('the read cache follows every commit, including rows read while absent', 
   t.equal(store.get(DBCol.State, node), undefined);
 });
 
+t.test('a commit that does not cache its rows still makes the cache forget them', async (t) => {
+  const store = await Store.open(joinPath(tempDir(t), 'data'));
+  t.teardown(() => store.close());
+  const absent = b(1);
+  const held = b(2);
+  t.equal(store.get(DBCol.FlatState, absent), undefined, 'cached as absent');
+  await store.commit(new StoreUpdate().put(DBCol.FlatState, held, b(7)));
+  t.same(store.get(DBCol.FlatState, held), b(7), 'cached with its value');
+  // A view of a larger buffer, as a follower's prepared rows are.
+  const rows = Uint8Array.from([10, 11, 12, 13]);
+  const bulk = new StoreUpdate()
+    .put(DBCol.FlatState, absent, rows.subarray(0, 1))
+    .put(DBCol.FlatState, held, rows.subarray(1, 2));
+  await store.commit(bulk, { cacheRows: false });
+  const hits = store.stats.cacheHits;
+  const first = store.get(DBCol.FlatState, absent);
+  const second = store.get(DBCol.FlatState, held);
+  t.same(first, b(10), 'the cached absence is gone');
+  t.same(second, b(11), 'the cached old value is gone');
+  t.equal(store.stats.cacheHits, hits, 'both were read from LevelDB');
+  t.not(first?.buffer, rows.buffer, 'the cache holds no view of the written buffer');
+  t.same(store.get(DBCol.FlatState, held), b(11));
+  t.equal(store.stats.cacheHits, hits + 1, 'the row read back is cached as usual');
+});
 t.test('first: one seek per call, never a row older than the last commit', async (t) => {
   for (const kind of ['leveldb', 'memory'] as const) {
     const store = kind === 'leveldb' ? await Store.open(tempDir(t)) : await Store.memory();
