@@ -50,6 +50,8 @@ t.test('followers over HTTP and S3 answer a 4-shard random workload as the produ
   await waitForHeight(httpFollower, top, 90_000);
   await waitForHeight(s3Follower, top, 90_000);
   t.match(s3Follower.logs(), /following s3:\/\/lake/);
+  // One preparing thread per core but one, never fewer than two (this machine kind has two cores).
+  t.match(s3Follower.logs(), /blocks prepared on ([2-8]) threads/);
 
   const followers: [string, RunningNode][] = [
     ['http follower', httpFollower],

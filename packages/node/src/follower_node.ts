@@ -3,6 +3,7 @@
 // JSON-RPC server as a producer's, over the follower's backend. View calls run on the node's
 // worker pool, fed from state prefetched out of history.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { loadGenesis } from '@nearlite/chain';
 import {
   FollowLoop,
@@ -39,8 +40,19 @@ export interface FollowOptions {
   readonly store?: HistoryStoreConfig;
   /** Most blocks committed at once while catching up (32 by default). */
   readonly batchSize?: number;
-  /** Threads that fetch and prepare blocks for a LevelDB history (2 by default; 0: none). */
+  /**
+   * Threads that fetch and prepare blocks for a LevelDB history (by default one per core but one, at
+   * least 2 and at most 8; 0: none).
+   */
   readonly prepareThreads?: number;
+}
+
+/**
+ * A catch-up is bound by preparing blocks (reading, parsing, checking and encoding their JSON), which
+ * spreads over threads; the loop's own thread and LevelDB's take the core left over.
+ */
+export function defaultPrepareThreads(cores = availableParallelism()): number {
+  return Math.min(8, Math.max(2, cores - 1));
 }
 
 export class FollowerNode {
@@ -71,9 +83,10 @@ export class FollowerNode {
     const pool = new ViewCallPool(2);
     // Parsing, checking and encoding blocks take most of a catch-up: worker threads do them, each
     // with its own copy of the source, when the source says how to open it again.
+    const prepareThreads = o.prepareThreads ?? defaultPrepareThreads();
     const preparePool =
-      opened.prepared && o.source.reopen && (o.prepareThreads ?? 2) > 0
-        ? new PreparePool(o.source.reopen, o.prepareThreads ?? 2)
+      opened.prepared && o.source.reopen && prepareThreads > 0
+        ? new PreparePool(o.source.reopen, prepareThreads)
         : null;
     try {
       const history = opened.history;
@@ -123,6 +136,7 @@ export class FollowerNode {
         `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
           `#${cursor ? cursor.height + 1 : startHeight}, store at ${opened.where}` +
           (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
+          (preparePool ? `, blocks prepared on ${prepareThreads} threads` : '') +
           `, RPC on ${server.url}`,
       );
       return new FollowerNode(server.url, server.port, history, loop, async () => {
