@@ -1,6 +1,6 @@
 // The FollowerMisc rows of the LevelDB history: the cursor, the first followed height, the genesis
 // height and the flat-state marker.
-import { concatBytes, utf8 } from '@nearlite/primitives';
+import { concatBytes } from '@nearlite/primitives';
 import { asciiKey, u64be } from '@nearlite/store';
 import type { Cursor } from './history_reader.js';
 
@@ -14,7 +14,7 @@ export function encodeCursor(c: Cursor): Uint8Array {
   return concatBytes(u64be(c.height), c.hash);
 }
 
-/** A stored block row: u64be height ‖ the block view JSON. */
-export function encodeBlockRow(height: number, json: string): Uint8Array {
-  return concatBytes(u64be(height), utf8(json));
+/** A stored block row is this prefix (u64be height) ‖ the block view JSON. */
+export function blockRowPrefix(height: number): Uint8Array {
+  return u64be(height);
 }

@@ -29,7 +29,7 @@ import type {
 import { blockUpdate } from './ingest_update.js';
 import { type PreparedBlock, unpackRows } from './prepared_block.js';
 
-export { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
+export { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
 
 // Ingested rows are not written through to the read cache (Store.commit): a catch-up would push out
 // what readers use, and prepared rows are views of their block's whole buffer.

@@ -1,15 +1,14 @@
 // One block's rows in the LevelDB history: the block view, chunk views, transactions with outcomes,
 // receipts, receipt outcomes, the state changes with causes, the state history rows with their flat
 // rows (flat_state.ts) and the cursor.
-import { base58Decode, stringifyJson, utf8 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
+import { base58Decode, stringifyJson } from '@nearlite/primitives';
+import { blockShardKey, DBCol, type DBColumn, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
 import { encodeHistoryValue, historyKey } from './history_key.js';
-import { CURSOR_KEY, encodeBlockRow, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
+import { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
+import { type RowSink, storeRows } from './prepared_block.js';
 import { stateChangeWrite } from './state_change_keys.js';
-
-const json = (v: unknown) => utf8(stringifyJson(v));
 
 /** Builds the block's batch; exported for tests that inspect what one block writes. */
 export function blockUpdate(
@@ -17,10 +16,17 @@ export function blockUpdate(
   first: boolean,
   update = new StoreUpdate(),
 ): StoreUpdate {
+  writeBlockRows(message, first, storeRows(update));
+  return update;
+}
+
+/** Writes the block's rows to `update` in the order `blockUpdate` lists them. */
+export function writeBlockRows(message: StreamerMessage, first: boolean, update: RowSink): void {
+  const json = (col: DBColumn, key: Uint8Array, v: unknown) => update.putText(col, key, stringifyJson(v));
   const { block, shards } = message;
   const height = block.header.height;
   const hash = base58Decode(block.header.hash);
-  update.put(DBCol.StreamBlock, hash, encodeBlockRow(height, stringifyJson(block)));
+  update.putText(DBCol.StreamBlock, hash, stringifyJson(block), blockRowPrefix(height));
   update.put(DBCol.StreamBlockHeight, u64be(height), hash);
 
   const stateChanges: unknown[] = [];
@@ -29,29 +35,25 @@ export function blockUpdate(
     const chunk = shard.chunk;
     if (chunk) {
       const at = blockShardKey(hash, chunk.header.shard_id);
-      update.put(
-        DBCol.StreamChunk,
-        at,
-        json({
-          author: chunk.author,
-          header: chunk.header,
-          transactions: chunk.transactions.map((t) => t.transaction),
-          receipts: chunk.receipts,
-        }),
-      );
+      json(DBCol.StreamChunk, at, {
+        author: chunk.author,
+        header: chunk.header,
+        transactions: chunk.transactions.map((t) => t.transaction),
+        receipts: chunk.receipts,
+      });
       update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
       for (const t of chunk.transactions) {
         const id = base58Decode(t.transaction.hash);
-        update.put(DBCol.StreamTransaction, id, json(t.transaction));
-        update.put(DBCol.StreamOutcome, id, json(t.outcome.execution_outcome));
+        json(DBCol.StreamTransaction, id, t.transaction);
+        json(DBCol.StreamOutcome, id, t.outcome.execution_outcome);
         outcomeIds.push(t.transaction.hash);
       }
-      for (const r of chunk.receipts) update.put(DBCol.StreamReceipt, base58Decode(r.receipt_id), json(r));
+      for (const r of chunk.receipts) json(DBCol.StreamReceipt, base58Decode(r.receipt_id), r);
     }
     for (const r of shard.receipt_execution_outcomes) {
       const id = base58Decode(r.receipt.receipt_id);
-      update.put(DBCol.StreamReceipt, id, json(r.receipt));
-      update.put(DBCol.StreamOutcome, id, json(r.execution_outcome));
+      json(DBCol.StreamReceipt, id, r.receipt);
+      json(DBCol.StreamOutcome, id, r.execution_outcome);
       outcomeIds.push(r.receipt.receipt_id);
     }
     for (const c of shard.state_changes) {
@@ -64,9 +66,8 @@ export function blockUpdate(
       update.put(DBCol.StateHistoryFlat, w.key, encodeFlatRow(height, stored));
     }
   }
-  update.put(DBCol.StreamStateChanges, hash, json(stateChanges));
-  update.put(DBCol.StreamOutcomeIds, hash, json(outcomeIds));
+  json(DBCol.StreamStateChanges, hash, stateChanges);
+  json(DBCol.StreamOutcomeIds, hash, outcomeIds);
   if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
   update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));
-  return update;
 }

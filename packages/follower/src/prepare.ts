@@ -3,8 +3,8 @@
 // before it is the loop's to check, in height order (`ingestPrepared`).
 import { BlockVerificationError, type StreamerMessage, verifyStreamerMessage } from '@nearlite/stream';
 import { checkShape } from './check_shape.js';
-import { blockUpdate } from './ingest_update.js';
-import { type PreparedOrRefused, packRows } from './prepared_block.js';
+import { writeBlockRows } from './ingest_update.js';
+import { type PreparedOrRefused, RowPacker } from './prepared_block.js';
 
 export function prepareBlock(message: StreamerMessage): PreparedOrRefused {
   try {
@@ -15,10 +15,12 @@ export function prepareBlock(message: StreamerMessage): PreparedOrRefused {
     return { height: err.height, refused: { check: err.check, detail: err.detail } };
   }
   const { header } = message.block;
+  const rows = new RowPacker();
+  writeBlockRows(message, false, rows);
   return {
     height: header.height,
     hash: header.hash,
     prevHash: header.prev_hash,
-    rows: packRows(blockUpdate(message, false)),
+    rows: rows.finish(),
   };
 }

@@ -2,6 +2,7 @@
 // checks in height order (height, hash, prev_hash) and the block's rows, packed into one buffer that
 // moves between threads without a copy. The rows are those `blockUpdate` writes, minus the first
 // block's marker, which only the loop knows to add.
+import { concatBytes, utf8 } from '@nearlite/primitives';
 import { DBCol, type DBColumn, type StoreUpdate } from '@nearlite/store';
 import type { VerifyCheck } from '@nearlite/stream';
 
@@ -27,29 +28,82 @@ export class PackError extends Error {
   override readonly name = 'PackError';
 }
 
-/** Packs the puts of `update` (a follower block writes puts only). */
-export function packRows(update: StoreUpdate): Uint8Array {
-  let size = 0;
-  for (const op of update.ops) {
-    if (op.type !== 'put') throw new PackError(`a prepared block only puts rows (column ${op.col.id})`);
-    size += 9 + op.key.length + op.value.length;
-  }
-  if (update.refcounts.size > 0) throw new PackError('a prepared block has no refcounted rows');
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  let at = 0;
-  for (const op of update.ops) {
-    if (op.type !== 'put') continue;
-    out[at] = op.col.id;
-    view.setUint32(at + 1, op.key.length, true);
-    out.set(op.key, at + 5);
-    at += 5 + op.key.length;
-    view.setUint32(at, op.value.length, true);
-    out.set(op.value, at + 4);
-    at += 4 + op.value.length;
-  }
-  return out;
+/** Where a block's rows go: a StoreUpdate (`storeRows`) or, on a preparing thread, a RowPacker. */
+export interface RowSink {
+  put(col: DBColumn, key: Uint8Array, value: Uint8Array): void;
+  /** A row whose value is `prefix` (if any) followed by `text` in UTF-8. */
+  putText(col: DBColumn, key: Uint8Array, text: string, prefix?: Uint8Array): void;
 }
+
+/** The rows as puts of `update`. */
+export function storeRows(update: StoreUpdate): RowSink {
+  return {
+    put: (col, key, value) => {
+      update.put(col, key, value);
+    },
+    putText: (col, key, text, prefix) => {
+      update.put(col, key, prefix ? concatBytes(prefix, utf8(text)) : utf8(text));
+    },
+  };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Packs rows as they are written (the layout of `PreparedBlock.rows`): a JSON text is encoded straight
+ * into the packed buffer, so a block's bytes are not copied once more after encoding.
+ */
+export class RowPacker implements RowSink {
+  private buf = new Uint8Array(64 * 1024);
+  private view = new DataView(this.buf.buffer);
+  private at = 0;
+
+  private reserve(bytes: number): void {
+    if (this.at + bytes <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.at + bytes));
+    grown.set(this.buf.subarray(0, this.at));
+    this.buf = grown;
+    this.view = new DataView(grown.buffer);
+  }
+
+  private head(col: DBColumn, key: Uint8Array, room: number): void {
+    this.reserve(9 + key.length + room);
+    this.buf[this.at] = col.id;
+    this.view.setUint32(this.at + 1, key.length, true);
+    this.buf.set(key, this.at + 5);
+    this.at += 5 + key.length;
+  }
+
+  put(col: DBColumn, key: Uint8Array, value: Uint8Array): void {
+    this.head(col, key, value.length);
+    this.view.setUint32(this.at, value.length, true);
+    this.buf.set(value, this.at + 4);
+    this.at += 4 + value.length;
+  }
+
+  putText(col: DBColumn, key: Uint8Array, text: string, prefix: Uint8Array = EMPTY): void {
+    // Stream JSON is nearly all ASCII, a byte per character; the rest takes up to three.
+    this.head(col, key, prefix.length + text.length);
+    const lengthAt = this.at;
+    let start = lengthAt + 4 + prefix.length;
+    let r = encoder.encodeInto(text, this.buf.subarray(start));
+    if (r.read < text.length) {
+      this.reserve(4 + prefix.length + text.length * 3);
+      start = lengthAt + 4 + prefix.length;
+      r = encoder.encodeInto(text, this.buf.subarray(start));
+    }
+    this.buf.set(prefix, lengthAt + 4);
+    this.view.setUint32(lengthAt, prefix.length + r.written, true);
+    this.at = start + r.written;
+  }
+
+  /** The packed rows; the packer is not used after. */
+  finish(): Uint8Array {
+    return this.buf.subarray(0, this.at);
+  }
+}
+
+const EMPTY = new Uint8Array(0);
 
 /** Adds the packed rows to `update` as puts; keys and values are views of `rows`. */
 export function unpackRows(rows: Uint8Array, update: StoreUpdate): void {
