@@ -10,7 +10,7 @@ import { measureCaches } from './cache.js';
 import { buildDataset } from './dataset.js';
 import { followerMarkdown, measureFollower } from './follow.js';
 import { bareFastify, load } from './load.js';
-import { rpc, rssMb, startNode } from './node_process.js';
+import { memoryMb, rpc, rssMb, startNode } from './node_process.js';
 import { benchParams } from './params.js';
 import { measureSendTx } from './send_tx.js';
 import { measureWorkspaces } from './workspaces.js';
@@ -133,7 +133,14 @@ const bareBefore = await measureBare();
 for (const [name, make] of cases) {
   if (!selected(name)) continue;
   const r = await load(node.url, make, { duration: P.duration });
-  rows.push({ name, ...r, rssMb: await rssMb(node.proc.pid, 'VmRSS') });
+  const mem = await memoryMb(node.proc.pid);
+  rows.push({
+    name,
+    ...r,
+    rssMb: mem?.rss ?? null,
+    privateMb: mem?.anon ?? null,
+    mappedMb: mem?.file ?? null,
+  });
   log(`${name}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms (${r.errors} errors)`);
 }
 const bareAfter = await measureBare();
@@ -145,6 +152,10 @@ const ceiling = {
 for (const r of rows) r.ratio = r.rps / ceiling.rps;
 
 let rss = await rssMb(node.proc.pid);
+// What the read cases' peak is made of: the process's private memory, and the mapped pages (LevelDB
+// reads its tables through mmap, so the tables a run has read stay resident in the process).
+const readsMemory = await memoryMb(node.proc.pid);
+let peakPrivateMb = Math.max(0, ...rows.map((r) => r.privateMb ?? 0));
 await node.stop();
 // Start-up again, each after the clean stop of the one before: the ordinary restart. The run's first
 // start usually follows an outside open of the store (the LevelDB read at the end of the last run),
@@ -163,6 +174,7 @@ if (selected('send_tx transfers')) {
   const tx = await measureSendTx(home, meta, key, { senders: quick ? 300 : 1000, duration: P.duration, log });
   rows.push(tx.row);
   rss = Math.max(rss ?? 0, tx.rss ?? 0);
+  peakPrivateMb = Math.max(peakPrivateMb, tx.memory?.anon ?? 0);
 }
 
 // Raw LevelDB getSync on the same store: the storage ceiling.
@@ -196,6 +208,8 @@ const result = {
   startupMs: Math.round(node.startupMs),
   restartMs,
   peakRssMb: rss,
+  peakPrivateMb,
+  readsMemory,
   ceiling: {
     bareFastify: ceiling.rps,
     bareFastifyRuns: [bareBefore, bareAfter],
@@ -229,7 +243,7 @@ const table = [
       `| ${r.name} | ${r.rps} | ${r.p50 ?? '–'} | ${r.p99 ?? '–'} | ${r.ratio === null ? '–' : `${Math.round(r.ratio * 100)} %`} | ${TARGETS[r.name] ?? '–'} |`,
   ),
   '',
-  `bare fastify ${ceiling.rps} req/s (${bareBefore.rps} before, ${bareAfter.rps} after; p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${restartMedianMs} ms after a clean stop (median of ${restartMs.join(', ')}), ${Math.round(node.startupMs)} ms for the run's first start · peak RSS ${rss} MB · ${head} blocks`,
+  `bare fastify ${ceiling.rps} req/s (${bareBefore.rps} before, ${bareAfter.rps} after; p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${restartMedianMs} ms after a clean stop (median of ${restartMs.join(', ')}), ${Math.round(node.startupMs)} ms for the run's first start · peak RSS ${rss} MB (after the read cases ${readsMemory?.rss} MB: ${readsMemory?.anon} MB private, ${readsMemory?.file} MB mapped files, mostly LevelDB tables; private memory peak ${peakPrivateMb} MB) · ${head} blocks`,
   '',
   `read cache policies at one byte budget (hit rate, ops/s): ${caches.map((c) => `${c.policy} ${(c.hitRate * 100).toFixed(1)} %, ${c.opsPerSec}/s`).join(' · ')}`,
   ...(workspaces

@@ -65,6 +65,23 @@ export async function rpc(url, method, params) {
   return body.result;
 }
 
+/**
+ * Resident memory now, in MB, read from /proc (Linux): all of it, the process's private part, and
+ * the pages of mapped files (LevelDB maps its table files into memory to read them, so every table
+ * page a read touches counts here until the table is closed; the kernel can drop those clean pages).
+ */
+export async function memoryMb(pid) {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const mb = (field) =>
+      Math.round(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024);
+    return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
+  } catch {
+    return null;
+  }
+}
+
 /** Peak (or, with 'VmRSS', current) RSS of a process in MB, read from /proc (Linux). */
 export async function rssMb(pid, field = 'VmHWM') {
   const { readFile } = await import('node:fs/promises');

@@ -2,7 +2,7 @@
 // Each sender keeps one transfer in flight for the whole run, signing the next as the last returns.
 import { actions as A, baseDecode, createTransaction } from 'near-api-js';
 import { rpcClient } from './http_client.js';
-import { rssMb, startNode } from './node_process.js';
+import { memoryMb, rssMb, startNode } from './node_process.js';
 import { fastSigner } from './signer.js';
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
@@ -79,6 +79,7 @@ export async function measureSendTx(home, meta, key, o) {
     `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders)`,
   );
   const rss = await rssMb(txNode.proc.pid);
+  const memory = await memoryMb(txNode.proc.pid);
   await txNode.stop();
-  return { row, rss };
+  return { row, rss, memory };
 }
