@@ -48,6 +48,17 @@ interface Slot {
   readError?: unknown;
 }
 
+/**
+ * `fn`, run in the async context of the call that made the job: the worker's answer arrives outside
+ * it, and what `fn` charges must land on the request that made the call. (AsyncResource.bind does
+ * the same at many times the cost on Node 20, defining deprecated accessors on every function.)
+ */
+function inCallerContext(fn: ((burnt: bigint) => void) | undefined) {
+  if (!fn) return undefined;
+  const resource = new AsyncResource('nearlite.ViewCall');
+  return (burnt: bigint) => resource.runInAsyncScope(fn, null, burnt);
+}
+
 export class ViewCallPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
@@ -166,10 +177,7 @@ export class ViewCallPool {
   ): Promise<object> {
     this.warm();
     return new Promise((resolve, reject) => {
-      // The worker's answer arrives outside the caller's async context; bind the callback to it, so
-      // what it charges lands on the request that made the call.
-      this.queue.push({ req, get, at: null, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
-      this.pump();
+      this.enqueue({ req, get, at: null, onGas: inCallerContext(onGas), resolve, reject });
     });
   }
 
@@ -184,15 +192,7 @@ export class ViewCallPool {
   ): Promise<object> {
     this.warm();
     return new Promise((resolve, reject) => {
-      this.queue.push({
-        req,
-        get: read,
-        at: null,
-        onGas: onGas && AsyncResource.bind(onGas),
-        resolve,
-        reject,
-      });
-      this.pump();
+      this.enqueue({ req, get: read, at: null, onGas: inCallerContext(onGas), resolve, reject });
     });
   }
 
@@ -208,8 +208,7 @@ export class ViewCallPool {
   ): Promise<object> {
     this.warm();
     return new Promise((resolve, reject) => {
-      this.queue.push({ req, get: read, at, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
-      this.pump();
+      this.enqueue({ req, get: read, at, onGas: inCallerContext(onGas), resolve, reject });
     });
   }
 
@@ -220,9 +219,13 @@ export class ViewCallPool {
   callAt(req: ViewRequest, at: WorkerState, onGas?: (burnt: bigint) => void): Promise<object> {
     this.warm();
     return new Promise((resolve, reject) => {
-      this.queue.push({ req, get: null, at, onGas: onGas && AsyncResource.bind(onGas), resolve, reject });
-      this.pump();
+      this.enqueue({ req, get: null, at, onGas: inCallerContext(onGas), resolve, reject });
     });
+  }
+
+  private enqueue(job: Job): void {
+    this.queue.push(job);
+    this.pump();
   }
 
   async close(): Promise<void> {
