@@ -85,11 +85,10 @@ export class RowPacker implements RowSink {
     // Stream JSON is nearly all ASCII, a byte per character; the rest takes up to three.
     this.head(col, key, prefix.length + text.length);
     const lengthAt = this.at;
-    let start = lengthAt + 4 + prefix.length;
+    const start = lengthAt + 4 + prefix.length;
     let r = encoder.encodeInto(text, this.buf.subarray(start));
     if (r.read < text.length) {
       this.reserve(4 + prefix.length + text.length * 3);
-      start = lengthAt + 4 + prefix.length;
       r = encoder.encodeInto(text, this.buf.subarray(start));
     }
     this.buf.set(prefix, lengthAt + 4);
