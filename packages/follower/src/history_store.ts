@@ -28,8 +28,16 @@ import type {
 } from './history_reader.js';
 import { blockUpdate } from './ingest_update.js';
 import { type PreparedBlock, unpackRows } from './prepared_block.js';
+import { SeekCache } from './seek_cache.js';
 
-export { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY, GENESIS_KEY } from './history_keys_misc.js';
+export {
+  blockRowPrefix,
+  CURSOR_KEY,
+  encodeCursor,
+  FIRST_KEY,
+  FLAT_KEY,
+  GENESIS_KEY,
+} from './history_keys_misc.js';
 
 // Ingested rows are not written through to the read cache (Store.commit): a catch-up would push out
 // what readers use, and prepared rows are views of their block's whole buffer.
@@ -37,6 +45,8 @@ const BULK = { cacheRows: false } as const;
 
 export class HistoryStore implements HistoryReader, HistoryWriter {
   private flat = false;
+  /** What history seeks found (seek_cache.ts): rows below the cursor never change. */
+  private readonly seeks = new SeekCache();
 
   constructor(readonly store: Store) {}
 
@@ -191,13 +201,18 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   async valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
     const flat = this.valueAtSync(trieKey, height);
     if (flat !== FLAT_MISS) return flat;
+    const cacheKey = Buffer.from(trieKey.buffer, trieKey.byteOffset, trieKey.byteLength).toString('latin1');
+    const known = this.seeks.get(cacheKey, height);
+    if (known !== undefined) return known;
     const prefix = historyKeyPrefix(trieKey);
     const row = await this.store.first(
       DBCol.StateHistory,
       prefix,
       concatBytes(prefix, invertedHeight(height)),
     );
-    return row ? decodeHistoryValue(row[1]) : null;
+    const value = row ? decodeHistoryValue(row[1]) : null;
+    this.seeks.add(cacheKey, row ? decodeHistoryKey(row[0]).height : -1, height, value);
+    return value;
   }
 
   /** Every (trie key, value) under `prefix` as of `height`, in trie-key order. */
