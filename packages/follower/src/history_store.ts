@@ -3,7 +3,7 @@
 // blocks. Point reads of stored views are synchronous (`getSync`); a state read "as of height H" is a
 // synchronous lookup of the key's flat row when the key has not changed since H (flat_state.ts), and
 // otherwise an async seek of the StateHistory column (classic-level has no synchronous iterator).
-import { bytesEqual, type CryptoHash, concatBytes, fromUtf8 } from '@nearlite/primitives';
+import { binaryKey, bytesEqual, type CryptoHash, concatBytes, fromUtf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, readU64be, type Store, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow, FLAT_MISS, flatValueAt } from './flat_state.js';
@@ -201,7 +201,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   async valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
     const flat = this.valueAtSync(trieKey, height);
     if (flat !== FLAT_MISS) return flat;
-    const cacheKey = Buffer.from(trieKey.buffer, trieKey.byteOffset, trieKey.byteLength).toString('latin1');
+    const cacheKey = binaryKey(trieKey);
     const known = this.seeks.get(cacheKey, height);
     if (known !== undefined) return known;
     const prefix = historyKeyPrefix(trieKey);

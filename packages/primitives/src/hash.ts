@@ -50,6 +50,11 @@ export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** The bytes as a string of one char per byte: a cheap map key (no hex expansion). */
+export function binaryKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }

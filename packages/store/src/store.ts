@@ -7,7 +7,7 @@ import type { MemoryLevel } from 'memory-level';
 import type { DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
-import type { StoreUpdate } from './store_update.js';
+import { columnKey, type StoreUpdate } from './store_update.js';
 
 type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Array>;
 
@@ -18,10 +18,6 @@ function fullKey(col: DBColumn, key: Uint8Array): Uint8Array {
   out[0] = col.id;
   out.set(key, 1);
   return out;
-}
-
-function cacheKey(col: DBColumn, key: Uint8Array): string {
-  return `${col.id}:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
 }
 
 /** What a cached row costs beyond its value: its key string, map slot and typed-array object. */
@@ -134,7 +130,7 @@ export class Store {
   // worth caching: a miss still costs LevelDB a lookup per level.
   private raw(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
-    const ck = cacheKey(col, key);
+    const ck = columnKey(col, key);
     const hit = this.cache.get(ck);
     this.stats.reads++;
     if (hit !== undefined) {
@@ -260,7 +256,7 @@ export class Store {
       else batch.del(k);
       // A direct put on a refcounted column is stored as given; only folded counts are cached.
       const row = op.type === 'delete' ? ABSENT : op.col.refcounted || !cacheRows ? null : op.value;
-      written.push([cacheKey(op.col, op.key), row]);
+      written.push([columnKey(op.col, op.key), row]);
     }
     for (const r of update.refcounts.values()) {
       if (r.delta === 0) continue;
@@ -269,7 +265,7 @@ export class Store {
       const rc = (cur ? readRc(cur) : 0) + r.delta;
       if (rc <= 0) {
         if (cur) batch.del(k);
-        written.push([cacheKey(r.col, r.key), ABSENT]);
+        written.push([columnKey(r.col, r.key), ABSENT]);
         continue;
       }
       const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
@@ -277,7 +273,7 @@ export class Store {
         throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
       const stored = withRc(value, rc);
       batch.put(k, stored);
-      written.push([cacheKey(r.col, r.key), stored]);
+      written.push([columnKey(r.col, r.key), stored]);
     }
     this.dropIdleIterators();
     try {

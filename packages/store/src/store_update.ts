@@ -1,6 +1,7 @@
 // One logical change (a block, one GC step) accumulated in memory and committed as ONE LevelDB batch.
 // Refcount deltas for the same key are folded here; the read-modify-write of the stored count happens
 // at commit. That is only correct with a single writer (the chain loop), which the node guarantees.
+import { binaryKey } from '@nearlite/primitives';
 import type { DBColumn } from './columns.js';
 
 export type StoreOp =
@@ -14,8 +15,9 @@ export interface RefcountDelta {
   delta: number;
 }
 
-function mapKey(col: DBColumn, key: Uint8Array): string {
-  return `${col.id}:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
+/** A row's key in maps keyed by column and key: the update's refcounts and the store's cache. */
+export function columnKey(col: DBColumn, key: Uint8Array): string {
+  return `${col.id}:${binaryKey(key)}`;
 }
 
 export class StoreUpdate {
@@ -35,7 +37,7 @@ export class StoreUpdate {
   /** Adds `delta` references to a refcounted row, writing `value` if the row is new. */
   incRef(col: DBColumn, key: Uint8Array, value: Uint8Array, delta = 1): this {
     if (!col.refcounted) throw new TypeError(`column ${col.id} is not refcounted`);
-    const k = mapKey(col, key);
+    const k = columnKey(col, key);
     const cur = this.refcounts.get(k);
     if (cur) {
       cur.delta += delta;
@@ -46,7 +48,7 @@ export class StoreUpdate {
 
   decRef(col: DBColumn, key: Uint8Array, delta = 1): this {
     if (!col.refcounted) throw new TypeError(`column ${col.id} is not refcounted`);
-    const k = mapKey(col, key);
+    const k = columnKey(col, key);
     const cur = this.refcounts.get(k);
     if (cur) cur.delta -= delta;
     else this.refcounts.set(k, { col, key, value: undefined, delta: -delta });

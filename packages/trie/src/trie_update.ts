@@ -1,6 +1,6 @@
 // The overlay the runtime writes through: prospective writes (one receipt or transaction) on top of
 // committed ones (the chunk so far) on top of the base state. Reads are synchronous.
-import { compareBytes } from '@nearlite/primitives';
+import { binaryKey, compareBytes } from '@nearlite/primitives';
 import type {
   RawStateChangesWithTrieKey,
   StateChangeCause,
@@ -15,7 +15,7 @@ export interface StateReader {
   touchedNodes?(key: Uint8Array): { readonly nodes: number; readonly found: boolean };
 }
 
-const keyOf = (k: Uint8Array) => Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1');
+const keyOf = binaryKey;
 const bytesOf = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 
 export class TrieUpdate {
