@@ -65,31 +65,33 @@ export async function rpc(url, method, params) {
   return body.result;
 }
 
-/**
- * Resident memory now, in MB, read from /proc (Linux): all of it, the process's private part, and
- * the pages of mapped files (LevelDB maps its table files into memory to read them, so every table
- * page a read touches counts here until the table is closed; the kernel can drop those clean pages).
- */
-export async function memoryMb(pid) {
+/** Fields of /proc/<pid>/status in MB (Linux); null when the process is gone. */
+async function statusMb(pid, fields) {
   const { readFile } = await import('node:fs/promises');
+  let status;
   try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const mb = (field) =>
-      Math.round(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024);
-    return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
+    status = await readFile(`/proc/${pid}/status`, 'utf8');
   } catch {
     return null;
   }
+  const mb = (field) => {
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
+    return kb === undefined ? null : Math.round(Number(kb) / 1024);
+  };
+  return fields.map(mb);
 }
 
-/** Peak (or, with 'VmRSS', current) RSS of a process in MB, read from /proc (Linux). */
+/**
+ * Resident memory now, in MB: all of it, the process's private part, and the pages of mapped files
+ * (LevelDB maps its table files into memory to read them, so every table page a read touches counts
+ * here until the table is closed; the kernel can drop those clean pages).
+ */
+export async function memoryMb(pid) {
+  const mb = await statusMb(pid, ['VmRSS', 'RssAnon', 'RssFile']);
+  return mb && { rss: mb[0], anon: mb[1], file: mb[2] };
+}
+
+/** Peak (or, with 'VmRSS', current) RSS of a process in MB. */
 export async function rssMb(pid, field = 'VmHWM') {
-  const { readFile } = await import('node:fs/promises');
-  try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const hwm = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
-    return hwm ? Math.round(Number(hwm[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
+  return (await statusMb(pid, [field]))?.[0] ?? null;
 }
