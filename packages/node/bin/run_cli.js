@@ -1,12 +1,18 @@
-// What both commands run: the CLI from the bundle (`npm run build` writes it, and it starts in a
-// fraction of the time of the module tree in dist/), or from dist/ when there is no bundle.
+// What both commands run: the CLI from the bundle (`npm run build` writes it; it starts in a fraction
+// of the time of the module tree in dist/, and from compiled code after its first run), or from
+// dist/ when there is no bundle.
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from './load_bundle.js';
+
+async function loadCli() {
+  const bundle = fileURLToPath(new URL('../bundle/cli.cjs', import.meta.url));
+  if (existsSync(bundle)) return loadBundle(bundle).exports;
+  return import('../dist/cli.js');
+}
 
 export async function runCli(name, argv) {
-  const entry = existsSync(new URL('../bundle/cli.js', import.meta.url))
-    ? '../bundle/cli.js'
-    : '../dist/cli.js';
-  const { main } = await import(entry);
+  const { main } = await loadCli();
   try {
     const code = await main(argv);
     if (typeof code === 'number') process.exitCode = code;
