@@ -63,6 +63,11 @@ export class AccessControl {
     return this.keys.size > 0;
   }
 
+  /** Whether view calls are charged for the gas they burn (a gas budget per client is set). */
+  get metersGas(): boolean {
+    return this.o.viewGasPerSecond !== undefined;
+  }
+
   isKey(segment: string): boolean {
     return this.keys.has(segment);
   }

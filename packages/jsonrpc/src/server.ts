@@ -104,15 +104,21 @@ async function answer(
   }
   let res: DispatchResult;
   try {
-    const metered = await withGasMeter(() =>
+    const run = () =>
       dispatch(body.value, backend, {
         onInternalError: report,
         ...(observe ? { observe } : {}),
         ...(pathMethod === undefined ? {} : { pathMethod }),
-      }),
-    );
-    res = metered.value;
-    if (metered.gas > 0n) access.chargeGas(admitted.client, metered.gas);
+      });
+    // The meter is an AsyncLocalStorage, which on Node 20 turns on promise hooks for the whole
+    // process: every promise of every request would pay for them. Only a gas budget needs it.
+    if (access.metersGas) {
+      const metered = await withGasMeter(run);
+      res = metered.value;
+      if (metered.gas > 0n) access.chargeGas(admitted.client, metered.gas);
+    } else {
+      res = await run();
+    }
   } catch (err) {
     report(err, pathMethod ?? 'dispatch');
     const e = internalError((err as Error).message);
