@@ -8,7 +8,7 @@ import type { FunctionCallError, WasmTrap } from './errors.js';
 import { HostError, VMRunnerError } from './errors.js';
 import type { External } from './external.js';
 import type { RuntimeFeesConfig } from './fees.js';
-import { buildImports, type GasSync } from './imports.js';
+import { buildImports, type GasSync, withHostBinding } from './imports.js';
 import { VMLogic } from './logic.js';
 import { releaseMemory, takeMemory } from './memory_pool.js';
 import { PAGE } from './prepare/memory_guard.js';
@@ -137,7 +137,7 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
   logic.memory = guestMemory;
   let instance: WebAssembly.Instance;
   try {
-    instance = new WebAssembly.Instance(compiled.module, { env: buildImports(logic, memory, gas) });
+    instance = new WebAssembly.Instance(compiled.module, { env: buildImports(memory) });
   } catch (e) {
     // The memory is not returned: a failed instantiation may have written part of the data.
     if (e instanceof WebAssembly.LinkError) return logic.outcome({ LinkError: { msg: e.message } });
@@ -150,11 +150,13 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
   const stack = exports[STACK_EXPORT] as WebAssembly.Global;
   gas.rearm();
   try {
-    if (compiled.hasStart) {
-      (exports[START_EXPORT] as () => void)();
-      stack.value = limits.max_stack_height;
-    }
-    (exports[methodName] as () => void)();
+    withHostBinding(logic, gas, () => {
+      if (compiled.hasStart) {
+        (exports[START_EXPORT] as () => void)();
+        stack.value = limits.max_stack_height;
+      }
+      (exports[methodName] as () => void)();
+    });
     gas.flush();
   } catch (e) {
     return logic.outcome(classify(e, gas, stack));
