@@ -9,6 +9,8 @@ export type CompiledContract =
       readonly methods: ReadonlyMap<string, boolean>;
       readonly hasStart: boolean;
       readonly dataEnd: number;
+      /** Globals to restore when an instance is reused; null: a fresh instance every call. */
+      readonly resetGlobals: readonly string[] | null;
       readonly codeLength: number;
     }
   | { readonly ok: false; readonly error: FunctionCallError; readonly codeLength: number };

@@ -32,6 +32,7 @@ export function compileContract(code: Uint8Array, config: VMConfig): CompiledCon
     methods: prepared.methods,
     hasStart: prepared.hasStart,
     dataEnd: prepared.dataEnd,
+    resetGlobals: prepared.resetGlobals,
     codeLength,
   };
 }

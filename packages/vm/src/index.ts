@@ -25,6 +25,7 @@ export { ActionCosts, parseFeesConfig, sendFee, transferFees } from './fees.js';
 export { GLOBAL_CONTRACT_FEES, GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE } from './global_contract_fees.js';
 export type { HostFunctionDef, WasmValType } from './imports.js';
 export { IMPORT_TABLE } from './imports.js';
+export { keptInstances } from './instance_pool.js';
 export { ProfileDataV3 } from './profile.js';
 export type { RunFunctionArgs } from './runner.js';
 export { runFunction } from './runner.js';

@@ -23,8 +23,24 @@ export function releaseMemory(
   initialBytes: number,
   pages: number,
 ): void {
+  zeroWrites(memory, 0, lowEnd, initialBytes, pages);
+  keepMemory(memory);
+}
+
+/** Zeroes the initial pages from `from` up to `lowEnd`, and every page the call grew into. */
+export function zeroWrites(
+  memory: WebAssembly.Memory,
+  from: number,
+  lowEnd: number,
+  initialBytes: number,
+  pages: number,
+): void {
   const bytes = new Uint8Array(memory.buffer);
-  if (lowEnd > 0) bytes.fill(0, 0, Math.min(lowEnd, initialBytes));
+  if (lowEnd > from) bytes.fill(0, from, Math.min(lowEnd, initialBytes));
   if (pages * PAGE > initialBytes) bytes.fill(0, initialBytes, pages * PAGE);
+}
+
+/** Keeps an all-zero memory for a later call, if the pool has room. */
+export function keepMemory(memory: WebAssembly.Memory): void {
   if (free.length < KEEP) free.push(memory);
 }

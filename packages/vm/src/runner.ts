@@ -9,8 +9,9 @@ import { HostError, VMRunnerError } from './errors.js';
 import type { External } from './external.js';
 import type { RuntimeFeesConfig } from './fees.js';
 import { buildImports, type GasSync, withHostBinding } from './imports.js';
+import { resetPoint, returnInstance, takeInstance } from './instance_pool.js';
 import { VMLogic } from './logic.js';
-import { releaseMemory, takeMemory } from './memory_pool.js';
+import { releaseMemory, takeMemory, zeroWrites } from './memory_pool.js';
 import { PAGE } from './prepare/memory_guard.js';
 import { GAS_EXPORT, LOW_EXPORT, PAGES_EXPORT, STACK_EXPORT, START_EXPORT } from './prepare/prepare.js';
 import { ProfileDataV3 } from './profile.js';
@@ -128,21 +129,28 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
     return logic.outcome(classify(new WebAssembly.RuntimeError('data segment is out of bounds'), gas, null));
   }
   let memory: WebAssembly.Memory;
-  try {
-    memory = takeMemory(limits.max_memory_pages);
-  } catch (e) {
-    throw new VMRunnerError('LoadingError', 'cannot allocate contract memory', { cause: e });
+  let instance: WebAssembly.Instance;
+  // A kept instance of this module is exactly what instantiating it again would make.
+  let pooled = takeInstance(compiled);
+  if (pooled !== undefined) {
+    ({ memory, instance } = pooled);
+  } else {
+    try {
+      memory = takeMemory(limits.max_memory_pages);
+    } catch (e) {
+      throw new VMRunnerError('LoadingError', 'cannot allocate contract memory', { cause: e });
+    }
+    try {
+      instance = new WebAssembly.Instance(compiled.module, { env: buildImports(memory) });
+    } catch (e) {
+      // The memory is not returned: a failed instantiation may have written part of the data.
+      if (e instanceof WebAssembly.LinkError) return logic.outcome({ LinkError: { msg: e.message } });
+      return logic.outcome(classify(e, gas, null));
+    }
+    pooled = resetPoint(compiled, instance, memory) ?? undefined;
   }
   const guestMemory = new Memory(memory, initialBytes);
   logic.memory = guestMemory;
-  let instance: WebAssembly.Instance;
-  try {
-    instance = new WebAssembly.Instance(compiled.module, { env: buildImports(memory) });
-  } catch (e) {
-    // The memory is not returned: a failed instantiation may have written part of the data.
-    if (e instanceof WebAssembly.LinkError) return logic.outcome({ LinkError: { msg: e.message } });
-    return logic.outcome(classify(e, gas, null));
-  }
   const exports = instance.exports;
   const pages = exports[PAGES_EXPORT] as WebAssembly.Global;
   guestMemory.bind(pages);
@@ -166,7 +174,13 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
       guestMemory.hostLow,
       compiled.dataEnd,
     );
-    releaseMemory(memory, low, initialBytes, pages.value as number);
+    if (pooled === undefined) {
+      releaseMemory(memory, low, initialBytes, pages.value as number);
+    } else {
+      // Below the data's end the instance's image is copied back whole.
+      zeroWrites(memory, compiled.dataEnd, low, initialBytes, pages.value as number);
+      returnInstance(compiled, pooled);
+    }
   }
   return logic.outcome(null);
 }

@@ -20,7 +20,15 @@ export interface InstrumentContext {
   readonly memory: MemoryGuard;
   /** Locals still allowed across the whole contract (max_locals_per_contract). */
   localBudget: bigint;
+  /**
+   * Set once a body changes instance state other than memory and globals: a table (table.set,
+   * table.grow, table.fill, table.copy, table.init) or a segment (memory.init, data.drop, elem.drop).
+   */
+  mutatesInstance: boolean;
 }
+
+/** The 0xfc-prefixed instructions that change a table or drop a segment. */
+const MUTATES_INSTANCE: ReadonlySet<number> = new Set([8, 9, 12, 13, 14, 15, 17]);
 
 const FRAME_OVERHEAD = 64;
 const ENDS_SEGMENT: ReadonlySet<InstrKind> = new Set(['loop', 'if', 'else', 'end', 'branch', 'br_if']);
@@ -114,6 +122,8 @@ export function instrumentBody(
     if (kind !== 'block' && kind !== 'else' && kind !== 'end' && kind !== 'free') ops++;
     if (kind === 'call') edits.push({ at: r.pos, end: r.pos, bytes: restoreStack });
     const op = body[at]!;
+    if (op === 0x26 || (op === 0xfc && MUTATES_INSTANCE.has(new Reader(body, at + 1).u32())))
+      ctx.mutatesInstance = true;
     if (kind === 'plain' && ((op >= 0x28 && op <= 0x40) || op === 0xfc)) {
       const guarded = guardInstruction(body, at, r.pos, ctx.memory, scratch);
       if (guarded !== null) edits.push({ at, end: r.pos, bytes: guarded });

@@ -13,6 +13,9 @@ export const STACK_EXPORT = '\u0000stack';
 export const START_EXPORT = '\u0000start';
 export const PAGES_EXPORT = '\u0000pages';
 export const LOW_EXPORT = '\u0000low';
+export const LIMIT_EXPORT = '\u0000limit';
+/** The contract's own mutable global `i`, exported so an instance can be reset between calls. */
+export const globalExport = (i: number): string => `\u0000g${i}`;
 
 interface FuncType {
   readonly params: number[];
@@ -26,6 +29,12 @@ export interface PreparedCode {
   readonly hasStart: boolean;
   /** End of the highest active data segment: instantiation writes below it. */
   readonly dataEnd: number;
+  /**
+   * Exported globals that hold all of an instance's mutable state besides its memory, or null when
+   * the module can change its instance in ways a reset cannot undo (tables, dropped segments,
+   * reference-typed globals): such a module gets a fresh instance every call.
+   */
+  readonly resetGlobals: readonly string[] | null;
 }
 
 // Canonical section order; 12 (data count) sits between element (9) and code (10).
@@ -238,12 +247,20 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   const gl = s.get(6);
   let globalCount = 0;
   let globalsFrom: Uint8Array = new Uint8Array(0);
+  const mutableGlobals: number[] = [];
+  let resettable = true;
   if (gl !== undefined) {
     globalCount = gl.u32();
     const from = gl.pos;
     for (let i = 0; i < globalCount; i++) {
-      if (!isValType(gl.u8(), f)) fail();
-      if (gl.u8() > 1) fail();
+      const type = gl.u8();
+      if (!isValType(type, f)) fail();
+      const mutability = gl.u8();
+      if (mutability > 1) fail();
+      if (mutability === 1) {
+        mutableGlobals.push(i);
+        if (type === 0x70 || type === 0x6f) resettable = false;
+      }
       skipConstExpr(gl, f);
     }
     if (!gl.done()) fail();
@@ -277,7 +294,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   }
   const start = s.get(8);
   const startFn = start === undefined ? null : start.u32();
-  exports.u32(exportCount + 4 + (startFn === null ? 0 : 1)).bytes(exportsFrom);
+  exports.u32(exportCount + 5 + mutableGlobals.length + (startFn === null ? 0 : 1)).bytes(exportsFrom);
   exports.name(GAS_EXPORT).byte(0x03).u32(globalCount);
   exports
     .name(STACK_EXPORT)
@@ -288,9 +305,14 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     .byte(0x03)
     .u32(globalCount + 2);
   exports
+    .name(LIMIT_EXPORT)
+    .byte(0x03)
+    .u32(globalCount + 3);
+  exports
     .name(LOW_EXPORT)
     .byte(0x03)
     .u32(globalCount + 4);
+  for (const i of mutableGlobals) exports.name(globalExport(i)).byte(0x03).u32(i);
   if (startFn !== null) exports.name(START_EXPORT).byte(0x00).u32(startFn);
   out.section(7, exports);
 
@@ -325,6 +347,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     stackGlobal: globalCount + 1,
     memory: guard,
     localBudget: limits.max_locals_per_contract,
+    mutatesInstance: false,
   };
   const sink = new Sink().u32(bodies + 2);
   for (let i = 0; i < bodies && codeSec !== undefined; i++) {
@@ -341,5 +364,16 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     dataEnd = checkData(data, f);
     out.section(11, new Sink().bytes(code.subarray(from, data.end)));
   }
-  return { bytes: out.toBytes(), methods, hasStart: startFn !== null, dataEnd };
+  const resetGlobals =
+    resettable && !ctx.mutatesInstance
+      ? [
+          GAS_EXPORT,
+          STACK_EXPORT,
+          PAGES_EXPORT,
+          LIMIT_EXPORT,
+          LOW_EXPORT,
+          ...mutableGlobals.map(globalExport),
+        ]
+      : null;
+  return { bytes: out.toBytes(), methods, hasStart: startFn !== null, dataEnd, resetGlobals };
 }

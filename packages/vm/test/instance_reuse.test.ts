@@ -1,0 +1,90 @@
+// A thread keeps a finished instance and runs the next call of the same module on it. Every call must
+// still see what a fresh instance would: its globals at their initial values, its data segments as
+// written, its start function run, its stack and gas budgets whole. A module that can change its
+// tables or drop segments is never reused.
+import { keptInstances } from '@nearlite/vm';
+import t from 'tap';
+import { call, contract, freshHash, returned, text } from './helpers.js';
+
+const ret64 = (expr: string) =>
+  `(i64.store (i32.const 0) ${expr}) (call $value_return (i64.const 8) (i64.const 0))`;
+const u64 = (b: Uint8Array): bigint => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
+
+t.test('globals, data and start are as instantiation left them, call after call', async (t) => {
+  const code = await contract(`
+    (global $n (mut i64) (i64.const 5))
+    (global $f (mut f64) (f64.const 1.5))
+    (global $started (mut i32) (i32.const 0))
+    (data (i32.const 100) "abc")
+    (func $start (global.set $started (i32.add (global.get $started) (i32.const 1))))
+    (start $start)
+    (func (export "bump") (global.set $n (i64.add (global.get $n) (i64.const 1))) ${ret64('(global.get $n)')})
+    (func (export "bump_f")
+      (global.set $f (f64.add (global.get $f) (f64.const 1)))
+      ${ret64('(i64.trunc_f64_u (f64.mul (global.get $f) (f64.const 10)))')})
+    (func (export "started") ${ret64('(i64.extend_i32_u (global.get $started))')})
+    (func (export "overwrite")
+      (call $value_return (i64.const 3) (i64.const 100))
+      (i32.store8 (i32.const 100) (i32.const 88))
+      (i64.store (i32.const 4000) (i64.const -1)))
+    (func (export "read_far") ${ret64('(i64.load (i32.const 4000))')})
+  `);
+  const codeHash = freshHash();
+  const run = (method: string) => call({ code, codeHash, method });
+  for (let i = 0; i < 3; i++) {
+    t.equal(u64(returned(run('bump'))), 6n, `bump ${i}: the global starts at 5 every call`);
+    t.equal(u64(returned(run('bump_f'))), 25n, `bump_f ${i}: the f64 global starts at 1.5`);
+    t.equal(u64(returned(run('started'))), 1n, `started ${i}: the start function ran once for this call`);
+    t.equal(text(returned(run('overwrite'))), 'abc', `overwrite ${i}: the data segment is as written`);
+    t.equal(u64(returned(run('read_far'))), 0n, `read_far ${i}: memory the last call wrote is zero`);
+  }
+  t.ok(keptInstances() >= 1, 'the module was kept between calls');
+});
+
+t.test('a trapped call leaves nothing behind: gas and stack budgets are whole again', async (t) => {
+  const code = await contract(`
+    (func $deep (param i64) (result i64) (call $deep (i64.add (local.get 0) (i64.const 1))))
+    (func (export "recurse") (drop (call $deep (i64.const 0))))
+    (func (export "spin") (loop $l (br $l)))
+    (func (export "work")
+      (local $i i32)
+      (loop $l
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $l (i32.lt_u (local.get $i) (i32.const 1000))))
+      (call $deep2 (i32.const 200)))
+    (func $deep2 (param i32)
+      (if (i32.gt_u (local.get 0) (i32.const 0)) (then (call $deep2 (i32.sub (local.get 0) (i32.const 1))))))
+  `);
+  const codeHash = freshHash();
+  const run = (method: string) => call({ code, codeHash, method });
+  const first = run('work');
+  t.equal(first.aborted, null);
+  t.same(run('recurse').aborted, { WasmTrap: 'StackOverflow' });
+  const afterOverflow = run('work');
+  t.equal(afterOverflow.aborted, null, 'the stack budget is whole after an overflow');
+  t.equal(afterOverflow.burnt_gas, first.burnt_gas, 'and the call burns exactly what it burnt before');
+  t.same(run('spin').aborted, { HostError: 'GasExceeded' });
+  const afterSpin = run('work');
+  t.equal(afterSpin.aborted, null, 'the gas budget is whole after running out');
+  t.equal(afterSpin.burnt_gas, first.burnt_gas);
+});
+
+t.test('a module that changes its table gets a fresh instance every call', async (t) => {
+  const code = await contract(`
+    (type $r (func (result i64)))
+    (table 1 funcref)
+    (elem (i32.const 0) $a)
+    (func $a (result i64) (i64.const 1))
+    (func $b (result i64) (i64.const 2))
+    (elem declare func $b)
+    (func (export "swap")
+      ${ret64('(call_indirect (type $r) (i32.const 0))')}
+      (table.set (i32.const 0) (ref.func $b)))
+  `);
+  const codeHash = freshHash();
+  const before = keptInstances();
+  for (let i = 0; i < 3; i++) {
+    t.equal(u64(returned(call({ code, codeHash, method: 'swap' }))), 1n, `call ${i}: the table as declared`);
+  }
+  t.equal(keptInstances(), before, 'its instances are not kept');
+});
