@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDataset } from './dataset.js';
 import { load } from './load.js';
-import { cliSync, rpc, rssMb, startNode } from './node_process.js';
+import { cliSync, cpuSeconds, rpc, rssMb, startNode } from './node_process.js';
 import { benchParams } from './params.js';
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
@@ -148,18 +148,32 @@ export async function measureFollower({ cache, home, meta, P, log }) {
   try {
     // Producer, follower, follower, producer: on a machine whose speed drifts, neither node is
     // always measured first, and each side's figure is the mean of its two runs.
-    const mean = (a, b) => ({ ...a, rps: Math.round((a.rps + b.rps) / 2), runs: [a.rps, b.rps] });
+    const mean = (a, b) => ({
+      ...a,
+      rps: Math.round((a.rps + b.rps) / 2),
+      runs: [a.rps, b.rps],
+      cpuUsPerRequest: Math.round((a.cpuUsPerRequest + b.cpuUsPerRequest) / 2),
+    });
+    // Beside throughput, each node's CPU per request (all its threads; the unmeasured warm-up second
+    // counted at the measured rate): on two cores shared with the load generator, throughput swings
+    // with the machine, CPU per request much less.
+    const measure = async (node, make) => {
+      const before = await cpuSeconds(node.proc.pid);
+      const r = await load(node.url, make, { duration: P.duration });
+      const used = (await cpuSeconds(node.proc.pid)) - before;
+      return { ...r, cpuUsPerRequest: Math.round((used * 1e6) / Math.max(1, r.rps * (P.duration + 1))) };
+    };
     for (const [name, make] of cases) {
-      const p1 = await load(producer.url, make, { duration: P.duration });
-      const f1 = await load(follower.url, make, { duration: P.duration });
-      const f2 = await load(follower.url, make, { duration: P.duration });
-      const p2 = await load(producer.url, make, { duration: P.duration });
+      const p1 = await measure(producer, make);
+      const f1 = await measure(follower, make);
+      const f2 = await measure(follower, make);
+      const p2 = await measure(producer, make);
       const p = mean(p1, p2);
       const f = mean(f1, f2);
       f.errors = f1.errors + f2.errors;
       reads.push({ name, producer: p, follower: f, ratio: Number((f.rps / p.rps).toFixed(2)) });
       log(
-        `${name}: producer ${p.rps} req/s, follower ${f.rps} req/s (${f.errors} errors) → ${(f.rps / p.rps).toFixed(2)}`,
+        `${name}: producer ${p.rps} req/s, follower ${f.rps} req/s (${f.errors} errors) → ${(f.rps / p.rps).toFixed(2)}; CPU per request ${p.cpuUsPerRequest} and ${f.cpuUsPerRequest} µs`,
       );
     }
   } finally {
@@ -177,11 +191,11 @@ export function followerMarkdown(f) {
     `- Catch-up, whole chain: ${f.ingest.blocksPerSecond} blocks/s, ${f.ingest.stateChangesPerSecond} state changes/s (${f.ingest.stateChanges} state changes; start-up included; target 1,000 blocks/s); once serving (from the follower's first answer, start-up left out): ${f.ingest.servingBlocksPerSecond} blocks/s, ${f.ingest.servingStateChangesPerSecond} state changes/s; follower start to first answer ${f.ingest.startupMs} ms; follower peak RSS ${f.ingest.followerPeakRssMb} MB`,
     `- Catch-up, state-change-heavy part (the first ${f.dense.blocks} blocks, up to the last with state changes): ${f.dense.blocksPerSecond} blocks/s, ${f.dense.stateChangesPerSecond} state changes/s (${f.dense.stateChanges} state changes; target 20,000/s); once serving: ${f.dense.servingBlocksPerSecond} blocks/s, ${f.dense.servingStateChangesPerSecond} state changes/s`,
     '',
-    '| read | producer req/s (two runs) | follower req/s (two runs) | follower / producer (target ≥ 0.9) |',
-    '|---|---:|---:|---:|',
+    '| read | producer req/s (two runs) | follower req/s (two runs) | follower / producer (target ≥ 0.9) | CPU µs per request, producer / follower |',
+    '|---|---:|---:|---:|---:|',
     ...f.reads.map(
       (r) =>
-        `| ${r.name} | ${r.producer.rps} (${r.producer.runs?.join(', ')}) | ${r.follower.rps} (${r.follower.runs?.join(', ')}) | ${r.ratio} |`,
+        `| ${r.name} | ${r.producer.rps} (${r.producer.runs?.join(', ')}) | ${r.follower.rps} (${r.follower.runs?.join(', ')}) | ${r.ratio} | ${r.producer.cpuUsPerRequest ?? '–'} / ${r.follower.cpuUsPerRequest ?? '–'} |`,
     ),
   ].join('\n');
 }

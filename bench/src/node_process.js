@@ -91,6 +91,14 @@ export async function memoryMb(pid) {
   return mb && { rss: mb[0], anon: mb[1], file: mb[2] };
 }
 
+/** CPU time a process has used so far (all its threads, user and system), in seconds (Linux). */
+export async function cpuSeconds(pid) {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 /** Peak (or, with 'VmRSS', current) RSS of a process in MB. */
 export async function rssMb(pid, field = 'VmHWM') {
   return (await statusMb(pid, [field]))?.[0] ?? null;
