@@ -47,6 +47,11 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   private flat = false;
   /** What history seeks found (seek_cache.ts): rows below the cursor never change. */
   private readonly seeks = new SeekCache();
+  /**
+   * Seeks under way, by key and height: identical reads that arrive together (many clients asking
+   * for the same account at the same block) share one seek instead of each making its own.
+   */
+  private readonly seeking = new Map<string, Promise<Uint8Array | null>>();
 
   constructor(readonly store: Store) {}
 
@@ -204,6 +209,16 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     const cacheKey = binaryKey(trieKey);
     const known = this.seeks.get(cacheKey, height);
     if (known !== undefined) return known;
+    const id = `${height}:${cacheKey}`;
+    let pending = this.seeking.get(id);
+    if (pending === undefined) {
+      pending = this.seek(trieKey, cacheKey, height).finally(() => this.seeking.delete(id));
+      this.seeking.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async seek(trieKey: Uint8Array, cacheKey: string, height: number): Promise<Uint8Array | null> {
     const prefix = historyKeyPrefix(trieKey);
     const row = await this.store.first(
       DBCol.StateHistory,

@@ -80,3 +80,44 @@ t.test('a follower answers old heights from its seeks, and stays right as rows c
     for (const [h, v] of expected)
       t.same(await history.valueAt(key, h), v && Uint8Array.from(v), `round ${round}: #${h}`);
 });
+
+t.test('identical reads that arrive together share one seek', async (t) => {
+  const store = await Store.memory();
+  t.teardown(() => store.close());
+  const history = new HistoryStore(store);
+  const key = Uint8Array.of(9, 1, 3);
+  const other = Uint8Array.of(9, 1, 4);
+  const u = new StoreUpdate().put(DBCol.FollowerMisc, FLAT_KEY, Uint8Array.of(1));
+  for (const [k, height, v] of [
+    [key, 10, 1],
+    [key, 20, 2],
+    [other, 10, 3],
+    [other, 20, 4],
+  ] as const) {
+    const stored = encodeHistoryValue(Uint8Array.of(v));
+    u.put(DBCol.StateHistory, historyKey(k, height), stored).put(
+      DBCol.StateHistoryFlat,
+      k,
+      encodeFlatRow(height, stored),
+    );
+  }
+  await store.commit(u, { cacheRows: false });
+  let seeks = 0;
+  const first = store.first.bind(store);
+  store.first = (...args) => {
+    seeks++;
+    return first(...args);
+  };
+  const reads = [
+    ...Array.from({ length: 50 }, () => history.valueAt(key, 15)),
+    ...Array.from({ length: 50 }, () => history.valueAt(other, 15)),
+    history.valueAt(key, 12),
+  ];
+  const values = await Promise.all(reads);
+  t.same(values.slice(0, 50), Array(50).fill(Uint8Array.of(1)), 'every read of the key has its value');
+  t.same(values.slice(50, 100), Array(50).fill(Uint8Array.of(3)), 'and of the other key');
+  t.same(values[100], Uint8Array.of(1));
+  t.equal(seeks, 3, 'one seek per key and height in flight, not one per read');
+  t.same(await history.valueAt(key, 15), Uint8Array.of(1));
+  t.equal(seeks, 3, 'and none once it is known');
+});
