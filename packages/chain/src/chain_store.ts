@@ -1,6 +1,6 @@
 // Read side of the chain's columns. Reads are synchronous (getSync + decoded LRUs); the single writer
 // (Chain) updates the cached head after each committed block.
-import { type CryptoHash, toHex } from '@nearlite/primitives';
+import { binaryKey, type CryptoHash } from '@nearlite/primitives';
 import { asciiKey, blockShardKey, DBCol, LruCache, readU64be, type Store, u64be } from '@nearlite/store';
 import { type BlockHeader, decodeBlockHeader } from './block_header.js';
 import {
@@ -61,7 +61,7 @@ export class ChainStore {
   }
 
   blockHeader(hash: CryptoHash): BlockHeader | undefined {
-    const k = toHex(hash);
+    const k = binaryKey(hash);
     const hit = this.headers.get(k);
     if (hit) return hit;
     const b = this.store.get(DBCol.BlockHeader, hash);
@@ -72,7 +72,7 @@ export class ChainStore {
   }
 
   blockChunkHeaders(hash: CryptoHash): ChunkHeader[] | undefined {
-    const k = toHex(hash);
+    const k = binaryKey(hash);
     const hit = this.chunkHeaders.get(k);
     if (hit) return hit;
     const b = this.store.get(DBCol.Block, hash);
@@ -89,7 +89,7 @@ export class ChainStore {
 
   chunkExtra(blockHash: CryptoHash, shardId: number): ChunkExtra | undefined {
     const key = blockShardKey(blockHash, shardId);
-    const k = toHex(key);
+    const k = binaryKey(key);
     const hit = this.extras.get(k);
     if (hit) return hit;
     const b = this.store.get(DBCol.ChunkExtra, key);
@@ -101,7 +101,7 @@ export class ChainStore {
 
   /** Drops cached rows of a collected block. */
   forget(hash: CryptoHash): void {
-    const k = toHex(hash);
+    const k = binaryKey(hash);
     this.headers.delete(k);
     this.chunkHeaders.delete(k);
   }

@@ -1,5 +1,5 @@
 // Read side of the state trie, synchronous (the VM's storage reads cannot await).
-import { type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
+import { binaryKey, type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
 import { LruCache } from '@nearlite/store';
 import { commonPrefixLength, fromNibbles, toNibbles } from './nibbles.js';
 import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
@@ -59,7 +59,7 @@ export class Trie {
   }
 
   private decoded(hash: CryptoHash): RawNodeWithSize {
-    const k = toHex(hash);
+    const k = binaryKey(hash);
     const hit = nodeCache.get(k);
     if (hit) return hit;
     const decoded = decodeRawNode(this.rawNode(hash));
