@@ -1,7 +1,7 @@
 // The three block sources over the same real NEAR Lake block (fixtures/lake: a localnet block from
 // near-lake-framework-rs's test data): a Lake directory, an S3 bucket (s3rver on 127.0.0.1) and a
 // neardata-style HTTP server. Transient failures are retried and reported; the rest are typed errors.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -86,6 +86,31 @@ t.test('file: the Lake layout in a directory', async (t) => {
   const e = await rejectsWith(t, src.fetchBlock(HEIGHT + 1), 'NOT_AVAILABLE', 'a height not published yet');
   t.equal(e.height, HEIGHT + 1);
   t.match(e.message, LAKE, 'the error names the source');
+});
+
+t.test('file: the directory is listed again only when it changes', async (t) => {
+  const dir = tempDir(t);
+  const publish = (h: number) => mkdirSync(join(dir, String(h).padStart(12, '0')));
+  const src = new FileSource(dir, fast);
+  t.equal(await src.finalHeight(), null, 'an empty directory: nothing published');
+  publish(5);
+  t.equal(await src.finalHeight(), 5, 'a new height is seen at once');
+  publish(6);
+  t.equal(await src.finalHeight(), 6);
+  // A listing made well after the directory's last change is kept while the directory is unchanged:
+  // pretend the last change was a minute ago, list, then add a folder without moving the time.
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(dir, old, old);
+  t.equal(await src.finalHeight(), 6);
+  publish(7);
+  utimesSync(dir, old, old);
+  t.equal(await src.finalHeight(), 6, 'the kept listing is used while the modification time stands');
+  const now = new Date();
+  utimesSync(dir, now, now);
+  t.equal(await src.finalHeight(), 7, 'a new modification time lists again');
+  publish(8);
+  t.equal(await src.finalHeight(), 8, 'and a listing within a second of a change is not trusted');
+  t.equal(await src.firstHeight(), 5);
 });
 
 t.test('file: garbage is retried, reported, then a typed error', async (t) => {

@@ -1,6 +1,6 @@
 // The NEAR Lake layout in a directory (what `nearlite lake-export --out DIR` writes) as a source.
 import { readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { StreamErrorCode, StreamSourceError } from '../errors.js';
 import { lakeBlockKey, lakeShardKey, parseLakeFolder } from '../lake_layout.js';
@@ -28,18 +28,39 @@ export class FileSource implements BlockSource {
     this.name = `file:${this.dir}`;
   }
 
+  /** The last listing of the directory, and the directory's modification time when it was made. */
+  private listing: {
+    readonly mtimeMs: number;
+    readonly listedAt: number;
+    readonly heights: number[];
+  } | null = null;
+
+  /**
+   * The published heights, ascending. A follower at the head asks every second; listing a long
+   * chain's directory (one folder per height) each time cost it several per cent of a core, so a
+   * listing is kept while the directory's modification time, which moves whenever a folder is added
+   * or removed, stays the same. A listing made within a second of that time is not trusted (a coarse
+   * clock could give a later change the same time).
+   */
   private async heights(): Promise<number[]> {
     let names: string[];
+    let mtimeMs: number;
     try {
+      mtimeMs = (await stat(this.dir)).mtimeMs;
+      const kept = this.listing;
+      if (kept !== null && kept.mtimeMs === mtimeMs && kept.listedAt - mtimeMs >= 1000) return kept.heights;
+      const listedAt = Date.now();
       names = await readdir(this.dir);
+      const heights = names
+        .map(parseLakeFolder)
+        .filter((h): h is number => h !== null)
+        .sort((a, b) => a - b);
+      this.listing = { mtimeMs, listedAt, heights };
+      return heights;
     } catch (err) {
       if (isMissing(err)) return [];
       throw err;
     }
-    return names
-      .map(parseLakeFolder)
-      .filter((h): h is number => h !== null)
-      .sort((a, b) => a - b);
   }
 
   fetchBlock(height: number): Promise<StreamerMessage | null> {
