@@ -12,10 +12,10 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** How long a process runs before it leaves its compiled code for the next start. */
-export const CACHE_AFTER_MS = 2_000;
+const CACHE_AFTER_MS = 2_000;
 
 /** The cache file for the bundle at `file`, as it is now. */
-export function cacheFileOf(file) {
+function cacheFileOf(file) {
   const s = statSync(file);
   return join(dirname(file), '.cache', `${s.size}-${Math.trunc(s.mtimeMs)}-${process.version}.bin`);
 }
@@ -29,15 +29,14 @@ function readCache(path) {
 }
 
 /** Writes next to the bundle where it can; a read-only install simply starts without a cache. */
-export function writeCache(path, data) {
+function writeCache(path, data) {
   try {
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, data);
     renameSync(tmp, path);
-    return true;
   } catch {
-    return false;
+    // Nothing to undo: the next start compiles from source.
   }
 }
 

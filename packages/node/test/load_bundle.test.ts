@@ -10,18 +10,32 @@ import { tempDir } from '../../../test/helpers/tmp.js';
 
 const LOADER = pathToFileURL(join(import.meta.dirname, '..', 'bin', 'load_bundle.js')).href;
 
-/** Loads `file` in a new process and reports what its exports answer and whether a cache was used. */
-function load(file: string, cacheAfterMs: number): { answer: string; cacheUsed: boolean } {
+/**
+ * Loads `file` in a new process, which prints what its exports answer and whether a cache was used,
+ * and stays long enough for a cache to be written when one is due, unless `exitAtOnce`.
+ */
+function runLoader(file: string, cacheAfterMs: number, exitAtOnce = false) {
   const driver = `
     import { loadBundle } from ${JSON.stringify(LOADER)};
     const { exports, cacheUsed } = loadBundle(${JSON.stringify(file)}, { cacheAfterMs: ${cacheAfterMs} });
     process.stdout.write(JSON.stringify({ answer: exports.answer(), cacheUsed }));
-    // Stay long enough for a cache to be written when one is due.
-    setTimeout(() => {}, ${cacheAfterMs} + 300);
+    ${exitAtOnce ? '' : `setTimeout(() => {}, ${cacheAfterMs} + 300);`}
   `;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', driver], { encoding: 'utf8' });
+  return spawnSync(process.execPath, ['--input-type=module', '-e', driver], { encoding: 'utf8' });
+}
+
+function load(file: string, cacheAfterMs: number): { answer: string; cacheUsed: boolean } {
+  const r = runLoader(file, cacheAfterMs);
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout);
+}
+
+/** A bundle-like script tagged `tag`, alone in a new directory. */
+function bundleIn(t: Parameters<typeof tempDir>[0], tag: string): { dir: string; file: string } {
+  const dir = tempDir(t);
+  const file = join(dir, 'cli.cjs');
+  writeFileSync(file, script(tag));
+  return { dir, file };
 }
 
 /** A bundle-like script: CommonJS, with enough functions for V8 to have something to cache. */
@@ -34,9 +48,7 @@ const cacheFiles = (dir: string) =>
   existsSync(join(dir, '.cache')) ? readdirSync(join(dir, '.cache')).filter((f) => f.endsWith('.bin')) : [];
 
 t.test('a start leaves its code for the next, which uses it', async (t) => {
-  const dir = tempDir(t);
-  const file = join(dir, 'cli.cjs');
-  writeFileSync(file, script('one'));
+  const { dir, file } = bundleIn(t, 'one');
   const first = load(file, 50);
   t.same(first, { answer: 'one:cli.cjs:8', cacheUsed: false }, 'no cache yet: compiled from source');
   t.equal(cacheFiles(dir).length, 1, 'the cache was written beside the bundle');
@@ -46,9 +58,7 @@ t.test('a start leaves its code for the next, which uses it', async (t) => {
 });
 
 t.test('a rebuilt bundle of the same length never runs the old code', async (t) => {
-  const dir = tempDir(t);
-  const file = join(dir, 'cli.cjs');
-  writeFileSync(file, script('old'));
+  const { file } = bundleIn(t, 'old');
   load(file, 50);
   t.equal(load(file, 50).cacheUsed, true);
   // Same length, other code: V8 alone would take the old cache for it (it checks the length).
@@ -60,9 +70,7 @@ t.test('a rebuilt bundle of the same length never runs the old code', async (t) 
 });
 
 t.test('a damaged cache is refused and replaced', async (t) => {
-  const dir = tempDir(t);
-  const file = join(dir, 'cli.cjs');
-  writeFileSync(file, script('x'));
+  const { dir, file } = bundleIn(t, 'x');
   load(file, 50);
   const [name] = cacheFiles(dir);
   writeFileSync(join(dir, '.cache', name!), Buffer.alloc(4096, 7));
@@ -71,14 +79,8 @@ t.test('a damaged cache is refused and replaced', async (t) => {
 });
 
 t.test('a process that ends early leaves no cache', async (t) => {
-  const dir = tempDir(t);
-  const file = join(dir, 'cli.cjs');
-  writeFileSync(file, script('short'));
-  const driver = `
-    import { loadBundle } from ${JSON.stringify(LOADER)};
-    loadBundle(${JSON.stringify(file)}, { cacheAfterMs: 60000 });
-  `;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', driver], { encoding: 'utf8' });
+  const { dir, file } = bundleIn(t, 'short');
+  const r = runLoader(file, 60_000, true);
   t.equal(r.status, 0, 'the pending write does not keep the process alive');
   t.same(cacheFiles(dir), []);
 });
