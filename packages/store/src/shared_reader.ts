@@ -8,6 +8,7 @@
 import { ClassicLevel } from 'classic-level';
 import type { DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
+import { columnPrefixed } from './off_heap.js';
 
 const ENC = { keyEncoding: 'view', valueEncoding: 'view' } as const;
 
@@ -34,10 +35,7 @@ export class SharedStoreReader {
   /** The row's value (without a refcounted column's count); undefined when absent. Throws on I/O errors. */
   get(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
-    const full = new Uint8Array(key.length + 1);
-    full[0] = col.id;
-    full.set(key, 1);
-    const v = this.db.getSync(full);
+    const v = this.db.getSync(columnPrefixed(col.id, key));
     if (v === undefined || !col.refcounted) return v;
     return v.subarray(0, v.length - 8);
   }

@@ -7,6 +7,7 @@ import type { MemoryLevel } from 'memory-level';
 import type { DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
+import { columnPrefixed, offHeapCopy } from './off_heap.js';
 import { columnKey, type StoreUpdate } from './store_update.js';
 
 type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Array>;
@@ -14,10 +15,7 @@ type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Ar
 const ENC = { keyEncoding: 'view', valueEncoding: 'view' } as const;
 
 function fullKey(col: DBColumn, key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length + 1);
-  out[0] = col.id;
-  out.set(key, 1);
-  return out;
+  return columnPrefixed(col.id, key);
 }
 
 /** What a cached row costs beyond its value: its key string, map slot and typed-array object. */
@@ -252,7 +250,7 @@ export class Store {
     const written: [string, Uint8Array | null][] = [];
     for (const op of update.ops) {
       const k = fullKey(op.col, op.key);
-      if (op.type === 'put') batch.put(k, op.value);
+      if (op.type === 'put') batch.put(k, offHeapCopy(op.value));
       else batch.del(k);
       // A direct put on a refcounted column is stored as given; only folded counts are cached.
       const row = op.type === 'delete' ? ABSENT : op.col.refcounted || !cacheRows ? null : op.value;
@@ -272,7 +270,7 @@ export class Store {
       if (!value)
         throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
       const stored = withRc(value, rc);
-      batch.put(k, stored);
+      batch.put(k, offHeapCopy(stored));
       written.push([columnKey(r.col, r.key), stored]);
     }
     this.dropIdleIterators();
