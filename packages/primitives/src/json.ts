@@ -8,15 +8,45 @@
 // stringify the only strings that start with an escaped U+0000 are this call's own markers. Object
 // keys never reach the replacer, so a key shaped like a marker is told apart by what follows it: a
 // value is followed by `,`, `}` or `]`, a key by `:`.
+//
+// Most values hold neither, and a replacer function costs JSON.stringify about half its speed (it is
+// called back for every value). So a plain JSON.stringify is tried first: it throws at the first
+// bigint, and a RawJson stops it the same way. Without either, its text is the marking path's text:
+// that path only sets aside strings holding U+0000 to write them back exactly as JSON.stringify does.
 const MARK = '\u0000nl:';
 const MARK_RE = /"\\u0000nl:(\d+)"(?=[,}\]]|$)/g;
 
+/** Thrown by RawJson.toJSON to stop a plain JSON.stringify; preallocated, it carries no stack. */
+const NEEDS_MARKING: unique symbol = Symbol('needs marking');
+/** True while the marking path runs, where a RawJson must reach the replacer as itself. */
+let marking = false;
+
 export class RawJson {
   constructor(readonly json: string) {}
+
+  toJSON(): this {
+    if (!marking) throw NEEDS_MARKING;
+    return this;
+  }
 }
 
 export function stringifyJson(value: unknown): string {
   if (value instanceof RawJson) return value.json;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    // A bigint or a RawJson somewhere, or a value JSON cannot hold: the marking path writes the
+    // first two and throws for the last as JSON.stringify does.
+  }
+  marking = true;
+  try {
+    return stringifyMarked(value);
+  } finally {
+    marking = false;
+  }
+}
+
+function stringifyMarked(value: unknown): string {
   let parts: string[] | null = null;
   const mark = (json: string): string => {
     parts ??= [];

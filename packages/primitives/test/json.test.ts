@@ -13,6 +13,23 @@ t.test('bigints are bare integers, RawJson is embedded as is', async (t) => {
   t.equal(stringifyJson({ s: 'plain' }), JSON.stringify({ s: 'plain' }), 'no marker, no rewrite');
 });
 
+t.test('RawJson is embedded without a bigint beside it; what JSON cannot hold still throws', async (t) => {
+  t.equal(
+    stringifyJson({ s: 'a\u0000b', part: new RawJson('{"x":[1]}'), n: 2 }),
+    '{"s":"a\\u0000b","part":{"x":[1]},"n":2}',
+  );
+  t.equal(stringifyJson([new RawJson('1'), new RawJson('"t"')]), '[1,"t"]');
+  const loop: Record<string, unknown> = { a: 1 };
+  loop.self = loop;
+  t.throws(() => stringifyJson(loop), TypeError);
+  t.throws(() => stringifyJson({ a: 1n, loop }), TypeError, 'also on the marking path');
+  t.equal(
+    stringifyJson({ after: new RawJson('{}') }),
+    '{"after":{}}',
+    'a failed call leaves no state behind',
+  );
+});
+
 const HOSTILE = [
   '\u0000nl:0',
   '\u0000nl:1',
