@@ -52,3 +52,38 @@ t.test('big integers anywhere in the tree; long fractions and exponents stay num
   );
   t.same(parseStreamJson('{"k\\"12345678901234567":"v"}'), { 'k"12345678901234567': 'v' }, 'digits in a key');
 });
+
+t.test('a text with no integer beyond 2^53 takes one parse, by the same 16-digit rule', async (t) => {
+  const v = parseStreamJson(
+    '{"gas_limit":1000000000000000,"gas_used":999999999999999,"nonce":-100000000000000,"small":-99999999999999,"list":[9007199254740991,2.5],"s":"1000000000000000"}',
+  );
+  t.same(v, {
+    gas_limit: 1000000000000000n,
+    gas_used: 999999999999999,
+    nonce: -100000000000000n,
+    small: -99999999999999,
+    list: [9007199254740991n, 2.5],
+    s: '1000000000000000',
+  });
+  t.equal(parseStreamJson('1000000000000000'), 1000000000000000n, 'a bare top-level one');
+  const proto = parseStreamJson('{"__proto__":1000000000000000,"x":1}') as Record<string, unknown>;
+  t.equal(Object.getPrototypeOf(proto), Object.prototype, 'a __proto__ key does not set the prototype');
+  t.equal(Object.getOwnPropertyDescriptor(proto, '__proto__')?.value, 1000000000000000n);
+});
+
+t.test('an integer beyond 2^53 after others were converted: the whole text is parsed again', async (t) => {
+  const v = parseStreamJson('{"a":1000000000000000,"b":[1000000000000001,{"c":9007199254740993}]}');
+  t.same(v, { a: 1000000000000000n, b: [1000000000000001n, { c: 9007199254740993n }] });
+  t.equal(parseStreamJson('9007199254740993'), 9007199254740993n, 'exact, not 2^53');
+});
+
+t.test('a real chunk file round-trips; a 16-digit gas limit is a bigint in chunk and block', async (t) => {
+  const shard = readFileSync(join(FIXTURE, 'shard_0.json'), 'utf8');
+  const v = parseStreamJson(shard) as { chunk: { header: { gas_limit: unknown } } };
+  t.same(JSON.parse(stringifyJson(v)), JSON.parse(shard), 'writes back to the same JSON');
+  t.equal(v.chunk.header.gas_limit, 1000000000000000n);
+  const block = parseStreamJson(readFileSync(join(FIXTURE, 'block.json'), 'utf8')) as {
+    chunks: { gas_limit: unknown }[];
+  };
+  t.equal(typeof block.chunks[0]?.gas_limit, 'bigint', 'a 16-digit gas limit is a bigint either way');
+});
