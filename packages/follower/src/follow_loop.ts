@@ -18,6 +18,8 @@ export interface PreparedPath {
 
 type Fetched = StreamerMessage | PreparedOrRefused;
 const heightOf = (f: Fetched) => ('block' in f ? f.block.header.height : f.height);
+/** The bytes a fetched block adds to a batch, where known (prepared rows); 0 otherwise. */
+const rowBytes = (f: Fetched) => ('rows' in f ? f.rows.length : 0);
 
 export interface FollowLogger {
   info(msg: string): void;
@@ -47,6 +49,12 @@ export interface FollowLoopOptions {
    */
   readonly batchSize?: number;
   /**
+   * A batch also ends once its prepared rows reach this many bytes (1 MiB by default): LevelDB
+   * builds a batch in one growing buffer, fresh memory that costs more to touch than to fill, and a
+   * smaller batch lets the preparing threads run on while it is written.
+   */
+  readonly batchBytes?: number;
+  /**
    * Fetch, parse, check and encode blocks on worker threads; the loop then only checks each block's
    * link to the one before it and commits. Absent: all of it on the loop's thread.
    */
@@ -63,9 +71,11 @@ export class FollowLoop {
   private running: Promise<void> | null = null;
   private readonly concurrency: number;
   private readonly batchSize: number;
+  private readonly batchBytes: number;
 
   constructor(private readonly o: FollowLoopOptions) {
     this.batchSize = Math.max(1, o.batchSize ?? 1);
+    this.batchBytes = o.batchBytes ?? 1024 * 1024;
     // A batch is taken from fetched blocks, so the window holds at least one batch.
     this.concurrency = Math.max(1, o.concurrency ?? 8, this.batchSize);
   }
@@ -175,6 +185,7 @@ export class FollowLoop {
         const batch: Fetched[] = [];
         let taken = next;
         let stopping = false;
+        let bytes = 0;
         for (; taken <= last; taken++) {
           const message = await window.get(taken)!;
           window.delete(taken);
@@ -182,7 +193,13 @@ export class FollowLoop {
             stopping = true;
             break;
           }
-          if (message !== null) batch.push(message);
+          if (message === null) continue;
+          batch.push(message);
+          bytes += rowBytes(message);
+          if (bytes >= this.batchBytes) {
+            taken++;
+            break;
+          }
         }
         if (stopping) break;
         // The next batch is fetched while this one is verified and written.

@@ -195,6 +195,53 @@ t.test('followed through worker threads, a Lake directory gives the same databas
   t.match((err as Error).message, /not published yet/);
 });
 
+t.test('a catch-up batch ends at its byte budget as well as its block count', async (t) => {
+  const chain = syntheticChain(40);
+  const lake = tempDir(t);
+  writeLake(lake, chain);
+  const last = chain.at(-1)!.block.header.height;
+  const source = openSource(`file:${lake}`);
+  const pool = new PreparePool(source.reopen!, 2);
+  t.teardown(() => pool.close());
+  const batchesOf = async (batchBytes: number | undefined) => {
+    const store = await Store.open(join(tempDir(t), 'data'));
+    const history = new HistoryStore(store);
+    const sizes: number[] = [];
+    const write = history.writePrepared.bind(history);
+    history.writePrepared = (blocks, first) => {
+      sizes.push(blocks.length);
+      return write(blocks, first);
+    };
+    const loop = new FollowLoop({
+      history,
+      source,
+      startHeight: chain[0]!.block.header.height,
+      log: logs(),
+      batchSize: 16,
+      ...(batchBytes === undefined ? {} : { batchBytes }),
+      prepared: { pool, writer: history },
+    });
+    loop.start();
+    await until(() => history.cursor()?.height === last, 'the last block');
+    await loop.stop();
+    await store.close();
+    return sizes;
+  };
+  const bySize = await batchesOf(1);
+  t.equal(bySize.length, chain.length, 'a budget below one block: one block a batch');
+  t.ok(
+    bySize.every((n) => n === 1),
+    'never more',
+  );
+  const byCount = await batchesOf(undefined);
+  t.ok(byCount.includes(16), `small blocks fill the count first (${byCount.join(', ')})`);
+  t.equal(
+    byCount.reduce((a, b) => a + b, 0),
+    chain.length,
+    'every block once',
+  );
+});
+
 t.test('a closed pool refuses requests', async (t) => {
   const lake = tempDir(t);
   writeLake(lake, syntheticChain(2));
