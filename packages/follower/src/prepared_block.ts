@@ -54,9 +54,15 @@ const encoder = new TextEncoder();
  * into the packed buffer, so a block's bytes are not copied once more after encoding.
  */
 export class RowPacker implements RowSink {
-  private buf = new Uint8Array(64 * 1024);
-  private view = new DataView(this.buf.buffer);
+  private buf: Uint8Array;
+  private view: DataView;
   private at = 0;
+
+  /** `initialBytes`: the buffer's first size; it doubles as rows need. */
+  constructor(initialBytes = 64 * 1024) {
+    this.buf = new Uint8Array(Math.max(64, initialBytes));
+    this.view = new DataView(this.buf.buffer);
+  }
 
   private reserve(bytes: number): void {
     if (this.at + bytes <= this.buf.length) return;

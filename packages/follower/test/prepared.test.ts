@@ -57,38 +57,43 @@ t.test('every real block prepares to the rows the in-thread path writes', async 
   }
 });
 
-t.test('packed rows hold any text in UTF-8, however large, with its prefix', async (t) => {
-  const texts = [
-    '',
-    'plain ascii',
-    'é'.repeat(40_000), // two bytes a character: more than the room the packer guessed
-    '😀 memo ✓'.repeat(9_000), // four- and three-byte characters past the first buffer
-    'x'.repeat(200_000),
-  ];
-  const packer = new RowPacker();
-  const direct = new StoreUpdate();
-  const sink = storeRows(direct);
-  texts.forEach((text, i) => {
-    const key = Uint8Array.of(i, 7);
-    const prefix = i % 2 === 0 ? Uint8Array.of(0, 0, 0, 0, 0, 0, 1, i) : undefined;
-    for (const s of [packer, sink]) {
-      s.putText(DBCol.StreamChunk, key, text, prefix);
-      s.put(DBCol.StreamBlockHeight, key, Uint8Array.of(i));
-    }
-  });
-  const unpacked = new StoreUpdate();
-  unpackRows(packer.finish(), unpacked);
-  t.same(rowsOf(unpacked), rowsOf(direct));
-  const decoder = new TextDecoder();
-  texts.forEach((text, i) => {
-    const value = unpacked.ops[2 * i]!;
-    t.equal(
-      decoder.decode(value.type === 'put' ? value.value.subarray(i % 2 === 0 ? 8 : 0) : undefined),
-      text,
-      `text ${i} reads back`,
-    );
-  });
-});
+for (const initialBytes of [64, 64 * 1024]) {
+  t.test(
+    `packed rows hold any text in UTF-8, however large, with its prefix (from ${initialBytes} bytes)`,
+    async (t) => {
+      const texts = [
+        '',
+        'plain ascii',
+        'é'.repeat(40_000), // two bytes a character: more than the room the packer guessed
+        '😀 memo ✓'.repeat(9_000), // four- and three-byte characters past the first buffer
+        'x'.repeat(200_000),
+      ];
+      const packer = new RowPacker(initialBytes);
+      const direct = new StoreUpdate();
+      const sink = storeRows(direct);
+      texts.forEach((text, i) => {
+        const key = Uint8Array.of(i, 7);
+        const prefix = i % 2 === 0 ? Uint8Array.of(0, 0, 0, 0, 0, 0, 1, i) : undefined;
+        for (const s of [packer, sink]) {
+          s.putText(DBCol.StreamChunk, key, text, prefix);
+          s.put(DBCol.StreamBlockHeight, key, Uint8Array.of(i));
+        }
+      });
+      const unpacked = new StoreUpdate();
+      unpackRows(packer.finish(), unpacked);
+      t.same(rowsOf(unpacked), rowsOf(direct));
+      const decoder = new TextDecoder();
+      texts.forEach((text, i) => {
+        const value = unpacked.ops[2 * i]!;
+        t.equal(
+          decoder.decode(value.type === 'put' ? value.value.subarray(i % 2 === 0 ? 8 : 0) : undefined),
+          text,
+          `text ${i} reads back`,
+        );
+      });
+    },
+  );
+}
 
 t.test('a tampered block is refused with the check that caught it', async (t) => {
   const m = freshMessage('mainnet-93085141');
