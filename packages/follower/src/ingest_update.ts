@@ -1,7 +1,7 @@
 // One block's rows in the LevelDB history: the block view, chunk views, transactions with outcomes,
 // receipts, receipt outcomes, the state changes with causes, the state history rows with their flat
 // rows (flat_state.ts) and the cursor.
-import { base58Decode, stringifyJson } from '@nearlite/primitives';
+import { base58Decode, stringifyFields, stringifyJson } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type DBColumn, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
@@ -35,12 +35,18 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
     const chunk = shard.chunk;
     if (chunk) {
       const at = blockShardKey(hash, chunk.header.shard_id);
-      json(DBCol.StreamChunk, at, {
-        author: chunk.author,
-        header: chunk.header,
-        transactions: chunk.transactions.map((t) => t.transaction),
-        receipts: chunk.receipts,
-      });
+      // Field by field: the header's 16-digit gas limit is a bigint, and the receipts need not take
+      // the slower path that writes it.
+      update.putText(
+        DBCol.StreamChunk,
+        at,
+        stringifyFields([
+          ['author', chunk.author],
+          ['header', chunk.header],
+          ['transactions', chunk.transactions.map((t) => t.transaction)],
+          ['receipts', chunk.receipts],
+        ]),
+      );
       update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
       for (const t of chunk.transactions) {
         const id = base58Decode(t.transaction.hash);

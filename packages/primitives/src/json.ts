@@ -63,3 +63,18 @@ function stringifyMarked(value: unknown): string {
   const saved: string[] = parts;
   return s.replace(MARK_RE, (_m, n: string) => saved[Number(n)]!);
 }
+
+/**
+ * The JSON of an object with these fields in this order, each value serialized on its own, so a
+ * field holding a bigint sends only itself through the marking path. Undefined values are left out
+ * as JSON.stringify leaves them; no name may be an array index (JSON.stringify would move it first).
+ */
+export function stringifyFields(fields: readonly (readonly [string, unknown])[]): string {
+  let out = '';
+  for (const [name, value] of fields) {
+    const json = stringifyJson(value) as string | undefined;
+    if (json === undefined) continue;
+    out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${json}`;
+  }
+  return `{${out}}`;
+}

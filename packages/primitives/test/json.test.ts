@@ -1,6 +1,6 @@
 // The answer serializer: exact u64s and embedded JSON, and no string a contract, signer or client
 // controls can change an answer's shape.
-import { RawJson, stringifyJson } from '@nearlite/primitives';
+import { RawJson, stringifyFields, stringifyJson } from '@nearlite/primitives';
 import t from 'tap';
 
 t.test('bigints are bare integers, RawJson is embedded as is', async (t) => {
@@ -64,4 +64,18 @@ t.test('hostile strings come back exactly, wherever they stand', async (t) => {
 t.test('a hostile key cannot pull an embedded part out of place', async (t) => {
   const value = { '\u0000nl:0': 1n, b: new RawJson('{"raw":true}') };
   t.same(JSON.parse(stringifyJson(value)), { '\u0000nl:0': 1, b: { raw: true } });
+});
+
+t.test('an object written field by field is the same text as written whole', async (t) => {
+  const fields: [string, unknown][] = [
+    ['author', 'a\u0000b'],
+    ['header', { gas_limit: 1000000000000000n, height: 5, hash: 'x' }],
+    ['skipped', undefined],
+    ['transactions', [{ nonce: 12n, memo: '"\u0000nl:0"' }, new RawJson('{"raw":1}')]],
+    ['receipts', []],
+    ['"quoted" name', null],
+  ];
+  t.equal(stringifyFields(fields), stringifyJson(Object.fromEntries(fields)));
+  t.equal(stringifyFields([]), '{}');
+  t.equal(stringifyFields([['only', undefined]]), '{}');
 });
