@@ -2,7 +2,7 @@
 // path, serves it with the real CLI, loads each read method with randomised params from this
 // process, measures a follower of the same chain, send_tx throughput, the PostgreSQL history, and
 // the limits beside them (bare fastify, raw LevelDB).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, u64be } from '@nearlite/store';
 import { KeyPair } from 'near-api-js';
@@ -31,7 +31,14 @@ const int = (n) => Math.floor(Math.random() * n);
 mkdirSync(CACHE, { recursive: true });
 mkdirSync(RESULTS, { recursive: true });
 log(`dataset (${P.name})…`);
-const { home, meta } = await buildDataset(CACHE, P, log);
+const dataset = await buildDataset(CACHE, P, log);
+const meta = dataset.meta;
+// Every case runs on a copy of the dataset's home. The nodes the cases start produce blocks (the read
+// cases' empty ones, send_tx's transfers); kept in the cached dataset, they made each run's chain
+// longer than the last, and a used checkout's figures unlike a fresh clone's.
+const home = join(CACHE, `run-${P.name}`);
+rmSync(home, { recursive: true, force: true });
+cpSync(dataset.home, home, { recursive: true });
 const node = await startNode(home, ['--block-time', '1000', '--archive']);
 log(`node up in ${Math.round(node.startupMs)} ms at ${node.url}`);
 const head = (await rpc(node.url, 'block', { finality: 'final' })).header.height;
@@ -168,14 +175,17 @@ for (let i = 0; i < 3; i++) {
 }
 const restartMedianMs = [...restartMs].sort((a, b) => a - b)[1];
 log(`restart after a clean stop: median ${restartMedianMs} ms (${restartMs.join(', ')})`);
-// Before send_tx, which adds blocks to the dataset's home.
-const follower = selected('follower') ? await measureFollower({ cache: CACHE, home, meta, P, log }) : null;
+let sendTxCpu = null;
 if (selected('send_tx transfers')) {
   const tx = await measureSendTx(home, meta, key, { senders: quick ? 300 : 1000, duration: P.duration, log });
   rows.push(tx.row);
+  sendTxCpu = tx.row.cpuPerTransferUs;
   rss = Math.max(rss ?? 0, tx.rss ?? 0);
   peakPrivateMb = Math.max(peakPrivateMb, tx.memory?.anon ?? 0);
 }
+// After send_tx: the followed chain is the dataset with this run's transfers, the busiest blocks
+// a follower of this bench meets.
+const follower = selected('follower') ? await measureFollower({ cache: CACHE, home, meta, P, log }) : null;
 
 // Raw LevelDB getSync on the same store: the storage ceiling.
 const store = await Store.open(join(home, 'data'));
@@ -245,6 +255,12 @@ const table = [
   '',
   `bare fastify ${ceiling.rps} req/s (${bareBefore.rps} before, ${bareAfter.rps} after; p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${restartMedianMs} ms after a clean stop (median of ${restartMs.join(', ')}), ${Math.round(node.startupMs)} ms for the run's first start · peak RSS ${rss} MB (after the read cases ${readsMemory?.rss} MB: ${readsMemory?.anon} MB private, ${readsMemory?.file} MB mapped files, mostly LevelDB tables; private memory peak ${peakPrivateMb} MB) · ${head} blocks`,
   '',
+  ...(sendTxCpu
+    ? [
+        `send_tx node CPU per transfer: main thread ${sendTxCpu.main} µs, all threads ${sendTxCpu.all} µs (the rest is V8's compiler and garbage collector threads, LevelDB's compaction and the signature workers)`,
+        '',
+      ]
+    : []),
   `read cache policies at one byte budget (hit rate, ops/s): ${caches.map((c) => `${c.policy} ${(c.hitRate * 100).toFixed(1)} %, ${c.opsPerSec}/s`).join(' · ')}`,
   ...(workspaces
     ? [

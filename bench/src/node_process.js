@@ -91,10 +91,10 @@ export async function memoryMb(pid) {
   return mb && { rss: mb[0], anon: mb[1], file: mb[2] };
 }
 
-/** CPU time a process has used so far (all its threads, user and system), in seconds (Linux). */
-export async function cpuSeconds(pid) {
+/** CPU time a process (or, given `tid`, one of its threads) has used so far, user and system, in seconds (Linux). */
+export async function cpuSeconds(pid, tid = null) {
   const { readFile } = await import('node:fs/promises');
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const stat = await readFile(tid === null ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
 }

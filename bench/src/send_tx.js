@@ -2,7 +2,7 @@
 // Each sender keeps one transfer in flight for the whole run, signing the next as the last returns.
 import { actions as A, baseDecode, createTransaction } from 'near-api-js';
 import { rpcClient } from './http_client.js';
-import { memoryMb, rssMb, startNode } from './node_process.js';
+import { cpuSeconds, memoryMb, rssMb, startNode } from './node_process.js';
 import { fastSigner } from './signer.js';
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
@@ -43,6 +43,9 @@ export async function measureSendTx(home, meta, key, o) {
   const latencies = [];
   let sent = 0;
   let failed = 0;
+  const pid = txNode.proc.pid;
+  // The main thread's id is the process id.
+  const cpu0 = { main: await cpuSeconds(pid, pid), all: await cpuSeconds(pid) };
   const t0 = performance.now();
   const until = t0 + o.duration * 1000;
   await Promise.all(
@@ -67,6 +70,11 @@ export async function measureSendTx(home, meta, key, o) {
   );
   clearInterval(refresh);
   const txSeconds = (performance.now() - t0) / 1000;
+  const cpuUs = async (tid) =>
+    Math.round(
+      (((await cpuSeconds(pid, tid)) - cpu0[tid === null ? 'all' : 'main']) * 1e6) / Math.max(1, sent),
+    );
+  const cpuPerTransferUs = { main: await cpuUs(pid), all: await cpuUs(null) };
   const row = {
     name: 'send_tx transfers (EXECUTED_OPTIMISTIC)',
     rps: Math.round(sent / txSeconds),
@@ -74,9 +82,10 @@ export async function measureSendTx(home, meta, key, o) {
     p99: percentile(latencies, 0.99),
     errors: failed,
     ratio: null,
+    cpuPerTransferUs,
   };
   log(
-    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders)`,
+    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, all threads ${cpuPerTransferUs.all} µs`,
   );
   const rss = await rssMb(txNode.proc.pid);
   const memory = await memoryMb(txNode.proc.pid);
