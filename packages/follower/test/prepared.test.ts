@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import {
   blockUpdate,
   FollowLoop,
+  type FollowLoopOptions,
   HistoryStore,
   ingestBlocks,
   ingestPrepared,
@@ -159,34 +160,48 @@ t.test(
   },
 );
 
-t.test('followed through worker threads, a Lake directory gives the same database', async (t) => {
-  const chain = syntheticChain(120, { skip: [1_000_010, 1_000_011, 1_000_077] });
+/** A Lake directory of `chain` on disk, its source, and a pool of two preparing threads over it. */
+function lakeWithPool(t: Tap.Test, chain: readonly StreamerMessage[]) {
   const lake = tempDir(t);
   writeLake(lake, chain);
-  const last = chain.at(-1)!.block.header.height;
   const source = openSource(`file:${lake}`);
-  t.ok(source.reopen, 'openSource says how to open the source again');
   const pool = new PreparePool(source.reopen!, 2);
   t.teardown(() => pool.close());
+  return { source, pool, last: chain.at(-1)!.block.header.height };
+}
 
+/** Follows `source` into a fresh store until the cursor is at `last`; returns the store, still open. */
+async function followToEnd(
+  t: Tap.Test,
+  o: { source: ReturnType<typeof openSource>; first: number; last: number },
+  extra: (history: HistoryStore) => Partial<FollowLoopOptions>,
+): Promise<Store> {
+  const store = await Store.open(join(tempDir(t), 'data'));
+  const history = new HistoryStore(store);
+  const loop = new FollowLoop({
+    history,
+    source: o.source,
+    startHeight: o.first,
+    log: logs(),
+    batchSize: 16,
+    ...extra(history),
+  });
+  loop.start();
+  await until(() => history.cursor()?.height === o.last, 'the last block');
+  await loop.stop();
+  return store;
+}
+
+t.test('followed through worker threads, a Lake directory gives the same database', async (t) => {
+  const chain = syntheticChain(120, { skip: [1_000_010, 1_000_011, 1_000_077] });
+  const { source, pool, last } = lakeWithPool(t, chain);
+  t.ok(source.reopen, 'openSource says how to open the source again');
+  const first = chain[0]!.block.header.height;
   const dumps: string[][] = [];
   for (const threads of [false, true]) {
-    const store = await Store.open(join(tempDir(t), 'data'));
-    const history = new HistoryStore(store);
-    const loop = new FollowLoop({
-      history,
-      source,
-      startHeight: chain[0]!.block.header.height,
-      log: logs(),
-      batchSize: 16,
-      ...(threads ? { prepared: { pool, writer: history } } : {}),
-    });
-    loop.start();
-    await until(
-      () => history.cursor()?.height === last,
-      `the last block (${threads ? 'threads' : 'in-thread'})`,
+    const store = await followToEnd(t, { source, first, last }, (history) =>
+      threads ? { prepared: { pool, writer: history } } : {},
     );
-    await loop.stop();
     dumps.push(await dump(store));
     await store.close();
   }
@@ -202,33 +217,18 @@ t.test('followed through worker threads, a Lake directory gives the same databas
 
 t.test('a catch-up batch ends at its byte budget as well as its block count', async (t) => {
   const chain = syntheticChain(40);
-  const lake = tempDir(t);
-  writeLake(lake, chain);
-  const last = chain.at(-1)!.block.header.height;
-  const source = openSource(`file:${lake}`);
-  const pool = new PreparePool(source.reopen!, 2);
-  t.teardown(() => pool.close());
+  const { source, pool, last } = lakeWithPool(t, chain);
+  const first = chain[0]!.block.header.height;
   const batchesOf = async (batchBytes: number | undefined) => {
-    const store = await Store.open(join(tempDir(t), 'data'));
-    const history = new HistoryStore(store);
     const sizes: number[] = [];
-    const write = history.writePrepared.bind(history);
-    history.writePrepared = (blocks, first) => {
-      sizes.push(blocks.length);
-      return write(blocks, first);
-    };
-    const loop = new FollowLoop({
-      history,
-      source,
-      startHeight: chain[0]!.block.header.height,
-      log: logs(),
-      batchSize: 16,
-      ...(batchBytes === undefined ? {} : { batchBytes }),
-      prepared: { pool, writer: history },
+    const store = await followToEnd(t, { source, first, last }, (history) => {
+      const write = history.writePrepared.bind(history);
+      history.writePrepared = (blocks, isFirst) => {
+        sizes.push(blocks.length);
+        return write(blocks, isFirst);
+      };
+      return { ...(batchBytes === undefined ? {} : { batchBytes }), prepared: { pool, writer: history } };
     });
-    loop.start();
-    await until(() => history.cursor()?.height === last, 'the last block');
-    await loop.stop();
     await store.close();
     return sizes;
   };
