@@ -14,10 +14,6 @@ type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Ar
 
 const ENC = { keyEncoding: 'view', valueEncoding: 'view' } as const;
 
-function fullKey(col: DBColumn, key: Uint8Array): Uint8Array {
-  return columnPrefixed(col.id, key);
-}
-
 /** What a cached row costs beyond its value: its key string, map slot and typed-array object. */
 const ROW_OVERHEAD = 256;
 
@@ -135,7 +131,7 @@ export class Store {
       this.stats.cacheHits++;
       return hit === ABSENT ? undefined : hit;
     }
-    const v = this.db.getSync(fullKey(col, key));
+    const v = this.db.getSync(columnPrefixed(col.id, key));
     this.cache.set(ck, v ?? ABSENT);
     return v;
   }
@@ -162,8 +158,8 @@ export class Store {
     prefix: Uint8Array = new Uint8Array(0),
     opts: { limit?: number; reverse?: boolean; gte?: Uint8Array } = {},
   ): AsyncGenerator<[Uint8Array, Uint8Array]> {
-    const gte = fullKey(col, opts.gte ?? prefix);
-    const lt = upperBound(fullKey(col, prefix));
+    const gte = columnPrefixed(col.id, opts.gte ?? prefix);
+    const lt = upperBound(columnPrefixed(col.id, prefix));
     const it = (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({
       gte,
       ...(lt ? { lt } : {}),
@@ -201,7 +197,7 @@ export class Store {
     };
     let rows: [Uint8Array, Uint8Array][];
     try {
-      entry.it.seek(fullKey(col, from));
+      entry.it.seek(columnPrefixed(col.id, from));
       rows = (await entry.it.nextv(1)) as [Uint8Array, Uint8Array][];
     } catch (err) {
       await entry.it.close().catch(() => undefined);
@@ -249,7 +245,7 @@ export class Store {
     // applied once the batch is written.
     const written: [string, Uint8Array | null][] = [];
     for (const op of update.ops) {
-      const k = fullKey(op.col, op.key);
+      const k = columnPrefixed(op.col.id, op.key);
       if (op.type === 'put') batch.put(k, offHeapCopy(op.value));
       else batch.del(k);
       // A direct put on a refcounted column is stored as given; only folded counts are cached.
@@ -258,7 +254,7 @@ export class Store {
     }
     for (const r of update.refcounts.values()) {
       if (r.delta === 0) continue;
-      const k = fullKey(r.col, r.key);
+      const k = columnPrefixed(r.col.id, r.key);
       const cur = this.raw(r.col, r.key);
       const rc = (cur ? readRc(cur) : 0) + r.delta;
       if (rc <= 0) {

@@ -59,9 +59,7 @@ function bigintsInPlace(v: unknown): boolean {
     if (typeof x === 'number') {
       const e = exactNumber(x);
       if (e === null) return false;
-      // Defined, not assigned: a `__proto__` key of parsed JSON is an own property.
-      if (e !== x)
-        Object.defineProperty(o, k, { value: e, writable: true, enumerable: true, configurable: true });
+      if (e !== x) setOwn(o, k, e);
     } else if (typeof x === 'object' && !bigintsInPlace(x)) return false;
   }
   return true;
@@ -102,14 +100,12 @@ function restore(v: unknown, saved: readonly string[]): unknown {
   for (const k of Object.keys(o)) {
     const x = o[k];
     if (typeof x === 'object') restore(x, saved);
-    // Defined, not assigned: a `__proto__` key of parsed JSON is an own property.
-    else if (typeof x === 'string' && x.startsWith(MARKER))
-      Object.defineProperty(o, k, {
-        value: restore(x, saved),
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
+    else if (typeof x === 'string' && x.startsWith(MARKER)) setOwn(o, k, restore(x, saved));
   }
   return v;
+}
+
+/** Defined, not assigned: a `__proto__` key of parsed JSON is an own property, not the prototype. */
+function setOwn(o: Record<string, unknown>, k: string, value: unknown): void {
+  Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
 }
