@@ -46,6 +46,17 @@ t.test('near-sandbox runs with no PATH, serves the sandbox methods and stops on 
       })
     ).json()) as { result?: unknown; error?: { cause: { name: string } } };
   t.ok((await rpc('block', { finality: 'optimistic' })).result, '`block` answers');
+  // The launcher execs Node in place: its process is the node, with the malloc settings that the
+  // first line of near-sandbox.js names (`nearlite.js` says why). glibc may end each setting it
+  // applies with a NUL where the ':' was, in the process's own environment block.
+  const environ = `\0${readFileSync(`/proc/${proc.pid}/environ`, 'utf8')}`;
+  const shebang = readFileSync(`${LAUNCHER}.js`, 'utf8').split('\n', 1)[0]!;
+  const tunables = / GLIBC_TUNABLES=(\S+) /.exec(shebang)?.[1];
+  t.match(tunables, /glibc\.malloc\.mmap_threshold=\d+/, 'near-sandbox.js names the settings');
+  t.ok(
+    [tunables, tunables?.replaceAll(':', '\0')].some((v) => environ.includes(`\0GLIBC_TUNABLES=${v}\0`)),
+    'the node runs with them',
+  );
   const patched = await rpc('sandbox_patch_state', {
     records: [
       {

@@ -1,8 +1,17 @@
 // Runs the real CLI in its own process and waits for its RPC address.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { launchEnv } from '../../scripts/launch_env.mjs';
 
-const CLI = join(import.meta.dirname, '..', '..', 'packages', 'node', 'bin', 'nearlite.js');
+export const CLI = join(import.meta.dirname, '..', '..', 'packages', 'node', 'bin', 'nearlite.js');
+
+/**
+ * The variables the launcher's first line sets (`#!/usr/bin/env -S NAME=value … node`). The bench
+ * starts the CLI with `node` to pass profiling flags, and with these it runs as the `nearlite`
+ * command and `npm start` do.
+ */
+export const LAUNCH_ENV = { ...process.env, ...launchEnv(CLI) };
+
 const running = new Set();
 // A failed run must not leave a node holding the dataset's LOCK.
 process.on('exit', () => {
@@ -10,7 +19,7 @@ process.on('exit', () => {
 });
 
 export function cliSync(args) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: LAUNCH_ENV });
   if (r.status !== 0) throw new Error(`nearlite ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -25,6 +34,7 @@ export async function startNode(home, extra = []) {
     [...NODE_FLAGS, CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
+      env: LAUNCH_ENV,
     },
   );
   running.add(proc);

