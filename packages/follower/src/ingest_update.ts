@@ -1,7 +1,7 @@
 // One block's rows in the LevelDB history: the block view, chunk views, transactions with outcomes,
 // receipts, receipt outcomes, the state changes with causes, the state history rows with their flat
 // rows (flat_state.ts) and the cursor.
-import { base58Decode, stringifyFields, stringifyJson } from '@nearlite/primitives';
+import { base58Decode, RawJson, stringifyFields, stringifyJson } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type DBColumn, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
@@ -31,35 +31,47 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
 
   const stateChanges: unknown[] = [];
   const outcomeIds: string[] = [];
+  // A block holds many receipts twice or more (in several chunks, and as executed): a receipt's row
+  // is written again only when its JSON differs from the copy already written.
+  const receiptTexts = new Map<string, string>();
+  const putReceipt = (id: string, text: string) => {
+    if (receiptTexts.get(id) === text) return;
+    receiptTexts.set(id, text);
+    update.putText(DBCol.StreamReceipt, base58Decode(id), text);
+  };
   for (const shard of shards) {
     const chunk = shard.chunk;
     if (chunk) {
       const at = blockShardKey(hash, chunk.header.shard_id);
-      // Field by field: the header's 16-digit gas limit is a bigint, and the receipts need not take
-      // the slower path that writes it.
+      // Each transaction and receipt is serialized once, for its own row and inside the chunk's.
+      const txs = chunk.transactions.map((t) => stringifyJson(t.transaction));
+      const receipts = chunk.receipts.map((r) => stringifyJson(r));
+      // Field by field: the header's 16-digit gas limit is a bigint, and the rest need not take the
+      // slower path that writes it.
       update.putText(
         DBCol.StreamChunk,
         at,
         stringifyFields([
           ['author', chunk.author],
           ['header', chunk.header],
-          ['transactions', chunk.transactions.map((t) => t.transaction)],
-          ['receipts', chunk.receipts],
+          ['transactions', new RawJson(`[${txs.join(',')}]`)],
+          ['receipts', new RawJson(`[${receipts.join(',')}]`)],
         ]),
       );
       update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
-      for (const t of chunk.transactions) {
+      chunk.transactions.forEach((t, i) => {
         const id = base58Decode(t.transaction.hash);
-        json(DBCol.StreamTransaction, id, t.transaction);
+        update.putText(DBCol.StreamTransaction, id, txs[i]!);
         json(DBCol.StreamOutcome, id, t.outcome.execution_outcome);
         outcomeIds.push(t.transaction.hash);
-      }
-      for (const r of chunk.receipts) json(DBCol.StreamReceipt, base58Decode(r.receipt_id), r);
+      });
+      chunk.receipts.forEach((r, i) => {
+        putReceipt(r.receipt_id, receipts[i]!);
+      });
     }
     for (const r of shard.receipt_execution_outcomes) {
-      const id = base58Decode(r.receipt.receipt_id);
-      json(DBCol.StreamReceipt, id, r.receipt);
-      json(DBCol.StreamOutcome, id, r.execution_outcome);
+      putReceipt(r.receipt.receipt_id, stringifyJson(r.receipt));
+      json(DBCol.StreamOutcome, base58Decode(r.receipt.receipt_id), r.execution_outcome);
       outcomeIds.push(r.receipt.receipt_id);
     }
     for (const c of shard.state_changes) {
