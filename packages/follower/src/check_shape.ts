@@ -5,7 +5,9 @@ import { stateChangeWrite } from './state_change_keys.js';
 
 /**
  * The values every writer decodes (hashes, keys, base64): a value the stream should never carry is
- * refused like a failed check, so the loop refetches instead of storing part of it.
+ * refused like a failed check, so the loop refetches instead of storing part of it. Checked before a
+ * batch of messages is written; a preparing thread gets the same refusal from encoding the block's
+ * rows (prepare.ts), without decoding everything twice.
  */
 export function checkShape(message: StreamerMessage): void {
   try {

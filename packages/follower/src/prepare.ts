@@ -1,8 +1,12 @@
 // The part of ingesting a block that needs nothing of the store: the block's own checks (its hash
 // from its header, its chunks and outcomes against the header) and its rows. The link to the block
 // before it is the loop's to check, in height order (`ingestPrepared`).
-import { BlockVerificationError, type StreamerMessage, verifyStreamerMessage } from '@nearlite/stream';
-import { checkShape } from './check_shape.js';
+import {
+  BlockVerificationError,
+  type StreamerMessage,
+  VerifyCheck,
+  verifyStreamerMessage,
+} from '@nearlite/stream';
 import { writeBlockRows } from './ingest_update.js';
 import { type PreparedOrRefused, RowPacker } from './prepared_block.js';
 
@@ -14,14 +18,19 @@ let rowsHint = 16 * 1024;
 export function prepareBlock(message: StreamerMessage): PreparedOrRefused {
   try {
     verifyStreamerMessage(message);
-    checkShape(message);
   } catch (err) {
     if (!(err instanceof BlockVerificationError)) throw err;
     return { height: err.height, refused: { check: err.check, detail: err.detail } };
   }
   const { header } = message.block;
   const packer = new RowPacker(rowsHint);
-  writeBlockRows(message, false, packer);
+  try {
+    // Encoding the rows decodes every value `checkShape` checks (hashes, keys, base64): a value that
+    // fails refuses the block here, with its rows not yet anywhere but this packer.
+    writeBlockRows(message, false, packer);
+  } catch (err) {
+    return { height: header.height, refused: { check: VerifyCheck.Shape, detail: (err as Error).message } };
+  }
   const rows = packer.finish();
   rowsHint = Math.min(4 * 1024 * 1024, Math.max(4 * 1024, Math.ceil(rows.length * 1.25)));
   return { height: header.height, hash: header.hash, prevHash: header.prev_hash, rows };

@@ -19,8 +19,8 @@ import {
   storeRows,
   unpackRows,
 } from '@nearlite/follower';
-import { toHex } from '@nearlite/primitives';
-import { DBCol, Store, StoreUpdate } from '@nearlite/store';
+import { base58Encode, stringifyJson, toHex } from '@nearlite/primitives';
+import { DBCol, type DBColumn, Store, StoreUpdate } from '@nearlite/store';
 import { openSource, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
 import t from 'tap';
 import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
@@ -96,6 +96,51 @@ for (const initialBytes of [64, 64 * 1024]) {
   );
 }
 
+// Each transaction and receipt is serialized once and reused inside its chunk's row; a receipt held
+// several times in a block (in several chunks, and as executed) is one row. What is stored must still be each view's own
+// JSON, as the views were sent.
+t.test('a block writes each chunk, transaction and receipt as its own JSON, a receipt once', async (t) => {
+  const text = (v: Uint8Array) => new TextDecoder().decode(v);
+  let shared = 0;
+  let transactions = 0;
+  for (const name of fixtureNames({ verifiable: true })) {
+    const { message } = loadFixture(name);
+    const rows = blockUpdate(message, false).ops.flatMap((op) => (op.type === 'put' ? [op] : []));
+    const of = (col: DBColumn) => rows.filter((r) => r.col === col);
+    const chunks = of(DBCol.StreamChunk);
+    const withChunk = message.shards.filter((s) => s.chunk);
+    t.equal(chunks.length, withChunk.length, `${name}: a row per chunk`);
+    withChunk.forEach((shard, i) => {
+      const { author, header, transactions: txs, receipts } = shard.chunk!;
+      const whole = stringifyJson({ author, header, transactions: txs.map((x) => x.transaction), receipts });
+      t.equal(text(chunks[i]!.value), whole, `${name}: chunk ${header.shard_id} is its whole JSON`);
+    });
+    const txRows = new Map(of(DBCol.StreamTransaction).map((r) => [base58Encode(r.key), text(r.value)]));
+    for (const shard of withChunk) {
+      for (const x of shard.chunk!.transactions) {
+        t.equal(txRows.get(x.transaction.hash), stringifyJson(x.transaction));
+        transactions++;
+      }
+    }
+    // Every receipt the block holds, by id: the last copy is what a put-twice batch would leave.
+    const expected = new Map<string, string>();
+    for (const shard of message.shards) {
+      for (const r of [
+        ...(shard.chunk?.receipts ?? []),
+        ...shard.receipt_execution_outcomes.map((o) => o.receipt),
+      ]) {
+        if (expected.has(r.receipt_id)) shared++;
+        expected.set(r.receipt_id, stringifyJson(r));
+      }
+    }
+    const receiptRows = of(DBCol.StreamReceipt).map((r) => [base58Encode(r.key), text(r.value)] as const);
+    t.same(new Map(receiptRows), expected, `${name}: every receipt's JSON`);
+    t.equal(receiptRows.length, expected.size, `${name}: a row per receipt`);
+  }
+  t.ok(shared > 0, `${shared} receipts held more than once in their block`);
+  t.ok(transactions > 0, `${transactions} transactions`);
+});
+
 t.test('a tampered block is refused with the check that caught it', async (t) => {
   const m = freshMessage('mainnet-93085141');
   m.shards[3]!.receipt_execution_outcomes[0]!.execution_outcome.block_hash =
@@ -109,6 +154,48 @@ t.test('a tampered block is refused with the check that caught it', async (t) =>
     },
   });
   t.match((prepared as { refused: { detail: string } }).refused.detail, /names block 3UGi8N6u/);
+});
+
+// A value the rows decode (a hash, a key, base64) that cannot be decoded refuses the block as to its
+// shape, prepared on a thread or ingested on the loop's, and nothing of it is stored.
+t.test('a block with a value that cannot be decoded is refused as to its shape, on both paths', async (t) => {
+  const breakers: [string, (m: StreamerMessage) => void][] = [
+    [
+      'a state change',
+      (m) => {
+        const c = m.shards.flatMap((s) => s.state_changes).find((x) => x.type === 'account_update')!;
+        (c.change as { code_hash: string }).code_hash = 'not base58: 0OIl';
+      },
+    ],
+    [
+      'an incoming receipt id',
+      (m) => {
+        m.shards.find((s) => (s.chunk?.receipts.length ?? 0) > 0)!.chunk!.receipts[0]!.receipt_id = '***';
+      },
+    ],
+  ];
+  for (const [what, breakIt] of breakers) {
+    const m = freshMessage('mainnet-93085141');
+    breakIt(m);
+    const prepared = prepareBlock(m);
+    t.equal(
+      (prepared as { refused?: { check: string } }).refused?.check,
+      VerifyCheck.Shape,
+      `${what}: refused on a thread`,
+    );
+    for (const path of ['messages', 'prepared'] as const) {
+      const store = await Store.open(join(tempDir(t), 'data'));
+      t.teardown(() => store.close());
+      const history = new HistoryStore(store);
+      const run = path === 'messages' ? ingestBlocks(history, [m]) : ingestPrepared(history, [prepared]);
+      await t.rejects(
+        run,
+        { name: 'BlockVerificationError', check: VerifyCheck.Shape },
+        `${what}: ${path} path`,
+      );
+      t.equal(history.cursor(), null, `${what}: ${path} path stored nothing`);
+    }
+  }
 });
 
 t.test(
