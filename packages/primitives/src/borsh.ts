@@ -10,24 +10,44 @@ const U128_MAX = (1n << 128n) - 1n;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+// A writer's buffer is a region of a shared slab, never handed out twice: a typed array of its own
+// costs ~1 µs to make in V8 once it is over 64 bytes or its buffer is asked for (as a DataView
+// does), about as much as encoding a small value, and a writer lives only until `toBytes` copies
+// its bytes out. Regions are not reused, so writers alive at once (nested encoders) never share
+// bytes; a slab is freed with the last writer that holds a region of it.
+const SLAB_BYTES = 64 * 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabAt = 0;
+
+function region(n: number): Uint8Array {
+  if (n > SLAB_BYTES / 8) return new Uint8Array(n);
+  if (slabAt + n > SLAB_BYTES) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabAt = 0;
+  }
+  const out = slab.subarray(slabAt, slabAt + n);
+  slabAt += n;
+  return out;
+}
+
 export class BorshWriter {
   private buf: Uint8Array;
   private view: DataView;
   private len = 0;
 
   constructor(capacity = 256) {
-    this.buf = new Uint8Array(capacity);
-    this.view = new DataView(this.buf.buffer);
+    this.buf = region(capacity);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
   private reserve(n: number): void {
     if (this.len + n <= this.buf.length) return;
     let cap = this.buf.length * 2;
     while (cap < this.len + n) cap *= 2;
-    const next = new Uint8Array(cap);
+    const next = region(cap);
     next.set(this.buf.subarray(0, this.len));
     this.buf = next;
-    this.view = new DataView(next.buffer);
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
   u8(v: number): this {
@@ -86,8 +106,13 @@ export class BorshWriter {
     return this.fixed(bytes);
   }
 
+  /** `String`: u32 byte length then UTF-8, encoded in place (at most three bytes a UTF-16 unit). */
   string(s: string): this {
-    return this.bytes(encoder.encode(s));
+    this.reserve(4 + s.length * 3);
+    const { written } = encoder.encodeInto(s, this.buf.subarray(this.len + 4));
+    this.view.setUint32(this.len, written, true);
+    this.len += 4 + written;
+    return this;
   }
 
   option<T>(v: T | null | undefined, write: (w: this, v: T) => void): this {

@@ -69,6 +69,37 @@ t.test('borsh integers, strings, options and strict ends', async (t) => {
   t.throws(() => new BorshWriter().u64(-1n), BorshError);
 });
 
+// Writers take their buffers from shared slabs: writers alive at once (nested encoders), writers that
+// outgrow their region and writers across many slabs must each keep exactly their own bytes, and a
+// string is its UTF-8 length then its UTF-8 bytes however it is encoded.
+t.test('borsh writers alive at once keep their own bytes, across slabs and growth', async (t) => {
+  const utf8 = new TextEncoder();
+  for (const s of ['', 'alice.near', 'héllo ✓ 😀', 'x'.repeat(70_000), '\ud800 lone']) {
+    const bytes = utf8.encode(s);
+    const expected = new Uint8Array(4 + bytes.length);
+    new DataView(expected.buffer).setUint32(0, bytes.length, true);
+    expected.set(bytes, 4);
+    t.same(new BorshWriter(1).string(s).toBytes(), expected, `string of ${s.length} units`);
+  }
+  // 5,000 writers written in turns, most outgrowing their first region, spanning many slabs.
+  const writers = Array.from({ length: 5_000 }, (_, i) => new BorshWriter(1 + (i % 97)));
+  for (let round = 0; round < 40; round++) {
+    for (const [i, w] of writers.entries()) w.u32(i * 40 + round);
+  }
+  writers.forEach((w, i) => {
+    const r = new BorshReader(w.toBytes());
+    for (let round = 0; round < 40; round++) {
+      if (r.u32() !== i * 40 + round) t.fail(`writer ${i}, round ${round}`);
+    }
+    r.end();
+  });
+  t.pass('5,000 interleaved writers read back');
+  // A copy is the caller's: later writers do not reach it.
+  const kept = new BorshWriter(8).u64(42n).toBytes();
+  for (let i = 0; i < 10_000; i++) new BorshWriter(64).u64(0xffffffffn).toBytes();
+  t.same(kept, Uint8Array.of(42, 0, 0, 0, 0, 0, 0, 0));
+});
+
 t.test("account ids follow nearcore's rules and messages", async (t) => {
   for (const ok of [
     'near',
