@@ -1,6 +1,6 @@
 // Stored execution outcomes: the runtime's borsh outcome plus where it sits (block, shard) and its
 // merkle path inside the chunk's outcome root, so `tx` and light-client proofs need no recomputation.
-import { BorshReader, BorshWriter, type CryptoHash, concatBytes, sha256 } from '@nearlite/primitives';
+import { BorshReader, BorshWriter, type CryptoHash, concatBytes, setU32, sha256 } from '@nearlite/primitives';
 import type { MerklePathItem } from './merkle.js';
 
 export interface StoredOutcome {
@@ -32,7 +32,7 @@ export function decodeStoredOutcome(bytes: Uint8Array): StoredOutcome {
 /** The merkle leaf of one outcome: hash_borsh(Vec<CryptoHash>) of its to_hashes(). */
 export function outcomeLeaf(hashes: readonly CryptoHash[]): CryptoHash {
   const n = new Uint8Array(4);
-  new DataView(n.buffer).setUint32(0, hashes.length, true);
+  setU32(n, 0, hashes.length, true);
   return sha256(concatBytes(n, ...hashes));
 }
 

@@ -5,7 +5,7 @@
 // The inverted height puts a key's newest entry first: "the value of K as of height H" is the first
 // row at or after escape(K) ‖ term ‖ u64be(MAX − H) within escape(K) ‖ term — one seek. A prefix scan
 // at H walks escape(prefix) (no terminator) and keeps each key's first row at or below H.
-import { concatBytes } from '@nearlite/primitives';
+import { concatBytes, setU64 } from '@nearlite/primitives';
 
 const U64_MAX = (1n << 64n) - 1n;
 const TERMINATOR = Uint8Array.of(0, 0);
@@ -34,7 +34,7 @@ export function historyScanPrefix(prefix: Uint8Array): Uint8Array {
 
 export function invertedHeight(height: number): Uint8Array {
   const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, U64_MAX - BigInt(height));
+  setU64(out, 0, U64_MAX - BigInt(height), false);
   return out;
 }
 

@@ -4,6 +4,7 @@ export * from './base58.js';
 export * from './borsh.js';
 export * from './errors.js';
 export * from './hash.js';
+export * from './ints.js';
 export * from './json.js';
 export * from './lazy.js';
 export * from './public_key.js';

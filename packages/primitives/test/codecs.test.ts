@@ -8,6 +8,7 @@ import {
   BorshWriter,
   base58Decode,
   base58Encode,
+  binaryKey,
   decodeAccessKey,
   decodeAccount,
   encodeAccessKey,
@@ -17,9 +18,12 @@ import {
   fromHex,
   isSubAccountOf,
   parsePublicKey,
+  setU32,
+  setU64,
   sha256,
   stringifyJson,
   toHex,
+  utf8,
   withContract,
 } from '@nearlite/primitives';
 import t from 'tap';
@@ -98,6 +102,76 @@ t.test('borsh writers alive at once keep their own bytes, across slabs and growt
   const kept = new BorshWriter(8).u64(42n).toBytes();
   for (let i = 0; i < 10_000; i++) new BorshWriter(64).u64(0xffffffffn).toBytes();
   t.same(kept, Uint8Array.of(42, 0, 0, 0, 0, 0, 0, 0));
+});
+
+t.test('utf8 is TextEncoder for short and long, ASCII and not', async (t) => {
+  const encoder = new TextEncoder();
+  const texts = [
+    '',
+    'a',
+    'alice.near',
+    'x'.repeat(64),
+    'x'.repeat(65),
+    `${'y'.repeat(63)}é`,
+    'ü',
+    '😀',
+    '\ud800',
+    '\u007f\u0080',
+  ];
+  for (const text of texts) t.same(utf8(text), encoder.encode(text), JSON.stringify(text.slice(0, 12)));
+});
+
+t.test('setU64 and setU32 write what DataView writes, for every kind of value', async (t) => {
+  const values: (number | bigint)[] = [
+    0,
+    1,
+    255,
+    2 ** 32 - 1,
+    2 ** 32,
+    2 ** 53 - 1,
+    0n,
+    2n ** 64n - 1n,
+    2n ** 64n + 7n,
+    -1n,
+    -(2n ** 63n),
+  ];
+  for (let i = 0; i < 200; i++)
+    values.push(
+      Math.floor(Math.random() * 2 ** 53),
+      BigInt.asUintN(64, BigInt(Math.floor(Math.random() * 2 ** 53)) << 11n),
+    );
+  for (const v of values) {
+    for (const le of [true, false]) {
+      const ours = new Uint8Array(11);
+      setU64(ours, 3, v, le);
+      const theirs = new Uint8Array(11);
+      new DataView(theirs.buffer).setBigUint64(3, BigInt.asUintN(64, BigInt(v)), le);
+      if (toHex(ours) !== toHex(theirs)) t.fail(`u64 ${v} ${le ? 'LE' : 'BE'}`);
+      const n = Number(BigInt.asUintN(32, BigInt(v)));
+      const ours32 = new Uint8Array(6);
+      setU32(ours32, 1, n, le);
+      const theirs32 = new Uint8Array(6);
+      new DataView(theirs32.buffer).setUint32(1, n, le);
+      if (toHex(ours32) !== toHex(theirs32)) t.fail(`u32 ${n} ${le ? 'LE' : 'BE'}`);
+    }
+  }
+  t.pass(`${values.length} values both ways`);
+  // A refcount is a signed i64: negative counts are two's complement, as setBigInt64 writes them.
+  const rc = new Uint8Array(8);
+  setU64(rc, 0, -2n, true);
+  t.same(rc, Uint8Array.of(0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff));
+});
+
+t.test("binaryKey and toHex are Buffer's latin1 and hex, short or long, own or a view", async (t) => {
+  const big = new Uint8Array(512).map((_, i) => (i * 167 + 13) & 0xff);
+  for (let n = 0; n <= 130; n++) {
+    for (const bytes of [big.slice(0, n), big.subarray(7, 7 + n)]) {
+      const buffer = Buffer.from(bytes);
+      if (binaryKey(bytes) !== buffer.toString('latin1')) t.fail(`binaryKey of ${n}`);
+      if (toHex(bytes) !== buffer.toString('hex')) t.fail(`toHex of ${n}`);
+    }
+  }
+  t.pass('lengths 0 to 130');
 });
 
 t.test("account ids follow nearcore's rules and messages", async (t) => {

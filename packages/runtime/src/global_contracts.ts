@@ -16,6 +16,7 @@ import {
   type Receipt,
   receiptIdFromReceipt,
   SYSTEM_ACCOUNT,
+  setU64,
   sha256,
   withContract,
 } from '@nearlite/primitives';
@@ -90,7 +91,7 @@ function readNonce(state: TrieUpdate, id: GlobalContractIdentifier): bigint {
 
 function writeNonce(state: TrieUpdate, id: GlobalContractIdentifier, nonce: bigint): void {
   const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, nonce, true);
+  setU64(out, 0, nonce, true);
   state.set(trieKeyGlobalContractNonce(id), out);
 }
 

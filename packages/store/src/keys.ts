@@ -1,9 +1,9 @@
-import { concatBytes } from '@nearlite/primitives';
+import { concatBytes, setU64 } from '@nearlite/primitives';
 // Key building helpers: big-endian integers keep numeric order in LevelDB's byte order.
 
 export function u64be(n: number | bigint): Uint8Array {
   const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n), false);
+  setU64(out, 0, n, false);
   return out;
 }
 

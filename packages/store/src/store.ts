@@ -2,6 +2,7 @@
 // development dependency loaded on first use.
 // Reads are synchronous (`getSync`) because the VM's storage host functions cannot await.
 import { resolve } from 'node:path';
+import { setU64 } from '@nearlite/primitives';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import type { DBColumn } from './columns.js';
@@ -24,7 +25,7 @@ const ABSENT = new Uint8Array(0);
 function withRc(value: Uint8Array, rc: number): Uint8Array {
   const out = new Uint8Array(value.length + 8);
   out.set(value);
-  new DataView(out.buffer).setBigInt64(value.length, BigInt(rc), true);
+  setU64(out, value.length, rc, true);
   return out;
 }
 

@@ -11,6 +11,7 @@ import {
   type PublicKey,
   publicKeyBytes,
   readPublicKey,
+  setU64,
   utf8,
 } from '@nearlite/primitives';
 
@@ -64,14 +65,14 @@ export const trieKeyDelayedReceiptIndices = () => col(TrieKeyCol.DelayedReceiptI
 export const trieKeyDelayedReceipt = (index: bigint) => {
   const out = new Uint8Array(9);
   out[0] = TrieKeyCol.DelayedReceipt;
-  new DataView(out.buffer).setBigUint64(1, index, true);
+  setU64(out, 1, index, true);
   return out;
 };
 export const trieKeyPromiseYieldIndices = () => col(TrieKeyCol.PromiseYieldIndices);
 export const trieKeyPromiseYieldTimeout = (index: bigint) => {
   const out = new Uint8Array(9);
   out[0] = TrieKeyCol.PromiseYieldTimeout;
-  new DataView(out.buffer).setBigUint64(1, index, true);
+  setU64(out, 1, index, true);
   return out;
 };
 export const trieKeyPromiseYieldReceipt = (id: string, dataId: CryptoHash) =>
