@@ -1,7 +1,7 @@
 // One block's rows in the LevelDB history: the block view, chunk views, transactions with outcomes,
 // receipts, receipt outcomes, the state changes with causes, the state history rows with their flat
 // rows (flat_state.ts) and the cursor.
-import { base58Decode, RawJson, stringifyFields, stringifyJson } from '@nearlite/primitives';
+import { base58Decode, stringifyFields, stringifyJson } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type DBColumn, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
@@ -9,6 +9,16 @@ import { encodeHistoryValue, historyKey } from './history_key.js';
 import { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
 import { type RowSink, storeRows } from './prepared_block.js';
 import { stateChangeWrite } from './state_change_keys.js';
+
+/** JSON texts with the commas of a JSON array between them. */
+function listed(texts: readonly string[]): string[] {
+  const out: string[] = [];
+  texts.forEach((text, i) => {
+    if (i > 0) out.push(',');
+    out.push(text);
+  });
+  return out;
+}
 
 /** Builds the block's batch; exported for tests that inspect what one block writes. */
 export function blockUpdate(
@@ -48,16 +58,18 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
       const receipts = chunk.receipts.map((r) => stringifyJson(r));
       // Field by field: the header's 16-digit gas limit is a bigint, and the rest need not take the
       // slower path that writes it.
-      update.putText(
-        DBCol.StreamChunk,
-        at,
-        stringifyFields([
-          ['author', chunk.author],
-          ['header', chunk.header],
-          ['transactions', new RawJson(`[${txs.join(',')}]`)],
-          ['receipts', new RawJson(`[${receipts.join(',')}]`)],
-        ]),
-      );
+      const head = stringifyFields([
+        ['author', chunk.author],
+        ['header', chunk.header],
+      ]);
+      update.putTexts(DBCol.StreamChunk, at, [
+        head === '{}' ? '{' : `${head.slice(0, -1)},`,
+        '"transactions":[',
+        ...listed(txs),
+        '],"receipts":[',
+        ...listed(receipts),
+        ']}',
+      ]);
       update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
       chunk.transactions.forEach((t, i) => {
         const id = base58Decode(t.transaction.hash);
@@ -84,7 +96,7 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
       update.put(DBCol.StateHistoryFlat, w.key, encodeFlatRow(height, stored));
     }
   }
-  json(DBCol.StreamStateChanges, hash, stateChanges);
+  update.putTexts(DBCol.StreamStateChanges, hash, ['[', ...listed(stateChanges.map(stringifyJson)), ']']);
   json(DBCol.StreamOutcomeIds, hash, outcomeIds);
   if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
   update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));

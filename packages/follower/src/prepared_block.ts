@@ -33,6 +33,8 @@ export interface RowSink {
   put(col: DBColumn, key: Uint8Array, value: Uint8Array): void;
   /** A row whose value is `prefix` (if any) followed by `text` in UTF-8. */
   putText(col: DBColumn, key: Uint8Array, text: string, prefix?: Uint8Array): void;
+  /** A row whose value is the texts one after another in UTF-8, never joined into one string. */
+  putTexts(col: DBColumn, key: Uint8Array, texts: readonly string[]): void;
 }
 
 /** The rows as puts of `update`. */
@@ -43,6 +45,9 @@ export function storeRows(update: StoreUpdate): RowSink {
     },
     putText: (col, key, text, prefix) => {
       update.put(col, key, prefix ? concatBytes(prefix, utf8(text)) : utf8(text));
+    },
+    putTexts: (col, key, texts) => {
+      update.put(col, key, utf8(texts.join('')));
     },
   };
 }
@@ -100,6 +105,26 @@ export class RowPacker implements RowSink {
     this.buf.set(prefix, lengthAt + 4);
     this.view.setUint32(lengthAt, prefix.length + r.written, true);
     this.at = start + r.written;
+  }
+
+  /**
+   * The texts of a large value (a busy chunk, a block's state changes) encoded one by one: joined,
+   * they would make a string of megabytes, which V8 puts in pages of its own, new each time.
+   */
+  putTexts(col: DBColumn, key: Uint8Array, texts: readonly string[]): void {
+    this.head(col, key, 0);
+    const lengthAt = this.at;
+    this.at += 4;
+    for (const text of texts) {
+      this.reserve(text.length);
+      let r = encoder.encodeInto(text, this.buf.subarray(this.at));
+      if (r.read < text.length) {
+        this.reserve(text.length * 3);
+        r = encoder.encodeInto(text, this.buf.subarray(this.at));
+      }
+      this.at += r.written;
+    }
+    this.view.setUint32(lengthAt, this.at - lengthAt - 4, true);
   }
 
   /** The packed rows; the packer is not used after. */

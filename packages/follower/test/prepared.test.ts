@@ -80,9 +80,17 @@ for (const initialBytes of [64, 64 * 1024]) {
           s.put(DBCol.StreamBlockHeight, key, Uint8Array.of(i));
         }
       });
+      // The same texts as the parts of one value, after them.
+      for (const s of [packer, sink]) s.putTexts(DBCol.StreamStateChanges, Uint8Array.of(9), [...texts, '✓']);
       const unpacked = new StoreUpdate();
       unpackRows(packer.finish(), unpacked);
       t.same(rowsOf(unpacked), rowsOf(direct));
+      const parts = unpacked.ops.at(-1)!;
+      t.equal(
+        new TextDecoder().decode(parts.type === 'put' ? parts.value : undefined),
+        `${texts.join('')}✓`,
+        'parts read back as one text',
+      );
       const decoder = new TextDecoder();
       texts.forEach((text, i) => {
         const value = unpacked.ops[2 * i]!;
@@ -96,9 +104,9 @@ for (const initialBytes of [64, 64 * 1024]) {
   );
 }
 
-// Each transaction and receipt is serialized once and reused inside its chunk's row; a receipt held
-// several times in a block (in several chunks, and as executed) is one row. What is stored must still be each view's own
-// JSON, as the views were sent.
+// Each transaction and receipt is serialized once and reused inside its chunk's row, and large values
+// are written in parts; a receipt held several times in a block (in several chunks, and as
+// executed) is one row. What is stored must still be each view's own JSON, as the views were sent.
 t.test('a block writes each chunk, transaction and receipt as its own JSON, a receipt once', async (t) => {
   const text = (v: Uint8Array) => new TextDecoder().decode(v);
   let shared = 0;
@@ -133,6 +141,12 @@ t.test('a block writes each chunk, transaction and receipt as its own JSON, a re
         expected.set(r.receipt_id, stringifyJson(r));
       }
     }
+    const [changes] = of(DBCol.StreamStateChanges);
+    t.equal(
+      text(changes!.value),
+      stringifyJson(message.shards.flatMap((s) => s.state_changes)),
+      `${name}: state changes`,
+    );
     const receiptRows = of(DBCol.StreamReceipt).map((r) => [base58Encode(r.key), text(r.value)] as const);
     t.same(new Map(receiptRows), expected, `${name}: every receipt's JSON`);
     t.equal(receiptRows.length, expected.size, `${name}: a row per receipt`);
