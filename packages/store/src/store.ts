@@ -38,6 +38,14 @@ function readRc(stored: Uint8Array): number {
 export interface StoreOptions {
   /** Bytes the read cache may hold (values plus a per-row overhead); 64 MiB by default. */
   readonly cacheBytes?: number;
+  /**
+   * LevelDB's memtable size (`write_buffer_size`) and table file size (`max_file_size`); LevelDB's
+   * 4 MiB and 2 MiB by default. A store that takes tens of megabytes a second (a follower catching
+   * up) sets them larger, or LevelDB stalls its writes while it compacts the many small tables.
+   * A larger memtable is replayed from the log at the next open.
+   */
+  readonly writeBufferBytes?: number;
+  readonly tableFileBytes?: number;
 }
 
 /** Counters since open, for an operator's metrics. */
@@ -91,7 +99,12 @@ export class Store {
     openPaths.add(where);
     const db = new ClassicLevel<Uint8Array, Uint8Array>(where, ENC);
     try {
-      await db.open({ createIfMissing: !opts.readOnly, multithreading: true });
+      await db.open({
+        createIfMissing: !opts.readOnly,
+        multithreading: true,
+        ...(opts.writeBufferBytes === undefined ? {} : { writeBufferSize: opts.writeBufferBytes }),
+        ...(opts.tableFileBytes === undefined ? {} : { maxFileSize: opts.tableFileBytes }),
+      });
     } catch (err) {
       openPaths.delete(where);
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;

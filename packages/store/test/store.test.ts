@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import {
   DB_VERSION,
   DBCol,
@@ -202,4 +204,24 @@ t.test('first: one seek per call, never a row older than the last commit', async
     await store.close();
     await t.rejects(store.first(col, b(1), b(1)), StoreError, `${kind}: a closed store refuses`);
   }
+});
+
+// A store opened for heavy writes keeps a larger memtable: 12 MB of rows stay in it (and its log)
+// until it fills, where LevelDB's 4 MiB default has already written tables of them.
+t.test('writeBufferBytes sets the size LevelDB writes tables at', async (t) => {
+  const tables = async (opts: { writeBufferBytes?: number }) => {
+    const path = joinPath(tempDir(t), 'data');
+    const store = await Store.open(path, opts);
+    for (let i = 0; i < 12; i++) {
+      const u = new StoreUpdate();
+      // Random bytes: compression cannot shrink them below the memtable's size.
+      for (let j = 0; j < 16; j++) u.put(DBCol.Chunks, u64be(i * 16 + j), randomBytes(64 * 1024));
+      await store.commit(u);
+    }
+    // Closing waits for LevelDB's background work: every table it started is written.
+    await store.close();
+    return readdirSync(path).filter((f) => f.endsWith('.ldb')).length;
+  };
+  t.ok((await tables({})) > 0, 'the default writes tables');
+  t.equal(await tables({ writeBufferBytes: 32 * 1024 * 1024 }), 0, 'a 32 MiB memtable holds them all');
 });
