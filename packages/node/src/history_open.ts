@@ -26,13 +26,7 @@ export async function openLevelHistory(
   dataDir: string,
   o: { archive: boolean; convertDbKind: boolean },
 ): Promise<OpenedHistory> {
-  // A follower catching up writes ~40 MB/s of history here: with LevelDB's 4 MiB memtables and
-  // 2 MiB tables its single compaction thread fell behind and stalled the writes ("Too many L0
-  // files") a dozen or more times a minute, at 15-30 % of the catch-up rate.
-  const store = await Store.open(dataDir, {
-    writeBufferBytes: 32 * 1024 * 1024,
-    tableFileBytes: 8 * 1024 * 1024,
-  });
+  const store = await Store.open(dataDir);
   try {
     await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
   } catch (err) {

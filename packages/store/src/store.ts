@@ -39,10 +39,12 @@ export interface StoreOptions {
   /** Bytes the read cache may hold (values plus a per-row overhead); 64 MiB by default. */
   readonly cacheBytes?: number;
   /**
-   * LevelDB's memtable size (`write_buffer_size`) and table file size (`max_file_size`); LevelDB's
-   * 4 MiB and 2 MiB by default. A store that takes tens of megabytes a second (a follower catching
-   * up) sets them larger, or LevelDB stalls its writes while it compacts the many small tables.
-   * A larger memtable is replayed from the log at the next open.
+   * LevelDB's memtable size (`write_buffer_size`) and table file size (`max_file_size`): 32 MiB
+   * and 8 MiB by default, where LevelDB's own are 4 MiB and 2 MiB. With those, a follower catching
+   * up (~40 MB/s of history) stalled its writes while LevelDB's one compaction thread worked
+   * through the many small tables ("Too many L0 files"), and a producer under a flood of transfers
+   * spent ~15 % more CPU per transfer. A memtable holds up to its size of writes in memory, and
+   * after a crash its log is replayed at the next open (a clean stop flushes it, `flushLog`).
    */
   readonly writeBufferBytes?: number;
   readonly tableFileBytes?: number;
@@ -102,8 +104,8 @@ export class Store {
       await db.open({
         createIfMissing: !opts.readOnly,
         multithreading: true,
-        ...(opts.writeBufferBytes === undefined ? {} : { writeBufferSize: opts.writeBufferBytes }),
-        ...(opts.tableFileBytes === undefined ? {} : { maxFileSize: opts.tableFileBytes }),
+        writeBufferSize: opts.writeBufferBytes ?? 32 * 1024 * 1024,
+        maxFileSize: opts.tableFileBytes ?? 8 * 1024 * 1024,
       });
     } catch (err) {
       openPaths.delete(where);
