@@ -1,5 +1,6 @@
 // Hand-written borsh codec: the hot types (transactions, trie values, headers) are encoded with these
 // directly; a generic schema library is an order of magnitude slower here.
+import { offHeap } from './off_heap.js';
 
 export class BorshError extends Error {
   override readonly name = 'BorshError';
@@ -10,33 +11,15 @@ const U128_MAX = (1n << 128n) - 1n;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-// A writer's buffer is a region of a shared slab, never handed out twice: a typed array of its own
-// costs ~1 µs to make in V8 once it is over 64 bytes or its buffer is asked for (as a DataView
-// does), about as much as encoding a small value, and a writer lives only until `toBytes` copies
-// its bytes out. Regions are not reused, so writers alive at once (nested encoders) never share
-// bytes; a slab is freed with the last writer that holds a region of it.
-const SLAB_BYTES = 64 * 1024;
-let slab = new Uint8Array(SLAB_BYTES);
-let slabAt = 0;
-
-function region(n: number): Uint8Array {
-  if (n > SLAB_BYTES / 8) return new Uint8Array(n);
-  if (slabAt + n > SLAB_BYTES) {
-    slab = new Uint8Array(SLAB_BYTES);
-    slabAt = 0;
-  }
-  const out = slab.subarray(slabAt, slabAt + n);
-  slabAt += n;
-  return out;
-}
-
+// A writer's buffer is a region of an off-heap slab (`offHeap` says why): a writer lives only until
+// `toBytes` copies its bytes out, and writers alive at once (nested encoders) never share bytes.
 export class BorshWriter {
   private buf: Uint8Array;
   private view: DataView;
   private len = 0;
 
   constructor(capacity = 256) {
-    this.buf = region(capacity);
+    this.buf = offHeap(capacity);
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
@@ -44,7 +27,7 @@ export class BorshWriter {
     if (this.len + n <= this.buf.length) return;
     let cap = this.buf.length * 2;
     while (cap < this.len + n) cap *= 2;
-    const next = region(cap);
+    const next = offHeap(cap);
     next.set(this.buf.subarray(0, this.len));
     this.buf = next;
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);

@@ -7,6 +7,7 @@ export * from './hash.js';
 export * from './ints.js';
 export * from './json.js';
 export * from './lazy.js';
+export * from './off_heap.js';
 export * from './public_key.js';
 export * from './rpc_types.js';
 export * from './transaction/index.js';
