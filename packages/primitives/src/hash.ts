@@ -1,4 +1,5 @@
 import { createHash, hash as nodeHash } from 'node:crypto';
+import { IN_HEAP_MAX } from './off_heap.js';
 
 /** A 32-byte sha256 digest; nearcore's `CryptoHash`. */
 export type CryptoHash = Uint8Array;
@@ -50,20 +51,19 @@ export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-// Short byte strings (keys, hashes) are converted without `bytes.buffer`: asking a typed array of
-// 64 bytes or less for its buffer makes V8 move its bytes off the heap, ~1 µs, several times the
-// conversion itself.
-const SHORT = 64;
+// Short byte strings (keys, hashes) are converted without `bytes.buffer`: asking a typed array that
+// V8 keeps in its heap for its buffer moves its bytes off the heap (`offHeap` says why), ~1 µs,
+// several times the conversion itself.
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** The bytes as a string of one char per byte: a cheap map key (no hex expansion). */
 export function binaryKey(bytes: Uint8Array): string {
-  if (bytes.length <= SHORT) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  if (bytes.length <= IN_HEAP_MAX) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 export function toHex(bytes: Uint8Array): string {
-  if (bytes.length <= SHORT) {
+  if (bytes.length <= IN_HEAP_MAX) {
     let out = '';
     for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!];
     return out;
@@ -96,7 +96,7 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export function utf8(text: string): Uint8Array {
   const n = text.length;
-  if (n > 64) return utf8Encoder.encode(text);
+  if (n > IN_HEAP_MAX) return utf8Encoder.encode(text);
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
