@@ -1,7 +1,13 @@
 // One block's rows in the LevelDB history: the block view, chunk views, transactions with outcomes,
 // receipts, receipt outcomes, the state changes with causes, the state history rows with their flat
 // rows (flat_state.ts) and the cursor.
-import { base58Decode, stringifyFields, stringifyJson } from '@nearlite/primitives';
+import {
+  base58Decode,
+  jsonArrayTexts,
+  jsonObjectTexts,
+  jsonTexts,
+  stringifyJson,
+} from '@nearlite/primitives';
 import { blockShardKey, DBCol, type DBColumn, StoreUpdate, u64be } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
@@ -9,16 +15,6 @@ import { encodeHistoryValue, historyKey } from './history_key.js';
 import { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
 import { type RowSink, storeRows } from './prepared_block.js';
 import { stateChangeWrite } from './state_change_keys.js';
-
-/** JSON texts with the commas of a JSON array between them. */
-function listed(texts: readonly string[]): string[] {
-  const out: string[] = [];
-  texts.forEach((text, i) => {
-    if (i > 0) out.push(',');
-    out.push(text);
-  });
-  return out;
-}
 
 /** Builds the block's batch; exported for tests that inspect what one block writes. */
 export function blockUpdate(
@@ -56,20 +52,16 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
       // Each transaction and receipt is serialized once, for its own row and inside the chunk's.
       const txs = chunk.transactions.map((t) => stringifyJson(t.transaction));
       const receipts = chunk.receipts.map((r) => stringifyJson(r));
-      // Field by field: the header's 16-digit gas limit is a bigint, and the rest need not take the
-      // slower path that writes it.
-      const head = stringifyFields([
-        ['author', chunk.author],
-        ['header', chunk.header],
-      ]);
-      update.putTexts(DBCol.StreamChunk, at, [
-        head === '{}' ? '{' : `${head.slice(0, -1)},`,
-        '"transactions":[',
-        ...listed(txs),
-        '],"receipts":[',
-        ...listed(receipts),
-        ']}',
-      ]);
+      update.putTexts(
+        DBCol.StreamChunk,
+        at,
+        jsonObjectTexts([
+          ['author', jsonTexts(chunk.author)],
+          ['header', jsonTexts(chunk.header)],
+          ['transactions', jsonArrayTexts(txs)],
+          ['receipts', jsonArrayTexts(receipts)],
+        ]),
+      );
       update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
       chunk.transactions.forEach((t, i) => {
         const id = base58Decode(t.transaction.hash);
@@ -96,7 +88,7 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
       update.put(DBCol.StateHistoryFlat, w.key, encodeFlatRow(height, stored));
     }
   }
-  update.putTexts(DBCol.StreamStateChanges, hash, ['[', ...listed(stateChanges.map(stringifyJson)), ']']);
+  update.putTexts(DBCol.StreamStateChanges, hash, jsonArrayTexts(stateChanges.map((c) => stringifyJson(c))));
   json(DBCol.StreamOutcomeIds, hash, outcomeIds);
   if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
   update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));

@@ -64,17 +64,41 @@ function stringifyMarked(value: unknown): string {
   return s.replace(MARK_RE, (_m, n: string) => saved[Number(n)]!);
 }
 
+// JSON as a list of texts that, joined, are its text. A large value (a busy chunk, a block's state
+// changes) joined into one string is megabytes, which V8 allocates in fresh pages of its own; its
+// texts can be encoded one after another instead. Each part is serialized on its own, so a part
+// holding a bigint sends only itself through the marking path.
+
+/** The texts of `value`'s JSON: one, or undefined where JSON.stringify leaves the value out. */
+export function jsonTexts(value: unknown): string[] | undefined {
+  const json = stringifyJson(value) as string | undefined;
+  return json === undefined ? undefined : [json];
+}
+
+/** The texts of an array whose items are these JSON texts. */
+export function jsonArrayTexts(items: readonly string[]): string[] {
+  const out = ['['];
+  items.forEach((item, i) => {
+    if (i > 0) out.push(',');
+    out.push(item);
+  });
+  out.push(']');
+  return out;
+}
+
 /**
- * The JSON of an object with these fields in this order, each value serialized on its own, so a
- * field holding a bigint sends only itself through the marking path. Undefined values are left out
- * as JSON.stringify leaves them; no name may be an array index (JSON.stringify would move it first).
+ * The texts of an object with these fields in this order, each value given as its texts; a field
+ * without texts is left out, as JSON.stringify leaves an undefined value. No name may be an array
+ * index (JSON.stringify would move it first).
  */
-export function stringifyFields(fields: readonly (readonly [string, unknown])[]): string {
-  let out = '';
-  for (const [name, value] of fields) {
-    const json = stringifyJson(value) as string | undefined;
-    if (json === undefined) continue;
-    out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${json}`;
+export function jsonObjectTexts(
+  fields: readonly (readonly [string, readonly string[] | undefined])[],
+): string[] {
+  const out = ['{'];
+  for (const [name, texts] of fields) {
+    if (texts === undefined) continue;
+    out.push(`${out.length === 1 ? '' : ','}${JSON.stringify(name)}:`, ...texts);
   }
-  return `{${out}}`;
+  out.push('}');
+  return out;
 }

@@ -1,6 +1,6 @@
 // The answer serializer: exact u64s and embedded JSON, and no string a contract, signer or client
 // controls can change an answer's shape.
-import { RawJson, stringifyFields, stringifyJson } from '@nearlite/primitives';
+import { jsonArrayTexts, jsonObjectTexts, jsonTexts, RawJson, stringifyJson } from '@nearlite/primitives';
 import t from 'tap';
 
 t.test('bigints are bare integers, RawJson is embedded as is', async (t) => {
@@ -75,7 +75,12 @@ t.test('an object written field by field is the same text as written whole', asy
     ['receipts', []],
     ['"quoted" name', null],
   ];
+  const stringifyFields = (f: [string, unknown][]) =>
+    jsonObjectTexts(f.map(([name, value]) => [name, jsonTexts(value)])).join('');
   t.equal(stringifyFields(fields), stringifyJson(Object.fromEntries(fields)));
   t.equal(stringifyFields([]), '{}');
   t.equal(stringifyFields([['only', undefined]]), '{}');
+  const items = [{ a: 1n }, 'x', null];
+  t.equal(jsonArrayTexts(items.map((v) => stringifyJson(v))).join(''), stringifyJson(items), 'an array');
+  t.equal(jsonArrayTexts([]).join(''), '[]');
 });
