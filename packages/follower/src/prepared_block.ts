@@ -93,18 +93,11 @@ export class RowPacker implements RowSink {
   }
 
   putText(col: DBColumn, key: Uint8Array, text: string, prefix: Uint8Array = EMPTY): void {
-    // Stream JSON is nearly all ASCII, a byte per character; the rest takes up to three.
-    this.head(col, key, prefix.length + text.length);
-    const lengthAt = this.at;
-    const start = lengthAt + 4 + prefix.length;
-    let r = encoder.encodeInto(text, this.buf.subarray(start));
-    if (r.read < text.length) {
-      this.reserve(4 + prefix.length + text.length * 3);
-      r = encoder.encodeInto(text, this.buf.subarray(start));
-    }
-    this.buf.set(prefix, lengthAt + 4);
-    this.view.setUint32(lengthAt, prefix.length + r.written, true);
-    this.at = start + r.written;
+    const lengthAt = this.valueHead(col, key, prefix.length + text.length);
+    this.buf.set(prefix, this.at);
+    this.at += prefix.length;
+    this.text(text);
+    this.view.setUint32(lengthAt, this.at - lengthAt - 4, true);
   }
 
   /**
@@ -112,19 +105,29 @@ export class RowPacker implements RowSink {
    * they would make a string of megabytes, which V8 puts in pages of its own, new each time.
    */
   putTexts(col: DBColumn, key: Uint8Array, texts: readonly string[]): void {
-    this.head(col, key, 0);
+    const lengthAt = this.valueHead(col, key, 0);
+    for (const text of texts) this.text(text);
+    this.view.setUint32(lengthAt, this.at - lengthAt - 4, true);
+  }
+
+  /** A row's column and key, and room for `room` bytes of value; where its length goes. */
+  private valueHead(col: DBColumn, key: Uint8Array, room: number): number {
+    this.head(col, key, room);
     const lengthAt = this.at;
     this.at += 4;
-    for (const text of texts) {
-      this.reserve(text.length);
-      let r = encoder.encodeInto(text, this.buf.subarray(this.at));
-      if (r.read < text.length) {
-        this.reserve(text.length * 3);
-        r = encoder.encodeInto(text, this.buf.subarray(this.at));
-      }
-      this.at += r.written;
+    return lengthAt;
+  }
+
+  /** `text` in UTF-8 at the end of the rows. */
+  private text(text: string): void {
+    // Stream JSON is nearly all ASCII, a byte per character; the rest takes up to three.
+    this.reserve(text.length);
+    let r = encoder.encodeInto(text, this.buf.subarray(this.at));
+    if (r.read < text.length) {
+      this.reserve(text.length * 3);
+      r = encoder.encodeInto(text, this.buf.subarray(this.at));
     }
-    this.view.setUint32(lengthAt, this.at - lengthAt - 4, true);
+    this.at += r.written;
   }
 
   /** The packed rows; the packer is not used after. */
