@@ -27,6 +27,7 @@ import { NodeMetrics } from './metrics.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
 import { createServices } from './services.js';
 import { VERSION } from './version.js';
+import { WarmUp } from './warm_up.js';
 
 export interface RunOptions {
   readonly home: string;
@@ -176,8 +177,13 @@ export class NearliteNode {
         log.info(`publishing final blocks to ${sink.name} from height ${lake.nextHeight}`);
       }
       const metrics = new NodeMetrics(chain, store, services.viewGasBurnt);
+      // Made once the node is up (a failed start has nothing to warm).
+      let warmUp: WarmUp | null = null;
       const server = await startRpcServer({
-        observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
+        observe: (method, outcome, seconds) => {
+          metrics.observe(method, outcome, seconds);
+          warmUp?.answered();
+        },
         metrics: () => metrics.text(),
         backend,
         blockStream: new NeardataService(chain),
@@ -211,6 +217,7 @@ export class NearliteNode {
         o.home,
         server.close,
         async () => {
+          warmUp?.cancel();
           finalHeads.close();
           await services.close();
         },
@@ -224,7 +231,7 @@ export class NearliteNode {
       );
       if (chain.canProduce) node.scheduleBlocks();
       else o.logger.warn('read-only: no block production');
-      setImmediate(() => services.warm());
+      warmUp = new WarmUp(() => services.warm());
       return node;
     } catch (err) {
       await store.close();

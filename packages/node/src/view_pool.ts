@@ -68,8 +68,8 @@ export class ViewCallPool {
 
   /**
    * Starts the workers. Each loads the runtime and VM, which is start-up work the node's first
-   * answer need not wait for: the node calls this once it is serving, and a call before then
-   * starts them itself.
+   * answer need not wait for: the node calls this once it has answered a request (`WarmUp`), and a
+   * call before then starts them itself.
    */
   warm(): void {
     while (this.slots.length < this.size) this.slots.push(this.spawn());
