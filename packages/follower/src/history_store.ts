@@ -53,12 +53,25 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    */
   private readonly seeking = new Map<string, Promise<Uint8Array | null>>();
 
+  /**
+   * Rows read most (the cursor, blocks) decoded once per stored row: the store hands back the same
+   * bytes while the row is in its read cache and new bytes once the row is written or dropped, so
+   * what is decoded from them stays true for as long as they are alive. A `block` answer was a
+   * UTF-8 decode of the block's JSON and an off-heap copy for its height per request.
+   */
+  private readonly decoded = new WeakMap<Uint8Array, Cursor | StoredBlock>();
+
   constructor(readonly store: Store) {}
 
   cursor(): Cursor | null {
     const v = this.store.get(DBCol.FollowerMisc, CURSOR_KEY);
     if (!v) return null;
-    return { height: Number(readU64be(v, 0)), hash: v.slice(8, 40) };
+    let c = this.decoded.get(v) as Cursor | undefined;
+    if (c === undefined) {
+      c = { height: Number(readU64be(v, 0)), hash: v.slice(8, 40) };
+      this.decoded.set(v, c);
+    }
+    return c;
   }
 
   /** Height whose state the genesis records give; null before `loadGenesisHistory`. */
@@ -74,7 +87,13 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   blockSync(hash: CryptoHash): StoredBlock | undefined {
     const v = this.store.get(DBCol.StreamBlock, hash);
     if (!v) return undefined;
-    return { height: Number(readU64be(v, 0)), hash, json: fromUtf8(v.subarray(8)) };
+    let b = this.decoded.get(v) as StoredBlock | undefined;
+    if (b === undefined) {
+      // Kept beyond this call: a copy, not the caller's array.
+      b = { height: Number(readU64be(v, 0)), hash: hash.slice(), json: fromUtf8(v.subarray(8)) };
+      this.decoded.set(v, b);
+    }
+    return b;
   }
 
   blockAtSync(height: number): StoredBlock | undefined {
