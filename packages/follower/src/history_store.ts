@@ -43,6 +43,12 @@ export {
 // what readers use, and prepared rows are views of their block's whole buffer.
 const BULK = { cacheRows: false } as const;
 
+/**
+ * Larger JSON rows (busy chunks, a busy block's state changes) are decoded per read rather than kept
+ * as text beside their cached bytes.
+ */
+const MEMO_TEXT_MAX = 16 * 1024;
+
 export class HistoryStore implements HistoryReader, HistoryWriter {
   private flat = false;
   /** What history seeks found (seek_cache.ts): rows below the cursor never change. */
@@ -54,12 +60,13 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   private readonly seeking = new Map<string, Promise<Uint8Array | null>>();
 
   /**
-   * Rows read most (the cursor, blocks) decoded once per stored row: the store hands back the same
-   * bytes while the row is in its read cache and new bytes once the row is written or dropped, so
-   * what is decoded from them stays true for as long as they are alive. A `block` answer was a
-   * UTF-8 decode of the block's JSON and an off-heap copy for its height per request.
+   * Rows decoded once per stored row (the cursor, blocks, JSON rows up to MEMO_TEXT_MAX bytes): the
+   * store hands back the same bytes while the row is in its read cache and new bytes once the row is
+   * written or dropped, so what is decoded from them stays true for as long as they are alive. A
+   * `block` answer was a UTF-8 decode of the block's JSON and an off-heap copy for its height per
+   * request, and a `tx` answer kept serialized still decoded the transaction to learn it is kept.
    */
-  private readonly decoded = new WeakMap<Uint8Array, Cursor | StoredBlock>();
+  private readonly decoded = new WeakMap<Uint8Array, Cursor | StoredBlock | string>();
 
   constructor(readonly store: Store) {}
 
@@ -177,7 +184,14 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
 
   json(col: (typeof DBCol)[keyof typeof DBCol], key: Uint8Array): string | undefined {
     const v = this.store.get(col, key);
-    return v ? fromUtf8(v) : undefined;
+    if (!v) return undefined;
+    if (v.length > MEMO_TEXT_MAX) return fromUtf8(v);
+    let text = this.decoded.get(v) as string | undefined;
+    if (text === undefined) {
+      text = fromUtf8(v);
+      this.decoded.set(v, text);
+    }
+    return text;
   }
 
   /** Whether StateHistoryFlat holds every key's newest row (flat_state.ts); once true, always. */

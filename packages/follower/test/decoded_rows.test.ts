@@ -18,6 +18,14 @@ t.test('decoded rows follow writes and collection', async (t) => {
   const cursor = history.cursor()!;
   t.equal(cursor.height, heightOf(9));
   t.equal(history.cursor(), cursor, 'read again: the cursor decoded before');
+  // Every synthetic block carries the same transaction: its outcome row is written again by each
+  // block, with that block's hash.
+  const txOf = (i: number) => chain[i]!.shards.flatMap((s) => s.chunk?.transactions ?? [])[0]!;
+  const txHash = base58Decode(txOf(0).transaction.hash);
+  const outcomeBlock = async () =>
+    (JSON.parse((await history.outcome(txHash))!) as { block_hash: string }).block_hash;
+  t.equal(await outcomeBlock(), chain[9]!.block.header.hash, 'a JSON row');
+  t.equal(await outcomeBlock(), chain[9]!.block.header.hash, 'read again');
 
   // Read by hash first, with an array the caller goes on to change.
   const hash = base58Decode(chain[5]!.block.header.hash);
@@ -39,6 +47,7 @@ t.test('decoded rows follow writes and collection', async (t) => {
 
   await history.writeBlocks(chain.slice(10, 20), false);
   t.equal(history.cursor()!.height, heightOf(19), 'a write moves the cursor at once');
+  t.equal(await outcomeBlock(), chain[19]!.block.header.hash, 'and a JSON row written again');
 
   for (let i = 0; i < 20 && (history.firstHeight() ?? 0) <= heightOf(5); i++)
     await history.collectGarbage({ keepBlocks: 5 });
