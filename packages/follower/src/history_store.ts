@@ -4,7 +4,15 @@
 // synchronous lookup of the key's flat row when the key has not changed since H (flat_state.ts), and
 // otherwise an async seek of the StateHistory column (classic-level has no synchronous iterator).
 import { binaryKey, bytesEqual, type CryptoHash, concatBytes, fromUtf8 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, readU64be, type Store, StoreUpdate, u64be } from '@nearlite/store';
+import {
+  blockShardKey,
+  DBCol,
+  DecodedRows,
+  readU64be,
+  type Store,
+  StoreUpdate,
+  u64be,
+} from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow, FLAT_MISS, flatValueAt } from './flat_state.js';
 import { gcFollowerStep } from './gc.js';
@@ -44,10 +52,15 @@ export {
 const BULK = { cacheRows: false } as const;
 
 /**
- * Larger JSON rows (busy chunks, a busy block's state changes) are decoded per read rather than kept
- * as text beside their cached bytes.
+ * JSON rows kept decoded up to this size: larger ones (busy chunks, a busy block's state changes)
+ * are decoded on each read rather than kept as text beside their cached bytes.
  */
 const MEMO_TEXT_MAX = 16 * 1024;
+
+const decodeCursor = (row: Uint8Array): Cursor => ({
+  height: Number(readU64be(row, 0)),
+  hash: row.slice(8, 40),
+});
 
 export class HistoryStore implements HistoryReader, HistoryWriter {
   private flat = false;
@@ -59,26 +72,17 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    */
   private readonly seeking = new Map<string, Promise<Uint8Array | null>>();
 
-  /**
-   * Rows decoded once per stored row (the cursor, blocks, JSON rows up to MEMO_TEXT_MAX bytes): the
-   * store hands back the same bytes while the row is in its read cache and new bytes once the row is
-   * written or dropped, so what is decoded from them stays true for as long as they are alive. A
-   * `block` answer was a UTF-8 decode of the block's JSON and an off-heap copy for its height per
-   * request, and a `tx` answer kept serialized still decoded the transaction to learn it is kept.
-   */
-  private readonly decoded = new WeakMap<Uint8Array, Cursor | StoredBlock | string>();
+  /** The rows read most, decoded once per stored row (DecodedRows); larger JSON rows on each read. */
+  private readonly cursors = new DecodedRows<Cursor>();
+  private readonly blocks = new DecodedRows<StoredBlock>();
+  private readonly texts = new DecodedRows<string>(MEMO_TEXT_MAX);
 
   constructor(readonly store: Store) {}
 
   cursor(): Cursor | null {
     const v = this.store.get(DBCol.FollowerMisc, CURSOR_KEY);
     if (!v) return null;
-    let c = this.decoded.get(v) as Cursor | undefined;
-    if (c === undefined) {
-      c = { height: Number(readU64be(v, 0)), hash: v.slice(8, 40) };
-      this.decoded.set(v, c);
-    }
-    return c;
+    return this.cursors.of(v, decodeCursor);
   }
 
   /** Height whose state the genesis records give; null before `loadGenesisHistory`. */
@@ -94,13 +98,12 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   blockSync(hash: CryptoHash): StoredBlock | undefined {
     const v = this.store.get(DBCol.StreamBlock, hash);
     if (!v) return undefined;
-    let b = this.decoded.get(v) as StoredBlock | undefined;
-    if (b === undefined) {
-      // Kept beyond this call: a copy, not the caller's array.
-      b = { height: Number(readU64be(v, 0)), hash: hash.slice(), json: fromUtf8(v.subarray(8)) };
-      this.decoded.set(v, b);
-    }
-    return b;
+    // Kept beyond this call: a copy of the hash, not the caller's array.
+    return this.blocks.of(v, (row) => ({
+      height: Number(readU64be(row, 0)),
+      hash: hash.slice(),
+      json: fromUtf8(row.subarray(8)),
+    }));
   }
 
   blockAtSync(height: number): StoredBlock | undefined {
@@ -184,14 +187,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
 
   json(col: (typeof DBCol)[keyof typeof DBCol], key: Uint8Array): string | undefined {
     const v = this.store.get(col, key);
-    if (!v) return undefined;
-    if (v.length > MEMO_TEXT_MAX) return fromUtf8(v);
-    let text = this.decoded.get(v) as string | undefined;
-    if (text === undefined) {
-      text = fromUtf8(v);
-      this.decoded.set(v, text);
-    }
-    return text;
+    return v ? this.texts.of(v, fromUtf8) : undefined;
   }
 
   /** Whether StateHistoryFlat holds every key's newest row (flat_state.ts); once true, always. */

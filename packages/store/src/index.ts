@@ -1,4 +1,5 @@
 export * from './columns.js';
+export * from './decoded_rows.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './lru.js';

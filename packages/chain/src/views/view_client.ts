@@ -10,7 +10,7 @@ import {
   RawJson,
   toHex,
 } from '@nearlite/primitives';
-import { DBCol, LruCache } from '@nearlite/store';
+import { DBCol, DecodedRows, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
 import type { Chunk } from '../chunk.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
@@ -45,15 +45,14 @@ export interface ViewClientOptions {
   readonly stateSizeLimit?: bigint | null;
 }
 
-function storedView(chain: Chain, hash: CryptoHash): RawJson | undefined {
-  const bytes = chain.store.get(DBCol.BlockView, hash);
-  return bytes && new RawJson(fromUtf8(bytes));
-}
+const toRawJson = (bytes: Uint8Array) => new RawJson(fromUtf8(bytes));
 
 export class ViewClient {
   private readonly startedAt = Date.now();
   /** Views built on demand (genesis, blocks stored without one); the rest come from the store. */
   private readonly blockJson = new LruCache<string, RawJson>(1_000);
+  /** Stored block views, decoded once per cached row. */
+  private readonly storedViews = new DecodedRows<RawJson>();
 
   constructor(private readonly o: ViewClientOptions) {}
 
@@ -65,18 +64,23 @@ export class ViewClient {
     return blockAuthor(this.o.chain.genesis.config);
   }
 
+  private storedView(hash: CryptoHash): RawJson | undefined {
+    const bytes = this.o.chain.store.get(DBCol.BlockView, hash);
+    return bytes && this.storedViews.of(bytes, toRawJson);
+  }
+
   block(ref: BlockReference): object {
     const chain = this.o.chain;
     // A block named by height or hash needs no header: its stored view is the answer.
     if ('blockId' in ref) {
       const id = ref.blockId;
       const hash = typeof id === 'number' ? chain.chainStore.blockHashByHeight(id) : id;
-      const stored = hash && storedView(chain, hash);
+      const stored = hash && this.storedView(hash);
       if (stored) return stored;
     }
     const header = resolveBlock(chain, ref);
     if (!('blockId' in ref)) {
-      const stored = storedView(chain, header.hash);
+      const stored = this.storedView(header.hash);
       if (stored) return stored;
     }
     // Genesis, and blocks written before views were stored: built once, kept in a small LRU.
