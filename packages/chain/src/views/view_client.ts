@@ -8,11 +8,12 @@ import {
   type GlobalContractIdentifier,
   HandlerError,
   RawJson,
+  stringifyJson,
   toHex,
 } from '@nearlite/primitives';
 import { DBCol, DecodedRows, LruCache } from '@nearlite/store';
 import type { Chain } from '../chain.js';
-import type { Chunk } from '../chunk.js';
+import { type Chunk, decodeChunk } from '../chunk.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
@@ -47,12 +48,21 @@ export interface ViewClientOptions {
 
 const toRawJson = (bytes: Uint8Array) => new RawJson(fromUtf8(bytes));
 
+/**
+ * A chunk's answer is kept beside its cached row while the row is at most this size (a few hundred
+ * transactions); a larger one is built on each request rather than kept as text of several times
+ * its size.
+ */
+const CHUNK_VIEW_MEMO_MAX = 64 * 1024;
+
 export class ViewClient {
   private readonly startedAt = Date.now();
   /** Views built on demand (genesis, blocks stored without one); the rest come from the store. */
   private readonly blockJson = new LruCache<string, RawJson>(1_000);
   /** Stored block views, decoded once per cached row. */
   private readonly storedViews = new DecodedRows<RawJson>();
+  /** `chunk` answers, built once per cached chunk row (up to CHUNK_VIEW_MEMO_MAX bytes of it). */
+  private readonly chunkViews = new DecodedRows<RawJson>(CHUNK_VIEW_MEMO_MAX);
 
   constructor(private readonly o: ViewClientOptions) {}
 
@@ -98,18 +108,9 @@ export class ViewClient {
     id: { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number },
   ): object {
     const chain = this.o.chain;
-    let chunk: Chunk | undefined;
-    if ('chunkId' in id) {
-      chunk = chain.chainStore.chunk(id.chunkId);
-      if (!chunk) {
-        const hash = base58Encode(id.chunkId);
-        throw new HandlerError(
-          'UNKNOWN_CHUNK',
-          { chunk_hash: hash },
-          `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`,
-        );
-      }
-    } else {
+    let chunkHash: CryptoHash;
+    if ('chunkId' in id) chunkHash = id.chunkId;
+    else {
       const header = resolveBlock(chain, { blockId: id.blockId });
       const headers = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
       const ch = headers.find((c) => c.inner.shardId === id.shardId);
@@ -120,22 +121,29 @@ export class ViewClient {
           `Shard id ${id.shardId} does not exist`,
         );
       }
-      chunk = chain.chainStore.chunk(ch.chunkHash);
-      if (!chunk) {
-        const hash = base58Encode(ch.chunkHash);
-        throw new HandlerError(
-          'UNKNOWN_CHUNK',
-          { chunk_hash: hash },
-          `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`,
-        );
-      }
+      chunkHash = ch.chunkHash;
     }
-    return {
-      author: this.author(),
-      header: chunkHeaderView(chunk.header),
-      transactions: chunk.transactions.map((t) => this.o.transactionView(t)),
-      receipts: chunk.prevOutgoingReceipts.map((r) => this.o.receiptView(r)),
-    };
+    const bytes = chain.store.get(DBCol.Chunks, chunkHash);
+    if (!bytes) {
+      const hash = base58Encode(chunkHash);
+      throw new HandlerError(
+        'UNKNOWN_CHUNK',
+        { chunk_hash: hash },
+        `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`,
+      );
+    }
+    return this.chunkViews.of(bytes, (b) => this.chunkView(decodeChunk(b)));
+  }
+
+  private chunkView(chunk: Chunk): RawJson {
+    return new RawJson(
+      stringifyJson({
+        author: this.author(),
+        header: chunkHeaderView(chunk.header),
+        transactions: chunk.transactions.map((t) => this.o.transactionView(t)),
+        receipts: chunk.prevOutgoingReceipts.map((r) => this.o.receiptView(r)),
+      }),
+    );
   }
 
   /** The header and shard trie that a query for `accountId` reads. */
