@@ -83,8 +83,13 @@ export class ChainStore {
   }
 
   chunk(chunkHash: CryptoHash): Chunk | undefined {
-    const b = this.store.get(DBCol.Chunks, chunkHash);
+    const b = this.chunkRow(chunkHash);
     return b ? decodeChunk(b) : undefined;
+  }
+
+  /** The chunk's stored bytes, as the store's read cache holds them (see DecodedRows). */
+  chunkRow(chunkHash: CryptoHash): Uint8Array | undefined {
+    return this.store.get(DBCol.Chunks, chunkHash);
   }
 
   chunkExtra(blockHash: CryptoHash, shardId: number): ChunkExtra | undefined {

@@ -123,7 +123,7 @@ export class ViewClient {
       }
       chunkHash = ch.chunkHash;
     }
-    const bytes = chain.store.get(DBCol.Chunks, chunkHash);
+    const bytes = chain.chainStore.chunkRow(chunkHash);
     if (!bytes) {
       const hash = base58Encode(chunkHash);
       throw new HandlerError(
