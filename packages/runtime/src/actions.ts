@@ -24,6 +24,7 @@ import {
   trieKeyContractDataPrefix,
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
+import { newDeterministicAccount } from './deterministic_account_id.js';
 import { accessKeyStorage } from './fees.js';
 import { contractStorageUsage } from './global_contracts.js';
 import { balanceRefund, type NewReceiptSpec } from './receipt_spec.js';
@@ -107,9 +108,17 @@ export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind |
     if (ctx.isRefund && ctx.signerId === ctx.receiverId) refundAllowance(ctx, deposit);
     return null;
   }
-  // A lone transfer (not a refund) creates a NEAR-implicit account with its derived full-access key;
-  // any other action alongside could hijack the account.
-  if (ctx.isOnlyAction && !ctx.isRefund && accountType(ctx.receiverId) === 'NearImplicitAccount') {
+  // A lone transfer (not a refund) creates a NEAR-implicit account with its derived full-access key,
+  // or a deterministic one with no key and no contract until its StateInit arrives; any other action
+  // alongside could hijack the account.
+  if (!ctx.isOnlyAction || ctx.isRefund) return { AccountDoesNotExist: { account_id: ctx.receiverId } };
+  const kind = accountType(ctx.receiverId);
+  if (kind === 'NearDeterministicAccount') {
+    ctx.account = newDeterministicAccount(ctx, deposit);
+    ctx.actorId = ctx.receiverId;
+    return null;
+  }
+  if (kind === 'NearImplicitAccount') {
     const publicKey = { keyType: KeyType.ED25519, data: fromHex(ctx.receiverId) };
     const accessKey = { nonce: newKeyNonce(ctx.blockHeight), permission: { kind: 'FullAccess' as const } };
     const usage =

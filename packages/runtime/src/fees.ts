@@ -6,6 +6,7 @@ import {
   BorshWriter,
   type GlobalContractIdentifier,
   publicKeyBytes,
+  stateInitDataBytes,
   utf8,
   writeAccessKey,
 } from '@nearlite/primitives';
@@ -61,9 +62,11 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
       );
     case 'Transfer': {
       let fee = pick(f.transfer);
-      // A transfer to a non-named account may create it, so it also pays for the account and a key.
-      if (accountType(receiverId) !== 'NamedAccount')
-        fee += pick(f.create_account) + pick(f.add_full_access_key);
+      // A transfer to an account that is not named may create it: it pays for the account, and a
+      // NEAR-implicit one for its full-access key too (nearcore's transfer_send_fee at protocol 86).
+      const kind = accountType(receiverId);
+      if (kind !== 'NamedAccount') fee += pick(f.create_account);
+      if (kind === 'NearImplicitAccount') fee += pick(f.add_full_access_key);
       return fee;
     }
     case 'Stake':
@@ -79,8 +82,11 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
     case 'Delegate':
       return pick(f.delegate);
     case 'DeterministicStateInit':
-      // Refused by validateActions before any fee is computed.
-      return 0n;
+      return (
+        pick(f.deterministic_state_init_base) +
+        pick(f.deterministic_state_init_entry) * BigInt(a.data.length) +
+        pick(f.deterministic_state_init_byte) * stateInitDataBytes(a)
+      );
   }
 }
 

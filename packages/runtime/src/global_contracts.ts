@@ -135,6 +135,18 @@ export function useGlobalContract(ctx: ActionContext, id: GlobalContractIdentifi
   if (!a) return { AccountDoesNotExist: { account_id: ctx.receiverId } };
   if (ctx.actorId !== ctx.receiverId)
     return { ActorNoPermission: { account_id: ctx.receiverId, actor_id: ctx.actorId } };
+  return setGlobalContract(ctx, a, id);
+}
+
+/**
+ * nearcore's use_global_contract: the account runs the global contract from now on, its previous
+ * contract's usage (local code or another reference) replaced by the identifier's bytes.
+ */
+export function setGlobalContract(
+  ctx: ActionContext,
+  a: Account,
+  id: GlobalContractIdentifier,
+): ActionErrorKind | null {
   if (!ctx.state.has(trieKeyGlobalContractCode(id)))
     return { GlobalContractDoesNotExist: { identifier: globalContractIdentifierJson(id) } };
   const previous = contractStorageUsage(ctx.state, ctx.receiverId, a);

@@ -20,6 +20,7 @@ import {
   writeAccount,
 } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
+import { deterministicStateInit } from './deterministic_account_id.js';
 import { currentContract, padContracts } from './execution_metadata.js';
 import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
@@ -259,8 +260,8 @@ function applyAction(
       return deployGlobalContract(actx, action.code, action.deployMode, ctx.shardId);
     case 'UseGlobalContract':
       return useGlobalContract(actx, action.identifier);
-    default:
-      return { UnsupportedAction: { action: action.type } };
+    case 'DeterministicStateInit':
+      return deterministicStateInit(actx, action);
   }
 }
 

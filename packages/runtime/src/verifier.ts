@@ -5,12 +5,14 @@
 import {
   type Action,
   accountIdError,
+  deriveDeterministicAccountId,
   type SignedTransaction,
+  type StateInit,
   toHex,
   verifySignature,
 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
-import { PROTOCOL_VERSION, type RuntimeConfig } from './config/runtime_config.js';
+import type { RuntimeConfig } from './config/runtime_config.js';
 import { type InvalidTxError, invalidTx } from './errors.js';
 import { type TransactionCost, totalPrepaidGas, txCost } from './fees.js';
 import { getAccessKey, getAccount, setAccessKey, setAccount, storageShortfall } from './state.js';
@@ -19,8 +21,8 @@ export type VerifyResult =
   | { readonly ok: true; readonly cost: TransactionCost }
   | { readonly ok: false; readonly error: InvalidTxError };
 
-/** nearcore's validate_action for one action (action_validation.rs). */
-function validateAction(c: RuntimeConfig, a: Action): unknown | null {
+/** nearcore's validate_action for one action addressed to `receiverId` (action_validation.rs). */
+function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknown | null {
   switch (a.type) {
     case 'FunctionCall': {
       if (a.gas === 0n) return 'FunctionCallZeroAttachedGas';
@@ -59,17 +61,39 @@ function validateAction(c: RuntimeConfig, a: Action): unknown | null {
         : null;
     }
     case 'Delegate':
-      return validateActions(c, a.delegateAction.actions);
+      // FixDelegatedDeterministicStateInit (85): inner actions are addressed to the delegate's receiver.
+      return validateActions(c, a.delegateAction.actions, a.delegateAction.receiverId);
     case 'DeterministicStateInit':
-      // Not implemented here; refused up front rather than half-applied.
-      return { UnsupportedProtocolFeature: { protocol_feature: a.type, version: PROTOCOL_VERSION } };
+      return validateStateInit(c, a, receiverId);
     default:
       return null;
   }
 }
 
+/** nearcore's validate_deterministic_state_init: the code's id, the derived receiver, each entry's size. */
+function validateStateInit(c: RuntimeConfig, init: StateInit, receiverId: string): unknown | null {
+  if (init.code.kind === 'AccountId' && accountIdError(init.code.accountId) !== null)
+    return { InvalidAccountId: { account_id: init.code.accountId } };
+  const derivedId = deriveDeterministicAccountId(init);
+  if (derivedId !== receiverId)
+    return { InvalidDeterministicStateInitReceiver: { receiver_id: receiverId, derived_id: derivedId } };
+  const keyLimit = c.wasm.limit_config.max_length_storage_key;
+  const valueLimit = c.wasm.limit_config.max_length_storage_value;
+  for (const [k, v] of init.data) {
+    if (BigInt(k.length) > keyLimit)
+      return { DeterministicStateInitKeyLengthExceeded: { length: k.length, limit: keyLimit } };
+    if (BigInt(v.length) > valueLimit)
+      return { DeterministicStateInitValueLengthExceeded: { length: v.length, limit: valueLimit } };
+  }
+  return null;
+}
+
 /** nearcore's validate_actions: count, per-action rules in order, then the total prepaid gas. */
-export function validateActions(c: RuntimeConfig, actions: readonly Action[]): unknown | null {
+export function validateActions(
+  c: RuntimeConfig,
+  actions: readonly Action[],
+  receiverId: string,
+): unknown | null {
   if (actions.length > c.maxActionsPerReceipt) {
     return {
       TotalNumberOfActionsExceeded: {
@@ -87,7 +111,7 @@ export function validateActions(c: RuntimeConfig, actions: readonly Action[]): u
       if (foundDelegate) return 'DelegateActionMustBeOnlyOne';
       foundDelegate = true;
     }
-    const err = validateAction(c, a);
+    const err = validateAction(c, a, receiverId);
     if (err !== null) return err;
   }
   const gas = totalPrepaidGas(actions);
@@ -129,7 +153,7 @@ export function verifyTransaction(
   const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
   if (stx.bytes.length > c.maxTransactionSize)
     return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
-  const actionsErr = validateActions(c, tx.actions);
+  const actionsErr = validateActions(c, tx.actions, tx.receiverId);
   if (actionsErr !== null) return fail(invalidTx.actionsValidation(actionsErr));
   if (!signatureValid(stx, opts.signatureVerdict)) return fail('InvalidSignature');
   const account = getAccount(state, tx.signerId);

@@ -3,6 +3,7 @@
 import { accountType } from '@nearlite/primitives';
 import { VMConfigError } from './config.js';
 import { GLOBAL_CONTRACT_FEES } from './global_contract_fees.js';
+import { STATE_INIT_FEES } from './state_init_fees.js';
 
 export interface Fee {
   readonly send_sir: bigint;
@@ -31,6 +32,9 @@ export const ActionCosts = {
   deploy_global_contract_byte: 'deploy_global_contract_byte',
   use_global_contract_base: 'use_global_contract_base',
   use_global_contract_byte: 'use_global_contract_byte',
+  deterministic_state_init_base: 'deterministic_state_init_base',
+  deterministic_state_init_entry: 'deterministic_state_init_entry',
+  deterministic_state_init_byte: 'deterministic_state_init_byte',
 } as const;
 export type ActionCosts = (typeof ActionCosts)[keyof typeof ActionCosts];
 
@@ -99,6 +103,7 @@ export function parseFeesConfig(json: unknown): RuntimeFeesConfig {
       delete_account: fee(a.delete_account_cost, 'delete_account_cost'),
       delegate: a.delegate_cost === undefined ? zero : fee(a.delegate_cost, 'delegate_cost'),
       ...GLOBAL_CONTRACT_FEES,
+      ...STATE_INIT_FEES,
     },
     storage_usage_config: {
       num_bytes_account: n(su.num_bytes_account, 'num_bytes_account'),
@@ -108,8 +113,8 @@ export function parseFeesConfig(json: unknown): RuntimeFeesConfig {
 }
 
 /**
- * nearcore's transfer_send_fee / transfer_exec_fee: a transfer to an implicit account also pays for the
- * account it creates (plus the full-access key for NEAR-implicit ones).
+ * nearcore's transfer_send_fee / transfer_exec_fee: a transfer to an implicit or deterministic account
+ * also pays for the account it creates (plus the full-access key for NEAR-implicit ones).
  */
 export function transferFees(
   cfg: RuntimeFeesConfig,
@@ -125,7 +130,10 @@ export function transferFees(
   if (implicitAccountCreation && kind === 'NearImplicitAccount') {
     send += sendFee(f.create_account, sir) + sendFee(f.add_full_access_key, sir);
     exec += f.create_account.execution + f.add_full_access_key.execution;
-  } else if (implicitAccountCreation && ethImplicitAccounts && kind === 'EthImplicitAccount') {
+  } else if (
+    implicitAccountCreation &&
+    (kind === 'NearDeterministicAccount' || (ethImplicitAccounts && kind === 'EthImplicitAccount'))
+  ) {
     send += sendFee(f.create_account, sir);
     exec += f.create_account.execution;
   }

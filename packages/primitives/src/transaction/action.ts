@@ -11,6 +11,7 @@ import {
   writePublicKey,
   writeSignature,
 } from '../public_key.js';
+import { writeStateInit } from './state_init.js';
 
 export type Action =
   | { readonly type: 'CreateAccount' }
@@ -113,9 +114,7 @@ export function writeAction(w: BorshWriter, a: Action): void {
       writeGlobalContractIdentifier(w, a.identifier);
       return;
     case 'DeterministicStateInit':
-      w.u8(0);
-      writeGlobalContractIdentifier(w, a.code);
-      w.vec(a.data, (w, [k, v]) => w.bytes(k).bytes(v));
+      writeStateInit(w, a);
       w.u128(a.deposit);
       return;
   }

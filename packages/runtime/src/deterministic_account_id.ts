@@ -1,0 +1,53 @@
+// NEP-616 deterministic accounts (nearcore's runtime/runtime/src/deterministic_account_id.rs). The
+// receiver's id was checked against the StateInit when the transaction was admitted, so whoever
+// sends the action can only create the account the id names: the global contract it runs and its
+// initial data. An account that already runs a contract is left as it is, so initialising twice
+// (lazily, by every caller that needs the account) succeeds and only refunds the deposit.
+import { type Account, type Action, accountContract } from '@nearlite/primitives';
+import { trieKeyContractData } from '@nearlite/trie';
+import type { ActionContext, ActionErrorKind } from './actions.js';
+import { setGlobalContract } from './global_contracts.js';
+import { balanceRefund } from './receipt_spec.js';
+import { storageShortfall } from './state.js';
+
+/**
+ * A new deterministic account: no balance, no keys, no contract. Unlike CreateAccount, it does not
+ * make the new account the actor, so the actions after it cannot add keys or deploy code to it.
+ */
+export function newDeterministicAccount(ctx: ActionContext, amount: bigint): Account {
+  return {
+    amount,
+    locked: 0n,
+    codeHash: new Uint8Array(32),
+    storageUsage: ctx.config.fees.storage_usage_config.num_bytes_account,
+  };
+}
+
+export function deterministicStateInit(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'DeterministicStateInit' }>,
+): ActionErrorKind | null {
+  let account = ctx.account ?? newDeterministicAccount(ctx, 0n);
+  if (accountContract(account).kind === 'None') {
+    const err = setGlobalContract(ctx, account, action.code);
+    if (err !== null) return err;
+    account = ctx.account ?? account;
+    // The account holds no contract data yet, so every entry adds its full size.
+    const extra = ctx.config.fees.storage_usage_config.num_extra_bytes_record;
+    let usage = account.storageUsage;
+    for (const [key, value] of action.data) {
+      ctx.state.set(trieKeyContractData(ctx.receiverId, key), value);
+      usage += BigInt(key.length + value.length) + extra;
+    }
+    account = { ...account, storageUsage: usage };
+  }
+  // The deposit pays for the storage the account lacks; the rest goes back to the predecessor. Short
+  // of it, the account keeps the whole deposit and the receipt's storage check decides.
+  const missing = storageShortfall(account, ctx.config.storageAmountPerByte);
+  let kept = action.deposit;
+  if (missing < kept) kept = missing;
+  ctx.account = { ...account, amount: account.amount + kept };
+  const refund = action.deposit - kept;
+  if (refund > 0n) ctx.newReceipts.push(balanceRefund(ctx.predecessorId, refund));
+  return null;
+}

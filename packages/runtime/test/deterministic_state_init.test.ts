@@ -1,0 +1,244 @@
+// NEP-616 deterministic accounts as nearcore applies them (runtime/runtime/src/deterministic_account_id.rs,
+// action_validation.rs, config.rs). Fees are nearcore's parameters at protocol 86; the exact balance a
+// 100,000-byte account needs is the figure nearcore's own test_deterministic_state_init pins.
+import {
+  type Action,
+  accountContract,
+  base58Encode,
+  deriveDeterministicAccountId,
+  type StateInit,
+  utf8,
+} from '@nearlite/primitives';
+import { execFee, txCost, validateActions } from '@nearlite/runtime';
+import { trieKeyContractData } from '@nearlite/trie';
+import { transferFees } from '@nearlite/vm';
+import t from 'tap';
+import { alice, bob, byAlice, byHash, CODE, CODE_HASH, stateGet, view, vmChain } from './global_fixtures.js';
+import { config, GAS_PRICE, NEAR, signTx } from './helpers.js';
+import { FEES } from './snapshot.js';
+
+/**
+ * nearcore's action_deterministic_state_init, _per_entry and _per_byte at protocol 86 (85.yaml set
+ * the base fee; the runtime_config view prints none of the three).
+ */
+const INIT = {
+  base: { send: 500_000_000_000n, exec: 7_430_000_000_000n },
+  entry: { send: 0n, exec: 200_000_000_000n },
+  byte: { send: 72_000_000n, exec: 70_000_000n },
+};
+
+const init = (code: StateInit['code'], data: [string, Uint8Array][]): StateInit => ({
+  code,
+  data: data.map(([k, v]) => [utf8(k), v]),
+});
+const action = (s: StateInit, deposit: bigint): Action => ({ type: 'DeterministicStateInit', ...s, deposit });
+
+/** A chain where alice has deployed CODE as a global contract, by hash and under her account id. */
+function chain() {
+  const c = vmChain();
+  c.block([
+    signTx(alice, 'alice.near', 'alice.near', 1n, [
+      { type: 'DeployGlobalContract', code: CODE, deployMode: 0 },
+      { type: 'DeployGlobalContract', code: CODE, deployMode: 1 },
+    ]).bytes,
+  ]);
+  c.settle();
+  return c;
+}
+
+let nonce = 10n;
+function send(c: ReturnType<typeof vmChain>, receiver: string, actions: Action[]) {
+  const b = c.block([signTx(bob, 'bob.near', receiver, nonce++, actions).bytes]);
+  return { tx: b.outcomes[0]!, rest: [...b.outcomes.slice(1), ...c.settle()] };
+}
+
+const failure = (o: { status: unknown }) =>
+  (o.status as { error?: { ActionError?: { kind: unknown } } }).error?.ActionError?.kind;
+
+t.test('fees: base, per entry and per key and value byte, the same sent to self or not', async (t) => {
+  const s = init(byHash, [
+    ['k', utf8('hello')],
+    ['key2', new Uint8Array(10)],
+  ]);
+  const id = deriveDeterministicAccountId(s);
+  const cost = txCost(config, 'bob.near', id, [action(s, 0n)], GAS_PRICE);
+  const bytes = 1n + 5n + 4n + 10n;
+  t.equal(cost.gasBurnt, FEES.receipt.sendNotSir + INIT.base.send + bytes * INIT.byte.send);
+  const exec = INIT.base.exec + 2n * INIT.entry.exec + bytes * INIT.byte.exec;
+  t.equal(cost.gasRemaining, FEES.receipt.exec + exec);
+  t.equal(execFee(config, action(s, 0n), id), exec);
+});
+
+t.test('fees: a transfer that may create a deterministic or ETH-implicit account pays no key', async (t) => {
+  for (const receiver of ['0s0000000000000000000000000000000000000000', `0x${'ab'.repeat(20)}`]) {
+    const cost = txCost(config, 'bob.near', receiver, [{ type: 'Transfer', deposit: 1n }], GAS_PRICE);
+    t.equal(
+      cost.gasBurnt,
+      FEES.receipt.sendNotSir + FEES.transfer.sendNotSir + FEES.createAccount.sendNotSir,
+    );
+    t.equal(cost.gasRemaining, FEES.receipt.exec + FEES.transfer.exec + FEES.createAccount.exec);
+  }
+  const implicit = txCost(
+    config,
+    'bob.near',
+    'ab'.repeat(32),
+    [{ type: 'Transfer', deposit: 1n }],
+    GAS_PRICE,
+  );
+  t.equal(
+    implicit.gasBurnt,
+    FEES.receipt.sendNotSir +
+      FEES.transfer.sendNotSir +
+      FEES.createAccount.sendNotSir +
+      FEES.addFullKey.sendNotSir,
+    'a NEAR-implicit account still pays for its key',
+  );
+  // The same fees when a contract's promise transfers to one (promise_batch_action_transfer).
+  const fromContract = transferFees(
+    config.fees,
+    false,
+    true,
+    true,
+    '0s0000000000000000000000000000000000000000',
+  );
+  t.same(fromContract, {
+    send: FEES.transfer.sendNotSir + FEES.createAccount.sendNotSir,
+    exec: FEES.transfer.exec + FEES.createAccount.exec,
+  });
+});
+
+t.test('validation: the derived receiver, the code id, key and value sizes, in delegates too', async (t) => {
+  const s = init(byAlice, [['k', utf8('v')]]);
+  const id = deriveDeterministicAccountId(s);
+  t.equal(validateActions(config, [action(s, 0n)], id), null);
+  t.same(validateActions(config, [action(s, 0n)], 'named.near'), {
+    InvalidDeterministicStateInitReceiver: { receiver_id: 'named.near', derived_id: id },
+  });
+  const other = '0s1234567890123456789012345678901234567890';
+  t.same(validateActions(config, [action(s, 0n)], other), {
+    InvalidDeterministicStateInitReceiver: { receiver_id: other, derived_id: id },
+  });
+  const badCode = init({ kind: 'AccountId', accountId: 'Not Valid' }, []);
+  t.same(validateActions(config, [action(badCode, 0n)], deriveDeterministicAccountId(badCode)), {
+    InvalidAccountId: { account_id: 'Not Valid' },
+  });
+  const longKey: StateInit = { code: byAlice, data: [[new Uint8Array(2049), utf8('v')]] };
+  t.same(validateActions(config, [action(longKey, 0n)], deriveDeterministicAccountId(longKey)), {
+    DeterministicStateInitKeyLengthExceeded: { length: 2049, limit: 2048n },
+  });
+  const longValue: StateInit = { code: byAlice, data: [[utf8('k'), new Uint8Array(4_194_305)]] };
+  t.same(validateActions(config, [action(longValue, 0n)], deriveDeterministicAccountId(longValue)), {
+    DeterministicStateInitValueLengthExceeded: { length: 4_194_305, limit: 4_194_304n },
+  });
+  // FixDelegatedDeterministicStateInit (85): a delegate's inner actions go to its own receiver.
+  const delegate = (receiverId: string): Action => ({
+    type: 'Delegate',
+    delegateAction: {
+      senderId: 'alice.near',
+      receiverId,
+      actions: [action(s, 0n)],
+      nonce: 1n,
+      maxBlockHeight: 100n,
+      publicKey: alice.publicKey,
+    },
+    signature: { keyType: 0, data: new Uint8Array(64) },
+  });
+  t.equal(validateActions(config, [delegate(id)], 'alice.near'), null);
+  t.same(validateActions(config, [delegate('bob.near')], 'alice.near'), {
+    InvalidDeterministicStateInitReceiver: { receiver_id: 'bob.near', derived_id: id },
+  });
+});
+
+t.test('anyone creates the account: it runs the global code over the data it was given', async (t) => {
+  const c = chain();
+  const s = init(byHash, [['k', utf8('hello')]]);
+  const id = deriveDeterministicAccountId(s);
+  const total = c.totalBalance() + c.burnt;
+  const { tx, rest } = send(c, id, [action(s, 0n)]);
+  t.equal(tx.gasBurnt, FEES.receipt.sendNotSir + INIT.base.send + 6n * INIT.byte.send);
+  t.equal(rest[0]!.status.kind, 'SuccessValue');
+  t.equal(
+    rest[0]!.gasBurnt,
+    FEES.receipt.exec + INIT.base.exec + INIT.entry.exec + 6n * INIT.byte.exec,
+    'the receipt burns the exec fees',
+  );
+  const a = c.account(id)!;
+  t.equal(a.amount, 0n, 'a zero-balance account: 178 bytes need no deposit');
+  // num_bytes_account, the code hash it refers to, and the entry with its 40 bytes of record.
+  t.equal(a.storageUsage, 100n + 32n + 1n + 5n + 40n);
+  t.same(accountContract(a), { kind: 'Global', hash: CODE_HASH });
+  t.same(stateGet(c, trieKeyContractData(id, utf8('k'))), utf8('hello'));
+  t.equal(view(c, id, 'get'), 'hello', 'the global code reads the initial data');
+  t.equal(view(c, id, 'whoami'), id);
+  t.equal(c.totalBalance() + c.burnt, total, 'nothing created or lost');
+});
+
+t.test('the deposit pays exactly the storage the account lacks; a second init refunds it all', async (t) => {
+  const c = chain();
+  const s = init(byHash, [['key', new Uint8Array(100_000)]]);
+  const id = deriveDeterministicAccountId(s);
+  // nearcore's test_deterministic_state_init: 100,175 bytes by code hash, 1.00175 NEAR.
+  const required = 1_001_750_000_000_000_000_000_000n;
+  const before = c.account('bob.near')!.amount;
+  send(c, id, [action(s, 10n * required)]);
+  const a = c.account(id)!;
+  t.equal(a.storageUsage, 100_175n);
+  t.equal(a.amount, required, 'exactly the required balance stays on the account');
+  const between = c.account('bob.near')!.amount;
+  t.ok(before - between > required, 'the signer paid the storage and the gas');
+  t.ok(before - between < required + NEAR / 100n, 'and got the rest of the deposit back');
+
+  send(c, id, [action(s, 10n * required)]);
+  t.equal(c.account(id)!.amount, required, 'nothing added on the second call');
+  t.equal(c.account(id)!.storageUsage, 100_175n);
+  const after = c.account('bob.near')!.amount;
+  t.ok(between - after < NEAR / 100n, 'the second call costs only its gas');
+});
+
+t.test('errors: a missing global contract, a deposit short of the storage', async (t) => {
+  const c = vmChain();
+  const s = init(byHash, [['k', utf8('v')]]);
+  const id = deriveDeterministicAccountId(s);
+  const before = c.account('bob.near')!.amount;
+  const { rest } = send(c, id, [action(s, 5n * NEAR)]);
+  t.same(failure(rest[0]!), {
+    GlobalContractDoesNotExist: { identifier: { CodeHash: base58Encode(CODE_HASH) } },
+  });
+  t.equal(c.account(id), null, 'no account is left behind');
+  t.ok(before - c.account('bob.near')!.amount < NEAR / 100n, 'the deposit came back');
+
+  const c2 = chain();
+  const big = init(byHash, [['key', new Uint8Array(100_000)]]);
+  const bigId = deriveDeterministicAccountId(big);
+  const r2 = send(c2, bigId, [action(big, 0n)]);
+  t.same(failure(r2.rest[0]!), {
+    LackBalanceForState: { account_id: bigId, amount: '1001750000000000000000000' },
+  });
+  t.equal(c2.account(bigId), null);
+});
+
+t.test('a lone transfer creates the account uninitialised; its StateInit activates it', async (t) => {
+  const c = chain();
+  const s = init(byAlice, [['k', utf8('x')]]);
+  const id = deriveDeterministicAccountId(s);
+  const two = send(c, id, [
+    { type: 'Transfer', deposit: 1n },
+    { type: 'Transfer', deposit: 1n },
+  ]);
+  t.same(failure(two.rest[0]!), { AccountDoesNotExist: { account_id: id } }, 'not with other actions');
+  const { tx, rest } = send(c, id, [{ type: 'Transfer', deposit: 1n }]);
+  t.equal(tx.gasBurnt, FEES.receipt.sendNotSir + FEES.transfer.sendNotSir + FEES.createAccount.sendNotSir);
+  t.equal(rest[0]!.status.kind, 'SuccessValue');
+  t.equal(rest[0]!.gasBurnt, FEES.receipt.exec + FEES.transfer.exec + FEES.createAccount.exec);
+  const a = c.account(id)!;
+  t.equal(a.amount, 1n);
+  t.equal(a.storageUsage, 100n, 'no key and no contract');
+  t.same(accountContract(a), { kind: 'None' });
+
+  send(c, id, [action(s, 0n)]);
+  const active = c.account(id)!;
+  t.equal(active.amount, 1n);
+  t.equal(active.storageUsage, 100n + 10n + 1n + 1n + 40n, '"alice.near" is 10 bytes of reference');
+  t.same(accountContract(active), { kind: 'GlobalByAccount', accountId: 'alice.near' });
+  t.equal(view(c, id, 'get'), 'x');
+});
