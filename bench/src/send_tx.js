@@ -44,10 +44,22 @@ export async function measureSendTx(home, meta, key, o) {
   let sent = 0;
   let failed = 0;
   const pid = txNode.proc.pid;
-  // The main thread's id is the process id.
-  const cpu0 = { main: await cpuSeconds(pid, pid), all: await cpuSeconds(pid) };
-  const t0 = performance.now();
-  const until = t0 + o.duration * 1000;
+  // The same load, unmeasured, first (as the read cases do): the node starts cold for this case, and
+  // its first second carries JIT compilation and first-touched memory, which a run of a few seconds
+  // would otherwise count as its throughput.
+  const warmup = o.warmup ?? 1;
+  let measuring = warmup <= 0;
+  let cpu0 = null;
+  let t0 = performance.now();
+  const startMeasuring = async () => {
+    // The main thread's id is the process id.
+    cpu0 = { main: await cpuSeconds(pid, pid), all: await cpuSeconds(pid) };
+    t0 = performance.now();
+    measuring = true;
+  };
+  if (measuring) await startMeasuring();
+  const warm = measuring ? null : setTimeout(startMeasuring, warmup * 1000);
+  const until = performance.now() + (measuring ? 0 : warmup * 1000) + o.duration * 1000;
   await Promise.all(
     senders.map(async (id) => {
       while (performance.now() < until) {
@@ -57,10 +69,11 @@ export async function measureSendTx(home, meta, key, o) {
           createTransaction(id, pkObj, pick(meta.accounts), nonce, [A.transfer(1n)], blockHash),
         );
         const started = performance.now();
+        const counted = measuring;
         try {
           await call('send_tx', { signed_tx_base64: b64, wait_until: 'EXECUTED_OPTIMISTIC' });
-          sent++;
-          latencies.push(performance.now() - started);
+          if (measuring) sent++;
+          if (counted) latencies.push(performance.now() - started);
         } catch (e) {
           if (failed++ === 0)
             log(`send_tx failed: ${e.message} ${e.cause?.code ?? ''} ${e.cause?.message ?? ''}`);
@@ -68,6 +81,7 @@ export async function measureSendTx(home, meta, key, o) {
       }
     }),
   );
+  clearTimeout(warm);
   clearInterval(refresh);
   const txSeconds = (performance.now() - t0) / 1000;
   const cpuUs = async (tid) =>
