@@ -9,6 +9,14 @@ export class Base58Error extends Error {
 
 const GROUP = 58 ** 5; // five base58 digits per division step
 
+const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+
+// Scratch reused by every call (encoding is synchronous): hashes are encoded for every id in every
+// answer, and per-call arrays and per-digit strings made most of the garbage a transaction's answer
+// left behind.
+let words = new Float64Array(64);
+let digits = new Uint8Array(256);
+
 /**
  * Divides the number (16-bit big-endian words) by 58^5 repeatedly: every intermediate stays below
  * 2^53, so plain float arithmetic is exact and far cheaper than digit-by-digit carrying.
@@ -17,41 +25,42 @@ export function base58Encode(bytes: Uint8Array): string {
   let zeros = 0;
   while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
   const n = bytes.length - zeros;
-  const words = new Array<number>(Math.ceil(n / 2));
-  for (let i = 0, j = zeros; i < words.length; i++) {
+  const count = Math.ceil(n / 2);
+  if (count > words.length) words = new Float64Array(count);
+  // log(256) / log(58) < 1.3658 digits a byte, in groups of five, plus the leading ones.
+  const most = Math.ceil((n * 1.3658) / 5) * 5 + 5 + zeros;
+  if (most > digits.length) digits = new Uint8Array(most);
+  const w = words;
+  for (let i = 0, j = zeros; i < count; i++) {
     // The first word takes one byte when the length is odd.
-    if (i === 0 && n % 2 === 1) words[i] = bytes[j++]!;
+    if (i === 0 && n % 2 === 1) w[i] = bytes[j++]!;
     else {
-      words[i] = (bytes[j]! << 8) | bytes[j + 1]!;
+      w[i] = (bytes[j]! << 8) | bytes[j + 1]!;
       j += 2;
     }
   }
-  const groups: number[] = [];
+  // Digits come least significant first, so they fill the scratch from its end.
+  const d = digits;
+  let pos = d.length;
   let start = 0;
-  while (start < words.length) {
+  while (start < count) {
     let rem = 0;
-    for (let i = start; i < words.length; i++) {
-      const cur = rem * 65536 + words[i]!;
+    for (let i = start; i < count; i++) {
+      const cur = rem * 65536 + w[i]!;
       const q = Math.floor(cur / GROUP);
-      words[i] = q;
+      w[i] = q;
       rem = cur - q * GROUP;
     }
-    groups.push(rem);
-    while (start < words.length && words[start] === 0) start++;
-  }
-  let out = '';
-  for (let g = groups.length - 1; g >= 0; g--) {
-    let v = groups[g]!;
-    let chunk = '';
     for (let k = 0; k < 5; k++) {
-      chunk = ALPHABET[v % 58]! + chunk;
-      v = Math.floor(v / 58);
+      const q = Math.floor(rem / 58);
+      d[--pos] = CODES[rem - q * 58]!;
+      rem = q;
     }
-    out += chunk;
+    while (start < count && w[start] === 0) start++;
   }
-  let lead = 0;
-  while (lead < out.length && out[lead] === '1') lead++;
-  return '1'.repeat(zeros) + out.slice(lead);
+  while (pos < d.length && d[pos] === 0x31) pos++;
+  for (let z = 0; z < zeros; z++) d[--pos] = 0x31;
+  return String.fromCharCode.apply(null, d.subarray(pos) as unknown as number[]);
 }
 
 /**

@@ -267,6 +267,12 @@ t.test('base58 agrees with a plain big-integer encoding on random inputs', async
       mismatches++;
   }
   t.equal(mismatches, 0);
+  // Longer than the encoder's scratch holds at first, and runs of zeros, then short ones again.
+  for (const length of [200, 400, 1000, 32, 0, 1]) {
+    const b = Uint8Array.from({ length }, (_, i) => (i < length / 4 ? 0 : next() % 256));
+    t.equal(base58Encode(b), reference(b), `${length} bytes`);
+    t.equal(base58Encode(new Uint8Array(length)), '1'.repeat(length));
+  }
   // Decoding any text, not only encodings: leading '1's are zero bytes, the rest a big-endian number.
   const referenceDecode = (s: string) => {
     let zeros = 0;
