@@ -4,13 +4,14 @@
 import {
   type Action,
   type CryptoHash,
+  compareBytes,
   dataId,
   fromUtf8,
   type GlobalContractIdentifier,
   type PublicKey,
 } from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyContractData } from '@nearlite/trie';
-import type { External, ReceiptIndex, StorageAccessTracker } from '@nearlite/vm';
+import { type External, HostError, type ReceiptIndex, type StorageAccessTracker } from '@nearlite/vm';
 import {
   getDataIdForYieldId,
   hasPromiseYieldReceipt,
@@ -251,6 +252,35 @@ export class RuntimeExt implements External {
 
   append_action_use_global_contract(i: ReceiptIndex, identifier: GlobalContractIdentifier): void {
     this.push(i, { type: 'UseGlobalContract', identifier });
+  }
+
+  append_action_deterministic_state_init(
+    i: ReceiptIndex,
+    code: GlobalContractIdentifier,
+    deposit: bigint,
+  ): number {
+    this.push(i, { type: 'DeterministicStateInit', code, data: [], deposit });
+    return this.receipts[i]!.actions.length - 1;
+  }
+
+  set_deterministic_state_init_data_entry(
+    i: ReceiptIndex,
+    actionIndex: bigint,
+    key: Uint8Array,
+    value: Uint8Array,
+  ): void {
+    const actions = this.receipts[i]!.actions;
+    const a = actionIndex < BigInt(actions.length) ? actions[Number(actionIndex)] : undefined;
+    if (a?.type !== 'DeterministicStateInit')
+      throw new HostError({ InvalidActionIndex: { receipt_index: BigInt(i), action_index: actionIndex } });
+    // The data is a map in key order, as borsh encodes nearcore's BTreeMap.
+    let at = 0;
+    while (at < a.data.length && compareBytes(a.data[at]![0], key) < 0) at++;
+    if (at < a.data.length && compareBytes(a.data[at]![0], key) === 0)
+      throw new HostError('DataEntryAlreadyExists');
+    const data = [...a.data];
+    data.splice(at, 0, [key, value]);
+    actions[Number(actionIndex)] = { ...a, data };
   }
 
   get_receipt_receiver(i: ReceiptIndex): string {

@@ -26,6 +26,7 @@ import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } 
 import type { FunctionCallRunner } from './function_call.js';
 import { deployGlobalContract, useGlobalContract } from './global_contracts.js';
 import type { NewReceiptSpec } from './receipt_spec.js';
+import { validateActions } from './verifier.js';
 import { gasBurnPrice, refundUnspent } from './refunds.js';
 import { getAccount, setAccount, storageShortfall } from './state.js';
 
@@ -125,7 +126,9 @@ export function executeActionReceipt(
     p.gasUsed += fee;
     p.returnData = { kind: 'None' };
     contracts.push(currentContract(actx.account));
-    const kind = applyAction(ctx, actx, receipt, i, promiseResults, p);
+    const before = actx.newReceipts.length;
+    const kind =
+      applyAction(ctx, actx, receipt, i, promiseResults, p) ?? validateNewReceipts(c, actx.newReceipts, before);
     if (kind !== null) {
       error = { index: i, kind };
       break;
@@ -202,6 +205,25 @@ export function executeActionReceipt(
     profile: p.profile,
     contracts: padContracts(contracts, ar.actions.length),
   };
+}
+
+/**
+ * nearcore's validate_receipt for the receipts one action created (a contract's promises, a
+ * delegate's inner receipt): their actions must pass the checks a transaction's do, against their
+ * own receiver; the first that fails fails the action with NewReceiptValidationError.
+ */
+function validateNewReceipts(
+  c: RuntimeConfig,
+  receipts: readonly NewReceiptSpec[],
+  from: number,
+): ActionErrorKind | null {
+  for (let i = from; i < receipts.length; i++) {
+    const r = receipts[i]!;
+    if (r.kind !== 'Action') continue;
+    const err = validateActions(c, r.actions, r.receiverId);
+    if (err !== null) return { NewReceiptValidationError: { ActionsValidation: err } };
+  }
+  return null;
 }
 
 function refundAmount(receipt: Receipt): bigint {

@@ -1,7 +1,7 @@
 // The VMContext of a contract call, built in one place for receipts and view calls: both see their
 // block's height, timestamp and epoch height (nearcore's ApplyState for the block) and the account as
 // it is before the call.
-import { type Account, type PublicKey, publicKeyBytes } from '@nearlite/primitives';
+import { type Account, accountContract, type PublicKey, publicKeyBytes } from '@nearlite/primitives';
 import type { PromiseResult, VMContext } from '@nearlite/vm';
 
 /** What a call sees of the block it runs in. */
@@ -46,5 +46,6 @@ export function buildVMContext(block: BlockContext, account: Account, call: Call
     random_seed: call.randomSeed,
     view_config: call.viewMaxGasBurnt === null ? null : { max_gas_burnt: call.viewMaxGasBurnt },
     output_data_receivers: call.outputDataReceivers,
+    account_contract: accountContract(account),
   };
 }

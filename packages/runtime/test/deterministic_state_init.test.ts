@@ -13,7 +13,18 @@ import { execFee, txCost, validateActions } from '@nearlite/runtime';
 import { trieKeyContractData } from '@nearlite/trie';
 import { transferFees } from '@nearlite/vm';
 import t from 'tap';
-import { alice, bob, byAlice, byHash, CODE, CODE_HASH, stateGet, view, vmChain } from './global_fixtures.js';
+import {
+  alice,
+  bob,
+  byAlice,
+  byHash,
+  CODE,
+  CODE_HASH,
+  stateGet,
+  view,
+  vmChain,
+  wat,
+} from './global_fixtures.js';
 import { config, GAS_PRICE, NEAR, signTx } from './helpers.js';
 import { FEES } from './snapshot.js';
 
@@ -241,4 +252,66 @@ t.test('a lone transfer creates the account uninitialised; its StateInit activat
   t.equal(active.storageUsage, 100n + 10n + 1n + 1n + 40n, '"alice.near" is 10 bytes of reference');
   t.same(accountContract(active), { kind: 'GlobalByAccount', accountId: 'alice.near' });
   t.equal(view(c, id, 'get'), 'x');
+});
+
+// A factory: `make` creates the account its input names (42 bytes) with the global code whose hash
+// follows (32 bytes) and one entry, "k" = "hi"; `bad_batch` sends bob.near a DeleteAccount followed
+// by a Transfer.
+const FACTORY = wat(`(module
+  (import "env" "input" (func $input (param i64)))
+  (import "env" "read_register" (func $read_register (param i64 i64)))
+  (import "env" "promise_batch_create" (func $create (param i64 i64) (result i64)))
+  (import "env" "promise_batch_action_state_init" (func $init (param i64 i64 i64 i64) (result i64)))
+  (import "env" "set_state_init_data_entry" (func $entry (param i64 i64 i64 i64 i64 i64)))
+  (import "env" "promise_batch_action_delete_account" (func $del (param i64 i64 i64)))
+  (import "env" "promise_batch_action_transfer" (func $transfer (param i64 i64)))
+  (memory 1)
+  (data (i32.const 0) "k")
+  (data (i32.const 8) "hi")
+  (data (i32.const 48) "bob.near")
+  (func (export "make") (local $p i64) (local $a i64)
+    (call $input (i64.const 0))
+    (call $read_register (i64.const 0) (i64.const 1000))
+    (local.set $p (call $create (i64.const 42) (i64.const 1000)))
+    (local.set $a (call $init (local.get $p) (i64.const 32) (i64.const 1042) (i64.const 16)))
+    (call $entry (local.get $p) (local.get $a) (i64.const 1) (i64.const 0) (i64.const 2) (i64.const 8)))
+  (func (export "bad_batch") (local $p i64)
+    (local.set $p (call $create (i64.const 8) (i64.const 48)))
+    (call $del (local.get $p) (i64.const 8) (i64.const 48))
+    (call $transfer (local.get $p) (i64.const 16))))`);
+
+t.test('a contract creates the account through the host functions', async (t) => {
+  const c = chain();
+  send(c, 'bob.near', [{ type: 'DeployContract', code: FACTORY }]);
+  const s = init(byHash, [['k', utf8('hi')]]);
+  const id = deriveDeterministicAccountId(s);
+  const make = (receiver: string): Action => ({
+    type: 'FunctionCall',
+    methodName: 'make',
+    args: new Uint8Array([...utf8(receiver), ...CODE_HASH]),
+    gas: 100_000_000_000_000n,
+    deposit: 0n,
+  });
+  const ok = send(c, 'bob.near', [make(id)]);
+  t.equal(ok.rest[0]!.status.kind, 'SuccessValue', 'the factory ran');
+  const a = c.account(id)!;
+  t.equal(a.storageUsage, 100n + 32n + 1n + 2n + 40n);
+  t.same(accountContract(a), { kind: 'Global', hash: CODE_HASH });
+  t.equal(view(c, id, 'get'), 'hi');
+
+  // A receipt whose StateInit does not derive its receiver fails the call that made it.
+  const wrong = `0s${'0'.repeat(40)}`;
+  const bad = send(c, 'bob.near', [make(wrong)]);
+  t.same(failure(bad.rest[0]!), {
+    NewReceiptValidationError: {
+      ActionsValidation: { InvalidDeterministicStateInitReceiver: { receiver_id: wrong, derived_id: id } },
+    },
+  });
+  t.equal(c.account(wrong), null);
+  // Any action rule holds for a contract's receipts as for a transaction's.
+  const batch = send(c, 'bob.near', [{ ...make(id), methodName: 'bad_batch', args: new Uint8Array(0) }]);
+  t.same(failure(batch.rest[0]!), {
+    NewReceiptValidationError: { ActionsValidation: 'DeleteActionMustBeFinal' },
+  });
+  t.ok(c.account('bob.near'), 'nothing of the batch ran');
 });

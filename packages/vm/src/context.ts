@@ -1,5 +1,6 @@
 // What the runtime tells the VM about the call (nearcore's VMContext) and what the VM hands back
 // (VMOutcome). Field names are nearcore's.
+import type { AccountContract } from '@nearlite/primitives';
 import type { FunctionCallError } from './errors.js';
 import type { ProfileDataV3 } from './profile.js';
 
@@ -33,6 +34,8 @@ export interface VMContext {
   readonly view_config: ViewConfig | null;
   /** Accounts waiting on this call's return value (data receipts); charged per returned byte. */
   readonly output_data_receivers: readonly string[];
+  /** What the account runs, as `current_contract_code` reports it (none when absent). */
+  readonly account_contract?: AccountContract;
 }
 
 export type ReturnData =

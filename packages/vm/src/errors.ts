@@ -48,11 +48,13 @@ export type HostErrorValue =
   | 'DataIdMalformed'
   | 'YieldIdMalformed'
   | 'ContractCodeHashMalformed'
+  | 'DataEntryAlreadyExists'
   | { GuestPanic: { panic_msg: string } }
   | { InvalidPromiseIndex: { promise_idx: bigint } }
   | { InvalidPromiseResultIndex: { result_idx: bigint } }
   | { InvalidRegisterId: { register_id: bigint } }
   | { InvalidReceiptIndex: { receipt_index: bigint } }
+  | { InvalidActionIndex: { receipt_index: bigint; action_index: bigint } }
   | { InvalidIteratorIndex: { iterator_index: bigint } }
   | { ProhibitedInView: { method_name: string } }
   | { NumberOfLogsExceeded: { limit: bigint } }
@@ -146,6 +148,7 @@ const SIMPLE_HOST_TEXT: Record<Extract<HostErrorValue, string>, string> = {
   DataIdMalformed: 'yield resumption token is malformed',
   YieldIdMalformed: 'yield id is malformed',
   ContractCodeHashMalformed: 'contract code hash is malformed',
+  DataEntryAlreadyExists: 'the state init already has a data entry under this key',
 };
 
 /** nearcore's `Display for HostError`. */
@@ -159,6 +162,10 @@ export function hostErrorMessage(e: HostErrorValue): string {
   if ('InvalidRegisterId' in e) return `Accessed invalid register id: ${e.InvalidRegisterId.register_id}`;
   if ('InvalidReceiptIndex' in e)
     return `VM Logic returned an invalid receipt index: ${e.InvalidReceiptIndex.receipt_index}`;
+  if ('InvalidActionIndex' in e) {
+    const x = e.InvalidActionIndex;
+    return `action ${x.action_index} of receipt ${x.receipt_index} is not a state init`;
+  }
   if ('InvalidIteratorIndex' in e)
     return `Iterator index ${e.InvalidIteratorIndex.iterator_index} does not exist`;
   if ('ProhibitedInView' in e) return `${e.ProhibitedInView.method_name} is not allowed in view calls`;

@@ -75,6 +75,22 @@ export interface External {
   /** `mode` 0 deploys under the code's hash, 1 under the current account's id. */
   append_action_deploy_global_contract(receipt_index: ReceiptIndex, code: Uint8Array, mode: 0 | 1): void;
   append_action_use_global_contract(receipt_index: ReceiptIndex, id: GlobalContractIdentifier): void;
+  /** Appends a DeterministicStateInit with no data yet; returns its index among the receipt's actions. */
+  append_action_deterministic_state_init(
+    receipt_index: ReceiptIndex,
+    code: GlobalContractIdentifier,
+    deposit: bigint,
+  ): number;
+  /**
+   * Adds one entry to the receipt's DeterministicStateInit at `action_index`: InvalidActionIndex if
+   * there is no such action there, DataEntryAlreadyExists if the key is set already.
+   */
+  set_deterministic_state_init_data_entry(
+    receipt_index: ReceiptIndex,
+    action_index: bigint,
+    key: Uint8Array,
+    value: Uint8Array,
+  ): void;
 
   get_receipt_receiver(receipt_index: ReceiptIndex): string;
 }

@@ -10,6 +10,7 @@ import * as misc from './host/misc.js';
 import * as actions from './host/promise_actions.js';
 import * as promises from './host/promises.js';
 import * as registers from './host/registers.js';
+import * as stateInit from './host/state_init.js';
 import * as storage from './host/storage.js';
 import * as validator from './host/validator.js';
 import * as yieldResume from './host/yield_resume.js';
@@ -123,6 +124,16 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
     null,
     globalContracts.promise_batch_action_use_global_contract_by_account_id,
   ),
+  // Deterministic accounts (NEP-616)
+  promise_batch_action_state_init: def(4, I, stateInit.promise_batch_action_state_init),
+  promise_batch_action_state_init_by_account_id: def(
+    4,
+    I,
+    stateInit.promise_batch_action_state_init_by_account_id,
+  ),
+  set_state_init_data_entry: def(6, null, stateInit.set_state_init_data_entry),
+  current_contract_code: def(1, I, stateInit.current_contract_code),
+  refund_to_account_id: def(1, null, stateInit.refund_to_account_id),
   promise_yield_create: def(7, I, yieldResume.promise_yield_create),
   promise_yield_create_with_id: def(9, I, yieldResume.promise_yield_create_with_id),
   promise_yield_resume: {

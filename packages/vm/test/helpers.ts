@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { GlobalContractIdentifier, PublicKey } from '@nearlite/primitives';
 import {
   type External,
+  HostError,
   parseFeesConfig,
   parseVMConfig,
   type ReceiptIndex,
@@ -158,6 +159,35 @@ export class MockExternal implements External {
     this.push(i, {
       UseGlobalContract: id.kind === 'CodeHash' ? { code_hash: hex(id.hash) } : { account_id: id.accountId },
     });
+  }
+  append_action_deterministic_state_init(
+    i: ReceiptIndex,
+    id: GlobalContractIdentifier,
+    deposit: bigint,
+  ): number {
+    this.push(i, {
+      DeterministicStateInit: {
+        code: id.kind === 'CodeHash' ? { code_hash: hex(id.hash) } : { account_id: id.accountId },
+        data: {} as Record<string, string>,
+        deposit,
+      },
+    });
+    return this.receipts[i]!.actions.length - 1;
+  }
+  set_deterministic_state_init_data_entry(
+    i: ReceiptIndex,
+    actionIndex: bigint,
+    key: Uint8Array,
+    value: Uint8Array,
+  ): void {
+    const a = this.receipts[i]?.actions[Number(actionIndex)] as
+      | { DeterministicStateInit?: { data: Record<string, string> } }
+      | undefined;
+    if (!a?.DeterministicStateInit)
+      throw new HostError({ InvalidActionIndex: { receipt_index: BigInt(i), action_index: actionIndex } });
+    const data = a.DeterministicStateInit.data;
+    if (hex(key) in data) throw new HostError('DataEntryAlreadyExists');
+    data[hex(key)] = hex(value);
   }
   get_receipt_receiver(i: ReceiptIndex): string {
     const r = this.receipts[i];
