@@ -26,6 +26,7 @@ import { type ExecutionOutcome, encodeOutcome, outcomeHashes } from './outcome.j
 import { applyDataReceipt, applyPromiseResume, postponeIfWaiting } from './postponed.js';
 import { setPromiseYieldReceipt } from './promise_yield.js';
 import { executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
+import { specReceipt } from './receipt_spec.js';
 import { verifyTransaction } from './verifier.js';
 import { resolvePromiseYieldTimeouts } from './yield_timeouts.js';
 
@@ -300,19 +301,9 @@ export class Runtime {
   }
 
   private finishReceipt(ctx: ApplyContext, receipt: Receipt, r: ReceiptResult, res: ApplyResult): Receipt[] {
-    const newReceipts: Receipt[] = r.newReceipts.map((n, k) => {
-      const receiptId = receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, k);
-      if (n.kind === 'Data') {
-        const { kind: _, predecessorId, receiverId, ...data } = n;
-        return { predecessorId, receiverId, receiptId, receipt: { kind: 'Data', ...data } };
-      }
-      if (n.kind === 'GlobalContractDistribution') {
-        const { predecessorId, receiverId, ...distribution } = n;
-        return { predecessorId, receiverId, receiptId, receipt: distribution };
-      }
-      const { kind: _, predecessorId, receiverId, ...action } = n;
-      return { predecessorId, receiverId, receiptId, receipt: { kind: 'Action', ...action } };
-    });
+    const newReceipts: Receipt[] = r.newReceipts.map((n, k) =>
+      specReceipt(n, receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, k)),
+    );
     const instant: Receipt[] = [];
     for (const n of newReceipts) {
       if (n.receipt.kind === 'Action' && n.receipt.isPromiseYield) {

@@ -25,10 +25,10 @@ import { currentContract, padContracts } from './execution_metadata.js';
 import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { deployGlobalContract, useGlobalContract } from './global_contracts.js';
-import type { NewReceiptSpec } from './receipt_spec.js';
-import { validateActions } from './verifier.js';
+import { type NewReceiptSpec, specReceiptSize } from './receipt_spec.js';
 import { gasBurnPrice, refundUnspent } from './refunds.js';
 import { getAccount, setAccount, storageShortfall } from './state.js';
+import { validateActions } from './verifier.js';
 
 export type { NewReceiptSpec } from './receipt_spec.js';
 
@@ -128,7 +128,8 @@ export function executeActionReceipt(
     contracts.push(currentContract(actx.account));
     const before = actx.newReceipts.length;
     const kind =
-      applyAction(ctx, actx, receipt, i, promiseResults, p) ?? validateNewReceipts(c, actx.newReceipts, before);
+      applyAction(ctx, actx, receipt, i, promiseResults, p) ??
+      validateNewReceipts(c, actx.newReceipts, before);
     if (kind !== null) {
       error = { index: i, kind };
       break;
@@ -209,16 +210,20 @@ export function executeActionReceipt(
 
 /**
  * nearcore's validate_receipt for the receipts one action created (a contract's promises, a
- * delegate's inner receipt): their actions must pass the checks a transaction's do, against their
- * own receiver; the first that fails fails the action with NewReceiptValidationError.
+ * delegate's inner receipt, a global contract's distribution): each within max_receipt_size, an
+ * action receipt's actions passing the checks a transaction's do against its own receiver; the
+ * first that fails fails the action with NewReceiptValidationError.
  */
 function validateNewReceipts(
   c: RuntimeConfig,
   receipts: readonly NewReceiptSpec[],
   from: number,
 ): ActionErrorKind | null {
+  const limit = c.wasm.limit_config.max_receipt_size;
   for (let i = from; i < receipts.length; i++) {
     const r = receipts[i]!;
+    const size = BigInt(specReceiptSize(r));
+    if (size > limit) return { NewReceiptValidationError: { ReceiptSizeExceeded: { size, limit } } };
     if (r.kind !== 'Action') continue;
     const err = validateActions(c, r.actions, r.receiverId);
     if (err !== null) return { NewReceiptValidationError: { ActionsValidation: err } };

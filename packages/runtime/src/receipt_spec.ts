@@ -2,11 +2,14 @@
 // order becomes the salt of their id).
 import {
   type Action,
+  BorshWriter,
   type CryptoHash,
   type GlobalContractDistributionReceipt,
   KeyType,
   type PublicKey,
+  type Receipt,
   SYSTEM_ACCOUNT,
+  writeReceipt,
 } from '@nearlite/primitives';
 
 export type NewReceiptSpec =
@@ -31,6 +34,29 @@ export type NewReceiptSpec =
       isPromiseResume?: true;
     }
   | ({ predecessorId: string; receiverId: string } & GlobalContractDistributionReceipt);
+
+/** The receipt a spec becomes once the chain gives it its id. */
+export function specReceipt(n: NewReceiptSpec, receiptId: CryptoHash): Receipt {
+  if (n.kind === 'Data') {
+    const { kind: _, predecessorId, receiverId, ...data } = n;
+    return { predecessorId, receiverId, receiptId, receipt: { kind: 'Data', ...data } };
+  }
+  if (n.kind === 'GlobalContractDistribution') {
+    const { predecessorId, receiverId, ...distribution } = n;
+    return { predecessorId, receiverId, receiptId, receipt: distribution };
+  }
+  const { kind: _, predecessorId, receiverId, ...action } = n;
+  return { predecessorId, receiverId, receiptId, receipt: { kind: 'Action', ...action } };
+}
+
+const NO_ID = new Uint8Array(32);
+
+/** borsh::object_length of the receipt: its id is 32 bytes whatever it will be. */
+export function specReceiptSize(n: NewReceiptSpec): number {
+  const w = new BorshWriter(256);
+  writeReceipt(w, specReceipt(n, NO_ID));
+  return w.length;
+}
 
 /** nearcore's `PublicKey::empty(ED25519)`, the signer key of balance refunds. */
 export const EMPTY_ED25519_KEY: PublicKey = { keyType: KeyType.ED25519, data: new Uint8Array(32) };

@@ -102,6 +102,7 @@ export interface LimitConfig {
   readonly max_length_returned_data: bigint;
   readonly max_contract_size: bigint;
   readonly max_transaction_size: bigint;
+  readonly max_receipt_size: bigint;
   readonly max_length_storage_key: bigint;
   readonly max_length_storage_value: bigint;
   readonly max_promises_per_function_call_action: bigint;
@@ -168,6 +169,7 @@ const LIMIT_KEYS_BIGINT = [
   'max_length_returned_data',
   'max_contract_size',
   'max_transaction_size',
+  'max_receipt_size',
   'max_length_storage_key',
   'max_length_storage_value',
   'max_promises_per_function_call_action',
