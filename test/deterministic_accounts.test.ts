@@ -24,7 +24,7 @@ t.test(
   'a DeterministicStateInit creates the account its StateInit names, served like any other',
   async (t) => {
     const c = await localChain(t, { shards: 4 });
-    const { node, provider, root, key } = c;
+    const { node, provider, key } = c;
     const code = contract('main.wasm');
     const codeHash = new Uint8Array(createHash('sha256').update(code).digest());
 

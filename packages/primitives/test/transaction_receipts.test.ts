@@ -6,6 +6,7 @@ import {
   BorshError,
   BorshReader,
   BorshWriter,
+  balanceRefundReceiver,
   base58Encode,
   decodeReceipt,
   encodeReceipt,
@@ -202,3 +203,36 @@ t.test('PromiseYield and PromiseResume receipts: their tags, round trips and vie
     false,
   );
 });
+
+t.test(
+  'ActionReceiptV2: tags 5 and 6, refund_to after the signer; the view shows a set refund_to',
+  async (t) => {
+    const base = gasRefund.receipt as Extract<Receipt['receipt'], { kind: 'Action' }>;
+    const v2: Receipt = { ...gasRefund, receipt: { ...base, refundTo: 'carol.near' } };
+    const bytes = encodeReceipt(v2);
+    const v0 = encodeReceipt(gasRefund);
+    // predecessor "system" (4 + 6), receiver (4 + 15), the id (32): then the enum tag.
+    const at = 4 + 6 + 4 + 15 + 32;
+    t.equal(v0[at], 0, 'ReceiptEnum::Action');
+    t.equal(bytes[at], 5, 'ReceiptEnum::ActionV2');
+    const signerEnd = at + 1 + 4 + 'alice.test.near'.length;
+    t.same([...bytes.subarray(signerEnd, signerEnd + 5)], [1, 10, 0, 0, 0], 'Some, then the id length');
+    t.equal(bytes.length, v0.length + 1 + 4 + 'carol.near'.length);
+    t.same(decodeReceipt(bytes), v2);
+    const none: Receipt = { ...gasRefund, receipt: { ...base, refundTo: null } };
+    t.equal(encodeReceipt(none)[at], 5);
+    t.same(decodeReceipt(encodeReceipt(none)), none, 'a V2 without refund_to stays V2');
+    const yieldV2: Receipt = {
+      ...gasRefund,
+      receipt: { ...base, isPromiseYield: true, refundTo: 'carol.near' },
+    };
+    t.equal(encodeReceipt(yieldV2)[at], 6, 'ReceiptEnum::PromiseYieldV2');
+    t.same(decodeReceipt(encodeReceipt(yieldV2)), yieldV2);
+    const view = receiptView(v2) as { receipt: { Action: Record<string, unknown> } };
+    t.equal(view.receipt.Action.refund_to, 'carol.near');
+    t.same(Object.keys(view.receipt.Action).slice(-2), ['is_promise_yield', 'refund_to']);
+    t.notOk('refund_to' in (receiptView(none) as { receipt: { Action: object } }).receipt.Action);
+    t.equal(balanceRefundReceiver(v2), 'carol.near');
+    t.equal(balanceRefundReceiver(none), 'system', 'else the predecessor');
+  },
+);

@@ -45,6 +45,8 @@ export interface ActionContext {
   readonly isRefund: boolean;
   /** The receipt has exactly one action (implicit accounts are created only by a lone Transfer). */
   readonly isOnlyAction: boolean;
+  /** Where the receipt's balance refunds go: its refund_to, else its predecessor. */
+  readonly balanceRefundReceiver: string;
   /** The receiver's account as the receipt has changed it so far (null when it does not exist). */
   account: Account | null;
   /** Receipts the actions create, in order (DeleteAccount's payout, Delegate's inner receipt, calls). */

@@ -41,13 +41,13 @@ export function deterministicStateInit(
     }
     account = { ...account, storageUsage: usage };
   }
-  // The deposit pays for the storage the account lacks; the rest goes back to the predecessor. Short
+  // The deposit pays for the storage the account lacks; the rest goes back as a balance refund. Short
   // of it, the account keeps the whole deposit and the receipt's storage check decides.
   const missing = storageShortfall(account, ctx.config.storageAmountPerByte);
   let kept = action.deposit;
   if (missing < kept) kept = missing;
   ctx.account = { ...account, amount: account.amount + kept };
   const refund = action.deposit - kept;
-  if (refund > 0n) ctx.newReceipts.push(balanceRefund(ctx.predecessorId, refund));
+  if (refund > 0n) ctx.newReceipts.push(balanceRefund(ctx.balanceRefundReceiver, refund));
   return null;
 }

@@ -1,7 +1,14 @@
 // The FunctionCall action through the Wasm VM: context, the External over the receiver's state,
 // unused-gas distribution among weighted calls, and a timeout queued for every yield the call made
 // (function_call.rs). (The contract's gas reward is the caller's.)
-import { type Account, type Action, concatBytes, type Receipt, sha256 } from '@nearlite/primitives';
+import {
+  type Account,
+  type Action,
+  balanceRefundReceiver,
+  concatBytes,
+  type Receipt,
+  sha256,
+} from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import {
   type ContractCache,
@@ -74,6 +81,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
         randomSeed: sha256(concatBytes(actionHash, ctx.randomSeed)),
         viewMaxGasBurnt: null,
         outputDataReceivers: ar.outputDataReceivers.map((o) => o.receiverId),
+        refundTo: balanceRefundReceiver(receipt),
       }),
       config: ctx.config.wasm,
       fees: ctx.config.fees,

@@ -31,6 +31,8 @@ export interface NewReceipt {
   weights: Map<number, bigint>;
   /** A PromiseYield receipt: its one input is delivered by a resume or the timeout. */
   isPromiseYield: boolean;
+  /** Set by `promise_set_refund_to`: where the receipt's balance refunds go. */
+  refundTo?: string;
 }
 
 /** A resume's payload, sent as a PromiseResume receipt to the account itself. */
@@ -281,6 +283,10 @@ export class RuntimeExt implements External {
     const data = [...a.data];
     data.splice(at, 0, [key, value]);
     actions[Number(actionIndex)] = { ...a, data };
+  }
+
+  set_refund_to(i: ReceiptIndex, accountId: string): void {
+    this.receipts[i]!.refundTo = accountId;
   }
 
   get_receipt_receiver(i: ReceiptIndex): string {

@@ -3,7 +3,13 @@
 // failure, refunds, the contract's gas reward, and the promise result forwarded to waiting receipts.
 // New receipts keep nearcore's order (their index salts their id): the actions' receipts, then the
 // deposit refund, the gas refund, then data receipts.
-import { type AccountContract, type CryptoHash, type Receipt, SYSTEM_ACCOUNT } from '@nearlite/primitives';
+import {
+  type AccountContract,
+  balanceRefundReceiver,
+  type CryptoHash,
+  type Receipt,
+  SYSTEM_ACCOUNT,
+} from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import { ProfileDataV3, type PromiseResult } from '@nearlite/vm';
 import {
@@ -103,6 +109,7 @@ export function executeActionReceipt(
     blockHeight: ctx.blockHeight,
     isRefund,
     isOnlyAction: ar.actions.length === 1,
+    balanceRefundReceiver: balanceRefundReceiver(receipt),
     account: getAccount(state, receipt.receiverId),
     newReceipts: [],
     validatorProposals: [],
@@ -339,6 +346,7 @@ function functionCall(
       inputDataIds: n.inputDataIds,
       actions: n.actions,
       ...(n.isPromiseYield ? { isPromiseYield: true as const } : {}),
+      ...(n.refundTo !== undefined ? { refundTo: n.refundTo } : {}),
     });
   }
   // Resumes follow the call's action receipts, so the returned receipt index stays valid.

@@ -24,6 +24,8 @@ export type NewReceiptSpec =
       inputDataIds: CryptoHash[];
       actions: Action[];
       isPromiseYield?: true;
+      /** Where its balance refunds go instead of its predecessor (an ActionReceiptV2). */
+      refundTo?: string;
     }
   | {
       kind: 'Data';

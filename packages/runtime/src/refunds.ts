@@ -2,8 +2,9 @@
 // with the refund penalty at 0, as every shipped parameter file sets it). Gas was bought at the
 // receipt's price and is burnt at the lower of that and the chunk's price, so there is never a
 // deficit; the surplus of the burnt gas goes back to the signer, less the account-creation charge
-// when the receipt created an account. A failed receipt's deposits go back to the predecessor.
-import type { Receipt } from '@nearlite/primitives';
+// when the receipt created an account. A failed receipt's deposits go back to its
+// balance refund receiver (its refund_to, else its predecessor).
+import { balanceRefundReceiver, type Receipt } from '@nearlite/primitives';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import { balanceRefund, gasRefund, type NewReceiptSpec } from './receipt_spec.js';
@@ -52,7 +53,7 @@ export function refundUnspent(
   const balance = unusedRefund + surplus;
   const receipts: NewReceiptSpec[] = [];
   const deposit = failed ? totalDeposit(ar.actions) : 0n;
-  if (deposit > 0n) receipts.push(balanceRefund(receipt.predecessorId, deposit));
+  if (deposit > 0n) receipts.push(balanceRefund(balanceRefundReceiver(receipt), deposit));
   if (balance > 0n) receipts.push(gasRefund(ar.signerId, balance, ar.signerPublicKey));
   return { receipts, accountCreationCharge };
 }

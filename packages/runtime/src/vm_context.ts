@@ -25,6 +25,8 @@ export interface CallContext {
   /** Set for view calls: the gas cap, and state-changing host functions fail. */
   readonly viewMaxGasBurnt: bigint | null;
   readonly outputDataReceivers: readonly string[];
+  /** The receipt's balance refund receiver (absent for view calls, which cannot ask). */
+  readonly refundTo?: string;
 }
 
 export function buildVMContext(block: BlockContext, account: Account, call: CallContext): VMContext {
@@ -47,5 +49,6 @@ export function buildVMContext(block: BlockContext, account: Account, call: Call
     view_config: call.viewMaxGasBurnt === null ? null : { max_gas_burnt: call.viewMaxGasBurnt },
     output_data_receivers: call.outputDataReceivers,
     account_contract: accountContract(account),
+    ...(call.refundTo !== undefined ? { refund_to_account_id: call.refundTo } : {}),
   };
 }

@@ -265,10 +265,28 @@ const FACTORY = wat(`(module
   (import "env" "set_state_init_data_entry" (func $entry (param i64 i64 i64 i64 i64 i64)))
   (import "env" "promise_batch_action_delete_account" (func $del (param i64 i64 i64)))
   (import "env" "promise_batch_action_transfer" (func $transfer (param i64 i64)))
+  (import "env" "promise_set_refund_to" (func $refund_to (param i64 i64 i64)))
+  (import "env" "promise_batch_action_function_call" (func $fcall (param i64 i64 i64 i64 i64 i64 i64)))
   (memory 1)
   (data (i32.const 0) "k")
   (data (i32.const 8) "hi")
   (data (i32.const 48) "bob.near")
+  (data (i32.const 64) "\\00\\00\\00\\a1\\ed\\cc\\ce\\1b\\c2\\d3\\00\\00\\00\\00\\00\\00")
+  (data (i32.const 96) "carol.near")
+  (data (i32.const 112) "alice.near")
+  (data (i32.const 128) "nope")
+  (func (export "make_refund_to_carol") (local $p i64) (local $a i64)
+    (call $input (i64.const 0))
+    (call $read_register (i64.const 0) (i64.const 1000))
+    (local.set $p (call $create (i64.const 42) (i64.const 1000)))
+    (local.set $a (call $init (local.get $p) (i64.const 32) (i64.const 1042) (i64.const 64)))
+    (call $entry (local.get $p) (local.get $a) (i64.const 1) (i64.const 0) (i64.const 2) (i64.const 8))
+    (call $refund_to (local.get $p) (i64.const 10) (i64.const 96)))
+  (func (export "fail_refund_to_carol") (local $p i64)
+    (local.set $p (call $create (i64.const 10) (i64.const 112)))
+    (call $fcall (local.get $p) (i64.const 4) (i64.const 128) (i64.const 0) (i64.const 0) (i64.const 64)
+      (i64.const 5000000000000))
+    (call $refund_to (local.get $p) (i64.const 10) (i64.const 96)))
   (func (export "make") (local $p i64) (local $a i64)
     (call $input (i64.const 0))
     (call $read_register (i64.const 0) (i64.const 1000))
@@ -314,4 +332,37 @@ t.test('a contract creates the account through the host functions', async (t) =>
     NewReceiptValidationError: { ActionsValidation: 'DeleteActionMustBeFinal' },
   });
   t.ok(c.account('bob.near'), 'nothing of the batch ran');
+});
+
+t.test('balance refunds go to the refund_to a contract set on the receipt', async (t) => {
+  const c = chain();
+  c.addAccount('carol.near', NEAR);
+  send(c, 'bob.near', [{ type: 'DeployContract', code: FACTORY }]);
+  const call = (methodName: string, args = new Uint8Array(0)): Action => ({
+    type: 'FunctionCall',
+    methodName,
+    args,
+    gas: 100_000_000_000_000n,
+    deposit: 0n,
+  });
+  // The StateInit's deposit (1 NEAR) beyond the account's storage comes back to carol, not bob.
+  const s = init(byHash, [['k', utf8('hi')]]);
+  const id = deriveDeterministicAccountId(s);
+  const carol0 = c.account('carol.near')!.amount;
+  const bob0 = c.account('bob.near')!.amount;
+  const made = send(c, 'bob.near', [
+    call('make_refund_to_carol', new Uint8Array([...utf8(id), ...CODE_HASH])),
+  ]);
+  t.equal(made.rest[0]!.status.kind, 'SuccessValue');
+  t.equal(c.account(id)!.amount, 0n, 'a zero-balance account keeps nothing');
+  t.equal(c.account('carol.near')!.amount - carol0, NEAR, 'the whole deposit went to carol');
+  t.ok(bob0 - c.account('bob.near')!.amount > NEAR, 'bob paid it');
+  // A failed call's deposit (alice.near has no code) goes back to carol too.
+  const carol1 = c.account('carol.near')!.amount;
+  const failed = send(c, 'bob.near', [call('fail_refund_to_carol')]);
+  t.equal(failed.rest[0]!.status.kind, 'SuccessValue', 'the factory itself succeeded');
+  t.same(failure(failed.rest[1]!), {
+    FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: 'alice.near' } } },
+  });
+  t.equal(c.account('carol.near')!.amount - carol1, NEAR);
 });

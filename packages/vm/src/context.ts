@@ -34,6 +34,8 @@ export interface VMContext {
   readonly view_config: ViewConfig | null;
   /** Accounts waiting on this call's return value (data receipts); charged per returned byte. */
   readonly output_data_receivers: readonly string[];
+  /** Where this receipt's balance refunds go (`refund_to_account_id`); the predecessor when absent. */
+  readonly refund_to_account_id?: string;
   /** What the account runs, as `current_contract_code` reports it (none when absent). */
   readonly account_contract?: AccountContract;
 }

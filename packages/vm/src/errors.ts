@@ -49,6 +49,7 @@ export type HostErrorValue =
   | 'YieldIdMalformed'
   | 'ContractCodeHashMalformed'
   | 'DataEntryAlreadyExists'
+  | 'CannotSetRefundToOnJointPromise'
   | { GuestPanic: { panic_msg: string } }
   | { InvalidPromiseIndex: { promise_idx: bigint } }
   | { InvalidPromiseResultIndex: { result_idx: bigint } }
@@ -149,6 +150,7 @@ const SIMPLE_HOST_TEXT: Record<Extract<HostErrorValue, string>, string> = {
   YieldIdMalformed: 'yield id is malformed',
   ContractCodeHashMalformed: 'contract code hash is malformed',
   DataEntryAlreadyExists: 'the state init already has a data entry under this key',
+  CannotSetRefundToOnJointPromise: 'refund_to can only be set on non-joint promise.',
 };
 
 /** nearcore's `Display for HostError`. */

@@ -92,5 +92,7 @@ export interface External {
     value: Uint8Array,
   ): void;
 
+  /** Balance refunds of the receipt go to `account_id` (ActionReceiptV2's refund_to). */
+  set_refund_to(receipt_index: ReceiptIndex, account_id: string): void;
   get_receipt_receiver(receipt_index: ReceiptIndex): string;
 }

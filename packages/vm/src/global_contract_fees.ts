@@ -4,7 +4,8 @@
 // since, at protocol 86.
 import type { Fee } from './fees.js';
 
-const fee = (send_sir: bigint, send_not_sir: bigint, execution: bigint): Fee => ({
+/** A fee as the parameter files give it: send_sir, send_not_sir, execution. */
+export const fee = (send_sir: bigint, send_not_sir: bigint, execution: bigint): Fee => ({
   send_sir,
   send_not_sir,
   execution,

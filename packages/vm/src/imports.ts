@@ -134,6 +134,7 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   set_state_init_data_entry: def(6, null, stateInit.set_state_init_data_entry),
   current_contract_code: def(1, I, stateInit.current_contract_code),
   refund_to_account_id: def(1, null, stateInit.refund_to_account_id),
+  promise_set_refund_to: def(3, null, stateInit.promise_set_refund_to),
   promise_yield_create: def(7, I, yieldResume.promise_yield_create),
   promise_yield_create_with_id: def(9, I, yieldResume.promise_yield_create_with_id),
   promise_yield_resume: {

@@ -1,13 +1,7 @@
 // The DeterministicStateInit (NEP-616) action fees. Like the global-contract fees, nearcore's
 // runtime_config view has no field for them; the numbers are those of
 // core/parameters/res/runtime_configs/parameters.yaml as 85.yaml left them, unchanged at 86.
-import type { Fee } from './fees.js';
-
-const fee = (send_sir: bigint, send_not_sir: bigint, execution: bigint): Fee => ({
-  send_sir,
-  send_not_sir,
-  execution,
-});
+import { fee } from './global_contract_fees.js';
 
 export const STATE_INIT_FEES = {
   deterministic_state_init_base: fee(500_000_000_000n, 500_000_000_000n, 7_430_000_000_000n),

@@ -189,6 +189,9 @@ export class MockExternal implements External {
     if (hex(key) in data) throw new HostError('DataEntryAlreadyExists');
     data[hex(key)] = hex(value);
   }
+  set_refund_to(i: ReceiptIndex, accountId: string): void {
+    this.push(i, { RefundTo: accountId });
+  }
   get_receipt_receiver(i: ReceiptIndex): string {
     const r = this.receipts[i];
     if (r === undefined) throw new Error(`unknown receipt ${i}`);

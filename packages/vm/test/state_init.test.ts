@@ -75,6 +75,15 @@ const code = await contract(`
     (call $value_return (i64.const -1) (i64.const 0)))
   (func (export "refund_to") (call $refund_to_account_id (i64.const 0))
     (call $value_return (i64.const -1) (i64.const 0)))
+  (func (export "set_refund_to") (call $batch)
+    (call $promise_set_refund_to (global.get $p) (i64.const 11) (i64.const 120)))
+  (func (export "set_refund_to_joint") (local $q i64) (call $batch)
+    (i64.store (i32.const 500) (global.get $p))
+    (i64.store (i32.const 508) (call $promise_batch_create (i64.const 9) (i64.const 100)))
+    (local.set $q (call $promise_and (i64.const 500) (i64.const 2)))
+    (call $promise_set_refund_to (local.get $q) (i64.const 11) (i64.const 120)))
+  (func (export "set_refund_to_bad") (call $batch)
+    (call $promise_set_refund_to (global.get $p) (i64.const 3) (i64.const 140)))
 `);
 const hash = freshHash();
 const run = (
@@ -194,4 +203,44 @@ t.test('current_contract_code: what the account runs; refunds go to the predeces
     'allowed in views',
   );
   t.equal(Buffer.from(value(run('refund_to'))!).toString(), 'bob.near');
+});
+
+t.test('promise_set_refund_to: the refunds of a receipt go elsewhere; not on a joint promise', async (t) => {
+  const e = new MockExternal();
+  const o = run('set_refund_to', {}, e);
+  t.equal(o.aborted, null);
+  t.same(e.receipts[0]!.actions, [{ RefundTo: 'global.near' }]);
+  // base and the account id's read and decoding; no action fee.
+  const create = run('create').profile;
+  const p = o.profile;
+  const more = (name: Parameters<typeof p.getExtCost>[0]) => p.getExtCost(name) - create.getExtCost(name);
+  t.same(
+    [
+      more('base'),
+      more('read_memory_base'),
+      more('read_memory_byte'),
+      more('utf8_decoding_base'),
+      more('utf8_decoding_byte'),
+    ],
+    [
+      ext('base'),
+      ext('read_memory_base'),
+      11n * ext('read_memory_byte'),
+      ext('utf8_decoding_base'),
+      11n * ext('utf8_decoding_byte'),
+    ],
+  );
+  t.equal(p.actionGas(), create.actionGas(), 'no action fee');
+  t.same(aborted(run('set_refund_to_joint')), { HostError: 'CannotSetRefundToOnJointPromise' });
+  t.same(aborted(run('set_refund_to_bad')), { HostError: 'InvalidAccountId' });
+  t.equal(
+    Buffer.from(
+      (() => {
+        const r = run('refund_to', { refund_to_account_id: 'carol.near' });
+        return r.return_data.kind === 'Value' ? r.return_data.data : new Uint8Array(0);
+      })(),
+    ).toString(),
+    'carol.near',
+    'a receipt with a refund_to reports it',
+  );
 });

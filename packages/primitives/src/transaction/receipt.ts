@@ -31,6 +31,12 @@ export interface ActionReceipt {
   readonly actions: readonly Action[];
   /** A PromiseYield receipt (ReceiptEnum::PromiseYield). */
   readonly isPromiseYield?: true;
+  /**
+   * Where balance refunds of this receipt go instead of its predecessor (a contract's
+   * `promise_set_refund_to`). Present only on an ActionReceiptV2 (ReceiptEnum::ActionV2 or
+   * PromiseYieldV2), where null is its `None`.
+   */
+  readonly refundTo?: string | null;
 }
 
 export interface DataReceipt {
@@ -67,12 +73,21 @@ export interface Receipt {
   readonly priority?: bigint;
 }
 
+/** nearcore's Receipt::balance_refund_receiver: the receipt's refund_to, else its predecessor. */
+export function balanceRefundReceiver(r: Receipt): string {
+  return (r.receipt.kind === 'Action' && r.receipt.refundTo) || r.predecessorId;
+}
+
 export function writeReceipt(w: BorshWriter, r: Receipt): void {
   if (r.priority !== undefined) w.u8(1);
   w.string(r.predecessorId).string(r.receiverId).fixed(r.receiptId);
   const x = r.receipt;
   if (x.kind === 'Action') {
-    w.u8(x.isPromiseYield ? 2 : 0).string(x.signerId);
+    if (x.refundTo === undefined) w.u8(x.isPromiseYield ? 2 : 0).string(x.signerId);
+    else
+      w.u8(x.isPromiseYield ? 6 : 5)
+        .string(x.signerId)
+        .option(x.refundTo, (w, id) => w.string(id));
     writePublicKey(w, x.signerPublicKey);
     w.u128(x.gasPrice);
     w.vec(x.outputDataReceivers, (w, d) => w.fixed(d.dataId).string(d.receiverId));
@@ -111,17 +126,21 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
   const receiptId = r.fixed(32).slice();
   const tag = r.u8();
   let receipt: ReceiptEnum;
-  if (tag === 0 || tag === 2) {
+  if (tag === 0 || tag === 2 || tag === 5 || tag === 6) {
+    const signerId = readAccountId(r);
+    // ActionReceiptV2 (tags 5 and 6) carries refund_to right after the signer.
+    const refundTo = tag >= 5 ? r.option(readAccountId) : undefined;
     const action: ActionReceipt = {
       kind: 'Action',
-      signerId: readAccountId(r),
+      signerId,
       signerPublicKey: readPublicKey(r),
       gasPrice: r.u128(),
       outputDataReceivers: r.vec((r) => ({ dataId: r.fixed(32).slice(), receiverId: readAccountId(r) })),
       inputDataIds: r.vec((r) => r.fixed(32).slice()),
       actions: r.vec((r) => readAction(r)),
+      ...(refundTo === undefined ? {} : { refundTo }),
     };
-    receipt = tag === 2 ? { ...action, isPromiseYield: true } : action;
+    receipt = tag === 2 || tag === 6 ? { ...action, isPromiseYield: true } : action;
   } else if (tag === 1 || tag === 3) {
     const data: DataReceipt = {
       kind: 'Data',

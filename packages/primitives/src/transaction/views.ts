@@ -121,6 +121,7 @@ export function receiptView(r: Receipt): object {
         input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
         actions: x.actions.map((a) => actionView(a)),
         is_promise_yield: x.isPromiseYield === true,
+        ...(typeof x.refundTo === 'string' ? { refund_to: x.refundTo } : {}),
       },
     };
   } else if (x.kind === 'Data') {

@@ -86,9 +86,24 @@ export function current_contract_code(l: VMLogic, register_id: bigint): bigint {
   }
 }
 
-/** Where this receipt's balance refunds go: its predecessor, as no receipt here names another. */
+/** Where this receipt's balance refunds go: its refund_to, else its predecessor. */
 export function refund_to_account_id(l: VMLogic, register_id: bigint): void {
   l.gas.payBase('base');
   l.prohibitInView('refund_to_account_id');
-  l.setRegister(register_id, utf8(l.context.predecessor_account_id));
+  l.setRegister(register_id, utf8(l.context.refund_to_account_id ?? l.context.predecessor_account_id));
+}
+
+/** Balance refunds of the promise's receipt go to `account_id` instead of this account. */
+export function promise_set_refund_to(
+  l: VMLogic,
+  promise_idx: bigint,
+  account_id_len: bigint,
+  account_id_ptr: bigint,
+): void {
+  l.gas.payBase('base');
+  l.prohibitInView('promise_set_refund_to');
+  const accountId = l.readAndParseAccountId(account_id_ptr, account_id_len);
+  const p = l.getPromise(promise_idx);
+  if (!('receipt' in p)) throw new HostError('CannotSetRefundToOnJointPromise');
+  l.ext.set_refund_to(p.receipt, accountId);
 }
