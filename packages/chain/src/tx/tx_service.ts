@@ -179,7 +179,8 @@ export class TxService {
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
     const everyBlock = waitUntil === 'INCLUDED_FINAL' || waitUntil === 'EXECUTED' || waitUntil === 'FINAL';
-    let watch = new Set<string>([toHex(hash)]);
+    const hashHex = toHex(hash);
+    let watch = new Set<string>([hashHex]);
     const check = (): object | null => {
       const p = this.progress(hash);
       if (p) watch = new Set(p.pendingIds);
@@ -194,7 +195,7 @@ export class TxService {
     const events = this.o.chain.events;
     return new Promise((resolve, reject) => {
       const onBlock = (ev: NewBlockEvent) => {
-        const dropped = ev.rejected.get(toHex(hash));
+        const dropped = ev.rejected.get(hashHex);
         if (dropped !== undefined) {
           // Left out of the chunk as invalid (e.g. a nonce another transaction used first).
           cleanup();
