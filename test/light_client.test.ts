@@ -47,14 +47,17 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
   const crossReceipt = cross.receipts_outcome[0]!;
 
   // A proof needs a light client head above the block that carries the outcome's root (the one
-  // after the outcome's own). On a loaded machine sending can take as long as dozens of 50 ms
-  // blocks, so the wait is measured from the outcomes, not assumed from the start.
+  // after the outcome's own). The head is the chain head's last final block (two behind), moved
+  // back up to two more so the two blocks after it stay in its epoch: eight blocks past the last
+  // outcome keep it above the carrier whatever the epoch boundary. On a loaded machine sending can
+  // take as long as dozens of 50 ms blocks, so the wait is measured from the outcomes, not assumed
+  // from the start.
   const heightOf = async (hash: string) =>
     (await node.rpc<{ header: { height: number } }>('block', { block_id: hash })).body.result!.header.height;
   const outcomeHeights = await Promise.all(
     [local.transaction_outcome, localReceipt, crossReceipt].map((o) => heightOf(o.block_hash)),
   );
-  await waitForHeight(node, Math.max(5 * EPOCH + 6, Math.max(...outcomeHeights) + 4), 60_000);
+  await waitForHeight(node, Math.max(5 * EPOCH + 6, Math.max(...outcomeHeights) + 8), 60_000);
 
   // Trust anchor: genesis and its validators.
   const genesis = await node.rpc<{ header: Record<string, unknown> }>('block', {
