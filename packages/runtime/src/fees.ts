@@ -2,7 +2,6 @@
 // receipt is created, exec fees when its receipt runs; "sir" = the sender is the receiver.
 import {
   type Action,
-  accountType,
   BorshWriter,
   type GlobalContractIdentifier,
   publicKeyBytes,
@@ -10,7 +9,7 @@ import {
   utf8,
   writeAccessKey,
 } from '@nearlite/primitives';
-import { type Fee, sendFee } from '@nearlite/vm';
+import { type Fee, sendFee, transferFeeParts } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
 
 /**
@@ -61,12 +60,15 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
         pick(f.function_call_byte) * BigInt(Buffer.byteLength(a.methodName) + a.args.length)
       );
     case 'Transfer': {
-      let fee = pick(f.transfer);
-      // A transfer to an account that is not named may create it: it pays for the account, and a
-      // NEAR-implicit one for its full-access key too (nearcore's transfer_send_fee at protocol 86).
-      const kind = accountType(receiverId);
-      if (kind !== 'NamedAccount') fee += pick(f.create_account);
-      if (kind === 'NearImplicitAccount') fee += pick(f.add_full_access_key);
+      let fee = 0n;
+      const w = c.wasm;
+      for (const part of transferFeeParts(
+        c.fees,
+        w.implicit_account_creation,
+        w.eth_implicit_accounts,
+        receiverId,
+      ))
+        fee += pick(part);
       return fee;
     }
     case 'Stake':

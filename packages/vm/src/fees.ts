@@ -113,9 +113,29 @@ export function parseFeesConfig(json: unknown): RuntimeFeesConfig {
 }
 
 /**
- * nearcore's transfer_send_fee / transfer_exec_fee: a transfer to an implicit or deterministic account
- * also pays for the account it creates (plus the full-access key for NEAR-implicit ones).
+ * The fees nearcore's transfer_send_fee / transfer_exec_fee add up: a transfer to an implicit or
+ * deterministic account also pays for the account it creates (plus the full-access key for
+ * NEAR-implicit ones). A transaction's Transfer and a contract's promise price it alike.
  */
+export function transferFeeParts(
+  cfg: RuntimeFeesConfig,
+  implicitAccountCreation: boolean,
+  ethImplicitAccounts: boolean,
+  receiverId: string,
+): readonly Fee[] {
+  const f = cfg.fees;
+  const kind = accountType(receiverId);
+  if (implicitAccountCreation && kind === 'NearImplicitAccount')
+    return [f.transfer, f.create_account, f.add_full_access_key];
+  if (
+    implicitAccountCreation &&
+    (kind === 'NearDeterministicAccount' || (ethImplicitAccounts && kind === 'EthImplicitAccount'))
+  )
+    return [f.transfer, f.create_account];
+  return [f.transfer];
+}
+
+/** transferFeeParts summed: what sending burns (at the sender-is-receiver rate or not) and executing costs. */
 export function transferFees(
   cfg: RuntimeFeesConfig,
   sir: boolean,
@@ -123,19 +143,11 @@ export function transferFees(
   ethImplicitAccounts: boolean,
   receiverId: string,
 ): { send: bigint; exec: bigint } {
-  const f = cfg.fees;
-  let send = sendFee(f.transfer, sir);
-  let exec = f.transfer.execution;
-  const kind = accountType(receiverId);
-  if (implicitAccountCreation && kind === 'NearImplicitAccount') {
-    send += sendFee(f.create_account, sir) + sendFee(f.add_full_access_key, sir);
-    exec += f.create_account.execution + f.add_full_access_key.execution;
-  } else if (
-    implicitAccountCreation &&
-    (kind === 'NearDeterministicAccount' || (ethImplicitAccounts && kind === 'EthImplicitAccount'))
-  ) {
-    send += sendFee(f.create_account, sir);
-    exec += f.create_account.execution;
+  let send = 0n;
+  let exec = 0n;
+  for (const fee of transferFeeParts(cfg, implicitAccountCreation, ethImplicitAccounts, receiverId)) {
+    send += sendFee(fee, sir);
+    exec += fee.execution;
   }
   return { send, exec };
 }
