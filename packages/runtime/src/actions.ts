@@ -24,7 +24,6 @@ import {
   trieKeyContractDataPrefix,
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import { newDeterministicAccount } from './deterministic_account_id.js';
 import { accessKeyStorage } from './fees.js';
 import { contractStorageUsage } from './global_contracts.js';
 import { balanceRefund, type NewReceiptSpec } from './receipt_spec.js';
@@ -64,6 +63,16 @@ export type ActionErrorKind = Record<string, unknown> | string;
 /** New keys start at (height − 1) × 1e6 so old nonces can never be replayed. */
 const newKeyNonce = (height: number) => BigInt(height - 1) * 1_000_000n;
 
+/** A new account of `amount` with no keys and no contract: just its num_bytes_account of storage. */
+export function newAccount(ctx: ActionContext, amount: bigint): Account {
+  return {
+    amount,
+    locked: 0n,
+    codeHash: new Uint8Array(32),
+    storageUsage: ctx.config.fees.storage_usage_config.num_bytes_account,
+  };
+}
+
 function needAccount(ctx: ActionContext): Account | ActionErrorKind {
   return ctx.account ?? { AccountDoesNotExist: { account_id: ctx.receiverId } };
 }
@@ -94,12 +103,7 @@ export function createAccount(ctx: ActionContext): ActionErrorKind | null {
   } else if (!isSubAccountOf(id, ctx.actorId)) {
     return { CreateAccountNotAllowed: { account_id: id, predecessor_id: ctx.actorId } };
   }
-  ctx.account = {
-    amount: 0n,
-    locked: 0n,
-    codeHash: new Uint8Array(32),
-    storageUsage: ctx.config.fees.storage_usage_config.num_bytes_account,
-  };
+  ctx.account = newAccount(ctx, 0n);
   ctx.actorId = id;
   return null;
 }
@@ -116,7 +120,7 @@ export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind |
   if (!ctx.isOnlyAction || ctx.isRefund) return { AccountDoesNotExist: { account_id: ctx.receiverId } };
   const kind = accountType(ctx.receiverId);
   if (kind === 'NearDeterministicAccount') {
-    ctx.account = newDeterministicAccount(ctx, deposit);
+    ctx.account = newAccount(ctx, deposit);
     ctx.actorId = ctx.receiverId;
     return null;
   }

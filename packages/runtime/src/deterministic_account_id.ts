@@ -3,31 +3,20 @@
 // sends the action can only create the account the id names: the global contract it runs and its
 // initial data. An account that already runs a contract is left as it is, so initialising twice
 // (lazily, by every caller that needs the account) succeeds and only refunds the deposit.
-import { type Account, type Action, accountContract } from '@nearlite/primitives';
+import { type Action, accountContract } from '@nearlite/primitives';
 import { trieKeyContractData } from '@nearlite/trie';
-import type { ActionContext, ActionErrorKind } from './actions.js';
+import { type ActionContext, type ActionErrorKind, newAccount } from './actions.js';
 import { setGlobalContract } from './global_contracts.js';
 import { balanceRefund } from './receipt_spec.js';
 import { storageShortfall } from './state.js';
-
-/**
- * A new deterministic account: no balance, no keys, no contract. Unlike CreateAccount, it does not
- * make the new account the actor, so the actions after it cannot add keys or deploy code to it.
- */
-export function newDeterministicAccount(ctx: ActionContext, amount: bigint): Account {
-  return {
-    amount,
-    locked: 0n,
-    codeHash: new Uint8Array(32),
-    storageUsage: ctx.config.fees.storage_usage_config.num_bytes_account,
-  };
-}
 
 export function deterministicStateInit(
   ctx: ActionContext,
   action: Extract<Action, { type: 'DeterministicStateInit' }>,
 ): ActionErrorKind | null {
-  let account = ctx.account ?? newDeterministicAccount(ctx, 0n);
+  // A missing account is created with nothing on it. Unlike CreateAccount this does not make it the
+  // actor, so the actions after it cannot add keys or deploy code to it.
+  let account = ctx.account ?? newAccount(ctx, 0n);
   if (accountContract(account).kind === 'None') {
     const err = setGlobalContract(ctx, account, action.code);
     if (err !== null) return err;

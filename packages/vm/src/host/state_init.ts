@@ -2,7 +2,7 @@
 // build a DeterministicStateInit action on a promise, fill its data entry by entry, and learn what the
 // current account runs and where its refunds go. The per-entry and per-byte fees are paid as entries
 // are added, so a state init costs the same whether a contract or a transaction builds it.
-import { utf8 } from '@nearlite/primitives';
+import { type GlobalContractIdentifier, utf8 } from '@nearlite/primitives';
 import { HostError } from '../errors.js';
 import type { VMLogic } from '../logic.js';
 
@@ -37,7 +37,7 @@ export function promise_batch_action_state_init_by_account_id(
 function stateInit(
   l: VMLogic,
   promise_idx: bigint,
-  code: Parameters<VMLogic['ext']['append_action_deterministic_state_init']>[1],
+  code: GlobalContractIdentifier,
   amount_ptr: bigint,
 ): bigint {
   const amount = l.mem.getU128(l.gas, amount_ptr);
