@@ -25,7 +25,7 @@ import type {
 } from '@nearlite/follower';
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
-import pg from 'pg';
+import type pg from 'pg';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import { type ShardLayoutLike, shardOfTrieKey } from './key_shard.js';
 import { batchRows, type ShardRows, type StateRow } from './rows.js';
@@ -62,8 +62,17 @@ const DEFAULT_GC_HEIGHTS_PER_STEP = 10_000;
 
 const bytes = (b: Uint8Array) => new Uint8Array(b);
 
+// Loaded on first use: every node's start would otherwise pay for the driver (~50 ms of module
+// loading), and only a node whose store is PostgreSQL needs it.
+let driver: Promise<typeof pg> | undefined;
+const pgDriver = (): Promise<typeof pg> => {
+  driver ??= import('pg').then((m) => m.default);
+  return driver;
+};
+
 async function connectPool(url: string, what: string, max: number): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  const { Pool } = await pgDriver();
+  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {});
   try {
     const c = await pool.connect();
@@ -167,7 +176,8 @@ export class PgHistory implements HistoryReader, HistoryWriter {
 
   /** Readers keep up with the writer: its NOTIFY on each cursor move, and a poll as a fallback. */
   private async follow(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.o.metaUrl });
+    const { Client } = await pgDriver();
+    const client = new Client({ connectionString: this.o.metaUrl });
     client.on('error', () => {});
     client.on('notification', () => {
       this.refresh().catch(() => {});
