@@ -1,4 +1,5 @@
 // What an operator scrapes: GET /metrics in Prometheus' text format.
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
@@ -41,6 +42,23 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   t.equal(value('nearlite_gc_collected_blocks_total'), 0, 'GC progress (nothing old enough yet)');
   t.equal(value('nearlite_tail_height'), 0, 'the tail');
   t.ok(value('nearlite_rpc_request_duration_seconds_count{method="status"}') === 1, 'latency histogram');
+  // The process's memory, against what the kernel says of the same process.
+  const rss = value('process_resident_memory_bytes') ?? 0;
+  const status = readFileSync(`/proc/${node.proc.pid}/status`, 'utf8');
+  const kernelRss = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) * 1024;
+  t.ok(
+    rss > 20e6 && Math.abs(rss - kernelRss) < 0.5 * kernelRss,
+    `resident memory ${rss} (kernel ${kernelRss})`,
+  );
+  const heapUsed = value('nodejs_heap_size_used_bytes') ?? 0;
+  t.ok(
+    heapUsed > 1e6 && heapUsed <= (value('nodejs_heap_size_total_bytes') ?? 0),
+    'heap used within reserved',
+  );
+  t.ok(
+    (value('nodejs_external_memory_bytes') ?? 0) > 0 && (value('nodejs_array_buffers_bytes') ?? 0) > 0,
+    'external and ArrayBuffer memory',
+  );
 
   // Not a terminal: the log is structured, one JSON object per line with level, time and message.
   const lines = node

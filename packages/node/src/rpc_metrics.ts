@@ -1,6 +1,7 @@
 // The metrics every node kind shares (producer, follower, front end): JSON-RPC calls by method and
-// outcome, with their latency, in a registry each node adds its own gauges to.
-import { Counter, Histogram, Registry } from 'prom-client';
+// outcome, with their latency, and the process's memory, in a registry each node adds its own
+// gauges to.
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export class RpcMetrics {
   readonly registry = new Registry();
@@ -22,6 +23,30 @@ export class RpcMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5, 10],
       registers,
     });
+    // Read when scraped (prom-client's default collectors would also start timers and GC hooks).
+    // The names are the ones those collectors and other exporters use.
+    const memory = (name: string, help: string, read: (m: NodeJS.MemoryUsage) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read(process.memoryUsage()));
+        },
+      });
+    memory('process_resident_memory_bytes', 'Resident memory of the process, in bytes', (m) => m.rss);
+    memory('nodejs_heap_size_total_bytes', 'JavaScript heap reserved, in bytes', (m) => m.heapTotal);
+    memory('nodejs_heap_size_used_bytes', 'JavaScript heap in use, in bytes', (m) => m.heapUsed);
+    memory(
+      'nodejs_external_memory_bytes',
+      'Memory outside the JavaScript heap held by its objects (buffers included), in bytes',
+      (m) => m.external,
+    );
+    memory(
+      'nodejs_array_buffers_bytes',
+      'Memory of ArrayBuffers and Buffers, in bytes',
+      (m) => m.arrayBuffers,
+    );
   }
 
   /** For the RPC server's observe hook. */
