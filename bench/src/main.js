@@ -176,10 +176,12 @@ for (let i = 0; i < 3; i++) {
 const restartMedianMs = [...restartMs].sort((a, b) => a - b)[1];
 log(`restart after a clean stop: median ${restartMedianMs} ms (${restartMs.join(', ')})`);
 let sendTxCpu = null;
+let sendTxMemory = null;
 if (selected('send_tx transfers')) {
   const tx = await measureSendTx(home, meta, key, { senders: quick ? 300 : 1000, duration: P.duration, log });
   rows.push(tx.row);
   sendTxCpu = tx.row.cpuPerTransferUs;
+  sendTxMemory = tx.memory;
   rss = Math.max(rss ?? 0, tx.rss ?? 0);
   peakPrivateMb = Math.max(peakPrivateMb, tx.memory?.anon ?? 0);
 }
@@ -257,7 +259,12 @@ const table = [
   '',
   ...(sendTxCpu
     ? [
-        `send_tx node CPU per transfer: main thread ${sendTxCpu.main} µs, all threads ${sendTxCpu.all} µs (the rest is V8's compiler and garbage collector threads, LevelDB's compaction and the signature workers)`,
+        `send_tx node CPU per transfer: main thread ${sendTxCpu.main} µs, all threads ${sendTxCpu.all} µs (the rest is V8's compiler and garbage collector threads, LevelDB's compaction and the signature workers); the load generator's own ${sendTxCpu.generator} µs on the same cores`,
+        ...(sendTxMemory
+          ? [
+              `send_tx node memory at the end: ${sendTxMemory.rss} MB resident (${sendTxMemory.anon} MB private, ${sendTxMemory.file} MB mapped files); main thread's heap ${sendTxMemory.heapUsed} MB used of ${sendTxMemory.heapTotal} MB, ${sendTxMemory.external} MB outside it`,
+            ]
+          : []),
         '',
       ]
     : []),

@@ -1,9 +1,9 @@
 // send_tx throughput: transfers from many senders, to EXECUTED_OPTIMISTIC, with blocks every 100 ms.
 // Each sender keeps one transfer in flight for the whole run, signing the next as the last returns.
-import { actions as A, baseDecode, createTransaction } from 'near-api-js';
+import { baseDecode } from 'near-api-js';
 import { rpcClient } from './http_client.js';
 import { cpuSeconds, memoryMb, rssMb, startNode } from './node_process.js';
-import { fastSigner } from './signer.js';
+import { fastTransferSigner } from './signer.js';
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
 
@@ -18,9 +18,8 @@ export async function measureSendTx(home, meta, key, o) {
   const pk = key.getPublicKey().toString();
   const txNode = await startNode(home, ['--block-time', '100', '--archive']);
   const senders = meta.accounts.slice(0, o.senders);
-  const sign = fastSigner(key);
+  const sign = fastTransferSigner(key);
   const call = rpcClient(txNode.url);
-  const pkObj = key.getPublicKey();
   const nonces = new Map();
   // Every sender reads its nonce at once, which also opens the connection it keeps for the run.
   await Promise.all(
@@ -53,7 +52,7 @@ export async function measureSendTx(home, meta, key, o) {
   let t0 = performance.now();
   const startMeasuring = async () => {
     // The main thread's id is the process id.
-    cpu0 = { main: await cpuSeconds(pid, pid), all: await cpuSeconds(pid) };
+    cpu0 = { main: await cpuSeconds(pid, pid), all: await cpuSeconds(pid), gen: process.cpuUsage() };
     t0 = performance.now();
     measuring = true;
   };
@@ -65,9 +64,7 @@ export async function measureSendTx(home, meta, key, o) {
       while (performance.now() < until) {
         const nonce = nonces.get(id) + 1n;
         nonces.set(id, nonce);
-        const b64 = sign(
-          createTransaction(id, pkObj, pick(meta.accounts), nonce, [A.transfer(1n)], blockHash),
-        );
+        const b64 = sign(id, pick(meta.accounts), nonce, blockHash, 1n);
         const started = performance.now();
         const counted = measuring;
         try {
@@ -88,7 +85,12 @@ export async function measureSendTx(home, meta, key, o) {
     Math.round(
       (((await cpuSeconds(pid, tid)) - cpu0[tid === null ? 'all' : 'main']) * 1e6) / Math.max(1, sent),
     );
-  const cpuPerTransferUs = { main: await cpuUs(pid), all: await cpuUs(null) };
+  const gen = process.cpuUsage(cpu0.gen);
+  const cpuPerTransferUs = {
+    main: await cpuUs(pid),
+    all: await cpuUs(null),
+    generator: Math.round((gen.user + gen.system) / Math.max(1, sent)),
+  };
   const row = {
     name: 'send_tx transfers (EXECUTED_OPTIMISTIC)',
     rps: Math.round(sent / txSeconds),
@@ -99,10 +101,21 @@ export async function measureSendTx(home, meta, key, o) {
     cpuPerTransferUs,
   };
   log(
-    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, all threads ${cpuPerTransferUs.all} µs`,
+    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, all threads ${cpuPerTransferUs.all} µs; generator ${cpuPerTransferUs.generator} µs`,
   );
   const rss = await rssMb(txNode.proc.pid);
-  const memory = await memoryMb(txNode.proc.pid);
+  const memory = (await memoryMb(txNode.proc.pid)) ?? {};
+  // What the node's own heaps hold of it (the main thread's; the workers' are in RSS only).
+  const metrics = await (await fetch(`${txNode.url}/metrics`)).text();
+  const gauge = (name) =>
+    Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]) / 2 ** 20);
+  memory.heapUsed = gauge('nodejs_heap_size_used_bytes');
+  memory.heapTotal = gauge('nodejs_heap_size_total_bytes');
+  memory.external = gauge('nodejs_external_memory_bytes');
+  row.nodeMemoryMb = memory;
+  log(
+    `send_tx node memory: peak RSS ${rss} MB, now ${memory.rss} MB (${memory.anon} MB private); main heap ${memory.heapUsed} MB used of ${memory.heapTotal} MB, external ${memory.external} MB`,
+  );
   await txNode.stop();
   return { row, rss, memory };
 }
