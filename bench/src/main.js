@@ -178,7 +178,13 @@ log(`restart after a clean stop: median ${restartMedianMs} ms (${restartMs.join(
 let sendTxCpu = null;
 let sendTxMemory = null;
 if (selected('send_tx transfers')) {
-  const tx = await measureSendTx(home, meta, key, { senders: quick ? 300 : 1000, duration: P.duration, log });
+  const tx = await measureSendTx(home, meta, key, {
+    // 1,200 senders either way: the quick dataset's 300 accounts with four keys each.
+    accounts: quick ? 300 : 1200,
+    keysPerAccount: quick ? 4 : 1,
+    duration: P.duration,
+    log,
+  });
   rows.push(tx.row);
   sendTxCpu = tx.row.cpuPerTransferUs;
   sendTxMemory = tx.memory;

@@ -1,8 +1,11 @@
 // send_tx throughput: transfers from many senders, to EXECUTED_OPTIMISTIC, with blocks every 100 ms.
-// Each sender keeps one transfer in flight for the whole run, signing the next as the last returns.
-import { baseDecode } from 'near-api-js';
+// Each sender (an account and one of its access keys) keeps one transfer in flight for the whole
+// run, signing the next as the last returns.
+import { createHash } from 'node:crypto';
+import { actions as A, baseDecode, baseEncode, KeyPair } from 'near-api-js';
 import { rpcClient } from './http_client.js';
 import { cpuSeconds, memoryMb, rssMb, startNode } from './node_process.js';
+import { sendBatch } from './sender.js';
 import { fastTransferSigner } from './signer.js';
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
@@ -13,24 +16,40 @@ function percentile(values, q) {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
 }
 
+/** The k-th extra key of the bench's send_tx senders (the same for every run and account). */
+const extraKey = (k) =>
+  KeyPair.fromString(
+    `ed25519:${baseEncode(createHash('sha256').update(`nearlite-bench-send-tx-${k}`).digest())}`,
+  );
+
 export async function measureSendTx(home, meta, key, o) {
   const { log } = o;
-  const pk = key.getPublicKey().toString();
   const txNode = await startNode(home, ['--block-time', '100', '--archive']);
-  const senders = meta.accounts.slice(0, o.senders);
-  const sign = fastTransferSigner(key);
+  const accounts = meta.accounts.slice(0, o.accounts);
+  const keysPerAccount = o.keysPerAccount ?? 1;
   const call = rpcClient(txNode.url);
-  const nonces = new Map();
+  // More senders than accounts: each account gets keysPerAccount - 1 more full-access keys (one
+  // transaction each, before anything is measured). With one transfer in flight per sender, a few
+  // hundred senders measure the latency of three blocks rather than what the node can take.
+  const keys = [key, ...Array.from({ length: keysPerAccount - 1 }, (_, k) => extraKey(k + 1))];
+  if (keys.length > 1) {
+    const added = keys.slice(1).map((k) => A.addFullAccessKey(k.getPublicKey()));
+    await Promise.all(
+      accounts.map((id) => sendBatch(txNode.url, key, id, [{ receiverId: id, actions: added }], 'FINAL')),
+    );
+  }
+  const signers = keys.map((k) => ({ sign: fastTransferSigner(k), pk: k.getPublicKey().toString() }));
+  const senders = accounts.flatMap((id) => signers.map((s) => ({ id, ...s, nonce: 0n })));
   // Every sender reads its nonce at once, which also opens the connection it keeps for the run.
   await Promise.all(
-    senders.map(async (id) => {
+    senders.map(async (s) => {
       const ak = await call('query', {
         request_type: 'view_access_key',
-        account_id: id,
-        public_key: pk,
+        account_id: s.id,
+        public_key: s.pk,
         finality: 'optimistic',
       });
-      nonces.set(id, BigInt(ak.nonce));
+      s.nonce = BigInt(ak.nonce);
     }),
   );
   // A recent block hash, refreshed well inside the transaction validity period.
@@ -60,11 +79,10 @@ export async function measureSendTx(home, meta, key, o) {
   const warm = measuring ? null : setTimeout(startMeasuring, warmup * 1000);
   const until = performance.now() + (measuring ? 0 : warmup * 1000) + o.duration * 1000;
   await Promise.all(
-    senders.map(async (id) => {
+    senders.map(async (s) => {
       while (performance.now() < until) {
-        const nonce = nonces.get(id) + 1n;
-        nonces.set(id, nonce);
-        const b64 = sign(id, pick(meta.accounts), nonce, blockHash, 1n);
+        s.nonce += 1n;
+        const b64 = s.sign(s.id, pick(meta.accounts), s.nonce, blockHash, 1n);
         const started = performance.now();
         const counted = measuring;
         try {
