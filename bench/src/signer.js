@@ -1,7 +1,7 @@
 // Signs transactions in the load generator with node:crypto's ed25519, about fifty times faster
 // than near-api-js' pure-JS signer, so signing does not eat the core the node is measured on.
 import { createHash, createPrivateKey, sign } from 'node:crypto';
-import { baseDecode, encodeTransaction } from 'near-api-js';
+import { baseDecode } from 'near-api-js';
 
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
 
@@ -13,12 +13,6 @@ function privateKey(keyPair) {
 // SignedTransaction = Transaction ‖ Signature::ED25519 (tag 0, 64 bytes).
 const signed = (bytes, key) =>
   Buffer.concat([bytes, Buffer.of(0), sign(null, createHash('sha256').update(bytes).digest(), key)]);
-
-/** Returns tx → base64 of the borsh SignedTransaction. */
-export function fastSigner(keyPair) {
-  const key = privateKey(keyPair);
-  return (tx) => signed(encodeTransaction(tx), key).toString('base64');
-}
 
 const borshString = (s) => {
   const b = Buffer.from(s, 'utf8');
