@@ -54,7 +54,8 @@ export function fastTransferSigner(keyPair) {
     tx.writeBigUInt64LE(nonce, at);
     at += 8;
     at += r.copy(tx, at);
-    at += Buffer.from(blockHash).copy(tx, at);
+    tx.set(blockHash, at);
+    at += 32;
     tx.writeUInt32LE(1, at);
     tx[at + 4] = 3;
     tx.writeBigUInt64LE(deposit & 0xffffffffffffffffn, at + 5);
