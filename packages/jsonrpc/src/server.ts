@@ -81,6 +81,24 @@ function isViewCall(body: unknown, pathMethod: string | undefined): boolean {
   );
 }
 
+let turn: Promise<void> | undefined;
+/**
+ * Resolves once the event loop's turn has handled every request that arrived with this one, so their
+ * answers go out back to back. The first write wakes an idle client; the ones after it find the
+ * client already running. On a machine where waking an idle core is dear (a virtual one), writing
+ * each answer as soon as it is ready made each write pay for a wake-up: 60 µs of the RPC thread per
+ * answer under load, against 7 µs when they are written together.
+ */
+function endOfTurn(): Promise<void> {
+  turn ??= new Promise((resolve) =>
+    setImmediate(() => {
+      turn = undefined;
+      resolve();
+    }),
+  );
+  return turn;
+}
+
 async function answer(
   req: FastifyRequest,
   r: FastifyReply,
@@ -126,6 +144,7 @@ async function answer(
   } finally {
     release();
   }
+  await endOfTurn();
   return reply(r, res.status, JSON_CT, res.body);
 }
 
