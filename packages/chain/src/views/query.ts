@@ -47,8 +47,17 @@ export interface QueryAt {
   readonly trie: StateReader;
 }
 
+// Headers are cached objects, so their hashes are too: each view of the same block reuses its text.
+const hashText = new WeakMap<Uint8Array, string>();
+
 function blockFields(at: QueryAt): { block_height: number; block_hash: string } {
-  return { block_height: at.header.lite.height, block_hash: base58Encode(at.header.hash) };
+  const hash = at.header.hash;
+  let text = hashText.get(hash);
+  if (text === undefined) {
+    text = base58Encode(hash);
+    hashText.set(hash, text);
+  }
+  return { block_height: at.header.lite.height, block_hash: text };
 }
 
 export function loadAccount(at: QueryAt, accountId: string): Account {
