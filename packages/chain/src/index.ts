@@ -36,6 +36,7 @@ export * from './views/call_function.js';
 export * from './views/changes.js';
 export * from './views/config_views.js';
 export * from './views/query.js';
+export * from './views/state_value_cache.js';
 export * from './views/status_view.js';
 export * from './views/validators_view.js';
 export * from './views/view_client.js';

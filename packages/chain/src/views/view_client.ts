@@ -28,6 +28,7 @@ import {
   viewGlobalContractCode,
   viewState,
 } from './query.js';
+import { CachedViewTrie } from './state_value_cache.js';
 import { networkInfoView, statusView } from './status_view.js';
 import { validatorsView } from './validators_view.js';
 
@@ -174,7 +175,7 @@ export class ViewClient {
         `The data for block #${header.lite.height} is garbage collected on this node, use an archival node to fetch historical data`,
       );
     }
-    return { header, trie };
+    return { header, trie: new CachedViewTrie(trie.storage, trie.root) };
   }
 
   viewAccount(ref: BlockReference, accountId: string): object {
