@@ -60,6 +60,15 @@ function blockFields(at: QueryAt): { block_height: number; block_hash: string } 
   return { block_height: at.header.lite.height, block_hash: text };
 }
 
+/** The view with the block's fields added last, on the view object itself (a spread copies it). */
+function withBlock<T extends object>(at: QueryAt, view: T): T & { block_height: number; block_hash: string } {
+  const { block_height, block_hash } = blockFields(at);
+  const out = view as T & { block_height: number; block_hash: string };
+  out.block_height = block_height;
+  out.block_hash = block_hash;
+  return out;
+}
+
 export function loadAccount(at: QueryAt, accountId: string): Account {
   const raw = at.trie.get(trieKeyAccount(accountId));
   if (!raw) {
@@ -73,7 +82,7 @@ export function loadAccount(at: QueryAt, accountId: string): Account {
 }
 
 export function viewAccount(at: QueryAt, accountId: string): object {
-  return { ...accountView(loadAccount(at, accountId)), ...blockFields(at) };
+  return withBlock(at, accountView(loadAccount(at, accountId)));
 }
 
 /** nearcore's view_contract_code: the account's own code, or the global contract it uses. */
@@ -150,7 +159,7 @@ export function viewAccessKey(at: QueryAt, accountId: string, publicKey: string)
       `access key ${publicKey} does not exist while viewing`,
     );
   }
-  return { ...accessKeyView(decodeAccessKey(raw)), ...blockFields(at) };
+  return withBlock(at, accessKeyView(decodeAccessKey(raw)));
 }
 
 export function viewAccessKeyList(at: QueryAt, accountId: string): object {
