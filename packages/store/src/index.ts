@@ -7,3 +7,4 @@ export * from './metadata.js';
 export * from './shared_reader.js';
 export * from './store.js';
 export * from './store_update.js';
+export * from './written_rows.js';

@@ -9,7 +9,8 @@ import type { DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
-import { columnKey, type StoreUpdate } from './store_update.js';
+import { columnKey, columnKeyOf, type StoreUpdate } from './store_update.js';
+import { forEachWrittenRow } from './written_rows.js';
 
 type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Array>;
 
@@ -85,6 +86,8 @@ export class Store {
   /** Bumped when a batch starts and when it has been written: iterators see the data of their creation. */
   private generation = 0;
   private readonly idle = new Map<number, PooledIterator[]>();
+  /** Called with every update once its batch is written (a writer telling readers elsewhere). */
+  onCommitted: ((update: StoreUpdate) => void) | null = null;
 
   private constructor(
     private readonly db: Db,
@@ -299,6 +302,16 @@ export class Store {
       if (row === null) this.cache.delete(ck);
       else this.cache.set(ck, row);
     }
+    this.onCommitted?.(update);
+  }
+
+  /**
+   * Forgets what the read cache holds for rows another writer of this database (a thread of this
+   * process) has written, packed by `WrittenRows`; iterators kept for reuse are retired with them.
+   */
+  forgetRows(packed: Uint8Array): void {
+    forEachWrittenRow(packed, (id, key) => this.cache.delete(columnKeyOf(id, key)));
+    this.dropIdleIterators();
   }
 
   /** Compacts the whole database so space freed by deletions goes back to the file system. */

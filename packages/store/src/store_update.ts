@@ -20,6 +20,10 @@ export function columnKey(col: DBColumn, key: Uint8Array): string {
   return `${col.id}:${binaryKey(key)}`;
 }
 
+export function columnKeyOf(columnId: number, key: Uint8Array): string {
+  return `${columnId}:${binaryKey(key)}`;
+}
+
 export class StoreUpdate {
   readonly ops: StoreOp[] = [];
   readonly refcounts = new Map<string, RefcountDelta>();
