@@ -67,6 +67,7 @@ await build({
 });
 await build({
   entryPoints: {
+    chain_worker: join(root, 'packages/node/dist/chain_worker.js'),
     view_worker: join(root, 'packages/node/dist/view_worker.js'),
     signature_worker: join(root, 'packages/node/dist/signature_worker.js'),
     prepare_worker: join(root, 'packages/follower/dist/prepare_worker.js'),

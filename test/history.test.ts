@@ -175,7 +175,14 @@ t.test(
     const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
     let node = await startNode(home, ['--block-time', '15']);
     t.teardown(() => node.stop());
+    // Each run is killed while it produces blocks under the load: its chain thread is up first.
+    const producing = async () => {
+      const at = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+        .result!.header.height;
+      await waitForHeight(node, at + 1);
+    };
     for (let round = 0; round < 3; round++) {
+      await producing();
       const provider = new JsonRpcProvider({ url: node.url });
       const root = new Account('test.near', provider, key.secret_key);
       const load = (async () => {

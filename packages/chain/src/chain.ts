@@ -20,6 +20,7 @@ import {
   merkleTreeInsert,
 } from './block_merkle_tree.js';
 import { produceBlockHeader } from './block_producer.js';
+import type { ChainHandle, NewBlockEvent } from './chain_handle.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
@@ -55,11 +56,14 @@ export interface ChainOptions {
   readonly maxTransactionsPerChunk?: number;
 }
 
-export interface NewBlockEvent {
-  readonly header: BlockHeader;
-  readonly results: ReadonlyMap<number, ApplyChunkResult>;
-  /** Transactions left out of this block's chunks as invalid (hex hash → InvalidTxError). */
-  readonly rejected: ReadonlyMap<string, unknown>;
+export type { NewBlockEvent } from './chain_handle.js';
+
+/** A committed block with the pooled transactions it settled: for whoever reports it to another thread. */
+export interface CommittedBlock extends NewBlockEvent {
+  /** Transactions its chunks included. */
+  readonly included: readonly PooledTransaction[];
+  /** Transactions left out of its chunks as invalid (their errors are in `rejected`). */
+  readonly rejectedTxs: readonly PooledTransaction[];
 }
 
 interface PendingPatch {
@@ -72,8 +76,46 @@ export class ChainError extends Error {
   override readonly name = 'ChainError';
 }
 
-export class Chain {
+export interface OpenedChainStore {
+  readonly chainStore: ChainStore;
+  readonly layout: ShardLayout;
+  readonly head: Tip;
+  readonly genesisHash: CryptoHash;
+}
+
+/**
+ * The chain's columns of `store`, with the genesis block written on first open; refuses a store made
+ * from another genesis.
+ */
+export async function openChainStore(
+  store: Store,
+  genesis: Genesis,
+  storageUsageConfig: ChainOptions['storageUsageConfig'],
+): Promise<OpenedChainStore> {
+  const chainStore = new ChainStore(store);
+  const layout = shardLayoutFromView(genesis.config.shardLayout);
+  let head = chainStore.head();
+  if (!head) {
+    const g = buildGenesisBlock(genesis, layout, trieStorage(store), storageUsageConfig);
+    writeBlock(g.update, g.header, g.chunks);
+    writeHead(g.update, g.header.lite.height, g.header.hash);
+    writeGenesisPointers(g.update, g.header.lite.height, g.header.hash);
+    await store.commit(g.update);
+    head = { height: g.header.lite.height, hash: g.header.hash };
+  }
+  const genesisHash = chainStore.genesisHash();
+  if (!genesisHash) throw new ChainError('the store has a head but no genesis pointer');
+  const genesisHeader = chainStore.blockHeader(genesisHash);
+  if (!genesisHeader || genesisHeader.lite.height !== genesis.config.genesisHeight) {
+    throw new ChainError('the store was created from a different genesis');
+  }
+  return { chainStore, layout, head, genesisHash };
+}
+
+export class Chain implements ChainHandle {
   readonly events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  /** Every committed block with what it included and refused, before `events` announces it. */
+  readonly committed = new EventEmitter<{ block: [CommittedBlock] }>();
   readonly pool = new TxPool();
   /** Heights view workers are reading; GC keeps their state (state_pins.ts). */
   readonly statePins = new StatePins();
@@ -101,24 +143,8 @@ export class Chain {
   }
 
   static async open(opts: ChainOptions): Promise<Chain> {
-    const chainStore = new ChainStore(opts.store);
-    const layout = shardLayoutFromView(opts.genesis.config.shardLayout);
-    let head = chainStore.head();
-    if (!head) {
-      const g = buildGenesisBlock(opts.genesis, layout, trieStorage(opts.store), opts.storageUsageConfig);
-      writeBlock(g.update, g.header, g.chunks);
-      writeHead(g.update, g.header.lite.height, g.header.hash);
-      writeGenesisPointers(g.update, g.header.lite.height, g.header.hash);
-      await opts.store.commit(g.update);
-      head = { height: g.header.lite.height, hash: g.header.hash };
-    }
-    const genesisHash = chainStore.genesisHash();
-    if (!genesisHash) throw new ChainError('the store has a head but no genesis pointer');
-    const genesisHeader = chainStore.blockHeader(genesisHash);
-    if (!genesisHeader || genesisHeader.lite.height !== opts.genesis.config.genesisHeight) {
-      throw new ChainError('the store was created from a different genesis');
-    }
-    return new Chain(opts, chainStore, layout, head, genesisHash);
+    const o = await openChainStore(opts.store, opts.genesis, opts.storageUsageConfig);
+    return new Chain(opts, o.chainStore, o.layout, o.head, o.genesisHash);
   }
 
   get genesis(): Genesis {
@@ -171,6 +197,11 @@ export class Chain {
     });
     this.writeQueue = next.catch(() => undefined);
     return next;
+  }
+
+  async fastForward(deltaHeight: number, stepNs: bigint): Promise<void> {
+    const target = this.head().height + deltaHeight;
+    while (this.head().height < target) await this.produceBlockIf(() => this.head().height < target, stepNs);
   }
 
   /** Runs `fn` as the single writer, between blocks. */
@@ -262,6 +293,7 @@ export class Chain {
     const patchWrites = patches.flatMap((p) => p.writes);
 
     const rejected = new Map<string, unknown>();
+    const rejectedTxs: PooledTransaction[] = [];
     const prepareFlat = flatStateReader(store);
     const shardInputs = this.layout.shardIds.map((shardId) => {
       const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
@@ -279,8 +311,12 @@ export class Chain {
           pooled.map((t) => t.bytes),
           prev.rest.nextGasPrice,
           height,
+          pooled.map((t) => t.signatureVerified),
         );
-        for (const x of r.rejected) rejected.set(toHex(pooled[x.index]!.hash), x.error);
+        for (const x of r.rejected) {
+          rejected.set(toHex(pooled[x.index]!.hash), x.error);
+          rejectedTxs.push(pooled[x.index]!);
+        }
         this.pool.committed(r.rejected.map((x) => pooled[x.index]!));
         pooled = r.accepted.map((i) => pooled[i]!);
         taken[taken.length - 1] = pooled;
@@ -398,7 +434,12 @@ export class Chain {
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();
-    this.events.emit('block', { header, results, rejected });
+    const outcomeIds = new Set<string>();
+    for (const r of results.values()) for (const o of r.outcomes) outcomeIds.add(toHex(o.id));
+    const included = shardInputs.flatMap((i) => i.pooled);
+    const block: CommittedBlock = { header, outcomeIds, rejected, included, rejectedTxs };
+    this.committed.emit('block', block);
+    this.events.emit('block', block);
     return header;
   }
 }

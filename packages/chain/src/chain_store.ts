@@ -38,7 +38,19 @@ export class ChainStore {
   private readonly chunkHeaders = new LruCache<string, ChunkHeader[]>(4096);
   private readonly extras = new LruCache<string, ChunkExtra>(16_384);
 
+  /** Heights below this count as collected already (a GC batch another thread is writing). */
+  private tailFloor = 0;
+
   constructor(readonly store: Store) {}
+
+  /**
+   * Treats heights below `height` as collected from now on, before the store says so: a reader whose
+   * store another thread writes learns of a GC batch just before it is written, and must not answer
+   * from a block whose rows may disappear under it.
+   */
+  raiseTail(height: number): void {
+    if (height > this.tailFloor) this.tailFloor = height;
+  }
 
   head(): Tip | null {
     const b = this.store.get(DBCol.BlockMisc, HEAD_KEY);
@@ -48,7 +60,8 @@ export class ChainStore {
   /** The lowest height whose block data is still stored (genesis on archival nodes). */
   tail(): number | null {
     const b = this.store.get(DBCol.BlockMisc, TAIL_KEY);
-    return b ? Number(readU64be(b)) : null;
+    if (!b) return this.tailFloor > 0 ? this.tailFloor : null;
+    return Math.max(Number(readU64be(b)), this.tailFloor);
   }
 
   genesisHash(): CryptoHash | null {

@@ -16,6 +16,8 @@ export interface ChunkApplier {
     transactions: readonly Uint8Array[],
     gasPrice: bigint,
     blockHeight: number,
+    /** Per transaction, a signature verdict reached before (at admission); absent: check it here. */
+    signatureVerdicts?: readonly (boolean | undefined)[],
   ): { accepted: number[]; rejected: { index: number; error: unknown }[] };
   applyChunk(
     ctx: ApplyContext,

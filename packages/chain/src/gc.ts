@@ -27,13 +27,23 @@ export function gcStopHeight(chain: Chain, numEpochsToKeep: number): number {
   return cfg.genesisHeight + 1 + keepIndex * cfg.epochLength;
 }
 
+/**
+ * The pins GC respects (state_pins.ts): the chain's own, or, for a chain on a thread of its own, the
+ * node's pins on the thread its views run on, asked across.
+ */
+export interface GcPins {
+  gcStop(stop: number): number | Promise<number>;
+  beginCollect(newTail: number): boolean | Promise<boolean>;
+  endCollect(): void;
+}
+
 /** Collects up to `blocksPerStep` blocks below the stop height. Returns how many were collected. */
-export async function gcStep(chain: Chain, cfg: GcConfig): Promise<number> {
+export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.statePins): Promise<number> {
   const cs = chain.chainStore;
   const store = chain.store;
   const genesisHeight = chain.genesis.config.genesisHeight;
   // A view reading a kept state on another thread holds GC back (state_pins.ts).
-  const stop = chain.statePins.gcStop(gcStopHeight(chain, cfg.numEpochsToKeep));
+  const stop = await pins.gcStop(gcStopHeight(chain, cfg.numEpochsToKeep));
   let tail = cs.tail() ?? genesisHeight;
   if (tail >= stop) return 0;
   const update = new StoreUpdate();
@@ -53,11 +63,11 @@ export async function gcStep(chain: Chain, cfg: GcConfig): Promise<number> {
   }
   update.put(DBCol.BlockMisc, TAIL_KEY, u64be(tail));
   // A view may have pinned a height while the rows were read: leave its state for a later step.
-  if (!chain.statePins.beginCollect(tail)) return 0;
+  if (!(await pins.beginCollect(tail))) return 0;
   try {
     await store.commit(update);
   } finally {
-    chain.statePins.endCollect();
+    pins.endCollect();
   }
   for (const h of collected) cs.forget(h);
   return n;

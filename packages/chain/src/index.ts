@@ -1,6 +1,7 @@
 export * from './block_header.js';
 export * from './block_merkle_tree.js';
 export * from './chain.js';
+export * from './chain_handle.js';
 export * from './chain_store.js';
 export * from './chunk.js';
 export * from './chunk_applier.js';

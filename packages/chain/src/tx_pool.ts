@@ -3,6 +3,7 @@
 // stays known from admission until its block is committed, so a resubmission in between is not
 // included twice; and one (signer, key, nonce) can be pending only once.
 import { type CryptoHash, toHex } from '@nearlite/primitives';
+import type { TxPoolHandle } from './chain_handle.js';
 
 export interface PooledTransaction {
   readonly hash: CryptoHash;
@@ -11,9 +12,11 @@ export interface PooledTransaction {
   /** signer id + public key: transactions of one key are included in nonce order. */
   readonly accessKeyId: string;
   readonly nonce: bigint;
+  /** Admission verified the signature of exactly these bytes (so the runtime need not again). */
+  readonly signatureVerified?: boolean;
 }
 
-export class TxPool {
+export class TxPool implements TxPoolHandle {
   private readonly queues = new Map<number, PooledTransaction[]>();
   private readonly known = new Set<string>();
   private readonly pendingNonces = new Set<string>();

@@ -14,6 +14,7 @@ import {
   PreparePool,
 } from '@nearlite/follower';
 import type { BlockSource } from '@nearlite/stream';
+import { STORAGE_USAGE_CONFIG } from './applier.js';
 import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
@@ -74,7 +75,7 @@ export class FollowerNode {
     const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadGenesis(p.genesis);
-    const services = createServices({ genesis, config: { ...fileConfig, rpcAddr, archive } });
+    const services = createServices();
     const storeConfig = o.store ?? fileConfig.store;
     const opened: OpenedHistory =
       storeConfig.kind === 'postgres'
@@ -90,7 +91,7 @@ export class FollowerNode {
         : null;
     try {
       const history = opened.history;
-      if (await loadGenesisHistory(history, genesis, services.storageUsageConfig)) {
+      if (await loadGenesisHistory(history, genesis, STORAGE_USAGE_CONFIG)) {
         o.logger.info(
           `genesis state of ${genesis.config.chainId} written as history at #${genesis.config.genesisHeight}`,
         );

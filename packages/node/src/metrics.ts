@@ -1,8 +1,8 @@
 // Prometheus metrics at GET /metrics (prom-client is imported only here): RPC calls per method and
 // outcome with their latency, blocks and their production time, transactions admitted and refused,
 // view-call time and gas, store reads, writes and cache hits, and GC's tail.
-import type { Chain } from '@nearlite/chain';
-import type { Store } from '@nearlite/store';
+import type { ChainHandle } from '@nearlite/chain';
+import type { StoreStats } from '@nearlite/store';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { RpcMetrics } from './rpc_metrics.js';
 
@@ -14,7 +14,7 @@ export class NodeMetrics extends RpcMetrics {
   private readonly blockTime: Histogram;
   private readonly collected: Counter;
 
-  constructor(chain: Chain, store: Store, viewGasBurnt: () => bigint = () => 0n) {
+  constructor(chain: ChainHandle, storeStats: () => StoreStats, viewGasBurnt: () => bigint = () => 0n) {
     super();
     const registers = [this.registry];
     this.transactions = new Counter({
@@ -74,14 +74,14 @@ export class NodeMetrics extends RpcMetrics {
         this.set(Number(viewGasBurnt()));
       },
     });
-    storeGauge('nearlite_store_reads_total', 'Store reads since start', () => store.stats.reads);
+    storeGauge('nearlite_store_reads_total', 'Store reads since start', () => storeStats().reads);
     storeGauge(
       'nearlite_store_cache_hits_total',
       'Store reads answered by the cache',
-      () => store.stats.cacheHits,
+      () => storeStats().cacheHits,
     );
-    storeGauge('nearlite_store_batches_total', 'Batches committed since start', () => store.stats.batches);
-    storeGauge('nearlite_store_writes_total', 'Operations in committed batches', () => store.stats.writes);
+    storeGauge('nearlite_store_batches_total', 'Batches committed since start', () => storeStats().batches);
+    storeGauge('nearlite_store_writes_total', 'Operations in committed batches', () => storeStats().writes);
   }
 
   /** For the RPC server's observe hook. */

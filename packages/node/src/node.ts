@@ -1,11 +1,12 @@
-// The composition root: store, genesis, chain, runtime, view client, RPC server and the block timer.
+// The composition root: store, genesis, the chain (on a thread of its own when this node produces
+// blocks), view client and RPC server.
 import { existsSync, readFileSync } from 'node:fs';
 import {
   assertChainWhole,
   Chain,
+  type ChainHandle,
   ChainStore,
-  type ChunkApplier,
-  gcStep,
+  type Genesis,
   loadGenesis,
   NOOP_CHUNK_APPLIER,
   type Signer,
@@ -17,6 +18,9 @@ import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
 import { LakePublisher, NeardataService } from '@nearlite/stream';
+import { STORAGE_USAGE_CONFIG } from './applier.js';
+import type { ChainWorkerData } from './chain_messages.js';
+import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
@@ -46,16 +50,18 @@ export class NodeError extends Error {
   override readonly name = 'NodeError';
 }
 
+/** The validator key, if it is a genesis validator's: with it the node produces blocks. */
 function loadSigner(
   path: string,
-  genesisValidators: Chain['genesis']['config']['validators'],
+  genesisValidators: Genesis['config']['validators'],
   log: Logger,
-): Signer | null {
+): { readonly signer: Signer; readonly keyFile: Record<string, string> } | null {
   if (!existsSync(path)) {
     log.warn(`no ${path}: serving the chain read-only`);
     return null;
   }
-  const signer = signerFromKeyFile(JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>);
+  const keyFile = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
+  const signer = signerFromKeyFile(keyFile);
   const match = genesisValidators.find(
     (v) => v.accountId === signer.accountId && publicKeyEquals(v.publicKey, signer.publicKey),
   );
@@ -66,18 +72,17 @@ function loadSigner(
     );
     return null;
   }
-  return signer;
+  return { signer, keyFile };
 }
 
 export class NearliteNode {
-  private timer: NodeJS.Timeout | null = null;
   private stopping = false;
-  private lastBlockAt = Date.now();
-  private collectedSinceCompaction = 0;
+  /** When the last block was announced (health's NO_NEW_BLOCKS). */
+  lastBlockAt = Date.now();
   private lake: LakePublisher | null = null;
 
   private constructor(
-    readonly chain: Chain,
+    readonly chain: ChainHandle,
     readonly views: ViewClient,
     readonly config: NodeConfig,
     readonly url: string,
@@ -86,11 +91,10 @@ export class NearliteNode {
     private readonly home: string,
     private readonly closeServer: () => Promise<void>,
     private readonly closeServices: () => Promise<void>,
-    private readonly log: Logger,
-    private readonly metrics: NodeMetrics,
+    private readonly chainThread: ChainThread | null,
   ) {}
 
-  static async start(o: RunOptions, applier?: ChunkApplier): Promise<NearliteNode> {
+  static async start(o: RunOptions): Promise<NearliteNode> {
     const p = homePaths(o.home);
     if (!existsSync(p.genesis))
       throw new NodeError(`no genesis.json in ${o.home}; run \`nearlite init --home ${o.home}\` first`);
@@ -103,10 +107,29 @@ export class NearliteNode {
       sandbox: o.sandbox ?? fileConfig.sandbox,
     };
     const genesis = loadGenesis(p.genesis);
+    const validator = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
+    const chainData: ChainWorkerData | null = validator
+      ? {
+          dataPath: p.data,
+          genesisPath: p.genesis,
+          validatorKey: validator.keyFile,
+          blockTimeMs: config.blockTimeMs,
+          archive: config.archive,
+          gcNumEpochsToKeep: config.gcNumEpochsToKeep,
+        }
+      : null;
+    // The chain thread boots beside the checks below; it opens the store only once they pass.
+    const booted = chainData ? bootChainThread(chainData) : null;
     // Taken before the open, which rewrites LevelDB's files.
     const cleanStop = takeCleanStop(o.home, p.data);
-    const store = await Store.open(p.data);
-    let chain: Chain;
+    let store: Store;
+    try {
+      store = await Store.open(p.data);
+    } catch (err) {
+      await booted?.terminate();
+      throw err;
+    }
+    let chainThread: ChainThread | null = null;
     try {
       await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
       // Before extending anything: the store must still hold what this node announced as final, and
@@ -125,17 +148,25 @@ export class NearliteNode {
         o.logger.info(
           `the store is as its clean stop at #${existingHead.height} left it: heights beneath the head not re-checked`,
         );
-      const signer = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
-      const services = createServices({ genesis, config });
-      chain = await Chain.open({
-        store,
-        genesis,
-        signer,
-        applier: applier ?? (signer ? services.applier : NOOP_CHUNK_APPLIER),
-        storageUsageConfig: services.storageUsageConfig,
-      });
+      const services = createServices();
+      chainThread =
+        chainData && booted
+          ? await ChainThread.open({ store, genesis, data: chainData, log: o.logger, booted })
+          : null;
+      // Without a validator key nothing produces blocks: the chain is read where it stands.
+      const chain: ChainHandle =
+        chainThread ??
+        (await Chain.open({
+          store,
+          genesis,
+          signer: null,
+          applier: NOOP_CHUNK_APPLIER,
+          storageUsageConfig: STORAGE_USAGE_CONFIG,
+        }));
       const finalHeads = new FinalHeadWriter(o.home);
+      let node: NearliteNode | null = null;
       chain.events.on('block', ({ header }) => {
+        if (node) node.lastBlockAt = Date.now();
         const final = chain.chainStore.blockHeader(header.rest.lastFinalBlock);
         if (final) finalHeads.write(final.lite.height, final.hash);
       });
@@ -149,14 +180,13 @@ export class NearliteNode {
         receiptView: services.receiptView,
         runtimeConfigView: services.runtimeConfigView,
         nodePublicKey: nodeKey,
-        validatorPublicKey: signer ? `ed25519:${base58Encode(signer.publicKey.data)}` : null,
-        validatorAccountId: signer?.accountId ?? null,
+        validatorPublicKey: validator ? `ed25519:${base58Encode(validator.signer.publicKey.data)}` : null,
+        validatorAccountId: validator?.signer.accountId ?? null,
         rpcAddr: config.rpcAddr,
         version: VERSION,
         stateSizeLimit:
           config.trieViewerStateSizeLimit === null ? null : BigInt(config.trieViewerStateSizeLimit),
       });
-      let node: NearliteNode | null = null;
       const backend = createRpcBackend(
         views,
         services.bind(chain, views, config),
@@ -176,7 +206,11 @@ export class NearliteNode {
         });
         log.info(`publishing final blocks to ${sink.name} from height ${lake.nextHeight}`);
       }
-      const metrics = new NodeMetrics(chain, store, services.viewGasBurnt);
+      const metrics = new NodeMetrics(
+        chain,
+        () => chainThread?.storeStats() ?? store.stats,
+        services.viewGasBurnt,
+      );
       // Made once the node is up (a failed start has nothing to warm).
       let warmUp: WarmUp | null = null;
       const server = await startRpcServer({
@@ -221,62 +255,34 @@ export class NearliteNode {
           finalHeads.close();
           await services.close();
         },
-        o.logger,
-        metrics,
+        chainThread,
       );
       node.lake = lake;
       o.logger.info(
         `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
           `${config.archive ? 'archival' : 'gc'} store at ${p.data}, RPC on ${server.url}`,
       );
-      if (chain.canProduce) node.scheduleBlocks();
+      if (chainThread)
+        chainThread.run({
+          onProduced: (seconds) => metrics.blockProduced(seconds),
+          onCollected: (blocks) => metrics.gcCollected(blocks),
+        });
       else o.logger.warn('read-only: no block production');
       warmUp = new WarmUp(() => services.warm());
       return node;
     } catch (err) {
+      if (chainThread) await chainThread.stop();
+      else await booted?.terminate();
       await store.close();
       throw err;
     }
-  }
-
-  private scheduleBlocks(): void {
-    const tick = async () => {
-      if (this.stopping) return;
-      const started = Date.now();
-      try {
-        await this.chain.produceBlock();
-        this.lastBlockAt = Date.now();
-        this.metrics.blockProduced((this.lastBlockAt - started) / 1000);
-        if (!this.config.archive) {
-          // nearcore's gc_blocks_limit: a bounded amount of collection per block keeps RPC latency flat.
-          const collected = await this.chain.exclusive(() =>
-            gcStep(this.chain, { numEpochsToKeep: this.config.gcNumEpochsToKeep, blocksPerStep: 2 }),
-          );
-          this.collectedSinceCompaction += collected;
-          this.metrics.gcCollected(collected);
-          // LevelDB keeps deleted rows until compaction: give the space back once an epoch's worth is gone.
-          if (this.collectedSinceCompaction >= this.chain.genesis.config.epochLength) {
-            this.collectedSinceCompaction = 0;
-            await this.store.compact();
-          }
-        }
-      } catch (err) {
-        this.log.error(`block production failed: ${(err as Error).stack ?? String(err)}`);
-      }
-      // Like nearcore's min_block_production_delay, the block time runs from the start of the last
-      // block, so a busy block does not stretch the cadence by its own production time.
-      const wait = Math.max(0, this.config.blockTimeMs - (Date.now() - started));
-      if (!this.stopping) this.timer = setTimeout(tick, wait);
-    };
-    this.timer = setTimeout(tick, this.config.blockTimeMs);
   }
 
   /** Stops block production, finishes the block being written, closes RPC and the store. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.chain.exclusive(async () => undefined);
+    await this.chainThread?.stop();
     await this.lake?.stop();
     await this.closeServer();
     await this.closeServices();

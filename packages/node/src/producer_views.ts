@@ -1,13 +1,13 @@
 // `query call_function` on a producer: resolved against the block on the main thread, run on a view
 // worker. With the store on disk the worker walks the block's trie itself, with the block's height
 // pinned against GC until the call settles; an in-memory store is read through the main thread.
-import { type Chain, prepareViewCall, type ViewClient } from '@nearlite/chain';
+import { type ChainHandle, prepareViewCall, type ViewClient } from '@nearlite/chain';
 import type { BlockReference } from '@nearlite/primitives';
 import { Trie } from '@nearlite/trie';
 import type { ViewCallPool } from './view_pool.js';
 
 export function producerCallFunction(
-  chain: Chain,
+  chain: ChainHandle,
   views: ViewClient,
   pool: ViewCallPool,
   onGas: (burnt: bigint) => void,

@@ -1,12 +1,12 @@
 // sandbox_patch_state and sandbox_fast_forward, as nearcore's sandbox build offers them.
-import { type Chain, StateRecordError, stateRecordsToWrites } from '@nearlite/chain';
+import { type ChainHandle, StateRecordError, stateRecordsToWrites } from '@nearlite/chain';
 import type { RpcBackend } from '@nearlite/jsonrpc';
 import { RpcParseError } from '@nearlite/jsonrpc';
 import { InternalError } from '@nearlite/primitives';
 
 export type SandboxMethods = Required<Pick<RpcBackend, 'sandboxPatchState' | 'sandboxFastForward'>>;
 
-export function sandboxMethods(chain: Chain, blockTimeMs: number): SandboxMethods {
+export function sandboxMethods(chain: ChainHandle, blockTimeMs: number): SandboxMethods {
   return {
     async sandboxPatchState(records) {
       let writes: ReturnType<typeof stateRecordsToWrites>;
@@ -32,11 +32,7 @@ export function sandboxMethods(chain: Chain, blockTimeMs: number): SandboxMethod
       // As nearcore's sandbox: the head lands exactly at head + delta (blocks the timer produces
       // meanwhile count), and each skipped block moves block time on by the production delay, so
       // time-locked contracts see the time a real chain would have taken.
-      const target = chain.head().height + deltaHeight;
-      const step = BigInt(blockTimeMs) * 1_000_000n;
-      while (chain.head().height < target) {
-        await chain.produceBlockIf(() => chain.head().height < target, step);
-      }
+      await chain.fastForward(deltaHeight, BigInt(blockTimeMs) * 1_000_000n);
       return {};
     },
   };

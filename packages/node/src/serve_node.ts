@@ -45,7 +45,7 @@ export class ServeNode {
       );
     const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
     const genesis = loadGenesis(p.genesis);
-    const services = createServices({ genesis, config: { ...fileConfig, rpcAddr } });
+    const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader');
     const history = opened.history;
     const pool = new ViewCallPool(2);

@@ -1,10 +1,8 @@
-// Wires the runtime, the VM and the chain's services into what the RPC backend needs.
+// Wires the chain's services into what the RPC backend needs.
 import {
   blockEffectsView,
-  type Chain,
-  type ChunkApplier,
+  type ChainHandle,
   changesView,
-  type Genesis,
   lightClientExecutionProof,
   nextLightClientBlock,
   runtimeTxCodecs,
@@ -19,13 +17,8 @@ import {
   receiptView,
   signedTransactionView,
 } from '@nearlite/primitives';
-import {
-  DEFAULT_RUNTIME_CONFIG_VIEW,
-  parseRuntimeConfig,
-  Runtime,
-  VmFunctionCallRunner,
-} from '@nearlite/runtime';
-import { ContractCache } from '@nearlite/vm';
+import { DEFAULT_RUNTIME_CONFIG_VIEW } from '@nearlite/runtime';
+import { RUNTIME_CONFIG } from './applier.js';
 import type { NodeConfig } from './config.js';
 import { producerCallFunction } from './producer_views.js';
 import { queryView } from './query.js';
@@ -35,13 +28,11 @@ import { SignaturePool } from './signature_pool.js';
 import { ViewCallPool } from './view_pool.js';
 
 export interface Services {
-  readonly applier: ChunkApplier;
-  readonly storageUsageConfig: { numBytesAccount: bigint; numExtraBytesRecord: bigint };
   readonly runtimeConfigView: object;
   readonly transactionView: (bytes: Uint8Array) => object;
   readonly receiptView: (bytes: Uint8Array) => object;
   /** The RPC methods served over `chain` besides the view client's own. */
-  bind(chain: Chain, views: ViewClient, config: NodeConfig): ServiceMethods;
+  bind(chain: ChainHandle, views: ViewClient, config: NodeConfig): ServiceMethods;
   /** Gas burnt by view calls since start, for the metrics. */
   viewGasBurnt(): bigint;
   /** Starts the view-call and signature workers; called once the node is serving. */
@@ -64,36 +55,14 @@ function asParseError<T>(fn: () => T): T {
   }
 }
 
-export function createServices(o: { genesis: Genesis; config: NodeConfig }): Services {
-  const runtimeConfig = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
-  // Every epoch of this chain has the genesis validators (chain/src/epoch.ts), so receipts and views
-  // at any block see this set.
-  const validators = new Map(o.genesis.config.validators.map((v) => [v.accountId, v.amount]));
-  // One compiled-module cache for the chain and view calls: a contract is prepared once per code hash.
-  const cache = new ContractCache();
+export function createServices(): Services {
+  const runtimeConfig = RUNTIME_CONFIG;
   const viewPool = new ViewCallPool(2);
   const signatures = new SignaturePool({ size: 2 });
-  const runtime = new Runtime({
-    config: runtimeConfig,
-    validators,
-    functionCall: new VmFunctionCallRunner(cache),
-  });
-  const codecs = (chain: Chain) => runtimeTxCodecs(chain, runtimeConfig);
+  const codecs = (chain: ChainHandle) => runtimeTxCodecs(chain, runtimeConfig);
   let viewGasBurnt = 0n;
   return {
     viewGasBurnt: () => viewGasBurnt,
-    applier: {
-      prepareTransactions: (state, txs, gasPrice, height) =>
-        runtime.prepareTransactions(state, txs, gasPrice, height),
-      applyChunk: (ctx, state, txs, incoming) => {
-        const r = runtime.applyChunk(ctx, state, txs, incoming);
-        return { ...r, validatorProposals: r.validatorProposals };
-      },
-    },
-    storageUsageConfig: {
-      numBytesAccount: runtimeConfig.fees.storage_usage_config.num_bytes_account,
-      numExtraBytesRecord: runtimeConfig.fees.storage_usage_config.num_extra_bytes_record,
-    },
     runtimeConfigView: DEFAULT_RUNTIME_CONFIG_VIEW,
     transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),

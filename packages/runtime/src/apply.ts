@@ -152,6 +152,8 @@ export class Runtime {
     transactions: readonly Uint8Array[],
     gasPrice: bigint,
     blockHeight: number,
+    /** Per transaction, a signature verdict reached before (at admission); absent: check it here. */
+    signatureVerdicts?: readonly (boolean | undefined)[],
   ): { accepted: number[]; rejected: { index: number; error: unknown }[] } {
     const accepted: number[] = [];
     const rejected: { index: number; error: unknown }[] = [];
@@ -163,7 +165,12 @@ export class Runtime {
         rejected.push({ index, error: (err as Error).message });
         return;
       }
-      const v = verifyTransaction(state, stx, this.o.config, gasPrice, { blockHeight, charge: true });
+      const signatureVerdict = signatureVerdicts?.[index];
+      const v = verifyTransaction(state, stx, this.o.config, gasPrice, {
+        blockHeight,
+        charge: true,
+        ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
+      });
       if (v.ok) {
         state.commit({ type: 'not_writable_to_disk' });
         accepted.push(index);

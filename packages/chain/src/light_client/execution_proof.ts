@@ -6,7 +6,7 @@ import { base58Encode, type CryptoHash, HandlerError, sha256, toHex } from '@nea
 import { DBCol, u64be } from '@nearlite/store';
 import type { BlockHeader } from '../block_header.js';
 import { decodeMerkleTree } from '../block_merkle_tree.js';
-import type { Chain } from '../chain.js';
+import type { ChainHandle } from '../chain_handle.js';
 import { merklizeLeaves } from '../merkle.js';
 import type { TxCodecs } from '../tx/codecs.js';
 import { loadOutcome } from '../tx/tx_status.js';
@@ -30,12 +30,12 @@ function unknownBlock(hash: CryptoHash): HandlerError {
 }
 
 /** The last final block's height: proofs are only given between final, canonical blocks. */
-function finalHeight(chain: Chain): number {
+function finalHeight(chain: ChainHandle): number {
   const h = chain.chainStore.blockHeader(chain.headHeader().rest.lastFinalBlock);
   return h?.lite.height ?? chain.genesis.config.genesisHeight;
 }
 
-function checkFinalAndCanonical(chain: Chain, headers: readonly BlockHeader[]): void {
+function checkFinalAndCanonical(chain: ChainHandle, headers: readonly BlockHeader[]): void {
   const last = finalHeight(chain);
   for (const h of headers) {
     const canonical = chain.chainStore.blockHashByHeight(h.lite.height);
@@ -46,7 +46,7 @@ function checkFinalAndCanonical(chain: Chain, headers: readonly BlockHeader[]): 
 }
 
 /** The block (by ordinal) merkle path of `block` under `head.lite.blockMerkleRoot`. */
-export function blockProof(chain: Chain, block: BlockHeader, head: BlockHeader): object[] {
+export function blockProof(chain: ChainHandle, block: BlockHeader, head: BlockHeader): object[] {
   checkFinalAndCanonical(chain, [block, head]);
   if (block.lite.height >= head.lite.height) {
     throw internal(
@@ -73,7 +73,7 @@ export function blockProof(chain: Chain, block: BlockHeader, head: BlockHeader):
 }
 
 export function lightClientExecutionProof(
-  chain: Chain,
+  chain: ChainHandle,
   codecs: TxCodecs,
   id: TransactionOrReceiptId,
   lightClientHead: CryptoHash,

@@ -15,7 +15,7 @@ import {
   ZERO_HASH,
 } from '@nearlite/primitives';
 import { type BlockHeader, encodeInnerLite, innerRestHash } from '../block_header.js';
-import type { Chain } from '../chain.js';
+import type { ChainHandle } from '../chain_handle.js';
 import { validatorStakeView } from '../validator_stake.js';
 import { blockHeaderLiteView } from './views.js';
 
@@ -29,14 +29,14 @@ function notKept(what: string): HandlerError {
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }
 
-function headerAt(chain: Chain, height: number): BlockHeader {
+function headerAt(chain: ChainHandle, height: number): BlockHeader {
   const hash = chain.chainStore.blockHashByHeight(height);
   const header = hash && chain.chainStore.blockHeader(hash);
   if (!header) throw notKept(`block at height ${height}`);
   return header;
 }
 
-function headerOf(chain: Chain, hash: CryptoHash): BlockHeader {
+function headerOf(chain: ChainHandle, hash: CryptoHash): BlockHeader {
   const header = chain.chainStore.blockHeader(hash);
   if (!header) throw notKept(`block ${base58Encode(hash)}`);
   return header;
@@ -45,14 +45,14 @@ function headerOf(chain: Chain, hash: CryptoHash): BlockHeader {
 const sameEpoch = (a: BlockHeader, b: BlockHeader) => toHex(a.lite.epochId) === toHex(b.lite.epochId);
 
 /** The epoch's block producers as ValidatorStakeViews (nearlite's validator set is the genesis one). */
-function blockProducersView(chain: Chain): object[] {
+function blockProducersView(chain: ChainHandle): object[] {
   return chain.genesis.config.validators.map((v) =>
     validatorStakeView({ accountId: v.accountId, publicKey: v.publicKey, stake: v.amount }),
   );
 }
 
 /** nearcore's create_light_client_block_view for `b`: needs the two blocks after it. */
-function lightClientBlockView(chain: Chain, b: BlockHeader): object {
+function lightClientBlockView(chain: ChainHandle, b: BlockHeader): object {
   const next = headerAt(chain, b.lite.height + 1);
   const afterNext = headerAt(chain, b.lite.height + 2);
   // The hash of next's inner parts without its prev hash: block hash = combine(inner, prev_hash).
@@ -65,8 +65,8 @@ function lightClientBlockView(chain: Chain, b: BlockHeader): object {
   };
 }
 
-/** nearcore's Chain::create_light_client_block for the block `header`. */
-function createLightClientBlock(chain: Chain, header: BlockHeader): object {
+/** nearcore's ChainHandle::create_light_client_block for the block `header`. */
+function createLightClientBlock(chain: ChainHandle, header: BlockHeader): object {
   let final = headerOf(chain, header.rest.lastFinalBlock);
   const twoAhead = headerAt(chain, final.lite.height + 2);
   if (!sameEpoch(twoAhead, final)) {
@@ -79,7 +79,7 @@ function createLightClientBlock(chain: Chain, header: BlockHeader): object {
 }
 
 /** The index of the epoch with this id (see epoch.ts for how ids are chosen). */
-function epochIndexOf(chain: Chain, epochId: CryptoHash): number | null {
+function epochIndexOf(chain: ChainHandle, epochId: CryptoHash): number | null {
   const cfg = chain.genesis.config;
   if (toHex(epochId) === toHex(ZERO_HASH)) return 0;
   if (toHex(epochId) === toHex(chain.chainStore.genesisHash() ?? ZERO_HASH)) return 1;
@@ -88,7 +88,7 @@ function epochIndexOf(chain: Chain, epochId: CryptoHash): number | null {
   return (h.lite.height - cfg.genesisHeight) / cfg.epochLength + 1;
 }
 
-export function nextLightClientBlock(chain: Chain, lastBlockHash: CryptoHash): object | null {
+export function nextLightClientBlock(chain: ChainHandle, lastBlockHash: CryptoHash): object | null {
   const last = chain.chainStore.blockHeader(lastBlockHash);
   if (!last) throw unknownBlock(lastBlockHash);
   const head = chain.headHeader();

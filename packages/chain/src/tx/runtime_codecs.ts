@@ -9,11 +9,11 @@ import {
 } from '@nearlite/primitives';
 import { decodeOutcome, outcomeView, type RuntimeConfig, verifyTransaction } from '@nearlite/runtime';
 import { TrieUpdate } from '@nearlite/trie';
-import type { Chain } from '../chain.js';
+import type { ChainHandle } from '../chain_handle.js';
 import { flatStateReader } from '../state_store.js';
 import type { TxCodecs } from './codecs.js';
 
-export function runtimeTxCodecs(chain: Chain, config: RuntimeConfig): TxCodecs {
+export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCodecs {
   return {
     decodeTransaction(bytes) {
       const stx = decodeSignedTransaction(bytes);

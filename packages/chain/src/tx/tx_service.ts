@@ -9,7 +9,7 @@ import {
   toHex,
 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
-import type { Chain, NewBlockEvent } from '../chain.js';
+import type { ChainHandle, NewBlockEvent } from '../chain_handle.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
 import { FinalTxAnswers } from './final_answers.js';
 import type { SignatureChecker } from './signature_checker.js';
@@ -24,7 +24,7 @@ function invalidTx(err: object | string): HandlerError {
 }
 
 export interface TxServiceOptions {
-  readonly chain: Chain;
+  readonly chain: ChainHandle;
   readonly codecs: TxCodecs;
   /** How long a wait may take before TIMEOUT_ERROR (nearcore's polling_timeout). */
   readonly timeoutMs: number;
@@ -93,7 +93,14 @@ export class TxService {
       ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
     });
     if (err !== null) throw invalidTx(err);
-    chain.pool.add({ hash: tx.hash, bytes, shardId, accessKeyId: tx.accessKeyId, nonce: tx.nonce });
+    chain.pool.add({
+      hash: tx.hash,
+      bytes,
+      shardId,
+      accessKeyId: tx.accessKeyId,
+      nonce: tx.nonce,
+      ...(signatureVerdict === true ? { signatureVerified: true } : {}),
+    });
     return tx;
   }
 
@@ -240,17 +247,9 @@ export class TxService {
   }
 }
 
-const blockIds = new WeakMap<NewBlockEvent, Set<string>>();
-
-/** True if the block produced an outcome for any watched id (ids computed once per block). */
+/** True if the block produced an outcome for any watched id. */
 function touches(ev: NewBlockEvent, watch: ReadonlySet<string>): boolean {
-  let ids = blockIds.get(ev);
-  if (!ids) {
-    ids = new Set();
-    for (const r of ev.results.values()) for (const o of r.outcomes) ids.add(toHex(o.id));
-    blockIds.set(ev, ids);
-  }
-  for (const w of watch) if (ids.has(w)) return true;
+  for (const w of watch) if (ev.outcomeIds.has(w)) return true;
   return false;
 }
 

@@ -10,7 +10,7 @@ import {
   toHex,
 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
-import type { Chain } from '../chain.js';
+import type { ChainHandle } from '../chain_handle.js';
 import { decodeStoredOutcome } from '../outcome_store.js';
 import type { DecodedOutcome, TxCodecs } from './codecs.js';
 
@@ -38,7 +38,7 @@ export interface TxProgress {
 }
 
 export function loadOutcome(
-  chain: Chain,
+  chain: ChainHandle,
   codecs: TxCodecs,
   id: CryptoHash,
   blockHash: CryptoHash,
@@ -56,7 +56,7 @@ export function loadOutcome(
   };
 }
 
-export function txProgress(chain: Chain, codecs: TxCodecs, txHash: CryptoHash): TxProgress | null {
+export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoHash): TxProgress | null {
   const blockHash = chain.store.get(DBCol.TransactionBlock, txHash);
   if (!blockHash) return null;
   const txOutcome = loadOutcome(chain, codecs, txHash, blockHash);
@@ -147,7 +147,7 @@ function finalStatus(p: TxProgress): object | string {
 }
 
 export function finalExecutionOutcomeView(
-  chain: Chain,
+  chain: ChainHandle,
   codecs: TxCodecs,
   txBytes: Uint8Array,
   p: TxProgress,

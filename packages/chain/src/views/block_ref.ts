@@ -1,7 +1,7 @@
 // Resolving a block reference the way nearcore's view client does, with its error shapes.
 import { type BlockId, type BlockReference, base58Encode, HandlerError } from '@nearlite/primitives';
 import type { BlockHeader } from '../block_header.js';
-import type { Chain } from '../chain.js';
+import type { ChainHandle } from '../chain_handle.js';
 
 function notFoundText(id: BlockId): string {
   return typeof id === 'number'
@@ -14,7 +14,7 @@ export function blockIdJson(id: BlockId): number | string {
 }
 
 /** Finds the header a reference names; null when it names a block the node never had. */
-export function lookupBlock(chain: Chain, ref: BlockReference): BlockHeader | null {
+export function lookupBlock(chain: ChainHandle, ref: BlockReference): BlockHeader | null {
   const cs = chain.chainStore;
   if ('finality' in ref) {
     const head = chain.headHeader();
@@ -30,11 +30,17 @@ export function lookupBlock(chain: Chain, ref: BlockReference): BlockHeader | nu
   }
   const id = ref.blockId;
   const hash = typeof id === 'number' ? cs.blockHashByHeight(id) : id;
-  return hash ? (cs.blockHeader(hash) ?? null) : null;
+  const header = hash ? cs.blockHeader(hash) : undefined;
+  if (!header) return null;
+  // Below the tail only genesis is kept: a block being collected is gone already.
+  const tail = cs.tail();
+  const height = header.lite.height;
+  if (tail !== null && height < tail && height !== chain.genesis.config.genesisHeight) return null;
+  return header;
 }
 
 /** True when a height-or-hash names a block below the GC tail. */
-function isCollected(chain: Chain, ref: BlockReference): { height: number } | null {
+function isCollected(chain: ChainHandle, ref: BlockReference): { height: number } | null {
   if (!('blockId' in ref) || typeof ref.blockId !== 'number') return null;
   const tail = chain.chainStore.tail();
   const head = chain.head().height;
@@ -50,7 +56,7 @@ function isCollected(chain: Chain, ref: BlockReference): { height: number } | nu
 }
 
 /** For block, chunk, gas_price, changes: UNKNOWN_BLOCK with empty info. */
-export function resolveBlock(chain: Chain, ref: BlockReference): BlockHeader {
+export function resolveBlock(chain: ChainHandle, ref: BlockReference): BlockHeader {
   const h = lookupBlock(chain, ref);
   if (h) return h;
   const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
@@ -58,7 +64,7 @@ export function resolveBlock(chain: Chain, ref: BlockReference): BlockHeader {
 }
 
 /** For query: GARBAGE_COLLECTED_BLOCK first, then UNKNOWN_BLOCK with the reference in info. */
-export function resolveQueryBlock(chain: Chain, ref: BlockReference): BlockHeader {
+export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): BlockHeader {
   const h = lookupBlock(chain, ref);
   if (h) return h;
   const gc = isCollected(chain, ref);

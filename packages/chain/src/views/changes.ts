@@ -22,7 +22,7 @@ import {
   trieKeyContractCode,
   trieKeyContractDataPrefix,
 } from '@nearlite/trie';
-import type { Chain } from '../chain.js';
+import type { ChainHandle } from '../chain_handle.js';
 import { decodeStateChangeRecords } from '../state_changes.js';
 import { resolveBlock } from './block_ref.js';
 
@@ -85,7 +85,7 @@ export function stateChangeWithCauseView(
 }
 
 async function collect(
-  chain: Chain,
+  chain: ChainHandle,
   blockHash: Uint8Array,
   keyOrPrefix: Uint8Array,
   exact: boolean,
@@ -107,7 +107,11 @@ async function collect(
   }
 }
 
-export async function changesView(chain: Chain, ref: BlockReference, req: ChangesRequest): Promise<object> {
+export async function changesView(
+  chain: ChainHandle,
+  ref: BlockReference,
+  req: ChangesRequest,
+): Promise<object> {
   const header = resolveBlock(chain, ref);
   const h = header.hash;
   const changes: object[] = [];
@@ -141,7 +145,7 @@ const TOUCHED: Record<string, string> = {
   contract_code: 'contract_code_touched',
 };
 
-export async function blockEffectsView(chain: Chain, ref: BlockReference): Promise<object> {
+export async function blockEffectsView(chain: ChainHandle, ref: BlockReference): Promise<object> {
   const header = resolveBlock(chain, ref);
   const seen = new Set<string>();
   const changes: object[] = [];

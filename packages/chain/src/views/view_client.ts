@@ -12,7 +12,7 @@ import {
   toHex,
 } from '@nearlite/primitives';
 import { DBCol, DecodedRows, LruCache } from '@nearlite/store';
-import type { Chain } from '../chain.js';
+import type { ChainHandle } from '../chain_handle.js';
 import { type Chunk, decodeChunk } from '../chunk.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
@@ -33,7 +33,7 @@ import { networkInfoView, statusView } from './status_view.js';
 import { validatorsView } from './validators_view.js';
 
 export interface ViewClientOptions {
-  readonly chain: Chain;
+  readonly chain: ChainHandle;
   /** JSON view of a stored signed transaction / receipt (codecs live with the runtime). */
   readonly transactionView: (bytes: Uint8Array) => object;
   readonly receiptView: (bytes: Uint8Array) => object;
@@ -67,7 +67,7 @@ export class ViewClient {
 
   constructor(private readonly o: ViewClientOptions) {}
 
-  get chain(): Chain {
+  get chain(): ChainHandle {
     return this.o.chain;
   }
 

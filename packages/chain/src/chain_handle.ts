@@ -1,0 +1,64 @@
+// What the rest of a node (views, transactions, the block stream, metrics) needs of the chain. Both
+// the chain itself (`Chain`, when it runs on the caller's thread) and a node's handle on a chain
+// running on a thread of its own implement it: reads go to the store, writes (transactions,
+// patches, fast-forwards) are queued for the chain, and every committed block is announced on
+// `events`.
+import type { EventEmitter } from 'node:events';
+import type { CryptoHash } from '@nearlite/primitives';
+import type { Store } from '@nearlite/store';
+import type { Trie } from '@nearlite/trie';
+import type { BlockHeader } from './block_header.js';
+import type { ChainStore, Tip } from './chain_store.js';
+import type { Genesis } from './genesis/config.js';
+import type { ShardLayout } from './shard_layout.js';
+import type { StatePins } from './state_pins.js';
+import type { StateWrite } from './state_records.js';
+import type { PooledTransaction } from './tx_pool.js';
+
+export interface NewBlockEvent {
+  readonly header: BlockHeader;
+  /** Hex ids of every outcome the block's chunks produced (transactions and receipts). */
+  readonly outcomeIds: ReadonlySet<string>;
+  /** Transactions left out of this block's chunks as invalid (hex hash → InvalidTxError). */
+  readonly rejected: ReadonlyMap<string, unknown>;
+}
+
+/** Admission's view of the transaction pool. */
+export interface TxPoolHandle {
+  /** Known from admission until its block is committed (or it is left out as invalid). */
+  has(hash: CryptoHash): boolean;
+  /** Another transaction of this key with this nonce is waiting for a chunk. */
+  hasPendingNonce(accessKeyId: string, nonce: bigint): boolean;
+  /** Queues an admitted transaction; false if it was known already. */
+  add(tx: PooledTransaction): boolean;
+}
+
+export interface ChainHandle {
+  readonly events: EventEmitter<{ block: [NewBlockEvent] }>;
+  readonly pool: TxPoolHandle;
+  /** Heights view workers are reading; GC keeps their state (state_pins.ts). */
+  readonly statePins: StatePins;
+  readonly chainStore: ChainStore;
+  readonly store: Store;
+  readonly layout: ShardLayout;
+  readonly genesis: Genesis;
+  readonly genesisHash: CryptoHash;
+  readonly canProduce: boolean;
+  head(): Tip;
+  headHeader(): BlockHeader;
+  /** The state trie of a shard as of the end of block `blockHash` (after its chunks were applied). */
+  stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined;
+  /** Produces a block now (behind any write in progress); resolves with its header once committed. */
+  produceBlock(): Promise<BlockHeader>;
+  /**
+   * Queues state writes (sandbox_patch_state) for the next block and resolves once that block is
+   * committed, so the patch is visible to every later query; rejects if that block fails.
+   */
+  patchState(writes: readonly StateWrite[]): Promise<void>;
+  /**
+   * Produces blocks until the head is `deltaHeight` above where it is when the chain gets to it
+   * (blocks the timer produces meanwhile count), moving block time on by `stepNs` for each, as
+   * nearcore's sandbox fast-forward does.
+   */
+  fastForward(deltaHeight: number, stepNs: bigint): Promise<void>;
+}

@@ -1,0 +1,60 @@
+// What the node's RPC thread and its chain thread (chain_thread.ts, chain_worker.ts) say to each
+// other. Everything crosses by structured clone; written-row lists as transferred buffers.
+import type { PooledTransaction, StateWrite } from '@nearlite/chain';
+import type { StoreStats } from '@nearlite/store';
+
+/** What the chain thread needs to open the store and produce blocks. */
+export interface ChainWorkerData {
+  readonly dataPath: string;
+  readonly genesisPath: string;
+  /** The parsed validator key file. */
+  readonly validatorKey: Record<string, string>;
+  readonly blockTimeMs: number;
+  readonly archive: boolean;
+  readonly gcNumEpochsToKeep: number;
+}
+
+export type ToChain =
+  | { readonly t: 'open' }
+  | { readonly t: 'run' }
+  | { readonly t: 'txs'; readonly txs: readonly PooledTransaction[] }
+  | { readonly t: 'produce'; readonly id: number }
+  | { readonly t: 'patch'; readonly id: number; readonly writes: readonly StateWrite[] }
+  | { readonly t: 'fastForward'; readonly id: number; readonly deltaHeight: number; readonly stepNs: bigint }
+  | { readonly t: 'stop'; readonly id: number }
+  | { readonly t: 'answer'; readonly id: number; readonly value: unknown };
+
+/** An error as it crosses: name and message (a HandlerError's fields do not survive the clone). */
+export interface CrossedError {
+  readonly name: string;
+  readonly message: string;
+}
+
+export type FromChain =
+  | { readonly t: 'ready' }
+  | {
+      readonly t: 'block';
+      readonly height: number;
+      readonly hash: Uint8Array;
+      /** Rows the block's batch wrote (WrittenRows), to forget before anything reads them. */
+      readonly written: Uint8Array;
+      readonly outcomeIds: readonly string[];
+      readonly rejected: readonly (readonly [string, unknown])[];
+      /** Hex hashes of the pooled transactions the block took: included or refused. */
+      readonly settled: readonly string[];
+      readonly seconds: number;
+      readonly stats: StoreStats;
+    }
+  | { readonly t: 'collected'; readonly written: Uint8Array; readonly blocks: number }
+  | { readonly t: 'reply'; readonly id: number; readonly value?: unknown; readonly error?: CrossedError }
+  | { readonly t: 'ask'; readonly id: number; readonly what: 'lowestPin' }
+  | { readonly t: 'ask'; readonly id: number; readonly what: 'beginCollect'; readonly newTail: number }
+  | { readonly t: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly msg: string };
+
+export function crossedError(err: unknown): CrossedError {
+  const e = err as { name?: unknown; message?: unknown; stack?: unknown };
+  return {
+    name: typeof e?.name === 'string' ? e.name : 'Error',
+    message: typeof e?.message === 'string' ? e.message : String(err),
+  };
+}

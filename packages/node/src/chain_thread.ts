@@ -1,0 +1,365 @@
+// The RPC thread's handle on a chain produced on a thread of its own (chain_worker.ts). Reads go to
+// this thread's own handle on the same database; admitted transactions, sandbox patches and
+// fast-forwards go to the chain thread; each block the chain thread commits comes back as a message
+// naming the rows it wrote, which this thread's read cache forgets before the block is announced on
+// `events`. Until then this thread serves the block before it, as a node does for a block it has
+// not heard of yet.
+//
+// The guarantees of a chain on the RPC thread stay: one batch per block, and a transaction is
+// answered as executed only once the block holding its outcome is committed and announced here.
+import { EventEmitter } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import {
+  type BlockHeader,
+  type ChainHandle,
+  type ChainStore,
+  type Genesis,
+  type NewBlockEvent,
+  openChainStore,
+  type PooledTransaction,
+  type ShardLayout,
+  StatePins,
+  type StateWrite,
+  type Tip,
+  type TxPoolHandle,
+} from '@nearlite/chain';
+import { type CryptoHash, toHex } from '@nearlite/primitives';
+import { DBCol, forEachWrittenRow, type Store, type StoreStats } from '@nearlite/store';
+import { Trie } from '@nearlite/trie';
+import { STORAGE_USAGE_CONFIG } from './applier.js';
+import type { ChainWorkerData, CrossedError, FromChain, ToChain } from './chain_messages.js';
+
+export interface ChainThreadLogger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+export interface ChainThreadOptions {
+  readonly store: Store;
+  readonly genesis: Genesis;
+  readonly data: ChainWorkerData;
+  readonly log: ChainThreadLogger;
+  /** The thread, started by `bootChainThread` while the node opened and checked its store. */
+  readonly booted?: Worker;
+  /** The thread's script (tests give another). */
+  readonly workerUrl?: URL;
+}
+
+const CHAIN_WORKER_URL = new URL('./chain_worker.js', import.meta.url);
+
+/**
+ * Starts a chain thread to boot (load its code, read the genesis, make its runtime) while the node
+ * opens and checks its store; it touches the store only once `ChainThread.open` lets it. A start
+ * that fails before then terminates it.
+ */
+export function bootChainThread(data: ChainWorkerData, workerUrl: URL = CHAIN_WORKER_URL): Worker {
+  return new Worker(workerUrl, { workerData: data });
+}
+
+/** An error the chain thread answered a request with. */
+class ChainThreadError extends Error {
+  constructor(e: CrossedError) {
+    super(e.message);
+    this.name = e.name;
+  }
+}
+
+/** Admission's pool: what the chain thread has been sent and has not settled in a block yet. */
+class PoolMirror implements TxPoolHandle {
+  private readonly pending = new Map<string, PooledTransaction>();
+  private readonly nonces = new Set<string>();
+  private outbox: PooledTransaction[] = [];
+  private flushing = false;
+
+  constructor(private readonly send: (txs: readonly PooledTransaction[]) => void) {}
+
+  has(hash: CryptoHash): boolean {
+    return this.pending.has(toHex(hash));
+  }
+
+  hasPendingNonce(accessKeyId: string, nonce: bigint): boolean {
+    return this.nonces.has(`${accessKeyId}#${nonce}`);
+  }
+
+  add(tx: PooledTransaction): boolean {
+    const k = toHex(tx.hash);
+    if (this.pending.has(k)) return false;
+    this.pending.set(k, tx);
+    this.nonces.add(`${tx.accessKeyId}#${tx.nonce}`);
+    this.outbox.push(tx);
+    // The admissions of one turn of the event loop cross in one message.
+    if (!this.flushing) {
+      this.flushing = true;
+      setImmediate(() => {
+        this.flushing = false;
+        const txs = this.outbox;
+        this.outbox = [];
+        if (txs.length > 0) this.send(txs);
+      });
+    }
+    return true;
+  }
+
+  /** The block took these (hex hashes): included, or left out as invalid. */
+  settle(hashes: readonly string[]): void {
+    for (const k of hashes) {
+      const tx = this.pending.get(k);
+      if (!tx) continue;
+      this.pending.delete(k);
+      this.nonces.delete(`${tx.accessKeyId}#${tx.nonce}`);
+    }
+  }
+
+  /** Everything still pending, for a chain thread that starts over. */
+  all(): PooledTransaction[] {
+    return [...this.pending.values()];
+  }
+}
+
+/** Restarts of a chain thread that died before it produced a block, before the node gives up. */
+const MAX_FAILED_STARTS = 3;
+
+export interface ChainThreadHooks {
+  /** Each block's production time (seconds), and blocks GC collected. */
+  readonly onProduced?: (seconds: number) => void;
+  readonly onCollected?: (blocks: number) => void;
+}
+
+export class ChainThread implements ChainHandle {
+  readonly events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  readonly statePins = new StatePins();
+  readonly pool: PoolMirror;
+  readonly canProduce = true;
+  private worker: Worker | null = null;
+  private hooks: ChainThreadHooks = {};
+  private running = false;
+  /** What was asked of the chain before its thread was started. */
+  private early: ToChain[] = [];
+  private tip: Tip;
+  private nextId = 1;
+  private readonly requests = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
+  private chainStats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
+  private stopping = false;
+  private failedStarts = 0;
+  private producedSinceStart = false;
+  private respawn: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly o: ChainThreadOptions,
+    readonly chainStore: ChainStore,
+    readonly layout: ShardLayout,
+    head: Tip,
+    readonly genesisHash: CryptoHash,
+  ) {
+    this.tip = head;
+    this.events.setMaxListeners(0);
+    this.pool = new PoolMirror((txs) => this.post({ t: 'txs', txs }));
+    this.attach(o.booted ?? bootChainThread(o.data, o.workerUrl));
+  }
+
+  /**
+   * Writes the genesis block on a new store (here, before any reader can look) and starts the chain
+   * thread, which boots while the node sets up the rest; it produces blocks once `run` says so.
+   */
+  static async open(o: ChainThreadOptions): Promise<ChainThread> {
+    const s = await openChainStore(o.store, o.genesis, STORAGE_USAGE_CONFIG);
+    return new ChainThread(o, s.chainStore, s.layout, s.head, s.genesisHash);
+  }
+
+  /** Blocks from now on: everything that listens to them is in place. */
+  run(hooks: ChainThreadHooks = {}): void {
+    this.hooks = hooks;
+    this.running = true;
+    this.post({ t: 'run' });
+  }
+
+  get store(): Store {
+    return this.o.store;
+  }
+
+  get genesis(): Genesis {
+    return this.o.genesis;
+  }
+
+  /** Reads, cache hits, batches and writes of both threads' handles on the store. */
+  storeStats(): StoreStats {
+    const a = this.o.store.stats;
+    const b = this.chainStats;
+    return {
+      reads: a.reads + b.reads,
+      cacheHits: a.cacheHits + b.cacheHits,
+      batches: a.batches + b.batches,
+      writes: a.writes + b.writes,
+    };
+  }
+
+  head(): Tip {
+    return this.tip;
+  }
+
+  headHeader(): BlockHeader {
+    return this.chainStore.blockHeader(this.tip.hash)!;
+  }
+
+  stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined {
+    const extra = this.chainStore.chunkExtra(blockHash, shardId);
+    const store = this.o.store;
+    return extra
+      ? new Trie({ get: (h: CryptoHash) => store.get(DBCol.State, h) }, extra.stateRoot)
+      : undefined;
+  }
+
+  async produceBlock(): Promise<BlockHeader> {
+    const { hash } = (await this.request((id) => ({ t: 'produce', id }))) as { hash: CryptoHash };
+    return this.chainStore.blockHeader(hash)!;
+  }
+
+  async patchState(writes: readonly StateWrite[]): Promise<void> {
+    await this.request((id) => ({ t: 'patch', id, writes }));
+  }
+
+  async fastForward(deltaHeight: number, stepNs: bigint): Promise<void> {
+    await this.request((id) => ({ t: 'fastForward', id, deltaHeight, stepNs }));
+  }
+
+  /** Finishes the block being written and closes the chain thread's handle on the store. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.respawn) clearTimeout(this.respawn);
+    const worker = this.worker;
+    if (!worker) {
+      const err = new Error('the node is stopping');
+      for (const r of this.requests.values()) r.reject(err);
+      this.requests.clear();
+      return;
+    }
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    try {
+      await this.request((id) => ({ t: 'stop', id }), true);
+    } catch (err) {
+      this.o.log.error(`the chain thread did not stop cleanly: ${(err as Error).message}`);
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+    await worker.terminate();
+  }
+
+  private post(m: ToChain): void {
+    if (this.worker) this.worker.postMessage(m);
+    else this.early.push(m);
+  }
+
+  private request(make: (id: number) => ToChain, whileStopping = false): Promise<unknown> {
+    if (this.stopping && !whileStopping) return Promise.reject(new Error('the node is stopping'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.requests.set(id, { resolve, reject });
+      this.post(make(id));
+    });
+  }
+
+  private attach(worker: Worker): void {
+    this.worker = worker;
+    worker.postMessage({ t: 'open' } satisfies ToChain);
+    this.producedSinceStart = false;
+    worker.on('message', (m: FromChain) => this.onMessage(m));
+    // The exit that follows says what to do; without a listener an error would end the process.
+    worker.on('error', (err) => this.o.log.error(`the chain thread failed: ${err.stack ?? err.message}`));
+    worker.on('exit', (code) => this.onExit(worker, code));
+    const early = this.early;
+    this.early = [];
+    // A new thread gets the pool whole: whatever a thread that died held is sent again.
+    const pending = this.pool.all();
+    if (pending.length > 0) this.post({ t: 'txs', txs: pending });
+    if (this.running) this.post({ t: 'run' });
+    for (const m of early) if (m.t !== 'txs' && m.t !== 'run') this.post(m);
+  }
+
+  private onExit(worker: Worker, code: number): void {
+    if (worker !== this.worker) return;
+    // Until a new thread starts, what is asked of the chain waits for it.
+    this.worker = null;
+    const orphans = [...this.requests.values()];
+    this.requests.clear();
+    const err = new Error(`the chain thread exited (${code})`);
+    for (const r of orphans) r.reject(err);
+    if (this.stopping) return;
+    this.failedStarts = this.producedSinceStart ? 0 : this.failedStarts + 1;
+    if (this.failedStarts > MAX_FAILED_STARTS) {
+      this.o.log.error(
+        `the chain thread exited ${this.failedStarts} times without producing a block: no more blocks`,
+      );
+      return;
+    }
+    this.o.log.error(`the chain thread exited (${code}); starting it again`);
+    this.respawn = setTimeout(() => {
+      this.respawn = null;
+      if (!this.stopping) this.attach(bootChainThread(this.o.data, this.o.workerUrl));
+    }, 500);
+  }
+
+  /** Forgets what this thread's caches hold of rows the chain thread wrote. */
+  private forget(written: Uint8Array): void {
+    this.o.store.forgetRows(written);
+    forEachWrittenRow(written, (col, key) => {
+      if (col === DBCol.BlockHeader.id) this.chainStore.forget(key);
+    });
+  }
+
+  private onMessage(m: FromChain): void {
+    switch (m.t) {
+      case 'ready':
+        return;
+      case 'block': {
+        this.producedSinceStart = true;
+        this.forget(m.written);
+        this.chainStats = m.stats;
+        this.tip = { height: m.height, hash: m.hash };
+        this.pool.settle(m.settled);
+        const header = this.chainStore.blockHeader(m.hash);
+        if (!header) {
+          this.o.log.error(`block #${m.height} was announced but this thread cannot read its header`);
+          return;
+        }
+        this.hooks.onProduced?.(m.seconds);
+        this.events.emit('block', {
+          header,
+          outcomeIds: new Set(m.outcomeIds),
+          rejected: new Map(m.rejected),
+        });
+        return;
+      }
+      case 'collected':
+        this.forget(m.written);
+        this.statePins.endCollect();
+        if (m.blocks > 0) this.hooks.onCollected?.(m.blocks);
+        return;
+      case 'ask': {
+        let value: unknown;
+        if (m.what === 'lowestPin') value = this.statePins.lowest();
+        else {
+          // From here until the batch is written and forgotten, heights below the new tail are
+          // refused: pins (view calls) and every other read alike.
+          value = this.statePins.beginCollect(m.newTail);
+          if (value) this.chainStore.raiseTail(m.newTail);
+        }
+        this.post({ t: 'answer', id: m.id, value });
+        return;
+      }
+      case 'reply': {
+        const r = this.requests.get(m.id);
+        if (!r) return;
+        this.requests.delete(m.id);
+        if (m.error) r.reject(new ChainThreadError(m.error));
+        else r.resolve(m.value);
+        return;
+      }
+      case 'log':
+        this.o.log[m.level](m.level === 'error' ? m.msg : `chain: ${m.msg}`);
+        return;
+    }
+  }
+}

@@ -1,0 +1,203 @@
+// The chain thread: block production, chunk application, trie commits, each block's LevelDB batch and
+// GC run here, off the thread that serves RPC (chain_thread.ts is the other side). It opens the
+// node's database through its own handle (classic-level's `multithreading`) and is its only writer;
+// after each batch it tells the RPC thread which rows it wrote, so that thread's read cache forgets
+// them before anything reads the block.
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  Chain,
+  type CommittedBlock,
+  type GcPins,
+  gcStep,
+  loadGenesis,
+  type PooledTransaction,
+  signerFromKeyFile,
+} from '@nearlite/chain';
+import { toHex } from '@nearlite/primitives';
+import { DBCol, Store, WrittenRows } from '@nearlite/store';
+import { createApplier, STORAGE_USAGE_CONFIG } from './applier.js';
+import { type ChainWorkerData, crossedError, type FromChain, type ToChain } from './chain_messages.js';
+
+const port = parentPort!;
+const data = workerData as ChainWorkerData;
+const post = (m: FromChain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+const log = (level: 'info' | 'warn' | 'error', msg: string) => post({ t: 'log', level, msg });
+const describe = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err));
+
+// The thread is started as early as the node starts, to boot while the node checks its store; it
+// opens the store once the RPC thread says the store may be extended ('open'), and what is asked of
+// it before it is ready waits here.
+const inbox: ToChain[] = [];
+let deliver: ((m: ToChain) => void) | null = null;
+let letOpen = () => {};
+const mayOpen = new Promise<void>((resolve) => {
+  letOpen = resolve;
+});
+port.on('message', (m: ToChain) => {
+  if (m.t === 'open') letOpen();
+  else if (deliver) deliver(m);
+  else inbox.push(m);
+});
+
+const genesis = loadGenesis(data.genesisPath);
+const applier = createApplier(genesis);
+await mayOpen;
+const store = await Store.open(data.dataPath);
+const chain = await Chain.open({
+  store,
+  genesis,
+  signer: signerFromKeyFile(data.validatorKey),
+  applier,
+  storageUsageConfig: STORAGE_USAGE_CONFIG,
+});
+
+// Trie nodes are content-addressed: a node's row never changes, so the RPC thread need not hear of them.
+const written = new WrittenRows(new Set([DBCol.State.id]));
+store.onCommitted = (update) => written.add(update);
+
+/** When the block being produced was asked for (the block time's tick, or a request). */
+let producingSince = performance.now();
+
+chain.committed.on('block', (b: CommittedBlock) => {
+  const rows = written.take();
+  const settle = (txs: readonly PooledTransaction[]) => txs.map((t) => toHex(t.hash));
+  post(
+    {
+      t: 'block',
+      height: b.header.lite.height,
+      hash: b.header.hash,
+      written: rows,
+      outcomeIds: [...b.outcomeIds],
+      rejected: [...b.rejected],
+      settled: [...settle(b.included), ...settle(b.rejectedTxs)],
+      seconds: (performance.now() - producingSince) / 1000,
+      stats: { ...store.stats },
+    },
+    [rows.buffer as ArrayBuffer],
+  );
+});
+
+// Questions to the RPC thread, whose view calls pin the heights GC must keep.
+let nextAsk = 1;
+const asked = new Map<number, (value: unknown) => void>();
+function ask(q: { what: 'lowestPin' } | { what: 'beginCollect'; newTail: number }): Promise<unknown> {
+  const id = nextAsk++;
+  return new Promise((resolve) => {
+    asked.set(id, resolve);
+    post({ t: 'ask', id, ...q });
+  });
+}
+
+let collecting = false;
+const pins: GcPins = {
+  async gcStop(stop) {
+    const low = (await ask({ what: 'lowestPin' })) as number | null;
+    return low === null ? stop : Math.min(stop, low);
+  },
+  async beginCollect(newTail) {
+    collecting = (await ask({ what: 'beginCollect', newTail })) as boolean;
+    return collecting;
+  },
+  // The RPC thread ends the collection when it has forgotten the rows (the 'collected' message).
+  endCollect() {},
+};
+
+let collectedSinceCompaction = 0;
+async function collectGarbage(): Promise<void> {
+  let blocks = 0;
+  try {
+    // nearcore's gc_blocks_limit: a bounded amount of collection per block keeps each block's work flat.
+    blocks = await chain.exclusive(() =>
+      gcStep(chain, { numEpochsToKeep: data.gcNumEpochsToKeep, blocksPerStep: 2 }, pins),
+    );
+  } finally {
+    if (collecting) {
+      collecting = false;
+      const rows = written.take();
+      post({ t: 'collected', written: rows, blocks }, [rows.buffer as ArrayBuffer]);
+    }
+  }
+  collectedSinceCompaction += blocks;
+  // LevelDB keeps deleted rows until compaction: give the space back once an epoch's worth is gone.
+  if (collectedSinceCompaction >= genesis.config.epochLength) {
+    collectedSinceCompaction = 0;
+    await store.compact();
+  }
+}
+
+let stopping = false;
+let timer: NodeJS.Timeout | null = null;
+function scheduleBlocks(): void {
+  const tick = async () => {
+    if (stopping) return;
+    const started = Date.now();
+    try {
+      producingSince = performance.now();
+      await chain.produceBlock();
+      if (!data.archive) await collectGarbage();
+    } catch (err) {
+      log('error', `block production failed: ${describe(err)}`);
+    }
+    // Like nearcore's min_block_production_delay, the block time runs from the start of the last
+    // block, so a busy block does not stretch the cadence by its own production time.
+    const wait = Math.max(0, data.blockTimeMs - (Date.now() - started));
+    if (!stopping) timer = setTimeout(tick, wait);
+  };
+  timer = setTimeout(tick, data.blockTimeMs);
+}
+
+function answer(id: number, work: Promise<unknown>): void {
+  work.then(
+    (value) => post({ t: 'reply', id, value }),
+    (err) => post({ t: 'reply', id, error: crossedError(err) }),
+  );
+}
+
+async function stop(): Promise<void> {
+  stopping = true;
+  if (timer) clearTimeout(timer);
+  await chain.exclusive(async () => undefined);
+  await store.close();
+}
+
+function handle(m: ToChain): void {
+  switch (m.t) {
+    case 'open':
+      return;
+    case 'run':
+      if (!timer && !stopping) scheduleBlocks();
+      return;
+    case 'txs':
+      for (const tx of m.txs) chain.pool.add(tx);
+      return;
+    case 'produce':
+      producingSince = performance.now();
+      answer(
+        m.id,
+        chain.produceBlock().then((h) => ({ height: h.lite.height, hash: h.hash })),
+      );
+      return;
+    case 'patch':
+      answer(m.id, chain.patchState(m.writes));
+      return;
+    case 'fastForward':
+      answer(m.id, chain.fastForward(m.deltaHeight, m.stepNs));
+      return;
+    case 'answer':
+      asked.get(m.id)?.(m.value);
+      asked.delete(m.id);
+      return;
+    case 'stop':
+      return void stop().then(
+        () => {
+          post({ t: 'reply', id: m.id, value: null });
+          port.close();
+        },
+        (err) => post({ t: 'reply', id: m.id, error: crossedError(err) }),
+      );
+  }
+}
+
+deliver = handle;
+for (const m of inbox.splice(0)) handle(m);
+post({ t: 'ready' });

@@ -1,0 +1,169 @@
+// The chain on a thread of its own: what the RPC thread reads follows each block the chain thread
+// commits (rows cached as absent included), admitted transactions reach the chain and are settled by
+// their block, and a chain thread that dies is started again with the pool whole.
+import { createPrivateKey, sign } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type ChainHandle, loadGenesis, type NewBlockEvent, stateRecordsToWrites } from '@nearlite/chain';
+import {
+  base58Decode,
+  encodeSignedTransaction,
+  KeyType,
+  type Transaction,
+  toHex,
+  transactionHash,
+} from '@nearlite/primitives';
+import { DBCol, Store } from '@nearlite/store';
+import { trieKeyAccount } from '@nearlite/trie';
+import t from 'tap';
+import { tempDir } from '../../../test/helpers/tmp.js';
+import { ChainThread } from '../dist/chain_thread.js';
+import { homePaths, initHome } from '../dist/home.js';
+
+const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** A transfer from the validator account, signed with its key file. */
+function transfer(keyFile: Record<string, string>, receiverId: string, nonce: bigint, blockHash: Uint8Array) {
+  const secret = base58Decode(keyFile.secret_key!.slice('ed25519:'.length));
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519, secret.subarray(0, 32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const publicKey = { keyType: KeyType.ED25519, data: secret.subarray(32, 64) };
+  const tx: Transaction = {
+    signerId: keyFile.account_id!,
+    publicKey,
+    nonce,
+    receiverId,
+    blockHash,
+    actions: [{ type: 'Transfer', deposit: 10n ** 24n }],
+  };
+  const hash = transactionHash(tx);
+  const signature = { keyType: KeyType.ED25519, data: new Uint8Array(sign(null, hash, privateKey)) };
+  return {
+    hash,
+    bytes: encodeSignedTransaction(tx, signature),
+    shardId: 0,
+    accessKeyId: `${keyFile.account_id}:${keyFile.public_key}`,
+    nonce,
+  };
+}
+
+/** The first block announced from now on for which `until` holds. */
+function nextBlock(chain: ChainHandle, until: (e: NewBlockEvent) => boolean = () => true) {
+  return new Promise<NewBlockEvent>((resolve) => {
+    const on = (e: NewBlockEvent) => {
+      if (!until(e)) return;
+      chain.events.off('block', on);
+      resolve(e);
+    };
+    chain.events.on('block', on);
+  });
+}
+
+async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL) {
+  const home = tempDir(t);
+  initHome({ home });
+  const p = homePaths(home);
+  const keyFile = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as Record<string, string>;
+  const store = await Store.open(p.data);
+  const logs: string[] = [];
+  const log = {
+    info: (m: string) => logs.push(m),
+    warn: (m: string) => logs.push(m),
+    error: (m: string) => logs.push(m),
+  };
+  const chain = await ChainThread.open({
+    store,
+    genesis: loadGenesis(p.genesis),
+    data: {
+      dataPath: p.data,
+      genesisPath: p.genesis,
+      validatorKey: keyFile,
+      blockTimeMs: 20,
+      archive: true,
+      gcNumEpochsToKeep: 5,
+    },
+    log,
+    ...(workerUrl ? { workerUrl } : {}),
+  });
+  t.teardown(async () => {
+    await chain.stop();
+    await store.close();
+  });
+  return { chain, store, keyFile, logs, home };
+}
+
+t.test('the RPC thread reads what the chain thread commits, rows it had seen absent included', async (t) => {
+  const { chain, store, keyFile } = await open(t);
+  const genesisHeight = chain.head().height;
+  // Read before the chain thread writes them: the read cache now holds them as absent.
+  t.equal(chain.chainStore.blockHashByHeight(genesisHeight + 1), undefined);
+  const patched = trieKeyAccount('patched.test.near');
+  t.equal(store.get(DBCol.FlatState, patched), undefined);
+
+  const produced: number[] = [];
+  chain.run({ onProduced: (s) => produced.push(s) });
+  const first = await nextBlock(chain);
+  t.equal(first.header.lite.height, genesisHeight + 1);
+  t.ok(
+    chain.chainStore.blockHashByHeight(genesisHeight + 1),
+    'the new height is read, not the cached absence',
+  );
+  t.same(chain.head().hash, first.header.hash, 'the head moves with the announcement');
+  t.ok(produced.length > 0 && produced.every((s) => s >= 0), 'production times are reported');
+
+  const account = {
+    amount: '5000000000000000000000000',
+    locked: '0',
+    code_hash: '11111111111111111111111111111111',
+    storage_usage: 182,
+  };
+  await chain.patchState(stateRecordsToWrites([{ Account: { account_id: 'patched.test.near', account } }]));
+  t.ok(store.get(DBCol.FlatState, patched), 'a patch is read once its block is announced');
+
+  const tx = transfer(keyFile, 'patched.test.near', 1n, chain.headHeader().hash);
+  t.equal(store.get(DBCol.TransactionBlock, tx.hash), undefined);
+  const settles = (e: NewBlockEvent) => e.outcomeIds.has(toHex(tx.hash)) || e.rejected.has(toHex(tx.hash));
+  const carried = nextBlock(chain, settles);
+  t.ok(chain.pool.add(tx));
+  t.notOk(chain.pool.add(tx), 'known until its block settles it');
+  t.ok(chain.pool.hasPendingNonce(tx.accessKeyId, 1n));
+  t.same([...(await carried).rejected], [], 'included, not refused');
+  t.notOk(chain.pool.has(tx.hash), 'settled by the block that included it');
+  t.notOk(chain.pool.hasPendingNonce(tx.accessKeyId, 1n));
+  t.ok(store.get(DBCol.TransactionBlock, tx.hash), 'its block is found by the RPC thread');
+});
+
+t.test('a chain thread that dies is started again and gets the pool whole', async (t) => {
+  const dir = tempDir(t);
+  const marker = join(dir, 'crashed');
+  const real = new URL('../dist/chain_worker.js', import.meta.url).href;
+  // Dies once, as the first transactions reach it (the real thread has queued them by then).
+  const script = join(dir, 'crash_once.mjs');
+  writeFileSync(
+    script,
+    `import { existsSync, writeFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+await import(${JSON.stringify(real)});
+if (!existsSync(${JSON.stringify(marker)}))
+  parentPort.on('message', (m) => {
+    if (m.t === 'txs') { writeFileSync(${JSON.stringify(marker)}, ''); process.exit(3); }
+  });
+`,
+  );
+  const { chain, keyFile, logs } = await open(t, pathToFileURL(script));
+  chain.run();
+  await nextBlock(chain);
+  const tx = transfer(keyFile, 'near', 1n, chain.headHeader().hash);
+  const carried = nextBlock(chain, (e) => e.outcomeIds.has(toHex(tx.hash)) || e.rejected.has(toHex(tx.hash)));
+  chain.pool.add(tx);
+  t.same([...(await carried).rejected], [], 'included after the restart');
+  t.ok(
+    logs.some((l) => l.includes('exited (3); starting it again')),
+    'the death is logged',
+  );
+  t.notOk(chain.pool.has(tx.hash));
+});
