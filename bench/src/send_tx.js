@@ -1,7 +1,9 @@
 // send_tx throughput: transfers from many senders, to EXECUTED_OPTIMISTIC, with blocks every 100 ms.
 // Each sender (an account and one of its access keys) keeps one transfer in flight for the whole
 // run, signing the next as the last returns.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { actions as A, baseDecode, baseEncode, KeyPair } from 'near-api-js';
 import { rpcClient } from './http_client.js';
 import { cpuSeconds, memoryMb, rssMb, startNode } from './node_process.js';
@@ -21,6 +23,20 @@ const extraKey = (k) =>
   KeyPair.fromString(
     `ed25519:${baseEncode(createHash('sha256').update(`nearlite-bench-send-tx-${k}`).digest())}`,
   );
+
+/** Stops the read probe and returns its latencies (ms). */
+async function stopProbe(probe) {
+  if (!probe) return [];
+  let out = '';
+  probe.stdout.on('data', (d) => {
+    out += d;
+  });
+  const done = new Promise((resolve) => probe.on('exit', resolve));
+  probe.kill('SIGTERM');
+  await done;
+  const json = out.slice(out.indexOf('['));
+  return json ? JSON.parse(json) : [];
+}
 
 export async function measureSendTx(home, meta, key, o) {
   const { log } = o;
@@ -78,6 +94,22 @@ export async function measureSendTx(home, meta, key, o) {
   if (measuring) await startMeasuring();
   const warm = measuring ? null : setTimeout(startMeasuring, warmup * 1000);
   const until = performance.now() + (measuring ? 0 : warmup * 1000) + o.duration * 1000;
+  // A light read load beside the transfers (read_probe.js): how long a read waits while the node
+  // takes transactions and makes blocks.
+  let probe = null;
+  const startProbe = () => {
+    probe = spawn(
+      process.execPath,
+      [join(import.meta.dirname, 'read_probe.js'), txNode.url, JSON.stringify(accounts)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+  };
+  if (measuring) startProbe();
+  const probeWhenMeasuring = setInterval(() => {
+    if (measuring && !probe) startProbe();
+  }, 50);
   await Promise.all(
     senders.map(async (s) => {
       while (performance.now() < until) {
@@ -98,6 +130,8 @@ export async function measureSendTx(home, meta, key, o) {
   );
   clearTimeout(warm);
   clearInterval(refresh);
+  clearInterval(probeWhenMeasuring);
+  const readLatencies = await stopProbe(probe);
   const txSeconds = (performance.now() - t0) / 1000;
   const cpuUs = async (tid) =>
     Math.round(
@@ -117,9 +151,15 @@ export async function measureSendTx(home, meta, key, o) {
     errors: failed,
     ratio: null,
     cpuPerTransferUs,
+    readsDuring: {
+      count: readLatencies.length,
+      p50: percentile(readLatencies, 0.5),
+      p99: percentile(readLatencies, 0.99),
+      max: percentile(readLatencies, 1),
+    },
   };
   log(
-    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, all threads ${cpuPerTransferUs.all} µs; generator ${cpuPerTransferUs.generator} µs`,
+    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, all threads ${cpuPerTransferUs.all} µs; generator ${cpuPerTransferUs.generator} µs; view_account beside it: p50 ${row.readsDuring.p50} ms, p99 ${row.readsDuring.p99} ms (${readLatencies.length} reads)`,
   );
   const rss = await rssMb(txNode.proc.pid);
   const memory = (await memoryMb(txNode.proc.pid)) ?? {};

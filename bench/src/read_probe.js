@@ -1,0 +1,24 @@
+// A light read load in a process of its own (`node read_probe.js URL ACCOUNTS_JSON`): one
+// `view_account` every 5 ms, each on the next of a few kept-alive connections, until SIGTERM; then
+// the latencies in ms as JSON on stdout. In the load generator's own process its event loop, busy
+// with the load, would add its own queueing to what is measured.
+import { rpcClient } from './http_client.js';
+
+const [url, accountsJson] = process.argv.slice(2);
+const accounts = JSON.parse(accountsJson);
+const call = rpcClient(url, 4);
+const latencies = [];
+const timer = setInterval(() => {
+  const started = performance.now();
+  const account_id = accounts[Math.floor(Math.random() * accounts.length)];
+  call('query', { request_type: 'view_account', account_id, finality: 'final' }).then(
+    () => latencies.push(performance.now() - started),
+    () => undefined,
+  );
+}, 5);
+process.on('SIGTERM', () => {
+  clearInterval(timer);
+  process.stdout.write(JSON.stringify(latencies));
+  process.exit(0);
+});
+process.stdout.write('ready\n');
