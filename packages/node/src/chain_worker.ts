@@ -42,7 +42,21 @@ port.on('message', (m: ToChain) => {
 const genesis = loadGenesis(data.genesisPath);
 const applier = createApplier(genesis);
 await mayOpen;
-const store = await Store.open(data.dataPath);
+// What the chain reads back of what it writes: the rest (outcomes, receipts, transactions, views,
+// state changes) only the RPC thread reads, and caching it here would only push these out.
+const READ_BACK = [
+  DBCol.BlockMisc,
+  DBCol.BlockHeader,
+  DBCol.Block,
+  DBCol.BlockHeight,
+  DBCol.ChunkExtra,
+  DBCol.FlatState,
+  DBCol.OutgoingReceipts,
+  DBCol.BlockMerkleTree,
+  DBCol.TrieChanges,
+  DBCol.ChunkHashesByBlock,
+];
+const store = await Store.open(data.dataPath, { writeThrough: new Set(READ_BACK.map((c) => c.id)) });
 const chain = await Chain.open({
   store,
   genesis,

@@ -49,6 +49,12 @@ export interface StoreOptions {
    */
   readonly writeBufferBytes?: number;
   readonly tableFileBytes?: number;
+  /**
+   * Columns (by id) whose committed rows go into the read cache; rows of the others are only
+   * forgotten. Absent: every column. A writer whose rows are read elsewhere (the chain thread, whose
+   * outcomes and views the RPC thread serves) keeps its cache for the rows it reads back itself.
+   */
+  readonly writeThrough?: ReadonlySet<number>;
 }
 
 /** Counters since open, for an operator's metrics. */
@@ -89,12 +95,15 @@ export class Store {
   /** Called with every update once its batch is written (a writer telling readers elsewhere). */
   onCommitted: ((update: StoreUpdate) => void) | null = null;
 
+  private readonly writeThrough: ReadonlySet<number> | null;
+
   private constructor(
     private readonly db: Db,
     readonly path: string | null,
     opts: StoreOptions,
   ) {
     this.cache = new LruCache(opts.cacheBytes ?? 64 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
+    this.writeThrough = opts.writeThrough ?? null;
   }
 
   /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
@@ -268,7 +277,8 @@ export class Store {
       if (op.type === 'put') batch.put(k, offHeapCopy(op.value));
       else batch.del(k);
       // A direct put on a refcounted column is stored as given; only folded counts are cached.
-      const row = op.type === 'delete' ? ABSENT : op.col.refcounted || !cacheRows ? null : op.value;
+      const cached = cacheRows && !op.col.refcounted && (this.writeThrough?.has(op.col.id) ?? true);
+      const row = op.type === 'delete' ? ABSENT : cached ? op.value : null;
       written.push([columnKey(op.col, op.key), row]);
     }
     for (const r of update.refcounts.values()) {
