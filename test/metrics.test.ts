@@ -39,6 +39,9 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   t.ok((value('nearlite_store_reads_total') ?? 0) > 0, 'store reads');
   t.ok((value('nearlite_store_cache_hits_total') ?? 0) > 0, 'cache hits');
   t.ok((value('nearlite_store_batches_total') ?? 0) >= 3, 'batches');
+  const chainHeapUsed = value('nearlite_chain_thread_heap_used_bytes') ?? 0;
+  t.ok(chainHeapUsed > 1e6, "the chain thread's heap");
+  t.ok((value('nearlite_chain_thread_heap_total_bytes') ?? 0) >= chainHeapUsed);
   t.equal(value('nearlite_gc_collected_blocks_total'), 0, 'GC progress (nothing old enough yet)');
   t.equal(value('nearlite_tail_height'), 0, 'the tail');
   t.ok(value('nearlite_rpc_request_duration_seconds_count{method="status"}') === 1, 'latency histogram');

@@ -24,6 +24,11 @@ export type ToChain =
   | { readonly t: 'stop'; readonly id: number }
   | { readonly t: 'answer'; readonly id: number; readonly value: unknown };
 
+export interface ThreadHeap {
+  readonly used: number;
+  readonly total: number;
+}
+
 /** An error as it crosses: name and message (a HandlerError's fields do not survive the clone). */
 export interface CrossedError {
   readonly name: string;
@@ -44,6 +49,8 @@ export type FromChain =
       readonly settled: readonly string[];
       readonly seconds: number;
       readonly stats: StoreStats;
+      /** The chain thread's JavaScript heap (bytes), sampled at most once a second. */
+      readonly heap: ThreadHeap;
     }
   | { readonly t: 'collected'; readonly written: Uint8Array; readonly blocks: number }
   | { readonly t: 'reply'; readonly id: number; readonly value?: unknown; readonly error?: CrossedError }

@@ -27,7 +27,7 @@ import { type CryptoHash, toHex } from '@nearlite/primitives';
 import { DBCol, forEachWrittenRow, type Store, type StoreStats } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
-import type { ChainWorkerData, CrossedError, FromChain, ToChain } from './chain_messages.js';
+import type { ChainWorkerData, CrossedError, FromChain, ThreadHeap, ToChain } from './chain_messages.js';
 
 export interface ChainThreadLogger {
   info(msg: string): void;
@@ -143,6 +143,8 @@ export class ChainThread implements ChainHandle {
     { resolve: (v: unknown) => void; reject: (e: Error) => void }
   >();
   private chainStats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
+  /** The chain thread's heap as its last block reported it. */
+  heap: ThreadHeap = { used: 0, total: 0 };
   private stopping = false;
   private failedStarts = 0;
   private producedSinceStart = false;
@@ -317,6 +319,7 @@ export class ChainThread implements ChainHandle {
         this.producedSinceStart = true;
         this.forget(m.written);
         this.chainStats = m.stats;
+        this.heap = m.heap;
         this.tip = { height: m.height, hash: m.hash };
         this.pool.settle(m.settled);
         const header = this.chainStore.blockHeader(m.hash);

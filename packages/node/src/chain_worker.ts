@@ -3,6 +3,7 @@
 // node's database through its own handle (classic-level's `multithreading`) and is its only writer;
 // after each batch it tells the RPC thread which rows it wrote, so that thread's read cache forgets
 // them before anything reads the block.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   Chain,
@@ -16,7 +17,13 @@ import {
 import { toHex } from '@nearlite/primitives';
 import { DBCol, Store, WrittenRows } from '@nearlite/store';
 import { createApplier, STORAGE_USAGE_CONFIG } from './applier.js';
-import { type ChainWorkerData, crossedError, type FromChain, type ToChain } from './chain_messages.js';
+import {
+  type ChainWorkerData,
+  crossedError,
+  type FromChain,
+  type ThreadHeap,
+  type ToChain,
+} from './chain_messages.js';
 
 const port = parentPort!;
 const data = workerData as ChainWorkerData;
@@ -56,7 +63,11 @@ const READ_BACK = [
   DBCol.TrieChanges,
   DBCol.ChunkHashesByBlock,
 ];
-const store = await Store.open(data.dataPath, { writeThrough: new Set(READ_BACK.map((c) => c.id)) });
+// Half the read cache a node's RPC thread has: what the chain reads back is a small part of the rows.
+const store = await Store.open(data.dataPath, {
+  writeThrough: new Set(READ_BACK.map((c) => c.id)),
+  cacheBytes: 32 * 1024 * 1024,
+});
 const chain = await Chain.open({
   store,
   genesis,
@@ -68,6 +79,19 @@ const chain = await Chain.open({
 // Trie nodes are content-addressed: a node's row never changes, so the RPC thread need not hear of them.
 const written = new WrittenRows(new Set([DBCol.State.id]));
 store.onCommitted = (update) => written.add(update);
+
+let heap: ThreadHeap = { used: 0, total: 0 };
+let heapAt = 0;
+/** This thread's heap, for the node's metrics: read at most once a second. */
+function heapNow(): ThreadHeap {
+  const now = Date.now();
+  if (now - heapAt >= 1000) {
+    const h = getHeapStatistics();
+    heap = { used: h.used_heap_size, total: h.total_heap_size };
+    heapAt = now;
+  }
+  return heap;
+}
 
 /** When the block being produced was asked for (the block time's tick, or a request). */
 let producingSince = performance.now();
@@ -86,6 +110,7 @@ chain.committed.on('block', (b: CommittedBlock) => {
       settled: [...settle(b.included), ...settle(b.rejectedTxs)],
       seconds: (performance.now() - producingSince) / 1000,
       stats: { ...store.stats },
+      heap: heapNow(),
     },
     [rows.buffer as ArrayBuffer],
   );

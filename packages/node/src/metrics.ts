@@ -14,7 +14,13 @@ export class NodeMetrics extends RpcMetrics {
   private readonly blockTime: Histogram;
   private readonly collected: Counter;
 
-  constructor(chain: ChainHandle, storeStats: () => StoreStats, viewGasBurnt: () => bigint = () => 0n) {
+  constructor(
+    chain: ChainHandle,
+    storeStats: () => StoreStats,
+    viewGasBurnt: () => bigint = () => 0n,
+    /** The chain thread's heap, when the chain runs on a thread of its own. */
+    chainHeap: (() => { readonly used: number; readonly total: number }) | null = null,
+  ) {
     super();
     const registers = [this.registry];
     this.transactions = new Counter({
@@ -74,6 +80,18 @@ export class NodeMetrics extends RpcMetrics {
         this.set(Number(viewGasBurnt()));
       },
     });
+    if (chainHeap) {
+      storeGauge(
+        'nearlite_chain_thread_heap_used_bytes',
+        "The chain thread's JavaScript heap in use",
+        () => chainHeap().used,
+      );
+      storeGauge(
+        'nearlite_chain_thread_heap_total_bytes',
+        "The chain thread's JavaScript heap reserved",
+        () => chainHeap().total,
+      );
+    }
     storeGauge('nearlite_store_reads_total', 'Store reads since start', () => storeStats().reads);
     storeGauge(
       'nearlite_store_cache_hits_total',

@@ -210,6 +210,7 @@ export class NearliteNode {
         chain,
         () => chainThread?.storeStats() ?? store.stats,
         services.viewGasBurnt,
+        chainThread ? () => chainThread!.heap : null,
       );
       // Made once the node is up (a failed start has nothing to warm).
       let warmUp: WarmUp | null = null;
