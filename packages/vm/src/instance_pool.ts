@@ -2,8 +2,10 @@
 // after its own work. An instance's state is its memory, its globals, its tables and its dropped
 // segments; for a module that cannot change the last two (prepare's `resetGlobals` is not null), a
 // finished instance is put back exactly as instantiation left it — written memory zeroed, the memory
-// below the data segments' end copied back from the image taken at its first instantiation, every
-// mutable global set back — and the next call of the same module runs on it.
+// below the data segments' end copied back from the image taken at its first instantiation (from the
+// lowest address the call wrote: a Rust contract's data sits above a 1 MiB stack, which a call
+// touches only near its top), every mutable global set back — and the next call of the same module
+// runs on it.
 import type { CompiledContract } from './cache.js';
 import { keepMemory } from './memory_pool.js';
 
@@ -49,11 +51,13 @@ export function resetPoint(
 }
 
 /**
- * Puts an instance back after its call, once the memory the call wrote has been zeroed. The least
- * recently used module's instance makes room; its memory, cleared, goes back to the memory pool.
+ * Puts an instance back after its call, once the memory the call wrote above the data has been
+ * zeroed; `lowestWrite` is where the call's lowest write into memory began. The least recently used
+ * module's instance makes room; its memory, cleared, goes back to the memory pool.
  */
-export function returnInstance(compiled: CompiledContract, p: PooledInstance): void {
-  new Uint8Array(p.memory.buffer).set(p.image, 0);
+export function returnInstance(compiled: CompiledContract, p: PooledInstance, lowestWrite = 0): void {
+  const from = Math.max(0, lowestWrite);
+  if (from < p.image.length) new Uint8Array(p.memory.buffer).set(p.image.subarray(from), from);
   for (let i = 0; i < p.globals.length; i++) p.globals[i]!.value = p.initial[i]!;
   idle.delete(compiled);
   idle.set(compiled, p);

@@ -13,7 +13,14 @@ import { resetPoint, returnInstance, takeInstance } from './instance_pool.js';
 import { VMLogic } from './logic.js';
 import { releaseMemory, takeMemory, zeroWrites } from './memory_pool.js';
 import { PAGE } from './prepare/memory_guard.js';
-import { GAS_EXPORT, LOW_EXPORT, PAGES_EXPORT, STACK_EXPORT, START_EXPORT } from './prepare/prepare.js';
+import {
+  GAS_EXPORT,
+  LOW_EXPORT,
+  MIN_EXPORT,
+  PAGES_EXPORT,
+  STACK_EXPORT,
+  START_EXPORT,
+} from './prepare/prepare.js';
 import { ProfileDataV3 } from './profile.js';
 import { Memory } from './vmstate.js';
 
@@ -177,9 +184,10 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
     if (pooled === undefined) {
       releaseMemory(memory, low, initialBytes, pages.value as number);
     } else {
-      // Below the data's end the instance's image is copied back whole.
+      // Below the data's end the instance's image is copied back from the lowest write on.
+      const min = Math.min((exports[MIN_EXPORT] as WebAssembly.Global).value as number, guestMemory.hostMin);
       zeroWrites(memory, compiled.dataEnd, low, initialBytes, pages.value as number);
-      returnInstance(compiled, pooled);
+      returnInstance(compiled, pooled, min);
     }
   }
   return logic.outcome(null);

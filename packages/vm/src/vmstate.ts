@@ -14,11 +14,15 @@ export class Memory {
   private pages: WebAssembly.Global | null = null;
   /** End of the highest host write that started in the initial pages, clipped to them. */
   hostLow = 0;
+  /** Start of the lowest host write into the initial pages (their size while none was made). */
+  hostMin: number;
 
   constructor(
     private readonly mem: WebAssembly.Memory,
     private readonly initialBytes: number,
-  ) {}
+  ) {
+    this.hostMin = initialBytes;
+  }
 
   /** Connects the instance's virtual page count once it exists. */
   bind(pages: WebAssembly.Global): void {
@@ -51,7 +55,10 @@ export class Memory {
     gas.payBase('write_memory_base');
     gas.payPer('write_memory_byte', BigInt(data.length));
     const [s, e] = this.range(ptr, BigInt(data.length));
-    if (s < this.initialBytes && e > this.hostLow) this.hostLow = Math.min(e, this.initialBytes);
+    if (s < this.initialBytes) {
+      if (e > this.hostLow) this.hostLow = Math.min(e, this.initialBytes);
+      if (s < this.hostMin && e > s) this.hostMin = s;
+    }
     new Uint8Array(this.mem.buffer).set(data, s);
   }
 

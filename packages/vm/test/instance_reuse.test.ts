@@ -41,6 +41,34 @@ t.test('globals, data and start are as instantiation left them, call after call'
   t.ok(keptInstances() >= 1, 'the module was kept between calls');
 });
 
+t.test('memory below the data is as instantiation left it after guest, host and bulk writes', async (t) => {
+  // Data high in the first page, as a Rust contract's sits above its stack: a call restores only
+  // what lies above its lowest write, so every kind of write must count as one.
+  const code = await contract(`
+    (data (i32.const 60000) "xyz")
+    (func (export "scribble")
+      (i64.store (i32.const 16) (i64.const -1))
+      (i32.store8 (i32.const 60001) (i32.const 81)))
+    (func (export "host_write") (call $input (i64.const 0)) (call $read_register (i64.const 0) (i64.const 48)))
+    (func (export "fill") (memory.fill (i32.const 200) (i32.const 7) (i32.const 100)))
+    (func (export "high_only") (i64.store (i32.const 61000) (i64.const 5)))
+    (func (export "look")
+      (i64.store (i32.const 1000) (i64.or (i64.or (i64.load (i32.const 16)) (i64.load (i32.const 48)))
+        (i64.or (i64.load (i32.const 200)) (i64.load (i32.const 61000)))))
+      (i32.store (i32.const 1008) (i32.load (i32.const 60000)))
+      (call $value_return (i64.const 11) (i64.const 1000)))
+  `);
+  const codeHash = freshHash();
+  const run = (method: string) =>
+    call({ code, codeHash, method, context: { input: new TextEncoder().encode('hostdata') } });
+  const clean = [0, 0, 0, 0, 0, 0, 0, 0, 0x78, 0x79, 0x7a];
+  for (const method of ['scribble', 'host_write', 'fill', 'high_only', 'scribble']) {
+    t.equal(run(method).aborted, null, `${method} runs`);
+    t.same([...returned(run('look'))], clean, `after ${method}: zeros below the data, the data as written`);
+  }
+  t.ok(keptInstances() >= 1, 'the module was kept between calls');
+});
+
 t.test('a trapped call leaves nothing behind: gas and stack budgets are whole again', async (t) => {
   const code = await contract(`
     (func $deep (param i64) (result i64) (call $deep (i64.add (local.get 0) (i64.const 1))))

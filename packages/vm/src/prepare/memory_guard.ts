@@ -9,7 +9,8 @@
 //   memory of that size would;
 // - memory.size reads the virtual page count and memory.grow moves it, up to the maximum;
 // - stores (and memory.fill/copy/init) record how far into the initial pages they wrote, so the
-//   host zeroes only that and the grown pages before handing the memory to the next call.
+//   host zeroes only that and the grown pages before handing the memory to the next call, and
+//   where the lowest of them began, so a kept instance gets back only that part of its data image.
 // None of the injected code is metered: gas is still charged per original instruction.
 import { Reader, Sink } from './bytes.js';
 
@@ -20,6 +21,8 @@ export interface MemoryGuard {
   readonly pagesGlobal: number;
   readonly limitGlobal: number;
   readonly lowGlobal: number;
+  /** Start of the lowest write into the initial pages (their size while nothing is written). */
+  readonly minGlobal: number;
   readonly checkFunc: number;
   readonly growFunc: number;
 }
@@ -122,8 +125,8 @@ export function helperTypes(): Uint8Array {
 /** Code-section entries (size-prefixed) of the helpers: check(addr, offset, len), grow(pages). */
 export function helperBodies(g: MemoryGuard, initialPages: number, maxPages: number): Uint8Array {
   const init = BigInt(initialPages * PAGE);
-  // check: locals 3 = start, 4 = end (i64). Trap past the virtual size; note writes that start in
-  // the initial pages, clipped to them (grown pages are zeroed whole).
+  // check: locals 3 = start, 4 = end (i64). Trap past the virtual size; note where writes that start
+  // in the initial pages end (clipped to them: grown pages are zeroed whole) and begin.
   const check = new Sink().u32(1).u32(2).byte(0x7e);
   check.byte(0x20).u32(0).byte(0xad).byte(0x20).u32(1).byte(0x7c).byte(0x22).u32(3);
   check.byte(0x20).u32(2).byte(0x7c).byte(0x22).u32(4);
@@ -134,6 +137,8 @@ export function helperBodies(g: MemoryGuard, initialPages: number, maxPages: num
   check.byte(0x20).u32(4).byte(0x42).sleb(init).byte(0x20).u32(4).byte(0x42).sleb(init).byte(0x54).byte(0x1b);
   check.byte(0x22).u32(4).byte(0xa7).byte(0x23).u32(g.lowGlobal).byte(0x4b).byte(0x04).byte(0x40);
   check.byte(0x20).u32(4).byte(0xa7).byte(0x24).u32(g.lowGlobal).byte(0x0b);
+  check.byte(0x20).u32(3).byte(0xa7).byte(0x23).u32(g.minGlobal).byte(0x49).byte(0x04).byte(0x40);
+  check.byte(0x20).u32(3).byte(0xa7).byte(0x24).u32(g.minGlobal).byte(0x0b);
   check.byte(0x0b).byte(0x0b);
   // grow: -1 past the maximum, else the old page count; the byte limit follows the page count.
   const grow = new Sink().u32(0);
@@ -156,7 +161,10 @@ export function helperBodies(g: MemoryGuard, initialPages: number, maxPages: num
   return new Sink().u32(c.length).bytes(c).u32(gr.length).bytes(gr).toBytes();
 }
 
-/** Globals (type, mutability, init) for the virtual page count, byte limit and low-water mark. */
+/** Globals the guard adds: the virtual page count, the byte limit and the two write marks. */
+export const GUARD_GLOBALS = 4;
+
+/** Globals (type, mutability, init) for the virtual page count, byte limit and write marks. */
 export function guardGlobals(initialPages: number): Uint8Array {
   return new Sink()
     .byte(0x7f)
@@ -173,6 +181,11 @@ export function guardGlobals(initialPages: number): Uint8Array {
     .byte(0x01)
     .byte(0x41)
     .byte(0x00)
+    .byte(0x0b)
+    .byte(0x7f)
+    .byte(0x01)
+    .byte(0x41)
+    .sleb(BigInt(initialPages * PAGE))
     .byte(0x0b)
     .toBytes();
 }

@@ -5,7 +5,7 @@
 import type { VMConfig } from '../config.js';
 import { fail, PrepareFailure, Reader, Sink } from './bytes.js';
 import { type InstrumentContext, instrumentBody } from './instrument.js';
-import { guardGlobals, helperBodies, helperTypes, type MemoryGuard } from './memory_guard.js';
+import { GUARD_GLOBALS, guardGlobals, helperBodies, helperTypes, type MemoryGuard } from './memory_guard.js';
 import { type Features, isValType, skipConstExpr } from './opcodes.js';
 
 export const GAS_EXPORT = '\u0000gas';
@@ -13,6 +13,7 @@ export const STACK_EXPORT = '\u0000stack';
 export const START_EXPORT = '\u0000start';
 export const PAGES_EXPORT = '\u0000pages';
 export const LOW_EXPORT = '\u0000low';
+export const MIN_EXPORT = '\u0000min';
 export const LIMIT_EXPORT = '\u0000limit';
 /** The contract's own mutable global `i`, exported so an instance can be reset between calls. */
 export const globalExport = (i: number): string => `\u0000g${i}`;
@@ -266,7 +267,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     if (!gl.done()) fail();
     globalsFrom = code.subarray(from, gl.end);
   }
-  globals.u32(globalCount + 5).bytes(globalsFrom);
+  globals.u32(globalCount + 2 + GUARD_GLOBALS).bytes(globalsFrom);
   globals.byte(0x7e).byte(0x01).byte(0x42).byte(0x00).byte(0x0b);
   globals.byte(0x7f).byte(0x01).byte(0x41).sleb(BigInt(limits.max_stack_height)).byte(0x0b);
   globals.bytes(guardGlobals(limits.initial_memory_pages));
@@ -294,7 +295,9 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   }
   const start = s.get(8);
   const startFn = start === undefined ? null : start.u32();
-  exports.u32(exportCount + 5 + mutableGlobals.length + (startFn === null ? 0 : 1)).bytes(exportsFrom);
+  exports
+    .u32(exportCount + 2 + GUARD_GLOBALS + mutableGlobals.length + (startFn === null ? 0 : 1))
+    .bytes(exportsFrom);
   exports.name(GAS_EXPORT).byte(0x03).u32(globalCount);
   exports
     .name(STACK_EXPORT)
@@ -312,6 +315,10 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     .name(LOW_EXPORT)
     .byte(0x03)
     .u32(globalCount + 4);
+  exports
+    .name(MIN_EXPORT)
+    .byte(0x03)
+    .u32(globalCount + 5);
   for (const i of mutableGlobals) exports.name(globalExport(i)).byte(0x03).u32(i);
   if (startFn !== null) exports.name(START_EXPORT).byte(0x00).u32(startFn);
   out.section(7, exports);
@@ -337,6 +344,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     pagesGlobal: globalCount + 2,
     limitGlobal: globalCount + 3,
     lowGlobal: globalCount + 4,
+    minGlobal: globalCount + 5,
     checkFunc: importCount + bodies,
     growFunc: importCount + bodies + 1,
   };
@@ -372,6 +380,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
           PAGES_EXPORT,
           LIMIT_EXPORT,
           LOW_EXPORT,
+          MIN_EXPORT,
           ...mutableGlobals.map(globalExport),
         ]
       : null;
