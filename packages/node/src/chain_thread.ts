@@ -134,7 +134,7 @@ export class ChainThread implements ChainHandle {
   private worker: Worker | null = null;
   private hooks: ChainThreadHooks = {};
   private running = false;
-  /** What was asked of the chain before its thread was started. */
+  /** What was asked of the chain while no thread ran (one died, the next not started yet). */
   private early: ToChain[] = [];
   private tip: Tip;
   private nextId = 1;
@@ -288,6 +288,8 @@ export class ChainThread implements ChainHandle {
     this.requests.clear();
     const err = new Error(`the chain thread exited (${code})`);
     for (const r of orphans) r.reject(err);
+    // A GC batch it had announced is not coming: its heights stay refused until GC moves again.
+    this.statePins.endCollect();
     if (this.stopping) return;
     this.failedStarts = this.producedSinceStart ? 0 : this.failedStarts + 1;
     if (this.failedStarts > MAX_FAILED_STARTS) {
