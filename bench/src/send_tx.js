@@ -170,9 +170,11 @@ export async function measureSendTx(home, meta, key, o) {
   memory.heapUsed = gauge('nodejs_heap_size_used_bytes');
   memory.heapTotal = gauge('nodejs_heap_size_total_bytes');
   memory.external = gauge('nodejs_external_memory_bytes');
+  memory.chainHeapUsed = gauge('nearlite_chain_thread_heap_used_bytes');
+  memory.chainHeapTotal = gauge('nearlite_chain_thread_heap_total_bytes');
   row.nodeMemoryMb = memory;
   log(
-    `send_tx node memory: peak RSS ${rss} MB, now ${memory.rss} MB (${memory.anon} MB private); main heap ${memory.heapUsed} MB used of ${memory.heapTotal} MB, external ${memory.external} MB`,
+    `send_tx node memory: peak RSS ${rss} MB, now ${memory.rss} MB (${memory.anon} MB private); main heap ${memory.heapUsed} MB used of ${memory.heapTotal} MB, chain thread's ${memory.chainHeapUsed} of ${memory.chainHeapTotal} MB, external ${memory.external} MB`,
   );
   await txNode.stop();
   return { row, rss, memory };
