@@ -65,7 +65,7 @@ function lightClientBlockView(chain: ChainHandle, b: BlockHeader): object {
   };
 }
 
-/** nearcore's ChainHandle::create_light_client_block for the block `header`. */
+/** nearcore's Chain::create_light_client_block for the block `header`. */
 function createLightClientBlock(chain: ChainHandle, header: BlockHeader): object {
   let final = headerOf(chain, header.rest.lastFinalBlock);
   const twoAhead = headerAt(chain, final.lite.height + 2);
