@@ -16,6 +16,11 @@ export interface PooledTransaction {
   readonly signatureVerified?: boolean;
 }
 
+/** How a pool names one (signer, key, nonce): pending at most once. */
+export function pendingNonceKey(accessKeyId: string, nonce: bigint): string {
+  return `${accessKeyId}#${nonce}`;
+}
+
 export class TxPool implements TxPoolHandle {
   private readonly queues = new Map<number, PooledTransaction[]>();
   private readonly known = new Set<string>();
@@ -25,7 +30,7 @@ export class TxPool implements TxPoolHandle {
     const k = toHex(tx.hash);
     if (this.known.has(k)) return false;
     this.known.add(k);
-    this.pendingNonces.add(`${tx.accessKeyId}#${tx.nonce}`);
+    this.pendingNonces.add(pendingNonceKey(tx.accessKeyId, tx.nonce));
     let q = this.queues.get(tx.shardId);
     if (!q) {
       q = [];
@@ -40,7 +45,7 @@ export class TxPool implements TxPoolHandle {
   }
 
   hasPendingNonce(accessKeyId: string, nonce: bigint): boolean {
-    return this.pendingNonces.has(`${accessKeyId}#${nonce}`);
+    return this.pendingNonces.has(pendingNonceKey(accessKeyId, nonce));
   }
 
   /** Removes up to `limit` transactions of a shard, each key's in nonce order. */
@@ -67,7 +72,7 @@ export class TxPool implements TxPoolHandle {
   committed(txs: readonly PooledTransaction[]): void {
     for (const t of txs) {
       this.known.delete(toHex(t.hash));
-      this.pendingNonces.delete(`${t.accessKeyId}#${t.nonce}`);
+      this.pendingNonces.delete(pendingNonceKey(t.accessKeyId, t.nonce));
     }
   }
 

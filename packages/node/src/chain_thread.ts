@@ -17,6 +17,7 @@ import {
   type NewBlockEvent,
   openChainStore,
   type PooledTransaction,
+  pendingNonceKey,
   type ShardLayout,
   StatePins,
   type StateWrite,
@@ -79,14 +80,14 @@ class PoolMirror implements TxPoolHandle {
   }
 
   hasPendingNonce(accessKeyId: string, nonce: bigint): boolean {
-    return this.nonces.has(`${accessKeyId}#${nonce}`);
+    return this.nonces.has(pendingNonceKey(accessKeyId, nonce));
   }
 
   add(tx: PooledTransaction): boolean {
     const k = toHex(tx.hash);
     if (this.pending.has(k)) return false;
     this.pending.set(k, tx);
-    this.nonces.add(`${tx.accessKeyId}#${tx.nonce}`);
+    this.nonces.add(pendingNonceKey(tx.accessKeyId, tx.nonce));
     this.outbox.push(tx);
     // The admissions of one turn of the event loop cross in one message.
     if (!this.flushing) {
@@ -107,7 +108,7 @@ class PoolMirror implements TxPoolHandle {
       const tx = this.pending.get(k);
       if (!tx) continue;
       this.pending.delete(k);
-      this.nonces.delete(`${tx.accessKeyId}#${tx.nonce}`);
+      this.nonces.delete(pendingNonceKey(tx.accessKeyId, tx.nonce));
     }
   }
 
