@@ -17,9 +17,10 @@ export interface RefcountDelta {
 
 /** A row's key in maps keyed by column and key: the update's refcounts and the store's cache. */
 export function columnKey(col: DBColumn, key: Uint8Array): string {
-  return `${col.id}:${binaryKey(key)}`;
+  return columnKeyOf(col.id, key);
 }
 
+/** The same key, for a column known by its id (rows another thread names). */
 export function columnKeyOf(columnId: number, key: Uint8Array): string {
   return `${columnId}:${binaryKey(key)}`;
 }

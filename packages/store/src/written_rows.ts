@@ -8,6 +8,7 @@ import type { StoreUpdate } from './store_update.js';
 
 export class WrittenRows {
   private buf = new Uint8Array(4096);
+  private view = new DataView(this.buf.buffer);
   private len = 0;
 
   /** Rows of these columns are left out: content-addressed rows whose bytes never change. */
@@ -25,9 +26,10 @@ export class WrittenRows {
       const grown = new Uint8Array(Math.max(need, this.buf.length * 2));
       grown.set(this.buf.subarray(0, this.len));
       this.buf = grown;
+      this.view = new DataView(grown.buffer);
     }
     this.buf[this.len] = col.id;
-    new DataView(this.buf.buffer).setUint32(this.len + 1, key.length, true);
+    this.view.setUint32(this.len + 1, key.length, true);
     this.buf.set(key, this.len + 5);
     this.len = need;
   }
