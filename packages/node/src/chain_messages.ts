@@ -43,8 +43,9 @@ export type FromChain =
       readonly hash: Uint8Array;
       /** Rows the block's batch wrote (WrittenRows), to forget before anything reads them. */
       readonly written: Uint8Array;
-      readonly outcomeIds: readonly string[];
-      readonly rejected: readonly (readonly [string, unknown])[];
+      /** A set and a map cross as they are: structured clone keeps them. */
+      readonly outcomeIds: ReadonlySet<string>;
+      readonly rejected: ReadonlyMap<string, unknown>;
       /** Hex hashes of the pooled transactions the block took: included or refused. */
       readonly settled: readonly string[];
       readonly seconds: number;

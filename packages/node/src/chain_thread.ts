@@ -306,8 +306,11 @@ export class ChainThread implements ChainHandle {
     }, 500);
   }
 
-  /** Forgets what this thread's caches hold of rows the chain thread wrote. */
-  private forget(written: Uint8Array): void {
+  /**
+   * Forgets what this thread's caches hold of the blocks GC collected: their rows, and the headers
+   * decoded from them (a block's own batch only adds headers, so only GC takes any away).
+   */
+  private forgetCollected(written: Uint8Array): void {
     this.o.store.forgetRows(written);
     forEachWrittenRow(written, (col, key) => {
       if (col === DBCol.BlockHeader.id) this.chainStore.forget(key);
@@ -320,7 +323,7 @@ export class ChainThread implements ChainHandle {
         return;
       case 'block': {
         this.producedSinceStart = true;
-        this.forget(m.written);
+        this.o.store.forgetRows(m.written);
         this.chainStats = m.stats;
         this.heap = m.heap;
         this.tip = { height: m.height, hash: m.hash };
@@ -331,15 +334,11 @@ export class ChainThread implements ChainHandle {
           return;
         }
         this.hooks.onProduced?.(m.seconds);
-        this.events.emit('block', {
-          header,
-          outcomeIds: new Set(m.outcomeIds),
-          rejected: new Map(m.rejected),
-        });
+        this.events.emit('block', { header, outcomeIds: m.outcomeIds, rejected: m.rejected });
         return;
       }
       case 'collected':
-        this.forget(m.written);
+        this.forgetCollected(m.written);
         this.statePins.endCollect();
         if (m.blocks > 0) this.hooks.onCollected?.(m.blocks);
         return;
