@@ -22,7 +22,7 @@ export * from './shard_layout.js';
 export * from './state_changes.js';
 export * from './state_pins.js';
 export * from './state_records.js';
-export { flatStateReader } from './state_store.js';
+export { flatStateReader, trieStorage } from './state_store.js';
 export * from './tx/codecs.js';
 export * from './tx/final_answers.js';
 export * from './tx/runtime_codecs.js';

@@ -23,6 +23,7 @@ import {
   type StateWrite,
   type Tip,
   type TxPoolHandle,
+  trieStorage,
 } from '@nearlite/chain';
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import { DBCol, forEachWrittenRow, type Store, type StoreStats } from '@nearlite/store';
@@ -210,10 +211,7 @@ export class ChainThread implements ChainHandle {
 
   stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined {
     const extra = this.chainStore.chunkExtra(blockHash, shardId);
-    const store = this.o.store;
-    return extra
-      ? new Trie({ get: (h: CryptoHash) => store.get(DBCol.State, h) }, extra.stateRoot)
-      : undefined;
+    return extra ? new Trie(trieStorage(this.o.store), extra.stateRoot) : undefined;
   }
 
   async produceBlock(): Promise<BlockHeader> {
