@@ -85,31 +85,23 @@ export async function measureSendTx(home, meta, key, o) {
   let measuring = warmup <= 0;
   let cpu0 = null;
   let t0 = performance.now();
+  // A light read load beside the transfers while they are measured (read_probe.js): how long a read
+  // waits while the node takes transactions and makes blocks.
+  let probe = null;
   const startMeasuring = async () => {
     // The main thread's id is the process id.
     cpu0 = { main: await cpuSeconds(pid, pid), all: await cpuSeconds(pid), gen: process.cpuUsage() };
     t0 = performance.now();
     measuring = true;
+    probe = spawn(
+      process.execPath,
+      [join(import.meta.dirname, 'read_probe.js'), txNode.url, JSON.stringify(accounts)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
   };
   if (measuring) await startMeasuring();
   const warm = measuring ? null : setTimeout(startMeasuring, warmup * 1000);
   const until = performance.now() + (measuring ? 0 : warmup * 1000) + o.duration * 1000;
-  // A light read load beside the transfers (read_probe.js): how long a read waits while the node
-  // takes transactions and makes blocks.
-  let probe = null;
-  const startProbe = () => {
-    probe = spawn(
-      process.execPath,
-      [join(import.meta.dirname, 'read_probe.js'), txNode.url, JSON.stringify(accounts)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-  };
-  if (measuring) startProbe();
-  const probeWhenMeasuring = setInterval(() => {
-    if (measuring && !probe) startProbe();
-  }, 50);
   await Promise.all(
     senders.map(async (s) => {
       while (performance.now() < until) {
@@ -130,7 +122,6 @@ export async function measureSendTx(home, meta, key, o) {
   );
   clearTimeout(warm);
   clearInterval(refresh);
-  clearInterval(probeWhenMeasuring);
   const readLatencies = await stopProbe(probe);
   const txSeconds = (performance.now() - t0) / 1000;
   const cpuUs = async (tid) =>
