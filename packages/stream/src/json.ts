@@ -5,12 +5,13 @@
 // anywhere), so no string in the input can pass for one.
 //
 // Most texts need none of that: a chunk's u64s (gas, nonces) stay below 2^53, where JSON.parse is
-// exact. So the text is parsed once as it is; if no integer in it reached 2^53, the integers that
-// would have been literals of 16 digits or more are made bigint in place, and the marker path (a
-// scan of every token, a second copy of the text and a second parse: four to six times the cost on
-// a busy chunk) runs only for the texts that need it, such as every block's `header.timestamp`.
-// The two agree on the integer literals nearcore writes; an exponent literal like `1e15` would
-// become a bigint here and a number there, and nearcore writes none.
+// exact. So the text is parsed once as it is, noting where the integers of 16 digits or more are.
+// If none reached 2^53 they are made bigint in place. If some did (every block's
+// `header.timestamp`), the text's integer literals of 16 digits or more are scanned and matched to
+// those places in order, each literal checked to round to the number parsed there, and the ones
+// beyond 2^53 get their exact value. Only where the literals and the places do not match one to one
+// (an exponent literal like `1e15`, a duplicate key, an array-index key; nearcore writes none of
+// them) does the marker path run: a second copy of the text and a second parse.
 import { randomBytes } from 'node:crypto';
 
 const NONCE = randomBytes(8).toString('hex');
@@ -24,44 +25,97 @@ const INTEGER = /^-?\d+$/;
 export function parseStreamJson(text: string): unknown {
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed === 'number') return exactNumber(parsed) ?? parseMarked(text);
-  return bigintsInPlace(parsed) ? parsed : parseMarked(text);
+  const sites: Site[] = [];
+  const unsafe = collectBig(parsed, sites);
+  if (unsafe === 0) {
+    for (const site of sites) site.set(BigInt(site.value));
+    return parsed;
+  }
+  return exactFromLiterals(text, sites, unsafe) ? parsed : parseMarked(text);
 }
 
 /** The 16-digit rule on a number parsed exactly; null if it may have been rounded. */
 function exactNumber(x: number): number | bigint | null {
-  // A literal of 16 characters or more: 16 digits, or a minus and 15.
-  if (x < 1e15 && x > -1e14) return x;
-  if (!Number.isInteger(x)) return x;
+  if (!isBig(x)) return x;
   if (!Number.isSafeInteger(x)) return null;
   return BigInt(x);
 }
 
-/**
- * Makes the big integers of a parsed tree bigint; false (the tree half done, to be thrown away) at
- * the first integer at or beyond 2^53, whose literal JSON.parse may have rounded.
- */
-function bigintsInPlace(v: unknown): boolean {
-  if (typeof v !== 'object' || v === null) return true;
+/** An integer whose literal has 16 characters or more: 16 digits, or a minus and 15. */
+function isBig(x: number): boolean {
+  return (x >= 1e15 || x <= -1e14) && Number.isInteger(x);
+}
+
+/** A big integer's place in the parsed tree, in the order a walk of the tree meets it. */
+interface Site {
+  readonly value: number;
+  set(v: bigint): void;
+}
+
+/** Notes every big integer under `v` in walk order; returns how many are beyond 2^53. */
+function collectBig(v: unknown, sites: Site[]): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  let unsafe = 0;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
       if (typeof x === 'number') {
-        const e = exactNumber(x);
-        if (e === null) return false;
-        if (e !== x) v[i] = e;
-      } else if (typeof x === 'object' && !bigintsInPlace(x)) return false;
+        if (!isBig(x)) continue;
+        if (!Number.isSafeInteger(x)) unsafe++;
+        sites.push({ value: x, set: (b) => void (v[i] = b) });
+      } else if (typeof x === 'object') unsafe += collectBig(x, sites);
     }
-    return true;
+    return unsafe;
   }
   const o = v as Record<string, unknown>;
   for (const k in o) {
     const x = o[k];
     if (typeof x === 'number') {
-      const e = exactNumber(x);
-      if (e === null) return false;
-      if (e !== x) setOwn(o, k, e);
-    } else if (typeof x === 'object' && !bigintsInPlace(x)) return false;
+      if (!isBig(x)) continue;
+      if (!Number.isSafeInteger(x)) unsafe++;
+      sites.push({ value: x, set: (b) => setOwn(o, k, b) });
+    } else if (typeof x === 'object') unsafe += collectBig(x, sites);
   }
+  return unsafe;
+}
+
+/**
+ * Gives each site the value of the text's integer literal of 16 characters or more at the same
+ * position in order; false, with nothing changed, unless the literals match the sites one to one.
+ * (A literal at the very start of the text is no site: a bare number never gets here.)
+ *
+ * The walk meets values in text order but for array-index keys (walked first) and duplicate keys
+ * (walked where the first one stood, with the last one's value). Either makes a literal and a site
+ * disagree, which is caught here: a literal that is not in the tree makes the counts differ, and a
+ * site out of text order meets a literal that does not round to its number. The one disorder that
+ * would pass is two literals that round to the same number trading places, so two sites beyond
+ * 2^53 with the same number also refuse (below 2^53 equal numbers have one literal).
+ */
+// An integer literal of 15 digits or more where a value starts. It also finds digits inside a string
+// that follow a `:`, `,` or `[` there, but never misses a literal, so a string can only add
+// literals, which makes the count differ.
+const BIG_LITERAL = /[:,[]\s*(-?\d{15,})(?![\d.eE])/g;
+
+function exactFromLiterals(text: string, sites: readonly Site[], unsafe: number): boolean {
+  if (unsafe > 1) {
+    const seen = new Set<number>();
+    for (const site of sites) {
+      if (Number.isSafeInteger(site.value)) continue;
+      if (seen.has(site.value)) return false;
+      seen.add(site.value);
+    }
+  }
+  const literals: string[] = [];
+  const found = new RegExp(BIG_LITERAL);
+  for (let m = found.exec(text); m !== null; m = found.exec(text)) {
+    const literal = m[1]!;
+    if (literal.length < 16) continue;
+    const site = sites[literals.length];
+    if (site === undefined || Number(literal) !== site.value) return false;
+    literals.push(literal);
+  }
+  if (literals.length !== sites.length) return false;
+  sites.forEach((site, i) => site.set(BigInt(literals[i]!)));
   return true;
 }
 

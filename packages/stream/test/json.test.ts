@@ -87,3 +87,43 @@ t.test('a real chunk file round-trips; a 16-digit gas limit is a bigint in chunk
   };
   t.equal(typeof block.chunks[0]?.gas_limit, 'bigint', 'a 16-digit gas limit is a bigint either way');
 });
+
+t.test('literals beyond 2^53 are matched to their places; anything out of order parses again', async (t) => {
+  t.same(
+    parseStreamJson(
+      '{"s":"9007199254740993","t":9007199254740993,"g":[1000000000000000,18446744073709551615]}',
+    ),
+    { s: '9007199254740993', t: 9007199254740993n, g: [1000000000000000n, 18446744073709551615n] },
+    'strings are not literals; every big integer in its place',
+  );
+  // An array-index key is walked first: its literal comes second in the text.
+  const indexed = parseStreamJson('{"a":9007199254740995,"1":9007199254740993}') as Record<string, unknown>;
+  t.equal(indexed.a, 9007199254740995n);
+  t.equal(indexed['1'], 9007199254740993n);
+  // Two literals that round to the same number: either order would pass the rounding check.
+  t.same(parseStreamJson('{"a":9007199254740992,"b":9007199254740993}'), {
+    a: 9007199254740992n,
+    b: 9007199254740993n,
+  });
+  t.same(parseStreamJson('[9007199254740993,9007199254740992]'), [9007199254740993n, 9007199254740992n]);
+  // A duplicate key: the last value stands, and the literal it hides is not matched to a place.
+  t.same(parseStreamJson('{"a":9007199254740993,"b":1,"a":9007199254740995}'), {
+    a: 9007199254740995n,
+    b: 1,
+  });
+  t.same(parseStreamJson('{"a":{"x":9007199254740993},"b":2,"a":{"y":9007199254740995}}'), {
+    a: { y: 9007199254740995n },
+    b: 2,
+  });
+  // Digits inside a string that look like a value: the string keeps them, the number its own.
+  t.same(
+    parseStreamJson('{"log":"x:12345678901234567890,","t":9007199254740993,"u":[ 18446744073709551615 ]}'),
+    {
+      log: 'x:12345678901234567890,',
+      t: 9007199254740993n,
+      u: [18446744073709551615n],
+    },
+  );
+  // An exponent literal is no integer literal: the marker path leaves it a number.
+  t.same(parseStreamJson('{"t":9007199254740993,"e":1e15}'), { t: 9007199254740993n, e: 1e15 });
+});
