@@ -4,7 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { actions as A, Account, JsonRpcProvider, KeyPair, KeyPairSigner } from 'near-api-js';
 import { cliSync, rpc, startNode } from './node_process.js';
-import { sendBatch } from './sender.js';
+import { sendBatch, sendStream } from './sender.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
@@ -14,11 +14,11 @@ export async function buildDataset(dir, p, log) {
   const marker = join(home, 'dataset.json');
   if (existsSync(marker)) {
     const meta = JSON.parse(readFileSync(marker, 'utf8'));
-    if (meta.version === 4) return { home, meta };
+    if (meta.version === 6) return { home, meta };
   }
   rmSync(home, { recursive: true, force: true });
   cliSync(['init', '--home', home, '--shards', '4', '--chain-id', 'bench', '--epoch-length', '1000']);
-  const node = await startNode(home, ['--block-time', '10', '--archive', '--sandbox']);
+  let node = await startNode(home, ['--block-time', '10', '--archive', '--sandbox']);
   try {
     const provider = new JsonRpcProvider({ url: node.url });
     const key = JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8'));
@@ -108,8 +108,32 @@ export async function buildDataset(dir, p, log) {
         log(`  blocks ${Math.min(h + 1000, p.blocks)}/${p.blocks}`);
       }
     }
+    await node.stop();
+    node = null;
+    // A dense stretch last: blocks of a few hundred transfers each (200 ms blocks, four signers
+    // sending without pause), where a follower's pace is set by its cost per state change, not per
+    // block. Its heights are kept in the meta for the follower case.
+    node = await startNode(home, ['--block-time', '200', '--archive', '--sandbox']);
+    const denseFrom = (await rpc(node.url, 'block', { finality: 'optimistic' })).header.height + 1;
+    const perSigner = Math.ceil(p.denseTransfers / 4);
+    await Promise.all(
+      [0, 1, 2, 3].map((s) =>
+        sendStream(
+          node.url,
+          shared,
+          accounts[s + 2],
+          Array.from({ length: perSigner }, (_, j) => ({
+            receiverId: accounts[(s * perSigner + j + 7) % accounts.length],
+            actions: [A.transfer(2000n + BigInt(j))],
+          })),
+        ),
+      ),
+    );
+    const denseTo = (await rpc(node.url, 'block', { finality: 'final' })).header.height;
+    log(`  dense transfers ${perSigner * 4} (heights ${denseFrom}..${denseTo})`);
     const meta = {
-      version: 4,
+      version: 6,
+      dense: { from: denseFrom, to: denseTo },
       params: p,
       accounts,
       holders,
@@ -122,6 +146,6 @@ export async function buildDataset(dir, p, log) {
     writeFileSync(marker, JSON.stringify(meta));
     return { home, meta };
   } finally {
-    await node.stop();
+    await node?.stop();
   }
 }
