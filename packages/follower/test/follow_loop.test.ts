@@ -114,3 +114,37 @@ t.test('a non-archival follower keeps the configured number of blocks below its 
   }
   await store.close();
 });
+
+t.test('catching up, the loop fetches four batches ahead of the block it waits for', async (t) => {
+  const chain = syntheticChain(40);
+  const inner = new MemorySource(chain);
+  let open!: () => void;
+  const gate = new Promise<void>((r) => {
+    open = r;
+  });
+  const first = chain[0]!.block.header.height;
+  // The first block is held back: everything the loop asks for meanwhile is its window.
+  const source = Object.assign(Object.create(inner) as MemorySource, {
+    fetchBlock: async (h: number) => {
+      const m = inner.fetchBlock(h);
+      if (h === first) await gate;
+      return m;
+    },
+  });
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  const loop = new FollowLoop({ history, source, startHeight: first, log: logs(), batchSize: 4 });
+  loop.start();
+  await until(() => inner.fetched.length >= 16, 'the window');
+  await new Promise((r) => setTimeout(r, 50));
+  t.same(
+    [...inner.fetched].sort((a, b) => a - b),
+    Array.from({ length: 16 }, (_, i) => first + i),
+    'sixteen heights, none past them, while the first is awaited',
+  );
+  open();
+  const last = chain.at(-1)!.block.header.height;
+  await until(() => history.cursor()?.height === last, 'the whole chain');
+  await loop.stop();
+  await store.close();
+});
