@@ -1,9 +1,10 @@
 // Signs transactions with explicit consecutive nonces and submits each in nonce order without
-// waiting (wait_until NONE), then waits for all of them: many transactions per key, no nonce races.
+// waiting (wait_until NONE): many transactions per key, no nonce races.
 import { baseDecode, baseEncode, createTransaction, KeyPairSigner } from 'near-api-js';
 import { rpc } from './node_process.js';
 
-export async function sendBatch(url, keyPair, signerId, txs, waitUntil = 'EXECUTED_OPTIMISTIC') {
+/** Signs and sends `txs` one after another without waiting for any; returns their hashes. */
+async function submit(url, keyPair, signerId, txs) {
   const signer = new KeyPairSigner(keyPair);
   const pk = keyPair.getPublicKey();
   const ak = await rpc(url, 'query', {
@@ -13,7 +14,7 @@ export async function sendBatch(url, keyPair, signerId, txs, waitUntil = 'EXECUT
     finality: 'optimistic',
   });
   let nonce = BigInt(ak.nonce);
-  const signed = [];
+  const hashes = [];
   let blockHash = null;
   // Signed just before it is sent, against a recent final block: at 10 ms blocks, a hash read
   // before signing a hundred transactions on a busy machine can fall out of the validity period.
@@ -23,44 +24,25 @@ export async function sendBatch(url, keyPair, signerId, txs, waitUntil = 'EXECUT
     const { signedTransaction, txHash } = await signer.signTransaction(tx);
     const b64 = Buffer.from(signedTransaction.encode()).toString('base64');
     await rpc(url, 'send_tx', { signed_tx_base64: b64, wait_until: 'NONE' });
-    signed.push({ hash: txHash });
+    hashes.push(baseEncode(txHash));
   }
-  return Promise.all(
-    signed.map((s) =>
-      rpc(url, 'tx', { tx_hash: baseEncode(s.hash), sender_account_id: signerId, wait_until: waitUntil }),
-    ),
-  );
+  return hashes;
+}
+
+const status = (url, hash, signerId, waitUntil) =>
+  rpc(url, 'tx', { tx_hash: hash, sender_account_id: signerId, wait_until: waitUntil });
+
+/** Submits `txs`, then waits for every one of them; returns their outcomes. */
+export async function sendBatch(url, keyPair, signerId, txs, waitUntil = 'EXECUTED_OPTIMISTIC') {
+  const hashes = await submit(url, keyPair, signerId, txs);
+  return Promise.all(hashes.map((h) => status(url, h, signerId, waitUntil)));
 }
 
 /**
- * Sends `txs` one after another without waiting for any (a steady stream of transactions), then
- * waits for the last one to be final: the signer's transactions execute in nonce order.
+ * Submits `txs` (a steady stream of transactions), then waits for the last one to be final: the
+ * signer's transactions execute in nonce order.
  */
 export async function sendStream(url, keyPair, signerId, txs) {
-  const signer = new KeyPairSigner(keyPair);
-  const pk = keyPair.getPublicKey();
-  const ak = await rpc(url, 'query', {
-    request_type: 'view_access_key',
-    account_id: signerId,
-    public_key: pk.toString(),
-    finality: 'optimistic',
-  });
-  let nonce = BigInt(ak.nonce);
-  let blockHash = null;
-  let last = null;
-  for (const [i, { receiverId, actions }] of txs.entries()) {
-    if (i % 10 === 0) blockHash = baseDecode((await rpc(url, 'block', { finality: 'final' })).header.hash);
-    const tx = createTransaction(signerId, pk, receiverId, ++nonce, actions, blockHash);
-    const { signedTransaction, txHash } = await signer.signTransaction(tx);
-    const b64 = Buffer.from(signedTransaction.encode()).toString('base64');
-    await rpc(url, 'send_tx', { signed_tx_base64: b64, wait_until: 'NONE' });
-    last = txHash;
-  }
-  if (last !== null) {
-    await rpc(url, 'tx', {
-      tx_hash: baseEncode(last),
-      sender_account_id: signerId,
-      wait_until: 'FINAL',
-    });
-  }
+  const hashes = await submit(url, keyPair, signerId, txs);
+  if (hashes.length > 0) await status(url, hashes.at(-1), signerId, 'FINAL');
 }
