@@ -8,13 +8,16 @@ import { sendBatch, sendStream } from './sender.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
+/** The parameters that shape the chain (the rest say how long cases run). */
+const SHAPE = ['accounts', 'holders', 'transfers', 'denseTransfers', 'blocks'];
 
 export async function buildDataset(dir, p, log) {
   const home = join(dir, `home-${p.name}`);
   const marker = join(home, 'dataset.json');
   if (existsSync(marker)) {
     const meta = JSON.parse(readFileSync(marker, 'utf8'));
-    if (meta.version === 6) return { home, meta };
+    // A dataset built with other parameters is built again.
+    if (meta.version === 6 && SHAPE.every((k) => meta.params[k] === p[k])) return { home, meta };
   }
   rmSync(home, { recursive: true, force: true });
   cliSync(['init', '--home', home, '--shards', '4', '--chain-id', 'bench', '--epoch-length', '1000']);

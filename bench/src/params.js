@@ -6,7 +6,7 @@ export function benchParams(quick) {
         accounts: 300,
         holders: 100,
         transfers: 400,
-        denseTransfers: 4000,
+        denseTransfers: 10_000,
         blocks: 2000,
         duration: 4,
       }
