@@ -95,9 +95,24 @@ async function catchUp(cache, name, genesis, lake, heights, stretch) {
       stateChangesPerSecond: Math.round(changes / windowSeconds),
     };
   }
+  // The dataset before the stretch: its blocks of a few state changes each, where the cost per
+  // block sets the pace (start-up included, and once serving).
+  let sparse = null;
+  if (enteredAt !== null) {
+    const upTo = heights.filter((h) => h.height <= enteredCursor);
+    const servingUpTo = upTo.filter((h) => h.height > cursorAtServing);
+    sparse = {
+      blocks: upTo.length,
+      stateChanges: upTo.reduce((n, h) => n + h.changes, 0),
+      seconds: Number(((enteredAt - started) / 1000).toFixed(2)),
+      blocksPerSecond: Math.round(upTo.length / ((enteredAt - started) / 1000)),
+      servingBlocksPerSecond: Math.round(servingUpTo.length / ((enteredAt - serving) / 1000)),
+    };
+  }
   return {
     follower,
     dense,
+    sparse,
     figures: {
       blocks: heights.length,
       stateChanges,
@@ -116,8 +131,24 @@ async function catchUp(cache, name, genesis, lake, heights, stretch) {
 }
 
 /**
+ * Waits until the process uses under 5 % of a core over a second (at most a minute); returns the
+ * seconds waited.
+ */
+async function settle(pid) {
+  const started = performance.now();
+  let before = await cpuSeconds(pid);
+  while (performance.now() - started < 60_000) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await cpuSeconds(pid);
+    if (now - before < 0.05) break;
+    before = now;
+  }
+  return Math.round((performance.now() - started) / 1000);
+}
+
+/**
  * The follower figures on the dataset in `home` (the producer's home, not running: its LOCK is
- * taken here). Returns { exportSeconds, ingest, dense, reads }.
+ * taken here). Returns { exportSeconds, ingest, sparse, dense, reads }.
  */
 export async function measureFollower({ cache, home, meta, P, log }) {
   const lake = join(cache, `lake-${P.name}`);
@@ -132,17 +163,32 @@ export async function measureFollower({ cache, home, meta, P, log }) {
   const genesis = join(home, 'genesis.json');
 
   const stretch = heights.filter((h) => h.height >= meta.dense.from && h.height <= meta.dense.to);
-  const { follower, figures: ingest, dense } = await catchUp(cache, P.name, genesis, lake, heights, stretch);
+  const {
+    follower,
+    figures: ingest,
+    dense,
+    sparse,
+  } = await catchUp(cache, P.name, genesis, lake, heights, stretch);
   log(
     `whole chain: ${ingest.blocksPerSecond} blocks/s, ${ingest.stateChangesPerSecond} state changes/s ` +
       `(${ingest.seconds} s, start-up included; once serving: ${ingest.servingBlocksPerSecond} blocks/s)`,
   );
+  if (sparse)
+    log(
+      `the dataset up to the dense stretch (${sparse.blocks} blocks, ${sparse.stateChanges} state changes): ` +
+        `${sparse.blocksPerSecond} blocks/s start-up included, ${sparse.servingBlocksPerSecond} once serving`,
+    );
   if (dense)
     log(
       `dense stretch (heights ${dense.firstHeight}..${dense.lastHeight}; ${dense.blocks} blocks timed, ` +
         `${dense.stateChangesPerBlock} state changes per block): ${dense.blocksPerSecond} blocks/s, ` +
         `${dense.stateChangesPerSecond} state changes/s`,
     );
+
+  // A follower that has just caught up is still compacting what it wrote (LevelDB's background
+  // thread: a few seconds of a core on the full chain), which would be counted against its reads.
+  const settledSeconds = await settle(follower.proc.pid);
+  log(`follower settled ${settledSeconds} s after catching up`);
 
   const producer = await startNode(home, ['--block-time', '1000', '--archive']);
   const head = heights.at(-1).height;
@@ -213,7 +259,7 @@ export async function measureFollower({ cache, home, meta, P, log }) {
     await producer.stop();
     await follower.stop();
   }
-  return { exportSeconds, ingest, dense, reads };
+  return { exportSeconds, ingest, sparse, dense, reads };
 }
 
 /** The follower's lines of the results' Markdown. */
@@ -221,7 +267,10 @@ export function followerMarkdown(f) {
   return [
     `Follower (${f.ingest.blocks} blocks over 4 shards exported with \`lake-export\`, followed from \`file:\` on the same disk; Lake export ${f.exportSeconds} s):`,
     '',
-    `- Catch-up, whole chain: ${f.ingest.blocksPerSecond} blocks/s, ${f.ingest.stateChangesPerSecond} state changes/s (${f.ingest.stateChanges} state changes; start-up included; target 1,000 blocks/s); once serving (from the follower's first answer, start-up left out): ${f.ingest.servingBlocksPerSecond} blocks/s, ${f.ingest.servingStateChangesPerSecond} state changes/s; follower start to first answer ${f.ingest.startupMs} ms; follower peak RSS ${f.ingest.followerPeakRssMb} MB`,
+    f.sparse
+      ? `- Catch-up, the dataset up to its dense stretch (${f.sparse.blocks} blocks, ${f.sparse.stateChanges} state changes): ${f.sparse.blocksPerSecond} blocks/s start-up included (target 1,000 blocks/s), ${f.sparse.servingBlocksPerSecond} once serving`
+      : '- Catch-up, the dataset up to its dense stretch: not timed',
+    `- Catch-up, whole chain: ${f.ingest.blocksPerSecond} blocks/s, ${f.ingest.stateChangesPerSecond} state changes/s (${f.ingest.stateChanges} state changes, the run's \`send_tx\` transfers included; start-up included); once serving (from the follower's first answer, start-up left out): ${f.ingest.servingBlocksPerSecond} blocks/s, ${f.ingest.servingStateChangesPerSecond} state changes/s; follower start to first answer ${f.ingest.startupMs} ms; follower peak RSS ${f.ingest.followerPeakRssMb} MB`,
     f.dense
       ? `- Catch-up, dense stretch (heights ${f.dense.firstHeight}..${f.dense.lastHeight}, the dataset's stream of transfers; ${f.dense.blocks} blocks timed inside the whole catch-up, ${f.dense.stateChangesPerBlock} state changes per block): ${f.dense.stateChangesPerSecond} state changes/s (${f.dense.stateChanges} in ${f.dense.seconds} s; target 20,000/s), ${f.dense.blocksPerSecond} blocks/s`
       : '- Catch-up, dense stretch: not timed (the follower passed it between two polls)',
