@@ -62,7 +62,12 @@ function collectBig(v: unknown, sites: Site[]): number {
       if (typeof x === 'number') {
         if (!isBig(x)) continue;
         if (!Number.isSafeInteger(x)) unsafe++;
-        sites.push({ value: x, set: (b) => void (v[i] = b) });
+        sites.push({
+          value: x,
+          set: (b) => {
+            v[i] = b;
+          },
+        });
       } else if (typeof x === 'object') unsafe += collectBig(x, sites);
     }
     return unsafe;
@@ -115,7 +120,7 @@ function exactFromLiterals(text: string, sites: readonly Site[], unsafe: number)
     literals.push(literal);
   }
   if (literals.length !== sites.length) return false;
-  sites.forEach((site, i) => site.set(BigInt(literals[i]!)));
+  for (let i = 0; i < sites.length; i++) sites[i]!.set(BigInt(literals[i]!));
   return true;
 }
 
