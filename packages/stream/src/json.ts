@@ -28,7 +28,7 @@ export function parseStreamJson(text: string): unknown {
   const sites: Site[] = [];
   const unsafe = collectBig(parsed, sites);
   if (unsafe === 0) {
-    for (const site of sites) site.set(BigInt(site.value));
+    for (const site of sites) setSite(site, BigInt(site.value));
     return parsed;
   }
   return exactFromLiterals(text, sites, unsafe) ? parsed : parseMarked(text);
@@ -46,43 +46,42 @@ function isBig(x: number): boolean {
   return (x >= 1e15 || x <= -1e14) && Number.isInteger(x);
 }
 
-/** A big integer's place in the parsed tree, in the order a walk of the tree meets it. */
+/** A big integer's place in the parsed tree (an array and index, or an object and key). */
 interface Site {
+  readonly holder: unknown[] | Record<string, unknown>;
+  readonly key: number | string;
   readonly value: number;
-  set(v: bigint): void;
+}
+
+function setSite(site: Site, v: bigint): void {
+  if (typeof site.key === 'number') (site.holder as unknown[])[site.key] = v;
+  else setOwn(site.holder as Record<string, unknown>, site.key, v);
 }
 
 /** Notes every big integer under `v` in walk order; returns how many are beyond 2^53. */
 function collectBig(v: unknown, sites: Site[]): number {
   if (typeof v !== 'object' || v === null) return 0;
   let unsafe = 0;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      if (typeof x === 'number') {
-        if (!isBig(x)) continue;
-        if (!Number.isSafeInteger(x)) unsafe++;
-        sites.push({
-          value: x,
-          set: (b) => {
-            v[i] = b;
-          },
-        });
-      } else if (typeof x === 'object') unsafe += collectBig(x, sites);
-    }
-    return unsafe;
-  }
-  const o = v as Record<string, unknown>;
-  for (const k in o) {
-    const x = o[k];
-    if (typeof x === 'number') {
-      if (!isBig(x)) continue;
-      if (!Number.isSafeInteger(x)) unsafe++;
-      sites.push({ value: x, set: (b) => setOwn(o, k, b) });
-    } else if (typeof x === 'object') unsafe += collectBig(x, sites);
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) unsafe += note(v, i, v[i], sites);
+  else {
+    const o = v as Record<string, unknown>;
+    for (const k in o) unsafe += note(o, k, o[k], sites);
   }
   return unsafe;
 }
+
+/** `collectBig` for one value at `holder[key]`. */
+function note(holder: Site['holder'], key: number | string, x: unknown, sites: Site[]): number {
+  if (typeof x === 'object') return collectBig(x, sites);
+  if (typeof x !== 'number' || !isBig(x)) return 0;
+  sites.push({ holder, key, value: x });
+  return Number.isSafeInteger(x) ? 0 : 1;
+}
+
+// An integer literal of 15 digits or more where a value starts. It also finds digits inside a string
+// that follow a `:`, `,` or `[` there, but never misses a literal, so a string can only add
+// literals, which makes the count differ.
+const BIG_LITERAL = /[:,[]\s*(-?\d{15,})(?![\d.eE])/g;
 
 /**
  * Gives each site the value of the text's integer literal of 16 characters or more at the same
@@ -96,11 +95,6 @@ function collectBig(v: unknown, sites: Site[]): number {
  * would pass is two literals that round to the same number trading places, so two sites beyond
  * 2^53 with the same number also refuse (below 2^53 equal numbers have one literal).
  */
-// An integer literal of 15 digits or more where a value starts. It also finds digits inside a string
-// that follow a `:`, `,` or `[` there, but never misses a literal, so a string can only add
-// literals, which makes the count differ.
-const BIG_LITERAL = /[:,[]\s*(-?\d{15,})(?![\d.eE])/g;
-
 function exactFromLiterals(text: string, sites: readonly Site[], unsafe: number): boolean {
   if (unsafe > 1) {
     const seen = new Set<number>();
@@ -120,7 +114,7 @@ function exactFromLiterals(text: string, sites: readonly Site[], unsafe: number)
     literals.push(literal);
   }
   if (literals.length !== sites.length) return false;
-  for (let i = 0; i < sites.length; i++) sites[i]!.set(BigInt(literals[i]!));
+  for (let i = 0; i < sites.length; i++) setSite(sites[i]!, BigInt(literals[i]!));
   return true;
 }
 
