@@ -35,11 +35,26 @@ function lakeHeights(lake) {
   return out;
 }
 
+const changesOf = (hs) => hs.reduce((n, h) => n + h.changes, 0);
+
+/** Blocks and state changes of `hs` over `seconds`. */
+function rates(hs, seconds) {
+  const changes = changesOf(hs);
+  return {
+    blocks: hs.length,
+    stateChanges: changes,
+    seconds: Number(seconds.toFixed(2)),
+    blocksPerSecond: Math.round(hs.length / seconds),
+    stateChangesPerSecond: Math.round(changes / seconds),
+  };
+}
+
 /**
- * A fresh follower of `lake` from start to its cursor at the last height: the timed catch-up. The
- * cursor is polled every 10 ms, so the stretch's window is known to about 20 ms.
+ * A fresh follower of `lake` from start to its cursor at the last height: the timed catch-up, with
+ * the dense stretch `dense` ({ from, to } heights) timed inside it. The cursor is polled every
+ * 10 ms, less often while the follower's threads hold both cores.
  */
-async function catchUp(cache, name, genesis, lake, heights, stretch) {
+async function catchUp(cache, name, genesis, lake, heights, dense) {
   const followerHome = join(cache, `follower-${name}`);
   rmSync(followerHome, { recursive: true, force: true });
   cliSync(['init', '--home', followerHome, '--genesis', genesis]);
@@ -51,80 +66,50 @@ async function catchUp(cache, name, genesis, lake, heights, stretch) {
   const cursorAtServing = (await rpc(follower.url, 'status', [])).sync_info.latest_block_height;
   // The stretch's window: from the last poll whose cursor was below its first height (the blocks
   // before it are in) to the first poll whose cursor reached its last height.
-  const before = stretch.length > 0 ? stretch[0].height - 1 : Infinity;
-  let enteredAt = null;
-  let enteredCursor = null;
-  let leftAt = null;
-  let leftCursor = null;
-  let polled = cursorAtServing;
-  let polledAt = serving;
+  let entered = null;
+  let left = null;
+  let poll = { at: serving, cursor: cursorAtServing };
   for (;;) {
-    if (polled <= before) {
-      enteredAt = polledAt;
-      enteredCursor = polled;
-    }
-    if (stretch.length > 0 && leftAt === null && polled >= stretch.at(-1).height) {
-      leftAt = polledAt;
-      leftCursor = polled;
-    }
-    if (polled >= last) break;
+    if (poll.cursor < dense.from) entered = poll;
+    if (left === null && poll.cursor >= dense.to) left = poll;
+    if (poll.cursor >= last) break;
     await new Promise((r) => setTimeout(r, 10));
-    polled = (await rpc(follower.url, 'status', [])).sync_info.latest_block_height;
-    polledAt = performance.now();
+    const cursor = (await rpc(follower.url, 'status', [])).sync_info.latest_block_height;
+    poll = { at: performance.now(), cursor };
   }
   const ended = performance.now();
-  const seconds = (ended - started) / 1000;
-  const stateChanges = heights.reduce((n, h) => n + h.changes, 0);
-  const afterStart = heights.filter((h) => h.height > cursorAtServing);
-  const servingSeconds = (ended - serving) / 1000;
-  let dense = null;
-  if (stretch.length > 0 && enteredAt !== null && leftAt !== null) {
-    // What the follower ingested inside the window: the heights after the entering poll's cursor
-    // up to the leaving poll's, some of them sparse blocks on either side of the stretch.
-    const inWindow = heights.filter((h) => h.height > enteredCursor && h.height <= leftCursor);
-    const windowSeconds = (leftAt - enteredAt) / 1000;
-    const changes = inWindow.reduce((n, h) => n + h.changes, 0);
-    dense = {
-      firstHeight: stretch[0].height,
-      lastHeight: stretch.at(-1).height,
-      blocks: inWindow.length,
-      stateChanges: changes,
-      stateChangesPerBlock: Math.round(changes / Math.max(1, inWindow.length)),
-      seconds: Number(windowSeconds.toFixed(2)),
-      blocksPerSecond: Math.round(inWindow.length / windowSeconds),
-      stateChangesPerSecond: Math.round(changes / windowSeconds),
-    };
-  }
-  // The dataset before the stretch: its blocks of a few state changes each, where the cost per
-  // block sets the pace (start-up included, and once serving).
-  let sparse = null;
-  if (enteredAt !== null) {
-    const upTo = heights.filter((h) => h.height <= enteredCursor);
-    const servingUpTo = upTo.filter((h) => h.height > cursorAtServing);
-    sparse = {
-      blocks: upTo.length,
-      stateChanges: upTo.reduce((n, h) => n + h.changes, 0),
-      seconds: Number(((enteredAt - started) / 1000).toFixed(2)),
-      blocksPerSecond: Math.round(upTo.length / ((enteredAt - started) / 1000)),
-      servingBlocksPerSecond: Math.round(servingUpTo.length / ((enteredAt - serving) / 1000)),
-    };
-  }
+  const between = (lo, hi) => heights.filter((h) => h.height > lo && h.height <= hi);
+  const whole = rates(heights, (ended - started) / 1000);
+  // Once serving: the blocks after the cursor of its first answer, over the time from then.
+  const servingWhole = rates(between(cursorAtServing, last), (ended - serving) / 1000);
   return {
     follower,
-    dense,
-    sparse,
+    // The heights after the entering poll's cursor up to the leaving poll's, some of them sparse
+    // blocks on either side of the stretch.
+    dense:
+      entered && left
+        ? {
+            firstHeight: dense.from,
+            lastHeight: dense.to,
+            ...rates(between(entered.cursor, left.cursor), (left.at - entered.at) / 1000),
+          }
+        : null,
+    // The dataset before the stretch: its blocks of a few state changes each, where the cost per
+    // block sets the pace (start-up included, and once serving).
+    sparse: entered
+      ? {
+          ...rates(between(-Infinity, entered.cursor), (entered.at - started) / 1000),
+          servingBlocksPerSecond: rates(
+            between(cursorAtServing, entered.cursor),
+            (entered.at - serving) / 1000,
+          ).blocksPerSecond,
+        }
+      : null,
     figures: {
-      blocks: heights.length,
-      stateChanges,
-      seconds: Number(seconds.toFixed(2)),
-      blocksPerSecond: Math.round(heights.length / seconds),
-      stateChangesPerSecond: Math.round(stateChanges / seconds),
+      ...whole,
       startupMs: Math.round(follower.startupMs),
-      // Once serving: the blocks after the cursor of its first answer, over the time from then.
-      servingBlocksPerSecond: Math.round(afterStart.length / servingSeconds),
-      servingStateChangesPerSecond: Math.round(
-        afterStart.reduce((n, h) => n + h.changes, 0) / servingSeconds,
-      ),
+      servingBlocksPerSecond: servingWhole.blocksPerSecond,
+      servingStateChangesPerSecond: servingWhole.stateChangesPerSecond,
       followerPeakRssMb: await rssMb(follower.proc.pid),
     },
   };
@@ -157,18 +142,15 @@ export async function measureFollower({ cache, home, meta, P, log }) {
   cliSync(['lake-export', '--home', home, '--out', lake]);
   const exportSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
   const heights = lakeHeights(lake);
-  log(
-    `exported ${heights.length} blocks (${heights.reduce((n, h) => n + h.changes, 0)} state changes) in ${exportSeconds} s`,
-  );
+  log(`exported ${heights.length} blocks (${changesOf(heights)} state changes) in ${exportSeconds} s`);
   const genesis = join(home, 'genesis.json');
 
-  const stretch = heights.filter((h) => h.height >= meta.dense.from && h.height <= meta.dense.to);
   const {
     follower,
     figures: ingest,
     dense,
     sparse,
-  } = await catchUp(cache, P.name, genesis, lake, heights, stretch);
+  } = await catchUp(cache, P.name, genesis, lake, heights, meta.dense);
   log(
     `whole chain: ${ingest.blocksPerSecond} blocks/s, ${ingest.stateChangesPerSecond} state changes/s ` +
       `(${ingest.seconds} s, start-up included; once serving: ${ingest.servingBlocksPerSecond} blocks/s)`,
@@ -181,7 +163,7 @@ export async function measureFollower({ cache, home, meta, P, log }) {
   if (dense)
     log(
       `dense stretch (heights ${dense.firstHeight}..${dense.lastHeight}; ${dense.blocks} blocks timed, ` +
-        `${dense.stateChangesPerBlock} state changes per block): ${dense.blocksPerSecond} blocks/s, ` +
+        `${Math.round(dense.stateChanges / dense.blocks)} state changes per block): ${dense.blocksPerSecond} blocks/s, ` +
         `${dense.stateChangesPerSecond} state changes/s`,
     );
 
@@ -272,7 +254,7 @@ export function followerMarkdown(f) {
       : '- Catch-up, the dataset up to its dense stretch: not timed',
     `- Catch-up, whole chain: ${f.ingest.blocksPerSecond} blocks/s, ${f.ingest.stateChangesPerSecond} state changes/s (${f.ingest.stateChanges} state changes, the run's \`send_tx\` transfers included; start-up included); once serving (from the follower's first answer, start-up left out): ${f.ingest.servingBlocksPerSecond} blocks/s, ${f.ingest.servingStateChangesPerSecond} state changes/s; follower start to first answer ${f.ingest.startupMs} ms; follower peak RSS ${f.ingest.followerPeakRssMb} MB`,
     f.dense
-      ? `- Catch-up, dense stretch (heights ${f.dense.firstHeight}..${f.dense.lastHeight}, the dataset's stream of transfers; ${f.dense.blocks} blocks timed inside the whole catch-up, ${f.dense.stateChangesPerBlock} state changes per block): ${f.dense.stateChangesPerSecond} state changes/s (${f.dense.stateChanges} in ${f.dense.seconds} s; target 20,000/s), ${f.dense.blocksPerSecond} blocks/s`
+      ? `- Catch-up, dense stretch (heights ${f.dense.firstHeight}..${f.dense.lastHeight}, the dataset's stream of transfers; ${f.dense.blocks} blocks timed inside the whole catch-up, ${Math.round(f.dense.stateChanges / f.dense.blocks)} state changes per block): ${f.dense.stateChangesPerSecond} state changes/s (${f.dense.stateChanges} in ${f.dense.seconds} s; target 20,000/s), ${f.dense.blocksPerSecond} blocks/s`
       : '- Catch-up, dense stretch: not timed (the follower passed it between two polls)',
     '',
     '| read | producer req/s (two runs) | follower req/s (two runs) | follower / producer (target ≥ 0.9) | CPU µs per request, producer / follower |',
