@@ -51,11 +51,18 @@ export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** The two char codes of each byte's hex digits, at 2·byte and 2·byte + 1. */
+const HEX_CODES: number[] = [];
+for (let i = 0; i < 256; i++) {
+  const s = i.toString(16).padStart(2, '0');
+  HEX_CODES.push(s.charCodeAt(0), s.charCodeAt(1));
+}
+/** The char codes of a hash's hex, filled in place: one string allocation, where `+=` made one per byte. */
+const hashCodes: number[] = new Array(64).fill(0);
+
 // Short byte strings (keys, hashes) are converted without `bytes.buffer`: asking a typed array that
 // V8 keeps in its heap for its buffer moves its bytes off the heap (`offHeap` says why), ~1 µs,
 // several times the conversion itself.
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
 /** The bytes as a string of one char per byte: a cheap map key (no hex expansion). */
 export function binaryKey(bytes: Uint8Array): string {
   if (bytes.length <= IN_HEAP_MAX) return String.fromCharCode.apply(null, bytes as unknown as number[]);
@@ -63,10 +70,15 @@ export function binaryKey(bytes: Uint8Array): string {
 }
 
 export function toHex(bytes: Uint8Array): string {
-  if (bytes.length <= IN_HEAP_MAX) {
-    let out = '';
-    for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!];
-    return out;
+  const n = bytes.length;
+  if (n <= IN_HEAP_MAX) {
+    const codes = n === 32 ? hashCodes : new Array<number>(2 * n);
+    for (let i = 0; i < n; i++) {
+      const b = bytes[i]! * 2;
+      codes[2 * i] = HEX_CODES[b]!;
+      codes[2 * i + 1] = HEX_CODES[b + 1]!;
+    }
+    return String.fromCharCode.apply(null, codes);
   }
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
