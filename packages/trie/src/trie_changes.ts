@@ -2,7 +2,7 @@
 // root with the nodes and values to insert and the old ones the change replaced, each with a
 // reference count, exactly as nearcore's TrieChanges. Shapes are normalised on delete so the root
 // depends only on the final key set.
-import { type CryptoHash, compareBytes, concatBytes, sha256, toHex } from '@nearlite/primitives';
+import { binaryKey, type CryptoHash, compareBytes, concatBytes, sha256 } from '@nearlite/primitives';
 import { commonPrefixLength, toNibbles } from './nibbles.js';
 import {
   encodeRawNode,
@@ -25,8 +25,16 @@ export interface TrieChanges {
   readonly deletions: readonly { readonly hash: CryptoHash; readonly rc: number }[];
 }
 
-/** A node being edited: either untouched in storage, or rebuilt in memory. */
-type Ref = { readonly stored: CryptoHash } | MemNode;
+/**
+ * A node being edited: either untouched in storage (its hash), or rebuilt in memory. A stored child is
+ * its hash as is: an edit opens a few nodes of each branch it passes, and wrapping every child of
+ * those was most of what the editor allocated.
+ */
+type Ref = CryptoHash | MemNode;
+
+function isStored(ref: Ref): ref is CryptoHash {
+  return ref instanceof Uint8Array;
+}
 
 type MemNode =
   | { kind: 'leaf'; key: Uint8Array; value: ValueRef }
@@ -43,14 +51,14 @@ class Editor {
   }
 
   private del(hash: CryptoHash): void {
-    const k = toHex(hash);
+    const k = binaryKey(hash);
     const cur = this.deleted.get(k);
     if (cur) cur.rc++;
     else this.deleted.set(k, { hash, rc: 1 });
   }
 
   private ins(hash: CryptoHash, bytes: Uint8Array): void {
-    const k = toHex(hash);
+    const k = binaryKey(hash);
     const cur = this.inserted.get(k);
     if (cur) cur.rc++;
     else this.inserted.set(k, { hash, bytes, rc: 1 });
@@ -58,34 +66,18 @@ class Editor {
 
   /** Opens a stored node for editing: it will be replaced, so it counts as deleted. */
   open(ref: Ref): MemNode {
-    if (!('stored' in ref)) return ref;
-    const raw: RawNode = this.trie.node(ref.stored);
-    this.del(ref.stored);
-    switch (raw.kind) {
-      case 'leaf':
-        return { kind: 'leaf', key: raw.key, value: raw.value };
-      case 'extension':
-        return { kind: 'extension', key: raw.key, child: { stored: raw.child } };
-      case 'branch':
-        return {
-          kind: 'branch',
-          value: raw.value,
-          children: raw.children.map((c) => (c ? { stored: c } : null)),
-        };
-    }
+    if (!isStored(ref)) return ref;
+    const node = this.peek(ref);
+    this.del(ref);
+    return node;
   }
 
   /** Reads a node without editing it (for normalisation decisions). */
   peek(ref: Ref): MemNode {
-    if (!('stored' in ref)) return ref;
-    const raw = this.trie.node(ref.stored);
-    if (raw.kind === 'extension') return { kind: 'extension', key: raw.key, child: { stored: raw.child } };
-    if (raw.kind === 'branch')
-      return {
-        kind: 'branch',
-        value: raw.value,
-        children: raw.children.map((c) => (c ? { stored: c } : null)),
-      };
+    if (!isStored(ref)) return ref;
+    const raw: RawNode = this.trie.node(ref);
+    if (raw.kind === 'extension') return { kind: 'extension', key: raw.key, child: raw.child };
+    if (raw.kind === 'branch') return { kind: 'branch', value: raw.value, children: raw.children.slice() };
     return { kind: 'leaf', key: raw.key, value: raw.value };
   }
 
@@ -225,7 +217,7 @@ class Editor {
 
   /** Serialises new nodes bottom-up; returns the hash and memory usage. */
   commit(ref: Ref): { hash: CryptoHash; memory: bigint } {
-    if ('stored' in ref) return { hash: ref.stored, memory: this.trie.memoryUsage(ref.stored) };
+    if (isStored(ref)) return { hash: ref, memory: this.trie.memoryUsage(ref) };
     let raw: RawNode;
     let memory: bigint;
     switch (ref.kind) {
@@ -265,7 +257,7 @@ export function applyChanges(
   changes: readonly { readonly key: Uint8Array; readonly value: Uint8Array | null }[],
 ): TrieChanges {
   const ed = new Editor(storage);
-  let root: Ref | null = isEmptyRoot(oldRoot) ? null : { stored: oldRoot };
+  let root: Ref | null = isEmptyRoot(oldRoot) ? null : oldRoot;
   const sorted = [...changes].sort((a, b) => compareBytes(a.key, b.key));
   for (const c of sorted) {
     const key = toNibbles(c.key);
