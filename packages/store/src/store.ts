@@ -50,6 +50,14 @@ export interface StoreOptions {
   readonly writeBufferBytes?: number;
   readonly tableFileBytes?: number;
   /**
+   * Snappy compression of new table blocks; off by default. Most of what a node writes is hashes
+   * and trie nodes made of hashes, which do not compress: the bench chain's database was 13 % larger
+   * without it (426 against 377 MB, both fully compacted), while a producer under a stream of
+   * transfers spent ~250 µs less CPU per transfer on LevelDB's compaction thread, where snappy was
+   * its largest function. Tables written either way stay readable.
+   */
+  readonly compression?: boolean;
+  /**
    * Columns (by id) whose committed rows go into the read cache; rows of the others are only
    * forgotten. Absent: every column. A writer whose rows are read elsewhere (the chain thread, whose
    * outcomes and views the RPC thread serves) keeps its cache for the rows it reads back itself.
@@ -118,6 +126,7 @@ export class Store {
         multithreading: true,
         writeBufferSize: opts.writeBufferBytes ?? 32 * 1024 * 1024,
         maxFileSize: opts.tableFileBytes ?? 8 * 1024 * 1024,
+        compression: opts.compression ?? false,
       });
     } catch (err) {
       openPaths.delete(where);
