@@ -36,10 +36,22 @@ function isStored(ref: Ref): ref is CryptoHash {
   return ref instanceof Uint8Array;
 }
 
+/**
+ * A branch keeps the memory usage of its stored children as one sum (`storedMemory`), as nearcore's
+ * update adjusts a node's memory usage by its changed children: a stored branch's sum is its
+ * recorded memory usage less its own, so its untouched children are never read just to be counted.
+ * Children are set through `setChild`, which keeps the sum.
+ */
+type Branch = { kind: 'branch'; children: (Ref | null)[]; value: ValueRef | null; storedMemory: bigint };
+
 type MemNode =
   | { kind: 'leaf'; key: Uint8Array; value: ValueRef }
   | { kind: 'extension'; key: Uint8Array; child: Ref }
-  | { kind: 'branch'; children: (Ref | null)[]; value: ValueRef | null };
+  | Branch;
+
+function emptyBranch(): Branch {
+  return { kind: 'branch', children: new Array(16).fill(null), value: null, storedMemory: 0n };
+}
 
 class Editor {
   readonly trie: Trie;
@@ -77,8 +89,22 @@ class Editor {
     if (!isStored(ref)) return ref;
     const raw: RawNode = this.trie.node(ref);
     if (raw.kind === 'extension') return { kind: 'extension', key: raw.key, child: raw.child };
-    if (raw.kind === 'branch') return { kind: 'branch', value: raw.value, children: raw.children.slice() };
+    if (raw.kind === 'branch')
+      return {
+        kind: 'branch',
+        value: raw.value,
+        children: raw.children.slice(),
+        storedMemory: this.trie.memoryUsage(ref) - ownMemoryUsage(raw),
+      };
     return { kind: 'leaf', key: raw.key, value: raw.value };
+  }
+
+  /** Puts `ref` in a branch's slot `i`, keeping the sum of its stored children's memory usage. */
+  private setChild(branch: Branch, i: number, ref: Ref | null): void {
+    const old = branch.children[i];
+    if (old && isStored(old)) branch.storedMemory -= this.trie.memoryUsage(old);
+    if (ref && isStored(ref)) branch.storedMemory += this.trie.memoryUsage(ref);
+    branch.children[i] = ref;
   }
 
   newValue(value: Uint8Array): ValueRef {
@@ -92,11 +118,15 @@ class Editor {
   }
 
   /** Puts the new value under `branch` (which replaces a node sharing `c` nibbles of `key`). */
-  private splitAt(branch: MemNode & { kind: 'branch' }, key: Uint8Array, c: number, value: Uint8Array): Ref {
+  private splitAt(branch: Branch, key: Uint8Array, c: number, value: Uint8Array): Ref {
     const newRest = key.subarray(c);
     if (newRest.length === 0) branch.value = this.newValue(value);
     else
-      branch.children[newRest[0]!] = { kind: 'leaf', key: newRest.subarray(1), value: this.newValue(value) };
+      this.setChild(branch, newRest[0]!, {
+        kind: 'leaf',
+        key: newRest.subarray(1),
+        value: this.newValue(value),
+      });
     return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
   }
 
@@ -110,14 +140,11 @@ class Editor {
           this.dropValue(node.value);
           return { kind: 'leaf', key, value: this.newValue(value) };
         }
-        const branch: MemNode & { kind: 'branch' } = {
-          kind: 'branch',
-          children: new Array(16).fill(null),
-          value: null,
-        };
+        const branch = emptyBranch();
         const oldRest = node.key.subarray(c);
         if (oldRest.length === 0) branch.value = node.value;
-        else branch.children[oldRest[0]!] = { kind: 'leaf', key: oldRest.subarray(1), value: node.value };
+        else
+          this.setChild(branch, oldRest[0]!, { kind: 'leaf', key: oldRest.subarray(1), value: node.value });
         return this.splitAt(branch, key, c, value);
       }
       case 'extension': {
@@ -125,16 +152,15 @@ class Editor {
         if (c === node.key.length) {
           return { kind: 'extension', key: node.key, child: this.insert(node.child, key.subarray(c), value) };
         }
-        const branch: MemNode & { kind: 'branch' } = {
-          kind: 'branch',
-          children: new Array(16).fill(null),
-          value: null,
-        };
+        const branch = emptyBranch();
         const extRest = node.key.subarray(c);
-        branch.children[extRest[0]!] =
+        this.setChild(
+          branch,
+          extRest[0]!,
           extRest.length === 1
             ? node.child
-            : { kind: 'extension', key: extRest.subarray(1), child: node.child };
+            : { kind: 'extension', key: extRest.subarray(1), child: node.child },
+        );
         return this.splitAt(branch, key, c, value);
       }
       case 'branch': {
@@ -143,7 +169,8 @@ class Editor {
           node.value = this.newValue(value);
           return node;
         }
-        node.children[key[0]!] = this.insert(node.children[key[0]!] ?? null, key.subarray(1), value);
+        const i = key[0]!;
+        this.setChild(node, i, this.insert(node.children[i] ?? null, key.subarray(1), value));
         return node;
       }
     }
@@ -171,7 +198,7 @@ class Editor {
       case 'branch': {
         if (key.length === 0) {
           if (!peeked.value) return undefined;
-          const node = this.open(ref) as Extract<MemNode, { kind: 'branch' }>;
+          const node = this.open(ref) as Branch;
           this.dropValue(node.value!);
           node.value = null;
           return this.normaliseBranch(node);
@@ -180,8 +207,8 @@ class Editor {
         if (!childRef) return undefined;
         const child = this.remove(childRef, key.subarray(1));
         if (child === undefined) return undefined;
-        const node = this.open(ref) as Extract<MemNode, { kind: 'branch' }>;
-        node.children[key[0]!] = child;
+        const node = this.open(ref) as Branch;
+        this.setChild(node, key[0]!, child);
         return this.normaliseBranch(node);
       }
     }
@@ -201,7 +228,7 @@ class Editor {
     return { kind: 'extension', key, child };
   }
 
-  private normaliseBranch(node: Extract<MemNode, { kind: 'branch' }>): Ref | null {
+  private normaliseBranch(node: Branch): Ref | null {
     let count = 0;
     let only = -1;
     node.children.forEach((c, i) => {
@@ -232,9 +259,9 @@ class Editor {
         break;
       }
       case 'branch': {
-        let childMemory = 0n;
+        let childMemory = ref.storedMemory;
         const children = ref.children.map((c) => {
-          if (!c) return null;
+          if (!c || isStored(c)) return c;
           const r = this.commit(c);
           childMemory += r.memory;
           return r.hash;

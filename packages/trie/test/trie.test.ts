@@ -159,6 +159,50 @@ t.test('the root depends only on the final key set (random inserts and deletes)'
   t.equal([...trie.iterPrefix(new Uint8Array(0))].length, model.size);
 });
 
+t.test(
+  'memory usage follows every kind of edit (batches of byte keys with shared prefixes, values of any length)',
+  async (t) => {
+    // The editor counts an untouched child's memory usage from its parent's, never by reading the
+    // child: splits, merges and deletions down to one child must all keep the recorded sums right,
+    // and the root hash covers them.
+    const rand = rng(11);
+    const s = new MemoryTrieStorage();
+    let root = EMPTY_ROOT;
+    const model = new Map<string, Uint8Array>();
+    const key = () => {
+      const len = 1 + Math.floor(rand() * 4);
+      return Uint8Array.from({ length: len }, () => (rand() < 0.6 ? 0x11 : Math.floor(rand() * 256)));
+    };
+    for (let round = 0; round < 80; round++) {
+      const batch = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();
+      const size = 1 + Math.floor(rand() * 30);
+      for (let i = 0; i < size; i++) {
+        const k = key();
+        const del = rand() < 0.4;
+        batch.set(toHex(k), {
+          key: k,
+          value: del ? null : new Uint8Array(Math.floor(rand() * 300)).fill(round),
+        });
+      }
+      for (const [hex, c] of batch) {
+        if (c.value) model.set(hex, c.value);
+        else model.delete(hex);
+      }
+      const ch = applyChanges(s, root, [...batch.values()]);
+      store(s, ch);
+      root = ch.newRoot;
+      const fresh = applyChanges(
+        new MemoryTrieStorage(),
+        EMPTY_ROOT,
+        [...model].map(([k, v]) => ({ key: fromHex(k), value: v })),
+      );
+      if (toHex(root) !== toHex(fresh.newRoot)) t.fail(`round ${round}: root differs from a fresh build`);
+    }
+    t.ok(model.size > 20, `${model.size} keys at the end`);
+    t.pass('80 rounds, each root as a fresh build of the same keys');
+  },
+);
+
 t.test('refcounts: deleting everything releases every node and value', async (t) => {
   const counts = new Map<string, number>();
   const s = new MemoryTrieStorage();
