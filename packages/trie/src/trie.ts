@@ -93,7 +93,7 @@ export class Trie {
         continue;
       }
       if (pos === nibbles.length) return node.value ? this.value(node.value.hash) : undefined;
-      const child = node.children[nibbles[pos]!];
+      const child = node.children.get(nibbles[pos]!);
       if (!child) return undefined;
       pos++;
       hash = child;
@@ -133,7 +133,7 @@ export class Trie {
         continue;
       }
       if (pos === nibbles.length) return { nodes, found: node.value !== null };
-      const child = node.children[nibbles[pos]!];
+      const child = node.children.get(nibbles[pos]!);
       if (!child) return { nodes, found: false };
       pos++;
       hash = child;
@@ -186,7 +186,7 @@ export class Trie {
         hash = node.child;
         continue;
       }
-      const child = node.children[rest[0]!];
+      const child = node.children.get(rest[0]!);
       if (!child) return;
       path = concatBytes(path, rest.subarray(0, 1));
       hash = child;
@@ -211,7 +211,7 @@ export class Trie {
       case 'branch':
         if (node.value) yield [fromNibbles(path), this.value(node.value.hash)];
         for (let i = 0; i < 16; i++) {
-          const c = node.children[i];
+          const c = node.children.get(i);
           if (!c) continue;
           const child = this.visit(c, proof);
           yield* this.walk(c, child, concatBytes(path, Uint8Array.of(i)), proof);

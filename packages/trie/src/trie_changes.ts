@@ -9,6 +9,7 @@ import {
   nodeHash,
   ownMemoryUsage,
   type RawNode,
+  type RawNodeInput,
   storedMemoryUsage,
   type ValueRef,
 } from './raw_node.js';
@@ -93,7 +94,7 @@ class Editor {
       return {
         kind: 'branch',
         value: raw.value,
-        children: raw.children.slice(),
+        children: raw.children.toArray(),
         storedMemory: this.trie.memoryUsage(ref) - ownMemoryUsage(raw),
       };
     return { kind: 'leaf', key: raw.key, value: raw.value };
@@ -245,7 +246,7 @@ class Editor {
   /** Serialises new nodes bottom-up; returns the hash and memory usage. */
   commit(ref: Ref): { hash: CryptoHash; memory: bigint } {
     if (isStored(ref)) return { hash: ref, memory: this.trie.memoryUsage(ref) };
-    let raw: RawNode;
+    let raw: RawNodeInput;
     let memory: bigint;
     switch (ref.kind) {
       case 'leaf':
