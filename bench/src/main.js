@@ -12,6 +12,7 @@ import { followerMarkdown, measureFollower } from './follow.js';
 import { bareFastify, load } from './load.js';
 import { memoryMb, rpc, rssMb, startNode } from './node_process.js';
 import { benchParams } from './params.js';
+import { measureProduce } from './produce.js';
 import { measureSendTx } from './send_tx.js';
 import { measureWorkspaces } from './workspaces.js';
 
@@ -191,6 +192,18 @@ if (selected('send_tx transfers')) {
   rss = Math.max(rss ?? 0, tx.rss ?? 0);
   peakPrivateMb = Math.max(peakPrivateMb, tx.memory?.anon ?? 0);
 }
+// The chain thread's side of send_tx without HTTP or the generator: steadier than send_tx on a
+// shared machine, and what bounds it.
+const produce = selected('block production')
+  ? await measureProduce(P, dataset, {
+      blocks: quick ? 60 : 150,
+      warmup: 10,
+      perBlock: 100,
+      senders: quick ? 300 : 1200,
+      log,
+    })
+  : null;
+if (produce) log(`block production: ${JSON.stringify(produce)}`);
 // After send_tx: the followed chain is the dataset with this run's transfers, the busiest blocks
 // a follower of this bench meets.
 const follower = selected('follower') ? await measureFollower({ cache: CACHE, home, meta, P, log }) : null;
@@ -236,6 +249,7 @@ const result = {
   rows,
   caches,
   workspaces,
+  produce,
   follower,
   pgHistory,
   dataset: { ...P, buildSeconds: meta.buildSeconds },
@@ -271,6 +285,12 @@ const table = [
               `send_tx node memory at the end: ${sendTxMemory.rss} MB resident (${sendTxMemory.anon} MB private, ${sendTxMemory.file} MB mapped files); main thread's heap ${sendTxMemory.heapUsed} MB used of ${sendTxMemory.heapTotal} MB, the chain thread's ${sendTxMemory.chainHeapUsed} of ${sendTxMemory.chainHeapTotal} MB, ${sendTxMemory.external} MB outside them`,
             ]
           : []),
+        '',
+      ]
+    : []),
+  ...(produce
+    ? [
+        `block production in one process, the chain thread's work without HTTP (${produce.perBlock} transfers a block, ${produce.blocks} blocks after ${produce.warmup} unmeasured): ${produce.threadUsPerTransfer} µs of the producing thread's CPU per transfer, ${produce.processUsPerTransfer} µs over all the process's threads (LevelDB's writes and compaction, V8's helpers); ${produce.msPerBlock} ms a block; ${produce.storeReadsPerTransfer} store reads a transfer, ${produce.leveldbReadsPerTransfer} of them from LevelDB`,
         '',
       ]
     : []),
