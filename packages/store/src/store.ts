@@ -161,15 +161,19 @@ export class Store {
   // worth caching: a miss still costs LevelDB a lookup per level.
   private raw(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
-    const ck = columnKey(col, key);
+    return this.lookup(columnKey(col, key), columnPrefixed(col.id, key), true);
+  }
+
+  /** A row by its cache key and LevelDB key; `keep`: cache what LevelDB answered. */
+  private lookup(ck: string, dbKey: Uint8Array, keep: boolean): Uint8Array | undefined {
     const hit = this.cache.get(ck);
     this.stats.reads++;
     if (hit !== undefined) {
       this.stats.cacheHits++;
       return hit === ABSENT ? undefined : hit;
     }
-    const v = this.db.getSync(columnPrefixed(col.id, key));
-    this.cache.set(ck, v ?? ABSENT);
+    const v = this.db.getSync(dbKey);
+    if (keep) this.cache.set(ck, v ?? ABSENT);
     return v;
   }
 
@@ -290,14 +294,17 @@ export class Store {
       const row = op.type === 'delete' ? ABSENT : cached ? op.value : null;
       written.push([columnKey(op.col, op.key), row]);
     }
+    // Each row's count is read, summed and written: LevelDB has no merge. What was read is not
+    // cached on its own, since the row is cached with its new count once the batch is written.
     for (const r of update.refcounts.values()) {
       if (r.delta === 0) continue;
       const k = columnPrefixed(r.col.id, r.key);
-      const cur = this.raw(r.col, r.key);
+      const ck = columnKey(r.col, r.key);
+      const cur = this.lookup(ck, k, false);
       const rc = (cur ? readRc(cur) : 0) + r.delta;
       if (rc <= 0) {
         if (cur) batch.del(k);
-        written.push([columnKey(r.col, r.key), ABSENT]);
+        written.push([ck, ABSENT]);
         continue;
       }
       const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
@@ -305,7 +312,7 @@ export class Store {
         throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
       const stored = withRc(value, rc);
       batch.put(k, offHeapCopy(stored));
-      written.push([columnKey(r.col, r.key), stored]);
+      written.push([ck, stored]);
     }
     this.dropIdleIterators();
     try {
