@@ -12,22 +12,10 @@ import { DBCol, Store } from '@nearlite/store';
 import { trieKeyAccessKey } from '@nearlite/trie';
 import { KeyPair } from 'near-api-js';
 import { createApplier, STORAGE_USAGE_CONFIG } from '../../packages/node/dist/applier.js';
+import { CHAIN_STORE_OPTIONS } from '../../packages/node/dist/chain_store_options.js';
 import { buildDataset } from './dataset.js';
 import { benchParams } from './params.js';
 import { fastTransferSigner } from './signer.js';
-
-const READ_BACK = [
-  DBCol.BlockMisc,
-  DBCol.BlockHeader,
-  DBCol.Block,
-  DBCol.BlockHeight,
-  DBCol.ChunkExtra,
-  DBCol.FlatState,
-  DBCol.OutgoingReceipts,
-  DBCol.BlockMerkleTree,
-  DBCol.TrieChanges,
-  DBCol.ChunkHashesByBlock,
-];
 
 /** CPU seconds of the calling thread (Linux), and of the whole process. */
 function threadCpu() {
@@ -45,10 +33,7 @@ export async function measureProduce(P, dataset, o) {
   rmSync(home, { recursive: true, force: true });
   cpSync(dataset.home, home, { recursive: true });
   const genesis = loadGenesis(join(home, 'genesis.json'));
-  const store = await Store.open(join(home, 'data'), {
-    writeThrough: new Set(READ_BACK.map((c) => c.id)),
-    cacheBytes: 32 * 1024 * 1024,
-  });
+  const store = await Store.open(join(home, 'data'), CHAIN_STORE_OPTIONS);
   const chain = await Chain.open({
     store,
     genesis,

@@ -24,6 +24,7 @@ import {
   type ThreadHeap,
   type ToChain,
 } from './chain_messages.js';
+import { CHAIN_STORE_OPTIONS } from './chain_store_options.js';
 
 const port = parentPort!;
 const data = workerData as ChainWorkerData;
@@ -49,25 +50,7 @@ port.on('message', (m: ToChain) => {
 const genesis = loadGenesis(data.genesisPath);
 const applier = createApplier(genesis);
 await mayOpen;
-// What the chain reads back of what it writes: the rest (outcomes, receipts, transactions, views,
-// state changes) only the RPC thread reads, and caching it here would only push these out.
-const READ_BACK = [
-  DBCol.BlockMisc,
-  DBCol.BlockHeader,
-  DBCol.Block,
-  DBCol.BlockHeight,
-  DBCol.ChunkExtra,
-  DBCol.FlatState,
-  DBCol.OutgoingReceipts,
-  DBCol.BlockMerkleTree,
-  DBCol.TrieChanges,
-  DBCol.ChunkHashesByBlock,
-];
-// Half the read cache a node's RPC thread has: what the chain reads back is a small part of the rows.
-const store = await Store.open(data.dataPath, {
-  writeThrough: new Set(READ_BACK.map((c) => c.id)),
-  cacheBytes: 32 * 1024 * 1024,
-});
+const store = await Store.open(data.dataPath, CHAIN_STORE_OPTIONS);
 const chain = await Chain.open({
   store,
   genesis,

@@ -127,33 +127,47 @@ function rng(seed: number): () => number {
   };
 }
 
+type Change = { key: Uint8Array; value: Uint8Array | null };
+
+/**
+ * Applies one batch (one change per key, keyed by hex) to the stored trie at `root` and to `model`,
+ * and returns the new root with the root of a trie built from scratch of the model's keys.
+ */
+function applyBoth(
+  s: MemoryTrieStorage,
+  root: Uint8Array,
+  model: Map<string, Uint8Array>,
+  batch: Map<string, Change>,
+): { root: Uint8Array; fresh: Uint8Array } {
+  for (const [hex, c] of batch) {
+    if (c.value) model.set(hex, c.value);
+    else model.delete(hex);
+  }
+  const ch = applyChanges(s, root, [...batch.values()]);
+  store(s, ch);
+  const fresh = applyChanges(
+    new MemoryTrieStorage(),
+    EMPTY_ROOT,
+    [...model].map(([k, v]) => ({ key: fromHex(k), value: v })),
+  );
+  return { root: ch.newRoot, fresh: fresh.newRoot };
+}
+
 t.test('the root depends only on the final key set (random inserts and deletes)', async (t) => {
   const rand = rng(7);
   const s = new MemoryTrieStorage();
   let root = EMPTY_ROOT;
   const model = new Map<string, Uint8Array>();
   for (let round = 0; round < 40; round++) {
-    const changes: { key: Uint8Array; value: Uint8Array | null }[] = [];
+    const batch = new Map<string, Change>();
     for (let i = 0; i < 12; i++) {
       const key = utf8(`k${Math.floor(rand() * 60)}${rand() < 0.3 ? 'x' : ''}`);
       const del = rand() < 0.35;
-      const value = del ? null : utf8(`v${Math.floor(rand() * 5)}`);
-      changes.push({ key, value });
+      batch.set(toHex(key), { key, value: del ? null : utf8(`v${Math.floor(rand() * 5)}`) });
     }
-    const dedup = new Map(changes.map((c) => [toHex(c.key), c]));
-    for (const c of dedup.values()) {
-      if (c.value) model.set(toHex(c.key), c.value);
-      else model.delete(toHex(c.key));
-    }
-    const ch = applyChanges(s, root, [...dedup.values()]);
-    store(s, ch);
-    root = ch.newRoot;
-    const fresh = applyChanges(
-      new MemoryTrieStorage(),
-      EMPTY_ROOT,
-      [...model].map(([k, v]) => ({ key: fromHex(k), value: v })),
-    );
-    t.same(root, fresh.newRoot, `round ${round}: same root as building from scratch`);
+    const r = applyBoth(s, root, model, batch);
+    root = r.root;
+    t.same(root, r.fresh, `round ${round}: same root as building from scratch`);
   }
   const trie = new Trie(s, root);
   t.equal([...trie.iterPrefix(new Uint8Array(0))].length, model.size);
@@ -174,7 +188,7 @@ t.test(
       return Uint8Array.from({ length: len }, () => (rand() < 0.6 ? 0x11 : Math.floor(rand() * 256)));
     };
     for (let round = 0; round < 80; round++) {
-      const batch = new Map<string, { key: Uint8Array; value: Uint8Array | null }>();
+      const batch = new Map<string, Change>();
       const size = 1 + Math.floor(rand() * 30);
       for (let i = 0; i < size; i++) {
         const k = key();
@@ -184,19 +198,9 @@ t.test(
           value: del ? null : new Uint8Array(Math.floor(rand() * 300)).fill(round),
         });
       }
-      for (const [hex, c] of batch) {
-        if (c.value) model.set(hex, c.value);
-        else model.delete(hex);
-      }
-      const ch = applyChanges(s, root, [...batch.values()]);
-      store(s, ch);
-      root = ch.newRoot;
-      const fresh = applyChanges(
-        new MemoryTrieStorage(),
-        EMPTY_ROOT,
-        [...model].map(([k, v]) => ({ key: fromHex(k), value: v })),
-      );
-      if (toHex(root) !== toHex(fresh.newRoot)) t.fail(`round ${round}: root differs from a fresh build`);
+      const r = applyBoth(s, root, model, batch);
+      root = r.root;
+      if (toHex(root) !== toHex(r.fresh)) t.fail(`round ${round}: root differs from a fresh build`);
     }
     t.ok(model.size > 20, `${model.size} keys at the end`);
     t.pass('80 rounds, each root as a fresh build of the same keys');

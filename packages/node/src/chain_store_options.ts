@@ -1,0 +1,24 @@
+// How the chain thread opens the node's store (chain_worker.ts), in a module of its own so that
+// what measures the chain's work outside a node (the bench's block-production case) opens it alike.
+import { DBCol, type StoreOptions } from '@nearlite/store';
+
+// What the chain reads back of what it writes: the rest (outcomes, receipts, transactions, views,
+// state changes) only the RPC thread reads, and caching it here would only push these out.
+const READ_BACK = [
+  DBCol.BlockMisc,
+  DBCol.BlockHeader,
+  DBCol.Block,
+  DBCol.BlockHeight,
+  DBCol.ChunkExtra,
+  DBCol.FlatState,
+  DBCol.OutgoingReceipts,
+  DBCol.BlockMerkleTree,
+  DBCol.TrieChanges,
+  DBCol.ChunkHashesByBlock,
+];
+
+/** Half the read cache a node's RPC thread has: what the chain reads back is a small part of the rows. */
+export const CHAIN_STORE_OPTIONS: StoreOptions = {
+  writeThrough: new Set(READ_BACK.map((c) => c.id)),
+  cacheBytes: 32 * 1024 * 1024,
+};
