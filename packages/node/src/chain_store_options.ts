@@ -1,5 +1,6 @@
-// How the chain thread opens the node's store (chain_worker.ts), in a module of its own so that
-// what measures the chain's work outside a node (the bench's block-production case) opens it alike.
+// How a chain's database is opened: by the node (node.ts), its chain thread (chain_worker.ts) and
+// repair, in a module of their own so that what measures the chain's work outside a node (the
+// bench's block-production case) opens it alike.
 import { DBCol, type StoreOptions } from '@nearlite/store';
 
 // What the chain reads back of what it writes: the rest (outcomes, receipts, transactions, views,
@@ -17,8 +18,12 @@ const READ_BACK = [
   DBCol.ChunkHashesByBlock,
 ];
 
+/** Every open of a chain's database: its tables are written without snappy (`StoreOptions.compression`). */
+export const CHAIN_DB_OPTIONS: StoreOptions = { compression: false };
+
 /** Half the read cache a node's RPC thread has: what the chain reads back is a small part of the rows. */
 export const CHAIN_STORE_OPTIONS: StoreOptions = {
+  ...CHAIN_DB_OPTIONS,
   writeThrough: new Set(READ_BACK.map((c) => c.id)),
   cacheBytes: 32 * 1024 * 1024,
 };

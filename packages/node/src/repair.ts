@@ -2,6 +2,7 @@
 import { rmSync } from 'node:fs';
 import { ChainStore, heightRanges, loadGenesis, repairChain, shardLayoutFromView } from '@nearlite/chain';
 import { Store } from '@nearlite/store';
+import { CHAIN_DB_OPTIONS } from './chain_store_options.js';
 import { finalHeadPath, readFinalHead, writeFinalHead } from './final_head.js';
 import { homePaths } from './home.js';
 
@@ -9,7 +10,7 @@ export async function repair(home: string, out: (line: string) => void): Promise
   const p = homePaths(home);
   const genesis = loadGenesis(p.genesis);
   const shardIds = shardLayoutFromView(genesis.config.shardLayout).shardIds;
-  const store = await Store.open(p.data);
+  const store = await Store.open(p.data, CHAIN_DB_OPTIONS);
   try {
     const result = await repairChain(store, shardIds, genesis.config.genesisHeight);
     if (result.problems.length > 0 && !result.head) {
