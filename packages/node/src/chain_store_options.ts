@@ -18,7 +18,10 @@ const READ_BACK = [
   DBCol.ChunkHashesByBlock,
 ];
 
-/** Every open of a chain's database: its tables are written without snappy (`StoreOptions.compression`). */
+/**
+ * Every open of a chain's database. Its tables are written without snappy (`StoreOptions.compression`),
+ * which is the store's default too; said here so that a follower's choice never reaches a chain's.
+ */
 export const CHAIN_DB_OPTIONS: StoreOptions = { compression: false };
 
 /** Half the read cache a node's RPC thread has: what the chain reads back is a small part of the rows. */

@@ -1,6 +1,6 @@
 // The node's config.json (a nearcore-style subset) with defaults; CLI flags override it.
 import { readFileSync } from 'node:fs';
-import { type HistoryStoreConfig, storeFromJson } from './store_config.js';
+import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson } from './store_config.js';
 
 export interface NodeConfig {
   readonly rpcAddr: string;
@@ -40,7 +40,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   requestsPerSecond: null,
   concurrentViewCalls: null,
   viewGasPerSecond: null,
-  store: { kind: 'leveldb' },
+  store: LEVELDB_STORE,
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */

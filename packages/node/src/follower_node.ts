@@ -80,7 +80,11 @@ export class FollowerNode {
     const opened: OpenedHistory =
       storeConfig.kind === 'postgres'
         ? await openPgHistory(storeConfig, genesis, 'writer')
-        : await openLevelHistory(p.data, { archive, convertDbKind: o.convertDbKind ?? false });
+        : await openLevelHistory(p.data, {
+            archive,
+            convertDbKind: o.convertDbKind ?? false,
+            compression: storeConfig.compression,
+          });
     const pool = new ViewCallPool(2);
     // Parsing, checking and encoding blocks take most of a catch-up: worker threads do them, each
     // with its own copy of the source, when the source says how to open it again.

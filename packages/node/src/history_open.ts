@@ -24,9 +24,9 @@ export interface OpenedHistory {
 
 export async function openLevelHistory(
   dataDir: string,
-  o: { archive: boolean; convertDbKind: boolean },
+  o: { archive: boolean; convertDbKind: boolean; compression: boolean },
 ): Promise<OpenedHistory> {
-  const store = await Store.open(dataDir);
+  const store = await Store.open(dataDir, { compression: o.compression });
   try {
     await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
   } catch (err) {

@@ -4,14 +4,15 @@
 import { ConfigError } from './config.js';
 
 export type HistoryStoreConfig =
-  | { readonly kind: 'leveldb' }
+  /** `compression`: snappy on the history's LevelDB tables (`StoreOptions.compression`); off by default. */
+  | { readonly kind: 'leveldb'; readonly compression: boolean }
   | {
       readonly kind: 'postgres';
       readonly metaUrl: string;
       readonly shardUrls: ReadonlyMap<number, string>;
     };
 
-export const LEVELDB_STORE: HistoryStoreConfig = { kind: 'leveldb' };
+export const LEVELDB_STORE: HistoryStoreConfig = { kind: 'leveldb', compression: false };
 
 function postgresUrl(v: unknown, what: string): string {
   if (typeof v !== 'string' || !/^postgres(ql)?:\/\//.test(v))
@@ -26,12 +27,20 @@ function shardId(text: string, what: string): number {
   return n;
 }
 
-/** config.json's `store`: absent or `{kind: 'leveldb'}`, or `{kind: 'postgres', meta_url, shard_urls}`. */
+/**
+ * config.json's `store`: absent or `{kind: 'leveldb', compression?: boolean}`, or
+ * `{kind: 'postgres', meta_url, shard_urls}`.
+ */
 export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
   if (raw === undefined || raw === null) return LEVELDB_STORE;
   const o = raw as Record<string, unknown>;
   if (typeof o !== 'object' || Array.isArray(o)) throw new ConfigError(`${path}: store must be an object`);
-  if (o.kind === 'leveldb') return LEVELDB_STORE;
+  if (o.kind === 'leveldb') {
+    if (o.compression === undefined) return LEVELDB_STORE;
+    if (typeof o.compression !== 'boolean')
+      throw new ConfigError(`${path}: store.compression must be true or false`);
+    return { kind: 'leveldb', compression: o.compression };
+  }
   if (o.kind !== 'postgres') throw new ConfigError(`${path}: store.kind must be 'leveldb' or 'postgres'`);
   const metaUrl = postgresUrl(o.meta_url, `${path}: store.meta_url`);
   const urls = o.shard_urls;

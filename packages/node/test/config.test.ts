@@ -55,3 +55,18 @@ t.test('API keys and rate limits are read from rpc, and bad ones refused at star
   writeFileSync(path, JSON.stringify({ trie_viewer_state_size_limit: 'big' }));
   t.throws(() => loadConfig(path), ConfigError, 'a non-numeric state size limit');
 });
+
+t.test("a follower's LevelDB history takes store.compression, off unless set", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify({ store: { kind: 'leveldb' } }));
+  t.same(loadConfig(path).store, { kind: 'leveldb', compression: false });
+  writeFileSync(path, JSON.stringify({ store: { kind: 'leveldb', compression: true } }));
+  t.same(loadConfig(path).store, { kind: 'leveldb', compression: true });
+  t.same(DEFAULT_CONFIG.store, { kind: 'leveldb', compression: false });
+  writeFileSync(path, JSON.stringify({ store: { kind: 'leveldb', compression: 'snappy' } }));
+  t.throws(() => loadConfig(path), {
+    name: 'ConfigError',
+    message: /store\.compression must be true or false/,
+  });
+});

@@ -50,12 +50,13 @@ export interface StoreOptions {
   readonly writeBufferBytes?: number;
   readonly tableFileBytes?: number;
   /**
-   * Snappy compression of new table blocks: on by default, as in LevelDB. A chain's own database
-   * turns it off (the node's `CHAIN_DB_OPTIONS`): what a producer writes is mostly hashes and trie
-   * nodes made of hashes, which do not compress (the bench chain's database was 13 % larger without
-   * it, 426 against 377 MB fully compacted), while snappy was the largest function of LevelDB's
-   * compaction thread under a stream of transfers, ~250 µs of CPU per transfer. A follower's history
-   * is mostly JSON, which snappy halves (94 against 45 MB, the bench's quick follower). Tables
+   * Snappy compression of new table blocks; off by default. What a producer writes is mostly hashes
+   * and trie nodes made of hashes, which do not compress (the bench chain's database was 13 % larger
+   * without it, 426 against 377 MB fully compacted), while snappy was the largest function of
+   * LevelDB's compaction thread under a stream of transfers, ~250 µs of CPU per transfer. A
+   * follower's history is mostly JSON, which snappy halves (94 against 45 MB for the bench's quick
+   * follower), at the cost of a decompression on every read that misses LevelDB's block cache (its
+   * reads took ~20 % more CPU): a follower's `store.compression` in config.json turns it on. Tables
    * written either way stay readable.
    */
   readonly compression?: boolean;
@@ -128,7 +129,7 @@ export class Store {
         multithreading: true,
         writeBufferSize: opts.writeBufferBytes ?? 32 * 1024 * 1024,
         maxFileSize: opts.tableFileBytes ?? 8 * 1024 * 1024,
-        compression: opts.compression ?? true,
+        compression: opts.compression ?? false,
       });
     } catch (err) {
       openPaths.delete(where);
