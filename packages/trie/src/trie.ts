@@ -58,7 +58,8 @@ export class Trie {
     return this.decoded(hash).memoryUsage;
   }
 
-  private decoded(hash: CryptoHash): RawNodeWithSize {
+  /** A node and the memory_usage it records, from one cache lookup. */
+  decoded(hash: CryptoHash): RawNodeWithSize {
     const k = binaryKey(hash);
     const hit = nodeCache.get(k);
     if (hit) return hit;

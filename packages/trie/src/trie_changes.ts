@@ -8,7 +8,6 @@ import {
   encodeRawNode,
   nodeHash,
   ownMemoryUsage,
-  type RawNode,
   type RawNodeInput,
   storedMemoryUsage,
   type ValueRef,
@@ -88,14 +87,14 @@ class Editor {
   /** Reads a node without editing it (for normalisation decisions). */
   peek(ref: Ref): MemNode {
     if (!isStored(ref)) return ref;
-    const raw: RawNode = this.trie.node(ref);
+    const { node: raw, memoryUsage } = this.trie.decoded(ref);
     if (raw.kind === 'extension') return { kind: 'extension', key: raw.key, child: raw.child };
     if (raw.kind === 'branch')
       return {
         kind: 'branch',
         value: raw.value,
         children: raw.children.toArray(),
-        storedMemory: this.trie.memoryUsage(ref) - ownMemoryUsage(raw),
+        storedMemory: memoryUsage - ownMemoryUsage(raw),
       };
     return { kind: 'leaf', key: raw.key, value: raw.value };
   }
