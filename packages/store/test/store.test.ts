@@ -11,6 +11,7 @@ import {
   u64be,
 } from '@nearlite/store';
 import t from 'tap';
+import { MIB, tableBytesOfZeros } from '../../../test/helpers/table_bytes.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
 const b = (...xs: number[]) => Uint8Array.from(xs);
@@ -227,21 +228,8 @@ t.test('writeBufferBytes sets the size LevelDB writes tables at', async (t) => {
 });
 
 t.test('tables are written uncompressed unless compression is asked for', async (t) => {
-  const onDisk = async (opts: { compression?: boolean }) => {
-    const path = joinPath(tempDir(t), 'data');
-    const store = await Store.open(path, opts);
-    const u = new StoreUpdate();
-    // Zeros: snappy shrinks them to a few percent.
-    for (let j = 0; j < 64; j++) u.put(DBCol.Chunks, u64be(j), new Uint8Array(16 * 1024));
-    await store.commit(u);
-    // A full compaction writes the memtable out as tables.
-    await store.compact();
-    const size = await store.approximateSize(DBCol.Chunks);
-    await store.close();
-    return size;
-  };
-  const plain = await onDisk({});
-  const compressed = await onDisk({ compression: true });
-  t.ok(plain >= 1024 * 1024, `default: ${plain} bytes for 1 MiB of rows`);
+  const plain = await tableBytesOfZeros(t, {});
+  const compressed = await tableBytesOfZeros(t, { compression: true });
+  t.ok(plain >= MIB, `default: ${plain} bytes for 1 MiB of rows`);
   t.ok(compressed < plain / 4, `compression: true: ${compressed} bytes`);
 });
