@@ -7,7 +7,7 @@
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chain, loadGenesis, signerFromKeyFile } from '@nearlite/chain';
-import { decodeSignedTransaction, parsePublicKey } from '@nearlite/primitives';
+import { decodeAccessKey, decodeSignedTransaction, parsePublicKey } from '@nearlite/primitives';
 import { DBCol, Store } from '@nearlite/store';
 import { trieKeyAccessKey } from '@nearlite/trie';
 import { KeyPair } from 'near-api-js';
@@ -54,13 +54,16 @@ export async function measureProduce(P, dataset, o) {
   }
   const key = KeyPair.fromString(dataset.meta.sharedSecret);
   const sign = fastTransferSigner(key);
-  const pk = parsePublicKey(key.getPublicKey().toString());
-  const accounts = dataset.meta.accounts;
-  const senders = accounts.slice(0, o.senders).map((id) => {
+  const pkText = key.getPublicKey().toString();
+  const pk = parsePublicKey(pkText);
+  /** The nonce the head's state holds for an account's key. */
+  const nonceAtHead = (id) => {
     const ak = store.get(DBCol.FlatState, trieKeyAccessKey(id, pk));
     if (!ak) throw new Error(`no access key for ${id}`);
-    return { id, nonce: new DataView(ak.buffer, ak.byteOffset, ak.byteLength).getBigUint64(0, true) };
-  });
+    return decodeAccessKey(ak).nonce;
+  };
+  const accounts = dataset.meta.accounts;
+  const senders = accounts.slice(0, o.senders).map((id) => ({ id, nonce: nonceAtHead(id) }));
   let next = 0;
   let seed = 42;
   const receiver = () => {
@@ -78,7 +81,7 @@ export async function measureProduce(P, dataset, o) {
         hash: stx.hash,
         bytes,
         shardId: chain.layout.accountIdToShardId(s.id),
-        accessKeyId: `${s.id}:${key.getPublicKey().toString()}`,
+        accessKeyId: `${s.id}:${pkText}`,
         nonce: s.nonce,
         signatureVerified: true,
       });
@@ -109,8 +112,7 @@ export async function measureProduce(P, dataset, o) {
   await chain.produceBlock();
   await chain.produceBlock();
   for (const s of senders) {
-    const ak = store.get(DBCol.FlatState, trieKeyAccessKey(s.id, pk));
-    const nonce = new DataView(ak.buffer, ak.byteOffset, ak.byteLength).getBigUint64(0, true);
+    const nonce = nonceAtHead(s.id);
     if (nonce !== s.nonce) throw new Error(`${s.id}: nonce ${nonce}, expected ${s.nonce}`);
   }
   if (o.bytes) {
