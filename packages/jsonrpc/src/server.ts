@@ -14,6 +14,7 @@ import { type BlockStreamProvider, registerBlockStreamRoutes } from './block_str
 import { parseJsonBytes } from './body.js';
 import { type DispatchResult, dispatch } from './dispatch.js';
 import { internalError, parseError } from './errors.js';
+import { lazyRequestLogger } from './request_logger.js';
 
 const requestRefused = () => parseError('The request could not be read');
 
@@ -178,6 +179,7 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
       ? {
           loggerInstance: o.loggerInstance,
           logController: new LogController({ disableRequestLogging: true }),
+          childLoggerFactory: lazyRequestLogger,
         }
       : { logger: o.logger ?? false }),
     schemaController: { compilersFactory },
