@@ -11,29 +11,33 @@ const GROUP = 58 ** 5; // five base58 digits per division step
 
 const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
 
+const INVERSE_GROUP = 1 / GROUP;
+
 // Scratch reused by every call (encoding is synchronous): hashes are encoded for every id in every
 // answer, and per-call arrays and per-digit strings made most of the garbage a transaction's answer
-// left behind.
+// left behind. The digits are a Buffer so that the string is made from them in one native call.
 let words = new Float64Array(64);
-let digits = new Uint8Array(256);
+let digits = Buffer.allocUnsafeSlow(256);
 
 /**
  * Divides the number (16-bit big-endian words) by 58^5 repeatedly: every intermediate stays below
- * 2^53, so plain float arithmetic is exact and far cheaper than digit-by-digit carrying.
+ * 2^53, so plain float arithmetic is exact and far cheaper than digit-by-digit carrying. The divisions
+ * form one chain of dependent steps, so each is a multiplication by 1/58^5, whose truncated quotient
+ * is off by at most one and corrected from the remainder: half the time of a float division.
  */
 export function base58Encode(bytes: Uint8Array): string {
   let zeros = 0;
   while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
   const n = bytes.length - zeros;
-  const count = Math.ceil(n / 2);
+  const count = (n + 1) >> 1;
   if (count > words.length) words = new Float64Array(count);
   // log(256) / log(58) < 1.3658 digits a byte, in groups of five, plus the leading ones.
   const most = Math.ceil((n * 1.3658) / 5) * 5 + 5 + zeros;
-  if (most > digits.length) digits = new Uint8Array(most);
+  if (most > digits.length) digits = Buffer.allocUnsafeSlow(most);
   const w = words;
   for (let i = 0, j = zeros; i < count; i++) {
     // The first word takes one byte when the length is odd.
-    if (i === 0 && n % 2 === 1) w[i] = bytes[j++]!;
+    if (i === 0 && (n & 1) === 1) w[i] = bytes[j++]!;
     else {
       w[i] = (bytes[j]! << 8) | bytes[j + 1]!;
       j += 2;
@@ -47,20 +51,30 @@ export function base58Encode(bytes: Uint8Array): string {
     let rem = 0;
     for (let i = start; i < count; i++) {
       const cur = rem * 65536 + w[i]!;
-      const q = Math.floor(cur / GROUP);
+      let q = Math.trunc(cur * INVERSE_GROUP);
+      let r = cur - q * GROUP;
+      if (r < 0) {
+        q--;
+        r += GROUP;
+      } else if (r >= GROUP) {
+        q++;
+        r -= GROUP;
+      }
       w[i] = q;
-      rem = cur - q * GROUP;
+      rem = r;
     }
+    // Below 58^5 < 2^31: integer division.
+    let r = rem | 0;
     for (let k = 0; k < 5; k++) {
-      const q = Math.floor(rem / 58);
-      d[--pos] = CODES[rem - q * 58]!;
-      rem = q;
+      const q = (r / 58) | 0;
+      d[--pos] = CODES[r - q * 58]!;
+      r = q;
     }
     while (start < count && w[start] === 0) start++;
   }
   while (pos < d.length && d[pos] === 0x31) pos++;
   for (let z = 0; z < zeros; z++) d[--pos] = 0x31;
-  return String.fromCharCode.apply(null, d.subarray(pos) as unknown as number[]);
+  return d.toString('latin1', pos, d.length);
 }
 
 /**

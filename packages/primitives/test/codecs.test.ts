@@ -273,6 +273,23 @@ t.test('base58 agrees with a plain big-integer encoding on random inputs', async
     t.equal(base58Encode(b), reference(b), `${length} bytes`);
     t.equal(base58Encode(new Uint8Array(length)), '1'.repeat(length));
   }
+  // Numbers at and around powers of 58 and multiples of 58^5, where a division step's quotient is
+  // closest to an integer (the encoder divides by multiplying with 1/58^5 and corrects the quotient).
+  const bytesOf = (n: bigint) => {
+    const out: number[] = [];
+    for (; n > 0n; n >>= 8n) out.unshift(Number(n & 0xffn));
+    return Uint8Array.from(out);
+  };
+  let edgeMismatches = 0;
+  for (let e = 1n; e <= 90n; e++) {
+    for (const base of [58n ** e, (58n ** 5n) * (e * 65_537n), 1n << (e * 3n)]) {
+      for (const d of [-2n, -1n, 0n, 1n, 2n]) {
+        const b = bytesOf(base + d);
+        if (base58Encode(b) !== reference(b)) edgeMismatches++;
+      }
+    }
+  }
+  t.equal(edgeMismatches, 0, 'around powers of 58 and multiples of 58^5');
   // Decoding any text, not only encodings: leading '1's are zero bytes, the rest a big-endian number.
   const referenceDecode = (s: string) => {
     let zeros = 0;
