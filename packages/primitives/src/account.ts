@@ -3,6 +3,7 @@ import { accountIdError } from './account_id.js';
 import { base58Encode } from './base58.js';
 import { BorshError, BorshReader, BorshWriter } from './borsh.js';
 import type { CryptoHash } from './hash.js';
+import { u64View } from './json.js';
 
 /**
  * What an account runs (nearcore's AccountContract). Local code lives under the account's
@@ -188,7 +189,7 @@ export type AccessKeyPermissionView =
   | { FunctionCall: { allowance: string | null; receiver_id: string; method_names: string[] } };
 
 export interface AccessKeyView {
-  nonce: bigint;
+  nonce: number | bigint;
   permission: AccessKeyPermissionView;
 }
 
@@ -204,7 +205,7 @@ export function accessKeyPermissionView(p: AccessKeyPermission): AccessKeyPermis
 }
 
 export function accessKeyView(k: AccessKey): AccessKeyView {
-  return { nonce: k.nonce, permission: accessKeyPermissionView(k.permission) };
+  return { nonce: u64View(k.nonce), permission: accessKeyPermissionView(k.permission) };
 }
 
 /** Parses the JSON form used by genesis records and `sandbox_patch_state`. */

@@ -30,6 +30,18 @@ export class RawJson {
   }
 }
 
+/**
+ * A u64 as a view holds it: a number when a double holds it exactly, else the bigint. Views of
+ * nonces and gas hold numbers almost always, and a view without a bigint is written by the plain
+ * JSON.stringify: for an access key's view 0.5 µs, against 7 µs when the first attempt throws at a
+ * bigint and the marking path writes it. Either way the text is the same digits.
+ */
+export function u64View(x: bigint): number | bigint {
+  return x <= MAX_EXACT ? Number(x) : x;
+}
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
 export function stringifyJson(value: unknown): string {
   if (value instanceof RawJson) return value.json;
   try {

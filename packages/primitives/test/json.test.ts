@@ -1,6 +1,14 @@
 // The answer serializer: exact u64s and embedded JSON, and no string a contract, signer or client
 // controls can change an answer's shape.
-import { jsonArrayTexts, jsonObjectTexts, jsonTexts, RawJson, stringifyJson } from '@nearlite/primitives';
+import {
+  accessKeyView,
+  jsonArrayTexts,
+  jsonObjectTexts,
+  jsonTexts,
+  RawJson,
+  stringifyJson,
+  u64View,
+} from '@nearlite/primitives';
 import t from 'tap';
 
 t.test('bigints are bare integers, RawJson is embedded as is', async (t) => {
@@ -84,3 +92,26 @@ t.test('an object written field by field is the same text as written whole', asy
   t.equal(jsonArrayTexts(items.map((v) => stringifyJson(v))).join(''), stringifyJson(items), 'an array');
   t.equal(jsonArrayTexts([]).join(''), '[]');
 });
+
+t.test(
+  'a u64 in a view is a number while a double holds it exactly, and writes the same digits',
+  async (t) => {
+    const max = 2n ** 64n - 1n;
+    for (const x of [0n, 1n, 223_182_562_500n, 2n ** 53n - 1n]) {
+      t.equal(typeof u64View(x), 'number', `${x}`);
+      t.equal(stringifyJson({ nonce: u64View(x) }), stringifyJson({ nonce: x }));
+    }
+    for (const x of [2n ** 53n, 2n ** 53n + 1n, max]) {
+      t.equal(u64View(x), x, `${x} stays exact`);
+      t.equal(stringifyJson({ nonce: u64View(x) }), `{"nonce":${x}}`);
+    }
+    t.same(accessKeyView({ nonce: 93_085_140_000_000n, permission: { kind: 'FullAccess' } }), {
+      nonce: 93_085_140_000_000,
+      permission: 'FullAccess',
+    });
+    t.equal(
+      stringifyJson(accessKeyView({ nonce: max, permission: { kind: 'FullAccess' } })),
+      `{"nonce":${max},"permission":"FullAccess"}`,
+    );
+  },
+);

@@ -9,6 +9,7 @@ import {
   sha256,
   stringifyJson,
   toBase64,
+  u64View,
   utf8,
 } from '@nearlite/primitives';
 import {
@@ -116,7 +117,7 @@ export function outcomeView(o: ExecutionOutcome): object {
   return {
     logs: o.logs,
     receipt_ids: o.receiptIds.map((r) => base58Encode(r)),
-    gas_burnt: o.gasBurnt,
+    gas_burnt: u64View(o.gasBurnt),
     tokens_burnt: o.tokensBurnt.toString(),
     executor_id: o.executorId,
     status: executionStatusView(o.status),

@@ -2,6 +2,7 @@
 import { accessKeyView } from '../account.js';
 import { base58Encode } from '../base58.js';
 import { sha256, toBase64 } from '../hash.js';
+import { u64View } from '../json.js';
 import { formatPublicKey, formatSignature } from '../public_key.js';
 import type { Action, DelegateAction } from './action.js';
 import type { Receipt } from './receipt.js';
@@ -13,8 +14,8 @@ function delegateActionView(d: DelegateAction): object {
     receiver_id: d.receiverId,
     // Inside a delegate action nearcore shows full code and args (NonDelegateAction → Action).
     actions: d.actions.map((a) => actionView(a, true)),
-    nonce: d.nonce,
-    max_block_height: d.maxBlockHeight,
+    nonce: u64View(d.nonce),
+    max_block_height: u64View(d.maxBlockHeight),
     public_key: formatPublicKey(d.publicKey),
   };
 }
@@ -31,7 +32,7 @@ export function actionView(a: Action, fullCode = false): object | string {
         FunctionCall: {
           method_name: a.methodName,
           args: toBase64(a.args),
-          gas: a.gas,
+          gas: u64View(a.gas),
           deposit: a.deposit.toString(),
         },
       };
@@ -96,7 +97,7 @@ export function signedTransactionView(t: SignedTransaction): object {
   return {
     signer_id: tx.signerId,
     public_key: formatPublicKey(tx.publicKey),
-    nonce: tx.nonce,
+    nonce: u64View(tx.nonce),
     receiver_id: tx.receiverId,
     actions: tx.actions.map((a) => actionView(a)),
     priority_fee: 0,
@@ -139,7 +140,7 @@ export function receiptView(r: Receipt): object {
         target_shard: x.targetShard,
         already_delivered_shards: x.alreadyDeliveredShards,
         code: toBase64(x.code),
-        ...(x.nonce === undefined ? {} : { nonce: x.nonce }),
+        ...(x.nonce === undefined ? {} : { nonce: u64View(x.nonce) }),
       },
     };
   }
@@ -148,6 +149,6 @@ export function receiptView(r: Receipt): object {
     receiver_id: r.receiverId,
     receipt_id: base58Encode(r.receiptId),
     receipt,
-    priority: r.priority ?? 0n,
+    priority: u64View(r.priority ?? 0n),
   };
 }
