@@ -1,4 +1,4 @@
-import { base58Encode, type CryptoHash, formatSignature, stringifyJson } from '@nearlite/primitives';
+import { base58Encode, type CryptoHash, formatSignature, stringifyJson, u64View } from '@nearlite/primitives';
 import type { BlockHeader } from '../block_header.js';
 import type { ChunkHeader } from '../chunk.js';
 import { validatorStakeView } from '../validator_stake.js';
@@ -58,8 +58,8 @@ export function chunkHeaderView(c: ChunkHeader): Record<string, unknown> {
     height_created: i.heightCreated,
     height_included: c.heightIncluded,
     shard_id: i.shardId,
-    gas_used: i.prevGasUsed,
-    gas_limit: i.gasLimit,
+    gas_used: u64View(i.prevGasUsed),
+    gas_limit: u64View(i.gasLimit),
     rent_paid: '0',
     validator_reward: '0',
     balance_burnt: i.prevBalanceBurnt.toString(),
@@ -69,7 +69,7 @@ export function chunkHeaderView(c: ChunkHeader): Record<string, unknown> {
     congestion_info: {
       delayed_receipts_gas: i.congestionInfo.delayedReceiptsGas.toString(),
       buffered_receipts_gas: i.congestionInfo.bufferedReceiptsGas.toString(),
-      receipt_bytes: i.congestionInfo.receiptBytes,
+      receipt_bytes: u64View(i.congestionInfo.receiptBytes),
       allowed_shard: i.congestionInfo.allowedShard,
     },
     bandwidth_requests: { V1: { requests: [] } },
