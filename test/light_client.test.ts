@@ -179,24 +179,28 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
   const root32 = bs58.decode(head.inner_lite.block_merkle_root);
   const proof = async (params: Record<string, string>) =>
     node.rpc<ExecutionProof>('EXPERIMENTAL_light_client_proof', { ...params, light_client_head: last });
-  const cases: [string, Record<string, string>, string][] = [
+  // Each with the outcome as the transaction's own answer gave it.
+  const cases: [string, Record<string, string>, string, unknown][] = [
     [
       'transaction',
       { type: 'transaction', transaction_hash: local.transaction.hash, sender_id: 'test.near' },
       local.transaction.hash,
+      local.transaction_outcome,
     ],
     [
       'local receipt',
       { type: 'receipt', receipt_id: localReceipt.id, receiver_id: 'test.near' },
       localReceipt.id,
+      localReceipt,
     ],
     [
       'cross-shard receipt',
       { type: 'receipt', receipt_id: crossReceipt.id, receiver_id: far! },
       crossReceipt.id,
+      crossReceipt,
     ],
   ];
-  for (const [what, params, id] of cases) {
+  for (const [what, params, id, answered] of cases) {
     const r = await proof(params);
     const p = r.body.result!;
     t.ok(p, `${what}: a proof`, { error: r.body.error });
@@ -208,6 +212,17 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
       `${what}: carrier block`,
     );
     t.doesNotThrow(() => validateExecutionProof(p, root32), `${what}: proof verifies`);
+    // The transaction's answer carries the same outcome and proof (their hashes encoded apart). Its
+    // block_hash is the block that executed the outcome; the proof names the carrier, as nearcore's.
+    const { block_hash: _carrier, ...proved } = p.outcome_proof;
+    const { block_hash: executedIn, ...fromTx } = answered as ExecutionProof['outcome_proof'];
+    t.same(fromTx, proved, `${what}: the answer's outcome and proof`);
+    t.ok(
+      (await heightOf(executedIn)) < p.block_header_lite.inner_lite.height,
+      `${what}: executed before its carrier`,
+    );
+    const fromAnswer = { ...clone(p), outcome_proof: clone(answered) as ExecutionProof['outcome_proof'] };
+    t.doesNotThrow(() => validateExecutionProof(fromAnswer, root32), `${what}: the answer's proof verifies`);
     const bad = clone(p);
     bad.outcome_proof.outcome.gas_burnt += 1;
     t.throws(
