@@ -1,7 +1,8 @@
 // A light read load in a process of its own (`node read_probe.js URL ACCOUNTS_JSON`): one
 // `view_account` every 5 ms, each on the next of a few kept-alive connections, until SIGTERM; then
-// the latencies in ms as JSON on stdout. In the load generator's own process its event loop, busy
-// with the load, would add its own queueing to what is measured.
+// the latencies in ms as JSON on stdout. It also stops when its stdin closes: the bench that started
+// it has gone. In the load generator's own process its event loop, busy with the load, would add
+// its own queueing to what is measured.
 import { rpcClient } from './http_client.js';
 
 const [url, accountsJson] = process.argv.slice(2);
@@ -21,4 +22,7 @@ process.on('SIGTERM', () => {
   process.stdout.write(JSON.stringify(latencies));
   process.exit(0);
 });
+// The bench holds the other end of stdin: it closes when the bench exits, however it exits.
+process.stdin.on('end', () => process.exit(1));
+process.stdin.resume();
 process.stdout.write('ready\n');

@@ -96,7 +96,9 @@ export async function measureSendTx(home, meta, key, o) {
     probe = spawn(
       process.execPath,
       [join(import.meta.dirname, 'read_probe.js'), txNode.url, JSON.stringify(accounts)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      // Its stdin is a pipe from this process: if this process dies, the probe sees it close and
+      // stops, rather than loading the machine for every run after.
+      { stdio: ['pipe', 'pipe', 'inherit'] },
     );
   };
   if (measuring) await startMeasuring();
