@@ -21,15 +21,17 @@ interface MethodStats {
 // escaped all the same.
 const label = (v: string) => v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 
+const REQUESTS = {
+  name: 'nearlite_rpc_requests_total',
+  help: 'JSON-RPC calls answered, by method and outcome (ok or the error cause)',
+};
+const LATENCY = {
+  name: 'nearlite_rpc_request_duration_seconds',
+  help: 'Time to answer a JSON-RPC call, by method',
+};
+
 export class CallStats {
   private readonly methods = new Map<string, MethodStats>();
-
-  constructor(
-    private readonly names: {
-      readonly requests: { readonly name: string; readonly help: string };
-      readonly latency: { readonly name: string; readonly help: string };
-    },
-  ) {}
 
   observe(method: string, outcome: string, seconds: number): void {
     let m = this.methods.get(method);
@@ -47,23 +49,22 @@ export class CallStats {
 
   /** Both metrics in the text exposition format, each line ending in a newline. */
   exposition(): string {
-    const { requests, latency } = this.names;
-    const lines = [`# HELP ${requests.name} ${requests.help}`, `# TYPE ${requests.name} counter`];
+    const lines = [`# HELP ${REQUESTS.name} ${REQUESTS.help}`, `# TYPE ${REQUESTS.name} counter`];
     for (const [method, m] of this.methods) {
       for (const [outcome, n] of m.outcomes) {
-        lines.push(`${requests.name}{method="${label(method)}",outcome="${label(outcome)}"} ${n}`);
+        lines.push(`${REQUESTS.name}{method="${label(method)}",outcome="${label(outcome)}"} ${n}`);
       }
     }
-    lines.push(`# HELP ${latency.name} ${latency.help}`, `# TYPE ${latency.name} histogram`);
+    lines.push(`# HELP ${LATENCY.name} ${LATENCY.help}`, `# TYPE ${LATENCY.name} histogram`);
     for (const [method, m] of this.methods) {
       const l = `method="${label(method)}"`;
       let below = 0;
       LATENCY_BUCKETS.forEach((bound, i) => {
         below += m.buckets[i]!;
-        lines.push(`${latency.name}_bucket{${l},le="${bound}"} ${below}`);
+        lines.push(`${LATENCY.name}_bucket{${l},le="${bound}"} ${below}`);
       });
-      lines.push(`${latency.name}_bucket{${l},le="+Inf"} ${m.count}`);
-      lines.push(`${latency.name}_sum{${l}} ${m.sum}`, `${latency.name}_count{${l}} ${m.count}`);
+      lines.push(`${LATENCY.name}_bucket{${l},le="+Inf"} ${m.count}`);
+      lines.push(`${LATENCY.name}_sum{${l}} ${m.sum}`, `${LATENCY.name}_count{${l}} ${m.count}`);
     }
     return `${lines.join('\n')}\n`;
   }

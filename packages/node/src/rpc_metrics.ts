@@ -7,16 +7,7 @@ import { CallStats } from './call_stats.js';
 export class RpcMetrics {
   readonly registry = new Registry();
   /** Calls and their latency: counted on every answer, outside the registry's metric objects. */
-  private readonly calls = new CallStats({
-    requests: {
-      name: 'nearlite_rpc_requests_total',
-      help: 'JSON-RPC calls answered, by method and outcome (ok or the error cause)',
-    },
-    latency: {
-      name: 'nearlite_rpc_request_duration_seconds',
-      help: 'Time to answer a JSON-RPC call, by method',
-    },
-  });
+  private readonly calls = new CallStats();
 
   constructor() {
     const registers = [this.registry];
