@@ -19,8 +19,8 @@ const timer = setInterval(() => {
 }, 5);
 process.on('SIGTERM', () => {
   clearInterval(timer);
-  process.stdout.write(JSON.stringify(latencies));
-  process.exit(0);
+  // A pipe takes the latencies in pieces: exiting before the last piece is written cut them short.
+  process.stdout.write(JSON.stringify(latencies), () => process.exit(0));
 });
 // The bench holds the other end of stdin: it closes when the bench exits, however it exits.
 process.stdin.on('end', () => process.exit(1));
