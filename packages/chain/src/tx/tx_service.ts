@@ -145,12 +145,14 @@ export class TxService {
     // outcomes to learn that the transaction is known.
     const cached = this.cachedFinal(hash, withReceipts);
     if (cached) return cached;
+    let known: TxProgress | undefined;
     if (waitUntil === 'NONE') {
       const p = this.progress(hash);
       if (!p && !this.o.chain.pool.has(hash)) throw unknownTx(hash);
       if (!p) return { final_execution_status: 'NONE' };
+      known = p;
     }
-    return this.waitFor(hash, null, null, waitUntil, withReceipts, stored);
+    return this.waitFor(hash, null, null, waitUntil, withReceipts, stored, known);
   }
 
   private progress(hash: CryptoHash): TxProgress | null {
@@ -182,14 +184,16 @@ export class TxService {
     waitUntil: TxExecutionStatus,
     withReceipts: boolean,
     load: () => Uint8Array | undefined = () => bytes ?? undefined,
+    /** The progress just read by the caller, so the first check does not walk the outcomes again. */
+    known?: TxProgress,
   ): Promise<object> {
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
     const everyBlock = waitUntil === 'INCLUDED_FINAL' || waitUntil === 'EXECUTED' || waitUntil === 'FINAL';
     const hashHex = toHex(hash);
     let watch = new Set<string>([hashHex]);
-    const check = (): object | null => {
-      const p = this.progress(hash);
+    const check = (already?: TxProgress): object | null => {
+      const p = already ?? this.progress(hash);
       if (p) watch = new Set(p.pendingIds);
       if (!satisfies(p, waitUntil) || !p) return null;
       const txBytes = load();
@@ -197,7 +201,7 @@ export class TxService {
       const view = this.view(txBytes, p, withReceipts, sir);
       return p.level === 'FINAL' ? this.finalAnswers.keep(hash, withReceipts, view) : view;
     };
-    const now = check();
+    const now = check(known);
     if (now) return Promise.resolve(now);
     const events = this.o.chain.events;
     return new Promise((resolve, reject) => {
