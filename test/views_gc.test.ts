@@ -78,7 +78,17 @@ t.test('call_function near the GC tail while blocks and GC go on', async (t) => 
         } else if (got === '0') wrong.push(`#${h}: call_function read n as absent`);
       } else if (error?.cause?.name === 'GARBAGE_COLLECTED_BLOCK') seen.collected++;
       else if (error?.name === 'INTERNAL_ERROR') seen.internal++;
-      else wrong.push(`#${h}: unexpected answer ${JSON.stringify(call.body)}`);
+      else {
+        // What the node says right after, to tell a block that was there from one that was not.
+        const status = await node.rpc('status', []);
+        const after = await node.rpc('block', { block_id: h });
+        const tail = (status.body.result as { sync_info?: { earliest_block_height?: number } } | undefined)
+          ?.sync_info?.earliest_block_height;
+        const found = after.body.result !== undefined ? 'found' : JSON.stringify(after.body.error);
+        wrong.push(
+          `#${h}: unexpected answer ${JSON.stringify(call.body)}; then tail #${tail}, block #${h} ${found}`,
+        );
+      }
     }
   };
   const readers = [reader(), reader(), reader(), reader()];
