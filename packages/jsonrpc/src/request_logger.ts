@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
 type ChildOptions = Parameters<FastifyBaseLogger['child']>[1];
-type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** pino's (object, message, ...values) or (message, ...values). */
 type LogArgs = [unknown, string?, ...unknown[]];
 
@@ -32,35 +32,20 @@ class RequestLogger {
     this.logger.level = level;
   }
 
-  private log(level: Level, args: LogArgs): void {
-    const logger = this.logger;
-    (logger[level] as unknown as (...a: LogArgs) => void).apply(logger, args);
-  }
-
   child(bindings: Bindings, options?: ChildOptions): FastifyBaseLogger {
     return this.logger.child(bindings, options);
   }
 
-  fatal(...args: LogArgs): void {
-    this.log('fatal', args);
-  }
-  error(...args: LogArgs): void {
-    this.log('error', args);
-  }
-  warn(...args: LogArgs): void {
-    this.log('warn', args);
-  }
-  info(...args: LogArgs): void {
-    this.log('info', args);
-  }
-  debug(...args: LogArgs): void {
-    this.log('debug', args);
-  }
-  trace(...args: LogArgs): void {
-    this.log('trace', args);
-  }
-  silent(...args: LogArgs): void {
-    this.log('silent', args);
+  // One method per pino level, each logging through the child.
+  static {
+    for (const level of LEVELS) {
+      Object.defineProperty(RequestLogger.prototype, level, {
+        value(this: RequestLogger, ...args: LogArgs): void {
+          const logger = this.logger;
+          (logger[level] as unknown as (...a: LogArgs) => void).apply(logger, args);
+        },
+      });
+    }
   }
 }
 
