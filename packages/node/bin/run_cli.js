@@ -3,6 +3,7 @@
 // dist/ when there is no bundle.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { applyHeapPolicy } from './heap_policy.js';
 import { loadBundle } from './load_bundle.js';
 
 async function loadCli() {
@@ -12,6 +13,8 @@ async function loadCli() {
 }
 
 export async function runCli(name, argv) {
+  // Before the bundle is loaded: V8 checks its flags against those its code cache was made with.
+  applyHeapPolicy();
   const { main } = await loadCli();
   try {
     const code = await main(argv);
