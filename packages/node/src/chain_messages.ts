@@ -41,7 +41,7 @@ export type FromChain =
       readonly t: 'block';
       readonly height: number;
       readonly hash: Uint8Array;
-      /** Rows the block's batch wrote (WrittenRows), to forget before anything reads them. */
+      /** Rows the block's batch wrote (WrittenRows), some with their bytes, taken in before anything reads them. */
       readonly written: Uint8Array;
       /** A set and a map cross as they are: structured clone keeps them. */
       readonly outcomeIds: ReadonlySet<string>;

@@ -309,7 +309,7 @@ export class ChainThread implements ChainHandle {
    * decoded from them (a block's own batch only adds headers, so only GC takes any away).
    */
   private forgetCollected(written: Uint8Array): void {
-    this.o.store.forgetRows(written);
+    this.o.store.takeWrittenRows(written);
     forEachWrittenRow(written, (col, key) => {
       if (col === DBCol.BlockHeader.id) this.chainStore.forget(key);
     });
@@ -321,7 +321,7 @@ export class ChainThread implements ChainHandle {
         return;
       case 'block': {
         this.producedSinceStart = true;
-        this.o.store.forgetRows(m.written);
+        this.o.store.takeWrittenRows(m.written);
         this.chainStats = m.stats;
         this.heap = m.heap;
         this.tip = { height: m.height, hash: m.hash };

@@ -60,7 +60,17 @@ const chain = await Chain.open({
 });
 
 // Trie nodes are content-addressed: a node's row never changes, so the RPC thread need not hear of them.
-const written = new WrittenRows(new Set([DBCol.State.id]));
+// What the RPC thread reads of a block as soon as it hears of it comes with its bytes: the block's
+// header, and the outcomes and their blocks, which every client waiting on a transaction the block
+// touched reads at once (from LevelDB, before).
+const written = new WrittenRows(
+  new Set([DBCol.State.id]),
+  new Set(
+    [DBCol.BlockHeader, DBCol.TransactionResultForBlock, DBCol.TransactionBlock, DBCol.ReceiptBlock].map(
+      (c) => c.id,
+    ),
+  ),
+);
 store.onCommitted = (update) => written.add(update);
 
 let heap: ThreadHeap = { used: 0, total: 0 };

@@ -1,6 +1,7 @@
 // The chain on a thread of its own: what the RPC thread reads follows each block the chain thread
-// commits (rows cached as absent included), admitted transactions reach the chain and are settled by
-// their block, and a chain thread that dies is started again with the pool whole.
+// commits (rows cached as absent included; a block's outcomes come with its announcement), admitted
+// transactions reach the chain and are settled by their block, and a chain thread that dies is
+// started again with the pool whole.
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { type ChainHandle, loadGenesis, type NewBlockEvent, stateRecordsToWrites } from '@nearlite/chain';
 import {
   base58Decode,
+  concatBytes,
   encodeSignedTransaction,
   KeyType,
   type Transaction,
@@ -131,10 +133,17 @@ t.test('the RPC thread reads what the chain thread commits, rows it had seen abs
   t.ok(chain.pool.add(tx));
   t.notOk(chain.pool.add(tx), 'known until its block settles it');
   t.ok(chain.pool.hasPendingNonce(tx.accessKeyId, 1n));
-  t.same([...(await carried).rejected], [], 'included, not refused');
+  const including = await carried;
+  t.same([...including.rejected], [], 'included, not refused');
   t.notOk(chain.pool.has(tx.hash), 'settled by the block that included it');
   t.notOk(chain.pool.hasPendingNonce(tx.accessKeyId, 1n));
-  t.ok(store.get(DBCol.TransactionBlock, tx.hash), 'its block is found by the RPC thread');
+  // The outcome rows came with the announcement: the RPC thread reads them without asking LevelDB.
+  const hits = store.stats.cacheHits;
+  t.same(store.get(DBCol.TransactionBlock, tx.hash), including.header.hash, 'its block is found');
+  const outcome = store.get(DBCol.TransactionResultForBlock, concatBytes(tx.hash, including.header.hash));
+  t.ok(outcome && outcome.length > 0, 'and its outcome');
+  t.equal(store.stats.cacheHits, hits + 2, 'both from the read cache, which held its absence before');
+  t.equal(outcome!.buffer.byteLength, outcome!.byteLength, 'a row of its own, not a view of the message');
 });
 
 t.test('a chain thread that dies is started again and gets the pool whole', async (t) => {

@@ -340,11 +340,17 @@ export class Store {
   }
 
   /**
-   * Forgets what the read cache holds for rows another writer of this database (a thread of this
-   * process) has written, packed by `WrittenRows`; iterators kept for reuse are retired with them.
+   * Takes in the rows another writer of this database (a thread of this process) has written, packed
+   * by `WrittenRows`: a row that came with its value is cached with it, the others are forgotten.
+   * Iterators kept for reuse are retired with them.
    */
-  forgetRows(packed: Uint8Array): void {
-    forEachWrittenRow(packed, (id, key) => this.cache.delete(columnKeyOf(id, key)));
+  takeWrittenRows(packed: Uint8Array): void {
+    forEachWrittenRow(packed, (id, key, value) => {
+      const ck = columnKeyOf(id, key);
+      // A copy: a view would keep the whole packed buffer alive while the cache counts one row.
+      if (value) this.cache.set(ck, value.slice());
+      else this.cache.delete(ck);
+    });
     this.dropIdleIterators();
   }
 

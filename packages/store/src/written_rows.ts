@@ -1,36 +1,56 @@
 // The rows a committed batch wrote, packed into one buffer that can be transferred to another thread:
-// a Store that reads the same database there (its only writer being elsewhere) forgets what its
-// read cache holds for them (`Store.forgetRows`), so it never serves a row older than the batch.
+// a Store that reads the same database there (its only writer being elsewhere) takes them into its
+// read cache (`Store.takeWrittenRows`), so it never serves a row older than the batch. Rows of the
+// columns the writer names come with their new value, which that cache then holds: the reader was
+// about to read them (a block's outcomes, for the clients waiting on them). The rest it forgets.
 //
-// Layout, per row: column id (u8), key length (u32 LE), key.
+// Layout, per row: column id (u8), key length (u32 LE), key, value length (u32 LE; NO_VALUE when
+// the row comes without one), value.
 import type { DBColumn } from './columns.js';
 import type { StoreUpdate } from './store_update.js';
+
+const NO_VALUE = 0xffffffff;
 
 export class WrittenRows {
   private buf = new Uint8Array(4096);
   private view = new DataView(this.buf.buffer);
   private len = 0;
 
-  /** Rows of these columns are left out: content-addressed rows whose bytes never change. */
-  constructor(private readonly skip: ReadonlySet<number> = new Set()) {}
+  /**
+   * `skip`: columns left out, content-addressed rows whose bytes never change. `carry`: columns whose
+   * puts come with their value (refcounted columns never do).
+   */
+  constructor(
+    private readonly skip: ReadonlySet<number> = new Set(),
+    private readonly carry: ReadonlySet<number> = new Set(),
+  ) {}
 
   add(update: StoreUpdate): void {
-    for (const op of update.ops) this.push(op.col, op.key);
-    for (const r of update.refcounts.values()) this.push(r.col, r.key);
+    for (const op of update.ops) {
+      const value =
+        op.type === 'put' && !op.col.refcounted && this.carry.has(op.col.id) ? op.value : undefined;
+      this.push(op.col, op.key, value);
+    }
+    // A refcounted row's stored bytes include its count, which only the writer's commit knows.
+    for (const r of update.refcounts.values()) this.push(r.col, r.key, undefined);
   }
 
-  private push(col: DBColumn, key: Uint8Array): void {
+  private push(col: DBColumn, key: Uint8Array, value: Uint8Array | undefined): void {
     if (this.skip.has(col.id)) return;
-    const need = this.len + 5 + key.length;
+    const need = this.len + 9 + key.length + (value?.length ?? 0);
     if (need > this.buf.length) {
       const grown = new Uint8Array(Math.max(need, this.buf.length * 2));
       grown.set(this.buf.subarray(0, this.len));
       this.buf = grown;
       this.view = new DataView(grown.buffer);
     }
-    this.buf[this.len] = col.id;
-    this.view.setUint32(this.len + 1, key.length, true);
-    this.buf.set(key, this.len + 5);
+    let at = this.len;
+    this.buf[at] = col.id;
+    this.view.setUint32(at + 1, key.length, true);
+    this.buf.set(key, at + 5);
+    at += 5 + key.length;
+    this.view.setUint32(at, value ? value.length : NO_VALUE, true);
+    if (value) this.buf.set(value, at + 4);
     this.len = need;
   }
 
@@ -46,13 +66,23 @@ export class WrittenRows {
   }
 }
 
-/** Calls `fn(columnId, key)` for each row of a buffer made by `WrittenRows.take`. */
-export function forEachWrittenRow(packed: Uint8Array, fn: (columnId: number, key: Uint8Array) => void): void {
+/**
+ * Calls `fn(columnId, key, value)` for each row of a buffer made by `WrittenRows.take`; `value` is
+ * undefined for a row that came without one. Key and value are views of `packed`.
+ */
+export function forEachWrittenRow(
+  packed: Uint8Array,
+  fn: (columnId: number, key: Uint8Array, value: Uint8Array | undefined) => void,
+): void {
   const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
   let at = 0;
-  while (at + 5 <= packed.length) {
+  while (at + 9 <= packed.length) {
     const n = view.getUint32(at + 1, true);
-    fn(packed[at]!, packed.subarray(at + 5, at + 5 + n));
-    at += 5 + n;
+    const keyAt = at + 5;
+    const m = view.getUint32(keyAt + n, true);
+    const valueAt = keyAt + n + 4;
+    const value = m === NO_VALUE ? undefined : packed.subarray(valueAt, valueAt + m);
+    fn(packed[at]!, packed.subarray(keyAt, keyAt + n), value);
+    at = valueAt + (value ? m : 0);
   }
 }
