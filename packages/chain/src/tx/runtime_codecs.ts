@@ -5,6 +5,7 @@ import {
   decodeSignedTransaction,
   formatPublicKey,
   receiptView,
+  type SignedTransaction,
   signedTransactionView,
 } from '@nearlite/primitives';
 import { decodeOutcome, outcomeView, type RuntimeConfig, verifyTransaction } from '@nearlite/runtime';
@@ -14,9 +15,21 @@ import { flatStateReader } from '../state_store.js';
 import type { TxCodecs } from './codecs.js';
 
 export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCodecs {
+  // A transaction sent with send_tx is decoded for admission, for its verification and for its
+  // answer, each time hashing it: one decode serves all three while its bytes live. Bytes handed to
+  // the codecs are a request's or a stored row's, never written after.
+  const decoded = new WeakMap<Uint8Array, SignedTransaction>();
+  const decode = (bytes: Uint8Array): SignedTransaction => {
+    let stx = decoded.get(bytes);
+    if (!stx) {
+      stx = decodeSignedTransaction(bytes);
+      decoded.set(bytes, stx);
+    }
+    return stx;
+  };
   return {
     decodeTransaction(bytes) {
-      const stx = decodeSignedTransaction(bytes);
+      const stx = decode(bytes);
       const t = stx.transaction;
       return {
         hash: stx.hash,
@@ -28,7 +41,7 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
         signatureCheck: { message: stx.hash, publicKey: t.publicKey, signature: stx.signature },
       };
     },
-    transactionView: (bytes) => signedTransactionView(decodeSignedTransaction(bytes)),
+    transactionView: (bytes) => signedTransactionView(decode(bytes)),
     receiptView: (bytes) => receiptView(decodeReceipt(bytes)),
     decodeOutcome(bytes) {
       const out = decodeOutcome(bytes);
@@ -53,7 +66,7 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
       };
     },
     verify(bytes, ctx) {
-      const stx = decodeSignedTransaction(bytes);
+      const stx = decode(bytes);
       const state = new TrieUpdate(flatStateReader(chain.store));
       const r = verifyTransaction(state, stx, config, ctx.gasPrice, {
         charge: false,
