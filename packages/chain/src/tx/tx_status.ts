@@ -10,7 +10,7 @@ import {
   toBase64,
   toHex,
 } from '@nearlite/primitives';
-import { DBCol } from '@nearlite/store';
+import { DBCol, DecodedRows } from '@nearlite/store';
 import type { ChainHandle } from '../chain_handle.js';
 import { decodeStoredOutcome } from '../outcome_store.js';
 import type { DecodedOutcome, TxCodecs } from './codecs.js';
@@ -38,6 +38,27 @@ export interface TxProgress {
   readonly pendingIds: readonly string[];
 }
 
+type DecodedRow = Pick<LoadedOutcome, 'decoded' | 'proof'>;
+
+/**
+ * Outcome rows decoded once per row as the store holds it (DecodedRows), per codecs: a waiter checks
+ * a transaction's outcomes on every block that touches it, and clients poll `tx` until it is final,
+ * each time decoding every outcome and building its view again.
+ */
+const decodedRows = new WeakMap<TxCodecs, DecodedRows<DecodedRow>>();
+
+function decodeRow(codecs: TxCodecs, bytes: Uint8Array): DecodedRow {
+  let rows = decodedRows.get(codecs);
+  if (!rows) {
+    rows = new DecodedRows<DecodedRow>();
+    decodedRows.set(codecs, rows);
+  }
+  return rows.of(bytes, (b) => {
+    const stored = decodeStoredOutcome(b);
+    return { decoded: codecs.decodeOutcome(stored.outcomeBytes), proof: stored.proof };
+  });
+}
+
 export function loadOutcome(
   chain: ChainHandle,
   codecs: TxCodecs,
@@ -47,14 +68,8 @@ export function loadOutcome(
   const bytes = chain.store.get(DBCol.TransactionResultForBlock, concatBytes(id, blockHash));
   const header = chain.chainStore.blockHeader(blockHash);
   if (!bytes || !header) return null;
-  const stored = decodeStoredOutcome(bytes);
-  return {
-    id,
-    blockHash,
-    height: header.lite.height,
-    decoded: codecs.decodeOutcome(stored.outcomeBytes),
-    proof: stored.proof,
-  };
+  const { decoded, proof } = decodeRow(codecs, bytes);
+  return { id, blockHash, height: header.lite.height, decoded, proof };
 }
 
 export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoHash): TxProgress | null {

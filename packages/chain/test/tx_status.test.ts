@@ -1,0 +1,64 @@
+// An outcome row is decoded once while the store holds the same bytes for it: a waiter's checks on
+// each block and a client's polls share the decode and the view built from it.
+import {
+  type ChainHandle,
+  type DecodedOutcome,
+  encodeStoredOutcome,
+  loadOutcome,
+  type TxCodecs,
+} from '@nearlite/chain';
+import t from 'tap';
+
+const blockHash = new Uint8Array(32).fill(9);
+const id = new Uint8Array(32).fill(4);
+const row = encodeStoredOutcome({
+  outcomeBytes: Uint8Array.of(1, 2, 3),
+  blockHash,
+  shardId: 0,
+  proof: [{ hash: new Uint8Array(32).fill(5), direction: 'Right' }],
+});
+
+/** A chain whose store answers the outcome row with `bytes()`, and codecs that count decodes. */
+function fixture(bytes: () => Uint8Array) {
+  const chain = {
+    store: { get: () => bytes() },
+    chainStore: { blockHeader: () => ({ lite: { height: 7 } }) },
+  } as unknown as ChainHandle;
+  const decoded: Uint8Array[] = [];
+  const codecs = {
+    decodeOutcome(b: Uint8Array): DecodedOutcome {
+      decoded.push(b.slice());
+      return { receiptIds: [], status: { kind: 'Unknown' }, view: { decodes: decoded.length } };
+    },
+  } as unknown as TxCodecs;
+  return { chain, codecs, decoded };
+}
+
+t.test('the same row bytes are decoded once; new bytes for the row are decoded again', async (t) => {
+  let bytes = row;
+  const { chain, codecs, decoded } = fixture(() => bytes);
+  const first = loadOutcome(chain, codecs, id, blockHash)!;
+  const again = loadOutcome(chain, codecs, id, blockHash)!;
+  t.equal(decoded.length, 1, 'decoded once');
+  t.same(decoded[0], [1, 2, 3], 'the outcome bytes inside the row');
+  t.equal(again.decoded, first.decoded, 'the same decoded outcome, and with it its view');
+  t.equal(first.height, 7);
+  t.same(
+    first.proof.map((p) => p.direction),
+    ['Right'],
+  );
+  // The store hands back new bytes once the row was written again or left its cache.
+  bytes = row.slice();
+  const later = loadOutcome(chain, codecs, id, blockHash)!;
+  t.equal(decoded.length, 2, 'decoded for the new bytes');
+  t.not(later.decoded, first.decoded);
+});
+
+t.test('each codecs decodes for itself', async (t) => {
+  const a = fixture(() => row);
+  const b = fixture(() => row);
+  loadOutcome(a.chain, a.codecs, id, blockHash);
+  loadOutcome(b.chain, b.codecs, id, blockHash);
+  t.equal(a.decoded.length, 1);
+  t.equal(b.decoded.length, 1, 'the other codecs decoded the same bytes on its own');
+});
