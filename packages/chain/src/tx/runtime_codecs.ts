@@ -9,6 +9,7 @@ import {
   signedTransactionView,
 } from '@nearlite/primitives';
 import { decodeOutcome, outcomeView, type RuntimeConfig, verifyTransaction } from '@nearlite/runtime';
+import { DecodedRows } from '@nearlite/store';
 import { TrieUpdate } from '@nearlite/trie';
 import type { ChainHandle } from '../chain_handle.js';
 import { flatStateReader } from '../state_store.js';
@@ -18,15 +19,8 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
   // A transaction sent with send_tx is decoded for admission, for its verification and for its
   // answer, each time hashing it: one decode serves all three while its bytes live. Bytes handed to
   // the codecs are a request's or a stored row's, never written after.
-  const decoded = new WeakMap<Uint8Array, SignedTransaction>();
-  const decode = (bytes: Uint8Array): SignedTransaction => {
-    let stx = decoded.get(bytes);
-    if (!stx) {
-      stx = decodeSignedTransaction(bytes);
-      decoded.set(bytes, stx);
-    }
-    return stx;
-  };
+  const decoded = new DecodedRows<SignedTransaction>();
+  const decode = (bytes: Uint8Array): SignedTransaction => decoded.of(bytes, decodeSignedTransaction);
   return {
     decodeTransaction(bytes) {
       const stx = decode(bytes);
