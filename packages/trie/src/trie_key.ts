@@ -9,7 +9,6 @@ import {
   fromUtf8,
   type GlobalContractIdentifier,
   type PublicKey,
-  publicKeyBytes,
   readPublicKey,
   setU64,
   utf8,
@@ -39,28 +38,65 @@ export const TrieKeyCol = {
   DataIdToYieldId: 23,
 } as const;
 
-const COMMA = Uint8Array.of(0x2c);
-const ACCESS_KEY_SEPARATOR = Uint8Array.of(TrieKeyCol.AccessKey);
-const col = (c: number) => Uint8Array.of(c);
+const COMMA = 0x2c;
+const NO_SEPARATOR = -1;
+const NOTHING = new Uint8Array(0);
 
-export const trieKeyAccount = (id: string) => concatBytes(col(TrieKeyCol.Account), utf8(id));
-export const trieKeyContractCode = (id: string) => concatBytes(col(TrieKeyCol.ContractCode), utf8(id));
+/**
+ * column ‖ account id ‖ separator ‖ tail in one allocation (a public key's tail is its type byte,
+ * then its data): these keys are built several times for every transaction, for the access key and
+ * account reads and writes of its checks and its application. Valid account ids are ASCII; any
+ * other string takes the UTF-8 path.
+ */
+function accountKey(
+  c: number,
+  id: string,
+  sep: number,
+  tail: Uint8Array,
+  tailType = NO_SEPARATOR,
+): Uint8Array {
+  const n = id.length;
+  const head = (sep === NO_SEPARATOR ? 1 + n : 2 + n) + (tailType === NO_SEPARATOR ? 0 : 1);
+  const out = new Uint8Array(head + tail.length);
+  out[0] = c;
+  for (let i = 0; i < n; i++) {
+    const ch = id.charCodeAt(i);
+    if (ch > 0x7f) {
+      const parts = [Uint8Array.of(c), utf8(id)];
+      if (sep !== NO_SEPARATOR) parts.push(Uint8Array.of(sep));
+      if (tailType !== NO_SEPARATOR) parts.push(Uint8Array.of(tailType));
+      parts.push(tail);
+      return concatBytes(...parts);
+    }
+    out[1 + i] = ch;
+  }
+  if (sep !== NO_SEPARATOR) out[1 + n] = sep;
+  if (tailType !== NO_SEPARATOR) out[head - 1] = tailType;
+  out.set(tail, head);
+  return out;
+}
+
+export const trieKeyAccount = (id: string) => accountKey(TrieKeyCol.Account, id, NO_SEPARATOR, NOTHING);
+export const trieKeyContractCode = (id: string) =>
+  accountKey(TrieKeyCol.ContractCode, id, NO_SEPARATOR, NOTHING);
+// AccessKey's separator is the column byte itself.
 export const trieKeyAccessKeyPrefix = (id: string) =>
-  concatBytes(col(TrieKeyCol.AccessKey), utf8(id), ACCESS_KEY_SEPARATOR);
+  accountKey(TrieKeyCol.AccessKey, id, TrieKeyCol.AccessKey, NOTHING);
 export const trieKeyAccessKey = (id: string, pk: PublicKey) =>
-  concatBytes(trieKeyAccessKeyPrefix(id), publicKeyBytes(pk));
+  accountKey(TrieKeyCol.AccessKey, id, TrieKeyCol.AccessKey, pk.data, pk.keyType);
 export const trieKeyContractDataPrefix = (id: string) =>
-  concatBytes(col(TrieKeyCol.ContractData), utf8(id), COMMA);
+  accountKey(TrieKeyCol.ContractData, id, COMMA, NOTHING);
 export const trieKeyContractData = (id: string, key: Uint8Array) =>
-  concatBytes(trieKeyContractDataPrefix(id), key);
+  accountKey(TrieKeyCol.ContractData, id, COMMA, key);
 export const trieKeyReceivedData = (id: string, dataId: CryptoHash) =>
-  concatBytes(col(TrieKeyCol.ReceivedData), utf8(id), COMMA, dataId);
+  accountKey(TrieKeyCol.ReceivedData, id, COMMA, dataId);
 export const trieKeyPostponedReceiptId = (id: string, dataId: CryptoHash) =>
-  concatBytes(col(TrieKeyCol.PostponedReceiptId), utf8(id), COMMA, dataId);
+  accountKey(TrieKeyCol.PostponedReceiptId, id, COMMA, dataId);
 export const trieKeyPendingDataCount = (id: string, receiptId: CryptoHash) =>
-  concatBytes(col(TrieKeyCol.PendingDataCount), utf8(id), COMMA, receiptId);
+  accountKey(TrieKeyCol.PendingDataCount, id, COMMA, receiptId);
 export const trieKeyPostponedReceipt = (id: string, receiptId: CryptoHash) =>
-  concatBytes(col(TrieKeyCol.PostponedReceipt), utf8(id), COMMA, receiptId);
+  accountKey(TrieKeyCol.PostponedReceipt, id, COMMA, receiptId);
+const col = (c: number) => Uint8Array.of(c);
 export const trieKeyDelayedReceiptIndices = () => col(TrieKeyCol.DelayedReceiptIndices);
 export const trieKeyDelayedReceipt = (index: bigint) => {
   const out = new Uint8Array(9);
@@ -76,13 +112,13 @@ export const trieKeyPromiseYieldTimeout = (index: bigint) => {
   return out;
 };
 export const trieKeyPromiseYieldReceipt = (id: string, dataId: CryptoHash) =>
-  concatBytes(col(TrieKeyCol.PromiseYieldReceipt), utf8(id), COMMA, dataId);
+  accountKey(TrieKeyCol.PromiseYieldReceipt, id, COMMA, dataId);
 export const trieKeyPromiseYieldStatus = (id: string, dataId: CryptoHash) =>
-  concatBytes(col(TrieKeyCol.PromiseYieldStatus), utf8(id), COMMA, dataId);
+  accountKey(TrieKeyCol.PromiseYieldStatus, id, COMMA, dataId);
 export const trieKeyYieldIdToDataId = (id: string, yieldId: Uint8Array) =>
-  concatBytes(col(TrieKeyCol.YieldIdToDataId), utf8(id), COMMA, yieldId);
+  accountKey(TrieKeyCol.YieldIdToDataId, id, COMMA, yieldId);
 export const trieKeyDataIdToYieldId = (id: string, dataId: CryptoHash) =>
-  concatBytes(col(TrieKeyCol.DataIdToYieldId), utf8(id), COMMA, dataId);
+  accountKey(TrieKeyCol.DataIdToYieldId, id, COMMA, dataId);
 
 /**
  * GlobalContractCode and GlobalContractNonce keys carry no account prefix: the column byte, then the

@@ -1,6 +1,6 @@
 // The overlay the runtime writes through: prospective writes (one receipt or transaction) on top of
 // committed ones (the chunk so far) on top of the base state. Reads are synchronous.
-import { binaryKey, compareBytes } from '@nearlite/primitives';
+import { binaryKey } from '@nearlite/primitives';
 import type {
   RawStateChangesWithTrieKey,
   StateChangeCause,
@@ -17,16 +17,33 @@ export interface StateReader {
 
 const keyOf = binaryKey;
 const bytesOf = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
+/**
+ * Keys are binary strings, one char per byte (0–255), so the default sort's UTF-16 order is the
+ * bytes' lexicographic order, a prefix first: no bytes are made back to compare them.
+ */
+const ascending = (keys: Iterable<string>): string[] => [...keys].sort();
+
+interface Prospective {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array | null;
+}
+
+interface Committed {
+  readonly key: Uint8Array;
+  value: Uint8Array | null;
+  readonly changes: StateChangeRecord[];
+}
 
 export class TrieUpdate {
-  private prospective = new Map<string, Uint8Array | null>();
-  private readonly committed = new Map<string, { value: Uint8Array | null; changes: StateChangeRecord[] }>();
+  private readonly prospective = new Map<string, Prospective>();
+  private readonly committed = new Map<string, Committed>();
 
   constructor(private readonly base: StateReader) {}
 
   get(key: Uint8Array): Uint8Array | undefined {
     const k = keyOf(key);
-    if (this.prospective.has(k)) return this.prospective.get(k) ?? undefined;
+    const p = this.prospective.get(k);
+    if (p) return p.value ?? undefined;
     const c = this.committed.get(k);
     if (c) return c.value ?? undefined;
     return this.base.get(key);
@@ -49,26 +66,26 @@ export class TrieUpdate {
   }
 
   set(key: Uint8Array, value: Uint8Array): void {
-    this.prospective.set(keyOf(key), value);
+    this.prospective.set(keyOf(key), { key, value });
   }
 
   remove(key: Uint8Array): void {
-    this.prospective.set(keyOf(key), null);
+    this.prospective.set(keyOf(key), { key, value: null });
   }
 
   commit(cause: StateChangeCause): void {
-    for (const [k, value] of this.prospective) {
+    for (const [k, { key, value }] of this.prospective) {
       const c = this.committed.get(k);
       if (c) {
         c.value = value;
         c.changes.push({ cause, value });
-      } else this.committed.set(k, { value, changes: [{ cause, value }] });
+      } else this.committed.set(k, { key, value, changes: [{ cause, value }] });
     }
-    this.prospective = new Map();
+    this.prospective.clear();
   }
 
   rollback(): void {
-    this.prospective = new Map();
+    this.prospective.clear();
   }
 
   /** Keys under `prefix` as the overlay sees them, ascending; deleted keys are hidden. */
@@ -77,9 +94,8 @@ export class TrieUpdate {
     if (this.base.iterPrefix) for (const [k, v] of this.base.iterPrefix(prefix)) merged.set(keyOf(k), v);
     const p = keyOf(prefix);
     for (const [k, c] of this.committed) if (k.startsWith(p)) merged.set(k, c.value);
-    for (const [k, v] of this.prospective) if (k.startsWith(p)) merged.set(k, v);
-    const keys = [...merged.keys()].sort((a, b) => compareBytes(bytesOf(a), bytesOf(b)));
-    for (const k of keys) {
+    for (const [k, v] of this.prospective) if (k.startsWith(p)) merged.set(k, v.value);
+    for (const k of ascending(merged.keys())) {
       const v = merged.get(k);
       if (v) yield [bytesOf(k), v];
     }
@@ -87,14 +103,12 @@ export class TrieUpdate {
 
   finalize(): TrieUpdateResult {
     if (this.prospective.size > 0) throw new Error('finalize with uncommitted writes');
-    const keys = [...this.committed.keys()].sort((a, b) => compareBytes(bytesOf(a), bytesOf(b)));
     const changes: { key: Uint8Array; value: Uint8Array | null }[] = [];
     const stateChanges: RawStateChangesWithTrieKey[] = [];
-    for (const k of keys) {
-      const c = this.committed.get(k)!;
-      const key = bytesOf(k);
-      changes.push({ key, value: c.value });
-      stateChanges.push({ key, changes: c.changes });
+    for (const k of ascending(this.committed.keys())) {
+      const { key, value, changes: records } = this.committed.get(k)!;
+      changes.push({ key, value });
+      stateChanges.push({ key, changes: records });
     }
     return { changes, stateChanges };
   }

@@ -16,12 +16,16 @@ import {
   TrieKeyCol,
   TrieUpdate,
   trieKeyAccessKey,
+  trieKeyAccessKeyPrefix,
   trieKeyAccount,
+  trieKeyContractCode,
   trieKeyContractData,
+  trieKeyContractDataPrefix,
   trieKeyDataIdToYieldId,
   trieKeyGlobalContractCode,
   trieKeyGlobalContractNonce,
   trieKeyPromiseYieldStatus,
+  trieKeyReceivedData,
   trieKeyYieldIdToDataId,
 } from '@nearlite/trie';
 import t from 'tap';
@@ -292,6 +296,40 @@ t.test('trie keys parse back', async (t) => {
     key: utf8('a,b'),
   });
   t.equal(toHex(trieKeyAccount('treasury.near')), '0074726561737572792e6e656172');
+});
+
+t.test("trie keys are nearcore's bytes (reference/trie.md's examples)", async (t) => {
+  const pk = {
+    keyType: 0,
+    data: fromHex('a4a8186ce9a4f50a2b7e9b367d9842ef3464bbcfb48cc29fb90968adf391098a'),
+  } as const;
+  t.equal(toHex(trieKeyAccount('treasury.near')), '0074726561737572792e6e656172');
+  t.equal(toHex(trieKeyContractCode('near')), '016e656172');
+  t.equal(toHex(trieKeyContractData('near', utf8('STATE'))), '096e6561722c5354415445');
+  t.equal(toHex(trieKeyContractDataPrefix('near')), '096e6561722c');
+  const ak = trieKeyAccessKey('bo.near', pk);
+  t.equal(toHex(ak), `02626f2e6e65617202${'00'}${toHex(pk.data)}`);
+  t.equal(ak.length, 42);
+  t.equal(toHex(trieKeyAccessKeyPrefix('bo.near')), '02626f2e6e65617202');
+  t.equal(toHex(trieKeyReceivedData('a', new Uint8Array(32).fill(7))), `03612c${'07'.repeat(32)}`);
+  // Not a valid account id, but a key of it is still its UTF-8 bytes, as nearcore's would be.
+  t.equal(toHex(trieKeyContractData('é', utf8('k'))), '09c3a92c6b');
+  t.equal(toHex(trieKeyAccessKey('é', pk)), `02c3a90200${toHex(pk.data)}`);
+});
+
+t.test('TrieUpdate.finalize lists keys in byte order, a prefix before its extensions', async (t) => {
+  const u = new TrieUpdate({ get: () => undefined });
+  const keys = ['ff', '80', '7f', '0001', '00', '00ff', '0080', '7fff'].map(fromHex);
+  for (const k of keys) u.set(k, utf8('v'));
+  u.commit({ type: 'transaction_processing', txHash: new Uint8Array(32) });
+  t.same(
+    u.finalize().changes.map((c) => toHex(c.key)),
+    ['00', '0001', '0080', '00ff', '7f', '7fff', '80', 'ff'],
+  );
+  t.same(
+    [...u.iterPrefix(fromHex('00'))].map(([k]) => toHex(k)),
+    ['00', '0001', '0080', '00ff'],
+  );
 });
 
 t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', async (t) => {
