@@ -406,7 +406,10 @@ export class Chain implements ChainHandle {
         blockShardKey(header.hash, shardId),
         encodeIdList(res.outcomes.map((o) => o.id)),
       );
-      for (const r of res.processedReceipts) update.put(DBCol.Receipts, r.receiptId, r.bytes);
+      // An incoming receipt was stored with the chunk that sent it; its row stays until GC collects
+      // the block of its outcome, so only the receipts this chunk made and ran are new here.
+      for (const r of res.processedReceipts)
+        if (!r.incoming) update.put(DBCol.Receipts, r.receiptId, r.bytes);
       for (const r of res.outgoingReceipts) {
         update.put(DBCol.Receipts, r.receiptId, r.bytes);
         const to = r.targetShard ?? this.layout.accountIdToShardId(r.receiverId);

@@ -63,12 +63,20 @@ export interface AppliedReceipt {
   readonly targetShard?: number;
 }
 
+export interface ProcessedReceipt extends AppliedReceipt {
+  /**
+   * One of the chunk's incoming receipts, as it came (its bytes are the caller's): a chain has
+   * stored it already, as an outgoing receipt of an earlier chunk.
+   */
+  readonly incoming: boolean;
+}
+
 export interface ApplyResult {
   readonly outcomes: AppliedOutcome[];
   /** Receipts for the next block, to be routed to their receiver's shard by the chain. */
   readonly outgoingReceipts: AppliedReceipt[];
   /** Receipts executed, postponed or delayed by this chunk. */
-  readonly processedReceipts: AppliedReceipt[];
+  readonly processedReceipts: ProcessedReceipt[];
   gasUsed: bigint;
   balanceBurnt: bigint;
   readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
@@ -113,9 +121,9 @@ export class Runtime {
     }
     const delayed = new DelayedReceiptQueue(state);
     const full = () => res.gasUsed >= ctx.gasLimit;
-    const delay = (receipt: Receipt) => {
+    const delay = (receipt: Receipt, incomingBytes?: Uint8Array) => {
       delayed.push(receipt);
-      this.recordProcessed(res, receipt);
+      this.recordProcessed(res, receipt, incomingBytes);
     };
     for (const receipt of local) {
       if (full()) delay(receipt);
@@ -127,8 +135,8 @@ export class Runtime {
     }
     for (const bytes of incoming) {
       const receipt = decodeReceipt(bytes);
-      if (full()) delay(receipt);
-      else this.processReceipt(ctx, state, receipt, res);
+      if (full()) delay(receipt, bytes);
+      else this.processReceipt(ctx, state, receipt, res, bytes);
     }
     for (const resume of resolvePromiseYieldTimeouts(ctx, state, full)) {
       res.outgoingReceipts.push({
@@ -182,11 +190,13 @@ export class Runtime {
     return { accepted, rejected };
   }
 
-  private recordProcessed(res: ApplyResult, receipt: Receipt): void {
+  /** `incomingBytes`: the receipt is one of the chunk's incoming ones, and these are its bytes. */
+  private recordProcessed(res: ApplyResult, receipt: Receipt, incomingBytes?: Uint8Array): void {
     res.processedReceipts.push({
       receiptId: receipt.receiptId,
       receiverId: receipt.receiverId,
-      bytes: encodeReceipt(receipt),
+      bytes: incomingBytes ?? encodeReceipt(receipt),
+      incoming: incomingBytes !== undefined,
     });
   }
 
@@ -265,16 +275,28 @@ export class Runtime {
    * Runs one receipt now (or parks it until its promise results arrive), then the instant receipts
    * it produced, in order (nearcore's process_receipt_and_instant_receipts).
    */
-  processReceipt(ctx: ApplyContext, state: TrieUpdate, receipt: Receipt, res: ApplyResult): void {
-    const queue: Receipt[] = [receipt];
+  processReceipt(
+    ctx: ApplyContext,
+    state: TrieUpdate,
+    receipt: Receipt,
+    res: ApplyResult,
+    incomingBytes?: Uint8Array,
+  ): void {
+    const queue: Receipt[] = this.processOne(ctx, state, receipt, res, incomingBytes);
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       queue.push(...this.processOne(ctx, state, next, res));
     }
   }
 
   /** Returns the instant receipts this receipt produced. */
-  private processOne(ctx: ApplyContext, state: TrieUpdate, receipt: Receipt, res: ApplyResult): Receipt[] {
-    this.recordProcessed(res, receipt);
+  private processOne(
+    ctx: ApplyContext,
+    state: TrieUpdate,
+    receipt: Receipt,
+    res: ApplyResult,
+    incomingBytes?: Uint8Array,
+  ): Receipt[] {
+    this.recordProcessed(res, receipt, incomingBytes);
     const r = receipt.receipt;
     if (r.kind === 'GlobalContractDistribution') {
       const shardIds = ctx.shardIds ?? [ctx.shardId];

@@ -324,3 +324,30 @@ t.test('receipts past the chunk gas limit wait in the delayed queue, first in fi
   c.settle();
   t.equal(c.totalBalance() + c.burnt, 110n * NEAR);
 });
+
+t.test(
+  'processed receipts: incoming ones keep their bytes and are marked; local ones are encoded',
+  async (t) => {
+    const c = chain();
+    const toBob = signTx(alice, 'alice.near', 'bob.near', 1n, [{ type: 'Transfer', deposit: 1n }]);
+    const toSelf = signTx(alice, 'alice.near', 'alice.near', 2n, [{ type: 'Transfer', deposit: 1n }]);
+    const b1 = c.block([toBob.bytes, toSelf.bytes]);
+    const b58 = base58Encode;
+    const local = receiptIdFromTransaction(toSelf.hash, c.height);
+    const selfRun = b1.res.processedReceipts.filter((r) => b58(r.receiptId) === b58(local));
+    t.equal(selfRun.length, 1, 'the local receipt ran in the chunk of its transaction');
+    t.equal(selfRun[0]!.incoming, false);
+    t.same(decodeReceipt(selfRun[0]!.bytes).receiptId, local, 'and was encoded there');
+    const toBobId = receiptIdFromTransaction(toBob.hash, c.height);
+    const sent = c.pending.find((b) => b58(decodeReceipt(b).receiptId) === b58(toBobId));
+    t.ok(sent, 'the receipt to bob goes out');
+    const b2 = c.block();
+    const ran = b2.res.processedReceipts.find((r) => b58(r.receiptId) === b58(toBobId));
+    t.equal(ran?.incoming, true, "bob's chunk ran it as an incoming receipt");
+    t.equal(ran?.bytes, sent, 'with the very bytes it came with');
+    t.ok(
+      b2.res.processedReceipts.every((r) => r.incoming),
+      'every receipt that chunk ran came in (the refunds too)',
+    );
+  },
+);
