@@ -7,35 +7,39 @@ export interface MerklePathItem {
   readonly direction: 'Left' | 'Right';
 }
 
-/** Root and per-leaf paths of nearcore's merkle tree over already-hashed leaves. */
+/**
+ * Root and per-leaf paths of nearcore's merkle tree over already-hashed leaves. A level's step is one
+ * object, shared by the paths of every leaf beneath it: a block's outcome proofs hold n·log n steps
+ * of only 2n distinct ones.
+ */
 export function merklizeLeaves(leaves: readonly CryptoHash[]): {
   root: CryptoHash;
   paths: MerklePathItem[][];
 } {
   if (leaves.length === 0) return { root: ZERO_HASH, paths: [] };
-  let len = 1;
-  while (len < leaves.length) len *= 2;
-  let hashes: CryptoHash[] = [...leaves];
+  let hashes: readonly CryptoHash[] = leaves;
   const paths: MerklePathItem[][] = leaves.map(() => []);
-  let counter = 1;
-  while (len > 1) {
-    len /= 2;
+  // Leaves per node of the current level.
+  let span = 1;
+  while (hashes.length > 1) {
     const next: CryptoHash[] = [];
-    for (let i = 0; i < len; i++) {
-      const l = 2 * i;
-      const r = 2 * i + 1;
+    // Each node's step: its sibling, when it has one (the last node of an odd level has none).
+    const steps: (MerklePathItem | null)[] = [];
+    for (let l = 0; l < hashes.length; l += 2) {
+      const r = l + 1;
       if (r < hashes.length) {
         next.push(combineHash(hashes[l]!, hashes[r]!));
-        for (let j = 0; j < paths.length; j++) {
-          const pos = Math.floor(j / counter);
-          if (pos === l) paths[j]!.push({ hash: hashes[r]!, direction: 'Right' });
-          else if (pos === r) paths[j]!.push({ hash: hashes[l]!, direction: 'Left' });
-        }
-      } else if (l < hashes.length) {
+        steps.push({ hash: hashes[r]!, direction: 'Right' }, { hash: hashes[l]!, direction: 'Left' });
+      } else {
         next.push(hashes[l]!);
+        steps.push(null);
       }
     }
-    counter *= 2;
+    for (let j = 0; j < paths.length; j++) {
+      const step = steps[Math.floor(j / span)];
+      if (step) paths[j]!.push(step);
+    }
+    span *= 2;
     hashes = next;
   }
   return { root: hashes[0]!, paths };

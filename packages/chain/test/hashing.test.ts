@@ -73,6 +73,30 @@ t.test('merkle paths prove every leaf into the root, for every tree size', async
   }
 });
 
+t.test("merkle paths have nearcore's steps: one per level where the node has a sibling", async (t) => {
+  // nearcore's merklize: a level's last node without a sibling is carried up as it is, and adds no
+  // step to the paths beneath it. 5 leaves: 0..3 have 3 steps, leaf 4 one (the top level's).
+  const leaves = Array.from({ length: 5 }, (_, i) => sha256(Uint8Array.of(i)));
+  const { paths } = merklizeLeaves(leaves);
+  t.same(
+    paths.map((p) => p.map((s) => s.direction)),
+    [
+      ['Right', 'Right', 'Right'],
+      ['Left', 'Right', 'Right'],
+      ['Right', 'Left', 'Right'],
+      ['Left', 'Left', 'Right'],
+      ['Left'],
+    ],
+  );
+  t.same(
+    paths[4]![0]!.hash,
+    combineHash(combineHash(leaves[0]!, leaves[1]!), combineHash(leaves[2]!, leaves[3]!)),
+  );
+  t.same(paths[0]![0]!.hash, leaves[1]);
+  t.same(paths[3]![1]!.hash, combineHash(leaves[0]!, leaves[1]!));
+  t.same(merklizeLeaves(leaves.slice(0, 1)), { root: leaves[0], paths: [[]] }, 'one leaf is the root');
+});
+
 t.test('the partial merkle tree of block hashes agrees with merklize', async (t) => {
   let tree = EMPTY_MERKLE_TREE;
   const leaves: CryptoHash[] = [];
