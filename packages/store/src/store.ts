@@ -304,10 +304,10 @@ export class Store {
     }
     // Each row's count is read, summed and written: LevelDB has no merge. What was read is not
     // cached on its own, since the row is cached with its new count once the batch is written.
-    for (const r of update.refcounts.values()) {
+    // The update keys its counts by their cache keys.
+    for (const [ck, r] of update.refcounts) {
       if (r.delta === 0) continue;
       const k = columnPrefixed(r.col.id, r.key);
-      const ck = columnKey(r.col, r.key);
       const cur = this.lookup(ck, k, false);
       const rc = (cur ? readRc(cur) : 0) + r.delta;
       if (rc <= 0) {
