@@ -1,5 +1,5 @@
 // What an operator scrapes: GET /metrics in Prometheus' text format.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
@@ -42,6 +42,19 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   const chainHeapUsed = value('nearlite_chain_thread_heap_used_bytes') ?? 0;
   t.ok(chainHeapUsed > 1e6, "the chain thread's heap");
   t.ok((value('nearlite_chain_thread_heap_total_bytes') ?? 0) >= chainHeapUsed);
+  // The chain thread's CPU time is one thread's of the node's process as the kernel counts it, as of
+  // the last block (blocks come every 50 ms here, so within a second of it).
+  const chainCpu = value('nearlite_chain_thread_cpu_seconds_total') ?? 0;
+  t.ok(chainCpu > 0, `the chain thread's CPU time (${chainCpu} s)`);
+  const threadCpu = readdirSync(`/proc/${node.proc.pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${node.proc.pid}/task/${tid}/stat`, 'latin1');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  });
+  t.ok(
+    threadCpu.some((s) => s >= chainCpu && s - chainCpu < 1),
+    `one of the process's threads has used it (${threadCpu.join(', ')})`,
+  );
   t.equal(value('nearlite_gc_collected_blocks_total'), 0, 'GC progress (nothing old enough yet)');
   t.equal(value('nearlite_tail_height'), 0, 'the tail');
   t.ok(value('nearlite_rpc_request_duration_seconds_count{method="status"}') === 1, 'latency histogram');

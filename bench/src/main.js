@@ -287,7 +287,7 @@ const table = [
   '',
   ...(sendTxCpu
     ? [
-        `send_tx node CPU per transfer: main thread ${sendTxCpu.main} µs, all threads ${sendTxCpu.all} µs (the rest is V8's compiler and garbage collector threads, LevelDB's compaction and the signature workers); the load generator's own ${sendTxCpu.generator} µs on the same cores`,
+        `send_tx node CPU per transfer: main thread ${sendTxCpu.main} µs, chain thread ${sendTxCpu.chain} µs, all threads ${sendTxCpu.all} µs (the rest, ${sendTxCpu.chain === null ? '–' : sendTxCpu.all - sendTxCpu.main - sendTxCpu.chain} µs, is V8's compiler and garbage collector threads, LevelDB's compaction, the signature workers and libuv's pool); the load generator's own ${sendTxCpu.generator} µs on the same cores`,
         ...(sendTxMemory
           ? [
               `send_tx node memory at the end: ${sendTxMemory.rss} MB resident (${sendTxMemory.anon} MB private, ${sendTxMemory.file} MB mapped files); main thread's heap ${sendTxMemory.heapUsed} MB used of ${sendTxMemory.heapTotal} MB, the chain thread's ${sendTxMemory.chainHeapUsed} of ${sendTxMemory.chainHeapTotal} MB, ${sendTxMemory.external} MB outside them`,

@@ -88,9 +88,19 @@ export async function measureSendTx(home, meta, key, o) {
   // A light read load beside the transfers while they are measured (read_probe.js): how long a read
   // waits while the node takes transactions and makes blocks.
   let probe = null;
+  // The chain thread's CPU time, as of its last block, from the node's metrics.
+  const chainCpu = async () => {
+    const text = await (await fetch(`${txNode.url}/metrics`)).text();
+    return Number(/^nearlite_chain_thread_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+  };
   const startMeasuring = async () => {
     // The main thread's id is the process id.
-    cpu0 = { main: await cpuSeconds(pid, pid), all: await cpuSeconds(pid), gen: process.cpuUsage() };
+    cpu0 = {
+      main: await cpuSeconds(pid, pid),
+      all: await cpuSeconds(pid),
+      chain: await chainCpu(),
+      gen: process.cpuUsage(),
+    };
     t0 = performance.now();
     measuring = true;
     probe = spawn(
@@ -131,9 +141,12 @@ export async function measureSendTx(home, meta, key, o) {
       (((await cpuSeconds(pid, tid)) - cpu0[tid === null ? 'all' : 'main']) * 1e6) / Math.max(1, sent),
     );
   const gen = process.cpuUsage(cpu0.gen);
+  const chainUs = Math.round((((await chainCpu()) - cpu0.chain) * 1e6) / Math.max(1, sent));
   const cpuPerTransferUs = {
     main: await cpuUs(pid),
     all: await cpuUs(null),
+    // The rest of all: V8's collector threads, LevelDB's compaction, signature checks, libuv.
+    chain: Number.isFinite(chainUs) ? chainUs : null,
     generator: Math.round((gen.user + gen.system) / Math.max(1, sent)),
   };
   const row = {
@@ -152,7 +165,7 @@ export async function measureSendTx(home, meta, key, o) {
     },
   };
   log(
-    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, all threads ${cpuPerTransferUs.all} µs; generator ${cpuPerTransferUs.generator} µs; view_account beside it: p50 ${row.readsDuring.p50} ms, p99 ${row.readsDuring.p99} ms (${readLatencies.length} reads)`,
+    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, chain thread ${cpuPerTransferUs.chain} µs, all threads ${cpuPerTransferUs.all} µs; generator ${cpuPerTransferUs.generator} µs; view_account beside it: p50 ${row.readsDuring.p50} ms, p99 ${row.readsDuring.p99} ms (${readLatencies.length} reads)`,
   );
   const rss = await rssMb(txNode.proc.pid);
   const memory = (await memoryMb(txNode.proc.pid)) ?? {};

@@ -52,6 +52,8 @@ export type FromChain =
       readonly stats: StoreStats;
       /** The chain thread's JavaScript heap (bytes), sampled at most once a second. */
       readonly heap: ThreadHeap;
+      /** The chain thread's CPU time so far, in seconds (null where the system does not say). */
+      readonly cpuSeconds: number | null;
     }
   | { readonly t: 'collected'; readonly written: Uint8Array; readonly blocks: number }
   | { readonly t: 'reply'; readonly id: number; readonly value?: unknown; readonly error?: CrossedError }

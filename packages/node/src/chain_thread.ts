@@ -147,6 +147,8 @@ export class ChainThread implements ChainHandle {
   private chainStats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
   /** The chain thread's heap as its last block reported it. */
   heap: ThreadHeap = { used: 0, total: 0 };
+  /** The chain thread's CPU time (seconds) as its last block reported it; null where unknown. */
+  cpuSeconds: number | null = null;
   private stopping = false;
   private failedStarts = 0;
   private producedSinceStart = false;
@@ -324,6 +326,7 @@ export class ChainThread implements ChainHandle {
         this.o.store.takeWrittenRows(m.written);
         this.chainStats = m.stats;
         this.heap = m.heap;
+        this.cpuSeconds = m.cpuSeconds;
         this.tip = { height: m.height, hash: m.hash };
         this.pool.settle(m.settled);
         const header = this.chainStore.blockHeader(m.hash);

@@ -25,6 +25,7 @@ import {
   type ToChain,
 } from './chain_messages.js';
 import { CHAIN_STORE_OPTIONS } from './chain_store_options.js';
+import { threadCpuSeconds } from './thread_cpu.js';
 
 const port = parentPort!;
 const data = workerData as ChainWorkerData;
@@ -104,6 +105,7 @@ chain.committed.on('block', (b: CommittedBlock) => {
       seconds: (performance.now() - producingSince) / 1000,
       stats: { ...store.stats },
       heap: heapNow(),
+      cpuSeconds: threadCpuSeconds(),
     },
     [rows.buffer as ArrayBuffer],
   );

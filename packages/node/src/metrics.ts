@@ -6,6 +6,12 @@ import type { StoreStats } from '@nearlite/store';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { RpcMetrics } from './rpc_metrics.js';
 
+/** What the chain thread last reported of itself. */
+export interface ChainThreadSample {
+  readonly heap: { readonly used: number; readonly total: number };
+  readonly cpuSeconds: number | null;
+}
+
 const TX_METHODS = new Set(['send_tx', 'broadcast_tx_commit', 'broadcast_tx_async']);
 
 export class NodeMetrics extends RpcMetrics {
@@ -18,8 +24,8 @@ export class NodeMetrics extends RpcMetrics {
     chain: ChainHandle,
     storeStats: () => StoreStats,
     viewGasBurnt: () => bigint = () => 0n,
-    /** The chain thread's heap, when the chain runs on a thread of its own. */
-    chainHeap: (() => { readonly used: number; readonly total: number }) | null = null,
+    /** The chain thread's heap and CPU time, when the chain runs on a thread of its own. */
+    chainThread: (() => ChainThreadSample) | null = null,
   ) {
     super();
     const registers = [this.registry];
@@ -80,17 +86,24 @@ export class NodeMetrics extends RpcMetrics {
         this.set(Number(viewGasBurnt()));
       },
     });
-    if (chainHeap) {
+    if (chainThread) {
       storeGauge(
         'nearlite_chain_thread_heap_used_bytes',
         "The chain thread's JavaScript heap in use",
-        () => chainHeap().used,
+        () => chainThread().heap.used,
       );
       storeGauge(
         'nearlite_chain_thread_heap_total_bytes',
         "The chain thread's JavaScript heap reserved",
-        () => chainHeap().total,
+        () => chainThread().heap.total,
       );
+      // Linux says what a thread has used (/proc/thread-self); elsewhere there is no figure to give.
+      if (process.platform === 'linux')
+        storeGauge(
+          'nearlite_chain_thread_cpu_seconds_total',
+          'CPU time of the chain thread (block production, chunk application, commits, GC), as of its last block',
+          () => chainThread().cpuSeconds ?? 0,
+        );
     }
     storeGauge('nearlite_store_reads_total', 'Store reads since start', () => storeStats().reads);
     storeGauge(

@@ -211,7 +211,7 @@ export class NearliteNode {
         chain,
         () => chainThread?.storeStats() ?? store.stats,
         services.viewGasBurnt,
-        chainThread ? () => chainThread!.heap : null,
+        chainThread ? () => ({ heap: chainThread!.heap, cpuSeconds: chainThread!.cpuSeconds }) : null,
       );
       // Made once the node is up (a failed start has nothing to warm).
       let warmUp: WarmUp | null = null;
