@@ -9,7 +9,7 @@ import type { DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
-import { columnKey, columnKeyOf, type StoreUpdate } from './store_update.js';
+import { columnKey, columnKeyOf, type StoreOp, type StoreUpdate } from './store_update.js';
 import { forEachWrittenRow } from './written_rows.js';
 
 type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Array>;
@@ -104,6 +104,11 @@ const POOL_PER_COLUMN = 64;
 export class Store {
   readonly stats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
   private readonly cache: LruCache<string, Uint8Array>;
+  /**
+   * Columns the cache has held a row of: a write to any other column has nothing to forget, so its
+   * rows need no cache key (a chain thread writes a dozen rows a transfer that it never reads).
+   */
+  private readonly cachedColumns = new Set<number>();
   private closed = false;
   /** Bumped when a batch starts and when it has been written: iterators see the data of their creation. */
   private generation = 0;
@@ -181,7 +186,10 @@ export class Store {
       return hit === ABSENT ? undefined : hit;
     }
     const v = this.db.getSync(dbKey);
-    if (keep) this.cache.set(ck, v ?? ABSENT);
+    if (keep) {
+      this.cachedColumns.add(dbKey[0]!);
+      this.cache.set(ck, v ?? ABSENT);
+    }
     return v;
   }
 
@@ -293,6 +301,8 @@ export class Store {
     // Cache keys with their row after this batch (ABSENT: deleted; null: not known, forget it),
     // applied once the batch is written.
     const written: [string, Uint8Array | null][] = [];
+    // Rows of columns the cache has not held, not to be cached: no key is made for them unless it has.
+    const unknown: StoreOp[] = [];
     for (const op of update.ops) {
       const k = columnPrefixed(op.col.id, op.key);
       if (op.type === 'put') batch.put(k, offHeapCopy(op.value));
@@ -300,6 +310,12 @@ export class Store {
       // A direct put on a refcounted column is stored as given; only folded counts are cached.
       const cached = cacheRows && !op.col.refcounted && (this.writeThrough?.has(op.col.id) ?? true);
       const row = op.type === 'delete' ? ABSENT : cached ? op.value : null;
+      if (row === null && !this.cachedColumns.has(op.col.id)) {
+        // Looked at again once the batch is written: a read meanwhile may cache the column.
+        unknown.push(op);
+        continue;
+      }
+      if (row !== null) this.cachedColumns.add(op.col.id);
       written.push([columnKey(op.col, op.key), row]);
     }
     // Each row's count is read, summed and written: LevelDB has no merge. What was read is not
@@ -307,6 +323,7 @@ export class Store {
     // The update keys its counts by their cache keys.
     for (const [ck, r] of update.refcounts) {
       if (r.delta === 0) continue;
+      this.cachedColumns.add(r.col.id);
       const k = columnPrefixed(r.col.id, r.key);
       const cur = this.lookup(ck, k, false);
       const rc = (cur ? readRc(cur) : 0) + r.delta;
@@ -328,6 +345,7 @@ export class Store {
     } catch (err) {
       // Whatever the database holds now, the cache must not claim otherwise.
       for (const [ck] of written) this.cache.delete(ck);
+      this.forgetUnknown(unknown);
       throw err;
     } finally {
       this.dropIdleIterators();
@@ -336,7 +354,13 @@ export class Store {
       if (row === null) this.cache.delete(ck);
       else this.cache.set(ck, row);
     }
+    this.forgetUnknown(unknown);
     this.onCommitted?.(update);
+  }
+
+  /** Forgets the rows of `ops` whose column the cache has come to hold since they were set aside. */
+  private forgetUnknown(ops: readonly StoreOp[]): void {
+    for (const op of ops) if (this.cachedColumns.has(op.col.id)) this.cache.delete(columnKey(op.col, op.key));
   }
 
   /**
@@ -346,10 +370,13 @@ export class Store {
    */
   takeWrittenRows(packed: Uint8Array): void {
     forEachWrittenRow(packed, (id, key, value) => {
+      if (!value && !this.cachedColumns.has(id)) return;
       const ck = columnKeyOf(id, key);
       // A copy: a view would keep the whole packed buffer alive while the cache counts one row.
-      if (value) this.cache.set(ck, value.slice());
-      else this.cache.delete(ck);
+      if (value) {
+        this.cachedColumns.add(id);
+        this.cache.set(ck, value.slice());
+      } else this.cache.delete(ck);
     });
     this.dropIdleIterators();
   }
