@@ -174,20 +174,21 @@ export class Store {
   // worth caching: a miss still costs LevelDB a lookup per level.
   private raw(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
-    return this.lookup(columnKey(col, key), columnPrefixed(col.id, key), true);
+    return this.lookup(columnKey(col, key), col.id, key, true);
   }
 
-  /** A row by its cache key and LevelDB key; `keep`: cache what LevelDB answered. */
-  private lookup(ck: string, dbKey: Uint8Array, keep: boolean): Uint8Array | undefined {
+  /** A row by its cache key, its column and key; `keep`: cache what LevelDB answered. */
+  private lookup(ck: string, colId: number, key: Uint8Array, keep: boolean): Uint8Array | undefined {
     const hit = this.cache.get(ck);
     this.stats.reads++;
     if (hit !== undefined) {
       this.stats.cacheHits++;
       return hit === ABSENT ? undefined : hit;
     }
-    const v = this.db.getSync(dbKey);
+    // LevelDB's key is made only on a miss: most reads are answered by the cache.
+    const v = this.db.getSync(columnPrefixed(colId, key));
     if (keep) {
-      this.cachedColumns.add(dbKey[0]!);
+      this.cachedColumns.add(colId);
       this.cache.set(ck, v ?? ABSENT);
     }
     return v;
@@ -325,7 +326,7 @@ export class Store {
       if (r.delta === 0) continue;
       this.cachedColumns.add(r.col.id);
       const k = columnPrefixed(r.col.id, r.key);
-      const cur = this.lookup(ck, k, false);
+      const cur = this.lookup(ck, r.col.id, r.key, false);
       const rc = (cur ? readRc(cur) : 0) + r.delta;
       if (rc <= 0) {
         if (cur) batch.del(k);
