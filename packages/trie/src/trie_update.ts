@@ -16,7 +16,6 @@ export interface StateReader {
 }
 
 const keyOf = binaryKey;
-const bytesOf = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 /**
  * Keys are binary strings, one char per byte (0–255), so the default sort's UTF-16 order is the
  * bytes' lexicographic order, a prefix first: no bytes are made back to compare them.
@@ -90,14 +89,16 @@ export class TrieUpdate {
 
   /** Keys under `prefix` as the overlay sees them, ascending; deleted keys are hidden. */
   *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
-    const merged = new Map<string, Uint8Array | null>();
-    if (this.base.iterPrefix) for (const [k, v] of this.base.iterPrefix(prefix)) merged.set(keyOf(k), v);
+    // Each entry keeps its key's bytes: only the sort goes by the binary string.
+    const merged = new Map<string, Prospective>();
+    if (this.base.iterPrefix)
+      for (const [key, value] of this.base.iterPrefix(prefix)) merged.set(keyOf(key), { key, value });
     const p = keyOf(prefix);
-    for (const [k, c] of this.committed) if (k.startsWith(p)) merged.set(k, c.value);
-    for (const [k, v] of this.prospective) if (k.startsWith(p)) merged.set(k, v.value);
+    for (const [k, c] of this.committed) if (k.startsWith(p)) merged.set(k, c);
+    for (const [k, v] of this.prospective) if (k.startsWith(p)) merged.set(k, v);
     for (const k of ascending(merged.keys())) {
-      const v = merged.get(k);
-      if (v) yield [bytesOf(k), v];
+      const { key, value } = merged.get(k)!;
+      if (value) yield [key, value];
     }
   }
 
