@@ -1,6 +1,7 @@
 // Runs the real CLI in its own process and waits for its RPC address.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { statCpuSeconds } from '../../packages/node/dist/thread_cpu.js';
 import { launchEnv } from '../../scripts/launch_env.mjs';
 
 export const CLI = join(import.meta.dirname, '..', '..', 'packages', 'node', 'bin', 'nearlite.js');
@@ -104,9 +105,9 @@ export async function memoryMb(pid) {
 /** CPU time a process (or, given `tid`, one of its threads) has used so far, user and system, in seconds (Linux). */
 export async function cpuSeconds(pid, tid = null) {
   const { readFile } = await import('node:fs/promises');
-  const stat = await readFile(tid === null ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
+  return statCpuSeconds(
+    await readFile(tid === null ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'latin1'),
+  );
 }
 
 /** Peak (or, with 'VmRSS', current) RSS of a process in MB. */

@@ -13,16 +13,13 @@ import { trieKeyAccessKey } from '@nearlite/trie';
 import { KeyPair } from 'near-api-js';
 import { createApplier, STORAGE_USAGE_CONFIG } from '../../packages/node/dist/applier.js';
 import { CHAIN_STORE_OPTIONS } from '../../packages/node/dist/chain_store_options.js';
+import { threadCpuSeconds } from '../../packages/node/dist/thread_cpu.js';
 import { buildDataset } from './dataset.js';
 import { benchParams } from './params.js';
 import { fastTransferSigner } from './signer.js';
 
 /** CPU seconds of the calling thread (Linux), and of the whole process. */
-function threadCpu() {
-  const f = readFileSync('/proc/thread-self/stat', 'utf8');
-  const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+const threadCpu = () => threadCpuSeconds() ?? Number.NaN;
 function processCpu() {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;

@@ -142,10 +142,11 @@ export async function measureSendTx(home, meta, key, o) {
     );
   const gen = process.cpuUsage(cpu0.gen);
   const chainUs = Math.round((((await chainCpu()) - cpu0.chain) * 1e6) / Math.max(1, sent));
+  // What all has beyond main and chain: V8's collector threads, LevelDB's compaction, signature
+  // checks, libuv's pool.
   const cpuPerTransferUs = {
     main: await cpuUs(pid),
     all: await cpuUs(null),
-    // The rest of all: V8's collector threads, LevelDB's compaction, signature checks, libuv.
     chain: Number.isFinite(chainUs) ? chainUs : null,
     generator: Math.round((gen.user + gen.system) / Math.max(1, sent)),
   };

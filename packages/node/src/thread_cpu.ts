@@ -1,22 +1,25 @@
-// The calling thread's CPU time, from Linux's /proc/thread-self/stat (user and system time, in the
-// kernel's clock ticks of 1/100 s). Node has no per-thread CPU clock before version 23; a worker's
-// process.cpuUsage() is the whole process's.
+// CPU time from Linux's /proc stat files (user and system time, in the kernel's clock ticks of
+// 1/100 s). Node has no per-thread CPU clock before version 23; a worker's process.cpuUsage() is the
+// whole process's.
 import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
 let unavailable = false;
 
-/** Seconds of CPU this thread has used, or null where /proc/thread-self is not there. */
+/** Seconds of CPU in the text of a /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat file. */
+export function statCpuSeconds(stat: string): number {
+  // The command name, in parentheses, may hold spaces: the fields are counted after its end.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** Seconds of CPU the calling thread has used, or null where /proc/thread-self is not there. */
 export function threadCpuSeconds(): number | null {
   if (unavailable) return null;
-  let stat: string;
   try {
-    stat = readFileSync('/proc/thread-self/stat', 'latin1');
+    return statCpuSeconds(readFileSync('/proc/thread-self/stat', 'latin1'));
   } catch {
     unavailable = true;
     return null;
   }
-  // The command name, in parentheses, may hold spaces: the fields are counted after its end.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
