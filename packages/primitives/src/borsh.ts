@@ -83,6 +83,16 @@ export class BorshWriter {
     return this;
   }
 
+  /** `n` bytes of `src` from `start`, copied one by one: no view of `src` is made for them. */
+  fixedFrom(src: Uint8Array, start: number, n: number): this {
+    this.reserve(n);
+    const buf = this.buf;
+    const at = this.len;
+    for (let k = 0; k < n; k++) buf[at + k] = src[start + k]!;
+    this.len += n;
+    return this;
+  }
+
   /** `Vec<u8>`: u32 length then bytes. */
   bytes(bytes: Uint8Array): this {
     this.u32(bytes.length);

@@ -37,16 +37,14 @@ export class BranchChildren {
     return this.packed.subarray(at, at + 32);
   }
 
-  /** All sixteen slots. */
-  toArray(): (CryptoHash | null)[] {
-    const out: (CryptoHash | null)[] = new Array(16).fill(null);
-    let at = 0;
-    for (let i = 0; i < 16; i++) {
-      if ((this.bitmap & (1 << i)) === 0) continue;
-      out[i] = this.packed.subarray(at, at + 32);
-      at += 32;
-    }
-    return out;
+  /** Whether slot `i` holds a child. */
+  has(i: number): boolean {
+    return (this.bitmap & (1 << i)) !== 0;
+  }
+
+  /** Writes the child in slot `i` (which must hold one), without a view of it. */
+  writeChild(w: BorshWriter, i: number): void {
+    w.fixedFrom(this.packed, 32 * popcount16(this.bitmap & ((1 << i) - 1)), 32);
   }
 }
 
@@ -73,19 +71,25 @@ export function valueCost(length: number): bigint {
   return BigInt(length) * TRIE_COSTS.byteOfValue + TRIE_COSTS.nodeCost;
 }
 
+/** The length of a nibble path's encoding (`encodeNibblePath`), without encoding it. */
+function pathBytes(nibbles: Uint8Array): bigint {
+  return BigInt(1 + (nibbles.length >> 1));
+}
+
+/** A branch's own memory usage, without its children's. */
+export function branchOwnMemoryUsage(value: ValueRef | null): bigint {
+  return TRIE_COSTS.nodeCost + (value ? valueCost(value.length) : 0n);
+}
+
 /** A node's own memory usage, without its children's. */
 export function ownMemoryUsage(node: RawNode | RawNodeInput): bigint {
   switch (node.kind) {
     case 'leaf':
-      return (
-        TRIE_COSTS.nodeCost +
-        TRIE_COSTS.byteOfKey * BigInt(encodeNibblePath(node.key, true).length) +
-        valueCost(node.value.length)
-      );
+      return TRIE_COSTS.nodeCost + TRIE_COSTS.byteOfKey * pathBytes(node.key) + valueCost(node.value.length);
     case 'extension':
-      return TRIE_COSTS.nodeCost + TRIE_COSTS.byteOfKey * BigInt(encodeNibblePath(node.key, false).length);
+      return TRIE_COSTS.nodeCost + TRIE_COSTS.byteOfKey * pathBytes(node.key);
     case 'branch':
-      return TRIE_COSTS.nodeCost + (node.value ? valueCost(node.value.length) : 0n);
+      return branchOwnMemoryUsage(node.value);
   }
 }
 
@@ -93,16 +97,51 @@ function writeValueRef(w: BorshWriter, v: ValueRef): void {
   w.u32(v.length).fixed(v.hash);
 }
 
-function writeChildren(w: BorshWriter, children: readonly (CryptoHash | null)[]): void {
+/**
+ * A branch's bytes: its slots are `stored`'s (a stored branch it replaces; null: none) except where
+ * `changed` has an entry (a hash, or null for an empty slot; undefined: as stored). An edit changes a
+ * slot or two of a branch: the others are copied from the stored bytes without a view of each.
+ */
+export function encodeBranch(
+  value: ValueRef | null,
+  stored: BranchChildren | null,
+  changed: readonly (CryptoHash | null | undefined)[] | null,
+  memoryUsage: bigint,
+): Uint8Array {
   let bitmap = 0;
-  children.forEach((c, i) => {
-    if (c) bitmap |= 1 << i;
-  });
+  let count = 0;
+  for (let i = 0; i < 16; i++) {
+    const c = changed?.[i];
+    if (c === undefined ? stored?.has(i) : c !== null) {
+      bitmap |= 1 << i;
+      count++;
+    }
+  }
+  const w = new BorshWriter(1 + (value ? 36 : 0) + 2 + 32 * count + 8);
+  if (value) {
+    w.u8(2);
+    writeValueRef(w, value);
+  } else w.u8(1);
   w.u16(bitmap);
-  for (const c of children) if (c) w.fixed(c);
+  for (let i = 0; i < 16; i++) {
+    if ((bitmap & (1 << i)) === 0) continue;
+    const c = changed?.[i];
+    if (c) w.fixed(c);
+    else stored!.writeChild(w, i);
+  }
+  w.u64(memoryUsage);
+  return w.toBytes();
+}
+
+/** The children of an encoded branch (`bytes` as `encodeBranch` made them), viewed in place. */
+export function branchChildrenOf(bytes: Uint8Array, hasValue: boolean): BranchChildren {
+  const at = hasValue ? 37 : 1;
+  const bitmap = bytes[at]! | (bytes[at + 1]! << 8);
+  return new BranchChildren(bitmap, bytes.subarray(at + 2, at + 2 + 32 * popcount16(bitmap)));
 }
 
 export function encodeRawNode(node: RawNodeInput, memoryUsage: bigint): Uint8Array {
+  if (node.kind === 'branch') return encodeBranch(node.value, null, node.children, memoryUsage);
   const w = new BorshWriter(128);
   switch (node.kind) {
     case 'leaf':
@@ -111,13 +150,6 @@ export function encodeRawNode(node: RawNodeInput, memoryUsage: bigint): Uint8Arr
       break;
     case 'extension':
       w.u8(3).bytes(encodeNibblePath(node.key, false)).fixed(node.child);
-      break;
-    case 'branch':
-      if (node.value) {
-        w.u8(2);
-        writeValueRef(w, node.value);
-      } else w.u8(1);
-      writeChildren(w, node.children);
       break;
   }
   w.u64(memoryUsage);

@@ -34,8 +34,17 @@ export class MemoryTrieStorage implements TrieStorage {
   }
 }
 
-/** Decoded nodes shared by all tries of a process: nodes are immutable by hash. */
+/** Decoded nodes shared by all tries of a thread: nodes are immutable by hash. */
 const nodeCache = new LruCache<string, RawNodeWithSize>(50_000);
+
+/**
+ * Caches the decoded form of a node just encoded, by its hash's `binaryKey`: the next block's edits
+ * start from the nodes this one wrote (the upper levels every time), and decoding them back from
+ * their bytes was most of what those edits read.
+ */
+export function rememberDecoded(hashKey: string, node: RawNodeWithSize): void {
+  nodeCache.set(hashKey, node);
+}
 
 export class Trie {
   constructor(

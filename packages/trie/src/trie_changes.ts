@@ -3,16 +3,27 @@
 // reference count, exactly as nearcore's TrieChanges. Shapes are normalised on delete so the root
 // depends only on the final key set.
 import { binaryKey, type CryptoHash, compareBytes, concatBytes, sha256 } from '@nearlite/primitives';
-import { commonPrefixLength, toNibbles } from './nibbles.js';
+import { toNibbles } from './nibbles.js';
 import {
+  type BranchChildren,
+  branchChildrenOf,
+  branchOwnMemoryUsage,
+  encodeBranch,
   encodeRawNode,
   nodeHash,
   ownMemoryUsage,
-  type RawNodeInput,
+  type RawNode,
   storedMemoryUsage,
   type ValueRef,
 } from './raw_node.js';
-import { EMPTY_ROOT, isEmptyRoot, MissingTrieNodeError, Trie, type TrieStorage } from './trie.js';
+import {
+  EMPTY_ROOT,
+  isEmptyRoot,
+  MissingTrieNodeError,
+  rememberDecoded,
+  Trie,
+  type TrieStorage,
+} from './trie.js';
 
 export interface TrieChanges {
   readonly oldRoot: CryptoHash;
@@ -40,9 +51,20 @@ function isStored(ref: Ref): ref is CryptoHash {
  * A branch keeps the memory usage of its stored children as one sum (`storedMemory`), as nearcore's
  * update adjusts a node's memory usage by its changed children: a stored branch's sum is its
  * recorded memory usage less its own, so its untouched children are never read just to be counted.
- * Children are set through `setChild`, which keeps the sum.
+ * A branch opened from storage keeps the stored slots as they are (`stored`) and records only the
+ * slots an edit sets (`changed`): an edit passes through many branches and changes a slot or two of
+ * each, and a view of every child of each was most of what the editor allocated. Slots are read
+ * through `childAt`/`hasChild` and set through `setChild`, which keeps the sum.
  */
-type Branch = { kind: 'branch'; children: (Ref | null)[]; value: ValueRef | null; storedMemory: bigint };
+type Branch = {
+  kind: 'branch';
+  /** The slots of the stored branch this one was opened from; null for a branch made here. */
+  readonly stored: BranchChildren | null;
+  /** Slots set since (undefined: as stored); null until one is. */
+  changed: (Ref | null | undefined)[] | null;
+  value: ValueRef | null;
+  storedMemory: bigint;
+};
 
 type MemNode =
   | { kind: 'leaf'; key: Uint8Array; value: ValueRef }
@@ -50,7 +72,27 @@ type MemNode =
   | Branch;
 
 function emptyBranch(): Branch {
-  return { kind: 'branch', children: new Array(16).fill(null), value: null, storedMemory: 0n };
+  return { kind: 'branch', stored: null, changed: null, value: null, storedMemory: 0n };
+}
+
+function childAt(b: Branch, i: number): Ref | null {
+  const c = b.changed?.[i];
+  if (c !== undefined) return c;
+  return b.stored?.get(i) ?? null;
+}
+
+function hasChild(b: Branch, i: number): boolean {
+  const c = b.changed?.[i];
+  if (c !== undefined) return c !== null;
+  return b.stored?.has(i) ?? false;
+}
+
+/** How many of `a`'s nibbles `b` repeats from `at`. */
+function commonPrefixFrom(a: Uint8Array, b: Uint8Array, at: number): number {
+  const n = Math.min(a.length, b.length - at);
+  let i = 0;
+  while (i < n && a[i] === b[at + i]) i++;
+  return i;
 }
 
 class Editor {
@@ -69,11 +111,13 @@ class Editor {
     else this.deleted.set(k, { hash, rc: 1 });
   }
 
-  private ins(hash: CryptoHash, bytes: Uint8Array): void {
+  /** Returns the hash's `binaryKey`. */
+  private ins(hash: CryptoHash, bytes: Uint8Array): string {
     const k = binaryKey(hash);
     const cur = this.inserted.get(k);
     if (cur) cur.rc++;
     else this.inserted.set(k, { hash, bytes, rc: 1 });
+    return k;
   }
 
   /** Opens a stored node for editing: it will be replaced, so it counts as deleted. */
@@ -84,7 +128,13 @@ class Editor {
     return node;
   }
 
-  /** Reads a node without editing it (for normalisation decisions). */
+  /** Takes a node `peek` gave for `ref` as the one to edit: a stored one counts as deleted. */
+  private claim<T extends MemNode>(ref: Ref, peeked: T): T {
+    if (isStored(ref)) this.del(ref);
+    return peeked;
+  }
+
+  /** Reads a node without editing it (for normalisation decisions); a stored one comes as a new MemNode. */
   peek(ref: Ref): MemNode {
     if (!isStored(ref)) return ref;
     const { node: raw, memoryUsage } = this.trie.decoded(ref);
@@ -92,19 +142,20 @@ class Editor {
     if (raw.kind === 'branch')
       return {
         kind: 'branch',
+        stored: raw.children,
+        changed: null,
         value: raw.value,
-        children: raw.children.toArray(),
-        storedMemory: memoryUsage - ownMemoryUsage(raw),
+        storedMemory: memoryUsage - branchOwnMemoryUsage(raw.value),
       };
     return { kind: 'leaf', key: raw.key, value: raw.value };
   }
 
-  /** Puts `ref` in a branch's slot `i`, keeping the sum of its stored children's memory usage. */
-  private setChild(branch: Branch, i: number, ref: Ref | null): void {
-    const old = branch.children[i];
+  /** Puts `ref` in a branch's slot `i` (which held `old`), keeping the sum of its stored children's memory usage. */
+  private setChild(branch: Branch, i: number, ref: Ref | null, old: Ref | null = childAt(branch, i)): void {
     if (old && isStored(old)) branch.storedMemory -= this.trie.memoryUsage(old);
     if (ref && isStored(ref)) branch.storedMemory += this.trie.memoryUsage(ref);
-    branch.children[i] = ref;
+    if (!branch.changed) branch.changed = new Array<Ref | null | undefined>(16).fill(undefined);
+    branch.changed[i] = ref;
   }
 
   newValue(value: Uint8Array): ValueRef {
@@ -117,98 +168,108 @@ class Editor {
     this.del(v.hash);
   }
 
-  /** Puts the new value under `branch` (which replaces a node sharing `c` nibbles of `key`). */
-  private splitAt(branch: Branch, key: Uint8Array, c: number, value: Uint8Array): Ref {
-    const newRest = key.subarray(c);
-    if (newRest.length === 0) branch.value = this.newValue(value);
+  /** Puts the new value under `branch` (which replaces a node sharing `c` nibbles of `key` from `at`). */
+  private splitAt(branch: Branch, key: Uint8Array, at: number, c: number, value: Uint8Array): Ref {
+    const rest = at + c;
+    if (rest === key.length) branch.value = this.newValue(value);
     else
-      this.setChild(branch, newRest[0]!, {
-        kind: 'leaf',
-        key: newRest.subarray(1),
-        value: this.newValue(value),
-      });
-    return c === 0 ? branch : { kind: 'extension', key: key.subarray(0, c), child: branch };
+      this.setChild(
+        branch,
+        key[rest]!,
+        { kind: 'leaf', key: key.subarray(rest + 1), value: this.newValue(value) },
+        null,
+      );
+    return c === 0 ? branch : { kind: 'extension', key: key.subarray(at, rest), child: branch };
   }
 
-  insert(ref: Ref | null, key: Uint8Array, value: Uint8Array): Ref {
-    if (ref === null) return { kind: 'leaf', key, value: this.newValue(value) };
+  /** Sets `value` at the nibbles of `key` from `at` under `ref`. */
+  insert(ref: Ref | null, key: Uint8Array, at: number, value: Uint8Array): Ref {
+    if (ref === null) return { kind: 'leaf', key: key.subarray(at), value: this.newValue(value) };
     const node = this.open(ref);
     switch (node.kind) {
       case 'leaf': {
-        const c = commonPrefixLength(node.key, key);
-        if (c === node.key.length && c === key.length) {
+        const c = commonPrefixFrom(node.key, key, at);
+        if (c === node.key.length && c === key.length - at) {
           this.dropValue(node.value);
-          return { kind: 'leaf', key, value: this.newValue(value) };
+          return { kind: 'leaf', key: node.key, value: this.newValue(value) };
         }
         const branch = emptyBranch();
-        const oldRest = node.key.subarray(c);
-        if (oldRest.length === 0) branch.value = node.value;
+        if (c === node.key.length) branch.value = node.value;
         else
-          this.setChild(branch, oldRest[0]!, { kind: 'leaf', key: oldRest.subarray(1), value: node.value });
-        return this.splitAt(branch, key, c, value);
+          this.setChild(
+            branch,
+            node.key[c]!,
+            { kind: 'leaf', key: node.key.subarray(c + 1), value: node.value },
+            null,
+          );
+        return this.splitAt(branch, key, at, c, value);
       }
       case 'extension': {
-        const c = commonPrefixLength(node.key, key);
+        const c = commonPrefixFrom(node.key, key, at);
         if (c === node.key.length) {
-          return { kind: 'extension', key: node.key, child: this.insert(node.child, key.subarray(c), value) };
+          return { kind: 'extension', key: node.key, child: this.insert(node.child, key, at + c, value) };
         }
         const branch = emptyBranch();
-        const extRest = node.key.subarray(c);
         this.setChild(
           branch,
-          extRest[0]!,
-          extRest.length === 1
+          node.key[c]!,
+          c + 1 === node.key.length
             ? node.child
-            : { kind: 'extension', key: extRest.subarray(1), child: node.child },
+            : { kind: 'extension', key: node.key.subarray(c + 1), child: node.child },
+          null,
         );
-        return this.splitAt(branch, key, c, value);
+        return this.splitAt(branch, key, at, c, value);
       }
       case 'branch': {
-        if (key.length === 0) {
+        if (at === key.length) {
           if (node.value) this.dropValue(node.value);
           node.value = this.newValue(value);
           return node;
         }
-        const i = key[0]!;
-        this.setChild(node, i, this.insert(node.children[i] ?? null, key.subarray(1), value));
+        const i = key[at]!;
+        const old = childAt(node, i);
+        this.setChild(node, i, this.insert(old, key, at + 1, value), old);
         return node;
       }
     }
   }
 
-  /** Returns the new subtree (null when empty), or `undefined` when the key was absent. */
-  remove(ref: Ref, key: Uint8Array): Ref | null | undefined {
+  /** Removes the nibbles of `key` from `at` under `ref`: the new subtree (null when empty), or `undefined` when the key was absent. */
+  remove(ref: Ref, key: Uint8Array, at: number): Ref | null | undefined {
     const peeked = this.peek(ref);
     switch (peeked.kind) {
       case 'leaf': {
-        if (peeked.key.length !== key.length || commonPrefixLength(peeked.key, key) !== key.length)
+        if (
+          peeked.key.length !== key.length - at ||
+          commonPrefixFrom(peeked.key, key, at) !== peeked.key.length
+        )
           return undefined;
-        const node = this.open(ref) as Extract<MemNode, { kind: 'leaf' }>;
-        this.dropValue(node.value);
+        this.dropValue(this.claim(ref, peeked).value);
         return null;
       }
       case 'extension': {
-        const c = commonPrefixLength(peeked.key, key);
+        const c = commonPrefixFrom(peeked.key, key, at);
         if (c !== peeked.key.length) return undefined;
-        const child = this.remove(peeked.child, key.subarray(c));
+        const child = this.remove(peeked.child, key, at + c);
         if (child === undefined) return undefined;
-        const node = this.open(ref) as Extract<MemNode, { kind: 'extension' }>;
+        const node = this.claim(ref, peeked);
         return child === null ? null : this.joinExtension(node.key, child);
       }
       case 'branch': {
-        if (key.length === 0) {
+        if (at === key.length) {
           if (!peeked.value) return undefined;
-          const node = this.open(ref) as Branch;
+          const node = this.claim(ref, peeked);
           this.dropValue(node.value!);
           node.value = null;
           return this.normaliseBranch(node);
         }
-        const childRef = peeked.children[key[0]!];
+        const i = key[at]!;
+        const childRef = childAt(peeked, i);
         if (!childRef) return undefined;
-        const child = this.remove(childRef, key.subarray(1));
+        const child = this.remove(childRef, key, at + 1);
         if (child === undefined) return undefined;
-        const node = this.open(ref) as Branch;
-        this.setChild(node, key[0]!, child);
+        const node = this.claim(ref, peeked);
+        this.setChild(node, i, child, childRef);
         return this.normaliseBranch(node);
       }
     }
@@ -218,11 +279,11 @@ class Editor {
   private joinExtension(key: Uint8Array, child: Ref): Ref {
     const c = this.peek(child);
     if (c.kind === 'leaf') {
-      const opened = this.open(child) as Extract<MemNode, { kind: 'leaf' }>;
+      const opened = this.claim(child, c);
       return { kind: 'leaf', key: concatBytes(key, opened.key), value: opened.value };
     }
     if (c.kind === 'extension') {
-      const opened = this.open(child) as Extract<MemNode, { kind: 'extension' }>;
+      const opened = this.claim(child, c);
       return { kind: 'extension', key: concatBytes(key, opened.key), child: opened.child };
     }
     return { kind: 'extension', key, child };
@@ -231,49 +292,61 @@ class Editor {
   private normaliseBranch(node: Branch): Ref | null {
     let count = 0;
     let only = -1;
-    node.children.forEach((c, i) => {
-      if (c) {
-        count++;
-        only = i;
-      }
-    });
+    for (let i = 0; i < 16; i++) {
+      if (!hasChild(node, i)) continue;
+      count++;
+      only = i;
+    }
     if (count === 0) return node.value ? { kind: 'leaf', key: new Uint8Array(0), value: node.value } : null;
-    if (count === 1 && !node.value) return this.joinExtension(Uint8Array.of(only), node.children[only]!);
+    if (count === 1 && !node.value) return this.joinExtension(Uint8Array.of(only), childAt(node, only)!);
     return node;
   }
 
   /** Serialises new nodes bottom-up; returns the hash and memory usage. */
   commit(ref: Ref): { hash: CryptoHash; memory: bigint } {
     if (isStored(ref)) return { hash: ref, memory: this.trie.memoryUsage(ref) };
-    let raw: RawNodeInput;
+    let bytes: Uint8Array;
     let memory: bigint;
+    let node: RawNode;
     switch (ref.kind) {
-      case 'leaf':
-        raw = { kind: 'leaf', key: ref.key, value: ref.value };
-        memory = ownMemoryUsage(raw);
+      case 'leaf': {
+        node = { kind: 'leaf', key: ref.key, value: ref.value };
+        memory = ownMemoryUsage(node);
+        bytes = encodeRawNode(node, memory);
         break;
+      }
       case 'extension': {
         const child = this.commit(ref.child);
-        raw = { kind: 'extension', key: ref.key, child: child.hash };
-        memory = ownMemoryUsage(raw) + child.memory;
+        node = { kind: 'extension', key: ref.key, child: child.hash };
+        memory = ownMemoryUsage(node) + child.memory;
+        bytes = encodeRawNode(node, memory);
         break;
       }
       case 'branch': {
         let childMemory = ref.storedMemory;
-        const children = ref.children.map((c) => {
-          if (!c || isStored(c)) return c;
-          const r = this.commit(c);
-          childMemory += r.memory;
-          return r.hash;
-        });
-        raw = { kind: 'branch', children, value: ref.value };
-        memory = ownMemoryUsage(raw) + childMemory;
+        // Children made here are committed first: a branch's bytes hold their hashes.
+        let hashes: (CryptoHash | null | undefined)[] | null = null;
+        const changed = ref.changed;
+        if (changed) {
+          hashes = new Array<CryptoHash | null | undefined>(16);
+          for (let i = 0; i < 16; i++) {
+            const c = changed[i];
+            if (c === undefined || c === null || isStored(c)) hashes[i] = c;
+            else {
+              const r = this.commit(c);
+              childMemory += r.memory;
+              hashes[i] = r.hash;
+            }
+          }
+        }
+        memory = branchOwnMemoryUsage(ref.value) + childMemory;
+        bytes = encodeBranch(ref.value, ref.stored, hashes, memory);
+        node = { kind: 'branch', children: branchChildrenOf(bytes, ref.value !== null), value: ref.value };
         break;
       }
     }
-    const bytes = encodeRawNode(raw, memory);
     const hash = nodeHash(bytes);
-    this.ins(hash, bytes);
+    rememberDecoded(this.ins(hash, bytes), { node, memoryUsage: memory });
     return { hash, memory };
   }
 }
@@ -290,10 +363,10 @@ export function applyChanges(
     const key = toNibbles(c.key);
     if (c.value === null) {
       if (root === null) continue;
-      const r = ed.remove(root, key);
+      const r = ed.remove(root, key, 0);
       if (r !== undefined) root = r;
     } else {
-      root = ed.insert(root, key, c.value);
+      root = ed.insert(root, key, 0, c.value);
     }
   }
   const newRoot = root === null ? EMPTY_ROOT : ed.commit(root).hash;
