@@ -4,7 +4,10 @@
 import { DBCol, type StoreOptions } from '@nearlite/store';
 
 // What the chain reads back of what it writes: the rest (outcomes, receipts, transactions, views,
-// state changes) only the RPC thread reads, and caching it here would only push these out.
+// state changes) only the RPC thread reads, and caching it here would only push these out. Trie
+// nodes (State) are read back decoded, from the trie's own cache of the nodes each edit wrote; their
+// bytes in this cache as well cost more (each row kept twice, promoted by the garbage collector)
+// than reading the few that fall out of it from LevelDB.
 const READ_BACK = [
   DBCol.BlockMisc,
   DBCol.BlockHeader,

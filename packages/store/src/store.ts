@@ -66,9 +66,10 @@ export interface StoreOptions {
    */
   readonly compression?: boolean;
   /**
-   * Columns (by id) whose committed rows go into the read cache; rows of the others are only
-   * forgotten. Absent: every column. A writer whose rows are read elsewhere (the chain thread, whose
-   * outcomes and views the RPC thread serves) keeps its cache for the rows it reads back itself.
+   * Columns (by id) whose committed rows go into the read cache, refcounted ones included; rows of
+   * the others are only forgotten. Absent: every column. A writer whose rows are read elsewhere (the
+   * chain thread, whose outcomes and views the RPC thread serves) keeps its cache for the rows it
+   * reads back itself.
    */
   readonly writeThrough?: ReadonlySet<number>;
 }
@@ -338,7 +339,7 @@ export class Store {
         throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
       const stored = withRc(value, rc);
       batch.put(k, offHeapCopy(stored));
-      written.push([ck, stored]);
+      written.push([ck, cacheRows && (this.writeThrough?.has(r.col.id) ?? true) ? stored : null]);
     }
     this.dropIdleIterators();
     try {
