@@ -178,8 +178,17 @@ export class Store {
     return this.lookup(columnKey(col, key), col.id, key, true);
   }
 
-  /** A row by its cache key, its column and key; `keep`: cache what LevelDB answered. */
-  private lookup(ck: string, colId: number, key: Uint8Array, keep: boolean): Uint8Array | undefined {
+  /**
+   * A row by its cache key, its column and key; `keep`: cache what LevelDB answered. `dbKey`: the
+   * row's LevelDB key when the caller has made it already.
+   */
+  private lookup(
+    ck: string,
+    colId: number,
+    key: Uint8Array,
+    keep: boolean,
+    dbKey?: Uint8Array,
+  ): Uint8Array | undefined {
     const hit = this.cache.get(ck);
     this.stats.reads++;
     if (hit !== undefined) {
@@ -187,7 +196,7 @@ export class Store {
       return hit === ABSENT ? undefined : hit;
     }
     // LevelDB's key is made only on a miss: most reads are answered by the cache.
-    const v = this.db.getSync(columnPrefixed(colId, key));
+    const v = this.db.getSync(dbKey ?? columnPrefixed(colId, key));
     if (keep) {
       this.cachedColumns.add(colId);
       this.cache.set(ck, v ?? ABSENT);
@@ -327,7 +336,7 @@ export class Store {
       if (r.delta === 0) continue;
       this.cachedColumns.add(r.col.id);
       const k = columnPrefixed(r.col.id, r.key);
-      const cur = this.lookup(ck, r.col.id, r.key, false);
+      const cur = this.lookup(ck, r.col.id, r.key, false, k);
       const rc = (cur ? readRc(cur) : 0) + r.delta;
       if (rc <= 0) {
         if (cur) batch.del(k);
