@@ -2,7 +2,7 @@
 // development dependency loaded on first use.
 // Reads are synchronous (`getSync`) because the VM's storage host functions cannot await.
 import { resolve } from 'node:path';
-import { setU64 } from '@nearlite/primitives';
+import { offHeap, setU64 } from '@nearlite/primitives';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import type { DBColumn } from './columns.js';
@@ -27,9 +27,12 @@ export const ROW_OVERHEAD = 600;
 /** The cache's mark for a row known not to exist (compared by identity). */
 const ABSENT = new Uint8Array(0);
 
-/** Refcounted values are stored as `value ‖ i64 LE count`. */
-function withRc(value: Uint8Array, rc: number): Uint8Array {
-  const out = new Uint8Array(value.length + 8);
+/**
+ * Refcounted values are stored as `value ‖ i64 LE count`. `slab`: in an off-heap slab (`offHeap`),
+ * for a row only written to LevelDB, which copies it; a row the cache keeps gets bytes of its own.
+ */
+function withRc(value: Uint8Array, rc: number, slab = false): Uint8Array {
+  const out = slab ? offHeap(value.length + 8) : new Uint8Array(value.length + 8);
   out.set(value);
   setU64(out, value.length, rc, true);
   return out;
@@ -346,9 +349,10 @@ export class Store {
       const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
       if (!value)
         throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
-      const stored = withRc(value, rc);
-      batch.put(k, offHeapCopy(stored));
-      written.push([ck, cacheRows && (this.writeThrough?.has(r.col.id) ?? true) ? stored : null]);
+      const keep = cacheRows && (this.writeThrough?.has(r.col.id) ?? true);
+      const stored = withRc(value, rc, !keep);
+      batch.put(k, keep ? offHeapCopy(stored) : stored);
+      written.push([ck, keep ? stored : null]);
     }
     this.dropIdleIterators();
     try {
