@@ -322,7 +322,7 @@ export class Store {
       if (op.type === 'put') batch.put(k, offHeapCopy(op.value));
       else batch.del(k);
       // A direct put on a refcounted column is stored as given; only folded counts are cached.
-      const cached = cacheRows && !op.col.refcounted && (this.writeThrough?.has(op.col.id) ?? true);
+      const cached = cacheRows && !op.col.refcounted && this.writesThrough(op.col);
       const row = op.type === 'delete' ? ABSENT : cached ? op.value : null;
       if (row === null && !this.cachedColumns.has(op.col.id)) {
         // Looked at again once the batch is written: a read meanwhile may cache the column.
@@ -349,7 +349,7 @@ export class Store {
       const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
       if (!value)
         throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
-      const keep = cacheRows && (this.writeThrough?.has(r.col.id) ?? true);
+      const keep = cacheRows && this.writesThrough(r.col);
       const stored = withRc(value, rc, !keep);
       batch.put(k, keep ? offHeapCopy(stored) : stored);
       written.push([ck, keep ? stored : null]);
@@ -371,6 +371,11 @@ export class Store {
     }
     this.forgetUnknown(unknown);
     this.onCommitted?.(update);
+  }
+
+  /** Whether a commit caches the rows it writes to `col` (`StoreOptions.writeThrough`). */
+  private writesThrough(col: DBColumn): boolean {
+    return this.writeThrough?.has(col.id) ?? true;
   }
 
   /** Forgets the rows of `ops` whose column the cache has come to hold since they were set aside. */

@@ -122,10 +122,7 @@ class Editor {
 
   /** Opens a stored node for editing: it will be replaced, so it counts as deleted. */
   open(ref: Ref): MemNode {
-    if (!isStored(ref)) return ref;
-    const node = this.peek(ref);
-    this.del(ref);
-    return node;
+    return this.claim(ref, this.peek(ref));
   }
 
   /** Takes a node `peek` gave for `ref` as the one to edit: a stored one counts as deleted. */
