@@ -9,7 +9,6 @@ import t from 'tap';
 import { RawHttpConnection } from '../bench/src/raw_http.js';
 
 interface Conn {
-  ready: Promise<void>;
   post(body: string): Promise<{ status: number; text: string }>;
   close(): void;
 }
@@ -25,8 +24,7 @@ t.test('answers on one keep-alive connection, bodies of any size, in order', asy
   await app.listen({ host: '127.0.0.1', port: 0 });
   t.teardown(() => app.close());
   const { port } = app.server.address() as AddressInfo;
-  const conn = new RawHttpConnection(`http://127.0.0.1:${port}`) as Conn;
-  await conn.ready;
+  const conn = (await RawHttpConnection.open(`http://127.0.0.1:${port}`)) as Conn;
   for (const n of [0, 5, 70_000, 3, 300_000]) {
     const { status, text } = await conn.post(JSON.stringify({ n }));
     t.equal(status, 200);
@@ -49,8 +47,7 @@ t.test('a response without content-length fails the request instead of hanging i
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.teardown(() => new Promise<void>((r) => server.close(() => r())));
   const { port } = server.address() as AddressInfo;
-  const conn = new RawHttpConnection(`http://127.0.0.1:${port}`) as Conn;
-  await conn.ready;
+  const conn = (await RawHttpConnection.open(`http://127.0.0.1:${port}`)) as Conn;
   await t.rejects(conn.post('{}'), /without content-length/);
 });
 
@@ -59,7 +56,6 @@ t.test('a connection the server closes fails the request in flight', async (t) =
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.teardown(() => new Promise<void>((r) => server.close(() => r())));
   const { port } = server.address() as AddressInfo;
-  const conn = new RawHttpConnection(`http://127.0.0.1:${port}`) as Conn;
-  await conn.ready;
+  const conn = (await RawHttpConnection.open(`http://127.0.0.1:${port}`)) as Conn;
   await t.rejects(conn.post('{}'), /closed|ECONNRESET/);
 });

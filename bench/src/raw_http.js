@@ -8,6 +8,13 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 
 export class RawHttpConnection {
+  /** A connection to `url` once it is made. */
+  static async open(url) {
+    const c = new RawHttpConnection(url);
+    await c.ready;
+    return c;
+  }
+
   /** @param {string} url the server's base URL (http://host:port) */
   constructor(url) {
     const { hostname, port } = new URL(url);
@@ -67,6 +74,11 @@ export class RawHttpConnection {
     const p = this.pending;
     this.pending = null;
     p?.resolve({ status, text });
+  }
+
+  /** Whether a request can still be sent (the connection has not failed or been closed). */
+  get usable() {
+    return this.socket.writable;
   }
 
   close() {

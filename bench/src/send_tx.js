@@ -71,12 +71,7 @@ export async function measureSendTx(home, meta, key, o) {
     }),
   );
   // Each sender on a connection of its own (raw_http.js says why not node:http's client).
-  const open = async () => {
-    const c = new RawHttpConnection(txNode.url);
-    await c.ready;
-    return c;
-  };
-  for (const s of senders) s.conn = await open();
+  for (const s of senders) s.conn = await RawHttpConnection.open(txNode.url);
   // A recent block hash, refreshed well inside the transaction validity period.
   const finalHash = async () => baseDecode((await call('block', { finality: 'final' })).header.hash);
   let blockHash = await finalHash();
@@ -141,7 +136,7 @@ export async function measureSendTx(home, meta, key, o) {
         } catch (e) {
           if (failed++ === 0)
             log(`send_tx failed: ${e.message} ${e.cause?.code ?? ''} ${e.cause?.message ?? ''}`);
-          if (!s.conn.socket.writable) s.conn = await open();
+          if (!s.conn.usable) s.conn = await RawHttpConnection.open(txNode.url);
         }
       }
     }),

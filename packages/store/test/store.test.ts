@@ -104,6 +104,15 @@ t.test('data survives reopen; kind mismatch is refused unless converting', async
   await store.close();
 });
 
+/** A store like a chain thread's: only the columns it reads back (here one) are written through. */
+async function chainThreadStore(t: Parameters<typeof tempDir>[0]): Promise<Store> {
+  const store = await Store.open(joinPath(tempDir(t), 'data'), {
+    writeThrough: new Set([DBCol.BlockMisc.id]),
+  });
+  t.teardown(() => store.close());
+  return store;
+}
+
 function joinPath(a: string, b: string): string {
   return `${a}/${b}`;
 }
@@ -177,11 +186,7 @@ t.test('a commit that does not cache its rows still makes the cache forget them'
 t.test(
   'rows of columns the cache never held are forgotten if it comes to hold them mid-commit',
   async (t) => {
-    // A chain thread's store: only the columns it reads back are written through.
-    const store = await Store.open(joinPath(tempDir(t), 'data'), {
-      writeThrough: new Set([DBCol.BlockMisc.id]),
-    });
-    t.teardown(() => store.close());
+    const store = await chainThreadStore(t);
     const key = b(4);
     await store.commit(new StoreUpdate().put(DBCol.Receipts, key, b(1)));
     t.same(store.get(DBCol.Receipts, key), b(1), 'a row of a column not written through is read back');
@@ -202,10 +207,7 @@ t.test(
 t.test(
   'refcounted rows of a column not written through are counted right and read from LevelDB',
   async (t) => {
-    const store = await Store.open(joinPath(tempDir(t), 'data'), {
-      writeThrough: new Set([DBCol.BlockMisc.id]),
-    });
-    t.teardown(() => store.close());
+    const store = await chainThreadStore(t);
     const node = b(7, 7);
     // Read first (absent), so the cache holds the column and the commit must forget that answer.
     t.equal(store.get(DBCol.State, node), undefined);
