@@ -20,7 +20,7 @@ import { ensureMetadata, Store } from '@nearlite/store';
 import { LakePublisher, NeardataService } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import type { ChainWorkerData } from './chain_messages.js';
-import { CHAIN_DB_OPTIONS } from './chain_store_options.js';
+import { RPC_STORE_OPTIONS } from './chain_store_options.js';
 import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
@@ -125,7 +125,7 @@ export class NearliteNode {
     const cleanStop = takeCleanStop(o.home, p.data);
     let store: Store;
     try {
-      store = await Store.open(p.data, CHAIN_DB_OPTIONS);
+      store = await Store.open(p.data, RPC_STORE_OPTIONS);
     } catch (err) {
       await booted?.terminate();
       throw err;
