@@ -92,17 +92,23 @@ export async function measureSendTx(home, meta, key, o) {
   // A light read load beside the transfers while they are measured (read_probe.js): how long a read
   // waits while the node takes transactions and makes blocks.
   let probe = null;
-  // The chain thread's CPU time, as of its last block, from the node's metrics.
-  const chainCpu = async () => {
+  // From the node's metrics: the chain thread's CPU time and both threads' store reads (the chain
+  // thread's as of its last block), and how many of those reads the stores' caches answered.
+  const counters = async () => {
     const text = await (await fetch(`${txNode.url}/metrics`)).text();
-    return Number(/^nearlite_chain_thread_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+    const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    return {
+      chainCpu: value('nearlite_chain_thread_cpu_seconds_total'),
+      reads: value('nearlite_store_reads_total'),
+      cacheHits: value('nearlite_store_cache_hits_total'),
+    };
   };
   const startMeasuring = async () => {
     // The main thread's id is the process id.
     cpu0 = {
       main: await cpuSeconds(pid, pid),
       all: await cpuSeconds(pid),
-      chain: await chainCpu(),
+      node: await counters(),
       gen: process.cpuUsage(),
     };
     t0 = performance.now();
@@ -151,7 +157,12 @@ export async function measureSendTx(home, meta, key, o) {
       (((await cpuSeconds(pid, tid)) - cpu0[tid === null ? 'all' : 'main']) * 1e6) / Math.max(1, sent),
     );
   const gen = process.cpuUsage(cpu0.gen);
-  const chainUs = Math.round((((await chainCpu()) - cpu0.chain) * 1e6) / Math.max(1, sent));
+  const node1 = await counters();
+  const perTransfer = (v) => Math.round(v / Math.max(1, sent));
+  const chainUs = perTransfer((node1.chainCpu - cpu0.node.chainCpu) * 1e6);
+  const reads = node1.reads - cpu0.node.reads;
+  const storeReadsPerTransfer = perTransfer(reads);
+  const leveldbReadsPerTransfer = perTransfer(reads - (node1.cacheHits - cpu0.node.cacheHits));
   // What all has beyond main and chain: V8's collector threads, LevelDB's compaction, signature
   // checks, libuv's pool.
   const cpuPerTransferUs = {
@@ -168,6 +179,8 @@ export async function measureSendTx(home, meta, key, o) {
     errors: failed,
     ratio: null,
     cpuPerTransferUs,
+    storeReadsPerTransfer,
+    leveldbReadsPerTransfer,
     readsDuring: {
       count: readLatencies.length,
       p50: percentile(readLatencies, 0.5),
@@ -176,7 +189,7 @@ export async function measureSendTx(home, meta, key, o) {
     },
   };
   log(
-    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, chain thread ${cpuPerTransferUs.chain} µs, all threads ${cpuPerTransferUs.all} µs; generator ${cpuPerTransferUs.generator} µs; view_account beside it: p50 ${row.readsDuring.p50} ms, p99 ${row.readsDuring.p99} ms (${readLatencies.length} reads)`,
+    `send_tx: ${Math.round(sent / txSeconds)} tx/s p50 ${row.p50} ms p99 ${row.p99} ms (${failed} failed, ${senders.length} senders); node CPU per transfer: main thread ${cpuPerTransferUs.main} µs, chain thread ${cpuPerTransferUs.chain} µs, all threads ${cpuPerTransferUs.all} µs; generator ${cpuPerTransferUs.generator} µs; ${storeReadsPerTransfer} store reads a transfer, ${leveldbReadsPerTransfer} of them from LevelDB; view_account beside it: p50 ${row.readsDuring.p50} ms, p99 ${row.readsDuring.p99} ms (${readLatencies.length} reads)`,
   );
   const rss = await rssMb(txNode.proc.pid);
   const memory = (await memoryMb(txNode.proc.pid)) ?? {};
