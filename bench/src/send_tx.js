@@ -14,6 +14,12 @@ import { fastTransferSigner } from './signer.js';
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
 const RESULT_START = '{"jsonrpc":"2.0","result":';
 
+/** The node's `/metrics` as read now: a value by its metric's name (NaN when absent). */
+async function readMetrics(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+}
+
 function percentile(values, q) {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
@@ -95,8 +101,7 @@ export async function measureSendTx(home, meta, key, o) {
   // From the node's metrics: the chain thread's CPU time and both threads' store reads (the chain
   // thread's as of its last block), and how many of those reads the stores' caches answered.
   const counters = async () => {
-    const text = await (await fetch(`${txNode.url}/metrics`)).text();
-    const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    const value = await readMetrics(txNode.url);
     return {
       chainCpu: value('nearlite_chain_thread_cpu_seconds_total'),
       reads: value('nearlite_store_reads_total'),
@@ -194,9 +199,8 @@ export async function measureSendTx(home, meta, key, o) {
   const rss = await rssMb(txNode.proc.pid);
   const memory = (await memoryMb(txNode.proc.pid)) ?? {};
   // What the node's own heaps hold of it (the main thread's; the workers' are in RSS only).
-  const metrics = await (await fetch(`${txNode.url}/metrics`)).text();
-  const gauge = (name) =>
-    Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]) / 2 ** 20);
+  const metric = await readMetrics(txNode.url);
+  const gauge = (name) => Math.round(metric(name) / 2 ** 20);
   memory.heapUsed = gauge('nodejs_heap_size_used_bytes');
   memory.heapTotal = gauge('nodejs_heap_size_total_bytes');
   memory.external = gauge('nodejs_external_memory_bytes');

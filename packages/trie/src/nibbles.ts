@@ -42,9 +42,10 @@ export function decodeNibblePath(encoded: Uint8Array): { nibbles: Uint8Array; is
   return { nibbles, isLeaf };
 }
 
-export function commonPrefixLength(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
+/** How many of `a`'s nibbles `b` repeats from `bAt`. */
+export function commonPrefixLength(a: Uint8Array, b: Uint8Array, bAt = 0): number {
+  const n = Math.min(a.length, b.length - bAt);
   let i = 0;
-  while (i < n && a[i] === b[i]) i++;
+  while (i < n && a[i] === b[bAt + i]) i++;
   return i;
 }

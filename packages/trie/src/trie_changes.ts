@@ -3,7 +3,7 @@
 // reference count, exactly as nearcore's TrieChanges. Shapes are normalised on delete so the root
 // depends only on the final key set.
 import { binaryKey, type CryptoHash, compareBytes, concatBytes, sha256 } from '@nearlite/primitives';
-import { toNibbles } from './nibbles.js';
+import { commonPrefixLength, toNibbles } from './nibbles.js';
 import {
   type BranchChildren,
   branchChildrenOf,
@@ -85,14 +85,6 @@ function hasChild(b: Branch, i: number): boolean {
   const c = b.changed?.[i];
   if (c !== undefined) return c !== null;
   return b.stored?.has(i) ?? false;
-}
-
-/** How many of `a`'s nibbles `b` repeats from `at`. */
-function commonPrefixFrom(a: Uint8Array, b: Uint8Array, at: number): number {
-  const n = Math.min(a.length, b.length - at);
-  let i = 0;
-  while (i < n && a[i] === b[at + i]) i++;
-  return i;
 }
 
 class Editor {
@@ -185,7 +177,7 @@ class Editor {
     const node = this.open(ref);
     switch (node.kind) {
       case 'leaf': {
-        const c = commonPrefixFrom(node.key, key, at);
+        const c = commonPrefixLength(node.key, key, at);
         if (c === node.key.length && c === key.length - at) {
           this.dropValue(node.value);
           return { kind: 'leaf', key: node.key, value: this.newValue(value) };
@@ -202,7 +194,7 @@ class Editor {
         return this.splitAt(branch, key, at, c, value);
       }
       case 'extension': {
-        const c = commonPrefixFrom(node.key, key, at);
+        const c = commonPrefixLength(node.key, key, at);
         if (c === node.key.length) {
           return { kind: 'extension', key: node.key, child: this.insert(node.child, key, at + c, value) };
         }
@@ -238,14 +230,14 @@ class Editor {
       case 'leaf': {
         if (
           peeked.key.length !== key.length - at ||
-          commonPrefixFrom(peeked.key, key, at) !== peeked.key.length
+          commonPrefixLength(peeked.key, key, at) !== peeked.key.length
         )
           return undefined;
         this.dropValue(this.claim(ref, peeked).value);
         return null;
       }
       case 'extension': {
-        const c = commonPrefixFrom(peeked.key, key, at);
+        const c = commonPrefixLength(peeked.key, key, at);
         if (c !== peeked.key.length) return undefined;
         const child = this.remove(peeked.child, key, at + c);
         if (child === undefined) return undefined;
