@@ -64,6 +64,8 @@ export interface CommittedBlock extends NewBlockEvent {
   readonly included: readonly PooledTransaction[];
   /** Transactions left out of its chunks as invalid (their errors are in `rejected`). */
   readonly rejectedTxs: readonly PooledTransaction[];
+  /** Ids of the receipts its chunks sent: each runs in a later block, none has yet. */
+  readonly sentReceiptIds: readonly CryptoHash[];
 }
 
 interface PendingPatch {
@@ -440,7 +442,9 @@ export class Chain implements ChainHandle {
     const outcomeIds = new Set<string>();
     for (const r of results.values()) for (const o of r.outcomes) outcomeIds.add(toHex(o.id));
     const included = shardInputs.flatMap((i) => i.pooled);
-    const block: CommittedBlock = { header, outcomeIds, rejected, included, rejectedTxs };
+    const sentReceiptIds: CryptoHash[] = [];
+    for (const r of results.values()) for (const o of r.outgoingReceipts) sentReceiptIds.push(o.receiptId);
+    const block: CommittedBlock = { header, outcomeIds, rejected, included, rejectedTxs, sentReceiptIds };
     this.committed.emit('block', block);
     this.events.emit('block', block);
     return header;

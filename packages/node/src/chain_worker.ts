@@ -91,6 +91,9 @@ function heapNow(): ThreadHeap {
 let producingSince = performance.now();
 
 chain.committed.on('block', (b: CommittedBlock) => {
+  // The receipts the block sent have not run: the clients waiting on their transactions look them
+  // up at once, and an absence would otherwise be searched for through every level of LevelDB.
+  written.absent(DBCol.ReceiptBlock, b.sentReceiptIds);
   const rows = written.take();
   const settle = (txs: readonly PooledTransaction[]) => txs.map((t) => toHex(t.hash));
   post(

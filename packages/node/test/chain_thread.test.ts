@@ -6,7 +6,13 @@ import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type ChainHandle, loadGenesis, type NewBlockEvent, stateRecordsToWrites } from '@nearlite/chain';
+import {
+  type ChainHandle,
+  decodeStoredOutcome,
+  loadGenesis,
+  type NewBlockEvent,
+  stateRecordsToWrites,
+} from '@nearlite/chain';
 import {
   base58Decode,
   concatBytes,
@@ -16,6 +22,7 @@ import {
   toHex,
   transactionHash,
 } from '@nearlite/primitives';
+import { decodeOutcome } from '@nearlite/runtime';
 import { DBCol, Store } from '@nearlite/store';
 import { trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
@@ -144,6 +151,18 @@ t.test('the RPC thread reads what the chain thread commits, rows it had seen abs
   t.ok(outcome && outcome.length > 0, 'and its outcome');
   t.equal(store.stats.cacheHits, hits + 2, 'both from the read cache, which held its absence before');
   t.equal(outcome!.buffer.byteLength, outcome!.byteLength, 'a row of its own, not a view of the message');
+
+  // The receipt the transfer sent has not run: the announcement names it absent, so the clients
+  // waiting on the transfer do not search LevelDB for it.
+  const sent = decodeOutcome(decodeStoredOutcome(outcome!).outcomeBytes).receiptIds;
+  t.equal(sent.length, 1, 'the transfer sent one receipt');
+  const receiptId = sent[0]!;
+  const ran = nextBlock(chain, (e) => e.outcomeIds.has(toHex(receiptId)));
+  const before = store.stats.cacheHits;
+  t.equal(store.get(DBCol.ReceiptBlock, receiptId), undefined, 'the receipt has not run');
+  t.equal(store.stats.cacheHits, before + 1, 'its absence came with the announcement');
+  const running = await ran;
+  t.same(store.get(DBCol.ReceiptBlock, receiptId), running.header.hash, 'then the block that ran it is read');
 });
 
 t.test('a chain thread that dies is started again and gets the pool whole', async (t) => {

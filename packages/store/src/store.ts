@@ -10,7 +10,7 @@ import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
 import { columnKey, columnKeyOf, type StoreOp, type StoreUpdate } from './store_update.js';
-import { forEachWrittenRow } from './written_rows.js';
+import { forEachWrittenRow, ROW_ABSENT } from './written_rows.js';
 
 type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Array>;
 
@@ -390,13 +390,14 @@ export class Store {
    */
   takeWrittenRows(packed: Uint8Array): void {
     forEachWrittenRow(packed, (id, key, value) => {
-      if (!value && !this.cachedColumns.has(id)) return;
+      if (value === undefined && !this.cachedColumns.has(id)) return;
       const ck = columnKeyOf(id, key);
-      // A copy: a view would keep the whole packed buffer alive while the cache counts one row.
-      if (value) {
+      if (value === undefined) this.cache.delete(ck);
+      else {
         this.cachedColumns.add(id);
-        this.cache.set(ck, value.slice());
-      } else this.cache.delete(ck);
+        // A copy: a view would keep the whole packed buffer alive while the cache counts one row.
+        this.cache.set(ck, value === ROW_ABSENT ? ABSENT : value.slice());
+      }
     });
     this.dropIdleIterators();
   }

@@ -3,13 +3,21 @@
 // read cache (`Store.takeWrittenRows`), so it never serves a row older than the batch. Rows of the
 // columns the writer names come with their new value, which that cache then holds: the reader was
 // about to read them (a block's outcomes, for the clients waiting on them). The rest it forgets.
+// The writer may also name rows it knows to be absent after the batch (`absent`): a reader about to
+// look for them then finds the absence in its cache instead of searching LevelDB for it.
 //
 // Layout, per row: column id (u8), key length (u32 LE), key, value length (u32 LE; NO_VALUE when
-// the row comes without one), value.
+// the row comes without one, ABSENT_VALUE when it is named absent), value.
 import type { DBColumn } from './columns.js';
 import type { StoreUpdate } from './store_update.js';
 
 const NO_VALUE = 0xffffffff;
+const ABSENT_VALUE = 0xfffffffe;
+
+/** What a row named in a `WrittenRows` buffer is after the batch, when the writer says. */
+export type WrittenRowValue = Uint8Array | typeof ROW_ABSENT | undefined;
+/** The row is known absent after the batch. */
+export const ROW_ABSENT: unique symbol = Symbol('absent');
 
 export class WrittenRows {
   private buf = new Uint8Array(4096);
@@ -35,7 +43,17 @@ export class WrittenRows {
     for (const r of update.refcounts.values()) this.push(r.col, r.key, undefined);
   }
 
-  private push(col: DBColumn, key: Uint8Array, value: Uint8Array | undefined): void {
+  /**
+   * Names rows of `col` the batch left absent: keys nothing in it wrote, which the writer knows no
+   * earlier batch wrote either (the receipts a block sent, which no block has run yet). Call it
+   * before `take`, after the batch's `add`.
+   */
+  absent(col: DBColumn, keys: Iterable<Uint8Array>): void {
+    if (col.refcounted) throw new Error(`absent rows of refcounted column ${col.id}`);
+    for (const key of keys) this.push(col, key, undefined, true);
+  }
+
+  private push(col: DBColumn, key: Uint8Array, value: Uint8Array | undefined, absent = false): void {
     if (this.skip.has(col.id)) return;
     const need = this.len + 9 + key.length + (value?.length ?? 0);
     if (need > this.buf.length) {
@@ -49,7 +67,7 @@ export class WrittenRows {
     this.view.setUint32(at + 1, key.length, true);
     this.buf.set(key, at + 5);
     at += 5 + key.length;
-    this.view.setUint32(at, value ? value.length : NO_VALUE, true);
+    this.view.setUint32(at, value ? value.length : absent ? ABSENT_VALUE : NO_VALUE, true);
     if (value) this.buf.set(value, at + 4);
     this.len = need;
   }
@@ -68,11 +86,12 @@ export class WrittenRows {
 
 /**
  * Calls `fn(columnId, key, value)` for each row of a buffer made by `WrittenRows.take`; `value` is
- * undefined for a row that came without one. Key and value are views of `packed`.
+ * undefined for a row that came without one, `ROW_ABSENT` for one named absent. Key and value are
+ * views of `packed`.
  */
 export function forEachWrittenRow(
   packed: Uint8Array,
-  fn: (columnId: number, key: Uint8Array, value: Uint8Array | undefined) => void,
+  fn: (columnId: number, key: Uint8Array, value: WrittenRowValue) => void,
 ): void {
   const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
   let at = 0;
@@ -81,8 +100,13 @@ export function forEachWrittenRow(
     const keyAt = at + 5;
     const m = view.getUint32(keyAt + n, true);
     const valueAt = keyAt + n + 4;
-    const value = m === NO_VALUE ? undefined : packed.subarray(valueAt, valueAt + m);
+    const carried = m !== NO_VALUE && m !== ABSENT_VALUE;
+    const value = carried
+      ? packed.subarray(valueAt, valueAt + m)
+      : m === ABSENT_VALUE
+        ? ROW_ABSENT
+        : undefined;
     fn(packed[at]!, packed.subarray(keyAt, keyAt + n), value);
-    at = valueAt + (value ? m : 0);
+    at = valueAt + (carried ? m : 0);
   }
 }

@@ -2,7 +2,7 @@
 // delete and refcount change listed once per operation, skipped columns left out, keys of any length,
 // the puts of carried columns with their value; and the reader's cache taking them in.
 import { join } from 'node:path';
-import { DBCol, forEachWrittenRow, Store, StoreUpdate, WrittenRows } from '@nearlite/store';
+import { DBCol, forEachWrittenRow, ROW_ABSENT, Store, StoreUpdate, WrittenRows } from '@nearlite/store';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
@@ -92,4 +92,35 @@ t.test('a reader caches the carried rows and forgets the others', async (t) => {
   t.not(store.get(DBCol.FlatState, b(3))?.buffer, packed.buffer, 'held as a copy');
   t.same(store.get(DBCol.BlockMisc, b(2)), b(1), 'an uncarried row is forgotten and read again');
   t.equal(store.stats.cacheHits, hits + 3, 'from LevelDB');
+});
+
+t.test('rows named absent reach the reader as absences, which its cache then answers', async (t) => {
+  const rows = new WrittenRows(new Set(), new Set([DBCol.ReceiptBlock.id]));
+  rows.add(new StoreUpdate().put(DBCol.ReceiptBlock, b(1), b(7)));
+  rows.absent(DBCol.ReceiptBlock, [b(2), b(3, 4)]);
+  t.throws(() => rows.absent(DBCol.State, [b(5)]), /refcounted/, "a refcounted row's count is the writer's");
+  const packed = rows.take();
+  const out: [number, number[], unknown][] = [];
+  forEachWrittenRow(packed, (id, key, value) =>
+    out.push([id, [...key], value === ROW_ABSENT ? 'absent' : value && [...value]]),
+  );
+  t.same(out, [
+    [DBCol.ReceiptBlock.id, [1], [7]],
+    [DBCol.ReceiptBlock.id, [2], 'absent'],
+    [DBCol.ReceiptBlock.id, [3, 4], 'absent'],
+  ]);
+
+  const store = await Store.open(join(tempDir(t), 'data'));
+  t.teardown(() => store.close());
+  store.takeWrittenRows(packed);
+  const hits = store.stats.cacheHits;
+  t.same(store.get(DBCol.ReceiptBlock, b(1)), b(7));
+  t.equal(store.get(DBCol.ReceiptBlock, b(2)), undefined);
+  t.equal(store.get(DBCol.ReceiptBlock, b(3, 4)), undefined);
+  t.equal(store.stats.cacheHits, hits + 3, 'all three from the cache');
+  // A later batch that writes a row named absent before: the reader takes the row.
+  const later = new WrittenRows(new Set(), new Set([DBCol.ReceiptBlock.id]));
+  later.add(new StoreUpdate().put(DBCol.ReceiptBlock, b(2), b(9)));
+  store.takeWrittenRows(later.take());
+  t.same(store.get(DBCol.ReceiptBlock, b(2)), b(9));
 });
