@@ -48,13 +48,18 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
               ? { kind: 'Failure' as const, error: out.status.error }
               : { kind: 'Unknown' as const };
       // Status checks decode every outcome of a transaction on each block that touches it; the view is
-      // only built for the answer.
+      // only built for the answer. The decoded row is kept while its bytes are cached: once the view
+      // is built, the outcome it was built from (its gas profile's maps among it) is let go.
       let view: object | undefined;
+      let full: typeof out | undefined = out;
       return {
         receiptIds: out.receiptIds,
         status,
         get view() {
-          view ??= outcomeView(out);
+          if (view === undefined) {
+            view = outcomeView(full!);
+            full = undefined;
+          }
           return view;
         },
       };
