@@ -7,6 +7,7 @@ import {
   loadOutcome,
   type TxCodecs,
 } from '@nearlite/chain';
+import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
 
 const blockHash = new Uint8Array(32).fill(9);
@@ -28,7 +29,7 @@ function fixture(bytes: () => Uint8Array) {
   const codecs = {
     decodeOutcome(b: Uint8Array): DecodedOutcome {
       decoded.push(b.slice());
-      return { receiptIds: [], status: { kind: 'Unknown' }, view: { decodes: decoded.length } };
+      return { receiptIds: [], status: { kind: 'Unknown' }, viewJson: `{"decodes":${decoded.length}}` };
     },
   } as unknown as TxCodecs;
   return { chain, codecs, decoded };
@@ -42,6 +43,13 @@ t.test('the same row bytes are decoded once; new bytes for the row are decoded a
   t.equal(decoded.length, 1, 'decoded once');
   t.same(decoded[0], [1, 2, 3], 'the outcome bytes inside the row');
   t.equal(again.decoded, first.decoded, 'the same decoded outcome, and with it its view');
+  t.equal(
+    first.withIdJson,
+    `{"proof":[{"hash":"${base58Encode(new Uint8Array(32).fill(5))}","direction":"Right"}],` +
+      `"block_hash":"${base58Encode(blockHash)}","id":"${base58Encode(id)}","outcome":{"decodes":1}}`,
+    "nearcore's ExecutionOutcomeWithIdView, in its field order",
+  );
+  t.equal(again.withIdJson, first.withIdJson, 'written once for the row');
   t.equal(first.height, 7);
   t.same(
     first.proof.map((p) => p.direction),

@@ -2,7 +2,7 @@
 // there to the outcome root of the block that carries it (the next block with a new chunk of the
 // shard), and the path from that block to the light client head's block_merkle_root — as nearcore's
 // view client (GetExecutionOutcome) and GetBlockProof build them.
-import { base58Encode, type CryptoHash, HandlerError, sha256, toHex } from '@nearlite/primitives';
+import { base58Encode, type CryptoHash, HandlerError, RawJson, sha256, toHex } from '@nearlite/primitives';
 import { DBCol, u64be } from '@nearlite/store';
 import type { BlockHeader } from '../block_header.js';
 import { decodeMerkleTree } from '../block_merkle_tree.js';
@@ -125,7 +125,7 @@ export function lightClientExecutionProof(
       proof: pathView(outcome.proof),
       block_hash: base58Encode(carrier.hash),
       id: idText,
-      outcome: outcome.decoded.view,
+      outcome: new RawJson(outcome.decoded.viewJson),
     },
     outcome_root_proof: pathView(roots.paths[shardIndex]!),
     block_header_lite: blockHeaderLiteView(carrier),

@@ -22,8 +22,12 @@ export type OutcomeStatus =
 export interface DecodedOutcome {
   readonly receiptIds: readonly CryptoHash[];
   readonly status: OutcomeStatus;
-  /** nearcore's ExecutionOutcomeView (logs, receipt_ids, gas_burnt, tokens_burnt, executor_id, status, metadata). */
-  readonly view: object;
+  /**
+   * nearcore's ExecutionOutcomeView (logs, receipt_ids, gas_burnt, tokens_burnt, executor_id,
+   * status, metadata), serialized: a decoded outcome outlives the block that woke its waiters, and
+   * one string costs the collector less than the tree of objects it was written from.
+   */
+  readonly viewJson: string;
 }
 
 export interface TxCodecs {

@@ -7,6 +7,7 @@ import {
   receiptView,
   type SignedTransaction,
   signedTransactionView,
+  stringifyJson,
 } from '@nearlite/primitives';
 import { decodeOutcome, outcomeView, type RuntimeConfig, verifyTransaction } from '@nearlite/runtime';
 import { DecodedRows } from '@nearlite/store';
@@ -48,19 +49,19 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
               ? { kind: 'Failure' as const, error: out.status.error }
               : { kind: 'Unknown' as const };
       // Status checks decode every outcome of a transaction on each block that touches it; the view is
-      // only built for the answer. The decoded row is kept while its bytes are cached: once the view
-      // is built, the outcome it was built from (its gas profile's maps among it) is let go.
-      let view: object | undefined;
+      // only written for the answer. The decoded row is kept while its bytes are cached: once the
+      // view is written, the outcome it was written from (its gas profile's maps among it) is let go.
+      let viewJson: string | undefined;
       let full: typeof out | undefined = out;
       return {
         receiptIds: out.receiptIds,
         status,
-        get view() {
-          if (view === undefined) {
-            view = outcomeView(full!);
+        get viewJson() {
+          if (viewJson === undefined) {
+            viewJson = stringifyJson(outcomeView(full!));
             full = undefined;
           }
-          return view;
+          return viewJson;
         },
       };
     },

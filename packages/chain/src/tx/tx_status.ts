@@ -6,21 +6,28 @@ import {
   bytesEqual,
   type CryptoHash,
   concatBytes,
+  RawJson,
+  stringifyJson,
   type TxExecutionStatus,
   toBase64,
   toHex,
 } from '@nearlite/primitives';
 import { DBCol, DecodedRows } from '@nearlite/store';
 import type { ChainHandle } from '../chain_handle.js';
+import type { MerklePathItem } from '../merkle.js';
 import { decodeStoredOutcome } from '../outcome_store.js';
 import type { DecodedOutcome, TxCodecs } from './codecs.js';
 
+/** One outcome of a transaction's DAG, read from its row. */
 export interface LoadedOutcome {
   readonly id: CryptoHash;
   readonly blockHash: CryptoHash;
   readonly height: number;
   readonly decoded: DecodedOutcome;
-  readonly proof: readonly { hash: CryptoHash; direction: 'Left' | 'Right' }[];
+  /** Its merkle path inside the chunk's outcome root, read from the row when asked for. */
+  readonly proof: readonly MerklePathItem[];
+  /** nearcore's ExecutionOutcomeWithIdView (proof, block_hash, id, outcome), serialized. */
+  readonly withIdJson: string;
 }
 
 export interface TxProgress {
@@ -38,12 +45,20 @@ export interface TxProgress {
   readonly pendingIds: readonly string[];
 }
 
-type DecodedRow = Pick<LoadedOutcome, 'decoded' | 'proof'>;
+/** A decoded outcome row; its answer text is written once, by the first answer that needs it. */
+interface DecodedRow {
+  readonly decoded: DecodedOutcome;
+  readonly bytes: Uint8Array;
+  withIdJson: string | undefined;
+}
 
 /**
  * Outcome rows decoded once per row as the store holds it (DecodedRows), per codecs: a waiter checks
  * a transaction's outcomes on every block that touches it, and clients poll `tx` until it is final,
- * each time decoding every outcome and building its view again.
+ * each time decoding every outcome and writing its view again. What is kept of a row is what the
+ * checks read (receipt ids, status) and the answer's text: strings rather than trees of objects,
+ * since each row outlives the block that woke its waiters and the collector moves every object
+ * that does.
  */
 const decodedRows = new WeakMap<TxCodecs, DecodedRows<DecodedRow>>();
 
@@ -53,10 +68,33 @@ function decodeRow(codecs: TxCodecs, bytes: Uint8Array): DecodedRow {
     rows = new DecodedRows<DecodedRow>();
     decodedRows.set(codecs, rows);
   }
-  return rows.of(bytes, (b) => {
-    const stored = decodeStoredOutcome(b);
-    return { decoded: codecs.decodeOutcome(stored.outcomeBytes), proof: stored.proof };
-  });
+  return rows.of(bytes, (b) => ({
+    decoded: codecs.decodeOutcome(decodeStoredOutcome(b).outcomeBytes),
+    bytes: b,
+    withIdJson: undefined,
+  }));
+}
+
+class LoadedRow implements LoadedOutcome {
+  constructor(
+    readonly id: CryptoHash,
+    readonly blockHash: CryptoHash,
+    readonly height: number,
+    private readonly row: DecodedRow,
+  ) {}
+
+  get decoded(): DecodedOutcome {
+    return this.row.decoded;
+  }
+
+  get proof(): readonly MerklePathItem[] {
+    return decodeStoredOutcome(this.row.bytes).proof;
+  }
+
+  get withIdJson(): string {
+    this.row.withIdJson ??= outcomeWithIdJson(this);
+    return this.row.withIdJson;
+  }
 }
 
 export function loadOutcome(
@@ -68,8 +106,7 @@ export function loadOutcome(
   const bytes = chain.store.get(DBCol.TransactionResultForBlock, concatBytes(id, blockHash));
   const header = chain.chainStore.blockHeader(blockHash);
   if (!bytes || !header) return null;
-  const { decoded, proof } = decodeRow(codecs, bytes);
-  return { id, blockHash, height: header.lite.height, decoded, proof };
+  return new LoadedRow(id, blockHash, header.lite.height, decodeRow(codecs, bytes));
 }
 
 export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoHash): TxProgress | null {
@@ -161,13 +198,24 @@ function sharedBase58(hash: CryptoHash): string {
   return text;
 }
 
-function outcomeWithIdView(o: LoadedOutcome): object {
-  return {
-    proof: o.proof.map((p) => ({ hash: sharedBase58(p.hash), direction: p.direction })),
-    block_hash: sharedBase58(o.blockHash),
-    id: base58Encode(o.id),
-    outcome: o.decoded.view,
-  };
+/**
+ * Its text, with the shared hashes' base58 looked up; every part is base58 or JSON already. Joined
+ * from an array, so the row keeps one flat string rather than a tree of concatenations.
+ */
+function outcomeWithIdJson(o: LoadedOutcome): string {
+  const parts = ['{"proof":['];
+  for (const p of o.proof) {
+    parts.push(
+      parts.length === 1 ? '{"hash":"' : ',{"hash":"',
+      sharedBase58(p.hash),
+      '","direction":"',
+      p.direction,
+      '"}',
+    );
+  }
+  parts.push('],"block_hash":"', sharedBase58(o.blockHash), '","id":"', base58Encode(o.id), '","outcome":');
+  parts.push(o.decoded.viewJson, '}');
+  return parts.join('');
 }
 
 /** nearcore's FinalExecutionStatus: follow SuccessReceiptId to the receipt that produced the value. */
@@ -184,6 +232,7 @@ function finalStatus(p: TxProgress): object | string {
   return 'Started';
 }
 
+/** nearcore's FinalExecutionOutcomeView (with `receipts`: its WithReceipts form), serialized. */
 export function finalExecutionOutcomeView(
   chain: ChainHandle,
   codecs: TxCodecs,
@@ -191,15 +240,19 @@ export function finalExecutionOutcomeView(
   p: TxProgress,
   withReceipts: boolean,
   signerIsReceiver: boolean,
-): object {
+): RawJson {
   const [txOutcome, ...receiptOutcomes] = p.outcomes;
-  const out: Record<string, unknown> = {
-    final_execution_status: p.level,
-    status: finalStatus(p),
-    transaction: codecs.transactionView(txBytes),
-    transaction_outcome: outcomeWithIdView(txOutcome!),
-    receipts_outcome: receiptOutcomes.map(outcomeWithIdView),
-  };
+  const parts = [
+    `{"final_execution_status":"${p.level}","status":`,
+    stringifyJson(finalStatus(p)),
+    ',"transaction":',
+    stringifyJson(codecs.transactionView(txBytes)),
+    ',"transaction_outcome":',
+    txOutcome!.withIdJson,
+    ',"receipts_outcome":[',
+  ];
+  for (const [i, o] of receiptOutcomes.entries()) parts.push(i === 0 ? o.withIdJson : `,${o.withIdJson}`);
+  parts.push(']');
   if (withReceipts) {
     const receipts: object[] = [];
     receiptOutcomes.forEach((o, i) => {
@@ -207,7 +260,8 @@ export function finalExecutionOutcomeView(
       const bytes = chain.store.get(DBCol.Receipts, o.id);
       if (bytes) receipts.push(codecs.receiptView(bytes));
     });
-    out.receipts = receipts;
+    parts.push(',"receipts":', stringifyJson(receipts));
   }
-  return out;
+  parts.push('}');
+  return new RawJson(parts.join(''));
 }
