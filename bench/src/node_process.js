@@ -34,7 +34,7 @@ export async function startNode(home, extra = []) {
     process.execPath,
     [...NODE_FLAGS, CLI, 'run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra],
     {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
       env: LAUNCH_ENV,
     },
   );
