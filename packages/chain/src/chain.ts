@@ -440,10 +440,12 @@ export class Chain implements ChainHandle {
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();
     const outcomeIds = new Set<string>();
-    for (const r of results.values()) for (const o of r.outcomes) outcomeIds.add(toHex(o.id));
-    const included = shardInputs.flatMap((i) => i.pooled);
     const sentReceiptIds: CryptoHash[] = [];
-    for (const r of results.values()) for (const o of r.outgoingReceipts) sentReceiptIds.push(o.receiptId);
+    for (const r of results.values()) {
+      for (const o of r.outcomes) outcomeIds.add(toHex(o.id));
+      for (const o of r.outgoingReceipts) sentReceiptIds.push(o.receiptId);
+    }
+    const included = shardInputs.flatMap((i) => i.pooled);
     const block: CommittedBlock = { header, outcomeIds, rejected, included, rejectedTxs, sentReceiptIds };
     this.committed.emit('block', block);
     this.events.emit('block', block);

@@ -50,12 +50,13 @@ export class WrittenRows {
    */
   absent(col: DBColumn, keys: Iterable<Uint8Array>): void {
     if (col.refcounted) throw new Error(`absent rows of refcounted column ${col.id}`);
-    for (const key of keys) this.push(col, key, undefined, true);
+    for (const key of keys) this.push(col, key, ROW_ABSENT);
   }
 
-  private push(col: DBColumn, key: Uint8Array, value: Uint8Array | undefined, absent = false): void {
+  private push(col: DBColumn, key: Uint8Array, value: WrittenRowValue): void {
     if (this.skip.has(col.id)) return;
-    const need = this.len + 9 + key.length + (value?.length ?? 0);
+    const bytes = value === ROW_ABSENT ? undefined : value;
+    const need = this.len + 9 + key.length + (bytes?.length ?? 0);
     if (need > this.buf.length) {
       const grown = new Uint8Array(Math.max(need, this.buf.length * 2));
       grown.set(this.buf.subarray(0, this.len));
@@ -67,8 +68,8 @@ export class WrittenRows {
     this.view.setUint32(at + 1, key.length, true);
     this.buf.set(key, at + 5);
     at += 5 + key.length;
-    this.view.setUint32(at, value ? value.length : absent ? ABSENT_VALUE : NO_VALUE, true);
-    if (value) this.buf.set(value, at + 4);
+    this.view.setUint32(at, bytes ? bytes.length : value === ROW_ABSENT ? ABSENT_VALUE : NO_VALUE, true);
+    if (bytes) this.buf.set(bytes, at + 4);
     this.len = need;
   }
 
