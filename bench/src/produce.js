@@ -2,8 +2,9 @@
 // dataset's chain (a copy), transfers signed ahead and put into the pool as admission would, and
 // blocks produced one after another as the chain thread produces them. CPU time, not wall time,
 // so the machine's other work counts less than in the send_tx case. Run alone:
-// `node bench/src/produce.js [--quick] [--blocks N] [--per-block N] [--senders N] [--bytes]`
-// (`--bytes`: what each block writes, per column).
+// `node bench/src/produce.js [--quick] [--blocks N] [--per-block N] [--senders N] [--bytes]
+// [--write-buffer-mib N]` (`--bytes`: what each block writes, per column; `--write-buffer-mib`: the
+// LevelDB memtable's size instead of the chain's own).
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chain, loadGenesis, signerFromKeyFile } from '@nearlite/chain';
@@ -30,7 +31,10 @@ export async function measureProduce(P, dataset, o) {
   rmSync(home, { recursive: true, force: true });
   cpSync(dataset.home, home, { recursive: true });
   const genesis = loadGenesis(join(home, 'genesis.json'));
-  const store = await Store.open(join(home, 'data'), CHAIN_STORE_OPTIONS);
+  const store = await Store.open(join(home, 'data'), {
+    ...CHAIN_STORE_OPTIONS,
+    ...(o.writeBufferMiB ? { writeBufferBytes: o.writeBufferMiB * 1024 * 1024 } : {}),
+  });
   const chain = await Chain.open({
     store,
     genesis,
@@ -153,6 +157,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     perBlock: arg('--per-block', 100),
     senders: arg('--senders', 1200),
     bytes: process.argv.includes('--bytes'),
+    writeBufferMiB: arg('--write-buffer-mib', 0),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   console.log(JSON.stringify(r));
