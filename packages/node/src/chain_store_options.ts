@@ -32,7 +32,10 @@ const READ_BACK = [
  * `produce.js --write-buffer-mib`). Most of what a block writes is soon superseded (the trie's upper
  * nodes, the accounts' flat rows), and a larger memtable lets more of it be merged away in the first
  * compaction, before it is rewritten level after level. The memtable grows with what is written,
- * so a chain that writes little keeps it small; after a crash its log is replayed at the next open.
+ * so a chain that writes little keeps it small; one under a minute of transfers holds up to twice
+ * its size while the full one is flushed (private memory +100–150 MB at the end of 60 s runs of the
+ * full `send_tx` case, against +50 MB at 64 MiB, which saved a third as much CPU). After a crash
+ * its log is replayed at the next open.
  */
 export const CHAIN_DB_OPTIONS: StoreOptions = { compression: false, writeBufferBytes: 128 * 1024 * 1024 };
 
