@@ -58,4 +58,5 @@ export const CHAIN_STORE_OPTIONS: StoreOptions = {
   ...CHAIN_DB_OPTIONS,
   writeThrough: new Set(READ_BACK.map((c) => c.id)),
   cacheBytes: 8 * 1024 * 1024,
+  refcountFilter: true,
 };

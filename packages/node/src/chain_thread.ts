@@ -144,7 +144,14 @@ export class ChainThread implements ChainHandle {
     number,
     { resolve: (v: unknown) => void; reject: (e: Error) => void }
   >();
-  private chainStats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
+  private chainStats: StoreStats = {
+    reads: 0,
+    cacheHits: 0,
+    batches: 0,
+    writes: 0,
+    refcountsFiltered: 0,
+    refcountFilterBuilds: 0,
+  };
   /** The chain thread's heap as its last block reported it. */
   heap: ThreadHeap = { used: 0, total: 0 };
   /** The chain thread's CPU time (seconds) as its last block reported it; null where unknown. */
@@ -200,6 +207,8 @@ export class ChainThread implements ChainHandle {
       cacheHits: a.cacheHits + b.cacheHits,
       batches: a.batches + b.batches,
       writes: a.writes + b.writes,
+      refcountsFiltered: a.refcountsFiltered + b.refcountsFiltered,
+      refcountFilterBuilds: a.refcountFilterBuilds + b.refcountFilterBuilds,
     };
   }
 

@@ -113,6 +113,11 @@ export class NodeMetrics extends RpcMetrics {
     );
     storeGauge('nearlite_store_batches_total', 'Batches committed since start', () => storeStats().batches);
     storeGauge('nearlite_store_writes_total', 'Operations in committed batches', () => storeStats().writes);
+    storeGauge(
+      'nearlite_store_refcounts_filtered_total',
+      'Reference counts folded without a read: the key was not in the refcount filter',
+      () => storeStats().refcountsFiltered,
+    );
   }
 
   /** For the RPC server's observe hook. */

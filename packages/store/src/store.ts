@@ -5,10 +5,11 @@ import { resolve } from 'node:path';
 import { offHeap, setU64 } from '@nearlite/primitives';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
-import type { DBColumn } from './columns.js';
+import { DBCol, type DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
+import { PresenceFilter } from './presence_filter.js';
 import { columnKey, columnKeyOf, type StoreOp, type StoreUpdate } from './store_update.js';
 import { forEachWrittenRow, ROW_ABSENT } from './written_rows.js';
 
@@ -75,6 +76,15 @@ export interface StoreOptions {
    * reads back itself.
    */
   readonly writeThrough?: ReadonlySet<number>;
+  /**
+   * Keep a filter of the keys present in the refcounted columns (`PresenceFilter`), built from the
+   * database in the background after the open, so that a count folded for a new key is not searched
+   * for in LevelDB. Only for the one Store that writes those columns: a row another writer adds would
+   * be unknown to it, and its count would be overwritten.
+   */
+  readonly refcountFilter?: boolean;
+  /** The filter's first capacity in keys; it is built anew, twice as large, once outgrown. 1M by default. */
+  readonly refcountFilterKeys?: number;
 }
 
 /** Counters since open, for an operator's metrics. */
@@ -86,6 +96,10 @@ export interface StoreStats {
   /** Batches committed, and the operations in them. */
   batches: number;
   writes: number;
+  /** Counts folded without a read: the key was not in the refcount filter. */
+  refcountsFiltered: number;
+  /** Refcount filters built (the first, and each larger one). */
+  refcountFilterBuilds: number;
 }
 
 /**
@@ -106,7 +120,14 @@ interface PooledIterator {
 const POOL_PER_COLUMN = 64;
 
 export class Store {
-  readonly stats: StoreStats = { reads: 0, cacheHits: 0, batches: 0, writes: 0 };
+  readonly stats: StoreStats = {
+    reads: 0,
+    cacheHits: 0,
+    batches: 0,
+    writes: 0,
+    refcountsFiltered: 0,
+    refcountFilterBuilds: 0,
+  };
   private readonly cache: LruCache<string, Uint8Array>;
   /**
    * Columns the cache has held a row of: a write to any other column has nothing to forget, so its
@@ -122,6 +143,18 @@ export class Store {
 
   private readonly writeThrough: ReadonlySet<number> | null;
 
+  /** The refcount filters that answer, by column id; null until the first is built. */
+  private filters: Map<number, PresenceFilter> | null = null;
+  /** Filters being built: every key a commit adds goes into these too. */
+  private building: Map<number, PresenceFilter> | null = null;
+  private buildRun: Promise<void> | null = null;
+  /**
+   * The keys each commit in flight adds to refcounted columns, until its batch is written: a build
+   * that starts meanwhile takes them in, as its snapshot of the database may not hold them yet.
+   */
+  private readonly inflightKeys = new Set<[number, Uint8Array][]>();
+  private readonly filterKeys: number | null;
+
   private constructor(
     private readonly db: Db,
     readonly path: string | null,
@@ -129,6 +162,7 @@ export class Store {
   ) {
     this.cache = new LruCache(opts.cacheBytes ?? 64 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
     this.writeThrough = opts.writeThrough ?? null;
+    this.filterKeys = opts.refcountFilter ? (opts.refcountFilterKeys ?? 1 << 20) : null;
   }
 
   /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
@@ -154,7 +188,9 @@ export class Store {
         `cannot open the database at ${path}: ${cause?.message ?? String(err)}`,
       );
     }
-    return new Store(db, where, opts);
+    const store = new Store(db, where, opts);
+    store.startRefcountFilter();
+    return store;
   }
 
   /**
@@ -170,7 +206,9 @@ export class Store {
     const { MemoryLevel } = await import('memory-level');
     const db = new MemoryLevel<Uint8Array, Uint8Array>(ENC);
     await db.open();
-    return new Store(db, null, opts);
+    const store = new Store(db, null, opts);
+    store.startRefcountFilter();
+    return store;
   }
 
   // Every column is cached, absent rows too: this Store is the only writer of its database, and
@@ -317,53 +355,67 @@ export class Store {
     const written: [string, Uint8Array | null][] = [];
     // Rows of columns the cache has not held, not to be cached: no key is made for them unless it has.
     const unknown: StoreOp[] = [];
-    for (const op of update.ops) {
-      const k = columnPrefixed(op.col.id, op.key);
-      if (op.type === 'put') batch.put(k, offHeapCopy(op.value));
-      else batch.del(k);
-      // A direct put on a refcounted column is stored as given; only folded counts are cached.
-      const cached = cacheRows && !op.col.refcounted && this.writesThrough(op.col);
-      const row = op.type === 'delete' ? ABSENT : cached ? op.value : null;
-      if (row === null && !this.cachedColumns.has(op.col.id)) {
-        // Looked at again once the batch is written: a read meanwhile may cache the column.
-        unknown.push(op);
-        continue;
-      }
-      if (row !== null) this.cachedColumns.add(op.col.id);
-      written.push([columnKey(op.col, op.key), row]);
-    }
-    // Each row's count is read, summed and written: LevelDB has no merge. What was read is not
-    // cached on its own, since the row is cached with its new count once the batch is written.
-    // The update keys its counts by their cache keys.
-    for (const [ck, r] of update.refcounts) {
-      if (r.delta === 0) continue;
-      this.cachedColumns.add(r.col.id);
-      const k = columnPrefixed(r.col.id, r.key);
-      const cur = this.lookup(ck, r.col.id, r.key, false, k);
-      const rc = (cur ? readRc(cur) : 0) + r.delta;
-      if (rc <= 0) {
-        if (cur) batch.del(k);
-        written.push([ck, ABSENT]);
-        continue;
-      }
-      const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
-      if (!value)
-        throw new StoreError(StoreErrorCode.Io, `refcount increment without a value for column ${r.col.id}`);
-      const keep = cacheRows && this.writesThrough(r.col);
-      const stored = withRc(value, rc, !keep);
-      batch.put(k, keep ? offHeapCopy(stored) : stored);
-      written.push([ck, keep ? stored : null]);
-    }
-    this.dropIdleIterators();
+    // Keys this batch adds to refcounted columns, when a filter of them is kept.
+    const added: [number, Uint8Array][] | null = this.filterKeys === null ? null : [];
+    // Known to a filter build from the first key on: one may start while this batch is made or written.
+    if (added) this.inflightKeys.add(added);
     try {
-      await batch.write();
-    } catch (err) {
-      // Whatever the database holds now, the cache must not claim otherwise.
-      for (const [ck] of written) this.cache.delete(ck);
-      this.forgetUnknown(unknown);
-      throw err;
-    } finally {
+      for (const op of update.ops) {
+        const k = columnPrefixed(op.col.id, op.key);
+        if (op.type === 'put') {
+          batch.put(k, offHeapCopy(op.value));
+          if (added && op.col.refcounted) this.noteAdded(added, op.col.id, op.key);
+        } else batch.del(k);
+        // A direct put on a refcounted column is stored as given; only folded counts are cached.
+        const cached = cacheRows && !op.col.refcounted && this.writesThrough(op.col);
+        const row = op.type === 'delete' ? ABSENT : cached ? op.value : null;
+        if (row === null && !this.cachedColumns.has(op.col.id)) {
+          // Looked at again once the batch is written: a read meanwhile may cache the column.
+          unknown.push(op);
+          continue;
+        }
+        if (row !== null) this.cachedColumns.add(op.col.id);
+        written.push([columnKey(op.col, op.key), row]);
+      }
+      // Each row's count is read, summed and written: LevelDB has no merge. What was read is not
+      // cached on its own, since the row is cached with its new count once the batch is written.
+      // The update keys its counts by their cache keys.
+      for (const [ck, r] of update.refcounts) {
+        if (r.delta === 0) continue;
+        this.cachedColumns.add(r.col.id);
+        const k = columnPrefixed(r.col.id, r.key);
+        const cur = this.countedRow(ck, r.col.id, r.key, k);
+        const rc = (cur ? readRc(cur) : 0) + r.delta;
+        if (rc <= 0) {
+          if (cur) batch.del(k);
+          written.push([ck, ABSENT]);
+          continue;
+        }
+        const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
+        if (!value)
+          throw new StoreError(
+            StoreErrorCode.Io,
+            `refcount increment without a value for column ${r.col.id}`,
+          );
+        if (added && !cur) this.noteAdded(added, r.col.id, r.key);
+        const keep = cacheRows && this.writesThrough(r.col);
+        const stored = withRc(value, rc, !keep);
+        batch.put(k, keep ? offHeapCopy(stored) : stored);
+        written.push([ck, keep ? stored : null]);
+      }
       this.dropIdleIterators();
+      try {
+        await batch.write();
+      } catch (err) {
+        // Whatever the database holds now, the cache must not claim otherwise.
+        for (const [ck] of written) this.cache.delete(ck);
+        this.forgetUnknown(unknown);
+        throw err;
+      } finally {
+        this.dropIdleIterators();
+      }
+    } finally {
+      if (added) this.inflightKeys.delete(added);
     }
     for (const [ck, row] of written) {
       if (row === null) this.cache.delete(ck);
@@ -371,6 +423,93 @@ export class Store {
     }
     this.forgetUnknown(unknown);
     this.onCommitted?.(update);
+  }
+
+  /**
+   * The stored row whose count is folded, by its cache key, column, key and LevelDB key. A key the
+   * refcount filter denies was never added, so it is absent without a read.
+   */
+  private countedRow(ck: string, colId: number, key: Uint8Array, dbKey: Uint8Array): Uint8Array | undefined {
+    const filter = this.filters?.get(colId);
+    if (filter && !filter.mayContain(key)) {
+      this.stats.refcountsFiltered++;
+      return undefined;
+    }
+    return this.lookup(ck, colId, key, false, dbKey);
+  }
+
+  /** A key a commit adds to a refcounted column goes into every filter, before its batch is written. */
+  private noteAdded(added: [number, Uint8Array][], colId: number, key: Uint8Array): void {
+    added.push([colId, key]);
+    this.building?.get(colId)?.add(key);
+    const filter = this.filters?.get(colId);
+    if (!filter) return;
+    filter.add(key);
+    if (filter.added > filter.capacity && this.buildRun === null) this.startRefcountFilter(filter.added * 2);
+  }
+
+  /** Builds the refcount filters (`StoreOptions.refcountFilter`) in the background; no-op without the option. */
+  private startRefcountFilter(capacity = this.filterKeys): void {
+    if (capacity === null || this.buildRun !== null) return;
+    this.buildRun = this.buildRefcountFilter(capacity)
+      .catch(() => {
+        // The filters that answer, if any, still hold every key: they stay, merely fuller.
+      })
+      .finally(() => {
+        this.buildRun = null;
+      });
+  }
+
+  /** Resolves once no filter is being built (the first one built, unless the store closed first). */
+  async refcountFilterSettled(): Promise<void> {
+    while (this.buildRun) await this.buildRun;
+  }
+
+  private async buildRefcountFilter(capacity: number): Promise<void> {
+    const cols: DBColumn[] = Object.values(DBCol).filter((c) => c.refcounted);
+    // Sized from the columns' bytes on disk (trie rows take ~140–180 bytes each, so at one key per
+    // 64 bytes it is built anew only once they have doubled): each build reads every key.
+    let onDisk = 0;
+    for (const c of cols) onDisk += await this.approximateSize(c);
+    let size = Math.max(capacity, Math.ceil(onDisk / 64));
+    for (;;) {
+      if (this.closed) return;
+      const next = new Map<number, PresenceFilter>(cols.map((c) => [c.id, new PresenceFilter(size)]));
+      for (const keys of this.inflightKeys) for (const [id, key] of keys) next.get(id)?.add(key);
+      // From here every commit adds its keys to `next`, and the iterators below read the database as
+      // it is now (each takes its snapshot as it is made): a key is in one or the other.
+      this.building = next;
+      const db = this.db as ClassicLevel<Uint8Array, Uint8Array>;
+      // LevelDB hands out ~16 kB of keys a call by default: about 500 trie node keys.
+      const its = cols.map((c) =>
+        db.keys({ gte: Uint8Array.of(c.id), lt: Uint8Array.of(c.id + 1), highWaterMarkBytes: 1 << 20 }),
+      );
+      let outgrown = false;
+      try {
+        for (let i = 0; i < cols.length && !outgrown; i++) {
+          const filter = next.get(cols[i]!.id)!;
+          for (;;) {
+            if (this.closed) return;
+            const keys = await its[i]!.nextv(16384);
+            if (keys.length === 0) break;
+            for (const k of keys) filter.add(k, 1);
+            if (filter.added > filter.capacity) {
+              outgrown = true;
+              break;
+            }
+          }
+        }
+      } finally {
+        if (this.building === next) this.building = null;
+        for (const it of its) await it.close().catch(() => undefined);
+      }
+      if (!outgrown) {
+        this.filters = next;
+        this.stats.refcountFilterBuilds++;
+        return;
+      }
+      size *= 4;
+    }
   }
 
   /** Whether a commit caches the rows it writes to `col` (`StoreOptions.writeThrough`). */
