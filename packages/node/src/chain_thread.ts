@@ -26,7 +26,7 @@ import {
   trieStorage,
 } from '@nearlite/chain';
 import { type CryptoHash, toHex } from '@nearlite/primitives';
-import { DBCol, forEachWrittenRow, type Store, type StoreStats } from '@nearlite/store';
+import { DBCol, emptyStoreStats, forEachWrittenRow, type Store, type StoreStats } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import type { ChainWorkerData, CrossedError, FromChain, ThreadHeap, ToChain } from './chain_messages.js';
@@ -144,14 +144,7 @@ export class ChainThread implements ChainHandle {
     number,
     { resolve: (v: unknown) => void; reject: (e: Error) => void }
   >();
-  private chainStats: StoreStats = {
-    reads: 0,
-    cacheHits: 0,
-    batches: 0,
-    writes: 0,
-    refcountsFiltered: 0,
-    refcountFilterBuilds: 0,
-  };
+  private chainStats: StoreStats = emptyStoreStats();
   /** The chain thread's heap as its last block reported it. */
   heap: ThreadHeap = { used: 0, total: 0 };
   /** The chain thread's CPU time (seconds) as its last block reported it; null where unknown. */

@@ -119,15 +119,13 @@ interface PooledIterator {
 /** Idle iterators kept per column: about the number of seeks a node has in flight at once. */
 const POOL_PER_COLUMN = 64;
 
+/** Every counter at zero. */
+export function emptyStoreStats(): StoreStats {
+  return { reads: 0, cacheHits: 0, batches: 0, writes: 0, refcountsFiltered: 0, refcountFilterBuilds: 0 };
+}
+
 export class Store {
-  readonly stats: StoreStats = {
-    reads: 0,
-    cacheHits: 0,
-    batches: 0,
-    writes: 0,
-    refcountsFiltered: 0,
-    refcountFilterBuilds: 0,
-  };
+  readonly stats: StoreStats = emptyStoreStats();
   private readonly cache: LruCache<string, Uint8Array>;
   /**
    * Columns the cache has held a row of: a write to any other column has nothing to forget, so its
