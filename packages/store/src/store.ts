@@ -5,11 +5,11 @@ import { resolve } from 'node:path';
 import { offHeap, setU64 } from '@nearlite/primitives';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
-import { DBCol, type DBColumn } from './columns.js';
+import type { DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
-import { PresenceFilter } from './presence_filter.js';
+import { type AddedKeys, type FilteredDb, RefcountFilters } from './refcount_filters.js';
 import { columnKey, columnKeyOf, type StoreOp, type StoreUpdate } from './store_update.js';
 import { forEachWrittenRow, ROW_ABSENT } from './written_rows.js';
 
@@ -141,17 +141,8 @@ export class Store {
 
   private readonly writeThrough: ReadonlySet<number> | null;
 
-  /** The refcount filters that answer, by column id; null until the first is built. */
-  private filters: Map<number, PresenceFilter> | null = null;
-  /** Filters being built: every key a commit adds goes into these too. */
-  private building: Map<number, PresenceFilter> | null = null;
-  private buildRun: Promise<void> | null = null;
-  /**
-   * The keys each commit in flight adds to refcounted columns, until its batch is written: a build
-   * that starts meanwhile takes them in, as its snapshot of the database may not hold them yet.
-   */
-  private readonly inflightKeys = new Set<[number, Uint8Array][]>();
-  private readonly filterKeys: number | null;
+  /** `StoreOptions.refcountFilter`'s filters; null without the option. */
+  private readonly refcountFilters: RefcountFilters | null;
 
   private constructor(
     private readonly db: Db,
@@ -160,7 +151,10 @@ export class Store {
   ) {
     this.cache = new LruCache(opts.cacheBytes ?? 64 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
     this.writeThrough = opts.writeThrough ?? null;
-    this.filterKeys = opts.refcountFilter ? (opts.refcountFilterKeys ?? 1 << 20) : null;
+    this.refcountFilters = opts.refcountFilter
+      ? new RefcountFilters(this.filteredDb(), opts.refcountFilterKeys ?? 1 << 20, this.stats)
+      : null;
+    this.refcountFilters?.start();
   }
 
   /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
@@ -186,9 +180,7 @@ export class Store {
         `cannot open the database at ${path}: ${cause?.message ?? String(err)}`,
       );
     }
-    const store = new Store(db, where, opts);
-    store.startRefcountFilter();
-    return store;
+    return new Store(db, where, opts);
   }
 
   /**
@@ -204,9 +196,7 @@ export class Store {
     const { MemoryLevel } = await import('memory-level');
     const db = new MemoryLevel<Uint8Array, Uint8Array>(ENC);
     await db.open();
-    const store = new Store(db, null, opts);
-    store.startRefcountFilter();
-    return store;
+    return new Store(db, null, opts);
   }
 
   // Every column is cached, absent rows too: this Store is the only writer of its database, and
@@ -353,16 +343,16 @@ export class Store {
     const written: [string, Uint8Array | null][] = [];
     // Rows of columns the cache has not held, not to be cached: no key is made for them unless it has.
     const unknown: StoreOp[] = [];
-    // Keys this batch adds to refcounted columns, when a filter of them is kept.
-    const added: [number, Uint8Array][] | null = this.filterKeys === null ? null : [];
-    // Known to a filter build from the first key on: one may start while this batch is made or written.
-    if (added) this.inflightKeys.add(added);
+    // Keys this batch adds to refcounted columns, when a filter of them is kept: known to a build
+    // from the first on, as one may start while this batch is made or written.
+    const filters = this.refcountFilters;
+    const added: AddedKeys | null = filters ? filters.begin() : null;
     try {
       for (const op of update.ops) {
         const k = columnPrefixed(op.col.id, op.key);
         if (op.type === 'put') {
           batch.put(k, offHeapCopy(op.value));
-          if (added && op.col.refcounted) this.noteAdded(added, op.col.id, op.key);
+          if (filters && added && op.col.refcounted) filters.add(added, op.col.id, op.key);
         } else batch.del(k);
         // A direct put on a refcounted column is stored as given; only folded counts are cached.
         const cached = cacheRows && !op.col.refcounted && this.writesThrough(op.col);
@@ -382,7 +372,10 @@ export class Store {
         if (r.delta === 0) continue;
         this.cachedColumns.add(r.col.id);
         const k = columnPrefixed(r.col.id, r.key);
-        const cur = this.countedRow(ck, r.col.id, r.key, k);
+        // A key the filter denies was never added: absent, without a read.
+        let cur: Uint8Array | undefined;
+        if (filters?.denies(r.col.id, r.key)) this.stats.refcountsFiltered++;
+        else cur = this.lookup(ck, r.col.id, r.key, false, k);
         const rc = (cur ? readRc(cur) : 0) + r.delta;
         if (rc <= 0) {
           if (cur) batch.del(k);
@@ -395,7 +388,7 @@ export class Store {
             StoreErrorCode.Io,
             `refcount increment without a value for column ${r.col.id}`,
           );
-        if (added && !cur) this.noteAdded(added, r.col.id, r.key);
+        if (filters && added && !cur) filters.add(added, r.col.id, r.key);
         const keep = cacheRows && this.writesThrough(r.col);
         const stored = withRc(value, rc, !keep);
         batch.put(k, keep ? offHeapCopy(stored) : stored);
@@ -413,7 +406,7 @@ export class Store {
         this.dropIdleIterators();
       }
     } finally {
-      if (added) this.inflightKeys.delete(added);
+      if (filters && added) filters.end(added);
     }
     for (const [ck, row] of written) {
       if (row === null) this.cache.delete(ck);
@@ -423,91 +416,21 @@ export class Store {
     this.onCommitted?.(update);
   }
 
-  /**
-   * The stored row whose count is folded, by its cache key, column, key and LevelDB key. A key the
-   * refcount filter denies was never added, so it is absent without a read.
-   */
-  private countedRow(ck: string, colId: number, key: Uint8Array, dbKey: Uint8Array): Uint8Array | undefined {
-    const filter = this.filters?.get(colId);
-    if (filter && !filter.mayContain(key)) {
-      this.stats.refcountsFiltered++;
-      return undefined;
-    }
-    return this.lookup(ck, colId, key, false, dbKey);
-  }
-
-  /** A key a commit adds to a refcounted column goes into every filter, before its batch is written. */
-  private noteAdded(added: [number, Uint8Array][], colId: number, key: Uint8Array): void {
-    added.push([colId, key]);
-    this.building?.get(colId)?.add(key);
-    const filter = this.filters?.get(colId);
-    if (!filter) return;
-    filter.add(key);
-    if (filter.added > filter.capacity && this.buildRun === null) this.startRefcountFilter(filter.added * 2);
-  }
-
-  /** Builds the refcount filters (`StoreOptions.refcountFilter`) in the background; no-op without the option. */
-  private startRefcountFilter(capacity = this.filterKeys): void {
-    if (capacity === null || this.buildRun !== null) return;
-    this.buildRun = this.buildRefcountFilter(capacity)
-      .catch(() => {
-        // The filters that answer, if any, still hold every key: they stay, merely fuller.
-      })
-      .finally(() => {
-        this.buildRun = null;
-      });
-  }
-
-  /** Resolves once no filter is being built (the first one built, unless the store closed first). */
+  /** Resolves once no refcount filter is being built (`StoreOptions.refcountFilter`). */
   async refcountFilterSettled(): Promise<void> {
-    while (this.buildRun) await this.buildRun;
+    await this.refcountFilters?.settled();
   }
 
-  private async buildRefcountFilter(capacity: number): Promise<void> {
-    const cols: DBColumn[] = Object.values(DBCol).filter((c) => c.refcounted);
-    // Sized from the columns' bytes on disk (trie rows take ~140–180 bytes each, so at one key per
-    // 64 bytes it is built anew only once they have doubled): each build reads every key.
-    let onDisk = 0;
-    for (const c of cols) onDisk += await this.approximateSize(c);
-    let size = Math.max(capacity, Math.ceil(onDisk / 64));
-    for (;;) {
-      if (this.closed) return;
-      const next = new Map<number, PresenceFilter>(cols.map((c) => [c.id, new PresenceFilter(size)]));
-      for (const keys of this.inflightKeys) for (const [id, key] of keys) next.get(id)?.add(key);
-      // From here every commit adds its keys to `next`, and the iterators below read the database as
-      // it is now (each takes its snapshot as it is made): a key is in one or the other.
-      this.building = next;
-      const db = this.db as ClassicLevel<Uint8Array, Uint8Array>;
+  /** What a refcount filter's build reads of this store's database. */
+  private filteredDb(): FilteredDb {
+    const db = this.db as ClassicLevel<Uint8Array, Uint8Array>;
+    return {
       // LevelDB hands out ~16 kB of keys a call by default: about 500 trie node keys.
-      const its = cols.map((c) =>
-        db.keys({ gte: Uint8Array.of(c.id), lt: Uint8Array.of(c.id + 1), highWaterMarkBytes: 1 << 20 }),
-      );
-      let outgrown = false;
-      try {
-        for (let i = 0; i < cols.length && !outgrown; i++) {
-          const filter = next.get(cols[i]!.id)!;
-          for (;;) {
-            if (this.closed) return;
-            const keys = await its[i]!.nextv(16384);
-            if (keys.length === 0) break;
-            for (const k of keys) filter.add(k, 1);
-            if (filter.added > filter.capacity) {
-              outgrown = true;
-              break;
-            }
-          }
-        }
-      } finally {
-        if (this.building === next) this.building = null;
-        for (const it of its) await it.close().catch(() => undefined);
-      }
-      if (!outgrown) {
-        this.filters = next;
-        this.stats.refcountFilterBuilds++;
-        return;
-      }
-      size *= 4;
-    }
+      keys: (col) =>
+        db.keys({ gte: Uint8Array.of(col.id), lt: Uint8Array.of(col.id + 1), highWaterMarkBytes: 1 << 20 }),
+      approximateSize: (col) => this.approximateSize(col),
+      isClosed: () => this.closed,
+    };
   }
 
   /** Whether a commit caches the rows it writes to `col` (`StoreOptions.writeThrough`). */

@@ -7,6 +7,15 @@ import { PresenceFilter } from '../src/presence_filter.js';
 
 const hash = () => new Uint8Array(randomBytes(32));
 
+/** A database at `dir` holding `keys` as trie nodes of count `rc`, written without a filter. */
+async function storeWithNodes(dir: string, keys: readonly Uint8Array[], value: Uint8Array, rc = 1) {
+  const plain = await Store.open(dir);
+  const u = new StoreUpdate();
+  for (const k of keys) u.incRef(DBCol.State, k, value, rc);
+  await plain.commit(u);
+  await plain.close();
+}
+
 t.test('a presence filter admits every key added and few others', async (t) => {
   const f = new PresenceFilter(50_000);
   const keys = Array.from({ length: 50_000 }, hash);
@@ -28,11 +37,7 @@ t.test('a presence filter admits every key added and few others', async (t) => {
 t.test('with a refcount filter, counts of stored rows are read and new ones are not', async (t) => {
   const dir = join(tempDir(t), 'data');
   const old = Array.from({ length: 200 }, hash);
-  const plain = await Store.open(dir);
-  const u = new StoreUpdate();
-  for (const k of old) u.incRef(DBCol.State, k, Uint8Array.of(1, 2, 3), 2);
-  await plain.commit(u);
-  await plain.close();
+  await storeWithNodes(dir, old, Uint8Array.of(1, 2, 3), 2);
 
   const store = await Store.open(dir, { refcountFilter: true });
   await store.refcountFilterSettled();
@@ -109,11 +114,7 @@ async function rounds(store: Store, more: (round: number) => boolean): Promise<[
 t.test('counts stay exact for keys written while the filter is built', async (t) => {
   const dir = join(tempDir(t), 'data');
   // Enough rows that the build reads them over many turns of the event loop.
-  const plain = await Store.open(dir);
-  const u = new StoreUpdate();
-  for (let i = 0; i < 150_000; i++) u.incRef(DBCol.State, hash(), Uint8Array.of(1));
-  await plain.commit(u);
-  await plain.close();
+  await storeWithNodes(dir, Array.from({ length: 150_000 }, hash), Uint8Array.of(1));
   const store = await Store.open(dir, { refcountFilter: true, refcountFilterKeys: 400_000 });
   // Batches start at once, before the build has read anything, and go on for three rounds after it
   // answers: the keys of the rounds written meanwhile are counted again through the filter.
@@ -161,11 +162,7 @@ t.test('a batch still being written when a build starts is in the filter built',
 
 t.test('a store closed while its filter is built closes cleanly', async (t) => {
   const dir = join(tempDir(t), 'data');
-  const plain = await Store.open(dir);
-  const u = new StoreUpdate();
-  for (let i = 0; i < 20_000; i++) u.incRef(DBCol.State, hash(), Uint8Array.of(1));
-  await plain.commit(u);
-  await plain.close();
+  await storeWithNodes(dir, Array.from({ length: 20_000 }, hash), Uint8Array.of(1));
   const store = await Store.open(dir, { refcountFilter: true });
   await store.close();
   await store.refcountFilterSettled();
