@@ -1,7 +1,9 @@
 // Read cache policies side by side at one byte budget: the two-generation map LRU the store used
-// before against lru-cache's exact LRU, which the store uses now. A miss costs a LevelDB read, so hit rate is what serves reads; ops/s says
-// what the policy itself costs. Run alone: `node bench/src/cache.js`.
+// first, lru-cache's exact LRU, which it used next, and the store's own exact LRU. A miss costs a
+// LevelDB read, so hit rate is what serves reads; ops/s says what the policy itself costs. Run
+// alone: `npm run build && node bench/src/cache.js`.
 import { LRUCache } from 'lru-cache';
+import { LruCache } from '../../packages/store/dist/lru.js';
 
 /** The policy the store used before: two maps, the old generation dropped whole when the young fills. */
 class GenerationalLru {
@@ -85,7 +87,8 @@ export function measureCaches() {
   const weigh = (v) => v.length + 64;
   return [
     run('generational (two maps)', () => new GenerationalLru(BUDGET, weigh), w),
-    run('lru-cache 11 (the store)', () => new LRUCache({ maxSize: BUDGET, sizeCalculation: weigh }), w),
+    run('lru-cache 11', () => new LRUCache({ maxSize: BUDGET, sizeCalculation: weigh }), w),
+    run('exact LRU (the store)', () => new LruCache(BUDGET, weigh), w),
   ];
 }
 
