@@ -3,8 +3,9 @@
 // blocks produced one after another as the chain thread produces them. CPU time, not wall time,
 // so the machine's other work counts less than in the send_tx case. Run alone:
 // `node bench/src/produce.js [--quick] [--blocks N] [--per-block N] [--senders N] [--bytes]
-// [--write-buffer-mib N]` (`--bytes`: what each block writes, per column; `--write-buffer-mib`: the
-// LevelDB memtable's size instead of the chain's own).
+// [--write-buffer-mib N] [--archive]` (`--bytes`: what each block writes, per column;
+// `--write-buffer-mib`: the LevelDB memtable's size instead of the chain's own; `--archive`: without
+// TrieChanges, as an archival node writes its blocks).
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chain, loadGenesis, signerFromKeyFile } from '@nearlite/chain';
@@ -41,6 +42,7 @@ export async function measureProduce(P, dataset, o) {
     signer: signerFromKeyFile(JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8'))),
     applier: createApplier(genesis),
     storageUsageConfig: STORAGE_USAGE_CONFIG,
+    saveTrieChanges: !o.archive,
   });
   const byCol = new Map();
   if (o.bytes) {
@@ -158,6 +160,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     senders: arg('--senders', 1200),
     bytes: process.argv.includes('--bytes'),
     writeBufferMiB: arg('--write-buffer-mib', 0),
+    archive: process.argv.includes('--archive'),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   console.log(JSON.stringify(r));

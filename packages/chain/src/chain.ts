@@ -54,6 +54,11 @@ export interface ChainOptions {
   readonly storageUsageConfig: { readonly numBytesAccount: bigint; readonly numExtraBytesRecord: bigint };
   /** Transactions per chunk at most. */
   readonly maxTransactionsPerChunk?: number;
+  /**
+   * Keep each chunk's trie deletions (TrieChanges) for GC to release; default true. nearcore's
+   * `save_trie_changes`, off on archival nodes, which never collect.
+   */
+  readonly saveTrieChanges?: boolean;
 }
 
 export type { NewBlockEvent } from './chain_handle.js';
@@ -388,7 +393,7 @@ export class Chain implements ChainHandle {
       results.set(shardId, res);
       const final = state.finalize();
       const trieChanges = applyChanges(storage, prevExtra.stateRoot, final.changes);
-      writeTrieChanges(update, header.hash, shardId, trieChanges);
+      writeTrieChanges(update, header.hash, shardId, trieChanges, this.opts.saveTrieChanges ?? true);
       writeFlatState(update, final.changes);
       encodeStateChanges(update, header.hash, final.stateChanges);
 

@@ -14,9 +14,11 @@ export function writeTrieChanges(
   blockHash: CryptoHash,
   shardId: number,
   changes: TrieChanges,
+  /** Without them GC cannot release the replaced nodes: for nodes that never collect. */
+  saveDeletions = true,
 ): void {
   for (const ins of changes.insertions) update.incRef(DBCol.State, ins.hash, ins.bytes, ins.rc);
-  if (changes.deletions.length > 0) {
+  if (saveDeletions && changes.deletions.length > 0) {
     const w = new BorshWriter(8 + 40 * changes.deletions.length);
     w.vec(changes.deletions, (w, d) => w.fixed(d.hash).u32(d.rc));
     update.put(DBCol.TrieChanges, blockShardKey(blockHash, shardId), w.toBytes());

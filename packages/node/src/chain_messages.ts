@@ -11,6 +11,7 @@ export interface ChainWorkerData {
   readonly validatorKey: Record<string, string>;
   readonly blockTimeMs: number;
   readonly archive: boolean;
+  readonly saveTrieChanges: boolean;
   readonly gcNumEpochsToKeep: number;
 }
 

@@ -58,6 +58,7 @@ const chain = await Chain.open({
   signer: signerFromKeyFile(data.validatorKey),
   applier,
   storageUsageConfig: STORAGE_USAGE_CONFIG,
+  saveTrieChanges: data.saveTrieChanges,
 });
 
 // Trie nodes are content-addressed: a node's row never changes, so the RPC thread need not hear of them.

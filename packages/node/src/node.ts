@@ -23,7 +23,7 @@ import type { ChainWorkerData } from './chain_messages.js';
 import { RPC_STORE_OPTIONS } from './chain_store_options.js';
 import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
-import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort } from './config.js';
+import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { homePaths } from './home.js';
 import { type LakeTarget, lakeSink } from './lake.js';
@@ -116,6 +116,7 @@ export class NearliteNode {
           validatorKey: validator.keyFile,
           blockTimeMs: config.blockTimeMs,
           archive: config.archive,
+          saveTrieChanges: savesTrieChanges(config),
           gcNumEpochsToKeep: config.gcNumEpochsToKeep,
         }
       : null;

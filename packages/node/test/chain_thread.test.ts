@@ -93,6 +93,7 @@ async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL) {
       validatorKey: keyFile,
       blockTimeMs: 20,
       archive: true,
+      saveTrieChanges: false,
       gcNumEpochsToKeep: 5,
     },
     log,

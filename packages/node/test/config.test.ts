@@ -11,6 +11,9 @@ t.test('the file init writes reads back as the same config', async (t) => {
   const custom = { ...DEFAULT_CONFIG, rpcAddr: '0.0.0.0:4040', blockTimeMs: 1250, archive: true };
   writeFileSync(path, JSON.stringify(configFileJson(custom)));
   t.same(loadConfig(path), custom);
+  const keeps = { ...custom, saveTrieChanges: true };
+  writeFileSync(path, JSON.stringify(configFileJson(keeps)));
+  t.same(loadConfig(path), keeps, 'save_trie_changes, when set');
 });
 
 t.test('missing fields take the defaults; gc keeps at least 3 epochs, as nearcore does', async (t) => {
@@ -54,6 +57,8 @@ t.test('API keys and rate limits are read from rpc, and bad ones refused at star
   }
   writeFileSync(path, JSON.stringify({ trie_viewer_state_size_limit: 'big' }));
   t.throws(() => loadConfig(path), ConfigError, 'a non-numeric state size limit');
+  writeFileSync(path, JSON.stringify({ save_trie_changes: 'yes' }));
+  t.throws(() => loadConfig(path), { name: 'ConfigError', message: /save_trie_changes/ });
 });
 
 t.test("a follower's LevelDB history takes store.compression, off unless set", async (t) => {
