@@ -1,7 +1,7 @@
 // Read side of the state trie, synchronous (the VM's storage reads cannot await).
-import { binaryKey, type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
-import { LruCache } from '@nearlite/store';
+import { type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
 import { commonPrefixLength, fromNibbles, toNibbles } from './nibbles.js';
+import { NodeCache } from './node_cache.js';
 import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
 
 /** Where trie nodes and values live, by hash (nearcore's State column holds both). */
@@ -35,15 +35,15 @@ export class MemoryTrieStorage implements TrieStorage {
 }
 
 /** Decoded nodes shared by all tries of a thread: nodes are immutable by hash. */
-const nodeCache = new LruCache<string, RawNodeWithSize>(50_000);
+const nodeCache = new NodeCache<RawNodeWithSize>(50_000);
 
 /**
- * Caches the decoded form of a node just encoded, by its hash's `binaryKey`: the next block's edits
- * start from the nodes this one wrote (the upper levels every time), and decoding them back from
- * their bytes was most of what those edits read.
+ * Caches the decoded form of a node just encoded: the next block's edits start from the nodes this
+ * one wrote (the upper levels every time), and decoding them back from their bytes was most of what
+ * those edits read.
  */
-export function rememberDecoded(hashKey: string, node: RawNodeWithSize): void {
-  nodeCache.set(hashKey, node);
+export function rememberDecoded(hash: CryptoHash, node: RawNodeWithSize): void {
+  nodeCache.set(hash, node);
 }
 
 export class Trie {
@@ -69,11 +69,10 @@ export class Trie {
 
   /** A node and the memory_usage it records, from one cache lookup. */
   decoded(hash: CryptoHash): RawNodeWithSize {
-    const k = binaryKey(hash);
-    const hit = nodeCache.get(k);
+    const hit = nodeCache.get(hash);
     if (hit) return hit;
     const decoded = decodeRawNode(this.rawNode(hash));
-    nodeCache.set(k, decoded);
+    nodeCache.set(hash, decoded);
     return decoded;
   }
 

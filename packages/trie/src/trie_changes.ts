@@ -103,13 +103,11 @@ class Editor {
     else this.deleted.set(k, { hash, rc: 1 });
   }
 
-  /** Returns the hash's `binaryKey`. */
-  private ins(hash: CryptoHash, bytes: Uint8Array): string {
+  private ins(hash: CryptoHash, bytes: Uint8Array): void {
     const k = binaryKey(hash);
     const cur = this.inserted.get(k);
     if (cur) cur.rc++;
     else this.inserted.set(k, { hash, bytes, rc: 1 });
-    return k;
   }
 
   /** Opens a stored node for editing: it will be replaced, so it counts as deleted. */
@@ -335,7 +333,8 @@ class Editor {
       }
     }
     const hash = nodeHash(bytes);
-    rememberDecoded(this.ins(hash, bytes), { node, memoryUsage: memory });
+    this.ins(hash, bytes);
+    rememberDecoded(hash, { node, memoryUsage: memory });
     return { hash, memory };
   }
 }
