@@ -6,17 +6,24 @@ export type CryptoHash = Uint8Array;
 
 export const ZERO_HASH: CryptoHash = new Uint8Array(32);
 
+// The digest comes back as a binary (latin1) string and is copied into a 32-byte array, which V8 keeps in its
+// own heap: a digest as a Buffer is an ArrayBuffer with memory outside the heap, which the collector
+// tracks and sweeps one by one. With the collection that follows counted, 350 ns a hash against
+// 730–1,000 ns as a Buffer; block production hashes ~30 times a transfer.
+function digestBytes(s: string): CryptoHash {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
 export function sha256(data: Uint8Array): CryptoHash {
-  // crypto.hash is the one-shot fast path; it returns a Buffer, which we view as a plain Uint8Array.
-  const b = nodeHash('sha256', data, 'buffer') as unknown as Buffer;
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return digestBytes(nodeHash('sha256', data, 'binary'));
 }
 
 function sha256Many(parts: readonly Uint8Array[]): CryptoHash {
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
-  const b = h.digest();
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return digestBytes(h.digest('binary'));
 }
 
 /** Two hashes side by side, for the one-shot hash: a Hash object fed twice cost ~1 µs more a pair. */
