@@ -3,11 +3,14 @@
 import {
   type ChainHandle,
   type DecodedOutcome,
+  decodeStoredOutcome,
   encodeStoredOutcome,
   loadOutcome,
+  storedOutcomeBytes,
+  storedOutcomePath,
   type TxCodecs,
 } from '@nearlite/chain';
-import { base58Encode } from '@nearlite/primitives';
+import { BorshError, base58Encode } from '@nearlite/primitives';
 import t from 'tap';
 
 const blockHash = new Uint8Array(32).fill(9);
@@ -69,4 +72,47 @@ t.test('each codecs decodes for itself', async (t) => {
   loadOutcome(b.chain, b.codecs, id, blockHash);
   t.equal(a.decoded.length, 1);
   t.equal(b.decoded.length, 1, 'the other codecs decoded the same bytes on its own');
+});
+
+t.test("a row's path is written out in place, step by step, as decoding it gives it", async (t) => {
+  const steps = [5, 6, 5, 200].map((b, i) => ({
+    hash: new Uint8Array(32).fill(b).fill(i, 31),
+    direction: i % 2 === 0 ? ('Left' as const) : ('Right' as const),
+  }));
+  const bytes = encodeStoredOutcome({
+    outcomeBytes: new Uint8Array(70).fill(3),
+    blockHash,
+    shardId: 3,
+    proof: steps,
+  });
+  t.same(storedOutcomeBytes(bytes), new Uint8Array(70).fill(3), 'the outcome bytes alone');
+  t.same(storedOutcomeBytes(bytes), decodeStoredOutcome(bytes).outcomeBytes);
+  const path = storedOutcomePath(bytes);
+  t.equal(path.length, 4);
+  decodeStoredOutcome(bytes).proof.forEach((p, i) => {
+    t.same(bytes.subarray(path.at + 33 * i, path.at + 33 * i + 32), p.hash, `step ${i}'s hash`);
+    t.equal(bytes[path.at + 33 * i + 32], p.direction === 'Left' ? 0 : 1, `step ${i}'s direction`);
+  });
+  const { chain, codecs } = fixture(() => bytes);
+  const json = JSON.parse(loadOutcome(chain, codecs, id, blockHash)!.withIdJson);
+  t.same(
+    json.proof,
+    steps.map((p) => ({ hash: base58Encode(p.hash), direction: p.direction })),
+    'every step, a hash seen before among them',
+  );
+  t.same(Object.keys(json), ['proof', 'block_hash', 'id', 'outcome']);
+});
+
+t.test('a truncated row is refused, not read past its end', async (t) => {
+  const bytes = encodeStoredOutcome({
+    outcomeBytes: Uint8Array.of(1, 2),
+    blockHash,
+    shardId: 0,
+    proof: [{ hash: new Uint8Array(32).fill(1), direction: 'Left' }],
+  });
+  for (const n of [0, 3, 5, 20, bytes.length - 1]) {
+    t.throws(() => storedOutcomePath(bytes.subarray(0, n)), BorshError, `the path of ${n} bytes`);
+  }
+  t.throws(() => storedOutcomeBytes(bytes.subarray(0, 5)), BorshError, 'the outcome of 5 bytes');
+  t.throws(() => storedOutcomeBytes(bytes.subarray(0, 2)), BorshError, 'the outcome of 2 bytes');
 });

@@ -3,7 +3,6 @@
 // how far along it is (TxExecutionStatus).
 import {
   base58Encode,
-  bytesEqual,
   type CryptoHash,
   concatBytes,
   RawJson,
@@ -15,7 +14,7 @@ import {
 import { DBCol, DecodedRows } from '@nearlite/store';
 import type { ChainHandle } from '../chain_handle.js';
 import type { MerklePathItem } from '../merkle.js';
-import { decodeStoredOutcome } from '../outcome_store.js';
+import { decodeStoredOutcome, storedOutcomeBytes, storedOutcomePath } from '../outcome_store.js';
 import type { DecodedOutcome, TxCodecs } from './codecs.js';
 
 /** One outcome of a transaction's DAG, read from its row. */
@@ -69,7 +68,7 @@ function decodeRow(codecs: TxCodecs, bytes: Uint8Array): DecodedRow {
     decodedRows.set(codecs, rows);
   }
   return rows.of(bytes, (b) => ({
-    decoded: codecs.decodeOutcome(decodeStoredOutcome(b).outcomeBytes),
+    decoded: codecs.decodeOutcome(storedOutcomeBytes(b)),
     bytes: b,
     withIdJson: undefined,
   }));
@@ -92,7 +91,7 @@ class LoadedRow implements LoadedOutcome {
   }
 
   get withIdJson(): string {
-    this.row.withIdJson ??= outcomeWithIdJson(this);
+    this.row.withIdJson ??= outcomeWithIdJson(this, this.row.bytes);
     return this.row.withIdJson;
   }
 }
@@ -185,32 +184,39 @@ export function satisfies(p: TxProgress | null, wanted: TxExecutionStatus): bool
 const sharedHashText = new Map<number, { readonly hash: CryptoHash; readonly text: string }>();
 const SHARED_HASH_TEXT_MAX = 4096;
 
-function sharedBase58(hash: CryptoHash): string {
+/** The 32-byte hash at `at` in `bytes`, in base58. */
+function sharedBase58(bytes: Uint8Array, at = 0): string {
   const k =
-    (hash[0]! * 65536 + ((hash[1]! << 8) | hash[2]!)) * 16777216 +
-    ((hash[3]! << 16) | (hash[4]! << 8) | hash[5]!);
+    (bytes[at]! * 65536 + ((bytes[at + 1]! << 8) | bytes[at + 2]!)) * 16777216 +
+    ((bytes[at + 3]! << 16) | (bytes[at + 4]! << 8) | bytes[at + 5]!);
   const known = sharedHashText.get(k);
-  if (known !== undefined && bytesEqual(known.hash, hash)) return known.text;
+  if (known !== undefined && sameHashAt(known.hash, bytes, at)) return known.text;
   if (sharedHashText.size >= SHARED_HASH_TEXT_MAX) sharedHashText.clear();
+  // A copy: the hash lies in a stored row.
+  const hash = bytes.slice(at, at + 32);
   const text = base58Encode(hash);
-  // A copy: the hash is a view of the stored row it was decoded from.
-  sharedHashText.set(k, { hash: hash.slice(), text });
+  sharedHashText.set(k, { hash, text });
   return text;
+}
+
+function sameHashAt(hash: CryptoHash, bytes: Uint8Array, at: number): boolean {
+  for (let i = 0; i < 32; i++) if (hash[i] !== bytes[at + i]) return false;
+  return true;
 }
 
 /**
  * Its text, with the shared hashes' base58 looked up; every part is base58 or JSON already. Joined
- * from an array, so the row keeps one flat string rather than a tree of concatenations.
+ * from an array, so the row keeps one flat string rather than a tree of concatenations. The path is
+ * read in place from the stored row (`row`), without an object per step.
  */
-function outcomeWithIdJson(o: LoadedOutcome): string {
+function outcomeWithIdJson(o: LoadedOutcome, row: Uint8Array): string {
   const parts = ['{"proof":['];
-  for (const p of o.proof) {
+  const path = storedOutcomePath(row);
+  for (let i = 0, at = path.at; i < path.length; i++, at += 33) {
     parts.push(
-      parts.length === 1 ? '{"hash":"' : ',{"hash":"',
-      sharedBase58(p.hash),
-      '","direction":"',
-      p.direction,
-      '"}',
+      i === 0 ? '{"hash":"' : ',{"hash":"',
+      sharedBase58(row, at),
+      row[at + 32] === 0 ? '","direction":"Left"}' : '","direction":"Right"}',
     );
   }
   parts.push('],"block_hash":"', sharedBase58(o.blockHash), '","id":"', base58Encode(o.id), '","outcome":');
