@@ -25,44 +25,53 @@ export function encodeStoredOutcome(o: StoredOutcome): Uint8Array {
   return w.toBytes();
 }
 
-export function decodeStoredOutcome(bytes: Uint8Array): StoredOutcome {
-  const r = new BorshReader(bytes);
-  const outcomeBytes = r.bytes();
-  const blockHash = r.fixed(32);
-  const shardId = Number(r.u64());
-  const proof = r.vec((r) => ({
-    hash: r.fixed(32),
-    direction: r.u8() === 0 ? ('Left' as const) : ('Right' as const),
-  }));
-  return { outcomeBytes, blockHash, shardId, proof };
+/**
+ * The row's layout, read in place: `u32 n ‖ outcome (n bytes) ‖ block hash (32) ‖ shard id (u64) ‖
+ * u32 steps ‖ steps × (hash (32) ‖ direction (u8, 0: Left))`. Every reader below goes through
+ * these offsets, so a `tx` answer can write a path out without an object per step.
+ */
+function need(bytes: Uint8Array, end: number): void {
+  if (end > bytes.length)
+    throw new BorshError(`unexpected end of input: need ${end} bytes of ${bytes.length}`);
 }
 
-/** A little-endian u32 of stored bytes, checked to lie within them. */
 function u32At(bytes: Uint8Array, at: number): number {
-  if (at + 4 > bytes.length)
-    throw new BorshError(`unexpected end of input at offset ${at} of ${bytes.length}`);
+  need(bytes, at + 4);
   return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) + bytes[at + 3]! * 0x1000000;
 }
 
 /** Only the runtime's outcome bytes of a stored outcome (a view of `bytes`), its path left unread. */
 export function storedOutcomeBytes(bytes: Uint8Array): Uint8Array {
   const n = u32At(bytes, 0);
-  if (4 + n > bytes.length) throw new BorshError(`unexpected end of input at offset 4 of ${bytes.length}`);
+  need(bytes, 4 + n);
   return bytes.subarray(4, 4 + n);
 }
 
 /**
  * Where a stored outcome's merkle path begins in `bytes` and how many steps it has; step `i` is the
- * 32-byte hash at `at + 33 * i` followed by its direction byte (0: Left). For readers that write
- * the path out without making an object per step.
+ * 32-byte hash at `at + 33 * i` followed by its direction byte (0: Left).
  */
 export function storedOutcomePath(bytes: Uint8Array): { readonly at: number; readonly length: number } {
   const countAt = 4 + u32At(bytes, 0) + 32 + 8;
   const length = u32At(bytes, countAt);
-  const at = countAt + 4;
-  if (at + 33 * length > bytes.length)
-    throw new BorshError(`unexpected end of input at offset ${at} of ${bytes.length}`);
-  return { at, length };
+  need(bytes, countAt + 4 + 33 * length);
+  return { at: countAt + 4, length };
+}
+
+export function decodeStoredOutcome(bytes: Uint8Array): StoredOutcome {
+  const outcomeBytes = storedOutcomeBytes(bytes);
+  const path = storedOutcomePath(bytes);
+  const blockAt = 4 + outcomeBytes.length;
+  const proof: MerklePathItem[] = [];
+  for (let i = 0, at = path.at; i < path.length; i++, at += 33) {
+    proof.push({ hash: bytes.subarray(at, at + 32), direction: bytes[at + 32] === 0 ? 'Left' : 'Right' });
+  }
+  return {
+    outcomeBytes,
+    blockHash: bytes.subarray(blockAt, blockAt + 32),
+    shardId: u32At(bytes, blockAt + 32) + u32At(bytes, blockAt + 36) * 0x100000000,
+    proof,
+  };
 }
 
 /** The merkle leaf of one outcome: hash_borsh(Vec<CryptoHash>) of its to_hashes(). */
