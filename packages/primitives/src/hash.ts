@@ -38,8 +38,13 @@ export function combineHash(a: CryptoHash, b: CryptoHash): CryptoHash {
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return a.length === b.length && bytesEqualAt(a, b, 0);
+}
+
+/** True if `b` holds `a` at `at`, compared in place (no view of `b` is made). */
+export function bytesEqualAt(a: Uint8Array, b: Uint8Array, at: number): boolean {
+  if (at < 0 || at + a.length > b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[at + i]) return false;
   return true;
 }
 

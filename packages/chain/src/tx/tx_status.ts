@@ -3,6 +3,7 @@
 // how far along it is (TxExecutionStatus).
 import {
   base58Encode,
+  bytesEqualAt,
   type CryptoHash,
   concatBytes,
   RawJson,
@@ -190,18 +191,13 @@ function sharedBase58(bytes: Uint8Array, at = 0): string {
     (bytes[at]! * 65536 + ((bytes[at + 1]! << 8) | bytes[at + 2]!)) * 16777216 +
     ((bytes[at + 3]! << 16) | (bytes[at + 4]! << 8) | bytes[at + 5]!);
   const known = sharedHashText.get(k);
-  if (known !== undefined && sameHashAt(known.hash, bytes, at)) return known.text;
+  if (known !== undefined && bytesEqualAt(known.hash, bytes, at)) return known.text;
   if (sharedHashText.size >= SHARED_HASH_TEXT_MAX) sharedHashText.clear();
   // A copy: the hash lies in a stored row.
   const hash = bytes.slice(at, at + 32);
   const text = base58Encode(hash);
   sharedHashText.set(k, { hash, text });
   return text;
-}
-
-function sameHashAt(hash: CryptoHash, bytes: Uint8Array, at: number): boolean {
-  for (let i = 0; i < 32; i++) if (hash[i] !== bytes[at + i]) return false;
-  return true;
 }
 
 /**
