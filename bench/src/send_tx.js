@@ -101,14 +101,15 @@ export async function measureSendTx(home, meta, key, o) {
   const warmup = o.warmup ?? 1;
   const poolSeconds = Math.min(POOL_SECONDS, warmup + o.duration);
   const perSender = Math.ceil((POOL_RATE * poolSeconds) / senders.length);
-  const poolBlock = await finalBlock();
-  const poolHash = baseDecode(poolBlock.hash);
+  const poolBlock = final;
+  const poolHash = blockHash;
+  // The sender's next transfer, to a random account, against `hash`.
+  const signNext = (s, hash) => {
+    s.nonce += 1n;
+    return s.sign(s.id, pick(meta.accounts), s.nonce, hash, 1n);
+  };
   for (const s of senders) {
-    s.pool = [];
-    for (let i = 0; i < perSender; i++) {
-      s.nonce += 1n;
-      s.pool.push(s.sign(s.id, pick(meta.accounts), s.nonce, poolHash, 1n));
-    }
+    s.pool = Array.from({ length: perSender }, () => signNext(s, poolHash));
     s.pool.reverse();
   }
   const pooled = (s) => (final.height - poolBlock.height < POOL_BLOCKS ? s.pool.pop() : undefined);
@@ -159,11 +160,7 @@ export async function measureSendTx(home, meta, key, o) {
   await Promise.all(
     senders.map(async (s) => {
       while (performance.now() < until) {
-        let b64 = pooled(s);
-        if (b64 === undefined) {
-          s.nonce += 1n;
-          b64 = s.sign(s.id, pick(meta.accounts), s.nonce, blockHash, 1n);
-        }
+        const b64 = pooled(s) ?? signNext(s, blockHash);
         const started = performance.now();
         const counted = measuring;
         try {
