@@ -29,6 +29,7 @@ export * from './tx/runtime_codecs.js';
 export * from './tx/signature_checker.js';
 export * from './tx/tx_service.js';
 export * from './tx/tx_status.js';
+export * from './tx/tx_waiters.js';
 export * from './tx_pool.js';
 export * from './validator_stake.js';
 export * from './views/block_ref.js';

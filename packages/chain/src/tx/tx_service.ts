@@ -9,11 +9,12 @@ import {
   toHex,
 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
-import type { ChainHandle, NewBlockEvent } from '../chain_handle.js';
+import type { ChainHandle } from '../chain_handle.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
 import { FinalTxAnswers } from './final_answers.js';
 import type { SignatureChecker } from './signature_checker.js';
 import { finalExecutionOutcomeView, satisfies, type TxProgress, txProgress } from './tx_status.js';
+import { type TxWaiter, TxWaiters } from './tx_waiters.js';
 
 export class TransactionDecodeError extends Error {
   override readonly name = 'TransactionDecodeError';
@@ -34,6 +35,7 @@ export interface TxServiceOptions {
 
 export class TxService {
   private readonly finalAnswers = new FinalTxAnswers();
+  private readonly waiters: TxWaiters;
 
   /**
    * Admissions waiting on a signature verdict complete in arrival order, so a client sees the same
@@ -41,7 +43,9 @@ export class TxService {
    */
   private admissions: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly o: TxServiceOptions) {}
+  constructor(private readonly o: TxServiceOptions) {
+    this.waiters = new TxWaiters(o.chain.events);
+  }
 
   private decode(bytes: Uint8Array): DecodedTransaction {
     try {
@@ -203,37 +207,37 @@ export class TxService {
     };
     const now = check(known);
     if (now) return Promise.resolve(now);
-    const events = this.o.chain.events;
     return new Promise((resolve, reject) => {
-      const onBlock = (ev: NewBlockEvent) => {
-        const dropped = ev.rejected.get(hashHex);
-        if (dropped !== undefined) {
-          // Left out of the chunk as invalid (e.g. a nonce another transaction used first).
-          cleanup();
-          reject(invalidTx(dropped as object | string));
-          return;
-        }
-        if (!everyBlock && !touches(ev, watch)) return;
-        try {
-          const r = check();
-          if (r) {
-            cleanup();
-            resolve(r);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.remove(waiter);
+      };
+      const waiter: TxWaiter = {
+        txHex: hashHex,
+        everyBlock,
+        woken: () => {
+          try {
+            const r = check();
+            if (r) {
+              done();
+              resolve(r);
+            } else this.waiters.watch(waiter, watch);
+          } catch (err) {
+            done();
+            reject(err);
           }
-        } catch (err) {
-          cleanup();
-          reject(err);
-        }
+        },
+        // Left out of the chunk as invalid (e.g. a nonce another transaction used first).
+        rejected: (dropped) => {
+          clearTimeout(timer);
+          reject(invalidTx(dropped as object | string));
+        },
       };
       const timer = setTimeout(() => {
-        cleanup();
+        this.waiters.remove(waiter);
         reject(new HandlerError('TIMEOUT_ERROR', undefined, 'Timeout'));
       }, this.o.timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        events.off('block', onBlock);
-      };
-      events.on('block', onBlock);
+      this.waiters.add(waiter, watch);
     });
   }
 
@@ -249,12 +253,6 @@ export class TxService {
     }
     return this.o.codecs.receiptView(bytes);
   }
-}
-
-/** True if the block produced an outcome for any watched id. */
-function touches(ev: NewBlockEvent, watch: ReadonlySet<string>): boolean {
-  for (const w of watch) if (ev.outcomeIds.has(w)) return true;
-  return false;
 }
 
 function unknownTx(hash: CryptoHash): HandlerError {

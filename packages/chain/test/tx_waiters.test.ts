@@ -1,0 +1,117 @@
+// The waiters' index: a block wakes exactly the waiters its outcomes or rejections concern, and the
+// chain's block event carries one listener while any client waits, none once they have all left.
+import { EventEmitter } from 'node:events';
+import { type NewBlockEvent, type TxWaiter, TxWaiters } from '@nearlite/chain';
+import t from 'tap';
+
+function block(outcomeIds: string[], rejected: [string, unknown][] = []): NewBlockEvent {
+  return {
+    header: {} as NewBlockEvent['header'],
+    outcomeIds: new Set(outcomeIds),
+    rejected: new Map(rejected),
+  };
+}
+
+function waiter(txHex: string, everyBlock = false) {
+  const seen = { woken: 0, rejected: [] as unknown[] };
+  const w: TxWaiter = {
+    txHex,
+    everyBlock,
+    woken: () => {
+      seen.woken++;
+    },
+    rejected: (err) => {
+      seen.rejected.push(err);
+    },
+  };
+  return { w, seen };
+}
+
+t.test('a block wakes the waiters of the ids it touches, once each', async (t) => {
+  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const waiters = new TxWaiters(events);
+  const a = waiter('aa');
+  const b = waiter('bb');
+  const c = waiter('cc', true);
+  waiters.add(a.w, ['aa']);
+  waiters.add(b.w, ['r1', 'r2']);
+  waiters.add(c.w, ['cc']);
+  t.equal(events.listenerCount('block'), 1, 'one listener for every waiter');
+
+  events.emit('block', block(['aa', 'zz']));
+  t.same([a.seen.woken, b.seen.woken, c.seen.woken], [1, 0, 1], 'aa touched; cc wakes on every block');
+  events.emit('block', block(['r1', 'r2']));
+  t.same([a.seen.woken, b.seen.woken, c.seen.woken], [1, 1, 2], 'two of its ids in one block wake b once');
+
+  // Many ids against few waiters walks the waiters instead: the same answer.
+  events.emit('block', block(['x1', 'x2', 'x3', 'x4', 'x5', 'r2']));
+  t.same([a.seen.woken, b.seen.woken, c.seen.woken], [1, 2, 3]);
+
+  waiters.watch(b.w, ['r3']);
+  events.emit('block', block(['r1', 'r2']));
+  t.equal(b.seen.woken, 2, 'ids it no longer watches do not wake it');
+  events.emit('block', block(['r3']));
+  t.equal(b.seen.woken, 3);
+});
+
+t.test('a rejection reaches every waiter on that transaction, which leaves', async (t) => {
+  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const waiters = new TxWaiters(events);
+  const a1 = waiter('aa');
+  const a2 = waiter('aa', true);
+  const b = waiter('bb');
+  waiters.add(a1.w, ['aa']);
+  waiters.add(a2.w, ['aa']);
+  waiters.add(b.w, ['bb']);
+  events.emit('block', block(['aa'], [['aa', 'InvalidNonce']]));
+  t.same(a1.seen.rejected, ['InvalidNonce']);
+  t.same(a2.seen.rejected, ['InvalidNonce']);
+  t.same([a1.seen.woken, a2.seen.woken], [0, 0], 'a rejected waiter is not woken as well');
+  t.same(b.seen.rejected, []);
+  t.equal(waiters.size, 1);
+  events.emit('block', block(['aa']));
+  t.same([a1.seen.woken, a2.seen.woken], [0, 0], 'gone');
+});
+
+t.test('the listener leaves with the last waiter and comes back with the next', async (t) => {
+  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const waiters = new TxWaiters(events);
+  const a = waiter('aa');
+  const b = waiter('bb');
+  waiters.add(a.w, ['aa']);
+  waiters.add(b.w, ['bb']);
+  waiters.remove(a.w);
+  waiters.remove(a.w);
+  t.equal(events.listenerCount('block'), 1);
+  waiters.remove(b.w);
+  t.equal(events.listenerCount('block'), 0);
+  waiters.watch(b.w, ['cc']);
+  t.equal(waiters.size, 0, 'watching after leaving does not bring a waiter back');
+  waiters.add(a.w, ['aa']);
+  t.equal(events.listenerCount('block'), 1);
+  events.emit('block', block(['aa', 'bb', 'cc']));
+  t.same([a.seen.woken, b.seen.woken], [1, 0]);
+});
+
+t.test("a waiter leaving during a block's wake-ups does not disturb the others", async (t) => {
+  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const waiters = new TxWaiters(events);
+  const order: string[] = [];
+  const mk = (id: string): TxWaiter => {
+    const w: TxWaiter = {
+      txHex: id,
+      everyBlock: false,
+      woken: () => {
+        order.push(id);
+        waiters.remove(w);
+      },
+      rejected: () => undefined,
+    };
+    return w;
+  };
+  for (const id of ['a', 'b', 'c', 'd']) waiters.add(mk(id), [id, 'shared']);
+  events.emit('block', block(['shared']));
+  t.same(order.sort(), ['a', 'b', 'c', 'd']);
+  t.equal(waiters.size, 0);
+  t.equal(events.listenerCount('block'), 0);
+});
