@@ -33,9 +33,9 @@ t.test('a block wakes the waiters of the ids it touches, once each', async (t) =
   const a = waiter('aa');
   const b = waiter('bb');
   const c = waiter('cc', true);
-  waiters.add(a.w, ['aa']);
-  waiters.add(b.w, ['r1', 'r2']);
-  waiters.add(c.w, ['cc']);
+  waiters.add(a.w, new Set(['aa']));
+  waiters.add(b.w, new Set(['r1', 'r2']));
+  waiters.add(c.w, new Set(['cc']));
   t.equal(events.listenerCount('block'), 1, 'one listener for every waiter');
 
   events.emit('block', block(['aa', 'zz']));
@@ -47,7 +47,7 @@ t.test('a block wakes the waiters of the ids it touches, once each', async (t) =
   events.emit('block', block(['x1', 'x2', 'x3', 'x4', 'x5', 'r2']));
   t.same([a.seen.woken, b.seen.woken, c.seen.woken], [1, 2, 3]);
 
-  waiters.watch(b.w, ['r3']);
+  waiters.watch(b.w, new Set(['r3']));
   events.emit('block', block(['r1', 'r2']));
   t.equal(b.seen.woken, 2, 'ids it no longer watches do not wake it');
   events.emit('block', block(['r3']));
@@ -60,9 +60,9 @@ t.test('a rejection reaches every waiter on that transaction, which leaves', asy
   const a1 = waiter('aa');
   const a2 = waiter('aa', true);
   const b = waiter('bb');
-  waiters.add(a1.w, ['aa']);
-  waiters.add(a2.w, ['aa']);
-  waiters.add(b.w, ['bb']);
+  waiters.add(a1.w, new Set(['aa']));
+  waiters.add(a2.w, new Set(['aa']));
+  waiters.add(b.w, new Set(['bb']));
   events.emit('block', block(['aa'], [['aa', 'InvalidNonce']]));
   t.same(a1.seen.rejected, ['InvalidNonce']);
   t.same(a2.seen.rejected, ['InvalidNonce']);
@@ -78,16 +78,16 @@ t.test('the listener leaves with the last waiter and comes back with the next', 
   const waiters = new TxWaiters(events);
   const a = waiter('aa');
   const b = waiter('bb');
-  waiters.add(a.w, ['aa']);
-  waiters.add(b.w, ['bb']);
+  waiters.add(a.w, new Set(['aa']));
+  waiters.add(b.w, new Set(['bb']));
   waiters.remove(a.w);
   waiters.remove(a.w);
   t.equal(events.listenerCount('block'), 1);
   waiters.remove(b.w);
   t.equal(events.listenerCount('block'), 0);
-  waiters.watch(b.w, ['cc']);
+  waiters.watch(b.w, new Set(['cc']));
   t.equal(waiters.size, 0, 'watching after leaving does not bring a waiter back');
-  waiters.add(a.w, ['aa']);
+  waiters.add(a.w, new Set(['aa']));
   t.equal(events.listenerCount('block'), 1);
   events.emit('block', block(['aa', 'bb', 'cc']));
   t.same([a.seen.woken, b.seen.woken], [1, 0]);
@@ -109,9 +109,47 @@ t.test("a waiter leaving during a block's wake-ups does not disturb the others",
     };
     return w;
   };
-  for (const id of ['a', 'b', 'c', 'd']) waiters.add(mk(id), [id, 'shared']);
+  for (const id of ['a', 'b', 'c', 'd']) waiters.add(mk(id), new Set([id, 'shared']));
   events.emit('block', block(['shared']));
   t.same(order.sort(), ['a', 'b', 'c', 'd']);
   t.equal(waiters.size, 0);
   t.equal(events.listenerCount('block'), 0);
+});
+
+t.test('several waiters on one id, and one waiter on several ids, come and go independently', async (t) => {
+  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const waiters = new TxWaiters(events);
+  const a = waiter('aa');
+  const b = waiter('bb');
+  const c = waiter('cc');
+  waiters.add(a.w, new Set(['r']));
+  waiters.add(b.w, new Set(['r', 's']));
+  waiters.add(c.w, new Set(['r']));
+  waiters.remove(b.w);
+  events.emit('block', block(['r']));
+  t.same([a.seen.woken, b.seen.woken, c.seen.woken], [1, 0, 1]);
+  waiters.remove(a.w);
+  events.emit('block', block(['r', 's']));
+  t.same([a.seen.woken, b.seen.woken, c.seen.woken], [1, 0, 2], 'the last of three on an id still woken');
+  waiters.remove(c.w);
+  t.equal(waiters.size, 0);
+  t.equal(events.listenerCount('block'), 0);
+});
+
+t.test('a block wakes its waiters in the order they came, whatever the order of its outcomes', async (t) => {
+  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const waiters = new TxWaiters(events);
+  const order: string[] = [];
+  const mk = (id: string, everyBlock = false): TxWaiter => ({
+    txHex: id,
+    everyBlock,
+    woken: () => {
+      order.push(id);
+    },
+    rejected: () => undefined,
+  });
+  const ids = ['a', 'b', 'c', 'd', 'e'];
+  for (const id of ids) waiters.add(mk(id, id === 'c'), new Set([`r${id}`]));
+  events.emit('block', block(['re', 'rb', 'ra', 'rd']));
+  t.same(order, ['a', 'b', 'c', 'd', 'e'], 'c wakes on every block, in its place');
 });

@@ -17,12 +17,25 @@ export interface TxWaiter {
   rejected(err: unknown): void;
 }
 
+// An id almost always has one waiter: it is kept as is, and a set is made only for a second. Each
+// waiter's entries live as long as it waits, past the young generation, so what they allocate is
+// paid for again by the collector.
+type Waiters = TxWaiter | Set<TxWaiter>;
+
+interface Watch {
+  readonly waiter: TxWaiter;
+  /** Its ids in `byOutcome`, as the caller gave them (never changed afterwards). */
+  ids: ReadonlySet<string>;
+  /** When it came: a block wakes its waiters in that order, first come first answered. */
+  readonly arrival: number;
+}
+
 export class TxWaiters {
-  private readonly byOutcome = new Map<string, Set<TxWaiter>>();
-  private readonly byTx = new Map<string, Set<TxWaiter>>();
+  private readonly byOutcome = new Map<string, Waiters>();
+  private readonly byTx = new Map<string, Waiters>();
   private readonly everyBlock = new Set<TxWaiter>();
-  /** Each waiter's ids in `byOutcome`. */
-  private readonly watched = new Map<TxWaiter, readonly string[]>();
+  private readonly watched = new Map<TxWaiter, Watch>();
+  private arrivals = 0;
 
   constructor(private readonly events: EventEmitter<{ block: [NewBlockEvent] }>) {}
 
@@ -30,29 +43,28 @@ export class TxWaiters {
     return this.watched.size;
   }
 
-  /** Starts waking `w` for blocks with an outcome for any of `ids`. */
-  add(w: TxWaiter, ids: Iterable<string>): void {
+  /** Starts waking `w` for blocks with an outcome for any of `ids`; `ids` must not change after. */
+  add(w: TxWaiter, ids: ReadonlySet<string>): void {
     if (this.watched.size === 0) this.events.on('block', this.onBlock);
-    this.watched.set(w, []);
     addTo(this.byTx, w.txHex, w);
     if (w.everyBlock) this.everyBlock.add(w);
-    this.watch(w, ids);
+    for (const id of ids) addTo(this.byOutcome, id, w);
+    this.watched.set(w, { waiter: w, ids, arrival: this.arrivals++ });
   }
 
   /** Replaces the ids `w` is woken for (a waiter no longer here is left out). */
-  watch(w: TxWaiter, ids: Iterable<string>): void {
-    const old = this.watched.get(w);
-    if (old === undefined) return;
-    for (const id of old) removeFrom(this.byOutcome, id, w);
-    const now = [...ids];
-    for (const id of now) addTo(this.byOutcome, id, w);
-    this.watched.set(w, now);
+  watch(w: TxWaiter, ids: ReadonlySet<string>): void {
+    const entry = this.watched.get(w);
+    if (entry === undefined || entry.ids === ids) return;
+    for (const id of entry.ids) removeFrom(this.byOutcome, id, w);
+    for (const id of ids) addTo(this.byOutcome, id, w);
+    entry.ids = ids;
   }
 
   remove(w: TxWaiter): void {
-    const old = this.watched.get(w);
-    if (old === undefined) return;
-    for (const id of old) removeFrom(this.byOutcome, id, w);
+    const entry = this.watched.get(w);
+    if (entry === undefined) return;
+    for (const id of entry.ids) removeFrom(this.byOutcome, id, w);
     removeFrom(this.byTx, w.txHex, w);
     this.everyBlock.delete(w);
     this.watched.delete(w);
@@ -63,33 +75,47 @@ export class TxWaiters {
     for (const [hex, err] of ev.rejected) {
       const ws = this.byTx.get(hex);
       if (ws === undefined) continue;
-      for (const w of [...ws]) {
+      for (const w of ws instanceof Set ? [...ws] : [ws]) {
         this.remove(w);
         w.rejected(err);
       }
     }
     const woken = new Set(this.everyBlock);
+    const wake = (ws: Waiters) => {
+      if (ws instanceof Set) for (const w of ws) woken.add(w);
+      else woken.add(ws);
+    };
     if (ev.outcomeIds.size <= this.byOutcome.size) {
       for (const id of ev.outcomeIds) {
         const ws = this.byOutcome.get(id);
-        if (ws !== undefined) for (const w of ws) woken.add(w);
+        if (ws !== undefined) wake(ws);
       }
     } else {
-      for (const [id, ws] of this.byOutcome) if (ev.outcomeIds.has(id)) for (const w of ws) woken.add(w);
+      for (const [id, ws] of this.byOutcome) if (ev.outcomeIds.has(id)) wake(ws);
     }
-    for (const w of woken) if (this.watched.has(w)) w.woken(ev);
+    const order: Watch[] = [];
+    for (const w of woken) {
+      const entry = this.watched.get(w);
+      if (entry !== undefined) order.push(entry);
+    }
+    order.sort((a, b) => a.arrival - b.arrival);
+    // A waiter's wake-up removes only itself, but one that left meanwhile is not told.
+    for (const e of order) if (this.watched.has(e.waiter)) e.waiter.woken(ev);
   };
 }
 
-function addTo(m: Map<string, Set<TxWaiter>>, key: string, w: TxWaiter): void {
-  const s = m.get(key);
-  if (s === undefined) m.set(key, new Set([w]));
-  else s.add(w);
+function addTo(m: Map<string, Waiters>, key: string, w: TxWaiter): void {
+  const ws = m.get(key);
+  if (ws === undefined) m.set(key, w);
+  else if (ws instanceof Set) ws.add(w);
+  else if (ws !== w) m.set(key, new Set([ws, w]));
 }
 
-function removeFrom(m: Map<string, Set<TxWaiter>>, key: string, w: TxWaiter): void {
-  const s = m.get(key);
-  if (s === undefined) return;
-  s.delete(w);
-  if (s.size === 0) m.delete(key);
+function removeFrom(m: Map<string, Waiters>, key: string, w: TxWaiter): void {
+  const ws = m.get(key);
+  if (ws === w) m.delete(key);
+  else if (ws instanceof Set) {
+    ws.delete(w);
+    if (ws.size === 0) m.delete(key);
+  }
 }
