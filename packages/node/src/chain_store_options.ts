@@ -42,7 +42,7 @@ export const CHAIN_DB_OPTIONS: StoreOptions = { compression: false, writeBufferB
 // A read cache's rows live on the V8 heap (about one and a half times their bytes), and while
 // transactions flow the collector marks that heap again and again and promotes what each block adds
 // to it: its size is paid for in CPU on every thread. Measured in interleaved runs on this project's
-// bench chains (README, "Benchmarks"), with LevelDB's reads per transfer unchanged.
+// bench chains (`docs/PERFORMANCE.md`), with LevelDB's reads per transfer unchanged.
 
 /**
  * The RPC thread's. At 64 MiB, the send_tx case took ~11 % more CPU per transfer and ~150 MB more
