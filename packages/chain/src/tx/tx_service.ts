@@ -198,7 +198,8 @@ export class TxService {
     let watch = new Set<string>([hashHex]);
     const check = (already?: TxProgress): object | null => {
       const p = already ?? this.progress(hash);
-      if (p) watch = new Set(p.pendingIds);
+      // A new set only when the ids moved on: the waiters' index re-files a waiter whose set changed.
+      if (p && !holdsExactly(watch, p.pendingIds)) watch = new Set(p.pendingIds);
       if (!satisfies(p, waitUntil) || !p) return null;
       const txBytes = load();
       if (!txBytes) return null;
@@ -253,6 +254,12 @@ export class TxService {
     }
     return this.o.codecs.receiptView(bytes);
   }
+}
+
+function holdsExactly(set: ReadonlySet<string>, ids: readonly string[]): boolean {
+  if (set.size !== ids.length) return false;
+  for (const id of ids) if (!set.has(id)) return false;
+  return true;
 }
 
 function unknownTx(hash: CryptoHash): HandlerError {

@@ -80,25 +80,25 @@ export class TxWaiters {
         w.rejected(err);
       }
     }
-    const woken = new Set(this.everyBlock);
-    const wake = (ws: Waiters) => {
-      if (ws instanceof Set) for (const w of ws) woken.add(w);
-      else woken.add(ws);
+    const woken = new Set<Watch>();
+    const wake = (w: TxWaiter) => {
+      const entry = this.watched.get(w);
+      if (entry !== undefined) woken.add(entry);
+    };
+    for (const w of this.everyBlock) wake(w);
+    const wakeAll = (ws: Waiters) => {
+      if (ws instanceof Set) for (const w of ws) wake(w);
+      else wake(ws);
     };
     if (ev.outcomeIds.size <= this.byOutcome.size) {
       for (const id of ev.outcomeIds) {
         const ws = this.byOutcome.get(id);
-        if (ws !== undefined) wake(ws);
+        if (ws !== undefined) wakeAll(ws);
       }
     } else {
-      for (const [id, ws] of this.byOutcome) if (ev.outcomeIds.has(id)) wake(ws);
+      for (const [id, ws] of this.byOutcome) if (ev.outcomeIds.has(id)) wakeAll(ws);
     }
-    const order: Watch[] = [];
-    for (const w of woken) {
-      const entry = this.watched.get(w);
-      if (entry !== undefined) order.push(entry);
-    }
-    order.sort((a, b) => a.arrival - b.arrival);
+    const order = [...woken].sort((a, b) => a.arrival - b.arrival);
     // A waiter's wake-up removes only itself, but one that left meanwhile is not told.
     for (const e of order) if (this.watched.has(e.waiter)) e.waiter.woken(ev);
   };
