@@ -1,6 +1,6 @@
 // Read side of the state trie, synchronous (the VM's storage reads cannot await).
 import { type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
-import { commonPrefixLength, fromNibbles, toNibbles } from './nibbles.js';
+import { commonPrefixLength, toNibbles } from './nibbles.js';
 import { NodeCache } from './node_cache.js';
 import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
 
@@ -150,8 +150,8 @@ export class Trie {
   }
 
   /** Entries whose key starts with `prefix`, ascending. */
-  *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
-    yield* this.scan(prefix, null);
+  iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+    return this.scan(prefix, null);
   }
 
   /**
@@ -169,62 +169,106 @@ export class Trie {
     return this.node(hash);
   }
 
-  private *scan(prefix: Uint8Array, proof: Uint8Array[] | null): Generator<[Uint8Array, Uint8Array]> {
-    if (isEmptyRoot(this.root)) return;
+  /**
+   * Finds the subtree covering `prefix` (the nodes on the way are read now) and walks it as the
+   * entries are asked for: the entries come from one generator, not one per call level.
+   */
+  private scan(prefix: Uint8Array, proof: Uint8Array[] | null): Generator<[Uint8Array, Uint8Array]> {
+    if (isEmptyRoot(this.root)) return nothing();
     const want = toNibbles(prefix);
     let path: Uint8Array = new Uint8Array(0);
     let hash = this.root;
-    // Descend to the subtree covering the prefix.
     for (;;) {
       const node = this.visit(hash, proof);
       const rest = want.subarray(path.length);
-      if (rest.length === 0) {
-        yield* this.walk(hash, node, path, proof);
-        return;
-      }
+      if (rest.length === 0) return this.walk(node, path, proof);
       if (node.kind === 'leaf' || node.kind === 'extension') {
         const c = commonPrefixLength(node.key, rest);
-        if (c < Math.min(node.key.length, rest.length)) return;
-        if (c === rest.length) {
-          // The node's key extends past the prefix: all of it matches.
-          yield* this.walk(hash, node, path, proof);
-          return;
-        }
-        if (node.kind === 'leaf') return;
+        if (c < Math.min(node.key.length, rest.length)) return nothing();
+        // The node's key extends past the prefix: all of it matches.
+        if (c === rest.length) return this.walk(node, path, proof);
+        if (node.kind === 'leaf') return nothing();
         path = concatBytes(path, node.key);
         hash = node.child;
         continue;
       }
       const child = node.children.get(rest[0]!);
-      if (!child) return;
+      if (!child) return nothing();
       path = concatBytes(path, rest.subarray(0, 1));
       hash = child;
     }
   }
 
+  /**
+   * Every entry of the subtree under `start` (at nibble path `path`), in key order. Depth first with
+   * a stack of its own and one shared path: a generator delegating to one per level passed each
+   * entry up through every level above it. A node is visited (and put in the proof) when it is
+   * reached, as a walk down each child in turn reaches it, so the proof keeps that order.
+   */
   private *walk(
-    _hash: CryptoHash,
-    node: RawNode,
+    start: RawNode,
     path: Uint8Array,
     proof: Uint8Array[] | null,
   ): Generator<[Uint8Array, Uint8Array]> {
-    switch (node.kind) {
-      case 'leaf':
-        yield [fromNibbles(concatBytes(path, node.key)), this.value(node.value.hash)];
-        return;
-      case 'extension': {
-        const child = this.visit(node.child, proof);
-        yield* this.walk(node.child, child, concatBytes(path, node.key), proof);
-        return;
+    let nibbles = new Uint8Array(Math.max(64, path.length * 2));
+    nibbles.set(path);
+    // Each entry: the node (or its hash, to visit), the path length it continues from, and the
+    // nibbles it adds there (a branch slot, or an extension's key).
+    const stack: WalkStep[] = [{ node: start, hash: null, depth: path.length, slot: -1, key: null }];
+    for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+      let len = step.depth;
+      const add = (step.slot >= 0 ? 1 : 0) + (step.key?.length ?? 0);
+      if (len + add > nibbles.length) {
+        const grown = new Uint8Array(Math.max(nibbles.length * 2, len + add));
+        grown.set(nibbles.subarray(0, len));
+        nibbles = grown;
       }
-      case 'branch':
-        if (node.value) yield [fromNibbles(path), this.value(node.value.hash)];
-        for (let i = 0; i < 16; i++) {
-          const c = node.children.get(i);
-          if (!c) continue;
-          const child = this.visit(c, proof);
-          yield* this.walk(c, child, concatBytes(path, Uint8Array.of(i)), proof);
-        }
+      if (step.slot >= 0) nibbles[len++] = step.slot;
+      if (step.key) {
+        nibbles.set(step.key, len);
+        len += step.key.length;
+      }
+      const node = step.node ?? this.visit(step.hash!, proof);
+      switch (node.kind) {
+        case 'leaf':
+          yield [packNibbles(nibbles, len, node.key), this.value(node.value.hash)];
+          break;
+        case 'extension':
+          stack.push({ node: null, hash: node.child, depth: len, slot: -1, key: node.key });
+          break;
+        case 'branch':
+          if (node.value) yield [packNibbles(nibbles, len, null), this.value(node.value.hash)];
+          for (let i = 15; i >= 0; i--) {
+            const c = node.children.get(i);
+            if (c) stack.push({ node: null, hash: c, depth: len, slot: i, key: null });
+          }
+      }
     }
   }
+}
+
+function* nothing(): Generator<[Uint8Array, Uint8Array]> {}
+
+interface WalkStep {
+  readonly node: RawNode | null;
+  readonly hash: CryptoHash | null;
+  readonly depth: number;
+  readonly slot: number;
+  readonly key: Uint8Array | null;
+}
+
+/** The bytes of the first `len` nibbles of `head` followed by `tail` (an even count in all). */
+function packNibbles(head: Uint8Array, len: number, tail: Uint8Array | null): Uint8Array {
+  const tailLength = tail?.length ?? 0;
+  const out = new Uint8Array((len + tailLength) >> 1);
+  let i = 0;
+  let j = 0;
+  for (; j + 1 < len; j += 2) out[i++] = (head[j]! << 4) | head[j + 1]!;
+  if (j < len && tailLength > 0) {
+    // An odd head: its last nibble pairs with the tail's first.
+    out[i++] = (head[j]! << 4) | tail![0]!;
+    j = 1;
+  } else j = 0;
+  for (; j + 1 < tailLength; j += 2) out[i++] = (tail![j]! << 4) | tail![j + 1]!;
+  return out;
 }

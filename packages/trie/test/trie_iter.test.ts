@@ -1,0 +1,145 @@
+// Prefix iteration (view_state, access-key lists) against an oracle: the entries are the sorted keys
+// that start with the prefix, and the proof lists the nodes a walk down to the prefix and then down
+// each child in turn reaches, in that order.
+import { compareBytes, toHex } from '@nearlite/primitives';
+import {
+  applyChanges,
+  decodeRawNode,
+  EMPTY_ROOT,
+  MemoryTrieStorage,
+  type RawNode,
+  Trie,
+  toNibbles,
+} from '@nearlite/trie';
+import t from 'tap';
+
+/** A deterministic generator, so a failure can be replayed. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function buildTrie(keys: Uint8Array[]): { trie: Trie; storage: MemoryTrieStorage } {
+  const storage = new MemoryTrieStorage();
+  const ch = applyChanges(
+    storage,
+    EMPTY_ROOT,
+    keys.map((key, i) => ({ key, value: Uint8Array.of(i & 255, i >> 8, 7) })),
+  );
+  for (const ins of ch.insertions) storage.put(ins.hash, ins.bytes);
+  return { trie: new Trie(storage, ch.newRoot), storage };
+}
+
+function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {
+  if (key.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The nodes a recursive walk visits: down to the prefix, then each subtree's root before its children, children ascending. */
+function oracleProof(storage: MemoryTrieStorage, root: Uint8Array, prefix: Uint8Array): string[] {
+  const out: string[] = [];
+  const visit = (hash: Uint8Array): RawNode => {
+    const bytes = storage.get(hash)!;
+    out.push(toHex(bytes));
+    return decodeRawNode(bytes).node;
+  };
+  const walk = (node: RawNode): void => {
+    if (node.kind === 'extension') walk(visit(node.child));
+    else if (node.kind === 'branch')
+      for (let i = 0; i < 16; i++) {
+        const c = node.children.get(i);
+        if (c) walk(visit(c));
+      }
+  };
+  const want = toNibbles(prefix);
+  let at = 0;
+  let node = visit(root);
+  for (;;) {
+    const rest = want.length - at;
+    if (rest === 0) {
+      walk(node);
+      return out;
+    }
+    if (node.kind === 'leaf' || node.kind === 'extension') {
+      let c = 0;
+      while (c < node.key.length && c < rest && node.key[c] === want[at + c]) c++;
+      if (c < Math.min(node.key.length, rest)) return out;
+      if (c === rest) {
+        walk(node);
+        return out;
+      }
+      if (node.kind === 'leaf') return out;
+      at += node.key.length;
+      node = visit(node.child);
+      continue;
+    }
+    const child = node.children.get(want[at]!);
+    if (!child) return out;
+    at++;
+    node = visit(child);
+  }
+}
+
+t.test(
+  'prefix iteration returns the sorted entries under the prefix, and the proof in walk order',
+  async (t) => {
+    const rand = rng(20261129);
+    const keys = new Map<string, Uint8Array>();
+    const add = (k: Uint8Array) => keys.set(toHex(k), k);
+    // Short keys over a small alphabet (shared prefixes, keys that are prefixes of others: branch
+    // values), long keys sharing a long run (extensions, paths past 64 nibbles).
+    for (let i = 0; i < 400; i++) {
+      const len = 1 + Math.floor(rand() * 5);
+      add(Uint8Array.from({ length: len }, () => Math.floor(rand() * 4) * 17));
+    }
+    const long = Uint8Array.from({ length: 90 }, (_, i) => (i * 37) & 255);
+    for (let i = 0; i < 40; i++) {
+      const k = new Uint8Array(long.length + 1 + (i % 3));
+      k.set(long);
+      for (let j = long.length; j < k.length; j++) k[j] = Math.floor(rand() * 256);
+      add(k);
+    }
+    add(long);
+    const all = [...keys.values()].sort(compareBytes);
+    const { trie, storage } = buildTrie(all);
+
+    const prefixes: Uint8Array[] = [new Uint8Array(0), long, long.subarray(0, 45), Uint8Array.of(255)];
+    for (const k of all.slice(0, 120))
+      for (let n = 1; n <= k.length && n <= 3; n++) prefixes.push(k.subarray(0, n));
+    prefixes.push(Uint8Array.of(0, 17, 34, 51, 68, 85)); // present only as a prefix of nothing
+
+    for (const prefix of prefixes) {
+      const expected = all.filter((k) => startsWith(k, prefix)).map(toHex);
+      const got = [...trie.iterPrefix(prefix)];
+      const label = toHex(prefix) || '(empty)';
+      t.same(
+        got.map(([k]) => toHex(k)),
+        expected,
+        `keys under ${label}`,
+      );
+      for (const [k, v] of got) t.same(v, trie.get(k), `value of ${toHex(k)}`);
+      const withProof = trie.iterPrefixWithProof(prefix);
+      t.same(
+        withProof.entries.map(([k]) => toHex(k)),
+        expected,
+        `keys under ${label}, with proof`,
+      );
+      t.same(withProof.proof.map(toHex), oracleProof(storage, trie.root, prefix), `proof under ${label}`);
+    }
+  },
+);
+
+t.test('a consumer may stop early', async (t) => {
+  const keys = Array.from({ length: 50 }, (_, i) => Uint8Array.of(1, i));
+  const { trie } = buildTrie(keys);
+  const firstThree: string[] = [];
+  for (const [k] of trie.iterPrefix(Uint8Array.of(1))) {
+    firstThree.push(toHex(k));
+    if (firstThree.length === 3) break;
+  }
+  t.same(firstThree, ['0100', '0101', '0102']);
+});
