@@ -10,9 +10,9 @@ export function toNibbles(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Nibbles back to bytes; the count must be even. */
-export function fromNibbles(nibbles: ArrayLike<number>): Uint8Array {
-  const out = new Uint8Array(nibbles.length >> 1);
+/** The first `count` nibbles (all by default) back to bytes; the count must be even. */
+export function fromNibbles(nibbles: ArrayLike<number>, count = nibbles.length): Uint8Array {
+  const out = new Uint8Array(count >> 1);
   for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!;
   return out;
 }

@@ -1,6 +1,6 @@
 // Read side of the state trie, synchronous (the VM's storage reads cannot await).
 import { type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
-import { commonPrefixLength, toNibbles } from './nibbles.js';
+import { commonPrefixLength, fromNibbles, toNibbles } from './nibbles.js';
 import { NodeCache } from './node_cache.js';
 import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
 
@@ -212,35 +212,37 @@ export class Trie {
   ): Generator<[Uint8Array, Uint8Array]> {
     let nibbles = new Uint8Array(Math.max(64, path.length * 2));
     nibbles.set(path);
-    // Each entry: the node (or its hash, to visit), the path length it continues from, and the
-    // nibbles it adds there (a branch slot, or an extension's key).
-    const stack: WalkStep[] = [{ node: start, hash: null, depth: path.length, slot: -1, key: null }];
-    for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
-      let len = step.depth;
-      const add = (step.slot >= 0 ? 1 : 0) + (step.key?.length ?? 0);
-      if (len + add > nibbles.length) {
-        const grown = new Uint8Array(Math.max(nibbles.length * 2, len + add));
-        grown.set(nibbles.subarray(0, len));
+    /** Puts `more` at `at` in the shared path, growing it as needed; returns the path's new length. */
+    const put = (at: number, more: Uint8Array): number => {
+      if (at + more.length > nibbles.length) {
+        const grown = new Uint8Array(Math.max(nibbles.length * 2, at + more.length));
+        grown.set(nibbles.subarray(0, at));
         nibbles = grown;
       }
-      if (step.slot >= 0) nibbles[len++] = step.slot;
-      if (step.key) {
-        nibbles.set(step.key, len);
-        len += step.key.length;
-      }
+      nibbles.set(more, at);
+      return at + more.length;
+    };
+    // Each entry: the node (or its hash, to visit), the path length it continues from, and the
+    // nibbles it adds there (a branch slot, or an extension's key).
+    const stack: WalkStep[] = [{ node: start, hash: null, depth: path.length, add: null }];
+    for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+      const len = step.add ? put(step.depth, step.add) : step.depth;
       const node = step.node ?? this.visit(step.hash!, proof);
       switch (node.kind) {
-        case 'leaf':
-          yield [packNibbles(nibbles, len, node.key), this.value(node.value.hash)];
+        case 'leaf': {
+          // `put` may grow the path: it runs before the path is read.
+          const end = put(len, node.key);
+          yield [fromNibbles(nibbles, end), this.value(node.value.hash)];
           break;
+        }
         case 'extension':
-          stack.push({ node: null, hash: node.child, depth: len, slot: -1, key: node.key });
+          stack.push({ node: null, hash: node.child, depth: len, add: node.key });
           break;
         case 'branch':
-          if (node.value) yield [packNibbles(nibbles, len, null), this.value(node.value.hash)];
+          if (node.value) yield [fromNibbles(nibbles, len), this.value(node.value.hash)];
           for (let i = 15; i >= 0; i--) {
             const c = node.children.get(i);
-            if (c) stack.push({ node: null, hash: c, depth: len, slot: i, key: null });
+            if (c) stack.push({ node: null, hash: c, depth: len, add: SLOTS[i]! });
           }
       }
     }
@@ -253,22 +255,8 @@ interface WalkStep {
   readonly node: RawNode | null;
   readonly hash: CryptoHash | null;
   readonly depth: number;
-  readonly slot: number;
-  readonly key: Uint8Array | null;
+  readonly add: Uint8Array | null;
 }
 
-/** The bytes of the first `len` nibbles of `head` followed by `tail` (an even count in all). */
-function packNibbles(head: Uint8Array, len: number, tail: Uint8Array | null): Uint8Array {
-  const tailLength = tail?.length ?? 0;
-  const out = new Uint8Array((len + tailLength) >> 1);
-  let i = 0;
-  let j = 0;
-  for (; j + 1 < len; j += 2) out[i++] = (head[j]! << 4) | head[j + 1]!;
-  if (j < len && tailLength > 0) {
-    // An odd head: its last nibble pairs with the tail's first.
-    out[i++] = (head[j]! << 4) | tail![0]!;
-    j = 1;
-  } else j = 0;
-  for (; j + 1 < tailLength; j += 2) out[i++] = (tail![j]! << 4) | tail![j + 1]!;
-  return out;
-}
+/** A branch slot's one nibble, made once. */
+const SLOTS = Array.from({ length: 16 }, (_, i) => Uint8Array.of(i));

@@ -104,10 +104,18 @@ t.test(
       add(k);
     }
     add(long);
+    // A long key alone under its first nibbles: a leaf whose own key outgrows the walk's path buffer.
+    add(Uint8Array.from({ length: 70 }, (_, i) => (i === 0 ? 0xee : (i * 53) & 255)));
     const all = [...keys.values()].sort(compareBytes);
     const { trie, storage } = buildTrie(all);
 
-    const prefixes: Uint8Array[] = [new Uint8Array(0), long, long.subarray(0, 45), Uint8Array.of(255)];
+    const prefixes: Uint8Array[] = [
+      new Uint8Array(0),
+      long,
+      long.subarray(0, 45),
+      Uint8Array.of(255),
+      Uint8Array.of(0xee),
+    ];
     for (const k of all.slice(0, 120))
       for (let n = 1; n <= k.length && n <= 3; n++) prefixes.push(k.subarray(0, n));
     prefixes.push(Uint8Array.of(0, 17, 34, 51, 68, 85)); // present only as a prefix of nothing
