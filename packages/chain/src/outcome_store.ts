@@ -14,7 +14,7 @@ export function encodeStoredOutcome(o: StoredOutcome): Uint8Array {
   const w = new BorshWriter(o.outcomeBytes.length + 128);
   w.bytes(o.outcomeBytes).fixed(o.blockHash).u64(o.shardId);
   w.vec(o.proof, (w, p) => w.fixed(p.hash).u8(p.direction === 'Left' ? 0 : 1));
-  return w.toBytes();
+  return w.written();
 }
 
 /**

@@ -53,7 +53,7 @@ export function encodeStateChanges(
       writeCause(w, ch.cause);
       w.option(ch.value, (w, v) => w.bytes(v));
     });
-    update.put(DBCol.StateChanges, concatBytes(blockHash, c.key), w.toBytes());
+    update.put(DBCol.StateChanges, concatBytes(blockHash, c.key), w.written());
   }
 }
 

@@ -11,17 +11,28 @@
 export const IN_HEAP_MAX = 64;
 const SLAB_BYTES = 64 * 1024;
 
+// No region starts a slab, so a view with byteOffset 0 is never a slab's (`isPartialView`).
+const FIRST = 8;
 let slab = new Uint8Array(SLAB_BYTES);
-let used = 0;
+let used = FIRST;
 
 /** `n` zeroed bytes outside the heap. */
 export function offHeap(n: number): Uint8Array {
   if (n > SLAB_BYTES / 16) return new Uint8Array(n);
   if (used + n > SLAB_BYTES) {
     slab = new Uint8Array(SLAB_BYTES);
-    used = 0;
+    used = FIRST;
   }
   const out = slab.subarray(used, used + n);
   used += n;
   return out;
+}
+
+/**
+ * Whether `bytes` may be a view of a larger buffer (a slab region, a Node.js pool buffer), which it
+ * would keep alive: true for any view that does not start its buffer. Reading `byteOffset` does not
+ * move a small array's bytes off the heap, as asking for its `buffer` does.
+ */
+export function isPartialView(bytes: Uint8Array): boolean {
+  return bytes.byteOffset !== 0;
 }

@@ -64,7 +64,7 @@ export function encodeOutcome(o: ExecutionOutcome): Uint8Array {
   writeStatus(w, o.status, false);
   // Trailing and optional, so outcomes stored before it was added still decode (as version 3).
   if (o.metadata !== undefined) writeMetadata(w, o.metadata);
-  return w.toBytes();
+  return w.written();
 }
 
 export function decodeOutcome(bytes: Uint8Array): ExecutionOutcome {

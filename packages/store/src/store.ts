@@ -2,7 +2,7 @@
 // development dependency loaded on first use.
 // Reads are synchronous (`getSync`) because the VM's storage host functions cannot await.
 import { resolve } from 'node:path';
-import { offHeap, setU64 } from '@nearlite/primitives';
+import { isPartialView, offHeap, setU64 } from '@nearlite/primitives';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import type { DBColumn } from './columns.js';
@@ -37,6 +37,12 @@ function withRc(value: Uint8Array, rc: number, slab = false): Uint8Array {
   out.set(value);
   setU64(out, value.length, rc, true);
   return out;
+}
+
+// A cached row must not keep a larger buffer alive: an encoder's slab (`BorshWriter.written`), a
+// Node.js pool buffer.
+function cacheable(value: Uint8Array): Uint8Array {
+  return isPartialView(value) ? value.slice() : value;
 }
 
 function readRc(stored: Uint8Array): number {
@@ -356,7 +362,7 @@ export class Store {
         } else batch.del(k);
         // A direct put on a refcounted column is stored as given; only folded counts are cached.
         const cached = cacheRows && !op.col.refcounted && this.writesThrough(op.col);
-        const row = op.type === 'delete' ? ABSENT : cached ? op.value : null;
+        const row = op.type === 'delete' ? ABSENT : cached ? cacheable(op.value) : null;
         if (row === null && !this.cachedColumns.has(op.col.id)) {
           // Looked at again once the batch is written: a read meanwhile may cache the column.
           unknown.push(op);

@@ -159,6 +159,32 @@ t.test('the read cache follows every commit, including rows read while absent', 
   t.equal(store.get(DBCol.State, node), undefined);
 });
 
+t.test('a row cached from a commit holds bytes of its own, not a view of a larger buffer', async (t) => {
+  const store = await Store.open(joinPath(tempDir(t), 'data'));
+  t.teardown(() => store.close());
+  // An encoder's slab, say: the row is a view of part of it, which caching it as is would keep alive.
+  const slab = new Uint8Array(4096);
+  const small = slab.subarray(8, 12);
+  small.set([1, 2, 3, 4]);
+  const large = slab.subarray(100, 300);
+  large.fill(7);
+  const whole = Uint8Array.of(5, 6);
+  await store.commit(
+    new StoreUpdate()
+      .put(DBCol.Block, b(1), small)
+      .put(DBCol.Block, b(2), large)
+      .put(DBCol.Block, b(3), whole),
+  );
+  slab.fill(0);
+  const r1 = store.get(DBCol.Block, b(1))!;
+  const r2 = store.get(DBCol.Block, b(2))!;
+  t.same([...r1], [1, 2, 3, 4], 'the small row kept its bytes');
+  t.same([...r2], new Array(200).fill(7), 'the large row kept its bytes');
+  t.not(r2.buffer, slab.buffer, 'the large row is not a view of the slab');
+  t.equal(store.get(DBCol.Block, b(3)), whole, 'an array of its own is cached as given');
+  t.equal(store.stats.reads - store.stats.cacheHits, 0, 'all three came from the cache');
+});
+
 t.test('a commit that does not cache its rows still makes the cache forget them', async (t) => {
   const store = await Store.open(joinPath(tempDir(t), 'data'));
   t.teardown(() => store.close());

@@ -140,6 +140,11 @@ export function branchChildrenOf(bytes: Uint8Array, hasValue: boolean): BranchCh
   return new BranchChildren(bitmap, bytes.subarray(at + 2, at + 2 + 32 * popcount16(bitmap)));
 }
 
+/**
+ * A node's bytes. A leaf's or an extension's are a view of a writer's slab (`BorshWriter.written`):
+ * an edit's new nodes are written to the store, which copies them, and kept decoded, not as bytes.
+ * A branch's are its own: its decoded children view them, and decoded nodes are cached.
+ */
 export function encodeRawNode(node: RawNodeInput, memoryUsage: bigint): Uint8Array {
   if (node.kind === 'branch') return encodeBranch(node.value, null, node.children, memoryUsage);
   const w = new BorshWriter(128);
@@ -153,7 +158,7 @@ export function encodeRawNode(node: RawNodeInput, memoryUsage: bigint): Uint8Arr
       break;
   }
   w.u64(memoryUsage);
-  return w.toBytes();
+  return w.written();
 }
 
 function readChildren(r: BorshReader): BranchChildren {
