@@ -6,7 +6,6 @@
 // receipt. Every state step is committed with nearcore's StateChangeCause; a failing receipt rolls
 // back.
 import {
-  actionHash,
   type CryptoHash,
   decodeReceipt,
   decodeSignedTransaction,
@@ -25,7 +24,7 @@ import { applyGlobalContractDistribution } from './global_contracts.js';
 import { type ExecutionOutcome, encodeOutcome, outcomeHashes } from './outcome.js';
 import { applyDataReceipt, applyPromiseResume, postponeIfWaiting } from './postponed.js';
 import { setPromiseYieldReceipt } from './promise_yield.js';
-import { executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
+import { type ExecContext, executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
 import { specReceipt } from './receipt_spec.js';
 import { verifyTransaction } from './verifier.js';
 import { resolvePromiseYieldTimeouts } from './yield_timeouts.js';
@@ -97,7 +96,18 @@ function appliedReceipt(r: Receipt): AppliedReceipt {
 }
 
 export class Runtime {
+  /** What every receipt of a chunk runs with, made once per chunk (its ApplyContext). */
+  private exec: { readonly ctx: ApplyContext; readonly value: ExecContext } | null = null;
+
   constructor(readonly o: RuntimeOptions) {}
+
+  private execContext(ctx: ApplyContext): ExecContext {
+    if (this.exec?.ctx !== ctx) {
+      const { config, validators, functionCall } = this.o;
+      this.exec = { ctx, value: { ...ctx, config, validators, ...(functionCall ? { functionCall } : {}) } };
+    }
+    return this.exec.value;
+  }
 
   applyChunk(
     ctx: ApplyContext,
@@ -314,18 +324,7 @@ export class Runtime {
     } else ready = postponeIfWaiting(state, receipt);
     if (!ready) return [];
     const run = ready.receipt;
-    const result = executeActionReceipt(
-      {
-        ...ctx,
-        config: this.o.config,
-        validators: this.o.validators,
-        ...(this.o.functionCall ? { functionCall: this.o.functionCall } : {}),
-        actionHash: (i: number) => actionHash(run.receiptId, ctx.blockHeight, i),
-      },
-      state,
-      run,
-      ready.results,
-    );
+    const result = executeActionReceipt(this.execContext(ctx), state, run, ready.results);
     return this.finishReceipt(ctx, run, result, res);
   }
 

@@ -4,6 +4,7 @@
 import {
   type Account,
   type Action,
+  actionHash,
   balanceRefundReceiver,
   concatBytes,
   type Receipt,
@@ -62,8 +63,8 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
     const { ctx, state, receipt, action, account } = i;
     const ar = receipt.receipt;
     if (ar.kind !== 'Action') throw new TypeError('not an action receipt');
-    const actionHash = ctx.actionHash(i.actionIndex);
-    const ext = new RuntimeExt(state, receipt.receiverId, actionHash, ctx.blockHeight, ctx.validators);
+    const hash = actionHash(receipt.receiptId, ctx.blockHeight, i.actionIndex);
+    const ext = new RuntimeExt(state, receipt.receiverId, hash, ctx.blockHeight, ctx.validators);
     const contract = resolveContract(state, receipt.receiverId, account);
     const outcome: VMOutcome = runFunction({
       code: contract.code,
@@ -78,7 +79,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
         promiseResults: i.promiseResults,
         attachedDeposit: action.deposit,
         prepaidGas: action.gas,
-        randomSeed: sha256(concatBytes(actionHash, ctx.randomSeed)),
+        randomSeed: sha256(concatBytes(hash, ctx.randomSeed)),
         viewMaxGasBurnt: null,
         outputDataReceivers: ar.outputDataReceivers.map((o) => o.receiverId),
         refundTo: balanceRefundReceiver(receipt),

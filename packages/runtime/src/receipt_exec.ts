@@ -66,7 +66,6 @@ export interface ExecContext {
   readonly config: RuntimeConfig;
   readonly validators: ReadonlyMap<string, bigint>;
   readonly functionCall?: FunctionCallRunner;
-  readonly actionHash: (index: number) => CryptoHash;
 }
 
 type ReturnData =
