@@ -87,6 +87,13 @@ export function binaryKey(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
+/** The bytes a `binaryKey` string was made of. */
+export function bytesOfBinaryKey(key: string): Uint8Array {
+  const out = new Uint8Array(key.length);
+  for (let i = 0; i < key.length; i++) out[i] = key.charCodeAt(i);
+  return out;
+}
+
 export function toHex(bytes: Uint8Array): string {
   const n = bytes.length;
   if (n <= IN_HEAP_MAX) {

@@ -2,7 +2,14 @@
 // root with the nodes and values to insert and the old ones the change replaced, each with a
 // reference count, exactly as nearcore's TrieChanges. Shapes are normalised on delete so the root
 // depends only on the final key set.
-import { binaryKey, type CryptoHash, compareBytes, concatBytes, sha256 } from '@nearlite/primitives';
+import {
+  binaryKey,
+  bytesOfBinaryKey,
+  type CryptoHash,
+  compareBytes,
+  concatBytes,
+  sha256,
+} from '@nearlite/primitives';
 import { commonPrefixLength, toNibbles } from './nibbles.js';
 import {
   type BranchChildren,
@@ -89,7 +96,11 @@ function hasChild(b: Branch, i: number): boolean {
 
 class Editor {
   readonly trie: Trie;
-  readonly deleted = new Map<string, { hash: CryptoHash; rc: number }>();
+  /**
+   * Counts of the nodes and values replaced, by `binaryKey` of their hash: the hashes are made from
+   * the keys once the edit is done, so none of the views an edit reads them through outlives it.
+   */
+  readonly deleted = new Map<string, number>();
   readonly inserted = new Map<string, { hash: CryptoHash; bytes: Uint8Array; rc: number }>();
 
   constructor(readonly storage: TrieStorage) {
@@ -98,9 +109,7 @@ class Editor {
 
   private del(hash: CryptoHash): void {
     const k = binaryKey(hash);
-    const cur = this.deleted.get(k);
-    if (cur) cur.rc++;
-    else this.deleted.set(k, { hash, rc: 1 });
+    this.deleted.set(k, (this.deleted.get(k) ?? 0) + 1);
   }
 
   private ins(hash: CryptoHash, bytes: Uint8Array): void {
@@ -362,7 +371,7 @@ export function applyChanges(
     oldRoot,
     newRoot,
     insertions: [...ed.inserted.values()],
-    deletions: [...ed.deleted.values()],
+    deletions: Array.from(ed.deleted, ([k, rc]) => ({ hash: bytesOfBinaryKey(k), rc })),
   };
 }
 
