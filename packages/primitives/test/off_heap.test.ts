@@ -32,7 +32,10 @@ t.test('arrays of their own are not partial views', async (t) => {
 
 t.test('a writer gives its bytes in place or as a copy, the same bytes', async (t) => {
   const w = new BorshWriter(4);
-  w.u8(7).u32(0x01020304).string('héllo').u64(1n << 40n);
+  w.u8(7)
+    .u32(0x01020304)
+    .string('héllo')
+    .u64(1n << 40n);
   const copy = w.toBytes();
   const view = w.written();
   t.same([...view], [...copy]);
