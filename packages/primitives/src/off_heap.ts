@@ -29,10 +29,12 @@ export function offHeap(n: number): Uint8Array {
 }
 
 /**
- * Whether `bytes` may be a view of a larger buffer (a slab region, a Node.js pool buffer), which it
- * would keep alive: true for any view that does not start its buffer. Reading `byteOffset` does not
- * move a small array's bytes off the heap, as asking for its `buffer` does.
+ * Whether `bytes` is a view of part of a larger buffer (a slab region, a Node.js pool buffer), which
+ * it would keep alive. A view past the start of its buffer is known by its offset; one at the start
+ * by its buffer's length when it is over `IN_HEAP_MAX`, whose bytes are outside the heap already,
+ * so asking for its buffer moves nothing (for a smaller array it would).
  */
 export function isPartialView(bytes: Uint8Array): boolean {
-  return bytes.byteOffset !== 0;
+  if (bytes.byteOffset !== 0) return true;
+  return bytes.length > IN_HEAP_MAX && bytes.buffer.byteLength !== bytes.length;
 }

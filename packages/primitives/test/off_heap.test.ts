@@ -28,6 +28,8 @@ t.test('arrays of their own are not partial views', async (t) => {
   t.notOk(isPartialView(new Uint8Array(1000)), 'with a backing store');
   t.notOk(isPartialView(Uint8Array.of(1, 2, 3).slice()), 'a copy');
   t.ok(isPartialView(new Uint8Array(100).subarray(1)), 'a view past the start of its buffer');
+  t.ok(isPartialView(new Uint8Array(1000).subarray(0, 500)), 'a large view at the start of its buffer');
+  t.notOk(isPartialView(new Uint8Array(1000).subarray(0, 1000)), 'a view of the whole buffer');
 });
 
 t.test('a writer gives its bytes in place or as a copy, the same bytes', async (t) => {
