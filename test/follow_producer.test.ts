@@ -32,7 +32,7 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
   const follower = await startNode(followerHome, ['--follow', producer.url]);
   t.teardown(() => follower.stop());
-  const { body: finalBlock } = await producer.rpc<{ header: { height: number } }>('block', {
+  const { body: finalBlock } = await producer.rpc<{ header: { height: number; hash: string } }>('block', {
     finality: 'final',
   });
   const top = finalBlock.result!.header.height;
@@ -52,7 +52,9 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
     if (!block.result) continue;
     await same('EXPERIMENTAL_changes_in_block', { block_id: h }, `#${h}`);
     await same('gas_price', [h], `#${h}`);
+    await same('EXPERIMENTAL_validators_ordered', { block_id: h }, `#${h}`);
     for (const shard of [0, 1]) {
+      await same('EXPERIMENTAL_congestion_level', { block_id: h, shard_id: shard }, `#${h}/${shard}`);
       const chunk = await same('chunk', { block_id: h, shard_id: shard }, `#${h}/${shard}`);
       for (const tx of (chunk.result?.transactions ?? []) as { hash: string; signer_id: string }[]) {
         txs.push([tx.hash, tx.signer_id]);
@@ -93,6 +95,26 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
     );
   }
   t.ok(txs.length >= 6, `${txs.length} transactions compared`);
+  // What the follower says of itself: its own head, its history's kind, its configuration.
+  const storage = await follower.rpc<Record<string, unknown>>('EXPERIMENTAL_split_storage_info', {});
+  const cursor = storage.body.result!.head_height as number;
+  t.ok(cursor >= top, 'the head is the cursor');
+  t.same(storage.body.result, {
+    head_height: cursor,
+    final_head_height: cursor,
+    cold_head_height: null,
+    hot_db_kind: 'RPC',
+  });
+  const config = await follower.rpc<Record<string, unknown>>('client_config', null);
+  t.equal(config.body.result!.archive, false);
+  t.equal(config.body.result!.chain_id, 'test-chain');
+  const windows = await follower.rpc<unknown[]>('maintenance_windows', { account_id: 'test.near' });
+  t.same(windows.body.result, [], 'the validator produces every block');
+  const proof = await follower.rpc('EXPERIMENTAL_light_client_block_proof', {
+    block_hash: finalBlock.result!.header.hash,
+    light_client_head: finalBlock.result!.header.hash,
+  });
+  t.equal(proof.body.error?.cause?.name, 'INTERNAL_ERROR', 'no block merkle tree to prove with');
   for (const [hash, signer] of txs) {
     const st = await same(
       'EXPERIMENTAL_tx_status',

@@ -37,6 +37,7 @@ export * from './views/block_view.js';
 export * from './views/call_function.js';
 export * from './views/changes.js';
 export * from './views/config_views.js';
+export * from './views/congestion_level.js';
 export * from './views/query.js';
 export * from './views/state_value_cache.js';
 export * from './views/status_view.js';

@@ -4,9 +4,12 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
+  congestionLevel,
+  congestionLimits,
   FinalTxAnswers,
   type Genesis,
   genesisConfigView,
+  maintenanceWindowsView,
   networkInfoView,
   type PreparedViewCall,
   prepareViewCall,
@@ -14,6 +17,7 @@ import {
   type QueryAt,
   shardLayoutFromView,
   statusView,
+  validatorsOrderedView,
   validatorsView,
   viewAccessKey,
   viewAccessKeyList,
@@ -22,6 +26,7 @@ import {
   viewState,
 } from '@nearlite/chain';
 import {
+  type BlockId,
   type BlockReference,
   type ChunkReference,
   type QueryRequest,
@@ -93,6 +98,10 @@ export interface FollowerBackendOptions {
   readonly health?: () => void;
   /** config.json's trie_viewer_state_size_limit. */
   readonly stateSizeLimit?: bigint | null;
+  /** Whether the history keeps every block (no GC), for `EXPERIMENTAL_split_storage_info`. */
+  readonly archive: boolean;
+  /** The `client_config` answer. */
+  readonly clientConfig: object;
 }
 
 function readOnly(method: string): HandlerError {
@@ -361,6 +370,61 @@ export class FollowerBackend implements RpcBackend {
 
   nextLightClientBlock(): object | null {
     throw lightClientUnavailable('next_light_client_block');
+  }
+
+  lightClientBlockProof(): object {
+    throw lightClientUnavailable('EXPERIMENTAL_light_client_block_proof');
+  }
+
+  async validatorsOrdered(blockId: BlockId | null): Promise<object> {
+    if (blockId !== null) {
+      const h = this.history;
+      try {
+        await resolveBlock(h, { blockId }, h.firstHeight());
+      } catch (err) {
+        if (err instanceof HandlerError) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+        throw err;
+      }
+    }
+    return validatorsOrderedView(this.o.genesis.config);
+  }
+
+  async congestionLevel(id: ChunkReference): Promise<object> {
+    const chunk = (await this.chunk(id)) as RawJson;
+    const info = (JSON.parse(chunk.json) as { header: { congestion_info?: Record<string, unknown> | null } })
+      .header.congestion_info;
+    // A chunk from before congestion control has no congestion info: level 0, as nearcore says.
+    const level = info
+      ? congestionLevel(
+          {
+            delayedReceiptsGas: BigInt(info.delayed_receipts_gas as string),
+            bufferedReceiptsGas: BigInt(info.buffered_receipts_gas as string),
+            receiptBytes: BigInt(info.receipt_bytes as number | string),
+          },
+          congestionLimits(this.o.runtimeConfigView),
+        )
+      : 0;
+    return { congestion_level: level };
+  }
+
+  maintenanceWindows(accountId: string): object {
+    const cfg = this.o.genesis.config;
+    return maintenanceWindowsView(cfg, this.history.cursor()?.height ?? cfg.genesisHeight, accountId);
+  }
+
+  /** The stream carries final blocks only: the head is final as soon as it is kept. */
+  splitStorageInfo(): object {
+    const height = this.history.cursor()?.height ?? null;
+    return {
+      head_height: height,
+      final_head_height: height,
+      cold_head_height: null,
+      hot_db_kind: this.o.archive ? 'Archive' : 'RPC',
+    };
+  }
+
+  clientConfig(): object {
+    return this.o.clientConfig;
   }
 }
 

@@ -93,6 +93,19 @@ export interface RpcBackend {
 
   lightClientProof(request: LightClientProofRequest, lightClientHead: CryptoHash): View;
   nextLightClientBlock(lastBlockHash: CryptoHash): View | null;
+  /** `{block_header_lite, block_proof}`: `blockHash` under the head's block merkle root. */
+  lightClientBlockProof(blockHash: CryptoHash, lightClientHead: CryptoHash): View;
+
+  /** The block producers of the epoch of `blockId` (the head's when null), each once, in order. */
+  validatorsOrdered(blockId: BlockId | null): View | Promise<View>;
+  /** `{congestion_level}` of the chunk's shard, as the chunk's congestion info puts it. */
+  congestionLevel(id: ChunkReference): View | Promise<View>;
+  /** `[{start, end}]`: the heights left in the head's epoch where the account produces nothing. */
+  maintenanceWindows(accountId: string): View | Promise<View>;
+  /** `{head_height, final_head_height, cold_head_height, hot_db_kind}`. */
+  splitStorageInfo(): View | Promise<View>;
+  /** The node's configuration in nearcore's ClientConfig shape. */
+  clientConfig(): View;
 
   /** Records arrive as raw JSON; a malformed one is reported by throwing `RpcParseError`. */
   /**

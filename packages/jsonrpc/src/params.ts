@@ -161,3 +161,22 @@ export function tuple(v: unknown, size: number): unknown[] {
   if (v.length !== size) throw invalidLength(v.length, `a tuple of size ${size}`);
   return v;
 }
+
+/**
+ * A params struct as serde's derive reads it: from an object (missing fields come back undefined;
+ * the caller says which are required), or from a sequence of its fields in declaration order, every
+ * one present and nothing after them.
+ */
+export function structFields(params: unknown, structName: string, fields: readonly string[]): Obj {
+  if (!Array.isArray(params)) return expectStruct(params, structName);
+  const n = fields.length;
+  if (params.length < n) {
+    throw invalidLength(params.length, `struct ${structName} with ${n} element${n === 1 ? '' : 's'}`);
+  }
+  if (params.length > n) throw invalidLength(params.length, 'fewer elements in array');
+  const o: Obj = {};
+  fields.forEach((f, i) => {
+    o[f] = params[i];
+  });
+  return o;
+}

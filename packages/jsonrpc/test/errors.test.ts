@@ -1,5 +1,6 @@
 // Error shapes and HTTP codes as nearcore sends them, checked against @near-js/jsonrpc-types and
 // parsed by near-api-js 7's JsonRpcProvider into its typed error classes.
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import * as T from '@near-js/jsonrpc-types';
 import { JsonRpcProvider } from 'near-api-js';
@@ -205,4 +206,14 @@ t.test('what the HTTP layer refuses is a JSON-RPC envelope, never fastify’s ow
     /FST_|fastify/,
     `a contradictory request: ${lengthLie.status}, nothing internal`,
   );
+});
+
+t.test("every method of nearcore's OpenAPI spec is served", async (t) => {
+  const url = new URL('./fixtures/openapi_paths.json', import.meta.url);
+  const { paths } = JSON.parse(readFileSync(url, 'utf8')) as { paths: string[] };
+  t.equal(paths.length, 31);
+  for (const path of paths) {
+    const r = await h.rpc(path.slice(1), {});
+    t.not(r.json.error?.cause?.name, 'METHOD_NOT_FOUND', path);
+  }
 });

@@ -136,6 +136,7 @@ t.test('methods that ignore their params accept anything', async (t) => {
     ['network_info', 'networkInfo'],
     ['genesis_config', 'genesisConfig'],
     ['EXPERIMENTAL_genesis_config', 'genesisConfig'],
+    ['client_config', 'clientConfig'],
   ] as const) {
     for (const p of [[], null, {}, 'x'])
       t.same(await reaches(method, p), [call], `${method} ${JSON.stringify(p)}`);
@@ -365,4 +366,79 @@ t.test('without a sandbox, the sandbox methods do not exist', async (t) => {
     });
     t.equal(plain.backend.calls.length, 0, `${method} never reaches the backend`);
   }
+});
+
+t.test('EXPERIMENTAL_validators_ordered: {block_id}, {}, [id | null]', async (t) => {
+  const m = 'EXPERIMENTAL_validators_ordered';
+  t.same(await reaches(m, { block_id: 12 }), ['validatorsOrdered', 12]);
+  t.same(await reaches(m, { block_id: HASH }), ['validatorsOrdered', hash]);
+  t.same(await reaches(m, { block_id: null }), ['validatorsOrdered', null]);
+  t.same(await reaches(m, {}), ['validatorsOrdered', null]);
+  t.same(await reaches(m, [null]), ['validatorsOrdered', null]);
+  t.same(await reaches(m, [12]), ['validatorsOrdered', 12]);
+  await parseFails(
+    t,
+    m,
+    null,
+    'Failed parsing args: invalid type: null, expected struct RpcValidatorsOrderedRequest',
+  );
+  await parseFails(
+    t,
+    m,
+    [],
+    'Failed parsing args: invalid length 0, expected struct RpcValidatorsOrderedRequest with 1 element',
+  );
+  await parseFails(t, m, [1, 2], 'Failed parsing args: invalid length 2, expected fewer elements in array');
+  await parseFails(t, m, { block_id: 'x' }, /untagged enum BlockId/);
+});
+
+t.test('EXPERIMENTAL_light_client_block_proof: both hashes, as an object or a pair', async (t) => {
+  const m = 'EXPERIMENTAL_light_client_block_proof';
+  t.same(await reaches(m, { block_hash: HASH, light_client_head: HASH }), [
+    'lightClientBlockProof',
+    hash,
+    hash,
+  ]);
+  t.same(await reaches(m, [HASH, HASH]), ['lightClientBlockProof', hash, hash]);
+  await parseFails(t, m, { block_hash: HASH }, 'Failed parsing args: missing field `light_client_head`');
+  await parseFails(
+    t,
+    m,
+    [HASH],
+    'Failed parsing args: invalid length 1, expected struct RpcLightClientBlockProofRequest with 2 elements',
+  );
+});
+
+t.test('EXPERIMENTAL_congestion_level names its chunk as chunk does', async (t) => {
+  const m = 'EXPERIMENTAL_congestion_level';
+  t.same(await reaches(m, { chunk_id: HASH }), ['congestionLevel', { chunkId: hash }]);
+  t.same(await reaches(m, { block_id: 5, shard_id: 1 }), ['congestionLevel', { blockId: 5, shardId: 1 }]);
+  t.same(await reaches(m, [[5, 0]]), ['congestionLevel', { blockId: 5, shardId: 0 }]);
+  await parseFails(t, m, { shard_id: 1 }, /untagged enum ChunkReference/);
+});
+
+t.test('maintenance_windows and its EXPERIMENTAL_ alias take an account id', async (t) => {
+  for (const m of ['maintenance_windows', 'EXPERIMENTAL_maintenance_windows']) {
+    t.same(await reaches(m, { account_id: 'alice.near' }), ['maintenanceWindows', 'alice.near']);
+    t.same(await reaches(m, ['alice.near']), ['maintenanceWindows', 'alice.near']);
+    await parseFails(t, m, {}, 'Failed parsing args: missing field `account_id`');
+    await parseFails(t, m, { account_id: 'Alice' }, /invalid value: "Alice"/);
+  }
+});
+
+t.test('EXPERIMENTAL_split_storage_info takes an empty struct', async (t) => {
+  const m = 'EXPERIMENTAL_split_storage_info';
+  for (const p of [{}, [], { anything: 1 }]) t.same(await reaches(m, p), ['splitStorageInfo']);
+  await parseFails(
+    t,
+    m,
+    null,
+    'Failed parsing args: invalid type: null, expected struct RpcSplitStorageInfoRequest',
+  );
+  await parseFails(t, m, [1], 'Failed parsing args: invalid length 1, expected fewer elements in array');
+  const r = await h.rpc(m, {});
+  t.ok(
+    T.RpcSplitStorageInfoResponseSchema().safeParse(camel(r.json.result)).success,
+    'RpcSplitStorageInfoResponseSchema',
+  );
 });

@@ -129,6 +129,7 @@ export class FollowerNode {
         services,
         fileConfig,
         rpcAddr,
+        archive,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,

@@ -13,6 +13,7 @@ import {
 } from '@nearlite/follower';
 import { type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
 import { HandlerError } from '@nearlite/primitives';
+import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import type { Logger } from './log.js';
@@ -26,6 +27,8 @@ export interface HistoryRpcOptions {
   readonly services: Services;
   readonly fileConfig: NodeConfig;
   readonly rpcAddr: string;
+  /** Whether the history keeps every block (a follower without GC). */
+  readonly archive: boolean;
   readonly nodeKeyPath: string;
   readonly upstreamRpc: string | undefined;
   readonly pool: ViewCallPool;
@@ -63,6 +66,12 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     },
     stateSizeLimit:
       fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
+    archive: o.archive,
+    clientConfig: clientConfigView({
+      config: { ...fileConfig, rpcAddr: o.rpcAddr, archive: o.archive },
+      genesis: o.genesis.config,
+      producing: false,
+    }),
   });
   const metrics = new FollowerMetrics(history, o.loop);
   const { host, port } = parseHostPort(o.rpcAddr);

@@ -15,7 +15,10 @@ export type ViewClientMethods =
   | 'validators'
   | 'gasPrice'
   | 'genesisConfig'
-  | 'protocolConfig';
+  | 'protocolConfig'
+  | 'validatorsOrdered'
+  | 'congestionLevel'
+  | 'maintenanceWindows';
 
 /** Everything else but health, built by the node's services over the chain. */
 export type ServiceMethods = Omit<RpcBackend, ViewClientMethods | 'headHeight' | 'health'>;
@@ -37,6 +40,9 @@ export function createRpcBackend(
     gasPrice: (blockId) => views.gasPrice(blockId),
     genesisConfig: () => views.genesisConfig(),
     protocolConfig: (ref) => views.protocolConfig(ref),
+    validatorsOrdered: (blockId) => views.validatorsOrdered(blockId),
+    congestionLevel: (id) => views.congestionLevel(id),
+    maintenanceWindows: (accountId) => views.maintenanceWindows(accountId),
   };
 }
 

@@ -56,6 +56,7 @@ export class ServeNode {
         services,
         fileConfig,
         rpcAddr,
+        archive: fileConfig.archive,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,

@@ -3,6 +3,7 @@ import {
   blockEffectsView,
   type ChainHandle,
   changesView,
+  lightClientBlockProof,
   lightClientExecutionProof,
   nextLightClientBlock,
   runtimeTxCodecs,
@@ -19,6 +20,7 @@ import {
 } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW } from '@nearlite/runtime';
 import { RUNTIME_CONFIG } from './applier.js';
+import { clientConfigView } from './client_config.js';
 import type { NodeConfig } from './config.js';
 import { producerCallFunction } from './producer_views.js';
 import { queryView } from './query.js';
@@ -94,8 +96,24 @@ export function createServices(): Services {
         changesInBlock: (ref) => blockEffectsView(chain, ref),
         lightClientProof: (req, head) => lightClientExecutionProof(chain, codecs(chain), req, head),
         nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
+        lightClientBlockProof: (block, head) => lightClientBlockProof(chain, block, head),
+        splitStorageInfo: () => splitStorageInfo(chain, config.archive),
+        clientConfig: () =>
+          clientConfigView({ config, genesis: chain.genesis.config, producing: chain.canProduce }),
         ...(config.sandbox ? sandboxMethods(chain, config.blockTimeMs) : {}),
       };
     },
+  };
+}
+
+/** EXPERIMENTAL_split_storage_info of a node with one database: no cold head, the hot one's kind. */
+function splitStorageInfo(chain: ChainHandle, archive: boolean): object {
+  const head = chain.headHeader();
+  const final = chain.chainStore.blockHeader(head.rest.lastFinalBlock);
+  return {
+    head_height: head.lite.height,
+    final_head_height: final?.lite.height ?? chain.genesis.config.genesisHeight,
+    cold_head_height: null,
+    hot_db_kind: archive ? 'Archive' : 'RPC',
   };
 }

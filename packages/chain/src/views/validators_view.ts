@@ -41,3 +41,27 @@ export function validatorsView(cfg: GenesisConfig, shardIds: readonly number[], 
     epoch_height: epochHeightOf(height, cfg.genesisHeight, cfg.epochLength),
   };
 }
+
+/** EXPERIMENTAL_validators_ordered: the epoch's block producers, each once, in settlement order. */
+export function validatorsOrderedView(cfg: GenesisConfig): object[] {
+  const seen = new Set<string>();
+  return cfg.validators
+    .filter((v) => !seen.has(v.accountId) && seen.add(v.accountId))
+    .map((v) => ({
+      validator_stake_struct_version: 'V1',
+      account_id: v.accountId,
+      public_key: v.publicKeyText,
+      stake: v.amount.toString(),
+    }));
+}
+
+/**
+ * maintenance_windows: the runs of heights from the head to the end of its epoch at which the account
+ * produces no block and no chunk, each `{start, end}` with `end` exclusive. Here every validator
+ * produces every block and chunk, so a validator has none and anyone else has the rest of the epoch.
+ */
+export function maintenanceWindowsView(cfg: GenesisConfig, headHeight: number, accountId: string): object[] {
+  const end = epochOf(headHeight, cfg.genesisHeight, cfg.epochLength).endHeight + 1;
+  if (cfg.validators.some((v) => v.accountId === accountId) || headHeight >= end) return [];
+  return [{ start: headHeight, end }];
+}

@@ -18,6 +18,7 @@ import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
+import { congestionLevel, congestionLimits } from './congestion_level.js';
 import {
   type QueryAt,
   TRIE_VIEWER_STATE_SIZE_LIMIT,
@@ -30,7 +31,7 @@ import {
 } from './query.js';
 import { CachedViewTrie } from './state_value_cache.js';
 import { networkInfoView, statusView } from './status_view.js';
-import { validatorsView } from './validators_view.js';
+import { maintenanceWindowsView, validatorsOrderedView, validatorsView } from './validators_view.js';
 
 export interface ViewClientOptions {
   readonly chain: ChainHandle;
@@ -46,6 +47,8 @@ export interface ViewClientOptions {
   /** config.json's trie_viewer_state_size_limit (bytes; null: unlimited); nearcore's 50,000 if absent. */
   readonly stateSizeLimit?: bigint | null;
 }
+
+type ChunkId = { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number };
 
 const toRawJson = (bytes: Uint8Array) => new RawJson(fromUtf8(bytes));
 
@@ -105,9 +108,13 @@ export class ViewClient {
     return json;
   }
 
-  chunk(
-    id: { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number },
-  ): object {
+  chunk(id: ChunkId): object {
+    const bytes = this.chunkRow(id);
+    return this.chunkViews.of(bytes, (b) => this.chunkView(decodeChunk(b)));
+  }
+
+  /** The stored chunk `id` names: by hash, or the header a block carries for a shard. */
+  private chunkRow(id: ChunkId): Uint8Array {
     const chain = this.o.chain;
     let chunkHash: CryptoHash;
     if ('chunkId' in id) chunkHash = id.chunkId;
@@ -133,7 +140,29 @@ export class ViewClient {
         `Chunk Missing (unavailable on the node): ChunkHash(\`${hash}\`) \n Cause: Unknown`,
       );
     }
-    return this.chunkViews.of(bytes, (b) => this.chunkView(decodeChunk(b)));
+    return bytes;
+  }
+
+  /** EXPERIMENTAL_congestion_level: the chunk's congestion info as one fraction. */
+  congestionLevel(id: ChunkId): object {
+    const info = decodeChunk(this.chunkRow(id)).header.inner.congestionInfo;
+    return { congestion_level: congestionLevel(info, congestionLimits(this.o.runtimeConfigView)) };
+  }
+
+  /** EXPERIMENTAL_validators_ordered at a block (the head when null); UNKNOWN_EPOCH if unknown. */
+  validatorsOrdered(blockId: BlockId | null): object[] {
+    const chain = this.o.chain;
+    if (blockId !== null) {
+      const hash = typeof blockId === 'number' ? chain.chainStore.blockHashByHeight(blockId) : blockId;
+      if (!hash || !chain.chainStore.blockHeader(hash)) {
+        throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+      }
+    }
+    return validatorsOrderedView(chain.genesis.config);
+  }
+
+  maintenanceWindows(accountId: string): object[] {
+    return maintenanceWindowsView(this.o.chain.genesis.config, this.o.chain.head().height, accountId);
   }
 
   private chunkView(chunk: Chunk): RawJson {

@@ -5,17 +5,24 @@ import { broadcast_tx_async } from './broadcast_tx_async.js';
 import { broadcast_tx_commit } from './broadcast_tx_commit.js';
 import { changes } from './changes.js';
 import { chunk } from './chunk.js';
+import { client_config } from './client_config.js';
 import { EXPERIMENTAL_changes } from './EXPERIMENTAL_changes.js';
 import { EXPERIMENTAL_changes_in_block } from './EXPERIMENTAL_changes_in_block.js';
+import { EXPERIMENTAL_congestion_level } from './EXPERIMENTAL_congestion_level.js';
 import { EXPERIMENTAL_genesis_config } from './EXPERIMENTAL_genesis_config.js';
+import { EXPERIMENTAL_light_client_block_proof } from './EXPERIMENTAL_light_client_block_proof.js';
 import { EXPERIMENTAL_light_client_proof } from './EXPERIMENTAL_light_client_proof.js';
+import { EXPERIMENTAL_maintenance_windows } from './EXPERIMENTAL_maintenance_windows.js';
 import { EXPERIMENTAL_protocol_config } from './EXPERIMENTAL_protocol_config.js';
 import { EXPERIMENTAL_receipt } from './EXPERIMENTAL_receipt.js';
+import { EXPERIMENTAL_split_storage_info } from './EXPERIMENTAL_split_storage_info.js';
 import { EXPERIMENTAL_tx_status } from './EXPERIMENTAL_tx_status.js';
+import { EXPERIMENTAL_validators_ordered } from './EXPERIMENTAL_validators_ordered.js';
 import { gas_price } from './gas_price.js';
 import { genesis_config } from './genesis_config.js';
 import { health } from './health.js';
 import { light_client_proof } from './light_client_proof.js';
+import { maintenance_windows } from './maintenance_windows.js';
 import { network_info } from './network_info.js';
 import { next_light_client_block } from './next_light_client_block.js';
 import { query } from './query.js';
@@ -33,27 +40,34 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   broadcast_tx_async,
   broadcast_tx_commit,
   changes,
-  chunk,
   EXPERIMENTAL_changes,
   EXPERIMENTAL_changes_in_block,
-  EXPERIMENTAL_genesis_config,
-  EXPERIMENTAL_light_client_proof,
-  EXPERIMENTAL_protocol_config,
-  EXPERIMENTAL_receipt,
-  EXPERIMENTAL_tx_status,
+  chunk,
+  client_config,
+  EXPERIMENTAL_congestion_level,
   gas_price,
+  EXPERIMENTAL_genesis_config,
   genesis_config,
   health,
+  EXPERIMENTAL_light_client_block_proof,
   light_client_proof,
+  EXPERIMENTAL_light_client_proof,
+  maintenance_windows,
+  EXPERIMENTAL_maintenance_windows,
   network_info,
   next_light_client_block,
+  EXPERIMENTAL_protocol_config,
   query,
+  EXPERIMENTAL_receipt,
   sandbox_fast_forward,
   sandbox_patch_state,
   send_tx,
+  EXPERIMENTAL_split_storage_info,
   status,
   tx,
+  EXPERIMENTAL_tx_status,
   validators,
+  EXPERIMENTAL_validators_ordered,
 };
 
 /** Methods a backend offers only as a sandbox, with the backend member that serves each. */

@@ -1,0 +1,34 @@
+// EXPERIMENTAL_congestion_level: nearcore's localized congestion level of a chunk's congestion info,
+// the largest of its three fractions. Missed chunks are left out, as nearcore's view leaves them out.
+
+/** The congestion-control parameters the level divides by (`congestion_control_config`). */
+export interface CongestionLimits {
+  readonly max_congestion_incoming_gas: number;
+  readonly max_congestion_outgoing_gas: number;
+  readonly max_congestion_memory_consumption: number;
+}
+
+export interface CongestionAmounts {
+  readonly delayedReceiptsGas: bigint;
+  readonly bufferedReceiptsGas: bigint;
+  readonly receiptBytes: bigint;
+}
+
+/** value / max as an f64, and 1 from max on. */
+function clampedFraction(value: bigint, max: number): number {
+  const limit = BigInt(max);
+  return limit <= value ? 1 : Number(value) / Number(limit);
+}
+
+export function congestionLevel(info: CongestionAmounts, limits: CongestionLimits): number {
+  return Math.max(
+    clampedFraction(info.delayedReceiptsGas, limits.max_congestion_incoming_gas),
+    clampedFraction(info.bufferedReceiptsGas, limits.max_congestion_outgoing_gas),
+    clampedFraction(info.receiptBytes, limits.max_congestion_memory_consumption),
+  );
+}
+
+/** The limits out of a runtime config view (`EXPERIMENTAL_protocol_config`'s `runtime_config`). */
+export function congestionLimits(runtimeConfigView: object): CongestionLimits {
+  return (runtimeConfigView as { congestion_control_config: CongestionLimits }).congestion_control_config;
+}
