@@ -12,7 +12,7 @@ import {
   transactionHash,
 } from '@nearlite/primitives';
 import t from 'tap';
-import { initHome, readKeyFile, startNode } from './helpers/node.js';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -84,3 +84,59 @@ t.test('send_tx through a follower is answered by its upstream', async (t) => {
   const bad = await follower.rpc('send_tx', { signed_tx_base64: 'AAAA', wait_until: 'NONE' });
   t.equal(bad.body.error?.cause.name, 'PARSE_ERROR', 'undecodable bytes are refused before forwarding');
 });
+
+t.test(
+  "the validator views of a chain this genesis' validators did not make come from upstream",
+  async (t) => {
+    const dir = tempDir(t);
+    initHome(join(dir, 'producer'));
+    const producer = await startNode(join(dir, 'producer'), ['--block-time', '200']);
+    t.teardown(() => producer.stop());
+    // The stream is another network's: its blocks name other block producers (next_bp_hash), and it
+    // carries neither who they are nor what each produced.
+    initHome(join(dir, 'follower'));
+    const chain = syntheticChain(2);
+    writeLake(join(dir, 'blocks'), chain);
+    const follow = ['--follow', `file:${join(dir, 'blocks')}`];
+    const follower = await startNode(join(dir, 'follower'), [...follow, '--upstream-rpc', producer.url]);
+    t.teardown(() => follower.stop());
+    const key = readKeyFile(join(dir, 'producer'));
+    const last = chain[chain.length - 1]!.block.header.height;
+    await waitForHeight(follower, last);
+
+    const validators = await follower.rpc<{ current_validators: { public_key: string }[] }>('validators', [
+      null,
+    ]);
+    t.equal(
+      validators.body.result?.current_validators[0]?.public_key,
+      key.public_key,
+      "the upstream's validators",
+    );
+    for (const [method, params] of [
+      ['EXPERIMENTAL_validators_ordered', { block_id: null }],
+      ['maintenance_windows', { account_id: 'someone.test.near' }],
+    ] as const) {
+      const direct = await producer.rpc(method, params);
+      const forwarded = await follower.rpc(method, params);
+      t.ok(direct.body.result, `${method}: the producer answers`);
+      t.same(forwarded.body.result, direct.body.result, `${method}: the upstream's answer`);
+    }
+
+    // Without an upstream there is nothing to answer with: nearcore's own refusals.
+    initHome(join(dir, 'alone'));
+    const alone = await startNode(join(dir, 'alone'), follow);
+    t.teardown(() => alone.stop());
+    await waitForHeight(alone, last);
+    for (const [method, params] of [
+      ['validators', [null]],
+      ['EXPERIMENTAL_validators_ordered', {}],
+    ] as const) {
+      const r = await alone.rpc(method, params);
+      t.same(r.body.error?.cause, { name: 'VALIDATOR_INFO_UNAVAILABLE' }, method);
+      t.equal(r.body.error?.data, 'Validator info unavailable');
+    }
+    const windows = await alone.rpc('maintenance_windows', { account_id: 'test.near' });
+    t.equal(windows.status, 500);
+    t.match(windows.body.error?.cause?.info?.error_message, /--upstream-rpc/);
+  },
+);

@@ -96,8 +96,10 @@ t.test('a follower answers state views and runs view calls on its history', asyn
     expected,
     "test.near's keys: genesis and followed blocks",
   );
-  const validators = await node.rpc<{ current_validators: { account_id: string }[] }>('validators', [null]);
-  t.equal(validators.body.result!.current_validators[0]!.account_id, 'test.near');
+  // The followed blocks name block producers other than this genesis' (they came from another
+  // sandbox), and without --upstream-rpc nobody here knows them.
+  const validators = await node.rpc('validators', [null]);
+  t.same(validators.body.error?.cause, { name: 'VALIDATOR_INFO_UNAVAILABLE' });
   const gas = await node.rpc<{ gas_price: string }>('gas_price', [head]);
   t.equal(gas.body.result!.gas_price, chain.at(-1)!.block.header.gas_price);
   const send = await node.rpc('broadcast_tx_commit', ['AAAA']);

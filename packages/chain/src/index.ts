@@ -32,6 +32,7 @@ export * from './tx/tx_status.js';
 export * from './tx/tx_waiters.js';
 export * from './tx_pool.js';
 export * from './validator_stake.js';
+export * from './validators.js';
 export * from './views/block_ref.js';
 export * from './views/block_view.js';
 export * from './views/call_function.js';

@@ -4,6 +4,7 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
+  computeBpHash,
   congestionLevel,
   congestionLimits,
   FinalTxAnswers,
@@ -69,6 +70,7 @@ interface HeaderFacts {
   readonly prevStateRoot: string;
   readonly epochId: string;
   readonly gasPrice: string;
+  readonly nextBpHash: string;
   readonly chunkHashes: ReadonlyMap<number, string>;
 }
 
@@ -128,9 +130,29 @@ export class FollowerBackend implements RpcBackend {
   private readonly finalAnswers = new FinalTxAnswers();
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
+  /** The next_bp_hash of a chain whose every epoch has the genesis validators. */
+  private readonly genesisBpHash: string;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
+    this.genesisBpHash = base58Encode(computeBpHash(o.genesis.config.validators));
+  }
+
+  /**
+   * Whether the validator views can be computed here: on a chain nearlite produces, every epoch has
+   * the genesis validators, producing every block and chunk, and its blocks say so in next_bp_hash.
+   * A real network's producers change with each epoch and its stream does not carry them (nor what
+   * each produced), so those views come from the upstream RPC, as NEAR's read-rpc takes them.
+   */
+  private async validatorsAreGenesis(): Promise<boolean> {
+    const cursor = this.history.cursor();
+    const head = cursor && (await this.history.block(cursor.hash));
+    return !head || this.headerFacts(head).nextBpHash === this.genesisBpHash;
+  }
+
+  private fromUpstream(method: string, params: unknown, unavailable: () => HandlerError): Promise<object> {
+    if (!this.o.upstream) throw unavailable();
+    return this.o.upstream.call(method, params);
   }
 
   private get history(): HistoryReader {
@@ -152,6 +174,7 @@ export class FollowerBackend implements RpcBackend {
       prevStateRoot: String(h.prev_state_root),
       epochId: String(h.epoch_id),
       gasPrice: String(h.gas_price),
+      nextBpHash: String(h.next_bp_hash),
       chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
     };
     this.facts.set(b.height, f);
@@ -299,6 +322,15 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async validators(ref: Parameters<RpcBackend['validators']>[0]): Promise<object> {
+    if (!(await this.validatorsAreGenesis())) {
+      const params =
+        ref === null
+          ? [null]
+          : 'epochId' in ref
+            ? { epoch_id: base58Encode(ref.epochId) }
+            : { block_id: blockIdJson(ref.blockId) };
+      return this.fromUpstream('validators', params, validatorInfoUnavailable);
+    }
     const h = this.history;
     const b = await resolveBlock(
       h,
@@ -377,6 +409,10 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async validatorsOrdered(blockId: BlockId | null): Promise<object> {
+    if (!(await this.validatorsAreGenesis())) {
+      const params = { block_id: blockId === null ? null : blockIdJson(blockId) };
+      return this.fromUpstream('EXPERIMENTAL_validators_ordered', params, validatorInfoUnavailable);
+    }
     if (blockId !== null) {
       const h = this.history;
       try {
@@ -407,7 +443,14 @@ export class FollowerBackend implements RpcBackend {
     return { congestion_level: level };
   }
 
-  maintenanceWindows(accountId: string): object {
+  async maintenanceWindows(accountId: string): Promise<object> {
+    if (!(await this.validatorsAreGenesis())) {
+      return this.fromUpstream('maintenance_windows', { account_id: accountId }, () =>
+        internalError(
+          'maintenance_windows: the block stream does not carry the block and chunk producers of this network; start the follower with --upstream-rpc to ask its RPC',
+        ),
+      );
+    }
     const cfg = this.o.genesis.config;
     return maintenanceWindowsView(cfg, this.history.cursor()?.height ?? cfg.genesisHeight, accountId);
   }
@@ -426,6 +469,16 @@ export class FollowerBackend implements RpcBackend {
   clientConfig(): object {
     return this.o.clientConfig;
   }
+}
+
+const blockIdJson = (id: BlockId): number | string => (typeof id === 'number' ? id : base58Encode(id));
+
+function validatorInfoUnavailable(): HandlerError {
+  return new HandlerError('VALIDATOR_INFO_UNAVAILABLE', undefined, 'Validator info unavailable');
+}
+
+function internalError(message: string): HandlerError {
+  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }
 
 function lightClientUnavailable(method: string): HandlerError {
