@@ -1,7 +1,12 @@
 // The methods of nearcore's OpenAPI catalogue beyond the everyday ones, called through
 // @near-js/jsonrpc-client (which validates every answer against its schemas) on a running node:
 // validators_ordered, light_client_block_proof, congestion_level, maintenance_windows,
-// split_storage_info and client_config.
+// split_storage_info and client_config; and the EXPERIMENTAL_ view methods of newer nodes, `query`'s
+// kinds as methods of their own.
+
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   clientConfig,
   experimentalCongestionLevel,
@@ -14,6 +19,7 @@ import {
 } from '@near-js/jsonrpc-client';
 import bs58 from 'bs58';
 import t from 'tap';
+import { compileContract } from './helpers/asc.js';
 import { type BlockHeaderLite, blockHash, computeRoot, type MerklePathItem } from './helpers/light_client.js';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
@@ -33,6 +39,34 @@ t.test('the rest of the OpenAPI catalogue answers through @near-js/jsonrpc-clien
   const home = tempDir(t);
   initHome(home, ['--shards', '2', '--epoch-length', String(EPOCH_LENGTH)]);
   const key = readKeyFile(home);
+  // A contract from genesis, for the view methods: counter.test.near holds the counter at 7.
+  const code = await compileContract('counter');
+  const value = Buffer.alloc(4);
+  value.writeInt32LE(7);
+  const genesisPath = join(home, 'genesis.json');
+  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as { records: unknown[] };
+  genesis.records.push(
+    {
+      Account: {
+        account_id: 'counter.test.near',
+        account: {
+          amount: '10000000000000000000000000',
+          locked: '0',
+          code_hash: bs58.encode(createHash('sha256').update(code).digest()),
+          storage_usage: 0,
+        },
+      },
+    },
+    { Contract: { account_id: 'counter.test.near', code: Buffer.from(code).toString('base64') } },
+    {
+      Data: {
+        account_id: 'counter.test.near',
+        data_key: Buffer.from('n').toString('base64'),
+        value: value.toString('base64'),
+      },
+    },
+  );
+  writeFileSync(genesisPath, JSON.stringify(genesis));
   const node: RunningNode = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 8);
@@ -174,6 +208,91 @@ t.test('the rest of the OpenAPI catalogue answers through @near-js/jsonrpc-clien
     t.ok(info.finalHeadHeight <= info.headHeight - 2, 'the final head trails the head');
     const missing = await node.rpc('EXPERIMENTAL_split_storage_info', null);
     t.equal(missing.status, 400, 'params are a struct, not null');
+  });
+
+  t.test('EXPERIMENTAL_ view methods answer as query does, and fail as errors of their own', async (t) => {
+    const final = await header({ finality: 'final' });
+    const at = { block_id: final.height };
+    for (const [method, fields] of [
+      ['view_account', { account_id: 'counter.test.near' }],
+      ['view_code', { account_id: 'counter.test.near' }],
+      ['view_state', { account_id: 'counter.test.near', prefix_base64: '' }],
+      ['view_access_key', { account_id: 'test.near', public_key: key.public_key }],
+      ['view_access_key_list', { account_id: 'test.near' }],
+      ['call_function', { account_id: 'counter.test.near', method_name: 'get', args_base64: '' }],
+    ] as const) {
+      const viaQuery = await node.rpc('query', { request_type: method, ...fields, ...at });
+      const own = await node.rpc(`EXPERIMENTAL_${method}`, { ...fields, ...at });
+      t.ok(viaQuery.body.result, `query ${method} answers`);
+      t.same(own.body.result, viaQuery.body.result, `EXPERIMENTAL_${method}: query's result`);
+    }
+    const call = (method_name: string, account_id = 'counter.test.near') =>
+      node.rpc('EXPERIMENTAL_call_function', { account_id, method_name, args_base64: '', ...at });
+    const fails = async (r: Awaited<ReturnType<typeof call>>, vmError: unknown, text: string) => {
+      t.equal(r.status, 200);
+      t.same(r.body.error?.cause, {
+        name: 'CONTRACT_EXECUTION_ERROR',
+        info: { vm_error: vmError, block_height: final.height, block_hash: final.hash },
+      });
+      t.equal(r.body.error?.data, `Function call returned an error: ${text}`);
+    };
+    // nearcore's primitives FunctionCallError: a host error is its message, the rest as the VM says.
+    await fails(
+      await call('increment'),
+      { ExecutionError: 'storage_write is not allowed in view calls' },
+      'ExecutionError("storage_write is not allowed in view calls")',
+    );
+    await fails(
+      await call('nope'),
+      { MethodResolveError: 'MethodNotFound' },
+      'MethodResolveError(MethodNotFound)',
+    );
+    await fails(
+      await call('get', 'test.near'),
+      { CompilationError: { CodeDoesNotExist: { account_id: 'test.near' } } },
+      'CompilationError(CodeDoesNotExist { account_id: "test.near" })',
+    );
+    const legacy = await node.rpc<{ error: string }>('query', {
+      request_type: 'call_function',
+      account_id: 'counter.test.near',
+      method_name: 'nope',
+      args_base64: '',
+      ...at,
+    });
+    t.equal(
+      legacy.body.result?.error,
+      'wasm execution failed with error: MethodResolveError(MethodNotFound)',
+      'query keeps its legacy answer',
+    );
+    const other = 'ed25519:8SADZ8uSxabMedxxXu5UxuVJdcGhx4kso22E6eHyPyuQ';
+    const noKey = await node.rpc('EXPERIMENTAL_view_access_key', {
+      account_id: 'test.near',
+      public_key: other,
+      ...at,
+    });
+    t.same(noKey.body.error?.cause, {
+      name: 'UNKNOWN_ACCESS_KEY',
+      info: { public_key: other, block_height: final.height, block_hash: final.hash },
+    });
+    t.equal(noKey.body.error?.data, `Access key for public key ${other} does not exist while viewing`);
+    const unknown = await node.rpc('EXPERIMENTAL_view_account', {
+      account_id: 'test.near',
+      block_id: 10_000_000,
+    });
+    t.same(unknown.body.error?.cause, {
+      name: 'UNKNOWN_BLOCK',
+      info: { block_reference: { block_id: 10_000_000 } },
+    });
+    t.equal(
+      unknown.body.error?.data,
+      'Block either has never been observed on the node or has been garbage collected: BlockId(Height(10000000))',
+    );
+    const array = await node.rpc('EXPERIMENTAL_view_account', ['test.near']);
+    t.equal(array.status, 400, 'an object only');
+    t.equal(
+      array.body.error?.data,
+      'Failed parsing args: invalid type: sequence, expected struct RpcViewAccountRequest',
+    );
   });
 
   t.test('client_config: what this node is configured to do, in ClientConfig’s shape', async (t) => {

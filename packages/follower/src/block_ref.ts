@@ -78,7 +78,9 @@ export async function resolveQueryBlock(
   const blockReference =
     'blockId' in ref
       ? { block_id: typeof ref.blockId === 'number' ? ref.blockId : base58Encode(ref.blockId) }
-      : ref;
+      : 'syncCheckpoint' in ref
+        ? { sync_checkpoint: ref.syncCheckpoint }
+        : ref;
   const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
   throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, text);
 }

@@ -63,9 +63,10 @@ export interface RpcBackend {
   chunk(id: ChunkReference): View | Promise<View>;
   /**
    * `query` result including `block_height`/`block_hash`. UNKNOWN_ACCESS_KEY (info `public_key`,
-   * `block_height`, `block_hash`) and CONTRACT_EXECUTION_ERROR (info `vm_error` = the Rust Debug text
-   * of the VM error, `block_height`, `block_hash`; data = "wasm execution failed with error: …") are
-   * thrown as HandlerError; the `query` method turns them into nearcore's legacy result forms.
+   * `block_height`, `block_hash`) and CONTRACT_EXECUTION_ERROR (info `vm_error` = nearcore's
+   * primitives FunctionCallError as JSON, `block_height`, `block_hash`; data = "wasm execution failed
+   * with error: " and the Rust Debug text of the VM's error) are thrown as HandlerError; `query` turns
+   * them into nearcore's legacy result forms, the EXPERIMENTAL_ view methods answer them as errors.
    */
   query(ref: BlockReference, request: QueryRequest): View | Promise<View>;
   changes(ref: BlockReference, request: ChangesRequest): View | Promise<View>;

@@ -140,6 +140,16 @@ export function blockReference(o: Obj): BlockReference {
   return { syncCheckpoint: unitVariant(o.sync_checkpoint, SYNC_CHECKPOINTS) };
 }
 
+/**
+ * The flattened BlockReference as a struct without a custom check reads it: the first of its keys in
+ * the document wins (serde_json keeps the order), and none at all is an error.
+ */
+export function firstBlockReference(o: Obj): BlockReference {
+  const key = Object.keys(o).find((k) => (BLOCK_REF_KEYS as readonly string[]).includes(k));
+  if (key === undefined) throw argsError('no variant of enum BlockReference found in flattened data');
+  return blockReference({ [key]: o[key] });
+}
+
 const WAITS: readonly TxExecutionStatus[] = [
   'NONE',
   'INCLUDED',

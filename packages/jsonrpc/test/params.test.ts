@@ -442,3 +442,79 @@ t.test('EXPERIMENTAL_split_storage_info takes an empty struct', async (t) => {
     'RpcSplitStorageInfoResponseSchema',
   );
 });
+
+t.test('EXPERIMENTAL_ view methods: query kinds without request_type, object params only', async (t) => {
+  t.same(await reaches('EXPERIMENTAL_view_account', { account_id: 'a.near', finality: 'final' }), [
+    'query',
+    { finality: 'final' },
+    { requestType: 'view_account', accountId: 'a.near' },
+  ]);
+  t.same(
+    await reaches('EXPERIMENTAL_call_function', {
+      block_id: 9,
+      account_id: 'a.near',
+      method_name: 'm',
+      args_base64: 'AQI=',
+    }),
+    [
+      'query',
+      { blockId: 9 },
+      { requestType: 'call_function', accountId: 'a.near', methodName: 'm', args: new Uint8Array([1, 2]) },
+    ],
+  );
+  // A flattened reference without a check of its own: the first of its keys wins.
+  t.same(
+    await reaches('EXPERIMENTAL_view_code', { finality: 'optimistic', block_id: 3, account_id: 'a.near' }),
+    ['query', { finality: 'optimistic' }, { requestType: 'view_code', accountId: 'a.near' }],
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_view_account',
+    { finality: 'final' },
+    'Failed parsing args: missing field `account_id`',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_view_account',
+    { account_id: 'a.near' },
+    'Failed parsing args: no variant of enum BlockReference found in flattened data',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_view_state',
+    ['a.near'],
+    'Failed parsing args: invalid type: sequence, expected struct RpcViewStateRequest',
+  );
+});
+
+t.test('EXPERIMENTAL_ view methods answer query errors as errors of their own', async (t) => {
+  const key = await h.rpc('EXPERIMENTAL_view_access_key', {
+    account_id: 'a.near',
+    public_key: PK,
+    finality: 'final',
+  });
+  t.equal(key.json.error.cause.name, 'UNKNOWN_ACCESS_KEY');
+  t.equal(key.json.error.data, `Access key for public key ${PK} does not exist while viewing`);
+  const call = await h.rpc('EXPERIMENTAL_call_function', {
+    account_id: 'a.near',
+    method_name: 'missing',
+    args_base64: '',
+    finality: 'final',
+  });
+  t.same(call.json.error.cause.info.vm_error, { MethodResolveError: 'MethodNotFound' });
+  t.equal(call.json.error.data, 'Function call returned an error: MethodResolveError(MethodNotFound)');
+  const legacy = await h.rpc('query', {
+    request_type: 'call_function',
+    account_id: 'a.near',
+    method_name: 'missing',
+    args_base64: '',
+    finality: 'final',
+  });
+  t.equal(legacy.json.result.error, 'wasm execution failed with error: MethodResolveError(MethodNotFound)');
+  const block = await h.rpc('EXPERIMENTAL_view_account', { account_id: 'a.near', block_id: 7 });
+  t.equal(block.status, 422);
+  t.equal(
+    block.json.error.data,
+    'Block either has never been observed on the node or has been garbage collected: BlockId(Height(7))',
+  );
+});

@@ -10,4 +10,5 @@ export * from './lazy.js';
 export * from './off_heap.js';
 export * from './public_key.js';
 export * from './rpc_types.js';
+export * from './rust_debug.js';
 export * from './transaction/index.js';

@@ -1,13 +1,13 @@
 // `query call_function`: a read-only run of a contract method at some block's state. State-changing
 // host functions fail with ProhibitedInView; gas is capped by the view limit.
-import { type Account, HandlerError, type PublicKey, sha256 } from '@nearlite/primitives';
+import { type Account, HandlerError, type PublicKey, rustDebug, sha256 } from '@nearlite/primitives';
 import { TrieUpdate } from '@nearlite/trie';
 import { type ContractCache, runFunction } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { resolveContract } from './global_contracts.js';
 import { RuntimeExt } from './receipt_builder.js';
 import { type BlockContext, buildVMContext } from './vm_context.js';
-import { rustDebug } from './vm_error.js';
+import { functionCallErrorView } from './vm_error.js';
 
 export interface ViewCallInput extends BlockContext {
   readonly config: RuntimeConfig;
@@ -60,11 +60,16 @@ export function viewCall(i: ViewCallInput): {
   });
   if (i.meter) i.meter.burnt = outcome.burnt_gas;
   if (outcome.aborted) {
-    const vmError = rustDebug(outcome.aborted);
+    // The info is what EXPERIMENTAL_call_function answers (nearcore's primitives FunctionCallError);
+    // the text is query's legacy error string, from the VM's own error.
     throw new HandlerError(
       'CONTRACT_EXECUTION_ERROR',
-      { vm_error: vmError, block_height: i.blockHeight, block_hash: i.blockHash },
-      `wasm execution failed with error: ${vmError}`,
+      {
+        vm_error: functionCallErrorView(outcome.aborted),
+        block_height: i.blockHeight,
+        block_hash: i.blockHash,
+      },
+      `wasm execution failed with error: ${rustDebug(outcome.aborted)}`,
     );
   }
   const data = outcome.return_data.kind === 'Value' ? outcome.return_data.data : new Uint8Array(0);

@@ -1,36 +1,10 @@
-// FunctionCallError presentation: the view form inside ActionError (host errors and traps collapse
-// into ExecutionError text) and Rust's Debug form used by query's legacy error strings.
+// FunctionCallError presentation: nearcore's primitives form, used inside ActionError and by view calls
+// (host errors and traps collapse into ExecutionError text, a link error too, as nearcore converts
+// the VM's error), and Rust's Debug form (primitives' rustDebug) for the error strings.
 import { type FunctionCallError, functionCallErrorMessage } from '@nearlite/vm';
 
 export function functionCallErrorView(e: FunctionCallError): object {
   if ('HostError' in e || 'WasmTrap' in e) return { ExecutionError: functionCallErrorMessage(e) };
+  if ('LinkError' in e) return { ExecutionError: `Link Error: ${e.LinkError.msg}` };
   return e as object;
-}
-
-function isVariant(s: string): boolean {
-  return /^[A-Z][A-Za-z0-9]*$/.test(s);
-}
-
-/** `{A: {B: {x: "y"}}}` → `A(B { x: "y" })`, as `{:?}` prints nearcore's enums. */
-export function rustDebug(v: unknown): string {
-  if (typeof v === 'string') return isVariant(v) ? v : JSON.stringify(v);
-  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
-  if (v === null || v === undefined) return 'None';
-  if (Array.isArray(v)) return `[${v.map(rustDebug).join(', ')}]`;
-  const entries = Object.entries(v as Record<string, unknown>);
-  if (entries.length === 1 && isVariant(entries[0]![0])) {
-    const [k, inner] = entries[0]!;
-    if (
-      inner &&
-      typeof inner === 'object' &&
-      !Array.isArray(inner) &&
-      Object.keys(inner).every((f) => !isVariant(f))
-    ) {
-      return `${k} { ${Object.entries(inner)
-        .map(([f, x]) => `${f}: ${rustDebug(x)}`)
-        .join(', ')} }`;
-    }
-    return `${k}(${rustDebug(inner)})`;
-  }
-  return `{ ${entries.map(([f, x]) => `${f}: ${rustDebug(x)}`).join(', ')} }`;
 }

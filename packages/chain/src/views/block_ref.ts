@@ -75,7 +75,12 @@ export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): Bloc
       `The data for block #${gc.height} is garbage collected on this node, use an archival node to fetch historical data`,
     );
   }
-  const blockReference = 'blockId' in ref ? { block_id: blockIdJson(ref.blockId) } : ref;
+  const blockReference =
+    'blockId' in ref
+      ? { block_id: blockIdJson(ref.blockId) }
+      : 'syncCheckpoint' in ref
+        ? { sync_checkpoint: ref.syncCheckpoint }
+        : ref;
   const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
   throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, text);
 }

@@ -1,4 +1,5 @@
 // The method table: one file per method, named exactly like the RPC method.
+
 import { block } from './block.js';
 import { block_effects } from './block_effects.js';
 import { broadcast_tx_async } from './broadcast_tx_async.js';
@@ -6,6 +7,7 @@ import { broadcast_tx_commit } from './broadcast_tx_commit.js';
 import { changes } from './changes.js';
 import { chunk } from './chunk.js';
 import { client_config } from './client_config.js';
+import { EXPERIMENTAL_call_function } from './EXPERIMENTAL_call_function.js';
 import { EXPERIMENTAL_changes } from './EXPERIMENTAL_changes.js';
 import { EXPERIMENTAL_changes_in_block } from './EXPERIMENTAL_changes_in_block.js';
 import { EXPERIMENTAL_congestion_level } from './EXPERIMENTAL_congestion_level.js';
@@ -18,6 +20,11 @@ import { EXPERIMENTAL_receipt } from './EXPERIMENTAL_receipt.js';
 import { EXPERIMENTAL_split_storage_info } from './EXPERIMENTAL_split_storage_info.js';
 import { EXPERIMENTAL_tx_status } from './EXPERIMENTAL_tx_status.js';
 import { EXPERIMENTAL_validators_ordered } from './EXPERIMENTAL_validators_ordered.js';
+import { EXPERIMENTAL_view_access_key } from './EXPERIMENTAL_view_access_key.js';
+import { EXPERIMENTAL_view_access_key_list } from './EXPERIMENTAL_view_access_key_list.js';
+import { EXPERIMENTAL_view_account } from './EXPERIMENTAL_view_account.js';
+import { EXPERIMENTAL_view_code } from './EXPERIMENTAL_view_code.js';
+import { EXPERIMENTAL_view_state } from './EXPERIMENTAL_view_state.js';
 import { gas_price } from './gas_price.js';
 import { genesis_config } from './genesis_config.js';
 import { health } from './health.js';
@@ -39,8 +46,9 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   block_effects,
   broadcast_tx_async,
   broadcast_tx_commit,
-  changes,
+  EXPERIMENTAL_call_function,
   EXPERIMENTAL_changes,
+  changes,
   EXPERIMENTAL_changes_in_block,
   chunk,
   client_config,
@@ -50,10 +58,10 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   genesis_config,
   health,
   EXPERIMENTAL_light_client_block_proof,
-  light_client_proof,
   EXPERIMENTAL_light_client_proof,
-  maintenance_windows,
+  light_client_proof,
   EXPERIMENTAL_maintenance_windows,
+  maintenance_windows,
   network_info,
   next_light_client_block,
   EXPERIMENTAL_protocol_config,
@@ -68,6 +76,11 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   EXPERIMENTAL_tx_status,
   validators,
   EXPERIMENTAL_validators_ordered,
+  EXPERIMENTAL_view_access_key,
+  EXPERIMENTAL_view_access_key_list,
+  EXPERIMENTAL_view_account,
+  EXPERIMENTAL_view_code,
+  EXPERIMENTAL_view_state,
 };
 
 /** Methods a backend offers only as a sandbox, with the backend member that serves each. */

@@ -1,6 +1,6 @@
 // `query` in both forms, with nearcore's legacy "error inside a result" answers for a missing access
 // key and a failed contract call (process_query_response): clients match those strings.
-import { HandlerError } from '@nearlite/primitives';
+import { HandlerError, rustDebug } from '@nearlite/primitives';
 import type { BlockReference, QueryRequest } from '../backend.js';
 import {
   accountId,
@@ -31,7 +31,7 @@ export const QUERY_REQUEST_TYPES = [
 ] as const;
 
 /** The internally tagged `QueryRequest` (tag `request_type`), fields in nearcore's order. */
-function parseQueryRequest(p: Obj): QueryRequest {
+export function parseQueryRequest(p: Obj): QueryRequest {
   if (!Object.hasOwn(p, 'request_type')) throw missingField('request_type');
   const type = p.request_type;
   if (typeof type !== 'string') throw invalidType(type, 'variant identifier');
@@ -82,9 +82,11 @@ export function legacyQueryResult(err: HandlerError): object | null {
   if (err.cause === 'UNKNOWN_ACCESS_KEY') {
     error = `access key ${String(info.public_key)} does not exist while viewing`;
   } else if (err.cause === 'CONTRACT_EXECUTION_ERROR') {
-    // Backends put the Rust Debug text of the VM error in vm_error, or the whole text in data.
+    // Backends put the whole text in data; failing that, it is made from the error in vm_error.
     error =
-      typeof err.data === 'string' ? err.data : `wasm execution failed with error: ${String(info.vm_error)}`;
+      typeof err.data === 'string'
+        ? err.data
+        : `wasm execution failed with error: ${rustDebug(info.vm_error)}`;
   } else {
     return null;
   }

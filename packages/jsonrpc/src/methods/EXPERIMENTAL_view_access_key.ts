@@ -1,0 +1,4 @@
+import { viewMethod } from './view_request.js';
+
+/** `query`'s `view_access_key` as a method of its own (`view_request.ts` says how it differs). */
+export const EXPERIMENTAL_view_access_key = viewMethod('RpcViewAccessKeyRequest', 'view_access_key');
