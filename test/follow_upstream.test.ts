@@ -95,7 +95,8 @@ t.test(
     // The stream is another network's: its blocks name other block producers (next_bp_hash), and it
     // carries neither who they are nor what each produced.
     initHome(join(dir, 'follower'));
-    const chain = syntheticChain(2);
+    // A block of protocol 73, as mainnet ran in 2025.
+    const chain = syntheticChain(2, { protocolVersion: 73 });
     writeLake(join(dir, 'blocks'), chain);
     const follow = ['--follow', `file:${join(dir, 'blocks')}`];
     const follower = await startNode(join(dir, 'follower'), [...follow, '--upstream-rpc', producer.url]);
@@ -135,6 +136,22 @@ t.test(
       t.same(r.body.error?.cause, { name: 'VALIDATOR_INFO_UNAVAILABLE' }, method);
       t.equal(r.body.error?.data, 'Validator info unavailable');
     }
+    // The stream's blocks run another protocol version than this genesis: its parameters are the
+    // upstream's to give.
+    const block = await alone.rpc<{ header: { hash: string; latest_protocol_version: number } }>('block', {
+      block_id: last,
+    });
+    const config = await alone.rpc('EXPERIMENTAL_protocol_config', { block_id: last });
+    t.equal(config.status, 500);
+    t.match(
+      config.body.error?.cause?.info?.error_message,
+      `runs protocol version ${block.body.result!.header.latest_protocol_version}`,
+    );
+    const direct = await producer.rpc('EXPERIMENTAL_protocol_config', {
+      block_id: block.body.result!.header.hash,
+    });
+    const forwarded = await follower.rpc('EXPERIMENTAL_protocol_config', { block_id: last });
+    t.same(forwarded.body, direct.body, 'asked of the upstream by the block’s hash');
     const windows = await alone.rpc('maintenance_windows', { account_id: 'test.near' });
     t.equal(windows.status, 500);
     t.match(windows.body.error?.cause?.info?.error_message, /--upstream-rpc/);

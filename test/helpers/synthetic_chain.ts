@@ -9,7 +9,7 @@ import { freshMessage } from './stream_fixtures.js';
 
 export function syntheticChain(
   count: number,
-  opts: { skip?: readonly number[]; from?: number } = {},
+  opts: { skip?: readonly number[]; from?: number; protocolVersion?: number } = {},
 ): StreamerMessage[] {
   const skip = new Set(opts.skip ?? []);
   const out: StreamerMessage[] = [];
@@ -27,6 +27,7 @@ export function syntheticChain(
     h.prev_height = prevHeight;
     h.prev_hash = prevHash;
     h.block_ordinal = out.length + 1;
+    if (opts.protocolVersion !== undefined) h.latest_protocol_version = opts.protocolVersion;
     h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
     for (const c of m.block.chunks) c.height_included = height;
     for (const s of m.shards) {

@@ -71,6 +71,7 @@ interface HeaderFacts {
   readonly epochId: string;
   readonly gasPrice: string;
   readonly nextBpHash: string;
+  readonly protocolVersion: number;
   readonly chunkHashes: ReadonlyMap<number, string>;
 }
 
@@ -175,6 +176,7 @@ export class FollowerBackend implements RpcBackend {
       epochId: String(h.epoch_id),
       gasPrice: String(h.gas_price),
       nextBpHash: String(h.next_bp_hash),
+      protocolVersion: Number(h.latest_protocol_version),
       chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
     };
     this.facts.set(b.height, f);
@@ -359,7 +361,19 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async protocolConfig(ref: BlockReference): Promise<object> {
-    await resolveBlock(this.history, ref, this.history.firstHeight());
+    const b = await resolveBlock(this.history, ref, this.history.firstHeight());
+    // The parameters known here are those of the chain's genesis protocol, which a nearlite chain
+    // keeps for life; a real network's block may run a later one.
+    const version = this.headerFacts(b).protocolVersion;
+    const genesisVersion = this.o.genesis.config.protocolVersion;
+    if (version !== genesisVersion) {
+      const params = { block_id: base58Encode(b.hash) };
+      return this.fromUpstream('EXPERIMENTAL_protocol_config', params, () =>
+        internalError(
+          `EXPERIMENTAL_protocol_config: block #${b.height} runs protocol version ${version} and this node knows the parameters of version ${genesisVersion} only; start the follower with --upstream-rpc to ask its RPC`,
+        ),
+      );
+    }
     return protocolConfigView(this.o.genesis.config, this.o.runtimeConfigView);
   }
 
