@@ -122,6 +122,59 @@ t.test('a view sees its block’s epoch, as a receipt in that block does', async
   t.ok((await view('recorded', receiptBlock)) >= 4n, 'recorded after several epochs');
 });
 
+t.test('protocol 85’s host functions: chain_id and p256_verify, in views and receipts', async (t) => {
+  // value_return of chain_id; and p256_verify of input = sig(64) ‖ pk(33) ‖ digest(32).
+  const code = (await wabt())
+    .parseWat(
+      'p256.wat',
+      `(module
+        (import "env" "chain_id" (func $chain_id (param i64)))
+        (import "env" "input" (func $input (param i64)))
+        (import "env" "read_register" (func $read_register (param i64 i64)))
+        (import "env" "p256_verify" (func $p256 (param i64 i64 i64 i64 i64 i64) (result i64)))
+        (import "env" "value_return" (func $ret (param i64 i64)))
+        (memory 1)
+        (func (export "chain") (call $chain_id (i64.const 0)) (call $ret (i64.const -1) (i64.const 0)))
+        (func (export "verify")
+          (call $input (i64.const 1))
+          (call $read_register (i64.const 1) (i64.const 100))
+          (i64.store (i32.const 0)
+            (call $p256 (i64.const 64) (i64.const 100) (i64.const 32) (i64.const 197) (i64.const 33) (i64.const 164)))
+          (call $ret (i64.const 8) (i64.const 0))))`,
+    )
+    .toBinary({}).buffer;
+  const { node, provider, root } = await localChain(t);
+  const owner = await deployedAccount({ provider, root }, 'p256.test.near', code, 10n ** 25n);
+  const status = await node.rpc<{ chain_id: string }>('status', []);
+  const chainId = status.body.result!.chain_id;
+  const view = async (method: string, args: Uint8Array) =>
+    Buffer.from(
+      (
+        await node.rpc<{ result: number[] }>('query', {
+          request_type: 'call_function',
+          account_id: 'p256.test.near',
+          method_name: method,
+          args_base64: Buffer.from(args).toString('base64'),
+          finality: 'optimistic',
+        })
+      ).body.result!.result,
+    );
+  t.equal((await view('chain', new Uint8Array(0))).toString(), chainId, "a view reads the genesis' chain id");
+  const sent = await owner.callFunctionRaw({ contractId: 'p256.test.near', methodName: 'chain', args: {} });
+  const value = (sent.status as { SuccessValue: string }).SuccessValue;
+  t.equal(Buffer.from(value, 'base64').toString(), chainId, 'so does a receipt');
+  // RFC 6979 A.2.5's key and nearcore's signature of the digest 32 × 0x07.
+  const input = Buffer.from(
+    '11371917ab11ccca08ec7444d8a05dac6c253b19cf163cfb75b408cdd2134ffb502537c7cad66661d4105005fe17a29b5e27ff23a81f9236a548b2eda6861d64' +
+      '0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6' +
+      '07'.repeat(32),
+    'hex',
+  );
+  t.equal((await view('verify', input)).readBigUInt64LE(0), 1n, 'a valid P-256 signature');
+  input[100] ^= 1;
+  t.equal((await view('verify', input)).readBigUInt64LE(0), 0n, 'a tampered digest');
+});
+
 t.test('config.json trie_viewer_state_size_limit is obeyed, null lifts it', async (t) => {
   const { readFileSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');

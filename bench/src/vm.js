@@ -29,6 +29,7 @@ function viewer(id, code) {
         blockHash: 'x',
         blockTimestamp: 1n,
         epochHeight: 1,
+        chainId: 'test',
         validators: new Map(),
         cache,
       });

@@ -23,6 +23,7 @@ export function createApplier(genesis: Genesis): ChunkApplier {
   const validators = new Map(genesis.config.validators.map((v) => [v.accountId, v.amount]));
   const runtime = new Runtime({
     config: RUNTIME_CONFIG,
+    chainId: genesis.config.chainId,
     validators,
     // A contract is prepared once per code hash and its compiled module kept.
     functionCall: new VmFunctionCallRunner(new ContractCache()),

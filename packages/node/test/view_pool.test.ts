@@ -19,6 +19,7 @@ const request = {
   blockHash: '11111111111111111111111111111111',
   blockTimestamp: 1n,
   epochHeight: 1,
+  chainId: 'test',
   validators: [] as [string, bigint][],
 };
 

@@ -85,6 +85,8 @@ export interface ApplyResult {
 
 export interface RuntimeOptions {
   readonly config: RuntimeConfig;
+  /** The chain's id (genesis `chain_id`), which contracts read with the `chain_id` host function. */
+  readonly chainId: string;
   readonly validators: ReadonlyMap<string, bigint>;
   readonly functionCall?: FunctionCallRunner;
 }
@@ -103,8 +105,9 @@ export class Runtime {
 
   private execContext(ctx: ApplyContext): ExecContext {
     if (this.exec?.ctx !== ctx) {
-      const { config, validators, functionCall } = this.o;
-      this.exec = { ctx, value: { ...ctx, config, validators, ...(functionCall ? { functionCall } : {}) } };
+      const { config, chainId, validators, functionCall } = this.o;
+      const value = { ...ctx, config, chainId, validators, ...(functionCall ? { functionCall } : {}) };
+      this.exec = { ctx, value };
     }
     return this.exec.value;
   }

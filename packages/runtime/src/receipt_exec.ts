@@ -61,6 +61,7 @@ export interface ExecContext {
   readonly blockHeight: number;
   readonly blockTimestamp: bigint;
   readonly epochHeight: number;
+  readonly chainId: string;
   readonly gasPrice: bigint;
   readonly randomSeed: CryptoHash;
   readonly config: RuntimeConfig;

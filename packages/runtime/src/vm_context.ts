@@ -10,6 +10,8 @@ export interface BlockContext {
   readonly blockTimestamp: bigint;
   /** nearcore's epoch_height of the block's epoch (the first epoch after genesis is 1). */
   readonly epochHeight: number;
+  /** The chain's id (genesis `chain_id`). */
+  readonly chainId: string;
 }
 
 export interface CallContext {
@@ -40,6 +42,7 @@ export function buildVMContext(block: BlockContext, account: Account, call: Call
     block_height: BigInt(block.blockHeight),
     block_timestamp: block.blockTimestamp,
     epoch_height: BigInt(block.epochHeight),
+    chain_id: block.chainId,
     account_balance: account.amount,
     account_locked_balance: account.locked,
     storage_usage: account.storageUsage,

@@ -412,6 +412,7 @@ t.test('a view call sees its block’s epoch height, as a receipt in that block 
     blockHash: 'x',
     blockTimestamp: 0n,
     epochHeight: 5,
+    chainId: 'test',
     validators: new Map(),
   });
   t.same(r.result, [5, 0, 0, 0, 0, 0, 0, 0]);

@@ -154,7 +154,12 @@ const ALICE = 'alice.near';
 
 function chain(): { c: TestChain; nonce: () => bigint } {
   const c = new TestChain(
-    new Runtime({ config, validators: new Map(), functionCall: new VmFunctionCallRunner() }),
+    new Runtime({
+      config,
+      chainId: 'test',
+      validators: new Map(),
+      functionCall: new VmFunctionCallRunner(),
+    }),
   );
   c.addAccount(ALICE, 100n * NEAR, alice);
   c.addAccount('bob.near', NEAR);

@@ -25,7 +25,11 @@ import { config, FULL_ACCESS, GAS_PRICE, NEAR, ONE_KEY_STORAGE, signTx } from '.
 class ShardedChain {
   readonly states = new Map<number, Map<string, Uint8Array>>();
   readonly pending = new Map<number, Uint8Array[]>();
-  readonly runtime = new Runtime({ config, validators: new Map() });
+  readonly runtime = new Runtime({
+    config,
+    chainId: 'test',
+    validators: new Map(),
+  });
   height = 1;
   constructor(
     readonly shardIds: number[],

@@ -62,7 +62,14 @@ export const byAlice = { kind: 'AccountId', accountId: 'alice.near' } as const;
 export function vmChain(): TestChain {
   // A cache of its own: a module compiled by another test must not stand in for missing code.
   const functionCall = new VmFunctionCallRunner(new ContractCache());
-  const c = new TestChain(new Runtime({ config, validators: new Map(), functionCall }));
+  const c = new TestChain(
+    new Runtime({
+      config,
+      chainId: 'test',
+      validators: new Map(),
+      functionCall,
+    }),
+  );
   c.addAccount('alice.near', 1000n * NEAR, alice);
   c.addAccount('bob.near', 100n * NEAR, bob);
   return c;
@@ -82,6 +89,7 @@ export function view(c: TestChain, accountId: string, methodName: string): strin
     blockHeight: c.height,
     blockTimestamp: 0n,
     epochHeight: 1,
+    chainId: 'test',
     validators: new Map(),
   });
   return Buffer.from(r.result).toString();

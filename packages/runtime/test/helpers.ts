@@ -84,7 +84,13 @@ export class TestChain {
   gasPrice = GAS_PRICE;
 
   constructor(runtime?: Runtime) {
-    this.runtime = runtime ?? new Runtime({ config, validators: new Map() });
+    this.runtime =
+      runtime ??
+      new Runtime({
+        config,
+        chainId: 'test',
+        validators: new Map(),
+      });
   }
 
   addAccount(id: string, amount: bigint, key?: Key): void {
@@ -181,6 +187,7 @@ export function selfCallContext(accountId: string): VMContext {
     block_height: 10n,
     block_timestamp: 0n,
     epoch_height: 1n,
+    chain_id: 'test',
     account_balance: NEAR,
     account_locked_balance: 0n,
     storage_usage: 10_000n,

@@ -82,6 +82,7 @@ t.test('a near-api-js transaction applies; each step has its nearcore state-chan
   const state = new TrieUpdate({ get: (k) => base.get(toHex(k)) });
   const runtime = new Runtime({
     config: parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW),
+    chainId: 'test',
     validators: new Map(),
   });
   const res = runtime.applyChunk(

@@ -114,7 +114,12 @@ interface Setup {
 
 function setup(): Setup {
   const c = new TestChain(
-    new Runtime({ config, validators: new Map(), functionCall: new VmFunctionCallRunner() }),
+    new Runtime({
+      config,
+      chainId: 'test',
+      validators: new Map(),
+      functionCall: new VmFunctionCallRunner(),
+    }),
   );
   c.addAccount(ALICE, 100n * NEAR, alice);
   const s = { c, nonce: 1n };

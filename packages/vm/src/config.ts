@@ -80,6 +80,8 @@ export const EXT_COSTS = [
   'bls12381_p1_decompress_element',
   'bls12381_p2_decompress_base',
   'bls12381_p2_decompress_element',
+  'p256_verify_base',
+  'p256_verify_byte',
 ] as const;
 export type ExtCost = (typeof EXT_COSTS)[number];
 export type ExtCostsConfig = Readonly<Record<ExtCost, bigint>>;

@@ -24,6 +24,8 @@ export interface VMContext {
   readonly block_height: bigint;
   readonly block_timestamp: bigint;
   readonly epoch_height: bigint;
+  /** The chain's id (genesis `chain_id`), as the `chain_id` host function returns it. */
+  readonly chain_id: string;
   readonly account_balance: bigint;
   readonly account_locked_balance: bigint;
   readonly storage_usage: bigint;

@@ -70,6 +70,7 @@ export type HostErrorValue =
   | { ECRecoverError: { msg: string } }
   | { AltBn128InvalidInput: { msg: string } }
   | { Ed25519VerifyInvalidInput: { msg: string } }
+  | { P256VerifyInvalidInput: { msg: string } }
   | { BLS12381InvalidInput: { msg: string } }
   | { YieldPayloadLength: { length: bigint; limit: bigint } };
 
@@ -194,6 +195,8 @@ export function hostErrorMessage(e: HostErrorValue): string {
   if ('AltBn128InvalidInput' in e) return `AltBn128 invalid input: ${e.AltBn128InvalidInput.msg}`;
   if ('Ed25519VerifyInvalidInput' in e)
     return `ED25519 signature verification error: ${e.Ed25519VerifyInvalidInput.msg}`;
+  if ('P256VerifyInvalidInput' in e)
+    return `P256 signature verification error: ${e.P256VerifyInvalidInput.msg}`;
   if ('BLS12381InvalidInput' in e) return `BLS12-381 invalid input: ${e.BLS12381InvalidInput.msg}`;
   return `Yield resume payload is ${e.YieldPayloadLength.length} bytes which exceeds the ${e.YieldPayloadLength.limit} byte limit`;
 }

@@ -45,6 +45,7 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   block_index: def(0, I, context.block_index),
   block_timestamp: def(0, I, context.block_timestamp),
   epoch_height: def(0, I, context.epoch_height),
+  chain_id: def(1, null, context.chain_id),
   storage_usage: def(0, I, context.storage_usage),
   // Economics
   account_balance: def(1, null, economics.account_balance),
@@ -60,6 +61,7 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   ripemd160: def(3, null, math.ripemd160),
   ecrecover: def(7, I, math.ecrecover),
   ed25519_verify: def(6, I, math.ed25519_verify),
+  p256_verify: def(6, I, math.p256_verify),
   alt_bn128_g1_multiexp: def(3, null, altBn128.alt_bn128_g1_multiexp),
   alt_bn128_g1_sum: def(3, null, altBn128.alt_bn128_g1_sum),
   alt_bn128_pairing_check: def(2, I, altBn128.alt_bn128_pairing_check),

@@ -210,6 +210,7 @@ export function makeContext(over: Partial<VMContext> = {}): VMContext {
     block_height: 10n,
     block_timestamp: 1_700_000_000_000_000_000n,
     epoch_height: 3n,
+    chain_id: 'test',
     account_balance: 1_000_000n,
     account_locked_balance: 7n,
     storage_usage: 1000n,

@@ -39,6 +39,7 @@ export function prepareViewCall(
       blockHash,
       blockTimestamp: at.header.lite.timestamp,
       epochHeight: epochHeightOf(at.header.lite.height, cfg.genesisHeight, cfg.epochLength),
+      chainId: cfg.chainId,
       // Every epoch of this chain has the genesis validators (chain/src/epoch.ts).
       validators: new Map(cfg.validators.map((v) => [v.accountId, v.amount])),
     },

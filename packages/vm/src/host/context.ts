@@ -31,6 +31,12 @@ export function input(l: VMLogic, register_id: bigint): void {
   l.setRegister(register_id, l.context.input, !l.config.deterministic_account_ids);
 }
 
+/** The chain's id as UTF-8 (protocol 85's `chain_id_host_fn`); allowed in view calls. */
+export function chain_id(l: VMLogic, register_id: bigint): void {
+  l.gas.payBase('base');
+  l.setRegister(register_id, enc.encode(l.context.chain_id));
+}
+
 export function block_index(l: VMLogic): bigint {
   l.gas.payBase('base');
   return l.context.block_height;

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { lazy, sha256 as sha256Hash } from '@nearlite/primitives';
 import type { ed25519 as Ed25519 } from '@noble/curves/ed25519.js';
+import type { p256 as P256 } from '@noble/curves/nist.js';
 import type { secp256k1 as Secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 as ripemd160Hash } from '@noble/hashes/legacy.js';
 import { keccak_256, keccak_512 } from '@noble/hashes/sha3.js';
@@ -13,6 +14,7 @@ import type { VMLogic } from '../logic.js';
 // Curves load on first use: their precomputation at import is start-up time most nodes never need.
 const load = createRequire(import.meta.url);
 const ed25519 = lazy(() => (load('@noble/curves/ed25519.js') as { ed25519: typeof Ed25519 }).ed25519);
+const p256 = lazy(() => (load('@noble/curves/nist.js') as { p256: typeof P256 }).p256);
 const secp256k1 = lazy(
   () => (load('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 }).secp256k1,
 );
@@ -139,4 +141,72 @@ export function ed25519_verify(
   } catch {
     return 0n;
   }
+}
+
+/** RustCrypto's bits2field: a digest under 16 bytes is refused, a shorter one left-padded, a longer one cut. */
+function p256Digest(message: Uint8Array): Uint8Array | null {
+  if (message.length < 16) return null;
+  if (message.length >= 32) return message.subarray(0, 32);
+  const out = new Uint8Array(32);
+  out.set(message, 32 - message.length);
+  return out;
+}
+
+/**
+ * A 33-byte SEC1 key as the p256 crate reads it: compressed (0x02, 0x03), or compact (0x05: the point
+ * of that x whose y is the smaller of y and p − y). Anything else is no key.
+ */
+function p256Key(bytes: Uint8Array): InstanceType<typeof P256.Point> | null {
+  const tag = bytes[0];
+  if (tag !== 0x02 && tag !== 0x03 && tag !== 0x05) return null;
+  try {
+    const compressed = Uint8Array.from(bytes);
+    if (tag === 0x05) compressed[0] = 0x02;
+    const point = p256().Point.fromBytes(compressed);
+    if (tag !== 0x05) return point;
+    const { y } = point.toAffine();
+    return y <= p256().Point.Fp.ORDER - y ? point : point.negate();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * NEP-635's secp256r1 check of a prehashed message, as nearcore's (p256 0.13): a 64-byte r ‖ s (high
+ * s accepted) and a 33-byte key; a malformed signature answers 0 before the message and key are read.
+ */
+export function p256_verify(
+  l: VMLogic,
+  sig_len: bigint,
+  sig_ptr: bigint,
+  msg_len: bigint,
+  msg_ptr: bigint,
+  pub_key_len: bigint,
+  pub_key_ptr: bigint,
+): bigint {
+  l.gas.payBase('p256_verify_base');
+  const sig = l.read(sig_ptr, sig_len);
+  if (sig.length !== 64) throw new HostError({ P256VerifyInvalidInput: { msg: 'invalid signature length' } });
+  const n = p256().Point.Fn.ORDER;
+  const r = bytesToBigInt(sig.subarray(0, 32));
+  const s = bytesToBigInt(sig.subarray(32));
+  if (r === 0n || s === 0n || r >= n || s >= n) return 0n;
+  const msg = l.read(msg_ptr, msg_len);
+  l.gas.payPer('p256_verify_byte', BigInt(msg.length));
+  const pk = l.read(pub_key_ptr, pub_key_len);
+  if (pk.length !== 33) throw new HostError({ P256VerifyInvalidInput: { msg: 'invalid public key length' } });
+  const key = p256Key(pk);
+  const digest = p256Digest(msg);
+  if (key === null || digest === null) return 0n;
+  try {
+    return p256().verify(sig, digest, key.toBytes(true), { prehash: false, lowS: false }) ? 1n : 0n;
+  } catch {
+    return 0n;
+  }
+}
+
+function bytesToBigInt(b: Uint8Array): bigint {
+  let v = 0n;
+  for (const x of b) v = (v << 8n) | BigInt(x);
+  return v;
 }
