@@ -271,3 +271,62 @@ t.test('every wait level, broadcast forms and bad transactions', async (t) => {
   const status = await node.rpc('status', []);
   t.equal(status.status, 200, 'still serving');
 });
+
+t.test('a TransactionV1 with a strict nonce runs; a gap is refused at admission', async (t) => {
+  const { createPrivateKey, sign } = await import('node:crypto');
+  const P = await import('@nearlite/primitives');
+  const home = tempDir(t);
+  initHome(home);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '60']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  const seed = P.base58Decode(key.secret_key.slice('ed25519:'.length)).subarray(0, 32);
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const ak = await node.rpc<{ nonce: number }>('query', {
+    request_type: 'view_access_key',
+    account_id: 'test.near',
+    public_key: key.public_key,
+    finality: 'final',
+  });
+  const head = await node.rpc<{ header: { hash: string } }>('block', { finality: 'final' });
+  const v1 = (nonce: bigint) => {
+    const tx = {
+      version: 1 as const,
+      nonceMode: 'Strict' as const,
+      signerId: 'test.near',
+      publicKey: P.parsePublicKey(key.public_key),
+      nonce,
+      receiverId: 'near',
+      blockHash: P.base58Decode(head.body.result!.header.hash),
+      actions: [{ type: 'Transfer' as const, deposit: 1n }],
+    };
+    const hash = P.transactionHash(tx);
+    const signature = { keyType: 0 as const, data: new Uint8Array(sign(null, hash, privateKey)) };
+    return { base64: P.toBase64(P.encodeSignedTransaction(tx, signature)), hash: P.base58Encode(hash) };
+  };
+  const next = BigInt(ak.body.result!.nonce) + 1n;
+  const gap = await node.rpc('send_tx', { signed_tx_base64: v1(next + 1n).base64, wait_until: 'NONE' });
+  t.same(
+    gap.body.error?.data,
+    {
+      TxExecutionError: {
+        InvalidTxError: { InvalidNonce: { tx_nonce: Number(next + 1n), ak_nonce: Number(next - 1n) } },
+      },
+    },
+    'a strict nonce two ahead of the key is refused',
+  );
+  const ok = v1(next);
+  const sent = await node.rpc<{ transaction: Record<string, unknown>; status: unknown }>('send_tx', {
+    signed_tx_base64: ok.base64,
+    wait_until: 'EXECUTED_OPTIMISTIC',
+  });
+  t.notOk(sent.body.error, 'the next nonce runs');
+  t.equal(sent.body.result?.transaction.hash, ok.hash, "the hash covers V1's version byte");
+  t.equal(sent.body.result?.transaction.nonce_mode, 'strict');
+  t.same(sent.body.result?.status, { SuccessValue: '' });
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   base58Encode,
   decodeSignedTransaction,
@@ -79,4 +80,55 @@ t.test('bad bytes are typed errors, never crashes', async (t) => {
   const badAction = Uint8Array.from(good);
   badAction[good.indexOf(3, 95)] = 42;
   t.throws(() => decodeSignedTransaction(badAction), TransactionDecodeError, 'unknown action variant');
+});
+
+t.test('TransactionV1: a version byte, the nonce as TransactionNonce, the nonce mode last', async (t) => {
+  const v0 = decodeSignedTransaction(fromBase64(VECTOR));
+  const v0Tx = encodeSignedTransaction(v0.transaction, v0.signature).subarray(0, -65);
+  const strict = { ...v0.transaction, version: 1 as const, nonceMode: 'Strict' as const };
+  const bytes = encodeSignedTransaction(strict, v0.signature);
+  // nearcore's layout: 1 ‖ signer ‖ public key ‖ Nonce{nonce} (tag 0) ‖ receiver ‖ block hash ‖
+  // actions ‖ nonce_mode (Strict = 1) — the V0 fields with the tag before the nonce.
+  const nonceAt = 4 + 'alice.test.near'.length + 33;
+  t.same(
+    bytes.subarray(0, bytes.length - 65),
+    Uint8Array.from([1, ...v0Tx.subarray(0, nonceAt), 0, ...v0Tx.subarray(nonceAt), 1]),
+  );
+  const back = decodeSignedTransaction(bytes);
+  t.equal(back.transaction.version, 1);
+  t.equal(back.transaction.nonceMode, 'Strict');
+  t.equal(back.transaction.nonce, 5n);
+  t.same(back.transaction.actions, v0.transaction.actions);
+  t.equal(
+    base58Encode(back.hash),
+    base58Encode(
+      createHash('sha256')
+        .update(bytes.subarray(0, bytes.length - 65))
+        .digest(),
+    ),
+    'the hash covers the version byte and the mode',
+  );
+  const view = signedTransactionView(back) as Record<string, unknown>;
+  t.equal(Object.keys(view).at(-1), 'nonce_mode');
+  t.equal(view.nonce_mode, 'strict');
+  const monotonic = encodeSignedTransaction({ ...strict, nonceMode: 'Monotonic' }, v0.signature);
+  const mv = signedTransactionView(decodeSignedTransaction(monotonic)) as Record<string, unknown>;
+  t.notOk('nonce_mode' in mv, 'the default mode is not named');
+  t.equal(monotonic.at(-66), 0, 'Monotonic is 0');
+});
+
+t.test('V1 refusals: a gas-key nonce, an unknown mode, an unknown version tag', async (t) => {
+  const v0 = decodeSignedTransaction(fromBase64(VECTOR));
+  const bytes = encodeSignedTransaction({ ...v0.transaction, version: 1 }, v0.signature);
+  const nonceAt = 1 + 4 + 'alice.test.near'.length + 33;
+  const gasKey = Uint8Array.from([...bytes.subarray(0, nonceAt), 1, ...bytes.subarray(nonceAt + 1)]);
+  t.throws(() => decodeSignedTransaction(gasKey), { name: 'TransactionDecodeError', message: /gas key/ });
+  const badMode = Uint8Array.from(bytes);
+  badMode[badMode.length - 66] = 2;
+  t.throws(() => decodeSignedTransaction(badMode), TransactionDecodeError, 'a third nonce mode');
+  // nearcore's test_deserialize_invalid_version_tag.
+  t.throws(() => decodeSignedTransaction(Uint8Array.from([2, 5, 0, 0, 0, 0, 0, 0])), {
+    name: 'TransactionDecodeError',
+    message: /invalid transaction version tag: 2/,
+  });
 });

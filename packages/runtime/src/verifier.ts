@@ -160,7 +160,9 @@ export function verifyTransaction(
   if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));
   const key = getAccessKey(state, tx.signerId, tx.publicKey);
   if (!key) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
-  if (tx.nonce <= key.nonce) return fail(invalidTx.invalidNonce(tx.nonce, key.nonce));
+  // A strict nonce (V1's NonceMode::Strict) is exactly the next one; any other is above the key's.
+  const nonceOk = tx.nonceMode === 'Strict' ? tx.nonce === key.nonce + 1n : tx.nonce > key.nonce;
+  if (!nonceOk) return fail(invalidTx.invalidNonce(tx.nonce, key.nonce));
   if (opts.blockHeight !== undefined) {
     const upper = BigInt(opts.blockHeight) * 1_000_000n;
     if (tx.nonce >= upper) return fail(invalidTx.nonceTooLarge(tx.nonce, upper));

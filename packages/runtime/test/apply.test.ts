@@ -262,6 +262,32 @@ t.test('a lone transfer creates a NEAR-implicit account with its derived key', a
   t.equal(c.totalBalance() + c.burnt, 110n * NEAR);
 });
 
+t.test('a strict nonce (TransactionV1, NonceMode::Strict) is exactly the next one', async (t) => {
+  const c = chain();
+  const strict = { nonceMode: 'Strict' as const };
+  const transfer = [{ type: 'Transfer' as const, deposit: 1n }];
+  const first = c.block([signTx(alice, 'alice.near', 'bob.near', 1n, transfer, strict).bytes]);
+  t.same((first.outcomes[0]!.status as { error?: unknown }).error, undefined, 'ak + 1 passes');
+  // nearcore's verify_nonce: a gap, the same nonce and an older one are all InvalidNonce.
+  const refused = c.block([
+    signTx(alice, 'alice.near', 'bob.near', 3n, transfer, strict).bytes,
+    signTx(alice, 'alice.near', 'bob.near', 1n, transfer, strict).bytes,
+  ]);
+  t.same(
+    refused.outcomes.slice(0, 2).map((o) => (o.status as { error: unknown }).error),
+    [
+      { InvalidTxError: { InvalidNonce: { tx_nonce: 3n, ak_nonce: 1n } } },
+      { InvalidTxError: { InvalidNonce: { tx_nonce: 1n, ak_nonce: 1n } } },
+    ],
+  );
+  const monotonic = c.block([
+    signTx(alice, 'alice.near', 'bob.near', 7n, transfer, { nonceMode: 'Monotonic' }).bytes,
+  ]);
+  t.same((monotonic.outcomes[0]!.status as { error?: unknown }).error, undefined, 'a V1 may skip ahead');
+  const next = c.block([signTx(alice, 'alice.near', 'bob.near', 8n, transfer, strict).bytes]);
+  t.same((next.outcomes[0]!.status as { error?: unknown }).error, undefined, 'strict after the new nonce');
+});
+
 t.test('invalid transactions get nearcore InvalidTxError outcomes and change nothing', async (t) => {
   const c = chain();
   const ok = signTx(alice, 'alice.near', 'bob.near', 5n, [{ type: 'Transfer', deposit: 1n }]);

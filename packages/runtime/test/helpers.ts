@@ -55,8 +55,10 @@ export function signTx(
   receiverId: string,
   nonce: bigint,
   actions: Action[],
+  v1?: Pick<Transaction, 'nonceMode'>,
 ): { bytes: Uint8Array; hash: Uint8Array } {
   const tx: Transaction = {
+    ...(v1 ? { version: 1 as const, ...v1 } : {}),
     signerId,
     publicKey: key.publicKey,
     nonce,

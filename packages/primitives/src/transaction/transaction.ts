@@ -1,4 +1,5 @@
-// Transaction V0 and SignedTransaction as clients send them; hash = sha256(borsh(Transaction)).
+// Transactions V0 and V1 and SignedTransaction as clients send them; hash = sha256(borsh(Transaction)),
+// a V1's version byte included.
 import { BorshError, BorshReader, BorshWriter } from '../borsh.js';
 import { type CryptoHash, sha256 } from '../hash.js';
 import {
@@ -18,14 +19,26 @@ import {
   writeDelegateAction,
 } from './action.js';
 
+/**
+ * How a transaction's nonce is checked (V1's `nonce_mode`): above the key's (monotonic, as every V0),
+ * or exactly one above it (strict, protocol 85's StrictNonce).
+ */
+export type NonceMode = 'Monotonic' | 'Strict';
+
 export interface Transaction {
+  /** 1 for a TransactionV1 (a version byte, then the fields with a nonce mode); V0 otherwise. */
+  readonly version?: 0 | 1;
   readonly signerId: string;
   readonly publicKey: PublicKey;
   readonly nonce: bigint;
   readonly receiverId: string;
   readonly blockHash: CryptoHash;
   readonly actions: readonly Action[];
+  /** A V1's nonce mode; Monotonic when absent. */
+  readonly nonceMode?: NonceMode;
 }
+
+const NONCE_MODES: readonly NonceMode[] = ['Monotonic', 'Strict'];
 
 export interface SignedTransaction {
   readonly transaction: Transaction;
@@ -49,10 +62,15 @@ export class TransactionDecodeError extends Error {
 }
 
 export function writeTransaction(w: BorshWriter, t: Transaction): void {
+  const v1 = t.version === 1;
+  if (v1) w.u8(1);
   w.string(t.signerId);
   writePublicKey(w, t.publicKey);
+  // A V1 nonce is the TransactionNonce enum; this one is its plain `Nonce` variant.
+  if (v1) w.u8(0);
   w.u64(t.nonce).string(t.receiverId).fixed(t.blockHash);
   w.vec(t.actions, writeAction);
+  if (v1) w.u8(NONCE_MODES.indexOf(t.nonceMode ?? 'Monotonic'));
 }
 
 export function encodeTransaction(t: Transaction): Uint8Array {
@@ -72,20 +90,42 @@ function readTransaction(r: BorshReader): Transaction {
   };
 }
 
-/**
- * Decodes a SignedTransaction. V1 transactions (a leading 1 followed by a non-zero byte: a V0 starts
- * with the u32 length of an account id, so its second byte is 0) are refused as on stable nearcore.
- */
-export function decodeSignedTransaction(bytes: Uint8Array): SignedTransaction {
-  if (bytes.length >= 2 && bytes[0] === 1 && bytes[1] !== 0) {
+/** A TransactionV1 after its version byte. Gas-key nonces (`GasKeyNonce`) need gas keys, not kept here. */
+function readTransactionV1(r: BorshReader): Transaction {
+  const signerId = readAccountId(r);
+  const publicKey = readPublicKey(r);
+  const nonceKind = r.u8();
+  if (nonceKind === 1) {
     throw new TransactionDecodeError(
       TransactionDecodeErrorKind.Version,
-      'transaction version 1 is not supported',
+      'gas key transactions (a GasKeyNonce) are not supported',
     );
   }
+  if (nonceKind !== 0) throw new BorshError(`Unexpected variant tag: ${nonceKind}`);
+  const nonce = r.u64();
+  const receiverId = readAccountId(r);
+  const blockHash = r.fixed(32).slice();
+  const actions = r.vec((r) => readAction(r));
+  const mode = r.u8();
+  const nonceMode = NONCE_MODES[mode];
+  if (nonceMode === undefined) throw new BorshError(`Unexpected variant tag: ${mode}`);
+  return { version: 1, signerId, publicKey, nonce, receiverId, blockHash, actions, nonceMode };
+}
+
+/**
+ * Decodes a SignedTransaction. As nearcore reads the version: a V0 starts with the u32 length of an
+ * account id, so its second byte is 0; a V1 is a 1 followed by a non-zero byte; anything else is no
+ * transaction.
+ */
+export function decodeSignedTransaction(bytes: Uint8Array): SignedTransaction {
   try {
     const r = new BorshReader(bytes);
-    const transaction = readTransaction(r);
+    let transaction: Transaction;
+    if (bytes.length >= 2 && bytes[1] !== 0) {
+      if (bytes[0] !== 1) throw new BorshError(`invalid transaction version tag: ${bytes[0]}`);
+      r.u8();
+      transaction = readTransactionV1(r);
+    } else transaction = readTransaction(r);
     const txEnd = r.offset;
     const signature = readSignature(r);
     r.end();

@@ -103,6 +103,8 @@ export function signedTransactionView(t: SignedTransaction): object {
     priority_fee: 0,
     signature: formatSignature(t.signature),
     hash: base58Encode(t.hash),
+    // nearcore names the mode only when it is not the default.
+    ...(tx.nonceMode === 'Strict' ? { nonce_mode: 'strict' } : {}),
   };
 }
 
