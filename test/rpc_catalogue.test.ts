@@ -4,9 +4,6 @@
 // split_storage_info and client_config; and the EXPERIMENTAL_ view methods of newer nodes, `query`'s
 // kinds as methods of their own.
 
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   clientConfig,
   experimentalCongestionLevel,
@@ -19,7 +16,7 @@ import {
 } from '@near-js/jsonrpc-client';
 import bs58 from 'bs58';
 import t from 'tap';
-import { compileContract } from './helpers/asc.js';
+import { addGenesisCounter } from './helpers/genesis_counter.js';
 import { type BlockHeaderLite, blockHash, computeRoot, type MerklePathItem } from './helpers/light_client.js';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
@@ -40,33 +37,7 @@ t.test('the rest of the OpenAPI catalogue answers through @near-js/jsonrpc-clien
   initHome(home, ['--shards', '2', '--epoch-length', String(EPOCH_LENGTH)]);
   const key = readKeyFile(home);
   // A contract from genesis, for the view methods: counter.test.near holds the counter at 7.
-  const code = await compileContract('counter');
-  const value = Buffer.alloc(4);
-  value.writeInt32LE(7);
-  const genesisPath = join(home, 'genesis.json');
-  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as { records: unknown[] };
-  genesis.records.push(
-    {
-      Account: {
-        account_id: 'counter.test.near',
-        account: {
-          amount: '10000000000000000000000000',
-          locked: '0',
-          code_hash: bs58.encode(createHash('sha256').update(code).digest()),
-          storage_usage: 0,
-        },
-      },
-    },
-    { Contract: { account_id: 'counter.test.near', code: Buffer.from(code).toString('base64') } },
-    {
-      Data: {
-        account_id: 'counter.test.near',
-        data_key: Buffer.from('n').toString('base64'),
-        value: value.toString('base64'),
-      },
-    },
-  );
-  writeFileSync(genesisPath, JSON.stringify(genesis));
+  await addGenesisCounter(home);
   const node: RunningNode = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 8);
