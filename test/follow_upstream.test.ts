@@ -158,6 +158,19 @@ t.test(
     });
     const forwarded = await follower.rpc('EXPERIMENTAL_protocol_config', { block_id: last });
     t.same(forwarded.body, direct.body, 'asked of the upstream by the block’s hash');
+    // The congestion level of a chunk of protocol 73: with the limits that version has, or the
+    // upstream's answer when there is one.
+    const chunk = await alone.rpc<{ header: { chunk_hash: string } }>('chunk', {
+      block_id: last,
+      shard_id: 0,
+    });
+    const level = await alone.rpc('EXPERIMENTAL_congestion_level', { block_id: last, shard_id: 0 });
+    t.same(level.body.result, { congestion_level: 0 }, "an idle shard under protocol 73's limits");
+    const relayedLevel = await follower.rpc('EXPERIMENTAL_congestion_level', { block_id: last, shard_id: 0 });
+    const directLevel = await producer.rpc('EXPERIMENTAL_congestion_level', {
+      chunk_id: chunk.body.result!.header.chunk_hash,
+    });
+    t.same(relayedLevel.body, directLevel.body, 'asked of the upstream by the chunk’s hash');
     const windows = await alone.rpc('maintenance_windows', { account_id: 'test.near' });
     t.equal(windows.status, 500);
     t.match(windows.body.error?.cause?.info?.error_message, /--upstream-rpc/);

@@ -31,3 +31,34 @@ t.test("the limits come from the runtime config view's congestion_control_config
   const view = { congestion_control_config: { ...limits, max_congestion_missed_chunks: 125 } };
   t.equal(congestionLimits(view).max_congestion_outgoing_gas, 1e16);
 });
+
+t.test(
+  "the limits of each protocol version, from nearcore's parameter files (68.yaml, 73.yaml)",
+  async (t) => {
+    const { congestionLimitsOfVersion } = await import('../src/views/congestion_level.js');
+    const unlimited = 9_223_372_036_854_775_807n;
+    t.same(congestionLimitsOfVersion(67), {
+      max_congestion_incoming_gas: unlimited,
+      max_congestion_outgoing_gas: unlimited,
+      max_congestion_memory_consumption: unlimited,
+    });
+    for (const v of [68, 72])
+      t.equal(congestionLimitsOfVersion(v).max_congestion_incoming_gas, 20_000_000_000_000_000n, `${v}`);
+    const at86 = congestionLimitsOfVersion(86);
+    t.same(
+      [
+        at86.max_congestion_incoming_gas,
+        at86.max_congestion_outgoing_gas,
+        at86.max_congestion_memory_consumption,
+      ],
+      [400_000_000_000_000_000n, 10_000_000_000_000_000n, 1_000_000_000n],
+      'as parameter snapshot 86 says',
+    );
+    t.equal(
+      congestionLevel(info(10n ** 16n, 0n, 0n), congestionLimitsOfVersion(70)),
+      0.5,
+      '10 PGas delayed at 70',
+    );
+    t.equal(congestionLevel(info(10n ** 16n, 0n, 0n), at86), 0.025, 'and at 86');
+  },
+);

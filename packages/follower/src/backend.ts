@@ -7,6 +7,7 @@ import {
   computeBpHash,
   congestionLevel,
   congestionLimits,
+  congestionLimitsOfVersion,
   FinalTxAnswers,
   type Genesis,
   genesisConfigView,
@@ -441,8 +442,30 @@ export class FollowerBackend implements RpcBackend {
 
   async congestionLevel(id: ChunkReference): Promise<object> {
     const chunk = (await this.chunk(id)) as RawJson;
-    const info = (JSON.parse(chunk.json) as { header: { congestion_info?: Record<string, unknown> | null } })
-      .header.congestion_info;
+    const header = (
+      JSON.parse(chunk.json) as {
+        header: {
+          chunk_hash: string;
+          height_included: number;
+          congestion_info?: Record<string, unknown> | null;
+        };
+      }
+    ).header;
+    // The limits are those of the protocol the chunk's block runs (nearcore reads the protocol
+    // config at height_included): this node's own for its genesis version, else the upstream's
+    // answer, or without one the limits nearcore's parameter files give that version.
+    const included = await this.history.blockAt(header.height_included);
+    const version = included
+      ? this.headerFacts(included).protocolVersion
+      : this.o.genesis.config.protocolVersion;
+    let limits = congestionLimits(this.o.runtimeConfigView);
+    if (version !== this.o.genesis.config.protocolVersion) {
+      if (this.o.upstream) {
+        return this.o.upstream.call('EXPERIMENTAL_congestion_level', { chunk_id: header.chunk_hash });
+      }
+      limits = congestionLimitsOfVersion(version);
+    }
+    const info = header.congestion_info;
     // A chunk from before congestion control has no congestion info: level 0, as nearcore says.
     const level = info
       ? congestionLevel(
@@ -451,7 +474,7 @@ export class FollowerBackend implements RpcBackend {
             bufferedReceiptsGas: BigInt(info.buffered_receipts_gas as string),
             receiptBytes: BigInt(info.receipt_bytes as number | string),
           },
-          congestionLimits(this.o.runtimeConfigView),
+          limits,
         )
       : 0;
     return { congestion_level: level };

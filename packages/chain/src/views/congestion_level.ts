@@ -3,9 +3,9 @@
 
 /** The congestion-control parameters the level divides by (`congestion_control_config`). */
 export interface CongestionLimits {
-  readonly max_congestion_incoming_gas: number;
-  readonly max_congestion_outgoing_gas: number;
-  readonly max_congestion_memory_consumption: number;
+  readonly max_congestion_incoming_gas: number | bigint;
+  readonly max_congestion_outgoing_gas: number | bigint;
+  readonly max_congestion_memory_consumption: number | bigint;
 }
 
 export interface CongestionAmounts {
@@ -15,7 +15,7 @@ export interface CongestionAmounts {
 }
 
 /** value / max as an f64, and 1 from max on. */
-function clampedFraction(value: bigint, max: number): number {
+function clampedFraction(value: bigint, max: number | bigint): number {
   const limit = BigInt(max);
   return limit <= value ? 1 : Number(value) / Number(limit);
 }
@@ -31,4 +31,26 @@ export function congestionLevel(info: CongestionAmounts, limits: CongestionLimit
 /** The limits out of a runtime config view (`EXPERIMENTAL_protocol_config`'s `runtime_config`). */
 export function congestionLimits(runtimeConfigView: object): CongestionLimits {
   return (runtimeConfigView as { congestion_control_config: CongestionLimits }).congestion_control_config;
+}
+
+const UNLIMITED = 9_223_372_036_854_775_807n;
+
+/**
+ * The limits nearcore's parameter files give a protocol version: none before congestion control
+ * (68), 20 PGas of delayed receipts from 68, 400 PGas from 73; outgoing 10 PGas and 1 GB of receipts
+ * throughout.
+ */
+export function congestionLimitsOfVersion(protocolVersion: number): CongestionLimits {
+  if (protocolVersion < 68) {
+    return {
+      max_congestion_incoming_gas: UNLIMITED,
+      max_congestion_outgoing_gas: UNLIMITED,
+      max_congestion_memory_consumption: UNLIMITED,
+    };
+  }
+  return {
+    max_congestion_incoming_gas: protocolVersion < 73 ? 20_000_000_000_000_000n : 400_000_000_000_000_000n,
+    max_congestion_outgoing_gas: 10_000_000_000_000_000n,
+    max_congestion_memory_consumption: 1_000_000_000n,
+  };
 }
