@@ -4,6 +4,8 @@
 // split_storage_info and client_config; and the EXPERIMENTAL_ view methods of newer nodes, `query`'s
 // kinds as methods of their own.
 
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   clientConfig,
   experimentalCongestionLevel,
@@ -38,6 +40,30 @@ t.test('the rest of the OpenAPI catalogue answers through @near-js/jsonrpc-clien
   const key = readKeyFile(home);
   // A contract from genesis, for the view methods: counter.test.near holds the counter at 7.
   await addGenesisCounter(home);
+  // An account with five 20,000-byte values, k0…k4, for view_state's pages.
+  const genesisPath = join(home, 'genesis.json');
+  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as { records: unknown[] };
+  genesis.records.push({
+    Account: {
+      account_id: 'pages.test.near',
+      account: {
+        amount: '10000000000000000000000000',
+        locked: '0',
+        code_hash: '11111111111111111111111111111111',
+        storage_usage: 0,
+      },
+    },
+  });
+  for (let i = 0; i < 5; i++) {
+    genesis.records.push({
+      Data: {
+        account_id: 'pages.test.near',
+        data_key: Buffer.from(`k${i}`).toString('base64'),
+        value: Buffer.alloc(20_000, 120).toString('base64'),
+      },
+    });
+  }
+  writeFileSync(genesisPath, JSON.stringify(genesis));
   const node: RunningNode = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 8);
@@ -264,6 +290,46 @@ t.test('the rest of the OpenAPI catalogue answers through @near-js/jsonrpc-clien
       array.body.error?.data,
       'Failed parsing args: invalid type: sequence, expected struct RpcViewAccountRequest',
     );
+  });
+
+  t.test('view_state pages (after_key_base64, limit, last_key), as newer nodes serve them', async (t) => {
+    const final = await header({ finality: 'final' });
+    const b64 = (k: string) => Buffer.from(k).toString('base64');
+    const page = async (extra: object, method = 'query') => {
+      const params = { account_id: 'pages.test.near', prefix_base64: '', block_id: final.height, ...extra };
+      const r = await node.rpc<{ values: { key: string }[]; last_key?: string }>(
+        method,
+        method === 'query' ? { request_type: 'view_state', ...params } : params,
+      );
+      return r.body.result ?? r.body.error;
+    };
+    const keys = (p: { values: { key: string }[] }) =>
+      p.values.map((v) => Buffer.from(v.key, 'base64').toString());
+    const first = (await page({ limit: 2 })) as { values: { key: string }[]; last_key?: string };
+    t.same(keys(first), ['k0', 'k1']);
+    t.equal(first.last_key, b64('k1'), 'another key follows: the page names its last');
+    const second = (await page({ after_key_base64: first.last_key, limit: 2 })) as typeof first;
+    t.same(keys(second), ['k2', 'k3']);
+    const third = (await page({ after_key_base64: second.last_key, limit: 2 })) as typeof first;
+    t.same(keys(third), ['k4']);
+    t.notOk('last_key' in third, 'the last page names none');
+    // 50,000 bytes of trie key and value, checked before each item: 3 × (19 + 20,000) bytes.
+    const bytes = (await page({ limit: 10 }, 'EXPERIMENTAL_view_state')) as typeof first;
+    t.same(keys(bytes), ['k0', 'k1', 'k2']);
+    t.equal(bytes.last_key, b64('k2'));
+    const whole = (await page({})) as { name?: string; cause?: { name: string } };
+    t.equal(whole.cause?.name, 'TOO_LARGE_CONTRACT_STATE', 'unpaged, the whole-state limit holds');
+    const zero = (await page({ limit: 0 })) as { data?: string };
+    t.equal(zero.data, 'Failed parsing args: invalid value: integer `0`, expected a nonzero u32');
+    const proof = (await page({ limit: 1, include_proof: true })) as { data?: string };
+    t.equal(
+      proof.data,
+      'include_proof is not supported with paginated view_state (after_key_base64 / limit)',
+    );
+    const outside = (await page({ prefix_base64: b64('k'), after_key_base64: b64('a') })) as {
+      data?: string;
+    };
+    t.equal(outside.data, 'after_key_base64 must start with prefix_base64');
   });
 
   t.test('client_config: what this node is configured to do, in ClientConfig’s shape', async (t) => {

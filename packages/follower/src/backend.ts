@@ -250,7 +250,7 @@ export class FollowerBackend implements RpcBackend {
         await state.key(trieKeyContractCode(id));
         const full = new Uint8Array([...trieKeyContractDataPrefix(id), ...req.prefix]);
         await state.prefix(full);
-        return viewState(this.at(b, state), id, req.prefix, false, this.o.stateSizeLimit);
+        return viewState(this.at(b, state), id, req.prefix, false, this.o.stateSizeLimit, req.page);
       }
       case 'view_access_key':
         await state.key(trieKeyAccessKey(id, parsePublicKey(req.publicKey)));

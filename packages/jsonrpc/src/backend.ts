@@ -28,6 +28,8 @@ export type QueryRequest =
       readonly accountId: string;
       readonly prefix: Uint8Array;
       readonly includeProof: boolean;
+      /** A page (newer nodes): the keys after this one, at most `limit` of them; null for all. */
+      readonly page?: ViewStatePage;
     }
   | { readonly requestType: 'view_access_key'; readonly accountId: string; readonly publicKey: string }
   | { readonly requestType: 'view_access_key_list'; readonly accountId: string }
@@ -37,6 +39,11 @@ export type QueryRequest =
       readonly methodName: string;
       readonly args: Uint8Array;
     };
+
+export interface ViewStatePage {
+  readonly afterKey: Uint8Array | null;
+  readonly limit: number | null;
+}
 
 export type TxStatusQuery =
   | { readonly txHash: CryptoHash; readonly senderAccountId: string }

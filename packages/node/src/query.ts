@@ -26,7 +26,7 @@ export function queryView(
     case 'view_global_contract_code_by_account_id':
       return v.viewGlobalContractCode(ref, { kind: 'AccountId', accountId: req.accountId });
     case 'view_state':
-      return v.viewState(ref, req.accountId, req.prefix, req.includeProof);
+      return v.viewState(ref, req.accountId, req.prefix, req.includeProof, req.page);
     case 'view_access_key':
       return v.viewAccessKey(ref, req.accountId, req.publicKey);
     case 'view_access_key_list':

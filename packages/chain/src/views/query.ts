@@ -117,23 +117,43 @@ export function viewGlobalContractCode(at: QueryAt, id: GlobalContractIdentifier
 }
 
 /** `limit` null: no limit (config.json's trie_viewer_state_size_limit: null). */
+/** A page of a contract's state (newer nodes' `after_key_base64` and `limit`). */
+export interface StatePage {
+  readonly afterKey: Uint8Array | null;
+  readonly limit: number | null;
+}
+
+/** nearcore's per-page caps: items, and bytes of full trie key and value checked before each one. */
+const MAX_VIEW_STATE_PAGE_ITEMS = 10_000;
+const MAX_VIEW_STATE_PAGE_BYTES = 50_000;
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
 export function viewState(
   at: QueryAt,
   accountId: string,
   prefix: Uint8Array,
   includeProof: boolean,
   limit: bigint | null = TRIE_VIEWER_STATE_SIZE_LIMIT,
+  page?: StatePage,
 ): object {
   const account = loadAccount(at, accountId);
-  // nearcore subtracts only local code: a global contract's reference counts as state here.
-  const code = at.trie.get(trieKeyContractCode(accountId));
-  const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
-  if (limit !== null && stateSize > limit) {
-    throw new HandlerError(
-      'TOO_LARGE_CONTRACT_STATE',
-      { contract_account_id: accountId, ...blockFields(at) },
-      `State of contract ${accountId} is too large to be viewed`,
-    );
+  // A paged view skips the whole-state limit: its pages are bounded instead.
+  if (!page) {
+    // nearcore subtracts only local code: a global contract's reference counts as state here.
+    const code = at.trie.get(trieKeyContractCode(accountId));
+    const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
+    if (limit !== null && stateSize > limit) {
+      throw new HandlerError(
+        'TOO_LARGE_CONTRACT_STATE',
+        { contract_account_id: accountId, ...blockFields(at) },
+        `State of contract ${accountId} is too large to be viewed`,
+      );
+    }
   }
   const base = trieKeyContractDataPrefix(accountId);
   const full = new Uint8Array(base.length + prefix.length);
@@ -143,10 +163,26 @@ export function viewState(
   const scan = includeProof
     ? at.trie.iterPrefixWithProof(full)
     : { entries: at.trie.iterPrefix(full), proof: [] };
-  for (const [k, v] of scan.entries)
+  const after = page?.afterKey ? new Uint8Array([...base, ...page.afterKey]) : null;
+  const itemCap = page
+    ? Math.min(page.limit ?? MAX_VIEW_STATE_PAGE_ITEMS, MAX_VIEW_STATE_PAGE_ITEMS)
+    : Infinity;
+  const byteCap = page ? MAX_VIEW_STATE_PAGE_BYTES : Infinity;
+  let usedBytes = 0;
+  let lastKey: string | undefined;
+  for (const [k, v] of scan.entries) {
+    if (after && compareBytes(k, after) <= 0) continue;
+    if (values.length >= itemCap || usedBytes >= byteCap) {
+      // Another item exists: the page ends, naming its last key for the next.
+      lastKey = values[values.length - 1]?.key;
+      break;
+    }
+    usedBytes += k.length + v.length;
     values.push({ key: toBase64(k.subarray(base.length)), value: toBase64(v) });
+  }
   const out: Record<string, unknown> = { values };
   if (includeProof && scan.proof.length > 0) out.proof = scan.proof.map((n: Uint8Array) => toBase64(n));
+  if (lastKey !== undefined) out.last_key = lastKey;
   return { ...out, ...blockFields(at) };
 }
 

@@ -21,6 +21,7 @@ import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { congestionLevel, congestionLimits } from './congestion_level.js';
 import {
   type QueryAt,
+  type StatePage,
   TRIE_VIEWER_STATE_SIZE_LIMIT,
   viewAccessKey,
   viewAccessKeyList,
@@ -224,9 +225,15 @@ export class ViewClient {
     return viewGlobalContractCode(this.queryAtShard(ref, shardId), id);
   }
 
-  viewState(ref: BlockReference, accountId: string, prefix: Uint8Array, includeProof: boolean): object {
+  viewState(
+    ref: BlockReference,
+    accountId: string,
+    prefix: Uint8Array,
+    includeProof: boolean,
+    page?: StatePage,
+  ): object {
     const limit = this.o.stateSizeLimit === undefined ? TRIE_VIEWER_STATE_SIZE_LIMIT : this.o.stateSizeLimit;
-    return viewState(this.queryAt(ref, accountId), accountId, prefix, includeProof, limit);
+    return viewState(this.queryAt(ref, accountId), accountId, prefix, includeProof, limit, page);
   }
 
   viewAccessKey(ref: BlockReference, accountId: string, publicKey: string): object {

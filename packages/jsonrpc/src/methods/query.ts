@@ -2,6 +2,7 @@
 // key and a failed contract call (process_query_response): clients match those strings.
 import { HandlerError, rustDebug } from '@nearlite/primitives';
 import type { BlockReference, QueryRequest } from '../backend.js';
+import { parseError } from '../errors.js';
 import {
   accountId,
   base64,
@@ -14,7 +15,7 @@ import {
   requireField,
   str,
 } from '../params.js';
-import { invalidType, missingField, unknownVariant } from '../serde.js';
+import { invalidType, invalidValue, missingField, unknownVariant } from '../serde.js';
 import { parseQueryPath } from './query_path.js';
 import type { MethodHandler } from './types.js';
 
@@ -30,6 +31,19 @@ export const QUERY_REQUEST_TYPES = [
   'view_global_contract_code_by_account_id',
 ] as const;
 
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  return bytes.length >= prefix.length && prefix.every((b, i) => bytes[i] === b);
+}
+
+/** serde's NonZeroU32: a u32, then not zero. */
+function nonZeroU32(v: unknown): number {
+  if (typeof v === 'number' && Number.isInteger(v) && (v < 0 || v > 0xffff_ffff))
+    throw invalidValue(v, 'u32');
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw invalidType(v, 'a nonzero u32');
+  if (v === 0) throw invalidValue(v, 'a nonzero u32');
+  return v;
+}
+
 /** The internally tagged `QueryRequest` (tag `request_type`), fields in nearcore's order. */
 export function parseQueryRequest(p: Obj): QueryRequest {
   if (!Object.hasOwn(p, 'request_type')) throw missingField('request_type');
@@ -43,13 +57,28 @@ export function parseQueryRequest(p: Obj): QueryRequest {
       return { requestType: type, accountId: accountId(requireField(p, 'account_id')) };
     case 'view_global_contract_code':
       return { requestType: type, codeHash: cryptoHash(requireField(p, 'code_hash')) };
-    case 'view_state':
+    case 'view_state': {
+      const account = accountId(requireField(p, 'account_id'));
+      const prefix = base64(requireField(p, 'prefix_base64'));
+      const afterKey =
+        p.after_key_base64 === undefined || p.after_key_base64 === null ? null : base64(p.after_key_base64);
+      const limit = p.limit === undefined || p.limit === null ? null : nonZeroU32(p.limit);
+      const includeProof = Object.hasOwn(p, 'include_proof') ? bool(p.include_proof) : false;
+      // nearcore's validate_view_state_pagination, after the params parse: no "Failed parsing args".
+      if (includeProof && (afterKey !== null || limit !== null))
+        throw parseError(
+          'include_proof is not supported with paginated view_state (after_key_base64 / limit)',
+        );
+      if (afterKey !== null && !startsWith(afterKey, prefix))
+        throw parseError('after_key_base64 must start with prefix_base64');
       return {
         requestType: type,
-        accountId: accountId(requireField(p, 'account_id')),
-        prefix: base64(requireField(p, 'prefix_base64')),
-        includeProof: Object.hasOwn(p, 'include_proof') ? bool(p.include_proof) : false,
+        accountId: account,
+        prefix,
+        includeProof,
+        ...(afterKey !== null || limit !== null ? { page: { afterKey, limit } } : {}),
       };
+    }
     case 'view_access_key':
       return {
         requestType: type,
