@@ -380,8 +380,8 @@ export class FollowerBackend implements RpcBackend {
 
   async sendTx(signedTx: Uint8Array, waitUntil: Parameters<RpcBackend['sendTx']>[1]): Promise<object> {
     decodeTx(signedTx);
-    if (!this.o.upstream) throw readOnly('send_tx');
-    return this.o.upstream.call('send_tx', { signed_tx_base64: toBase64(signedTx), wait_until: waitUntil });
+    const params = { signed_tx_base64: toBase64(signedTx), wait_until: waitUntil };
+    return this.fromUpstream('send_tx', params, () => readOnly('send_tx'));
   }
 
   broadcastTxAsync(signedTx: Uint8Array): string {

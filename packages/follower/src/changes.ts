@@ -3,6 +3,8 @@
 // the same order is rebuilt here from the trie key each change touches.
 import {
   base58Encode,
+  bytesEqual,
+  bytesEqualAt,
   type ChangesRequest,
   compareBytes,
   concatBytes,
@@ -36,16 +38,6 @@ async function blockChanges(history: HistoryReader, block: StoredBlock): Promise
   return out.sort((a, b) => compareBytes(a.key, b.key) || a.index - b.index);
 }
 
-function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {
-  if (key.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
-  return true;
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && startsWith(a, b);
-}
-
 const view = (c: StateChangeWithCauseJson) => ({ cause: c.cause, type: c.type, change: c.change });
 
 export async function changesView(
@@ -62,31 +54,31 @@ export async function changesView(
     case 'account_changes':
       for (const id of req.accountIds) {
         const k = trieKeyAccount(id);
-        pick((x) => equal(x, k));
+        pick((x) => bytesEqual(x, k));
       }
       break;
     case 'single_access_key_changes':
       for (const key of req.keys) {
         const k = trieKeyAccessKey(key.accountId, parsePublicKey(key.publicKey));
-        pick((x) => equal(x, k));
+        pick((x) => bytesEqual(x, k));
       }
       break;
     case 'all_access_key_changes':
       for (const id of req.accountIds) {
         const p = trieKeyAccessKeyPrefix(id);
-        pick((x) => startsWith(x, p));
+        pick((x) => bytesEqualAt(p, x, 0));
       }
       break;
     case 'contract_code_changes':
       for (const id of req.accountIds) {
         const k = trieKeyContractCode(id);
-        pick((x) => equal(x, k));
+        pick((x) => bytesEqual(x, k));
       }
       break;
     case 'data_changes':
       for (const id of req.accountIds) {
         const p = concatBytes(trieKeyContractDataPrefix(id), req.keyPrefix);
-        pick((x) => startsWith(x, p));
+        pick((x) => bytesEqualAt(p, x, 0));
       }
       break;
   }

@@ -5,14 +5,8 @@
 // each one (`read`) instead of the whole contract state being prefetched.
 
 import type { StateReader } from '@nearlite/chain';
-import { compareBytes, HandlerError, toHex } from '@nearlite/primitives';
+import { bytesEqualAt, compareBytes, HandlerError, toHex } from '@nearlite/primitives';
 import type { HistoryReader } from './history_reader.js';
-
-function startsWith(key: Uint8Array, prefix: Uint8Array): boolean {
-  if (key.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
-  return true;
-}
 
 export class PrefetchedState implements StateReader {
   private readonly values = new Map<string, Uint8Array | null>();
@@ -46,7 +40,7 @@ export class PrefetchedState implements StateReader {
     const hex = toHex(key);
     if (this.values.has(hex)) return this.values.get(hex) ?? undefined;
     // A key under a scanned prefix that the scan did not return is absent at this height.
-    if (this.scanned.some((s) => startsWith(key, s.prefix))) return undefined;
+    if (this.scanned.some((s) => bytesEqualAt(s.prefix, key, 0))) return undefined;
     throw new HandlerError(
       'INTERNAL_ERROR',
       { error_message: 'state read outside the prefetched keys' },
@@ -55,7 +49,7 @@ export class PrefetchedState implements StateReader {
   }
 
   *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
-    const scan = this.scanned.find((s) => startsWith(prefix, s.prefix));
+    const scan = this.scanned.find((s) => bytesEqualAt(s.prefix, prefix, 0));
     if (!scan)
       throw new HandlerError(
         'INTERNAL_ERROR',
@@ -63,7 +57,7 @@ export class PrefetchedState implements StateReader {
         'prefix was not prefetched',
       );
     const sorted = scan.entries
-      .filter(([k]) => startsWith(k, prefix))
+      .filter(([k]) => bytesEqualAt(prefix, k, 0))
       .sort((a, b) => compareBytes(a[0], b[0]));
     yield* sorted;
   }

@@ -190,3 +190,9 @@ export function structFields(params: unknown, structName: string, fields: readon
   });
   return o;
 }
+
+/** A struct of one `block_id: MaybeBlockId` (gas_price, validators_ordered): null when absent or null. */
+export function maybeBlockIdStruct(params: unknown, structName: string): BlockId | null {
+  const id = structFields(params, structName, ['block_id']).block_id;
+  return id === null || id === undefined ? null : blockId(id);
+}

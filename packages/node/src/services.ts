@@ -82,6 +82,12 @@ export function createServices(): Services {
         timeoutMs: config.pollingTimeoutMs,
         signatures,
       });
+      // The configuration does not change while the node runs.
+      const clientConfig = clientConfigView({
+        config,
+        genesis: chain.genesis.config,
+        producing: chain.canProduce,
+      });
       const callFunction = producerCallFunction(chain, views, viewPool, (gas) => {
         chargeViewGas(gas);
         viewGasBurnt += gas;
@@ -98,8 +104,7 @@ export function createServices(): Services {
         nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
         lightClientBlockProof: (block, head) => lightClientBlockProof(chain, block, head),
         splitStorageInfo: () => splitStorageInfo(chain, config.archive),
-        clientConfig: () =>
-          clientConfigView({ config, genesis: chain.genesis.config, producing: chain.canProduce }),
+        clientConfig: () => clientConfig,
         ...(config.sandbox ? sandboxMethods(chain, config.blockTimeMs) : {}),
       };
     },

@@ -5,6 +5,8 @@ import {
   accountView,
   BorshReader,
   base58Encode,
+  compareBytes,
+  concatBytes,
   decodeAccessKey,
   decodeAccount,
   formatPublicKey,
@@ -127,12 +129,6 @@ export interface StatePage {
 const MAX_VIEW_STATE_PAGE_ITEMS = 10_000;
 const MAX_VIEW_STATE_PAGE_BYTES = 50_000;
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
 export function viewState(
   at: QueryAt,
   accountId: string,
@@ -163,7 +159,7 @@ export function viewState(
   const scan = includeProof
     ? at.trie.iterPrefixWithProof(full)
     : { entries: at.trie.iterPrefix(full), proof: [] };
-  const after = page?.afterKey ? new Uint8Array([...base, ...page.afterKey]) : null;
+  const after = page?.afterKey ? concatBytes(base, page.afterKey) : null;
   const itemCap = page
     ? Math.min(page.limit ?? MAX_VIEW_STATE_PAGE_ITEMS, MAX_VIEW_STATE_PAGE_ITEMS)
     : Infinity;

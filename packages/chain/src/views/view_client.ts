@@ -2,6 +2,7 @@
 import {
   type BlockId,
   type BlockReference,
+  BorshReader,
   base58Encode,
   type CryptoHash,
   fromUtf8,
@@ -13,7 +14,7 @@ import {
 } from '@nearlite/primitives';
 import { DBCol, DecodedRows, LruCache } from '@nearlite/store';
 import type { ChainHandle } from '../chain_handle.js';
-import { type Chunk, decodeChunk } from '../chunk.js';
+import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
@@ -146,7 +147,8 @@ export class ViewClient {
 
   /** EXPERIMENTAL_congestion_level: the chunk's congestion info as one fraction. */
   congestionLevel(id: ChunkId): object {
-    const info = decodeChunk(this.chunkRow(id)).header.inner.congestionInfo;
+    // A chunk row starts with its header: nothing after it is read.
+    const info = readChunkHeader(new BorshReader(this.chunkRow(id))).inner.congestionInfo;
     return { congestion_level: congestionLevel(info, congestionLimits(this.o.runtimeConfigView)) };
   }
 

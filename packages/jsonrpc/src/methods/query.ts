@@ -1,6 +1,6 @@
 // `query` in both forms, with nearcore's legacy "error inside a result" answers for a missing access
 // key and a failed contract call (process_query_response): clients match those strings.
-import { HandlerError, rustDebug } from '@nearlite/primitives';
+import { bytesEqualAt, HandlerError, rustDebug } from '@nearlite/primitives';
 import type { BlockReference, QueryRequest } from '../backend.js';
 import { parseError } from '../errors.js';
 import {
@@ -30,10 +30,6 @@ export const QUERY_REQUEST_TYPES = [
   'view_global_contract_code',
   'view_global_contract_code_by_account_id',
 ] as const;
-
-function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
-  return bytes.length >= prefix.length && prefix.every((b, i) => bytes[i] === b);
-}
 
 /** serde's NonZeroU32: a u32, then not zero. */
 function nonZeroU32(v: unknown): number {
@@ -69,7 +65,7 @@ export function parseQueryRequest(p: Obj): QueryRequest {
         throw parseError(
           'include_proof is not supported with paginated view_state (after_key_base64 / limit)',
         );
-      if (afterKey !== null && !startsWith(afterKey, prefix))
+      if (afterKey !== null && !bytesEqualAt(prefix, afterKey, 0))
         throw parseError('after_key_base64 must start with prefix_base64');
       return {
         requestType: type,

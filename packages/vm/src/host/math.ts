@@ -188,8 +188,8 @@ export function p256_verify(
   const sig = l.read(sig_ptr, sig_len);
   if (sig.length !== 64) throw new HostError({ P256VerifyInvalidInput: { msg: 'invalid signature length' } });
   const n = p256().Point.Fn.ORDER;
-  const r = bytesToBigInt(sig.subarray(0, 32));
-  const s = bytesToBigInt(sig.subarray(32));
+  const r = beToBig(sig.subarray(0, 32));
+  const s = beToBig(sig.subarray(32));
   if (r === 0n || s === 0n || r >= n || s >= n) return 0n;
   const msg = l.read(msg_ptr, msg_len);
   l.gas.payPer('p256_verify_byte', BigInt(msg.length));
@@ -203,10 +203,4 @@ export function p256_verify(
   } catch {
     return 0n;
   }
-}
-
-function bytesToBigInt(b: Uint8Array): bigint {
-  let v = 0n;
-  for (const x of b) v = (v << 8n) | BigInt(x);
-  return v;
 }
