@@ -11,7 +11,7 @@ import {
   encodeAccount,
   fromBase64,
   parseAccountId,
-  parsePublicKey,
+  parsePublicKeyHandle,
   sha256,
 } from '@nearlite/primitives';
 import { trieKeyAccessKey, trieKeyAccount, trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
@@ -101,10 +101,10 @@ function accountId(o: Obj, k: string, path: string): string {
   }
 }
 
-function publicKey(o: Obj, k: string, path: string): ReturnType<typeof parsePublicKey> {
+function publicKey(o: Obj, k: string, path: string): ReturnType<typeof parsePublicKeyHandle> {
   const text = str(o, k, path);
   try {
-    return parsePublicKey(text);
+    return parsePublicKeyHandle(text);
   } catch (err) {
     fail(`${path}.${k}`, (err as Error).message);
   }

@@ -6,7 +6,7 @@ import {
   encodeAccessKey,
   encodeAccount,
   fromBase64,
-  parsePublicKey,
+  parsePublicKeyHandle,
 } from '@nearlite/primitives';
 import type { StateChangeWithCauseJson } from '@nearlite/stream';
 import { trieKeyAccessKey, trieKeyAccount, trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
@@ -39,11 +39,11 @@ export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | nu
       return { key: trieKeyAccount(account), value: null };
     case 'access_key_update':
       return {
-        key: trieKeyAccessKey(account, parsePublicKey(String(ch.public_key))),
+        key: trieKeyAccessKey(account, parsePublicKeyHandle(String(ch.public_key))),
         value: encodeAccessKey(accessKeyFromJson(ch.access_key)),
       };
     case 'access_key_deletion':
-      return { key: trieKeyAccessKey(account, parsePublicKey(String(ch.public_key))), value: null };
+      return { key: trieKeyAccessKey(account, parsePublicKeyHandle(String(ch.public_key))), value: null };
     case 'data_update':
       return {
         key: trieKeyContractData(account, fromBase64(String(ch.key_base64))),

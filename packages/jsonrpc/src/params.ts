@@ -84,7 +84,7 @@ function maybeHash(v: string): CryptoHash | null {
   return bytes.length === 32 ? bytes : null;
 }
 
-const KEY_LENGTHS: Readonly<Record<string, number>> = { ed25519: 32, secp256k1: 64 };
+const KEY_LENGTHS: Readonly<Record<string, number>> = { ed25519: 32, secp256k1: 64, 'ml-dsa-65': 1952 };
 
 /** near-crypto's PublicKey parsing, messages included; returns the `type:base58` text. */
 export function publicKey(v: unknown): string {

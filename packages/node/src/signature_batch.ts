@@ -1,17 +1,14 @@
-// The wire form of a batch of signature checks: fixed-size records in one transferable buffer, so a
-// batch crosses to a worker as one move instead of a clone per transaction.
+// The wire form of a batch of signature checks: records laid end to end in one transferable buffer,
+// so a batch crosses to a worker as one move instead of a clone per transaction.
 
 import type { SignatureCheck } from '@nearlite/chain';
 import type { KeyType } from '@nearlite/primitives';
 
-/** key type, signature type, public key (up to 64), signature (up to 65), message (32). */
-const KEY_AT = 2;
-const SIG_AT = KEY_AT + 64;
-const MSG_AT = SIG_AT + 65;
-export const RECORD_BYTES = MSG_AT + 32;
-
-const KEY_LEN = [32, 64];
-const SIG_LEN = [64, 65];
+// A record: key type, signature type, the public key, the signature, the 32-byte message. The
+// lengths follow from the types (ed25519, secp256k1, ML-DSA-65).
+const KEY_LEN = [32, 64, 1952];
+const SIG_LEN = [64, 65, 3309];
+const MESSAGE_LEN = 32;
 
 export interface SignatureBatch {
   readonly id: number;
@@ -19,31 +16,47 @@ export interface SignatureBatch {
   readonly items: ArrayBuffer;
 }
 
-/** False if the check does not fit a record (then it is checked where it is). */
+/** False if the check is not one a record holds (then it is checked where it is). */
 export function packable(c: SignatureCheck): boolean {
   return (
-    c.message.length === 32 &&
+    c.message.length === MESSAGE_LEN &&
     c.publicKey.data.length === KEY_LEN[c.publicKey.keyType] &&
     c.signature.data.length === SIG_LEN[c.signature.keyType]
   );
 }
 
-export function packCheck(out: Uint8Array, i: number, c: SignatureCheck): void {
-  const at = i * RECORD_BYTES;
-  out[at] = c.publicKey.keyType;
-  out[at + 1] = c.signature.keyType;
-  out.set(c.publicKey.data, at + KEY_AT);
-  out.set(c.signature.data, at + SIG_AT);
-  out.set(c.message, at + MSG_AT);
+/** Bytes a packable check takes in a batch. */
+export function recordBytes(c: SignatureCheck): number {
+  return 2 + c.publicKey.data.length + c.signature.data.length + MESSAGE_LEN;
 }
 
-export function unpackCheck(items: Uint8Array, i: number): SignatureCheck {
-  const at = i * RECORD_BYTES;
-  const keyType = items[at] as KeyType;
-  const sigType = items[at + 1] as KeyType;
-  return {
-    publicKey: { keyType, data: items.subarray(at + KEY_AT, at + KEY_AT + KEY_LEN[keyType]!) },
-    signature: { keyType: sigType, data: items.subarray(at + SIG_AT, at + SIG_AT + SIG_LEN[sigType]!) },
-    message: items.subarray(at + MSG_AT, at + MSG_AT + 32),
-  };
+/** Writes the check at `at`; returns where the next record begins. */
+export function packCheck(out: Uint8Array, at: number, c: SignatureCheck): number {
+  out[at] = c.publicKey.keyType;
+  out[at + 1] = c.signature.keyType;
+  let p = at + 2;
+  out.set(c.publicKey.data, p);
+  p += c.publicKey.data.length;
+  out.set(c.signature.data, p);
+  p += c.signature.data.length;
+  out.set(c.message, p);
+  return p + MESSAGE_LEN;
+}
+
+/** Every check of a batch, in order. */
+export function* unpackChecks(items: Uint8Array, count: number): Generator<SignatureCheck> {
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const keyType = items[at] as KeyType;
+    const sigType = items[at + 1] as KeyType;
+    const keyAt = at + 2;
+    const sigAt = keyAt + KEY_LEN[keyType]!;
+    const msgAt = sigAt + SIG_LEN[sigType]!;
+    at = msgAt + MESSAGE_LEN;
+    yield {
+      publicKey: { keyType, data: items.subarray(keyAt, sigAt) },
+      signature: { keyType: sigType, data: items.subarray(sigAt, msgAt) },
+      message: items.subarray(msgAt, at),
+    };
+  }
 }

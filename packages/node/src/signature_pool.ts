@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SignatureCheck, SignatureChecker } from '@nearlite/chain';
 import { verifySignature } from '@nearlite/primitives';
-import { packable, packCheck, RECORD_BYTES, type SignatureBatch } from './signature_batch.js';
+import { packable, packCheck, recordBytes, type SignatureBatch } from './signature_batch.js';
 
 interface Pending {
   readonly check: SignatureCheck;
@@ -85,8 +85,11 @@ export class SignaturePool implements SignatureChecker {
         for (const p of batch) p.resolve(checkHere(p.check));
         continue;
       }
-      const items = new Uint8Array(batch.length * RECORD_BYTES);
-      for (let i = 0; i < batch.length; i++) packCheck(items, i, batch[i]!.check);
+      let bytes = 0;
+      for (const p of batch) bytes += recordBytes(p.check);
+      const items = new Uint8Array(bytes);
+      let at = 0;
+      for (const p of batch) at = packCheck(items, at, p.check);
       const id = this.nextId++;
       slot.inFlight.set(id, batch);
       // A worker with checks outstanding keeps the process alive until it answers; an idle one does not.

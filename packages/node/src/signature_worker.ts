@@ -2,14 +2,14 @@
 // with one verdict byte per check.
 import { parentPort } from 'node:worker_threads';
 import { verifySignature } from '@nearlite/primitives';
-import { type SignatureBatch, unpackCheck } from './signature_batch.js';
+import { type SignatureBatch, unpackChecks } from './signature_batch.js';
 
 parentPort!.on('message', (batch: SignatureBatch) => {
   const items = new Uint8Array(batch.items);
   const verdicts = new Uint8Array(batch.count);
-  for (let i = 0; i < batch.count; i++) {
-    const c = unpackCheck(items, i);
-    verdicts[i] = verifySignature(c.message, c.signature, c.publicKey) ? 1 : 0;
+  let i = 0;
+  for (const c of unpackChecks(items, batch.count)) {
+    verdicts[i++] = verifySignature(c.message, c.signature, c.publicKey) ? 1 : 0;
   }
   parentPort!.postMessage({ id: batch.id, verdicts: verdicts.buffer }, [verdicts.buffer]);
 });

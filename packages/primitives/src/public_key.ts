@@ -1,13 +1,21 @@
+import { sha3_256 } from '@noble/hashes/sha3.js';
 import { base58Decode, base58Encode } from './base58.js';
 import type { BorshReader, BorshWriter } from './borsh.js';
 import { BorshError } from './borsh.js';
 
-export const KeyType = { ED25519: 0, SECP256K1: 1 } as const;
+/**
+ * near-crypto's key types by borsh tag. `MLDSA65_HASH` is not a key a transaction can carry: it is
+ * the on-trie handle of an ML-DSA-65 key (nearcore's `PublicKeyHandle::MlDsa65Hash`), the digest its
+ * access keys are stored and listed under.
+ */
+export const KeyType = { ED25519: 0, SECP256K1: 1, MLDSA65: 2, MLDSA65_HASH: 3 } as const;
 export type KeyType = (typeof KeyType)[keyof typeof KeyType];
 
-const KEY_LEN: Record<KeyType, number> = { 0: 32, 1: 64 };
-const SIG_LEN: Record<KeyType, number> = { 0: 64, 1: 65 };
-const PREFIX: Record<KeyType, string> = { 0: 'ed25519', 1: 'secp256k1' };
+const KEY_LEN: Record<KeyType, number> = { 0: 32, 1: 64, 2: 1952, 3: 32 };
+const SIG_LEN: Record<number, number> = { 0: 64, 1: 65, 2: 3309 };
+const PREFIX: Record<KeyType, string> = { 0: 'ed25519', 1: 'secp256k1', 2: 'ml-dsa-65', 3: 'ml-dsa-65-hash' };
+/** Hashed before an ML-DSA-65 key's bytes to make its trie handle (near-crypto's `HashDomainTag`). */
+const ML_DSA_65_HANDLE_DOMAIN = new TextEncoder().encode('near:ml-dsa-65-pubkey-hash:v1');
 
 export class KeyParseError extends Error {
   override readonly name = 'KeyParseError';
@@ -25,8 +33,9 @@ export interface Signature {
 
 function parseTyped(
   text: string,
-  lens: Record<KeyType, number>,
+  lens: Record<number, number>,
   what: string,
+  allowed: readonly KeyType[],
 ): { keyType: KeyType; data: Uint8Array } {
   const colon = text.indexOf(':');
   let keyType: KeyType = KeyType.ED25519;
@@ -34,9 +43,15 @@ function parseTyped(
   if (colon >= 0) {
     const prefix = text.slice(0, colon);
     body = text.slice(colon + 1);
-    if (prefix === 'ed25519') keyType = KeyType.ED25519;
-    else if (prefix === 'secp256k1') keyType = KeyType.SECP256K1;
-    else throw new KeyParseError(`unknown key type '${prefix}'`);
+    const t = allowed.find((k) => PREFIX[k] === prefix);
+    if (t === undefined) {
+      if (prefix === PREFIX[KeyType.MLDSA65])
+        throw new KeyParseError(
+          'full ML-DSA-65 keys cannot appear in a PublicKeyHandle; use the `ml-dsa-65-hash:` form instead',
+        );
+      throw new KeyParseError(`unknown key type '${prefix}'`);
+    }
+    keyType = t;
   }
   let data: Uint8Array;
   try {
@@ -52,8 +67,37 @@ function parseTyped(
   return { keyType, data };
 }
 
+const WIRE_TYPES: readonly KeyType[] = [KeyType.ED25519, KeyType.SECP256K1, KeyType.MLDSA65];
+const HANDLE_TYPES: readonly KeyType[] = [KeyType.ED25519, KeyType.SECP256K1, KeyType.MLDSA65_HASH];
+
+/** A key as transactions, actions and requests carry it (`ed25519:`, `secp256k1:`, `ml-dsa-65:`). */
 export function parsePublicKey(text: string): PublicKey {
-  return parseTyped(text, KEY_LEN, 'public key');
+  return parseTyped(text, KEY_LEN, 'public key', WIRE_TYPES);
+}
+
+/**
+ * A key as state records, state changes and access-key lists name it: an ML-DSA-65 key only by
+ * its `ml-dsa-65-hash:` handle, never in full.
+ */
+export function parsePublicKeyHandle(text: string): PublicKey {
+  return parseTyped(text, KEY_LEN, 'public key', HANDLE_TYPES);
+}
+
+/**
+ * What the trie stores a key under: itself, or for ML-DSA-65 the sha3-256 of the domain tag and
+ * the key (33 bytes with the tag, like an ed25519 key, where the key itself would take 1,953).
+ */
+export function publicKeyHandle(pk: PublicKey): PublicKey {
+  if (pk.keyType !== KeyType.MLDSA65) return pk;
+  const h = sha3_256.create();
+  h.update(ML_DSA_65_HANDLE_DOMAIN);
+  h.update(pk.data);
+  return { keyType: KeyType.MLDSA65_HASH, data: h.digest() };
+}
+
+/** Bytes a key's handle takes in a trie key (nearcore's `trie_id_len`): what storage is paid for. */
+export function publicKeyTrieIdLength(pk: PublicKey): number {
+  return 1 + (pk.keyType === KeyType.MLDSA65 ? 32 : pk.data.length);
 }
 
 export function formatPublicKey(pk: PublicKey): string {
@@ -68,9 +112,17 @@ export function writePublicKey(w: BorshWriter, pk: PublicKey): void {
   w.u8(pk.keyType).fixed(pk.data);
 }
 
+/** A `PublicKey` (tags 0, 1, 2): what transactions, actions and receipts carry. */
 export function readPublicKey(r: BorshReader): PublicKey {
   const t = r.u8();
-  if (t !== 0 && t !== 1) throw new BorshError(`unknown public key type ${t}`);
+  if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown public key type ${t}`);
+  return { keyType: t, data: r.fixed(KEY_LEN[t]).slice() };
+}
+
+/** A `PublicKeyHandle` (tags 0, 1, 3): what an access key's trie key ends with. */
+export function readPublicKeyHandle(r: BorshReader): PublicKey {
+  const t = r.u8();
+  if (t !== 0 && t !== 1 && t !== 3) throw new BorshError(`unknown public key handle type ${t}`);
   return { keyType: t, data: r.fixed(KEY_LEN[t]).slice() };
 }
 
@@ -80,8 +132,8 @@ export function writeSignature(w: BorshWriter, sig: Signature): void {
 
 export function readSignature(r: BorshReader): Signature {
   const t = r.u8();
-  if (t !== 0 && t !== 1) throw new BorshError(`unknown signature type ${t}`);
-  return { keyType: t, data: r.fixed(SIG_LEN[t]).slice() };
+  if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown signature type ${t}`);
+  return { keyType: t, data: r.fixed(SIG_LEN[t]!).slice() };
 }
 
 /** borsh bytes of a public key (1 type byte + raw key). */

@@ -4,7 +4,8 @@ import {
   type Action,
   BorshWriter,
   type GlobalContractIdentifier,
-  publicKeyBytes,
+  KeyType,
+  publicKeyTrieIdLength,
   stateInitDataBytes,
   utf8,
   writeAccessKey,
@@ -174,17 +175,37 @@ export interface TransactionCost {
 
 const minGas = (a: bigint, b: bigint): bigint => (b < a ? b : a);
 
+/**
+ * nearcore's signature_verification_cost: the signer's signature and each Delegate's inner one,
+ * priced by scheme. It is burnt when the transaction converts, so it raises what the signer buys
+ * but never the gas the receipts get.
+ */
+function signatureVerificationCost(
+  c: RuntimeConfig,
+  signerKeyType: KeyType,
+  actions: readonly Action[],
+): bigint {
+  const of = (t: KeyType): bigint => (t === KeyType.MLDSA65 ? c.mlDsa65VerificationCost : 0n);
+  let total = of(signerKeyType);
+  for (const a of actions) if (a.type === 'Delegate') total += of(a.delegateAction.publicKey.keyType);
+  return total;
+}
+
 /** nearcore's tx_cost. */
 export function txCost(
   c: RuntimeConfig,
   signerId: string,
+  signerKeyType: KeyType,
   receiverId: string,
   actions: readonly Action[],
   gasPrice: bigint,
 ): TransactionCost {
   const f = c.fees.fees;
   const sir = signerId === receiverId;
-  const gasBurnt = sendFee(f.new_action_receipt, sir) + totalSendFees(c, sir, actions, receiverId);
+  const gasBurnt =
+    sendFee(f.new_action_receipt, sir) +
+    totalSendFees(c, sir, actions, receiverId) +
+    signatureVerificationCost(c, signerKeyType, actions);
   const prepaidGas = totalPrepaidGas(actions) + totalPrepaidSendFees(c, actions);
   const [num, den] = c.pessimisticGasPriceInflation;
   let receiptGasPrice = gasPrice;
@@ -208,11 +229,14 @@ export function txCost(
   return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount };
 }
 
-/** Storage a new access key takes: the record overhead plus its borsh key and value. */
+/**
+ * Storage a new access key takes: the record overhead, the key as the trie stores it (an ML-DSA-65
+ * key by its 33-byte handle) and the borsh value.
+ */
 export function accessKeyStorage(c: RuntimeConfig, a: Extract<Action, { type: 'AddKey' }>): bigint {
   return (
     c.fees.storage_usage_config.num_extra_bytes_record +
-    BigInt(publicKeyBytes(a.publicKey).length) +
+    BigInt(publicKeyTrieIdLength(a.publicKey)) +
     accessKeyLen(a)
   );
 }

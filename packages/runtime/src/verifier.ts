@@ -6,8 +6,11 @@ import {
   type Action,
   accountIdError,
   deriveDeterministicAccountId,
+  formatPublicKey,
+  isValidStakingKey,
   type SignedTransaction,
   type StateInit,
+  sha256,
   toHex,
   verifySignature,
 } from '@nearlite/primitives';
@@ -60,6 +63,10 @@ function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknow
           }
         : null;
     }
+    case 'Stake':
+      return isValidStakingKey(a.publicKey)
+        ? null
+        : { UnsuitableStakingKey: { public_key: formatPublicKey(a.publicKey) } };
     case 'Delegate':
       // FixDelegatedDeterministicStateInit (85): inner actions are addressed to the delegate's receiver.
       return validateActions(c, a.delegateAction.actions, a.delegateAction.receiverId);
@@ -129,7 +136,9 @@ const verified = new Set<string>();
  * worker threads before admission) for exactly this hash, key and signature.
  */
 function signatureValid(stx: SignedTransaction, verdict: boolean | undefined): boolean {
-  const key = `${toHex(stx.hash)}${toHex(stx.signature.data)}`;
+  // An ML-DSA-65 signature (3,309 bytes) is remembered by its digest.
+  const sig = stx.signature.data;
+  const key = `${toHex(stx.hash)}${toHex(sig.length > 65 ? sha256(sig) : sig)}`;
   if (verified.has(key)) return true;
   if (!(verdict ?? verifySignature(stx.hash, stx.signature, stx.transaction.publicKey))) return false;
   if (verified.size >= 100_000) verified.clear();
@@ -167,7 +176,7 @@ export function verifyTransaction(
     const upper = BigInt(opts.blockHeight) * 1_000_000n;
     if (tx.nonce >= upper) return fail(invalidTx.nonceTooLarge(tx.nonce, upper));
   }
-  const cost = txCost(c, tx.signerId, tx.receiverId, tx.actions, gasPrice);
+  const cost = txCost(c, tx.signerId, tx.publicKey.keyType, tx.receiverId, tx.actions, gasPrice);
   if (account.amount < cost.totalCost)
     return fail(invalidTx.notEnoughBalance(tx.signerId, account.amount, cost.totalCost));
   const perm = key.permission;

@@ -30,6 +30,7 @@ import {
   FEES,
   type Fee,
   MIN_GAS_PURCHASE_PRICE,
+  ML_DSA_65_VERIFICATION_COST,
   SNAPSHOT,
 } from './snapshot.js';
 
@@ -120,7 +121,7 @@ t.test('every action’s send (sir and not sir) and exec fee', async (t) => {
   for (const c of cases) {
     for (const sir of [true, false]) {
       const receiver = sir ? 'alice.near' : 'bob.near';
-      const cost = txCost(config, 'alice.near', receiver, [c.action], GAS_PRICE);
+      const cost = txCost(config, 'alice.near', KeyType.ED25519, receiver, [c.action], GAS_PRICE);
       t.equal(cost.gasBurnt, send(FEES.receipt, sir) + c.fee(sir), `${c.name}: send, sir=${sir}`);
       const prepaid = c.action.type === 'FunctionCall' ? c.action.gas : 0n;
       t.equal(cost.gasRemaining, FEES.receipt.exec + c.exec + prepaid, `${c.name}: exec prepaid, sir=${sir}`);
@@ -131,7 +132,7 @@ t.test('every action’s send (sir and not sir) and exec fee', async (t) => {
   // A transfer to an implicit account pays for the account and its key as well.
   const implicit = '0'.repeat(64);
   const transfer: Action = { type: 'Transfer', deposit: 1n };
-  const cost = txCost(config, 'alice.near', implicit, [transfer], GAS_PRICE);
+  const cost = txCost(config, 'alice.near', KeyType.ED25519, implicit, [transfer], GAS_PRICE);
   t.equal(
     cost.gasBurnt,
     FEES.receipt.sendNotSir +
@@ -146,9 +147,66 @@ t.test('every action’s send (sir and not sir) and exec fee', async (t) => {
   );
   // Above the floor the chunk's own price is the purchase price.
   t.equal(
-    txCost(config, 'alice.near', 'bob.near', [transfer], 2n * MIN_GAS_PURCHASE_PRICE).receiptGasPrice,
+    txCost(config, 'alice.near', KeyType.ED25519, 'bob.near', [transfer], 2n * MIN_GAS_PURCHASE_PRICE)
+      .receiptGasPrice,
     2n * MIN_GAS_PURCHASE_PRICE,
   );
+});
+
+t.test('an ML-DSA-65 signature burns ml_dsa_65_verification_cost at conversion, per signature', async (t) => {
+  const transfer: Action = { type: 'Transfer', deposit: 1n };
+  const classic = txCost(config, 'alice.near', KeyType.ED25519, 'bob.near', [transfer], GAS_PRICE);
+  const pq = txCost(config, 'alice.near', KeyType.MLDSA65, 'bob.near', [transfer], GAS_PRICE);
+  t.equal(pq.gasBurnt, classic.gasBurnt + ML_DSA_65_VERIFICATION_COST);
+  t.equal(pq.burntAmount, pq.gasBurnt * GAS_PRICE);
+  // Burnt, not attached: the receipt gets the same gas either way.
+  t.equal(pq.gasRemaining, classic.gasRemaining);
+  t.equal(pq.totalCost, classic.totalCost + ML_DSA_65_VERIFICATION_COST * GAS_PRICE);
+  t.equal(
+    txCost(config, 'alice.near', KeyType.SECP256K1, 'bob.near', [transfer], GAS_PRICE).gasBurnt,
+    classic.gasBurnt,
+  );
+
+  // A Delegate's inner signer is a second signature: each ML-DSA-65 one is charged.
+  const delegate = (keyType: KeyType): Action => ({
+    type: 'Delegate',
+    delegateAction: {
+      senderId: 'carol.near',
+      receiverId: 'bob.near',
+      actions: [transfer],
+      nonce: 1n,
+      maxBlockHeight: 100n,
+      publicKey: { keyType, data: new Uint8Array(keyType === KeyType.MLDSA65 ? 1952 : 32) },
+    },
+    signature: { keyType, data: new Uint8Array(keyType === KeyType.MLDSA65 ? 3309 : 64) },
+  });
+  const relayedClassic = txCost(
+    config,
+    'alice.near',
+    KeyType.ED25519,
+    'carol.near',
+    [delegate(KeyType.ED25519)],
+    GAS_PRICE,
+  );
+  const relayedPq = txCost(
+    config,
+    'alice.near',
+    KeyType.ED25519,
+    'carol.near',
+    [delegate(KeyType.MLDSA65)],
+    GAS_PRICE,
+  );
+  const both = txCost(
+    config,
+    'alice.near',
+    KeyType.MLDSA65,
+    'carol.near',
+    [delegate(KeyType.MLDSA65)],
+    GAS_PRICE,
+  );
+  t.equal(relayedPq.gasBurnt, relayedClassic.gasBurnt + ML_DSA_65_VERIFICATION_COST);
+  t.equal(both.gasBurnt, relayedClassic.gasBurnt + 2n * ML_DSA_65_VERIFICATION_COST);
+  t.equal(relayedPq.gasRemaining, relayedClassic.gasRemaining);
 });
 
 t.test('account creation: the charge, the refund to the yocto, nothing created or lost', async (t) => {

@@ -6,6 +6,7 @@ import {
   accountContract,
   base58Encode,
   deriveDeterministicAccountId,
+  KeyType,
   type StateInit,
   utf8,
 } from '@nearlite/primitives';
@@ -72,7 +73,7 @@ t.test('fees: base, per entry and per key and value byte, the same sent to self 
     ['key2', new Uint8Array(10)],
   ]);
   const id = deriveDeterministicAccountId(s);
-  const cost = txCost(config, 'bob.near', id, [action(s, 0n)], GAS_PRICE);
+  const cost = txCost(config, 'bob.near', KeyType.ED25519, id, [action(s, 0n)], GAS_PRICE);
   const bytes = 1n + 5n + 4n + 10n;
   t.equal(cost.gasBurnt, FEES.receipt.sendNotSir + INIT.base.send + bytes * INIT.byte.send);
   const exec = INIT.base.exec + 2n * INIT.entry.exec + bytes * INIT.byte.exec;
@@ -82,7 +83,14 @@ t.test('fees: base, per entry and per key and value byte, the same sent to self 
 
 t.test('fees: a transfer that may create a deterministic or ETH-implicit account pays no key', async (t) => {
   for (const receiver of ['0s0000000000000000000000000000000000000000', `0x${'ab'.repeat(20)}`]) {
-    const cost = txCost(config, 'bob.near', receiver, [{ type: 'Transfer', deposit: 1n }], GAS_PRICE);
+    const cost = txCost(
+      config,
+      'bob.near',
+      KeyType.ED25519,
+      receiver,
+      [{ type: 'Transfer', deposit: 1n }],
+      GAS_PRICE,
+    );
     t.equal(
       cost.gasBurnt,
       FEES.receipt.sendNotSir + FEES.transfer.sendNotSir + FEES.createAccount.sendNotSir,
@@ -92,6 +100,7 @@ t.test('fees: a transfer that may create a deterministic or ETH-implicit account
   const implicit = txCost(
     config,
     'bob.near',
+    KeyType.ED25519,
     'ab'.repeat(32),
     [{ type: 'Transfer', deposit: 1n }],
     GAS_PRICE,

@@ -7,6 +7,7 @@ import {
   base58Encode,
   decodeReceipt,
   encodeAccount,
+  KeyType,
   receiptIdFromReceipt,
   sha256,
   toHex,
@@ -61,7 +62,7 @@ t.test('fees: nearcore’s deploy and use parameters, per code byte and per iden
   for (const c of cases) {
     for (const sir of [true, false]) {
       const receiver = sir ? 'alice.near' : 'bob.near';
-      const cost = txCost(config, 'alice.near', receiver, [c.action], GAS_PRICE);
+      const cost = txCost(config, 'alice.near', KeyType.ED25519, receiver, [c.action], GAS_PRICE);
       t.equal(cost.gasBurnt, send(FEES.receipt, sir) + send(c.base, sir) + c.bytes * send(c.byte, sir));
       t.equal(cost.gasRemaining, FEES.receipt.exec + c.base.exec + c.bytes * c.byte.exec);
       t.equal(cost.receiptGasPrice, MIN_GAS_PURCHASE_PRICE);

@@ -35,6 +35,7 @@ export const SNAPSHOT = JSON.parse(text.slice(text.indexOf('\n{') + 1)) as {
       };
     };
     burnt_gas_reward: [number, number];
+    ml_dsa_65_verification_cost: number;
   };
   wasm_config: {
     ext_costs: Record<string, number>;
@@ -68,6 +69,8 @@ export const FEES = {
   delegate: fee(acc.delegate_cost!),
 } as const;
 
+/** What an ML-DSA-65 signature burns at conversion beyond a classical one (PostQuantumSignatures). */
+export const ML_DSA_65_VERIFICATION_COST = BigInt(tc.ml_dsa_65_verification_cost);
 export const MIN_GAS_PURCHASE_PRICE = BigInt(SNAPSHOT.min_gas_purchase_price);
 export const ACCOUNT_CREATION_CHARGE = BigInt(SNAPSHOT.account_creation_charge);
 export const STORAGE_AMOUNT_PER_BYTE = BigInt(SNAPSHOT.storage_amount_per_byte);

@@ -11,7 +11,7 @@ import {
   encodeAccessKey,
   encodeAccount,
   fromBase64,
-  parsePublicKey,
+  parsePublicKeyHandle,
   sha256,
 } from '@nearlite/primitives';
 import { trieKeyAccessKey, trieKeyAccount, trieKeyContractCode, trieKeyContractData } from './trie_key.js';
@@ -54,7 +54,7 @@ export function genesisStateFromRecords(
         break;
       }
       case 'AccessKey': {
-        const pk = parsePublicKey(String(b.public_key));
+        const pk = parsePublicKeyHandle(String(b.public_key));
         put(
           accountId,
           'key',

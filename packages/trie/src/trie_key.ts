@@ -9,7 +9,8 @@ import {
   fromUtf8,
   type GlobalContractIdentifier,
   type PublicKey,
-  readPublicKey,
+  publicKeyHandle,
+  readPublicKeyHandle,
   setU64,
   utf8,
 } from '@nearlite/primitives';
@@ -82,8 +83,11 @@ export const trieKeyContractCode = (id: string) =>
 // AccessKey's separator is the column byte itself.
 export const trieKeyAccessKeyPrefix = (id: string) =>
   accountKey(TrieKeyCol.AccessKey, id, TrieKeyCol.AccessKey, NOTHING);
-export const trieKeyAccessKey = (id: string, pk: PublicKey) =>
-  accountKey(TrieKeyCol.AccessKey, id, TrieKeyCol.AccessKey, pk.data, pk.keyType);
+/** An ML-DSA-65 key is stored under its handle (`publicKeyHandle`); any other under itself. */
+export const trieKeyAccessKey = (id: string, pk: PublicKey) => {
+  const h = publicKeyHandle(pk);
+  return accountKey(TrieKeyCol.AccessKey, id, TrieKeyCol.AccessKey, h.data, h.keyType);
+};
 export const trieKeyContractDataPrefix = (id: string) =>
   accountKey(TrieKeyCol.ContractData, id, COMMA, NOTHING);
 export const trieKeyContractData = (id: string, key: Uint8Array) =>
@@ -187,7 +191,7 @@ export function parseTrieKey(key: Uint8Array): ParsedTrieKey {
     case TrieKeyCol.AccessKey: {
       // The account id cannot contain 0x02, so the first 0x02 is the separator.
       const [accountId, pk] = splitAt(rest, TrieKeyCol.AccessKey);
-      return { col: 'access_key', accountId, publicKey: readPublicKey(new BorshReader(pk)) };
+      return { col: 'access_key', accountId, publicKey: readPublicKeyHandle(new BorshReader(pk)) };
     }
     case TrieKeyCol.ContractData: {
       const [accountId, k] = splitAt(rest, 0x2c);

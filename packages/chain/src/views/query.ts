@@ -13,7 +13,7 @@ import {
   type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
-  readPublicKey,
+  readPublicKeyHandle,
   sha256,
   toBase64,
 } from '@nearlite/primitives';
@@ -198,7 +198,7 @@ export function viewAccessKeyList(at: QueryAt, accountId: string): object {
   const prefix = trieKeyAccessKeyPrefix(accountId);
   const keys: object[] = [];
   for (const [k, v] of at.trie.iterPrefix(prefix)) {
-    const pk = readPublicKey(new BorshReader(k.subarray(prefix.length)));
+    const pk = readPublicKeyHandle(new BorshReader(k.subarray(prefix.length)));
     keys.push({ public_key: formatPublicKey(pk), access_key: accessKeyView(decodeAccessKey(v)) });
   }
   return { keys, ...blockFields(at) };

@@ -1,9 +1,12 @@
 // Signature checks: ed25519 by libsodium where its prebuilt binary loads (sodium-native, an optional
 // dependency), else and on every rejection by node:crypto with KeyObjects cached per key; secp256k1
-// by @noble/curves (NEAR's r ‖ s ‖ v over the 32-byte hash).
+// by @noble/curves (NEAR's r ‖ s ‖ v over the 32-byte hash); ML-DSA-65 (FIPS 204, empty context, as
+// near-crypto's aws-lc verifies it) by @noble/post-quantum.
 import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { createRequire } from 'node:module';
+import type { ed25519 as Ed25519 } from '@noble/curves/ed25519.js';
 import type { secp256k1 as Secp256k1 } from '@noble/curves/secp256k1.js';
+import type { ml_dsa65 as MlDsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { toHex } from '../hash.js';
 import { lazy } from '../lazy.js';
 import { KeyType, type PublicKey, type Signature } from '../public_key.js';
@@ -16,6 +19,13 @@ const secp256k1 = lazy(
   () =>
     (createRequire(import.meta.url)('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 })
       .secp256k1,
+);
+
+/** Loaded on first use, like secp256k1. */
+const mlDsa65 = lazy(
+  () =>
+    (createRequire(import.meta.url)('@noble/post-quantum/ml-dsa.js') as { ml_dsa65: typeof MlDsa65 })
+      .ml_dsa65,
 );
 
 interface Sodium {
@@ -59,6 +69,9 @@ export function verifySignature(message: Uint8Array, signature: Signature, publi
       if (ed25519Sodium(message, signature.data, publicKey.data)) return true;
       return nodeVerify(null, message, ed25519KeyObject(publicKey.data), signature.data);
     }
+    if (publicKey.keyType === KeyType.MLDSA65)
+      return mlDsa65().verify(signature.data, message, publicKey.data);
+    if (publicKey.keyType !== KeyType.SECP256K1) return false;
     const uncompressed = new Uint8Array(65);
     uncompressed[0] = 4;
     uncompressed.set(publicKey.data, 1);
@@ -84,4 +97,22 @@ function ed25519Sodium(message: Uint8Array, signature: Uint8Array, publicKey: Ui
 /** Which library answers an ed25519 check first (node:crypto decides every rejection either way). */
 export function ed25519Verifier(): 'libsodium' | 'node:crypto' {
   return sodium() === null ? 'node:crypto' : 'libsodium';
+}
+
+const ed25519Curve = lazy(
+  () => (createRequire(import.meta.url)('@noble/curves/ed25519.js') as { ed25519: typeof Ed25519 }).ed25519,
+);
+
+/**
+ * near-crypto's is_valid_staking_key: an ed25519 key that decompresses to a torsion-free point (so
+ * it converts to the Ristretto key a validator's VRF uses); never a secp256k1 or ML-DSA-65 one.
+ */
+export function isValidStakingKey(pk: PublicKey): boolean {
+  if (pk.keyType !== KeyType.ED25519) return false;
+  try {
+    // zip215: curve25519-dalek's decompress reads y modulo p, as ZIP-215 does.
+    return ed25519Curve().Point.fromBytes(pk.data, true).isTorsionFree();
+  } catch {
+    return false;
+  }
 }

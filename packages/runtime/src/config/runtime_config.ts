@@ -20,6 +20,11 @@ export interface RuntimeConfig {
   readonly minAllowedTopLevelAccountLength: number;
   readonly burntGasReward: readonly [bigint, bigint];
   readonly pessimisticGasPriceInflation: readonly [bigint, bigint];
+  /**
+   * Gas an ML-DSA-65 signature burns at conversion beyond what a classical one does, per signature
+   * (the signer's and each Delegate's); ed25519 and secp256k1 add nothing (PostQuantumSignatures, 85).
+   */
+  readonly mlDsa65VerificationCost: bigint;
   readonly maxTotalPrepaidGas: bigint;
   readonly maxActionsPerReceipt: number;
   readonly maxTransactionSize: number;
@@ -43,6 +48,7 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     transaction_costs: {
       burnt_gas_reward: [number, number];
       pessimistic_gas_price_inflation_ratio: [number, number];
+      ml_dsa_65_verification_cost?: number | string;
     };
     wasm_config: { limit_config: Record<string, number> };
     account_creation_config: { registrar_account_id: string; min_allowed_top_level_account_length: number };
@@ -63,6 +69,7 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
       BigInt(v.transaction_costs.pessimistic_gas_price_inflation_ratio[0]),
       BigInt(v.transaction_costs.pessimistic_gas_price_inflation_ratio[1]),
     ],
+    mlDsa65VerificationCost: BigInt(v.transaction_costs.ml_dsa_65_verification_cost ?? 0),
     maxTotalPrepaidGas: BigInt(limits.max_total_prepaid_gas ?? 300_000_000_000_000),
     maxActionsPerReceipt: limits.max_actions_per_receipt ?? 100,
     maxTransactionSize: limits.max_transaction_size ?? 1_572_864,

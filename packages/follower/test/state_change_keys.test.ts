@@ -1,0 +1,44 @@
+// A stream's access-key changes name an ML-DSA-65 key by its `ml-dsa-65-hash:` handle, as nearcore's
+// StateChangeValueView does: the write lands on the trie key the handle makes, the one a view of the
+// full key reads.
+import { base58Encode, KeyType, utf8 } from '@nearlite/primitives';
+import { trieKeyAccessKey } from '@nearlite/trie';
+import t from 'tap';
+import { stateChangeWrite } from '../src/state_change_keys.js';
+
+const digest = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+const fullKey = { keyType: KeyType.MLDSA65, data: new Uint8Array(1952).fill(9) };
+
+t.test('an access-key change by handle writes the key the handle names', async (t) => {
+  const w = stateChangeWrite({
+    cause: { type: 'transaction_processing', tx_hash: '11111111111111111111111111111111' },
+    type: 'access_key_update',
+    change: {
+      account_id: 'alice.near',
+      public_key: `ml-dsa-65-hash:${base58Encode(digest)}`,
+      access_key: { nonce: 5, permission: 'FullAccess' },
+    },
+  } as never);
+  // col 2, the account, the 0x02 separator, then PublicKeyHandle's borsh: tag 3 and the digest.
+  t.same(w?.key, Uint8Array.of(2, ...utf8('alice.near'), 2, 3, ...digest));
+  t.same(w?.value, Uint8Array.of(5, 0, 0, 0, 0, 0, 0, 0, 1));
+  const del = stateChangeWrite({
+    cause: { type: 'transaction_processing', tx_hash: '11111111111111111111111111111111' },
+    type: 'access_key_deletion',
+    change: { account_id: 'alice.near', public_key: `ml-dsa-65-hash:${base58Encode(digest)}` },
+  } as never);
+  t.same(del, { key: w?.key, value: null });
+  // The full key's trie key is its handle's: what a view by the full key reads.
+  t.equal(trieKeyAccessKey('alice.near', fullKey).length, 1 + 10 + 1 + 33);
+  t.equal(trieKeyAccessKey('alice.near', fullKey)[12], 3);
+});
+
+t.test('a change naming a full ML-DSA-65 key is refused, as nearcore cannot represent it', async (t) => {
+  t.throws(() =>
+    stateChangeWrite({
+      cause: { type: 'transaction_processing', tx_hash: '11111111111111111111111111111111' },
+      type: 'access_key_deletion',
+      change: { account_id: 'alice.near', public_key: `ml-dsa-65:${base58Encode(fullKey.data)}` },
+    } as never),
+  );
+});
