@@ -45,6 +45,9 @@ import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from '
 import { type PooledTransaction, TxPool } from './tx_pool.js';
 import { blockAuthor, blockViewJson } from './views/block_view.js';
 
+/** nearcore's witness_config.combined_transactions_size_limit at protocol 86 (4 MiB). */
+export const COMBINED_TRANSACTIONS_SIZE_LIMIT = 4_194_304;
+
 export interface ChainOptions {
   readonly store: Store;
   readonly genesis: Genesis;
@@ -54,6 +57,11 @@ export interface ChainOptions {
   readonly storageUsageConfig: { readonly numBytesAccount: bigint; readonly numExtraBytesRecord: bigint };
   /** Transactions per chunk at most. */
   readonly maxTransactionsPerChunk?: number;
+  /**
+   * Signed transaction bytes per chunk at most: nearcore's `combined_transactions_size_limit`
+   * (witness_config), which counts each transaction's signature too since PostQuantumSignatures.
+   */
+  readonly combinedTransactionsSizeLimit?: number;
   /**
    * Keep each chunk's trie deletions (TrieChanges) for GC to release; default true. nearcore's
    * `save_trie_changes`, off on archival nodes, which never collect.
@@ -297,6 +305,7 @@ export class Chain implements ChainHandle {
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
     const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
+    const sizeLimit = this.opts.combinedTransactionsSizeLimit ?? COMBINED_TRANSACTIONS_SIZE_LIMIT;
     const patchWrites = patches.flatMap((p) => p.writes);
 
     const rejected = new Map<string, unknown>();
@@ -307,7 +316,7 @@ export class Chain implements ChainHandle {
       if (!prevExtra)
         throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
       const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
-      let pooled = this.pool.take(shardId, limit);
+      let pooled = this.pool.take(shardId, limit, sizeLimit);
       taken.push(pooled);
       const prepare = this.opts.applier.prepareTransactions;
       if (prepare && pooled.length > 0) {

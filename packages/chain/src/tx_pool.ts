@@ -48,11 +48,17 @@ export class TxPool implements TxPoolHandle {
     return this.pendingNonces.has(pendingNonceKey(accessKeyId, nonce));
   }
 
-  /** Removes up to `limit` transactions of a shard, each key's in nonce order. */
-  take(shardId: number, limit: number): PooledTransaction[] {
+  /**
+   * Removes up to `limit` transactions of a shard, each key's in nonce order, stopping before the
+   * first whose signed bytes would take the total past `maxBytes` (the rest wait for a later chunk).
+   */
+  take(shardId: number, limit: number, maxBytes = Number.POSITIVE_INFINITY): PooledTransaction[] {
     const q = this.queues.get(shardId);
     if (!q || q.length === 0) return [];
-    const out = q.splice(0, limit);
+    let n = 0;
+    let bytes = 0;
+    while (n < q.length && n < limit && bytes + q[n]!.bytes.length <= maxBytes) bytes += q[n++]!.bytes.length;
+    const out = q.splice(0, n);
     const firstSeen = new Map<string, number>();
     out.forEach((t, i) => {
       if (!firstSeen.has(t.accessKeyId)) firstSeen.set(t.accessKeyId, i);
