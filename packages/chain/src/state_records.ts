@@ -6,15 +6,23 @@ import {
   type AccessKey,
   type Account,
   type AccountContract,
+  BorshWriter,
   base58Decode,
   encodeAccessKey,
   encodeAccount,
   fromBase64,
+  type GasKeyInfo,
   parseAccountId,
   parsePublicKeyHandle,
   sha256,
 } from '@nearlite/primitives';
-import { trieKeyAccessKey, trieKeyAccount, trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
+import {
+  trieKeyAccessKey,
+  trieKeyAccount,
+  trieKeyContractCode,
+  trieKeyContractData,
+  trieKeyGasKeyNonce,
+} from '@nearlite/trie';
 
 export class StateRecordError extends Error {
   override readonly name = 'StateRecordError';
@@ -30,7 +38,7 @@ export interface StateWrite {
 
 const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
-const KINDS = ['Account', 'AccessKey', 'Contract', 'Data'] as const;
+const KINDS = ['Account', 'AccessKey', 'Contract', 'Data', 'GasKeyNonce'] as const;
 
 type Obj = Record<string, unknown>;
 
@@ -118,10 +126,19 @@ function accessKey(v: unknown, path: string): AccessKey {
   if (perm === 'FullAccess') return { nonce, permission: { kind: 'FullAccess' } };
   const p = obj(perm, `${path}.permission`);
   const keys = Object.keys(p);
-  if (keys.length !== 1 || keys[0] !== 'FunctionCall')
-    fail(`${path}.permission`, 'expected `FullAccess` or `{"FunctionCall": …}`');
-  const fcPath = `${path}.permission.FunctionCall`;
-  const fc = obj(p.FunctionCall, fcPath);
+  const variant = keys[0];
+  if (
+    keys.length !== 1 ||
+    (variant !== 'FunctionCall' && variant !== 'GasKeyFunctionCall' && variant !== 'GasKeyFullAccess')
+  )
+    fail(
+      `${path}.permission`,
+      'expected `FullAccess`, `{"FunctionCall": …}`, `{"GasKeyFunctionCall": …}` or `{"GasKeyFullAccess": …}`',
+    );
+  const fcPath = `${path}.permission.${variant}`;
+  const fc = obj(p[variant], fcPath);
+  const gasKey = variant === 'FunctionCall' ? undefined : gasKeyInfo(fc, fcPath);
+  if (gasKey && variant === 'GasKeyFullAccess') return { nonce, permission: { kind: 'FullAccess', gasKey } };
   const allowance =
     fc.allowance === null || fc.allowance === undefined ? null : u128(fc, 'allowance', fcPath);
   const names = fc.method_names;
@@ -134,8 +151,15 @@ function accessKey(v: unknown, path: string): AccessKey {
       allowance,
       receiverId: accountId(fc, 'receiver_id', fcPath),
       methodNames: [...(names as string[])],
+      ...(gasKey ? { gasKey } : {}),
     },
   };
+}
+
+function gasKeyInfo(o: Obj, path: string): GasKeyInfo {
+  const n = u64(o, 'num_nonces', path);
+  if (n > 0xffffn) fail(`${path}.num_nonces`, 'out of range for u16');
+  return { balance: u128(o, 'balance', path), numNonces: Number(n) };
 }
 
 /** One record as trie writes; throws StateRecordError naming the field for anything nearcore refuses. */
@@ -194,6 +218,15 @@ export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
         key: trieKeyAccessKey(id, publicKey(o, 'public_key', path)),
         value: encodeAccessKey(accessKey(o.access_key, `${path}.access_key`)),
       };
+    case 'GasKeyNonce': {
+      const index = u64(o, 'index', path);
+      if (index > 0xffffn) fail(`${path}.index`, 'out of range for u16');
+      return {
+        accountId: id,
+        key: trieKeyGasKeyNonce(id, publicKey(o, 'public_key', path), Number(index)),
+        value: new BorshWriter(8).u64(u64(o, 'nonce', path)).toBytes(),
+      };
+    }
     case 'Contract': {
       const code = base64(o, 'code', path);
       return { accountId: id, key: trieKeyContractCode(id), value: code, codeHash: sha256(code) };

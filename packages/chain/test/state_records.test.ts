@@ -144,3 +144,36 @@ t.test('V2 account records keep a global contract, as nearcore’s Account deser
   );
   t.throws(() => stateRecordToWrite(account({ version: 'V3' })), StateRecordError);
 });
+
+t.test('gas keys: their permissions and their nonces, as nearcore writes them', async (t) => {
+  const [full, calls, nonce] = stateRecordsToWrites([
+    key({ nonce: 0, permission: { GasKeyFullAccess: { balance: '7', num_nonces: 2 } } }),
+    key({
+      nonce: 0,
+      permission: {
+        GasKeyFunctionCall: {
+          balance: '0',
+          num_nonces: 1,
+          allowance: null,
+          receiver_id: 'b.near',
+          method_names: [],
+        },
+      },
+    }),
+    { GasKeyNonce: { account_id: 'a.near', public_key: KEY, index: 1, nonce: 42 } },
+  ]);
+  // nonce u64, tag 3, balance u128, num_nonces u16.
+  t.same([...full!.value], [...new Uint8Array(8), 3, 7, ...new Uint8Array(15), 2, 0]);
+  t.equal(calls!.value[8], 2, 'GasKeyFunctionCall is tag 2');
+  // The nonce's key is its access key's and the u16 index; its value a u64.
+  t.same([...nonce!.key], [...full!.key, 1, 0]);
+  t.same([...nonce!.value], [42, 0, 0, 0, 0, 0, 0, 0]);
+  t.throws(
+    () =>
+      stateRecordToWrite(
+        { GasKeyNonce: { account_id: 'a.near', public_key: KEY, index: 70000, nonce: 1 } },
+        0,
+      ),
+    /index: out of range for u16/,
+  );
+});

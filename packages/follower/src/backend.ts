@@ -25,6 +25,7 @@ import {
   viewAccessKeyList,
   viewAccount,
   viewCode,
+  viewGasKeyNonces,
   viewState,
 } from '@nearlite/chain';
 import {
@@ -258,6 +259,10 @@ export class FollowerBackend implements RpcBackend {
       case 'view_access_key_list':
         await state.prefix(trieKeyAccessKeyPrefix(id));
         return viewAccessKeyList(this.at(b, state), id);
+      case 'view_gas_key_nonces':
+        // The key's row and its nonces' rows, which follow it.
+        await state.prefix(trieKeyAccessKey(id, parsePublicKey(req.publicKey)));
+        return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
         const prepared = prepareViewCall(this.at(b, state), this.o.genesis, id, req.methodName, req.args);

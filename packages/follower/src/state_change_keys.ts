@@ -2,6 +2,7 @@
 // deletion), in nearcore's trie-value layouts, so views and the VM read history as they read a trie.
 import {
   accessKeyFromJson,
+  BorshWriter,
   base58Decode,
   encodeAccessKey,
   encodeAccount,
@@ -9,7 +10,13 @@ import {
   parsePublicKeyHandle,
 } from '@nearlite/primitives';
 import type { StateChangeWithCauseJson } from '@nearlite/stream';
-import { trieKeyAccessKey, trieKeyAccount, trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
+import {
+  trieKeyAccessKey,
+  trieKeyAccount,
+  trieKeyContractCode,
+  trieKeyContractData,
+  trieKeyGasKeyNonce,
+} from '@nearlite/trie';
 
 export interface StateWriteAt {
   readonly key: Uint8Array;
@@ -44,6 +51,13 @@ export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | nu
       };
     case 'access_key_deletion':
       return { key: trieKeyAccessKey(account, parsePublicKeyHandle(String(ch.public_key))), value: null };
+    case 'gas_key_nonce_update': {
+      const nonce = new BorshWriter(8).u64(BigInt(ch.nonce as number | string)).toBytes();
+      return {
+        key: trieKeyGasKeyNonce(account, parsePublicKeyHandle(String(ch.public_key)), Number(ch.index)),
+        value: nonce,
+      };
+    }
     case 'data_update':
       return {
         key: trieKeyContractData(account, fromBase64(String(ch.key_base64))),

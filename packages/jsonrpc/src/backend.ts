@@ -33,6 +33,7 @@ export type QueryRequest =
     }
   | { readonly requestType: 'view_access_key'; readonly accountId: string; readonly publicKey: string }
   | { readonly requestType: 'view_access_key_list'; readonly accountId: string }
+  | { readonly requestType: 'view_gas_key_nonces'; readonly accountId: string; readonly publicKey: string }
   | {
       readonly requestType: 'call_function';
       readonly accountId: string;

@@ -31,6 +31,8 @@ export function queryView(
       return v.viewAccessKey(ref, req.accountId, req.publicKey);
     case 'view_access_key_list':
       return v.viewAccessKeyList(ref, req.accountId);
+    case 'view_gas_key_nonces':
+      return v.viewGasKeyNonces(ref, req.accountId, req.publicKey);
     case 'call_function':
       return callFunction(ref, req.accountId, req.methodName, req.args);
   }

@@ -138,22 +138,52 @@ export function accountView(a: Account): AccountView {
   return view;
 }
 
+/**
+ * A gas key's own balance, which pays for its transactions' gas, and how many nonces it has, each
+ * kept in a trie row of its own (GasKeys, protocol 85: nearcore's `GasKeyInfo`).
+ */
+export interface GasKeyInfo {
+  readonly balance: bigint;
+  readonly numNonces: number;
+}
+
+/**
+ * nearcore's AccessKeyPermission. A gas key is a full-access or function-call key with a `gasKey`
+ * (borsh tags 3 and 2, `GasKeyFullAccess` and `GasKeyFunctionCall`); every rule of its kind applies.
+ */
 export type AccessKeyPermission =
-  | { kind: 'FullAccess' }
-  | { kind: 'FunctionCall'; allowance: bigint | null; receiverId: string; methodNames: string[] };
+  | { kind: 'FullAccess'; gasKey?: GasKeyInfo }
+  | {
+      kind: 'FunctionCall';
+      allowance: bigint | null;
+      receiverId: string;
+      methodNames: string[];
+      gasKey?: GasKeyInfo;
+    };
 
 export interface AccessKey {
   nonce: bigint;
   permission: AccessKeyPermission;
 }
 
+/** Most nonces a gas key may have (nearcore's MAX_NONCES_FOR_GAS_KEY). */
+export const MAX_NONCES_FOR_GAS_KEY = 1024;
+/** Bytes of a borsh GasKeyInfo: a u128 balance and a u16 count. */
+export const GAS_KEY_INFO_LEN = 18;
+
+function writeGasKeyInfo(w: BorshWriter, g: GasKeyInfo): void {
+  w.u128(g.balance).u16(g.numNonces);
+}
+
 export function writeAccessKey(w: BorshWriter, k: AccessKey): void {
   w.u64(k.nonce);
   const p = k.permission;
   if (p.kind === 'FullAccess') {
-    w.u8(1);
+    if (p.gasKey) writeGasKeyInfo(w.u8(3), p.gasKey);
+    else w.u8(1);
   } else {
-    w.u8(0);
+    if (p.gasKey) writeGasKeyInfo(w.u8(2), p.gasKey);
+    else w.u8(0);
     w.option(p.allowance, (w, v) => w.u128(v));
     w.string(p.receiverId);
     w.vec(p.methodNames, (w, m) => w.string(m));
@@ -164,11 +194,15 @@ export function readAccessKey(r: BorshReader): AccessKey {
   const nonce = r.u64();
   const tag = r.u8();
   if (tag === 1) return { nonce, permission: { kind: 'FullAccess' } };
-  if (tag !== 0) throw new BorshError(`unsupported access key permission ${tag}`);
+  if (tag === 3)
+    return { nonce, permission: { kind: 'FullAccess', gasKey: { balance: r.u128(), numNonces: r.u16() } } };
+  if (tag !== 0 && tag !== 2) throw new BorshError(`unsupported access key permission ${tag}`);
+  const gasKey = tag === 2 ? { balance: r.u128(), numNonces: r.u16() } : undefined;
   const allowance = r.option((r) => r.u128());
   const receiverId = r.string();
   const methodNames = r.vec((r) => r.string());
-  return { nonce, permission: { kind: 'FunctionCall', allowance, receiverId, methodNames } };
+  const permission: AccessKeyPermission = { kind: 'FunctionCall', allowance, receiverId, methodNames };
+  return { nonce, permission: gasKey ? { ...permission, gasKey } : permission };
 }
 
 export function encodeAccessKey(k: AccessKey): Uint8Array {
@@ -186,7 +220,17 @@ export function decodeAccessKey(bytes: Uint8Array): AccessKey {
 
 export type AccessKeyPermissionView =
   | 'FullAccess'
-  | { FunctionCall: { allowance: string | null; receiver_id: string; method_names: string[] } };
+  | { FunctionCall: { allowance: string | null; receiver_id: string; method_names: string[] } }
+  | {
+      GasKeyFunctionCall: {
+        balance: string;
+        num_nonces: number;
+        allowance: string | null;
+        receiver_id: string;
+        method_names: string[];
+      };
+    }
+  | { GasKeyFullAccess: { balance: string; num_nonces: number } };
 
 export interface AccessKeyView {
   nonce: number | bigint;
@@ -194,37 +238,49 @@ export interface AccessKeyView {
 }
 
 export function accessKeyPermissionView(p: AccessKeyPermission): AccessKeyPermissionView {
-  if (p.kind === 'FullAccess') return 'FullAccess';
-  return {
-    FunctionCall: {
-      allowance: p.allowance === null ? null : p.allowance.toString(),
-      receiver_id: p.receiverId,
-      method_names: p.methodNames,
-    },
+  if (p.kind === 'FullAccess') {
+    return p.gasKey
+      ? { GasKeyFullAccess: { balance: p.gasKey.balance.toString(), num_nonces: p.gasKey.numNonces } }
+      : 'FullAccess';
+  }
+  const fc = {
+    allowance: p.allowance === null ? null : p.allowance.toString(),
+    receiver_id: p.receiverId,
+    method_names: p.methodNames,
   };
+  return p.gasKey
+    ? { GasKeyFunctionCall: { balance: p.gasKey.balance.toString(), num_nonces: p.gasKey.numNonces, ...fc } }
+    : { FunctionCall: fc };
 }
 
 export function accessKeyView(k: AccessKey): AccessKeyView {
   return { nonce: u64View(k.nonce), permission: accessKeyPermissionView(k.permission) };
 }
 
-/** Parses the JSON form used by genesis records and `sandbox_patch_state`. */
+/** Parses the JSON form used by genesis records, `sandbox_patch_state` and state changes. */
 export function accessKeyFromJson(json: unknown): AccessKey {
   const o = json as { nonce?: unknown; permission?: unknown };
   const nonce = BigInt(o.nonce as number | string | bigint);
   const perm = o.permission;
   if (perm === 'FullAccess') return { nonce, permission: { kind: 'FullAccess' } };
-  const fc = (
-    perm as { FunctionCall?: { allowance?: string | null; receiver_id: string; method_names: string[] } }
-  )?.FunctionCall;
+  type Fc = { allowance?: string | null; receiver_id: string; method_names: string[] };
+  type Gk = { balance: string | number; num_nonces: number };
+  const p = perm as { FunctionCall?: Fc; GasKeyFunctionCall?: Fc & Gk; GasKeyFullAccess?: Gk } | null;
+  const gasKeyOf = (g: Gk): GasKeyInfo => ({ balance: BigInt(g.balance), numNonces: Number(g.num_nonces) });
+  if (p?.GasKeyFullAccess)
+    return { nonce, permission: { kind: 'FullAccess', gasKey: gasKeyOf(p.GasKeyFullAccess) } };
+  const fc = p?.FunctionCall ?? p?.GasKeyFunctionCall;
   if (!fc) throw new TypeError('invalid access key permission');
+  const permission: AccessKeyPermission = {
+    kind: 'FunctionCall',
+    allowance: fc.allowance === null || fc.allowance === undefined ? null : BigInt(fc.allowance),
+    receiverId: fc.receiver_id,
+    methodNames: [...fc.method_names],
+  };
   return {
     nonce,
-    permission: {
-      kind: 'FunctionCall',
-      allowance: fc.allowance === null || fc.allowance === undefined ? null : BigInt(fc.allowance),
-      receiverId: fc.receiver_id,
-      methodNames: [...fc.method_names],
-    },
+    permission: p?.GasKeyFunctionCall
+      ? { ...permission, gasKey: gasKeyOf(p.GasKeyFunctionCall) }
+      : permission,
   };
 }

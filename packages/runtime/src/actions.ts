@@ -4,6 +4,7 @@ import {
   type Account,
   type Action,
   accountType,
+  decodeAccessKey,
   delegateActionHash,
   formatPublicKey,
   fromHex,
@@ -16,18 +17,20 @@ import {
   withContract,
 } from '@nearlite/primitives';
 import {
+  parseTrieKey,
   type TrieUpdate,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractDataPrefix,
+  trieKeyGasKeyNonce,
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import { accessKeyStorage } from './fees.js';
+import { accessKeyStorage, gasKeyNoncesStorage } from './fees.js';
 import { contractStorageUsage } from './global_contracts.js';
 import { balanceRefund, type NewReceiptSpec } from './receipt_spec.js';
-import { getAccessKey, setAccessKey, setAccount } from './state.js';
+import { getAccessKey, setAccessKey, setAccount, setGasKeyNonce } from './state.js';
 
 export interface ActionContext {
   readonly state: TrieUpdate;
@@ -54,6 +57,9 @@ export interface ActionContext {
   /** Tokens the actions burn besides gas (a global deploy's storage), reported in the outcome. */
   tokensBurnt: bigint;
 }
+
+/** nearcore's GasKeyInfo::MAX_BALANCE_TO_BURN: a gas key holding more cannot be deleted (1 NEAR). */
+const MAX_GAS_KEY_BALANCE_TO_BURN = 10n ** 24n;
 
 /** nearcore's Account::MAX_ACCOUNT_DELETION_STORAGE_USAGE (code excluded). */
 const MAX_ACCOUNT_DELETION_STORAGE_USAGE = 10_000n;
@@ -110,8 +116,11 @@ export function createAccount(ctx: ActionContext): ActionErrorKind | null {
 
 export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind | null {
   if (ctx.account) {
+    const isGasRefund = ctx.isRefund && ctx.signerId === ctx.receiverId;
+    // A gas refund to a gas key goes back to the key's balance, not the account's.
+    if (isGasRefund && refundGasKeyBalance(ctx, deposit)) return null;
     ctx.account = { ...ctx.account, amount: ctx.account.amount + deposit };
-    if (ctx.isRefund && ctx.signerId === ctx.receiverId) refundAllowance(ctx, deposit);
+    if (isGasRefund) refundAllowance(ctx, deposit);
     return null;
   }
   // A lone transfer (not a refund) creates a NEAR-implicit account with its derived full-access key,
@@ -136,6 +145,19 @@ export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind |
     return null;
   }
   return { AccountDoesNotExist: { account_id: ctx.receiverId } };
+}
+
+/** nearcore's try_refund_gas_key_balance: true if the signer's key is a gas key, now refunded. */
+function refundGasKeyBalance(ctx: ActionContext, amount: bigint): boolean {
+  const key = getAccessKey(ctx.state, ctx.receiverId, ctx.signerPublicKey);
+  const g = key?.permission.gasKey;
+  if (!key || !g) return false;
+  const gasKey = { ...g, balance: g.balance + amount };
+  setAccessKey(ctx.state, ctx.receiverId, ctx.signerPublicKey, {
+    ...key,
+    permission: { ...key.permission, gasKey },
+  });
+  return true;
 }
 
 /** nearcore's try_refund_allowance: a gas refund restores a function-call key's allowance. */
@@ -176,9 +198,22 @@ export function addKey(
       AddKeyAlreadyExists: { account_id: ctx.receiverId, public_key: formatPublicKey(action.publicKey) },
     };
   }
+  const a = acc as Account;
+  const gasKey = action.accessKey.permission.gasKey;
+  if (gasKey) {
+    // A gas key's own nonce is unused (0); each of its nonces has a row, starting where a new key's does.
+    const accessKey = { ...action.accessKey, nonce: 0n };
+    setAccessKey(ctx.state, ctx.receiverId, action.publicKey, accessKey);
+    for (let i = 0; i < gasKey.numNonces; i++)
+      setGasKeyNonce(ctx.state, ctx.receiverId, action.publicKey, i, newKeyNonce(ctx.blockHeight));
+    const usage =
+      accessKeyStorage(ctx.config, { ...action, accessKey }) +
+      gasKeyNoncesStorage(ctx.config, action.publicKey, gasKey.numNonces);
+    ctx.account = { ...a, storageUsage: a.storageUsage + usage };
+    return null;
+  }
   const accessKey = { ...action.accessKey, nonce: newKeyNonce(ctx.blockHeight) };
   setAccessKey(ctx.state, ctx.receiverId, action.publicKey, accessKey);
-  const a = acc as Account;
   ctx.account = { ...a, storageUsage: a.storageUsage + accessKeyStorage(ctx.config, action) };
   return null;
 }
@@ -196,15 +231,86 @@ export function deleteKey(
     return {
       DeleteKeyDoesNotExist: { account_id: ctx.receiverId, public_key: formatPublicKey(action.publicKey) },
     };
-  ctx.state.remove(trieKeyAccessKey(ctx.receiverId, action.publicKey));
-  const a = acc as Account;
-  const freed = accessKeyStorage(ctx.config, {
+  const gasKey = existing.permission.gasKey;
+  if (gasKey && gasKey.balance > MAX_GAS_KEY_BALANCE_TO_BURN) {
+    return {
+      GasKeyBalanceTooHigh: {
+        account_id: ctx.receiverId,
+        public_key: formatPublicKey(action.publicKey),
+        balance: gasKey.balance.toString(),
+      },
+    };
+  }
+  let freed = accessKeyStorage(ctx.config, {
     type: 'AddKey',
     publicKey: action.publicKey,
     accessKey: existing,
   });
-  ctx.account = { ...a, storageUsage: a.storageUsage - freed };
+  if (gasKey) {
+    // What is left on a gas key is burnt with it.
+    ctx.tokensBurnt += gasKey.balance;
+    for (let i = 0; i < gasKey.numNonces; i++)
+      ctx.state.remove(trieKeyGasKeyNonce(ctx.receiverId, action.publicKey, i));
+    freed += gasKeyNoncesStorage(ctx.config, action.publicKey, gasKey.numNonces);
+  }
+  ctx.state.remove(trieKeyAccessKey(ctx.receiverId, action.publicKey));
+  const a = acc as Account;
+  ctx.account = { ...a, storageUsage: a.storageUsage > freed ? a.storageUsage - freed : 0n };
   return null;
+}
+
+/** nearcore's action_transfer_to_gas_key: anyone may fund a gas key; the deposit left the sender. */
+export function transferToGasKey(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'TransferToGasKey' }>,
+): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
+  const key = getAccessKey(ctx.state, ctx.receiverId, action.publicKey);
+  const g = key?.permission.gasKey;
+  if (!key || !g) return gasKeyDoesNotExist(ctx, action.publicKey);
+  const gasKey = { ...g, balance: g.balance + action.deposit };
+  setAccessKey(ctx.state, ctx.receiverId, action.publicKey, {
+    ...key,
+    permission: { ...key.permission, gasKey },
+  });
+  return null;
+}
+
+/** nearcore's action_withdraw_from_gas_key: the account takes part of its key's balance back. */
+export function withdrawFromGasKey(
+  ctx: ActionContext,
+  action: Extract<Action, { type: 'WithdrawFromGasKey' }>,
+): ActionErrorKind | null {
+  const acc = needAccount(ctx);
+  if (!('amount' in (acc as object))) return acc as ActionErrorKind;
+  const err = actorCheck(ctx);
+  if (err) return err;
+  const key = getAccessKey(ctx.state, ctx.receiverId, action.publicKey);
+  const g = key?.permission.gasKey;
+  if (!key || !g) return gasKeyDoesNotExist(ctx, action.publicKey);
+  if (g.balance < action.amount) {
+    return {
+      InsufficientGasKeyBalance: {
+        account_id: ctx.receiverId,
+        public_key: formatPublicKey(action.publicKey),
+        balance: g.balance.toString(),
+        required: action.amount.toString(),
+      },
+    };
+  }
+  const gasKey = { ...g, balance: g.balance - action.amount };
+  setAccessKey(ctx.state, ctx.receiverId, action.publicKey, {
+    ...key,
+    permission: { ...key.permission, gasKey },
+  });
+  const a = acc as Account;
+  ctx.account = { ...a, amount: a.amount + action.amount };
+  return null;
+}
+
+function gasKeyDoesNotExist(ctx: ActionContext, pk: PublicKey): ActionErrorKind {
+  return { GasKeyDoesNotExist: { account_id: ctx.receiverId, public_key: formatPublicKey(pk) } };
 }
 
 export function deleteAccount(ctx: ActionContext, beneficiaryId: string): ActionErrorKind | null {
@@ -219,6 +325,23 @@ export function deleteAccount(ctx: ActionContext, beneficiaryId: string): Action
   const usage = a.storageUsage > codeLen ? a.storageUsage - codeLen : 0n;
   if (usage > MAX_ACCOUNT_DELETION_STORAGE_USAGE)
     return { DeleteAccountWithLargeState: { account_id: ctx.receiverId } };
+  // Its gas keys' balances are burnt with it, if together they are small enough to burn.
+  let gasKeyBalances = 0n;
+  for (const [k, v] of ctx.state.iterPrefix(trieKeyAccessKeyPrefix(ctx.receiverId))) {
+    if (parseTrieKey(k).col !== 'access_key') continue; // one of a gas key's nonces
+    const g = decodeAccessKey(v).permission.gasKey;
+    if (g) gasKeyBalances += g.balance;
+  }
+  if (gasKeyBalances > MAX_GAS_KEY_BALANCE_TO_BURN) {
+    return {
+      GasKeyBalanceTooHigh: {
+        account_id: ctx.receiverId,
+        public_key: null,
+        balance: gasKeyBalances.toString(),
+      },
+    };
+  }
+  ctx.tokensBurnt += gasKeyBalances;
   for (const prefix of [trieKeyAccessKeyPrefix(ctx.receiverId), trieKeyContractDataPrefix(ctx.receiverId)]) {
     for (const [k] of [...ctx.state.iterPrefix(prefix)]) ctx.state.remove(k);
   }
@@ -284,6 +407,8 @@ export function delegate(
         AccessKeyNotFound: { account_id: d.senderId, public_key: formatPublicKey(d.publicKey) },
       },
     };
+  // A Delegate's nonce is a plain one, which a gas key (nonces per index) cannot sign with.
+  if (key.permission.gasKey) return { DelegateActionAccessKeyError: 'DelegateActionRequiresNonGasKey' };
   if (d.nonce <= key.nonce)
     return { DelegateActionInvalidNonce: { delegate_nonce: d.nonce, ak_nonce: key.nonce } };
   const upper = BigInt(ctx.blockHeight) * 1_000_000n;

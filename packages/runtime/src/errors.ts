@@ -9,6 +9,20 @@ export const invalidTx = {
     InvalidAccessKeyError: { AccessKeyNotFound: { account_id, public_key: formatPublicKey(pk) } },
   }),
   invalidNonce: (tx_nonce: bigint, ak_nonce: bigint) => ({ InvalidNonce: { tx_nonce, ak_nonce } }),
+  invalidNonceIndex: (tx_nonce_index: number | null, num_nonces: number) => ({
+    InvalidNonceIndex: { tx_nonce_index, num_nonces },
+  }),
+  notEnoughGasKeyBalance: (signer_id: string, balance: bigint, cost: bigint) => ({
+    NotEnoughGasKeyBalance: { signer_id, balance: balance.toString(), cost: cost.toString() },
+  }),
+  notEnoughBalanceForDeposit: (
+    signer_id: string,
+    balance: bigint,
+    cost: bigint,
+    reason: 'NotEnoughBalance' | 'LackBalanceForState',
+  ) => ({
+    NotEnoughBalanceForDeposit: { signer_id, balance: balance.toString(), cost: cost.toString(), reason },
+  }),
   nonceTooLarge: (tx_nonce: bigint, upper_bound: bigint) => ({ NonceTooLarge: { tx_nonce, upper_bound } }),
   notEnoughBalance: (signer_id: string, balance: bigint, cost: bigint) => ({
     NotEnoughBalance: { signer_id, balance: balance.toString(), cost: cost.toString() },

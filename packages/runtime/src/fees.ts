@@ -3,8 +3,10 @@
 import {
   type Action,
   BorshWriter,
+  GAS_KEY_INFO_LEN,
   type GlobalContractIdentifier,
   KeyType,
+  type PublicKey,
   publicKeyTrieIdLength,
   stateInitDataBytes,
   utf8,
@@ -27,6 +29,54 @@ function accessKeyLen(a: Extract<Action, { type: 'AddKey' }>): bigint {
   return BigInt(w.length);
 }
 
+/** nearcore's access_key_key_len: the column, the receiver's id, the separator and the key's trie id. */
+function accessKeyKeyLen(receiverId: string, pk: PublicKey): bigint {
+  return BigInt(2 + Buffer.byteLength(receiverId) + publicKeyTrieIdLength(pk));
+}
+
+/** nearcore's AccessKey::min_gas_key_borsh_len: a nonce, the permission tag and a GasKeyInfo. */
+const MIN_GAS_KEY_BORSH_LEN = BigInt(8 + 1 + GAS_KEY_INFO_LEN);
+
+/**
+ * What a gas key adds to an AddKey's fees (gas_key_add_key_send_fee, gas_key_add_key_exec_fee): its
+ * GasKeyInfo's bytes when sent; when run, a write of each nonce's row (key, u16 index, u64 value).
+ */
+function gasKeyAddFee(
+  c: RuntimeConfig,
+  a: Extract<Action, { type: 'AddKey' }>,
+  receiverId: string,
+  pick: (f: Fee) => bigint,
+  exec: boolean,
+): bigint {
+  const g = a.accessKey.permission.gasKey;
+  if (!g) return 0n;
+  const f = c.fees.fees;
+  if (!exec) return pick(f.gas_key_byte) * BigInt(GAS_KEY_INFO_LEN);
+  const n = BigInt(g.numNonces);
+  return (
+    n * f.gas_key_nonce_write_base.execution +
+    n * f.gas_key_byte.execution * (accessKeyKeyLen(receiverId, a.publicKey) + 2n + 8n)
+  );
+}
+
+/**
+ * TransferToGasKey and WithdrawFromGasKey (gas_key_transfer_send_fee / _exec_fee): sent, a base and
+ * the key's bytes; run, a base and the bytes of the key's trie row it reads and writes.
+ */
+function gasKeyTransferFee(
+  c: RuntimeConfig,
+  pk: PublicKey,
+  receiverId: string,
+  pick: (f: Fee) => bigint,
+  exec: boolean,
+): bigint {
+  const f = c.fees.fees;
+  const bytes = exec
+    ? accessKeyKeyLen(receiverId, pk) + MIN_GAS_KEY_BORSH_LEN
+    : BigInt(publicKeyTrieIdLength(pk));
+  return pick(f.gas_key_transfer_base) + pick(f.gas_key_byte) * bytes;
+}
+
 function keyFees(
   c: RuntimeConfig,
   a: Extract<Action, { type: 'AddKey' }>,
@@ -39,7 +89,13 @@ function keyFees(
   return { base: f.add_function_call_key_base, perByte: f.add_function_call_key_byte, bytes };
 }
 
-function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fee) => bigint): bigint {
+function perAction(
+  c: RuntimeConfig,
+  a: Action,
+  receiverId: string,
+  pick: (f: Fee) => bigint,
+  exec: boolean,
+): bigint {
   const f = c.fees.fees;
   switch (a.type) {
     case 'CreateAccount':
@@ -76,8 +132,15 @@ function perAction(c: RuntimeConfig, a: Action, receiverId: string, pick: (f: Fe
       return pick(f.stake);
     case 'AddKey': {
       const k = keyFees(c, a);
-      return pick(k.base) + (k.perByte ? pick(k.perByte) * k.bytes : 0n);
+      return (
+        pick(k.base) +
+        (k.perByte ? pick(k.perByte) * k.bytes : 0n) +
+        gasKeyAddFee(c, a, receiverId, pick, exec)
+      );
     }
+    case 'TransferToGasKey':
+    case 'WithdrawFromGasKey':
+      return gasKeyTransferFee(c, a.publicKey, receiverId, pick, exec);
     case 'DeleteKey':
       return pick(f.delete_key);
     case 'DeleteAccount':
@@ -101,7 +164,7 @@ export function totalSendFees(
 ): bigint {
   let sum = 0n;
   for (const a of actions) {
-    sum += perAction(c, a, receiverId, (f) => sendFee(f, sir));
+    sum += perAction(c, a, receiverId, (f) => sendFee(f, sir), false);
     // nearcore prices the inner actions with the outer sender-is-receiver flag.
     if (a.type === 'Delegate')
       sum += totalSendFees(c, sir, a.delegateAction.actions, a.delegateAction.receiverId);
@@ -134,7 +197,7 @@ export function totalPrepaidExecFees(
         c.fees.fees.delegate.execution +
         c.fees.fees.new_action_receipt.execution +
         totalPrepaidExecFees(c, d.actions, d.receiverId);
-    } else sum += perAction(c, a, receiverId, (f) => f.execution);
+    } else sum += perAction(c, a, receiverId, (f) => f.execution, true);
   }
   return sum;
 }
@@ -142,7 +205,7 @@ export function totalPrepaidExecFees(
 /** The exec fee of one action when its receipt runs. */
 export function execFee(c: RuntimeConfig, a: Action, receiverId: string): bigint {
   if (a.type === 'Delegate') return c.fees.fees.delegate.execution;
-  return perAction(c, a, receiverId, (f) => f.execution);
+  return perAction(c, a, receiverId, (f) => f.execution, true);
 }
 
 export function totalPrepaidGas(actions: readonly Action[]): bigint {
@@ -158,7 +221,12 @@ export function totalPrepaidGas(actions: readonly Action[]): bigint {
 export function totalDeposit(actions: readonly Action[]): bigint {
   let sum = 0n;
   for (const a of actions) {
-    if (a.type === 'Transfer' || a.type === 'FunctionCall' || a.type === 'DeterministicStateInit')
+    if (
+      a.type === 'Transfer' ||
+      a.type === 'FunctionCall' ||
+      a.type === 'DeterministicStateInit' ||
+      a.type === 'TransferToGasKey'
+    )
       sum += a.deposit;
     else if (a.type === 'Delegate') sum += totalDeposit(a.delegateAction.actions);
   }
@@ -227,6 +295,17 @@ export function txCost(
   const burntAmount = gasBurnt * gasPrice;
   const totalCost = burntAmount + gasRemaining * receiptGasPrice + totalDeposit(actions);
   return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount };
+}
+
+/**
+ * What a gas key's nonces add to that: per nonce, its trie id, the u16 index, the u64 value and the
+ * record overhead (nearcore's gas_key_storage_cost leaves the account id out of the nonce's key).
+ */
+export function gasKeyNoncesStorage(c: RuntimeConfig, pk: PublicKey, numNonces: number): bigint {
+  return (
+    BigInt(numNonces) *
+    (BigInt(publicKeyTrieIdLength(pk)) + 2n + 8n + c.fees.storage_usage_config.num_extra_bytes_record)
+  );
 }
 
 /**

@@ -217,6 +217,33 @@ export class RuntimeExt implements External {
     this.push(i, { type: 'AddKey', publicKey, accessKey: { nonce, permission: { kind: 'FullAccess' } } });
   }
 
+  append_action_transfer_to_gas_key(i: ReceiptIndex, publicKey: PublicKey, deposit: bigint): void {
+    this.push(i, { type: 'TransferToGasKey', publicKey, deposit });
+  }
+
+  append_action_add_gas_key(
+    i: ReceiptIndex,
+    publicKey: PublicKey,
+    num_nonces: number,
+    fc: {
+      readonly allowance: bigint | null;
+      readonly receiver_id: string;
+      readonly method_names: readonly Uint8Array[];
+    } | null,
+  ): void {
+    const gasKey = { balance: 0n, numNonces: num_nonces };
+    const permission = fc
+      ? {
+          kind: 'FunctionCall' as const,
+          allowance: fc.allowance,
+          receiverId: fc.receiver_id,
+          methodNames: fc.method_names.map((m) => fromUtf8(m)),
+          gasKey,
+        }
+      : { kind: 'FullAccess' as const, gasKey };
+    this.push(i, { type: 'AddKey', publicKey, accessKey: { nonce: 0n, permission } });
+  }
+
   append_action_add_key_with_function_call(
     i: ReceiptIndex,
     publicKey: PublicKey,

@@ -23,6 +23,8 @@ import {
   deployContract,
   stake,
   transfer,
+  transferToGasKey,
+  withdrawFromGasKey,
   writeAccount,
 } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
@@ -296,6 +298,10 @@ function applyAction(
       return useGlobalContract(actx, action.identifier);
     case 'DeterministicStateInit':
       return deterministicStateInit(actx, action);
+    case 'TransferToGasKey':
+      return transferToGasKey(actx, action);
+    case 'WithdrawFromGasKey':
+      return withdrawFromGasKey(actx, action);
   }
 }
 

@@ -2,13 +2,15 @@
 import {
   type AccessKey,
   type Account,
+  BorshReader,
+  BorshWriter,
   decodeAccessKey,
   decodeAccount,
   encodeAccessKey,
   encodeAccount,
   type PublicKey,
 } from '@nearlite/primitives';
-import { type TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import { type TrieUpdate, trieKeyAccessKey, trieKeyAccount, trieKeyGasKeyNonce } from '@nearlite/trie';
 
 export function getAccount(s: TrieUpdate, id: string): Account | null {
   const raw = s.get(trieKeyAccount(id));
@@ -26,6 +28,16 @@ export function getAccessKey(s: TrieUpdate, id: string, pk: PublicKey): AccessKe
 
 export function setAccessKey(s: TrieUpdate, id: string, pk: PublicKey, k: AccessKey): void {
   s.set(trieKeyAccessKey(id, pk), encodeAccessKey(k));
+}
+
+/** One nonce of a gas key; null when the key has no such index (or is not a gas key). */
+export function getGasKeyNonce(s: TrieUpdate, id: string, pk: PublicKey, index: number): bigint | null {
+  const raw = s.get(trieKeyGasKeyNonce(id, pk, index));
+  return raw ? new BorshReader(raw).u64() : null;
+}
+
+export function setGasKeyNonce(s: TrieUpdate, id: string, pk: PublicKey, index: number, nonce: bigint): void {
+  s.set(trieKeyGasKeyNonce(id, pk, index), new BorshWriter(8).u64(nonce).toBytes());
 }
 
 /** NEP-448: an account using at most this many bytes needs no balance for its storage. */

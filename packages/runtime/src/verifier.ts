@@ -3,22 +3,35 @@
 // the signer pays and the key's nonce (and allowance) move, as when a chunk applies it. Expiry and
 // chain checks need block headers, so the chain does them before calling this.
 import {
+  type AccessKey,
+  type AccessKeyPermission,
+  type Account,
   type Action,
   accountIdError,
   deriveDeterministicAccountId,
   formatPublicKey,
   isValidStakingKey,
+  MAX_NONCES_FOR_GAS_KEY,
   type SignedTransaction,
   type StateInit,
   sha256,
+  type Transaction,
   toHex,
   verifySignature,
 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { type InvalidTxError, invalidTx } from './errors.js';
-import { type TransactionCost, totalPrepaidGas, txCost } from './fees.js';
-import { getAccessKey, getAccount, setAccessKey, setAccount, storageShortfall } from './state.js';
+import { type TransactionCost, totalDeposit, totalPrepaidGas, txCost } from './fees.js';
+import {
+  getAccessKey,
+  getAccount,
+  getGasKeyNonce,
+  setAccessKey,
+  setAccount,
+  setGasKeyNonce,
+  storageShortfall,
+} from './state.js';
 
 export type VerifyResult =
   | { readonly ok: true; readonly cost: TransactionCost }
@@ -45,7 +58,7 @@ function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknow
         : null;
     case 'AddKey': {
       const p = a.accessKey.permission;
-      if (p.kind !== 'FunctionCall') return null;
+      if (p.kind !== 'FunctionCall') return validateGasKey(a.accessKey.permission);
       if (accountIdError(p.receiverId) !== null) return { InvalidAccountId: { account_id: p.receiverId } };
       let total = 0;
       for (const m of p.methodNames) {
@@ -61,7 +74,7 @@ function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknow
               limit: c.maxNumberBytesMethodNames,
             },
           }
-        : null;
+        : validateGasKey(p);
     }
     case 'Stake':
       return isValidStakingKey(a.publicKey)
@@ -75,6 +88,17 @@ function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknow
     default:
       return null;
   }
+}
+
+/** The rules validate_add_key_action adds for a gas key: no allowance, 1–1024 nonces, no balance yet. */
+function validateGasKey(p: AccessKeyPermission): unknown | null {
+  const g = p.gasKey;
+  if (!g) return null;
+  if (p.kind === 'FunctionCall' && p.allowance !== null) return 'GasKeyFunctionCallAllowanceNotAllowed';
+  if (g.numNonces === 0 || g.numNonces > MAX_NONCES_FOR_GAS_KEY)
+    return { GasKeyInvalidNumNonces: { requested_nonces: g.numNonces, limit: MAX_NONCES_FOR_GAS_KEY } };
+  if (g.balance !== 0n) return { AddGasKeyWithNonZeroBalance: { balance: g.balance.toString() } };
+  return null;
 }
 
 /** nearcore's validate_deterministic_state_init: the code's id, the derived receiver, each entry's size. */
@@ -146,6 +170,81 @@ function signatureValid(stx: SignedTransaction, verdict: boolean | undefined): b
   return true;
 }
 
+/** nearcore's verify_function_call_permission, for a function-call key (a gas key's too). */
+function functionCallPermissionError(perm: AccessKeyPermission, tx: Transaction): InvalidTxError | null {
+  if (perm.kind !== 'FunctionCall') return null;
+  if (tx.actions.length !== 1 || tx.actions[0]!.type !== 'FunctionCall')
+    return invalidTx.accessKey('RequiresFullAccess');
+  const fc = tx.actions[0]!;
+  if (fc.deposit > 0n) return invalidTx.accessKey('DepositWithFunctionCall');
+  if (tx.receiverId !== perm.receiverId)
+    return invalidTx.accessKey({
+      ReceiverMismatch: { tx_receiver: tx.receiverId, ak_receiver: perm.receiverId },
+    });
+  if (perm.methodNames.length > 0 && !perm.methodNames.includes(fc.methodName))
+    return invalidTx.accessKey({ MethodNameMismatch: { method_name: fc.methodName } });
+  return null;
+}
+
+/**
+ * nearcore's verify_and_charge_gas_key_tx_ephemeral: the nonce is the key's one at the index, the
+ * gas is paid from the key's balance, and only the deposits from the account. An account that cannot
+ * cover the deposits fails the transaction (NotEnoughBalanceForDeposit) before it is admitted.
+ */
+function verifyGasKeyTransaction(
+  state: TrieUpdate,
+  stx: SignedTransaction,
+  c: RuntimeConfig,
+  gasPrice: bigint,
+  opts: { readonly blockHeight?: number; readonly charge: boolean },
+  account: Account,
+  key: AccessKey,
+): VerifyResult {
+  const tx = stx.transaction;
+  const index = tx.nonceIndex!;
+  const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
+  const gasKey = key.permission.gasKey;
+  if (!gasKey) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
+  if (index >= gasKey.numNonces) return fail(invalidTx.invalidNonceIndex(index, gasKey.numNonces));
+  const current = getGasKeyNonce(state, tx.signerId, tx.publicKey, index);
+  if (current === null) return fail(invalidTx.invalidNonceIndex(index, gasKey.numNonces));
+  const nonceOk = tx.nonceMode === 'Strict' ? tx.nonce === current + 1n : tx.nonce > current;
+  if (!nonceOk) return fail(invalidTx.invalidNonce(tx.nonce, current));
+  if (opts.blockHeight !== undefined) {
+    const upper = BigInt(opts.blockHeight) * 1_000_000n;
+    if (tx.nonce >= upper) return fail(invalidTx.nonceTooLarge(tx.nonce, upper));
+  }
+  const cost = txCost(c, tx.signerId, tx.publicKey.keyType, tx.receiverId, tx.actions, gasPrice);
+  const depositCost = totalDeposit(tx.actions);
+  const gasCost = cost.totalCost - depositCost;
+  if (gasKey.balance < gasCost)
+    return fail(invalidTx.notEnoughGasKeyBalance(tx.signerId, gasKey.balance, gasCost));
+  const permErr = functionCallPermissionError(key.permission, tx);
+  if (permErr !== null) return fail(permErr);
+  if (account.amount < depositCost) {
+    return fail(
+      invalidTx.notEnoughBalanceForDeposit(tx.signerId, account.amount, depositCost, 'NotEnoughBalance'),
+    );
+  }
+  const after = { ...account, amount: account.amount - depositCost };
+  const shortfall = storageShortfall(after, c.storageAmountPerByte);
+  if (shortfall > 0n) {
+    return fail(
+      invalidTx.notEnoughBalanceForDeposit(tx.signerId, after.amount, shortfall, 'LackBalanceForState'),
+    );
+  }
+  if (opts.charge) {
+    setAccount(state, tx.signerId, after);
+    const charged = { ...gasKey, balance: gasKey.balance - gasCost };
+    setAccessKey(state, tx.signerId, tx.publicKey, {
+      ...key,
+      permission: { ...key.permission, gasKey: charged },
+    });
+    setGasKeyNonce(state, tx.signerId, tx.publicKey, index, tx.nonce);
+  }
+  return { ok: true, cost };
+}
+
 export function verifyTransaction(
   state: TrieUpdate,
   stx: SignedTransaction,
@@ -169,6 +268,10 @@ export function verifyTransaction(
   if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));
   const key = getAccessKey(state, tx.signerId, tx.publicKey);
   if (!key) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
+  if (tx.nonceIndex !== undefined)
+    return verifyGasKeyTransaction(state, stx, c, gasPrice, opts, account, key);
+  // A gas key signs only with one of its nonces (a GasKeyNonce).
+  if (key.permission.gasKey) return fail(invalidTx.invalidNonceIndex(null, key.permission.gasKey.numNonces));
   // A strict nonce (V1's NonceMode::Strict) is exactly the next one; any other is above the key's.
   const nonceOk = tx.nonceMode === 'Strict' ? tx.nonce === key.nonce + 1n : tx.nonce > key.nonce;
   if (!nonceOk) return fail(invalidTx.invalidNonce(tx.nonce, key.nonce));
@@ -191,22 +294,8 @@ export function verifyTransaction(
   const after = { ...account, amount: account.amount - cost.totalCost };
   const shortfall = storageShortfall(after, c.storageAmountPerByte);
   if (shortfall > 0n) return fail(invalidTx.lackBalanceForState(tx.signerId, shortfall));
-  if (perm.kind === 'FunctionCall') {
-    if (tx.actions.length !== 1 || tx.actions[0]!.type !== 'FunctionCall')
-      return fail(invalidTx.accessKey('RequiresFullAccess'));
-    const fc = tx.actions[0]!;
-    if (fc.deposit > 0n) return fail(invalidTx.accessKey('DepositWithFunctionCall'));
-    if (tx.receiverId !== perm.receiverId) {
-      return fail(
-        invalidTx.accessKey({
-          ReceiverMismatch: { tx_receiver: tx.receiverId, ak_receiver: perm.receiverId },
-        }),
-      );
-    }
-    if (perm.methodNames.length > 0 && !perm.methodNames.includes(fc.methodName)) {
-      return fail(invalidTx.accessKey({ MethodNameMismatch: { method_name: fc.methodName } }));
-    }
-  }
+  const permErr = functionCallPermissionError(perm, tx);
+  if (permErr !== null) return fail(permErr);
   if (opts.charge) {
     setAccount(state, tx.signerId, after);
     const permission = perm.kind === 'FunctionCall' && allowance !== null ? { ...perm, allowance } : perm;

@@ -88,6 +88,18 @@ export const trieKeyAccessKey = (id: string, pk: PublicKey) => {
   const h = publicKeyHandle(pk);
   return accountKey(TrieKeyCol.AccessKey, id, TrieKeyCol.AccessKey, h.data, h.keyType);
 };
+/**
+ * One nonce of a gas key: the key's own trie key and the nonce's index (u16 LE). nearcore's
+ * `TrieKey::GasKeyNonce`, whose column byte is never written: the row sorts right after its key.
+ */
+export const trieKeyGasKeyNonce = (id: string, pk: PublicKey, index: number): Uint8Array => {
+  const key = trieKeyAccessKey(id, pk);
+  const out = new Uint8Array(key.length + 2);
+  out.set(key);
+  out[key.length] = index & 0xff;
+  out[key.length + 1] = index >> 8;
+  return out;
+};
 export const trieKeyContractDataPrefix = (id: string) =>
   accountKey(TrieKeyCol.ContractData, id, COMMA, NOTHING);
 export const trieKeyContractData = (id: string, key: Uint8Array) =>
@@ -143,6 +155,12 @@ export type ParsedTrieKey =
   | { readonly col: 'account'; readonly accountId: string }
   | { readonly col: 'contract_code'; readonly accountId: string }
   | { readonly col: 'access_key'; readonly accountId: string; readonly publicKey: PublicKey }
+  | {
+      readonly col: 'gas_key_nonce';
+      readonly accountId: string;
+      readonly publicKey: PublicKey;
+      readonly index: number;
+    }
   | { readonly col: 'contract_data'; readonly accountId: string; readonly key: Uint8Array }
   | {
       readonly col:
@@ -191,7 +209,11 @@ export function parseTrieKey(key: Uint8Array): ParsedTrieKey {
     case TrieKeyCol.AccessKey: {
       // The account id cannot contain 0x02, so the first 0x02 is the separator.
       const [accountId, pk] = splitAt(rest, TrieKeyCol.AccessKey);
-      return { col: 'access_key', accountId, publicKey: readPublicKeyHandle(new BorshReader(pk)) };
+      const r = new BorshReader(pk);
+      const publicKey = readPublicKeyHandle(r);
+      // Two bytes more name one of a gas key's nonces.
+      if (r.remaining === 2) return { col: 'gas_key_nonce', accountId, publicKey, index: r.u16() };
+      return { col: 'access_key', accountId, publicKey };
     }
     case TrieKeyCol.ContractData: {
       const [accountId, k] = splitAt(rest, 0x2c);

@@ -71,6 +71,22 @@ export interface External {
     method_names: readonly Uint8Array[],
   ): void;
   append_action_delete_key(receipt_index: ReceiptIndex, public_key: PublicKey): void;
+  append_action_transfer_to_gas_key(
+    receipt_index: ReceiptIndex,
+    public_key: PublicKey,
+    deposit: bigint,
+  ): void;
+  /** An AddKey of a gas key (balance 0): full access, or calls as the `functionCall` permission says. */
+  append_action_add_gas_key(
+    receipt_index: ReceiptIndex,
+    public_key: PublicKey,
+    num_nonces: number,
+    function_call: {
+      readonly allowance: bigint | null;
+      readonly receiver_id: string;
+      readonly method_names: readonly Uint8Array[];
+    } | null,
+  ): void;
   append_action_delete_account(receipt_index: ReceiptIndex, beneficiary_id: string): void;
   /** `mode` 0 deploys under the code's hash, 1 under the current account's id. */
   append_action_deploy_global_contract(receipt_index: ReceiptIndex, code: Uint8Array, mode: 0 | 1): void;

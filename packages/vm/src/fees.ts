@@ -2,6 +2,7 @@
 // contract creates receipts, via `pay_action_base` / `pay_action_per_byte`.
 import { accountType } from '@nearlite/primitives';
 import { VMConfigError } from './config.js';
+import { GAS_KEY_FEES } from './gas_key_fees.js';
 import { GLOBAL_CONTRACT_FEES } from './global_contract_fees.js';
 import { STATE_INIT_FEES } from './state_init_fees.js';
 
@@ -35,6 +36,9 @@ export const ActionCosts = {
   deterministic_state_init_base: 'deterministic_state_init_base',
   deterministic_state_init_entry: 'deterministic_state_init_entry',
   deterministic_state_init_byte: 'deterministic_state_init_byte',
+  gas_key_transfer_base: 'gas_key_transfer_base',
+  gas_key_byte: 'gas_key_byte',
+  gas_key_nonce_write_base: 'gas_key_nonce_write_base',
 } as const;
 export type ActionCosts = (typeof ActionCosts)[keyof typeof ActionCosts];
 
@@ -104,6 +108,7 @@ export function parseFeesConfig(json: unknown): RuntimeFeesConfig {
       delegate: a.delegate_cost === undefined ? zero : fee(a.delegate_cost, 'delegate_cost'),
       ...GLOBAL_CONTRACT_FEES,
       ...STATE_INIT_FEES,
+      ...GAS_KEY_FEES,
     },
     storage_usage_config: {
       num_bytes_account: n(su.num_bytes_account, 'num_bytes_account'),

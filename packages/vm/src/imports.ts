@@ -105,6 +105,18 @@ export const IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
     actions.promise_batch_action_add_key_with_function_call,
   ),
   promise_batch_action_delete_key: def(3, null, actions.promise_batch_action_delete_key),
+  // Gas keys (gas_key_host_fns)
+  promise_batch_action_transfer_to_gas_key: def(4, null, actions.promise_batch_action_transfer_to_gas_key),
+  promise_batch_action_add_gas_key_with_full_access: def(
+    4,
+    null,
+    actions.promise_batch_action_add_gas_key_with_full_access,
+  ),
+  promise_batch_action_add_gas_key_with_function_call: def(
+    9,
+    null,
+    actions.promise_batch_action_add_gas_key_with_function_call,
+  ),
   promise_batch_action_delete_account: def(3, null, actions.promise_batch_action_delete_account),
   promise_batch_action_deploy_global_contract: def(
     3,

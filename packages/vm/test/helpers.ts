@@ -146,6 +146,28 @@ export class MockExternal implements External {
       AddKey: { public_key: hex(pk.data), nonce, allowance, receiver_id, method_names: names },
     });
   }
+  append_action_transfer_to_gas_key(i: ReceiptIndex, pk: PublicKey, deposit: bigint): void {
+    this.push(i, { TransferToGasKey: { public_key: hex(pk.data), deposit } });
+  }
+  append_action_add_gas_key(
+    i: ReceiptIndex,
+    pk: PublicKey,
+    num_nonces: number,
+    fc: { allowance: bigint | null; receiver_id: string; method_names: readonly Uint8Array[] } | null,
+  ): void {
+    const names = fc?.method_names.map((m) => new TextDecoder().decode(m));
+    this.push(i, {
+      AddGasKey: fc
+        ? {
+            public_key: hex(pk.data),
+            num_nonces,
+            allowance: fc.allowance,
+            receiver_id: fc.receiver_id,
+            method_names: names,
+          }
+        : { public_key: hex(pk.data), num_nonces },
+    });
+  }
   append_action_delete_key(i: ReceiptIndex, pk: PublicKey): void {
     this.push(i, { DeleteKey: { public_key: hex(pk.data) } });
   }

@@ -32,7 +32,11 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
         receiverId: t.receiverId,
         blockHash: t.blockHash,
         nonce: t.nonce,
-        accessKeyId: `${t.signerId}:${formatPublicKey(t.publicKey)}`,
+        // Each of a gas key's nonces is a sequence of its own.
+        accessKeyId:
+          t.nonceIndex === undefined
+            ? `${t.signerId}:${formatPublicKey(t.publicKey)}`
+            : `${t.signerId}:${formatPublicKey(t.publicKey)}#${t.nonceIndex}`,
         signatureCheck: { message: stx.hash, publicKey: t.publicKey, signature: stx.signature },
       };
     },

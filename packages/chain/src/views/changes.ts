@@ -3,6 +3,7 @@ import {
   accessKeyView,
   accountView,
   type BlockReference,
+  BorshReader,
   base58Encode,
   type ChangesRequest,
   concatBytes,
@@ -11,6 +12,7 @@ import {
   formatPublicKey,
   parsePublicKey,
   toBase64,
+  u64View,
 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import {
@@ -56,6 +58,19 @@ function changeView(key: Uint8Array, value: Uint8Array | null): { type: string; 
           }
         : { type: 'access_key_deletion', change: { account_id: k.accountId, public_key } };
     }
+    case 'gas_key_nonce':
+      // nearcore reports a gas key's nonces as they are written, never their removal.
+      return value
+        ? {
+            type: 'gas_key_nonce_update',
+            change: {
+              account_id: k.accountId,
+              public_key: formatPublicKey(k.publicKey),
+              index: k.index,
+              nonce: u64View(new BorshReader(value).u64()),
+            },
+          }
+        : null;
     case 'contract_data':
       return value
         ? {
@@ -120,8 +135,9 @@ export async function changesView(
       for (const id of req.accountIds) await collect(chain, h, trieKeyAccount(id), true, changes);
       break;
     case 'single_access_key_changes':
+      // By prefix, as nearcore looks it up: a gas key's nonces follow its key.
       for (const k of req.keys)
-        await collect(chain, h, trieKeyAccessKey(k.accountId, parsePublicKey(k.publicKey)), true, changes);
+        await collect(chain, h, trieKeyAccessKey(k.accountId, parsePublicKey(k.publicKey)), false, changes);
       break;
     case 'all_access_key_changes':
       for (const id of req.accountIds) await collect(chain, h, trieKeyAccessKeyPrefix(id), false, changes);

@@ -16,6 +16,7 @@ import {
   readPublicKeyHandle,
   sha256,
   toBase64,
+  u64View,
 } from '@nearlite/primitives';
 import { globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
 import {
@@ -24,6 +25,7 @@ import {
   trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractDataPrefix,
+  trieKeyGasKeyNonce,
   trieKeyGlobalContractCode,
 } from '@nearlite/trie';
 import type { BlockHeader } from '../block_header.js';
@@ -194,11 +196,45 @@ export function viewAccessKey(at: QueryAt, accountId: string, publicKey: string)
   return withBlock(at, accessKeyView(decodeAccessKey(raw)));
 }
 
+/**
+ * A gas key's nonces, by index (nearcore's view_gas_key_nonces). A key that is not a gas key is as
+ * unknown as one that does not exist.
+ */
+export function viewGasKeyNonces(at: QueryAt, accountId: string, publicKey: string): object {
+  const pk = parsePublicKey(publicKey);
+  const raw = at.trie.get(trieKeyAccessKey(accountId, pk));
+  const gasKey = raw ? decodeAccessKey(raw).permission.gasKey : undefined;
+  if (!gasKey) {
+    throw new HandlerError(
+      'UNKNOWN_GAS_KEY',
+      { public_key: publicKey, ...blockFields(at) },
+      `Gas key for public key ${publicKey} does not exist while viewing`,
+    );
+  }
+  const nonces: (number | bigint)[] = [];
+  for (let i = 0; i < gasKey.numNonces; i++) {
+    const v = at.trie.get(trieKeyGasKeyNonce(accountId, pk, i));
+    if (!v) {
+      throw new HandlerError(
+        'INTERNAL_ERROR',
+        {
+          error_message: `gas key nonce at index ${i} does not exist for account ${accountId} and public key ${publicKey}`,
+        },
+        `gas key nonce at index ${i} does not exist for account ${accountId} and public key ${publicKey}`,
+      );
+    }
+    nonces.push(u64View(new BorshReader(v).u64()));
+  }
+  return { nonces, ...blockFields(at) };
+}
+
 export function viewAccessKeyList(at: QueryAt, accountId: string): object {
   const prefix = trieKeyAccessKeyPrefix(accountId);
   const keys: object[] = [];
   for (const [k, v] of at.trie.iterPrefix(prefix)) {
-    const pk = readPublicKeyHandle(new BorshReader(k.subarray(prefix.length)));
+    const r = new BorshReader(k.subarray(prefix.length));
+    const pk = readPublicKeyHandle(r);
+    if (r.remaining > 0) continue; // one of a gas key's nonces
     keys.push({ public_key: formatPublicKey(pk), access_key: accessKeyView(decodeAccessKey(v)) });
   }
   return { keys, ...blockFields(at) };

@@ -28,6 +28,7 @@ import {
   viewAccessKeyList,
   viewAccount,
   viewCode,
+  viewGasKeyNonces,
   viewGlobalContractCode,
   viewState,
 } from './query.js';
@@ -240,6 +241,10 @@ export class ViewClient {
 
   viewAccessKey(ref: BlockReference, accountId: string, publicKey: string): object {
     return viewAccessKey(this.queryAt(ref, accountId), accountId, publicKey);
+  }
+
+  viewGasKeyNonces(ref: BlockReference, accountId: string, publicKey: string): object {
+    return viewGasKeyNonces(this.queryAt(ref, accountId), accountId, publicKey);
   }
 
   viewAccessKeyList(ref: BlockReference, accountId: string): object {

@@ -24,6 +24,7 @@ import { EXPERIMENTAL_view_access_key } from './EXPERIMENTAL_view_access_key.js'
 import { EXPERIMENTAL_view_access_key_list } from './EXPERIMENTAL_view_access_key_list.js';
 import { EXPERIMENTAL_view_account } from './EXPERIMENTAL_view_account.js';
 import { EXPERIMENTAL_view_code } from './EXPERIMENTAL_view_code.js';
+import { EXPERIMENTAL_view_gas_key_nonces } from './EXPERIMENTAL_view_gas_key_nonces.js';
 import { EXPERIMENTAL_view_state } from './EXPERIMENTAL_view_state.js';
 import { gas_price } from './gas_price.js';
 import { genesis_config } from './genesis_config.js';
@@ -78,6 +79,7 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   EXPERIMENTAL_validators_ordered,
   EXPERIMENTAL_view_access_key,
   EXPERIMENTAL_view_access_key_list,
+  EXPERIMENTAL_view_gas_key_nonces,
   EXPERIMENTAL_view_account,
   EXPERIMENTAL_view_code,
   EXPERIMENTAL_view_state,

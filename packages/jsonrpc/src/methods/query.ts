@@ -26,6 +26,7 @@ export const QUERY_REQUEST_TYPES = [
   'view_state',
   'view_access_key',
   'view_access_key_list',
+  'view_gas_key_nonces',
   'call_function',
   'view_global_contract_code',
   'view_global_contract_code_by_account_id',
@@ -76,6 +77,7 @@ export function parseQueryRequest(p: Obj): QueryRequest {
       };
     }
     case 'view_access_key':
+    case 'view_gas_key_nonces':
       return {
         requestType: type,
         accountId: accountId(requireField(p, 'account_id')),

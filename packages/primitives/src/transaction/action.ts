@@ -27,6 +27,10 @@ export type Action =
   | { readonly type: 'Stake'; readonly stake: bigint; readonly publicKey: PublicKey }
   | { readonly type: 'AddKey'; readonly publicKey: PublicKey; readonly accessKey: AccessKey }
   | { readonly type: 'DeleteKey'; readonly publicKey: PublicKey }
+  /** Adds to a gas key's balance, from the sender's (GasKeys, 85). */
+  | { readonly type: 'TransferToGasKey'; readonly publicKey: PublicKey; readonly deposit: bigint }
+  /** Moves part of a gas key's balance back to its account (GasKeys, 85). */
+  | { readonly type: 'WithdrawFromGasKey'; readonly publicKey: PublicKey; readonly amount: bigint }
   | { readonly type: 'DeleteAccount'; readonly beneficiaryId: string }
   | { readonly type: 'Delegate'; readonly delegateAction: DelegateAction; readonly signature: Signature }
   | { readonly type: 'DeployGlobalContract'; readonly code: Uint8Array; readonly deployMode: 0 | 1 }
@@ -65,6 +69,8 @@ const TAGS = [
   'DeployGlobalContract',
   'UseGlobalContract',
   'DeterministicStateInit',
+  'TransferToGasKey',
+  'WithdrawFromGasKey',
 ] as const;
 
 /** Reads a borsh account id, validating it as nearcore's deserializer does. */
@@ -116,6 +122,14 @@ export function writeAction(w: BorshWriter, a: Action): void {
     case 'DeterministicStateInit':
       writeStateInit(w, a);
       w.u128(a.deposit);
+      return;
+    case 'TransferToGasKey':
+      writePublicKey(w, a.publicKey);
+      w.u128(a.deposit);
+      return;
+    case 'WithdrawFromGasKey':
+      writePublicKey(w, a.publicKey);
+      w.u128(a.amount);
       return;
   }
 }
@@ -180,6 +194,10 @@ export function readAction(r: BorshReader, nested = false): Action {
       const data = readByteMap(r);
       return { type, code, data, deposit: r.u128() };
     }
+    case 'TransferToGasKey':
+      return { type, publicKey: readPublicKey(r), deposit: r.u128() };
+    case 'WithdrawFromGasKey':
+      return { type, publicKey: readPublicKey(r), amount: r.u128() };
     default:
       throw new BorshError(`unknown action variant ${tag}`);
   }

@@ -36,6 +36,8 @@ export interface Transaction {
   readonly actions: readonly Action[];
   /** A V1's nonce mode; Monotonic when absent. */
   readonly nonceMode?: NonceMode;
+  /** A V1's `GasKeyNonce`: which of the gas key's nonces `nonce` is checked against and replaces. */
+  readonly nonceIndex?: number;
 }
 
 const NONCE_MODES: readonly NonceMode[] = ['Monotonic', 'Strict'];
@@ -66,9 +68,11 @@ export function writeTransaction(w: BorshWriter, t: Transaction): void {
   if (v1) w.u8(1);
   w.string(t.signerId);
   writePublicKey(w, t.publicKey);
-  // A V1 nonce is the TransactionNonce enum; this one is its plain `Nonce` variant.
-  if (v1) w.u8(0);
-  w.u64(t.nonce).string(t.receiverId).fixed(t.blockHash);
+  // A V1 nonce is the TransactionNonce enum: a plain `Nonce`, or a gas key's `GasKeyNonce`.
+  if (v1) w.u8(t.nonceIndex === undefined ? 0 : 1);
+  w.u64(t.nonce);
+  if (v1 && t.nonceIndex !== undefined) w.u16(t.nonceIndex);
+  w.string(t.receiverId).fixed(t.blockHash);
   w.vec(t.actions, writeAction);
   if (v1) w.u8(NONCE_MODES.indexOf(t.nonceMode ?? 'Monotonic'));
 }
@@ -90,26 +94,31 @@ function readTransaction(r: BorshReader): Transaction {
   };
 }
 
-/** A TransactionV1 after its version byte. Gas-key nonces (`GasKeyNonce`) need gas keys, not kept here. */
+/** A TransactionV1 after its version byte: its nonce a plain `Nonce` or a gas key's `GasKeyNonce`. */
 function readTransactionV1(r: BorshReader): Transaction {
   const signerId = readAccountId(r);
   const publicKey = readPublicKey(r);
   const nonceKind = r.u8();
-  if (nonceKind === 1) {
-    throw new TransactionDecodeError(
-      TransactionDecodeErrorKind.Version,
-      'gas key transactions (a GasKeyNonce) are not supported',
-    );
-  }
-  if (nonceKind !== 0) throw new BorshError(`Unexpected variant tag: ${nonceKind}`);
+  if (nonceKind !== 0 && nonceKind !== 1) throw new BorshError(`Unexpected variant tag: ${nonceKind}`);
   const nonce = r.u64();
+  const nonceIndex = nonceKind === 1 ? r.u16() : undefined;
   const receiverId = readAccountId(r);
   const blockHash = r.fixed(32).slice();
   const actions = r.vec((r) => readAction(r));
   const mode = r.u8();
   const nonceMode = NONCE_MODES[mode];
   if (nonceMode === undefined) throw new BorshError(`Unexpected variant tag: ${mode}`);
-  return { version: 1, signerId, publicKey, nonce, receiverId, blockHash, actions, nonceMode };
+  const tx: Transaction = {
+    version: 1,
+    signerId,
+    publicKey,
+    nonce,
+    receiverId,
+    blockHash,
+    actions,
+    nonceMode,
+  };
+  return nonceIndex === undefined ? tx : { ...tx, nonceIndex };
 }
 
 /**

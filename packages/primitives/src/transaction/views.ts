@@ -89,6 +89,14 @@ export function actionView(a: Action, fullCode = false): object | string {
           deposit: a.deposit.toString(),
         },
       };
+    case 'TransferToGasKey':
+      return {
+        TransferToGasKey: { public_key: formatPublicKey(a.publicKey), deposit: a.deposit.toString() },
+      };
+    case 'WithdrawFromGasKey':
+      return {
+        WithdrawFromGasKey: { public_key: formatPublicKey(a.publicKey), amount: a.amount.toString() },
+      };
   }
 }
 
@@ -103,7 +111,8 @@ export function signedTransactionView(t: SignedTransaction): object {
     priority_fee: 0,
     signature: formatSignature(t.signature),
     hash: base58Encode(t.hash),
-    // nearcore names the mode only when it is not the default.
+    // nearcore names the index of a gas key's nonce, and the mode only when it is not the default.
+    ...(tx.nonceIndex !== undefined ? { nonce_index: tx.nonceIndex } : {}),
     ...(tx.nonceMode === 'Strict' ? { nonce_mode: 'strict' } : {}),
   };
 }

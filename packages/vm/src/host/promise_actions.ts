@@ -2,7 +2,7 @@
 import type { PublicKey } from '@nearlite/primitives';
 import { BorshReader, readPublicKey } from '@nearlite/primitives';
 import { HostError } from '../errors.js';
-import { transferFees } from '../fees.js';
+import { sendFee, transferFees } from '../fees.js';
 import type { VMLogic } from '../logic.js';
 
 /** Decodes now but reports InvalidPublicKey only when used, where nearcore's PublicKeyBuffer does. */
@@ -191,6 +191,113 @@ export function promise_batch_action_add_key_with_function_call(
     receiverId,
     methodNames,
   );
+}
+
+/**
+ * nearcore's access_key_key_len over the receipt's receiver and the key's borsh length: the host
+ * functions price a gas key's rows by `public_key_len` where the runtime uses the trie id.
+ */
+const accessKeyKeyLen = (receiverId: string, publicKeyLen: bigint): bigint =>
+  2n + BigInt(Buffer.byteLength(receiverId)) + publicKeyLen;
+
+/** A gas key's borsh: nonce, permission tag, GasKeyInfo (nearcore's min_gas_key_borsh_len). */
+const MIN_GAS_KEY_BORSH_LEN = 27n;
+
+/** nearcore's pay_gas_key_add_key_fees: the nonce rows' writes, then the GasKeyInfo and row bytes. */
+function payGasKeyAddKeyFees(
+  l: VMLogic,
+  receiverId: string,
+  publicKeyLen: bigint,
+  numNonces: bigint,
+  sir: boolean,
+): void {
+  const f = l.fees.fees;
+  l.gas.payActionAccumulated(
+    0n,
+    numNonces * f.gas_key_nonce_write_base.execution,
+    'gas_key_nonce_write_base',
+  );
+  const burn = sendFee(f.gas_key_byte, sir) * 18n;
+  const exec = f.gas_key_byte.execution * (accessKeyKeyLen(receiverId, publicKeyLen) + 2n + 8n) * numNonces;
+  l.gas.payActionAccumulated(burn, burn + exec, 'gas_key_byte');
+}
+
+function nonceCount(n: bigint): bigint {
+  if (n > 0xffffn) throw new HostError('IntegerOverflow');
+  return n;
+}
+
+export function promise_batch_action_transfer_to_gas_key(
+  l: VMLogic,
+  promise_idx: bigint,
+  public_key_len: bigint,
+  public_key_ptr: bigint,
+  amount_ptr: bigint,
+): void {
+  l.gas.payBase('base');
+  l.prohibitInView('promise_batch_action_transfer_to_gas_key');
+  const pk = publicKeyBuffer(l.read(public_key_ptr, public_key_len));
+  const amount = l.mem.getU128(l.gas, amount_ptr);
+  const [receipt, sir] = l.promiseIdxToReceiptIdxWithSir(promise_idx);
+  const receiver = l.ext.get_receipt_receiver(receipt);
+  const f = l.fees.fees;
+  const sendBase = sendFee(f.gas_key_transfer_base, sir);
+  l.gas.payActionAccumulated(sendBase, sendBase + f.gas_key_transfer_base.execution, 'gas_key_transfer_base');
+  const sendBytes = sendFee(f.gas_key_byte, sir) * public_key_len;
+  const execBytes =
+    f.gas_key_byte.execution * (accessKeyKeyLen(receiver, public_key_len) + MIN_GAS_KEY_BORSH_LEN);
+  l.gas.payActionAccumulated(sendBytes, sendBytes + execBytes, 'gas_key_byte');
+  l.deductBalance(amount);
+  l.ext.append_action_transfer_to_gas_key(receipt, pk(), amount);
+}
+
+export function promise_batch_action_add_gas_key_with_full_access(
+  l: VMLogic,
+  promise_idx: bigint,
+  public_key_len: bigint,
+  public_key_ptr: bigint,
+  num_nonces: bigint,
+): void {
+  l.gas.payBase('base');
+  l.prohibitInView('promise_batch_action_add_gas_key_with_full_access');
+  const pk = publicKeyBuffer(l.read(public_key_ptr, public_key_len));
+  const n = nonceCount(num_nonces);
+  const [receipt, sir] = l.promiseIdxToReceiptIdxWithSir(promise_idx);
+  l.payActionBase('add_full_access_key', sir);
+  payGasKeyAddKeyFees(l, l.ext.get_receipt_receiver(receipt), public_key_len, n, sir);
+  l.ext.append_action_add_gas_key(receipt, pk(), Number(n), null);
+}
+
+export function promise_batch_action_add_gas_key_with_function_call(
+  l: VMLogic,
+  promise_idx: bigint,
+  public_key_len: bigint,
+  public_key_ptr: bigint,
+  num_nonces: bigint,
+  allowance_ptr: bigint,
+  receiver_id_len: bigint,
+  receiver_id_ptr: bigint,
+  method_names_len: bigint,
+  method_names_ptr: bigint,
+): void {
+  l.gas.payBase('base');
+  l.prohibitInView('promise_batch_action_add_gas_key_with_function_call');
+  const pk = publicKeyBuffer(l.read(public_key_ptr, public_key_len));
+  const n = nonceCount(num_nonces);
+  const allowance = l.mem.getU128(l.gas, allowance_ptr);
+  const receiverId = l.readAndParseAccountId(receiver_id_ptr, receiver_id_len);
+  const methodNames = splitMethodNames(l.read(method_names_ptr, method_names_len));
+  const [receipt, sir] = l.promiseIdxToReceiptIdxWithSir(promise_idx);
+  const numBytes = methodNames.reduce((s, m) => s + BigInt(m.length) + 1n, 0n);
+  l.payActionBase('add_function_call_key_base', sir);
+  l.payActionPerByte('add_function_call_key_byte', numBytes, sir);
+  payGasKeyAddKeyFees(l, l.ext.get_receipt_receiver(receipt), public_key_len, n, sir);
+  // An allowance (which a gas key may not have) is kept, to fail the receipt's validation.
+  l.ext.append_action_add_gas_key(receipt, pk(), Number(n), {
+    allowance: allowance > 0n ? allowance : null,
+    receiver_id: receiverId,
+    method_names: methodNames,
+  });
 }
 
 export function promise_batch_action_delete_key(

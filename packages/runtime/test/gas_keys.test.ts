@@ -1,0 +1,164 @@
+// Gas keys in the runtime (nearcore's access_keys.rs, actions.rs, verifier.rs): no yocto is made or
+// lost between accounts, gas-key balances and what is burnt; an account's deletion burns its gas
+// keys' balances (at most 1 NEAR in all) and removes their nonces; a Delegate, whose nonce is a
+// plain one, cannot be signed by a gas key.
+import { sign } from 'node:crypto';
+import {
+  type DelegateAction,
+  delegateActionHash,
+  encodeSignedTransaction,
+  KeyType,
+  type Transaction,
+  transactionHash,
+} from '@nearlite/primitives';
+import { trieKeyAccessKeyPrefix, trieKeyGasKeyNonce } from '@nearlite/trie';
+import t from 'tap';
+import { type Key, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+
+const alice = keyFromSeed(1);
+const gas = keyFromSeed(2);
+const bob = keyFromSeed(3);
+
+function gasKeyBalances(c: TestChain): bigint {
+  let sum = 0n;
+  for (const pk of [alice.publicKey, gas.publicKey])
+    sum += c.accessKey('alice.near', pk)?.permission.gasKey?.balance ?? 0n;
+  return sum;
+}
+
+/** The transaction's outcomes, then its receipts' (the first is the transaction's own). */
+function statusOf(c: TestChain, tx: { bytes: Uint8Array }) {
+  const outcomes = [...c.block([tx.bytes]).outcomes, ...c.settle()];
+  if (outcomes.length === 0) throw new Error('the transaction was not applied');
+  return { tx: outcomes[0]!, receipt: outcomes[1], all: outcomes };
+}
+
+function signGasKeyTx(
+  key: Key,
+  nonce: bigint,
+  nonceIndex: number,
+  receiverId: string,
+  actions: Transaction['actions'],
+) {
+  const tx: Transaction = {
+    version: 1,
+    nonceIndex,
+    signerId: 'alice.near',
+    publicKey: key.publicKey,
+    nonce,
+    receiverId,
+    blockHash: new Uint8Array(32).fill(9),
+    actions,
+  };
+  const signature = {
+    keyType: KeyType.ED25519,
+    data: new Uint8Array(sign(null, transactionHash(tx), key.privateKey)),
+  };
+  return { bytes: encodeSignedTransaction(tx, signature) };
+}
+
+t.test('funded, used, and burnt with the account: every yocto accounted for', async (t) => {
+  const c = new TestChain();
+  c.addAccount('alice.near', 10n * NEAR, alice);
+  c.addAccount('bob.near', NEAR, bob);
+  const total = () => c.totalBalance() + gasKeyBalances(c) + c.burnt;
+  const start = total();
+  let nonce = 1n;
+  const byAlice = (actions: Transaction['actions'], receiverId = 'alice.near') =>
+    signTx(alice, 'alice.near', receiverId, nonce++, actions);
+
+  statusOf(
+    c,
+    byAlice([
+      {
+        type: 'AddKey',
+        publicKey: gas.publicKey,
+        accessKey: { nonce: 0n, permission: { kind: 'FullAccess', gasKey: { balance: 0n, numNonces: 3 } } },
+      },
+      { type: 'TransferToGasKey', publicKey: gas.publicKey, deposit: 2n * NEAR },
+    ]),
+  );
+  t.equal(c.accessKey('alice.near', gas.publicKey)?.permission.gasKey?.balance, 2n * NEAR);
+  t.equal(total(), start, 'funding moves balance, nothing else');
+
+  // A transfer signed with the gas key: the key pays the gas, the account the deposit.
+  const aliceBefore = c.account('alice.near')!.amount;
+  const nonceRow = c.state.get(
+    Buffer.from(trieKeyGasKeyNonce('alice.near', gas.publicKey, 2)).toString('hex'),
+  )!;
+  const current = Buffer.from(nonceRow).readBigUInt64LE(0);
+  const used = statusOf(
+    c,
+    signGasKeyTx(gas, current + 1n, 2, 'bob.near', [{ type: 'Transfer', deposit: 7n }]),
+  );
+  t.equal(used.receipt?.status.kind, 'SuccessValue');
+  t.equal(c.account('alice.near')!.amount, aliceBefore - 7n);
+  t.equal(total(), start, 'gas paid from the key is burnt or refunded to it');
+
+  // Deleting the account is refused while its gas keys hold more than 1 NEAR between them.
+  const tooMuch = statusOf(c, byAlice([{ type: 'DeleteAccount', beneficiaryId: 'bob.near' }]));
+  const failure =
+    tooMuch.receipt?.status.kind === 'Failure'
+      ? (tooMuch.receipt.status.error as Record<string, unknown>)
+      : null;
+  t.match(failure, {
+    ActionError: { kind: { GasKeyBalanceTooHigh: { account_id: 'alice.near', public_key: null } } },
+  });
+
+  // Drained to under 1 NEAR, the account goes, its gas keys' balance burnt and their nonces removed.
+  const keyBalance = c.accessKey('alice.near', gas.publicKey)!.permission.gasKey!.balance;
+  statusOf(
+    c,
+    byAlice([{ type: 'WithdrawFromGasKey', publicKey: gas.publicKey, amount: keyBalance - NEAR / 4n }]),
+  );
+  t.equal(c.accessKey('alice.near', gas.publicKey)!.permission.gasKey!.balance, NEAR / 4n);
+  t.equal(total(), start);
+  const burntBefore = c.burnt;
+  const gone = statusOf(c, byAlice([{ type: 'DeleteAccount', beneficiaryId: 'bob.near' }]));
+  t.equal(gone.receipt?.status.kind, 'SuccessValue', 'the deletion ran');
+  t.ok(c.burnt - burntBefore >= NEAR / 4n, 'the key’s quarter NEAR was burnt');
+  t.equal(c.account('alice.near'), null);
+  const prefix = Buffer.from(trieKeyAccessKeyPrefix('alice.near')).toString('hex');
+  t.same(
+    [...c.state.keys()].filter((k) => k.startsWith(prefix)),
+    [],
+    'no key and no nonce row is left',
+  );
+  t.equal(total(), start);
+});
+
+t.test('a Delegate signed by a gas key fails with DelegateActionRequiresNonGasKey', async (t) => {
+  const c = new TestChain();
+  c.addAccount('alice.near', 10n * NEAR, alice);
+  c.addAccount('bob.near', 10n * NEAR, bob);
+  statusOf(
+    c,
+    signTx(alice, 'alice.near', 'alice.near', 1n, [
+      {
+        type: 'AddKey',
+        publicKey: gas.publicKey,
+        accessKey: { nonce: 0n, permission: { kind: 'FullAccess', gasKey: { balance: 0n, numNonces: 1 } } },
+      },
+    ]),
+  );
+  const d: DelegateAction = {
+    senderId: 'alice.near',
+    receiverId: 'bob.near',
+    actions: [{ type: 'Transfer', deposit: 1n }],
+    nonce: 10n ** 9n,
+    maxBlockHeight: 100n,
+    publicKey: gas.publicKey,
+  };
+  const signature = {
+    keyType: KeyType.ED25519,
+    data: new Uint8Array(sign(null, delegateActionHash(d), gas.privateKey)),
+  };
+  const relayed = statusOf(
+    c,
+    signTx(bob, 'bob.near', 'alice.near', 1n, [{ type: 'Delegate', delegateAction: d, signature }]),
+  );
+  const receipt = relayed.all.find((o) => o.executorId === 'alice.near')!;
+  t.same(receipt.status.kind === 'Failure' ? receipt.status.error : null, {
+    ActionError: { index: 0, kind: { DelegateActionAccessKeyError: 'DelegateActionRequiresNonGasKey' } },
+  });
+});
