@@ -5,6 +5,7 @@ import {
   BorshWriter,
   GAS_KEY_INFO_LEN,
   type GlobalContractIdentifier,
+  isDelegate,
   KeyType,
   type PublicKey,
   publicKeyTrieIdLength,
@@ -146,6 +147,7 @@ function perAction(
     case 'DeleteAccount':
       return pick(f.delete_account);
     case 'Delegate':
+    case 'DelegateV2':
       return pick(f.delegate);
     case 'DeterministicStateInit':
       return (
@@ -166,8 +168,7 @@ export function totalSendFees(
   for (const a of actions) {
     sum += perAction(c, a, receiverId, (f) => sendFee(f, sir), false);
     // nearcore prices the inner actions with the outer sender-is-receiver flag.
-    if (a.type === 'Delegate')
-      sum += totalSendFees(c, sir, a.delegateAction.actions, a.delegateAction.receiverId);
+    if (isDelegate(a)) sum += totalSendFees(c, sir, a.delegateAction.actions, a.delegateAction.receiverId);
   }
   return sum;
 }
@@ -176,7 +177,7 @@ export function totalSendFees(
 export function totalPrepaidSendFees(c: RuntimeConfig, actions: readonly Action[]): bigint {
   let sum = 0n;
   for (const a of actions) {
-    if (a.type !== 'Delegate') continue;
+    if (!isDelegate(a)) continue;
     const d = a.delegateAction;
     sum += totalSendFees(c, d.senderId === d.receiverId, d.actions, d.receiverId);
   }
@@ -191,7 +192,7 @@ export function totalPrepaidExecFees(
 ): bigint {
   let sum = 0n;
   for (const a of actions) {
-    if (a.type === 'Delegate') {
+    if (isDelegate(a)) {
       const d = a.delegateAction;
       sum +=
         c.fees.fees.delegate.execution +
@@ -204,7 +205,7 @@ export function totalPrepaidExecFees(
 
 /** The exec fee of one action when its receipt runs. */
 export function execFee(c: RuntimeConfig, a: Action, receiverId: string): bigint {
-  if (a.type === 'Delegate') return c.fees.fees.delegate.execution;
+  if (isDelegate(a)) return c.fees.fees.delegate.execution;
   return perAction(c, a, receiverId, (f) => f.execution, true);
 }
 
@@ -212,7 +213,7 @@ export function totalPrepaidGas(actions: readonly Action[]): bigint {
   let sum = 0n;
   for (const a of actions) {
     if (a.type === 'FunctionCall') sum += a.gas;
-    else if (a.type === 'Delegate') sum += totalPrepaidGas(a.delegateAction.actions);
+    else if (isDelegate(a)) sum += totalPrepaidGas(a.delegateAction.actions);
   }
   return sum;
 }
@@ -228,7 +229,7 @@ export function totalDeposit(actions: readonly Action[]): bigint {
       a.type === 'TransferToGasKey'
     )
       sum += a.deposit;
-    else if (a.type === 'Delegate') sum += totalDeposit(a.delegateAction.actions);
+    else if (isDelegate(a)) sum += totalDeposit(a.delegateAction.actions);
   }
   return sum;
 }
@@ -255,7 +256,7 @@ function signatureVerificationCost(
 ): bigint {
   const of = (t: KeyType): bigint => (t === KeyType.MLDSA65 ? c.mlDsa65VerificationCost : 0n);
   let total = of(signerKeyType);
-  for (const a of actions) if (a.type === 'Delegate') total += of(a.delegateAction.publicKey.keyType);
+  for (const a of actions) if (isDelegate(a)) total += of(a.delegateAction.publicKey.keyType);
   return total;
 }
 

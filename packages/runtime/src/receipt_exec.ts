@@ -273,7 +273,8 @@ function applyAction(
       return deleteAccount(actx, action.beneficiaryId);
     case 'Stake':
       return stake(actx, action);
-    case 'Delegate': {
+    case 'Delegate':
+    case 'DelegateV2': {
       const kind = delegate(actx, action);
       if (kind === null) {
         // The inner receipt's gas was bought with this one: it is used (not refunded) here, and the

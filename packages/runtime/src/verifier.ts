@@ -10,6 +10,7 @@ import {
   accountIdError,
   deriveDeterministicAccountId,
   formatPublicKey,
+  isDelegate,
   isValidStakingKey,
   MAX_NONCES_FOR_GAS_KEY,
   type SignedTransaction,
@@ -81,6 +82,7 @@ function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknow
         ? null
         : { UnsuitableStakingKey: { public_key: formatPublicKey(a.publicKey) } };
     case 'Delegate':
+    case 'DelegateV2':
       // FixDelegatedDeterministicStateInit (85): inner actions are addressed to the delegate's receiver.
       return validateActions(c, a.delegateAction.actions, a.delegateAction.receiverId);
     case 'DeterministicStateInit':
@@ -138,7 +140,7 @@ export function validateActions(
   for (const a of actions) {
     if (foundDelete) return 'DeleteActionMustBeFinal';
     if (a.type === 'DeleteAccount') foundDelete = true;
-    if (a.type === 'Delegate') {
+    if (isDelegate(a)) {
       if (foundDelegate) return 'DelegateActionMustBeOnlyOne';
       foundDelegate = true;
     }

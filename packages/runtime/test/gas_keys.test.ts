@@ -6,6 +6,7 @@ import { sign } from 'node:crypto';
 import {
   type DelegateAction,
   delegateActionHash,
+  delegateActionV2Hash,
   encodeSignedTransaction,
   KeyType,
   type Transaction,
@@ -14,6 +15,7 @@ import {
 import { trieKeyAccessKeyPrefix, trieKeyGasKeyNonce } from '@nearlite/trie';
 import t from 'tap';
 import { type Key, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { FEES } from './snapshot.js';
 
 const alice = keyFromSeed(1);
 const gas = keyFromSeed(2);
@@ -162,3 +164,98 @@ t.test('a Delegate signed by a gas key fails with DelegateActionRequiresNonGasKe
     ActionError: { index: 0, kind: { DelegateActionAccessKeyError: 'DelegateActionRequiresNonGasKey' } },
   });
 });
+
+function delegateV2(key: Key, d: DelegateAction) {
+  const signature = {
+    keyType: KeyType.ED25519,
+    data: new Uint8Array(sign(null, delegateActionV2Hash(d), key.privateKey)),
+  };
+  return { type: 'DelegateV2', delegateAction: d, signature } as const;
+}
+
+t.test(
+  'a DelegateV2 advances one of a gas key’s nonces, or a plain key’s own, and the relayer pays',
+  async (t) => {
+    const c = new TestChain();
+    c.addAccount('alice.near', 10n * NEAR, alice);
+    c.addAccount('bob.near', 10n * NEAR, bob);
+    statusOf(
+      c,
+      signTx(alice, 'alice.near', 'alice.near', 1n, [
+        {
+          type: 'AddKey',
+          publicKey: gas.publicKey,
+          accessKey: { nonce: 0n, permission: { kind: 'FullAccess', gasKey: { balance: 0n, numNonces: 2 } } },
+        },
+      ]),
+    );
+    const row = (i: number) =>
+      Buffer.from(
+        c.state.get(Buffer.from(trieKeyGasKeyNonce('alice.near', gas.publicKey, i)).toString('hex'))!,
+      ).readBigUInt64LE(0);
+    const base = row(1);
+    const inner = (publicKey: Key['publicKey'], nonce: bigint, nonceIndex?: number): DelegateAction => ({
+      senderId: 'alice.near',
+      receiverId: 'bob.near',
+      actions: [{ type: 'Transfer', deposit: 3n }],
+      nonce,
+      maxBlockHeight: 100n,
+      publicKey,
+      ...(nonceIndex === undefined ? {} : { nonceIndex }),
+    });
+    let relayerNonce = 1n;
+    const relay = (action: ReturnType<typeof delegateV2>) => {
+      const r = statusOf(c, signTx(bob, 'bob.near', 'alice.near', relayerNonce++, [action]));
+      const receipt = r.all.find((o) => o.executorId === 'alice.near')!;
+      return { r, receipt, error: receipt.status.kind === 'Failure' ? receipt.status.error : null };
+    };
+
+    const bobBefore = c.account('bob.near')!.amount;
+    const ok = relay(delegateV2(gas, inner(gas.publicKey, base + 1n, 1)));
+    t.equal(ok.error, null);
+    t.equal(
+      ok.r.tx.gasBurnt,
+      FEES.receipt.sendNotSir + FEES.delegate.sendNotSir + FEES.transfer.sendNotSir,
+      'priced as a Delegate: its own fee and its inner actions’ send fees',
+    );
+    t.equal(row(1), base + 1n, 'nonce 1 moved');
+    t.equal(row(0), base, 'nonce 0 did not');
+    t.equal(
+      c.accessKey('alice.near', gas.publicKey)!.permission.gasKey!.balance,
+      0n,
+      'the gas key paid nothing',
+    );
+    t.ok(c.account('bob.near')!.amount < bobBefore, 'the relayer paid the fees (and got its transfer back)');
+
+    t.same(relay(delegateV2(gas, inner(gas.publicKey, base + 1n, 1))).error, {
+      ActionError: {
+        index: 0,
+        kind: { DelegateActionInvalidNonce: { delegate_nonce: base + 1n, ak_nonce: base + 1n } },
+      },
+    });
+    t.same(relay(delegateV2(gas, inner(gas.publicKey, base + 2n, 2))).error, {
+      ActionError: { index: 0, kind: { DelegateActionInvalidNonceIndex: { nonce_index: 2, num_nonces: 2 } } },
+    });
+    t.same(relay(delegateV2(alice, inner(alice.publicKey, 2n, 0))).error, {
+      ActionError: { index: 0, kind: { DelegateActionAccessKeyError: 'DelegateActionRequiresGasKey' } },
+    });
+    t.same(relay(delegateV2(gas, inner(gas.publicKey, base + 5n))).error, {
+      ActionError: { index: 0, kind: { DelegateActionAccessKeyError: 'DelegateActionRequiresNonGasKey' } },
+    });
+    // Signed as a V1 delegate, the same payload is not a DelegateV2's.
+    const v1Signed = {
+      ...delegateV2(gas, inner(gas.publicKey, base + 9n, 0)),
+      signature: {
+        keyType: KeyType.ED25519,
+        data: new Uint8Array(
+          sign(null, delegateActionHash(inner(gas.publicKey, base + 9n, 0)), gas.privateKey),
+        ),
+      },
+    };
+    t.same(relay(v1Signed).error, { ActionError: { index: 0, kind: 'DelegateActionInvalidSignature' } });
+    const plain = relay(
+      delegateV2(alice, inner(alice.publicKey, c.accessKey('alice.near', alice.publicKey)!.nonce + 1n)),
+    );
+    t.equal(plain.error, null, 'a plain key signs a DelegateV2 with a plain nonce');
+  },
+);

@@ -33,6 +33,11 @@ export type Action =
   | { readonly type: 'WithdrawFromGasKey'; readonly publicKey: PublicKey; readonly amount: bigint }
   | { readonly type: 'DeleteAccount'; readonly beneficiaryId: string }
   | { readonly type: 'Delegate'; readonly delegateAction: DelegateAction; readonly signature: Signature }
+  /**
+   * NEP-611's versioned delegate action (DelegateV2, protocol 85): a DelegateActionV2, whose nonce
+   * may be one of a gas key's (`nonceIndex`), signed under its own NEP-461 prefix.
+   */
+  | { readonly type: 'DelegateV2'; readonly delegateAction: DelegateAction; readonly signature: Signature }
   | { readonly type: 'DeployGlobalContract'; readonly code: Uint8Array; readonly deployMode: 0 | 1 }
   | { readonly type: 'UseGlobalContract'; readonly identifier: GlobalContractIdentifier }
   | {
@@ -54,7 +59,14 @@ export interface DelegateAction {
   readonly nonce: bigint;
   readonly maxBlockHeight: bigint;
   readonly publicKey: PublicKey;
+  /** A DelegateActionV2's `GasKeyNonce`: which of the signing gas key's nonces `nonce` is. */
+  readonly nonceIndex?: number;
 }
+
+/** A Delegate or a DelegateV2: a meta transaction, however versioned. */
+export type AnyDelegate = Extract<Action, { type: 'Delegate' | 'DelegateV2' }>;
+
+export const isDelegate = (a: Action): a is AnyDelegate => a.type === 'Delegate' || a.type === 'DelegateV2';
 
 const TAGS = [
   'CreateAccount',
@@ -71,6 +83,7 @@ const TAGS = [
   'DeterministicStateInit',
   'TransferToGasKey',
   'WithdrawFromGasKey',
+  'DelegateV2',
 ] as const;
 
 /** Reads a borsh account id, validating it as nearcore's deserializer does. */
@@ -130,6 +143,10 @@ export function writeAction(w: BorshWriter, a: Action): void {
     case 'WithdrawFromGasKey':
       writePublicKey(w, a.publicKey);
       w.u128(a.amount);
+      return;
+    case 'DelegateV2':
+      writeDelegateActionPayload(w, a.delegateAction);
+      writeSignature(w, a.signature);
       return;
   }
 }
@@ -198,6 +215,9 @@ export function readAction(r: BorshReader, nested = false): Action {
       return { type, publicKey: readPublicKey(r), deposit: r.u128() };
     case 'WithdrawFromGasKey':
       return { type, publicKey: readPublicKey(r), amount: r.u128() };
+    case 'DelegateV2':
+      if (nested) throw new BorshError('a delegate action cannot contain another delegate action');
+      return { type, delegateAction: readDelegateActionPayload(r), signature: readSignature(r) };
     default:
       throw new BorshError(`unknown action variant ${tag}`);
   }
@@ -208,6 +228,33 @@ export function writeDelegateAction(w: BorshWriter, d: DelegateAction): void {
   w.vec(d.actions, writeAction);
   w.u64(d.nonce).u64(d.maxBlockHeight);
   writePublicKey(w, d.publicKey);
+}
+
+/** nearcore's VersionedDelegateActionPayload: the version tag (0, V2), then a DelegateActionV2. */
+export function writeDelegateActionPayload(w: BorshWriter, d: DelegateAction): void {
+  w.u8(0).string(d.senderId).string(d.receiverId);
+  w.vec(d.actions, writeAction);
+  // The nonce is a TransactionNonce: a plain Nonce, or a gas key's GasKeyNonce.
+  w.u8(d.nonceIndex === undefined ? 0 : 1).u64(d.nonce);
+  if (d.nonceIndex !== undefined) w.u16(d.nonceIndex);
+  w.u64(d.maxBlockHeight);
+  writePublicKey(w, d.publicKey);
+}
+
+function readDelegateActionPayload(r: BorshReader): DelegateAction {
+  const version = r.u8();
+  if (version !== 0) throw new BorshError(`unknown delegate action version ${version}`);
+  const senderId = readAccountId(r);
+  const receiverId = readAccountId(r);
+  const actions = r.vec((r) => readAction(r, true));
+  const nonceKind = r.u8();
+  if (nonceKind !== 0 && nonceKind !== 1) throw new BorshError(`Unexpected variant tag: ${nonceKind}`);
+  const nonce = r.u64();
+  const nonceIndex = nonceKind === 1 ? r.u16() : undefined;
+  const maxBlockHeight = r.u64();
+  const publicKey = readPublicKey(r);
+  const d: DelegateAction = { senderId, receiverId, actions, nonce, maxBlockHeight, publicKey };
+  return nonceIndex === undefined ? d : { ...d, nonceIndex };
 }
 
 export function readDelegateAction(r: BorshReader): DelegateAction {

@@ -17,6 +17,7 @@ import {
   readAction,
   writeAction,
   writeDelegateAction,
+  writeDelegateActionPayload,
 } from './action.js';
 
 /**
@@ -166,5 +167,15 @@ export function delegateActionHash(d: DelegateAction): CryptoHash {
   const w = new BorshWriter(256);
   w.u32(DELEGATE_ACTION_PREFIX);
   writeDelegateAction(w, d);
+  return sha256(w.toBytes());
+}
+
+/** NEP-611: a DelegateV2's payload (version tag included) is signed under 2^30 + 611. */
+export const DELEGATE_ACTION_V2_PREFIX = 2 ** 30 + 611;
+
+export function delegateActionV2Hash(d: DelegateAction): CryptoHash {
+  const w = new BorshWriter(256);
+  w.u32(DELEGATE_ACTION_V2_PREFIX);
+  writeDelegateActionPayload(w, d);
   return sha256(w.toBytes());
 }

@@ -53,6 +53,19 @@ export function actionView(a: Action, fullCode = false): object | string {
           signature: formatSignature(a.signature),
         },
       };
+    case 'DelegateV2': {
+      const d = a.delegateAction;
+      const nonce =
+        d.nonceIndex === undefined
+          ? { Nonce: { nonce: u64View(d.nonce) } }
+          : { GasKeyNonce: { nonce: u64View(d.nonce), nonce_index: d.nonceIndex } };
+      return {
+        DelegateV2: {
+          delegate_action: { V2: { ...delegateActionView(d), nonce } },
+          signature: formatSignature(a.signature),
+        },
+      };
+    }
     case 'DeployGlobalContract':
       // Inside a delegate action nearcore serializes the Action itself: full code and the mode.
       if (fullCode)
