@@ -25,6 +25,7 @@ export * from './state_records.js';
 export { flatStateReader, trieStorage } from './state_store.js';
 export * from './tx/codecs.js';
 export * from './tx/final_answers.js';
+export * from './tx/receipt_to_tx.js';
 export * from './tx/runtime_codecs.js';
 export * from './tx/signature_checker.js';
 export * from './tx/tx_service.js';

@@ -33,6 +33,7 @@ import {
   type BlockReference,
   type ChunkReference,
   type QueryRequest,
+  type ReceiptToTxQuery,
   type RpcBackend,
   RpcParseError,
   type TxStatusQuery,
@@ -414,6 +415,28 @@ export class FollowerBackend implements RpcBackend {
 
   receipt(receiptId: CryptoHash): Promise<object> {
     return receiptView(this.history, receiptId);
+  }
+
+  /**
+   * A block stream's outcomes name the receipts each created, but this node keeps no way back from a
+   * receipt to its creator: the upstream RPC answers, as nearcore's does for a node without that map.
+   */
+  receiptToTx(req: ReceiptToTxQuery): Promise<object> {
+    const params = {
+      receipt_id: base58Encode(req.receiptId),
+      ...(req.blockHeight !== undefined ? { block_height: req.blockHeight } : {}),
+      ...(req.shardId !== undefined ? { shard_id: req.shardId } : {}),
+      ...(req.window !== undefined ? { window: req.window } : {}),
+    };
+    return this.fromUpstream('EXPERIMENTAL_receipt_to_tx', params, () => {
+      const error_message =
+        'a follower keeps no map from receipts to their transactions; start it with --upstream-rpc to ask its RPC';
+      return new HandlerError(
+        'UNSUPPORTED',
+        { error_message },
+        { name: 'UNSUPPORTED', info: { error_message } },
+      );
+    });
   }
 
   lightClientProof(): object {

@@ -63,6 +63,14 @@ export type LightClientProofRequest =
 /** A JSON-ready view object. */
 export type View = object;
 
+/** EXPERIMENTAL_receipt_to_tx's params: the receipt, and optionally where to look for it. */
+export interface ReceiptToTxQuery {
+  readonly receiptId: CryptoHash;
+  readonly blockHeight?: number;
+  readonly shardId?: number;
+  readonly window?: number;
+}
+
 export interface RpcBackend {
   /** Height of the current head, for nearcore's 422-on-UNKNOWN_BLOCK rule. */
   headHeight(): number;
@@ -99,6 +107,8 @@ export interface RpcBackend {
   broadcastTxAsync(signedTx: Uint8Array): string;
   txStatus(query: TxStatusQuery, waitUntil: TxExecutionStatus, withReceipts: boolean): Promise<View>;
   receipt(receiptId: CryptoHash): View | Promise<View>;
+  /** `{transaction_hash, sender_account_id}` of the transaction a receipt descends from. */
+  receiptToTx(request: ReceiptToTxQuery): View | Promise<View>;
 
   lightClientProof(request: LightClientProofRequest, lightClientHead: CryptoHash): View;
   nextLightClientBlock(lastBlockHash: CryptoHash): View | null;

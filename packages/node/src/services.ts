@@ -6,6 +6,7 @@ import {
   lightClientBlockProof,
   lightClientExecutionProof,
   nextLightClientBlock,
+  receiptToTx,
   runtimeTxCodecs,
   TransactionDecodeError,
   TxService,
@@ -76,9 +77,10 @@ export function createServices(): Services {
       await Promise.all([viewPool.close(), signatures.close()]);
     },
     bind(chain, views, config) {
+      const txCodecs = codecs(chain);
       const service = new TxService({
         chain,
-        codecs: codecs(chain),
+        codecs: txCodecs,
         timeoutMs: config.pollingTimeoutMs,
         signatures,
       });
@@ -97,6 +99,7 @@ export function createServices(): Services {
         broadcastTxAsync: (bytes) => asParseError(() => service.broadcastTxAsync(bytes)),
         txStatus: (q, w, r) => asParseError(() => service.txStatus(q, w, r)),
         receipt: (id) => service.receipt(id),
+        receiptToTx: (req) => receiptToTx(chain, txCodecs, req),
         query: (ref, req) => queryView(views, callFunction, ref, req),
         changes: (ref, req) => changesView(chain, ref, req),
         changesInBlock: (ref) => blockEffectsView(chain, ref),

@@ -17,6 +17,7 @@ import { EXPERIMENTAL_light_client_proof } from './EXPERIMENTAL_light_client_pro
 import { EXPERIMENTAL_maintenance_windows } from './EXPERIMENTAL_maintenance_windows.js';
 import { EXPERIMENTAL_protocol_config } from './EXPERIMENTAL_protocol_config.js';
 import { EXPERIMENTAL_receipt } from './EXPERIMENTAL_receipt.js';
+import { EXPERIMENTAL_receipt_to_tx } from './EXPERIMENTAL_receipt_to_tx.js';
 import { EXPERIMENTAL_split_storage_info } from './EXPERIMENTAL_split_storage_info.js';
 import { EXPERIMENTAL_tx_status } from './EXPERIMENTAL_tx_status.js';
 import { EXPERIMENTAL_validators_ordered } from './EXPERIMENTAL_validators_ordered.js';
@@ -68,6 +69,7 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   EXPERIMENTAL_protocol_config,
   query,
   EXPERIMENTAL_receipt,
+  EXPERIMENTAL_receipt_to_tx,
   sandbox_fast_forward,
   sandbox_patch_state,
   send_tx,
