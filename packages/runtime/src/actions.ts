@@ -32,7 +32,14 @@ import type { RuntimeConfig } from './config/runtime_config.js';
 import { accessKeyStorage, gasKeyNoncesStorage } from './fees.js';
 import { contractStorageUsage } from './global_contracts.js';
 import { balanceRefund, type NewReceiptSpec } from './receipt_spec.js';
-import { getAccessKey, getGasKeyNonce, setAccessKey, setAccount, setGasKeyNonce } from './state.js';
+import {
+  getAccessKey,
+  getGasKeyNonce,
+  setAccessKey,
+  setAccount,
+  setGasKeyBalance,
+  setGasKeyNonce,
+} from './state.js';
 
 export interface ActionContext {
   readonly state: TrieUpdate;
@@ -154,11 +161,7 @@ function refundGasKeyBalance(ctx: ActionContext, amount: bigint): boolean {
   const key = getAccessKey(ctx.state, ctx.receiverId, ctx.signerPublicKey);
   const g = key?.permission.gasKey;
   if (!key || !g) return false;
-  const gasKey = { ...g, balance: g.balance + amount };
-  setAccessKey(ctx.state, ctx.receiverId, ctx.signerPublicKey, {
-    ...key,
-    permission: { ...key.permission, gasKey },
-  });
+  setGasKeyBalance(ctx.state, ctx.receiverId, ctx.signerPublicKey, key, g.balance + amount);
   return true;
 }
 
@@ -271,11 +274,7 @@ export function transferToGasKey(
   const key = getAccessKey(ctx.state, ctx.receiverId, action.publicKey);
   const g = key?.permission.gasKey;
   if (!key || !g) return gasKeyDoesNotExist(ctx, action.publicKey);
-  const gasKey = { ...g, balance: g.balance + action.deposit };
-  setAccessKey(ctx.state, ctx.receiverId, action.publicKey, {
-    ...key,
-    permission: { ...key.permission, gasKey },
-  });
+  setGasKeyBalance(ctx.state, ctx.receiverId, action.publicKey, key, g.balance + action.deposit);
   return null;
 }
 
@@ -301,11 +300,7 @@ export function withdrawFromGasKey(
       },
     };
   }
-  const gasKey = { ...g, balance: g.balance - action.amount };
-  setAccessKey(ctx.state, ctx.receiverId, action.publicKey, {
-    ...key,
-    permission: { ...key.permission, gasKey },
-  });
+  setGasKeyBalance(ctx.state, ctx.receiverId, action.publicKey, key, g.balance - action.amount);
   const a = acc as Account;
   ctx.account = { ...a, amount: a.amount + action.amount };
   return null;

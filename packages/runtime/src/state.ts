@@ -30,6 +30,18 @@ export function setAccessKey(s: TrieUpdate, id: string, pk: PublicKey, k: Access
   s.set(trieKeyAccessKey(id, pk), encodeAccessKey(k));
 }
 
+/** Writes `key` back with its gas key's balance replaced (the key must be a gas key). */
+export function setGasKeyBalance(
+  s: TrieUpdate,
+  id: string,
+  pk: PublicKey,
+  key: AccessKey,
+  balance: bigint,
+): void {
+  const gasKey = { ...key.permission.gasKey!, balance };
+  setAccessKey(s, id, pk, { ...key, permission: { ...key.permission, gasKey } });
+}
+
 /** One nonce of a gas key; null when the key has no such index (or is not a gas key). */
 export function getGasKeyNonce(s: TrieUpdate, id: string, pk: PublicKey, index: number): bigint | null {
   const raw = s.get(trieKeyGasKeyNonce(id, pk, index));

@@ -30,6 +30,7 @@ import {
   getGasKeyNonce,
   setAccessKey,
   setAccount,
+  setGasKeyBalance,
   setGasKeyNonce,
   storageShortfall,
 } from './state.js';
@@ -237,11 +238,7 @@ function verifyGasKeyTransaction(
   }
   if (opts.charge) {
     setAccount(state, tx.signerId, after);
-    const charged = { ...gasKey, balance: gasKey.balance - gasCost };
-    setAccessKey(state, tx.signerId, tx.publicKey, {
-      ...key,
-      permission: { ...key.permission, gasKey: charged },
-    });
+    setGasKeyBalance(state, tx.signerId, tx.publicKey, key, gasKey.balance - gasCost);
     setGasKeyNonce(state, tx.signerId, tx.publicKey, index, tx.nonce);
   }
   return { ok: true, cost };

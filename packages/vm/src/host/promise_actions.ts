@@ -176,6 +176,38 @@ export function promise_batch_action_add_key_with_function_call(
   l.gas.payBase('base');
   l.prohibitInView('promise_batch_action_add_key_with_function_call');
   const pk = publicKeyBuffer(l.read(public_key_ptr, public_key_len));
+  const k = functionCallKey(
+    l,
+    promise_idx,
+    allowance_ptr,
+    receiver_id_len,
+    receiver_id_ptr,
+    method_names_len,
+    method_names_ptr,
+  );
+  l.ext.append_action_add_key_with_function_call(
+    k.receipt,
+    pk(),
+    nonce,
+    k.allowance,
+    k.receiverId,
+    k.methodNames,
+  );
+}
+
+/**
+ * What a function-call key's host functions read after the key, in nearcore's order (an allowance of
+ * 0 is none), and the function-call key fees they pay.
+ */
+function functionCallKey(
+  l: VMLogic,
+  promise_idx: bigint,
+  allowance_ptr: bigint,
+  receiver_id_len: bigint,
+  receiver_id_ptr: bigint,
+  method_names_len: bigint,
+  method_names_ptr: bigint,
+) {
   const allowance = l.mem.getU128(l.gas, allowance_ptr);
   const receiverId = l.readAndParseAccountId(receiver_id_ptr, receiver_id_len);
   const methodNames = splitMethodNames(l.read(method_names_ptr, method_names_len));
@@ -183,14 +215,7 @@ export function promise_batch_action_add_key_with_function_call(
   const numBytes = methodNames.reduce((n, m) => n + BigInt(m.length) + 1n, 0n);
   l.payActionBase('add_function_call_key_base', sir);
   l.payActionPerByte('add_function_call_key_byte', numBytes, sir);
-  l.ext.append_action_add_key_with_function_call(
-    receipt,
-    pk(),
-    nonce,
-    allowance > 0n ? allowance : null,
-    receiverId,
-    methodNames,
-  );
+  return { receipt, sir, allowance: allowance > 0n ? allowance : null, receiverId, methodNames };
 }
 
 /**
@@ -284,19 +309,21 @@ export function promise_batch_action_add_gas_key_with_function_call(
   l.prohibitInView('promise_batch_action_add_gas_key_with_function_call');
   const pk = publicKeyBuffer(l.read(public_key_ptr, public_key_len));
   const n = nonceCount(num_nonces);
-  const allowance = l.mem.getU128(l.gas, allowance_ptr);
-  const receiverId = l.readAndParseAccountId(receiver_id_ptr, receiver_id_len);
-  const methodNames = splitMethodNames(l.read(method_names_ptr, method_names_len));
-  const [receipt, sir] = l.promiseIdxToReceiptIdxWithSir(promise_idx);
-  const numBytes = methodNames.reduce((s, m) => s + BigInt(m.length) + 1n, 0n);
-  l.payActionBase('add_function_call_key_base', sir);
-  l.payActionPerByte('add_function_call_key_byte', numBytes, sir);
-  payGasKeyAddKeyFees(l, l.ext.get_receipt_receiver(receipt), public_key_len, n, sir);
+  const k = functionCallKey(
+    l,
+    promise_idx,
+    allowance_ptr,
+    receiver_id_len,
+    receiver_id_ptr,
+    method_names_len,
+    method_names_ptr,
+  );
+  payGasKeyAddKeyFees(l, l.ext.get_receipt_receiver(k.receipt), public_key_len, n, k.sir);
   // An allowance (which a gas key may not have) is kept, to fail the receipt's validation.
-  l.ext.append_action_add_gas_key(receipt, pk(), Number(n), {
-    allowance: allowance > 0n ? allowance : null,
-    receiver_id: receiverId,
-    method_names: methodNames,
+  l.ext.append_action_add_gas_key(k.receipt, pk(), Number(n), {
+    allowance: k.allowance,
+    receiver_id: k.receiverId,
+    method_names: k.methodNames,
   });
 }
 
