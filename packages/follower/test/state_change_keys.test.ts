@@ -42,3 +42,29 @@ t.test('a change naming a full ML-DSA-65 key is refused, as nearcore cannot repr
     } as never),
   );
 });
+
+t.test(
+  'a gas key and its nonces, as a stream reports them, land where the producer keeps them',
+  async (t) => {
+    const cause = { type: 'transaction_processing', tx_hash: '11111111111111111111111111111111' };
+    const pk = `ed25519:${base58Encode(digest)}`;
+    const key = stateChangeWrite({
+      cause,
+      type: 'access_key_update',
+      change: {
+        account_id: 'alice.near',
+        public_key: pk,
+        access_key: { nonce: 0, permission: { GasKeyFullAccess: { balance: '5', num_nonces: 2 } } },
+      },
+    } as never);
+    // nonce 0, GasKeyFullAccess (tag 3), balance 5 (u128), 2 nonces (u16).
+    t.same([...key!.value!], [...new Uint8Array(8), 3, 5, ...new Uint8Array(15), 2, 0]);
+    const nonce = stateChangeWrite({
+      cause,
+      type: 'gas_key_nonce_update',
+      change: { account_id: 'alice.near', public_key: pk, index: 1, nonce: 7_000_000 },
+    } as never);
+    t.same([...nonce!.key], [...key!.key, 1, 0]);
+    t.same([...nonce!.value!], [0xc0, 0xcf, 0x6a, 0, 0, 0, 0, 0]);
+  },
+);
