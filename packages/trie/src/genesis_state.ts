@@ -4,6 +4,7 @@
 import {
   type Account,
   accessKeyFromJson,
+  BorshWriter,
   base58Decode,
   base58Encode,
   bytesEqual,
@@ -14,7 +15,13 @@ import {
   parsePublicKeyHandle,
   sha256,
 } from '@nearlite/primitives';
-import { trieKeyAccessKey, trieKeyAccount, trieKeyContractCode, trieKeyContractData } from './trie_key.js';
+import {
+  trieKeyAccessKey,
+  trieKeyAccount,
+  trieKeyContractCode,
+  trieKeyContractData,
+  trieKeyGasKeyNonce,
+} from './trie_key.js';
 
 export interface GenesisStateOptions {
   readonly numBytesAccount: bigint;
@@ -61,6 +68,13 @@ export function genesisStateFromRecords(
           trieKeyAccessKey(accountId, pk),
           encodeAccessKey(accessKeyFromJson(b.access_key)),
         );
+        break;
+      }
+      case 'GasKeyNonce': {
+        // Counted like a key below: its trie id and u16 index, the u64 nonce, the record overhead.
+        const nonce = new BorshWriter(8).u64(BigInt(String(b.nonce))).toBytes();
+        const pk = parsePublicKeyHandle(String(b.public_key));
+        put(accountId, 'key', trieKeyGasKeyNonce(accountId, pk, Number(b.index)), nonce);
         break;
       }
       case 'Contract':

@@ -454,3 +454,44 @@ t.test("column ids are nearcore's (core/primitives/src/trie_key.rs col), one per
     [18, 19, 20, 22, 23],
   );
 });
+
+t.test(
+  'genesis gas keys: the key and its GasKeyNonce records, counted as nearcore counts them',
+  async (t) => {
+    const pk = 'ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp';
+    const kvs = genesisStateFromRecords(
+      [
+        {
+          Account: {
+            account_id: 'g.near',
+            account: {
+              amount: '1',
+              locked: '0',
+              code_hash: '11111111111111111111111111111111',
+              storage_usage: 0,
+            },
+          },
+        },
+        {
+          AccessKey: {
+            account_id: 'g.near',
+            public_key: pk,
+            access_key: { nonce: 0, permission: { GasKeyFullAccess: { balance: '9', num_nonces: 2 } } },
+          },
+        },
+        { GasKeyNonce: { account_id: 'g.near', public_key: pk, index: 0, nonce: 5 } },
+        { GasKeyNonce: { account_id: 'g.near', public_key: pk, index: 1, nonce: 6 } },
+      ],
+      { numBytesAccount: 100n, numExtraBytesRecord: 40n, validators: [] },
+    );
+    t.equal(kvs.length, 4);
+    const account = kvs.find((kv) => kv.key[0] === 0)!.value;
+    // StorageComputer: the account's 100; the key's 40 + 33 + 27 (nonce, tag 3, balance, count); each
+    // nonce's 40 + 33 + 2 (index) + 8 (value).
+    t.equal(new DataView(account.buffer, account.byteOffset).getBigUint64(64, true), 100n + 100n + 2n * 83n);
+    const nonceRow = kvs.find(
+      (kv) => kv.key.length === 1 + 6 + 1 + 33 + 2 && kv.key[kv.key.length - 2] === 1,
+    )!;
+    t.same([...nonceRow.value], [6, 0, 0, 0, 0, 0, 0, 0]);
+  },
+);

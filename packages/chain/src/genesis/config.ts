@@ -17,7 +17,8 @@ export type GenesisRecord =
   | { readonly Account: { account_id: string; account: Record<string, unknown> } }
   | { readonly AccessKey: { account_id: string; public_key: string; access_key: unknown } }
   | { readonly Contract: { account_id: string; code: string } }
-  | { readonly Data: { account_id: string; data_key: string; value: string } };
+  | { readonly Data: { account_id: string; data_key: string; value: string } }
+  | { readonly GasKeyNonce: { account_id: string; public_key: string; index: number; nonce: number } };
 
 export interface GenesisConfig {
   /** The config object exactly as in the file, without records. */
