@@ -3,7 +3,6 @@
 import {
   type Action,
   BorshWriter,
-  GAS_KEY_INFO_LEN,
   type GlobalContractIdentifier,
   isDelegate,
   KeyType,
@@ -13,7 +12,14 @@ import {
   utf8,
   writeAccessKey,
 } from '@nearlite/primitives';
-import { type Fee, sendFee, transferFeeParts } from '@nearlite/vm';
+import {
+  type Fee,
+  type GasKeyFee,
+  gasKeyAddKeyFee,
+  gasKeyTransferFee,
+  sendFee,
+  transferFeeParts,
+} from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
 
 /**
@@ -30,52 +36,9 @@ function accessKeyLen(a: Extract<Action, { type: 'AddKey' }>): bigint {
   return BigInt(w.length);
 }
 
-/** nearcore's access_key_key_len: the column, the receiver's id, the separator and the key's trie id. */
-function accessKeyKeyLen(receiverId: string, pk: PublicKey): bigint {
-  return BigInt(2 + Buffer.byteLength(receiverId) + publicKeyTrieIdLength(pk));
-}
-
-/** nearcore's AccessKey::min_gas_key_borsh_len: a nonce, the permission tag and a GasKeyInfo. */
-const MIN_GAS_KEY_BORSH_LEN = BigInt(8 + 1 + GAS_KEY_INFO_LEN);
-
-/**
- * What a gas key adds to an AddKey's fees (gas_key_add_key_send_fee, gas_key_add_key_exec_fee): its
- * GasKeyInfo's bytes when sent; when run, a write of each nonce's row (key, u16 index, u64 value).
- */
-function gasKeyAddFee(
-  c: RuntimeConfig,
-  a: Extract<Action, { type: 'AddKey' }>,
-  receiverId: string,
-  pick: (f: Fee) => bigint,
-  exec: boolean,
-): bigint {
-  const g = a.accessKey.permission.gasKey;
-  if (!g) return 0n;
-  const f = c.fees.fees;
-  if (!exec) return pick(f.gas_key_byte) * BigInt(GAS_KEY_INFO_LEN);
-  const n = BigInt(g.numNonces);
-  return (
-    n * f.gas_key_nonce_write_base.execution +
-    n * f.gas_key_byte.execution * (accessKeyKeyLen(receiverId, a.publicKey) + 2n + 8n)
-  );
-}
-
-/**
- * TransferToGasKey and WithdrawFromGasKey (gas_key_transfer_send_fee / _exec_fee): sent, a base and
- * the key's bytes; run, a base and the bytes of the key's trie row it reads and writes.
- */
-function gasKeyTransferFee(
-  c: RuntimeConfig,
-  pk: PublicKey,
-  receiverId: string,
-  pick: (f: Fee) => bigint,
-  exec: boolean,
-): bigint {
-  const f = c.fees.fees;
-  const bytes = exec
-    ? accessKeyKeyLen(receiverId, pk) + MIN_GAS_KEY_BORSH_LEN
-    : BigInt(publicKeyTrieIdLength(pk));
-  return pick(f.gas_key_transfer_base) + pick(f.gas_key_byte) * bytes;
+/** A gas-key fee of the runtime's: the key priced by its trie id, its parts added. */
+function gasKeyFeeTotal(g: GasKeyFee): bigint {
+  return g.base + g.perByte;
 }
 
 function keyFees(
@@ -133,15 +96,21 @@ function perAction(
       return pick(f.stake);
     case 'AddKey': {
       const k = keyFees(c, a);
+      const g = a.accessKey.permission.gasKey;
+      const trieId = BigInt(publicKeyTrieIdLength(a.publicKey));
       return (
         pick(k.base) +
         (k.perByte ? pick(k.perByte) * k.bytes : 0n) +
-        gasKeyAddFee(c, a, receiverId, pick, exec)
+        (g
+          ? gasKeyFeeTotal(gasKeyAddKeyFee(c.fees, pick, exec, receiverId, trieId, BigInt(g.numNonces)))
+          : 0n)
       );
     }
     case 'TransferToGasKey':
     case 'WithdrawFromGasKey':
-      return gasKeyTransferFee(c, a.publicKey, receiverId, pick, exec);
+      return gasKeyFeeTotal(
+        gasKeyTransferFee(c.fees, pick, exec, receiverId, BigInt(publicKeyTrieIdLength(a.publicKey))),
+      );
     case 'DeleteKey':
       return pick(f.delete_key);
     case 'DeleteAccount':

@@ -22,6 +22,7 @@ export {
 export type { External, ReceiptIndex, StorageAccessTracker } from './external.js';
 export type { Fee, RuntimeFeesConfig } from './fees.js';
 export { ActionCosts, parseFeesConfig, sendFee, transferFeeParts, transferFees } from './fees.js';
+export { type GasKeyFee, gasKeyAddKeyFee, gasKeyTransferFee } from './gas_key_fees.js';
 export { GLOBAL_CONTRACT_FEES, GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE } from './global_contract_fees.js';
 export type { HostFunctionDef, WasmValType } from './imports.js';
 export { IMPORT_TABLE } from './imports.js';

@@ -3,6 +3,7 @@ import type { PublicKey } from '@nearlite/primitives';
 import { BorshReader, readPublicKey } from '@nearlite/primitives';
 import { HostError } from '../errors.js';
 import { sendFee, transferFees } from '../fees.js';
+import { gasKeyAddKeyFee, gasKeyTransferFee } from '../gas_key_fees.js';
 import type { VMLogic } from '../logic.js';
 
 /** Decodes now but reports InvalidPublicKey only when used, where nearcore's PublicKeyBuffer does. */
@@ -219,16 +220,9 @@ function functionCallKey(
 }
 
 /**
- * nearcore's access_key_key_len over the receipt's receiver and the key's borsh length: the host
- * functions price a gas key's rows by `public_key_len` where the runtime uses the trie id.
+ * nearcore's pay_gas_key_add_key_fees: the nonce rows' writes, then the GasKeyInfo and row bytes. The
+ * host functions price the rows by `public_key_len`, where the runtime uses the key's trie id.
  */
-const accessKeyKeyLen = (receiverId: string, publicKeyLen: bigint): bigint =>
-  2n + BigInt(Buffer.byteLength(receiverId)) + publicKeyLen;
-
-/** A gas key's borsh: nonce, permission tag, GasKeyInfo (nearcore's min_gas_key_borsh_len). */
-const MIN_GAS_KEY_BORSH_LEN = 27n;
-
-/** nearcore's pay_gas_key_add_key_fees: the nonce rows' writes, then the GasKeyInfo and row bytes. */
 function payGasKeyAddKeyFees(
   l: VMLogic,
   receiverId: string,
@@ -236,15 +230,10 @@ function payGasKeyAddKeyFees(
   numNonces: bigint,
   sir: boolean,
 ): void {
-  const f = l.fees.fees;
-  l.gas.payActionAccumulated(
-    0n,
-    numNonces * f.gas_key_nonce_write_base.execution,
-    'gas_key_nonce_write_base',
-  );
-  const burn = sendFee(f.gas_key_byte, sir) * 18n;
-  const exec = f.gas_key_byte.execution * (accessKeyKeyLen(receiverId, publicKeyLen) + 2n + 8n) * numNonces;
-  l.gas.payActionAccumulated(burn, burn + exec, 'gas_key_byte');
+  const send = gasKeyAddKeyFee(l.fees, (f) => sendFee(f, sir), false, receiverId, publicKeyLen, numNonces);
+  const exec = gasKeyAddKeyFee(l.fees, (f) => f.execution, true, receiverId, publicKeyLen, numNonces);
+  l.gas.payActionAccumulated(0n, exec.base, 'gas_key_nonce_write_base');
+  l.gas.payActionAccumulated(send.perByte, send.perByte + exec.perByte, 'gas_key_byte');
 }
 
 function nonceCount(n: bigint): bigint {
@@ -265,13 +254,10 @@ export function promise_batch_action_transfer_to_gas_key(
   const amount = l.mem.getU128(l.gas, amount_ptr);
   const [receipt, sir] = l.promiseIdxToReceiptIdxWithSir(promise_idx);
   const receiver = l.ext.get_receipt_receiver(receipt);
-  const f = l.fees.fees;
-  const sendBase = sendFee(f.gas_key_transfer_base, sir);
-  l.gas.payActionAccumulated(sendBase, sendBase + f.gas_key_transfer_base.execution, 'gas_key_transfer_base');
-  const sendBytes = sendFee(f.gas_key_byte, sir) * public_key_len;
-  const execBytes =
-    f.gas_key_byte.execution * (accessKeyKeyLen(receiver, public_key_len) + MIN_GAS_KEY_BORSH_LEN);
-  l.gas.payActionAccumulated(sendBytes, sendBytes + execBytes, 'gas_key_byte');
+  const send = gasKeyTransferFee(l.fees, (f) => sendFee(f, sir), false, receiver, public_key_len);
+  const exec = gasKeyTransferFee(l.fees, (f) => f.execution, true, receiver, public_key_len);
+  l.gas.payActionAccumulated(send.base, send.base + exec.base, 'gas_key_transfer_base');
+  l.gas.payActionAccumulated(send.perByte, send.perByte + exec.perByte, 'gas_key_byte');
   l.deductBalance(amount);
   l.ext.append_action_transfer_to_gas_key(receipt, pk(), amount);
 }
