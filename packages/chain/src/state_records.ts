@@ -6,10 +6,10 @@ import {
   type AccessKey,
   type Account,
   type AccountContract,
-  BorshWriter,
   base58Decode,
   encodeAccessKey,
   encodeAccount,
+  encodeGasKeyNonce,
   fromBase64,
   type GasKeyInfo,
   parseAccountId,
@@ -224,7 +224,7 @@ export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
       return {
         accountId: id,
         key: trieKeyGasKeyNonce(id, publicKey(o, 'public_key', path), Number(index)),
-        value: new BorshWriter(8).u64(u64(o, 'nonce', path)).toBytes(),
+        value: encodeGasKeyNonce(u64(o, 'nonce', path)),
       };
     }
     case 'Contract': {

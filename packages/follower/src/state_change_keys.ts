@@ -2,10 +2,10 @@
 // deletion), in nearcore's trie-value layouts, so views and the VM read history as they read a trie.
 import {
   accessKeyFromJson,
-  BorshWriter,
   base58Decode,
   encodeAccessKey,
   encodeAccount,
+  encodeGasKeyNonce,
   fromBase64,
   parsePublicKeyHandle,
 } from '@nearlite/primitives';
@@ -52,10 +52,9 @@ export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | nu
     case 'access_key_deletion':
       return { key: trieKeyAccessKey(account, parsePublicKeyHandle(String(ch.public_key))), value: null };
     case 'gas_key_nonce_update': {
-      const nonce = new BorshWriter(8).u64(BigInt(ch.nonce as number | string)).toBytes();
       return {
         key: trieKeyGasKeyNonce(account, parsePublicKeyHandle(String(ch.public_key)), Number(ch.index)),
-        value: nonce,
+        value: encodeGasKeyNonce(BigInt(ch.nonce as number | string)),
       };
     }
     case 'data_update':

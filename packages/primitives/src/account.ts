@@ -175,6 +175,22 @@ function writeGasKeyInfo(w: BorshWriter, g: GasKeyInfo): void {
   w.u128(g.balance).u16(g.numNonces);
 }
 
+function readGasKeyInfo(r: BorshReader): GasKeyInfo {
+  return { balance: r.u128(), numNonces: r.u16() };
+}
+
+/** One of a gas key's nonces as its trie row holds it: a borsh u64. */
+export function encodeGasKeyNonce(nonce: bigint): Uint8Array {
+  return new BorshWriter(8).u64(nonce).toBytes();
+}
+
+export function decodeGasKeyNonce(bytes: Uint8Array): bigint {
+  const r = new BorshReader(bytes);
+  const nonce = r.u64();
+  r.end();
+  return nonce;
+}
+
 export function writeAccessKey(w: BorshWriter, k: AccessKey): void {
   w.u64(k.nonce);
   const p = k.permission;
@@ -194,10 +210,9 @@ export function readAccessKey(r: BorshReader): AccessKey {
   const nonce = r.u64();
   const tag = r.u8();
   if (tag === 1) return { nonce, permission: { kind: 'FullAccess' } };
-  if (tag === 3)
-    return { nonce, permission: { kind: 'FullAccess', gasKey: { balance: r.u128(), numNonces: r.u16() } } };
+  if (tag === 3) return { nonce, permission: { kind: 'FullAccess', gasKey: readGasKeyInfo(r) } };
   if (tag !== 0 && tag !== 2) throw new BorshError(`unsupported access key permission ${tag}`);
-  const gasKey = tag === 2 ? { balance: r.u128(), numNonces: r.u16() } : undefined;
+  const gasKey = tag === 2 ? readGasKeyInfo(r) : undefined;
   const allowance = r.option((r) => r.u128());
   const receiverId = r.string();
   const methodNames = r.vec((r) => r.string());

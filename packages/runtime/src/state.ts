@@ -2,12 +2,12 @@
 import {
   type AccessKey,
   type Account,
-  BorshReader,
-  BorshWriter,
   decodeAccessKey,
   decodeAccount,
+  decodeGasKeyNonce,
   encodeAccessKey,
   encodeAccount,
+  encodeGasKeyNonce,
   type PublicKey,
 } from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyAccessKey, trieKeyAccount, trieKeyGasKeyNonce } from '@nearlite/trie';
@@ -45,11 +45,11 @@ export function setGasKeyBalance(
 /** One nonce of a gas key; null when the key has no such index (or is not a gas key). */
 export function getGasKeyNonce(s: TrieUpdate, id: string, pk: PublicKey, index: number): bigint | null {
   const raw = s.get(trieKeyGasKeyNonce(id, pk, index));
-  return raw ? new BorshReader(raw).u64() : null;
+  return raw ? decodeGasKeyNonce(raw) : null;
 }
 
 export function setGasKeyNonce(s: TrieUpdate, id: string, pk: PublicKey, index: number, nonce: bigint): void {
-  s.set(trieKeyGasKeyNonce(id, pk, index), new BorshWriter(8).u64(nonce).toBytes());
+  s.set(trieKeyGasKeyNonce(id, pk, index), encodeGasKeyNonce(nonce));
 }
 
 /** NEP-448: an account using at most this many bytes needs no balance for its storage. */

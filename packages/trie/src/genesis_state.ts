@@ -4,13 +4,13 @@
 import {
   type Account,
   accessKeyFromJson,
-  BorshWriter,
   base58Decode,
   base58Encode,
   bytesEqual,
   compareBytes,
   encodeAccessKey,
   encodeAccount,
+  encodeGasKeyNonce,
   fromBase64,
   parsePublicKeyHandle,
   sha256,
@@ -72,8 +72,8 @@ export function genesisStateFromRecords(
       }
       case 'GasKeyNonce': {
         // Counted like a key below: its trie id and u16 index, the u64 nonce, the record overhead.
-        const nonce = new BorshWriter(8).u64(BigInt(String(b.nonce))).toBytes();
         const pk = parsePublicKeyHandle(String(b.public_key));
+        const nonce = encodeGasKeyNonce(BigInt(String(b.nonce)));
         put(accountId, 'key', trieKeyGasKeyNonce(accountId, pk, Number(b.index)), nonce);
         break;
       }

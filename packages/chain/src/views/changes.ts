@@ -3,12 +3,12 @@ import {
   accessKeyView,
   accountView,
   type BlockReference,
-  BorshReader,
   base58Encode,
   type ChangesRequest,
   concatBytes,
   decodeAccessKey,
   decodeAccount,
+  decodeGasKeyNonce,
   formatPublicKey,
   parsePublicKey,
   toBase64,
@@ -67,7 +67,7 @@ function changeView(key: Uint8Array, value: Uint8Array | null): { type: string; 
               account_id: k.accountId,
               public_key: formatPublicKey(k.publicKey),
               index: k.index,
-              nonce: u64View(new BorshReader(value).u64()),
+              nonce: u64View(decodeGasKeyNonce(value)),
             },
           }
         : null;

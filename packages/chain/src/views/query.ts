@@ -9,6 +9,7 @@ import {
   concatBytes,
   decodeAccessKey,
   decodeAccount,
+  decodeGasKeyNonce,
   formatPublicKey,
   type GlobalContractIdentifier,
   HandlerError,
@@ -223,7 +224,7 @@ export function viewGasKeyNonces(at: QueryAt, accountId: string, publicKey: stri
         `gas key nonce at index ${i} does not exist for account ${accountId} and public key ${publicKey}`,
       );
     }
-    nonces.push(u64View(new BorshReader(v).u64()));
+    nonces.push(u64View(decodeGasKeyNonce(v)));
   }
   return { nonces, ...blockFields(at) };
 }
