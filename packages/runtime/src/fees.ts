@@ -208,6 +208,8 @@ export interface TransactionCost {
   readonly gasRemaining: bigint;
   readonly receiptGasPrice: bigint;
   readonly totalCost: bigint;
+  /** The deposits within totalCost (nearcore's deposit_cost): what a gas key's account pays. */
+  readonly depositCost: bigint;
   readonly burntAmount: bigint;
 }
 
@@ -263,8 +265,9 @@ export function txCost(
   const gasRemaining =
     prepaidGas + f.new_action_receipt.execution + totalPrepaidExecFees(c, actions, receiverId);
   const burntAmount = gasBurnt * gasPrice;
-  const totalCost = burntAmount + gasRemaining * receiptGasPrice + totalDeposit(actions);
-  return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount };
+  const depositCost = totalDeposit(actions);
+  const totalCost = burntAmount + gasRemaining * receiptGasPrice + depositCost;
+  return { gasBurnt, gasRemaining, receiptGasPrice, totalCost, burntAmount, depositCost };
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 import type { TrieUpdate } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { type InvalidTxError, invalidTx } from './errors.js';
-import { type TransactionCost, totalDeposit, totalPrepaidGas, txCost } from './fees.js';
+import { type TransactionCost, totalPrepaidGas, txCost } from './fees.js';
 import {
   getAccessKey,
   getAccount,
@@ -173,20 +173,48 @@ function signatureValid(stx: SignedTransaction, verdict: boolean | undefined): b
   return true;
 }
 
-/** nearcore's verify_function_call_permission, for a function-call key (a gas key's too). */
-function functionCallPermissionError(perm: AccessKeyPermission, tx: Transaction): InvalidTxError | null {
-  if (perm.kind !== 'FunctionCall') return null;
-  if (tx.actions.length !== 1 || tx.actions[0]!.type !== 'FunctionCall')
-    return invalidTx.accessKey('RequiresFullAccess');
-  const fc = tx.actions[0]!;
-  if (fc.deposit > 0n) return invalidTx.accessKey('DepositWithFunctionCall');
-  if (tx.receiverId !== perm.receiverId)
-    return invalidTx.accessKey({
-      ReceiverMismatch: { tx_receiver: tx.receiverId, ak_receiver: perm.receiverId },
-    });
-  if (perm.methodNames.length > 0 && !perm.methodNames.includes(fc.methodName))
-    return invalidTx.accessKey({ MethodNameMismatch: { method_name: fc.methodName } });
+/**
+ * nearcore's verify_nonce against the key's nonce (or a gas key's at the index): a strict nonce
+ * (V1's NonceMode::Strict) is exactly the next one, any other above it; and below the block's range.
+ */
+function nonceError(
+  tx: Transaction,
+  current: bigint,
+  blockHeight: number | undefined,
+): InvalidTxError | null {
+  const nonceOk = tx.nonceMode === 'Strict' ? tx.nonce === current + 1n : tx.nonce > current;
+  if (!nonceOk) return invalidTx.invalidNonce(tx.nonce, current);
+  if (blockHeight !== undefined) {
+    const upper = BigInt(blockHeight) * 1_000_000n;
+    if (tx.nonce >= upper) return invalidTx.nonceTooLarge(tx.nonce, upper);
+  }
   return null;
+}
+
+/**
+ * nearcore's verify_function_call_permission, for a function-call key (a gas key's too): the
+ * InvalidAccessKeyError of `actions` sent to `receiverId`, or null. A transaction and a delegate
+ * action wrap it each in its own error.
+ */
+export function functionCallPermissionViolation(
+  perm: AccessKeyPermission,
+  receiverId: string,
+  actions: readonly Action[],
+): unknown | null {
+  if (perm.kind !== 'FunctionCall') return null;
+  const fc = actions.length === 1 ? actions[0] : undefined;
+  if (fc?.type !== 'FunctionCall') return 'RequiresFullAccess';
+  if (fc.deposit > 0n) return 'DepositWithFunctionCall';
+  if (receiverId !== perm.receiverId)
+    return { ReceiverMismatch: { tx_receiver: receiverId, ak_receiver: perm.receiverId } };
+  if (perm.methodNames.length > 0 && !perm.methodNames.includes(fc.methodName))
+    return { MethodNameMismatch: { method_name: fc.methodName } };
+  return null;
+}
+
+function functionCallPermissionError(perm: AccessKeyPermission, tx: Transaction): InvalidTxError | null {
+  const violation = functionCallPermissionViolation(perm, tx.receiverId, tx.actions);
+  return violation === null ? null : invalidTx.accessKey(violation);
 }
 
 /**
@@ -208,17 +236,13 @@ function verifyGasKeyTransaction(
   const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
   const gasKey = key.permission.gasKey;
   if (!gasKey) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
-  if (index >= gasKey.numNonces) return fail(invalidTx.invalidNonceIndex(index, gasKey.numNonces));
-  const current = getGasKeyNonce(state, tx.signerId, tx.publicKey, index);
+  // An index past the key's nonces has no row (nor has one a patched state left out).
+  const current = index < gasKey.numNonces ? getGasKeyNonce(state, tx.signerId, tx.publicKey, index) : null;
   if (current === null) return fail(invalidTx.invalidNonceIndex(index, gasKey.numNonces));
-  const nonceOk = tx.nonceMode === 'Strict' ? tx.nonce === current + 1n : tx.nonce > current;
-  if (!nonceOk) return fail(invalidTx.invalidNonce(tx.nonce, current));
-  if (opts.blockHeight !== undefined) {
-    const upper = BigInt(opts.blockHeight) * 1_000_000n;
-    if (tx.nonce >= upper) return fail(invalidTx.nonceTooLarge(tx.nonce, upper));
-  }
+  const nonceErr = nonceError(tx, current, opts.blockHeight);
+  if (nonceErr !== null) return fail(nonceErr);
   const cost = txCost(c, tx.signerId, tx.publicKey.keyType, tx.receiverId, tx.actions, gasPrice);
-  const depositCost = totalDeposit(tx.actions);
+  const { depositCost } = cost;
   const gasCost = cost.totalCost - depositCost;
   if (gasKey.balance < gasCost)
     return fail(invalidTx.notEnoughGasKeyBalance(tx.signerId, gasKey.balance, gasCost));
@@ -271,13 +295,8 @@ export function verifyTransaction(
     return verifyGasKeyTransaction(state, stx, c, gasPrice, opts, account, key);
   // A gas key signs only with one of its nonces (a GasKeyNonce).
   if (key.permission.gasKey) return fail(invalidTx.invalidNonceIndex(null, key.permission.gasKey.numNonces));
-  // A strict nonce (V1's NonceMode::Strict) is exactly the next one; any other is above the key's.
-  const nonceOk = tx.nonceMode === 'Strict' ? tx.nonce === key.nonce + 1n : tx.nonce > key.nonce;
-  if (!nonceOk) return fail(invalidTx.invalidNonce(tx.nonce, key.nonce));
-  if (opts.blockHeight !== undefined) {
-    const upper = BigInt(opts.blockHeight) * 1_000_000n;
-    if (tx.nonce >= upper) return fail(invalidTx.nonceTooLarge(tx.nonce, upper));
-  }
+  const nonceErr = nonceError(tx, key.nonce, opts.blockHeight);
+  if (nonceErr !== null) return fail(nonceErr);
   const cost = txCost(c, tx.signerId, tx.publicKey.keyType, tx.receiverId, tx.actions, gasPrice);
   if (account.amount < cost.totalCost)
     return fail(invalidTx.notEnoughBalance(tx.signerId, account.amount, cost.totalCost));
