@@ -2,6 +2,7 @@ export * from './account.js';
 export * from './account_id.js';
 export * from './base58.js';
 export * from './borsh.js';
+export * from './curves.js';
 export * from './errors.js';
 export * from './hash.js';
 export * from './ints.js';

@@ -1,4 +1,4 @@
-import { sha3_256 } from '@noble/hashes/sha3.js';
+import { createHash } from 'node:crypto';
 import { base58Decode, base58Encode } from './base58.js';
 import type { BorshReader, BorshWriter } from './borsh.js';
 import { BorshError } from './borsh.js';
@@ -89,10 +89,8 @@ export function parsePublicKeyHandle(text: string): PublicKey {
  */
 export function publicKeyHandle(pk: PublicKey): PublicKey {
   if (pk.keyType !== KeyType.MLDSA65) return pk;
-  const h = sha3_256.create();
-  h.update(ML_DSA_65_HANDLE_DOMAIN);
-  h.update(pk.data);
-  return { keyType: KeyType.MLDSA65_HASH, data: h.digest() };
+  const h = createHash('sha3-256').update(ML_DSA_65_HANDLE_DOMAIN).update(pk.data);
+  return { keyType: KeyType.MLDSA65_HASH, data: new Uint8Array(h.digest()) };
 }
 
 /** Bytes a key's handle takes in a trie key (nearcore's `trie_id_len`): what storage is paid for. */

@@ -4,9 +4,8 @@
 // near-crypto's aws-lc verifies it) by @noble/post-quantum.
 import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { ed25519 as Ed25519 } from '@noble/curves/ed25519.js';
-import type { secp256k1 as Secp256k1 } from '@noble/curves/secp256k1.js';
 import type { ml_dsa65 as MlDsa65 } from '@noble/post-quantum/ml-dsa.js';
+import { ed25519Curve, secp256k1Curve } from '../curves.js';
 import { toHex } from '../hash.js';
 import { lazy } from '../lazy.js';
 import { KeyType, type PublicKey, type Signature } from '../public_key.js';
@@ -14,14 +13,7 @@ import { KeyType, type PublicKey, type Signature } from '../public_key.js';
 const SPKI_ED25519_PREFIX = Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
-/** Loaded on first use: most chains never see a secp256k1 key, and the import costs start-up time. */
-const secp256k1 = lazy(
-  () =>
-    (createRequire(import.meta.url)('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 })
-      .secp256k1,
-);
-
-/** Loaded on first use, like secp256k1. */
+/** Loaded on first use, like the curves: most chains never see an ML-DSA-65 key. */
 const mlDsa65 = lazy(
   () =>
     (createRequire(import.meta.url)('@noble/post-quantum/ml-dsa.js') as { ml_dsa65: typeof MlDsa65 })
@@ -75,7 +67,7 @@ export function verifySignature(message: Uint8Array, signature: Signature, publi
     const uncompressed = new Uint8Array(65);
     uncompressed[0] = 4;
     uncompressed.set(publicKey.data, 1);
-    return secp256k1().verify(signature.data.subarray(0, 64), message, uncompressed, {
+    return secp256k1Curve().verify(signature.data.subarray(0, 64), message, uncompressed, {
       prehash: false,
       format: 'compact',
     });
@@ -98,10 +90,6 @@ function ed25519Sodium(message: Uint8Array, signature: Uint8Array, publicKey: Ui
 export function ed25519Verifier(): 'libsodium' | 'node:crypto' {
   return sodium() === null ? 'node:crypto' : 'libsodium';
 }
-
-const ed25519Curve = lazy(
-  () => (createRequire(import.meta.url)('@noble/curves/ed25519.js') as { ed25519: typeof Ed25519 }).ed25519,
-);
 
 /**
  * near-crypto's is_valid_staking_key: an ed25519 key that decompresses to a torsion-free point (so

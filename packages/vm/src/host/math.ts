@@ -1,10 +1,8 @@
 // Math API: hashes, signature checks and the random seed. Curve arithmetic comes from @noble/curves.
 
 import { createRequire } from 'node:module';
-import { lazy, sha256 as sha256Hash } from '@nearlite/primitives';
-import type { ed25519 as Ed25519 } from '@noble/curves/ed25519.js';
+import { ed25519Curve, lazy, secp256k1Curve, sha256 as sha256Hash } from '@nearlite/primitives';
 import type { p256 as P256 } from '@noble/curves/nist.js';
-import type { secp256k1 as Secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 as ripemd160Hash } from '@noble/hashes/legacy.js';
 import { keccak_256, keccak_512 } from '@noble/hashes/sha3.js';
 import type { ExtCost } from '../config.js';
@@ -12,11 +10,9 @@ import { HostError } from '../errors.js';
 import type { VMLogic } from '../logic.js';
 
 // Curves load on first use: their precomputation at import is start-up time most nodes never need.
-const load = createRequire(import.meta.url);
-const ed25519 = lazy(() => (load('@noble/curves/ed25519.js') as { ed25519: typeof Ed25519 }).ed25519);
-const p256 = lazy(() => (load('@noble/curves/nist.js') as { p256: typeof P256 }).p256);
-const secp256k1 = lazy(
-  () => (load('@noble/curves/secp256k1.js') as { secp256k1: typeof Secp256k1 }).secp256k1,
+// ed25519 and secp256k1 are primitives' (the transaction checks use them too); p256 is the VM's alone.
+const p256 = lazy(
+  () => (createRequire(import.meta.url)('@noble/curves/nist.js') as { p256: typeof P256 }).p256,
 );
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -107,7 +103,7 @@ export function ecrecover(
   if (!(r < SECP256K1_N && sOk) || r === 0n || s === 0n) return 0n;
   let pk: Uint8Array;
   try {
-    const point = new (secp256k1().Signature)(r, s).addRecoveryBit(Number(v)).recoverPublicKey(hash);
+    const point = new (secp256k1Curve().Signature)(r, s).addRecoveryBit(Number(v)).recoverPublicKey(hash);
     pk = point.toBytes(false).subarray(1);
   } catch {
     return 0n;
@@ -137,7 +133,7 @@ export function ed25519_verify(
   if (pk.length !== 32)
     throw new HostError({ Ed25519VerifyInvalidInput: { msg: 'invalid public key length' } });
   try {
-    return ed25519().verify(sig, msg, pk, { zip215: false }) ? 1n : 0n;
+    return ed25519Curve().verify(sig, msg, pk, { zip215: false }) ? 1n : 0n;
   } catch {
     return 0n;
   }
