@@ -3,7 +3,7 @@
 // block that executed the receipt. So each hop scans back from there through the blocks' outcomes,
 // instead of keeping a map from every receipt to its parent that block production would write.
 // nearcore's answers and errors (chain/client/src/view_client_actor.rs, handle_receipt_to_tx).
-import { base58Encode, type CryptoHash, concatBytes, HandlerError, toHex } from '@nearlite/primitives';
+import { base58Encode, bytesEqual, type CryptoHash, concatBytes, HandlerError } from '@nearlite/primitives';
 import { blockShardKey, DBCol } from '@nearlite/store';
 import type { ChainHandle } from '../chain_handle.js';
 import { decodeIdList, storedOutcomeBytes } from '../outcome_store.js';
@@ -91,7 +91,6 @@ function findParent(
   budget: { left: number },
 ): { id: CryptoHash; height: number } | null {
   const store = chain.store;
-  const target = toHex(id);
   const lowest = Math.max(chain.chainStore.tail() ?? 0, from - MAX_HOP_DISTANCE);
   for (let height = from; height >= lowest; height--) {
     const blockHash = chain.chainStore.blockHashByHeight(height);
@@ -107,7 +106,7 @@ function findParent(
         const stored = store.get(DBCol.TransactionResultForBlock, concatBytes(outcomeId, blockHash));
         if (!stored) continue;
         const outcome = codecs.decodeOutcome(storedOutcomeBytes(stored));
-        if (outcome.receiptIds.some((r) => toHex(r) === target)) return { id: outcomeId, height };
+        if (outcome.receiptIds.some((r) => bytesEqual(r, id))) return { id: outcomeId, height };
       }
     }
   }
