@@ -123,6 +123,9 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
     );
     for (const o of (st.result?.receipts_outcome ?? []) as { id: string }[]) {
       await same('EXPERIMENTAL_receipt', { receipt_id: o.id }, o.id);
+      await same('EXPERIMENTAL_receipt_to_tx', { receipt_id: o.id }, `${o.id} to its transaction`);
     }
+    // The transaction's own hash is no receipt's.
+    await same('EXPERIMENTAL_receipt_to_tx', { receipt_id: hash }, `${hash} is not a receipt`);
   }
 });

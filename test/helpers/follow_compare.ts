@@ -143,6 +143,7 @@ export async function compareTransactions(
     );
     for (const o of (st.result?.receipts_outcome ?? []) as { id: string }[]) {
       await same('EXPERIMENTAL_receipt', { receipt_id: o.id }, o.id);
+      await same('EXPERIMENTAL_receipt_to_tx', { receipt_id: o.id }, `${o.id} to its transaction`);
     }
     // Asked again, a FINAL transaction is answered from each node's cache of serialized answers,
     // which must hold the same bytes as the answer built from the outcomes.

@@ -26,6 +26,7 @@ export { flatStateReader, trieStorage } from './state_store.js';
 export * from './tx/codecs.js';
 export * from './tx/final_answers.js';
 export * from './tx/receipt_to_tx.js';
+export * from './tx/receipt_to_tx_chain.js';
 export * from './tx/runtime_codecs.js';
 export * from './tx/signature_checker.js';
 export * from './tx/tx_service.js';

@@ -17,6 +17,7 @@ import {
   prepareViewCall,
   protocolConfigView,
   type QueryAt,
+  receiptToTxOver,
   shardLayoutFromView,
   statusView,
   validatorsOrderedView,
@@ -62,6 +63,7 @@ import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
+import { historyReceiptSource } from './receipt_to_tx.js';
 import { receiptView, txStatusView } from './tx_views.js';
 import type { UpstreamRpc } from './upstream.js';
 
@@ -418,25 +420,23 @@ export class FollowerBackend implements RpcBackend {
   }
 
   /**
-   * A block stream's outcomes name the receipts each created, but this node keeps no way back from a
-   * receipt to its creator: the upstream RPC answers, as nearcore's does for a node without that map.
+   * Walked back through the history's outcomes as a producer walks its own. A receipt whose creators
+   * are not all kept here (below the first followed block, or collected) is asked of the upstream
+   * RPC when there is one.
    */
-  receiptToTx(req: ReceiptToTxQuery): Promise<object> {
-    const params = {
-      receipt_id: base58Encode(req.receiptId),
-      ...(req.blockHeight !== undefined ? { block_height: req.blockHeight } : {}),
-      ...(req.shardId !== undefined ? { shard_id: req.shardId } : {}),
-      ...(req.window !== undefined ? { window: req.window } : {}),
-    };
-    return this.fromUpstream('EXPERIMENTAL_receipt_to_tx', params, () => {
-      const error_message =
-        'a follower keeps no map from receipts to their transactions; start it with --upstream-rpc to ask its RPC';
-      return new HandlerError(
-        'UNSUPPORTED',
-        { error_message },
-        { name: 'UNSUPPORTED', info: { error_message } },
-      );
-    });
+  async receiptToTx(req: ReceiptToTxQuery): Promise<object> {
+    try {
+      return await receiptToTxOver(historyReceiptSource(this.history), req);
+    } catch (e) {
+      const upstream = this.o.upstream;
+      if (!upstream || !(e instanceof HandlerError) || e.cause !== 'UNKNOWN_RECEIPT') throw e;
+      return upstream.call('EXPERIMENTAL_receipt_to_tx', {
+        receipt_id: base58Encode(req.receiptId),
+        ...(req.blockHeight !== undefined ? { block_height: req.blockHeight } : {}),
+        ...(req.shardId !== undefined ? { shard_id: req.shardId } : {}),
+        ...(req.window !== undefined ? { window: req.window } : {}),
+      });
+    }
   }
 
   lightClientProof(): object {

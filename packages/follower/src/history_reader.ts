@@ -36,6 +36,11 @@ export interface HistoryReader {
   /** The execution outcome (with id and proof) of a transaction or a receipt. */
   outcome(id: CryptoHash): Promise<string | undefined>;
   receipt(id: CryptoHash): Promise<string | undefined>;
+  /**
+   * The execution outcomes (with id and proof, as `outcome` gives them) of the block at `height`,
+   * every shard's; undefined when no block is kept there.
+   */
+  outcomesAt(height: number): Promise<readonly string[] | undefined>;
   /** The block's state changes with causes (a JSON array). */
   stateChanges(blockHash: CryptoHash): Promise<string | undefined>;
 

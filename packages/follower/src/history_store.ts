@@ -3,7 +3,14 @@
 // blocks. Point reads of stored views are synchronous (`getSync`); a state read "as of height H" is a
 // synchronous lookup of the key's flat row when the key has not changed since H (flat_state.ts), and
 // otherwise an async seek of the StateHistory column (classic-level has no synchronous iterator).
-import { binaryKey, bytesEqual, type CryptoHash, concatBytes, fromUtf8 } from '@nearlite/primitives';
+import {
+  base58Decode,
+  binaryKey,
+  bytesEqual,
+  type CryptoHash,
+  concatBytes,
+  fromUtf8,
+} from '@nearlite/primitives';
 import {
   blockShardKey,
   DBCol,
@@ -138,6 +145,18 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
 
   async receipt(id: CryptoHash): Promise<string | undefined> {
     return this.json(DBCol.StreamReceipt, id);
+  }
+
+  async outcomesAt(height: number): Promise<readonly string[] | undefined> {
+    const hash = this.blockHashAt(height);
+    if (!hash) return undefined;
+    const ids = this.json(DBCol.StreamOutcomeIds, hash);
+    const out: string[] = [];
+    for (const id of ids ? (JSON.parse(ids) as string[]) : []) {
+      const text = this.json(DBCol.StreamOutcome, base58Decode(id));
+      if (text !== undefined) out.push(text);
+    }
+    return out;
   }
 
   async stateChanges(blockHash: CryptoHash): Promise<string | undefined> {

@@ -13,6 +13,7 @@ export * from './prefetched_state.js';
 export * from './prepare.js';
 export * from './prepare_pool.js';
 export * from './prepared_block.js';
+export * from './receipt_to_tx.js';
 export * from './seek_cache.js';
 export * from './state_change_keys.js';
 export * from './tx_views.js';

@@ -284,6 +284,11 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     return this.anyShard((db) => db.json('receipts', 'id', id, this.heights));
   }
 
+  async outcomesAt(height: number): Promise<readonly string[] | undefined> {
+    if (height > this.heights.to || height < this.heights.from) return undefined;
+    return (await Promise.all([...this.dbs.values()].map((db) => db.outcomesAt(height)))).flat();
+  }
+
   async stateChanges(blockHash: CryptoHash): Promise<string | undefined> {
     const parts = (
       await Promise.all([...this.dbs.values()].map((db) => db.stateChanges(blockHash, this.heights)))

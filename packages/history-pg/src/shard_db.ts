@@ -102,6 +102,14 @@ export class ShardDb {
     return r.rows[0]?.json;
   }
 
+  /** The outcomes executed at `height` in this shard. */
+  async outcomesAt(height: number): Promise<string[]> {
+    const r = await this.pool.query<{ json: string }>('SELECT json FROM outcomes WHERE block_height = $1', [
+      height,
+    ]);
+    return r.rows.map((row) => row.json);
+  }
+
   async stateChanges(blockHash: Uint8Array, at: HeightRange): Promise<{ ord: number; json: string }[]> {
     const r = await this.pool.query<{ shard_ord: number; json: string }>(
       `SELECT shard_ord, json FROM block_state_changes WHERE block_hash = $1

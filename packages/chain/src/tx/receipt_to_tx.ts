@@ -3,11 +3,10 @@
 // block that executed the receipt. So each hop scans back from there through the blocks' outcomes,
 // instead of keeping a map from every receipt to its parent that block production would write.
 // nearcore's answers and errors (chain/client/src/view_client_actor.rs, handle_receipt_to_tx).
-import { base58Encode, bytesEqual, type CryptoHash, concatBytes, HandlerError } from '@nearlite/primitives';
-import { blockShardKey, DBCol } from '@nearlite/store';
-import type { ChainHandle } from '../chain_handle.js';
-import { decodeIdList, storedOutcomeBytes } from '../outcome_store.js';
-import type { TxCodecs } from './codecs.js';
+//
+// The walk is the same wherever the outcomes live: a producer's chain store here, a follower's
+// history (@nearlite/follower) through the same `ReceiptToTxSource`, so both answer alike.
+import { base58Encode, type CryptoHash, HandlerError } from '@nearlite/primitives';
 
 export interface ReceiptToTxRequest {
   readonly receiptId: CryptoHash;
@@ -15,6 +14,30 @@ export interface ReceiptToTxRequest {
   readonly blockHeight?: number;
   readonly shardId?: number;
   readonly window?: number;
+}
+
+/** Outcomes one request may still inspect; `spendOutcome` counts them down. */
+export interface OutcomeBudget {
+  left: number;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Where the walk reads blocks' outcomes: a producer's chain store or a follower's history. */
+export interface ReceiptToTxSource {
+  /** The highest height the source answers for. */
+  headHeight(): number;
+  /** The lowest height whose outcomes the source still holds. */
+  tailHeight(): number;
+  /** Height of the block that executed the receipt, if it ran and is kept. */
+  executedAt(receiptId: CryptoHash): MaybePromise<number | undefined>;
+  /**
+   * The id of the outcome at `height` whose `receipt_ids` list `receiptId`, or null. Each outcome
+   * looked at is first passed to `spendOutcome(budget)`.
+   */
+  creatorAt(height: number, receiptId: CryptoHash, budget: OutcomeBudget): MaybePromise<CryptoHash | null>;
+  /** The signer of the transaction `hash`; undefined when `hash` is not a kept transaction's. */
+  signerOf(hash: CryptoHash): MaybePromise<string | undefined>;
 }
 
 /** nearcore's RECEIPT_TO_TX_MAX_DEPTH: hops from a receipt to its transaction. */
@@ -41,7 +64,20 @@ function malformedHint(message: string): HandlerError {
   return handlerError('MALFORMED_HINT', { error_message: message });
 }
 
-export function receiptToTx(chain: ChainHandle, codecs: TxCodecs, req: ReceiptToTxRequest): object {
+/** Counts one inspected outcome; BUDGET_EXCEEDED once the request has inspected its limit. */
+export function spendOutcome(budget: OutcomeBudget): void {
+  if (budget.left-- > 0) return;
+  const limit = RECEIPT_TO_TX_MAX_OUTCOMES;
+  throw handlerError('BUDGET_EXCEEDED', { scanned: limit, limit });
+}
+
+/** An UNKNOWN_RECEIPT error for `receiptId`. */
+export function unknownReceipt(receiptId: CryptoHash): HandlerError {
+  return handlerError('UNKNOWN_RECEIPT', { receipt_id: base58Encode(receiptId) });
+}
+
+/** `{transaction_hash, sender_account_id}` of the transaction `req.receiptId` descends from. */
+export async function receiptToTxOver(source: ReceiptToTxSource, req: ReceiptToTxRequest): Promise<object> {
   const hint = req.blockHeight !== undefined;
   if (req.shardId !== undefined && !hint) throw malformedHint('shard_id requires block_height');
   if (req.window !== undefined && !hint) throw malformedHint('window requires block_height');
@@ -49,30 +85,19 @@ export function receiptToTx(chain: ChainHandle, codecs: TxCodecs, req: ReceiptTo
   if (hint && window > RECEIPT_TO_TX_MAX_HINT_WINDOW) {
     throw handlerError('WINDOW_TOO_LARGE', { requested: window, maximum: RECEIPT_TO_TX_MAX_HINT_WINDOW });
   }
-  const store = chain.store;
-  const head = chain.headHeader().lite.height;
-  const budget = { left: RECEIPT_TO_TX_MAX_OUTCOMES };
+  const head = source.headHeight();
+  const budget: OutcomeBudget = { left: RECEIPT_TO_TX_MAX_OUTCOMES };
   let id = req.receiptId;
   // Where the first scan starts: the block that executed the receipt, or above the caller's hint,
   // or the head for a receipt still in flight.
-  const executedIn = store.get(DBCol.ReceiptBlock, id);
-  let from = executedIn
-    ? (chain.chainStore.blockHeader(executedIn)?.lite.height ?? head)
-    : hint
-      ? Math.min(head, req.blockHeight! + window)
-      : head;
+  const executedIn = await source.executedAt(id);
+  let from = executedIn ?? (hint ? Math.min(head, req.blockHeight! + window) : head);
   for (let depth = 0; depth < RECEIPT_TO_TX_MAX_DEPTH; depth++) {
-    const parent = findParent(chain, codecs, id, from, budget);
-    if (!parent) {
-      const receipt_id = base58Encode(id);
-      throw handlerError('UNKNOWN_RECEIPT', { receipt_id });
-    }
-    const tx = store.get(DBCol.Transactions, parent.id);
-    if (tx) {
-      return {
-        transaction_hash: base58Encode(parent.id),
-        sender_account_id: codecs.decodeTransaction(tx).signerId,
-      };
+    const parent = await findParent(source, id, from, budget);
+    if (!parent) throw unknownReceipt(id);
+    const sender = await source.signerOf(parent.id);
+    if (sender !== undefined) {
+      return { transaction_hash: base58Encode(parent.id), sender_account_id: sender };
     }
     // The parent is a receipt, executed where its outcome was found: its own creator ran there or earlier.
     id = parent.id;
@@ -83,32 +108,16 @@ export function receiptToTx(chain: ChainHandle, codecs: TxCodecs, req: ReceiptTo
 }
 
 /** The outcome listing `id` among its receipts, at `from` or below; null if none within reach. */
-function findParent(
-  chain: ChainHandle,
-  codecs: TxCodecs,
+async function findParent(
+  source: ReceiptToTxSource,
   id: CryptoHash,
   from: number,
-  budget: { left: number },
-): { id: CryptoHash; height: number } | null {
-  const store = chain.store;
-  const lowest = Math.max(chain.chainStore.tail() ?? 0, from - MAX_HOP_DISTANCE);
+  budget: OutcomeBudget,
+): Promise<{ id: CryptoHash; height: number } | null> {
+  const lowest = Math.max(source.tailHeight(), from - MAX_HOP_DISTANCE);
   for (let height = from; height >= lowest; height--) {
-    const blockHash = chain.chainStore.blockHashByHeight(height);
-    if (!blockHash) continue;
-    for (const shardId of chain.layout.shardIds) {
-      const ids = store.get(DBCol.OutcomeIds, blockShardKey(blockHash, shardId));
-      if (!ids) continue;
-      for (const outcomeId of decodeIdList(ids)) {
-        if (budget.left-- <= 0) {
-          const limit = RECEIPT_TO_TX_MAX_OUTCOMES;
-          throw handlerError('BUDGET_EXCEEDED', { scanned: limit, limit });
-        }
-        const stored = store.get(DBCol.TransactionResultForBlock, concatBytes(outcomeId, blockHash));
-        if (!stored) continue;
-        const outcome = codecs.decodeOutcome(storedOutcomeBytes(stored));
-        if (outcome.receiptIds.some((r) => bytesEqual(r, id))) return { id: outcomeId, height };
-      }
-    }
+    const creator = await source.creatorAt(height, id, budget);
+    if (creator) return { id: creator, height };
   }
   return null;
 }
