@@ -188,6 +188,7 @@ t.test('consecutive blocks: links checked, transactions followed across blocks',
     b.shards.flatMap((s) => s.receipt_execution_outcomes.map((r) => [r.receipt.receipt_id, r] as const)),
   );
   let followed = 0;
+  let twoHops = 0;
   for (const tx of a.shards.flatMap((s) => s.chunk?.transactions ?? [])) {
     const first = tx.outcome.execution_outcome.outcome.receipt_ids[0];
     if (!first || !executedInB.has(first)) continue;
@@ -198,9 +199,31 @@ t.test('consecutive blocks: links checked, transactions followed across blocks',
     const ids = st.result.receipts_outcome.map((o: { id: string }) => o.id);
     t.equal(ids[0], first, `${tx.transaction.hash}: its receipt's outcome from the next block`);
     t.ok(jsonEqual(st.result.receipts_outcome[0], executedInB.get(first)!.execution_outcome));
+    // Back from the receipt, and from what its outcome created in turn, to the transaction.
+    const origin = { transaction_hash: tx.transaction.hash, sender_account_id: tx.transaction.signer_id };
+    const toTx = await rpc(backend, 'EXPERIMENTAL_receipt_to_tx', { receipt_id: first });
+    t.same(toTx.result, origin, `${first}: back to its transaction`);
+    for (const child of executedInB.get(first)!.execution_outcome.outcome.receipt_ids) {
+      const grand = await rpc(backend, 'EXPERIMENTAL_receipt_to_tx', { receipt_id: child });
+      t.same(grand.result, origin, `${child}: two hops back to the transaction`);
+      twoHops++;
+    }
     followed++;
   }
   t.ok(followed > 0, 'some transactions were followed into the next block');
+  t.ok(twoHops > 0, 'some receipts were followed back two hops');
+  // A receipt of 107503704 created by an outcome of an earlier block, which this history does not hold.
+  const older = a.shards
+    .flatMap((s) => s.receipt_execution_outcomes.map((r) => r.receipt.receipt_id))
+    .find(
+      (id) =>
+        !a.shards.some((s) =>
+          s.chunk?.transactions.some((x) => x.outcome.execution_outcome.outcome.receipt_ids.includes(id)),
+        ),
+    );
+  t.ok(older, 'a receipt whose creator ran before the first followed block');
+  const unknown = await rpc(backend, 'EXPERIMENTAL_receipt_to_tx', { receipt_id: older });
+  t.same(unknown.error.cause, { name: 'UNKNOWN_RECEIPT', info: { receipt_id: older } });
   await store.close();
 });
 
