@@ -145,6 +145,8 @@ export async function compareTransactions(
       await same('EXPERIMENTAL_receipt', { receipt_id: o.id }, o.id);
       await same('EXPERIMENTAL_receipt_to_tx', { receipt_id: o.id }, `${o.id} to its transaction`);
     }
+    // No receipt has the transaction's hash: the walk goes down every kept block to say so.
+    await same('EXPERIMENTAL_receipt_to_tx', { receipt_id: hash }, `${hash} is not a receipt`);
     // Asked again, a FINAL transaction is answered from each node's cache of serialized answers,
     // which must hold the same bytes as the answer built from the outcomes.
     for (const method of ['tx', 'EXPERIMENTAL_tx_status'])

@@ -19,6 +19,12 @@ export interface StoredBlock {
   readonly json: string;
 }
 
+/** A block's execution outcomes, as `outcome` gives each. */
+export interface HeightOutcomes {
+  readonly height: number;
+  readonly outcomes: readonly string[];
+}
+
 export interface HistoryReader {
   /** The last whole block; null before the first one. */
   cursor(): Cursor | null;
@@ -37,10 +43,10 @@ export interface HistoryReader {
   outcome(id: CryptoHash): Promise<string | undefined>;
   receipt(id: CryptoHash): Promise<string | undefined>;
   /**
-   * The execution outcomes (with id and proof, as `outcome` gives them) of the block at `height`,
-   * every shard's; undefined when no block is kept there.
+   * The execution outcomes (with id and proof, as `outcome` gives them) of the kept blocks from
+   * `high` down to `low`, every shard's, highest block first.
    */
-  outcomesAt(height: number): Promise<readonly string[] | undefined>;
+  outcomesIn(low: number, high: number): Promise<readonly HeightOutcomes[]>;
   /** The block's state changes with causes (a JSON array). */
   stateChanges(blockHash: CryptoHash): Promise<string | undefined>;
 

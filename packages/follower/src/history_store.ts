@@ -37,6 +37,7 @@ import type {
   Cursor,
   FollowerGcOptions,
   GenesisStateRow,
+  HeightOutcomes,
   HistoryReader,
   HistoryWriter,
   StoredBlock,
@@ -147,14 +148,18 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     return this.json(DBCol.StreamReceipt, id);
   }
 
-  async outcomesAt(height: number): Promise<readonly string[] | undefined> {
-    const hash = this.blockHashAt(height);
-    if (!hash) return undefined;
-    const ids = this.json(DBCol.StreamOutcomeIds, hash);
-    const out: string[] = [];
-    for (const id of ids ? (JSON.parse(ids) as string[]) : []) {
-      const text = this.json(DBCol.StreamOutcome, base58Decode(id));
-      if (text !== undefined) out.push(text);
+  async outcomesIn(low: number, high: number): Promise<readonly HeightOutcomes[]> {
+    const out: HeightOutcomes[] = [];
+    for (let height = high; height >= low; height--) {
+      const hash = this.blockHashAt(height);
+      if (!hash) continue;
+      const ids = this.json(DBCol.StreamOutcomeIds, hash);
+      const outcomes: string[] = [];
+      for (const id of ids ? (JSON.parse(ids) as string[]) : []) {
+        const text = this.json(DBCol.StreamOutcome, base58Decode(id));
+        if (text !== undefined) outcomes.push(text);
+      }
+      out.push({ height, outcomes });
     }
     return out;
   }

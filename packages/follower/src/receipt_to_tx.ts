@@ -11,6 +11,9 @@ interface OutcomeJson {
   readonly outcome: { readonly receipt_ids: readonly string[] };
 }
 
+/** Heights whose outcomes one history read brings. */
+const HEIGHTS_PER_READ = 64;
+
 export function historyReceiptSource(history: HistoryReader): ReceiptToTxSource {
   return {
     headHeight: () => history.cursor()?.height ?? -1,
@@ -23,16 +26,20 @@ export function historyReceiptSource(history: HistoryReader): ReceiptToTxSource 
       const block = await history.block(base58Decode((JSON.parse(text) as OutcomeJson).block_hash));
       return block?.height;
     },
-    creatorAt: async (height, receiptId, budget) => {
-      const outcomes = await history.outcomesAt(height);
-      if (!outcomes) return null;
+    findCreator: async (receiptId, from, lowest, budget) => {
       const wanted = base58Encode(receiptId);
-      for (const text of outcomes) {
-        spendOutcome(budget);
-        // The id's text shows up in the outcome that lists it; the parse confirms where.
-        if (!text.includes(wanted)) continue;
-        const o = JSON.parse(text) as OutcomeJson;
-        if (o.outcome.receipt_ids.includes(wanted)) return base58Decode(o.id);
+      // A slice of heights a read, so a remote history answers a long walk in few round trips.
+      for (let high = from; high >= lowest; high -= HEIGHTS_PER_READ) {
+        const low = Math.max(lowest, high - HEIGHTS_PER_READ + 1);
+        for (const { height, outcomes } of await history.outcomesIn(low, high)) {
+          for (const text of outcomes) {
+            spendOutcome(budget);
+            // The id's text shows up in the outcome that lists it; the parse confirms where.
+            if (!text.includes(wanted)) continue;
+            const o = JSON.parse(text) as OutcomeJson;
+            if (o.outcome.receipt_ids.includes(wanted)) return { id: base58Decode(o.id), height };
+          }
+        }
       }
       return null;
     },

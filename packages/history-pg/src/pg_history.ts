@@ -19,6 +19,7 @@ import type {
   Cursor,
   FollowerGcOptions,
   GenesisStateRow,
+  HeightOutcomes,
   HistoryReader,
   HistoryWriter,
   StoredBlock,
@@ -284,9 +285,18 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     return this.anyShard((db) => db.json('receipts', 'id', id, this.heights));
   }
 
-  async outcomesAt(height: number): Promise<readonly string[] | undefined> {
-    if (height > this.heights.to || height < this.heights.from) return undefined;
-    return (await Promise.all([...this.dbs.values()].map((db) => db.outcomesAt(height)))).flat();
+  async outcomesIn(low: number, high: number): Promise<readonly HeightOutcomes[]> {
+    const from = Math.max(low, this.heights.from);
+    const to = Math.min(high, this.heights.to);
+    if (from > to) return [];
+    const byHeight = new Map<number, string[]>();
+    const rows = await Promise.all([...this.dbs.values()].map((db) => db.outcomesIn(from, to)));
+    for (const { height, json } of rows.flat()) {
+      const list = byHeight.get(height);
+      if (list) list.push(json);
+      else byHeight.set(height, [json]);
+    }
+    return [...byHeight].sort((a, b) => b[0] - a[0]).map(([height, outcomes]) => ({ height, outcomes }));
   }
 
   async stateChanges(blockHash: CryptoHash): Promise<string | undefined> {

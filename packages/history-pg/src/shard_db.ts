@@ -102,12 +102,13 @@ export class ShardDb {
     return r.rows[0]?.json;
   }
 
-  /** The outcomes executed at `height` in this shard. */
-  async outcomesAt(height: number): Promise<string[]> {
-    const r = await this.pool.query<{ json: string }>('SELECT json FROM outcomes WHERE block_height = $1', [
-      height,
-    ]);
-    return r.rows.map((row) => row.json);
+  /** The outcomes executed from `low` to `high` in this shard, with their heights. */
+  async outcomesIn(low: number, high: number): Promise<{ height: number; json: string }[]> {
+    const r = await this.pool.query<{ block_height: string; json: string }>(
+      'SELECT block_height, json FROM outcomes WHERE block_height BETWEEN $1 AND $2',
+      [low, high],
+    );
+    return r.rows.map((row) => ({ height: Number(row.block_height), json: row.json }));
   }
 
   async stateChanges(blockHash: Uint8Array, at: HeightRange): Promise<{ ord: number; json: string }[]> {

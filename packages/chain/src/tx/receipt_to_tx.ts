@@ -32,10 +32,16 @@ export interface ReceiptToTxSource {
   /** Height of the block that executed the receipt, if it ran and is kept. */
   executedAt(receiptId: CryptoHash): MaybePromise<number | undefined>;
   /**
-   * The id of the outcome at `height` whose `receipt_ids` list `receiptId`, or null. Each outcome
-   * looked at is first passed to `spendOutcome(budget)`.
+   * The outcome whose `receipt_ids` list `receiptId`, searched from height `from` down to `lowest`
+   * (blocks above first); null if none. Each outcome looked at is first passed to
+   * `spendOutcome(budget)`.
    */
-  creatorAt(height: number, receiptId: CryptoHash, budget: OutcomeBudget): MaybePromise<CryptoHash | null>;
+  findCreator(
+    receiptId: CryptoHash,
+    from: number,
+    lowest: number,
+    budget: OutcomeBudget,
+  ): MaybePromise<{ readonly id: CryptoHash; readonly height: number } | null>;
   /** The signer of the transaction `hash`; undefined when `hash` is not a kept transaction's. */
   signerOf(hash: CryptoHash): MaybePromise<string | undefined>;
 }
@@ -108,16 +114,12 @@ export async function receiptToTxOver(source: ReceiptToTxSource, req: ReceiptToT
 }
 
 /** The outcome listing `id` among its receipts, at `from` or below; null if none within reach. */
-async function findParent(
+function findParent(
   source: ReceiptToTxSource,
   id: CryptoHash,
   from: number,
   budget: OutcomeBudget,
-): Promise<{ id: CryptoHash; height: number } | null> {
+): MaybePromise<{ readonly id: CryptoHash; readonly height: number } | null> {
   const lowest = Math.max(source.tailHeight(), from - MAX_HOP_DISTANCE);
-  for (let height = from; height >= lowest; height--) {
-    const creator = await source.creatorAt(height, id, budget);
-    if (creator) return { id: creator, height };
-  }
-  return null;
+  return source.findCreator(id, from, lowest, budget);
 }

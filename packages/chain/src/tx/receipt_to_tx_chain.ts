@@ -22,18 +22,20 @@ export function chainReceiptSource(chain: ChainHandle, codecs: TxCodecs): Receip
       // A receipt whose block is gone is looked for from the head down, as one not yet executed.
       return block ? chain.chainStore.blockHeader(block)?.lite.height : undefined;
     },
-    creatorAt: (height, receiptId, budget) => {
-      const blockHash = chain.chainStore.blockHashByHeight(height);
-      if (!blockHash) return null;
-      for (const shardId of chain.layout.shardIds) {
-        const ids = store.get(DBCol.OutcomeIds, blockShardKey(blockHash, shardId));
-        if (!ids) continue;
-        for (const outcomeId of decodeIdList(ids)) {
-          spendOutcome(budget);
-          const stored = store.get(DBCol.TransactionResultForBlock, concatBytes(outcomeId, blockHash));
-          if (!stored) continue;
-          const outcome = codecs.decodeOutcome(storedOutcomeBytes(stored));
-          if (outcome.receiptIds.some((r) => bytesEqual(r, receiptId))) return outcomeId;
+    findCreator: (receiptId, from, lowest, budget) => {
+      for (let height = from; height >= lowest; height--) {
+        const blockHash = chain.chainStore.blockHashByHeight(height);
+        if (!blockHash) continue;
+        for (const shardId of chain.layout.shardIds) {
+          const ids = store.get(DBCol.OutcomeIds, blockShardKey(blockHash, shardId));
+          if (!ids) continue;
+          for (const outcomeId of decodeIdList(ids)) {
+            spendOutcome(budget);
+            const stored = store.get(DBCol.TransactionResultForBlock, concatBytes(outcomeId, blockHash));
+            if (!stored) continue;
+            const outcome = codecs.decodeOutcome(storedOutcomeBytes(stored));
+            if (outcome.receiptIds.some((r) => bytesEqual(r, receiptId))) return { id: outcomeId, height };
+          }
         }
       }
       return null;
