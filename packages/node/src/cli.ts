@@ -30,7 +30,8 @@ Usage:
   nearlite serve --home DIR --store postgres://META-URL --shard-db ID=URL ... [--rpc-addr HOST:PORT]
                 [--upstream-rpc URL]   a stateless RPC front end over the PostgreSQL history one
                 'run --follow' writes: start as many as needed
-  nearlite start [--home DIR]   init DIR (default ./.nearlite) if missing, then run a local
+  nearlite start [--home DIR] [--rpc-addr HOST:PORT]
+                                init DIR (default ./.nearlite) if missing, then run a local
                                 sandbox (sandbox methods on) on 127.0.0.1:3030
   nearlite inspect --home DIR block [HEIGHT|HASH] | chunk HEIGHT [SHARD] | tx HASH | account ID [HEIGHT]
                               | state ID [--prefix P] | follow | stats | verify   (read a stopped node's store)
@@ -40,6 +41,9 @@ Usage:
   nearlite repair --home DIR    roll a damaged store back to its last whole block, saying what it drops
   nearlite --version
 `;
+
+/** What `nearlite start` takes; `quiet` is every command's. */
+const START_FLAGS = new Set(['home', 'rpc-addr', 'quiet']);
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -238,6 +242,14 @@ export async function main(argv: readonly string[]): Promise<number> {
       });
     }
     case 'start': {
+      // `start` is the one-command local sandbox: a flag of `run` given here would be silently
+      // ignored (a `--follow` would produce blocks instead of following), so it is refused.
+      const other = Object.keys(values).filter((k) => !START_FLAGS.has(k));
+      if (other.length > 0) {
+        throw new UsageError(
+          `start takes --home and --rpc-addr only, not ${other.map((k) => `--${k}`).join(', ')}: use 'nearlite run --home DIR' with those`,
+        );
+      }
       const home = values.home ?? join(process.cwd(), '.nearlite');
       if (!existsSync(join(home, 'genesis.json'))) {
         initHome({ home, chainId: 'localnet' });

@@ -1,5 +1,6 @@
 // The command line's own refusals: usage errors name what is wrong instead of starting anything.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, UsageError, VERSION } from '@nearlite/node';
 import t from 'tap';
@@ -47,4 +48,16 @@ t.test('usage errors', async (t) => {
     'a non-numeric flag',
   );
   await t.rejects(main(['--no-such-flag']), TypeError, 'an unknown flag is refused by the parser');
+  // `start` would have run a sandbox that produces blocks, with the flags of `run` ignored.
+  const home = tempDir(t);
+  await t.rejects(
+    main(['start', '--home', home, '--follow', 'http://127.0.0.1:1']),
+    { name: 'UsageError', message: /start takes --home and --rpc-addr only, not --follow/ },
+    'start with a flag of run',
+  );
+  await t.rejects(main(['start', '--home', home, '--archive', '--block-time', '50']), {
+    name: 'UsageError',
+    message: /not --archive, --block-time/,
+  });
+  t.notOk(existsSync(join(home, 'genesis.json')), 'nothing was initialised');
 });
