@@ -1,7 +1,13 @@
 // Params parsing with nearcore's (serde's) behaviour and wording. Everything returns typed values or
 // throws a PARSE_ERROR RpcError; nothing here trusts the JSON's shape. No nearcore params struct uses
 // deny_unknown_fields (only the envelope does), so unknown keys are ignored, as nearcore does.
-import { accountIdError, base58Decode, type CryptoHash } from '@nearlite/primitives';
+import {
+  accountIdError,
+  base58Decode,
+  type CryptoHash,
+  KeyType,
+  PUBLIC_KEY_LENGTH,
+} from '@nearlite/primitives';
 import type { BlockId, BlockReference, Finality, TxExecutionStatus } from './backend.js';
 import { Base64DecodeError, decodeBase64 } from './base64.js';
 import { argsError } from './errors.js';
@@ -84,7 +90,12 @@ function maybeHash(v: string): CryptoHash | null {
   return bytes.length === 32 ? bytes : null;
 }
 
-const KEY_LENGTHS: Readonly<Record<string, number>> = { ed25519: 32, secp256k1: 64, 'ml-dsa-65': 1952 };
+/** The key types a request may name, by their text prefix. */
+const KEY_LENGTHS: Readonly<Record<string, number>> = {
+  ed25519: PUBLIC_KEY_LENGTH[KeyType.ED25519],
+  secp256k1: PUBLIC_KEY_LENGTH[KeyType.SECP256K1],
+  'ml-dsa-65': PUBLIC_KEY_LENGTH[KeyType.MLDSA65],
+};
 
 /** near-crypto's PublicKey parsing, messages included; returns the `type:base58` text. */
 export function publicKey(v: unknown): string {

@@ -2,12 +2,10 @@
 // so a batch crosses to a worker as one move instead of a clone per transaction.
 
 import type { SignatureCheck } from '@nearlite/chain';
-import type { KeyType } from '@nearlite/primitives';
+import { type KeyType, PUBLIC_KEY_LENGTH, SIGNATURE_LENGTH } from '@nearlite/primitives';
 
 // A record: key type, signature type, the public key, the signature, the 32-byte message. The
-// lengths follow from the types (ed25519, secp256k1, ML-DSA-65).
-const KEY_LEN = [32, 64, 1952];
-const SIG_LEN = [64, 65, 3309];
+// lengths follow from the types.
 const MESSAGE_LEN = 32;
 
 export interface SignatureBatch {
@@ -20,8 +18,8 @@ export interface SignatureBatch {
 export function packable(c: SignatureCheck): boolean {
   return (
     c.message.length === MESSAGE_LEN &&
-    c.publicKey.data.length === KEY_LEN[c.publicKey.keyType] &&
-    c.signature.data.length === SIG_LEN[c.signature.keyType]
+    c.publicKey.data.length === PUBLIC_KEY_LENGTH[c.publicKey.keyType] &&
+    c.signature.data.length === SIGNATURE_LENGTH[c.signature.keyType]
   );
 }
 
@@ -50,8 +48,8 @@ export function* unpackChecks(items: Uint8Array, count: number): Generator<Signa
     const keyType = items[at] as KeyType;
     const sigType = items[at + 1] as KeyType;
     const keyAt = at + 2;
-    const sigAt = keyAt + KEY_LEN[keyType]!;
-    const msgAt = sigAt + SIG_LEN[sigType]!;
+    const sigAt = keyAt + PUBLIC_KEY_LENGTH[keyType];
+    const msgAt = sigAt + SIGNATURE_LENGTH[sigType]!;
     at = msgAt + MESSAGE_LEN;
     yield {
       publicKey: { keyType, data: items.subarray(keyAt, sigAt) },

@@ -11,8 +11,12 @@ import { BorshError } from './borsh.js';
 export const KeyType = { ED25519: 0, SECP256K1: 1, MLDSA65: 2, MLDSA65_HASH: 3 } as const;
 export type KeyType = (typeof KeyType)[keyof typeof KeyType];
 
-const KEY_LEN: Record<KeyType, number> = { 0: 32, 1: 64, 2: 1952, 3: 32 };
-const SIG_LEN: Record<number, number> = { 0: 64, 1: 65, 2: 3309 };
+/** Bytes of a key's data by its type (a handle's digest for `MLDSA65_HASH`). */
+export const PUBLIC_KEY_LENGTH: Readonly<Record<KeyType, number>> = { 0: 32, 1: 64, 2: 1952, 3: 32 };
+/** Bytes of a signature's data by its key type (no signature is made with a handle). */
+export const SIGNATURE_LENGTH: Readonly<Record<number, number>> = { 0: 64, 1: 65, 2: 3309 };
+const KEY_LEN = PUBLIC_KEY_LENGTH;
+const SIG_LEN = SIGNATURE_LENGTH;
 const PREFIX: Record<KeyType, string> = { 0: 'ed25519', 1: 'secp256k1', 2: 'ml-dsa-65', 3: 'ml-dsa-65-hash' };
 /** Hashed before an ML-DSA-65 key's bytes to make its trie handle (near-crypto's `HashDomainTag`). */
 const ML_DSA_65_HANDLE_DOMAIN = new TextEncoder().encode('near:ml-dsa-65-pubkey-hash:v1');

@@ -230,13 +230,27 @@ export function writeDelegateAction(w: BorshWriter, d: DelegateAction): void {
   writePublicKey(w, d.publicKey);
 }
 
+/**
+ * nearcore's TransactionNonce, as a TransactionV1 and a DelegateActionV2 carry it: a plain `Nonce`
+ * (tag 0), or a gas key's `GasKeyNonce` (tag 1: the nonce, then which of the key's nonces it is).
+ */
+export function writeTransactionNonce(w: BorshWriter, nonce: bigint, nonceIndex: number | undefined): void {
+  w.u8(nonceIndex === undefined ? 0 : 1).u64(nonce);
+  if (nonceIndex !== undefined) w.u16(nonceIndex);
+}
+
+export function readTransactionNonce(r: BorshReader): { nonce: bigint; nonceIndex?: number } {
+  const kind = r.u8();
+  if (kind !== 0 && kind !== 1) throw new BorshError(`Unexpected variant tag: ${kind}`);
+  const nonce = r.u64();
+  return kind === 1 ? { nonce, nonceIndex: r.u16() } : { nonce };
+}
+
 /** nearcore's VersionedDelegateActionPayload: the version tag (0, V2), then a DelegateActionV2. */
 export function writeDelegateActionPayload(w: BorshWriter, d: DelegateAction): void {
   w.u8(0).string(d.senderId).string(d.receiverId);
   w.vec(d.actions, writeAction);
-  // The nonce is a TransactionNonce: a plain Nonce, or a gas key's GasKeyNonce.
-  w.u8(d.nonceIndex === undefined ? 0 : 1).u64(d.nonce);
-  if (d.nonceIndex !== undefined) w.u16(d.nonceIndex);
+  writeTransactionNonce(w, d.nonce, d.nonceIndex);
   w.u64(d.maxBlockHeight);
   writePublicKey(w, d.publicKey);
 }
@@ -247,14 +261,10 @@ function readDelegateActionPayload(r: BorshReader): DelegateAction {
   const senderId = readAccountId(r);
   const receiverId = readAccountId(r);
   const actions = r.vec((r) => readAction(r, true));
-  const nonceKind = r.u8();
-  if (nonceKind !== 0 && nonceKind !== 1) throw new BorshError(`Unexpected variant tag: ${nonceKind}`);
-  const nonce = r.u64();
-  const nonceIndex = nonceKind === 1 ? r.u16() : undefined;
+  const nonce = readTransactionNonce(r);
   const maxBlockHeight = r.u64();
   const publicKey = readPublicKey(r);
-  const d: DelegateAction = { senderId, receiverId, actions, nonce, maxBlockHeight, publicKey };
-  return nonceIndex === undefined ? d : { ...d, nonceIndex };
+  return { senderId, receiverId, actions, ...nonce, maxBlockHeight, publicKey };
 }
 
 export function readDelegateAction(r: BorshReader): DelegateAction {

@@ -15,9 +15,11 @@ import {
   type DelegateAction,
   readAccountId,
   readAction,
+  readTransactionNonce,
   writeAction,
   writeDelegateAction,
   writeDelegateActionPayload,
+  writeTransactionNonce,
 } from './action.js';
 
 /**
@@ -69,10 +71,8 @@ export function writeTransaction(w: BorshWriter, t: Transaction): void {
   if (v1) w.u8(1);
   w.string(t.signerId);
   writePublicKey(w, t.publicKey);
-  // A V1 nonce is the TransactionNonce enum: a plain `Nonce`, or a gas key's `GasKeyNonce`.
-  if (v1) w.u8(t.nonceIndex === undefined ? 0 : 1);
-  w.u64(t.nonce);
-  if (v1 && t.nonceIndex !== undefined) w.u16(t.nonceIndex);
+  if (v1) writeTransactionNonce(w, t.nonce, t.nonceIndex);
+  else w.u64(t.nonce);
   w.string(t.receiverId).fixed(t.blockHash);
   w.vec(t.actions, writeAction);
   if (v1) w.u8(NONCE_MODES.indexOf(t.nonceMode ?? 'Monotonic'));
@@ -99,27 +99,14 @@ function readTransaction(r: BorshReader): Transaction {
 function readTransactionV1(r: BorshReader): Transaction {
   const signerId = readAccountId(r);
   const publicKey = readPublicKey(r);
-  const nonceKind = r.u8();
-  if (nonceKind !== 0 && nonceKind !== 1) throw new BorshError(`Unexpected variant tag: ${nonceKind}`);
-  const nonce = r.u64();
-  const nonceIndex = nonceKind === 1 ? r.u16() : undefined;
+  const nonce = readTransactionNonce(r);
   const receiverId = readAccountId(r);
   const blockHash = r.fixed(32).slice();
   const actions = r.vec((r) => readAction(r));
   const mode = r.u8();
   const nonceMode = NONCE_MODES[mode];
   if (nonceMode === undefined) throw new BorshError(`Unexpected variant tag: ${mode}`);
-  const tx: Transaction = {
-    version: 1,
-    signerId,
-    publicKey,
-    nonce,
-    receiverId,
-    blockHash,
-    actions,
-    nonceMode,
-  };
-  return nonceIndex === undefined ? tx : { ...tx, nonceIndex };
+  return { version: 1, signerId, publicKey, ...nonce, receiverId, blockHash, actions, nonceMode };
 }
 
 /**

@@ -4,8 +4,7 @@
 // near-crypto's aws-lc verifies it) by @noble/post-quantum.
 import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { ml_dsa65 as MlDsa65 } from '@noble/post-quantum/ml-dsa.js';
-import { ed25519Curve, secp256k1Curve } from '../curves.js';
+import { ed25519Curve, mlDsa65Scheme, secp256k1Curve } from '../curves.js';
 import { toHex } from '../hash.js';
 import { lazy } from '../lazy.js';
 import { KeyType, type PublicKey, type Signature } from '../public_key.js';
@@ -13,12 +12,6 @@ import { KeyType, type PublicKey, type Signature } from '../public_key.js';
 const SPKI_ED25519_PREFIX = Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
-/** Loaded on first use, like the curves: most chains never see an ML-DSA-65 key. */
-const mlDsa65 = lazy(
-  () =>
-    (createRequire(import.meta.url)('@noble/post-quantum/ml-dsa.js') as { ml_dsa65: typeof MlDsa65 })
-      .ml_dsa65,
-);
 
 interface Sodium {
   crypto_sign_verify_detached(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
@@ -62,7 +55,7 @@ export function verifySignature(message: Uint8Array, signature: Signature, publi
       return nodeVerify(null, message, ed25519KeyObject(publicKey.data), signature.data);
     }
     if (publicKey.keyType === KeyType.MLDSA65)
-      return mlDsa65().verify(signature.data, message, publicKey.data);
+      return mlDsa65Scheme().verify(signature.data, message, publicKey.data);
     if (publicKey.keyType !== KeyType.SECP256K1) return false;
     const uncompressed = new Uint8Array(65);
     uncompressed[0] = 4;

@@ -1,19 +1,12 @@
-// Math API: hashes, signature checks and the random seed. Curve arithmetic comes from @noble/curves.
+// Math API: hashes, signature checks and the random seed. The curves are @noble's, loaded by primitives.
 
-import { createRequire } from 'node:module';
-import { ed25519Curve, lazy, secp256k1Curve, sha256 as sha256Hash } from '@nearlite/primitives';
+import { ed25519Curve, p256Curve, secp256k1Curve, sha256 as sha256Hash } from '@nearlite/primitives';
 import type { p256 as P256 } from '@noble/curves/nist.js';
 import { ripemd160 as ripemd160Hash } from '@noble/hashes/legacy.js';
 import { keccak_256, keccak_512 } from '@noble/hashes/sha3.js';
 import type { ExtCost } from '../config.js';
 import { HostError } from '../errors.js';
 import type { VMLogic } from '../logic.js';
-
-// Curves load on first use: their precomputation at import is start-up time most nodes never need.
-// ed25519 and secp256k1 are primitives' (the transaction checks use them too); p256 is the VM's alone.
-const p256 = lazy(
-  () => (createRequire(import.meta.url)('@noble/curves/nist.js') as { p256: typeof P256 }).p256,
-);
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -158,10 +151,10 @@ function p256Key(bytes: Uint8Array): InstanceType<typeof P256.Point> | null {
   try {
     const compressed = Uint8Array.from(bytes);
     if (tag === 0x05) compressed[0] = 0x02;
-    const point = p256().Point.fromBytes(compressed);
+    const point = p256Curve().Point.fromBytes(compressed);
     if (tag !== 0x05) return point;
     const { y } = point.toAffine();
-    return y <= p256().Point.Fp.ORDER - y ? point : point.negate();
+    return y <= p256Curve().Point.Fp.ORDER - y ? point : point.negate();
   } catch {
     return null;
   }
@@ -183,7 +176,7 @@ export function p256_verify(
   l.gas.payBase('p256_verify_base');
   const sig = l.read(sig_ptr, sig_len);
   if (sig.length !== 64) throw new HostError({ P256VerifyInvalidInput: { msg: 'invalid signature length' } });
-  const n = p256().Point.Fn.ORDER;
+  const n = p256Curve().Point.Fn.ORDER;
   const r = beToBig(sig.subarray(0, 32));
   const s = beToBig(sig.subarray(32));
   if (r === 0n || s === 0n || r >= n || s >= n) return 0n;
@@ -195,7 +188,7 @@ export function p256_verify(
   const digest = p256Digest(msg);
   if (key === null || digest === null) return 0n;
   try {
-    return p256().verify(sig, digest, key.toBytes(true), { prehash: false, lowS: false }) ? 1n : 0n;
+    return p256Curve().verify(sig, digest, key.toBytes(true), { prehash: false, lowS: false }) ? 1n : 0n;
   } catch {
     return 0n;
   }
