@@ -51,12 +51,11 @@ export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | nu
       };
     case 'access_key_deletion':
       return { key: trieKeyAccessKey(account, parsePublicKeyHandle(String(ch.public_key))), value: null };
-    case 'gas_key_nonce_update': {
+    case 'gas_key_nonce_update':
       return {
         key: trieKeyGasKeyNonce(account, parsePublicKeyHandle(String(ch.public_key)), Number(ch.index)),
         value: encodeGasKeyNonce(BigInt(ch.nonce as number | string)),
       };
-    }
     case 'data_update':
       return {
         key: trieKeyContractData(account, fromBase64(String(ch.key_base64))),

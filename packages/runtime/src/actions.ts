@@ -26,7 +26,6 @@ import {
   trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractDataPrefix,
-  trieKeyGasKeyNonce,
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { accessKeyStorage, gasKeyNoncesStorage } from './fees.js';
@@ -34,11 +33,13 @@ import { contractStorageUsage } from './global_contracts.js';
 import { balanceRefund, type NewReceiptSpec } from './receipt_spec.js';
 import {
   getAccessKey,
+  getGasKey,
   getGasKeyNonce,
   setAccessKey,
   setAccount,
   setGasKeyBalance,
   setGasKeyNonce,
+  setGasKeyNonces,
 } from './state.js';
 import { functionCallPermissionViolation } from './verifier.js';
 
@@ -128,7 +129,11 @@ export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind |
   if (ctx.account) {
     const isGasRefund = ctx.isRefund && ctx.signerId === ctx.receiverId;
     // A gas refund to a gas key goes back to the key's balance, not the account's.
-    if (isGasRefund && refundGasKeyBalance(ctx, deposit)) return null;
+    const g = isGasRefund ? getGasKey(ctx.state, ctx.receiverId, ctx.signerPublicKey) : null;
+    if (g) {
+      setGasKeyBalance(ctx.state, ctx.receiverId, ctx.signerPublicKey, g.key, g.gasKey.balance + deposit);
+      return null;
+    }
     ctx.account = { ...ctx.account, amount: ctx.account.amount + deposit };
     if (isGasRefund) refundAllowance(ctx, deposit);
     return null;
@@ -155,15 +160,6 @@ export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind |
     return null;
   }
   return { AccountDoesNotExist: { account_id: ctx.receiverId } };
-}
-
-/** nearcore's try_refund_gas_key_balance: true if the signer's key is a gas key, now refunded. */
-function refundGasKeyBalance(ctx: ActionContext, amount: bigint): boolean {
-  const key = getAccessKey(ctx.state, ctx.receiverId, ctx.signerPublicKey);
-  const g = key?.permission.gasKey;
-  if (!key || !g) return false;
-  setGasKeyBalance(ctx.state, ctx.receiverId, ctx.signerPublicKey, key, g.balance + amount);
-  return true;
 }
 
 /** nearcore's try_refund_allowance: a gas refund restores a function-call key's allowance. */
@@ -210,8 +206,8 @@ export function addKey(
     // A gas key's own nonce is unused (0); each of its nonces has a row, starting where a new key's does.
     const accessKey = { ...action.accessKey, nonce: 0n };
     setAccessKey(ctx.state, ctx.receiverId, action.publicKey, accessKey);
-    for (let i = 0; i < gasKey.numNonces; i++)
-      setGasKeyNonce(ctx.state, ctx.receiverId, action.publicKey, i, newKeyNonce(ctx.blockHeight));
+    const nonce = newKeyNonce(ctx.blockHeight);
+    setGasKeyNonces(ctx.state, ctx.receiverId, action.publicKey, gasKey.numNonces, nonce);
     const usage =
       accessKeyStorage(ctx.config, { ...action, accessKey }) +
       gasKeyNoncesStorage(ctx.config, action.publicKey, gasKey.numNonces);
@@ -255,8 +251,7 @@ export function deleteKey(
   if (gasKey) {
     // What is left on a gas key is burnt with it.
     ctx.tokensBurnt += gasKey.balance;
-    for (let i = 0; i < gasKey.numNonces; i++)
-      ctx.state.remove(trieKeyGasKeyNonce(ctx.receiverId, action.publicKey, i));
+    setGasKeyNonces(ctx.state, ctx.receiverId, action.publicKey, gasKey.numNonces, null);
     freed += gasKeyNoncesStorage(ctx.config, action.publicKey, gasKey.numNonces);
   }
   ctx.state.remove(trieKeyAccessKey(ctx.receiverId, action.publicKey));
@@ -272,10 +267,9 @@ export function transferToGasKey(
 ): ActionErrorKind | null {
   const acc = needAccount(ctx);
   if (!('amount' in (acc as object))) return acc as ActionErrorKind;
-  const key = getAccessKey(ctx.state, ctx.receiverId, action.publicKey);
-  const g = key?.permission.gasKey;
-  if (!key || !g) return gasKeyDoesNotExist(ctx, action.publicKey);
-  setGasKeyBalance(ctx.state, ctx.receiverId, action.publicKey, key, g.balance + action.deposit);
+  const g = getGasKey(ctx.state, ctx.receiverId, action.publicKey);
+  if (!g) return gasKeyDoesNotExist(ctx, action.publicKey);
+  setGasKeyBalance(ctx.state, ctx.receiverId, action.publicKey, g.key, g.gasKey.balance + action.deposit);
   return null;
 }
 
@@ -288,20 +282,20 @@ export function withdrawFromGasKey(
   if (!('amount' in (acc as object))) return acc as ActionErrorKind;
   const err = actorCheck(ctx);
   if (err) return err;
-  const key = getAccessKey(ctx.state, ctx.receiverId, action.publicKey);
-  const g = key?.permission.gasKey;
-  if (!key || !g) return gasKeyDoesNotExist(ctx, action.publicKey);
-  if (g.balance < action.amount) {
+  const g = getGasKey(ctx.state, ctx.receiverId, action.publicKey);
+  if (!g) return gasKeyDoesNotExist(ctx, action.publicKey);
+  const { balance } = g.gasKey;
+  if (balance < action.amount) {
     return {
       InsufficientGasKeyBalance: {
         account_id: ctx.receiverId,
         public_key: formatPublicKey(action.publicKey),
-        balance: g.balance.toString(),
+        balance: balance.toString(),
         required: action.amount.toString(),
       },
     };
   }
-  setGasKeyBalance(ctx.state, ctx.receiverId, action.publicKey, key, g.balance - action.amount);
+  setGasKeyBalance(ctx.state, ctx.receiverId, action.publicKey, g.key, balance - action.amount);
   const a = acc as Account;
   ctx.account = { ...a, amount: a.amount + action.amount };
   return null;
@@ -323,9 +317,11 @@ export function deleteAccount(ctx: ActionContext, beneficiaryId: string): Action
   const usage = a.storageUsage > codeLen ? a.storageUsage - codeLen : 0n;
   if (usage > MAX_ACCOUNT_DELETION_STORAGE_USAGE)
     return { DeleteAccountWithLargeState: { account_id: ctx.receiverId } };
-  // Its gas keys' balances are burnt with it, if together they are small enough to burn.
+  // Its gas keys' balances are burnt with it, if together they are small enough to burn. The keys'
+  // rows are read once: summed here, removed below.
+  const keyRows = [...ctx.state.iterPrefix(trieKeyAccessKeyPrefix(ctx.receiverId))];
   let gasKeyBalances = 0n;
-  for (const [k, v] of ctx.state.iterPrefix(trieKeyAccessKeyPrefix(ctx.receiverId))) {
+  for (const [k, v] of keyRows) {
     if (parseTrieKey(k).col !== 'access_key') continue; // one of a gas key's nonces
     const g = decodeAccessKey(v).permission.gasKey;
     if (g) gasKeyBalances += g.balance;
@@ -340,9 +336,8 @@ export function deleteAccount(ctx: ActionContext, beneficiaryId: string): Action
     };
   }
   ctx.tokensBurnt += gasKeyBalances;
-  for (const prefix of [trieKeyAccessKeyPrefix(ctx.receiverId), trieKeyContractDataPrefix(ctx.receiverId)]) {
-    for (const [k] of [...ctx.state.iterPrefix(prefix)]) ctx.state.remove(k);
-  }
+  for (const [k] of keyRows) ctx.state.remove(k);
+  for (const [k] of [...ctx.state.iterPrefix(trieKeyContractDataPrefix(ctx.receiverId))]) ctx.state.remove(k);
   ctx.state.remove(trieKeyContractCode(ctx.receiverId));
   ctx.state.remove(trieKeyAccount(ctx.receiverId));
   // nearcore pays the balance out as a balance refund: free, and burnt if the beneficiary is gone.
@@ -411,12 +406,7 @@ export function delegate(ctx: ActionContext, action: AnyDelegate): ActionErrorKi
     if (gasKey) return { DelegateActionAccessKeyError: 'DelegateActionRequiresNonGasKey' };
   } else {
     if (!gasKey) return { DelegateActionAccessKeyError: 'DelegateActionRequiresGasKey' };
-    // An index past the key's nonces has no row; nor has one a patched state left out (nearcore calls
-    // that inconsistent state), which fails here the same way.
-    const row =
-      d.nonceIndex < gasKey.numNonces
-        ? getGasKeyNonce(ctx.state, d.senderId, d.publicKey, d.nonceIndex)
-        : null;
+    const row = getGasKeyNonce(ctx.state, d.senderId, d.publicKey, gasKey, d.nonceIndex);
     if (row === null)
       return { DelegateActionInvalidNonceIndex: { nonce_index: d.nonceIndex, num_nonces: gasKey.numNonces } };
     current = row;

@@ -8,9 +8,16 @@ import {
   encodeAccessKey,
   encodeAccount,
   encodeGasKeyNonce,
+  type GasKeyInfo,
   type PublicKey,
 } from '@nearlite/primitives';
-import { type TrieUpdate, trieKeyAccessKey, trieKeyAccount, trieKeyGasKeyNonce } from '@nearlite/trie';
+import {
+  gasKeyNonceKey,
+  type TrieUpdate,
+  trieKeyAccessKey,
+  trieKeyAccount,
+  trieKeyGasKeyNonce,
+} from '@nearlite/trie';
 
 export function getAccount(s: TrieUpdate, id: string): Account | null {
   const raw = s.get(trieKeyAccount(id));
@@ -42,14 +49,51 @@ export function setGasKeyBalance(
   setAccessKey(s, id, pk, { ...key, permission: { ...key.permission, gasKey } });
 }
 
-/** One nonce of a gas key; null when the key has no such index (or is not a gas key). */
-export function getGasKeyNonce(s: TrieUpdate, id: string, pk: PublicKey, index: number): bigint | null {
+/**
+ * The nonce at `index` of the gas key `gasKey`; null when the key has no such index, or its row is
+ * missing (a patched state can leave it out: nearcore calls that inconsistent state).
+ */
+export function getGasKeyNonce(
+  s: TrieUpdate,
+  id: string,
+  pk: PublicKey,
+  gasKey: GasKeyInfo,
+  index: number,
+): bigint | null {
+  if (index >= gasKey.numNonces) return null;
   const raw = s.get(trieKeyGasKeyNonce(id, pk, index));
   return raw ? decodeGasKeyNonce(raw) : null;
 }
 
 export function setGasKeyNonce(s: TrieUpdate, id: string, pk: PublicKey, index: number, nonce: bigint): void {
   s.set(trieKeyGasKeyNonce(id, pk, index), encodeGasKeyNonce(nonce));
+}
+
+/** Sets each of a new gas key's `count` nonces to `nonce`, or removes them all with `null`. */
+export function setGasKeyNonces(
+  s: TrieUpdate,
+  id: string,
+  pk: PublicKey,
+  count: number,
+  nonce: bigint | null,
+): void {
+  const key = trieKeyAccessKey(id, pk);
+  const value = nonce === null ? null : encodeGasKeyNonce(nonce);
+  for (let i = 0; i < count; i++) {
+    if (value === null) s.remove(gasKeyNonceKey(key, i));
+    else s.set(gasKeyNonceKey(key, i), value);
+  }
+}
+
+/** The signer's key with its gas key part, when `pk` names a gas key of `id`. */
+export function getGasKey(
+  s: TrieUpdate,
+  id: string,
+  pk: PublicKey,
+): { readonly key: AccessKey; readonly gasKey: GasKeyInfo } | null {
+  const key = getAccessKey(s, id, pk);
+  const gasKey = key?.permission.gasKey;
+  return key && gasKey ? { key, gasKey } : null;
 }
 
 /** NEP-448: an account using at most this many bytes needs no balance for its storage. */

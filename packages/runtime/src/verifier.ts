@@ -236,8 +236,7 @@ function verifyGasKeyTransaction(
   const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
   const gasKey = key.permission.gasKey;
   if (!gasKey) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
-  // An index past the key's nonces has no row (nor has one a patched state left out).
-  const current = index < gasKey.numNonces ? getGasKeyNonce(state, tx.signerId, tx.publicKey, index) : null;
+  const current = getGasKeyNonce(state, tx.signerId, tx.publicKey, gasKey, index);
   if (current === null) return fail(invalidTx.invalidNonceIndex(index, gasKey.numNonces));
   const nonceErr = nonceError(tx, current, opts.blockHeight);
   if (nonceErr !== null) return fail(nonceErr);

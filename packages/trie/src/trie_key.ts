@@ -92,12 +92,14 @@ export const trieKeyAccessKey = (id: string, pk: PublicKey) => {
  * One nonce of a gas key: the key's own trie key and the nonce's index (u16 LE). nearcore's
  * `TrieKey::GasKeyNonce`, whose column byte is never written: the row sorts right after its key.
  */
-export const trieKeyGasKeyNonce = (id: string, pk: PublicKey, index: number): Uint8Array => {
-  const key = trieKeyAccessKey(id, pk);
-  const out = new Uint8Array(key.length + 2);
-  out.set(key);
-  out[key.length] = index & 0xff;
-  out[key.length + 1] = index >> 8;
+export const trieKeyGasKeyNonce = (id: string, pk: PublicKey, index: number): Uint8Array =>
+  gasKeyNonceKey(trieKeyAccessKey(id, pk), index);
+/** The key of a gas key's nonce from the gas key's own trie key, for walks over all of its nonces. */
+export const gasKeyNonceKey = (accessKeyKey: Uint8Array, index: number): Uint8Array => {
+  const out = new Uint8Array(accessKeyKey.length + 2);
+  out.set(accessKeyKey);
+  out[accessKeyKey.length] = index & 0xff;
+  out[accessKeyKey.length + 1] = index >> 8;
   return out;
 };
 export const trieKeyContractDataPrefix = (id: string) =>

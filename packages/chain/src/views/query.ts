@@ -21,12 +21,12 @@ import {
 } from '@nearlite/primitives';
 import { globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
 import {
+  gasKeyNonceKey,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractDataPrefix,
-  trieKeyGasKeyNonce,
   trieKeyGlobalContractCode,
 } from '@nearlite/trie';
 import type { BlockHeader } from '../block_header.js';
@@ -121,7 +121,6 @@ export function viewGlobalContractCode(at: QueryAt, id: GlobalContractIdentifier
   return { code_base64: toBase64(code), hash: base58Encode(sha256(code)), ...blockFields(at) };
 }
 
-/** `limit` null: no limit (config.json's trie_viewer_state_size_limit: null). */
 /** A page of a contract's state (newer nodes' `after_key_base64` and `limit`). */
 export interface StatePage {
   readonly afterKey: Uint8Array | null;
@@ -132,6 +131,10 @@ export interface StatePage {
 const MAX_VIEW_STATE_PAGE_ITEMS = 10_000;
 const MAX_VIEW_STATE_PAGE_BYTES = 50_000;
 
+/**
+ * `limit` null: no limit (config.json's trie_viewer_state_size_limit: null). A `page` is bounded by
+ * nearcore's page caps instead of the whole-state limit.
+ */
 export function viewState(
   at: QueryAt,
   accountId: string,
@@ -202,8 +205,8 @@ export function viewAccessKey(at: QueryAt, accountId: string, publicKey: string)
  * unknown as one that does not exist.
  */
 export function viewGasKeyNonces(at: QueryAt, accountId: string, publicKey: string): object {
-  const pk = parsePublicKey(publicKey);
-  const raw = at.trie.get(trieKeyAccessKey(accountId, pk));
+  const keyKey = trieKeyAccessKey(accountId, parsePublicKey(publicKey));
+  const raw = at.trie.get(keyKey);
   const gasKey = raw ? decodeAccessKey(raw).permission.gasKey : undefined;
   if (!gasKey) {
     throw new HandlerError(
@@ -214,7 +217,7 @@ export function viewGasKeyNonces(at: QueryAt, accountId: string, publicKey: stri
   }
   const nonces: (number | bigint)[] = [];
   for (let i = 0; i < gasKey.numNonces; i++) {
-    const v = at.trie.get(trieKeyGasKeyNonce(accountId, pk, i));
+    const v = at.trie.get(gasKeyNonceKey(keyKey, i));
     if (!v) {
       throw new HandlerError(
         'INTERNAL_ERROR',
