@@ -151,6 +151,12 @@ export function blockReference(o: Obj): BlockReference {
   return { syncCheckpoint: unitVariant(o.sync_checkpoint, SYNC_CHECKPOINTS) };
 }
 
+/** An `Option` field as serde reads it: absent and null are both "not given" (undefined). */
+export function optionalField<T>(o: Obj, key: string, parse: (v: unknown) => T): T | undefined {
+  const v = o[key];
+  return v === undefined || v === null ? undefined : parse(v);
+}
+
 /**
  * The flattened BlockReference as a struct without a custom check reads it: the first of its keys in
  * the document wins (serde_json keeps the order), and none at all is an error.

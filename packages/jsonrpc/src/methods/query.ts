@@ -11,6 +11,7 @@ import {
   cryptoHash,
   expectStruct,
   type Obj,
+  optionalField,
   publicKey,
   requireField,
   str,
@@ -57,9 +58,8 @@ export function parseQueryRequest(p: Obj): QueryRequest {
     case 'view_state': {
       const account = accountId(requireField(p, 'account_id'));
       const prefix = base64(requireField(p, 'prefix_base64'));
-      const afterKey =
-        p.after_key_base64 === undefined || p.after_key_base64 === null ? null : base64(p.after_key_base64);
-      const limit = p.limit === undefined || p.limit === null ? null : nonZeroU32(p.limit);
+      const afterKey = optionalField(p, 'after_key_base64', base64) ?? null;
+      const limit = optionalField(p, 'limit', nonZeroU32) ?? null;
       const includeProof = Object.hasOwn(p, 'include_proof') ? bool(p.include_proof) : false;
       // nearcore's validate_view_state_pagination, after the params parse: no "Failed parsing args".
       if (includeProof && (afterKey !== null || limit !== null))
