@@ -62,7 +62,6 @@ export function createServices(): Services {
   const runtimeConfig = RUNTIME_CONFIG;
   const viewPool = new ViewCallPool(2);
   const signatures = new SignaturePool({ size: 2 });
-  const codecs = (chain: ChainHandle) => runtimeTxCodecs(chain, runtimeConfig);
   let viewGasBurnt = 0n;
   return {
     viewGasBurnt: () => viewGasBurnt,
@@ -77,7 +76,8 @@ export function createServices(): Services {
       await Promise.all([viewPool.close(), signatures.close()]);
     },
     bind(chain, views, config) {
-      const txCodecs = codecs(chain);
+      // One set of codecs serves admission, answers, proofs and receipt_to_tx.
+      const txCodecs = runtimeTxCodecs(chain, runtimeConfig);
       const service = new TxService({
         chain,
         codecs: txCodecs,
@@ -103,7 +103,7 @@ export function createServices(): Services {
         query: (ref, req) => queryView(views, callFunction, ref, req),
         changes: (ref, req) => changesView(chain, ref, req),
         changesInBlock: (ref) => blockEffectsView(chain, ref),
-        lightClientProof: (req, head) => lightClientExecutionProof(chain, codecs(chain), req, head),
+        lightClientProof: (req, head) => lightClientExecutionProof(chain, txCodecs, req, head),
         nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
         lightClientBlockProof: (block, head) => lightClientBlockProof(chain, block, head),
         splitStorageInfo: () => splitStorageInfo(chain, config.archive),
