@@ -103,11 +103,12 @@ export async function compareHistory(
       );
     }
     const withCode = pick(w.contracts);
-    await same(
+    const whole = await same(
       'query',
       { request_type: 'view_state', account_id: withCode, prefix_base64: '', block_id: h },
       `state ${withCode} #${h}`,
     );
+    await comparePages(test, same, withCode, h, whole);
     await same(
       'query',
       { request_type: 'view_code', account_id: withCode, block_id: h },
@@ -125,6 +126,42 @@ export async function compareHistory(
     );
   }
   return { txs, compared: count(), busyShards };
+}
+
+/**
+ * The same state in pages of three keys, each page after the last one's `last_key` (the bounded walk
+ * of the producer's trie and of a follower's history alike); joined, the pages are the whole view.
+ */
+async function comparePages(
+  test: Test,
+  same: ReturnType<typeof comparer>['same'],
+  account: string,
+  h: number,
+  whole: Json,
+): Promise<void> {
+  const values: unknown[] = [];
+  let after: string | undefined;
+  for (let n = 0; n < 12; n++) {
+    const page = await same(
+      'query',
+      {
+        request_type: 'view_state',
+        account_id: account,
+        prefix_base64: '',
+        block_id: h,
+        limit: 3,
+        ...(after === undefined ? {} : { after_key_base64: after }),
+      },
+      `state ${account} #${h} page ${n}`,
+    );
+    if (!page.result) return;
+    values.push(...(page.result.values as unknown[]));
+    after = page.result.last_key as string | undefined;
+    if (after === undefined) break;
+  }
+  const all = whole.result?.values as unknown[] | undefined;
+  if (after === undefined && all)
+    test.same(values, all, `state ${account} #${h}: the pages join to the whole`);
 }
 
 export async function compareTransactions(

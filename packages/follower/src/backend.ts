@@ -44,6 +44,7 @@ import {
   base58Encode,
   bytesEqual,
   type CryptoHash,
+  concatBytes,
   decodeSignedTransaction,
   HandlerError,
   parsePublicKey,
@@ -252,8 +253,10 @@ export class FollowerBackend implements RpcBackend {
         if (req.includeProof) throw proofUnavailable();
         await state.key(trieKeyAccount(id));
         await state.key(trieKeyContractCode(id));
-        const full = new Uint8Array([...trieKeyContractDataPrefix(id), ...req.prefix]);
-        await state.prefix(full);
+        const base = trieKeyContractDataPrefix(id);
+        const full = concatBytes(base, req.prefix);
+        const after = req.page?.afterKey ? concatBytes(base, req.page.afterKey) : undefined;
+        await (req.page ? state.page(full, after, req.page) : state.prefix(full));
         return viewState(this.at(b, state), id, req.prefix, false, this.o.stateSizeLimit, req.page);
       }
       case 'view_access_key':

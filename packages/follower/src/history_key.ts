@@ -27,6 +27,14 @@ export function historyKeyPrefix(trieKey: Uint8Array): Uint8Array {
   return concatBytes(escapeKey(trieKey), TERMINATOR);
 }
 
+/**
+ * Where the rows of trie keys above `key` start: past its own rows (escape(key) ‖ 0x00 0x00 ‖ …),
+ * and at or before those of any longer key it begins, whose next escaped bytes are at least 0x00 0x01.
+ */
+export function historyRowsAfter(key: Uint8Array): Uint8Array {
+  return concatBytes(escapeKey(key), Uint8Array.of(0, 1));
+}
+
 /** The rows of every trie key that starts with `prefix`. */
 export function historyScanPrefix(prefix: Uint8Array): Uint8Array {
   return escapeKey(prefix);

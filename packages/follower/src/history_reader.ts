@@ -52,8 +52,17 @@ export interface HistoryReader {
 
   /** The value of a trie key as of `height` (after that block), or null when absent then. */
   valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null>;
-  /** Every (trie key, value) under `prefix` as of `height`, in trie-key order. */
-  scanAt(prefix: Uint8Array, height: number): Promise<[Uint8Array, Uint8Array][]>;
+  /**
+   * The (trie key, value) pairs under `prefix` as of `height`, in trie-key order; with a bound, only
+   * keys above `after` and at most `limit` of them.
+   */
+  scanAt(prefix: Uint8Array, height: number, bound?: ScanBound): Promise<[Uint8Array, Uint8Array][]>;
+}
+
+/** Where a scan starts and how many entries it brings (a page of a contract's state). */
+export interface ScanBound {
+  readonly after?: Uint8Array;
+  readonly limit?: number;
 }
 
 export interface GenesisStateRow {

@@ -8,6 +8,7 @@ import {
   binaryKey,
   bytesEqual,
   type CryptoHash,
+  compareBytes,
   concatBytes,
   fromUtf8,
 } from '@nearlite/primitives';
@@ -29,6 +30,7 @@ import {
   encodeHistoryValue,
   historyKey,
   historyKeyPrefix,
+  historyRowsAfter,
   historyScanPrefix,
   invertedHeight,
 } from './history_key.js';
@@ -40,6 +42,7 @@ import type {
   HeightOutcomes,
   HistoryReader,
   HistoryWriter,
+  ScanBound,
   StoredBlock,
 } from './history_reader.js';
 import { blockUpdate } from './ingest_update.js';
@@ -283,12 +286,20 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     return value;
   }
 
-  /** Every (trie key, value) under `prefix` as of `height`, in trie-key order. */
-  async scanAt(prefix: Uint8Array, height: number): Promise<[Uint8Array, Uint8Array][]> {
+  async scanAt(
+    prefix: Uint8Array,
+    height: number,
+    bound: ScanBound = {},
+  ): Promise<[Uint8Array, Uint8Array][]> {
     const out: [Uint8Array, Uint8Array][] = [];
+    const limit = bound.limit ?? Infinity;
+    if (limit <= 0) return out;
     let lastKey: Uint8Array | null = null;
     let done = false;
-    for await (const [k, v] of this.store.iter(DBCol.StateHistory, historyScanPrefix(prefix))) {
+    const from = bound.after ? historyRowsAfter(bound.after) : undefined;
+    const scan = historyScanPrefix(prefix);
+    const gte = from && compareBytes(from, scan) > 0 ? from : undefined;
+    for await (const [k, v] of this.store.iter(DBCol.StateHistory, scan, gte ? { gte } : {})) {
       const { trieKey, height: h } = decodeHistoryKey(k);
       if (lastKey === null || !bytesEqual(trieKey, lastKey)) {
         lastKey = trieKey;
@@ -298,6 +309,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
       done = true;
       const value = decodeHistoryValue(v);
       if (value) out.push([trieKey, value.slice()]);
+      if (out.length >= limit) break;
     }
     return out;
   }

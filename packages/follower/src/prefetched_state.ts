@@ -4,13 +4,25 @@
 // view call is the exception: its reads are not known ahead, and the worker running it waits on
 // each one (`read`) instead of the whole contract state being prefetched.
 
-import type { StateReader } from '@nearlite/chain';
-import { bytesEqualAt, compareBytes, HandlerError, toHex } from '@nearlite/primitives';
+import { type StatePage, StatePageMeter, type StateReader } from '@nearlite/chain';
+import { bytesEqual, bytesEqualAt, compareBytes, HandlerError, toHex } from '@nearlite/primitives';
 import type { HistoryReader } from './history_reader.js';
+
+/** Entries a page's scan reads at a time, short of its limit: most pages end at 50 kB. */
+const PAGE_BATCH = 256;
+
+function sameBound(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : bytesEqual(a, b);
+}
 
 export class PrefetchedState implements StateReader {
   private readonly values = new Map<string, Uint8Array | null>();
   private readonly scanned: { prefix: Uint8Array; entries: [Uint8Array, Uint8Array][] }[] = [];
+  private readonly pages: {
+    prefix: Uint8Array;
+    after: Uint8Array | undefined;
+    entries: [Uint8Array, Uint8Array][];
+  }[] = [];
 
   constructor(
     private readonly history: HistoryReader,
@@ -19,6 +31,33 @@ export class PrefetchedState implements StateReader {
 
   async key(key: Uint8Array): Promise<this> {
     this.values.set(toHex(key), await this.history.valueAt(key, this.height));
+    return this;
+  }
+
+  /**
+   * The entries of a page of `prefix` above `after`, read in batches until the page's meter ends it
+   * (an entry past its caps, or the end of the prefix). Only as much as the page needs is read, so
+   * the scan is partial: it answers `iterPrefix` with the same bound, and says nothing of other keys.
+   */
+  async page(prefix: Uint8Array, after: Uint8Array | undefined, page: StatePage): Promise<this> {
+    const meter = new StatePageMeter(page);
+    const entries: [Uint8Array, Uint8Array][] = [];
+    const batch = Math.min(page.limit ?? PAGE_BATCH, PAGE_BATCH) + 1;
+    let from = after;
+    for (;;) {
+      const got = await this.history.scanAt(prefix, this.height, {
+        ...(from ? { after: from } : {}),
+        limit: batch,
+      });
+      for (const e of got) {
+        entries.push(e);
+        if (meter.full) break;
+        meter.take(e[0], e[1]);
+      }
+      if (meter.full || got.length < batch) break;
+      from = got[got.length - 1]![0];
+    }
+    this.pages.push({ prefix, after, entries });
     return this;
   }
 
@@ -48,7 +87,12 @@ export class PrefetchedState implements StateReader {
     );
   }
 
-  *iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+  *iterPrefix(prefix: Uint8Array, after?: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+    const page = this.pages.find((p) => bytesEqual(p.prefix, prefix) && sameBound(p.after, after));
+    if (page) {
+      yield* page.entries;
+      return;
+    }
     const scan = this.scanned.find((s) => bytesEqualAt(s.prefix, prefix, 0));
     if (!scan)
       throw new HandlerError(
@@ -57,7 +101,7 @@ export class PrefetchedState implements StateReader {
         'prefix was not prefetched',
       );
     const sorted = scan.entries
-      .filter(([k]) => bytesEqualAt(prefix, k, 0))
+      .filter(([k]) => bytesEqualAt(prefix, k, 0) && (!after || compareBytes(k, after) > 0))
       .sort((a, b) => compareBytes(a[0], b[0]));
     yield* sorted;
   }

@@ -81,3 +81,36 @@ t.test('the value of a key as of a height, and prefix scans at a height', async 
   ]);
   await store.close();
 });
+
+t.test('a bounded prefix scan: the keys above a bound, at most a limit of them', async (t) => {
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  // Keys with zero bytes (escaped as 0x00 0x01), keys that are prefixes of others, and a deletion.
+  const base = utf8('\u0009app.near,');
+  const tails = [[], [0], [0, 0], [0, 1], [0, 255], [1], [1, 0], [1, 0, 0], [2], [255], [255, 0]];
+  const all = tails.map((tail) => Uint8Array.of(...base, ...tail));
+  const u = new StoreUpdate();
+  all.forEach((k, i) => u.put(DBCol.StateHistory, historyKey(k, 10), encodeHistoryValue(Uint8Array.of(i))));
+  u.put(DBCol.StateHistory, historyKey(all[3]!, 20), encodeHistoryValue(null));
+  u.put(DBCol.StateHistory, historyKey(utf8('\u0009app.nearx'), 10), encodeHistoryValue(utf8('x')));
+  await store.commit(u);
+  const hex = (rows: [Uint8Array, Uint8Array][]) => rows.map(([k]) => Buffer.from(k).toString('hex'));
+  const afters = [
+    ...all,
+    Uint8Array.of(...base, 0, 0, 0),
+    Uint8Array.of(...base, 3),
+    Uint8Array.of(9),
+    utf8('\u0009app.nearz'),
+  ];
+  for (const h of [15, 25]) {
+    const whole = await history.scanAt(base, h);
+    t.equal(whole.length, h === 15 ? all.length : all.length - 1);
+    for (const after of afters)
+      for (const limit of [undefined, 1, 3]) {
+        const want = whole.filter(([k]) => compareBytes(k, after) > 0).slice(0, limit ?? Infinity);
+        const got = await history.scanAt(base, h, { after, ...(limit ? { limit } : {}) });
+        t.same(hex(got), hex(want), `at ${h} after ${Buffer.from(after).toString('hex')} limit ${limit}`);
+      }
+  }
+  await store.close();
+});

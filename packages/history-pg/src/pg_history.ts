@@ -22,6 +22,7 @@ import type {
   HeightOutcomes,
   HistoryReader,
   HistoryWriter,
+  ScanBound,
   StoredBlock,
 } from '@nearlite/follower';
 import { type CryptoHash, toHex } from '@nearlite/primitives';
@@ -314,8 +315,8 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     return this.dbOfKey(trieKey).valueAt(trieKey, Math.min(height, this.bound));
   }
 
-  scanAt(prefix: Uint8Array, height: number): Promise<[Uint8Array, Uint8Array][]> {
-    return this.dbOfKey(prefix).scanAt(prefix, Math.min(height, this.bound));
+  scanAt(prefix: Uint8Array, height: number, bound?: ScanBound): Promise<[Uint8Array, Uint8Array][]> {
+    return this.dbOfKey(prefix).scanAt(prefix, Math.min(height, this.bound), bound);
   }
 
   // The writer's side.

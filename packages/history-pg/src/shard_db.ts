@@ -2,6 +2,7 @@
 // Inserts are set-based (`unnest` of arrays: one statement per table per transaction, whatever the
 // number of rows), and idempotent (ON CONFLICT), so a batch re-written after a crash lands as if
 // written once. State history partitions are created here as heights advance.
+import type { ScanBound } from '@nearlite/follower';
 import { concatBytes, toHex } from '@nearlite/primitives';
 import type pg from 'pg';
 import { mergeJsonRows, type ShardRows, type StateRow } from './rows.js';
@@ -130,17 +131,34 @@ export class ShardDb {
     return v ? bytes(v) : null;
   }
 
-  async scanAt(prefix: Uint8Array, height: number): Promise<[Uint8Array, Uint8Array][]> {
+  async scanAt(
+    prefix: Uint8Array,
+    height: number,
+    bound: ScanBound = {},
+  ): Promise<[Uint8Array, Uint8Array][]> {
+    const params: unknown[] = [prefix, height];
+    const param = (v: unknown): string => {
+      params.push(v);
+      return `$${params.length}`;
+    };
     const end = prefixEnd(prefix);
-    const r = await this.pool.query<{ key: Buffer; value: Buffer | null }>(
-      `SELECT DISTINCT ON (key) key, value FROM state_history
-       WHERE key >= $1 ${end ? 'AND key < $3' : ''} AND block_height <= $2
-       ORDER BY key, block_height DESC`,
-      end ? [prefix, height, end] : [prefix, height],
+    const where = [
+      'key >= $1',
+      'block_height <= $2',
+      ...(end ? [`key < ${param(end)}`] : []),
+      ...(bound.after ? [`key > ${param(bound.after)}`] : []),
+    ].join(' AND ');
+    // A key's newest row at the height, then only the present ones: a limit counts entries, and a
+    // key deleted by then has a row but no entry.
+    const limit = bound.limit === undefined ? '' : `LIMIT ${param(bound.limit)}`;
+    const r = await this.pool.query<{ key: Buffer; value: Buffer }>(
+      `SELECT key, value FROM (
+         SELECT DISTINCT ON (key) key, value FROM state_history WHERE ${where}
+         ORDER BY key, block_height DESC
+       ) AS newest WHERE value IS NOT NULL ORDER BY key ${limit}`,
+      params,
     );
-    const out: [Uint8Array, Uint8Array][] = [];
-    for (const row of r.rows) if (row.value) out.push([bytes(row.key), bytes(row.value)]);
-    return out;
+    return r.rows.map((row) => [bytes(row.key), bytes(row.value)]);
   }
 
   /** Deletes what a crashed writer left above the cursor. */

@@ -98,6 +98,17 @@ export function readRequests(messages: readonly StreamerMessage[], perKind = 12)
           method: 'query',
           params: { request_type: 'view_state', account_id: account, prefix_base64: '', block_id: h.height },
         },
+        {
+          method: 'query',
+          params: {
+            request_type: 'view_state',
+            account_id: account,
+            prefix_base64: '',
+            block_id: h.height,
+            limit: 1,
+            ...(typeof c.change.key_base64 === 'string' ? { after_key_base64: c.change.key_base64 } : {}),
+          },
+        },
         { method: 'query', params: { request_type: 'view_code', account_id: account, finality: 'final' } },
       );
       if (c.change.public_key !== undefined)

@@ -149,9 +149,13 @@ export class Trie {
     }
   }
 
-  /** Entries whose key starts with `prefix`, ascending. */
-  iterPrefix(prefix: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
-    return this.scan(prefix, null);
+  /**
+   * Entries whose key starts with `prefix`, ascending; with `after`, only those whose key is greater.
+   * Subtrees wholly at or below `after` are not read: a page of a large state costs the page, not
+   * every key before it.
+   */
+  iterPrefix(prefix: Uint8Array, after?: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+    return this.scan(prefix, null, after ? toNibbles(after) : null);
   }
 
   /**
@@ -173,7 +177,11 @@ export class Trie {
    * Finds the subtree covering `prefix` (the nodes on the way are read now) and walks it as the
    * entries are asked for: the entries come from one generator, not one per call level.
    */
-  private scan(prefix: Uint8Array, proof: Uint8Array[] | null): Generator<[Uint8Array, Uint8Array]> {
+  private scan(
+    prefix: Uint8Array,
+    proof: Uint8Array[] | null,
+    after: Uint8Array | null = null,
+  ): Generator<[Uint8Array, Uint8Array]> {
     if (isEmptyRoot(this.root)) return nothing();
     const want = toNibbles(prefix);
     let path: Uint8Array = new Uint8Array(0);
@@ -181,12 +189,12 @@ export class Trie {
     for (;;) {
       const node = this.visit(hash, proof);
       const rest = want.subarray(path.length);
-      if (rest.length === 0) return this.walk(node, path, proof);
+      if (rest.length === 0) return this.walk(node, path, proof, after);
       if (node.kind === 'leaf' || node.kind === 'extension') {
         const c = commonPrefixLength(node.key, rest);
         if (c < Math.min(node.key.length, rest.length)) return nothing();
         // The node's key extends past the prefix: all of it matches.
-        if (c === rest.length) return this.walk(node, path, proof);
+        if (c === rest.length) return this.walk(node, path, proof, after);
         if (node.kind === 'leaf') return nothing();
         path = concatBytes(path, node.key);
         hash = node.child;
@@ -204,11 +212,17 @@ export class Trie {
    * a stack of its own and one shared path: a generator delegating to one per level passed each
    * entry up through every level above it. A node is visited (and put in the proof) when it is
    * reached, as a walk down each child in turn reaches it, so the proof keeps that order.
+   *
+   * With `after` (nibbles), a step is compared with it before its node is read: a path below it is
+   * skipped, a path above it (or extending it) is `free` and everything under it is yielded without
+   * more comparisons, and a path that is a prefix of it is walked on, its own value (a key at or
+   * below `after`) left out.
    */
   private *walk(
     start: RawNode,
     path: Uint8Array,
     proof: Uint8Array[] | null,
+    after: Uint8Array | null = null,
   ): Generator<[Uint8Array, Uint8Array]> {
     let nibbles = new Uint8Array(Math.max(64, path.length * 2));
     nibbles.set(path);
@@ -224,25 +238,32 @@ export class Trie {
     };
     // Each entry: the node (or its hash, to visit), the path length it continues from, and the
     // nibbles it adds there (a branch slot, or an extension's key).
-    const stack: WalkStep[] = [{ node: start, hash: null, depth: path.length, add: null }];
+    const stack: WalkStep[] = [{ node: start, hash: null, depth: 0, add: null, free: after === null }];
     for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
-      const len = step.add ? put(step.depth, step.add) : step.depth;
+      const len = step.add ? put(step.depth, step.add) : path.length;
+      let free = step.free;
+      if (!free) {
+        const r = relation(nibbles, step.depth, len, after!);
+        if (r < 0) continue;
+        free = r > 0;
+      }
       const node = step.node ?? this.visit(step.hash!, proof);
       switch (node.kind) {
         case 'leaf': {
           // `put` may grow the path: it runs before the path is read.
           const end = put(len, node.key);
-          yield [fromNibbles(nibbles, end), this.value(node.value.hash)];
+          if (free || relation(nibbles, len, end, after!) > 0)
+            yield [fromNibbles(nibbles, end), this.value(node.value.hash)];
           break;
         }
         case 'extension':
-          stack.push({ node: null, hash: node.child, depth: len, add: node.key });
+          stack.push({ node: null, hash: node.child, depth: len, add: node.key, free });
           break;
         case 'branch':
-          if (node.value) yield [fromNibbles(nibbles, len), this.value(node.value.hash)];
+          if (node.value && free) yield [fromNibbles(nibbles, len), this.value(node.value.hash)];
           for (let i = 15; i >= 0; i--) {
             const c = node.children.get(i);
-            if (c) stack.push({ node: null, hash: c, depth: len, add: SLOTS[i]! });
+            if (c) stack.push({ node: null, hash: c, depth: len, add: SLOTS[i]!, free });
           }
       }
     }
@@ -251,11 +272,29 @@ export class Trie {
 
 function* nothing(): Generator<[Uint8Array, Uint8Array]> {}
 
+/**
+ * How the path `nibbles[0, to)` stands to `after`, given that `nibbles[0, from)` is a prefix of it:
+ * -1 when every key under the path is at or below `after`, 1 when every one is above it, 0 when the
+ * path is itself a prefix of `after` (or equal to it).
+ */
+function relation(nibbles: Uint8Array, from: number, to: number, after: Uint8Array): -1 | 0 | 1 {
+  const n = Math.min(to, after.length);
+  for (let i = from; i < n; i++) {
+    const a = nibbles[i]!;
+    const b = after[i]!;
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return to > after.length ? 1 : 0;
+}
+
 interface WalkStep {
   readonly node: RawNode | null;
   readonly hash: CryptoHash | null;
+  /** Where `add` goes in the shared path; the first step's path is the scan's, compared from 0. */
   readonly depth: number;
   readonly add: Uint8Array | null;
+  /** Every key under this step is above the scan's `after` (or there is none). */
+  readonly free: boolean;
 }
 
 /** A branch slot's one nibble, made once. */

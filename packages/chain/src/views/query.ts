@@ -5,7 +5,6 @@ import {
   accountView,
   BorshReader,
   base58Encode,
-  compareBytes,
   concatBytes,
   decodeAccessKey,
   decodeAccount,
@@ -40,7 +39,8 @@ export const TRIE_VIEWER_STATE_SIZE_LIMIT = 50_000n;
  */
 export interface StateReader {
   get(key: Uint8Array): Uint8Array | undefined;
-  iterPrefix(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  /** Entries under `prefix`, ascending; with `after`, only those whose key is greater. */
+  iterPrefix(prefix: Uint8Array, after?: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
   iterPrefixWithProof(prefix: Uint8Array): { entries: [Uint8Array, Uint8Array][]; proof: Uint8Array[] };
 }
 
@@ -132,6 +132,34 @@ const MAX_VIEW_STATE_PAGE_ITEMS = 10_000;
 const MAX_VIEW_STATE_PAGE_BYTES = 50_000;
 
 /**
+ * Where a page of view_state ends: it takes entries until it holds `items` of them or `bytes` of
+ * their full keys and values, and ends at the first entry found after that.
+ */
+export class StatePageMeter {
+  private readonly items: number;
+  private readonly bytes: number;
+  private taken = 0;
+  private used = 0;
+
+  constructor(page: StatePage | undefined) {
+    this.items = page
+      ? Math.min(page.limit ?? MAX_VIEW_STATE_PAGE_ITEMS, MAX_VIEW_STATE_PAGE_ITEMS)
+      : Infinity;
+    this.bytes = page ? MAX_VIEW_STATE_PAGE_BYTES : Infinity;
+  }
+
+  /** The page ends before the next entry. */
+  get full(): boolean {
+    return this.taken >= this.items || this.used >= this.bytes;
+  }
+
+  take(key: Uint8Array, value: Uint8Array): void {
+    this.taken++;
+    this.used += key.length + value.length;
+  }
+}
+
+/**
  * `limit` null: no limit (config.json's trie_viewer_state_size_limit: null). A `page` is bounded by
  * nearcore's page caps instead of the whole-state limit.
  */
@@ -162,24 +190,20 @@ export function viewState(
   full.set(base);
   full.set(prefix, base.length);
   const values: { key: string; value: string }[] = [];
+  // The reader starts past the page's bound: a page costs its own keys, not all those before it.
+  const after = page?.afterKey ? concatBytes(base, page.afterKey) : undefined;
   const scan = includeProof
     ? at.trie.iterPrefixWithProof(full)
-    : { entries: at.trie.iterPrefix(full), proof: [] };
-  const after = page?.afterKey ? concatBytes(base, page.afterKey) : null;
-  const itemCap = page
-    ? Math.min(page.limit ?? MAX_VIEW_STATE_PAGE_ITEMS, MAX_VIEW_STATE_PAGE_ITEMS)
-    : Infinity;
-  const byteCap = page ? MAX_VIEW_STATE_PAGE_BYTES : Infinity;
-  let usedBytes = 0;
+    : { entries: at.trie.iterPrefix(full, after), proof: [] };
+  const meter = new StatePageMeter(page);
   let lastKey: string | undefined;
   for (const [k, v] of scan.entries) {
-    if (after && compareBytes(k, after) <= 0) continue;
-    if (values.length >= itemCap || usedBytes >= byteCap) {
+    if (meter.full) {
       // Another item exists: the page ends, naming its last key for the next.
       lastKey = values[values.length - 1]?.key;
       break;
     }
-    usedBytes += k.length + v.length;
+    meter.take(k, v);
     values.push({ key: toBase64(k.subarray(base.length)), value: toBase64(v) });
   }
   const out: Record<string, unknown> = { values };
