@@ -90,7 +90,8 @@ t.test('a bounded prefix scan: the keys above a bound, at most a limit of them',
   const tails = [[], [0], [0, 0], [0, 1], [0, 255], [1], [1, 0], [1, 0, 0], [2], [255], [255, 0]];
   const all = tails.map((tail) => Uint8Array.of(...base, ...tail));
   const u = new StoreUpdate();
-  all.forEach((k, i) => u.put(DBCol.StateHistory, historyKey(k, 10), encodeHistoryValue(Uint8Array.of(i))));
+  for (const [i, k] of all.entries())
+    u.put(DBCol.StateHistory, historyKey(k, 10), encodeHistoryValue(Uint8Array.of(i)));
   u.put(DBCol.StateHistory, historyKey(all[3]!, 20), encodeHistoryValue(null));
   u.put(DBCol.StateHistory, historyKey(utf8('\u0009app.nearx'), 10), encodeHistoryValue(utf8('x')));
   await store.commit(u);
