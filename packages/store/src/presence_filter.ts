@@ -14,11 +14,20 @@ export class PresenceFilter {
   /** Keys added (a key added twice counts twice): past `capacity` the filter admits more and more. */
   added = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    bits?: Uint32Array,
+  ) {
     let m = 1 << 16;
     while (m < capacity * BITS_PER_KEY && m < 2 ** 31) m *= 2;
-    this.bits = new Uint32Array(m / 32);
+    if (bits && bits.length !== m / 32) throw new RangeError('a filter of another size');
+    this.bits = bits ?? new Uint32Array(m / 32);
     this.mask = m - 1;
+  }
+
+  /** The filter's bits, as `new PresenceFilter(capacity, bits)` takes them back. */
+  get words(): Uint32Array {
+    return this.bits;
   }
 
   /** Adds `key`, or its bytes from `from` on (a key read with its column's prefix). */

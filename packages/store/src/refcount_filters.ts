@@ -18,6 +18,11 @@ export interface FilteredDb {
 
 const REFCOUNTED: readonly DBColumn[] = Object.values(DBCol).filter((c) => c.refcounted);
 
+/** The layout of `saved()`'s bytes: a format byte, a count, then each filter's header and words. */
+const SAVED_FORMAT = 1;
+/** Column id (u8), capacity and keys added (f64), words (u32). */
+const FILTER_HEADER = 21;
+
 export class RefcountFilters {
   /** Filters built and answering, by column id; null until the first is built. */
   private filters: Map<number, PresenceFilter> | null = null;
@@ -75,6 +80,71 @@ export class RefcountFilters {
       .finally(() => {
         this.run = null;
       });
+  }
+
+  /**
+   * The answering filters as bytes, for the store to keep across a clean close; null while none
+   * answer, a build runs or a batch is in flight (then the next open builds them again).
+   */
+  saved(): Uint8Array | null {
+    if (!this.filters || this.run !== null || this.inflight.size > 0) return null;
+    const filters = [...this.filters];
+    let size = 2;
+    for (const [, f] of filters) size += FILTER_HEADER + f.words.length * 4;
+    const out = new Uint8Array(size);
+    const view = new DataView(out.buffer);
+    out[0] = SAVED_FORMAT;
+    out[1] = filters.length;
+    let at = 2;
+    for (const [id, f] of filters) {
+      view.setUint8(at, id);
+      view.setFloat64(at + 1, f.capacity, true);
+      view.setFloat64(at + 9, f.added, true);
+      view.setUint32(at + 17, f.words.length, true);
+      at += FILTER_HEADER;
+      for (const w of f.words) {
+        view.setUint32(at, w, true);
+        at += 4;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Takes back filters `saved()` made, instead of a build: false (nothing taken) when the bytes are
+   * not a whole set of filters of this store's refcounted columns.
+   */
+  restore(bytes: Uint8Array): boolean {
+    if (this.filters || this.run !== null) return false;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (bytes.length < 2 || bytes[0] !== SAVED_FORMAT || bytes[1] !== REFCOUNTED.length) return false;
+    const filters = new Map<number, PresenceFilter>();
+    let at = 2;
+    for (let i = 0; i < REFCOUNTED.length; i++) {
+      if (at + FILTER_HEADER > bytes.length) return false;
+      const id = view.getUint8(at);
+      const capacity = view.getFloat64(at + 1, true);
+      const added = view.getFloat64(at + 9, true);
+      const count = view.getUint32(at + 17, true);
+      at += FILTER_HEADER;
+      if (!REFCOUNTED.some((c) => c.id === id) || filters.has(id)) return false;
+      if (!Number.isSafeInteger(capacity) || capacity < 0 || !Number.isSafeInteger(added) || added < 0)
+        return false;
+      if (at + count * 4 > bytes.length) return false;
+      const words = new Uint32Array(count);
+      for (let w = 0; w < count; w++, at += 4) words[w] = view.getUint32(at, true);
+      let filter: PresenceFilter;
+      try {
+        filter = new PresenceFilter(capacity, words);
+      } catch {
+        return false;
+      }
+      filter.added = added;
+      filters.set(id, filter);
+    }
+    if (at !== bytes.length) return false;
+    this.filters = filters;
+    return true;
   }
 
   /** Resolves once no filter is being built. */

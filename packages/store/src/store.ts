@@ -5,13 +5,21 @@ import { resolve } from 'node:path';
 import { isPartialView, offHeap, setU64 } from '@nearlite/primitives';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
-import type { DBColumn } from './columns.js';
+import { DBCol, type DBColumn } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
 import { type AddedKeys, type FilteredDb, RefcountFilters } from './refcount_filters.js';
 import { columnKey, columnKeyOf, type StoreOp, type StoreUpdate } from './store_update.js';
 import { forEachWrittenRow, ROW_ABSENT } from './written_rows.js';
+
+/**
+ * Where a clean close keeps its refcount filters (`StoreOptions.refcountFilter`), so the next open
+ * need not read every key of the refcounted columns again. The row stands for "no refcounted row
+ * has been added since these filters were saved": an open that takes it deletes it first, and a
+ * commit by a store without filters that writes a refcounted column deletes it too.
+ */
+const SAVED_FILTERS_KEY = columnPrefixed(DBCol.DbVersion.id, new TextEncoder().encode('refcount_filters'));
 
 type Db = ClassicLevel<Uint8Array, Uint8Array> | MemoryLevel<Uint8Array, Uint8Array>;
 
@@ -154,13 +162,28 @@ export class Store {
     private readonly db: Db,
     readonly path: string | null,
     opts: StoreOptions,
+    private readonly readOnly = false,
   ) {
     this.cache = new LruCache(opts.cacheBytes ?? 64 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
     this.writeThrough = opts.writeThrough ?? null;
     this.refcountFilters = opts.refcountFilter
       ? new RefcountFilters(this.filteredDb(), opts.refcountFilterKeys ?? 1 << 20, this.stats)
       : null;
-    this.refcountFilters?.start();
+  }
+
+  /**
+   * The filters a clean close kept take over, or a build starts. The kept row is deleted before
+   * anything else is written: from here on a crash leaves no row that could miss a key written since.
+   */
+  private async startRefcountFilters(): Promise<void> {
+    const filters = this.refcountFilters;
+    if (!filters) return;
+    const kept = this.readOnly ? undefined : this.db.getSync(SAVED_FILTERS_KEY);
+    if (kept) {
+      await this.db.del(SAVED_FILTERS_KEY);
+      if (filters.restore(kept)) return;
+    }
+    filters.start();
   }
 
   /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
@@ -186,7 +209,14 @@ export class Store {
         `cannot open the database at ${path}: ${cause?.message ?? String(err)}`,
       );
     }
-    return new Store(db, where, opts);
+    const store = new Store(db, where, opts, opts.readOnly ?? false);
+    try {
+      await store.startRefcountFilters();
+    } catch (err) {
+      await store.close();
+      throw new StoreError(StoreErrorCode.Io, `cannot open the database at ${path}: ${String(err)}`);
+    }
+    return store;
   }
 
   /**
@@ -202,7 +232,9 @@ export class Store {
     const { MemoryLevel } = await import('memory-level');
     const db = new MemoryLevel<Uint8Array, Uint8Array>(ENC);
     await db.open();
-    return new Store(db, null, opts);
+    const store = new Store(db, null, opts);
+    await store.startRefcountFilters();
+    return store;
   }
 
   // Every column is cached, absent rows too: this Store is the only writer of its database, and
@@ -353,12 +385,15 @@ export class Store {
     // from the first on, as one may start while this batch is made or written.
     const filters = this.refcountFilters;
     const added: AddedKeys | null = filters ? filters.begin() : null;
+    // Filters saved by another store's clean close would not know of the rows this batch adds.
+    let savedFiltersStale = !filters && update.refcounts.size > 0;
     try {
       for (const op of update.ops) {
         const k = columnPrefixed(op.col.id, op.key);
         if (op.type === 'put') {
           batch.put(k, offHeapCopy(op.value));
           if (filters && added && op.col.refcounted) filters.add(added, op.col.id, op.key);
+          else if (op.col.refcounted) savedFiltersStale = true;
         } else batch.del(k);
         // A direct put on a refcounted column is stored as given; only folded counts are cached.
         const cached = cacheRows && !op.col.refcounted && this.writesThrough(op.col);
@@ -400,6 +435,7 @@ export class Store {
         batch.put(k, keep ? offHeapCopy(stored) : stored);
         written.push([ck, keep ? stored : null]);
       }
+      if (savedFiltersStale) batch.del(SAVED_FILTERS_KEY);
       this.dropIdleIterators();
       try {
         await batch.write();
@@ -497,7 +533,11 @@ export class Store {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // The last write: every batch before it is in the filters (none is in flight), and from this
+    // tick on `closed` refuses any other.
+    const saved = this.readOnly ? null : (this.refcountFilters?.saved() ?? null);
     this.closed = true;
+    if (saved) await this.db.put(SAVED_FILTERS_KEY, saved).catch(() => undefined);
     this.dropIdleIterators();
     try {
       await this.db.close();

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
@@ -170,4 +171,91 @@ t.test('a store closed while its filter is built closes cleanly', async (t) => {
   await reopened.refcountFilterSettled();
   t.equal(reopened.stats.refcountFilterBuilds, 1);
   await reopened.close();
+});
+
+t.test(
+  'a clean close keeps the filters: the next open takes them instead of reading every key',
+  async (t) => {
+    const dir = join(tempDir(t), 'data');
+    const old = Array.from({ length: 5_000 }, hash);
+    await storeWithNodes(dir, old, Uint8Array.of(1));
+    const first = await Store.open(dir, { refcountFilter: true });
+    await first.refcountFilterSettled();
+    t.equal(first.stats.refcountFilterBuilds, 1);
+    const added = Array.from({ length: 300 }, hash);
+    const u = new StoreUpdate();
+    for (const k of added) u.incRef(DBCol.State, k, Uint8Array.of(2));
+    await first.commit(u);
+    await first.close();
+
+    const second = await Store.open(dir, { refcountFilter: true });
+    await second.refcountFilterSettled();
+    t.equal(second.stats.refcountFilterBuilds, 0, 'nothing built: the kept filters answer');
+    t.equal(
+      second.get(DBCol.DbVersion, Buffer.from('refcount_filters')),
+      undefined,
+      'the open deleted the row',
+    );
+    const fresh = Array.from({ length: 100 }, hash);
+    const v = new StoreUpdate();
+    for (const k of [...old.slice(0, 100), ...added]) v.incRef(DBCol.State, k, Uint8Array.of(1));
+    for (const k of fresh) v.incRef(DBCol.State, k, Uint8Array.of(3));
+    await second.commit(v);
+    t.equal(second.stats.refcountsFiltered, 100, 'only the new keys were denied');
+    t.ok(
+      [...old.slice(0, 100), ...added].every((k) => second.refcount(DBCol.State, k) === 2),
+      'keys of both earlier opens are admitted, their counts read',
+    );
+    await second.close();
+  },
+);
+
+t.test('kept filters are not taken after a crash or a write by a store without filters', async (t) => {
+  const dir = join(tempDir(t), 'data');
+  await storeWithNodes(dir, Array.from({ length: 1_000 }, hash), Uint8Array.of(1));
+  const first = await Store.open(dir, { refcountFilter: true });
+  await first.refcountFilterSettled();
+  await first.close();
+
+  // A store without filters (a tool, another thread's store) adds a trie node: the kept row goes.
+  const plainKey = hash();
+  const plain = await Store.open(dir);
+  await plain.commit(new StoreUpdate().incRef(DBCol.State, plainKey, Uint8Array.of(7)));
+  await plain.close();
+  const afterPlain = await Store.open(dir, { refcountFilter: true });
+  await afterPlain.refcountFilterSettled();
+  t.equal(afterPlain.stats.refcountFilterBuilds, 1, 'built again');
+  await afterPlain.commit(new StoreUpdate().incRef(DBCol.State, plainKey, Uint8Array.of(7)));
+  t.equal(afterPlain.refcount(DBCol.State, plainKey), 2, 'the plain store’s node is counted');
+  await afterPlain.close();
+
+  // A process killed after its open took the row and wrote new nodes: no row is left to take.
+  const crashKey = hash();
+  const script = `
+    import { DBCol, Store, StoreUpdate } from '@nearlite/store';
+    const s = await Store.open(${JSON.stringify(dir)}, { refcountFilter: true });
+    await s.refcountFilterSettled();
+    await s.commit(new StoreUpdate().incRef(DBCol.State, Uint8Array.from(${JSON.stringify([...crashKey])}), Uint8Array.of(9)));
+    process.kill(process.pid, 'SIGKILL');
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() });
+  t.equal(r.signal, 'SIGKILL', `the writer was killed (${r.stderr})`);
+  const afterCrash = await Store.open(dir, { refcountFilter: true });
+  await afterCrash.refcountFilterSettled();
+  t.equal(afterCrash.stats.refcountFilterBuilds, 1, 'built again after the crash');
+  await afterCrash.commit(new StoreUpdate().incRef(DBCol.State, crashKey, Uint8Array.of(9)));
+  t.equal(afterCrash.refcount(DBCol.State, crashKey), 2, 'the crashed writer’s node is counted');
+  await afterCrash.close();
+
+  // Kept bytes that are not a whole set of filters are left for a build.
+  const broken = await Store.open(dir);
+  const bad = new StoreUpdate();
+  bad.put(DBCol.DbVersion, Buffer.from('refcount_filters'), Uint8Array.of(1, 1, 3));
+  await broken.commit(bad);
+  await broken.close();
+  const afterBroken = await Store.open(dir, { refcountFilter: true });
+  await afterBroken.refcountFilterSettled();
+  t.equal(afterBroken.stats.refcountFilterBuilds, 1, 'built instead of taking broken bytes');
+  t.equal(afterBroken.get(DBCol.DbVersion, Buffer.from('refcount_filters')), undefined, 'and they are gone');
+  await afterBroken.close();
 });
