@@ -44,18 +44,24 @@ export class PrefetchedState implements StateReader {
     const entries: [Uint8Array, Uint8Array][] = [];
     const batch = Math.min(page.limit ?? PAGE_BATCH, PAGE_BATCH) + 1;
     let from = after;
-    for (;;) {
+    // Until an entry is found with the caps reached (the view needs it to name a next page), or the
+    // prefix ends: caps reached by a batch's last entry still want the next batch's first.
+    let more = true;
+    while (more) {
       const got = await this.history.scanAt(prefix, this.height, {
         ...(from ? { after: from } : {}),
         limit: batch,
       });
+      more = got.length === batch;
       for (const e of got) {
         entries.push(e);
-        if (meter.full) break;
+        if (meter.full) {
+          more = false;
+          break;
+        }
         meter.take(e[0], e[1]);
       }
-      if (meter.full || got.length < batch) break;
-      from = got[got.length - 1]![0];
+      from = got[got.length - 1]?.[0];
     }
     this.pages.push({ prefix, after, entries });
     return this;

@@ -5,6 +5,7 @@ import {
   HistoryStore,
   historyKey,
   historyKeyPrefix,
+  PrefetchedState,
 } from '@nearlite/follower';
 import { compareBytes, utf8 } from '@nearlite/primitives';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
@@ -113,5 +114,28 @@ t.test('a bounded prefix scan: the keys above a bound, at most a limit of them',
         t.same(hex(got), hex(want), `at ${h} after ${Buffer.from(after).toString('hex')} limit ${limit}`);
       }
   }
+  await store.close();
+});
+
+t.test('a page read from history brings the entry past its caps, whichever batch holds it', async (t) => {
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  // 300 entries of 195 bytes of full key and value: the 50,000-byte cap is reached by the 257th,
+  // the last of the first batch (256 + 1), so the entry past it is the next batch's first.
+  const base = utf8('\u0009app.near,');
+  const keyOf = (i: number) => Uint8Array.of(...base, i >> 8, i & 255);
+  const value = new Uint8Array(195 - keyOf(0).length).fill(7);
+  const u = new StoreUpdate();
+  for (let i = 0; i < 300; i++) u.put(DBCol.StateHistory, historyKey(keyOf(i), 5), encodeHistoryValue(value));
+  await store.commit(u);
+  const taken = async (after: Uint8Array | undefined, limit: number | null) => {
+    const state = await new PrefetchedState(history, 10).page(base, after, { afterKey: null, limit });
+    return [...state.iterPrefix(base, after)].map(([k]) => (k[k.length - 2]! << 8) | k[k.length - 1]!);
+  };
+  const whole = await taken(undefined, null);
+  t.equal(whole.length, 258, 'the 257 entries the caps take, and the next');
+  t.same(whole.slice(-2), [256, 257]);
+  t.same(await taken(keyOf(290), null), [291, 292, 293, 294, 295, 296, 297, 298, 299], 'the prefix ends');
+  t.same(await taken(keyOf(9), 3), [10, 11, 12, 13], 'three items and the next');
   await store.close();
 });
