@@ -4,6 +4,7 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
+  checkViewState,
   computeBpHash,
   congestionLevel,
   congestionLimits,
@@ -252,7 +253,10 @@ export class FollowerBackend implements RpcBackend {
       case 'view_state': {
         if (req.includeProof) throw proofUnavailable();
         await state.key(trieKeyAccount(id));
-        await state.key(trieKeyContractCode(id));
+        // The code's size counts against the limit of an unpaged view only.
+        if (!req.page) await state.key(trieKeyContractCode(id));
+        // Refused for its size before the state is read: a contract's history can hold gigabytes.
+        checkViewState(this.at(b, state), id, this.o.stateSizeLimit, req.page);
         const base = trieKeyContractDataPrefix(id);
         const full = concatBytes(base, req.prefix);
         const after = req.page?.afterKey ? concatBytes(base, req.page.afterKey) : undefined;

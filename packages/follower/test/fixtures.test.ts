@@ -1,9 +1,16 @@
 // Every real block of the fixtures is ingested and served; the answers are derived from the data.
 
-import { gcFollowerStep, ingestBlock } from '@nearlite/follower';
-import { base58Encode, fromHex, stringifyJson, toBase64 } from '@nearlite/primitives';
-import { DBCol } from '@nearlite/store';
+import {
+  encodeHistoryValue,
+  gcFollowerStep,
+  type HistoryStore,
+  historyKey,
+  ingestBlock,
+} from '@nearlite/follower';
+import { base58Encode, encodeAccount, fromHex, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
+import { DBCol, StoreUpdate } from '@nearlite/store';
 import { BlockVerificationError, jsonEqual, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
+import { trieKeyAccount, trieKeyContractData } from '@nearlite/trie';
 import t from 'tap';
 import { CHANGES_TYPE } from '../../../test/helpers/mainnet.js';
 import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
@@ -379,5 +386,54 @@ t.test('GC collects a block with every row it wrote, and moves the tail', async 
   });
   t.equal(query.error?.cause.name, 'GARBAGE_COLLECTED_BLOCK');
   await servesBlock(t, backend, b);
+  await store.close();
+});
+
+t.test('view_state over the size limit is refused before the state is read from history', async (t) => {
+  let scans = 0;
+  const { store, history, backend } = await openFollower(tempDir(t), {
+    readThrough: (h) =>
+      new Proxy(h, {
+        get(target, prop) {
+          if (prop === 'scanAt')
+            return (...a: Parameters<HistoryStore['scanAt']>) => {
+              scans++;
+              return target.scanAt(...a);
+            };
+          const v = Reflect.get(target, prop, target);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      }),
+  });
+  const m = loadFixture('mainnet-93085141').message;
+  await ingestBlock(history, m);
+  // An account whose recorded storage is far past the 50,000-byte limit, with three data rows.
+  const height = m.block.header.height;
+  const id = 'big-state.near';
+  const u = new StoreUpdate();
+  const account = { amount: 10n ** 24n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 5_000_000n };
+  u.put(
+    DBCol.StateHistory,
+    historyKey(trieKeyAccount(id), height),
+    encodeHistoryValue(encodeAccount(account)),
+  );
+  for (const k of ['a', 'b', 'c'])
+    u.put(
+      DBCol.StateHistory,
+      historyKey(trieKeyContractData(id, utf8(k)), height),
+      encodeHistoryValue(utf8(k)),
+    );
+  await store.commit(u);
+  const base = { request_type: 'view_state', account_id: id, prefix_base64: '', finality: 'final' };
+  const whole = await rpc(backend, 'query', base);
+  t.equal(whole.error.cause.name, 'TOO_LARGE_CONTRACT_STATE');
+  t.equal(scans, 0, 'no scan of the state');
+  const page = await rpc(backend, 'query', { ...base, limit: 2 });
+  t.same(
+    page.result.values.map((v: { key: string }) => v.key),
+    [toBase64(utf8('a')), toBase64(utf8('b'))],
+  );
+  t.equal(page.result.last_key, toBase64(utf8('b')), 'a paged view is not held to the limit');
+  t.equal(scans, 1);
   await store.close();
 });

@@ -1,7 +1,7 @@
 // Test helpers: a follower store on disk, its backend, and JSON-RPC calls through the real dispatcher.
 import { join } from 'node:path';
 import type { Genesis } from '@nearlite/chain';
-import { FollowerBackend, HistoryStore, type UpstreamRpc } from '@nearlite/follower';
+import { FollowerBackend, type HistoryReader, HistoryStore, type UpstreamRpc } from '@nearlite/follower';
 import { dispatch } from '@nearlite/jsonrpc';
 import { Store } from '@nearlite/store';
 
@@ -11,12 +11,17 @@ export { MAINNET_GENESIS, mainnetGenesis } from '../../../test/helpers/mainnet.j
 
 export async function openFollower(
   dir: string,
-  opts: { genesis?: Genesis; upstream?: UpstreamRpc | null } = {},
+  opts: {
+    genesis?: Genesis;
+    upstream?: UpstreamRpc | null;
+    /** What the backend reads through instead of the store itself (to watch its reads). */
+    readThrough?: (h: HistoryStore) => HistoryReader;
+  } = {},
 ): Promise<{ store: Store; history: HistoryStore; backend: FollowerBackend }> {
   const store = await Store.open(join(dir, 'data'));
   const history = new HistoryStore(store);
   const backend = new FollowerBackend({
-    history,
+    history: opts.readThrough ? opts.readThrough(history) : history,
     genesis: opts.genesis ?? mainnetGenesis(),
     runtimeConfigView: {},
     version: 'test',

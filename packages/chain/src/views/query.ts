@@ -160,6 +160,32 @@ export class StatePageMeter {
 }
 
 /**
+ * What view_state checks before it reads any of the state: the account exists and, unpaged, its
+ * state is within `limit` (null: none). A reader that must fetch the state first (a follower's
+ * history) asks this before it does, so a view refused for its size costs no scan of the state.
+ */
+export function checkViewState(
+  at: QueryAt,
+  accountId: string,
+  limit: bigint | null = TRIE_VIEWER_STATE_SIZE_LIMIT,
+  page?: StatePage,
+): void {
+  const account = loadAccount(at, accountId);
+  // A paged view skips the whole-state limit: its pages are bounded instead.
+  if (page) return;
+  // nearcore subtracts only local code: a global contract's reference counts as state here.
+  const code = at.trie.get(trieKeyContractCode(accountId));
+  const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
+  if (limit !== null && stateSize > limit) {
+    throw new HandlerError(
+      'TOO_LARGE_CONTRACT_STATE',
+      { contract_account_id: accountId, ...blockFields(at) },
+      `State of contract ${accountId} is too large to be viewed`,
+    );
+  }
+}
+
+/**
  * `limit` null: no limit (config.json's trie_viewer_state_size_limit: null). A `page` is bounded by
  * nearcore's page caps instead of the whole-state limit.
  */
@@ -171,20 +197,7 @@ export function viewState(
   limit: bigint | null = TRIE_VIEWER_STATE_SIZE_LIMIT,
   page?: StatePage,
 ): object {
-  const account = loadAccount(at, accountId);
-  // A paged view skips the whole-state limit: its pages are bounded instead.
-  if (!page) {
-    // nearcore subtracts only local code: a global contract's reference counts as state here.
-    const code = at.trie.get(trieKeyContractCode(accountId));
-    const stateSize = account.storageUsage - BigInt(code?.length ?? 0);
-    if (limit !== null && stateSize > limit) {
-      throw new HandlerError(
-        'TOO_LARGE_CONTRACT_STATE',
-        { contract_account_id: accountId, ...blockFields(at) },
-        `State of contract ${accountId} is too large to be viewed`,
-      );
-    }
-  }
+  checkViewState(at, accountId, limit, page);
   const base = trieKeyContractDataPrefix(accountId);
   const full = new Uint8Array(base.length + prefix.length);
   full.set(base);
