@@ -286,7 +286,34 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     return value;
   }
 
+  /**
+   * A prefix's keys come from their flat rows, one a key, so a key changed in every block costs one
+   * row rather than all its history; only a key changed after `height` is looked up in the history
+   * (one seek). A history without flat rows is walked row by row.
+   */
   async scanAt(
+    prefix: Uint8Array,
+    height: number,
+    bound: ScanBound = {},
+  ): Promise<[Uint8Array, Uint8Array][]> {
+    if (!this.hasFlatState()) return this.scanHistoryAt(prefix, height, bound);
+    const out: [Uint8Array, Uint8Array][] = [];
+    const limit = bound.limit ?? Infinity;
+    if (limit <= 0) return out;
+    // The first key above `after` is `after` ‖ 0x00.
+    const from = bound.after ? concatBytes(bound.after, Uint8Array.of(0)) : undefined;
+    const gte = from && compareBytes(from, prefix) > 0 ? from : undefined;
+    for await (const [key, row] of this.store.iter(DBCol.StateHistoryFlat, prefix, gte ? { gte } : {})) {
+      const flat = flatValueAt(row, height);
+      const value = flat === FLAT_MISS ? await this.valueAt(key, height) : flat;
+      if (value) out.push([key.slice(), value.slice()]);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** `scanAt` over the history rows themselves: every row of every key under the prefix. */
+  async scanHistoryAt(
     prefix: Uint8Array,
     height: number,
     bound: ScanBound = {},

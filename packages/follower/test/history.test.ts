@@ -1,5 +1,6 @@
 import {
   decodeHistoryKey,
+  encodeFlatRow,
   encodeHistoryValue,
   escapeKey,
   HistoryStore,
@@ -137,5 +138,75 @@ t.test('a page read from history brings the entry past its caps, whichever batch
   t.same(whole.slice(-2), [256, 257]);
   t.same(await taken(keyOf(290), null), [291, 292, 293, 294, 295, 296, 297, 298, 299], 'the prefix ends');
   t.same(await taken(keyOf(9), 3), [10, 11, 12, 13], 'three items and the next');
+  await store.close();
+});
+
+t.test('prefix scans from the flat rows answer as the history rows do, one row a key', async (t) => {
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  const base = utf8('\u0009app.near,');
+  const keyOf = (tail: number[]) => Uint8Array.of(...base, ...tail);
+  const tails = [[], [0], [0, 0], [1], [1, 0], [2], [3], [255]];
+  await history.writeGenesis(
+    0,
+    tails.slice(0, 4).map((tail) => ({ key: keyOf(tail), value: Uint8Array.of(tail.length) })),
+  );
+  // Later blocks as the writer records them: each history row with the key's flat row beside it.
+  const put = async (tail: number[], height: number, value: Uint8Array | null) => {
+    const u = new StoreUpdate();
+    const stored = encodeHistoryValue(value);
+    u.put(DBCol.StateHistory, historyKey(keyOf(tail), height), stored);
+    u.put(DBCol.StateHistoryFlat, keyOf(tail), encodeFlatRow(height, stored));
+    await store.commit(u);
+  };
+  await put([1, 0], 10, utf8('new at 10'));
+  await put([0], 20, null);
+  await put([2], 30, utf8('new at 30'));
+  await put([0], 40, utf8('back at 40'));
+  await put([255], 50, utf8('x'));
+  // A hot key, changed at every height from 100 to 2,099.
+  for (let h = 100; h < 2100; h += 100) {
+    const u = new StoreUpdate();
+    for (let i = h; i < h + 100; i++)
+      u.put(DBCol.StateHistory, historyKey(keyOf([3]), i), encodeHistoryValue(utf8(`hot ${i}`)));
+    u.put(
+      DBCol.StateHistoryFlat,
+      keyOf([3]),
+      encodeFlatRow(h + 99, encodeHistoryValue(utf8(`hot ${h + 99}`))),
+    );
+    await store.commit(u);
+  }
+  t.ok(history.hasFlatState());
+  const hex = (rows: [Uint8Array, Uint8Array][]) =>
+    rows.map(([k, v]) => `${Buffer.from(k).toString('hex')}=${Buffer.from(v).toString()}`);
+  let checked = 0;
+  for (const h of [0, 5, 10, 25, 35, 45, 99, 100, 1234, 2099, 5000])
+    for (const after of [undefined, keyOf([]), keyOf([0]), keyOf([0, 0, 0]), keyOf([3]), utf8('\u0009')])
+      for (const limit of [undefined, 1, 2]) {
+        const b = { ...(after ? { after } : {}), ...(limit ? { limit } : {}) };
+        const want = await history.scanHistoryAt(base, h, b);
+        const got = await history.scanAt(base, h, b);
+        if (hex(got).join() !== hex(want).join()) t.same(hex(got), hex(want), `at ${h} ${JSON.stringify(b)}`);
+        checked++;
+      }
+  t.equal(checked, 198, 'every height, bound and limit answered alike');
+  t.same(hex(await history.scanAt(keyOf([3]), 1234)), [
+    `${Buffer.from(keyOf([3])).toString('hex')}=hot 1234`,
+  ]);
+
+  // What each reads of the hot key: its one flat row, against every history row above the height.
+  const rows = { n: 0 };
+  const iter = store.iter.bind(store);
+  store.iter = async function* (...a: Parameters<Store['iter']>) {
+    for await (const r of iter(...a)) {
+      rows.n++;
+      yield r;
+    }
+  } as Store['iter'];
+  await history.scanAt(keyOf([3]), 200);
+  t.equal(rows.n, 1, 'the flat scan read one row (and the key’s value at 200 by a seek)');
+  rows.n = 0;
+  await history.scanHistoryAt(keyOf([3]), 200);
+  t.ok(rows.n > 1800, `the history walk read ${rows.n} rows`);
   await store.close();
 });
