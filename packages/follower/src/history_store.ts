@@ -8,7 +8,6 @@ import {
   binaryKey,
   bytesEqual,
   type CryptoHash,
-  compareBytes,
   concatBytes,
   fromUtf8,
 } from '@nearlite/primitives';
@@ -261,7 +260,11 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   /** The value of a trie key as of `height` (after that block), or null when absent then. */
   async valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
     const flat = this.valueAtSync(trieKey, height);
-    if (flat !== FLAT_MISS) return flat;
+    return flat === FLAT_MISS ? this.historyValueAt(trieKey, height) : flat;
+  }
+
+  /** `valueAt` from the history rows (its flat row could not tell): one seek, shared and remembered. */
+  private async historyValueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
     const cacheKey = binaryKey(trieKey);
     const known = this.seeks.get(cacheKey, height);
     if (known !== undefined) return known;
@@ -301,11 +304,10 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     const limit = bound.limit ?? Infinity;
     if (limit <= 0) return out;
     // The first key above `after` is `after` ‖ 0x00.
-    const from = bound.after ? concatBytes(bound.after, Uint8Array.of(0)) : undefined;
-    const gte = from && compareBytes(from, prefix) > 0 ? from : undefined;
-    for await (const [key, row] of this.store.iter(DBCol.StateHistoryFlat, prefix, gte ? { gte } : {})) {
+    const gte = bound.after ? concatBytes(bound.after, Uint8Array.of(0)) : undefined;
+    for await (const [key, row] of this.store.iter(DBCol.StateHistoryFlat, prefix, { gte })) {
       const flat = flatValueAt(row, height);
-      const value = flat === FLAT_MISS ? await this.valueAt(key, height) : flat;
+      const value = flat === FLAT_MISS ? await this.historyValueAt(key, height) : flat;
       if (value) out.push([key.slice(), value.slice()]);
       if (out.length >= limit) break;
     }
@@ -323,10 +325,8 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     if (limit <= 0) return out;
     let lastKey: Uint8Array | null = null;
     let done = false;
-    const from = bound.after ? historyRowsAfter(bound.after) : undefined;
-    const scan = historyScanPrefix(prefix);
-    const gte = from && compareBytes(from, scan) > 0 ? from : undefined;
-    for await (const [k, v] of this.store.iter(DBCol.StateHistory, scan, gte ? { gte } : {})) {
+    const gte = bound.after ? historyRowsAfter(bound.after) : undefined;
+    for await (const [k, v] of this.store.iter(DBCol.StateHistory, historyScanPrefix(prefix), { gte })) {
       const { trieKey, height: h } = decodeHistoryKey(k);
       if (lastKey === null || !bytesEqual(trieKey, lastKey)) {
         lastKey = trieKey;

@@ -2,7 +2,7 @@
 // development dependency loaded on first use.
 // Reads are synchronous (`getSync`) because the VM's storage host functions cannot await.
 import { resolve } from 'node:path';
-import { isPartialView, offHeap, setU64 } from '@nearlite/primitives';
+import { compareBytes, isPartialView, offHeap, setU64 } from '@nearlite/primitives';
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import { DBCol, type DBColumn } from './columns.js';
@@ -287,13 +287,17 @@ export class Store {
     return v === undefined ? 0 : readRc(v);
   }
 
-  /** Rows of one column whose key starts with `prefix`, ascending. Keys are returned without the column byte. */
+  /**
+   * Rows of one column whose key starts with `prefix`, ascending; with `gte`, from there on (a `gte`
+   * below the prefix starts at the prefix). Keys are returned without the column byte.
+   */
   async *iter(
     col: DBColumn,
     prefix: Uint8Array = new Uint8Array(0),
-    opts: { limit?: number; reverse?: boolean; gte?: Uint8Array } = {},
+    opts: { limit?: number; reverse?: boolean; gte?: Uint8Array | undefined } = {},
   ): AsyncGenerator<[Uint8Array, Uint8Array]> {
-    const gte = columnPrefixed(col.id, opts.gte ?? prefix);
+    const from = opts.gte && compareBytes(opts.gte, prefix) > 0 ? opts.gte : prefix;
+    const gte = columnPrefixed(col.id, from);
     const lt = upperBound(columnPrefixed(col.id, prefix));
     const it = (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({
       gte,
