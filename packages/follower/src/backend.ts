@@ -29,6 +29,7 @@ import {
   viewCode,
   viewGasKeyNonces,
   viewState,
+  viewStateRange,
 } from '@nearlite/chain';
 import {
   type BlockId,
@@ -45,7 +46,6 @@ import {
   base58Encode,
   bytesEqual,
   type CryptoHash,
-  concatBytes,
   decodeSignedTransaction,
   HandlerError,
   parsePublicKey,
@@ -59,7 +59,6 @@ import {
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
   trieKeyContractCode,
-  trieKeyContractDataPrefix,
 } from '@nearlite/trie';
 import { resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
@@ -257,9 +256,7 @@ export class FollowerBackend implements RpcBackend {
         if (!req.page) await state.key(trieKeyContractCode(id));
         // Refused for its size before the state is read: a contract's history can hold gigabytes.
         checkViewState(this.at(b, state), id, this.o.stateSizeLimit, req.page);
-        const base = trieKeyContractDataPrefix(id);
-        const full = concatBytes(base, req.prefix);
-        const after = req.page?.afterKey ? concatBytes(base, req.page.afterKey) : undefined;
+        const { full, after } = viewStateRange(id, req.prefix, req.page);
         await (req.page ? state.page(full, after, req.page) : state.prefix(full));
         return viewState(this.at(b, state), id, req.prefix, false, this.o.stateSizeLimit, req.page);
       }

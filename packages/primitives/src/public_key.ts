@@ -15,8 +15,6 @@ export type KeyType = (typeof KeyType)[keyof typeof KeyType];
 export const PUBLIC_KEY_LENGTH: Readonly<Record<KeyType, number>> = { 0: 32, 1: 64, 2: 1952, 3: 32 };
 /** Bytes of a signature's data by its key type (no signature is made with a handle). */
 export const SIGNATURE_LENGTH: Readonly<Record<number, number>> = { 0: 64, 1: 65, 2: 3309 };
-const KEY_LEN = PUBLIC_KEY_LENGTH;
-const SIG_LEN = SIGNATURE_LENGTH;
 const PREFIX: Record<KeyType, string> = { 0: 'ed25519', 1: 'secp256k1', 2: 'ml-dsa-65', 3: 'ml-dsa-65-hash' };
 /** Hashed before an ML-DSA-65 key's bytes to make its trie handle (near-crypto's `HashDomainTag`). */
 const ML_DSA_65_HANDLE_DOMAIN = new TextEncoder().encode('near:ml-dsa-65-pubkey-hash:v1');
@@ -76,7 +74,7 @@ const HANDLE_TYPES: readonly KeyType[] = [KeyType.ED25519, KeyType.SECP256K1, Ke
 
 /** A key as transactions, actions and requests carry it (`ed25519:`, `secp256k1:`, `ml-dsa-65:`). */
 export function parsePublicKey(text: string): PublicKey {
-  return parseTyped(text, KEY_LEN, 'public key', WIRE_TYPES);
+  return parseTyped(text, PUBLIC_KEY_LENGTH, 'public key', WIRE_TYPES);
 }
 
 /**
@@ -84,7 +82,7 @@ export function parsePublicKey(text: string): PublicKey {
  * its `ml-dsa-65-hash:` handle, never in full.
  */
 export function parsePublicKeyHandle(text: string): PublicKey {
-  return parseTyped(text, KEY_LEN, 'public key', HANDLE_TYPES);
+  return parseTyped(text, PUBLIC_KEY_LENGTH, 'public key', HANDLE_TYPES);
 }
 
 /**
@@ -118,14 +116,14 @@ export function writePublicKey(w: BorshWriter, pk: PublicKey): void {
 export function readPublicKey(r: BorshReader): PublicKey {
   const t = r.u8();
   if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown public key type ${t}`);
-  return { keyType: t, data: r.fixed(KEY_LEN[t]).slice() };
+  return { keyType: t, data: r.fixed(PUBLIC_KEY_LENGTH[t]).slice() };
 }
 
 /** A `PublicKeyHandle` (tags 0, 1, 3): what an access key's trie key ends with. */
 export function readPublicKeyHandle(r: BorshReader): PublicKey {
   const t = r.u8();
   if (t !== 0 && t !== 1 && t !== 3) throw new BorshError(`unknown public key handle type ${t}`);
-  return { keyType: t, data: r.fixed(KEY_LEN[t]).slice() };
+  return { keyType: t, data: r.fixed(PUBLIC_KEY_LENGTH[t]).slice() };
 }
 
 export function writeSignature(w: BorshWriter, sig: Signature): void {
@@ -135,7 +133,7 @@ export function writeSignature(w: BorshWriter, sig: Signature): void {
 export function readSignature(r: BorshReader): Signature {
   const t = r.u8();
   if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown signature type ${t}`);
-  return { keyType: t, data: r.fixed(SIG_LEN[t]!).slice() };
+  return { keyType: t, data: r.fixed(SIGNATURE_LENGTH[t]!).slice() };
 }
 
 /** borsh bytes of a public key (1 type byte + raw key). */

@@ -33,10 +33,7 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
         blockHash: t.blockHash,
         nonce: t.nonce,
         // Each of a gas key's nonces is a sequence of its own.
-        accessKeyId:
-          t.nonceIndex === undefined
-            ? `${t.signerId}:${formatPublicKey(t.publicKey)}`
-            : `${t.signerId}:${formatPublicKey(t.publicKey)}#${t.nonceIndex}`,
+        accessKeyId: `${t.signerId}:${formatPublicKey(t.publicKey)}${t.nonceIndex === undefined ? '' : `#${t.nonceIndex}`}`,
         signatureCheck: { message: stx.hash, publicKey: t.publicKey, signature: stx.signature },
       };
     },

@@ -3,7 +3,6 @@ import {
   type Account,
   accessKeyView,
   accountView,
-  BorshReader,
   base58Encode,
   concatBytes,
   decodeAccessKey,
@@ -13,7 +12,6 @@ import {
   type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
-  readPublicKeyHandle,
   sha256,
   toBase64,
   u64View,
@@ -21,6 +19,7 @@ import {
 import { globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
 import {
   gasKeyNonceKey,
+  parseTrieKey,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
@@ -186,6 +185,20 @@ export function checkViewState(
 }
 
 /**
+ * The trie keys a view_state reads: the contract data's `base`, the `full` prefix under it, and a
+ * page's bound as a trie key (`after`; every key read is above it).
+ */
+export function viewStateRange(
+  accountId: string,
+  prefix: Uint8Array,
+  page?: StatePage,
+): { readonly base: Uint8Array; readonly full: Uint8Array; readonly after: Uint8Array | undefined } {
+  const base = trieKeyContractDataPrefix(accountId);
+  const after = page?.afterKey ? concatBytes(base, page.afterKey) : undefined;
+  return { base, full: concatBytes(base, prefix), after };
+}
+
+/**
  * `limit` null: no limit (config.json's trie_viewer_state_size_limit: null). A `page` is bounded by
  * nearcore's page caps instead of the whole-state limit.
  */
@@ -198,13 +211,9 @@ export function viewState(
   page?: StatePage,
 ): object {
   checkViewState(at, accountId, limit, page);
-  const base = trieKeyContractDataPrefix(accountId);
-  const full = new Uint8Array(base.length + prefix.length);
-  full.set(base);
-  full.set(prefix, base.length);
-  const values: { key: string; value: string }[] = [];
   // The reader starts past the page's bound: a page costs its own keys, not all those before it.
-  const after = page?.afterKey ? concatBytes(base, page.afterKey) : undefined;
+  const { base, full, after } = viewStateRange(accountId, prefix, page);
+  const values: { key: string; value: string }[] = [];
   const scan = includeProof
     ? at.trie.iterPrefixWithProof(full)
     : { entries: at.trie.iterPrefix(full, after), proof: [] };
@@ -256,13 +265,8 @@ export function viewGasKeyNonces(at: QueryAt, accountId: string, publicKey: stri
   for (let i = 0; i < gasKey.numNonces; i++) {
     const v = at.trie.get(gasKeyNonceKey(keyKey, i));
     if (!v) {
-      throw new HandlerError(
-        'INTERNAL_ERROR',
-        {
-          error_message: `gas key nonce at index ${i} does not exist for account ${accountId} and public key ${publicKey}`,
-        },
-        `gas key nonce at index ${i} does not exist for account ${accountId} and public key ${publicKey}`,
-      );
+      const message = `gas key nonce at index ${i} does not exist for account ${accountId} and public key ${publicKey}`;
+      throw new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
     }
     nonces.push(u64View(decodeGasKeyNonce(v)));
   }
@@ -273,10 +277,9 @@ export function viewAccessKeyList(at: QueryAt, accountId: string): object {
   const prefix = trieKeyAccessKeyPrefix(accountId);
   const keys: object[] = [];
   for (const [k, v] of at.trie.iterPrefix(prefix)) {
-    const r = new BorshReader(k.subarray(prefix.length));
-    const pk = readPublicKeyHandle(r);
-    if (r.remaining > 0) continue; // one of a gas key's nonces
-    keys.push({ public_key: formatPublicKey(pk), access_key: accessKeyView(decodeAccessKey(v)) });
+    const key = parseTrieKey(k);
+    if (key.col !== 'access_key') continue; // one of a gas key's nonces
+    keys.push({ public_key: formatPublicKey(key.publicKey), access_key: accessKeyView(decodeAccessKey(v)) });
   }
   return { keys, ...blockFields(at) };
 }
