@@ -29,6 +29,15 @@ function gasKeyBalances(c: TestChain): bigint {
 }
 
 /** The transaction's outcomes, then its receipts' (the first is the transaction's own). */
+/** An AddKey of `gas` as a full-access gas key with `numNonces` nonces and no balance. */
+function addGasKey(numNonces: number): Transaction['actions'][number] {
+  return {
+    type: 'AddKey',
+    publicKey: gas.publicKey,
+    accessKey: { nonce: 0n, permission: { kind: 'FullAccess', gasKey: { balance: 0n, numNonces } } },
+  };
+}
+
 function statusOf(c: TestChain, tx: { bytes: Uint8Array }) {
   const outcomes = [...c.block([tx.bytes]).outcomes, ...c.settle()];
   if (outcomes.length === 0) throw new Error('the transaction was not applied');
@@ -71,14 +80,7 @@ t.test('funded, used, and burnt with the account: every yocto accounted for', as
 
   statusOf(
     c,
-    byAlice([
-      {
-        type: 'AddKey',
-        publicKey: gas.publicKey,
-        accessKey: { nonce: 0n, permission: { kind: 'FullAccess', gasKey: { balance: 0n, numNonces: 3 } } },
-      },
-      { type: 'TransferToGasKey', publicKey: gas.publicKey, deposit: 2n * NEAR },
-    ]),
+    byAlice([addGasKey(3), { type: 'TransferToGasKey', publicKey: gas.publicKey, deposit: 2n * NEAR }]),
   );
   t.equal(c.accessKey('alice.near', gas.publicKey)?.permission.gasKey?.balance, 2n * NEAR);
   t.equal(total(), start, 'funding moves balance, nothing else');
@@ -133,16 +135,7 @@ t.test('a Delegate signed by a gas key fails with DelegateActionRequiresNonGasKe
   const c = new TestChain();
   c.addAccount('alice.near', 10n * NEAR, alice);
   c.addAccount('bob.near', 10n * NEAR, bob);
-  statusOf(
-    c,
-    signTx(alice, 'alice.near', 'alice.near', 1n, [
-      {
-        type: 'AddKey',
-        publicKey: gas.publicKey,
-        accessKey: { nonce: 0n, permission: { kind: 'FullAccess', gasKey: { balance: 0n, numNonces: 1 } } },
-      },
-    ]),
-  );
+  statusOf(c, signTx(alice, 'alice.near', 'alice.near', 1n, [addGasKey(1)]));
   const d: DelegateAction = {
     senderId: 'alice.near',
     receiverId: 'bob.near',
@@ -179,16 +172,7 @@ t.test(
     const c = new TestChain();
     c.addAccount('alice.near', 10n * NEAR, alice);
     c.addAccount('bob.near', 10n * NEAR, bob);
-    statusOf(
-      c,
-      signTx(alice, 'alice.near', 'alice.near', 1n, [
-        {
-          type: 'AddKey',
-          publicKey: gas.publicKey,
-          accessKey: { nonce: 0n, permission: { kind: 'FullAccess', gasKey: { balance: 0n, numNonces: 2 } } },
-        },
-      ]),
-    );
+    statusOf(c, signTx(alice, 'alice.near', 'alice.near', 1n, [addGasKey(2)]));
     const row = (i: number) =>
       Buffer.from(
         c.state.get(Buffer.from(trieKeyGasKeyNonce('alice.near', gas.publicKey, i)).toString('hex'))!,
