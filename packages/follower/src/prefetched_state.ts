@@ -106,10 +106,9 @@ export class PrefetchedState implements StateReader {
         { error_message: 'prefix was not prefetched' },
         'prefix was not prefetched',
       );
-    const sorted = scan.entries
-      .filter(([k]) => bytesEqualAt(prefix, k, 0) && (!after || compareBytes(k, after) > 0))
-      .sort((a, b) => compareBytes(a[0], b[0]));
-    yield* sorted;
+    // `scanAt` returns its entries in key order: what is under this prefix and bound keeps it.
+    for (const e of scan.entries)
+      if (bytesEqualAt(prefix, e[0], 0) && (!after || compareBytes(e[0], after) > 0)) yield e;
   }
 
   iterPrefixWithProof(): never {
