@@ -4,6 +4,7 @@
 export const PgHistoryErrorCode = {
   Unreachable: 'UNREACHABLE',
   SchemaTooNew: 'SCHEMA_TOO_NEW',
+  SchemaTooOld: 'SCHEMA_TOO_OLD',
   MissingShard: 'MISSING_SHARD',
   BadConfig: 'BAD_CONFIG',
   NotWriter: 'NOT_WRITER',

@@ -2,4 +2,4 @@ export * from './errors.js';
 export * from './key_shard.js';
 export * from './pg_history.js';
 export { SCHEMA_VERSION } from './schema.js';
-export { prefixEnd } from './shard_db.js';
+export { prefixEnd, scanQuery } from './shard_db.js';

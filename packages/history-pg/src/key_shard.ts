@@ -19,7 +19,7 @@ export function accountOfTrieKey(key: Uint8Array): string | null {
   if (key.length < 2 || !ACCOUNT_COLUMNS.has(key[0]!)) return null;
   let end = 1;
   while (end < key.length && isAccountChar(key[end]!)) end++;
-  return end > 1 ? new TextDecoder().decode(key.subarray(1, end)) : null;
+  return end > 1 ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(key.subarray(1, end)) : null;
 }
 
 export function shardOfTrieKey(layout: ShardLayoutLike, key: Uint8Array): number {

@@ -89,13 +89,31 @@ async function connectPool(url: string, what: string, max: number): Promise<pg.P
   return pool;
 }
 
-async function migrated(pool: pg.Pool, components: readonly Component[], url: string): Promise<void> {
+async function migrated(
+  pool: pg.Pool,
+  components: readonly Component[],
+  url: string,
+  upgrade: boolean,
+): Promise<void> {
   const c = await pool.connect();
   try {
-    for (const component of components) await migrate(c, component, url);
+    for (const component of components) await migrate(c, component, url, upgrade);
   } finally {
     c.release();
   }
+}
+
+/** Whether a writer holds the writer lock on the meta database (without taking it). */
+async function writerRunning(meta: pg.Pool): Promise<boolean> {
+  const r = await meta.query<{ held: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND classid = $1::bigint::oid AND objid = $2::bigint::oid
+     ) AS held`,
+    [(WRITER_LOCK >> 32n).toString(), (WRITER_LOCK & 0xffffffffn).toString()],
+  );
+  return r.rows[0]?.held === true;
 }
 
 export class PgHistory implements HistoryReader, HistoryWriter {
@@ -139,18 +157,21 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         const pool = url === o.metaUrl ? meta : await connectPool(url, 'shard', poolSize);
         dbs.set(url, new ShardDb(url, pool));
       }
-      await migrated(meta, ['meta'], o.metaUrl);
-      for (const db of dbs.values()) {
-        await migrated(db.pool, ['shard'], db.url);
-        await db.loadSettings(o.partitionSize ?? DEFAULT_PARTITION_SIZE);
-      }
     } catch (err) {
       await Promise.all([...new Set([meta, ...[...dbs.values()].map((d) => d.pool)])].map((p) => p.end()));
       throw err;
     }
     const h = new PgHistory(o, meta, dbs);
     try {
+      // A writer migrates once it holds the lock, so an older writer still running never writes
+      // into a schema it does not know (the rows it would not keep, such as `state_flat`).
       if (o.role === 'writer') await h.becomeWriter();
+      const upgrade = o.role === 'writer' || !(await writerRunning(meta));
+      await migrated(meta, ['meta'], o.metaUrl, upgrade);
+      for (const db of dbs.values()) {
+        await migrated(db.pool, ['shard'], db.url, upgrade);
+        await db.loadSettings(o.partitionSize ?? DEFAULT_PARTITION_SIZE);
+      }
       await h.refresh();
       if (o.role === 'writer') await h.dropAboveCursor();
       else await h.follow();

@@ -9,7 +9,9 @@
 // State history is range-partitioned by block height; partitions of `partition_size` heights are
 // created by the writer as heights advance. Its primary key (key, block_height) answers "the value of
 // key K as of H" with one backward index probe per partition, and a prefix scan at H with one index
-// range per partition.
+// range per partition. `state_flat` holds each key's newest row (its height and value, a deletion
+// as NULL): a scan at a height reads one row a key there, and goes to the history only for the keys
+// written after that height, where a scan of the history alone read every version of every key.
 import type pg from 'pg';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import { inTransaction } from './transaction.js';
@@ -74,10 +76,20 @@ const SHARD_GC_HEIGHT: readonly string[] = ['transactions', 'outcomes', 'receipt
   `CREATE INDEX ${t}_by_gc_height ON ${t} (gc_height)`,
 ]);
 
+/**
+ * Version 3: each key's newest state row, filled from the history the database already holds. Its
+ * writer keeps it in the same transaction as the history rows.
+ */
+const SHARD_FLAT_STATE: readonly string[] = [
+  `CREATE TABLE state_flat (key bytea PRIMARY KEY, block_height bigint NOT NULL, value bytea)`,
+  `INSERT INTO state_flat (key, block_height, value)
+   SELECT DISTINCT ON (key) key, block_height, value FROM state_history ORDER BY key, block_height DESC`,
+];
+
 /** Each component's migrations, in order: version N is the first N entries applied. */
 const MIGRATIONS: Record<Component, readonly (readonly string[])[]> = {
   meta: [META],
-  shard: [SHARD, SHARD_GC_HEIGHT],
+  shard: [SHARD, SHARD_GC_HEIGHT, SHARD_FLAT_STATE],
 };
 
 export const SCHEMA_VERSION: Record<Component, number> = {
@@ -88,7 +100,17 @@ export const SCHEMA_VERSION: Record<Component, number> = {
 /** Advisory lock key taken while migrating ("nearlite" in ASCII, truncated). */
 const MIGRATION_LOCK = 0x6e6561726c697465n;
 
-export async function migrate(client: pg.ClientBase, component: Component, url: string): Promise<void> {
+/**
+ * Brings `component` to this code's schema. `upgrade` false (a reader while a writer runs) refuses a
+ * schema older than this code's instead: the running writer is older, and would not keep what the
+ * newer schema adds.
+ */
+export async function migrate(
+  client: pg.ClientBase,
+  component: Component,
+  url: string,
+  upgrade = true,
+): Promise<void> {
   await inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
     await client.query(
@@ -104,6 +126,12 @@ export async function migrate(client: pg.ClientBase, component: Component, url: 
       throw new PgHistoryError(
         PgHistoryErrorCode.SchemaTooNew,
         `the ${component} database ${redactUrl(url)} has schema version ${have}, newer than this nearlite knows (${known}): upgrade nearlite, or point it at another database`,
+      );
+    }
+    if (have < known && !upgrade) {
+      throw new PgHistoryError(
+        PgHistoryErrorCode.SchemaTooOld,
+        `the ${component} database ${redactUrl(url)} has schema version ${have}, older than this nearlite's (${known}), and an older writer is following into it: stop that writer and start this nearlite's writer first (it upgrades the schema), then the front ends`,
       );
     }
     for (let v = have; v < known; v++) for (const sql of MIGRATIONS[component][v]!) await client.query(sql);

@@ -56,6 +56,78 @@ async function partitionStarts(c: pg.ClientBase | pg.Pool): Promise<number[]> {
   return out.sort((a, b) => a - b);
 }
 
+const HISTORY_INSERT = `INSERT INTO state_history (key, block_height, value)
+  SELECT decode(k, 'hex'), h, decode(v, 'hex') FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(k, h, v)
+  ON CONFLICT (key, block_height) DO UPDATE SET value = EXCLUDED.value`;
+
+/** A row re-written after a crash lands again; an older one never replaces a newer. */
+const FLAT_UPSERT = `INSERT INTO state_flat (key, block_height, value)
+  SELECT decode(k, 'hex'), h, decode(v, 'hex') FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(k, h, v)
+  ON CONFLICT (key) DO UPDATE SET block_height = EXCLUDED.block_height, value = EXCLUDED.value
+  WHERE state_flat.block_height <= EXCLUDED.block_height`;
+
+async function insertRows(c: pg.ClientBase, sql: string, rows: readonly StateRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+    const part = rows.slice(i, i + CHUNK_ROWS);
+    await c.query(sql, [
+      part.map((r) => toHex(r.key)),
+      part.map((r) => r.height),
+      part.map((r) => (r.value ? toHex(r.value) : null)),
+    ]);
+  }
+}
+
+/** One row a key, its highest: one upsert may not meet a key twice. */
+function newestByKey(rows: readonly StateRow[]): StateRow[] {
+  const out = new Map<string, StateRow>();
+  for (const r of rows) {
+    const k = toHex(r.key);
+    const had = out.get(k);
+    if (!had || had.height <= r.height) out.set(k, r);
+  }
+  return [...out.values()];
+}
+
+/**
+ * A key's value at `height` from its flat row `f`: the flat value when it was written at or below
+ * the height, else the newest history row at or below it (one backward probe).
+ */
+const VALUE_AT_FLAT = (height: string) => `CASE WHEN f.block_height <= ${height} THEN f.value ELSE (
+    SELECT h.value FROM state_history h WHERE h.key = f.key AND h.block_height <= ${height}
+    ORDER BY h.block_height DESC LIMIT 1) END`;
+
+/**
+ * The entries under `prefix` at `height` above `bound.after`, at most `bound.limit` of them: one
+ * flat row a key in key order, streamed and stopped at the limit. A key deleted by then has a row but
+ * no entry, so the limit counts what is left once those are dropped. `OFFSET 0` keeps the inner query
+ * whole: merged into the outer one, its value would be worked out twice a row (filter and output).
+ */
+export function scanQuery(
+  prefix: Uint8Array,
+  height: number,
+  bound: ScanBound = {},
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [prefix, height];
+  const param = (v: unknown): string => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const end = prefixEnd(prefix);
+  const where = [
+    'f.key >= $1',
+    ...(end ? [`f.key < ${param(end)}`] : []),
+    ...(bound.after ? [`f.key > ${param(bound.after)}`] : []),
+  ].join(' AND ');
+  const limit = bound.limit === undefined ? '' : `LIMIT ${param(bound.limit)}`;
+  return {
+    text: `SELECT key, value FROM (
+         SELECT f.key, ${VALUE_AT_FLAT('$2')} AS value FROM state_flat f WHERE ${where} ORDER BY f.key
+         OFFSET 0
+       ) AS at_height WHERE value IS NOT NULL ORDER BY key ${limit}`,
+    values,
+  };
+}
+
 export class ShardDb {
   private partitionSize = 0;
   private readonly partitions = new Set<number>();
@@ -123,8 +195,7 @@ export class ShardDb {
 
   async valueAt(key: Uint8Array, height: number): Promise<Uint8Array | null> {
     const r = await this.pool.query<{ value: Buffer | null }>(
-      `SELECT value FROM state_history WHERE key = $1 AND block_height <= $2
-       ORDER BY block_height DESC LIMIT 1`,
+      `SELECT ${VALUE_AT_FLAT('$2')} AS value FROM state_flat f WHERE f.key = $1`,
       [key, height],
     );
     const v = r.rows[0]?.value;
@@ -136,35 +207,27 @@ export class ShardDb {
     height: number,
     bound: ScanBound = {},
   ): Promise<[Uint8Array, Uint8Array][]> {
-    const params: unknown[] = [prefix, height];
-    const param = (v: unknown): string => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    const end = prefixEnd(prefix);
-    const where = [
-      'key >= $1',
-      'block_height <= $2',
-      ...(end ? [`key < ${param(end)}`] : []),
-      ...(bound.after ? [`key > ${param(bound.after)}`] : []),
-    ].join(' AND ');
-    // A key's newest row at the height, then only the present ones: a limit counts entries, and a
-    // key deleted by then has a row but no entry.
-    const limit = bound.limit === undefined ? '' : `LIMIT ${param(bound.limit)}`;
-    const r = await this.pool.query<{ key: Buffer; value: Buffer }>(
-      `SELECT key, value FROM (
-         SELECT DISTINCT ON (key) key, value FROM state_history WHERE ${where}
-         ORDER BY key, block_height DESC
-       ) AS newest WHERE value IS NOT NULL ORDER BY key ${limit}`,
-      params,
-    );
+    const q = scanQuery(prefix, height, bound);
+    const r = await this.pool.query<{ key: Buffer; value: Buffer }>(q.text, q.values);
     return r.rows.map((row) => [bytes(row.key), bytes(row.value)]);
   }
 
   /** Deletes what a crashed writer left above the cursor. */
   async dropAbove(height: number, stateHeight: number): Promise<void> {
     for (const t of BLOCK_TABLES) await this.pool.query(`DELETE FROM ${t} WHERE block_height > $1`, [height]);
-    await this.pool.query('DELETE FROM state_history WHERE block_height > $1', [stateHeight]);
+    await this.transaction(async (c) => {
+      await c.query('DELETE FROM state_history WHERE block_height > $1', [stateHeight]);
+      // A flat row written above is the key's newest history row below again, or none.
+      await c.query(
+        `INSERT INTO state_flat (key, block_height, value)
+         SELECT DISTINCT ON (h.key) h.key, h.block_height, h.value FROM state_history h
+         WHERE h.key IN (SELECT key FROM state_flat WHERE block_height > $1)
+         ORDER BY h.key, h.block_height DESC
+         ON CONFLICT (key) DO UPDATE SET block_height = EXCLUDED.block_height, value = EXCLUDED.value`,
+        [stateHeight],
+      );
+      await c.query('DELETE FROM state_flat WHERE block_height > $1', [stateHeight]);
+    });
   }
 
   /**
@@ -197,6 +260,8 @@ export class ShardDb {
         await c.query(`DROP TABLE state_history_${start}`);
         this.partitions.delete(start);
       }
+      // A key deleted below the kept partition has no history left: its flat row goes too.
+      await c.query('DELETE FROM state_flat WHERE value IS NULL AND block_height < $1', [kept]);
     });
   }
 
@@ -212,20 +277,10 @@ export class ShardDb {
     }
   }
 
+  /** History rows, and each key's newest of them (unless a newer one is there) as its flat row. */
   private async insertState(c: pg.ClientBase, rows: readonly StateRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
-      const part = rows.slice(i, i + CHUNK_ROWS);
-      await c.query(
-        `INSERT INTO state_history (key, block_height, value)
-         SELECT decode(k, 'hex'), h, decode(v, 'hex') FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(k, h, v)
-         ON CONFLICT (key, block_height) DO UPDATE SET value = EXCLUDED.value`,
-        [
-          part.map((r) => toHex(r.key)),
-          part.map((r) => r.height),
-          part.map((r) => (r.value ? toHex(r.value) : null)),
-        ],
-      );
-    }
+    await insertRows(c, HISTORY_INSERT, rows);
+    await insertRows(c, FLAT_UPSERT, newestByKey(rows));
   }
 
   private async transaction(write: (c: pg.PoolClient) => Promise<void>): Promise<void> {

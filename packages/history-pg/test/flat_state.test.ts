@@ -1,0 +1,196 @@
+// The flat state rows of a PostgreSQL history: prefix scans and lookups at a height answer as the
+// history rows alone do (every version of every key), from one flat row a key; a crash's rows above
+// the cursor leave no flat row behind; a database of the schema before them gets them filled; and a
+// front end does not upgrade a schema that an older writer is still writing.
+import { PgHistoryErrorCode, prefixEnd, type ShardLayoutLike, scanQuery } from '@nearlite/history-pg';
+import { base58Encode, toBase64, utf8 } from '@nearlite/primitives';
+import type { StreamerMessage } from '@nearlite/stream';
+import pg from 'pg';
+import t from 'tap';
+import { startPostgres } from '../../../test/helpers/postgres.js';
+import { openPg } from './helpers.js';
+
+const layout: ShardLayoutLike = { shardIds: [0], accountIdToShardId: () => 0 };
+const base = utf8('\u0009app.near,');
+const keyOf = (tail: number[]) => Uint8Array.of(...base, ...tail);
+/** An entry as the checks show it: the key in hex, then the value's text. */
+const entry = (tail: number[], value: string) => `${Buffer.from(keyOf(tail)).toString('hex')}=${value}`;
+
+/** A block whose only content is data updates (value) and removals (null) of app.near. */
+function block(height: number, writes: [number[], string | null][]): StreamerMessage {
+  const hash = new Uint8Array(32);
+  new DataView(hash.buffer).setUint32(0, height);
+  return {
+    block: { header: { height, hash: base58Encode(hash) } },
+    shards: [
+      {
+        shard_id: 0,
+        chunk: null,
+        receipt_execution_outcomes: [],
+        state_changes: writes.map(([tail, value]) => ({
+          cause: { type: 'transaction_processing', tx_hash: base58Encode(hash) },
+          type: value === null ? 'data_deletion' : 'data_update',
+          change: {
+            account_id: 'app.near',
+            key_base64: toBase64(Uint8Array.of(...tail)),
+            ...(value === null ? {} : { value_base64: toBase64(utf8(value)) }),
+          },
+        })),
+      },
+    ],
+  } as unknown as StreamerMessage;
+}
+
+/** The answer of the history rows alone: each key's newest row at the height, then the present ones. */
+async function historyScan(
+  c: pg.Client,
+  prefix: Uint8Array,
+  height: number,
+  after?: Uint8Array,
+  limit?: number,
+): Promise<string[]> {
+  const r = await c.query<{ key: Buffer; value: Buffer }>(
+    `SELECT key, value FROM (
+       SELECT DISTINCT ON (key) key, value FROM state_history
+       WHERE key >= $1 AND key < $2 AND block_height <= $3 AND ($4::bytea IS NULL OR key > $4)
+       ORDER BY key, block_height DESC
+     ) AS newest WHERE value IS NOT NULL ORDER BY key LIMIT $5`,
+    [prefix, prefixEnd(prefix), height, after ?? null, limit ?? null],
+  );
+  return r.rows.map((row) => `${row.key.toString('hex')}=${row.value.toString()}`);
+}
+
+const shown = (rows: [Uint8Array, Uint8Array][]) =>
+  rows.map(([k, v]) => `${Buffer.from(k).toString('hex')}=${Buffer.from(v).toString()}`);
+
+/** The rows of `state_history` partitions an EXPLAIN ANALYZE of a query read. */
+async function historyRowsRead(c: pg.Client, q: { text: string; values: unknown[] }): Promise<number> {
+  const r = await c.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${q.text}`, q.values);
+  let n = 0;
+  const walk = (node: Record<string, unknown>) => {
+    const rel = node['Relation Name'];
+    if (typeof rel === 'string' && rel.startsWith('state_history'))
+      n += (node['Actual Rows'] as number) * (node['Actual Loops'] as number);
+    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+  };
+  walk((r.rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+  return n;
+}
+
+t.test('flat state rows of a PostgreSQL history', async (t) => {
+  const server = await startPostgres();
+  t.teardown(() => server.stop());
+  const url = await server.createDatabase('flat');
+  const dbs = { metaUrl: url, shardUrls: new Map([[0, url]]) };
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  t.teardown(() => sql.end());
+
+  const writer = await openPg(dbs, layout, 'writer');
+  await writer.writeGenesis(
+    0,
+    [[], [0], [0, 0], [1]].map((tail) => ({ key: keyOf(tail), value: utf8(`genesis ${tail.length}`) })),
+  );
+  await writer.writeBlocks([block(10, [[[1, 0], 'new at 10']])], true);
+  await writer.writeBlocks(
+    [
+      block(20, [[[0], null]]),
+      block(30, [[[2], 'new at 30']]),
+      block(40, [[[0], 'back at 40']]),
+      block(50, [
+        [[255], 'x'],
+        [[255], 'y'],
+      ]),
+    ],
+    false,
+  );
+  // A hot key written at every height from 100 to 2,099, over three partitions of 1,000 heights.
+  for (let h = 100; h < 2100; h += 100) {
+    const batch = [];
+    for (let i = h; i < h + 100; i++) batch.push(block(i, [[[3], `hot ${i}`]]));
+    await writer.writeBlocks(batch, false);
+  }
+
+  const heights = [0, 5, 10, 25, 35, 45, 50, 99, 100, 1234, 2099];
+  const afters = [undefined, keyOf([]), keyOf([0]), keyOf([0, 0, 0]), keyOf([3]), utf8('\u0009')];
+  const allAlike = async (what: string, reader = writer) => {
+    let checked = 0;
+    for (const h of heights)
+      for (const after of afters)
+        for (const limit of [undefined, 1, 2]) {
+          const b = { ...(after ? { after } : {}), ...(limit ? { limit } : {}) };
+          const want = await historyScan(sql, base, h, after, limit);
+          const got = shown(await reader.scanAt(base, h, b));
+          if (got.join() !== want.join()) t.same(got, want, `${what}: at ${h} ${JSON.stringify(b)}`);
+          else checked++;
+        }
+    for (const h of heights)
+      for (const tail of [[], [0], [0, 0], [1], [1, 0], [2], [3], [4], [255]]) {
+        const want = (await historyScan(sql, keyOf(tail), h)).find((row) => row.startsWith(entry(tail, '')));
+        const v = await reader.valueAt(keyOf(tail), h);
+        const got = v ? entry(tail, Buffer.from(v).toString()) : undefined;
+        if (got !== want) t.equal(got, want, `${what}: value of ${tail} at ${h}`);
+        else checked++;
+      }
+    t.equal(checked, 198 + 99, `${what}: every scan and lookup answers as the history rows do`);
+  };
+  await allAlike('writer');
+  t.same(shown(await writer.scanAt(keyOf([3]), 1234)), [entry([3], 'hot 1234')]);
+  t.same(shown(await writer.scanAt(keyOf([255]), 50)), [entry([255], 'y')]);
+
+  // What a scan reads of the hot key's history: the one row its value at 200 is, against every row
+  // of the key at or below the height for the history alone.
+  t.equal(await historyRowsRead(sql, scanQuery(keyOf([3]), 200)), 1, 'a scan at 200 reads one history row');
+  t.equal(await historyRowsRead(sql, scanQuery(keyOf([3]), 2099)), 0, 'a scan at the head reads none');
+  const whole = await historyRowsRead(sql, {
+    text: `SELECT DISTINCT ON (key) key, value FROM state_history WHERE key >= $1 AND key < $2
+           AND block_height <= $3 ORDER BY key, block_height DESC`,
+    values: [keyOf([3]), keyOf([4]), 2099],
+  });
+  t.ok(whole >= 2000, `the history alone reads ${whole} rows`);
+
+  // A crash after the shard transactions of heights above 2,050: the next writer drops their rows,
+  // and each flat row written above is the key's newest row below again.
+  await writer.close();
+  await sql.query(`UPDATE meta SET block_height = 2050 WHERE name = 'cursor'`);
+  await sql.query('DELETE FROM blocks WHERE block_height > 2050');
+  const again = await openPg(dbs, layout, 'writer');
+  t.same(
+    (await sql.query('SELECT block_height::int AS h FROM state_flat WHERE key = $1', [keyOf([3])])).rows,
+    [{ h: 2050 }],
+    'the hot key’s flat row is its row at the cursor',
+  );
+  t.equal(
+    (await sql.query('SELECT count(*)::int AS n FROM state_flat WHERE block_height > 2050')).rows[0].n,
+    0,
+  );
+  t.same(shown(await again.scanAt(keyOf([3]), 2099)), [entry([3], 'hot 2050')]);
+  await again.writeBlocks([block(2051, [[[3], 'hot again']])], false);
+  t.same(shown(await again.scanAt(keyOf([3]), 2051)), [entry([3], 'hot again')]);
+  heights.splice(heights.indexOf(2099), 1, 2051);
+  await allAlike('after the crash', again);
+
+  // A database of the schema before the flat rows. While a writer of that schema holds the lock, a
+  // front end refuses to upgrade it; a writer of this one fills the rows from the history.
+  await sql.query('DROP TABLE state_flat');
+  await sql.query(`UPDATE schema_version SET version = 2 WHERE component = 'shard'`);
+  await t.rejects(openPg(dbs, layout, 'reader'), {
+    name: 'PgHistoryError',
+    code: PgHistoryErrorCode.SchemaTooOld,
+  });
+  t.equal(
+    (await sql.query(`SELECT to_regclass('state_flat') IS NULL AS gone`)).rows[0].gone,
+    true,
+    'the refused front end changed nothing',
+  );
+  await again.close();
+  const upgraded = await openPg(dbs, layout, 'writer');
+  t.equal(
+    (await sql.query(`SELECT version FROM schema_version WHERE component = 'shard'`)).rows[0].version,
+    3,
+  );
+  const reader = await openPg(dbs, layout, 'reader');
+  await allAlike('after the upgrade', reader);
+  await reader.close();
+  await upgraded.close();
+});
