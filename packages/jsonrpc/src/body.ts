@@ -44,7 +44,7 @@ function lineColumn(text: string, at: number): string {
   return `line ${line} column ${at - lineStart + 1}`;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
 function invalidUtf8At(bytes: Uint8Array): number {
@@ -74,7 +74,7 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
     text = UTF8.decode(bytes);
   } catch {
     const at = invalidUtf8At(bytes);
-    const before = new TextDecoder().decode(bytes.subarray(0, at));
+    const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, at));
     return {
       ok: false,
       status: 400,

@@ -111,6 +111,14 @@ t.test('a body that is not UTF-8 is a 400 parse error, not text with replacement
   });
   t.equal(ok.status, 200, 'valid multi-byte UTF-8 is fine');
   t.match(await ok.text(), /"id":"é😀"}$/);
+  // serde_json reads a leading byte-order mark as a character, where no JSON value starts.
+  const bom = await fetch(h.server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), fine]),
+  });
+  t.equal(bom.status, 400, 'a body after a byte-order mark');
+  t.match(await bom.text(), /^Failed to parse the request body as JSON: /);
 });
 
 t.test('the path form: bare params or a matching envelope', async (t) => {

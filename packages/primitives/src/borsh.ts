@@ -9,7 +9,7 @@ export class BorshError extends Error {
 const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 // A writer's buffer is a region of an off-heap slab (`offHeap` says why): a writer lives only until
 // `toBytes` copies its bytes out, and writers alive at once (nested encoders) never share bytes.

@@ -119,7 +119,7 @@ export function fromBase64(text: string): Uint8Array {
 }
 
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The UTF-8 bytes of `text`. Short ASCII text (account ids, method names, trie key parts) is copied a

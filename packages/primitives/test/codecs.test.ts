@@ -16,6 +16,7 @@ import {
   formatPublicKey,
   fromBase64,
   fromHex,
+  fromUtf8,
   isSubAccountOf,
   parsePublicKey,
   setU32,
@@ -71,6 +72,10 @@ t.test('borsh integers, strings, options and strict ends', async (t) => {
   t.throws(() => new BorshReader(Uint8Array.of(1, 2)).end(), /trailing bytes/);
   t.throws(() => new BorshReader(Uint8Array.of(255, 255, 255, 255)).vec((r) => r.u8()), /exceeds remaining/);
   t.throws(() => new BorshWriter().u64(-1n), BorshError);
+  // A leading byte-order mark is a character of the string (a method name "\uFEFFsay" is not "say").
+  const bom = Uint8Array.of(5, 0, 0, 0, 0xef, 0xbb, 0xbf, 0x68, 0x69);
+  t.equal(new BorshReader(bom).string(), '\uFEFFhi');
+  t.equal(fromUtf8(bom.subarray(4)), '\uFEFFhi');
 });
 
 // Writers take their buffers from shared slabs: writers alive at once (nested encoders), writers that

@@ -14,8 +14,8 @@ import { type Memory, memoryOrRegister, Registers, U64_MAX } from './vmstate.js'
 /** A promise is one receipt, or (after promise_and) a joint set of receipts. */
 export type Promise = { readonly receipt: ReceiptIndex } | { readonly joint: readonly ReceiptIndex[] };
 
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
-const utf16Decoder = new TextDecoder('utf-16le', { fatal: true });
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf16Decoder = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
 
 export class VMLogic {

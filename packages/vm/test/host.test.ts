@@ -23,6 +23,8 @@ const code = await contract(`
   (data (i32.const 400) "\\e4\\bd\\a0\\e5\\a5\\bd")
   (data (i32.const 420) "h\\00i\\00")
   (data (i32.const 440) "\\ff\\fe")
+  (data (i32.const 450) "\\ef\\bb\\bfhi")
+  (data (i32.const 460) "\\ff\\feh\\00i\\00")
   (func (export "registers")
     (call $write_register (i64.const 7) (i64.const 5) (i64.const 200))
     (call $read_register (i64.const 7) (i64.const 500))
@@ -63,6 +65,10 @@ const code = await contract(`
     (call $log_utf8 (i64.const -1) (i64.const 200))
     (call $log_utf16 (i64.const 4) (i64.const 420)))
   (func (export "bad_utf8") (call $log_utf8 (i64.const 2) (i64.const 440)))
+  (func (export "bom_logs")
+    (call $log_utf8 (i64.const 5) (i64.const 450))
+    (call $log_utf16 (i64.const 6) (i64.const 460)))
+  (func (export "bom_panic") (call $panic_utf8 (i64.const 5) (i64.const 450)))
   (func (export "panic") (call $panic))
   (func (export "panic_utf8") (call $panic_utf8 (i64.const 5) (i64.const 200)))
   (func (export "trap") unreachable)
@@ -160,6 +166,9 @@ t.test('logs, panics and traps', async (t) => {
   t.equal(logs.aborted, null);
   t.same(logs.logs, ['你好', 'hello', 'hi']);
   t.same(run('bad_utf8').aborted, { HostError: 'BadUTF8' });
+  // Rust's String::from_utf8 and from_utf16 keep a leading byte-order mark as U+FEFF.
+  t.same(run('bom_logs').logs, ['\uFEFFhi', '\uFEFFhi']);
+  t.same(run('bom_panic').aborted, { HostError: { GuestPanic: { panic_msg: '\uFEFFhi' } } });
   t.same(run('panic').aborted, { HostError: { GuestPanic: { panic_msg: 'explicit guest panic' } } });
   t.same(run('panic_utf8').aborted, { HostError: { GuestPanic: { panic_msg: 'hello' } } });
   t.same(run('trap').aborted, { WasmTrap: 'Unreachable' });

@@ -60,7 +60,7 @@ export class Reader {
 
   name(): string {
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes(this.u32()));
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(this.bytes(this.u32()));
     } catch (e) {
       if (e instanceof PrepareFailure) throw e;
       return fail();
