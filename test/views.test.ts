@@ -228,5 +228,22 @@ t.test('view-call gas per second is limited per client', async (t) => {
   const second = await spin();
   t.equal(second.status, 429, 'the next is refused');
   t.equal(second.body.error?.cause.name, 'TOO_MANY_REQUESTS');
+  const spinParams = {
+    account_id: 'spin.test.near',
+    method_name: 'spin',
+    args_base64: '',
+    finality: 'optimistic',
+  };
+  for (const [method, params] of [
+    ['EXPERIMENTAL_call_function', spinParams],
+    ['query', ['call/spin.test.near/spin', '']],
+  ] as const) {
+    const r = await node.rpc(method, params);
+    t.equal(r.status, 429, `${method} ${JSON.stringify(params)} is a view call too`);
+  }
+  const odd = await node.rpc('query', [{ toString: 1 }, 'x']);
+  t.equal(odd.status, 400, 'a path that is not a string is a parse error of the request, not a crash');
+  t.not(odd.body.id, null, 'answered to its id');
+  t.match(odd.body.error, { name: 'REQUEST_VALIDATION_ERROR', cause: { name: 'PARSE_ERROR' } });
   t.equal((await node.rpc('status', [])).status, 200, 'other methods are not limited by view gas');
 });

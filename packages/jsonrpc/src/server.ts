@@ -74,12 +74,11 @@ function isViewCall(body: unknown, pathMethod: string | undefined): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const o = body as Record<string, unknown>;
   const method = typeof o.method === 'string' ? o.method : pathMethod;
+  if (method === 'EXPERIMENTAL_call_function') return true;
   const params = 'jsonrpc' in o ? o.params : o;
   if (method !== 'query' || typeof params !== 'object' || params === null) return false;
-  const p = params as Record<string, unknown>;
-  return (
-    p.request_type === 'call_function' || (Array.isArray(params) && String(params[0]).startsWith('call/'))
-  );
+  if (Array.isArray(params)) return typeof params[0] === 'string' && params[0].startsWith('call/');
+  return (params as Record<string, unknown>).request_type === 'call_function';
 }
 
 let turn: Promise<void> | undefined;
