@@ -2,8 +2,8 @@
 // cursor), verifies and ingests them strictly in height order, then tails the source's final head.
 // A failing fetch is retried with exponential backoff and reported, never skipped; a block that
 // fails verification is refetched the same way, so the cursor stops there (and says so) rather than
-// store anything it cannot check. A height the source answers null for, below its final head, has
-// no block (a skipped height).
+// store anything it cannot check. A write that fails is written again after the same pause. A height
+// the source answers null for, below its final head, has no block (a skipped height).
 import { type BlockSource, BlockVerificationError, type StreamerMessage } from '@nearlite/stream';
 import type { FollowerGcOptions, HistoryWriter } from './history_reader.js';
 import { ingestBlocks } from './ingest.js';
@@ -65,6 +65,9 @@ export interface FollowLoopOptions {
 
 export class FollowLoop {
   private stopped = false;
+  /** Settles when stop() is called: what the loop awaits is raced with it, so a hung fetch does not hold stop(). */
+  private readonly stopping: Promise<undefined>;
+  private endWait: () => void = () => {};
   /** Every pending sleep (parallel fetches may each be backing off): stop() ends them all. */
   private readonly wakers = new Set<() => void>();
   private sourceHead: number | null = null;
@@ -74,6 +77,9 @@ export class FollowLoop {
   private readonly batchBytes: number;
 
   constructor(private readonly o: FollowLoopOptions) {
+    this.stopping = new Promise((resolve) => {
+      this.endWait = () => resolve(undefined);
+    });
     this.batchSize = Math.max(1, o.batchSize ?? 1);
     this.batchBytes = o.batchBytes ?? 1024 * 1024;
     // A batch is taken from fetched blocks, so the window holds at least one batch. By default it
@@ -108,8 +114,15 @@ export class FollowLoop {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.endWait();
     for (const wake of this.wakers) wake();
     await this.running;
+  }
+
+  /** `p`, or undefined once the loop stops (`p` may still settle later; it is not waited for). */
+  private untilStopped<T>(p: Promise<T>): Promise<T | undefined> {
+    p.catch(() => {});
+    return Promise.race([p, this.stopping]);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -130,7 +143,7 @@ export class FollowLoop {
     let delay = this.o.retryInitialMs ?? 250;
     for (let attempt = 1; !this.stopped; attempt++) {
       try {
-        return await what();
+        return await this.untilStopped(what());
       } catch (err) {
         // Stopping ends the fetches under way (the preparing threads are closed): not a failure.
         if (this.stopped) break;
@@ -190,7 +203,7 @@ export class FollowLoop {
         let stopping = false;
         let bytes = 0;
         for (; taken <= last; taken++) {
-          const message = await window.get(taken)!;
+          const message = await this.untilStopped(window.get(taken)!);
           window.delete(taken);
           if (message === undefined) {
             stopping = true;
@@ -211,8 +224,14 @@ export class FollowLoop {
           try {
             await this.ingest(batch);
           } catch (err) {
-            if (!(err instanceof BlockVerificationError)) throw err;
-            log.error(`${err.message}; refetching it`);
+            // A refused block is refetched; a failed write (a database gone away, a full disk) is
+            // written again, as the writers make a rewrite harmless. Either way the loop goes on
+            // after the cursor, rather than stop while the node keeps answering from stale history.
+            log.error(
+              err instanceof BlockVerificationError
+                ? `${err.message}; refetching it`
+                : `writing blocks ${heightOf(batch[0]!)}..${heightOf(batch.at(-1)!)} failed, retrying: ${String(err)}`,
+            );
             // The blocks before the refused one are committed: go on after the cursor.
             const at = history.cursor()?.height ?? next - 1;
             for (const m of batch) if (heightOf(m) <= at) this.o.onBlock?.(heightOf(m));
@@ -222,11 +241,17 @@ export class FollowLoop {
             continue;
           }
           // A step per block written, as at the head, so GC keeps pace with a batched catch-up.
-          if (this.o.gc)
-            await history.collectGarbage({
-              ...this.o.gc,
-              heightsPerStep: (this.o.gc.heightsPerStep ?? 4) * batch.length,
-            });
+          if (this.o.gc) {
+            try {
+              await history.collectGarbage({
+                ...this.o.gc,
+                heightsPerStep: (this.o.gc.heightsPerStep ?? 4) * batch.length,
+              });
+            } catch (err) {
+              // The next batch's step takes it up again.
+              log.error(`GC failed: ${String(err)}`);
+            }
+          }
           for (const m of batch) this.o.onBlock?.(heightOf(m));
           doneSinceReport += batch.length;
         }

@@ -7,6 +7,7 @@ import {
   encodeAccount,
   encodeGasKeyNonce,
   fromBase64,
+  isValidAccountId,
   parsePublicKeyHandle,
 } from '@nearlite/primitives';
 import type { StateChangeWithCauseJson } from '@nearlite/stream';
@@ -27,44 +28,81 @@ export class StateChangeError extends Error {
   override readonly name = 'StateChangeError';
 }
 
+type Change = Record<string, unknown>;
+
+/** A member nearcore writes as a string; anything else refuses the change. */
+function text(ch: Change, key: string): string {
+  const v = ch[key];
+  if (typeof v !== 'string') throw new StateChangeError(`change.${key} is not a string`);
+  return v;
+}
+
+/** A u128 as nearcore writes it: a decimal string. */
+function u128(ch: Change, key: string): bigint {
+  const v = text(ch, key);
+  if (!/^\d{1,39}$/.test(v) || BigInt(v) >> 128n !== 0n)
+    throw new StateChangeError(`change.${key} is not a u128 decimal string`);
+  return BigInt(v);
+}
+
+/** A u64 as nearcore writes it: a JSON number (read exactly, as a bigint when large). */
+function u64(v: unknown, what: string): bigint {
+  const n = typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : typeof v === 'bigint' ? v : -1n;
+  if (n < 0n || n >> 64n !== 0n) throw new StateChangeError(`${what} is not a u64`);
+  return n;
+}
+
+function u32(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff)
+    throw new StateChangeError(`${what} is not a u32`);
+  return v;
+}
+
 /** The trie write a change stands for; null for kinds that touch no key a view can read. */
 export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | null {
-  const ch = c.change as Record<string, unknown>;
-  const account = String(ch.account_id);
+  const ch = c.change as Change;
+  if (typeof ch !== 'object' || ch === null) throw new StateChangeError('a state change without `change`');
+  const account = text(ch, 'account_id');
+  if (!isValidAccountId(account))
+    throw new StateChangeError(`change.account_id ${account} is not an account id`);
   switch (c.type) {
     case 'account_update':
       return {
         key: trieKeyAccount(account),
         value: encodeAccount({
-          amount: BigInt(String(ch.amount)),
-          locked: BigInt(String(ch.locked)),
-          codeHash: base58Decode(String(ch.code_hash)),
-          storageUsage: BigInt(Number(ch.storage_usage)),
+          amount: u128(ch, 'amount'),
+          locked: u128(ch, 'locked'),
+          codeHash: base58Decode(text(ch, 'code_hash')),
+          storageUsage: u64(ch.storage_usage, 'change.storage_usage'),
         }),
       };
     case 'account_deletion':
       return { key: trieKeyAccount(account), value: null };
     case 'access_key_update':
       return {
-        key: trieKeyAccessKey(account, parsePublicKeyHandle(String(ch.public_key))),
+        key: trieKeyAccessKey(account, parsePublicKeyHandle(text(ch, 'public_key'))),
         value: encodeAccessKey(accessKeyFromJson(ch.access_key)),
       };
     case 'access_key_deletion':
-      return { key: trieKeyAccessKey(account, parsePublicKeyHandle(String(ch.public_key))), value: null };
+      return { key: trieKeyAccessKey(account, parsePublicKeyHandle(text(ch, 'public_key'))), value: null };
     case 'gas_key_nonce_update':
       return {
-        key: trieKeyGasKeyNonce(account, parsePublicKeyHandle(String(ch.public_key)), Number(ch.index)),
-        value: encodeGasKeyNonce(BigInt(ch.nonce as number | string)),
+        key: trieKeyGasKeyNonce(
+          account,
+          parsePublicKeyHandle(text(ch, 'public_key')),
+          u32(ch.index, 'change.index'),
+        ),
+        value: encodeGasKeyNonce(u64(ch.nonce, 'change.nonce')),
       };
     case 'data_update':
       return {
-        key: trieKeyContractData(account, fromBase64(String(ch.key_base64))),
-        value: fromBase64(String(ch.value_base64)),
+        key: trieKeyContractData(account, fromBase64(text(ch, 'key_base64'))),
+        value: fromBase64(text(ch, 'value_base64')),
       };
     case 'data_deletion':
-      return { key: trieKeyContractData(account, fromBase64(String(ch.key_base64))), value: null };
+      return { key: trieKeyContractData(account, fromBase64(text(ch, 'key_base64'))), value: null };
     case 'contract_code_update':
-      return { key: trieKeyContractCode(account), value: fromBase64(String(ch.code_base64)) };
+      return { key: trieKeyContractCode(account), value: fromBase64(text(ch, 'code_base64')) };
     case 'contract_code_deletion':
       return { key: trieKeyContractCode(account), value: null };
     default:

@@ -4,38 +4,60 @@
 import { RpcError, type RpcErrorBody } from '@nearlite/jsonrpc';
 import { HandlerError, RawJson } from '@nearlite/primitives';
 
+/**
+ * How long a forwarded call may take: above nearcore's own wait for a transaction (`send_tx` and
+ * `tx` with `wait_until` answer TIMEOUT_ERROR after 10 s by default), so its answer comes through.
+ */
+const UPSTREAM_TIMEOUT_MS = 60_000;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function upstreamFailure(message: string): HandlerError {
+  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+}
+
 export class UpstreamRpc {
   private nextId = 1;
 
-  constructor(readonly url: string) {}
+  constructor(
+    readonly url: string,
+    private readonly timeoutMs = UPSTREAM_TIMEOUT_MS,
+  ) {}
 
   async call(method: string, params: unknown): Promise<RawJson> {
     let res: Response;
+    let text: string;
     try {
       res = await fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: `follower-${this.nextId++}`, method, params }),
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
+      text = await res.text();
     } catch (err) {
-      throw new HandlerError(
-        'INTERNAL_ERROR',
-        { error_message: `the upstream RPC ${this.url} is unreachable: ${(err as Error).message}` },
-        `the upstream RPC ${this.url} is unreachable`,
+      const e = err as Error;
+      throw upstreamFailure(
+        e.name === 'TimeoutError'
+          ? `the upstream RPC ${this.url} did not answer within ${this.timeoutMs} ms`
+          : `the upstream RPC ${this.url} is unreachable: ${e.message}`,
       );
     }
-    const text = await res.text();
-    let body: { result?: unknown; error?: RpcErrorBody };
+    let body: unknown;
     try {
-      body = JSON.parse(text) as typeof body;
+      body = JSON.parse(text);
     } catch {
-      throw new HandlerError(
-        'INTERNAL_ERROR',
-        { error_message: `the upstream RPC answered HTTP ${res.status} without JSON` },
-        `the upstream RPC answered HTTP ${res.status} without JSON`,
-      );
+      throw upstreamFailure(`the upstream RPC answered HTTP ${res.status} without JSON`);
     }
-    if (body.error) throw new RpcError(res.status, body.error);
+    // Only a JSON-RPC answer is passed on: anything else (an empty object, a bare value) would
+    // reach the client as a success with a null result.
+    if (isObject(body) && isObject(body.error))
+      throw new RpcError(res.status, body.error as unknown as RpcErrorBody);
+    if (!isObject(body) || !Object.hasOwn(body, 'result') || body.error !== undefined)
+      throw upstreamFailure(
+        `the upstream RPC answered HTTP ${res.status} with neither a result nor an error`,
+      );
     return new RawJson(resultText(text));
   }
 }

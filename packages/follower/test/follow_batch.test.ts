@@ -5,7 +5,7 @@
 
 import { FollowLoop, HistoryStore } from '@nearlite/follower';
 import { base58Decode } from '@nearlite/primitives';
-import { DBCol, Store, StoreError, type StoreUpdate } from '@nearlite/store';
+import { DBCol, Store, StoreError, StoreErrorCode, type StoreUpdate } from '@nearlite/store';
 import t from 'tap';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
@@ -25,14 +25,15 @@ t.test('a write failing mid-catch-up leaves whole blocks, and a restart resumes 
   const dir = tempDir(t);
   const order: number[] = [];
 
-  // First run: the third batch's write fails, as a full disk or a dying process would make it.
+  // First run: from the third batch on every write fails, as a full disk would make them. The loop
+  // writes the batch again after a pause, for as long as it runs.
   let store = await Store.open(dir);
   let history = new HistoryStore(store);
   const commit = store.commit.bind(store);
   let commits = 0;
   const sizes: number[] = [];
   store.commit = async (update: StoreUpdate) => {
-    if (++commits === 3) throw new StoreError('injected write failure');
+    if (++commits >= 3) throw new StoreError(StoreErrorCode.Io, 'injected write failure');
     sizes.push(update.ops.filter((op) => op.col === DBCol.StreamBlockHeight).length);
     return commit(update);
   };
@@ -47,8 +48,15 @@ t.test('a write failing mid-catch-up leaves whole blocks, and a restart resumes 
     onBlock: (h) => order.push(h),
   });
   loop.start();
-  await until(() => log.lines.some((l) => l.includes('follow loop stopped')), 'the failed write');
+  const failed = () =>
+    log.lines.filter((l) => l.includes('failed, retrying') && l.includes('injected write failure'));
+  await until(() => failed().length >= 2, 'the failed write, written again');
   await loop.stop();
+  t.match(failed()[0], `writing blocks ${heights[16]}..${heights[23]} failed`, 'the failed batch is named');
+  t.notOk(
+    log.lines.some((l) => l.includes('follow loop stopped')),
+    'the loop ran on until stopped',
+  );
   t.same(sizes, [8, 8], 'two batches of eight blocks each were written');
   const cursor = history.cursor();
   t.equal(cursor?.height, heights[15], 'the cursor is on the last block of the last whole batch');

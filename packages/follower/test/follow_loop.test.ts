@@ -1,6 +1,6 @@
 import { FollowLoop, HistoryStore } from '@nearlite/follower';
 import { Store } from '@nearlite/store';
-import { FileSource } from '@nearlite/stream';
+import { FileSource, type StreamerMessage } from '@nearlite/stream';
 import t from 'tap';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain.js';
@@ -146,5 +146,100 @@ t.test('catching up, the loop fetches four batches ahead of the block it waits f
   const last = chain.at(-1)!.block.header.height;
   await until(() => history.cursor()?.height === last, 'the whole chain');
   await loop.stop();
+  await store.close();
+});
+
+t.test('a block with a member missing is refused and refetched; the loop goes on', async (t) => {
+  const chain = syntheticChain(6);
+  const shard = (m: StreamerMessage) => m.shards[0] as unknown as Record<string, unknown>;
+  const cases: [string, (m: StreamerMessage) => void][] = [
+    ['a shard without receipt_execution_outcomes', (m) => delete shard(m).receipt_execution_outcomes],
+    ['a chunk without transactions', (m) => delete (shard(m).chunk as Record<string, unknown>).transactions],
+    [
+      'a state change without account_id',
+      (m) => delete (m.shards[0]!.state_changes[0]!.change as Record<string, unknown>).account_id,
+    ],
+  ];
+  t.ok(
+    chain[3]!.shards[0]!.state_changes.length > 0 && chain[3]!.shards[0]!.chunk,
+    'the block has a chunk and state changes',
+  );
+  for (const [what, spoil] of cases) {
+    const bad = structuredClone(chain[3]!);
+    spoil(bad);
+    const source = new MemorySource([...chain.slice(0, 3), bad, ...chain.slice(4)]);
+    const store = await Store.open(tempDir(t));
+    // The history writes on the loop's thread, as a PostgreSQL history does.
+    const history = new HistoryStore(store);
+    const log = logs();
+    const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log, pollMs: 10, retryMaxMs: 10 });
+    loop.start();
+    await until(() => log.lines.some((l) => l.includes('refused (shape)')), `${what}: the refusal`);
+    t.equal(history.cursor()?.height, 1_000_002, `${what}: stopped before the bad block`);
+    t.notOk(
+      log.lines.some((l) => l.includes('follow loop stopped')),
+      `${what}: the loop runs on`,
+    );
+    source.add(chain[3]!);
+    await until(() => history.cursor()?.height === 1_000_005, `${what}: the rest after the source is fixed`);
+    await loop.stop();
+    await store.close();
+  }
+});
+
+t.test('a write that fails is written again, and the loop goes on', async (t) => {
+  const chain = syntheticChain(6);
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  const write = history.writeBlocks.bind(history);
+  let failures = 2;
+  history.writeBlocks = async (...args) => {
+    if (args[0].some((m) => m.block.header.height === 1_000_003) && failures-- > 0)
+      throw new Error('the database went away');
+    return write(...args);
+  };
+  const log = logs();
+  const loop = new FollowLoop({
+    history,
+    source: new MemorySource(chain),
+    startHeight: 1_000_000,
+    log,
+    pollMs: 10,
+    retryMaxMs: 10,
+  });
+  loop.start();
+  await until(() => history.cursor()?.height === 1_000_005, 'every block');
+  await loop.stop();
+  t.equal(log.lines.filter((l) => l.includes('failed, retrying: Error: the database went away')).length, 2);
+  for (const m of chain)
+    t.ok(await history.blockAt(m.block.header.height), `block ${m.block.header.height} stored`);
+  await store.close();
+});
+
+t.test('stop() ends the loop while a fetch hangs', async (t) => {
+  const chain = syntheticChain(3);
+  const source = new MemorySource(chain);
+  const fetch = source.fetchBlock.bind(source);
+  let asked = false;
+  source.fetchBlock = (height) => {
+    if (height !== 1_000_001) return fetch(height);
+    asked = true;
+    return new Promise(() => {});
+  };
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log: logs(), pollMs: 10 });
+  loop.start();
+  await until(() => asked, 'the hanging fetch');
+  let guard: NodeJS.Timeout | undefined;
+  const stopped = await Promise.race([
+    loop.stop().then(() => true),
+    new Promise<boolean>((resolve) => {
+      guard = setTimeout(() => resolve(false), 20_000);
+    }),
+  ]);
+  clearTimeout(guard);
+  t.ok(stopped, 'stop() settled with the fetch still pending');
+  t.equal(history.cursor()?.height, 1_000_000);
   await store.close();
 });

@@ -87,6 +87,22 @@ function sameChunkHeader(own: Record<string, unknown>, shards: Record<string, un
 }
 
 export function verifyStreamerMessage(msg: StreamerMessage, opts: VerifyOptions = {}): void {
+  try {
+    verifyMessage(msg, opts);
+  } catch (err) {
+    if (err instanceof BlockVerificationError) throw err;
+    // A member missing or of another type than nearcore writes (a chunk without `transactions`, a
+    // transaction without `outcome`): the block is refused like any other failed check.
+    const height = msg?.block?.header?.height;
+    throw new BlockVerificationError(
+      typeof height === 'number' ? height : -1,
+      VerifyCheck.Shape,
+      `the message is not a block stream message: ${(err as Error).message}`,
+    );
+  }
+}
+
+function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
   const header = msg?.block?.header;
   const height = typeof header?.height === 'number' ? header.height : -1;
   const fail = (check: VerifyCheck, detail: string): never => {

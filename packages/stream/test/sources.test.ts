@@ -230,3 +230,45 @@ t.test('a source that cannot be reached is retried, reported, then UNAVAILABLE',
     await src.close();
   }
 });
+
+t.test('a source that answers too slowly is retried past each deadline; close ends a request', async (t) => {
+  // Headers at once, then a byte every 50 ms, never the end: only a deadline ends such a request.
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const timer = setInterval(() => res.write(' '), 50);
+    res.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const addr = server.address();
+  const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  for (const spec of [base, 's3://lake']) {
+    const retries: RetryEvent[] = [];
+    const options = {
+      ...fast,
+      maxAttempts: 2,
+      endpoint: base,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      onRetry: (e: RetryEvent) => retries.push(e),
+    };
+    const src = openSource(spec, { ...options, requestTimeoutMs: 300 });
+    const e = await rejectsWith(t, src.fetchBlock(10), 'UNAVAILABLE', `${spec}: a block`);
+    t.match(e.message, /took longer than 300 ms/);
+    t.equal(retries.length, 1, `${spec}: the first deadline was reported and retried`);
+    await rejectsWith(t, src.finalHeight(), 'UNAVAILABLE', `${spec}: the head`);
+    await src.close();
+
+    // A long deadline: closing the source ends the request under way.
+    const slow = openSource(spec, { ...options, requestTimeoutMs: 600_000 });
+    const pending = slow.fetchBlock(10).then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await slow.close();
+    t.equal(await pending, 'rejected', `${spec}: close ended the request`);
+  }
+});

@@ -4,10 +4,11 @@
 import { StreamErrorCode, StreamSourceError, TransientSourceError } from '../errors.js';
 import type { StreamerMessage } from '../message.js';
 import type { BlockSource } from '../source.js';
+import { type DeadlineOptions, Deadlines } from './deadline.js';
 import { type RetryOptions, withRetry } from './retry.js';
 import { asStreamerMessage, parseJsonText } from './validate.js';
 
-export interface HttpSourceOptions extends RetryOptions {
+export interface HttpSourceOptions extends RetryOptions, DeadlineOptions {
   /** Extra request headers (an API key, for example). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -15,6 +16,7 @@ export interface HttpSourceOptions extends RetryOptions {
 export class HttpSource implements BlockSource {
   readonly name: string;
   private readonly base: string;
+  private readonly deadlines: Deadlines;
 
   constructor(
     base: string,
@@ -22,10 +24,16 @@ export class HttpSource implements BlockSource {
   ) {
     this.base = base.replace(/\/+$/, '');
     this.name = this.base;
+    this.deadlines = new Deadlines(o);
   }
 
-  private async get(path: string, height: number | null, redirect: 'manual' | 'follow'): Promise<Response> {
-    const res = await fetch(`${this.base}${path}`, { redirect, headers: { ...this.o.headers } });
+  private async get(
+    path: string,
+    height: number | null,
+    redirect: 'manual' | 'follow',
+    signal: AbortSignal,
+  ): Promise<Response> {
+    const res = await fetch(`${this.base}${path}`, { redirect, headers: { ...this.o.headers }, signal });
     if (res.status >= 500) {
       await res.body?.cancel();
       throw new TransientSourceError(`GET ${path} answered ${res.status}`);
@@ -47,38 +55,46 @@ export class HttpSource implements BlockSource {
   }
 
   fetchBlock(height: number): Promise<StreamerMessage | null> {
-    return withRetry(this.name, height, this.o, async () => {
-      const path = `/v0/block/${height}`;
-      const res = await this.get(path, height, 'follow');
-      const text = await res.text();
-      if (res.status === 404) {
-        let type: unknown;
-        try {
-          type = (JSON.parse(text) as { type?: unknown }).type;
-        } catch {
-          throw new TransientSourceError(`GET ${path} answered 404 without neardata's body`);
-        }
-        const code =
-          type === 'BLOCK_HEIGHT_TOO_LOW' ? StreamErrorCode.BELOW_FIRST : StreamErrorCode.NOT_AVAILABLE;
-        throw new StreamSourceError(code, this.name, height, `GET ${path}: ${text.slice(0, 200)}`);
+    const path = `/v0/block/${height}`;
+    return withRetry(this.name, height, this.o, () =>
+      this.deadlines.run(`GET ${path}`, (signal) => this.block(path, height, signal)),
+    );
+  }
+
+  private async block(path: string, height: number, signal: AbortSignal): Promise<StreamerMessage | null> {
+    const res = await this.get(path, height, 'follow', signal);
+    const text = await res.text();
+    if (res.status === 404) {
+      let type: unknown;
+      try {
+        type = (JSON.parse(text) as { type?: unknown }).type;
+      } catch {
+        throw new TransientSourceError(`GET ${path} answered 404 without neardata's body`);
       }
-      return asStreamerMessage(parseJsonText(text, `GET ${path}`), height, `GET ${path}`);
-    });
+      const code =
+        type === 'BLOCK_HEIGHT_TOO_LOW' ? StreamErrorCode.BELOW_FIRST : StreamErrorCode.NOT_AVAILABLE;
+      throw new StreamSourceError(code, this.name, height, `GET ${path}: ${text.slice(0, 200)}`);
+    }
+    return asStreamerMessage(parseJsonText(text, `GET ${path}`), height, `GET ${path}`);
   }
 
   /** The height a redirect route points at. */
   private redirectHeight(path: string): Promise<number | null> {
-    return withRetry(this.name, null, this.o, async () => {
-      const res = await this.get(path, null, 'manual');
-      await res.body?.cancel();
-      const location = res.headers.get('location');
-      const m = location ? /\/v0\/block(?:_opt)?\/(\d+)$/.exec(location) : null;
-      if (res.status < 300 || res.status >= 400 || !m) {
-        if (res.status === 404) return null;
-        throw new TransientSourceError(`GET ${path} answered ${res.status} without a block redirect`);
-      }
-      return Number(m[1]);
-    });
+    return withRetry(this.name, null, this.o, () =>
+      this.deadlines.run(`GET ${path}`, (signal) => this.redirect(path, signal)),
+    );
+  }
+
+  private async redirect(path: string, signal: AbortSignal): Promise<number | null> {
+    const res = await this.get(path, null, 'manual', signal);
+    await res.body?.cancel();
+    const location = res.headers.get('location');
+    const m = location ? /\/v0\/block(?:_opt)?\/(\d+)$/.exec(location) : null;
+    if (res.status < 300 || res.status >= 400 || !m) {
+      if (res.status === 404) return null;
+      throw new TransientSourceError(`GET ${path} answered ${res.status} without a block redirect`);
+    }
+    return Number(m[1]);
   }
 
   finalHeight(): Promise<number | null> {
@@ -89,5 +105,7 @@ export class HttpSource implements BlockSource {
     return this.redirectHeight('/v0/first_block');
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.deadlines.close();
+  }
 }

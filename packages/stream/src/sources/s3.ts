@@ -7,10 +7,11 @@ import { lakeBlockKey, lakeHeightFolder, lakeShardKey, parseLakeFolder } from '.
 import type { StreamerMessage } from '../message.js';
 import { LazyS3Client, type S3Options } from '../s3_client.js';
 import type { BlockSource } from '../source.js';
+import { type DeadlineOptions, Deadlines } from './deadline.js';
 import { type RetryOptions, withRetry } from './retry.js';
 import { asBlockView, asShard, parseJsonText, shardIdsOf } from './validate.js';
 
-export interface S3SourceOptions extends S3Options, RetryOptions {
+export interface S3SourceOptions extends S3Options, RetryOptions, DeadlineOptions {
   /** Send `x-amz-request-payer: requester` (default true: NEAR's Lake buckets require it). */
   readonly requesterPays?: boolean;
 }
@@ -28,6 +29,7 @@ export class S3Source implements BlockSource {
   private readonly s3: LazyS3Client;
   private readonly payer: { RequestPayer?: 'requester' };
   private highest: number | null = null;
+  private readonly deadlines: Deadlines;
 
   constructor(
     private readonly bucket: string,
@@ -37,33 +39,38 @@ export class S3Source implements BlockSource {
     this.name = `s3://${bucket}/${prefix}`.replace(/\/$/, '');
     this.s3 = new LazyS3Client(o);
     this.payer = o.requesterPays === false ? {} : { RequestPayer: 'requester' };
+    this.deadlines = new Deadlines(o);
   }
 
   private async getText(key: string): Promise<string | null> {
     const { sdk, client } = await this.s3.get();
-    try {
-      const res = await client.send(
-        new sdk.GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}${key}`, ...this.payer }),
-      );
-      return (await res.Body?.transformToString('utf8')) ?? '';
-    } catch (err) {
-      if (isNoSuchKey(err)) return null;
-      throw err;
-    }
+    return this.deadlines.run(`GET ${key}`, async (abortSignal) => {
+      try {
+        const res = await client.send(
+          new sdk.GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}${key}`, ...this.payer }),
+          { abortSignal },
+        );
+        return (await res.Body?.transformToString('utf8')) ?? '';
+      } catch (err) {
+        if (isNoSuchKey(err)) return null;
+        throw err;
+      }
+    });
   }
 
   /** Height folders after `startAfter` (exclusive), ascending, one page. */
   private async listAfter(startAfter: number | null, max: number): Promise<number[]> {
     const { sdk, client } = await this.s3.get();
-    const res = await client.send(
-      new sdk.ListObjectsV2Command({
-        Bucket: this.bucket,
-        Prefix: this.prefix,
-        Delimiter: '/',
-        MaxKeys: max,
-        ...(startAfter === null ? {} : { StartAfter: `${this.prefix}${lakeHeightFolder(startAfter)}/~` }),
-        ...this.payer,
-      }),
+    const list = new sdk.ListObjectsV2Command({
+      Bucket: this.bucket,
+      Prefix: this.prefix,
+      Delimiter: '/',
+      MaxKeys: max,
+      ...(startAfter === null ? {} : { StartAfter: `${this.prefix}${lakeHeightFolder(startAfter)}/~` }),
+      ...this.payer,
+    });
+    const res = await this.deadlines.run(`LIST after ${startAfter ?? 'the start'}`, (abortSignal) =>
+      client.send(list, { abortSignal }),
     );
     return (res.CommonPrefixes ?? [])
       .map((p) => parseLakeFolder((p.Prefix ?? '').slice(this.prefix.length).replace(/\/$/, '')))
@@ -108,6 +115,7 @@ export class S3Source implements BlockSource {
   }
 
   async close(): Promise<void> {
+    this.deadlines.close();
     await this.s3.close();
   }
 }
