@@ -40,13 +40,39 @@ function redirect(r: FastifyReply, location: string, cache?: string): FastifyRep
   return r.send('');
 }
 
+/** The node's access rules for one request: its key (from the path or `x-api-key`) and rate. */
+export type BlockStreamGate = (
+  req: FastifyRequest,
+  pathKey: string | undefined,
+) => { readonly ok: true } | { readonly ok: false; readonly status: 401 | 429; readonly message: string };
+
+type Params = { height?: string; key?: string };
+
+/**
+ * The routes at `/v0/…`, and at `/<key>/v0/…` for a node with API keys: a follower then follows
+ * `http://node/<key>`, whose redirects keep the key. Each request passes the node's access rules.
+ */
 export function registerBlockStreamRoutes(
   app: FastifyInstance,
   provider: BlockStreamProvider,
   report: (err: unknown, where: string) => void,
+  gate: BlockStreamGate = () => ({ ok: true }),
+  keyed = false,
 ): void {
+  /** The route's handler behind the gate; a refusal in neardata's error shape. */
+  const gated =
+    (handler: (req: FastifyRequest, r: FastifyReply, base: string) => unknown) =>
+    (req: FastifyRequest, r: FastifyReply) => {
+      const key = (req.params as Params).key;
+      const decision = gate(req, key);
+      if (!decision.ok) {
+        const type = decision.status === 401 ? 'UNAUTHORIZED' : 'TOO_MANY_REQUESTS';
+        return send(r, decision.status, JSON.stringify({ error: decision.message, type }));
+      }
+      return handler(req, r, key === undefined ? '' : `/${encodeURIComponent(key)}`);
+    };
   const block = (optimistic: boolean) => async (req: FastifyRequest, r: FastifyReply) => {
-    const raw = (req.params as { height: string }).height;
+    const raw = (req.params as Params).height ?? '';
     if (!HEIGHT.test(raw)) return send(r, 400, '"Invalid argument"');
     const aborted = new AbortController();
     const onClose = () => aborted.abort();
@@ -63,11 +89,20 @@ export function registerBlockStreamRoutes(
       req.raw.off('close', onClose);
     }
   };
-  app.get('/v0/block/:height', block(false));
-  app.get('/v0/block_opt/:height', block(true));
-  app.get('/v0/last_block/final', (_req, r) => redirect(r, `/v0/block/${provider.finalHeight()}`));
-  app.get('/v0/last_block/optimistic', (_req, r) =>
-    redirect(r, `/v0/block_opt/${provider.optimisticHeight()}`),
-  );
-  app.get('/v0/first_block', (_req, r) => redirect(r, `/v0/block/${provider.firstHeight()}`, A_DAY));
+  for (const prefix of keyed ? ['', '/:key'] : ['']) {
+    app.get(`${prefix}/v0/block/:height`, gated(block(false)));
+    app.get(`${prefix}/v0/block_opt/:height`, gated(block(true)));
+    app.get(
+      `${prefix}/v0/last_block/final`,
+      gated((_req, r, base) => redirect(r, `${base}/v0/block/${provider.finalHeight()}`)),
+    );
+    app.get(
+      `${prefix}/v0/last_block/optimistic`,
+      gated((_req, r, base) => redirect(r, `${base}/v0/block_opt/${provider.optimisticHeight()}`)),
+    );
+    app.get(
+      `${prefix}/v0/first_block`,
+      gated((_req, r, base) => redirect(r, `${base}/v0/block/${provider.firstHeight()}`, A_DAY)),
+    );
+  }
 }

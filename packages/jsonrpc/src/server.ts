@@ -265,7 +265,18 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
       return reply(r, 200, m.contentType, m.body);
     });
   }
-  if (o.blockStream) registerBlockStreamRoutes(app, o.blockStream, report);
+  if (o.blockStream) {
+    registerBlockStreamRoutes(
+      app,
+      o.blockStream,
+      report,
+      (req, pathKey) => {
+        const headerKey = req.headers['x-api-key'];
+        return access.admit(pathKey, typeof headerKey === 'string' ? headerKey : undefined, req.ip);
+      },
+      access.keysRequired,
+    );
+  }
   const notAllowed = (_req: FastifyRequest, r: FastifyReply) => reply(r, 405, TEXT_CT, 'Method Not Allowed');
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 

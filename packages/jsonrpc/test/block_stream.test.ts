@@ -5,13 +5,18 @@ import { type BlockStreamAnswer, type BlockStreamProvider, startRpcServer } from
 import t from 'tap';
 import { fakeBackend } from './fixtures/fake_backend.js';
 
-async function serve(t: typeof import('tap')['default'], provider?: BlockStreamProvider) {
+async function serve(
+  t: typeof import('tap')['default'],
+  provider?: BlockStreamProvider,
+  access?: { apiKeys?: string[]; requestsPerSecond?: number },
+) {
   const reported: string[] = [];
   const server = await startRpcServer({
     backend: fakeBackend(),
     host: '127.0.0.1',
     port: 0,
     ...(provider ? { blockStream: provider } : {}),
+    ...(access ? { access } : {}),
     onInternalError: (_err, where) => reported.push(where),
   });
   t.teardown(() => server.close());
@@ -120,4 +125,38 @@ t.test('a client going away aborts the wait', async (t) => {
 t.test('no provider, no /v0 routes', async (t) => {
   const { url } = await serve(t);
   t.equal((await fetch(`${url}/v0/block/1`)).status, 404);
+});
+
+t.test('with API keys the routes need one, in the path or a header; a rate limit holds too', async (t) => {
+  const provider: BlockStreamProvider = {
+    async block(height): Promise<BlockStreamAnswer> {
+      return { ok: true, json: `{"block":{"height":${height}},"shards":[]}`, final: true };
+    },
+    finalHeight: () => 10,
+    optimisticHeight: () => 12,
+    firstHeight: () => 3,
+  };
+  const { url } = await serve(t, provider, { apiKeys: ['k1'] });
+  const get = (p: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}${p}`, { redirect: 'manual', headers });
+  for (const p of ['/v0/block/9', '/v0/block_opt/9', '/v0/last_block/final', '/v0/first_block']) {
+    const r = await get(p);
+    t.equal(r.status, 401, `${p} without a key`);
+    t.same(await r.json(), { error: 'an API key is required', type: 'UNAUTHORIZED' });
+  }
+  t.equal((await get('/k2/v0/block/9')).status, 401, 'an unknown key');
+  const keyed = await get('/k1/v0/block/9');
+  t.equal(keyed.status, 200, 'the key in the path');
+  t.equal(await keyed.text(), '{"block":{"height":9},"shards":[]}');
+  t.equal((await get('/v0/block/9', { 'x-api-key': 'k1' })).status, 200, 'the key in a header');
+  const final = await get('/k1/v0/last_block/final');
+  t.equal(final.headers.get('location'), '/k1/v0/block/10', 'a redirect keeps the key');
+  t.equal((await get('/k1/v0/last_block/optimistic')).headers.get('location'), '/k1/v0/block_opt/12');
+
+  const open = await serve(t, provider);
+  t.equal((await fetch(`${open.url}/k1/v0/block/9`)).status, 404, 'no key routes without keys');
+  const limited = await serve(t, provider, { requestsPerSecond: 2 });
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i++) statuses.push((await fetch(`${limited.url}/v0/block/9`)).status);
+  t.ok(statuses.includes(429), `past the rate some are refused: ${statuses.join(',')}`);
 });
