@@ -3,6 +3,7 @@
 // snake_case or camelCase). Also a BlockSource over a set of messages, for driving a follower.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stringifyJson } from '@nearlite/primitives';
 import { type BlockSource, parseStreamerMessage, type StreamerMessage } from '@nearlite/stream';
 
 export const STREAM_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'stream');
@@ -62,10 +63,8 @@ export class MemorySource implements BlockSource {
   }
 
   add(m: StreamerMessage): void {
-    this.byHeight.set(
-      m.block.header.height,
-      JSON.stringify(m, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
-    );
+    // As a source sends it: u64s as exact JSON numbers.
+    this.byHeight.set(m.block.header.height, stringifyJson(m));
     this.head = Math.max(this.head ?? 0, m.block.header.height);
   }
 

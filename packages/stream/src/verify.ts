@@ -1,11 +1,16 @@
-// The follower never trusts its source. A block is accepted only when its hash is recomputed from its
-// header, it links to the block stored before it, every chunk header in its shards is the block's own
-// `chunks[]` entry, every outcome names this block, outcome ids are the transaction hashes and receipt
-// ids they belong to. Chunk transactions cannot be re-encoded to check `tx_root`: nearcore's
-// SignedTransactionView omits the transaction's `block_hash`, which its borsh (and hash) includes.
+// What a follower checks of its source before it stores a block. A block is accepted only when its
+// hash is recomputed from its header, it links to the block stored before it, its header and chunk
+// headers hold nearcore's JSON types, every chunk header in its shards is the block's own `chunks[]`
+// entry, every outcome names this block, and outcome ids are the transaction hashes and receipt ids
+// they belong to. Not checked, and answered as published: the chunk headers against
+// `chunk_headers_root`, the chunks' transactions against `tx_root` (nearcore's SignedTransactionView
+// omits the transaction's `block_hash`, which its borsh and hash include), the receipts and outcomes
+// against their roots, and the block's signature (it needs the epoch's validator keys). A follower
+// trusts its source for those, as NEAR's read-rpc trusts NEAR Lake.
 // A failure names the height and the check; the caller stores nothing of that block.
 import { verifiedHeaderLayout } from './header_hash.js';
 import type { StreamerMessage } from './message.js';
+import { chunkHeaderTypeError, timestampsAgree, viewTypeError } from './view_types.js';
 
 export const VerifyCheck = {
   Shape: 'shape',
@@ -112,6 +117,9 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
     fail(VerifyCheck.Shape, 'the message has no block header, height, hash or shards');
   }
 
+  const typeError = viewTypeError(msg.block);
+  if (typeError !== null) fail(VerifyCheck.Shape, typeError);
+
   let layout: number | null = null;
   try {
     layout = verifiedHeaderLayout(header);
@@ -119,6 +127,8 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
     fail(VerifyCheck.BlockHash, `the header does not decode: ${(err as Error).message}`);
   }
   if (layout === null) fail(VerifyCheck.BlockHash, `hash ${header.hash} does not match the header's fields`);
+  if (!timestampsAgree(header))
+    fail(VerifyCheck.Shape, 'header fields timestamp and timestamp_nanosec differ');
 
   if (opts.prev) verifyLink(height, header.prev_hash, opts.prev);
 
@@ -127,6 +137,8 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
   for (const shard of msg.shards) {
     const chunk = shard.chunk;
     if (chunk) {
+      const chunkError = typeof chunk.author === 'string' ? chunkHeaderTypeError(chunk.header) : 'no author';
+      if (chunkError !== null) fail(VerifyCheck.Shape, `shard ${shard.shard_id}: ${chunkError}`);
       if (chunks) {
         const own = chunks.find((c) => c.shard_id === chunk.header.shard_id);
         if (!own || !sameChunkHeader(own, chunk.header)) {

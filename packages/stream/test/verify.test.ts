@@ -148,6 +148,33 @@ t.test('tampered copies are refused with the failing check named', async (t) => 
       VerifyCheck.ChunkHeader,
     ],
   ];
+  // Values a decoder would forgive, or fields no hash covers, of another type than nearcore writes:
+  // each would change the shape of what a follower answers.
+  type Edit = (h: Record<string, unknown>, m: ReturnType<typeof freshMessage>) => void;
+  const shapes: [string, Edit][] = [
+    ['a balance as a number', (h) => (h.gas_price = 100000000)],
+    ['a height as hex', (h) => (h.prev_height = '0x6b')],
+    ['an ordinal with spaces', (h) => (h.block_ordinal = ` ${String(h.block_ordinal)} `)],
+    ['a version as a string', (h) => (h.latest_protocol_version = String(h.latest_protocol_version))],
+    ['1 for true', (h) => (h.chunk_mask = (h.chunk_mask as boolean[]).map((b) => (b ? 1 : 0)))],
+    ['a signature as a number', (h) => (h.signature = 12345)],
+    ['an object for a reward', (h) => (h.rent_paid = { evil: 'object' })],
+    ['the unhashed timestamp edited', (h) => (h.timestamp = BigInt(h.timestamp as bigint) + 1n)],
+    [
+      'an object for the author',
+      (_h, m) => ((m.block as Record<string, unknown>).author = { not: 'a string' }),
+    ],
+    ['a chunk author of null', (_h, m) => ((m.shards[0]!.chunk as Record<string, unknown>).author = null)],
+    [
+      'gas used as a word',
+      (_h, m) => {
+        (m.block.chunks[0] as Record<string, unknown>).gas_used = 'lots';
+        (m.shards[0]!.chunk!.header as Record<string, unknown>).gas_used = 'lots';
+      },
+    ],
+  ];
+  for (const [what, edit] of shapes)
+    cases.push([what, (m) => edit(m.block.header as Record<string, unknown>, m), VerifyCheck.Shape]);
   for (const [what, edit, check] of cases) {
     const m = freshMessage(name);
     t.doesNotThrow(() => verifyStreamerMessage(m), `${what}: untouched copy verifies`);
