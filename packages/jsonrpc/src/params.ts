@@ -103,7 +103,7 @@ export function publicKey(v: unknown): string {
   const colon = s.indexOf(':');
   const keyType = colon < 0 ? 'ed25519' : s.slice(0, colon);
   const data = colon < 0 ? s : s.slice(colon + 1);
-  const expected = KEY_LENGTHS[keyType];
+  const expected = Object.hasOwn(KEY_LENGTHS, keyType) ? KEY_LENGTHS[keyType] : undefined;
   if (expected === undefined) throw argsError(`unknown key type '${keyType}'`);
   const charErr = bs58CharError(data);
   if (charErr !== null) throw argsError(`invalid key data: ${charErr}`);

@@ -277,6 +277,17 @@ t.test('changes / EXPERIMENTAL_changes: every changes_type', async (t) => {
     },
     "Failed parsing args: unknown key type 'rsa'",
   );
+  for (const type of ['constructor', 'toString', '__proto__'])
+    await parseFails(
+      t,
+      'changes',
+      {
+        finality: 'final',
+        changes_type: 'single_access_key_changes',
+        keys: [{ account_id: 'a.near', public_key: `${type}:abc` }],
+      },
+      `Failed parsing args: unknown key type '${type}'`,
+    );
 });
 
 t.test('EXPERIMENTAL_receipt and the light client methods', async (t) => {

@@ -6,6 +6,7 @@ import {
   jsonObjectTexts,
   jsonTexts,
   RawJson,
+  rustDebug,
   stringifyJson,
   u64View,
 } from '@nearlite/primitives';
@@ -115,3 +116,26 @@ t.test(
     );
   },
 );
+
+t.test("rustDebug prints nearcore's enums and strings as Rust's {:?} does", async (t) => {
+  t.equal(rustDebug({ MethodResolveError: 'MethodNotFound' }), 'MethodResolveError(MethodNotFound)');
+  t.equal(
+    rustDebug({ CompilationError: { CodeDoesNotExist: { account_id: 'a.near' } } }),
+    'CompilationError(CodeDoesNotExist { account_id: "a.near" })',
+  );
+  // core::fmt's Debug for str: \0 \t \r \n \\ \" by name; single quotes and printable chars as they
+  // are; controls, format chars, separators (a space aside) and grapheme extenders as \u{…}.
+  const cases: [string, string][] = [
+    ['it\'s "q" \\ \t\r\n\0', '"it\'s \\"q\\" \\\\ \\t\\r\\n\\0"'],
+    ['\u001b[0m', '"\\u{1b}[0m"'],
+    ['a\u2028b\u2029c\u0085', '"a\\u{2028}b\\u{2029}c\\u{85}"'],
+    ['soft\u00adhyphen', '"soft\\u{ad}hyphen"'],
+    ['e\u0301', '"e\\u{301}"'],
+    ['\ufeffbom', '"\\u{feff}bom"'],
+    ['no\u00a0break', '"no\\u{a0}break"'],
+    ['你好 😀 ü', '"你好 😀 ü"'],
+    ['\ue000', '"\\u{e000}"'],
+  ];
+  for (const [s, want] of cases)
+    t.equal(rustDebug({ GuestPanic: { panic_msg: s } }), `GuestPanic { panic_msg: ${want} }`, want);
+});
