@@ -71,6 +71,12 @@ export class FollowLoop {
   /** Every pending sleep (parallel fetches may each be backing off): stop() ends them all. */
   private readonly wakers = new Set<() => void>();
   private sourceHead: number | null = null;
+  /**
+   * After a refused block or a failed write, one height at a time until a write lands: a source that
+   * keeps sending a bad block is asked for it alone every pause, not for the whole window (on a
+   * requester-pays bucket, every request is paid).
+   */
+  private retrying = false;
   private running: Promise<void> | null = null;
   private readonly concurrency: number;
   private readonly batchSize: number;
@@ -172,7 +178,8 @@ export class FollowLoop {
 
   /** Starts the fetches of heights `from`..`head` that fit the window and are not under way. */
   private fill(window: Map<number, Promise<Fetched | null | undefined>>, from: number, head: number) {
-    for (let h = from; h <= Math.min(head, from + this.concurrency - 1); h++) {
+    const ahead = this.retrying ? 1 : this.concurrency;
+    for (let h = from; h <= Math.min(head, from + ahead - 1); h++) {
       if (!window.has(h)) window.set(h, this.fetch(h));
     }
   }
@@ -197,7 +204,7 @@ export class FollowLoop {
         this.fill(window, next, head);
         // Catching up, take the fetched blocks after `next` too (the window holds them); at the
         // head this is one block.
-        const last = Math.min(head, next + this.batchSize - 1);
+        const last = this.retrying ? next : Math.min(head, next + this.batchSize - 1);
         const batch: Fetched[] = [];
         let taken = next;
         let stopping = false;
@@ -218,8 +225,8 @@ export class FollowLoop {
           }
         }
         if (stopping) break;
-        // The next batch is fetched while this one is verified and written.
-        this.fill(window, taken, head);
+        // The next batch is fetched while this one is verified and written (not while retrying).
+        if (!this.retrying) this.fill(window, taken, head);
         if (batch.length > 0) {
           try {
             await this.ingest(batch);
@@ -237,9 +244,11 @@ export class FollowLoop {
             for (const m of batch) if (heightOf(m) <= at) this.o.onBlock?.(heightOf(m));
             next = at + 1;
             window.clear();
+            this.retrying = true;
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
           }
+          this.retrying = false;
           // A step per block written, as at the head, so GC keeps pace with a batched catch-up.
           if (this.o.gc) {
             try {

@@ -69,6 +69,14 @@ t.test('a block that fails verification stops the cursor there and is refetched'
   loop.start();
   await until(() => log.lines.some((l) => l.includes('refused (block_hash)')), 'the refusal');
   t.equal(history.cursor()?.height, 1_000_002, 'stopped before the bad block');
+  const before = source.fetched.length;
+  const refusals = () => log.lines.filter((l) => l.includes('refused (block_hash)')).length;
+  await until(() => refusals() >= 3, 'two more refusals');
+  t.same(
+    new Set(source.fetched.slice(before)),
+    new Set([1_000_003]),
+    'while it is refused, the bad height alone is asked for again',
+  );
   source.add(chain[3]!);
   await until(() => history.cursor()?.height === 1_000_005, 'the rest after the source is fixed');
   await loop.stop();

@@ -58,9 +58,16 @@ function intFlag(v: string | undefined, name: string): number | undefined {
 }
 
 /** A block source named on the command line; a bad spec is a usage error. */
-function followSource(spec: string, s3: { endpoint?: string; region?: string }) {
+function followSource(spec: string, s3: { endpoint?: string; region?: string }, logger: Logger) {
   try {
-    return openSource(spec, s3);
+    // Each failed attempt is logged as it happens; the follow loop logs a fetch that gives up.
+    return openSource(spec, {
+      ...s3,
+      onRetry: (e) =>
+        logger.warn(
+          `${e.source}${e.height === null ? '' : ` block ${e.height}`}: attempt ${e.attempt} failed, retrying in ${e.delayMs} ms: ${e.error instanceof Error ? e.error.message : String(e.error)}`,
+        ),
+    });
   } catch (err) {
     if (err instanceof StreamSourceError) throw new UsageError(`--follow: ${err.message}`);
     throw err;
@@ -219,7 +226,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return followUntilSignal({
           home: values.home,
           logger,
-          source: followSource(values.follow, s3),
+          source: followSource(values.follow, s3, logger),
           ...(values['upstream-rpc'] ? { upstreamRpc: values['upstream-rpc'] } : {}),
           ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
           ...(values.archive ? { archive: true } : {}),
