@@ -65,10 +65,7 @@ export interface FollowLoopOptions {
 
 export class FollowLoop {
   private stopped = false;
-  /** Settles when stop() is called: what the loop awaits is raced with it, so a hung fetch does not hold stop(). */
-  private readonly stopping: Promise<undefined>;
-  private endWait: () => void = () => {};
-  /** Every pending sleep (parallel fetches may each be backing off): stop() ends them all. */
+  /** Every pending wait (sleeps, fetches under way): stop() ends them all. */
   private readonly wakers = new Set<() => void>();
   private sourceHead: number | null = null;
   /**
@@ -83,9 +80,6 @@ export class FollowLoop {
   private readonly batchBytes: number;
 
   constructor(private readonly o: FollowLoopOptions) {
-    this.stopping = new Promise((resolve) => {
-      this.endWait = () => resolve(undefined);
-    });
     this.batchSize = Math.max(1, o.batchSize ?? 1);
     this.batchBytes = o.batchBytes ?? 1024 * 1024;
     // A batch is taken from fetched blocks, so the window holds at least one batch. By default it
@@ -120,15 +114,22 @@ export class FollowLoop {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.endWait();
     for (const wake of this.wakers) wake();
     await this.running;
   }
 
-  /** `p`, or undefined once the loop stops (`p` may still settle later; it is not waited for). */
+  /**
+   * `p`, or undefined once the loop stops, so a fetch that hangs does not hold stop() (`p` may still
+   * settle later; it is not waited for). Each wait has its own waker, dropped when `p` settles: a
+   * race against one promise pending until stop() would keep every fetched block reachable from it.
+   */
   private untilStopped<T>(p: Promise<T>): Promise<T | undefined> {
-    p.catch(() => {});
-    return Promise.race([p, this.stopping]);
+    if (this.stopped) return Promise.resolve(undefined);
+    return new Promise<T | undefined>((resolve, reject) => {
+      const wake = () => resolve(undefined);
+      this.wakers.add(wake);
+      p.then(resolve, reject).finally(() => this.wakers.delete(wake));
+    });
   }
 
   private sleep(ms: number): Promise<void> {
@@ -231,6 +232,8 @@ export class FollowLoop {
           try {
             await this.ingest(batch);
           } catch (err) {
+            // A writer that can write no more (its database session and lock gone) stops the loop.
+            if ((err as { fatal?: unknown } | null)?.fatal === true) throw err;
             // A refused block is refetched; a failed write (a database gone away, a full disk) is
             // written again, as the writers make a rewrite harmless. Either way the loop goes on
             // after the cursor, rather than stop while the node keeps answering from stale history.

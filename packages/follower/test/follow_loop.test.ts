@@ -35,6 +35,9 @@ t.test('follows in height order through failures and skipped heights, then tails
   for (const m of chain.slice(30)) source.add(m);
   const last = chain.at(-1)!.block.header.height;
   await until(() => history.cursor()?.height === last, 'the tail');
+  // Dozens of fetches and waits settled; what stop() would end is only what is pending now.
+  const pending = (loop as unknown as { wakers: Set<unknown> }).wakers.size;
+  t.ok(pending <= 2, `no settled wait is kept (${pending} pending)`);
   await loop.stop();
   t.same(
     order,

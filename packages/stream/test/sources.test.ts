@@ -1,6 +1,7 @@
 // The three block sources over the same real NEAR Lake block (fixtures/lake: a localnet block from
 // near-lake-framework-rs's test data): a Lake directory, an S3 bucket (s3rver on 127.0.0.1) and a
 // neardata-style HTTP server. Transient failures are retried and reported; the rest are typed errors.
+import { getEventListeners } from 'node:events';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -175,6 +176,9 @@ t.test('http: neardata-style server, retried until it answers', async (t) => {
   const garbage = await rejectsWith(t, src.fetchBlock(HEIGHT + 1), 'UNAVAILABLE', 'an HTML body');
   t.equal(retries.length, 7, 'garbage is retried and reported each time');
   t.match(garbage.message, base);
+  // Every settled request let go of the source's close signal: nothing is kept per request.
+  const closing = (src as unknown as { deadlines: { closing: AbortController } }).deadlines.closing.signal;
+  t.equal(getEventListeners(closing, 'abort').length, 0, 'no request listens for the close once settled');
 });
 
 t.test('s3: NEAR Lake bucket on s3rver', async (t) => {

@@ -19,15 +19,31 @@ export class Deadlines {
     this.ms = o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
-  /** Runs one request with a signal that aborts it at its deadline or when the source closes. */
+  /**
+   * Runs one request with a signal that aborts it at its deadline or when the source closes. Each
+   * request has a controller of its own, its timer cleared and its listener on the source's close
+   * removed once it settles (`AbortSignal.any` on Node 20 keeps every signal it joins to a long-lived
+   * one for as long as that one lives).
+   */
   async run<T>(what: string, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const deadline = AbortSignal.timeout(this.ms);
+    const closing = this.closing.signal;
+    if (closing.aborted) throw closing.reason;
+    const controller = new AbortController();
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      controller.abort(new Error(`${what} took longer than ${this.ms} ms`));
+    }, this.ms);
+    const onClose = () => controller.abort(closing.reason);
+    closing.addEventListener('abort', onClose, { once: true });
     try {
-      return await request(AbortSignal.any([deadline, this.closing.signal]));
+      return await request(controller.signal);
     } catch (err) {
-      if (deadline.aborted && !this.closing.signal.aborted)
-        throw new TransientSourceError(`${what} took longer than ${this.ms} ms`);
+      if (late && !closing.aborted) throw new TransientSourceError(`${what} took longer than ${this.ms} ms`);
       throw err;
+    } finally {
+      clearTimeout(timer);
+      closing.removeEventListener('abort', onClose);
     }
   }
 
