@@ -52,9 +52,10 @@ function u64(v: unknown, what: string): bigint {
   return n;
 }
 
-function u32(v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff)
-    throw new StateChangeError(`${what} is not a u32`);
+/** A gas key's nonce index: nearcore's NonceIndex, a u16. */
+function nonceIndex(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffff)
+    throw new StateChangeError('change.index is not a u16');
   return v;
 }
 
@@ -87,11 +88,7 @@ export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | nu
       return { key: trieKeyAccessKey(account, parsePublicKeyHandle(text(ch, 'public_key'))), value: null };
     case 'gas_key_nonce_update':
       return {
-        key: trieKeyGasKeyNonce(
-          account,
-          parsePublicKeyHandle(text(ch, 'public_key')),
-          u32(ch.index, 'change.index'),
-        ),
+        key: trieKeyGasKeyNonce(account, parsePublicKeyHandle(text(ch, 'public_key')), nonceIndex(ch.index)),
         value: encodeGasKeyNonce(u64(ch.nonce, 'change.nonce')),
       };
     case 'data_update':

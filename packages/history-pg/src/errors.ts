@@ -8,16 +8,20 @@ export const PgHistoryErrorCode = {
   MissingShard: 'MISSING_SHARD',
   BadConfig: 'BAD_CONFIG',
   NotWriter: 'NOT_WRITER',
+  WriterLost: 'WRITER_LOST',
 } as const;
 export type PgHistoryErrorCode = (typeof PgHistoryErrorCode)[keyof typeof PgHistoryErrorCode];
 
 export class PgHistoryError extends Error {
   override readonly name = 'PgHistoryError';
+  /** Writing again cannot succeed (the follow loop stops rather than retry). */
+  readonly fatal: boolean;
   constructor(
     readonly code: PgHistoryErrorCode,
     message: string,
   ) {
     super(message);
+    this.fatal = code === PgHistoryErrorCode.NotWriter || code === PgHistoryErrorCode.WriterLost;
   }
 }
 

@@ -103,19 +103,6 @@ async function migrated(
   }
 }
 
-/** Whether a writer holds the writer lock on the meta database (without taking it). */
-async function writerRunning(meta: pg.Pool): Promise<boolean> {
-  const r = await meta.query<{ held: boolean }>(
-    `SELECT EXISTS (
-       SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-         AND classid = $1::bigint::oid AND objid = $2::bigint::oid
-     ) AS held`,
-    [(WRITER_LOCK >> 32n).toString(), (WRITER_LOCK & 0xffffffffn).toString()],
-  );
-  return r.rows[0]?.held === true;
-}
-
 export class PgHistory implements HistoryReader, HistoryWriter {
   private current: Cursor | null = null;
   private genesis: number | null = null;
@@ -130,6 +117,8 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   private timer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
   private writerClient: pg.PoolClient | null = null;
+  /** Why the writer's session ended; its advisory lock ended with it. */
+  private writerLost: Error | null = null;
   private closed = false;
 
   private constructor(
@@ -163,10 +152,11 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     }
     const h = new PgHistory(o, meta, dbs);
     try {
-      // A writer migrates once it holds the lock, so an older writer still running never writes
-      // into a schema it does not know (the rows it would not keep, such as `state_flat`).
+      // Only a writer upgrades a schema, once it holds the lock: an older writer still running would
+      // not keep what a newer schema adds (`state_flat`). A front end creates a new database's
+      // schema, and refuses an older one.
       if (o.role === 'writer') await h.becomeWriter();
-      const upgrade = o.role === 'writer' || !(await writerRunning(meta));
+      const upgrade = o.role === 'writer';
       await migrated(meta, ['meta'], o.metaUrl, upgrade);
       for (const db of dbs.values()) {
         await migrated(db.pool, ['shard'], db.url, upgrade);
@@ -194,6 +184,11 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         `another writer is following into ${redactUrl(this.o.metaUrl)}: a history has one writer; start \`nearlite serve\` front ends to read it`,
       );
     }
+    // A session that dies (the server restarted, the connection dropped) takes the writer lock with
+    // it: another writer may start, so this one writes nothing more.
+    c.on('error', (err) => {
+      this.writerLost ??= err;
+    });
     this.writerClient = c;
   }
 
@@ -347,6 +342,11 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       throw new PgHistoryError(
         PgHistoryErrorCode.NotWriter,
         'this PostgreSQL history was opened as a reader',
+      );
+    if (this.writerLost)
+      throw new PgHistoryError(
+        PgHistoryErrorCode.WriterLost,
+        `the writer's session on ${redactUrl(this.o.metaUrl)} ended (${this.writerLost.message}), and the writer lock with it: restart the follower, which resumes after the cursor`,
       );
     return this.writerClient;
   }

@@ -101,9 +101,9 @@ export const SCHEMA_VERSION: Record<Component, number> = {
 const MIGRATION_LOCK = 0x6e6561726c697465n;
 
 /**
- * Brings `component` to this code's schema. `upgrade` false (a reader while a writer runs) refuses a
- * schema older than this code's instead: the running writer is older, and would not keep what the
- * newer schema adds.
+ * Brings `component` to this code's schema. With `upgrade` false (a front end) only a new database's
+ * schema is created; an older one is refused: its writer may be an older nearlite still running,
+ * which would not keep what the newer schema adds.
  */
 export async function migrate(
   client: pg.ClientBase,
@@ -128,10 +128,10 @@ export async function migrate(
         `the ${component} database ${redactUrl(url)} has schema version ${have}, newer than this nearlite knows (${known}): upgrade nearlite, or point it at another database`,
       );
     }
-    if (have < known && !upgrade) {
+    if (have > 0 && have < known && !upgrade) {
       throw new PgHistoryError(
         PgHistoryErrorCode.SchemaTooOld,
-        `the ${component} database ${redactUrl(url)} has schema version ${have}, older than this nearlite's (${known}), and an older writer is following into it: stop that writer and start this nearlite's writer first (it upgrades the schema), then the front ends`,
+        `the ${component} database ${redactUrl(url)} has schema version ${have}, older than this nearlite's (${known}): stop its writer and start this nearlite's writer first (it upgrades the schema), then the front ends`,
       );
     }
     for (let v = have; v < known; v++) for (const sql of MIGRATIONS[component][v]!) await client.query(sql);

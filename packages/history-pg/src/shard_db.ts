@@ -216,17 +216,25 @@ export class ShardDb {
   async dropAbove(height: number, stateHeight: number): Promise<void> {
     for (const t of BLOCK_TABLES) await this.pool.query(`DELETE FROM ${t} WHERE block_height > $1`, [height]);
     await this.transaction(async (c) => {
-      await c.query('DELETE FROM state_history WHERE block_height > $1', [stateHeight]);
-      // A flat row written above is the key's newest history row below again, or none.
+      // The keys written above: their rows are in the partitions above, so only those are read (a
+      // scan of `state_flat` by height would read every key). Each one's flat row becomes its newest
+      // row below again, or goes.
+      await c.query(
+        'CREATE TEMP TABLE above ON COMMIT DROP AS SELECT DISTINCT key FROM state_history WHERE block_height > $1',
+        [stateHeight],
+      );
       await c.query(
         `INSERT INTO state_flat (key, block_height, value)
          SELECT DISTINCT ON (h.key) h.key, h.block_height, h.value FROM state_history h
-         WHERE h.key IN (SELECT key FROM state_flat WHERE block_height > $1)
+         WHERE h.key IN (SELECT key FROM above) AND h.block_height <= $1
          ORDER BY h.key, h.block_height DESC
          ON CONFLICT (key) DO UPDATE SET block_height = EXCLUDED.block_height, value = EXCLUDED.value`,
         [stateHeight],
       );
-      await c.query('DELETE FROM state_flat WHERE block_height > $1', [stateHeight]);
+      await c.query('DELETE FROM state_flat f USING above a WHERE f.key = a.key AND f.block_height > $1', [
+        stateHeight,
+      ]);
+      await c.query('DELETE FROM state_history WHERE block_height > $1', [stateHeight]);
     });
   }
 
@@ -256,12 +264,18 @@ export class ShardDb {
          )`,
         [kept, tail],
       );
+      // A key whose newest row is a deletion below the kept partition has no history left once the
+      // partitions go: its flat row goes too (found from the deletions those partitions hold).
+      await c.query(
+        `DELETE FROM state_flat f USING (
+           SELECT DISTINCT key FROM state_history WHERE block_height < $1 AND value IS NULL
+         ) AS d WHERE f.key = d.key AND f.value IS NULL AND f.block_height < $1`,
+        [kept],
+      );
       for (const start of below) {
         await c.query(`DROP TABLE state_history_${start}`);
         this.partitions.delete(start);
       }
-      // A key deleted below the kept partition has no history left: its flat row goes too.
-      await c.query('DELETE FROM state_flat WHERE value IS NULL AND block_height < $1', [kept]);
     });
   }
 

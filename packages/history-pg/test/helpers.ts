@@ -4,6 +4,7 @@ import type { Genesis } from '@nearlite/chain';
 import { FollowerBackend, type HistoryReader } from '@nearlite/follower';
 import { PgHistory, type ShardLayoutLike } from '@nearlite/history-pg';
 import { dispatch } from '@nearlite/jsonrpc';
+import { base58Encode, toBase64, utf8 } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
 import { mainnetGenesis } from '../../../test/helpers/mainnet.js';
 import type { TestPostgres } from '../../../test/helpers/postgres.js';
@@ -67,4 +68,29 @@ export async function call(backend: FollowerBackend, method: string, params: unk
   const parsed = JSON.parse(res.body) as { result?: { uptime_sec?: number } };
   if (parsed.result) delete parsed.result.uptime_sec;
   return { status: res.status, body: JSON.stringify(parsed) };
+}
+
+/** A block whose only content is data updates (value) and removals (null) of app.near. */
+export function dataBlock(height: number, writes: [number[], string | null][]): StreamerMessage {
+  const hash = new Uint8Array(32);
+  new DataView(hash.buffer).setUint32(0, height);
+  return {
+    block: { header: { height, hash: base58Encode(hash) } },
+    shards: [
+      {
+        shard_id: 0,
+        chunk: null,
+        receipt_execution_outcomes: [],
+        state_changes: writes.map(([tail, value]) => ({
+          cause: { type: 'transaction_processing', tx_hash: base58Encode(hash) },
+          type: value === null ? 'data_deletion' : 'data_update',
+          change: {
+            account_id: 'app.near',
+            key_base64: toBase64(Uint8Array.of(...tail)),
+            ...(value === null ? {} : { value_base64: toBase64(utf8(value)) }),
+          },
+        })),
+      },
+    ],
+  } as unknown as StreamerMessage;
 }

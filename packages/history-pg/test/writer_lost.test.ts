@@ -1,0 +1,60 @@
+// A writer whose database session ends (the server restarted, the connection dropped) has lost the
+// writer lock with it: it writes nothing more and says so, with an error the follow loop stops on
+// rather than retry; a new writer then takes the lock and resumes after the cursor.
+import { FollowLoop } from '@nearlite/follower';
+import { PgHistoryErrorCode, type ShardLayoutLike } from '@nearlite/history-pg';
+import pg from 'pg';
+import t from 'tap';
+import { startPostgres } from '../../../test/helpers/postgres.js';
+import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
+import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
+import { logs, until } from '../../follower/test/helpers.js';
+import { dataBlock, openPg } from './helpers.js';
+
+const layout: ShardLayoutLike = { shardIds: [0], accountIdToShardId: () => 0 };
+
+t.test('a writer whose session ended writes nothing more, and the follow loop stops', async (t) => {
+  const server = await startPostgres();
+  t.teardown(() => server.stop());
+  const url = await server.createDatabase('lost');
+  const dbs = { metaUrl: url, shardUrls: new Map([[0, url]]) };
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  t.teardown(() => sql.end());
+
+  const writer = await openPg(dbs, layout, 'writer');
+  t.teardown(() => writer.close());
+  await writer.writeGenesis(0, []);
+  const chain = syntheticChain(2, { from: 10 });
+  await writer.writeBlocks([chain[0]!], true);
+  // The session holding the writer lock ends, as a server restart would end it.
+  const ended = await sql.query<{ ended: boolean }>(
+    `SELECT pg_terminate_backend(pid) AS ended FROM pg_locks WHERE locktype = 'advisory' AND granted
+     AND classid = x'6e6c2d77'::bigint::oid AND objid = x'72697465'::bigint::oid`,
+  );
+  t.same(ended.rows, [{ ended: true }], 'the writer lock’s session was ended');
+  // The first write after it may fail on the dead connection itself; from then on, WRITER_LOST.
+  let code: unknown;
+  for (let i = 0; i < 50 && code !== PgHistoryErrorCode.WriterLost; i++) {
+    code = await writer.writeBlocks([dataBlock(11, [[[1], 'b']])], false).then(
+      () => 'written',
+      (err) => (err as { code?: unknown }).code,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  t.equal(code, PgHistoryErrorCode.WriterLost, 'the writer knows its session ended');
+  t.equal(writer.cursor()?.height, 10, 'nothing more was written');
+
+  // The follow loop stops on it, where it would retry a write that may succeed.
+  const source = new MemorySource(chain);
+  const log = logs();
+  const loop = new FollowLoop({ history: writer, source, startHeight: 10, log, pollMs: 10, retryMaxMs: 10 });
+  loop.start();
+  await until(() => log.lines.some((l) => l.includes('follow loop stopped')), 'the loop to stop');
+  t.match(log.lines.join('\n'), /WRITER_LOST|session on .* ended/);
+  await loop.stop();
+
+  const next = await openPg(dbs, layout, 'writer');
+  t.teardown(() => next.close());
+  t.equal(next.cursor()?.height, 10, 'a new writer takes the lock and resumes after the cursor');
+});
