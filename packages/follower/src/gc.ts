@@ -3,46 +3,12 @@
 // queries below it answer GARBAGE_COLLECTED_BLOCK and block lookups UNKNOWN_BLOCK, as on a GC'd
 // producer. The rows of a block are found from the block itself: its chunks (with the data
 // receipts they carried) and the outcome ids it lists. State history is kept: the rows below the tail still hold the
-// values that are current at it. The flat rows of keys a collected block deleted (and nothing wrote
-// since) go.
+// values that are current at it.
 import { base58Decode, fromUtf8 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
-import { parseStreamJson, type StateChangeWithCauseJson } from '@nearlite/stream';
+import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import { FIRST_KEY } from './history_keys_misc.js';
 import type { FollowerGcOptions } from './history_reader.js';
 import type { HistoryStore } from './history_store.js';
-import { stateChangeWrite } from './state_change_keys.js';
-
-const DELETIONS = new Set([
-  'account_deletion',
-  'access_key_deletion',
-  'data_deletion',
-  'contract_code_deletion',
-]);
-
-/**
- * The flat rows of keys whose newest row is a deletion at `height`, the block being collected: no
- * height left to read has a value for them, and a prefix scan would step over their rows for ever.
- * Their history rows stay (GC keeps state history), as every key's do.
- */
-function dropDeletedFlatRows(
-  history: HistoryStore,
-  update: StoreUpdate,
-  hash: Uint8Array,
-  height: number,
-): void {
-  const text = history.json(DBCol.StreamStateChanges, hash);
-  if (!text) return;
-  for (const c of parseStreamJson(text) as StateChangeWithCauseJson[]) {
-    if (!DELETIONS.has(c.type)) continue;
-    const w = stateChangeWrite(c);
-    if (!w) continue;
-    const row = history.store.get(DBCol.StateHistoryFlat, w.key);
-    // u64be(height) ‖ 0: a deletion, still the key's newest row.
-    if (row?.length === 9 && row[8] === 0 && Number(readU64be(row, 0)) === height)
-      update.delete(DBCol.StateHistoryFlat, w.key);
-  }
-}
 
 /** Collects up to `heightsPerStep` heights; returns how many blocks were deleted. */
 export async function gcFollowerStep(history: HistoryStore, o: FollowerGcOptions): Promise<number> {
@@ -89,7 +55,6 @@ export async function gcFollowerStep(history: HistoryStore, o: FollowerGcOptions
       update.delete(DBCol.StreamReceipt, id);
     }
     update.delete(DBCol.StreamOutcomeIds, hash);
-    dropDeletedFlatRows(history, update, hash, h);
     update.delete(DBCol.StreamStateChanges, hash);
     update.delete(DBCol.StreamBlock, hash);
     update.delete(DBCol.StreamBlockHeight, u64be(h));

@@ -11,7 +11,6 @@ import {
 import { compareBytes, utf8 } from '@nearlite/primitives';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
-import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
 const keys = [
@@ -210,52 +209,4 @@ t.test('prefix scans from the flat rows answer as the history rows do, one row a
   await history.scanHistoryAt(keyOf([3]), 200);
   t.ok(rows.n > 1800, `the history walk read ${rows.n} rows`);
   await store.close();
-});
-
-t.test('GC drops the flat row of a key whose newest row is a deletion it collects', async (t) => {
-  const store = await Store.open(tempDir(t));
-  t.teardown(() => store.close());
-  const history = new HistoryStore(store);
-  await history.writeGenesis(999_999, []);
-  const chain = syntheticChain(8);
-  const change = (type: string, key: number, value?: string) => ({
-    cause: { type: 'transaction_processing', tx_hash: chain[0]!.block.header.hash },
-    type,
-    change: {
-      account_id: 'app.near',
-      key_base64: Buffer.from([key]).toString('base64'),
-      ...(value === undefined ? {} : { value_base64: Buffer.from(value).toString('base64') }),
-    },
-  });
-  const changesAt: Record<number, ReturnType<typeof change>[]> = {
-    1: [change('data_update', 1, 'one'), change('data_update', 2, 'two'), change('data_update', 3, 'three')],
-    2: [change('data_deletion', 1)],
-    3: [change('data_deletion', 2)],
-    5: [change('data_update', 2, 'two again')],
-  };
-  chain.forEach((m, i) => {
-    m.shards[0]!.state_changes = (changesAt[i] ?? []) as never;
-  });
-  await history.writeBlocks(chain, true);
-  const base = utf8('\u0009app.near,');
-  const flatRows = async () => {
-    const out: number[] = [];
-    for await (const [k] of store.iter(DBCol.StateHistoryFlat, base)) out.push(k[k.length - 1]!);
-    return out;
-  };
-  t.same(await flatRows(), [1, 2, 3], 'a flat row for every key written, deleted ones too');
-  const head = chain[7]!.block.header.height;
-  const before = await history.scanAt(base, head);
-
-  for (let i = 0; i < 10 && history.firstHeight()! < head; i++)
-    await history.collectGarbage({ keepBlocks: 0 });
-  t.equal(history.firstHeight(), head);
-  t.same(await flatRows(), [2, 3], 'the key deleted for good lost its flat row; one written again kept it');
-  t.same(await history.scanAt(base, head), before, 'a scan at the head answers as before');
-  t.same(
-    await history.scanAt(base, head),
-    await history.scanHistoryAt(base, head),
-    'and as the history walk',
-  );
-  t.equal(await history.valueAt(Uint8Array.of(...base, 1), head), null, 'the deleted key is absent');
 });
