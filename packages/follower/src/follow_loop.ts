@@ -233,7 +233,12 @@ export class FollowLoop {
             await this.ingest(batch);
           } catch (err) {
             // A writer that can write no more (its database session and lock gone) stops the loop.
-            if ((err as { fatal?: unknown } | null)?.fatal === true) throw err;
+            if ((err as { fatal?: unknown } | null)?.fatal === true) {
+              // The fetches still in the window end too, rather than retry and log on.
+              this.stopped = true;
+              for (const wake of this.wakers) wake();
+              throw err;
+            }
             // A refused block is refetched; a failed write (a database gone away, a full disk) is
             // written again, as the writers make a rewrite harmless. Either way the loop goes on
             // after the cursor, rather than stop while the node keeps answering from stale history.

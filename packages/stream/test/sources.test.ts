@@ -11,6 +11,7 @@ import { tempDir } from '../../../test/helpers/tmp.js';
 import { StreamSourceError } from '../src/errors.js';
 import { parseStreamJson } from '../src/json.js';
 import { S3LakeSink } from '../src/publish/lake_sink.js';
+import { Deadlines } from '../src/sources/deadline.js';
 import { FileSource } from '../src/sources/file.js';
 import { HttpSource } from '../src/sources/http.js';
 import { openSource } from '../src/sources/open.js';
@@ -275,4 +276,17 @@ t.test('a source that answers too slowly is retried past each deadline; close en
     await slow.close();
     t.equal(await pending, 'rejected', `${spec}: close ended the request`);
   }
+});
+
+t.test('many requests in flight at once are no leak warning', async (t) => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  t.teardown(() => process.off('warning', onWarning));
+  const deadlines = new Deadlines({ requestTimeoutMs: 5_000 });
+  await Promise.all(
+    Array.from({ length: 130 }, () => deadlines.run('GET x', () => new Promise((r) => setTimeout(r, 20)))),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(warnings, [], 'no MaxListenersExceededWarning for a follow window of requests');
 });

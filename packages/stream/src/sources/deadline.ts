@@ -2,6 +2,7 @@
 // byte a second (or never) would otherwise hold the follow loop, silently, for as long as the socket
 // lives. A request past its deadline is a transient failure, retried and reported like a 5xx; a
 // source's close ends the requests under way.
+import { setMaxListeners } from 'node:events';
 import { TransientSourceError } from '../errors.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -17,6 +18,8 @@ export class Deadlines {
 
   constructor(o: DeadlineOptions) {
     this.ms = o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    // Each request in flight listens for the close (a follow loop has up to 128): not a leak.
+    setMaxListeners(0, this.closing.signal);
   }
 
   /**
