@@ -7,6 +7,8 @@ import {
   encodeAccount,
   encodeGasKeyNonce,
   fromBase64,
+  isDecimalText,
+  isU64Json,
   isValidAccountId,
   parsePublicKeyHandle,
 } from '@nearlite/primitives';
@@ -40,16 +42,14 @@ function text(ch: Change, key: string): string {
 /** A u128 as nearcore writes it: a decimal string. */
 function u128(ch: Change, key: string): bigint {
   const v = text(ch, key);
-  if (!/^\d{1,39}$/.test(v) || BigInt(v) >> 128n !== 0n)
-    throw new StateChangeError(`change.${key} is not a u128 decimal string`);
+  if (!isDecimalText(v)) throw new StateChangeError(`change.${key} is not a u128 decimal string`);
   return BigInt(v);
 }
 
 /** A u64 as nearcore writes it: a JSON number (read exactly, as a bigint when large). */
 function u64(v: unknown, what: string): bigint {
-  const n = typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : typeof v === 'bigint' ? v : -1n;
-  if (n < 0n || n >> 64n !== 0n) throw new StateChangeError(`${what} is not a u64`);
-  return n;
+  if (!isU64Json(v)) throw new StateChangeError(`${what} is not a u64`);
+  return BigInt(v);
 }
 
 /** A gas key's nonce index: nearcore's NonceIndex, a u16. */

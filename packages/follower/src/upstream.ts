@@ -2,16 +2,13 @@
 // upstream's result is returned as its bytes, and its error as its own error body and HTTP status.
 
 import { RpcError, type RpcErrorBody } from '@nearlite/jsonrpc';
-import { HandlerError, RawJson } from '@nearlite/primitives';
+import { HandlerError, isJsonObject, RawJson } from '@nearlite/primitives';
 
 /**
  * How long a forwarded call may take: above nearcore's own wait for a transaction (`send_tx` and
  * `tx` with `wait_until` answer TIMEOUT_ERROR after 10 s by default), so its answer comes through.
  */
 const UPSTREAM_TIMEOUT_MS = 60_000;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function upstreamFailure(message: string): HandlerError {
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
@@ -52,9 +49,9 @@ export class UpstreamRpc {
     }
     // Only a JSON-RPC answer is passed on: anything else (an empty object, a bare value) would
     // reach the client as a success with a null result.
-    if (isObject(body) && isObject(body.error))
+    if (isJsonObject(body) && isJsonObject(body.error))
       throw new RpcError(res.status, body.error as unknown as RpcErrorBody);
-    if (!isObject(body) || !Object.hasOwn(body, 'result') || body.error !== undefined)
+    if (!isJsonObject(body) || !Object.hasOwn(body, 'result') || body.error !== undefined)
       throw upstreamFailure(
         `the upstream RPC answered HTTP ${res.status} with neither a result nor an error`,
       );

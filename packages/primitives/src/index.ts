@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './hash.js';
 export * from './ints.js';
 export * from './json.js';
+export * from './json_values.js';
 export * from './lazy.js';
 export * from './off_heap.js';
 export * from './public_key.js';

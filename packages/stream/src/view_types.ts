@@ -6,26 +6,20 @@
 // refused: a source cannot change an answer's shape with a value the checks let through. Fields this
 // code does not know are kept as published: a newer nearcore adds fields to its views.
 
+import { isDecimalText, isJsonObject, isU64Json } from '@nearlite/primitives';
+
 type Json = Record<string, unknown>;
 type Check = (v: unknown) => boolean;
 
 const HASH = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-const DECIMAL = /^(0|[1-9]\d*)$/;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hash: Check = (v) => typeof v === 'string' && HASH.test(v);
 const str: Check = (v) => typeof v === 'string';
-const u64: Check = (v) =>
-  (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) ||
-  (typeof v === 'bigint' && v >= 0n && v >> 64n === 0n);
+const u64: Check = isU64Json;
 const u32: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
 /** u64 and u128 values nearcore writes as decimal strings (`dec_format`). */
-const decimal =
-  (bits: bigint): Check =>
-  (v) =>
-    typeof v === 'string' && DECIMAL.test(v) && v.length <= 40 && BigInt(v) >> bits === 0n;
-const u128s = decimal(128n);
-const u64s = decimal(64n);
+const u128s: Check = (v) => isDecimalText(v, 128n);
+const u64s: Check = (v) => isDecimalText(v, 64n);
 /**
  * A balance outside the hash: nearcore writes a decimal string, and re-serialized streams (Borealis)
  * write small ones as JSON numbers; either is a balance, nothing else is.
@@ -43,7 +37,7 @@ const arrayOf =
 const objectOf =
   (fields: Record<string, Check>): Check =>
   (v) =>
-    isObject(v) && fieldsHold(v, fields) === null;
+    isJsonObject(v) && fieldsHold(v, fields) === null;
 
 const validatorStake = objectOf({
   account_id: str,
@@ -109,8 +103,8 @@ const CHUNK_HEADER: Record<string, Check> = {
   outgoing_receipts_root: hash,
   tx_root: hash,
   validator_proposals: arrayOf(validatorStake),
-  congestion_info: nullable(isObject),
-  bandwidth_requests: nullable(isObject),
+  congestion_info: nullable(isJsonObject),
+  bandwidth_requests: nullable(isJsonObject),
   signature: str,
 };
 
@@ -124,7 +118,7 @@ function fieldsHold(o: Json, fields: Record<string, Check>): string | null {
 
 /** Why the block's header or chunk headers are not in nearcore's types, or null when they are. */
 export function viewTypeError(block: { header: unknown; author?: unknown; chunks?: unknown }): string | null {
-  if (!isObject(block.header)) return 'the block has no header';
+  if (!isJsonObject(block.header)) return 'the block has no header';
   const bad = fieldsHold(block.header, HEADER);
   if (bad !== null) return `header field ${bad} is not of nearcore's type`;
   if (!str(block.author)) return 'the block author is not a string';
@@ -132,7 +126,7 @@ export function viewTypeError(block: { header: unknown; author?: unknown; chunks
   if (block.chunks === undefined) return null;
   if (!Array.isArray(block.chunks)) return 'the block chunks are not a list';
   for (const [i, c] of block.chunks.entries()) {
-    if (!isObject(c)) return `chunks[${i}] is not a chunk header`;
+    if (!isJsonObject(c)) return `chunks[${i}] is not a chunk header`;
     const field = fieldsHold(c, CHUNK_HEADER);
     if (field !== null) return `chunks[${i}].${field} is not of nearcore's type`;
   }
@@ -152,7 +146,7 @@ export function timestampsAgree(header: Json): boolean {
 
 /** The same for a shard's chunk header (the one `chunk` answers with). */
 export function chunkHeaderTypeError(header: unknown): string | null {
-  if (!isObject(header)) return 'the chunk has no header';
+  if (!isJsonObject(header)) return 'the chunk has no header';
   const field = fieldsHold(header, CHUNK_HEADER);
   return field === null ? null : `chunk header field ${field} is not of nearcore's type`;
 }

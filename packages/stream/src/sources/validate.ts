@@ -1,11 +1,9 @@
 // The shape checks every source applies before handing a message on: enough to know it is a block
 // stream message for the height asked (the follower verifies the chain itself).
+import { isJsonObject } from '@nearlite/primitives';
 import { TransientSourceError } from '../errors.js';
 import { parseStreamJson } from '../json.js';
 import type { BlockViewJson, IndexerShard, StreamerMessage } from '../message.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses JSON text; anything unreadable is transient (a partial write, a proxy's error page). */
 export function parseJsonText(text: string, what: string): unknown {
@@ -17,8 +15,13 @@ export function parseJsonText(text: string, what: string): unknown {
 }
 
 export function asBlockView(v: unknown, height: number, what: string): BlockViewJson {
-  const header = isObject(v) ? v.header : undefined;
-  if (!isObject(v) || !isObject(header) || typeof header.hash !== 'string' || !Array.isArray(v.chunks))
+  const header = isJsonObject(v) ? v.header : undefined;
+  if (
+    !isJsonObject(v) ||
+    !isJsonObject(header) ||
+    typeof header.hash !== 'string' ||
+    !Array.isArray(v.chunks)
+  )
     throw new TransientSourceError(`${what} is not a BlockView`);
   if (header.height !== height)
     throw new TransientSourceError(`${what} holds height ${String(header.height)}, not ${height}`);
@@ -26,18 +29,18 @@ export function asBlockView(v: unknown, height: number, what: string): BlockView
 }
 
 export function asShard(v: unknown, shardId: number, what: string): IndexerShard {
-  if (!isObject(v) || v.shard_id !== shardId || !Array.isArray(v.state_changes))
+  if (!isJsonObject(v) || v.shard_id !== shardId || !Array.isArray(v.state_changes))
     throw new TransientSourceError(`${what} is not shard ${shardId} of an IndexerShard`);
   return v as IndexerShard;
 }
 
 export function asStreamerMessage(v: unknown, height: number, what: string): StreamerMessage | null {
   if (v === null) return null;
-  if (!isObject(v) || !Array.isArray(v.shards))
+  if (!isJsonObject(v) || !Array.isArray(v.shards))
     throw new TransientSourceError(`${what} is not a StreamerMessage`);
   const block = asBlockView(v.block, height, what);
   const shards = v.shards.map((s, i) =>
-    asShard(s, isObject(s) && typeof s.shard_id === 'number' ? s.shard_id : i, what),
+    asShard(s, isJsonObject(s) && typeof s.shard_id === 'number' ? s.shard_id : i, what),
   );
   return { block, shards };
 }
