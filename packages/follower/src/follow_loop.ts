@@ -113,9 +113,14 @@ export class FollowLoop {
   }
 
   async stop(): Promise<void> {
+    this.halt();
+    await this.running;
+  }
+
+  /** Ends every wait under way; the loop leaves at its next turn. */
+  private halt(): void {
     this.stopped = true;
     for (const wake of this.wakers) wake();
-    await this.running;
   }
 
   /**
@@ -235,8 +240,7 @@ export class FollowLoop {
             // A writer that can write no more (its database session and lock gone) stops the loop.
             if ((err as { fatal?: unknown } | null)?.fatal === true) {
               // The fetches still in the window end too, rather than retry and log on.
-              this.stopped = true;
-              for (const wake of this.wakers) wake();
+              this.halt();
               throw err;
             }
             // A refused block is refetched; a failed write (a database gone away, a full disk) is

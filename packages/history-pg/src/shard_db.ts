@@ -66,24 +66,26 @@ const FLAT_UPSERT = `INSERT INTO state_flat (key, block_height, value)
   ON CONFLICT (key) DO UPDATE SET block_height = EXCLUDED.block_height, value = EXCLUDED.value
   WHERE state_flat.block_height <= EXCLUDED.block_height`;
 
-async function insertRows(c: pg.ClientBase, sql: string, rows: readonly StateRow[]): Promise<void> {
+/** State rows as the inserts take them: key and value in hex, each encoded once. */
+interface HexRow {
+  readonly key: string;
+  readonly height: number;
+  readonly value: string | null;
+}
+
+async function insertRows(c: pg.ClientBase, sql: string, rows: readonly HexRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
     const part = rows.slice(i, i + CHUNK_ROWS);
-    await c.query(sql, [
-      part.map((r) => toHex(r.key)),
-      part.map((r) => r.height),
-      part.map((r) => (r.value ? toHex(r.value) : null)),
-    ]);
+    await c.query(sql, [part.map((r) => r.key), part.map((r) => r.height), part.map((r) => r.value)]);
   }
 }
 
 /** One row a key, its highest: one upsert may not meet a key twice. */
-function newestByKey(rows: readonly StateRow[]): StateRow[] {
-  const out = new Map<string, StateRow>();
+function newestByKey(rows: readonly HexRow[]): HexRow[] {
+  const out = new Map<string, HexRow>();
   for (const r of rows) {
-    const k = toHex(r.key);
-    const had = out.get(k);
-    if (!had || had.height <= r.height) out.set(k, r);
+    const had = out.get(r.key);
+    if (!had || had.height <= r.height) out.set(r.key, r);
   }
   return [...out.values()];
 }
@@ -293,8 +295,13 @@ export class ShardDb {
 
   /** History rows, and each key's newest of them (unless a newer one is there) as its flat row. */
   private async insertState(c: pg.ClientBase, rows: readonly StateRow[]): Promise<void> {
-    await insertRows(c, HISTORY_INSERT, rows);
-    await insertRows(c, FLAT_UPSERT, newestByKey(rows));
+    const hex = rows.map((r) => ({
+      key: toHex(r.key),
+      height: r.height,
+      value: r.value ? toHex(r.value) : null,
+    }));
+    await insertRows(c, HISTORY_INSERT, hex);
+    await insertRows(c, FLAT_UPSERT, newestByKey(hex));
   }
 
   private async transaction(write: (c: pg.PoolClient) => Promise<void>): Promise<void> {

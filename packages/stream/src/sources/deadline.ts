@@ -32,17 +32,17 @@ export class Deadlines {
     const closing = this.closing.signal;
     if (closing.aborted) throw closing.reason;
     const controller = new AbortController();
-    let late = false;
+    let late: TransientSourceError | null = null;
     const timer = setTimeout(() => {
-      late = true;
-      controller.abort(new Error(`${what} took longer than ${this.ms} ms`));
+      late = new TransientSourceError(`${what} took longer than ${this.ms} ms`);
+      controller.abort(late);
     }, this.ms);
     const onClose = () => controller.abort(closing.reason);
     closing.addEventListener('abort', onClose, { once: true });
     try {
       return await request(controller.signal);
     } catch (err) {
-      if (late && !closing.aborted) throw new TransientSourceError(`${what} took longer than ${this.ms} ms`);
+      if (late && !closing.aborted) throw late;
       throw err;
     } finally {
       clearTimeout(timer);
