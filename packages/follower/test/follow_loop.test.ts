@@ -1,11 +1,27 @@
 import { FollowLoop, HistoryStore } from '@nearlite/follower';
 import { Store } from '@nearlite/store';
-import { FileSource, type StreamerMessage } from '@nearlite/stream';
+import { type BlockSource, FileSource, type StreamerMessage } from '@nearlite/stream';
 import t from 'tap';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { logs, until } from './helpers.js';
+
+/**
+ * A loop over `source` into a fresh LevelDB history, writing on the loop's thread (as a PostgreSQL
+ * history does), with short pauses; the store closes when the test ends.
+ */
+async function followInto(t: Tap.Test, source: BlockSource) {
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  const log = logs();
+  const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log, pollMs: 10, retryMaxMs: 10 });
+  t.teardown(async () => {
+    await loop.stop();
+    await store.close();
+  });
+  return { history, log, loop };
+}
 
 t.test('follows in height order through failures and skipped heights, then tails the head', async (t) => {
   const chain = syntheticChain(40, { skip: [1_000_005, 1_000_017] });
@@ -65,10 +81,7 @@ t.test('a block that fails verification stops the cursor there and is refetched'
   const bad = structuredClone(chain[3]!);
   bad.block.header.gas_price = '1';
   const source = new MemorySource([...chain.slice(0, 3), bad, ...chain.slice(4)]);
-  const store = await Store.open(tempDir(t));
-  const history = new HistoryStore(store);
-  const log = logs();
-  const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log, pollMs: 10, retryMaxMs: 10 });
+  const { history, log, loop } = await followInto(t, source);
   loop.start();
   await until(() => log.lines.some((l) => l.includes('refused (block_hash)')), 'the refusal');
   t.equal(history.cursor()?.height, 1_000_002, 'stopped before the bad block');
@@ -83,7 +96,6 @@ t.test('a block that fails verification stops the cursor there and is refetched'
   source.add(chain[3]!);
   await until(() => history.cursor()?.height === 1_000_005, 'the rest after the source is fixed');
   await loop.stop();
-  await store.close();
 });
 
 t.test('the file: source reads the NEAR Lake layout', async (t) => {
@@ -179,11 +191,7 @@ t.test('a block with a member missing is refused and refetched; the loop goes on
     const bad = structuredClone(chain[3]!);
     spoil(bad);
     const source = new MemorySource([...chain.slice(0, 3), bad, ...chain.slice(4)]);
-    const store = await Store.open(tempDir(t));
-    // The history writes on the loop's thread, as a PostgreSQL history does.
-    const history = new HistoryStore(store);
-    const log = logs();
-    const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log, pollMs: 10, retryMaxMs: 10 });
+    const { history, log, loop } = await followInto(t, source);
     loop.start();
     await until(() => log.lines.some((l) => l.includes('refused (shape)')), `${what}: the refusal`);
     t.equal(history.cursor()?.height, 1_000_002, `${what}: stopped before the bad block`);
@@ -194,14 +202,12 @@ t.test('a block with a member missing is refused and refetched; the loop goes on
     source.add(chain[3]!);
     await until(() => history.cursor()?.height === 1_000_005, `${what}: the rest after the source is fixed`);
     await loop.stop();
-    await store.close();
   }
 });
 
 t.test('a write that fails is written again, and the loop goes on', async (t) => {
   const chain = syntheticChain(6);
-  const store = await Store.open(tempDir(t));
-  const history = new HistoryStore(store);
+  const { history, log, loop } = await followInto(t, new MemorySource(chain));
   const write = history.writeBlocks.bind(history);
   let failures = 2;
   history.writeBlocks = async (...args) => {
@@ -209,22 +215,12 @@ t.test('a write that fails is written again, and the loop goes on', async (t) =>
       throw new Error('the database went away');
     return write(...args);
   };
-  const log = logs();
-  const loop = new FollowLoop({
-    history,
-    source: new MemorySource(chain),
-    startHeight: 1_000_000,
-    log,
-    pollMs: 10,
-    retryMaxMs: 10,
-  });
   loop.start();
   await until(() => history.cursor()?.height === 1_000_005, 'every block');
   await loop.stop();
   t.equal(log.lines.filter((l) => l.includes('failed, retrying: Error: the database went away')).length, 2);
   for (const m of chain)
     t.ok(await history.blockAt(m.block.header.height), `block ${m.block.header.height} stored`);
-  await store.close();
 });
 
 t.test('stop() ends the loop while a fetch hangs', async (t) => {
@@ -237,9 +233,7 @@ t.test('stop() ends the loop while a fetch hangs', async (t) => {
     asked = true;
     return new Promise(() => {});
   };
-  const store = await Store.open(tempDir(t));
-  const history = new HistoryStore(store);
-  const loop = new FollowLoop({ history, source, startHeight: 1_000_000, log: logs(), pollMs: 10 });
+  const { history, loop } = await followInto(t, source);
   loop.start();
   await until(() => asked, 'the hanging fetch');
   let guard: NodeJS.Timeout | undefined;
@@ -252,5 +246,4 @@ t.test('stop() ends the loop while a fetch hangs', async (t) => {
   clearTimeout(guard);
   t.ok(stopped, 'stop() settled with the fetch still pending');
   t.equal(history.cursor()?.height, 1_000_000);
-  await store.close();
 });

@@ -2,14 +2,12 @@
 // history rows alone do (every version of every key), from one flat row a key; a crash's rows above
 // the cursor leave no flat row behind; a database of the schema before them gets them filled; and a
 // front end does not upgrade a schema that an older writer is still writing.
-import { PgHistoryErrorCode, prefixEnd, type ShardLayoutLike, scanQuery } from '@nearlite/history-pg';
+import { PgHistoryErrorCode, prefixEnd, scanQuery } from '@nearlite/history-pg';
 import { utf8 } from '@nearlite/primitives';
-import pg from 'pg';
+import type pg from 'pg';
 import t from 'tap';
-import { startPostgres } from '../../../test/helpers/postgres.js';
-import { dataBlock, openPg } from './helpers.js';
+import { dataBlock, ONE_SHARD, oneDatabase, openPg } from './helpers.js';
 
-const layout: ShardLayoutLike = { shardIds: [0], accountIdToShardId: () => 0 };
 const base = utf8('\u0009app.near,');
 const keyOf = (tail: number[]) => Uint8Array.of(...base, ...tail);
 /** An entry as the checks show it: the key in hex, then the value's text. */
@@ -52,15 +50,9 @@ async function historyRowsRead(c: pg.Client, q: { text: string; values: unknown[
 }
 
 t.test('flat state rows of a PostgreSQL history', async (t) => {
-  const server = await startPostgres();
-  t.teardown(() => server.stop());
-  const url = await server.createDatabase('flat');
-  const dbs = { metaUrl: url, shardUrls: new Map([[0, url]]) };
-  const sql = new pg.Client({ connectionString: url });
-  await sql.connect();
-  t.teardown(() => sql.end());
+  const { dbs, sql } = await oneDatabase(t, 'flat');
 
-  const writer = await openPg(dbs, layout, 'writer');
+  const writer = await openPg(dbs, ONE_SHARD, 'writer');
   await writer.writeGenesis(
     0,
     [[], [0], [0, 0], [1]].map((tail) => ({ key: keyOf(tail), value: utf8(`genesis ${tail.length}`) })),
@@ -129,7 +121,7 @@ t.test('flat state rows of a PostgreSQL history', async (t) => {
   await writer.close();
   await sql.query(`UPDATE meta SET block_height = 2050 WHERE name = 'cursor'`);
   await sql.query('DELETE FROM blocks WHERE block_height > 2050');
-  const again = await openPg(dbs, layout, 'writer');
+  const again = await openPg(dbs, ONE_SHARD, 'writer');
   t.same(
     (await sql.query('SELECT block_height::int AS h FROM state_flat WHERE key = $1', [keyOf([3])])).rows,
     [{ h: 2050 }],
@@ -151,27 +143,27 @@ t.test('flat state rows of a PostgreSQL history', async (t) => {
   await sql.query('DROP TABLE state_flat');
   await sql.query(`UPDATE schema_version SET version = 2 WHERE component = 'shard'`);
   const refused = { name: 'PgHistoryError', code: PgHistoryErrorCode.SchemaTooOld };
-  await t.rejects(openPg(dbs, layout, 'reader'), refused, 'with a writer running');
+  await t.rejects(openPg(dbs, ONE_SHARD, 'reader'), refused, 'with a writer running');
   await again.close();
-  await t.rejects(openPg(dbs, layout, 'reader'), refused, 'with none');
+  await t.rejects(openPg(dbs, ONE_SHARD, 'reader'), refused, 'with none');
   t.equal(
     (await sql.query(`SELECT to_regclass('state_flat') IS NULL AS gone`)).rows[0].gone,
     true,
     'the refused front ends changed nothing',
   );
-  const upgraded = await openPg(dbs, layout, 'writer');
+  const upgraded = await openPg(dbs, ONE_SHARD, 'writer');
   t.equal(
     (await sql.query(`SELECT version FROM schema_version WHERE component = 'shard'`)).rows[0].version,
     3,
   );
-  const reader = await openPg(dbs, layout, 'reader');
+  const reader = await openPg(dbs, ONE_SHARD, 'reader');
   await allAlike('after the upgrade', reader);
   await reader.close();
   await upgraded.close();
 
   // GC to the head drops the partitions below 2,000 (their current values carried to 2,000), and the
   // flat row of a key deleted there ([1, 0], at 60) with them; reads at the head answer as before.
-  const collector = await openPg(dbs, layout, 'writer', { gcGraceMs: 0 });
+  const collector = await openPg(dbs, ONE_SHARD, 'writer', { gcGraceMs: 0 });
   const flatRow = async () =>
     (await sql.query('SELECT count(*)::int AS n FROM state_flat WHERE key = $1', [keyOf([1, 0])])).rows[0].n;
   t.equal(await flatRow(), 1, 'the deleted key has its flat row');

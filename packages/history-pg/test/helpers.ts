@@ -6,8 +6,9 @@ import { PgHistory, type ShardLayoutLike } from '@nearlite/history-pg';
 import { dispatch } from '@nearlite/jsonrpc';
 import { base58Encode, toBase64, utf8 } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
+import pg from 'pg';
 import { mainnetGenesis } from '../../../test/helpers/mainnet.js';
-import type { TestPostgres } from '../../../test/helpers/postgres.js';
+import { startPostgres, type TestPostgres } from '../../../test/helpers/postgres.js';
 
 export { MAINNET_GENESIS, mainnetGenesis } from '../../../test/helpers/mainnet.js';
 
@@ -93,4 +94,21 @@ export function dataBlock(height: number, writes: [number[], string | null][]): 
       },
     ],
   } as unknown as StreamerMessage;
+}
+
+/** A chain of one shard, every account on it. */
+export const ONE_SHARD: ShardLayoutLike = { shardIds: [0], accountIdToShardId: () => 0 };
+
+/**
+ * A PostgreSQL server of the test's own with one database serving as meta and shard database, and a
+ * client on it for the test's own queries; all stopped when the test ends.
+ */
+export async function oneDatabase(t: Tap.Test, name: string) {
+  const server = await startPostgres();
+  t.teardown(() => server.stop());
+  const url = await server.createDatabase(name);
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  t.teardown(() => sql.end());
+  return { dbs: { metaUrl: url, shardUrls: new Map([[0, url]]) }, sql };
 }

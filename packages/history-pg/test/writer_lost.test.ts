@@ -2,27 +2,17 @@
 // writer lock with it: it writes nothing more and says so, with an error the follow loop stops on
 // rather than retry; a new writer then takes the lock and resumes after the cursor.
 import { FollowLoop } from '@nearlite/follower';
-import { PgHistoryErrorCode, type ShardLayoutLike } from '@nearlite/history-pg';
-import pg from 'pg';
+import { PgHistoryErrorCode } from '@nearlite/history-pg';
 import t from 'tap';
-import { startPostgres } from '../../../test/helpers/postgres.js';
 import { MemorySource } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
 import { logs, until } from '../../follower/test/helpers.js';
-import { dataBlock, openPg } from './helpers.js';
-
-const layout: ShardLayoutLike = { shardIds: [0], accountIdToShardId: () => 0 };
+import { dataBlock, ONE_SHARD, oneDatabase, openPg } from './helpers.js';
 
 t.test('a writer whose session ended writes nothing more, and the follow loop stops', async (t) => {
-  const server = await startPostgres();
-  t.teardown(() => server.stop());
-  const url = await server.createDatabase('lost');
-  const dbs = { metaUrl: url, shardUrls: new Map([[0, url]]) };
-  const sql = new pg.Client({ connectionString: url });
-  await sql.connect();
-  t.teardown(() => sql.end());
+  const { dbs, sql } = await oneDatabase(t, 'lost');
 
-  const writer = await openPg(dbs, layout, 'writer');
+  const writer = await openPg(dbs, ONE_SHARD, 'writer');
   t.teardown(() => writer.close());
   await writer.writeGenesis(0, []);
   const chain = syntheticChain(2, { from: 10 });
@@ -54,7 +44,7 @@ t.test('a writer whose session ended writes nothing more, and the follow loop st
   t.match(log.lines.join('\n'), /WRITER_LOST|session on .* ended/);
   await loop.stop();
 
-  const next = await openPg(dbs, layout, 'writer');
+  const next = await openPg(dbs, ONE_SHARD, 'writer');
   t.teardown(() => next.close());
   t.equal(next.cursor()?.height, 10, 'a new writer takes the lock and resumes after the cursor');
 });
