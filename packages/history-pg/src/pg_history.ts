@@ -33,7 +33,7 @@ import { type ShardLayoutLike, shardOfTrieKey } from './key_shard.js';
 import { batchRows, type ShardRows, type StateRow } from './rows.js';
 import { type Component, migrate } from './schema.js';
 import { type HeightRange, ShardDb } from './shard_db.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, withConnection } from './transaction.js';
 
 export interface PgHistoryOptions {
   readonly metaUrl: string;
@@ -95,12 +95,9 @@ async function migrated(
   url: string,
   upgrade: boolean,
 ): Promise<void> {
-  const c = await pool.connect();
-  try {
+  await withConnection(pool, async (c) => {
     for (const component of components) await migrate(c, component, url, upgrade);
-  } finally {
-    c.release();
-  }
+  });
 }
 
 export class PgHistory implements HistoryReader, HistoryWriter {
@@ -174,21 +171,31 @@ export class PgHistory implements HistoryReader, HistoryWriter {
 
   private async becomeWriter(): Promise<void> {
     const c = await this.meta.connect();
-    const r = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
-      WRITER_LOCK.toString(),
-    ]);
-    if (!r.rows[0]?.ok) {
-      c.release();
+    // A session that dies (the server restarted, the connection dropped) takes the writer lock with
+    // it: another writer may start, so this one writes nothing more. Listened for from the start: an
+    // `error` with no listener would end the process.
+    const lost = (err: Error): void => {
+      this.writerLost ??= err;
+    };
+    c.on('error', lost);
+    let ok = false;
+    try {
+      const r = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+        WRITER_LOCK.toString(),
+      ]);
+      ok = r.rows[0]?.ok === true;
+    } finally {
+      if (!ok) {
+        c.off('error', lost);
+        c.release();
+      }
+    }
+    if (!ok) {
       throw new PgHistoryError(
         PgHistoryErrorCode.NotWriter,
         `another writer is following into ${redactUrl(this.o.metaUrl)}: a history has one writer; start \`nearlite serve\` front ends to read it`,
       );
     }
-    // A session that dies (the server restarted, the connection dropped) takes the writer lock with
-    // it: another writer may start, so this one writes nothing more.
-    c.on('error', (err) => {
-      this.writerLost ??= err;
-    });
     this.writerClient = c;
   }
 

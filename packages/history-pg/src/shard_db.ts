@@ -6,7 +6,7 @@ import type { ScanBound } from '@nearlite/follower';
 import { concatBytes, toHex } from '@nearlite/primitives';
 import type pg from 'pg';
 import { mergeJsonRows, type ShardRows, type StateRow } from './rows.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, withConnection } from './transaction.js';
 
 const bytes = (b: Uint8Array) => new Uint8Array(b);
 /** Rows per statement for the genesis state, which can be millions of rows. */
@@ -305,15 +305,12 @@ export class ShardDb {
   }
 
   private async transaction(write: (c: pg.PoolClient) => Promise<void>): Promise<void> {
-    const c = await this.pool.connect();
     try {
-      await inTransaction(c, () => write(c));
+      await withConnection(this.pool, (c) => inTransaction(c, () => write(c)));
     } catch (err) {
       // A failed partition creation (or drop) may have been rolled back with it.
       this.partitions.clear();
       throw err;
-    } finally {
-      c.release();
     }
   }
 

@@ -48,3 +48,37 @@ t.test('a writer whose session ended writes nothing more, and the follow loop st
   t.teardown(() => next.close());
   t.equal(next.cursor()?.height, 10, 'a new writer takes the lock and resumes after the cursor');
 });
+
+t.test('a shard connection that drops mid-transaction fails that write alone', async (t) => {
+  const { dbs, sql } = await oneDatabase(t, 'dropped');
+  const writer = await openPg(dbs, ONE_SHARD, 'writer');
+  t.teardown(() => writer.close());
+  await writer.writeGenesis(0, []);
+  await writer.writeBlocks([syntheticChain(1, { from: 10 })[0]!], true);
+
+  // The shard transaction waits on a lock this test holds; its backend is then terminated, so its
+  // connection ends while it is out of the pool, in the middle of a statement.
+  await sql.query('BEGIN');
+  await sql.query('LOCK TABLE state_flat IN ACCESS EXCLUSIVE MODE');
+  const write = writer.writeBlocks([dataBlock(11, [[[1], 'a']])], false).then(
+    () => 'written',
+    (err: Error) => err.message,
+  );
+  let waiting: { pid: number }[] = [];
+  for (let i = 0; i < 500 && waiting.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    waiting = (
+      await sql.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+      )
+    ).rows;
+  }
+  t.equal(waiting.length, 1, 'the shard transaction waits on the lock');
+  await sql.query('SELECT pg_terminate_backend($1)', [waiting[0]!.pid]);
+  await sql.query('ROLLBACK');
+
+  t.match(await write, /terminat/, 'the write fails with the connection’s error');
+  t.equal(writer.cursor()?.height, 10, 'the cursor did not move');
+  await writer.writeBlocks([dataBlock(11, [[[1], 'a']])], false);
+  t.equal(writer.cursor()?.height, 11, 'the next write takes a new connection and lands');
+});
