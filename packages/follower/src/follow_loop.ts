@@ -75,6 +75,10 @@ export class FollowLoop {
    */
   private retrying = false;
   private running: Promise<void> | null = null;
+  private failure: Error | null = null;
+  private readonly failedAt: Promise<Error>;
+  private fail!: (err: Error) => void;
+  private lastWriteAt = Date.now();
   private readonly concurrency: number;
   private readonly batchSize: number;
   private readonly batchBytes: number;
@@ -87,6 +91,24 @@ export class FollowLoop {
     // block is in, and the preparing threads wait at the end of every batch (catching up on the
     // full bench chain, two interleaved pairs: 721–865 blocks/s with a window of 32, 853–925 with 128).
     this.concurrency = Math.max(1, o.concurrency ?? Math.max(8, 4 * this.batchSize), this.batchSize);
+    this.failedAt = new Promise((resolve) => {
+      this.fail = resolve;
+    });
+  }
+
+  /** Why the loop stopped on its own (a writer that can write no more), or null while it runs. */
+  get failed(): Error | null {
+    return this.failure;
+  }
+
+  /** Settles when the loop stops on its own, never when stop() stops it: a process exits on it. */
+  whenFailed(): Promise<Error> {
+    return this.failedAt;
+  }
+
+  /** When a block was last written, or the loop made, for how long the history has not moved. */
+  get lastWrite(): number {
+    return this.lastWriteAt;
   }
 
   /** The source's final height, as last seen. */
@@ -109,6 +131,8 @@ export class FollowLoop {
   start(): void {
     this.running ??= this.run().catch((err) => {
       this.o.log.error(`follow loop stopped: ${(err as Error).stack ?? String(err)}`);
+      this.failure = err instanceof Error ? err : new Error(String(err));
+      this.fail(this.failure);
     });
   }
 
@@ -261,6 +285,7 @@ export class FollowLoop {
             continue;
           }
           this.retrying = false;
+          this.lastWriteAt = Date.now();
           // A step per block written, as at the head, so GC keeps pace with a batched catch-up.
           if (this.o.gc) {
             try {

@@ -74,19 +74,30 @@ function followSource(spec: string, s3: { endpoint?: string; region?: string }, 
   }
 }
 
-async function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<number> {
-  await new Promise<void>((resolve) => {
-    const onSignal = (sig: string) => {
+/**
+ * Runs until SIGINT or SIGTERM (exit 0), or until `failed` settles (exit 1): a follower whose history
+ * can be written no more exits, so its supervisor restarts it, rather than serve a frozen history.
+ */
+async function untilSignal(
+  logger: Logger,
+  stop: () => Promise<void>,
+  failed: Promise<Error> = new Promise(() => {}),
+): Promise<number> {
+  let onSignal: (sig: string) => void = () => {};
+  const signalled = new Promise<void>((resolve) => {
+    onSignal = (sig: string) => {
       logger.info(`${sig}: shutting down`);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
       resolve();
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+  const failure = await Promise.race([signalled.then(() => null), failed]);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (failure) logger.error(`following stopped (${failure.message}): shutting down`);
   await stop();
-  return 0;
+  return failure ? 1 : 0;
 }
 
 // Each command imports what it runs when it runs: a producer's start does not load the follower's
@@ -94,7 +105,7 @@ async function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<n
 async function followUntilSignal(opts: FollowOptions): Promise<number> {
   const { FollowerNode } = await import('./follower_node.js');
   const node = await FollowerNode.start(opts);
-  return untilSignal(opts.logger, () => node.stop());
+  return untilSignal(opts.logger, () => node.stop(), node.failed());
 }
 
 async function serveUntilSignal(opts: ServeOptions): Promise<number> {

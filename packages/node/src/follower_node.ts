@@ -162,6 +162,11 @@ export class FollowerNode {
     }
   }
 
+  /** Settles when following stops on its own (the history can be written no more); stop() first. */
+  failed(): Promise<Error> {
+    return this.loop.whenFailed();
+  }
+
   async stop(): Promise<void> {
     await this.close();
   }

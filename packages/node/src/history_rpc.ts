@@ -17,6 +17,7 @@ import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import type { Logger } from './log.js';
+import { noNewBlocks } from './rpc_backend.js';
 import type { Services } from './services.js';
 import { VERSION } from './version.js';
 import type { ViewCallPool } from './view_pool.js';
@@ -63,6 +64,9 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     syncing: o.syncing,
     health: () => {
       if (history.cursor() === null) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
+      // A follow loop that stopped on its own leaves the history where it was: a supervisor or a
+      // load balancer learns it here (the command line also exits).
+      if (o.loop?.failed) throw noNewBlocks(Date.now() - o.loop.lastWrite);
     },
     stateSizeLimit:
       fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),

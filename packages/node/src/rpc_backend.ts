@@ -51,12 +51,12 @@ export function healthCheck(lastBlockAt: () => number, blockTimeMs: number, prod
   return () => {
     if (!producing) return;
     const elapsed = Date.now() - lastBlockAt();
-    if (elapsed > Math.max(10 * blockTimeMs, 20_000)) {
-      throw new HandlerError(
-        'NO_NEW_BLOCKS',
-        { elapsed: { secs: Math.floor(elapsed / 1000), nanos: 0 } },
-        { name: 'NO_NEW_BLOCKS', info: { elapsed: { secs: Math.floor(elapsed / 1000), nanos: 0 } } },
-      );
-    }
+    if (elapsed > Math.max(10 * blockTimeMs, 20_000)) throw noNewBlocks(elapsed);
   };
+}
+
+/** nearcore's NO_NEW_BLOCKS, `elapsed` since the head last moved. */
+export function noNewBlocks(elapsedMs: number): HandlerError {
+  const elapsed = { secs: Math.floor(elapsedMs / 1000), nanos: 0 };
+  return new HandlerError('NO_NEW_BLOCKS', { elapsed }, { name: 'NO_NEW_BLOCKS', info: { elapsed } });
 }
