@@ -1,16 +1,15 @@
 // A follower whose PostgreSQL writer session ends can write no more (another writer may hold the
 // lock by then). It does not go on serving a frozen history as healthy: `health` answers
 // NO_NEW_BLOCKS, and the command exits non-zero so its supervisor restarts it, after the cursor.
-import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { FollowerNode } from '@nearlite/node';
-import { FileSource, lakeHeightFolder, type StreamerMessage } from '@nearlite/stream';
+import { FileSource } from '@nearlite/stream';
 import pg from 'pg';
 import t from 'tap';
 import { startCli } from './helpers/cli_process.js';
 import { rawRpc } from './helpers/node.js';
 import { pgHome } from './helpers/pg_home.js';
-import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FROM = 10_000_000;
@@ -18,17 +17,8 @@ const FROM = 10_000_000;
 async function setUp(t: Tap.Test) {
   const { metaUrl, shardUrl, dir, home } = await pgHome(t);
   const lake = join(dir, 'blocks');
-  const staging = join(dir, 'staging');
-  mkdirSync(lake);
   const chain = syntheticChain(40, { from: FROM });
-  // Published a folder at a time, so the source never sees half a block.
-  const publish = (ms: readonly StreamerMessage[]) => {
-    writeLake(staging, ms);
-    for (const m of ms) {
-      const name = lakeHeightFolder(m.block.header.height);
-      renameSync(join(staging, name), join(lake, name));
-    }
-  };
+  const publish = lakePublisher(lake, join(dir, 'staging'));
   publish(chain.slice(0, 20));
   const sql = new pg.Client({ connectionString: metaUrl });
   // The server stops at teardown; this client's goodbye is no failure.

@@ -1,34 +1,23 @@
 // One writer and two stateless front ends on one PostgreSQL history, all real processes: the front
 // ends answer under read load while the chain advances, never from a height beyond the cursor; a
 // writer SIGKILLed during catch-up leaves them consistent, and a restarted writer resumes.
-import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { lakeHeightFolder, type StreamerMessage } from '@nearlite/stream';
 import pg from 'pg';
 import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
 import { pgHome } from './helpers/pg_home.js';
-import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('a writer and two serve front ends share a PostgreSQL history', async (t) => {
   const { metaUrl, shardUrl, dir, home } = await pgHome(t);
   const lake = join(dir, 'blocks');
-  const staging = join(dir, 'staging');
-  mkdirSync(lake);
   const skipped = 10_000_050;
   const chain = syntheticChain(260, { from: 10_000_000, skip: [skipped] });
   const last = chain.at(-1)!.block.header.height;
   const hashes = new Map(chain.map((m) => [m.block.header.height, m.block.header.hash]));
-  // Published a folder at a time, so the source never sees half a block.
-  const publish = (ms: readonly StreamerMessage[]) => {
-    writeLake(staging, ms);
-    for (const m of ms) {
-      const name = lakeHeightFolder(m.block.header.height);
-      renameSync(join(staging, name), join(lake, name));
-    }
-  };
+  const publish = lakePublisher(lake, join(dir, 'staging'));
   publish(chain.slice(0, 60));
 
   const meta = new pg.Pool({ connectionString: metaUrl, max: 4 });

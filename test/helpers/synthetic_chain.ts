@@ -1,7 +1,7 @@
 // A long verifiable chain for follower tests, built from the real sandbox block 879765 (header V3):
 // each copy gets its own height, links to the one before, and carries a recomputed hash, so it
 // passes every check a follower makes. Heights listed in `skip` get no block (skipped heights).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { base58Encode, stringifyJson } from '@nearlite/primitives';
 import { computeHeaderHash, HeaderLayout, lakeHeightFolder, type StreamerMessage } from '@nearlite/stream';
@@ -51,4 +51,19 @@ export function writeLake(dir: string, messages: readonly StreamerMessage[]): vo
     writeFileSync(join(at, 'block.json'), stringifyJson(m.block));
     for (const s of m.shards) writeFileSync(join(at, `shard_${s.shard_id}.json`), stringifyJson(s));
   }
+}
+
+/**
+ * A Lake folder `lake` that grows as blocks are published: each is written under `staging` and moved
+ * in a folder at a time, so a source reading `lake` never sees half a block.
+ */
+export function lakePublisher(lake: string, staging: string): (ms: readonly StreamerMessage[]) => void {
+  mkdirSync(lake, { recursive: true });
+  return (ms) => {
+    writeLake(staging, ms);
+    for (const m of ms) {
+      const name = lakeHeightFolder(m.block.header.height);
+      renameSync(join(staging, name), join(lake, name));
+    }
+  };
 }
