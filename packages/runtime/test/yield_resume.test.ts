@@ -458,7 +458,9 @@ function runGo(
     (memory 1)
     ${memory}
     (func (export "go") ${body}))`);
-  const ops = calls.reduce((n, c) => n + BigInt(c.split('i64.const').length - 1) + 2n, 0n);
+  // The function entry (ceil(64-byte frame / 8) = 8 ops), then per call its i64.const arguments, the
+  // call and the drop (`end` is free).
+  const ops = calls.reduce((n, c) => n + BigInt(c.split('i64.const').length - 1) + 2n, 8n);
   const out = runFunction({
     code,
     codeHash: sha256(code),

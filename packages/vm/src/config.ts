@@ -113,12 +113,27 @@ export interface LimitConfig {
   readonly max_locals_per_contract: bigint;
   readonly max_yield_payload_size: bigint;
   readonly yield_timeout_length_in_blocks: bigint;
+  // prepare_v3's limits: nearcore leaves each unset (None, no limit) before it introduced it.
+  readonly max_tables_per_contract: bigint | null;
+  readonly max_elements_per_contract_table: bigint | null;
+  readonly max_function_body_size: bigint | null;
+  readonly max_instrumented_code_size: bigint | null;
+  readonly max_blocks_per_function: bigint | null;
+  readonly max_blocks_per_contract: bigint | null;
+  readonly max_types_per_contract: bigint | null;
+  readonly max_params_per_contract: bigint | null;
+  readonly max_params_per_function: bigint | null;
+  readonly max_operand_stack_bytes_per_function: bigint | null;
 }
 
 export interface VMConfig {
   readonly ext_costs: ExtCostsConfig;
   readonly grow_mem_cost: number;
   readonly regular_op_cost: bigint;
+  /** The fixed part of a bulk instruction's fee (memory.grow/fill/copy/init, table.grow/fill/copy/init). */
+  readonly linear_op_base_cost: bigint;
+  /** The part per page, byte or element the bulk instruction's count operand asks for. */
+  readonly linear_op_unit_cost: bigint;
   readonly limit_config: LimitConfig;
   readonly discard_custom_sections: boolean;
   readonly saturating_float_to_int: boolean;
@@ -129,6 +144,8 @@ export interface VMConfig {
   readonly deterministic_account_ids: boolean;
   /** NEP-488: the bls12381 sums and decompressions accept the curve points (0, ±2). */
   readonly bls12381_not_in_group_fix: boolean;
+  /** A zero-balance contract may attach exactly 1 yoctoNEAR to a call it makes (protocol 85). */
+  readonly one_yocto_on_promise: boolean;
 }
 
 export class VMConfigError extends Error {
@@ -182,6 +199,23 @@ const LIMIT_KEYS_BIGINT = [
   'yield_timeout_length_in_blocks',
 ] as const;
 
+const LIMIT_KEYS_OPTIONAL = [
+  'max_tables_per_contract',
+  'max_elements_per_contract_table',
+  'max_function_body_size',
+  'max_instrumented_code_size',
+  'max_blocks_per_function',
+  'max_blocks_per_contract',
+  'max_types_per_contract',
+  'max_params_per_contract',
+  'max_params_per_function',
+  'max_operand_stack_bytes_per_function',
+] as const;
+
+function optBig(o: Json, key: string, what: string): bigint | null {
+  return o[key] === undefined || o[key] === null ? null : big(o, key, what);
+}
+
 /** Parses `runtime_config.wasm_config` as `EXPERIMENTAL_protocol_config` prints it. */
 export function parseVMConfig(json: unknown): VMConfig {
   const w = obj(json, 'wasm_config');
@@ -189,8 +223,9 @@ export function parseVMConfig(json: unknown): VMConfig {
   const ext = {} as Record<ExtCost, bigint>;
   for (const k of EXT_COSTS) ext[k] = big(ec, k, 'ext_costs');
   const lc = obj(w.limit_config, 'wasm_config.limit_config');
-  const limits: Record<string, bigint | number> = {};
+  const limits: Record<string, bigint | number | null> = {};
   for (const k of LIMIT_KEYS_BIGINT) limits[k] = big(lc, k, 'limit_config');
+  for (const k of LIMIT_KEYS_OPTIONAL) limits[k] = optBig(lc, k, 'limit_config');
   for (const k of ['max_stack_height', 'initial_memory_pages', 'max_memory_pages'] as const) {
     const v = big(lc, k, 'limit_config');
     if (v > 0xffffffffn) throw new VMConfigError(`limit_config.${k}: out of range`);
@@ -200,6 +235,8 @@ export function parseVMConfig(json: unknown): VMConfig {
     ext_costs: ext,
     grow_mem_cost: Number(big(w, 'grow_mem_cost', 'wasm_config')),
     regular_op_cost: big(w, 'regular_op_cost', 'wasm_config'),
+    linear_op_base_cost: big(w, 'linear_op_base_cost', 'wasm_config'),
+    linear_op_unit_cost: big(w, 'linear_op_unit_cost', 'wasm_config'),
     limit_config: limits as unknown as LimitConfig,
     discard_custom_sections: bool(w, 'discard_custom_sections', true),
     // nearcore stopped printing these once they were on at every supported version (78 and 82).
@@ -210,6 +247,7 @@ export function parseVMConfig(json: unknown): VMConfig {
     fix_contract_loading_cost: bool(w, 'fix_contract_loading_cost', false),
     deterministic_account_ids: bool(w, 'deterministic_account_ids', true),
     bls12381_not_in_group_fix: bool(w, 'bls12381_not_in_group_fix', false),
+    one_yocto_on_promise: bool(w, 'one_yocto_on_promise', false),
   };
 }
 
@@ -218,11 +256,14 @@ export function prepareConfigKey(c: VMConfig): string {
   const l = c.limit_config;
   return [
     c.regular_op_cost,
+    c.linear_op_base_cost,
+    c.linear_op_unit_cost,
     l.initial_memory_pages,
     l.max_memory_pages,
     l.max_stack_height,
     l.max_functions_number_per_contract,
     l.max_locals_per_contract,
+    ...LIMIT_KEYS_OPTIONAL.map((k) => l[k] ?? '-'),
     c.saturating_float_to_int ? 1 : 0,
     c.reftypes_bulk_memory ? 1 : 0,
   ].join(':');

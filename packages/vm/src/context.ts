@@ -55,6 +55,11 @@ export interface VMOutcome {
   used_gas: bigint;
   /** Equal to burnt_gas: this config carries no separate compute costs. */
   compute_usage: bigint;
+  /**
+   * Deposits a zero-balance contract attached to its calls without paying them (`one_yocto_on_promise`):
+   * minted, so the chunk's balance_burnt is lowered by it.
+   */
+  subsidized_amount: bigint;
   logs: string[];
   aborted: FunctionCallError | null;
   /** What the burnt gas was spent on (nearcore's ProfileDataV3); empty for a call that never loaded. */

@@ -11,7 +11,17 @@ export type PrepareError =
   | 'Instantiate'
   | 'Memory'
   | 'TooManyFunctions'
-  | 'TooManyLocals';
+  | 'TooManyLocals'
+  | 'TooManyTables'
+  | 'TooManyTableElements'
+  | 'FunctionBodyTooLarge'
+  | 'InstrumentedCodeTooLarge'
+  | 'TooManyBlocksPerFunction'
+  | 'TooManyBlocksPerContract'
+  | 'TooManyTypes'
+  | 'TooManyParamsPerContract'
+  | 'TooManyParamsPerFunction'
+  | 'OperandStackTooLarge';
 
 export type CompilationError =
   | { CodeDoesNotExist: { account_id: string } }
@@ -131,6 +141,16 @@ const PREPARE_TEXT: Record<PrepareError, string> = {
   Memory: 'Error creating memory.',
   TooManyFunctions: 'Too many functions in contract.',
   TooManyLocals: 'Too many locals declared in the contract.',
+  TooManyTables: 'Too many tables declared in the contract.',
+  TooManyTableElements: 'Too many table elements declared in the contract.',
+  FunctionBodyTooLarge: 'A function body in the contract exceeds the size limit.',
+  InstrumentedCodeTooLarge: 'The instrumented code exceeds the size limit.',
+  TooManyBlocksPerFunction: 'Too many basic blocks in a function.',
+  TooManyBlocksPerContract: 'Too many basic blocks in a contract.',
+  TooManyTypes: 'Too many type-section entries declared in the contract.',
+  TooManyParamsPerContract: 'Too many function parameters in the contract',
+  TooManyParamsPerFunction: 'Too many parameters in a single function',
+  OperandStackTooLarge: 'A function uses too much operand stack.',
 };
 
 const SIMPLE_HOST_TEXT: Record<Extract<HostErrorValue, string>, string> = {

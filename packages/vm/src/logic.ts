@@ -26,6 +26,7 @@ export class VMLogic {
   totalLogLength = 0n;
   returnData: ReturnData = { kind: 'None' };
   currentAccountBalance: bigint;
+  subsidizedAmount = 0n;
   currentStorageUsage: bigint;
   readonly isView: boolean;
   memory: Memory | null = null;
@@ -64,6 +65,19 @@ export class VMLogic {
   deductBalance(amount: bigint): void {
     if (amount > this.currentAccountBalance) throw new HostError('BalanceExceeded');
     this.currentAccountBalance -= amount;
+  }
+
+  /**
+   * The deposit of a function call this contract attaches to a promise. A contract with no balance may
+   * attach exactly 1 yoctoNEAR (what `ft_transfer_call` and the like require) without paying it:
+   * deterministic accounts can then call them before anyone funds them.
+   */
+  deductFunctionCallDeposit(amount: bigint): void {
+    if (amount === 1n && this.config.one_yocto_on_promise && this.currentAccountBalance === 0n) {
+      this.subsidizedAmount += amount;
+      return;
+    }
+    this.deductBalance(amount);
   }
 
   checkCanAddLogMessage(): void {
@@ -215,6 +229,7 @@ export class VMLogic {
       burnt_gas: burnt,
       used_gas: this.gas.usedGas(),
       compute_usage: burnt,
+      subsidized_amount: aborted ? 0n : this.subsidizedAmount,
       logs: this.logs,
       aborted,
       profile: this.gas.profileData(),

@@ -12,6 +12,7 @@ import { buildImports, type GasSync, withHostBinding } from './imports.js';
 import { resetPoint, returnInstance, takeInstance } from './instance_pool.js';
 import { VMLogic } from './logic.js';
 import { releaseMemory, takeMemory, zeroWrites } from './memory_pool.js';
+import { NULL_CALL_STACK } from './prepare/instrument.js';
 import { PAGE } from './prepare/memory_guard.js';
 import {
   GAS_EXPORT,
@@ -46,6 +47,7 @@ function nopOutcome(aborted: FunctionCallError): VMOutcome {
     burnt_gas: 0n,
     used_gas: 0n,
     compute_usage: 0n,
+    subsidized_amount: 0n,
     logs: [],
     aborted,
     profile: new ProfileDataV3(),
@@ -79,7 +81,9 @@ function trapKind(message: string): WasmTrap {
   if (message.includes('memory access out of bounds')) return 'MemoryOutOfBounds';
   if (/divide by zero|remainder by zero|integer overflow|unrepresentable/.test(message))
     return 'IllegalArithmetic';
-  if (message.includes('table index is out of bounds')) return 'CallIndirectOOB';
+  // Wasmtime's TableOutOfBounds (call_indirect or table.get past the table, an element segment that
+  // does not fit) is MemoryOutOfBounds to nearcore, as is a data segment that does not fit.
+  if (/table index is out of bounds|data segment is out of bounds/.test(message)) return 'MemoryOutOfBounds';
   if (message.includes('signature mismatch')) return 'IncorrectCallIndirectSignature';
   return 'GenericTrap';
 }
@@ -94,6 +98,8 @@ function classify(e: unknown, gas: WasmGas, stack: WebAssembly.Global | null): F
       if (h instanceof HostError) return { HostError: h.value };
       throw h;
     }
+    if (stack !== null && (stack.value as number) === NULL_CALL_STACK)
+      return { WasmTrap: 'IndirectCallToNull' };
     if (stack !== null && (stack.value as number) < 0) return { WasmTrap: 'StackOverflow' };
     return { WasmTrap: trapKind(e.message) };
   }
@@ -113,17 +119,24 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
   if (compiled === null) {
     return nopOutcome({ CompilationError: { CodeDoesNotExist: { account_id: context.current_account_id } } });
   }
-  try {
-    logic.gas.payPer('contract_loading_bytes', BigInt(compiled.codeLength));
-    logic.gas.payBase('contract_loading_base');
-  } catch (e) {
-    if (e instanceof HostError) return logic.outcome({ HostError: 'GasExceeded' });
-    throw e;
-  }
-  // Before fix_contract_loading_cost, failures to load or resolve discard everything (nop outcome).
+  const payLoading = (): boolean => {
+    try {
+      logic.gas.payPer('contract_loading_bytes', BigInt(compiled.codeLength));
+      logic.gas.payBase('contract_loading_base');
+      return true;
+    } catch (e) {
+      if (e instanceof HostError) return false;
+      throw e;
+    }
+  };
+  // Before fix_contract_loading_cost the loading fee is charged only once the contract compiled, so a
+  // contract that fails to compile answers its CompilationError whatever gas is left.
+  if (config.fix_contract_loading_cost && !payLoading()) return logic.outcome({ HostError: 'GasExceeded' });
+  if (!compiled.ok) return logic.outcome(compiled.error);
+  if (!config.fix_contract_loading_cost && !payLoading()) return logic.outcome({ HostError: 'GasExceeded' });
+  // Before fix_contract_loading_cost, failures to resolve the method discard everything (nop outcome).
   const fail = (err: FunctionCallError): VMOutcome =>
     config.fix_contract_loading_cost ? logic.outcome(err) : nopOutcome(err);
-  if (!compiled.ok) return fail(compiled.error);
   const signatureOk = methodName.startsWith('\u0000') ? undefined : compiled.methods.get(methodName);
   if (signatureOk === undefined) return fail({ MethodResolveError: 'MethodNotFound' });
   if (!signatureOk) return fail({ MethodResolveError: 'MethodInvalidSignature' });

@@ -24,6 +24,7 @@ declare namespace WebAssembly {
     constructor(descriptor: { value: 'i32' | 'i64' | 'f32' | 'f64'; mutable?: boolean }, v?: number | bigint);
     value: number | bigint;
   }
+  function validate(bytes: Uint8Array): boolean;
   class CompileError extends Error {}
   class LinkError extends Error {}
   class RuntimeError extends Error {}

@@ -141,7 +141,7 @@ t.test('preparation rejects what nearcore rejects', async (t) => {
     method: 'f',
   });
   t.same(garbage.aborted, prepareError('Deserialization'));
-  t.equal(garbage.burnt_gas, 0n, 'before fix_contract_loading_cost a compilation failure is a nop outcome');
+  t.equal(garbage.burnt_gas, 0n, 'a compilation failure burns nothing before fix_contract_loading_cost');
   t.same(
     (await run('(module (func (export "f") (drop (i32.extend8_s (i32.const 1)))))')).aborted,
     null,

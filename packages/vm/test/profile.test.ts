@@ -57,8 +57,8 @@ t.test('host costs as charged; the instructions are what remains', async (t) => 
     ['base', ext('base')],
   ]);
   t.same(p.actionCosts(), []);
-  // call + drop, `end` free (as gas.test.ts counts them).
-  t.equal(p.getWasmCost(), 2n * config.regular_op_cost);
+  // The entry's 8 ops, call + drop, `end` free (as gas.test.ts counts them).
+  t.equal(p.getWasmCost(), 10n * config.regular_op_cost);
   t.equal(total(p), out.burnt_gas);
 });
 

@@ -93,7 +93,7 @@ export function promise_batch_action_function_call_weight(
   l.payActionBase('function_call_base', sir);
   l.payActionPerByte('function_call_byte', numBytes, sir);
   l.gas.prepayGas(gas);
-  l.deductBalance(amount);
+  l.deductFunctionCallDeposit(amount);
   l.ext.append_action_function_call_weight(receipt, methodName, args, amount, gas, gas_weight);
 }
 

@@ -67,7 +67,7 @@ export function promise_yield_create_with_id(
   const idx = l.checkedPushPromise({ receipt: created.receipt_index });
   l.payActionBase('function_call_base', true);
   l.payActionPerByte('function_call_byte', numBytes, true);
-  l.deductBalance(amount);
+  l.deductFunctionCallDeposit(amount);
   l.ext.append_action_function_call_weight(created.receipt_index, methodName, args, amount, gas, gas_weight);
   return idx;
 }
@@ -89,8 +89,7 @@ export function promise_yield_resume(
   payload_ptr: bigint,
 ): number {
   l.gas.payBase('base');
-  // nearcore reports the host function under its pre-release name.
-  l.prohibitInView('promise_submit_data');
+  l.prohibitInView('promise_yield_resume');
   l.gas.payBase('yield_resume_base');
   l.gas.payPer('yield_resume_byte', payload_len);
   const dataId = l.read(data_id_ptr, data_id_len);

@@ -52,8 +52,17 @@ function storeLocal(t: number, l: GuardLocals): number {
   return t === 0x7d ? l.f32 : l.f64;
 }
 
+/** Whether the instruction at body[at] touches memory: loads, stores, memory.* (0xfc 8, 10, 11). */
+export function isGuarded(body: Uint8Array, at: number): boolean {
+  const op = body[at]!;
+  if (op >= 0x28 && op <= 0x40) return true;
+  if (op !== 0xfc) return false;
+  const sub = new Reader(body, at + 1).u32();
+  return sub === 8 || sub === 10 || sub === 11;
+}
+
 /**
- * The replacement for the memory instruction at body[at..end), or null when it touches no memory.
+ * Writes the replacement for the memory instruction at body[at..end), one `isGuarded` admits.
  * Operands are parked in scratch locals, checked, and pushed back for the original instruction.
  */
 export function guardInstruction(
@@ -62,10 +71,10 @@ export function guardInstruction(
   end: number,
   g: MemoryGuard,
   l: GuardLocals,
-): Uint8Array | null {
+  out: Sink,
+): void {
   const op = body[at]!;
   const original = body.subarray(at, end);
-  const out = new Sink();
   if (op >= 0x28 && op <= 0x35) {
     const r = new Reader(body, at + 1, end);
     r.u32();
@@ -80,7 +89,7 @@ export function guardInstruction(
     out.byte(0x23).u32(g.limitGlobal).byte(0x56).byte(0x04).byte(0x40);
     emitTrap(out);
     out.byte(0x0b).byte(0x20).u32(l.addr).bytes(original);
-    return out.toBytes();
+    return;
   }
   if (op >= 0x36 && op <= 0x3e) {
     const r = new Reader(body, at + 1, end);
@@ -94,14 +103,18 @@ export function guardInstruction(
       .byte(0x42)
       .sleb(BigInt(WIDTH[op - 0x28]!));
     out.byte(0x10).u32(g.checkFunc).byte(0x20).u32(l.addr).byte(0x20).u32(v).bytes(original);
-    return out.toBytes();
+    return;
   }
-  if (op === 0x3f) return out.byte(0x23).u32(g.pagesGlobal).toBytes();
-  if (op === 0x40) return out.byte(0x10).u32(g.growFunc).toBytes();
-  if (op !== 0xfc) return null;
+  if (op === 0x3f) {
+    out.byte(0x23).u32(g.pagesGlobal);
+    return;
+  }
+  if (op === 0x40) {
+    out.byte(0x10).u32(g.growFunc);
+    return;
+  }
   const sub = new Reader(body, at + 1, end).u32();
   // memory.init (8), memory.copy (10), memory.fill (11): operands [dest, src-or-value, len].
-  if (sub !== 8 && sub !== 10 && sub !== 11) return null;
   out.byte(0x21).u32(l.len).byte(0x21).u32(l.i32).byte(0x22).u32(l.addr);
   out.byte(0x42).byte(0x00).byte(0x20).u32(l.len).byte(0xad).byte(0x10).u32(g.checkFunc);
   if (sub === 10) {
@@ -111,7 +124,6 @@ export function guardInstruction(
     out.byte(0x0b);
   }
   out.byte(0x20).u32(l.addr).byte(0x20).u32(l.i32).byte(0x20).u32(l.len).bytes(original);
-  return out.toBytes();
 }
 
 /** Function types of the two helpers, appended to the type section: check, then grow. */

@@ -8,18 +8,8 @@ export interface Features {
   readonly reftypesBulkMemory: boolean;
 }
 
-/** How an instruction affects metering: block/end/else are free; the rest cost one op. */
-export type InstrKind =
-  | 'plain'
-  | 'free'
-  | 'block'
-  | 'loop'
-  | 'if'
-  | 'else'
-  | 'end'
-  | 'branch'
-  | 'br_if'
-  | 'call';
+/** The instruction's role in control flow, or 'plain'. */
+export type InstrKind = 'plain' | 'block' | 'loop' | 'if' | 'else' | 'end' | 'branch' | 'br_if' | 'call';
 
 export function isValType(t: number, f: Features): boolean {
   if (t === 0x7f || t === 0x7e || t === 0x7d || t === 0x7c) return true;

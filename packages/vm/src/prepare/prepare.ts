@@ -1,11 +1,20 @@
-// Contract preparation, once per code hash (nearcore's prepare_v2 in spirit): validate the module's
-// sections and features, apply nearcore's limits, replace the module's own memory with an
-// `env.memory` import, add the metering globals and instrument every body. The start function is
-// exported instead of run at instantiation, so the host can arm the gas budget before it runs.
+// Contract preparation, once per code hash (nearcore's prepare_v3 + instrument_v3): validate the
+// module's sections and features, apply nearcore's limits in nearcore's order, replace the module's
+// own memory with an `env.memory` import, add the metering globals and instrument every body. The
+// start function is exported instead of run at instantiation, so the host can arm the gas budget
+// before it runs.
 import type { VMConfig } from '../config.js';
 import { fail, PrepareFailure, Reader, Sink } from './bytes.js';
-import { type InstrumentContext, instrumentBody } from './instrument.js';
+import { type FuncType, type InstrumentContext, instrumentBody } from './instrument.js';
 import { GUARD_GLOBALS, guardGlobals, helperBodies, helperTypes, type MemoryGuard } from './memory_guard.js';
+import {
+  constExprSize,
+  INJECTED_FUNCTIONS,
+  lebSize,
+  nameSize,
+  sectionSize,
+  slebSize,
+} from './nearcore_size.js';
 import { type Features, isValType, skipConstExpr } from './opcodes.js';
 
 export const GAS_EXPORT = '\u0000gas';
@@ -17,11 +26,6 @@ export const MIN_EXPORT = '\u0000min';
 export const LIMIT_EXPORT = '\u0000limit';
 /** The contract's own mutable global `i`, exported so an instance can be reset between calls. */
 export const globalExport = (i: number): string => `\u0000g${i}`;
-
-interface FuncType {
-  readonly params: number[];
-  readonly results: number;
-}
 
 export interface PreparedCode {
   readonly bytes: Uint8Array;
@@ -54,7 +58,7 @@ const ORDER: Readonly<Record<number, number>> = {
   11: 12,
 };
 
-function readSections(code: Uint8Array): Map<number, Reader> {
+function readSections(code: Uint8Array, typeLimit: bigint | null): Map<number, Reader> {
   const r = new Reader(code);
   const header = r.bytes(8);
   const expected = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -70,6 +74,9 @@ function readSections(code: Uint8Array): Map<number, Reader> {
     const order = ORDER[id];
     if (order === undefined || order <= last) fail();
     last = order;
+    // nearcore counts the types before it validates them, or anything after them.
+    if (id === 1 && typeLimit !== null && BigInt(new Reader(code, start, start + size).u32()) > typeLimit)
+      throw new PrepareFailure('TooManyTypes');
     sections.set(id, new Reader(code, start, start + size));
   }
   return sections;
@@ -88,33 +95,77 @@ function readTypes(r: Reader | undefined, f: Features): FuncType[] {
     }
     const results = r.u32();
     if (results > 1) fail();
-    for (let i = 0; i < results; i++) if (!isValType(r.u8(), f)) fail();
-    types.push({ params, results });
+    let result = 0;
+    if (results === 1) {
+      result = r.u8();
+      if (!isValType(result, f)) fail();
+    }
+    types.push({ params, result });
   }
   if (!r.done()) fail();
   return types;
 }
 
-function skipLimits(r: Reader): void {
+/** Reads limits, the maximum (if any) at most `maxBound`; returns the minimum. */
+function readLimits(r: Reader, maxBound: number): number {
   const flags = r.u8();
   if (flags > 1) fail();
-  r.u32();
-  if (flags === 1) r.u32();
+  const min = r.u32();
+  if (flags === 1) {
+    const max = r.u32();
+    if (max < min || max > maxBound) fail();
+  }
+  return min;
 }
 
-function checkElements(r: Reader, f: Features): void {
-  for (let n = r.u32(); n > 0; n--) {
+// wasmparser's own bounds, which it checks before nearcore's limits.
+const MAX_TABLES = 100;
+const MAX_TABLE_ENTRIES = 10_000_000;
+const MAX_MEMORY_PAGES = 65_536;
+
+/** Validates the table section, then applies nearcore's table limits. */
+function checkTables(r: Reader, f: Features, limits: VMConfig['limit_config']): void {
+  const count = r.u32();
+  if (count > MAX_TABLES) fail();
+  const initial: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t = r.u8();
+    if (t !== 0x70 && !(t === 0x6f && f.reftypesBulkMemory)) fail();
+    const min = readLimits(r, 0xffffffff);
+    if (min > MAX_TABLE_ENTRIES) fail();
+    initial.push(min);
+  }
+  if (!r.done()) fail();
+  if (limits.max_tables_per_contract !== null && BigInt(count) > limits.max_tables_per_contract)
+    throw new PrepareFailure('TooManyTables');
+  const maxElements = limits.max_elements_per_contract_table;
+  if (maxElements !== null && initial.some((n) => BigInt(n) > maxElements))
+    throw new PrepareFailure('TooManyTableElements');
+}
+
+/** Validates the element section; returns its size as nearcore's instrument_v3 re-encodes it. */
+function checkElements(r: Reader, f: Features): number {
+  const count = r.u32();
+  let size = lebSize(count);
+  for (let n = count; n > 0; n--) {
     const flags = r.u32();
     if (flags > 7 || (flags !== 0 && !f.reftypesBulkMemory)) fail();
-    if (flags === 2 || flags === 6) r.u32();
-    if ((flags & 1) === 0) skipConstExpr(r, f);
-    if ((flags & 3) !== 0) r.u8();
-    for (let k = r.u32(); k > 0; k--) {
-      if ((flags & 4) === 0) r.u32();
-      else skipConstExpr(r, f);
+    size += 1;
+    if (flags === 2 || flags === 6) size += lebSize(r.u32());
+    if ((flags & 1) === 0) size += constExprSize(r, f);
+    if ((flags & 3) !== 0) {
+      r.u8();
+      size += 1;
+    }
+    const items = r.u32();
+    size += lebSize(items);
+    for (let k = items; k > 0; k--) {
+      if ((flags & 4) === 0) size += lebSize(r.u32() + INJECTED_FUNCTIONS);
+      else size += constExprSize(r, f);
     }
   }
   if (!r.done()) fail();
+  return size;
 }
 
 /** Validates the data section; returns the end of the highest active segment. */
@@ -166,7 +217,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     saturatingFloatToInt: config.saturating_float_to_int,
     reftypesBulkMemory: config.reftypes_bulk_memory,
   };
-  const s = readSections(code);
+  const s = readSections(code, limits.max_types_per_contract);
   const raw = (id: number): Uint8Array | undefined => {
     const sec = s.get(id);
     return sec === undefined ? undefined : code.subarray(sec.pos, sec.end);
@@ -186,23 +237,47 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     typeSec.bytes(rest(tr));
   }
   out.section(1, typeSec.bytes(helperTypes()));
+  // The size of nearcore's instrumented module, section by section.
+  let nearcore = 8;
+  let typeBytes = 0;
+  for (const t of types)
+    typeBytes += 1 + lebSize(t.params.length) + t.params.length + (t.result === 0 ? 1 : 2);
 
   // Imports: only `env` functions; then the standardized memory.
   const imports = new Sink();
   const imp = s.get(2);
   let importCount = 0;
+  // Three imports of its own (module "internal") ahead of the contract's.
+  let importBytes =
+    3 * nameSize(8) +
+    nameSize(25) +
+    nameSize(27) +
+    nameSize(15) +
+    3 +
+    2 * lebSize(typeCount) +
+    lebSize(typeCount + 1);
+  const nameBytes = (r: Reader): number => {
+    const at = r.pos;
+    const len = r.u32();
+    r.pos = at;
+    return nameSize(len);
+  };
   if (imp !== undefined) {
     importCount = imp.u32();
     const from = imp.pos;
     for (let i = 0; i < importCount; i++) {
+      importBytes += nameBytes(imp);
       const module = imp.name();
+      importBytes += nameBytes(imp);
       imp.name();
       if (module !== 'env') throw new PrepareFailure('Instantiate');
       const kind = imp.u8();
       if (kind === 1 || kind === 3) throw new PrepareFailure('Instantiate');
       if (kind === 2) throw new PrepareFailure('Memory');
       if (kind !== 0) fail();
-      funcTypes.push(typeOf(imp.u32()));
+      const typeIndex = imp.u32();
+      importBytes += 1 + lebSize(typeIndex);
+      funcTypes.push(typeOf(typeIndex));
       if (--functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
     }
     if (!imp.done()) fail();
@@ -220,9 +295,15 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   if (fnSec !== undefined) {
     const count = fnSec.u32();
     const from = fnSec.pos;
-    for (let n = count; n > 0; n--) definedTypes.push(typeOf(fnSec.u32()));
+    let functionBytes = lebSize(count);
+    for (let n = count; n > 0; n--) {
+      const typeIndex = fnSec.u32();
+      functionBytes += lebSize(typeIndex);
+      definedTypes.push(typeOf(typeIndex));
+    }
     if (!fnSec.done()) fail();
     fnFrom = code.subarray(from, fnSec.end);
+    if (count > 0) nearcore += sectionSize(functionBytes);
   }
   out.section(
     3,
@@ -234,12 +315,18 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   );
   funcTypes.push(...definedTypes);
   const table = s.get(4);
-  if (table !== undefined) out.section(4, new Sink().bytes(rest(table)));
+  if (table !== undefined) {
+    out.section(4, new Sink().bytes(rest(table)));
+    nearcore += sectionSize(table.end - table.pos);
+    checkTables(table, f, limits);
+  }
+  // nearcore's memory: one, of initial_memory_pages up to max_memory_pages.
+  nearcore += sectionSize(2 + lebSize(limits.initial_memory_pages) + lebSize(limits.max_memory_pages));
   const mem = s.get(5);
   if (mem !== undefined) {
     const n = mem.u32();
     if (n > 1) fail();
-    for (let i = 0; i < n; i++) skipLimits(mem);
+    for (let i = 0; i < n; i++) if (readLimits(mem, MAX_MEMORY_PAGES) > MAX_MEMORY_PAGES) fail();
     if (!mem.done()) fail();
   }
 
@@ -249,24 +336,30 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   let globalCount = 0;
   let globalsFrom: Uint8Array = new Uint8Array(0);
   const mutableGlobals: number[] = [];
+  const globalTypes: number[] = [];
   let resettable = true;
+  let globalBytes = 0;
   if (gl !== undefined) {
     globalCount = gl.u32();
     const from = gl.pos;
     for (let i = 0; i < globalCount; i++) {
+      globalBytes += 2;
       const type = gl.u8();
       if (!isValType(type, f)) fail();
+      globalTypes.push(type);
       const mutability = gl.u8();
       if (mutability > 1) fail();
       if (mutability === 1) {
         mutableGlobals.push(i);
         if (type === 0x70 || type === 0x6f) resettable = false;
       }
-      skipConstExpr(gl, f);
+      globalBytes += constExprSize(gl, f);
     }
     if (!gl.done()) fail();
     globalsFrom = code.subarray(from, gl.end);
   }
+  // Its remaining gas (i64, 0) and stack (i64, max_stack_height) follow the contract's globals.
+  globalBytes += lebSize(globalCount + 2) + 5 + 4 + slebSize(BigInt(limits.max_stack_height));
   globals.u32(globalCount + 2 + GUARD_GLOBALS).bytes(globalsFrom);
   globals.byte(0x7e).byte(0x01).byte(0x42).byte(0x00).byte(0x0b);
   globals.byte(0x7f).byte(0x01).byte(0x41).sleb(BigInt(limits.max_stack_height)).byte(0x0b);
@@ -278,16 +371,27 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   const ex = s.get(7);
   let exportCount = 0;
   let exportsFrom: Uint8Array = new Uint8Array(0);
+  // Its exports: "remaining_gas", the contract's own (without memories, names prefixed with "\0"),
+  // "memory", and "start" for the start function.
+  let exportEntries = 1;
+  let exportBytes = nameSize(6) + 2;
   if (ex !== undefined) {
     exportCount = ex.u32();
     const from = ex.pos;
     for (let i = 0; i < exportCount; i++) {
+      const at = ex.pos;
+      const nameLength = ex.u32();
+      ex.pos = at;
       const name = ex.name();
       const kind = ex.u8();
       const idx = ex.u32();
+      if (kind !== 2) {
+        exportEntries++;
+        exportBytes += nameSize(nameLength + 1) + 1 + lebSize(kind === 0 ? idx + INJECTED_FUNCTIONS : idx);
+      }
       if (kind === 0) {
         const t = funcTypes[idx] ?? fail();
-        methods.set(name, t.params.length === 0 && t.results === 0);
+        methods.set(name, t.params.length === 0 && t.result === 0);
       }
     }
     if (!ex.done()) fail();
@@ -295,6 +399,10 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   }
   const start = s.get(8);
   const startFn = start === undefined ? null : start.u32();
+  if (startFn !== null) {
+    exportEntries++;
+    exportBytes += nameSize(5) + 1 + lebSize(startFn + INJECTED_FUNCTIONS);
+  }
   exports
     .u32(exportCount + 2 + GUARD_GLOBALS + mutableGlobals.length + (startFn === null ? 0 : 1))
     .bytes(exportsFrom);
@@ -326,20 +434,21 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   const elem = s.get(9);
   if (elem !== undefined) {
     const from = elem.pos;
-    checkElements(elem, f);
+    nearcore += sectionSize(checkElements(elem, f));
     out.section(9, new Sink().bytes(code.subarray(from, elem.end)));
   }
   const dataCount = s.get(12);
   if (dataCount !== undefined) {
     if (!f.reftypesBulkMemory) fail();
     out.section(12, new Sink().bytes(rest(dataCount)));
+    nearcore += sectionSize(dataCount.end - dataCount.pos);
   }
 
   const codeSec = s.get(10);
   const bodies = codeSec === undefined ? 0 : codeSec.u32();
-  if (bodies !== definedTypes.length) fail();
   functionBudget -= BigInt(bodies);
   if (functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
+  if (bodies !== definedTypes.length) fail();
   const guard: MemoryGuard = {
     pagesGlobal: globalCount + 2,
     limitGlobal: globalCount + 3,
@@ -351,16 +460,30 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   const ctx: InstrumentContext = {
     features: f,
     opCost: config.regular_op_cost,
+    linearBase: config.linear_op_base_cost,
+    linearUnit: config.linear_op_unit_cost,
     gasGlobal: globalCount,
     stackGlobal: globalCount + 1,
     memory: guard,
+    types,
+    funcTypes,
+    globalTypes,
     localBudget: limits.max_locals_per_contract,
+    maxParamsPerFunction: limits.max_params_per_function,
+    paramBudget: limits.max_params_per_contract,
+    maxOperandStack: limits.max_operand_stack_bytes_per_function,
+    maxBlocksPerFunction: limits.max_blocks_per_function,
+    blockBudget: limits.max_blocks_per_contract,
+    deferred: null,
+    nearcoreCode: 0,
     mutatesInstance: false,
   };
+  const maxBody = limits.max_function_body_size;
   const sink = new Sink().u32(bodies + 2);
   for (let i = 0; i < bodies && codeSec !== undefined; i++) {
     const body = codeSec.bytes(codeSec.u32());
-    const rewritten = instrumentBody(body, definedTypes[i]!.params, ctx);
+    if (maxBody !== null && BigInt(body.length) > maxBody) throw new PrepareFailure('FunctionBodyTooLarge');
+    const rewritten = instrumentBody(body, definedTypes[i]!, ctx);
     sink.u32(rewritten.length).bytes(rewritten);
   }
   if (codeSec !== undefined && !codeSec.done()) fail();
@@ -369,8 +492,30 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   let dataEnd = 0;
   if (data !== undefined) {
     const from = data.pos;
+    nearcore += sectionSize(data.end - from);
     dataEnd = checkData(data, f);
     out.section(11, new Sink().bytes(code.subarray(from, data.end)));
+  }
+  // instrument_v3 adds its imports (and their two types) and its globals once it meets the
+  // contract's, or its first body.
+  const addsImports = imp !== undefined || bodies > 0;
+  const allTypes = typeCount + (addsImports ? 2 : 0);
+  if (allTypes > 0) nearcore += sectionSize(lebSize(allTypes) + typeBytes + (addsImports ? 7 : 0));
+  if (addsImports) nearcore += sectionSize(lebSize(importCount + 3) + importBytes);
+  if (gl !== undefined || bodies > 0) {
+    nearcore += sectionSize(globalBytes);
+    exportEntries++;
+    exportBytes += nameSize(13) + 1 + lebSize(globalCount);
+  }
+  nearcore += sectionSize(lebSize(exportEntries) + exportBytes);
+  if (bodies > 0) nearcore += sectionSize(lebSize(bodies) + ctx.nearcoreCode);
+  const maxSize = limits.max_instrumented_code_size;
+  const deferred =
+    ctx.deferred ?? (maxSize !== null && BigInt(nearcore) > maxSize ? 'InstrumentedCodeTooLarge' : null);
+  if (deferred !== null) {
+    // nearcore validates the whole module before it instruments any of it.
+    if (!WebAssembly.validate(code)) fail();
+    throw new PrepareFailure(deferred);
   }
   const resetGlobals =
     resettable && !ctx.mutatesInstance
