@@ -33,7 +33,7 @@ t.test('a relayer pays for a meta transaction; staking locks balance; waits time
   const created = await relayer.createAccount({
     newAccountId: 'user.test.near',
     publicKey: userKey.getPublicKey(),
-    nearToTransfer: 5n * NEAR,
+    nearToTransfer: 1000n * NEAR,
   });
   // Receipts buy gas at min_gas_purchase_price; the surplus comes back in a gas refund, which
   // EXECUTED_OPTIMISTIC does not wait for. Balances are compared once refunds have landed (FINAL).
@@ -73,16 +73,26 @@ t.test('a relayer pays for a meta transaction; staking locks balance; waits time
     'a delegate action runs once',
   );
 
+  // nearcore's EpochManager::minimum_stake: the seat price of the one 50M NEAR validator under
+  // ratio 1/6250, ceil(50M NEAR / 6249), over minimum_stake_divisor 10 — about 800.13 NEAR.
+  const minimumStake = (50_000_000n * NEAR + 6248n) / 6249n / 10n;
+  const tooLittle = await user
+    .signAndSendTransaction({
+      receiverId: 'user.test.near',
+      actions: [A.stake(2n * NEAR, userKey.getPublicKey())],
+    })
+    .catch((e: Error & { minimumStake?: bigint }) => e);
+  t.equal((tooLittle as { minimumStake?: bigint }).minimumStake, minimumStake, 'InsufficientStake');
   await user.signAndSendTransaction({
     receiverId: 'user.test.near',
-    actions: [A.stake(2n * NEAR, userKey.getPublicKey())],
+    actions: [A.stake(900n * NEAR, userKey.getPublicKey())],
   });
   const staked = await provider.viewAccount({ accountId: 'user.test.near' });
-  t.equal(staked.locked, 2n * NEAR);
+  t.equal(staked.locked, 900n * NEAR);
   const tooMuch = await user
     .signAndSendTransaction({
       receiverId: 'user.test.near',
-      actions: [A.stake(100n * NEAR, userKey.getPublicKey())],
+      actions: [A.stake(2000n * NEAR, userKey.getPublicKey())],
     })
     .catch((e: Error) => e);
   t.match(String((tooMuch as Error).message), /stake/i);

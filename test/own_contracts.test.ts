@@ -17,7 +17,8 @@ t.test('promise batches, joins, callbacks and refused actions from our own contr
   await root.createAccount({
     newAccountId: 'factory.test.near',
     publicKey: kp.getPublicKey(),
-    nearToTransfer: 50n * NEAR,
+    // Enough to stake above the chain's minimum (keys_and_stake below).
+    nearToTransfer: 1050n * NEAR,
   });
   const factory = new Account('factory.test.near', provider, new KeyPairSigner(kp));
   await factory.deployContract(factoryCode);
@@ -87,7 +88,11 @@ t.test('promise batches, joins, callbacks and refused actions from our own contr
     before.keys.length,
     'added then deleted',
   );
-  t.equal((await provider.viewAccount({ accountId: 'factory.test.near' })).locked, NEAR, 'staked 1 NEAR');
+  t.equal(
+    (await provider.viewAccount({ accountId: 'factory.test.near' })).locked,
+    1000n * NEAR,
+    'staked 1000 NEAR',
+  );
 
   // And delete itself, the balance going to the signer.
   const tempKey = KeyPair.fromRandom('ed25519');

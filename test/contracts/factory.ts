@@ -123,7 +123,10 @@ export function retire(): void {
 @external("env", "promise_batch_action_stake") declare function promise_batch_action_stake(i: u64, amount: u64, l: u64, p: u64): void;
 @external("env", "signer_account_id") declare function signer_account_id(r: u64): void;
 
-/** On its own account: add a key and delete it again, then stake 1 NEAR with the signer's key. */
+/**
+ * On its own account: add a key and delete it again, then stake 1000 NEAR with the signer's key (above
+ * the localnet chain's minimum stake, about 800 NEAR).
+ */
 export function keys_and_stake(): void {
   signer_account_pk(1);
   const pk = reg(1);
@@ -134,7 +137,7 @@ export function keys_and_stake(): void {
   const i = promise_batch_create(me.byteLength, p(me));
   promise_batch_action_add_key_with_full_access(i, pk2.byteLength, p(pk2), 0);
   promise_batch_action_delete_key(i, pk2.byteLength, p(pk2));
-  const stake = u128(2003764205206896640, 54210); // 1 NEAR
+  const stake = u128(11515845246265065472, 54210108); // 1000 NEAR
   promise_batch_action_stake(i, p(stake), pk.byteLength, p(pk));
   promise_return(i);
 }

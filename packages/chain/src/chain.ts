@@ -25,7 +25,7 @@ import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
-import { epochHeightOf, epochIdOf, epochOf } from './epoch.js';
+import { epochHeightOf, epochIdOf, epochOf, minimumStake, validatorSelectionConfig } from './epoch.js';
 import type { Genesis } from './genesis/config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
@@ -142,6 +142,8 @@ export class Chain implements ChainHandle {
   /** Block time gained by sandbox fast-forwards (nearcore's accrued_fastforward_delta × delay). */
   private timeShiftNs = 0n;
   private readonly genesisHashValue: CryptoHash;
+  /** What every chunk's Stake actions are held to: the same in each epoch (see minimumStake). */
+  private readonly minimumStake: bigint;
 
   private constructor(
     private readonly opts: ChainOptions,
@@ -154,6 +156,11 @@ export class Chain implements ChainHandle {
     this.layout = layout;
     this.headTip = head;
     this.genesisHashValue = genesisHash;
+    const cfg = opts.genesis.config;
+    this.minimumStake = minimumStake(
+      cfg.validators.map((v) => v.amount),
+      validatorSelectionConfig(cfg.raw, cfg.validators.length),
+    );
     this.events.setMaxListeners(0);
   }
 
@@ -394,6 +401,7 @@ export class Chain implements ChainHandle {
           randomSeed: header.rest.randomValue,
           accountShard: (id: string) => this.layout.accountIdToShardId(id),
           shardIds: this.layout.shardIds,
+          minimumStake: this.minimumStake,
         },
         state,
         input.transactions,

@@ -54,6 +54,10 @@ export interface ActionContext {
   readonly signerPublicKey: PublicKey;
   readonly gasPrice: bigint;
   readonly blockHeight: number;
+  /** Picks the wallet contract an ETH-implicit account is created with. */
+  readonly chainId: string;
+  /** The least non-zero stake a Stake action may ask for (ApplyContext.minimumStake). */
+  readonly minimumStake: bigint;
   /** A refund (predecessor `system`): never creates accounts, restores the signer key's allowance. */
   readonly isRefund: boolean;
   /** The receipt has exactly one action (implicit accounts are created only by a lone Transfer). */
@@ -67,6 +71,11 @@ export interface ActionContext {
   readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
   /** Tokens the actions burn besides gas (a global deploy's storage), reported in the outcome. */
   tokensBurnt: bigint;
+  /**
+   * Deposits the receipt's contract calls attached without paying them (`one_yocto_on_promise`):
+   * minted, so they lower the chunk's balance_burnt.
+   */
+  subsidizedAmount: bigint;
 }
 
 /** nearcore's GasKeyInfo::MAX_BALANCE_TO_BURN: a gas key holding more cannot be deleted (1 NEAR). */
@@ -139,10 +148,24 @@ export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind |
     return null;
   }
   // A lone transfer (not a refund) creates a NEAR-implicit account with its derived full-access key,
-  // or a deterministic one with no key and no contract until its StateInit arrives; any other action
-  // alongside could hijack the account.
+  // an ETH-implicit one running the chain's wallet global contract, or a deterministic one with no
+  // key and no contract until its StateInit arrives; any other action alongside could hijack the
+  // account. nearcore's account_is_implicit counts only NEAR-implicit ids while
+  // eth_implicit_accounts is off.
   if (!ctx.isOnlyAction || ctx.isRefund) return { AccountDoesNotExist: { account_id: ctx.receiverId } };
   const kind = accountType(ctx.receiverId);
+  if (kind !== 'NearImplicitAccount' && !ctx.config.wasm.eth_implicit_accounts)
+    return { AccountDoesNotExist: { account_id: ctx.receiverId } };
+  if (kind === 'EthImplicitAccount') {
+    const hash = ethWalletGlobalContractHash(ctx.chainId);
+    const usage = ctx.config.fees.storage_usage_config.num_bytes_account + BigInt(hash.length);
+    ctx.account = withContract(
+      { amount: deposit, locked: 0n, codeHash: new Uint8Array(32), storageUsage: usage },
+      { kind: 'Global', hash },
+    );
+    ctx.actorId = ctx.receiverId;
+    return null;
+  }
   if (kind === 'NearDeterministicAccount') {
     ctx.account = newAccount(ctx, deposit);
     ctx.actorId = ctx.receiverId;
@@ -160,6 +183,23 @@ export function transfer(ctx: ActionContext, deposit: bigint): ActionErrorKind |
     return null;
   }
   return { AccountDoesNotExist: { account_id: ctx.receiverId } };
+}
+
+// The ETH wallet contract deployed as a global contract on mainnet (and mocknet) and on testnet
+// (near-wallet-contract eth_wallet_global_contract_hash), base58 2zodJZK2e4nnv5AqwCRnenNSmkikXhEd7PPY6BmfTmW4
+// and 3PpYvRxBfC5BkZxTw8ZFG3D52w1ZRhvDDWirKoxphMDn.
+const ETH_WALLET_MAINNET = fromHex('1daa835c4637f7ae3d924095ba3f0bf2829bcfa17b1068cd58bd853dcad7ceb5');
+const ETH_WALLET_TESTNET = fromHex('238feac1f86cc9f9f4003e3f6d5aebc04eaea9c394032bd29470e9609b67f6c5');
+// Any other chain uses the hash of nearcore's embedded localnet wallet contract
+// (res/wallet_contract_localnet.wasm), so a test chain can deploy that code as a global contract:
+// FAq9tQRbwJPTV3PQLn2F7AUD3FW2Fw1V8ZeZuazfeu1v.
+const ETH_WALLET_LOCALNET = fromHex('d2884a900d4fa370e48f1e3d4865d4dc0dbd093c89f0e7baef2eddc142c49e8d');
+
+/** The global contract (by hash) a new ETH-implicit account on `chainId` runs. */
+export function ethWalletGlobalContractHash(chainId: string): Uint8Array {
+  if (chainId === 'mainnet' || chainId === 'mocknet') return ETH_WALLET_MAINNET;
+  if (chainId === 'testnet') return ETH_WALLET_TESTNET;
+  return ETH_WALLET_LOCALNET;
 }
 
 /** nearcore's try_refund_allowance: a gas refund restores a function-call key's allowance. */
@@ -365,6 +405,16 @@ export function stake(
         stake: action.stake.toString(),
         locked: a.locked.toString(),
         balance: a.amount.toString(),
+      },
+    };
+  }
+  // Only once the balance covers it: nearcore checks the minimum inside its balance branch.
+  if (action.stake > 0n && action.stake < ctx.minimumStake) {
+    return {
+      InsufficientStake: {
+        account_id: ctx.receiverId,
+        stake: action.stake.toString(),
+        minimum_stake: ctx.minimumStake.toString(),
       },
     };
   }

@@ -1,9 +1,10 @@
 // Applying a chunk as nearcore's Runtime::apply does: transactions become receipts (a signer-is-
 // receiver receipt runs in this chunk, others go out to the receiver's shard), then local, delayed
 // and incoming receipts run while the chunk's gas limit allows; the rest wait in the delayed queue.
-// Then yields whose timeout height has come are resolved (NEP-519). A PromiseYield receipt is
-// "instant": it is parked right after the receipt that made it instead of travelling as an outgoing
-// receipt. Every state step is committed with nearcore's StateChangeCause; a failing receipt rolls
+// Then yields whose timeout height has come are resolved (NEP-519). A PromiseYield receipt, and
+// (since 83) an action receipt that only deletes its account and waits for no data, is "instant":
+// it runs right after the receipt that made it instead of travelling as an outgoing receipt. Every
+// state step is committed with nearcore's StateChangeCause; a failing receipt rolls
 // back.
 import {
   type CryptoHash,
@@ -45,6 +46,11 @@ export interface ApplyContext {
   readonly accountShard: (accountId: string) => number;
   /** The shard layout's ids in order (global contract distribution visits each); default: this shard. */
   readonly shardIds?: readonly number[];
+  /**
+   * The least non-zero stake a Stake action may ask for: nearcore's EpochManager::minimum_stake, the
+   * next epoch's seat price over minimum_stake_divisor. Absent: 0, as for an epoch with no validators.
+   */
+  readonly minimumStake?: bigint;
 }
 
 export interface AppliedOutcome {
@@ -337,7 +343,7 @@ export class Runtime {
     );
     const instant: Receipt[] = [];
     for (const n of newReceipts) {
-      if (n.receipt.kind === 'Action' && n.receipt.isPromiseYield) {
+      if (isInstantReceipt(n)) {
         instant.push(n);
         continue;
       }
@@ -368,4 +374,15 @@ export class Runtime {
     );
     return instant;
   }
+}
+
+/**
+ * nearcore's Receipt::is_instant_receipt: cheap receipts handled in the chunk that made them, past
+ * the gas limit. Parking a yield is one write; deleting an account is a few.
+ */
+function isInstantReceipt(r: Receipt): boolean {
+  const ar = r.receipt;
+  if (ar.kind !== 'Action') return false;
+  if (ar.isPromiseYield) return true;
+  return ar.actions.length === 1 && ar.actions[0]!.type === 'DeleteAccount' && ar.inputDataIds.length === 0;
 }

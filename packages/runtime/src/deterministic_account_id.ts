@@ -30,13 +30,14 @@ export function deterministicStateInit(
     }
     account = { ...account, storageUsage: usage };
   }
-  // The deposit pays for the storage the account lacks; the rest goes back as a balance refund. Short
-  // of it, the account keeps the whole deposit and the receipt's storage check decides.
+  // The deposit pays for the storage the account lacks and the rest goes back as a balance refund.
+  // A deposit short of it fails the action here, with the whole amount missing: later actions of the
+  // receipt (a Transfer) cannot make up for it.
   const missing = storageShortfall(account, ctx.config.storageAmountPerByte);
-  let kept = action.deposit;
-  if (missing < kept) kept = missing;
-  ctx.account = { ...account, amount: account.amount + kept };
-  const refund = action.deposit - kept;
+  if (missing > action.deposit)
+    return { LackBalanceForState: { account_id: ctx.receiverId, amount: missing.toString() } };
+  ctx.account = { ...account, amount: account.amount + missing };
+  const refund = action.deposit - missing;
   if (refund > 0n) ctx.newReceipts.push(balanceRefund(ctx.balanceRefundReceiver, refund));
   return null;
 }

@@ -49,6 +49,8 @@ export interface FunctionCallOutput {
   readonly returnReceiptIndex: number | null;
   /** The VM's gas profile of the call, failed or not. */
   readonly profile?: ProfileDataV3;
+  /** Deposits the contract attached without paying them (`one_yocto_on_promise`). */
+  readonly subsidizedAmount?: bigint;
 }
 
 /** Runs a FunctionCall action; the Wasm VM implements it (VmFunctionCallRunner). */
@@ -81,7 +83,10 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
         prepaidGas: action.gas,
         randomSeed: sha256(concatBytes(hash, ctx.randomSeed)),
         viewMaxGasBurnt: null,
-        outputDataReceivers: ar.outputDataReceivers.map((o) => o.receiverId),
+        // Only the last action's result is the receipt's, so only it is told where that result goes
+        // (value_return charges data-receipt bytes per receiver).
+        outputDataReceivers:
+          i.actionIndex === ar.actions.length - 1 ? ar.outputDataReceivers.map((o) => o.receiverId) : [],
         refundTo: balanceRefundReceiver(receipt),
       }),
       config: ctx.config.wasm,
@@ -127,6 +132,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
       returnValue: rd.kind === 'Value' ? rd.data : null,
       returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,
       profile: outcome.profile,
+      subsidizedAmount: outcome.subsidized_amount,
     };
   }
 }

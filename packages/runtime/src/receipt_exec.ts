@@ -68,6 +68,7 @@ export interface ExecContext {
   readonly randomSeed: CryptoHash;
   readonly config: RuntimeConfig;
   readonly validators: ReadonlyMap<string, bigint>;
+  readonly minimumStake?: bigint;
   readonly functionCall?: FunctionCallRunner;
 }
 
@@ -109,6 +110,8 @@ export function executeActionReceipt(
     signerPublicKey: ar.signerPublicKey,
     gasPrice: ar.gasPrice,
     blockHeight: ctx.blockHeight,
+    chainId: ctx.chainId,
+    minimumStake: ctx.minimumStake ?? 0n,
     isRefund,
     isOnlyAction: ar.actions.length === 1,
     balanceRefundReceiver: balanceRefundReceiver(receipt),
@@ -116,6 +119,7 @@ export function executeActionReceipt(
     newReceipts: [],
     validatorProposals: [],
     tokensBurnt: 0n,
+    subsidizedAmount: 0n,
   };
   const existedBefore = actx.account !== null;
   const exec = c.fees.fees.new_action_receipt.execution;
@@ -206,7 +210,8 @@ export function executeActionReceipt(
     logs: p.logs,
     gasBurnt,
     tokensBurnt: tokensBurntForOutcome,
-    balanceBurnt: tokensBurnt + lostBalance,
+    // nearcore's chunk balance_burnt is the burnt amounts less what successful receipts subsidized.
+    balanceBurnt: tokensBurnt + lostBalance - (error ? 0n : actx.subsidizedAmount),
     error: error ? { ActionError: { index: error.index, kind: error.kind } } : null,
     returnValue: rd.kind === 'Value' ? rd.data : rd.kind === 'None' && !error ? new Uint8Array(0) : null,
     returnReceiptIndex: rd.kind === 'ReceiptIndex' ? rd.index : null,
@@ -340,6 +345,7 @@ function functionCall(
   if (r.profile) p.profile.merge(r.profile);
   if (r.error) return { FunctionCallError: r.error };
   actx.account = r.account;
+  actx.subsidizedAmount += r.subsidizedAmount ?? 0n;
   const offset = actx.newReceipts.length;
   for (const n of r.receipts) {
     actx.newReceipts.push({

@@ -1,4 +1,4 @@
-// Transaction checks in nearcore's order (runtime/runtime/src/verifier.rs): size, actions, signature,
+// Transaction checks in nearcore's order (runtime/runtime/src/verifier.rs): actions, size, signature,
 // then signer, access key, nonce, balance, allowance, storage stake, key permissions. With `charge`
 // the signer pays and the key's nonce (and allowance) move, as when a chunk applies it. Expiry and
 // chain checks need block headers, so the chain does them before calling this.
@@ -61,7 +61,8 @@ function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknow
     case 'AddKey': {
       const p = a.accessKey.permission;
       if (p.kind !== 'FunctionCall') return validateGasKey(a.accessKey.permission);
-      if (accountIdError(p.receiverId) !== null) return { InvalidAccountId: { account_id: p.receiverId } };
+      if (accountIdError(p.receiverId) !== null)
+        return { InvalidAccountId: { account_id: truncateUtf8(p.receiverId, 2 * MAX_ACCOUNT_ID_LEN) } };
       let total = 0;
       for (const m of p.methodNames) {
         const length = Buffer.byteLength(m);
@@ -93,6 +94,20 @@ function validateAction(c: RuntimeConfig, a: Action, receiverId: string): unknow
   }
 }
 
+// AccountId::MAX_LEN. A function-call key's receiver was never parsed as an account id, so an
+// invalid one can be arbitrarily long; the error carries at most twice this many bytes.
+const MAX_ACCOUNT_ID_LEN = 64;
+
+/** nearcore's truncate_string: the longest prefix of at most `limit` UTF-8 bytes ending on a char boundary. */
+function truncateUtf8(s: string, limit: number): string {
+  const bytes = Buffer.from(s, 'utf8');
+  if (bytes.length <= limit) return s;
+  let end = limit;
+  // A continuation byte (10xxxxxx) would split a character.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
 /** The rules validate_add_key_action adds for a gas key: no allowance, 1–1024 nonces, no balance yet. */
 function validateGasKey(p: AccessKeyPermission): unknown | null {
   const g = p.gasKey;
@@ -122,6 +137,22 @@ function validateStateInit(c: RuntimeConfig, init: StateInit, receiverId: string
   return null;
 }
 
+const deployLimits = new WeakMap<RuntimeConfig, number>();
+
+/**
+ * limit_config.max_deploy_actions_per_receipt, read from the view (neither the parsed runtime nor
+ * VM config carries it); 100 where the view predates it, parameters.yaml's base value before 84.
+ */
+function maxDeployActionsPerReceipt(c: RuntimeConfig): number {
+  let limit = deployLimits.get(c);
+  if (limit === undefined) {
+    const view = c.view as { wasm_config?: { limit_config?: { max_deploy_actions_per_receipt?: number } } };
+    limit = Number(view.wasm_config?.limit_config?.max_deploy_actions_per_receipt ?? 100);
+    deployLimits.set(c, limit);
+  }
+  return limit;
+}
+
 /** nearcore's validate_actions: count, per-action rules in order, then the total prepaid gas. */
 export function validateActions(
   c: RuntimeConfig,
@@ -134,6 +165,17 @@ export function validateActions(
         total_number_of_actions: actions.length,
         limit: c.maxActionsPerReceipt,
       },
+    };
+  }
+  // Each list is capped on its own: a delegate's inner actions become a receipt of their own, so
+  // its deploys are counted when the recursion reaches them, not added to the outer ones.
+  const deploys = actions.filter(
+    (a) => a.type === 'DeployContract' || a.type === 'DeployGlobalContract',
+  ).length;
+  const deployLimit = maxDeployActionsPerReceipt(c);
+  if (deploys > deployLimit) {
+    return {
+      TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: deploys, limit: deployLimit },
     };
   }
   let foundDelete = false;
@@ -235,7 +277,8 @@ function verifyGasKeyTransaction(
   const index = tx.nonceIndex!;
   const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
   const gasKey = key.permission.gasKey;
-  if (!gasKey) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
+  // An ordinary key has no nonces to index: nearcore finds no nonce there and reports zero of them.
+  if (!gasKey) return fail(invalidTx.invalidNonceIndex(index, 0));
   const current = getGasKeyNonce(state, tx.signerId, tx.publicKey, gasKey, index);
   if (current === null) return fail(invalidTx.invalidNonceIndex(index, gasKey.numNonces));
   const nonceErr = nonceError(tx, current, opts.blockHeight);
@@ -281,10 +324,10 @@ export function verifyTransaction(
 ): VerifyResult {
   const tx = stx.transaction;
   const fail = (error: InvalidTxError): VerifyResult => ({ ok: false, error });
-  if (stx.bytes.length > c.maxTransactionSize)
-    return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
   const actionsErr = validateActions(c, tx.actions, tx.receiverId);
   if (actionsErr !== null) return fail(invalidTx.actionsValidation(actionsErr));
+  if (stx.bytes.length > c.maxTransactionSize)
+    return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
   if (!signatureValid(stx, opts.signatureVerdict)) return fail('InvalidSignature');
   const account = getAccount(state, tx.signerId);
   if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));

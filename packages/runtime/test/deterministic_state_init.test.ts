@@ -237,6 +237,41 @@ t.test('errors: a missing global contract, a deposit short of the storage', asyn
   t.equal(c2.account(bigId), null);
 });
 
+t.test('a short deposit fails the StateInit itself, with the whole amount missing', async (t) => {
+  // action_deterministic_state_init: when check_storage_stake's missing amount exceeds the deposit,
+  // the action fails at once with LackBalanceForState { amount: missing_amount } and lib.rs sets
+  // its index; the receipt's later actions never run.
+  const c = chain();
+  const s = init(byHash, [['key', new Uint8Array(100_000)]]);
+  const id = deriveDeterministicAccountId(s);
+  const required = 1_001_750_000_000_000_000_000_000n; // test_deterministic_state_init's figure
+  const error = (index: number) => ({
+    ActionError: { index, kind: { LackBalanceForState: { account_id: id, amount: required.toString() } } },
+  });
+  const short = send(c, id, [action(s, NEAR)]);
+  t.same(short.rest[0]!.status, { kind: 'Failure', error: error(0) });
+  t.equal(c.account(id), null);
+  // A transfer after it would cover the storage, but the StateInit has already failed.
+  const topped = send(c, id, [action(s, 0n), { type: 'Transfer', deposit: 2n * NEAR }]);
+  t.same(topped.rest[0]!.status, { kind: 'Failure', error: error(0) });
+  t.equal(c.account(id), null);
+  // On an account that a lone transfer created uninitialised, the balance it holds counts, and the
+  // failing StateInit reports its own index.
+  send(c, id, [{ type: 'Transfer', deposit: 1000n }]);
+  t.equal(c.account(id)?.amount, 1000n);
+  const later = send(c, id, [{ type: 'Transfer', deposit: 1n }, action(s, NEAR)]);
+  t.same(later.rest[0]!.status, {
+    kind: 'Failure',
+    error: {
+      ActionError: {
+        index: 1,
+        kind: { LackBalanceForState: { account_id: id, amount: (required - 1001n).toString() } },
+      },
+    },
+  });
+  t.equal(c.account(id)?.amount, 1000n);
+});
+
 t.test('a lone transfer creates the account uninitialised; its StateInit activates it', async (t) => {
   const c = chain();
   const s = init(byAlice, [['k', utf8('x')]]);

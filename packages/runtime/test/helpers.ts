@@ -84,6 +84,8 @@ export class TestChain {
   pending: Uint8Array[] = [];
   gasLimit = 1_000_000_000_000_000n;
   gasPrice = GAS_PRICE;
+  /** ApplyContext.minimumStake; unset, as with no validators, any non-zero stake passes. */
+  minimumStake: bigint | undefined;
 
   constructor(runtime?: Runtime) {
     this.runtime =
@@ -153,6 +155,7 @@ export class TestChain {
       gasLimit: this.gasLimit,
       randomSeed: new Uint8Array(32),
       accountShard: () => 0,
+      ...(this.minimumStake !== undefined ? { minimumStake: this.minimumStake } : {}),
     };
     const res = this.runtime.applyChunk(ctx, update, transactions, this.pending);
     for (const { key, value } of update.finalize().changes) {

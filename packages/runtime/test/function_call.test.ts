@@ -1,0 +1,148 @@
+// FunctionCall actions against nearcore at protocol 86: only the receipt's last action is given
+// its output_data_receivers (runtime/runtime/src/function_call.rs, `is_last_action`), so only there
+// does value_return burn new_data_receipt_byte (near-vm-runner logic.rs value_return: per receiver,
+// (send_fee(sir) + exec_fee) * bytes); and a contract's new receipt with more deploy actions than
+// max_deploy_actions_per_receipt fails the call with NewReceiptValidationError (lib.rs apply_action
+// → validate_receipt in NewReceipt mode → action_validation.rs validate_number_of_deploy_actions).
+import { createRequire } from 'node:module';
+import { type Action, encodeReceipt } from '@nearlite/primitives';
+import { Runtime, VmFunctionCallRunner } from '@nearlite/runtime';
+import { ContractCache } from '@nearlite/vm';
+import t from 'tap';
+import { config, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { FEES, SNAPSHOT } from './snapshot.js';
+
+const require = createRequire(import.meta.url);
+type Wabt = {
+  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
+};
+const wabt = await (require('wabt') as () => Promise<Wabt>)();
+function wat(src: string): Uint8Array {
+  const m = wabt.parseWat('fc.wat', src);
+  try {
+    return new Uint8Array(m.toBinary({}).buffer);
+  } finally {
+    m.destroy();
+  }
+}
+
+const RETURNED = 1000n;
+// ret: returns RETURNED bytes. noop: nothing. deploys: a batch on itself with N (the input's first
+// byte) deploy actions of an 8-byte code.
+const CONTRACT = wat(`(module
+  (import "env" "value_return" (func $ret (param i64 i64)))
+  (import "env" "current_account_id" (func $me (param i64)))
+  (import "env" "register_len" (func $rlen (param i64) (result i64)))
+  (import "env" "read_register" (func $rread (param i64 i64)))
+  (import "env" "input" (func $input (param i64)))
+  (import "env" "promise_batch_create" (func $create (param i64 i64) (result i64)))
+  (import "env" "promise_batch_action_deploy_contract" (func $deploy (param i64 i64 i64)))
+  (memory 1)
+  (data (i32.const 100) "\\00asm\\01\\00\\00\\00")
+  (func (export "ret") (call $ret (i64.const ${RETURNED}) (i64.const 1000)))
+  (func (export "noop"))
+  (func (export "deploys") (local $len i64) (local $p i64) (local $n i32)
+    (call $input (i64.const 1))
+    (call $rread (i64.const 1) (i64.const 50))
+    (local.set $n (i32.load8_u (i32.const 50)))
+    (call $me (i64.const 0))
+    (local.set $len (call $rlen (i64.const 0)))
+    (call $rread (i64.const 0) (i64.const 0))
+    (local.set $p (call $create (local.get $len) (i64.const 0)))
+    (block $done (loop $next
+      (br_if $done (i32.eqz (local.get $n)))
+      (call $deploy (local.get $p) (i64.const 8) (i64.const 100))
+      (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+      (br $next)))))`);
+
+const alice = keyFromSeed(1);
+const bob = keyFromSeed(2);
+
+function chain(): TestChain {
+  const runtime = new Runtime({
+    config,
+    chainId: 'test',
+    validators: new Map(),
+    functionCall: new VmFunctionCallRunner(new ContractCache()),
+  });
+  const c = new TestChain(runtime);
+  c.addAccount('alice.near', 100n * NEAR, alice);
+  c.addAccount('bob.near', 100n * NEAR, bob);
+  c.block([
+    signTx(alice, 'alice.near', 'alice.near', 1n, [{ type: 'DeployContract', code: CONTRACT }]).bytes,
+  ]);
+  c.settle();
+  return c;
+}
+
+const call = (methodName: string, args = new Uint8Array(0)): Action => ({
+  type: 'FunctionCall',
+  methodName,
+  args,
+  gas: 10_000_000_000_000n,
+  deposit: 0n,
+});
+
+let nextId = 1;
+/** The gas one incoming receipt of `methods` on alice.near burns, with or without a receiver of its result. */
+function burnt(c: TestChain, methods: string[], withReceiver: boolean): bigint {
+  const id = nextId++;
+  c.pending = [
+    encodeReceipt({
+      predecessorId: 'alice.near',
+      receiverId: 'alice.near',
+      receiptId: new Uint8Array(32).fill(id),
+      receipt: {
+        kind: 'Action',
+        signerId: 'alice.near',
+        signerPublicKey: alice.publicKey,
+        gasPrice: 1_000_000_000n,
+        outputDataReceivers: withReceiver
+          ? [{ dataId: new Uint8Array(32).fill(200 + id), receiverId: 'alice.near' }]
+          : [],
+        inputDataIds: [],
+        actions: methods.map((m) => call(m)),
+      },
+    }),
+  ];
+  const { outcomes } = c.block();
+  const o = outcomes[0]!;
+  if (o.status.kind === 'Failure') throw new Error(`receipt failed: ${JSON.stringify(o.status)}`);
+  return o.gasBurnt;
+}
+
+t.test('output_data_receivers reach only the last action of the receipt', async (t) => {
+  const c = chain();
+  // value_return before the last action: no receiver, so no data-receipt bytes.
+  t.equal(burnt(c, ['ret', 'noop'], true), burnt(c, ['ret', 'noop'], false));
+  // value_return in the last action: one receiver on the same account (sir).
+  const perReceiver = (FEES.dataByte.sendSir + FEES.dataByte.exec) * RETURNED;
+  t.equal(burnt(c, ['noop', 'ret'], true) - burnt(c, ['noop', 'ret'], false), perReceiver);
+});
+
+t.test("a contract's batch over max_deploy_actions_per_receipt fails the call", async (t) => {
+  const c = chain();
+  const limit = SNAPSHOT.wasm_config.limit_config.max_deploy_actions_per_receipt!;
+  let nonce = 10n;
+  const run = (n: number) => {
+    const tx = signTx(bob, 'bob.near', 'alice.near', nonce++, [call('deploys', new Uint8Array([n]))]);
+    c.block([tx.bytes]);
+    return c.settle().find((o) => o.executorId === 'alice.near')!.status;
+  };
+  t.same(run(limit + 1), {
+    kind: 'Failure',
+    error: {
+      ActionError: {
+        index: 0,
+        kind: {
+          NewReceiptValidationError: {
+            ActionsValidation: {
+              TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: limit + 1, limit },
+            },
+          },
+        },
+      },
+    },
+  });
+  t.not(run(limit).kind, 'Failure');
+});

@@ -1,0 +1,115 @@
+// Since protocol 83 (InstantDeleteAccount, now always on) a new action receipt whose only action
+// is DeleteAccount and which waits for no data is an instant receipt (core/primitives/src/
+// receipt.rs is_instant_receipt): runtime/runtime/src/lib.rs queues it instead of sending it out
+// and process_receipt_and_instant_receipts runs it right after the receipt that made it, in the
+// same chunk. A batch with any other action, or one waiting on a promise, travels as usual.
+import { createRequire } from 'node:module';
+import { Runtime, VmFunctionCallRunner } from '@nearlite/runtime';
+import { ContractCache } from '@nearlite/vm';
+import t from 'tap';
+import { config, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+
+const require = createRequire(import.meta.url);
+type Wabt = {
+  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
+};
+const wabt = await (require('wabt') as () => Promise<Wabt>)();
+function wat(src: string): Uint8Array {
+  const m = wabt.parseWat('bye.wat', src);
+  try {
+    return new Uint8Array(m.toBinary({}).buffer);
+  } finally {
+    m.destroy();
+  }
+}
+
+// bye: a batch on itself deleting it in favour of bob.near. bye_transfer: the same batch with a
+// Transfer before. bye_then: the delete as a callback of a batch on itself (it waits for data).
+const CONTRACT = wat(`(module
+  (import "env" "current_account_id" (func $me (param i64)))
+  (import "env" "register_len" (func $rlen (param i64) (result i64)))
+  (import "env" "read_register" (func $rread (param i64 i64)))
+  (import "env" "promise_batch_create" (func $create (param i64 i64) (result i64)))
+  (import "env" "promise_batch_then" (func $then (param i64 i64 i64) (result i64)))
+  (import "env" "promise_batch_action_transfer" (func $transfer (param i64 i64)))
+  (import "env" "promise_batch_action_delete_account" (func $del (param i64 i64 i64)))
+  (memory 1)
+  (data (i32.const 200) "bob.near")
+  (data (i32.const 300) "\\01")
+  (func $self (result i64)
+    (call $me (i64.const 0))
+    (call $rread (i64.const 0) (i64.const 0))
+    (call $create (call $rlen (i64.const 0)) (i64.const 0)))
+  (func (export "bye") (call $del (call $self) (i64.const 8) (i64.const 200)))
+  (func (export "bye_transfer") (local $p i64)
+    (local.set $p (call $self))
+    (call $transfer (local.get $p) (i64.const 300))
+    (call $del (local.get $p) (i64.const 8) (i64.const 200)))
+  (func (export "bye_then") (local $p i64)
+    (local.set $p (call $self))
+    (local.set $p (call $then (local.get $p) (call $rlen (i64.const 0)) (i64.const 0)))
+    (call $del (local.get $p) (i64.const 8) (i64.const 200))))`);
+
+const alice = keyFromSeed(1);
+const bob = keyFromSeed(2);
+
+function chain(): TestChain {
+  const runtime = new Runtime({
+    config,
+    chainId: 'test',
+    validators: new Map(),
+    functionCall: new VmFunctionCallRunner(new ContractCache()),
+  });
+  const c = new TestChain(runtime);
+  c.addAccount('alice.near', 100n * NEAR, alice);
+  c.addAccount('bob.near', 100n * NEAR, bob);
+  c.block([
+    signTx(alice, 'alice.near', 'alice.near', 1n, [{ type: 'DeployContract', code: CONTRACT }]).bytes,
+  ]);
+  c.settle();
+  return c;
+}
+
+/** Sends bob's call of `method` and returns, for the chunk that runs it, alice's outcomes and whether she is left. */
+function callChunk(c: TestChain, method: string) {
+  c.block([
+    signTx(bob, 'bob.near', 'alice.near', 10n, [
+      {
+        type: 'FunctionCall',
+        methodName: method,
+        args: new Uint8Array(0),
+        gas: 50_000_000_000_000n,
+        deposit: 0n,
+      },
+    ]).bytes,
+  ]);
+  const { outcomes } = c.block();
+  return {
+    alice: outcomes.filter((o) => o.executorId === 'alice.near').map((o) => o.status.kind),
+    exists: c.account('alice.near') !== null,
+  };
+}
+
+t.test('a lone DeleteAccount receipt runs in the chunk of the call that made it', async (t) => {
+  const c = chain();
+  t.same(callChunk(c, 'bye'), { alice: ['SuccessValue', 'SuccessValue'], exists: false });
+});
+
+t.test('a DeleteAccount batched with another action is sent out as usual', async (t) => {
+  const c = chain();
+  t.same(callChunk(c, 'bye_transfer'), { alice: ['SuccessValue'], exists: true });
+  const next = c.block().outcomes.filter((o) => o.executorId === 'alice.near');
+  t.same(
+    next.map((o) => o.status.kind),
+    ['SuccessValue'],
+  );
+  t.equal(c.account('alice.near'), null);
+});
+
+t.test('a DeleteAccount waiting for a promise result is not instant', async (t) => {
+  const c = chain();
+  // The first batch (no actions) is sent out; the callback waits for its data.
+  t.same(callChunk(c, 'bye_then'), { alice: ['SuccessValue'], exists: true });
+  c.settle();
+  t.equal(c.account('alice.near'), null);
+});

@@ -1,0 +1,186 @@
+// Stateless transaction checks against nearcore at protocol 86: the cap on deploy actions
+// (runtime/runtime/src/action_validation.rs, validate_number_of_deploy_actions; 84.yaml lowers
+// max_deploy_actions_per_receipt to 10), the order actions → size → signature
+// (verifier.rs validate_transaction, then core/primitives/src/transaction.rs
+// ValidatedTransaction::new), the truncated receiver of an invalid function-call key
+// (validate_access_key_permission), and a nonce index on an ordinary key (chain/chain/src/runtime/
+// mod.rs can_verify_and_charge_tx and runtime lib.rs process_transactions: InvalidNonceIndex).
+import { sign } from 'node:crypto';
+import {
+  type Action,
+  decodeSignedTransaction,
+  encodeSignedTransaction,
+  KeyType,
+  type Transaction,
+  transactionHash,
+} from '@nearlite/primitives';
+import { validateActions, verifyTransaction } from '@nearlite/runtime';
+import { TrieUpdate } from '@nearlite/trie';
+import t from 'tap';
+import { config, GAS_PRICE, type Key, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { SNAPSHOT } from './snapshot.js';
+
+const alice = keyFromSeed(1);
+const other = keyFromSeed(5);
+const WASM = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+const DEPLOY_LIMIT = SNAPSHOT.wasm_config.limit_config.max_deploy_actions_per_receipt!;
+const deployLocal = (): Action => ({ type: 'DeployContract', code: WASM });
+const deployGlobal = (): Action => ({ type: 'DeployGlobalContract', code: WASM, deployMode: 0 });
+
+function chain(): TestChain {
+  const c = new TestChain();
+  c.addAccount('alice.near', 1000n * NEAR, alice);
+  return c;
+}
+
+function verify(c: TestChain, bytes: Uint8Array) {
+  const update = new TrieUpdate({
+    get: (k: Uint8Array) => c.state.get(Buffer.from(k).toString('hex')),
+    iterPrefix: () => [],
+  });
+  return verifyTransaction(update, decodeSignedTransaction(bytes), config, GAS_PRICE, { charge: false });
+}
+
+function delegateWith(actions: Action[]): Action {
+  return {
+    type: 'Delegate',
+    delegateAction: {
+      senderId: 'bob.near',
+      receiverId: 'token.near',
+      actions,
+      nonce: 1n,
+      maxBlockHeight: 100n,
+      publicKey: alice.publicKey,
+    },
+    signature: { keyType: KeyType.ED25519, data: new Uint8Array(64) },
+  };
+}
+
+t.test(
+  'more than max_deploy_actions_per_receipt deploys is TotalNumberOfDeployActionsExceeded',
+  async (t) => {
+    t.equal(DEPLOY_LIMIT, 10, "the snapshot's limit at 86");
+    const exceeded = (n: number) => ({
+      TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: n, limit: DEPLOY_LIMIT },
+    });
+    t.equal(validateActions(config, Array.from({ length: 10 }, deployLocal), 'alice.near'), null);
+    // Local and global deploys count together (the filter matches both variants).
+    const mixed = [...Array.from({ length: 6 }, deployLocal), ...Array.from({ length: 5 }, deployGlobal)];
+    t.same(validateActions(config, mixed, 'alice.near'), exceeded(11));
+    // The count comes before the per-action checks: a zero-gas call after the deploys is not reached.
+    const zeroGasCall: Action = {
+      type: 'FunctionCall',
+      methodName: 'f',
+      args: new Uint8Array(0),
+      gas: 0n,
+      deposit: 0n,
+    };
+    t.same(
+      validateActions(config, [...Array.from({ length: 11 }, deployLocal), zeroGasCall], 'alice.near'),
+      exceeded(11),
+    );
+    // ... and after the total count.
+    const many = Array.from({ length: 101 }, deployLocal);
+    t.same(validateActions(config, many, 'alice.near'), {
+      TotalNumberOfActionsExceeded: { total_number_of_actions: 101, limit: 100 },
+    });
+    // nearcore's test_validate_deploy_actions_limit: a delegate's inner deploys are capped on their
+    // own, never added to the outer ones.
+    t.same(
+      validateActions(config, [delegateWith(Array.from({ length: 11 }, deployLocal))], 'alice.near'),
+      exceeded(11),
+    );
+    const outerAndInner = [
+      ...Array.from({ length: 9 }, deployLocal),
+      delegateWith(Array.from({ length: 10 }, deployGlobal)),
+    ];
+    t.equal(validateActions(config, outerAndInner, 'alice.near'), null);
+
+    const c = chain();
+    const tx = signTx(alice, 'alice.near', 'alice.near', 1n, Array.from({ length: 11 }, deployLocal));
+    t.same(verify(c, tx.bytes), { ok: false, error: { ActionsValidation: exceeded(11) } });
+  },
+);
+
+t.test('actions are checked before the size, the size before the signature', async (t) => {
+  const c = chain();
+  const limit = SNAPSHOT.wasm_config.limit_config.max_transaction_size!;
+  // Too large and with an invalid action: nearcore's validate_transaction runs validate_actions first.
+  const bigZeroGas = signTx(alice, 'alice.near', 'alice.near', 1n, [
+    { type: 'FunctionCall', methodName: 'f', args: new Uint8Array(2_000_000), gas: 0n, deposit: 0n },
+  ]);
+  t.same(verify(c, bigZeroGas.bytes), {
+    ok: false,
+    error: { ActionsValidation: 'FunctionCallZeroAttachedGas' },
+  });
+  // Too large with valid actions and a wrong signature: check_valid_for_config, then the signature.
+  const big = signTx(other, 'alice.near', 'alice.near', 1n, [
+    { type: 'FunctionCall', methodName: 'f', args: new Uint8Array(2_000_000), gas: 1n, deposit: 0n },
+  ]);
+  const tampered = decodeSignedTransaction(big.bytes);
+  const forged = encodeSignedTransaction(tampered.transaction, {
+    keyType: KeyType.ED25519,
+    data: new Uint8Array(64),
+  });
+  const r = verify(c, forged);
+  t.equal(r.ok, false);
+  t.same(Object.keys((r as { error: object }).error), ['TransactionSizeExceeded']);
+  t.same(
+    (r as { error: { TransactionSizeExceeded: { limit: number } } }).error.TransactionSizeExceeded.limit,
+    limit,
+  );
+});
+
+t.test('an invalid function-call key receiver is reported cut to AccountId::MAX_LEN * 2 bytes', async (t) => {
+  const addKey = (receiverId: string): Action => ({
+    type: 'AddKey',
+    publicKey: other.publicKey,
+    accessKey: {
+      nonce: 0n,
+      permission: { kind: 'FunctionCall', allowance: null, receiverId, methodNames: [] },
+    },
+  });
+  t.same(validateActions(config, [addKey('X'.repeat(200))], 'alice.near'), {
+    InvalidAccountId: { account_id: 'X'.repeat(128) },
+  });
+  // truncate_string backs off to a char boundary: 'a' + 63 two-byte chars is 127 bytes, the 64th
+  // would end at byte 129.
+  t.same(validateActions(config, [addKey(`a${'é'.repeat(100)}`)], 'alice.near'), {
+    InvalidAccountId: { account_id: `a${'é'.repeat(63)}` },
+  });
+  // Short ones are reported whole.
+  t.same(validateActions(config, [addKey('Bad..Id')], 'alice.near'), {
+    InvalidAccountId: { account_id: 'Bad..Id' },
+  });
+});
+
+function signNonceIndexTx(key: Key, nonce: bigint, nonceIndex: number): Uint8Array {
+  const tx: Transaction = {
+    version: 1,
+    nonceIndex,
+    signerId: 'alice.near',
+    publicKey: key.publicKey,
+    nonce,
+    receiverId: 'alice.near',
+    blockHash: new Uint8Array(32).fill(9),
+    actions: [{ type: 'Transfer', deposit: 1n }],
+  };
+  const hash = transactionHash(tx);
+  return encodeSignedTransaction(tx, {
+    keyType: KeyType.ED25519,
+    data: new Uint8Array(sign(null, hash, key.privateKey)),
+  });
+}
+
+t.test('a nonce index on an ordinary access key is InvalidNonceIndex with no nonces', async (t) => {
+  const c = chain();
+  // No gas-key nonce exists under an ordinary key, and gas_key_info() is None: num_nonces 0.
+  t.same(verify(c, signNonceIndexTx(alice, 5n, 0)), {
+    ok: false,
+    error: { InvalidNonceIndex: { tx_nonce_index: 0, num_nonces: 0 } },
+  });
+  t.same(verify(c, signNonceIndexTx(alice, 5n, 3)), {
+    ok: false,
+    error: { InvalidNonceIndex: { tx_nonce_index: 3, num_nonces: 0 } },
+  });
+});
