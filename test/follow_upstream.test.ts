@@ -38,7 +38,7 @@ t.test('send_tx through a follower is answered by its upstream', async (t) => {
   t.teardown(() => follower.stop());
 
   for (const [method, params] of [
-    ['send_tx', { signed_tx_base64: SIGNED_TX, wait_until: 'NONE' }],
+    ['send_tx', { signed_tx_base64: SIGNED_TX, wait_until: 'INCLUDED' }],
     ['broadcast_tx_commit', [SIGNED_TX]],
   ] as const) {
     const direct = await producer.rpc(method, params);

@@ -310,7 +310,10 @@ t.test('a TransactionV1 with a strict nonce runs; a gap is refused at admission'
     return { base64: P.toBase64(P.encodeSignedTransaction(tx, signature)), hash: P.base58Encode(hash) };
   };
   const next = BigInt(ak.body.result!.nonce) + 1n;
-  const gap = await node.rpc('send_tx', { signed_tx_base64: v1(next + 1n).base64, wait_until: 'NONE' });
+  // At NONE nearcore answers before admission (chain/jsonrpc/src/lib.rs send_tx): nothing is reported.
+  const unchecked = await node.rpc('send_tx', { signed_tx_base64: v1(next + 1n).base64, wait_until: 'NONE' });
+  t.same(unchecked.body, { jsonrpc: '2.0', id: 'dontcare', result: { final_execution_status: 'NONE' } });
+  const gap = await node.rpc('send_tx', { signed_tx_base64: v1(next + 1n).base64, wait_until: 'INCLUDED' });
   t.same(
     gap.body.error?.data,
     {

@@ -4,11 +4,14 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
+  changesUnknownBlock,
   checkViewState,
   computeBpHash,
   congestionLevel,
   congestionLimits,
   congestionLimitsOfVersion,
+  dbNotFound,
+  endedEpochLastHeight,
   FinalTxAnswers,
   type Genesis,
   genesisConfigView,
@@ -52,6 +55,7 @@ import {
   RawJson,
   TransactionDecodeError,
   toBase64,
+  ZERO_HASH,
 } from '@nearlite/primitives';
 import { LruCache } from '@nearlite/store';
 import {
@@ -60,7 +64,7 @@ import {
   trieKeyAccount,
   trieKeyContractCode,
 } from '@nearlite/trie';
-import { resolveBlock, resolveQueryBlock } from './block_ref.js';
+import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
@@ -199,7 +203,7 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async block(ref: BlockReference): Promise<object> {
-    return new RawJson((await resolveBlock(this.history, ref, this.history.firstHeight())).json);
+    return new RawJson((await resolveBlock(this.history, ref, this.history.firstHeight(), 'BLOCK')).json);
   }
 
   async chunk(id: ChunkReference): Promise<object> {
@@ -210,7 +214,7 @@ export class FollowerBackend implements RpcBackend {
       chunkHash = base58Encode(id.chunkId);
       raw = await h.chunkByHash(id.chunkId);
     } else {
-      const b = await resolveBlock(h, { blockId: id.blockId }, h.firstHeight());
+      const b = await resolveBlock(h, { blockId: id.blockId }, h.firstHeight(), 'BLOCK');
       raw = await h.chunk(b.hash, id.shardId);
       if (raw !== undefined) return new RawJson(raw);
       const known = this.headerFacts(b).chunkHashes.get(id.shardId);
@@ -278,16 +282,19 @@ export class FollowerBackend implements RpcBackend {
     }
   }
 
+  /** UNKNOWN_BLOCK with the cause as legacy `data`, as RpcStateChangesError gives it (changesUnknownBlock). */
+  private async changesBlock(ref: BlockReference): Promise<StoredBlock> {
+    const b = await lookupBlock(this.history, ref, this.history.firstHeight());
+    if (!b) throw changesUnknownBlock();
+    return b;
+  }
+
   async changes(ref: BlockReference, req: Parameters<RpcBackend['changes']>[1]): Promise<object> {
-    const b = await resolveBlock(this.history, ref, this.history.firstHeight());
-    return changesView(this.history, b, req);
+    return changesView(this.history, await this.changesBlock(ref), req);
   }
 
   async changesInBlock(ref: BlockReference): Promise<object> {
-    return changesInBlockView(
-      this.history,
-      await resolveBlock(this.history, ref, this.history.firstHeight()),
-    );
+    return changesInBlockView(this.history, await this.changesBlock(ref));
   }
 
   async status(): Promise<object> {
@@ -346,21 +353,42 @@ export class FollowerBackend implements RpcBackend {
             : { block_id: blockIdJson(ref.blockId) };
       return this.fromUpstream('validators', params, validatorInfoUnavailable);
     }
+    // nearcore's GetValidatorInfo rules, as in the chain's ViewClient.validators.
     const h = this.history;
-    const b = await resolveBlock(
-      h,
-      ref && 'blockId' in ref ? { blockId: ref.blockId } : { finality: 'final' },
-      h.firstHeight(),
-    );
-    const f = this.headerFacts(b);
-    if (ref && 'epochId' in ref) {
-      const view = JSON.parse(b.json) as { header: { epoch_id: string; next_epoch_id: string } };
-      const wanted = base58Encode(ref.epochId);
-      if (wanted !== view.header.epoch_id && wanted !== view.header.next_epoch_id) {
-        throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
-      }
+    const cfg = this.o.genesis.config;
+    const cursor = h.cursor();
+    const head = cursor && (await h.block(cursor.hash));
+    const headFacts = head && this.headerFacts(head);
+    if (ref === null || ('epochId' in ref && base58Encode(ref.epochId) === headFacts?.epochId)) {
+      return validatorsView(cfg, this.shardIds, headFacts?.height ?? cfg.genesisHeight);
     }
-    return validatorsView(this.o.genesis.config, this.shardIds, f.height);
+    if (!headFacts) throw unknownEpoch();
+    if ('epochId' in ref) {
+      const genesis = h.genesisHeight();
+      const genesisBlock = genesis === null ? undefined : await h.blockAt(genesis);
+      const idBlock = await h.block(ref.epochId);
+      const last = endedEpochLastHeight(cfg, headFacts.height, {
+        isZero: bytesEqual(ref.epochId, ZERO_HASH),
+        isGenesis: genesisBlock !== undefined && bytesEqual(ref.epochId, genesisBlock.hash),
+        idHeight: idBlock?.height,
+      });
+      if (last === null) throw unknownEpoch();
+      return validatorsView(cfg, this.shardIds, last, true);
+    }
+    const b = await lookupBlock(h, { blockId: ref.blockId }, h.firstHeight());
+    if (!b) throw unknownEpoch();
+    let next: StoredBlock | undefined;
+    for (let height = b.height + 1; height <= headFacts.height && !next; height++) {
+      next = await h.blockAt(height);
+    }
+    if (!next) throw unknownEpoch();
+    const view = (x: StoredBlock) =>
+      (JSON.parse(x.json) as { header: { epoch_id: string; next_epoch_id: string; prev_hash: string } })
+        .header;
+    const [cur, nxt] = [view(b), view(next)];
+    if (nxt.prev_hash !== base58Encode(b.hash)) throw unknownEpoch();
+    if (cur.epoch_id === nxt.epoch_id || cur.next_epoch_id !== nxt.epoch_id) throw validatorInfoUnavailable();
+    return validatorsView(cfg, this.shardIds, b.height, true);
   }
 
   async gasPrice(blockId: Parameters<RpcBackend['gasPrice']>[0]): Promise<object> {
@@ -374,7 +402,12 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async protocolConfig(ref: BlockReference): Promise<object> {
-    const b = await resolveBlock(this.history, ref, this.history.firstHeight());
+    const b = await lookupBlock(this.history, ref, this.history.firstHeight());
+    if (!b) {
+      // RpcProtocolConfigError's legacy text (see the chain's ViewClient.protocolConfig).
+      const text = 'blockId' in ref ? dbNotFound(ref.blockId, 'BLOCK HEADER') : 'EarliestAvailable';
+      throw new HandlerError('UNKNOWN_BLOCK', {}, `Block Not Found: ${text}`);
+    }
     // The parameters known here are those of the chain's genesis protocol, which a nearlite chain
     // keeps for life; a real network's block may run a later one.
     const version = this.headerFacts(b).protocolVersion;
@@ -448,7 +481,9 @@ export class FollowerBackend implements RpcBackend {
   }
 
   nextLightClientBlock(): object | null {
-    throw lightClientUnavailable('next_light_client_block');
+    // RpcLightClientNextBlockError's legacy `data` is the serialized error, not its text.
+    const e = lightClientUnavailable('next_light_client_block');
+    throw new HandlerError(e.cause, e.info, { name: e.cause, info: e.info });
   }
 
   lightClientBlockProof(): object {
@@ -541,6 +576,10 @@ export class FollowerBackend implements RpcBackend {
 }
 
 const blockIdJson = (id: BlockId): number | string => (typeof id === 'number' ? id : base58Encode(id));
+
+function unknownEpoch(): HandlerError {
+  return new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+}
 
 function validatorInfoUnavailable(): HandlerError {
   return new HandlerError('VALIDATOR_INFO_UNAVAILABLE', undefined, 'Validator info unavailable');

@@ -1,5 +1,6 @@
 // Block references resolved against the history store, with nearcore's view-client error shapes.
 // A follower's head is its cursor: every block it holds came from the stream as final.
+import { type BlockColumn, dbNotFound } from '@nearlite/chain';
 import {
   type BlockId,
   type BlockReference,
@@ -9,10 +10,8 @@ import {
 } from '@nearlite/primitives';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 
-function notFoundText(id: BlockId): string {
-  return typeof id === 'number'
-    ? `DB Not Found Error: BLOCK HEIGHT: ${id} \n Cause: Unknown`
-    : `DB Not Found Error: BLOCK HEADER: ${base58Encode(id)} \n Cause: Unknown`;
+function notFoundText(id: BlockId, column: BlockColumn): string {
+  return `DB Not Found Error: ${dbNotFound(id, column)} \n Cause: Unknown`;
 }
 
 export async function lookupBlock(
@@ -35,15 +34,20 @@ export async function lookupBlock(
   return b && b.height <= cursor.height ? b : null;
 }
 
-/** For block, chunk, gas_price, changes: UNKNOWN_BLOCK with empty info. */
+/**
+ * For block, chunk, gas_price: UNKNOWN_BLOCK with empty info; the legacy text names the column
+ * nearcore's read misses (`BLOCK` for block and chunk, which read the whole block).
+ */
 export async function resolveBlock(
   history: HistoryReader,
   ref: BlockReference,
   firstHeight: number | null,
+  column: BlockColumn = 'BLOCK HEADER',
 ): Promise<StoredBlock> {
   const b = await lookupBlock(history, ref, firstHeight);
   if (b) return b;
-  const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  const text =
+    'blockId' in ref ? notFoundText(ref.blockId, column) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
   throw new HandlerError('UNKNOWN_BLOCK', {}, text);
 }
 
@@ -81,6 +85,12 @@ export async function resolveQueryBlock(
       : 'syncCheckpoint' in ref
         ? { sync_checkpoint: ref.syncCheckpoint }
         : ref;
-  const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  // nearcore's query spells this text itself: by hash without the " \n Cause: Unknown".
+  const text =
+    'blockId' in ref
+      ? typeof ref.blockId === 'number'
+        ? notFoundText(ref.blockId, 'BLOCK HEADER')
+        : `DB Not Found Error: ${dbNotFound(ref.blockId, 'BLOCK HEADER')}`
+      : 'DB Not Found Error: BLOCK \n Cause: Unknown';
   throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, text);
 }

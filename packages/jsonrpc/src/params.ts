@@ -18,6 +18,7 @@ import {
   missingField,
   noUntaggedMatch,
   unitVariant,
+  unknownVariant,
 } from './serde.js';
 
 export type Obj = Record<string, unknown>;
@@ -137,34 +138,57 @@ const FINALITIES: readonly Finality[] = ['optimistic', 'near-final', 'final'];
 const SYNC_CHECKPOINTS = ['genesis', 'earliest_available'] as const;
 const BLOCK_REF_KEYS = ['block_id', 'finality', 'sync_checkpoint'] as const;
 
-/** The flattened `BlockReference`: exactly one of block_id, finality, sync_checkpoint. */
+/** serde's newtype variant named by a bare string (serde_json's unit form of an enum). */
+const NOT_UNIT = 'invalid type: unit variant, expected newtype variant';
+
+function blockReferenceVariant(key: string, value: unknown): BlockReference {
+  if (key === 'block_id') return { blockId: blockId(value) };
+  if (key === 'finality') return { finality: unitVariant(value, FINALITIES) };
+  return { syncCheckpoint: unitVariant(value, SYNC_CHECKPOINTS) };
+}
+
+/**
+ * The BlockReference flattened into a params struct (`query`, `changes`, `block_effects`, the
+ * EXPERIMENTAL_view_* methods): serde's FlatMapDeserializer takes the first of its variants' keys in
+ * the document (nearcore's serde_json keeps the order: preserve_order is on in its build) and
+ * ignores the rest; none at all is an error.
+ */
 export function blockReference(o: Obj): BlockReference {
-  const present = BLOCK_REF_KEYS.filter((k) => Object.hasOwn(o, k));
-  if (present.length === 0) {
-    throw argsError('no variant of enum BlockReference found in flattened data');
+  const key = Object.keys(o).find((k) => (BLOCK_REF_KEYS as readonly string[]).includes(k));
+  if (key === undefined) throw argsError('no variant of enum BlockReference found in flattened data');
+  return blockReferenceVariant(key, o[key]);
+}
+
+/**
+ * An externally tagged enum as serde_json reads it from a Value (`block`, `EXPERIMENTAL_protocol_config`
+ * and `validators` parse theirs from the params themselves): a map of exactly one key naming the
+ * variant, or a string naming it with no value. Returns the variant and its value (undefined for the
+ * string form).
+ */
+export function externallyTagged(v: unknown, variants: readonly string[]): [string, unknown] {
+  if (typeof v === 'string') {
+    if (!variants.includes(v)) throw unknownVariant(v, variants);
+    return [v, undefined];
   }
-  if (present.length > 1) {
-    throw argsError(`${present.map((k) => `\`${k}\``).join(' and ')} cannot be used together`);
-  }
-  if (present[0] === 'block_id') return { blockId: blockId(o.block_id) };
-  if (present[0] === 'finality') return { finality: unitVariant(o.finality, FINALITIES) };
-  return { syncCheckpoint: unitVariant(o.sync_checkpoint, SYNC_CHECKPOINTS) };
+  if (!isObj(v)) throw invalidType(v, 'string or map');
+  const keys = Object.keys(v);
+  if (keys.length !== 1) throw invalidValue(v, 'map with a single key');
+  const key = keys[0]!;
+  if (!variants.includes(key)) throw unknownVariant(key, variants);
+  return [key, v[key]];
+}
+
+/** The BlockReference enum parsed from the params value itself (not flattened into a struct). */
+export function blockReferenceEnum(v: unknown): BlockReference {
+  const [key, value] = externallyTagged(v, BLOCK_REF_KEYS);
+  if (value === undefined) throw argsError(NOT_UNIT);
+  return blockReferenceVariant(key, value);
 }
 
 /** An `Option` field as serde reads it: absent and null are both "not given" (undefined). */
 export function optionalField<T>(o: Obj, key: string, parse: (v: unknown) => T): T | undefined {
   const v = o[key];
   return v === undefined || v === null ? undefined : parse(v);
-}
-
-/**
- * The flattened BlockReference as a struct without a custom check reads it: the first of its keys in
- * the document wins (serde_json keeps the order), and none at all is an error.
- */
-export function firstBlockReference(o: Obj): BlockReference {
-  const key = Object.keys(o).find((k) => (BLOCK_REF_KEYS as readonly string[]).includes(k));
-  if (key === undefined) throw argsError('no variant of enum BlockReference found in flattened data');
-  return blockReference({ [key]: o[key] });
 }
 
 const WAITS: readonly TxExecutionStatus[] = [

@@ -1,5 +1,7 @@
 // The HTTP face of the RPC (fastify is imported only in this package): body limits and parsing,
 // routes, CORS. Everything JSON-RPC is in dispatch(); replies are written as ready-made strings.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { stringifyJson } from '@nearlite/primitives';
 import Fastify, {
   type FastifyBaseLogger,
@@ -50,7 +52,7 @@ export interface RpcServer {
 const JSON_CT = 'application/json';
 const TEXT_CT = 'text/plain; charset=utf-8';
 
-function reply(r: FastifyReply, status: number, type: string, body: string): FastifyReply {
+function reply(r: FastifyReply, status: number, type: string, body: string | Buffer): FastifyReply {
   return r.code(status).header('content-type', type).header('access-control-allow-origin', '*').send(body);
 }
 
@@ -146,6 +148,19 @@ async function answer(
   }
   await endOfTurn();
   return reply(r, res.status, JSON_CT, res.body);
+}
+
+/** nearcore's openapi_json_handler (chain/jsonrpc/src/lib.rs) sends the spec with this type. */
+const OPENAPI_CT = 'application/json; charset=utf-8';
+let openapiText: Buffer | undefined;
+
+/**
+ * The OpenAPI spec nearcore compiles in (chain/jsonrpc/openapi/openapi.json), this package's
+ * `openapi.json`, read on the first request: its 600 kB stay out of the start-up path.
+ */
+async function openapiJson(): Promise<Buffer> {
+  openapiText ??= await readFile(createRequire(import.meta.url).resolve('@nearlite/jsonrpc/openapi.json'));
+  return openapiText;
 }
 
 const envelope = (e: ReturnType<typeof internalError>) =>
@@ -258,6 +273,7 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     '/network_info',
     bare(() => backend.networkInfo()),
   );
+  app.get('/openapi.json', async (_req, r) => reply(r, 200, OPENAPI_CT, await openapiJson()));
   const metrics = o.metrics;
   if (metrics) {
     app.get('/metrics', async (_req, r) => {

@@ -41,11 +41,24 @@ t.test('block: every block reference form and the legacy [block_id]', async (t) 
   const r = await h.rpc('block', { finality: 'final' });
   t.ok(T.RpcBlockResponseSchema().safeParse(camel(r.json.result)).success, 'RpcBlockResponseSchema');
 
+  // `block` reads the BlockReference enum from the params themselves (nearcore
+  // chain/jsonrpc/src/api/blocks.rs), so serde_json's enum rules apply: a map of exactly one key
+  // (serde_json value/de.rs deserialize_enum), or a string naming a variant.
+  const singleKey = 'Failed parsing args: invalid value: map, expected map with a single key';
+  await parseFails(t, 'block', {}, singleKey);
+  await parseFails(t, 'block', { finality: 'final', foo: 1 }, singleKey);
+  await parseFails(t, 'block', { block_id: 1, finality: 'final' }, singleKey);
   await parseFails(
     t,
     'block',
-    {},
-    'Failed parsing args: no variant of enum BlockReference found in flattened data',
+    { foo: 1 },
+    'Failed parsing args: unknown variant `foo`, expected one of `block_id`, `finality`, `sync_checkpoint`',
+  );
+  await parseFails(
+    t,
+    'block',
+    'finality',
+    'Failed parsing args: invalid type: unit variant, expected newtype variant',
   );
   await parseFails(
     t,
@@ -67,7 +80,6 @@ t.test('block: every block reference form and the legacy [block_id]', async (t) 
   );
   await parseFails(t, 'block', { block_id: '5' }, /untagged enum BlockId/);
   await parseFails(t, 'block', { block_id: -1 }, /untagged enum BlockId/);
-  await parseFails(t, 'block', { block_id: 1, finality: 'final' }, /cannot be used together/);
   await parseFails(
     t,
     'block',
@@ -78,20 +90,10 @@ t.test('block: every block reference form and the legacy [block_id]', async (t) 
     t,
     'block',
     'final',
-    'Failed parsing args: invalid type: string "final", expected struct RpcBlockRequest',
+    'Failed parsing args: unknown variant `final`, expected one of `block_id`, `finality`, `sync_checkpoint`',
   );
-  await parseFails(
-    t,
-    'block',
-    [1, 2],
-    'Failed parsing args: invalid type: sequence, expected struct RpcBlockRequest',
-  );
-  await parseFails(
-    t,
-    'block',
-    null,
-    'Failed parsing args: invalid type: null, expected struct RpcBlockRequest',
-  );
+  await parseFails(t, 'block', [1, 2], 'Failed parsing args: invalid type: sequence, expected string or map');
+  await parseFails(t, 'block', null, 'Failed parsing args: invalid type: null, expected string or map');
 });
 
 t.test('chunk: chunk_id, block_id + shard_id, [chunk_id], [[block_id, shard_id]]', async (t) => {
@@ -155,11 +157,30 @@ t.test('validators: [null], [block_id], {block_id}, {epoch_id}, {latest: null}',
   t.same(h.backend.last(), ['validators', { epochId: hash }]);
   const v = await h.rpc('validators', [null]);
   t.ok(T.RpcValidatorResponseSchema().safeParse(camel(v.json.result)).success, 'RpcValidatorResponseSchema');
+  // The EpochReference enum is read from the params themselves (nearcore
+  // chain/jsonrpc/src/api/validator.rs): a string naming the unit variant, or one key only.
+  t.same(await reaches('validators', 'latest'), ['validators', null]);
+  const singleKey = 'Failed parsing args: invalid value: map, expected map with a single key';
+  await parseFails(t, 'validators', {}, singleKey);
+  await parseFails(t, 'validators', { latest: null, block_id: 5 }, singleKey);
+  await parseFails(t, 'validators', { epoch_id: HASH, foo: 1 }, singleKey);
   await parseFails(
     t,
     'validators',
-    {},
-    'Failed parsing args: no variant of enum EpochReference found in flattened data',
+    'block_id',
+    'Failed parsing args: invalid type: unit variant, expected newtype variant',
+  );
+  await parseFails(
+    t,
+    'validators',
+    { final: 1 },
+    'Failed parsing args: unknown variant `final`, expected one of `epoch_id`, `block_id`, `latest`',
+  );
+  await parseFails(
+    t,
+    'validators',
+    [],
+    'Failed parsing args: invalid type: sequence, expected string or map',
   );
   await parseFails(
     t,
@@ -195,7 +216,28 @@ t.test('EXPERIMENTAL_protocol_config, block_effects and their aliases take a blo
   for (const m of ['block_effects', 'EXPERIMENTAL_changes_in_block']) {
     t.same(await reaches(m, { block_id: 3 }), ['changesInBlock', { blockId: 3 }]);
   }
-  await parseFails(t, 'EXPERIMENTAL_protocol_config', [], /expected struct RpcProtocolConfigRequest/);
+  // EXPERIMENTAL_protocol_config parses the BlockReference enum itself (nearcore
+  // chain/jsonrpc/src/api/config.rs); block_effects flattens it into its request, where serde takes
+  // the first of its keys in the document and ignores the rest.
+  await parseFails(
+    t,
+    'EXPERIMENTAL_protocol_config',
+    [],
+    'Failed parsing args: invalid type: sequence, expected string or map',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_protocol_config',
+    { finality: 'final', block_id: 1 },
+    'Failed parsing args: invalid value: map, expected map with a single key',
+  );
+  for (const m of ['block_effects', 'EXPERIMENTAL_changes_in_block']) {
+    t.same(await reaches(m, { finality: 'final', block_id: 3, foo: 1 }), [
+      'changesInBlock',
+      { finality: 'final' },
+    ]);
+    t.same(await reaches(m, { block_id: 3, finality: 'final' }), ['changesInBlock', { blockId: 3 }]);
+  }
 });
 
 t.test('changes / EXPERIMENTAL_changes: every changes_type', async (t) => {
@@ -294,6 +336,27 @@ t.test('EXPERIMENTAL_receipt and the light client methods', async (t) => {
   await h.rpc('EXPERIMENTAL_receipt', { receipt_id: HASH });
   t.same(h.backend.last(), ['receipt', hash]);
   await parseFails(t, 'EXPERIMENTAL_receipt', {}, 'Failed parsing args: missing field `receipt_id`');
+  // nearcore parses the plain struct ReceiptReference (chain/jsonrpc/src/api/receipts.rs), which
+  // serde reads from a sequence of its fields too, with serde's own wording for the wrong lengths.
+  t.same(await reaches('EXPERIMENTAL_receipt', [HASH]), ['receipt', hash]);
+  await parseFails(
+    t,
+    'EXPERIMENTAL_receipt',
+    [],
+    'Failed parsing args: invalid length 0, expected struct ReceiptReference with 1 element',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_receipt',
+    [HASH, HASH],
+    'Failed parsing args: invalid length 2, expected fewer elements in array',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_receipt',
+    'x',
+    'Failed parsing args: invalid type: string "x", expected struct ReceiptReference',
+  );
 
   for (const m of ['light_client_proof', 'EXPERIMENTAL_light_client_proof']) {
     t.same(
@@ -341,6 +404,9 @@ t.test('sandbox methods', async (t) => {
     'Failed parsing args: unknown variant `Bad`',
   );
   await parseFails(t, 'sandbox_patch_state', {}, 'Failed parsing args: missing field `records`');
+  // RpcSandboxPatchStateRequest is a plain struct (nearcore chain/jsonrpc-primitives/src/types/
+  // sandbox.rs): serde reads it from `[records]` as well.
+  t.same(await reaches('sandbox_patch_state', [records]), ['sandboxPatchState', records]);
   t.same(await reaches('sandbox_fast_forward', { delta_height: 10 }), ['sandboxFastForward', 10]);
   await parseFails(
     t,

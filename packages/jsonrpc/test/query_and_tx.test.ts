@@ -28,6 +28,17 @@ async function fails(t: Tap.Test, method: string, params: unknown, data: string 
 t.test('query: every request_type in object form', async (t) => {
   const ref = { finality: 'optimistic' };
   const base = { finality: 'optimistic', account_id: 'a.near' };
+  // RpcQueryRequest flattens BlockReference (nearcore jsonrpc-primitives types/query.rs): serde's
+  // FlatMapDeserializer takes the first of its keys in the document, the others are ignored.
+  const view = { request_type: 'view_account', account_id: 'a.near' };
+  t.same(await queryReaches({ ...view, finality: 'final', block_id: 1 }), [
+    { finality: 'final' },
+    { requestType: 'view_account', accountId: 'a.near' },
+  ]);
+  t.same(await queryReaches({ block_id: 1, ...view, sync_checkpoint: 'genesis', finality: 'final' }), [
+    { blockId: 1 },
+    { requestType: 'view_account', accountId: 'a.near' },
+  ]);
   t.same(await queryReaches({ ...base, request_type: 'view_account' }), [
     ref,
     { requestType: 'view_account', accountId: 'a.near' },
@@ -259,8 +270,19 @@ t.test('send_tx, broadcast_tx_commit, broadcast_tx_async params', async (t) => {
     await fails(t, m, [tx, 'FINAL'], 'Unable to parse send request: too many params passed');
     await fails(t, m, ['!!!!'], 'Failed to decode transaction: Invalid symbol 33, offset 0.');
     await fails(t, m, [undecodable], 'Failed to decode transaction: Unexpected length of input');
-    await fails(t, m, { signed_tx_base64: undecodable }, 'Failed parsing args: Unexpected length of input');
-    await fails(t, m, { signed_tx_base64: '!!!!' }, 'Failed parsing args: Invalid symbol 33, offset 0.');
+    // SignedTransaction's Deserialize (nearcore core/primitives/src/transaction.rs) words these.
+    await fails(
+      t,
+      m,
+      { signed_tx_base64: undecodable },
+      'Failed parsing args: the value could not decoded from borsh due to: Unexpected length of input',
+    );
+    await fails(
+      t,
+      m,
+      { signed_tx_base64: '!!!!' },
+      'Failed parsing args: the value could not decoded from base64 due to: Invalid symbol 33, offset 0.',
+    );
     await fails(t, m, {}, 'Failed parsing args: missing field `signed_tx_base64`');
     await fails(t, m, [5], 'Failed parsing args: invalid type: integer `5`, expected a string');
   }

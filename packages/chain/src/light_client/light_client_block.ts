@@ -19,14 +19,16 @@ import type { ChainHandle } from '../chain_handle.js';
 import { validatorStakeView } from '../validator_stake.js';
 import { blockHeaderLiteView } from './views.js';
 
-function unknownBlock(hash: CryptoHash): HandlerError {
-  const message = `DB Not Found Error: BLOCK HEADER: ${base58Encode(hash)}`;
-  return new HandlerError('UNKNOWN_BLOCK', {}, message);
+// From<RpcLightClientNextBlockError> for RpcError puts the serialized error in the legacy `data`
+// (nearcore chain/jsonrpc-primitives/src/types/light_client.rs); UnknownBlock's message is not
+// serialized, so its info is empty.
+function unknownBlock(): HandlerError {
+  return new HandlerError('UNKNOWN_BLOCK', {}, { name: 'UNKNOWN_BLOCK', info: {} });
 }
 
 function notKept(what: string): HandlerError {
-  const message = `${what} is not kept by this node`;
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+  const info = { error_message: `${what} is not kept by this node` };
+  return new HandlerError('INTERNAL_ERROR', info, { name: 'INTERNAL_ERROR', info });
 }
 
 function headerAt(chain: ChainHandle, height: number): BlockHeader {
@@ -90,7 +92,7 @@ function epochIndexOf(chain: ChainHandle, epochId: CryptoHash): number | null {
 
 export function nextLightClientBlock(chain: ChainHandle, lastBlockHash: CryptoHash): object | null {
   const last = chain.chainStore.blockHeader(lastBlockHash);
-  if (!last) throw unknownBlock(lastBlockHash);
+  if (!last) throw unknownBlock();
   const head = chain.headHeader();
   const headEpoch = toHex(head.lite.epochId);
   if (toHex(last.lite.epochId) === headEpoch || toHex(last.lite.nextEpochId) === headEpoch) {

@@ -51,7 +51,8 @@ export class TxService {
     try {
       return this.o.codecs.decodeTransaction(bytes);
     } catch (err) {
-      throw new TransactionDecodeError(`Failed to decode transaction: ${(err as Error).message}`);
+      // The bare borsh message: the RPC layer words it for the params form it came in.
+      throw new TransactionDecodeError((err as Error).message);
     }
   }
 
@@ -79,23 +80,15 @@ export class TxService {
   }
 
   private admit(tx: DecodedTransaction, bytes: Uint8Array, signatureVerdict: boolean | undefined) {
-    const { chain, codecs } = this.o;
+    const { chain } = this.o;
     if (this.known(tx.hash)) return tx;
-    const head = chain.headHeader();
-    const base = chain.chainStore.blockHeader(tx.blockHash);
-    const validity = chain.genesis.config.transactionValidityPeriod;
-    if (!base || head.lite.height > base.lite.height + validity) throw invalidTx('Expired');
+    if (this.expired(tx)) throw invalidTx('Expired');
     if (chain.pool.hasPendingNonce(tx.accessKeyId, tx.nonce)) {
       // Another transaction of this key with this nonce is already waiting for a chunk.
       throw invalidTx({ InvalidNonce: { tx_nonce: tx.nonce, ak_nonce: tx.nonce } });
     }
     const shardId = chain.layout.accountIdToShardId(tx.signerId);
-    const err = codecs.verify(bytes, {
-      gasPrice: head.rest.nextGasPrice,
-      blockHeight: head.lite.height + 1,
-      shardId,
-      ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
-    });
+    const err = this.verify(bytes, shardId, signatureVerdict);
     if (err !== null) throw invalidTx(err);
     chain.pool.add({
       hash: tx.hash,
@@ -106,6 +99,32 @@ export class TxService {
       ...(signatureVerdict === true ? { signatureVerified: true } : {}),
     });
     return tx;
+  }
+
+  private expired(tx: DecodedTransaction): boolean {
+    const chain = this.o.chain;
+    const base = chain.chainStore.blockHeader(tx.blockHash);
+    const validity = chain.genesis.config.transactionValidityPeriod;
+    return !base || chain.headHeader().lite.height > base.lite.height + validity;
+  }
+
+  private verify(bytes: Uint8Array, shardId: number, signatureVerdict?: boolean): object | string | null {
+    const head = this.o.chain.headHeader();
+    return this.o.codecs.verify(bytes, {
+      gasPrice: head.rest.nextGasPrice,
+      blockHeight: head.lite.height + 1,
+      shardId,
+      ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
+    });
+  }
+
+  /**
+   * nearcore's process_tx with check_only (chain/client/src/rpc_handler.rs): the checks of admission
+   * against the head's state, the pool left out; the InvalidTxError, or null when it would be taken.
+   */
+  private checkOnly(tx: DecodedTransaction, bytes: Uint8Array): object | string | null {
+    if (this.expired(tx)) return 'Expired';
+    return this.verify(bytes, this.o.chain.layout.accountIdToShardId(tx.signerId));
   }
 
   broadcastTxAsync(bytes: Uint8Array): string {
@@ -126,8 +145,13 @@ export class TxService {
   }
 
   async sendTx(bytes: Uint8Array, waitUntil: TxExecutionStatus): Promise<object> {
+    // nearcore's send_tx at NONE hands the transaction over as broadcast_tx_async does and answers at
+    // once: an invalid one is dropped unreported.
+    if (waitUntil === 'NONE') {
+      this.broadcastTxAsync(bytes);
+      return { final_execution_status: 'NONE' };
+    }
     const tx = await this.submitChecked(bytes);
-    if (waitUntil === 'NONE') return { final_execution_status: 'NONE' };
     return (
       this.cachedFinal(tx.hash, false) ??
       this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false)
@@ -141,22 +165,38 @@ export class TxService {
     waitUntil: TxExecutionStatus,
     withReceipts: boolean,
   ): Promise<object> {
-    let hash: CryptoHash;
-    if ('signedTx' in query) hash = this.decode(query.signedTx).hash;
-    else hash = query.txHash;
+    const signed = 'signedTx' in query ? this.decode(query.signedTx) : null;
+    const hash = signed ? signed.hash : (query as { readonly txHash: CryptoHash }).txHash;
     const stored = () => this.o.chain.store.get(DBCol.Transactions, hash);
     // A FINAL answer already built is the answer at every level, NONE included: no need to walk the
     // outcomes to learn that the transaction is known.
     const cached = this.cachedFinal(hash, withReceipts);
     if (cached) return cached;
-    let known: TxProgress | undefined;
-    if (waitUntil === 'NONE') {
-      const p = this.progress(hash);
-      if (!p && !this.o.chain.pool.has(hash)) throw unknownTx(hash);
-      if (!p) return { final_execution_status: 'NONE' };
-      known = p;
+    // nearcore's tx_status_fetch (chain/jsonrpc/src/lib.rs): while the view client does not know the
+    // transaction (MissingTransaction: not in a chunk yet, in the pool or not), a signed one is
+    // checked as send_tx would check it and an invalid one answered INVALID_TRANSACTION; at NONE it
+    // is UNKNOWN_TRANSACTION then, at any other level it is checked again at each block.
+    const p = this.progress(hash);
+    const recheck =
+      signed &&
+      (() => {
+        const err = this.checkOnly(signed, (query as { readonly signedTx: Uint8Array }).signedTx);
+        if (err !== null) throw invalidTx(err);
+      });
+    if (!p) {
+      recheck?.();
+      if (waitUntil === 'NONE') throw unknownTx(hash);
     }
-    return this.waitFor(hash, null, null, waitUntil, withReceipts, stored, known);
+    return this.waitFor(
+      hash,
+      null,
+      null,
+      waitUntil,
+      withReceipts,
+      stored,
+      p ?? undefined,
+      recheck || undefined,
+    );
   }
 
   private progress(hash: CryptoHash): TxProgress | null {
@@ -190,14 +230,24 @@ export class TxService {
     load: () => Uint8Array | undefined = () => bytes ?? undefined,
     /** The progress just read by the caller, so the first check does not walk the outcomes again. */
     known?: TxProgress,
+    /** Run at each block while the transaction is unknown; throws to end the wait. */
+    whileUnknown?: () => void,
   ): Promise<object> {
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
-    const everyBlock = waitUntil === 'INCLUDED_FINAL' || waitUntil === 'EXECUTED' || waitUntil === 'FINAL';
+    const everyBlock =
+      waitUntil === 'INCLUDED_FINAL' ||
+      waitUntil === 'EXECUTED' ||
+      waitUntil === 'FINAL' ||
+      whileUnknown !== undefined;
     const hashHex = toHex(hash);
     let watch = new Set<string>([hashHex]);
+    let first = true;
     const check = (already?: TxProgress): object | null => {
       const p = already ?? this.progress(hash);
+      // The caller ran the first check of an unknown transaction already.
+      if (!p && !first) whileUnknown?.();
+      first = false;
       // A new set only when the ids moved on: the waiters' index re-files a waiter whose set changed.
       if (p && !holdsExactly(watch, p.pendingIds)) watch = new Set(p.pendingIds);
       if (!satisfies(p, waitUntil) || !p) return null;

@@ -3,10 +3,19 @@ import { type BlockId, type BlockReference, base58Encode, HandlerError } from '@
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 
-function notFoundText(id: BlockId): string {
-  return typeof id === 'number'
-    ? `DB Not Found Error: BLOCK HEIGHT: ${id} \n Cause: Unknown`
-    : `DB Not Found Error: BLOCK HEADER: ${base58Encode(id)} \n Cause: Unknown`;
+/**
+ * The DBNotFoundErr message of nearcore's chain store (core/store/src/adapter/chain_store.rs): a height
+ * misses in the BlockHeight column; a hash misses in the Block column for reads of the whole block
+ * (get_block: `block`, `chunk`) and in the BlockHeader column otherwise.
+ */
+export type BlockColumn = 'BLOCK' | 'BLOCK HEADER';
+
+export function dbNotFound(id: BlockId, column: BlockColumn): string {
+  return typeof id === 'number' ? `BLOCK HEIGHT: ${id}` : `${column}: ${base58Encode(id)}`;
+}
+
+function notFoundText(id: BlockId, column: BlockColumn): string {
+  return `DB Not Found Error: ${dbNotFound(id, column)} \n Cause: Unknown`;
 }
 
 export function blockIdJson(id: BlockId): number | string {
@@ -55,12 +64,32 @@ function isCollected(chain: ChainHandle, ref: BlockReference): { height: number 
   return null;
 }
 
-/** For block, chunk, gas_price, changes: UNKNOWN_BLOCK with empty info. */
-export function resolveBlock(chain: ChainHandle, ref: BlockReference): BlockHeader {
+/** For block, chunk, gas_price: UNKNOWN_BLOCK with empty info (RpcBlockError's legacy text). */
+export function resolveBlock(
+  chain: ChainHandle,
+  ref: BlockReference,
+  column: BlockColumn = 'BLOCK HEADER',
+): BlockHeader {
   const h = lookupBlock(chain, ref);
   if (h) return h;
-  const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  const text =
+    'blockId' in ref ? notFoundText(ref.blockId, column) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
   throw new HandlerError('UNKNOWN_BLOCK', {}, text);
+}
+
+/**
+ * For changes, block_effects and EXPERIMENTAL_changes_in_block: UNKNOWN_BLOCK whose legacy `data` is
+ * the cause itself, as From<RpcStateChangesError> for RpcError puts the serialized error there
+ * (nearcore chain/jsonrpc-primitives/src/types/changes.rs).
+ */
+export function resolveChangesBlock(chain: ChainHandle, ref: BlockReference): BlockHeader {
+  const h = lookupBlock(chain, ref);
+  if (h) return h;
+  throw changesUnknownBlock();
+}
+
+export function changesUnknownBlock(): HandlerError {
+  return new HandlerError('UNKNOWN_BLOCK', {}, { name: 'UNKNOWN_BLOCK', info: {} });
 }
 
 /** For query: GARBAGE_COLLECTED_BLOCK first, then UNKNOWN_BLOCK with the reference in info. */
@@ -81,6 +110,13 @@ export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): Bloc
       : 'syncCheckpoint' in ref
         ? { sync_checkpoint: ref.syncCheckpoint }
         : ref;
-  const text = 'blockId' in ref ? notFoundText(ref.blockId) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  // nearcore's query answer spells the legacy text itself (chain/jsonrpc/src/lib.rs, `query`): by
+  // hash without the " \n Cause: Unknown" its other texts carry.
+  const text =
+    'blockId' in ref
+      ? typeof ref.blockId === 'number'
+        ? notFoundText(ref.blockId, 'BLOCK HEADER')
+        : `DB Not Found Error: ${dbNotFound(ref.blockId, 'BLOCK HEADER')}`
+      : 'DB Not Found Error: BLOCK \n Cause: Unknown';
   throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, text);
 }

@@ -26,7 +26,7 @@ import {
 } from '@nearlite/trie';
 import type { ChainHandle } from '../chain_handle.js';
 import { decodeStateChangeRecords } from '../state_changes.js';
-import { resolveBlock } from './block_ref.js';
+import { resolveChangesBlock } from './block_ref.js';
 
 export function causeView(c: StateChangeCause): object {
   if (c.type === 'transaction_processing') return { type: c.type, tx_hash: base58Encode(c.txHash) };
@@ -127,7 +127,7 @@ export async function changesView(
   ref: BlockReference,
   req: ChangesRequest,
 ): Promise<object> {
-  const header = resolveBlock(chain, ref);
+  const header = resolveChangesBlock(chain, ref);
   const h = header.hash;
   const changes: object[] = [];
   switch (req.changesType) {
@@ -162,7 +162,7 @@ const TOUCHED: Record<string, string> = {
 };
 
 export async function blockEffectsView(chain: ChainHandle, ref: BlockReference): Promise<object> {
-  const header = resolveBlock(chain, ref);
+  const header = resolveChangesBlock(chain, ref);
   const seen = new Set<string>();
   const changes: object[] = [];
   for await (const [k] of chain.store.iter(DBCol.StateChanges, header.hash)) {

@@ -4,10 +4,22 @@
 import { epochHeightOf, epochOf } from '../epoch.js';
 import type { GenesisConfig } from '../genesis/config.js';
 
-export function validatorsView(cfg: GenesisConfig, shardIds: readonly number[], height: number): object {
+/**
+ * `finished`: the answer for an epoch that has ended, which nearcore reads from the epoch's stored
+ * summary (epoch-manager get_validator_info, ValidatorInfoIdentifier::EpochId): per-shard chunk counts
+ * are zeros and nothing is listed as endorsed.
+ */
+export function validatorsView(
+  cfg: GenesisConfig,
+  shardIds: readonly number[],
+  height: number,
+  finished = false,
+): object {
   const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
   const produced = Math.max(0, height - epoch.startHeight + 1);
   const shards = shardIds;
+  const endorsed = finished ? [] : shards;
+  const perShard = finished ? 0 : produced;
   return {
     current_validators: cfg.validators.map((v) => ({
       account_id: v.accountId,
@@ -19,13 +31,13 @@ export function validatorsView(cfg: GenesisConfig, shardIds: readonly number[], 
       num_expected_blocks: produced,
       num_produced_chunks: produced * shards.length,
       num_expected_chunks: produced * shards.length,
-      num_produced_chunks_per_shard: shards.map(() => produced),
-      num_expected_chunks_per_shard: shards.map(() => produced),
+      num_produced_chunks_per_shard: shards.map(() => perShard),
+      num_expected_chunks_per_shard: shards.map(() => perShard),
       num_produced_endorsements: produced * shards.length,
       num_expected_endorsements: produced * shards.length,
-      num_produced_endorsements_per_shard: shards.map(() => produced),
-      num_expected_endorsements_per_shard: shards.map(() => produced),
-      shards_endorsed: [...shards],
+      num_produced_endorsements_per_shard: endorsed.map(() => produced),
+      num_expected_endorsements_per_shard: endorsed.map(() => produced),
+      shards_endorsed: [...endorsed],
     })),
     next_validators: cfg.validators.map((v) => ({
       account_id: v.accountId,
@@ -40,6 +52,32 @@ export function validatorsView(cfg: GenesisConfig, shardIds: readonly number[], 
     epoch_start_height: epoch.startHeight,
     epoch_height: epochHeightOf(height, cfg.genesisHeight, cfg.epochLength),
   };
+}
+
+/**
+ * The last height of the epoch an epoch id names, when that epoch has ended before the head's
+ * (`headHeight`); null otherwise. Epoch ids follow chain/src/epoch.ts: the zero hash, then the genesis
+ * hash, then the hash of the block two epochs back at `idHeight`. nearcore answers only an ended
+ * epoch by id, as its summary is stored when it ends; the head's epoch is handled as `latest` before.
+ */
+export function endedEpochLastHeight(
+  cfg: GenesisConfig,
+  headHeight: number,
+  id: { readonly isZero: boolean; readonly isGenesis: boolean; readonly idHeight: number | undefined },
+): number | null {
+  const { genesisHeight, epochLength } = cfg;
+  let index: number;
+  if (id.isZero) index = 0;
+  else if (id.isGenesis) index = 1;
+  else if (
+    id.idHeight !== undefined &&
+    id.idHeight > genesisHeight &&
+    (id.idHeight - genesisHeight) % epochLength === 0
+  ) {
+    index = (id.idHeight - genesisHeight) / epochLength + 1;
+  } else return null;
+  if (index >= epochOf(headHeight, genesisHeight, epochLength).index) return null;
+  return genesisHeight + (index + 1) * epochLength;
 }
 
 /** EXPERIMENTAL_validators_ordered: the epoch's block producers, each once, in settlement order. */

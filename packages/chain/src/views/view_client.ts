@@ -4,6 +4,7 @@ import {
   type BlockReference,
   BorshReader,
   base58Encode,
+  bytesEqual,
   type CryptoHash,
   fromUtf8,
   type GlobalContractIdentifier,
@@ -11,11 +12,13 @@ import {
   RawJson,
   stringifyJson,
   toHex,
+  ZERO_HASH,
 } from '@nearlite/primitives';
 import { DBCol, DecodedRows, LruCache } from '@nearlite/store';
+import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
-import { resolveBlock, resolveQueryBlock } from './block_ref.js';
+import { dbNotFound, lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
@@ -34,7 +37,14 @@ import {
 } from './query.js';
 import { CachedViewTrie } from './state_value_cache.js';
 import { networkInfoView, statusView } from './status_view.js';
-import { maintenanceWindowsView, validatorsOrderedView, validatorsView } from './validators_view.js';
+import {
+  endedEpochLastHeight,
+  maintenanceWindowsView,
+  validatorsOrderedView,
+  validatorsView,
+} from './validators_view.js';
+
+const unknownEpoch = () => new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
 
 export interface ViewClientOptions {
   readonly chain: ChainHandle;
@@ -95,7 +105,8 @@ export class ViewClient {
       const stored = hash && this.storedView(hash);
       if (stored) return stored;
     }
-    const header = resolveBlock(chain, ref);
+    // get_block reads the Block column: a hash it lacks is named as such.
+    const header = resolveBlock(chain, ref, 'BLOCK');
     if (!('blockId' in ref)) {
       const stored = this.storedView(header.hash);
       if (stored) return stored;
@@ -122,7 +133,7 @@ export class ViewClient {
     let chunkHash: CryptoHash;
     if ('chunkId' in id) chunkHash = id.chunkId;
     else {
-      const header = resolveBlock(chain, { blockId: id.blockId });
+      const header = resolveBlock(chain, { blockId: id.blockId }, 'BLOCK');
       const headers = chain.chainStore.blockChunkHeaders(header.hash) ?? [];
       const ch = headers.find((c) => c.inner.shardId === id.shardId);
       if (!ch) {
@@ -261,7 +272,12 @@ export class ViewClient {
   }
 
   protocolConfig(ref: BlockReference): object {
-    resolveBlock(this.o.chain, ref);
+    // RpcProtocolConfigError's legacy text is "Block Not Found: " and the chain store's DBNotFoundErr
+    // message (nearcore chain/jsonrpc-primitives/src/types/config.rs), no " \n Cause".
+    if (!lookupBlock(this.o.chain, ref)) {
+      const text = 'blockId' in ref ? dbNotFound(ref.blockId, 'BLOCK HEADER') : 'EarliestAvailable';
+      throw new HandlerError('UNKNOWN_BLOCK', {}, `Block Not Found: ${text}`);
+    }
     return protocolConfigView(this.o.chain.genesis.config, this.o.runtimeConfigView);
   }
 
@@ -302,17 +318,44 @@ export class ViewClient {
     return networkInfoView();
   }
 
+  /**
+   * nearcore's GetValidatorInfo (view_client_actor.rs): the head's epoch for `latest` or its id; by id
+   * otherwise, only an ended epoch; by block, only the last block of an epoch (its successor is in the
+   * next epoch), which answers for that epoch. A block or epoch not found, or a block with no successor
+   * yet, is UNKNOWN_EPOCH (GetValidatorInfoError from DBNotFoundErr / EpochOutOfBounds).
+   */
   validators(ref: { readonly blockId: BlockId } | { readonly epochId: CryptoHash } | null): object {
     const chain = this.o.chain;
     const cfg = chain.genesis.config;
-    let header = chain.headHeader();
-    if (ref && 'blockId' in ref) header = resolveBlock(chain, { blockId: ref.blockId });
-    if (ref && 'epochId' in ref) {
-      const known = [header.lite.epochId, header.lite.nextEpochId].some(
-        (e) => base58Encode(e) === base58Encode(ref.epochId),
-      );
-      if (!known) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+    const shardIds = chain.layout.shardIds;
+    const head = chain.headHeader();
+    if (ref === null || ('epochId' in ref && bytesEqual(ref.epochId, head.lite.epochId))) {
+      return validatorsView(cfg, shardIds, head.lite.height);
     }
-    return validatorsView(cfg, chain.layout.shardIds, header.lite.height);
+    if ('epochId' in ref) {
+      const id = ref.epochId;
+      const last = endedEpochLastHeight(cfg, head.lite.height, {
+        isZero: bytesEqual(id, ZERO_HASH),
+        isGenesis: bytesEqual(id, chain.genesisHash),
+        idHeight: chain.chainStore.blockHeader(id)?.lite.height,
+      });
+      if (last === null) throw unknownEpoch();
+      return validatorsView(cfg, shardIds, last, true);
+    }
+    const header = lookupBlock(chain, { blockId: ref.blockId });
+    if (!header) throw unknownEpoch();
+    let next: BlockHeader | undefined;
+    for (let h = header.lite.height + 1; h <= head.lite.height && !next; h++) {
+      const hash = chain.chainStore.blockHashByHeight(h);
+      next = hash && chain.chainStore.blockHeader(hash);
+    }
+    if (!next || !bytesEqual(next.prevHash, header.hash)) throw unknownEpoch();
+    const endsEpoch =
+      !bytesEqual(header.lite.epochId, next.lite.epochId) &&
+      bytesEqual(header.lite.nextEpochId, next.lite.epochId);
+    if (!endsEpoch) {
+      throw new HandlerError('VALIDATOR_INFO_UNAVAILABLE', undefined, 'Validator info unavailable');
+    }
+    return validatorsView(cfg, shardIds, header.lite.height, true);
   }
 }

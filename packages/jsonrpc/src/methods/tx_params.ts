@@ -4,7 +4,7 @@
 import type { TxExecutionStatus, TxStatusQuery } from '../backend.js';
 import { Base64DecodeError, decodeBase64 } from '../base64.js';
 import { argsError, parseError, RpcParseError } from '../errors.js';
-import { accountId, base64, cryptoHash, expectStruct, str, waitUntil } from '../params.js';
+import { accountId, cryptoHash, expectStruct, str, waitUntil } from '../params.js';
 import { invalidLength, missingField, noUntaggedMatch } from '../serde.js';
 
 /** How a transaction reached us decides how its decode failure is worded. */
@@ -42,7 +42,15 @@ export function parseSendTxRequest(params: unknown): SignedTxParams {
   }
   const o = expectStruct(params, 'RpcSendTransactionRequest');
   if (!Object.hasOwn(o, 'signed_tx_base64')) throw missingField('signed_tx_base64');
-  const tx = base64(o.signed_tx_base64);
+  // SignedTransaction's own Deserialize words its failures (core/primitives/src/transaction.rs).
+  const s = str(o.signed_tx_base64);
+  let tx: Uint8Array;
+  try {
+    tx = decodeBase64(s);
+  } catch (err) {
+    if (!(err instanceof Base64DecodeError)) throw err;
+    throw argsError(`the value could not decoded from base64 due to: ${err.message}`);
+  }
   return { tx, waitUntil: waitUntil(o), form: 'send_object' };
 }
 
@@ -98,6 +106,7 @@ function tryBase64(s: string): Uint8Array | null {
 export function decodeFailure(err: unknown, form: TxForm): unknown {
   if (!(err instanceof RpcParseError)) return err;
   if (form === 'array') return parseError(`Failed to decode transaction: ${err.message}`);
-  if (form === 'send_object') return argsError(err.message);
+  if (form === 'send_object')
+    return argsError(`the value could not decoded from borsh due to: ${err.message}`);
   return argsError('data did not match any variant of untagged enum TransactionInfo');
 }

@@ -4,7 +4,7 @@
 // collected block or an untracked shard is an INTERNAL_ERROR.
 import { HandlerError, rustDebug } from '@nearlite/primitives';
 import type { BlockReference, QueryRequest } from '../backend.js';
-import { expectStruct, firstBlockReference } from '../params.js';
+import { blockReference, expectStruct } from '../params.js';
 import { parseQueryRequest } from './query.js';
 import type { MethodHandler } from './types.js';
 
@@ -78,7 +78,7 @@ export function viewMethod(structName: string, requestType: QueryRequest['reques
   return async (params, backend) => {
     const p = expectStruct(params, structName);
     const req = parseQueryRequest({ ...p, request_type: requestType });
-    const ref: BlockReference = firstBlockReference(p);
+    const ref: BlockReference = blockReference(p);
     try {
       return await backend.query(ref, req);
     } catch (err) {

@@ -1,0 +1,298 @@
+// Answers a running node must give exactly as nearcore does, each traced to nearcore's source (the
+// paths below are in nearcore's repository).
+import { createHash } from 'node:crypto';
+import { actions as A, baseDecode, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
+import t from 'tap';
+import { localChain } from './helpers/chain.js';
+import { waitForHeight } from './helpers/node.js';
+
+interface Header {
+  height: number;
+  hash: string;
+  epoch_id: string;
+  next_epoch_id: string;
+}
+
+interface ValidatorsView {
+  epoch_start_height: number;
+  epoch_height: number;
+  current_validators: {
+    num_produced_chunks_per_shard: number[];
+    shards_endorsed: number[];
+    num_produced_endorsements_per_shard: number[];
+  }[];
+}
+
+// Blocks slow enough that a transaction just sent is still in the pool when asked about.
+const { node, key } = await localChain(t, { epochLength: 4, archive: true, blockTimeMs: 400 });
+const header = async (blockId: number | string) =>
+  (await node.rpc<{ header: Header }>('block', { block_id: blockId })).body.result!.header;
+
+t.test('validators by block or epoch id follow GetValidatorInfo', async (t) => {
+  const base = (await header(3)).height;
+  await waitForHeight(node, base + 9);
+  const headers: Header[] = [];
+  for (let h = base; h <= base + 9; h++) headers.push(await header(h));
+  const i = headers.findIndex((h, j) => j + 1 < headers.length && h.epoch_id !== headers[j + 1]!.epoch_id);
+  const last = headers[i]!;
+  const mid = headers[i + 1]!;
+
+  // chain/client/src/view_client_actor.rs, Handler<GetValidatorInfo>: a block whose successor is in
+  // the next epoch answers for its epoch, read from the ended epoch's summary (epoch-manager
+  // get_validator_info, ValidatorInfoIdentifier::EpochId: per-shard counts zero, nothing endorsed).
+  for (const params of [[last.height], { block_id: last.hash }, { epoch_id: last.epoch_id }]) {
+    const v = (await node.rpc<ValidatorsView>('validators', params)).body.result!;
+    t.equal(v.epoch_start_height, last.height - 3, `${JSON.stringify(params)}: the ended epoch`);
+    t.same(v.current_validators[0]!.num_produced_chunks_per_shard, [0]);
+    t.same(v.current_validators[0]!.shards_endorsed, []);
+    t.same(v.current_validators[0]!.num_produced_endorsements_per_shard, []);
+  }
+
+  // Any other block: GetValidatorInfoError::ValidatorInfoUnavailable, whose RpcError data is the
+  // string (chain/jsonrpc-primitives/src/types/validator.rs, From<RpcValidatorError>).
+  const unavailable = await node.rpc('validators', { block_id: mid.height });
+  t.equal(unavailable.status, 200);
+  t.same(unavailable.body.error, {
+    name: 'HANDLER_ERROR',
+    cause: { name: 'VALIDATOR_INFO_UNAVAILABLE' },
+    code: -32000,
+    message: 'Server error',
+    data: 'Validator info unavailable',
+  });
+
+  // An unknown block is DBNotFoundErr, which GetValidatorInfoError turns into UnknownEpoch
+  // (chain/client-primitives/src/types.rs, From<near_chain_primitives::Error>).
+  const unknownEpoch = {
+    name: 'HANDLER_ERROR',
+    cause: { name: 'UNKNOWN_EPOCH' },
+    code: -32000,
+    message: 'Server error',
+    data: 'Unknown Epoch',
+  };
+  t.same((await node.rpc('validators', [1_000_000_000])).body.error, unknownEpoch);
+  t.same(
+    (await node.rpc('validators', { block_id: '11111111111111111111111111111112' })).body.error,
+    unknownEpoch,
+  );
+  // The epoch after the head's has no start height stored yet: EpochOutOfBounds, UnknownEpoch.
+  const head = (await node.rpc<{ header: Header }>('block', { finality: 'optimistic' })).body.result!.header;
+  t.same((await node.rpc('validators', { epoch_id: head.next_epoch_id })).body.error, unknownEpoch);
+  // The head's own epoch is answered as `latest`.
+  const latest = (await node.rpc<ValidatorsView>('validators', { epoch_id: head.epoch_id })).body.result;
+  t.ok(latest && latest.epoch_start_height <= head.height, 'the head’s epoch');
+});
+
+const UNKNOWN_HASH = '11111111111111111111111111111112';
+
+t.test('changes and next_light_client_block: the cause itself as legacy data', async (t) => {
+  // From<RpcStateChangesError> and From<RpcLightClientNextBlockError> for RpcError put the serialized
+  // error in `data` (chain/jsonrpc-primitives/src/types/changes.rs, light_client.rs); UnknownBlock's
+  // error_message is skip_serializing, so info is empty.
+  const unknownBlock = {
+    name: 'HANDLER_ERROR',
+    cause: { name: 'UNKNOWN_BLOCK', info: {} },
+    code: -32000,
+    message: 'Server error',
+    data: { name: 'UNKNOWN_BLOCK', info: {} },
+  };
+  const changes = { changes_type: 'account_changes', account_ids: ['test.near'], block_id: UNKNOWN_HASH };
+  for (const [method, params] of [
+    ['changes', changes],
+    ['EXPERIMENTAL_changes', changes],
+    ['block_effects', { block_id: UNKNOWN_HASH }],
+    ['EXPERIMENTAL_changes_in_block', { block_id: UNKNOWN_HASH }],
+    ['next_light_client_block', { last_block_hash: UNKNOWN_HASH }],
+    ['next_light_client_block', [UNKNOWN_HASH]],
+  ] as const) {
+    const r = await node.rpc(method, params);
+    t.equal(r.status, 200, method);
+    t.same(r.body.error, unknownBlock, `${method} ${JSON.stringify(params)}`);
+  }
+});
+
+t.test('UNKNOWN_BLOCK legacy texts name the store column nearcore read', async (t) => {
+  const data = async (method: string, params: unknown) => (await node.rpc(method, params)).body.error?.data;
+  // GetProtocolConfigError::UnknownBlock carries DBNotFoundErr's message, worded "Block Not Found: …"
+  // (chain/jsonrpc-primitives/src/types/config.rs; core/store/src/adapter/chain_store.rs).
+  t.equal(
+    await data('EXPERIMENTAL_protocol_config', { block_id: 99999 }),
+    'Block Not Found: BLOCK HEIGHT: 99999',
+  );
+  t.equal(
+    await data('EXPERIMENTAL_protocol_config', { block_id: UNKNOWN_HASH }),
+    `Block Not Found: BLOCK HEADER: ${UNKNOWN_HASH}`,
+  );
+  // `query` spells its own text, by hash without the cause (chain/jsonrpc/src/lib.rs, `query`).
+  const query = { request_type: 'view_account', account_id: 'test.near' };
+  t.equal(
+    await data('query', { ...query, block_id: UNKNOWN_HASH }),
+    `DB Not Found Error: BLOCK HEADER: ${UNKNOWN_HASH}`,
+  );
+  t.equal(
+    await data('query', { ...query, block_id: 99999 }),
+    'DB Not Found Error: BLOCK HEIGHT: 99999 \n Cause: Unknown',
+  );
+  // `block` and `chunk` read the whole block (ChainStoreAdapter::get_block: "BLOCK: <hash>"),
+  // gas_price only its header (get_block_header: "BLOCK HEADER: <hash>").
+  const block = `DB Not Found Error: BLOCK: ${UNKNOWN_HASH} \n Cause: Unknown`;
+  t.equal(await data('block', { block_id: UNKNOWN_HASH }), block);
+  t.equal(await data('block', [UNKNOWN_HASH]), block);
+  t.equal(await data('chunk', { block_id: UNKNOWN_HASH, shard_id: 0 }), block);
+  t.equal(
+    await data('gas_price', [UNKNOWN_HASH]),
+    `DB Not Found Error: BLOCK HEADER: ${UNKNOWN_HASH} \n Cause: Unknown`,
+  );
+  t.equal(
+    await data('block', { block_id: 99999 }),
+    'DB Not Found Error: BLOCK HEIGHT: 99999 \n Cause: Unknown',
+  );
+});
+
+t.test('a transaction that does not decode: one prefix, or SignedTransaction’s own words', async (t) => {
+  // chain/jsonrpc/src/api/transactions.rs decode_signed_transaction: "Failed to decode transaction: "
+  // and borsh's error; the object form goes through SignedTransaction's Deserialize
+  // (core/primitives/src/transaction.rs), under serde's "Failed parsing args: ".
+  // Both carry the same borsh message (whose wording is the codec's, not checked here).
+  const object = await node.rpc('send_tx', { signed_tx_base64: 'AAAA' });
+  const prefix = 'Failed parsing args: the value could not decoded from borsh due to: ';
+  const objectData = String(object.body.error?.data);
+  t.ok(objectData.startsWith(prefix), objectData);
+  const borsh = objectData.slice(prefix.length);
+  t.notOk(borsh.includes('Failed'), 'no second prefix');
+  for (const method of ['send_tx', 'broadcast_tx_commit', 'broadcast_tx_async', 'tx']) {
+    const r = await node.rpc(method, ['AAAA']);
+    t.equal(r.status, 400, method);
+    t.equal(r.body.error?.data, `Failed to decode transaction: ${borsh}`, `${method} ["AAAA"]`);
+  }
+  const b64 = await node.rpc('send_tx', { signed_tx_base64: '!!!!' });
+  t.equal(
+    b64.body.error?.data,
+    'Failed parsing args: the value could not decoded from base64 due to: Invalid symbol 33, offset 0.',
+  );
+});
+
+t.test('tx status of a transaction not in a chunk: checked, and unknown at NONE', async (t) => {
+  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
+  const pk = await signer.getPublicKey();
+  const signed = async (nonce: number, receiver: string) => {
+    const final = (await node.rpc<{ header: Header }>('block', { finality: 'final' })).body.result!.header;
+    const tx = createTransaction(
+      'test.near',
+      pk,
+      receiver,
+      BigInt(nonce),
+      [A.transfer(1n)],
+      baseDecode(final.hash),
+    );
+    return Buffer.from((await signer.signTransaction(tx)).signedTransaction.encode()).toString('base64');
+  };
+  const ak = await node.rpc<{ nonce: number }>('query', {
+    request_type: 'view_access_key',
+    account_id: 'test.near',
+    public_key: pk.toString(),
+    finality: 'optimistic',
+  });
+  let nonce = ak.body.result!.nonce + 1;
+  const used = nonce++;
+  const sent = await node.rpc('send_tx', { signed_tx_base64: await signed(used, 'test.near') });
+  t.ok(sent.body.result, 'the first transaction with this nonce ran');
+
+  // tx_status_fetch (chain/jsonrpc/src/lib.rs): a signed transaction the view client does not know
+  // is checked with send_tx_internal(check_only) and an InvalidTx answered at once, whatever
+  // wait_until; the error's data is the ServerError form (jsonrpc-primitives types/transactions.rs).
+  const reused = await signed(used, 'test1.near');
+  const invalid = {
+    name: 'HANDLER_ERROR',
+    cause: { name: 'INVALID_TRANSACTION', info: {} },
+    code: -32000,
+    message: 'Server error',
+    data: { TxExecutionError: { InvalidTxError: { InvalidNonce: { tx_nonce: used, ak_nonce: used } } } },
+  };
+  for (const [method, params] of [
+    ['tx', { signed_tx_base64: reused }],
+    ['tx', [reused]],
+    ['EXPERIMENTAL_tx_status', { signed_tx_base64: reused, wait_until: 'NONE' }],
+    ['EXPERIMENTAL_tx_status', { signed_tx_base64: reused, wait_until: 'FINAL' }],
+  ] as const) {
+    const r = await node.rpc(method, params);
+    t.equal(r.status, 200, `${method}: not a timeout`);
+    t.same(r.body.error, invalid, `${method} ${JSON.stringify(params).slice(0, 40)}`);
+  }
+
+  // A transaction still in the pool is MissingTransaction to the view client
+  // (view_client_actor.rs get_tx_status): at NONE, UNKNOWN_TRANSACTION, by hash or signed.
+  let pooled = 0;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const b64 = await signed(nonce++, 'test.near');
+    const hash = (await node.rpc<string>('broadcast_tx_async', [b64])).body.result!;
+    for (const params of [
+      { tx_hash: hash, sender_account_id: 'test.near', wait_until: 'NONE' },
+      { signed_tx_base64: b64, wait_until: 'NONE' },
+    ]) {
+      const r = await node.rpc<{ transaction_outcome?: object; final_execution_status: string }>(
+        'tx',
+        params,
+      );
+      if (r.body.result) {
+        t.ok(r.body.result.transaction_outcome, 'included already: its outcome');
+        continue;
+      }
+      pooled++;
+      t.same(r.body.error, {
+        name: 'HANDLER_ERROR',
+        cause: { name: 'UNKNOWN_TRANSACTION', info: { requested_transaction_hash: hash } },
+        code: -32000,
+        message: 'Server error',
+        data: `Transaction ${hash} doesn't exist`,
+      });
+    }
+  }
+  t.ok(pooled > 0, 'asked while in the pool');
+});
+
+t.test('block, EXPERIMENTAL_protocol_config and validators read their reference enum whole', async (t) => {
+  // nearcore parses BlockReference / EpochReference from the params themselves (chain/jsonrpc/src/
+  // api/blocks.rs, config.rs, validator.rs): serde_json wants a map with exactly one key.
+  const singleKey = 'Failed parsing args: invalid value: map, expected map with a single key';
+  for (const [method, params] of [
+    ['block', { finality: 'final', foo: 1 }],
+    ['EXPERIMENTAL_protocol_config', { finality: 'final', block_id: 1 }],
+    ['validators', { latest: null, block_id: 5 }],
+  ] as const) {
+    const r = await node.rpc(method, params);
+    t.equal(r.status, 400, method);
+    t.equal(r.body.error?.data, singleKey, `${method} ${JSON.stringify(params)}`);
+  }
+  // "latest" names EpochReference's unit variant.
+  const latest = await node.rpc<ValidatorsView>('validators', 'latest');
+  t.equal(latest.status, 200);
+  t.ok(latest.body.result?.current_validators.length, 'validators "latest"');
+  // query flattens BlockReference: the first of its keys in the document is used.
+  const both = await node.rpc<{ block_height: number }>('query', {
+    request_type: 'view_account',
+    account_id: 'test.near',
+    block_id: 1,
+    finality: 'final',
+  });
+  t.equal(both.body.result?.block_height, 1, 'block_id, the first key, wins');
+});
+
+t.test('GET /openapi.json: the spec nearcore compiles in, with its content type', async (t) => {
+  // chain/jsonrpc/src/lib.rs openapi_json_handler: include_bytes! of chain/jsonrpc/openapi/openapi.json,
+  // "application/json; charset=utf-8". The digest is that file's at nearcore f0c7706f1 (v1.2.11).
+  const res = await fetch(`${node.url}/openapi.json`);
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+  const body = Buffer.from(await res.arrayBuffer());
+  t.equal(
+    createHash('sha256').update(body).digest('hex'),
+    'a0b54f3df29156d91ee9d4b68325c8e5f98d09ee93d74ea1ee6af4c0bf9d84db',
+    'nearcore’s bytes',
+  );
+  const spec = JSON.parse(body.toString('utf8')) as {
+    info: { title: string };
+    paths: Record<string, unknown>;
+  };
+  t.equal(spec.info.title, 'NEAR Protocol JSON RPC API');
+  t.ok(spec.paths['/block'] && spec.paths['/query'], 'one path per method');
+});
