@@ -1,6 +1,6 @@
 // Block references resolved against the history store, with nearcore's view-client error shapes.
 // A follower's head is its cursor: every block it holds came from the stream as final.
-import { type BlockColumn, dbNotFound } from '@nearlite/chain';
+import { type BlockColumn, dbNotFound, queryNotFoundText } from '@nearlite/chain';
 import {
   type BlockId,
   type BlockReference,
@@ -85,12 +85,5 @@ export async function resolveQueryBlock(
       : 'syncCheckpoint' in ref
         ? { sync_checkpoint: ref.syncCheckpoint }
         : ref;
-  // nearcore's query spells this text itself: by hash without the " \n Cause: Unknown".
-  const text =
-    'blockId' in ref
-      ? typeof ref.blockId === 'number'
-        ? notFoundText(ref.blockId, 'BLOCK HEADER')
-        : `DB Not Found Error: ${dbNotFound(ref.blockId, 'BLOCK HEADER')}`
-      : 'DB Not Found Error: BLOCK \n Cause: Unknown';
-  throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, text);
+  throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, queryNotFoundText(ref));
 }

@@ -2,7 +2,6 @@
 // from nearcore's parameter snapshot for that version (fixtures/…__86.json.snap) combined with
 // nearcore's fee formulas (runtime/runtime/src/config.rs, lib.rs), never from nearlite's tables.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { type Action, base58Decode, decodeReceipt, encodeReceipt, KeyType, utf8 } from '@nearlite/primitives';
 import {
   DEFAULT_RUNTIME_CONFIG_VIEW,
@@ -23,7 +22,7 @@ import {
 } from '@nearlite/trie';
 import { runFunction } from '@nearlite/vm';
 import t from 'tap';
-import { config, GAS_PRICE, keyFromSeed, NEAR, selfCallContext, signTx, TestChain } from './helpers.js';
+import { config, GAS_PRICE, keyFromSeed, NEAR, selfCallContext, signTx, TestChain, wat } from './helpers.js';
 import {
   ACCOUNT_CREATION_CHARGE,
   ext,
@@ -308,20 +307,6 @@ t.test('when the chunk price is at the purchase price there is no surplus and no
 // removes one key of alice.near's storage, whose pre-state trie holds keys "a" and "b" (so a lookup
 // of "a" touches the extension, the branch and the leaf, then the value). Expected gas is nearcore's
 // formula over the snapshot's costs: loading + metered ops + the host function's charges.
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-
-function wat(src: string): Uint8Array {
-  const m = wabt.parseWat('c.wat', src);
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-}
 
 const VALUE_AT = 1024;
 /** A contract whose "go" runs `calls` (each a host call with i64 constant arguments, dropped). */

@@ -4,27 +4,10 @@
 // (send_fee(sir) + exec_fee) * bytes); and a contract's new receipt with more deploy actions than
 // max_deploy_actions_per_receipt fails the call with NewReceiptValidationError (lib.rs apply_action
 // → validate_receipt in NewReceipt mode → action_validation.rs validate_number_of_deploy_actions).
-import { createRequire } from 'node:module';
 import { type Action, encodeReceipt } from '@nearlite/primitives';
-import { Runtime, VmFunctionCallRunner } from '@nearlite/runtime';
-import { ContractCache } from '@nearlite/vm';
 import t from 'tap';
-import { config, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { keyFromSeed, NEAR, signTx, TestChain, vmRuntime, wat } from './helpers.js';
 import { FEES, SNAPSHOT } from './snapshot.js';
-
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-function wat(src: string): Uint8Array {
-  const m = wabt.parseWat('fc.wat', src);
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-}
 
 const RETURNED = 1000n;
 // ret: returns RETURNED bytes. noop: nothing. deploys: a batch on itself with N (the input's first
@@ -59,13 +42,7 @@ const alice = keyFromSeed(1);
 const bob = keyFromSeed(2);
 
 function chain(): TestChain {
-  const runtime = new Runtime({
-    config,
-    chainId: 'test',
-    validators: new Map(),
-    functionCall: new VmFunctionCallRunner(new ContractCache()),
-  });
-  const c = new TestChain(runtime);
+  const c = new TestChain(vmRuntime());
   c.addAccount('alice.near', 100n * NEAR, alice);
   c.addAccount('bob.near', 100n * NEAR, bob);
   c.block([

@@ -4,7 +4,6 @@
 // parameter snapshot and the host calls a contract compiled here makes.
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import {
   BorshError,
   BorshWriter,
@@ -26,7 +25,7 @@ import {
 } from '@nearlite/runtime';
 import { ProfileDataV3 } from '@nearlite/vm';
 import t from 'tap';
-import { config, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { config, keyFromSeed, NEAR, signTx, TestChain, wat } from './helpers.js';
 import { ext, FEES, SNAPSHOT } from './snapshot.js';
 
 interface RealOutcome {
@@ -106,20 +105,6 @@ t.test("nearcore's rule: a receipt's own exec fees are in gas_burnt, never in it
   }
   t.ok(transfers >= 5 && calls >= 5, `checked ${transfers} transfers and ${calls} function calls`);
 });
-
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-function wat(src: string): Uint8Array {
-  const m = wabt.parseWat('profile.wat', src);
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-}
 
 // work: reads its input, writes "key" = "value!", logs "hello gas", sends 1 yocto to bob.near and
 // returns "value!". Every host call below is counted in the expectations of the next test.

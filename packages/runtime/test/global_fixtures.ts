@@ -1,26 +1,11 @@
 // Shared pieces of the global-contract tests: a real contract (compiled from text with wabt), the
 // accounts, and a single-shard chain with the Wasm VM and a compiled-module cache of its own.
-import { createRequire } from 'node:module';
 import { type Action, sha256, toHex } from '@nearlite/primitives';
 import { Runtime, VmFunctionCallRunner, viewCall } from '@nearlite/runtime';
 import { ContractCache } from '@nearlite/vm';
-import { config, keyFromSeed, NEAR, TestChain } from './helpers.js';
+import { config, keyFromSeed, NEAR, TestChain, wat } from './helpers.js';
 
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-
-/** Compiles a module from its text form. */
-export function wat(src: string): Uint8Array {
-  const m = wabt.parseWat('c.wat', src);
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-}
+export { wat };
 
 /** set(input) stores the input under "k"; get returns it; whoami returns the current account. */
 export const CODE = wat(

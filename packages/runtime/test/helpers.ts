@@ -1,6 +1,7 @@
 // A tiny in-memory chain for runtime tests: Map-backed state under a real TrieUpdate, ed25519 keys
 // from seeds (node:crypto), signed transactions, and blocks that feed outgoing receipts back in.
 import { createPrivateKey, createPublicKey, type KeyObject, sign } from 'node:crypto';
+import { createRequire } from 'node:module';
 import {
   type AccessKey,
   type Account,
@@ -24,11 +25,38 @@ import {
   type ExecutionOutcome,
   parseRuntimeConfig,
   Runtime,
+  VmFunctionCallRunner,
 } from '@nearlite/runtime';
 import { TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
-import type { VMContext } from '@nearlite/vm';
+import { ContractCache, type VMContext } from '@nearlite/vm';
 
 export const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
+
+const require = createRequire(import.meta.url);
+type Wabt = {
+  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
+};
+const wabt = await (require('wabt') as () => Promise<Wabt>)();
+
+/** Compiles a module from its text form. */
+export function wat(src: string): Uint8Array {
+  const m = wabt.parseWat('c.wat', src);
+  try {
+    return new Uint8Array(m.toBinary({}).buffer);
+  } finally {
+    m.destroy();
+  }
+}
+
+/** A runtime of chain `test` that runs FunctionCall actions on the VM, with a cache of its own. */
+export function vmRuntime(): Runtime {
+  return new Runtime({
+    config,
+    chainId: 'test',
+    validators: new Map(),
+    functionCall: new VmFunctionCallRunner(new ContractCache()),
+  });
+}
 export const NEAR = 10n ** 24n;
 export const GAS_PRICE = 100_000_000n;
 

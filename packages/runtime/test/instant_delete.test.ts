@@ -1,27 +1,5 @@
-// Since protocol 83 (InstantDeleteAccount, now always on) a new action receipt whose only action
-// is DeleteAccount and which waits for no data is an instant receipt (core/primitives/src/
-// receipt.rs is_instant_receipt): runtime/runtime/src/lib.rs queues it instead of sending it out
-// and process_receipt_and_instant_receipts runs it right after the receipt that made it, in the
-// same chunk. A batch with any other action, or one waiting on a promise, travels as usual.
-import { createRequire } from 'node:module';
-import { Runtime, VmFunctionCallRunner } from '@nearlite/runtime';
-import { ContractCache } from '@nearlite/vm';
 import t from 'tap';
-import { config, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
-
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-function wat(src: string): Uint8Array {
-  const m = wabt.parseWat('bye.wat', src);
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-}
+import { keyFromSeed, NEAR, signTx, TestChain, vmRuntime, wat } from './helpers.js';
 
 // bye: a batch on itself deleting it in favour of bob.near. bye_transfer: the same batch with a
 // Transfer before. bye_then: the delete as a callback of a batch on itself (it waits for data).
@@ -54,13 +32,7 @@ const alice = keyFromSeed(1);
 const bob = keyFromSeed(2);
 
 function chain(): TestChain {
-  const runtime = new Runtime({
-    config,
-    chainId: 'test',
-    validators: new Map(),
-    functionCall: new VmFunctionCallRunner(new ContractCache()),
-  });
-  const c = new TestChain(runtime);
+  const c = new TestChain(vmRuntime());
   c.addAccount('alice.near', 100n * NEAR, alice);
   c.addAccount('bob.near', 100n * NEAR, bob);
   c.block([

@@ -4,21 +4,12 @@
 // chunk's BalanceStats) and lowers the chunk's balance_burnt by it (chain/chain/src/runtime/mod.rs:
 // burnt − subsidized_amount), so the chain's supply stays whole: nearcore's test
 // `test_one_yocto_on_promise_subsidized_amount_in_stats` (runtime/src/tests/apply.rs) checks it.
-import { createRequire } from 'node:module';
 import { encodeAccount, sha256, toHex } from '@nearlite/primitives';
-import { Runtime, VmFunctionCallRunner } from '@nearlite/runtime';
 import { trieKeyAccount, trieKeyContractCode } from '@nearlite/trie';
-import { ContractCache } from '@nearlite/vm';
 import t from 'tap';
-import { config, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { keyFromSeed, NEAR, signTx, TestChain, vmRuntime, wat } from './helpers.js';
 
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-const m = wabt.parseWat(
-  'pay.wat',
+const CODE = wat(
   `(module
     (import "env" "promise_batch_create" (func $create (param i64 i64) (result i64)))
     (import "env" "promise_batch_action_function_call"
@@ -34,20 +25,12 @@ const m = wabt.parseWat(
     (func (export "pay") (call $pay))
     (func (export "pay_then_fail") (call $pay) (call $panic)))`,
 );
-const CODE = new Uint8Array(m.toBinary({}).buffer);
-m.destroy();
 
 const alice = keyFromSeed(1);
 const bob = keyFromSeed(2);
 
 function chain(): TestChain {
-  const runtime = new Runtime({
-    config,
-    chainId: 'test',
-    validators: new Map(),
-    functionCall: new VmFunctionCallRunner(new ContractCache()),
-  });
-  const c = new TestChain(runtime);
+  const c = new TestChain(vmRuntime());
   c.addAccount('alice.near', 100n * NEAR, alice);
   c.addAccount('bob.near', 10n * NEAR, bob);
   // A zero-balance account (its storage within nearcore's 770-byte allowance) running the contract.

@@ -3,7 +3,6 @@
 // its timeout is queued at height + yield_timeout_length_in_blocks, a resume travels as a
 // PromiseResume receipt and runs the callback in the next chunk, the timeout delivers
 // PromiseResult::Failed. Gas expectations are nearcore's formulas over the snapshot's numbers.
-import { createRequire } from 'node:module';
 import {
   actionHash,
   BorshReader,
@@ -30,22 +29,8 @@ import {
 } from '@nearlite/trie';
 import { runFunction } from '@nearlite/vm';
 import t from 'tap';
-import { config, keyFromSeed, NEAR, selfCallContext, signTx, TestChain } from './helpers.js';
+import { config, keyFromSeed, NEAR, selfCallContext, signTx, TestChain, wat } from './helpers.js';
 import { ext, FEES, SNAPSHOT } from './snapshot.js';
-
-const require = createRequire(import.meta.url);
-type Wabt = {
-  parseWat(n: string, s: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-};
-const wabt = await (require('wabt') as () => Promise<Wabt>)();
-function wat(src: string): Uint8Array {
-  const m = wabt.parseWat('yield.wat', src);
-  try {
-    return new Uint8Array(m.toBinary({}).buffer);
-  } finally {
-    m.destroy();
-  }
-}
 
 const TIMEOUT = BigInt(SNAPSHOT.wasm_config.limit_config.yield_timeout_length_in_blocks!);
 const CALLBACK_GAS = 20_000_000_000_000n;

@@ -110,13 +110,16 @@ export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): Bloc
       : 'syncCheckpoint' in ref
         ? { sync_checkpoint: ref.syncCheckpoint }
         : ref;
-  // nearcore's query answer spells the legacy text itself (chain/jsonrpc/src/lib.rs, `query`): by
-  // hash without the " \n Cause: Unknown" its other texts carry.
-  const text =
-    'blockId' in ref
-      ? typeof ref.blockId === 'number'
-        ? notFoundText(ref.blockId, 'BLOCK HEADER')
-        : `DB Not Found Error: ${dbNotFound(ref.blockId, 'BLOCK HEADER')}`
-      : 'DB Not Found Error: BLOCK \n Cause: Unknown';
-  throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, text);
+  throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, queryNotFoundText(ref));
+}
+
+/**
+ * `query`'s legacy text for an unknown block, which nearcore's query answer spells itself
+ * (chain/jsonrpc/src/lib.rs, `query`): by hash without the " \n Cause: Unknown" its other texts carry.
+ */
+export function queryNotFoundText(ref: BlockReference): string {
+  if (!('blockId' in ref)) return 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  return typeof ref.blockId === 'number'
+    ? notFoundText(ref.blockId, 'BLOCK HEADER')
+    : `DB Not Found Error: ${dbNotFound(ref.blockId, 'BLOCK HEADER')}`;
 }
