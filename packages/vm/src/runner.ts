@@ -82,8 +82,12 @@ function trapKind(message: string): WasmTrap {
   if (/divide by zero|remainder by zero|integer overflow|unrepresentable/.test(message))
     return 'IllegalArithmetic';
   // Wasmtime's TableOutOfBounds (call_indirect or table.get past the table, an element segment that
-  // does not fit) is MemoryOutOfBounds to nearcore, as is a data segment that does not fit.
-  if (/table index is out of bounds|data segment is out of bounds/.test(message)) return 'MemoryOutOfBounds';
+  // does not fit, table.init past its segment) is MemoryOutOfBounds to nearcore, as is a data segment
+  // that does not fit.
+  if (
+    /table index is out of bounds|data segment is out of bounds|element segment out of bounds/.test(message)
+  )
+    return 'MemoryOutOfBounds';
   if (message.includes('signature mismatch')) return 'IncorrectCallIndirectSignature';
   return 'GenericTrap';
 }

@@ -105,3 +105,85 @@ t.test('a contract without balance may attach exactly 1 yoctoNEAR to a call', as
   const funded = call({ code, codeHash: freshHash(), method: 'one' });
   t.equal(funded.subsidized_amount, 0n, 'a contract with a balance pays');
 });
+
+// Raw module bytes, for modules a text compiler would refuse to write.
+const leb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+};
+const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
+const name = (s: string): number[] => [...leb(s.length), ...Buffer.from(s)];
+const module = (...sections: number[][]): Uint8Array =>
+  Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...sections.flat()]);
+/** One `() -> ()` function exported as main, with `body` (its instructions, `end` included). */
+const withMain = (body: number[], ...more: number[][]): Uint8Array =>
+  module(
+    section(1, [1, 0x60, 0, 0]),
+    section(3, [1, 0]),
+    ...more.filter((s) => s[0]! < 10),
+    section(7, [1, ...name('main'), 0, 0]),
+    section(10, [1, ...leb(body.length + 1), 0, ...body]),
+    ...more.filter((s) => s[0]! > 10),
+  );
+
+t.test('a module invalid as written is Deserialization, though its rewrite would be valid', async (t) => {
+  // nearcore's prepare_v3 runs wasmparser's validator over every section of the module as written
+  // before instrumenting it: a memory used but never defined, or an invalid import anywhere, is
+  // PrepareError::Deserialization with nothing burnt (compile_errors.rs at protocol 86).
+  const deserialization = { CompilationError: { PrepareError: 'Deserialization' } };
+  const cases: [string, Uint8Array][] = [
+    ['a load with no memory', withMain([0x41, 0, 0x28, 2, 0, 0x1a, 0x0b])],
+    ['memory.size with no memory', withMain([0x3f, 0, 0x1a, 0x0b])],
+    ['a data segment with no memory', withMain([0x0b], section(11, [1, 0, 0x41, 0, 0x0b, 1, 0x61]))],
+    [
+      'an export of a memory that does not exist',
+      module(
+        section(1, [1, 0x60, 0, 0]),
+        section(3, [1, 0]),
+        section(7, [2, ...name('main'), 0, 0, ...name('m'), 2, 0]),
+        section(10, [1, 2, 0, 0x0b]),
+      ),
+    ],
+    [
+      // compile_errors.rs test_initializer_wrong_signature_contract
+      'a start function that takes a parameter',
+      module(
+        section(1, [2, 0x60, 1, 0x7f, 0, 0x60, 0, 0]),
+        section(3, [2, 0, 1]),
+        section(7, [1, ...name('main'), 0, 1]),
+        section(8, [0]),
+        section(10, [2, 2, 0, 0x0b, 2, 0, 0x0b]),
+      ),
+    ],
+    [
+      'an import of another module before an import of a type that does not exist',
+      module(
+        section(1, [1, 0x60, 0, 0]),
+        section(2, [2, ...name('foo'), ...name('x'), 0, 0, ...name('env'), ...name('y'), 0, 99]),
+      ),
+    ],
+  ];
+  for (const [what, code] of cases) {
+    const out = call({ code, codeHash: freshHash(), method: 'main' });
+    t.same(out.aborted, deserialization, what);
+    t.equal(out.burnt_gas, 0n, `${what}: nothing burnt`);
+  }
+  const fine = call({ code: withMain([0x0b]), codeHash: freshHash(), method: 'main' });
+  t.equal(fine.aborted, null, 'the same module with nothing wrong runs');
+});
+
+t.test('table.init past its element segment is MemoryOutOfBounds', async (t) => {
+  // Wasmtime's TableOutOfBounds, which nearcore's wasmtime_runner/mod.rs maps to MemoryOutOfBounds.
+  const code = await wat(`(module (memory 1) (table $tb 4 funcref) (elem $p func $a) (func $a)
+    (func (export "past") (table.init $tb $p (i32.const 0) (i32.const 8) (i32.const 1)))
+    (func (export "dropped") (elem.drop $p) (table.init $tb $p (i32.const 0) (i32.const 0) (i32.const 1))))`);
+  for (const method of ['past', 'dropped']) {
+    t.same(call({ code, codeHash: freshHash(), method }).aborted, { WasmTrap: 'MemoryOutOfBounds' }, method);
+  }
+});

@@ -265,22 +265,41 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   if (imp !== undefined) {
     importCount = imp.u32();
     const from = imp.pos;
+    // nearcore validates the whole section before it looks at any import: a malformed one anywhere
+    // is Deserialization, ahead of an import nearcore refuses.
+    const entries: { module: string; kind: number; type: FuncType | null }[] = [];
     for (let i = 0; i < importCount; i++) {
       importBytes += nameBytes(imp);
       const module = imp.name();
       importBytes += nameBytes(imp);
       imp.name();
-      if (module !== 'env') throw new PrepareFailure('Instantiate');
       const kind = imp.u8();
-      if (kind === 1 || kind === 3) throw new PrepareFailure('Instantiate');
-      if (kind === 2) throw new PrepareFailure('Memory');
-      if (kind !== 0) fail();
-      const typeIndex = imp.u32();
-      importBytes += 1 + lebSize(typeIndex);
-      funcTypes.push(typeOf(typeIndex));
-      if (--functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
+      let type: FuncType | null = null;
+      if (kind === 0) {
+        const typeIndex = imp.u32();
+        importBytes += 1 + lebSize(typeIndex);
+        type = typeOf(typeIndex);
+      } else if (kind === 1) {
+        const t = imp.u8();
+        if (t !== 0x70 && !(t === 0x6f && f.reftypesBulkMemory)) fail();
+        if (readLimits(imp, 0xffffffff) > MAX_TABLE_ENTRIES) fail();
+      } else if (kind === 2) {
+        if (readLimits(imp, MAX_MEMORY_PAGES) > MAX_MEMORY_PAGES) fail();
+      } else if (kind === 3) {
+        if (!isValType(imp.u8(), f) || imp.u8() > 1) fail();
+      } else {
+        fail();
+      }
+      entries.push({ module, kind, type });
     }
     if (!imp.done()) fail();
+    for (const e of entries) {
+      if (e.module !== 'env') throw new PrepareFailure('Instantiate');
+      if (e.kind === 1 || e.kind === 3) throw new PrepareFailure('Instantiate');
+      if (e.kind === 2) throw new PrepareFailure('Memory');
+      funcTypes.push(e.type!);
+      if (--functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
+    }
     imports.u32(importCount + 1).bytes(code.subarray(from, imp.end));
   } else {
     imports.u32(1);
@@ -512,11 +531,12 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   const maxSize = limits.max_instrumented_code_size;
   const deferred =
     ctx.deferred ?? (maxSize !== null && BigInt(nearcore) > maxSize ? 'InstrumentedCodeTooLarge' : null);
-  if (deferred !== null) {
-    // nearcore validates the whole module before it instruments any of it.
-    if (!WebAssembly.validate(code)) fail();
-    throw new PrepareFailure(deferred);
-  }
+  // nearcore validates the whole module as written before it instruments any of it. The module
+  // written here imports its memory and runs the start function from the host, so a module using a
+  // memory it never defines, exporting one, or with a start function that takes parameters would
+  // pass as rewritten: the original is validated too.
+  if (!WebAssembly.validate(code)) fail();
+  if (deferred !== null) throw new PrepareFailure(deferred);
   const resetGlobals =
     resettable && !ctx.mutatesInstance
       ? [
