@@ -36,6 +36,8 @@ export interface ProduceInput {
   readonly lastFinalBlock: CryptoHash;
   readonly shards: readonly ShardInput[];
   readonly signer: Signer;
+  /** In the first block of an epoch: what the ended epoch minted (its rewards); otherwise 0. */
+  readonly mintedAmount?: bigint;
 }
 
 export interface ProducedBlock {
@@ -67,7 +69,8 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
       prevOutgoingReceiptsRoot: s.prevExtra.outgoingReceiptsRoot,
       txRoot: merklizeLeaves(s.transactions.map((t) => sha256(t))).root,
       prevValidatorProposals: s.prevExtra.validatorProposals,
-      congestionInfo: {
+      // The genesis chunks' extras carry none: their headers' zeros, allowed shard its own.
+      congestionInfo: s.prevExtra.congestionInfo ?? {
         delayedReceiptsGas: 0n,
         bufferedReceiptsGas: 0n,
         receiptBytes: 0n,
@@ -119,7 +122,7 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
       config.minGasPrice,
       config.maxGasPrice,
     ),
-    totalSupply: prev.rest.totalSupply - burnt,
+    totalSupply: prev.rest.totalSupply + (input.mintedAmount ?? 0n) - burnt,
     lastFinalBlock: input.lastFinalBlock,
     lastDsFinalBlock: prev.hash,
     blockOrdinal: prev.rest.blockOrdinal + 1,

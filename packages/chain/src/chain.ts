@@ -26,6 +26,7 @@ import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_updat
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
 import { epochHeightOf, epochIdOf, epochOf, minimumStake, validatorSelectionConfig } from './epoch.js';
+import { EpochRewards, epochStartReward } from './epoch_rewards.js';
 import type { Genesis } from './genesis/config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
@@ -55,7 +56,10 @@ export interface ChainOptions {
   readonly signer: Signer | null;
   readonly applier: ChunkApplier;
   readonly storageUsageConfig: { readonly numBytesAccount: bigint; readonly numExtraBytesRecord: bigint };
-  /** Transactions per chunk at most. */
+  /**
+   * Pooled transactions a chunk considers at most; the runtime's prepareTransactions then takes
+   * them up to the chunk's transaction gas and size limits, and the rest stay pooled.
+   */
   readonly maxTransactionsPerChunk?: number;
   /**
    * Signed transaction bytes per chunk at most: nearcore's `combined_transactions_size_limit`
@@ -144,6 +148,7 @@ export class Chain implements ChainHandle {
   private readonly genesisHashValue: CryptoHash;
   /** What every chunk's Stake actions are held to: the same in each epoch (see minimumStake). */
   private readonly minimumStake: bigint;
+  private readonly epochRewards: EpochRewards;
 
   private constructor(
     private readonly opts: ChainOptions,
@@ -161,6 +166,13 @@ export class Chain implements ChainHandle {
       cfg.validators.map((v) => v.amount),
       validatorSelectionConfig(cfg.raw, cfg.validators.length),
     );
+    this.epochRewards = new EpochRewards(cfg, chainStore.store, layout.shardIds.length, (h) => {
+      const hash = this.chainStore.blockHashByHeight(h);
+      const header = hash && this.chainStore.blockHeader(hash);
+      return header
+        ? { hash, timestamp: header.lite.timestamp, totalSupply: header.rest.totalSupply }
+        : undefined;
+    });
     this.events.setMaxListeners(0);
   }
 
@@ -299,6 +311,7 @@ export class Chain implements ChainHandle {
     const nowNs = BigInt(Date.now()) * 1_000_000n + this.timeShiftNs;
     const timestamp = nowNs > prev.lite.timestamp ? nowNs : prev.lite.timestamp + 1n;
     const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
+    const epochReward = epochStartReward(this.epochRewards, cfg, height);
     const hashAt = (h: number) => this.hashAt(h);
     const epochId = epochIdOf(epoch.index, cfg.genesisHeight, cfg.epochLength, this.genesisHashValue, hashAt);
     const nextEpochId = epochIdOf(
@@ -318,14 +331,23 @@ export class Chain implements ChainHandle {
     const rejected = new Map<string, unknown>();
     const rejectedTxs: PooledTransaction[] = [];
     const prepareFlat = flatStateReader(store);
+    const prepare = this.opts.applier.prepareTransactions;
+    // nearcore prepares a chunk's transactions with its previous block's congestion info.
+    const prevCongestion = new Map(
+      (this.chainStore.blockChunkHeaders(prev.hash) ?? []).map((c) => [
+        c.inner.shardId,
+        c.inner.congestionInfo,
+      ]),
+    );
+    const accountShard = (id: string) => this.layout.accountIdToShardId(id);
     const shardInputs = this.layout.shardIds.map((shardId) => {
       const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
       if (!prevExtra)
         throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
       const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
-      let pooled = this.pool.take(shardId, limit, sizeLimit);
+      // With a runtime to prepare them, the size limit counts only the transactions it takes.
+      let pooled = this.pool.take(shardId, limit, prepare ? undefined : sizeLimit);
       taken.push(pooled);
-      const prepare = this.opts.applier.prepareTransactions;
       if (prepare && pooled.length > 0) {
         const scratch = new TrieUpdate({ get: (k: Uint8Array) => prepareFlat.get(k) });
         const r = prepare.call(
@@ -335,12 +357,14 @@ export class Chain implements ChainHandle {
           prev.rest.nextGasPrice,
           height,
           pooled.map((t) => t.signatureVerified),
+          { sizeLimit, congestion: { shardId, shards: prevCongestion, accountShard } },
         );
         for (const x of r.rejected) {
           rejected.set(toHex(pooled[x.index]!.hash), x.error);
           rejectedTxs.push(pooled[x.index]!);
         }
         this.pool.committed(r.rejected.map((x) => pooled[x.index]!));
+        this.pool.restore(r.untaken.map((i) => pooled[i]!));
         pooled = r.accepted.map((i) => pooled[i]!);
         taken[taken.length - 1] = pooled;
       }
@@ -362,9 +386,11 @@ export class Chain implements ChainHandle {
       lastFinalBlock,
       shards: shardInputs,
       signer,
+      ...(epochReward ? { mintedAmount: epochReward.mintedAmount } : {}),
     });
 
     const update = new StoreUpdate();
+    this.epochRewards.save(update);
     const chunks: Chunk[] = chunkHeaders.map((h, i) => ({
       header: h,
       transactions: shardInputs[i]!.transactions,
@@ -402,6 +428,8 @@ export class Chain implements ChainHandle {
           accountShard: (id: string) => this.layout.accountIdToShardId(id),
           shardIds: this.layout.shardIds,
           minimumStake: this.minimumStake,
+          ...(prevExtra.congestionInfo ? { congestionInfo: prevExtra.congestionInfo } : {}),
+          ...(epochReward ? { validatorAccountsUpdate: epochReward.validatorAccountsUpdate } : {}),
         },
         state,
         input.transactions,
@@ -447,6 +475,7 @@ export class Chain implements ChainHandle {
         balanceBurnt: res.balanceBurnt,
         outgoingReceiptsRoot: merklizeLeaves(res.outgoingReceipts.map((r) => r.receiptId)).root,
         validatorProposals: res.validatorProposals,
+        ...(res.congestionInfo ? { congestionInfo: res.congestionInfo } : {}),
       };
       update.put(DBCol.ChunkExtra, blockShardKey(header.hash, shardId), encodeChunkExtra(extra));
     }

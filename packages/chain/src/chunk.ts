@@ -167,18 +167,25 @@ export interface ChunkExtra {
   readonly balanceBurnt: bigint;
   readonly outgoingReceiptsRoot: CryptoHash;
   readonly validatorProposals: readonly ValidatorStake[];
+  /**
+   * The shard's congestion info after the chunk, which the next chunk's header reports. Absent for
+   * the genesis chunks and in extras stored before it was kept: the header's zeros then.
+   */
+  readonly congestionInfo?: CongestionInfo;
 }
 
 export function encodeChunkExtra(e: ChunkExtra): Uint8Array {
-  return new BorshWriter(256)
+  const w = new BorshWriter(256)
     .fixed(e.stateRoot)
     .fixed(e.outcomeRoot)
     .u64(e.gasUsed)
     .u64(e.gasLimit)
     .u128(e.balanceBurnt)
     .fixed(e.outgoingReceiptsRoot)
-    .vec(e.validatorProposals, writeValidatorStake)
-    .toBytes();
+    .vec(e.validatorProposals, writeValidatorStake);
+  const c = e.congestionInfo;
+  if (c) w.u128(c.delayedReceiptsGas).u128(c.bufferedReceiptsGas).u64(c.receiptBytes).u16(c.allowedShard);
+  return w.toBytes();
 }
 
 export function decodeChunkExtra(bytes: Uint8Array): ChunkExtra {
@@ -192,6 +199,13 @@ export function decodeChunkExtra(bytes: Uint8Array): ChunkExtra {
     outgoingReceiptsRoot: r.fixed(32),
     validatorProposals: r.vec(readValidatorStake),
   };
+  if (r.remaining === 0) return e;
+  const congestionInfo = {
+    delayedReceiptsGas: r.u128(),
+    bufferedReceiptsGas: r.u128(),
+    receiptBytes: r.u64(),
+    allowedShard: r.u16(),
+  };
   r.end();
-  return e;
+  return { ...e, congestionInfo };
 }

@@ -82,13 +82,17 @@ export class TxPool implements TxPoolHandle {
     }
   }
 
-  /** Puts transactions back at the front (a block that failed to commit). */
+  /** Puts transactions back at the front (a block that failed to commit, a chunk with no room left). */
   restore(txs: readonly PooledTransaction[]): void {
-    for (const t of [...txs].reverse()) {
-      const q = this.queues.get(t.shardId) ?? [];
-      q.unshift(t);
-      this.queues.set(t.shardId, q);
+    // One concatenation per shard: a chunk can hand back thousands of transactions it had no gas for.
+    const byShard = new Map<number, PooledTransaction[]>();
+    for (const t of txs) {
+      const b = byShard.get(t.shardId);
+      if (b) b.push(t);
+      else byShard.set(t.shardId, [t]);
     }
+    for (const [shardId, back] of byShard)
+      this.queues.set(shardId, back.concat(this.queues.get(shardId) ?? []));
   }
 
   get size(): number {

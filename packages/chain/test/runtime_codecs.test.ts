@@ -39,3 +39,28 @@ t.test('bytes that do not decode fail every time', async (t) => {
   t.throws(() => c.decodeTransaction(bad), 'nothing was kept for them');
   t.throws(() => c.transactionView(bad));
 });
+
+t.test(
+  "admission refuses a transaction to a congested shard with nearcore's validate_tx error",
+  async (t) => {
+    // chain/chain/src/runtime/mod.rs validate_tx: ShardCongested from reject_tx_congestion_threshold
+    // 0.8 (parameters.snap), here 0.8 of max_congestion_incoming_gas 4e17 in delayed receipts.
+    const { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig } = await import('@nearlite/runtime');
+    const chain = { layout: { accountIdToShardId: () => 2 } } as unknown as ChainHandle;
+    const c = runtimeTxCodecs(chain, parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW));
+    const info = (delayed: bigint) => ({
+      delayedReceiptsGas: delayed,
+      bufferedReceiptsGas: 0n,
+      receiptBytes: 0n,
+      allowedShard: 0,
+    });
+    const ctx = { gasPrice: 1n, blockHeight: 2, shardId: 0 };
+    const bytes = encodeSignedTransaction(tx, signature);
+    t.same(c.verify(bytes, { ...ctx, congestion: new Map([[2, info(320_000_000_000_000_000n)]]) }), {
+      ShardCongested: { shard_id: 2, congestion_level: 0.8 },
+    });
+    t.same(c.verify(bytes, { ...ctx, congestion: new Map([[2, info(400_000_000_000_000_000n)]]) }), {
+      ShardCongested: { shard_id: 2, congestion_level: 1 },
+    });
+  },
+);

@@ -52,3 +52,15 @@ t.test('a block leaves what passes nearcore’s 4 MiB to the next chunk', async 
   }
   t.same(counts, [2, 1]);
 });
+
+t.test('transactions handed back go before later arrivals, in the order they came back', async (t) => {
+  const pool = new TxPool();
+  for (let i = 1; i <= 4; i++) pool.add(pooled(i, 10));
+  const taken = pool.take(0, 10);
+  pool.add(pooled(5, 10));
+  pool.restore(taken.slice(2));
+  t.same(
+    pool.take(0, 10).map((x) => x.bytes[0]),
+    [3, 4, 5],
+  );
+});

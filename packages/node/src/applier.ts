@@ -29,8 +29,8 @@ export function createApplier(genesis: Genesis): ChunkApplier {
     functionCall: new VmFunctionCallRunner(new ContractCache()),
   });
   return {
-    prepareTransactions: (state, txs, gasPrice, height, verdicts) =>
-      runtime.prepareTransactions(state, txs, gasPrice, height, verdicts),
+    prepareTransactions: (state, txs, gasPrice, height, verdicts, limits) =>
+      runtime.prepareTransactions(state, txs, gasPrice, height, verdicts, limits),
     applyChunk: (ctx, state, txs, incoming) => {
       const r = runtime.applyChunk(ctx, state, txs, incoming);
       return { ...r, validatorProposals: r.validatorProposals };

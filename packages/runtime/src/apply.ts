@@ -19,6 +19,14 @@ import {
 import type { TrieUpdate } from '@nearlite/trie';
 import type { PromiseResult } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
+import {
+  type CongestionInfo,
+  congestionControlConfig,
+  DEFAULT_CONGESTION_INFO,
+  finalizeAllowedShard,
+  processTxLimit,
+  shardRejectsTransactions,
+} from './congestion_control.js';
 import { DelayedReceiptQueue } from './delayed_receipts.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { applyGlobalContractDistribution } from './global_contracts.js';
@@ -27,6 +35,7 @@ import { applyDataReceipt, applyPromiseResume, postponeIfWaiting } from './postp
 import { setPromiseYieldReceipt } from './promise_yield.js';
 import { type ExecContext, executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
 import { specReceipt } from './receipt_spec.js';
+import { updateValidatorAccounts, type ValidatorAccountsUpdate } from './validator_accounts.js';
 import { verifyTransaction } from './verifier.js';
 import { resolvePromiseYieldTimeouts } from './yield_timeouts.js';
 
@@ -51,6 +60,10 @@ export interface ApplyContext {
    * next epoch's seat price over minimum_stake_divisor. Absent: 0, as for an epoch with no validators.
    */
   readonly minimumStake?: bigint;
+  /** The shard's congestion info after its previous chunk (its chunk extra); absent: none. */
+  readonly congestionInfo?: CongestionInfo;
+  /** Set in the first block of an epoch: the ended epoch's rewards (nearcore's validator_accounts_update). */
+  readonly validatorAccountsUpdate?: ValidatorAccountsUpdate;
 }
 
 export interface AppliedOutcome {
@@ -87,6 +100,31 @@ export interface ApplyResult {
   readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
   /** Receipts waiting in the delayed queue after this chunk. */
   delayedReceipts: number;
+  /** The shard's congestion info after this chunk, for the next chunk's header. */
+  congestionInfo: CongestionInfo;
+}
+
+/** What stops prepare_transactions taking more candidates, besides their running out. */
+export interface PrepareLimits {
+  /** Bytes of the taken transactions together (combined_transactions_size_limit); absent: none. */
+  readonly sizeLimit?: number;
+  /**
+   * The congestion info of each shard's chunk in the previous block (nearcore's
+   * block_congestion_info; this chain misses no chunks, so none counts missed chunks). It sets the
+   * chunk's transaction gas limit and refuses transactions to congested shards; absent: neither.
+   */
+  readonly congestion?: {
+    readonly shardId: number;
+    readonly shards: ReadonlyMap<number, CongestionInfo>;
+    readonly accountShard: (accountId: string) => number;
+  };
+}
+
+export interface PreparedTransactions {
+  readonly accepted: number[];
+  readonly rejected: { index: number; error: unknown }[];
+  /** Candidates not looked at because a limit was reached: they wait for a later chunk. */
+  readonly untaken: number[];
 }
 
 export interface RuntimeOptions {
@@ -132,13 +170,17 @@ export class Runtime {
       balanceBurnt: 0n,
       validatorProposals: [],
       delayedReceipts: 0,
+      congestionInfo: DEFAULT_CONGESTION_INFO,
     };
+    if (ctx.validatorAccountsUpdate)
+      updateValidatorAccounts(state, ctx.validatorAccountsUpdate, ctx.shardId, ctx.accountShard);
     const local: Receipt[] = [];
     for (const bytes of transactions) {
       const r = this.applyTransaction(ctx, state, bytes, res);
       if (r) local.push(r);
     }
-    const delayed = new DelayedReceiptQueue(state);
+    const delayed = new DelayedReceiptQueue(state, this.o.config);
+    const prevCongestion = ctx.congestionInfo ?? bootstrapCongestionInfo(ctx, delayed, this.o.config);
     const full = () => res.gasUsed >= ctx.gasLimit;
     const delay = (receipt: Receipt, incomingBytes?: Uint8Array) => {
       delayed.push(receipt);
@@ -166,13 +208,17 @@ export class Runtime {
     }
     delayed.flush();
     res.delayedReceipts = delayed.length;
+    res.congestionInfo = ownCongestionInfo(ctx, prevCongestion, delayed);
     return res;
   }
 
   /**
    * nearcore's prepare_transactions: checks the chunk's candidate transactions in order against the
    * state as they would leave it, so a transaction made invalid by an earlier one (a reused nonce,
-   * a spent balance) is left out of the chunk instead of failing in it.
+   * a spent balance) is left out of the chunk instead of failing in it. Candidates stop being taken
+   * once the gas burnt converting the taken ones reaches `limits.gasLimit` (the transaction that
+   * crosses it is still in), or before one whose bytes would take the total past
+   * `limits.sizeLimit`; those left are `untaken`, for a later chunk.
    */
   prepareTransactions(
     state: TrieUpdate,
@@ -181,16 +227,41 @@ export class Runtime {
     blockHeight: number,
     /** Per transaction, a signature verdict reached before (at admission); absent: check it here. */
     signatureVerdicts?: readonly (boolean | undefined)[],
-  ): { accepted: number[]; rejected: { index: number; error: unknown }[] } {
+    limits: PrepareLimits = {},
+  ): PreparedTransactions {
     const accepted: number[] = [];
     const rejected: { index: number; error: unknown }[] = [];
-    transactions.forEach((bytes, index) => {
+    const congestion = limits.congestion;
+    const cc = congestion ? congestionControlConfig(this.o.config) : null;
+    const gasLimit =
+      congestion && cc
+        ? processTxLimit(congestion.shards.get(congestion.shardId) ?? DEFAULT_CONGESTION_INFO, cc)
+        : null;
+    const sizeLimit = limits.sizeLimit ?? Number.POSITIVE_INFINITY;
+    let totalGasBurnt = 0n;
+    let totalSize = 0;
+    let index = 0;
+    for (; index < transactions.length; index++) {
+      if (gasLimit !== null && totalGasBurnt >= gasLimit) break;
+      const bytes = transactions[index]!;
+      if (totalSize + bytes.length > sizeLimit) break;
       let stx: ReturnType<typeof decodeSignedTransaction>;
       try {
         stx = decodeSignedTransaction(bytes);
       } catch (err) {
         rejected.push({ index, error: (err as Error).message });
-        return;
+        continue;
+      }
+      // A transaction to a congested shard is dropped before it is checked against the state.
+      let congested: object | null = null;
+      if (congestion && cc) {
+        const shard = congestion.accountShard(stx.transaction.receiverId);
+        const info = congestion.shards.get(shard);
+        if (info) congested = shardRejectsTransactions(info, 0, cc, shard);
+      }
+      if (congested !== null) {
+        rejected.push({ index, error: congested });
+        continue;
       }
       const signatureVerdict = signatureVerdicts?.[index];
       const v = verifyTransaction(state, stx, this.o.config, gasPrice, {
@@ -201,12 +272,16 @@ export class Runtime {
       if (v.ok) {
         state.commit({ type: 'not_writable_to_disk' });
         accepted.push(index);
+        totalGasBurnt += v.cost.gasBurnt;
+        totalSize += bytes.length;
       } else {
         state.rollback();
         rejected.push({ index, error: v.error });
       }
-    });
-    return { accepted, rejected };
+    }
+    const untaken: number[] = [];
+    for (; index < transactions.length; index++) untaken.push(index);
+    return { accepted, rejected, untaken };
   }
 
   /** `incomingBytes`: the receipt is one of the chunk's incoming ones, and these are its bytes. */
@@ -374,6 +449,40 @@ export class Runtime {
     );
     return instant;
   }
+}
+
+/** The congestion info of a shard's state as it stands, from its delayed queue (no buffers here). */
+function bootstrapCongestionInfo(
+  ctx: ApplyContext,
+  delayed: DelayedReceiptQueue,
+  config: RuntimeConfig,
+): CongestionInfo {
+  const { gas, bytes } = delayed.congestionTotals(config);
+  return {
+    ...DEFAULT_CONGESTION_INFO,
+    delayedReceiptsGas: gas,
+    receiptBytes: bytes,
+    allowedShard: ctx.shardId,
+  };
+}
+
+/**
+ * The previous chunk's congestion info with this chunk's delayed-queue changes, and the allowed shard
+ * picked by nearcore's seed: block height plus the shard's index in the layout.
+ */
+function ownCongestionInfo(
+  ctx: ApplyContext,
+  prev: CongestionInfo,
+  delayed: DelayedReceiptQueue,
+): CongestionInfo {
+  const allShards = ctx.shardIds ?? [ctx.shardId];
+  const shardIndex = Math.max(0, allShards.indexOf(ctx.shardId));
+  return {
+    delayedReceiptsGas: prev.delayedReceiptsGas + delayed.newDelayedGas - delayed.removedDelayedGas,
+    bufferedReceiptsGas: prev.bufferedReceiptsGas,
+    receiptBytes: prev.receiptBytes + delayed.newDelayedBytes - delayed.removedDelayedBytes,
+    allowedShard: finalizeAllowedShard(ctx.shardId, allShards, ctx.blockHeight + shardIndex),
+  };
 }
 
 /**

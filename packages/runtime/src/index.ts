@@ -1,6 +1,7 @@
 export * from './apply.js';
 export * from './config/default_runtime_config.js';
 export * from './config/runtime_config.js';
+export * from './congestion_control.js';
 export * from './errors.js';
 export * from './execution_metadata.js';
 export * from './fees.js';
@@ -15,6 +16,7 @@ export * from './outcome.js';
 export { type NewReceipt, RuntimeExt } from './receipt_builder.js';
 export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';
 export { storageShortfall, ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT } from './state.js';
+export * from './validator_accounts.js';
 export * from './verifier.js';
 export * from './view_call.js';
 export * from './vm_context.js';

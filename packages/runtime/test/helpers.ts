@@ -20,6 +20,7 @@ import {
 import {
   type ApplyContext,
   type ApplyResult,
+  type CongestionInfo,
   DEFAULT_RUNTIME_CONFIG_VIEW,
   decodeOutcome,
   type ExecutionOutcome,
@@ -114,6 +115,10 @@ export class TestChain {
   gasPrice = GAS_PRICE;
   /** ApplyContext.minimumStake; unset, as with no validators, any non-zero stake passes. */
   minimumStake: bigint | undefined;
+  /** Carried from chunk to chunk as a chain's chunk extra carries it. */
+  congestionInfo: CongestionInfo | undefined;
+  /** More of the ApplyContext (a shard layout, another shard). */
+  ctxExtra: Partial<ApplyContext> = {};
 
   constructor(runtime?: Runtime) {
     this.runtime =
@@ -184,6 +189,8 @@ export class TestChain {
       randomSeed: new Uint8Array(32),
       accountShard: () => 0,
       ...(this.minimumStake !== undefined ? { minimumStake: this.minimumStake } : {}),
+      ...(this.congestionInfo ? { congestionInfo: this.congestionInfo } : {}),
+      ...this.ctxExtra,
     };
     const res = this.runtime.applyChunk(ctx, update, transactions, this.pending);
     for (const { key, value } of update.finalize().changes) {
@@ -191,6 +198,7 @@ export class TestChain {
       else this.state.delete(toHex(key));
     }
     this.pending = res.outgoingReceipts.map((r) => r.bytes);
+    this.congestionInfo = res.congestionInfo;
     this.burnt += res.balanceBurnt;
     return { res, outcomes: res.outcomes.map((o) => decodeOutcome(o.bytes)) };
   }

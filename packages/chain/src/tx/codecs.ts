@@ -1,5 +1,6 @@
 // What the transaction service needs from the runtime's codecs, injected by the node.
 import type { CryptoHash } from '@nearlite/primitives';
+import type { CongestionInfo } from '../chunk.js';
 import type { SignatureCheck } from './signature_checker.js';
 
 export interface DecodedTransaction {
@@ -47,6 +48,8 @@ export interface TxCodecs {
       readonly blockHeight: number;
       readonly shardId: number;
       readonly signatureVerdict?: boolean;
+      /** The head block's congestion info by shard: a congested receiver shard refuses first. */
+      readonly congestion?: ReadonlyMap<number, CongestionInfo>;
     },
   ): object | string | null;
 }

@@ -9,7 +9,14 @@ import {
   signedTransactionView,
   stringifyJson,
 } from '@nearlite/primitives';
-import { decodeOutcome, outcomeView, type RuntimeConfig, verifyTransaction } from '@nearlite/runtime';
+import {
+  congestionControlConfig,
+  decodeOutcome,
+  outcomeView,
+  type RuntimeConfig,
+  shardRejectsTransactions,
+  verifyTransaction,
+} from '@nearlite/runtime';
 import { DecodedRows } from '@nearlite/store';
 import { TrieUpdate } from '@nearlite/trie';
 import type { ChainHandle } from '../chain_handle.js';
@@ -68,6 +75,13 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
     },
     verify(bytes, ctx) {
       const stx = decode(bytes);
+      // nearcore's validate_tx refuses a transaction to a congested shard before any other check.
+      if (ctx.congestion) {
+        const shard = chain.layout.accountIdToShardId(stx.transaction.receiverId);
+        const info = ctx.congestion.get(shard);
+        const err = info && shardRejectsTransactions(info, 0, congestionControlConfig(config), shard);
+        if (err) return err;
+      }
       const state = new TrieUpdate(flatStateReader(chain.store));
       const r = verifyTransaction(state, stx, config, ctx.gasPrice, {
         charge: false,

@@ -110,10 +110,12 @@ export class TxService {
 
   private verify(bytes: Uint8Array, shardId: number, signatureVerdict?: boolean): object | string | null {
     const head = this.o.chain.headHeader();
+    const chunks = this.o.chain.chainStore.blockChunkHeaders(head.hash) ?? [];
     return this.o.codecs.verify(bytes, {
       gasPrice: head.rest.nextGasPrice,
       blockHeight: head.lite.height + 1,
       shardId,
+      congestion: new Map(chunks.map((c) => [c.inner.shardId, c.inner.congestionInfo])),
       ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
     });
   }

@@ -1,0 +1,377 @@
+// Validator rewards and minting at the end of an epoch, as nearcore's epoch manager computes them
+// (chain/epoch-manager reward_calculator.rs calculate_reward, validator_stats.rs, and lib.rs
+// finalize_epoch / compute_stake_return_info). The reward of epoch T is minted in the first block of
+// T + 1 (its header's total supply) and paid by that block's chunks; in the epoch info of T + 2 it also
+// raises each validator's stake, which weighs the rewards from then on.
+import { type CryptoHash, concatBytes, toHex, utf8 } from '@nearlite/primitives';
+import type { ValidatorAccountsUpdate } from '@nearlite/runtime';
+import { DBCol, type Store, type StoreUpdate } from '@nearlite/store';
+import { epochOf } from './epoch.js';
+import type { GenesisConfig, Rational } from './genesis/config.js';
+
+const NUM_NS_IN_SECOND = 1_000_000_000n;
+/** nearcore's NUM_SECONDS_IN_A_YEAR: RewardCalculator::new takes it, not genesis num_blocks_per_year. */
+export const NUM_SECONDS_IN_A_YEAR = 24n * 60n * 60n * 365n;
+/** Under this genesis version nearcore ignores protocol_reward_rate and uses 1/10. */
+const PROD_GENESIS_PROTOCOL_VERSION = 29;
+
+export interface ValidatorStats {
+  readonly produced: bigint;
+  readonly expected: bigint;
+}
+
+export interface BlockChunkValidatorStats {
+  readonly blockStats: ValidatorStats;
+  readonly chunkStats: { readonly production: ValidatorStats; readonly endorsement: ValidatorStats };
+}
+
+export interface ValidatorOnlineThresholds {
+  readonly onlineMinThreshold: Rational;
+  readonly onlineMaxThreshold: Rational;
+  /** Percent: an endorsement ratio below it counts as 0, otherwise as 1; absent: the ratio as is. */
+  readonly endorsementCutoffThreshold?: number;
+}
+
+export interface RewardCalculator {
+  readonly protocolRewardRate: Rational;
+  readonly protocolTreasuryAccount: string;
+  readonly numSecondsPerYear: bigint;
+  readonly genesisProtocolVersion: number;
+}
+
+export interface EpochReward {
+  /** Per account; the treasury's entry is replaced by its validator reward when it is a validator. */
+  readonly validatorReward: ReadonlyMap<string, bigint>;
+  /** What the epoch mints: the treasury's share plus every validator reward. */
+  readonly mintedAmount: bigint;
+}
+
+/** ValidatorStats::less_than: produced/expected below `threshold` percent. */
+function lessThan(s: ValidatorStats, threshold: number): boolean {
+  return s.produced * 100n < BigInt(threshold) * s.expected;
+}
+
+function endorsementRatio(s: ValidatorStats, cutoff: number | undefined): [bigint, bigint] {
+  if (s.expected === 0n) return [0n, 0n];
+  if (cutoff !== undefined) return lessThan(s, cutoff) ? [0n, 1n] : [1n, 1n];
+  return [s.produced, s.expected];
+}
+
+/**
+ * nearcore's get_validator_online_ratio: the mean of the block, chunk and endorsement ratios the
+ * validator was expected to keep, as an unreduced [numerator, denominator].
+ */
+export function getValidatorOnlineRatio(
+  stats: BlockChunkValidatorStats,
+  endorsementCutoffThreshold?: number,
+): [bigint, bigint] {
+  const eb = stats.blockStats.expected;
+  const ec = stats.chunkStats.production.expected;
+  const [pe, ee] = endorsementRatio(stats.chunkStats.endorsement, endorsementCutoffThreshold);
+  const pb = stats.blockStats.produced;
+  const pc = stats.chunkStats.production.produced;
+  if (eb === 0n && ec === 0n && ee === 0n) return [0n, 1n];
+  if (eb === 0n && ec === 0n) return [pe, ee];
+  if (eb === 0n && ee === 0n) return [pc, ec];
+  if (ec === 0n && ee === 0n) return [pb, eb];
+  if (ee === 0n) return [pb * ec + pc * eb, 2n * ec * eb];
+  if (eb === 0n) return [pe * ec + pc * ee, 2n * ec * ee];
+  if (ec === 0n) return [pe * eb + pb * ee, 2n * eb * ee];
+  return [pb * ec * ee + pc * eb * ee + pe * eb * ec, 3n * ec * eb * ee];
+}
+
+/**
+ * nearcore's RewardCalculator::calculate_reward. `epochDuration` is in nanoseconds. Integer division
+ * truncates at the same steps as nearcore's U256/U512 arithmetic.
+ */
+export function calculateReward(
+  calc: RewardCalculator,
+  validatorBlockChunkStats: ReadonlyMap<string, BlockChunkValidatorStats>,
+  validatorStake: ReadonlyMap<string, bigint>,
+  totalSupply: bigint,
+  epochDuration: bigint,
+  onlineThresholds: ValidatorOnlineThresholds,
+  maxInflationRate: Rational,
+): EpochReward {
+  const res = new Map<string, bigint>();
+  const [rateNum, rateDen] =
+    calc.genesisProtocolVersion === PROD_GENESIS_PROTOCOL_VERSION
+      ? [1n, 10n]
+      : calc.protocolRewardRate.map(BigInt);
+  const epochTotalReward =
+    (BigInt(maxInflationRate[0]) * totalSupply * epochDuration) /
+    (calc.numSecondsPerYear * BigInt(maxInflationRate[1]) * NUM_NS_IN_SECOND);
+  const epochProtocolTreasury = (epochTotalReward * rateNum!) / rateDen!;
+  res.set(calc.protocolTreasuryAccount, epochProtocolTreasury);
+  if (validatorBlockChunkStats.size === 0) return { validatorReward: res, mintedAmount: 0n };
+  const epochValidatorReward = epochTotalReward - epochProtocolTreasury;
+  let epochActualReward = epochProtocolTreasury;
+  let totalStake = 0n;
+  for (const s of validatorStake.values()) totalStake += s;
+  const minNum = BigInt(onlineThresholds.onlineMinThreshold[0]);
+  const minDen = BigInt(onlineThresholds.onlineMinThreshold[1]);
+  const maxNum = BigInt(onlineThresholds.onlineMaxThreshold[0]);
+  const maxDen = BigInt(onlineThresholds.onlineMaxThreshold[1]);
+  for (const [accountId, stats] of validatorBlockChunkStats) {
+    const [producedNum, producedDen] = getValidatorOnlineRatio(
+      stats,
+      onlineThresholds.endorsementCutoffThreshold,
+    );
+    const nothingExpected =
+      stats.blockStats.expected === 0n &&
+      stats.chunkStats.production.expected === 0n &&
+      stats.chunkStats.endorsement.expected === 0n;
+    let reward = 0n;
+    if (!(producedNum * minDen < minNum * producedDen || nothingExpected)) {
+      const stake = validatorStake.get(accountId);
+      if (stake === undefined) throw new Error(`${accountId} is not a validator`);
+      // Linear from nothing at the min threshold to the full share at the max one.
+      const onlineNum = maxNum * minDen - minNum * maxDen;
+      let uptimeNum = (producedNum * minDen - minNum * producedDen) * maxDen;
+      const uptimeDen = onlineNum * producedDen;
+      if (uptimeNum > uptimeDen) uptimeNum = uptimeDen;
+      reward = (epochValidatorReward * uptimeNum * stake) / uptimeDen / totalStake;
+    }
+    res.set(accountId, reward);
+    epochActualReward += reward;
+  }
+  return { validatorReward: res, mintedAmount: epochActualReward };
+}
+
+/** The EpochConfig fields the reward reads: max_inflation_rate and the online thresholds. */
+export interface RewardEpochConfig {
+  readonly maxInflationRate: Rational;
+  readonly onlineThresholds: ValidatorOnlineThresholds;
+}
+
+function rational(v: unknown, fallback: Rational): Rational {
+  return Array.isArray(v) && v.length === 2 ? [Number(v[0]), Number(v[1])] : fallback;
+}
+
+/**
+ * The epoch config nearcore's EpochManager::new_arc_handle picks without an epoch_configs directory:
+ * for mainnet and testnet their stored configs (the same reward fields at protocol 85 and on); for a
+ * `test-chain-` id the genesis fields (EpochConfig::from); otherwise Genesis::test_epoch_config.
+ * finalize_epoch uses chunk_validator_only_kickout_threshold as the endorsement cutoff.
+ */
+export function rewardEpochConfig(cfg: GenesisConfig): RewardEpochConfig {
+  const raw = cfg.raw;
+  if (cfg.chainId.startsWith('test-chain-')) {
+    const cutoff = raw.chunk_validator_only_kickout_threshold;
+    return {
+      maxInflationRate: rational(raw.max_inflation_rate, [1, 40]),
+      onlineThresholds: {
+        onlineMinThreshold: rational(raw.online_min_threshold, [90, 100]),
+        onlineMaxThreshold: rational(raw.online_max_threshold, [99, 100]),
+        endorsementCutoffThreshold: typeof cutoff === 'number' ? cutoff : 80,
+      },
+    };
+  }
+  const stored = cfg.chainId === 'mainnet' || cfg.chainId === 'testnet';
+  return {
+    maxInflationRate: [1, 40],
+    onlineThresholds: {
+      onlineMinThreshold: [90, 100],
+      onlineMaxThreshold: [99, 100],
+      endorsementCutoffThreshold: stored ? 70 : 80,
+    },
+  };
+}
+
+export function rewardCalculatorOf(cfg: GenesisConfig): RewardCalculator {
+  return {
+    protocolRewardRate: rational(cfg.raw.protocol_reward_rate, [0, 1]),
+    protocolTreasuryAccount: cfg.protocolTreasuryAccount,
+    numSecondsPerYear: NUM_SECONDS_IN_A_YEAR,
+    genesisProtocolVersion: cfg.protocolVersion,
+  };
+}
+
+/** What an epoch's reward reads of a block: its hash names the kept result. */
+export interface RewardBlockInfo {
+  readonly hash: CryptoHash;
+  readonly timestamp: bigint;
+  readonly totalSupply: bigint;
+}
+
+export interface EpochRewardRow extends EpochReward {
+  /**
+   * The validators' stakes in the info of the epoch after: this epoch's own stakes plus the reward
+   * of the epoch before. With it, the next epoch's reward needs no older block.
+   */
+  readonly nextStakes: ReadonlyMap<string, bigint>;
+}
+
+const ROW_PREFIX = utf8('EPOCH_REWARD');
+
+function encodeRow(r: EpochRewardRow): Uint8Array {
+  const entries = (m: ReadonlyMap<string, bigint>) => [...m].map(([k, v]) => [k, v.toString()]);
+  return utf8(
+    JSON.stringify({
+      minted: r.mintedAmount.toString(),
+      reward: entries(r.validatorReward),
+      next: entries(r.nextStakes),
+    }),
+  );
+}
+
+function decodeRow(b: Uint8Array): EpochRewardRow {
+  const o = JSON.parse(new TextDecoder().decode(b)) as {
+    minted: string;
+    reward: string[][];
+    next: string[][];
+  };
+  const map = (e: string[][]) => new Map(e.map(([k, v]) => [k!, BigInt(v!)]));
+  return { mintedAmount: BigInt(o.minted), validatorReward: map(o.reward), nextStakes: map(o.next) };
+}
+
+/**
+ * Rewards of this chain's epochs, by 0-based index. Every epoch has the genesis validators, each
+ * producing every block and chunk and endorsing every chunk (as the `validators` view reports), so
+ * none is kicked out and each is fully online; their stakes grow by their rewards two epochs on
+ * (validator_selection.rs apply_epoch_update_to_proposals). Each epoch's result is kept in the
+ * store under its last block's hash, as nearcore keeps it in the epoch info named by that hash, so
+ * stakes carry over once old blocks are collected.
+ */
+export class EpochRewards {
+  private readonly calc: RewardCalculator;
+  private readonly epochConfig: RewardEpochConfig;
+  private readonly known = new Map<string, EpochRewardRow>();
+  private unsaved: [CryptoHash, EpochRewardRow][] = [];
+
+  constructor(
+    private readonly cfg: GenesisConfig,
+    private readonly store: Store,
+    private readonly numShards: number,
+    /** The canonical block at a height; undefined once collected. */
+    private readonly blockAt: (height: number) => RewardBlockInfo | undefined,
+  ) {
+    this.calc = rewardCalculatorOf(cfg);
+    this.epochConfig = rewardEpochConfig(cfg);
+  }
+
+  private genesisStakes(): Map<string, bigint> {
+    const stakes = new Map<string, bigint>();
+    for (const v of this.cfg.validators) stakes.set(v.accountId, v.amount);
+    return stakes;
+  }
+
+  private lastHeight(index: number): number {
+    return this.cfg.genesisHeight + (index + 1) * this.cfg.epochLength;
+  }
+
+  private lookup(hash: CryptoHash): EpochRewardRow | undefined {
+    const key = toHex(hash);
+    let row = this.known.get(key);
+    if (!row) {
+      const b = this.store.get(DBCol.BlockMisc, concatBytes(ROW_PREFIX, hash));
+      if (b) {
+        row = decodeRow(b);
+        this.known.set(key, row);
+      }
+    }
+    return row;
+  }
+
+  /** The reward of the finished epoch `index` (its last block and the one before it are stored). */
+  of(index: number): EpochRewardRow {
+    const own = this.blockAt(this.lastHeight(index));
+    if (!own) throw new Error(`epoch ${index}: its last block is not stored`);
+    const known = this.lookup(own.hash);
+    if (known) return known;
+    // Back to the latest epoch already worked out, or to the oldest whose blocks are still stored.
+    let start = index;
+    let base: EpochRewardRow | undefined;
+    while (start > 0) {
+      const prevLast = this.blockAt(this.lastHeight(start - 1));
+      if (!prevLast) break;
+      base = this.lookup(prevLast.hash);
+      if (base || !this.blockAt(this.lastHeight(start - 2))) break;
+      start--;
+    }
+    let row = base;
+    for (let i = start; i <= index; i++) row = this.compute(i, row);
+    return row!;
+  }
+
+  /** Writes the epochs worked out since the last call, to be committed with the block. */
+  save(update: StoreUpdate): void {
+    for (const [hash, row] of this.unsaved)
+      update.put(DBCol.BlockMisc, concatBytes(ROW_PREFIX, hash), encodeRow(row));
+    this.unsaved = [];
+  }
+
+  /**
+   * `prev`: the epoch before's row; absent for the first epoch, or when its blocks were collected
+   * before any row was kept (then the genesis stakes stand in, which only shifts the split between
+   * several validators).
+   */
+  private compute(index: number, prev: EpochRewardRow | undefined): EpochRewardRow {
+    const stakes = index > 0 && prev ? new Map(prev.nextStakes) : this.genesisStakes();
+    // finalize_epoch: the duration runs from the last block of the epoch before (genesis for the
+    // first) to this epoch's last block, and the supply is that last block's.
+    const last = this.blockAt(this.lastHeight(index));
+    const before = this.blockAt(this.lastHeight(index - 1));
+    if (!last || !before) throw new Error(`epoch ${index}: its last blocks are not stored`);
+    const n = BigInt(this.cfg.epochLength);
+    const chunks = n * BigInt(this.numShards);
+    const full = (count: bigint): ValidatorStats => ({ produced: count, expected: count });
+    const stats = new Map<string, BlockChunkValidatorStats>();
+    for (const id of stakes.keys())
+      stats.set(id, {
+        blockStats: full(n),
+        chunkStats: { production: full(chunks), endorsement: full(chunks) },
+      });
+    const r = calculateReward(
+      this.calc,
+      stats,
+      stakes,
+      last.totalSupply,
+      last.timestamp - before.timestamp,
+      this.epochConfig.onlineThresholds,
+      this.epochConfig.maxInflationRate,
+    );
+    const nextStakes = new Map(stakes);
+    if (index > 0 && prev)
+      for (const [id, s] of nextStakes) nextStakes.set(id, s + (prev.validatorReward.get(id) ?? 0n));
+    const row = { ...r, nextStakes };
+    this.known.set(toHex(last.hash), row);
+    this.unsaved.push([last.hash, row]);
+    return row;
+  }
+}
+
+/** What the first block of an epoch does with the ended epoch's reward. */
+export interface EpochStartReward {
+  /** Added to the block's total supply (nearcore's minted_amount). */
+  readonly mintedAmount: bigint;
+  /** Passed to every chunk's apply (nearcore's validator_accounts_update). */
+  readonly validatorAccountsUpdate: ValidatorAccountsUpdate;
+}
+
+/**
+ * For the block at `height`: its epoch's start pays the epoch before's reward; the first block after
+ * genesis pays the genesis epoch info's, which holds only the treasury at zero. Other heights: none.
+ */
+export function epochStartReward(
+  rewards: EpochRewards,
+  cfg: GenesisConfig,
+  height: number,
+): EpochStartReward | undefined {
+  const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
+  if (height !== epoch.startHeight) return undefined;
+  const reward: EpochReward =
+    epoch.index > 0
+      ? rewards.of(epoch.index - 1)
+      : { validatorReward: new Map([[cfg.protocolTreasuryAccount, 0n]]), mintedAmount: 0n };
+  return {
+    mintedAmount: reward.mintedAmount,
+    validatorAccountsUpdate: {
+      // nearcore's stake_info: the accounts in the stake changes of the last three epoch infos, here
+      // always the genesis validators.
+      stakeInfo: new Set(cfg.validators.map((v) => v.accountId)),
+      validatorRewards: reward.validatorReward,
+      protocolTreasuryAccountId: cfg.protocolTreasuryAccount,
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// Congestion control as nearcore has it since protocol 68 (core/primitives/src/congestion_info.rs,
+// runtime/runtime/src/congestion_control.rs): each chunk reports its shard's CongestionInfo, and
+// the next chunks read it to bound how much gas goes to new transactions and whether transactions
+// to a shard are still taken. This chain keeps no outgoing-receipt buffers (there is no bandwidth
+// scheduler to hold receipts back on it), so buffered_receipts_gas stays 0 and receipt_bytes counts
+// only the delayed receipts.
+import type { Receipt } from '@nearlite/primitives';
+import type { RuntimeConfig } from './config/runtime_config.js';
+import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
+
+/** nearcore's CongestionInfoV1. */
+export interface CongestionInfo {
+  readonly delayedReceiptsGas: bigint;
+  readonly bufferedReceiptsGas: bigint;
+  readonly receiptBytes: bigint;
+  readonly allowedShard: number;
+}
+
+export const DEFAULT_CONGESTION_INFO: CongestionInfo = {
+  delayedReceiptsGas: 0n,
+  bufferedReceiptsGas: 0n,
+  receiptBytes: 0n,
+  allowedShard: 0,
+};
+
+/** nearcore's CongestionControlConfig, the part this chain reads. */
+export interface CongestionControlConfig {
+  readonly maxCongestionIncomingGas: bigint;
+  readonly maxCongestionOutgoingGas: bigint;
+  readonly maxCongestionMemoryConsumption: bigint;
+  readonly maxCongestionMissedChunks: bigint;
+  readonly maxTxGas: bigint;
+  readonly minTxGas: bigint;
+  readonly rejectTxCongestionThreshold: number;
+}
+
+const parsed = new WeakMap<RuntimeConfig, CongestionControlConfig>();
+
+export function congestionControlConfig(config: RuntimeConfig): CongestionControlConfig {
+  let c = parsed.get(config);
+  if (!c) {
+    const v = (config.view as { congestion_control_config: Record<string, number | string> })
+      .congestion_control_config;
+    c = {
+      maxCongestionIncomingGas: BigInt(v.max_congestion_incoming_gas!),
+      maxCongestionOutgoingGas: BigInt(v.max_congestion_outgoing_gas!),
+      maxCongestionMemoryConsumption: BigInt(v.max_congestion_memory_consumption!),
+      maxCongestionMissedChunks: BigInt(v.max_congestion_missed_chunks!),
+      maxTxGas: BigInt(v.max_tx_gas!),
+      minTxGas: BigInt(v.min_tx_gas!),
+      rejectTxCongestionThreshold: Number(v.reject_tx_congestion_threshold),
+    };
+    parsed.set(config, c);
+  }
+  return c;
+}
+
+/** value / max as an f64, exactly 1 from max on (nearcore's clamped_f64_fraction). */
+export function clampedF64Fraction(value: bigint, max: bigint): number {
+  return max <= value ? 1 : Number(value) / Number(max);
+}
+
+/**
+ * nearcore's mix: left·(1−ratio) + right·ratio in f64, rounded. Number(bigint) rounds to nearest as
+ * Rust's `as f64` does, and for the non-negative totals here Math.round is Rust's f64::round.
+ */
+export function mix(left: bigint, right: bigint, ratio: number): bigint {
+  const total = Number(left) * (1 - ratio) + Number(right) * ratio;
+  return BigInt(Math.round(total));
+}
+
+export function incomingCongestion(info: CongestionInfo, c: CongestionControlConfig): number {
+  return clampedF64Fraction(info.delayedReceiptsGas, c.maxCongestionIncomingGas);
+}
+
+function outgoingCongestion(info: CongestionInfo, c: CongestionControlConfig): number {
+  return clampedF64Fraction(info.bufferedReceiptsGas, c.maxCongestionOutgoingGas);
+}
+
+function memoryCongestion(info: CongestionInfo, c: CongestionControlConfig): number {
+  return clampedF64Fraction(info.receiptBytes, c.maxCongestionMemoryConsumption);
+}
+
+function missedChunksCongestion(missedChunksCount: number, c: CongestionControlConfig): number {
+  if (missedChunksCount <= 1) return 0;
+  return clampedF64Fraction(BigInt(missedChunksCount), c.maxCongestionMissedChunks);
+}
+
+/** CongestionControl::process_tx_limit: the gas a chunk spends at most on converting transactions. */
+export function processTxLimit(info: CongestionInfo, c: CongestionControlConfig): bigint {
+  return mix(c.maxTxGas, c.minTxGas, incomingCongestion(info, c));
+}
+
+/**
+ * CongestionControl::shard_accepts_transactions, as the InvalidTxError nearcore's validate_tx gives
+ * a refused transaction (ShardCongested / ShardStuck), or null when the shard takes transactions.
+ */
+export function shardRejectsTransactions(
+  info: CongestionInfo,
+  missedChunksCount: number,
+  c: CongestionControlConfig,
+  shardId: number,
+): object | null {
+  const incoming = incomingCongestion(info, c);
+  const outgoing = outgoingCongestion(info, c);
+  const memory = memoryCongestion(info, c);
+  const missed = missedChunksCongestion(missedChunksCount, c);
+  let level = Math.max(incoming, outgoing, memory, missed);
+  if (Number.isNaN(level)) level = 1;
+  if (level < c.rejectTxCongestionThreshold) return null;
+  if (missed >= level) return { ShardStuck: { shard_id: shardId, missed_chunks: missedChunksCount } };
+  return { ShardCongested: { shard_id: shardId, congestion_level: level } };
+}
+
+/**
+ * compute_receipt_congestion_gas: for an action receipt, the gas it is sure to burn when it runs
+ * (prepaid exec fees with the receipt's own, a Delegate's prepaid send fees) plus the gas attached
+ * to its function calls; nothing for data, yield, resume and distribution receipts.
+ */
+export function receiptCongestionGas(receipt: Receipt, config: RuntimeConfig): bigint {
+  const r = receipt.receipt;
+  if (r.kind !== 'Action' || r.isPromiseYield) return 0n;
+  return (
+    totalPrepaidExecFees(config, r.actions, receipt.receiverId) +
+    config.fees.fees.new_action_receipt.execution +
+    totalPrepaidSendFees(config, r.actions) +
+    totalPrepaidGas(r.actions)
+  );
+}
+
+/**
+ * CongestionInfo::finalize_allowed_shard: the shard picked round robin by the seed (block height
+ * plus the shard's index in the layout).
+ */
+export function finalizeAllowedShard(
+  ownShard: number,
+  allShards: readonly number[],
+  congestionSeed: number,
+): number {
+  if (allShards.length === 0) return ownShard;
+  return allShards[congestionSeed % allShards.length]!;
+}
