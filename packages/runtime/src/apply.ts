@@ -21,7 +21,6 @@ import type { PromiseResult } from '@nearlite/vm';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import {
   type CongestionInfo,
-  congestionControlConfig,
   DEFAULT_CONGESTION_INFO,
   finalizeAllowedShard,
   processTxLimit,
@@ -232,7 +231,7 @@ export class Runtime {
     const accepted: number[] = [];
     const rejected: { index: number; error: unknown }[] = [];
     const congestion = limits.congestion;
-    const cc = congestion ? congestionControlConfig(this.o.config) : null;
+    const cc = congestion ? this.o.config.congestionControl : null;
     const gasLimit =
       congestion && cc
         ? processTxLimit(congestion.shards.get(congestion.shardId) ?? DEFAULT_CONGESTION_INFO, cc)

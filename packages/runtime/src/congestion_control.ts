@@ -5,7 +5,7 @@
 // scheduler to hold receipts back on it), so buffered_receipts_gas stays 0 and receipt_bytes counts
 // only the delayed receipts.
 import type { Receipt } from '@nearlite/primitives';
-import type { RuntimeConfig } from './config/runtime_config.js';
+import type { CongestionControlConfig, RuntimeConfig } from './config/runtime_config.js';
 import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 
 /** nearcore's CongestionInfoV1. */
@@ -22,38 +22,6 @@ export const DEFAULT_CONGESTION_INFO: CongestionInfo = {
   receiptBytes: 0n,
   allowedShard: 0,
 };
-
-/** nearcore's CongestionControlConfig, the part this chain reads. */
-export interface CongestionControlConfig {
-  readonly maxCongestionIncomingGas: bigint;
-  readonly maxCongestionOutgoingGas: bigint;
-  readonly maxCongestionMemoryConsumption: bigint;
-  readonly maxCongestionMissedChunks: bigint;
-  readonly maxTxGas: bigint;
-  readonly minTxGas: bigint;
-  readonly rejectTxCongestionThreshold: number;
-}
-
-const parsed = new WeakMap<RuntimeConfig, CongestionControlConfig>();
-
-export function congestionControlConfig(config: RuntimeConfig): CongestionControlConfig {
-  let c = parsed.get(config);
-  if (!c) {
-    const v = (config.view as { congestion_control_config: Record<string, number | string> })
-      .congestion_control_config;
-    c = {
-      maxCongestionIncomingGas: BigInt(v.max_congestion_incoming_gas!),
-      maxCongestionOutgoingGas: BigInt(v.max_congestion_outgoing_gas!),
-      maxCongestionMemoryConsumption: BigInt(v.max_congestion_memory_consumption!),
-      maxCongestionMissedChunks: BigInt(v.max_congestion_missed_chunks!),
-      maxTxGas: BigInt(v.max_tx_gas!),
-      minTxGas: BigInt(v.min_tx_gas!),
-      rejectTxCongestionThreshold: Number(v.reject_tx_congestion_threshold),
-    };
-    parsed.set(config, c);
-  }
-  return c;
-}
 
 /** value / max as an f64, exactly 1 from max on (nearcore's clamped_f64_fraction). */
 export function clampedF64Fraction(value: bigint, max: bigint): number {

@@ -137,22 +137,6 @@ function validateStateInit(c: RuntimeConfig, init: StateInit, receiverId: string
   return null;
 }
 
-const deployLimits = new WeakMap<RuntimeConfig, number>();
-
-/**
- * limit_config.max_deploy_actions_per_receipt, read from the view (neither the parsed runtime nor
- * VM config carries it); 100 where the view predates it, parameters.yaml's base value before 84.
- */
-function maxDeployActionsPerReceipt(c: RuntimeConfig): number {
-  let limit = deployLimits.get(c);
-  if (limit === undefined) {
-    const view = c.view as { wasm_config?: { limit_config?: { max_deploy_actions_per_receipt?: number } } };
-    limit = Number(view.wasm_config?.limit_config?.max_deploy_actions_per_receipt ?? 100);
-    deployLimits.set(c, limit);
-  }
-  return limit;
-}
-
 /** nearcore's validate_actions: count, per-action rules in order, then the total prepaid gas. */
 export function validateActions(
   c: RuntimeConfig,
@@ -172,7 +156,7 @@ export function validateActions(
   const deploys = actions.filter(
     (a) => a.type === 'DeployContract' || a.type === 'DeployGlobalContract',
   ).length;
-  const deployLimit = maxDeployActionsPerReceipt(c);
+  const deployLimit = c.maxDeployActionsPerReceipt;
   if (deploys > deployLimit) {
     return {
       TotalNumberOfDeployActionsExceeded: { number_of_deploy_actions: deploys, limit: deployLimit },

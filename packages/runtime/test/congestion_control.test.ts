@@ -7,7 +7,6 @@
 // transactions_gas_limit` before taking each transaction, so the one that crosses the limit is in.
 import {
   clampedF64Fraction,
-  congestionControlConfig,
   DEFAULT_CONGESTION_INFO,
   finalizeAllowedShard,
   mix,
@@ -19,7 +18,7 @@ import { TrieUpdate } from '@nearlite/trie';
 import t from 'tap';
 import { config, GAS_PRICE, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
 
-const cc = congestionControlConfig(config);
+const cc = config.congestionControl;
 const alice = keyFromSeed(1);
 const TRANSFER_GAS = 108_059_500_000n + 115_123_062_500n;
 const info = (delayed: bigint, bytes = 0n) => ({

@@ -6,7 +6,7 @@
 // → validate_receipt in NewReceipt mode → action_validation.rs validate_number_of_deploy_actions).
 import { type Action, encodeReceipt } from '@nearlite/primitives';
 import t from 'tap';
-import { keyFromSeed, NEAR, signTx, TestChain, vmRuntime, wat } from './helpers.js';
+import { contractChain, keyFromSeed, signTx, type TestChain, wat } from './helpers.js';
 import { FEES, SNAPSHOT } from './snapshot.js';
 
 const RETURNED = 1000n;
@@ -41,16 +41,7 @@ const CONTRACT = wat(`(module
 const alice = keyFromSeed(1);
 const bob = keyFromSeed(2);
 
-function chain(): TestChain {
-  const c = new TestChain(vmRuntime());
-  c.addAccount('alice.near', 100n * NEAR, alice);
-  c.addAccount('bob.near', 100n * NEAR, bob);
-  c.block([
-    signTx(alice, 'alice.near', 'alice.near', 1n, [{ type: 'DeployContract', code: CONTRACT }]).bytes,
-  ]);
-  c.settle();
-  return c;
-}
+const chain = (): TestChain => contractChain(CONTRACT);
 
 const call = (methodName: string, args = new Uint8Array(0)): Action => ({
   type: 'FunctionCall',

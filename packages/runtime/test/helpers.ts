@@ -58,6 +58,17 @@ export function vmRuntime(): Runtime {
     functionCall: new VmFunctionCallRunner(new ContractCache()),
   });
 }
+
+/** alice.near (seed 1) and bob.near (seed 2), 100 NEAR each, on the VM, alice running `code`. */
+export function contractChain(code: Uint8Array): TestChain {
+  const alice = keyFromSeed(1);
+  const c = new TestChain(vmRuntime());
+  c.addAccount('alice.near', 100n * NEAR, alice);
+  c.addAccount('bob.near', 100n * NEAR, keyFromSeed(2));
+  c.block([signTx(alice, 'alice.near', 'alice.near', 1n, [{ type: 'DeployContract', code }]).bytes]);
+  c.settle();
+  return c;
+}
 export const NEAR = 10n ** 24n;
 export const GAS_PRICE = 100_000_000n;
 

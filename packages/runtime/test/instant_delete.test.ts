@@ -1,5 +1,5 @@
 import t from 'tap';
-import { keyFromSeed, NEAR, signTx, TestChain, vmRuntime, wat } from './helpers.js';
+import { contractChain, keyFromSeed, signTx, type TestChain, wat } from './helpers.js';
 
 // bye: a batch on itself deleting it in favour of bob.near. bye_transfer: the same batch with a
 // Transfer before. bye_then: the delete as a callback of a batch on itself (it waits for data).
@@ -28,19 +28,10 @@ const CONTRACT = wat(`(module
     (local.set $p (call $then (local.get $p) (call $rlen (i64.const 0)) (i64.const 0)))
     (call $del (local.get $p) (i64.const 8) (i64.const 200))))`);
 
-const alice = keyFromSeed(1);
+const _alice = keyFromSeed(1);
 const bob = keyFromSeed(2);
 
-function chain(): TestChain {
-  const c = new TestChain(vmRuntime());
-  c.addAccount('alice.near', 100n * NEAR, alice);
-  c.addAccount('bob.near', 100n * NEAR, bob);
-  c.block([
-    signTx(alice, 'alice.near', 'alice.near', 1n, [{ type: 'DeployContract', code: CONTRACT }]).bytes,
-  ]);
-  c.settle();
-  return c;
-}
+const chain = (): TestChain => contractChain(CONTRACT);
 
 /** Sends bob's call of `method` and returns, for the chunk that runs it, alice's outcomes and whether she is left. */
 function callChunk(c: TestChain, method: string) {

@@ -10,7 +10,6 @@ import {
   stringifyJson,
 } from '@nearlite/primitives';
 import {
-  congestionControlConfig,
   decodeOutcome,
   outcomeView,
   type RuntimeConfig,
@@ -79,7 +78,7 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
       if (ctx.congestion) {
         const shard = chain.layout.accountIdToShardId(stx.transaction.receiverId);
         const info = ctx.congestion.get(shard);
-        const err = info && shardRejectsTransactions(info, 0, congestionControlConfig(config), shard);
+        const err = info && shardRejectsTransactions(info, 0, config.congestionControl, shard);
         if (err) return err;
       }
       const state = new TrieUpdate(flatStateReader(chain.store));

@@ -1,5 +1,6 @@
 // EXPERIMENTAL_congestion_level: nearcore's localized congestion level of a chunk's congestion info,
 // the largest of its three fractions. Missed chunks are left out, as nearcore's view leaves them out.
+import { clampedF64Fraction } from '@nearlite/runtime';
 
 /** The congestion-control parameters the level divides by (`congestion_control_config`). */
 export interface CongestionLimits {
@@ -14,17 +15,11 @@ export interface CongestionAmounts {
   readonly receiptBytes: bigint;
 }
 
-/** value / max as an f64, and 1 from max on. */
-function clampedFraction(value: bigint, max: number | bigint): number {
-  const limit = BigInt(max);
-  return limit <= value ? 1 : Number(value) / Number(limit);
-}
-
 export function congestionLevel(info: CongestionAmounts, limits: CongestionLimits): number {
   return Math.max(
-    clampedFraction(info.delayedReceiptsGas, limits.max_congestion_incoming_gas),
-    clampedFraction(info.bufferedReceiptsGas, limits.max_congestion_outgoing_gas),
-    clampedFraction(info.receiptBytes, limits.max_congestion_memory_consumption),
+    clampedF64Fraction(info.delayedReceiptsGas, BigInt(limits.max_congestion_incoming_gas)),
+    clampedF64Fraction(info.bufferedReceiptsGas, BigInt(limits.max_congestion_outgoing_gas)),
+    clampedF64Fraction(info.receiptBytes, BigInt(limits.max_congestion_memory_consumption)),
   );
 }
 

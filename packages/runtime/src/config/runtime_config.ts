@@ -7,6 +7,17 @@ import {
   type VMConfig,
 } from '@nearlite/vm';
 
+/** nearcore's CongestionControlConfig, the part this chain reads. */
+export interface CongestionControlConfig {
+  readonly maxCongestionIncomingGas: bigint;
+  readonly maxCongestionOutgoingGas: bigint;
+  readonly maxCongestionMemoryConsumption: bigint;
+  readonly maxCongestionMissedChunks: bigint;
+  readonly maxTxGas: bigint;
+  readonly minTxGas: bigint;
+  readonly rejectTxCongestionThreshold: number;
+}
+
 /** The protocol version whose parameters DEFAULT_RUNTIME_CONFIG_VIEW holds. */
 export const PROTOCOL_VERSION = 86;
 
@@ -32,6 +43,9 @@ export interface RuntimeConfig {
   readonly maxArgumentsLength: number;
   readonly maxContractSize: number;
   readonly maxNumberBytesMethodNames: number;
+  /** limit_config.max_deploy_actions_per_receipt: 100 where the view predates it (before 84). */
+  readonly maxDeployActionsPerReceipt: number;
+  readonly congestionControl: CongestionControlConfig;
   /** Receipts buy their gas at no less than this (NEP-536 / AccountCostIncrease). */
   readonly minGasPurchasePrice: bigint;
   /** What creating an account costs at least, taken from the receipt's price surplus. */
@@ -51,6 +65,7 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
       ml_dsa_65_verification_cost?: number | string;
     };
     wasm_config: { limit_config: Record<string, number> };
+    congestion_control_config: Record<string, number | string>;
     account_creation_config: { registrar_account_id: string; min_allowed_top_level_account_length: number };
   };
   const limits = v.wasm_config.limit_config;
@@ -77,9 +92,23 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     maxArgumentsLength: limits.max_arguments_length ?? 4_194_304,
     maxContractSize: limits.max_contract_size ?? 4_194_304,
     maxNumberBytesMethodNames: limits.max_number_bytes_method_names ?? 2000,
+    maxDeployActionsPerReceipt: limits.max_deploy_actions_per_receipt ?? 100,
+    congestionControl: parseCongestionControl(v.congestion_control_config),
     // Both are zero (absent from the view) before protocol 85.
     minGasPurchasePrice: BigInt(v.min_gas_purchase_price ?? '0'),
     accountCreationCharge: BigInt(v.account_creation_charge ?? '0'),
     view,
+  };
+}
+
+function parseCongestionControl(v: Record<string, number | string>): CongestionControlConfig {
+  return {
+    maxCongestionIncomingGas: BigInt(v.max_congestion_incoming_gas!),
+    maxCongestionOutgoingGas: BigInt(v.max_congestion_outgoing_gas!),
+    maxCongestionMemoryConsumption: BigInt(v.max_congestion_memory_consumption!),
+    maxCongestionMissedChunks: BigInt(v.max_congestion_missed_chunks!),
+    maxTxGas: BigInt(v.max_tx_gas!),
+    minTxGas: BigInt(v.min_tx_gas!),
+    rejectTxCongestionThreshold: Number(v.reject_tx_congestion_threshold),
   };
 }
