@@ -1,7 +1,14 @@
 // Produces block H on top of head P, nearcore's way round: the header (and so the hash) only
 // depends on P and on the chunk headers, which report the results of applying P's chunks; block H's
 // own chunks are applied after its hash is known.
-import { BorshWriter, type CryptoHash, concatBytes, sha256, ZERO_HASH } from '@nearlite/primitives';
+import {
+  BorshWriter,
+  type CryptoHash,
+  concatBytes,
+  type PublicKey,
+  sha256,
+  ZERO_HASH,
+} from '@nearlite/primitives';
 import type { BlockHeader } from './block_header.js';
 import { computeBlockHash, innerRestHash } from './block_header.js';
 import { merkleTreeRoot, type PartialMerkleTree } from './block_merkle_tree.js';
@@ -38,6 +45,8 @@ export interface ProduceInput {
   readonly signer: Signer;
   /** In the first block of an epoch: what the ended epoch minted (its rewards); otherwise 0. */
   readonly mintedAmount?: bigint;
+  /** The next epoch's block producers, whose hash the header commits to; default: the genesis validators. */
+  readonly nextBlockProducers?: readonly { accountId: string; publicKey: PublicKey; amount: bigint }[];
 }
 
 export interface ProducedBlock {
@@ -89,7 +98,7 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
     gasLimit += c.inner.gasLimit;
     burnt += c.inner.prevBalanceBurnt;
   }
-  const validators = config.validators;
+  const validators = input.nextBlockProducers ?? config.validators;
   const lite = {
     height,
     epochId: input.epochId,

@@ -25,8 +25,15 @@ import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
-import { epochHeightOf, epochIdOf, epochOf, minimumStake, validatorSelectionConfig } from './epoch.js';
-import { EpochRewards, epochStartReward } from './epoch_rewards.js';
+import {
+  epochHeightOf,
+  epochIdOf,
+  epochOf,
+  minimumStake,
+  type ValidatorSelectionConfig,
+  validatorSelectionConfig,
+} from './epoch.js';
+import { EpochRewards, epochStartReward, validatorsAtStakes } from './epoch_rewards.js';
 import type { Genesis } from './genesis/config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
@@ -146,9 +153,8 @@ export class Chain implements ChainHandle {
   /** Block time gained by sandbox fast-forwards (nearcore's accrued_fastforward_delta × delay). */
   private timeShiftNs = 0n;
   private readonly genesisHashValue: CryptoHash;
-  /** What every chunk's Stake actions are held to: the same in each epoch (see minimumStake). */
-  private readonly minimumStake: bigint;
   private readonly epochRewards: EpochRewards;
+  private readonly selection: ValidatorSelectionConfig;
 
   private constructor(
     private readonly opts: ChainOptions,
@@ -162,15 +168,17 @@ export class Chain implements ChainHandle {
     this.headTip = head;
     this.genesisHashValue = genesisHash;
     const cfg = opts.genesis.config;
-    this.minimumStake = minimumStake(
-      cfg.validators.map((v) => v.amount),
-      validatorSelectionConfig(cfg.raw, cfg.validators.length),
-    );
+    this.selection = validatorSelectionConfig(cfg.raw, cfg.validators.length);
     this.epochRewards = new EpochRewards(cfg, chainStore.store, layout.shardIds.length, (h) => {
       const hash = this.chainStore.blockHashByHeight(h);
       const header = hash && this.chainStore.blockHeader(hash);
       return header
-        ? { hash, timestamp: header.lite.timestamp, totalSupply: header.rest.totalSupply }
+        ? {
+            hash,
+            timestamp: header.lite.timestamp,
+            totalSupply: header.rest.totalSupply,
+            proposals: header.rest.validatorProposals,
+          }
         : undefined;
     });
     this.events.setMaxListeners(0);
@@ -321,6 +329,8 @@ export class Chain implements ChainHandle {
       this.genesisHashValue,
       hashAt,
     );
+    const stakes = this.epochRewards.stakesOf(epochId).stakes;
+    const nextStakes = this.epochRewards.stakesOf(nextEpochId).stakes;
     const lastFinalBlock = height - 2 > cfg.genesisHeight ? this.hashAt(height - 2) : this.genesisHashValue;
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
@@ -386,6 +396,7 @@ export class Chain implements ChainHandle {
       lastFinalBlock,
       shards: shardInputs,
       signer,
+      nextBlockProducers: validatorsAtStakes(cfg, nextStakes),
       ...(epochReward ? { mintedAmount: epochReward.mintedAmount } : {}),
     });
 
@@ -427,9 +438,18 @@ export class Chain implements ChainHandle {
           randomSeed: header.rest.randomValue,
           accountShard: (id: string) => this.layout.accountIdToShardId(id),
           shardIds: this.layout.shardIds,
-          minimumStake: this.minimumStake,
+          // nearcore's minimum_stake: the next epoch's seat price over minimum_stake_divisor.
+          minimumStake: minimumStake([...nextStakes.values()], this.selection),
+          validators: stakes,
           ...(prevExtra.congestionInfo ? { congestionInfo: prevExtra.congestionInfo } : {}),
-          ...(epochReward ? { validatorAccountsUpdate: epochReward.validatorAccountsUpdate } : {}),
+          ...(epochReward
+            ? {
+                validatorAccountsUpdate: {
+                  ...epochReward.validatorAccountsUpdate,
+                  lastProposals: new Map(prevExtra.validatorProposals.map((p) => [p.accountId, p.stake])),
+                },
+              }
+            : {}),
         },
         state,
         input.transactions,

@@ -1,9 +1,10 @@
 // Validator rewards and minting at the end of an epoch, as nearcore's epoch manager computes them
 // (chain/epoch-manager reward_calculator.rs calculate_reward, validator_stats.rs, and lib.rs
-// finalize_epoch / compute_stake_return_info). The reward of epoch T is minted in the first block of
-// T + 1 (its header's total supply) and paid by that block's chunks; in the epoch info of T + 2 it also
-// raises each validator's stake, which weighs the rewards from then on.
-import { type CryptoHash, concatBytes, toHex, utf8 } from '@nearlite/primitives';
+// finalize_epoch / compute_stake_return_info, validator_selection.rs apply_epoch_update_to_proposals).
+// The reward of epoch T is minted in the first block of T + 1 (its header's total supply) and paid by
+// that block's chunks; in the epoch info of T + 2 it also raises each validator's stake, which weighs
+// the rewards from then on. The same step returns locked balance nobody's stake holds any more.
+import { type CryptoHash, concatBytes, type PublicKey, toHex, utf8 } from '@nearlite/primitives';
 import type { ValidatorAccountsUpdate } from '@nearlite/runtime';
 import { DBCol, type Store, type StoreUpdate } from '@nearlite/store';
 import { epochOf } from './epoch.js';
@@ -192,6 +193,8 @@ export interface RewardBlockInfo {
   readonly hash: CryptoHash;
   readonly timestamp: bigint;
   readonly totalSupply: bigint;
+  /** The header's validator proposals (the Stake actions its chunks' previous chunks ran). */
+  readonly proposals?: readonly { readonly accountId: string; readonly stake: bigint }[];
 }
 
 export interface EpochRewardRow extends EpochReward {
@@ -200,6 +203,16 @@ export interface EpochRewardRow extends EpochReward {
    * of the epoch before. With it, the next epoch's reward needs no older block.
    */
   readonly nextStakes: ReadonlyMap<string, bigint>;
+  /**
+   * The epoch info this row's key names (nearcore's EpochId of T + 2 is the hash of T's last block):
+   * its validators' stakes, and its stake_change, which also names every proposal of T left out.
+   */
+  readonly epochInfo: EpochStakes;
+}
+
+export interface EpochStakes {
+  readonly stakes: ReadonlyMap<string, bigint>;
+  readonly stakeChange: ReadonlyMap<string, bigint>;
 }
 
 const ROW_PREFIX = utf8('EPOCH_REWARD');
@@ -211,6 +224,8 @@ function encodeRow(r: EpochRewardRow): Uint8Array {
       minted: r.mintedAmount.toString(),
       reward: entries(r.validatorReward),
       next: entries(r.nextStakes),
+      info: entries(r.epochInfo.stakes),
+      change: entries(r.epochInfo.stakeChange),
     }),
   );
 }
@@ -220,18 +235,62 @@ function decodeRow(b: Uint8Array): EpochRewardRow {
     minted: string;
     reward: string[][];
     next: string[][];
+    info?: string[][];
+    change?: string[][];
   };
   const map = (e: string[][]) => new Map(e.map(([k, v]) => [k!, BigInt(v!)]));
-  return { mintedAmount: BigInt(o.minted), validatorReward: map(o.reward), nextStakes: map(o.next) };
+  const validatorReward = map(o.reward);
+  const nextStakes = map(o.next);
+  // Rows written before proposals were followed: the validators kept their stakes plus rewards.
+  const stakes = o.info ? map(o.info) : grownBy(nextStakes, validatorReward);
+  const stakeChange = o.change ? map(o.change) : stakes;
+  return { mintedAmount: BigInt(o.minted), validatorReward, nextStakes, epochInfo: { stakes, stakeChange } };
+}
+
+function grownBy(
+  stakes: ReadonlyMap<string, bigint>,
+  reward: ReadonlyMap<string, bigint>,
+): Map<string, bigint> {
+  return new Map([...stakes].map(([id, s]) => [id, s + (reward.get(id) ?? 0n)]));
 }
 
 /**
- * Rewards of this chain's epochs, by 0-based index. Every epoch has the genesis validators, each
- * producing every block and chunk and endorsing every chunk (as the `validators` view reports), so
- * none is kicked out and each is fully online; their stakes grow by their rewards two epochs on
- * (validator_selection.rs apply_epoch_update_to_proposals). Each epoch's result is kept in the
- * store under its last block's hash, as nearcore keeps it in the epoch info named by that hash, so
- * stakes carry over once old blocks are collected.
+ * The stakes of the epoch `epochId` names: its row's, or the genesis validators' for the first two
+ * epochs (ids zero and the genesis hash) and for any epoch whose row this store never kept.
+ */
+export function epochStakes(store: Store, cfg: GenesisConfig, epochId: CryptoHash): EpochStakes {
+  const b = store.get(DBCol.BlockMisc, concatBytes(ROW_PREFIX, epochId));
+  if (b) return decodeRow(b).epochInfo;
+  return genesisEpochStakes(cfg);
+}
+
+/** The genesis validators (their order and keys) at the stakes of an epoch. */
+export function validatorsAtStakes(
+  cfg: GenesisConfig,
+  stakes: ReadonlyMap<string, bigint>,
+): { accountId: string; publicKey: PublicKey; amount: bigint }[] {
+  return cfg.validators.map((v) => ({
+    accountId: v.accountId,
+    publicKey: v.publicKey,
+    amount: stakes.get(v.accountId) ?? v.amount,
+  }));
+}
+
+function genesisEpochStakes(cfg: GenesisConfig): EpochStakes {
+  const stakes = new Map<string, bigint>();
+  for (const v of cfg.validators) stakes.set(v.accountId, v.amount);
+  return { stakes, stakeChange: stakes };
+}
+
+/**
+ * Rewards and stakes of this chain's epochs, by 0-based index. The genesis validators are the
+ * validators of every epoch, each producing every block and chunk and endorsing every chunk (as the
+ * `validators` view reports), so none is kicked out and each is fully online. Their stakes follow
+ * nearcore's apply_epoch_update_to_proposals: the epoch info of T + 2 takes each one's last proposal
+ * of T, or its stake in T + 1, plus its reward for T. Anyone else's proposal is left out with a stake
+ * change of zero, as one under the seat price is, so its stake is returned when T + 1 starts. Each
+ * epoch's result is kept in the store under its last block's hash, as nearcore keeps it in the epoch
+ * info named by that hash, so stakes carry over once old blocks are collected.
  */
 export class EpochRewards {
   private readonly calc: RewardCalculator;
@@ -251,9 +310,7 @@ export class EpochRewards {
   }
 
   private genesisStakes(): Map<string, bigint> {
-    const stakes = new Map<string, bigint>();
-    for (const v of this.cfg.validators) stakes.set(v.accountId, v.amount);
-    return stakes;
+    return new Map(genesisEpochStakes(this.cfg).stakes);
   }
 
   private lastHeight(index: number): number {
@@ -294,6 +351,41 @@ export class EpochRewards {
     return row!;
   }
 
+  /** The stakes of the epoch `epochId` names, including a row worked out for the block in the making. */
+  stakesOf(epochId: CryptoHash): EpochStakes {
+    return this.known.get(toHex(epochId))?.epochInfo ?? epochStakes(this.store, this.cfg, epochId);
+  }
+
+  /** The last proposal of each account in the blocks of epoch `index` (EpochInfoAggregator). */
+  private proposalsOf(index: number): Map<string, bigint> {
+    const out = new Map<string, bigint>();
+    const start = this.cfg.genesisHeight + 1 + index * this.cfg.epochLength;
+    for (let h = start; h <= this.lastHeight(index); h++)
+      for (const p of this.blockAt(h)?.proposals ?? []) out.set(p.accountId, p.stake);
+    return out;
+  }
+
+  /** The stakes of epoch info `index`: the genesis validators' for the first two epochs. */
+  private infoOf(index: number): EpochStakes {
+    if (index < 2 || !this.blockAt(this.lastHeight(index - 2))) return genesisEpochStakes(this.cfg);
+    return this.of(index - 2).epochInfo;
+  }
+
+  /**
+   * nearcore's compute_stake_return_info once epoch `index` has ended: each account named in the
+   * stake changes of the epoch infos of `index`, `index + 1` and `index + 2`, with the largest stake
+   * it holds in them. Locked balance above it (and above the account's last proposal) is returned.
+   */
+  stakeReturnInfo(index: number): Map<string, bigint> {
+    const out = new Map<string, bigint>();
+    for (const i of [index, index + 1, index + 2])
+      for (const [id, s] of this.infoOf(i).stakeChange) {
+        const was = out.get(id);
+        if (was === undefined || s > was) out.set(id, s);
+      }
+    return out;
+  }
+
   /** Writes the epochs worked out since the last call, to be committed with the block. */
   save(update: StoreUpdate): void {
     for (const [hash, row] of this.unsaved)
@@ -331,10 +423,18 @@ export class EpochRewards {
       this.epochConfig.onlineThresholds,
       this.epochConfig.maxInflationRate,
     );
-    const nextStakes = new Map(stakes);
-    if (index > 0 && prev)
-      for (const [id, s] of nextStakes) nextStakes.set(id, s + (prev.validatorReward.get(id) ?? 0n));
-    const row = { ...r, nextStakes };
+    // The epoch info of T + 1 was made when T − 1 ended; T + 2's is made here.
+    const nextStakes = index > 0 && prev ? new Map(prev.epochInfo.stakes) : new Map(stakes);
+    const proposals = this.proposalsOf(index);
+    const infoStakes = new Map<string, bigint>();
+    const stakeChange = new Map<string, bigint>();
+    for (const id of proposals.keys()) if (!nextStakes.has(id)) stakeChange.set(id, 0n);
+    for (const [id, s] of nextStakes) {
+      const stake = (proposals.get(id) ?? s) + (r.validatorReward.get(id) ?? 0n);
+      infoStakes.set(id, stake);
+      stakeChange.set(id, stake);
+    }
+    const row = { ...r, nextStakes, epochInfo: { stakes: infoStakes, stakeChange } };
     this.known.set(toHex(last.hash), row);
     this.unsaved.push([last.hash, row]);
     return row;
@@ -345,8 +445,8 @@ export class EpochRewards {
 export interface EpochStartReward {
   /** Added to the block's total supply (nearcore's minted_amount). */
   readonly mintedAmount: bigint;
-  /** Passed to every chunk's apply (nearcore's validator_accounts_update). */
-  readonly validatorAccountsUpdate: ValidatorAccountsUpdate;
+  /** Passed to every chunk's apply (nearcore's validator_accounts_update), with its chunk's last proposals. */
+  readonly validatorAccountsUpdate: Omit<ValidatorAccountsUpdate, 'lastProposals'>;
 }
 
 /**
@@ -367,9 +467,11 @@ export function epochStartReward(
   return {
     mintedAmount: reward.mintedAmount,
     validatorAccountsUpdate: {
-      // nearcore's stake_info: the accounts in the stake changes of the last three epoch infos, here
-      // always the genesis validators.
-      stakeInfo: new Set(cfg.validators.map((v) => v.accountId)),
+      // For the first block the three epoch infos are the genesis one.
+      stakeInfo:
+        epoch.index > 0
+          ? rewards.stakeReturnInfo(epoch.index - 1)
+          : new Map(genesisEpochStakes(cfg).stakeChange),
       validatorRewards: reward.validatorReward,
       protocolTreasuryAccountId: cfg.protocolTreasuryAccount,
     },

@@ -6,6 +6,7 @@ import {
   type BlockChunkValidatorStats,
   calculateReward,
   EpochRewards,
+  epochStakes,
   getValidatorOnlineRatio,
   NUM_SECONDS_IN_A_YEAR,
   type RewardCalculator,
@@ -310,5 +311,68 @@ t.test(
         ['b', 1802n],
       ]),
     );
+  },
+);
+
+t.test(
+  'EpochRewards: proposals set stakes two epochs on; others are left out and their stake is returned',
+  async (t) => {
+    // As above: 900 for the validators each epoch, split by stake, and 100 for the treasury ('a').
+    const cfg = {
+      chainId: 'test-chain-unit0',
+      protocolVersion: 86,
+      genesisHeight: 0,
+      epochLength: 2,
+      protocolTreasuryAccount: 'a',
+      validators: [
+        { accountId: 'a', amount: 1n },
+        { accountId: 'b', amount: 2n },
+      ],
+      raw: {
+        protocol_reward_rate: [1, 10],
+        max_inflation_rate: [1, 20],
+        online_min_threshold: [90, 100],
+        online_max_threshold: [99, 100],
+        chunk_validator_only_kickout_threshold: 80,
+      },
+    } as unknown as GenesisConfig;
+    // Epoch 0 (heights 1–2): 'c', no validator, proposes 5. Epoch 1 (3–4): 'b' proposes 10, twice.
+    const proposals: Record<number, { accountId: string; stake: bigint }[]> = {
+      1: [{ accountId: 'c', stake: 5n }],
+      3: [{ accountId: 'b', stake: 20n }],
+      4: [{ accountId: 'b', stake: 10n }],
+    };
+    const block = (h: number) => ({
+      hash: new Uint8Array(32).fill(h),
+      timestamp: BigInt(h) * NS,
+      totalSupply: 315_360_000_000n,
+      proposals: proposals[h] ?? [],
+    });
+    const store = await Store.memory();
+    const rewards = new EpochRewards(cfg, store, 1, block);
+    const m = (...e: [string, bigint][]) => new Map(e);
+    // apply_epoch_update_to_proposals: the info of epoch 2 takes epoch 1's stakes plus epoch 0's
+    // reward; 'c' is not selected, so its stake change is 0.
+    t.same(rewards.of(0).epochInfo.stakes, m(['a', 301n], ['b', 602n]));
+    t.same(rewards.of(0).epochInfo.stakeChange, m(['c', 0n], ['a', 301n], ['b', 602n]));
+    // Epoch 3: 'b' stakes its last proposal of epoch 1 plus its reward for epoch 1.
+    t.same(rewards.of(1).epochInfo.stakes, m(['a', 601n], ['b', 610n]));
+    // compute_stake_return_info: the largest stake in the infos of the ended epoch and the two after.
+    t.same(rewards.stakeReturnInfo(0), m(['a', 301n], ['b', 602n], ['c', 0n]));
+    t.same(
+      rewards.stakeReturnInfo(1),
+      m(['a', 601n], ['b', 610n], ['c', 0n]),
+      'c is named while an info holds it',
+    );
+    // Epoch 3's reward is split by its stakes, 601 : 610 (calculate_reward, rounded down).
+    t.same(rewards.of(3).validatorReward, m(['a', (900n * 601n) / 1211n], ['b', (900n * 610n) / 1211n]));
+    t.equal(rewards.of(3).mintedAmount, 100n + 446n + 453n);
+
+    // The rows are kept, and epochStakes reads an epoch's by its id (its T − 2 last block's hash).
+    const update = new StoreUpdate();
+    rewards.save(update);
+    await store.commit(update);
+    t.same(epochStakes(store, cfg, block(4).hash).stakes, m(['a', 601n], ['b', 610n]));
+    t.same(epochStakes(store, cfg, new Uint8Array(32)).stakes, m(['a', 1n], ['b', 2n]), 'the genesis epochs');
   },
 );

@@ -14,7 +14,14 @@ export function producerCallFunction(
 ): (ref: BlockReference, accountId: string, methodName: string, args: Uint8Array) => Promise<object> {
   return (ref, accountId, methodName, args) => {
     const at = views.queryAt(ref, accountId);
-    const { input, get } = prepareViewCall(at, chain.genesis, accountId, methodName, args);
+    const { input, get } = prepareViewCall(
+      at,
+      chain.genesis,
+      accountId,
+      methodName,
+      args,
+      views.validatorStakes(at),
+    );
     const req = { ...input, validators: [...input.validators] };
     const path = chain.store.sharedPath();
     if (path === null || !(at.trie instanceof Trie)) return pool.call(req, get, onGas);

@@ -63,6 +63,8 @@ export interface ApplyContext {
   readonly congestionInfo?: CongestionInfo;
   /** Set in the first block of an epoch: the ended epoch's rewards (nearcore's validator_accounts_update). */
   readonly validatorAccountsUpdate?: ValidatorAccountsUpdate;
+  /** The epoch's validators and stakes (`validator_stake`); absent: the runtime's own. */
+  readonly validators?: ReadonlyMap<string, bigint>;
 }
 
 export interface AppliedOutcome {
@@ -148,7 +150,8 @@ export class Runtime {
 
   private execContext(ctx: ApplyContext): ExecContext {
     if (this.exec?.ctx !== ctx) {
-      const { config, chainId, validators, functionCall } = this.o;
+      const { config, chainId, functionCall } = this.o;
+      const validators = ctx.validators ?? this.o.validators;
       const value = { ...ctx, config, chainId, validators, ...(functionCall ? { functionCall } : {}) };
       this.exec = { ctx, value };
     }

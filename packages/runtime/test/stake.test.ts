@@ -78,3 +78,55 @@ t.test('a stake the balance cannot cover is TriesToStake, whatever the minimum',
     },
   });
 });
+
+// runtime/runtime/src/lib.rs update_validator_accounts: locked balance above both the largest stake
+// of the last three epoch infos (stake_info) and the account's last proposal goes back to its amount;
+// a validator's reward is added to its locked balance first.
+t.test('the first chunk of an epoch returns stake no epoch info holds', async (t) => {
+  const update = (
+    stakeInfo: [string, bigint][],
+    lastProposals: [string, bigint][] = [],
+    rewards: [string, bigint][] = [],
+  ) => ({
+    stakeInfo: new Map(stakeInfo),
+    lastProposals: new Map(lastProposals),
+    validatorRewards: new Map(rewards),
+    protocolTreasuryAccountId: 'treasury.near',
+  });
+  const c = chain();
+  t.equal(stake(c, 5n * NEAR).status.kind, 'SuccessValue');
+  c.block([]); // the stake's gas refund
+  const amount = c.account('alice.near')!.amount;
+
+  // A proposal the epoch info left out (stake change 0), but made in the chunk before: kept.
+  c.ctxExtra = { validatorAccountsUpdate: update([['alice.near', 0n]], [['alice.near', 5n * NEAR]]) };
+  c.block([]);
+  t.equal(c.account('alice.near')!.locked, 5n * NEAR, 'the last proposal holds the stake');
+
+  // A validator: its reward joins its stake, which the next epoch info holds with it.
+  c.ctxExtra = {
+    validatorAccountsUpdate: update([['alice.near', 5n * NEAR + 7n]], [], [['alice.near', 7n]]),
+  };
+  c.block([]);
+  t.same(
+    { amount: c.account('alice.near')!.amount, locked: c.account('alice.near')!.locked },
+    { amount, locked: 5n * NEAR + 7n },
+    'the reward is locked',
+  );
+
+  // The largest stake of the three epoch infos is 2 NEAR: the rest comes back.
+  c.ctxExtra = { validatorAccountsUpdate: update([['alice.near', 2n * NEAR]]) };
+  c.block([]);
+  t.same(
+    { amount: c.account('alice.near')!.amount, locked: c.account('alice.near')!.locked },
+    { amount: amount + 3n * NEAR + 7n, locked: 2n * NEAR },
+  );
+
+  c.ctxExtra = { validatorAccountsUpdate: update([['alice.near', 0n]]) };
+  c.block([]);
+  t.same(
+    { amount: c.account('alice.near')!.amount, locked: c.account('alice.near')!.locked },
+    { amount: amount + 5n * NEAR + 7n, locked: 0n },
+    'nothing staked: all of it',
+  );
+});

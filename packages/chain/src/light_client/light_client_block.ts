@@ -16,6 +16,7 @@ import {
 } from '@nearlite/primitives';
 import { type BlockHeader, encodeInnerLite, innerRestHash } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
+import { epochStakes, validatorsAtStakes } from '../epoch_rewards.js';
 import { validatorStakeView } from '../validator_stake.js';
 import { blockHeaderLiteView } from './views.js';
 
@@ -46,9 +47,11 @@ function headerOf(chain: ChainHandle, hash: CryptoHash): BlockHeader {
 
 const sameEpoch = (a: BlockHeader, b: BlockHeader) => toHex(a.lite.epochId) === toHex(b.lite.epochId);
 
-/** The epoch's block producers as ValidatorStakeViews (nearlite's validator set is the genesis one). */
-function blockProducersView(chain: ChainHandle): object[] {
-  return chain.genesis.config.validators.map((v) =>
+/** The block producers of the epoch after `b`'s as ValidatorStakeViews (the genesis validators at its stakes). */
+function blockProducersView(chain: ChainHandle, b: BlockHeader): object[] {
+  const cfg = chain.genesis.config;
+  const stakes = epochStakes(chain.store, cfg, b.lite.nextEpochId).stakes;
+  return validatorsAtStakes(cfg, stakes).map((v) =>
     validatorStakeView({ accountId: v.accountId, publicKey: v.publicKey, stake: v.amount }),
   );
 }
@@ -62,7 +65,7 @@ function lightClientBlockView(chain: ChainHandle, b: BlockHeader): object {
   return {
     ...blockHeaderLiteView(b),
     next_block_inner_hash: base58Encode(nextInner),
-    next_bps: blockProducersView(chain),
+    next_bps: blockProducersView(chain, b),
     approvals_after_next: afterNext.rest.approvals.map((a) => (a ? formatSignature(a) : null)),
   };
 }

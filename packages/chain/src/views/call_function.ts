@@ -18,6 +18,8 @@ export function prepareViewCall(
   accountId: string,
   methodName: string,
   args: Uint8Array,
+  /** The block's epoch's validators and stakes; absent: the genesis validators. */
+  validators?: ReadonlyMap<string, bigint>,
 ): PreparedViewCall {
   const raw = at.trie.get(trieKeyAccount(accountId));
   const blockHash = base58Encode(at.header.hash);
@@ -40,8 +42,7 @@ export function prepareViewCall(
       blockTimestamp: at.header.lite.timestamp,
       epochHeight: epochHeightOf(at.header.lite.height, cfg.genesisHeight, cfg.epochLength),
       chainId: cfg.chainId,
-      // Every epoch of this chain has the genesis validators (chain/src/epoch.ts).
-      validators: new Map(cfg.validators.map((v) => [v.accountId, v.amount])),
+      validators: validators ?? new Map(cfg.validators.map((v) => [v.accountId, v.amount])),
     },
     get: (key) => at.trie.get(key),
   };

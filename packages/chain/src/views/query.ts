@@ -46,7 +46,8 @@ export interface StateReader {
 export interface QueryAt {
   readonly header: {
     readonly hash: BlockHeader['hash'];
-    readonly lite: Pick<BlockHeader['lite'], 'height' | 'timestamp'>;
+    readonly lite: Pick<BlockHeader['lite'], 'height' | 'timestamp'> &
+      Partial<Pick<BlockHeader['lite'], 'epochId'>>;
   };
   readonly trie: StateReader;
 }

@@ -1,8 +1,18 @@
 // The `validators` view of this chain's epochs: every epoch has the genesis validators
 // (chain/src/epoch.ts), each producing every block and chunk, so the counts follow from the height.
+// Their stakes are the epoch's (epoch_rewards.ts): genesis stakes grown by rewards and proposals.
 
 import { epochHeightOf, epochOf } from '../epoch.js';
 import type { GenesisConfig } from '../genesis/config.js';
+import { type ValidatorStake, validatorStakeView } from '../validator_stake.js';
+
+/** What an epoch's view needs beyond the genesis: its stakes, the next epoch's, and its proposals. */
+export interface EpochValidatorFacts {
+  readonly stakes: ReadonlyMap<string, bigint>;
+  readonly nextStakes: ReadonlyMap<string, bigint>;
+  /** The last of each account's proposals in the epoch so far, by account id. */
+  readonly proposals: readonly ValidatorStake[];
+}
 
 /**
  * `finished`: the answer for an epoch that has ended, which nearcore reads from the epoch's stored
@@ -14,7 +24,10 @@ export function validatorsView(
   shardIds: readonly number[],
   height: number,
   finished = false,
+  facts?: EpochValidatorFacts,
 ): object {
+  const stake = (v: { accountId: string; amount: bigint }, of?: ReadonlyMap<string, bigint>) =>
+    (of?.get(v.accountId) ?? v.amount).toString();
   const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
   const produced = Math.max(0, height - epoch.startHeight + 1);
   const shards = shardIds;
@@ -25,7 +38,7 @@ export function validatorsView(
       account_id: v.accountId,
       public_key: v.publicKeyText,
       is_slashed: false,
-      stake: v.amount.toString(),
+      stake: stake(v, facts?.stakes),
       shards: [...shards],
       num_produced_blocks: produced,
       num_expected_blocks: produced,
@@ -42,12 +55,12 @@ export function validatorsView(
     next_validators: cfg.validators.map((v) => ({
       account_id: v.accountId,
       public_key: v.publicKeyText,
-      stake: v.amount.toString(),
+      stake: stake(v, facts?.nextStakes),
       shards: [...shards],
     })),
     current_fishermen: [],
     next_fishermen: [],
-    current_proposals: [],
+    current_proposals: (facts?.proposals ?? []).map(validatorStakeView),
     prev_epoch_kickout: [],
     epoch_start_height: epoch.startHeight,
     epoch_height: epochHeightOf(height, cfg.genesisHeight, cfg.epochLength),
@@ -81,7 +94,7 @@ export function endedEpochLastHeight(
 }
 
 /** EXPERIMENTAL_validators_ordered: the epoch's block producers, each once, in settlement order. */
-export function validatorsOrderedView(cfg: GenesisConfig): object[] {
+export function validatorsOrderedView(cfg: GenesisConfig, stakes?: ReadonlyMap<string, bigint>): object[] {
   const seen = new Set<string>();
   return cfg.validators
     .filter((v) => !seen.has(v.accountId) && seen.add(v.accountId))
@@ -89,7 +102,7 @@ export function validatorsOrderedView(cfg: GenesisConfig): object[] {
       validator_stake_struct_version: 'V1',
       account_id: v.accountId,
       public_key: v.publicKeyText,
-      stake: v.amount.toString(),
+      stake: (stakes?.get(v.accountId) ?? v.amount).toString(),
     }));
 }
 

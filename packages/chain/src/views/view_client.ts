@@ -18,11 +18,13 @@ import { DBCol, DecodedRows, LruCache } from '@nearlite/store';
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
+import { epochStakes } from '../epoch_rewards.js';
 import { dbNotFound, lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { congestionLevel, congestionLimits } from './congestion_level.js';
+import { epochValidatorFacts } from './epoch_validators.js';
 import {
   type QueryAt,
   type StatePage,
@@ -167,13 +169,15 @@ export class ViewClient {
   /** EXPERIMENTAL_validators_ordered at a block (the head when null); UNKNOWN_EPOCH if unknown. */
   validatorsOrdered(blockId: BlockId | null): object[] {
     const chain = this.o.chain;
+    let header = chain.headHeader();
     if (blockId !== null) {
       const hash = typeof blockId === 'number' ? chain.chainStore.blockHashByHeight(blockId) : blockId;
-      if (!hash || !chain.chainStore.blockHeader(hash)) {
-        throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
-      }
+      const found = hash && chain.chainStore.blockHeader(hash);
+      if (!found) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
+      header = found;
     }
-    return validatorsOrderedView(chain.genesis.config);
+    const cfg = chain.genesis.config;
+    return validatorsOrderedView(cfg, epochStakes(chain.store, cfg, header.lite.epochId).stakes);
   }
 
   maintenanceWindows(accountId: string): object[] {
@@ -199,7 +203,15 @@ export class ViewClient {
     methodName: string,
     args: Uint8Array,
   ): PreparedViewCall {
-    return prepareViewCall(this.queryAt(ref, accountId), this.o.chain.genesis, accountId, methodName, args);
+    const at = this.queryAt(ref, accountId);
+    return prepareViewCall(at, this.o.chain.genesis, accountId, methodName, args, this.validatorStakes(at));
+  }
+
+  /** The validators and stakes of the epoch a query's block is in (`validator_stake` in view calls). */
+  validatorStakes(at: QueryAt): ReadonlyMap<string, bigint> | undefined {
+    const epochId = at.header.lite.epochId;
+    const chain = this.o.chain;
+    return epochId ? epochStakes(chain.store, chain.genesis.config, epochId).stakes : undefined;
   }
 
   queryAt(ref: BlockReference, accountId: string): QueryAt {
@@ -330,7 +342,7 @@ export class ViewClient {
     const shardIds = chain.layout.shardIds;
     const head = chain.headHeader();
     if (ref === null || ('epochId' in ref && bytesEqual(ref.epochId, head.lite.epochId))) {
-      return validatorsView(cfg, shardIds, head.lite.height);
+      return validatorsView(cfg, shardIds, head.lite.height, false, epochValidatorFacts(chain, head));
     }
     if ('epochId' in ref) {
       const id = ref.epochId;
@@ -340,7 +352,10 @@ export class ViewClient {
         idHeight: chain.chainStore.blockHeader(id)?.lite.height,
       });
       if (last === null) throw unknownEpoch();
-      return validatorsView(cfg, shardIds, last, true);
+      const lastHash = chain.chainStore.blockHashByHeight(last);
+      const lastHeader = lastHash && chain.chainStore.blockHeader(lastHash);
+      const facts = lastHeader ? epochValidatorFacts(chain, lastHeader) : undefined;
+      return validatorsView(cfg, shardIds, last, true, facts);
     }
     const header = lookupBlock(chain, { blockId: ref.blockId });
     if (!header) throw unknownEpoch();
@@ -356,6 +371,6 @@ export class ViewClient {
     if (!endsEpoch) {
       throw new HandlerError('VALIDATOR_INFO_UNAVAILABLE', undefined, 'Validator info unavailable');
     }
-    return validatorsView(cfg, shardIds, header.lite.height, true);
+    return validatorsView(cfg, shardIds, header.lite.height, true, epochValidatorFacts(chain, header));
   }
 }
