@@ -2,6 +2,7 @@
 // manager keeps them: a proposal under the seat price is left out of the epoch info two epochs on
 // (stake change 0), so compute_stake_return_info returns its locked balance in the first block of
 // the next epoch; rewards raise each validator's stake in the epoch info of T + 2.
+import { join } from 'node:path';
 import bs58 from 'bs58';
 import {
   actions as A,
@@ -15,7 +16,7 @@ import t from 'tap';
 import wabt from 'wabt';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { sha256, type ValidatorStake, validatorStakesBytes } from './helpers/light_client.js';
-import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, type RunningNode, rawRpc, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 const NEAR = 10n ** 24n;
@@ -130,10 +131,24 @@ t.test('a stake under the seat price is returned when the next epoch starts', as
     block_id: returnedAt,
   });
   t.equal(after.locked, '0', 'view_account from that block on');
+
+  // A follower works the same epoch infos out of the blocks.
+  const follower = await followerOf(t, home, node.url, returnedAt + 1);
+  for (const params of [[returnedAt - 1], { block_id: epochStart(ranAt + 1) - 1 }]) {
+    const [a, b] = await Promise.all([
+      rawRpc(node.url, 'validators', params),
+      rawRpc(follower.url, 'validators', params),
+    ]);
+    t.equal(b.body, a.body, `the follower's validators at ${JSON.stringify(params)}`);
+  }
 });
 
 t.test("a validator's stake grows by its reward two epochs on, and next_bp_hash commits to it", async (t) => {
-  const { node, provider, root } = await localChain(t, { epochLength: EPOCH, blockTimeMs: 30, archive: true });
+  const { home, node, provider, root } = await localChain(t, {
+    epochLength: EPOCH,
+    blockTimeMs: 30,
+    archive: true,
+  });
   const rpc = async <T>(method: string, params: unknown): Promise<T> => {
     const { body } = await node.rpc<T>(method, params);
     if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
@@ -257,4 +272,42 @@ t.test("a validator's stake grows by its reward two epochs on, and next_bp_hash 
     await stakeOf(epochOf(lc.inner_lite.height) + 1),
     "next_bps: the next epoch's stakes",
   );
+
+  // A follower works the same stakes out of the blocks, for its views and its contracts.
+  const follower = await followerOf(t, home, node.url, start(firstViewed + 2));
+  const compared: [string, unknown][] = [];
+  for (const e of [0, 1, 2, firstViewed, firstViewed + 1]) {
+    compared.push(
+      ['validators', [start(e + 1) - 1]],
+      ['EXPERIMENTAL_validators_ordered', { block_id: start(e) + 1 }],
+    );
+    if (e >= firstViewed)
+      compared.push([
+        'query',
+        {
+          request_type: 'call_function',
+          account_id: 'stakes.test.near',
+          method_name: 'stake',
+          args_base64: '',
+          block_id: start(e) + 1,
+        },
+      ]);
+  }
+  for (const [method, params] of compared) {
+    const [a, b] = await Promise.all([
+      rawRpc(node.url, method, params),
+      rawRpc(follower.url, method, params),
+    ]);
+    t.equal(b.body, a.body, `the follower's ${method} ${JSON.stringify(params)}`);
+  }
 });
+
+/** A follower of the producer at `url` (its home beside the producer's), once it holds `height`. */
+async function followerOf(test: typeof t, home: string, url: string, height: number): Promise<RunningNode> {
+  const followerHome = join(home, 'follower');
+  initHome(followerHome, ['--genesis', join(home, 'genesis.json')]);
+  const follower = await startNode(followerHome, ['--follow', url, '--archive']);
+  test.teardown(() => follower.stop());
+  await waitForHeight(follower, height, 60_000);
+  return follower;
+}

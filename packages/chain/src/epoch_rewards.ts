@@ -258,7 +258,7 @@ function grownBy(
  * The stakes of the epoch `epochId` names: its row's, or the genesis validators' for the first two
  * epochs (ids zero and the genesis hash) and for any epoch whose row this store never kept.
  */
-export function epochStakes(store: Store, cfg: GenesisConfig, epochId: CryptoHash): EpochStakes {
+export function epochStakes(store: Pick<Store, 'get'>, cfg: GenesisConfig, epochId: CryptoHash): EpochStakes {
   const b = store.get(DBCol.BlockMisc, concatBytes(ROW_PREFIX, epochId));
   if (b) return decodeRow(b).epochInfo;
   return genesisEpochStakes(cfg);
@@ -300,7 +300,7 @@ export class EpochRewards {
 
   constructor(
     private readonly cfg: GenesisConfig,
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'get'>,
     private readonly numShards: number,
     /** The canonical block at a height; undefined once collected. */
     private readonly blockAt: (height: number) => RewardBlockInfo | undefined,

@@ -6,6 +6,7 @@ export * from './chain_store.js';
 export * from './chunk.js';
 export * from './chunk_applier.js';
 export * from './epoch.js';
+export * from './epoch_rewards.js';
 export * from './gas_price.js';
 export * from './gc.js';
 export * from './genesis/config.js';

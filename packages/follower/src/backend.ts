@@ -11,7 +11,9 @@ import {
   congestionLimits,
   congestionLimitsOfVersion,
   dbNotFound,
+  type EpochValidatorFacts,
   endedEpochLastHeight,
+  epochOf,
   FinalTxAnswers,
   type Genesis,
   genesisConfigView,
@@ -24,6 +26,8 @@ import {
   receiptToTxOver,
   shardLayoutFromView,
   statusView,
+  type ValidatorStake,
+  validatorsAtStakes,
   validatorsOrderedView,
   validatorsView,
   viewAccessKey,
@@ -66,11 +70,18 @@ import {
 } from '@nearlite/trie';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
+import { FollowerEpochStakes, type HeightStakes } from './epoch_stakes.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
 import { receiptView, txStatusView } from './tx_views.js';
 import type { UpstreamRpc } from './upstream.js';
+
+interface ValidatorStakeJson {
+  readonly account_id: string;
+  readonly public_key: string;
+  readonly stake: string;
+}
 
 /** What a request needs of a block's header, parsed once per block. */
 interface HeaderFacts {
@@ -141,24 +152,58 @@ export class FollowerBackend implements RpcBackend {
   private readonly finalAnswers = new FinalTxAnswers();
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
-  /** The next_bp_hash of a chain whose every epoch has the genesis validators. */
-  private readonly genesisBpHash: string;
+  private readonly epochStakes: FollowerEpochStakes;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
-    this.genesisBpHash = base58Encode(computeBpHash(o.genesis.config.validators));
+    this.epochStakes = new FollowerEpochStakes(o.genesis, this.shardIds.length, o.history);
+  }
+
+  /** The stakes at `height` as a nearlite producer keeps them; the genesis ones where unknown here. */
+  private async stakesAt(height: number): Promise<HeightStakes> {
+    const known = await this.epochStakes.stakesAt(height);
+    if (known) return known;
+    const genesis = new Map(this.o.genesis.config.validators.map((v) => [v.accountId, v.amount]));
+    return { stakes: genesis, nextStakes: genesis };
   }
 
   /**
    * Whether the validator views can be computed here: on a chain nearlite produces, every epoch has
-   * the genesis validators, producing every block and chunk, and its blocks say so in next_bp_hash.
-   * A real network's producers change with each epoch and its stream does not carry them (nor what
-   * each produced), so those views come from the upstream RPC, as NEAR's read-rpc takes them.
+   * the genesis validators, producing every block and chunk, at the stakes its blocks give
+   * (epoch_stakes.ts), and its blocks say so in next_bp_hash. A real network's producers change
+   * with each epoch and its stream does not carry them (nor what each produced), so those views
+   * come from the upstream RPC, as NEAR's read-rpc takes them.
    */
   private async validatorsAreGenesis(): Promise<boolean> {
     const cursor = this.history.cursor();
     const head = cursor && (await this.history.block(cursor.hash));
-    return !head || this.headerFacts(head).nextBpHash === this.genesisBpHash;
+    if (!head) return true;
+    const { nextStakes } = await this.stakesAt(head.height);
+    const expected = computeBpHash(validatorsAtStakes(this.o.genesis.config, nextStakes));
+    return this.headerFacts(head).nextBpHash === base58Encode(expected);
+  }
+
+  /** What the validators view of the epoch holding `height` shows, counted up to `height`. */
+  private async validatorFacts(height: number): Promise<EpochValidatorFacts> {
+    const cfg = this.o.genesis.config;
+    const byAccount = new Map<string, ValidatorStake>();
+    const start = epochOf(height, cfg.genesisHeight, cfg.epochLength).startHeight;
+    for (let h = Math.max(start, cfg.genesisHeight + 1); h <= height; h++) {
+      const b = await this.history.blockAt(h);
+      const header = b
+        ? (JSON.parse(b.json) as { header: { validator_proposals?: ValidatorStakeJson[] } }).header
+        : undefined;
+      for (const p of header?.validator_proposals ?? [])
+        byAccount.set(p.account_id, {
+          accountId: p.account_id,
+          publicKey: parsePublicKey(p.public_key),
+          stake: BigInt(p.stake),
+        });
+    }
+    const proposals = [...byAccount.values()].sort((a, b) =>
+      a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0,
+    );
+    return { ...(await this.stakesAt(height)), proposals };
   }
 
   private fromUpstream(method: string, params: unknown, unavailable: () => HandlerError): Promise<object> {
@@ -276,7 +321,15 @@ export class FollowerBackend implements RpcBackend {
         return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
-        const prepared = prepareViewCall(this.at(b, state), this.o.genesis, id, req.methodName, req.args);
+        const { stakes } = await this.stakesAt(b.height);
+        const prepared = prepareViewCall(
+          this.at(b, state),
+          this.o.genesis,
+          id,
+          req.methodName,
+          req.args,
+          stakes,
+        );
         return this.o.runView(prepared, (key) => state.read(key), b.height);
       }
     }
@@ -360,7 +413,8 @@ export class FollowerBackend implements RpcBackend {
     const head = cursor && (await h.block(cursor.hash));
     const headFacts = head && this.headerFacts(head);
     if (ref === null || ('epochId' in ref && base58Encode(ref.epochId) === headFacts?.epochId)) {
-      return validatorsView(cfg, this.shardIds, headFacts?.height ?? cfg.genesisHeight);
+      const height = headFacts?.height ?? cfg.genesisHeight;
+      return validatorsView(cfg, this.shardIds, height, false, await this.validatorFacts(height));
     }
     if (!headFacts) throw unknownEpoch();
     if ('epochId' in ref) {
@@ -373,7 +427,7 @@ export class FollowerBackend implements RpcBackend {
         idHeight: idBlock?.height,
       });
       if (last === null) throw unknownEpoch();
-      return validatorsView(cfg, this.shardIds, last, true);
+      return validatorsView(cfg, this.shardIds, last, true, await this.validatorFacts(last));
     }
     const b = await lookupBlock(h, { blockId: ref.blockId }, h.firstHeight());
     if (!b) throw unknownEpoch();
@@ -388,7 +442,7 @@ export class FollowerBackend implements RpcBackend {
     const [cur, nxt] = [view(b), view(next)];
     if (nxt.prev_hash !== base58Encode(b.hash)) throw unknownEpoch();
     if (cur.epoch_id === nxt.epoch_id || cur.next_epoch_id !== nxt.epoch_id) throw validatorInfoUnavailable();
-    return validatorsView(cfg, this.shardIds, b.height, true);
+    return validatorsView(cfg, this.shardIds, b.height, true, await this.validatorFacts(b.height));
   }
 
   async gasPrice(blockId: Parameters<RpcBackend['gasPrice']>[0]): Promise<object> {
@@ -495,16 +549,17 @@ export class FollowerBackend implements RpcBackend {
       const params = { block_id: blockId === null ? null : blockIdJson(blockId) };
       return this.fromUpstream('EXPERIMENTAL_validators_ordered', params, validatorInfoUnavailable);
     }
+    let height = this.headHeight();
     if (blockId !== null) {
       const h = this.history;
       try {
-        await resolveBlock(h, { blockId }, h.firstHeight());
+        height = (await resolveBlock(h, { blockId }, h.firstHeight())).height;
       } catch (err) {
         if (err instanceof HandlerError) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
         throw err;
       }
     }
-    return validatorsOrderedView(this.o.genesis.config);
+    return validatorsOrderedView(this.o.genesis.config, (await this.stakesAt(height)).stakes);
   }
 
   async congestionLevel(id: ChunkReference): Promise<object> {

@@ -1,0 +1,111 @@
+// The validators' stakes of a followed nearlite chain, worked out from its blocks as its producer
+// works them out (chain/src/epoch_rewards.ts): the stream carries no epoch info, but on such a
+// chain every epoch has the genesis validators, and their stakes follow from each epoch's duration,
+// last supply and proposals. A history that does not reach back to the chain's first epoch (a
+// follower started later, or whose blocks were collected before it worked them out) cannot give
+// them; its callers then take the views from the upstream RPC.
+import {
+  type EpochRewardRow,
+  EpochRewards,
+  epochOf,
+  type Genesis,
+  type RewardBlockInfo,
+} from '@nearlite/chain';
+import { base58Decode } from '@nearlite/primitives';
+import type { HistoryReader } from './history_reader.js';
+
+export interface HeightStakes {
+  /** The stakes of the epoch holding the height. */
+  readonly stakes: ReadonlyMap<string, bigint>;
+  /** The stakes of the epoch after it. */
+  readonly nextStakes: ReadonlyMap<string, bigint>;
+}
+
+interface HeaderJson {
+  readonly hash: string;
+  readonly timestamp_nanosec?: string;
+  readonly timestamp?: number | string;
+  readonly total_supply: string;
+  readonly validator_proposals?: readonly { account_id: string; stake: string }[];
+}
+
+export class FollowerEpochStakes {
+  private readonly blocks = new Map<number, RewardBlockInfo>();
+  private readonly rewards: EpochRewards;
+  /** Rows worked out so far, by epoch index: each one's epoch info is that of the epoch two on. */
+  private readonly rows: EpochRewardRow[] = [];
+  /** The history lacks a block the next epoch's row needs and always will (below its first height). */
+  private unreachable = false;
+  private working: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly genesis: Genesis,
+    numShards: number,
+    private readonly history: HistoryReader,
+  ) {
+    this.rewards = new EpochRewards(genesis.config, { get: () => undefined }, numShards, (h) =>
+      this.blocks.get(h),
+    );
+  }
+
+  /** The stakes at `height`, or undefined when this history cannot give them. */
+  stakesAt(height: number): Promise<HeightStakes | undefined> {
+    // One worker at a time: rows are worked out in order, and each once.
+    const next = this.working.then(() => this.work(height));
+    this.working = next.catch(() => undefined);
+    return next;
+  }
+
+  private async work(height: number): Promise<HeightStakes | undefined> {
+    const cfg = this.genesis.config;
+    const index = epochOf(height, cfg.genesisHeight, cfg.epochLength).index;
+    while (this.rows.length < index && !this.unreachable) {
+      const i = this.rows.length;
+      if (!(await this.load(i))) {
+        const first = this.history.firstHeight();
+        this.unreachable = first === null || first > cfg.genesisHeight + 1 + i * cfg.epochLength;
+        return undefined;
+      }
+      this.rows.push(this.rewards.of(i));
+      // Only the epoch's last block is read again (the next epoch's duration starts there).
+      const last = cfg.genesisHeight + (i + 1) * cfg.epochLength;
+      for (const h of this.blocks.keys()) if (h < last) this.blocks.delete(h);
+    }
+    if (this.rows.length < index) return undefined;
+    const genesisStakes = new Map(cfg.validators.map((v) => [v.accountId, v.amount]));
+    const infoOf = (e: number) => (e < 2 ? genesisStakes : this.rows[e - 2]!.epochInfo.stakes);
+    return { stakes: infoOf(index), nextStakes: infoOf(index + 1) };
+  }
+
+  /** Reads the blocks of epoch `i` (and the block before it); false if one is not in the history. */
+  private async load(i: number): Promise<boolean> {
+    const cfg = this.genesis.config;
+    const from = cfg.genesisHeight + i * cfg.epochLength;
+    const to = cfg.genesisHeight + (i + 1) * cfg.epochLength;
+    for (let h = from; h <= to; h++) {
+      if (this.blocks.has(h)) continue;
+      const b = await this.history.blockAt(h);
+      if (!b && h === cfg.genesisHeight) {
+        // A stream need not carry the genesis block: its time and supply are the genesis config's.
+        this.blocks.set(h, {
+          hash: new Uint8Array(32),
+          timestamp: cfg.genesisTimeNs,
+          totalSupply: cfg.totalSupply,
+        });
+        continue;
+      }
+      if (!b) return false;
+      const header = (JSON.parse(b.json) as { header: HeaderJson }).header;
+      this.blocks.set(h, {
+        hash: base58Decode(header.hash),
+        timestamp: BigInt(String(header.timestamp_nanosec ?? header.timestamp)),
+        totalSupply: BigInt(header.total_supply),
+        proposals: (header.validator_proposals ?? []).map((p) => ({
+          accountId: p.account_id,
+          stake: BigInt(p.stake),
+        })),
+      });
+    }
+    return true;
+  }
+}
