@@ -42,6 +42,7 @@ export * from './views/call_function.js';
 export * from './views/changes.js';
 export * from './views/config_views.js';
 export * from './views/congestion_level.js';
+export * from './views/epoch_proposals.js';
 export * from './views/query.js';
 export * from './views/state_value_cache.js';
 export * from './views/status_view.js';

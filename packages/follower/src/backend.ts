@@ -11,6 +11,7 @@ import {
   congestionLimits,
   congestionLimitsOfVersion,
   dbNotFound,
+  EpochProposals,
   type EpochValidatorFacts,
   endedEpochLastHeight,
   epochOf,
@@ -26,7 +27,6 @@ import {
   receiptToTxOver,
   shardLayoutFromView,
   statusView,
-  type ValidatorStake,
   validatorsAtStakes,
   validatorsOrderedView,
   validatorsView,
@@ -153,6 +153,7 @@ export class FollowerBackend implements RpcBackend {
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
   private readonly epochStakes: FollowerEpochStakes;
+  private readonly proposals = new EpochProposals();
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
@@ -186,22 +187,21 @@ export class FollowerBackend implements RpcBackend {
   /** What the validators view of the epoch holding `height` shows, counted up to `height`. */
   private async validatorFacts(height: number): Promise<EpochValidatorFacts> {
     const cfg = this.o.genesis.config;
-    const byAccount = new Map<string, ValidatorStake>();
     const start = epochOf(height, cfg.genesisHeight, cfg.epochLength).startHeight;
-    for (let h = Math.max(start, cfg.genesisHeight + 1); h <= height; h++) {
-      const b = await this.history.blockAt(h);
-      const header = b
-        ? (JSON.parse(b.json) as { header: { validator_proposals?: ValidatorStakeJson[] } }).header
-        : undefined;
-      for (const p of header?.validator_proposals ?? [])
-        byAccount.set(p.account_id, {
+    const proposals = await this.proposals.upToAsync(
+      Math.max(start, cfg.genesisHeight + 1),
+      height,
+      async (h) => {
+        const b = await this.history.blockAt(h);
+        if (!b) return undefined;
+        const header = (JSON.parse(b.json) as { header: { validator_proposals?: ValidatorStakeJson[] } })
+          .header;
+        return (header.validator_proposals ?? []).map((p) => ({
           accountId: p.account_id,
           publicKey: parsePublicKey(p.public_key),
           stake: BigInt(p.stake),
-        });
-    }
-    const proposals = [...byAccount.values()].sort((a, b) =>
-      a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0,
+        }));
+      },
     );
     return { ...(await this.stakesAt(height)), proposals };
   }

@@ -24,6 +24,7 @@ import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { congestionLevel, congestionLimits } from './congestion_level.js';
+import { EpochProposals } from './epoch_proposals.js';
 import { epochValidatorFacts } from './epoch_validators.js';
 import {
   type QueryAt,
@@ -82,6 +83,8 @@ export class ViewClient {
   private readonly storedViews = new DecodedRows<RawJson>();
   /** `chunk` answers, built once per cached chunk row (up to CHUNK_VIEW_MEMO_MAX bytes of it). */
   private readonly chunkViews = new DecodedRows<RawJson>(CHUNK_VIEW_MEMO_MAX);
+  /** The proposals of recent epochs, for the `validators` views. */
+  private readonly proposals = new EpochProposals();
 
   constructor(private readonly o: ViewClientOptions) {}
 
@@ -342,7 +345,13 @@ export class ViewClient {
     const shardIds = chain.layout.shardIds;
     const head = chain.headHeader();
     if (ref === null || ('epochId' in ref && bytesEqual(ref.epochId, head.lite.epochId))) {
-      return validatorsView(cfg, shardIds, head.lite.height, false, epochValidatorFacts(chain, head));
+      return validatorsView(
+        cfg,
+        shardIds,
+        head.lite.height,
+        false,
+        epochValidatorFacts(chain, this.proposals, head),
+      );
     }
     if ('epochId' in ref) {
       const id = ref.epochId;
@@ -354,7 +363,7 @@ export class ViewClient {
       if (last === null) throw unknownEpoch();
       const lastHash = chain.chainStore.blockHashByHeight(last);
       const lastHeader = lastHash && chain.chainStore.blockHeader(lastHash);
-      const facts = lastHeader ? epochValidatorFacts(chain, lastHeader) : undefined;
+      const facts = lastHeader ? epochValidatorFacts(chain, this.proposals, lastHeader) : undefined;
       return validatorsView(cfg, shardIds, last, true, facts);
     }
     const header = lookupBlock(chain, { blockId: ref.blockId });
@@ -371,6 +380,12 @@ export class ViewClient {
     if (!endsEpoch) {
       throw new HandlerError('VALIDATOR_INFO_UNAVAILABLE', undefined, 'Validator info unavailable');
     }
-    return validatorsView(cfg, shardIds, header.lite.height, true, epochValidatorFacts(chain, header));
+    return validatorsView(
+      cfg,
+      shardIds,
+      header.lite.height,
+      true,
+      epochValidatorFacts(chain, this.proposals, header),
+    );
   }
 }
