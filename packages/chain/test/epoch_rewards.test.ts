@@ -229,29 +229,31 @@ t.test('validator_stats.rs: the online ratio averages blocks, chunks and endorse
   same(getValidatorOnlineRatio(noEndorsement, 50), 98n + 76n, 200n);
 });
 
+// Supply and a 2 s epoch chosen so that nearcore's formula gives 1000 exactly:
+// 1/20 · 315_360_000_000 · 2·10⁹ / (31_536_000 · 10⁹) = 1000; the treasury takes 100.
+const TWO_VALIDATORS = {
+  chainId: 'test-chain-unit0',
+  protocolVersion: 86,
+  genesisHeight: 0,
+  epochLength: 2,
+  protocolTreasuryAccount: 'a',
+  validators: [
+    { accountId: 'a', amount: 1n },
+    { accountId: 'b', amount: 2n },
+  ],
+  raw: {
+    protocol_reward_rate: [1, 10],
+    max_inflation_rate: [1, 20],
+    online_min_threshold: [90, 100],
+    online_max_threshold: [99, 100],
+    chunk_validator_only_kickout_threshold: 80,
+  },
+} as unknown as GenesisConfig;
+
 t.test(
   'EpochRewards: stakes grow by the rewards of two epochs before, and are kept in the store',
   async (t) => {
-    // Supply and a 2 s epoch chosen so that nearcore's formula gives 1000 exactly:
-    // 1/20 · 315_360_000_000 · 2·10⁹ / (31_536_000 · 10⁹) = 1000; the treasury takes 100.
-    const cfg = {
-      chainId: 'test-chain-unit0',
-      protocolVersion: 86,
-      genesisHeight: 0,
-      epochLength: 2,
-      protocolTreasuryAccount: 'a',
-      validators: [
-        { accountId: 'a', amount: 1n },
-        { accountId: 'b', amount: 2n },
-      ],
-      raw: {
-        protocol_reward_rate: [1, 10],
-        max_inflation_rate: [1, 20],
-        online_min_threshold: [90, 100],
-        online_max_threshold: [99, 100],
-        chunk_validator_only_kickout_threshold: 80,
-      },
-    } as unknown as GenesisConfig;
+    const cfg = TWO_VALIDATORS;
     const block = (h: number) => ({
       hash: new Uint8Array(32).fill(h),
       timestamp: BigInt(h) * NS,
@@ -317,25 +319,8 @@ t.test(
 t.test(
   'EpochRewards: proposals set stakes two epochs on; others are left out and their stake is returned',
   async (t) => {
-    // As above: 900 for the validators each epoch, split by stake, and 100 for the treasury ('a').
-    const cfg = {
-      chainId: 'test-chain-unit0',
-      protocolVersion: 86,
-      genesisHeight: 0,
-      epochLength: 2,
-      protocolTreasuryAccount: 'a',
-      validators: [
-        { accountId: 'a', amount: 1n },
-        { accountId: 'b', amount: 2n },
-      ],
-      raw: {
-        protocol_reward_rate: [1, 10],
-        max_inflation_rate: [1, 20],
-        online_min_threshold: [90, 100],
-        online_max_threshold: [99, 100],
-        chunk_validator_only_kickout_threshold: 80,
-      },
-    } as unknown as GenesisConfig;
+    // 900 for the validators each epoch, split by stake, and 100 for the treasury ('a').
+    const cfg = TWO_VALIDATORS;
     // Epoch 0 (heights 1–2): 'c', no validator, proposes 5. Epoch 1 (3–4): 'b' proposes 10, twice.
     const proposals: Record<number, { accountId: string; stake: bigint }[]> = {
       1: [{ accountId: 'c', stake: 5n }],
