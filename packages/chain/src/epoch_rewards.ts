@@ -123,7 +123,9 @@ export function calculateReward(
       stats.chunkStats.production.expected === 0n &&
       stats.chunkStats.endorsement.expected === 0n;
     let reward = 0n;
-    if (!(producedNum * minDen < minNum * producedDen || nothingExpected)) {
+    // nearcore never has a validator set without stake (selection needs the seat price); here a
+    // genesis validator that unstaked stays, so a zero total pays nothing rather than dividing by it.
+    if (!(producedNum * minDen < minNum * producedDen || nothingExpected || totalStake === 0n)) {
       const stake = validatorStake.get(accountId);
       if (stake === undefined) throw new Error(`${accountId} is not a validator`);
       // Linear from nothing at the min threshold to the full share at the max one.

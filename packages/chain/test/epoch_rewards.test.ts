@@ -64,6 +64,25 @@ t.test('test_zero_produced_and_expected', async (t) => {
   );
 });
 
+t.test('a validator set whose stakes are all zero is paid nothing (no division by zero)', async (t) => {
+  const r = calculateReward(
+    calc1000,
+    new Map([['test1', stats(s(5, 5))]]),
+    new Map([['test1', 0n]]),
+    1_000_000_000_000n,
+    1n * NS,
+    thresholds,
+    [1, 100],
+  );
+  t.same(
+    r.validatorReward,
+    new Map([
+      ['near', 0n],
+      ['test1', 0n],
+    ]),
+  );
+});
+
 t.test('test_reward_validator_different_online', async (t) => {
   const r = calculateReward(
     calc1000,
