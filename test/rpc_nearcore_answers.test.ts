@@ -296,3 +296,31 @@ t.test('GET /openapi.json: the spec nearcore compiles in, with its content type'
   t.equal(spec.info.title, 'NEAR Protocol JSON RPC API');
   t.ok(spec.paths['/block'] && spec.paths['/query'], 'one path per method');
 });
+
+t.test('finality links follow last_final_block_for_height from the genesis on', async (t) => {
+  // core/primitives/src/block_header.rs last_final_block_for_height and block.rs Block::produce: the
+  // genesis names the zero hash as both, so the first block's last final block is the zero hash.
+  const genesis = (
+    await node.rpc<{ header: Header & { prev_hash: string } }>('block', { sync_checkpoint: 'genesis' })
+  ).body.result!.header;
+  const links = async (height: number) => {
+    const h = (
+      await node.rpc<{ header: { hash: string; last_final_block: string; last_ds_final_block: string } }>(
+        'block',
+        { block_id: height },
+      )
+    ).body.result!.header;
+    return { hash: h.hash, final: h.last_final_block, dsFinal: h.last_ds_final_block };
+  };
+  const zero = '11111111111111111111111111111111';
+  const [b0, b1, b2, b3] = [
+    await links(genesis.height),
+    await links(genesis.height + 1),
+    await links(genesis.height + 2),
+    await links(genesis.height + 3),
+  ];
+  t.same([b0.final, b0.dsFinal], [zero, zero], 'the genesis');
+  t.same([b1.final, b1.dsFinal], [zero, b0.hash], 'the first block');
+  t.same([b2.final, b2.dsFinal], [b0.hash, b1.hash]);
+  t.same([b3.final, b3.dsFinal], [b1.hash, b2.hash]);
+});

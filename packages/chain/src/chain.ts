@@ -2,6 +2,7 @@
 // chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
 import { EventEmitter } from 'node:events';
 import {
+  bytesEqual,
   type CryptoHash,
   concatBytes,
   decodeAccount,
@@ -331,7 +332,12 @@ export class Chain implements ChainHandle {
     );
     const stakes = this.epochRewards.stakesOf(epochId).stakes;
     const nextStakes = this.epochRewards.stakesOf(nextEpochId).stakes;
-    const lastFinalBlock = height - 2 > cfg.genesisHeight ? this.hashAt(height - 2) : this.genesisHashValue;
+    // nearcore's last_final_block_for_height: a block right after a doomslug-final one finalizes that
+    // one's parent. The genesis has zero hashes for both, so the first block names the zero hash.
+    const lastFinalBlock =
+      height === prev.lite.height + 1 && bytesEqual(prev.rest.lastDsFinalBlock, prev.prevHash)
+        ? prev.prevHash
+        : prev.rest.lastFinalBlock;
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
     const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
