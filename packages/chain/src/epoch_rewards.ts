@@ -6,7 +6,7 @@
 // the rewards from then on. The same step returns locked balance nobody's stake holds any more.
 import { type CryptoHash, concatBytes, type PublicKey, toHex, utf8 } from '@nearlite/primitives';
 import type { ValidatorAccountsUpdate } from '@nearlite/runtime';
-import { DBCol, type Store, type StoreUpdate } from '@nearlite/store';
+import { DBCol, LruCache, type Store, type StoreUpdate } from '@nearlite/store';
 import { epochOf } from './epoch.js';
 import type { GenesisConfig, Rational } from './genesis/config.js';
 
@@ -266,6 +266,29 @@ export function epochStakes(store: Pick<Store, 'get'>, cfg: GenesisConfig, epoch
   return genesisEpochStakes(cfg);
 }
 
+/**
+ * Epoch stakes by epoch id, each row read and decoded once: a row is written with the first block of
+ * the epoch before the one it names, so it never changes once a block can name it.
+ */
+export class EpochStakesReader {
+  private readonly cache = new LruCache<string, EpochStakes>(16);
+
+  constructor(
+    private readonly store: Pick<Store, 'get'>,
+    private readonly cfg: GenesisConfig,
+  ) {}
+
+  of(epochId: CryptoHash): EpochStakes {
+    const key = toHex(epochId);
+    let s = this.cache.get(key);
+    if (!s) {
+      s = epochStakes(this.store, this.cfg, epochId);
+      this.cache.set(key, s);
+    }
+    return s;
+  }
+}
+
 /** The genesis validators (their order and keys) at the stakes of an epoch. */
 export function validatorsAtStakes(
   cfg: GenesisConfig,
@@ -355,7 +378,7 @@ export class EpochRewards {
 
   /** The stakes of the epoch `epochId` names, including a row worked out for the block in the making. */
   stakesOf(epochId: CryptoHash): EpochStakes {
-    return this.known.get(toHex(epochId))?.epochInfo ?? epochStakes(this.store, this.cfg, epochId);
+    return this.lookup(epochId)?.epochInfo ?? genesisEpochStakes(this.cfg);
   }
 
   /** The last proposal of each account in the blocks of epoch `index` (EpochInfoAggregator). */

@@ -3,7 +3,7 @@
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { epochOf } from '../epoch.js';
-import { epochStakes } from '../epoch_rewards.js';
+import type { EpochStakesReader } from '../epoch_rewards.js';
 import type { EpochProposals } from './epoch_proposals.js';
 import type { EpochValidatorFacts } from './validators_view.js';
 
@@ -13,6 +13,7 @@ import type { EpochValidatorFacts } from './validators_view.js';
  */
 export function epochValidatorFacts(
   chain: ChainHandle,
+  stakes: EpochStakesReader,
   proposals: EpochProposals,
   header: BlockHeader,
 ): EpochValidatorFacts {
@@ -20,8 +21,8 @@ export function epochValidatorFacts(
   const cs = chain.chainStore;
   const start = epochOf(header.lite.height, cfg.genesisHeight, cfg.epochLength).startHeight;
   return {
-    stakes: epochStakes(chain.store, cfg, header.lite.epochId).stakes,
-    nextStakes: epochStakes(chain.store, cfg, header.lite.nextEpochId).stakes,
+    stakes: stakes.of(header.lite.epochId).stakes,
+    nextStakes: stakes.of(header.lite.nextEpochId).stakes,
     proposals: proposals.upTo(Math.max(start, cfg.genesisHeight + 1), header.lite.height, (h) => {
       const hash = cs.blockHashByHeight(h);
       return hash ? cs.blockHeader(hash)?.rest.validatorProposals : undefined;

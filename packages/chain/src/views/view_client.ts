@@ -18,7 +18,7 @@ import { DBCol, DecodedRows, LruCache } from '@nearlite/store';
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
-import { epochStakes } from '../epoch_rewards.js';
+import { EpochStakesReader } from '../epoch_rewards.js';
 import { dbNotFound, lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
@@ -85,8 +85,11 @@ export class ViewClient {
   private readonly chunkViews = new DecodedRows<RawJson>(CHUNK_VIEW_MEMO_MAX);
   /** The proposals of recent epochs, for the `validators` views. */
   private readonly proposals = new EpochProposals();
+  private readonly stakes: EpochStakesReader;
 
-  constructor(private readonly o: ViewClientOptions) {}
+  constructor(private readonly o: ViewClientOptions) {
+    this.stakes = new EpochStakesReader(o.chain.store, o.chain.genesis.config);
+  }
 
   get chain(): ChainHandle {
     return this.o.chain;
@@ -180,7 +183,7 @@ export class ViewClient {
       header = found;
     }
     const cfg = chain.genesis.config;
-    return validatorsOrderedView(cfg, epochStakes(chain.store, cfg, header.lite.epochId).stakes);
+    return validatorsOrderedView(cfg, this.stakes.of(header.lite.epochId).stakes);
   }
 
   maintenanceWindows(accountId: string): object[] {
@@ -213,8 +216,7 @@ export class ViewClient {
   /** The validators and stakes of the epoch a query's block is in (`validator_stake` in view calls). */
   validatorStakes(at: QueryAt): ReadonlyMap<string, bigint> | undefined {
     const epochId = at.header.lite.epochId;
-    const chain = this.o.chain;
-    return epochId ? epochStakes(chain.store, chain.genesis.config, epochId).stakes : undefined;
+    return epochId ? this.stakes.of(epochId).stakes : undefined;
   }
 
   queryAt(ref: BlockReference, accountId: string): QueryAt {
@@ -350,7 +352,7 @@ export class ViewClient {
         shardIds,
         head.lite.height,
         false,
-        epochValidatorFacts(chain, this.proposals, head),
+        epochValidatorFacts(chain, this.stakes, this.proposals, head),
       );
     }
     if ('epochId' in ref) {
@@ -363,7 +365,9 @@ export class ViewClient {
       if (last === null) throw unknownEpoch();
       const lastHash = chain.chainStore.blockHashByHeight(last);
       const lastHeader = lastHash && chain.chainStore.blockHeader(lastHash);
-      const facts = lastHeader ? epochValidatorFacts(chain, this.proposals, lastHeader) : undefined;
+      const facts = lastHeader
+        ? epochValidatorFacts(chain, this.stakes, this.proposals, lastHeader)
+        : undefined;
       return validatorsView(cfg, shardIds, last, true, facts);
     }
     const header = lookupBlock(chain, { blockId: ref.blockId });
@@ -385,7 +389,7 @@ export class ViewClient {
       shardIds,
       header.lite.height,
       true,
-      epochValidatorFacts(chain, this.proposals, header),
+      epochValidatorFacts(chain, this.stakes, this.proposals, header),
     );
   }
 }
