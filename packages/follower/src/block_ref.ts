@@ -29,6 +29,8 @@ export async function lookupBlock(
   } else {
     const id = ref.blockId;
     b = typeof id === 'number' ? await history.blockAt(id) : await history.block(id as CryptoHash);
+    // Below the tail a block is collected, though its rows may outlive the tail's move a moment.
+    if (b && firstHeight !== null && b.height < firstHeight) b = undefined;
   }
   // A block above the cursor is not whole yet (its writer has not moved the cursor): unknown.
   return b && b.height <= cursor.height ? b : null;

@@ -1,65 +1,125 @@
 // Retention on a follower that is not archival: blocks more than `keepBlocks` below the cursor are
-// collected a few at a time, each as one batch that also moves `first` (the follower's tail), so
-// queries below it answer GARBAGE_COLLECTED_BLOCK and block lookups UNKNOWN_BLOCK, as on a GC'd
-// producer. The rows of a block are found from the block itself: its chunks (with the data
-// receipts they carried) and the outcome ids it lists. State history is kept: the rows below the tail still hold the
-// values that are current at it.
+// collected a few at a time. A step first moves `first` (the follower's tail), so queries below it
+// answer GARBAGE_COLLECTED_BLOCK and block lookups UNKNOWN_BLOCK, as on a GC'd producer; the rows of
+// the heights below a tail are deleted once `gcGraceMs` has passed since it moved, so a request that
+// passed the tail check just before (a transaction status reading its receipts one by one) never
+// reads half of a block, as the PostgreSQL history waits for its readers. `gc_done` records how far
+// the deletions have gone, so a restart finishes what was started. The rows of a block are found
+// from the block itself: its chunks (with the data receipts they carried) and the outcome ids it
+// lists. State history is kept: the rows below the tail still hold the values current at it.
 import { base58Decode, fromUtf8 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
-import { FIRST_KEY } from './history_keys_misc.js';
+import { blockShardKey, DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
+import { FIRST_KEY, GC_DONE_KEY } from './history_keys_misc.js';
 import type { FollowerGcOptions } from './history_reader.js';
 import type { HistoryStore } from './history_store.js';
 
-/** Collects up to `heightsPerStep` heights; returns how many blocks were deleted. */
-export async function gcFollowerStep(history: HistoryStore, o: FollowerGcOptions): Promise<number> {
-  const cursor = history.cursor();
-  const first = history.firstHeight();
-  if (!cursor || first === null) return 0;
-  const target = cursor.height - o.keepBlocks;
-  if (first >= target) return 0;
-  const until = Math.min(target, first + (o.heightsPerStep ?? 4));
-  const update = new StoreUpdate();
-  let collected = 0;
-  for (let h = first; h < until; h++) {
-    const hash = history.blockHashAt(h);
-    if (!hash) continue;
-    collected++;
-    const block = history.blockSync(hash);
-    const view = block ? (JSON.parse(block.json) as { chunks?: { shard_id: number }[] }) : {};
-    const shardIds = new Set((view.chunks ?? []).map((c) => c.shard_id));
-    // Blocks published without `chunks` (re-serialized streams): look for their chunk rows.
-    if (!view.chunks) {
-      for (let s = 0; s < 64; s++)
-        if (history.store.has(DBCol.StreamChunk, blockShardKey(hash, s))) shardIds.add(s);
-    }
-    for (const shard of shardIds) {
-      const at = blockShardKey(hash, shard);
-      const raw = history.store.get(DBCol.StreamChunk, at);
-      if (!raw) continue;
-      const chunk = JSON.parse(fromUtf8(raw)) as {
-        header: { chunk_hash: string };
-        receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
-      };
-      update.delete(DBCol.StreamChunk, at);
-      update.delete(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash));
-      // A data receipt has no outcome of its own: it goes with the chunk that carried it. Action
-      // receipts go with the block of their outcome (below), as they may wait in the delayed queue.
-      for (const r of chunk.receipts ?? [])
-        if (r.receipt.Data !== undefined) update.delete(DBCol.StreamReceipt, base58Decode(r.receipt_id));
-    }
-    const ids = history.json(DBCol.StreamOutcomeIds, hash);
-    for (const text of ids ? (JSON.parse(ids) as string[]) : []) {
-      const id = base58Decode(text);
-      update.delete(DBCol.StreamTransaction, id);
-      update.delete(DBCol.StreamOutcome, id);
-      update.delete(DBCol.StreamReceipt, id);
-    }
-    update.delete(DBCol.StreamOutcomeIds, hash);
-    update.delete(DBCol.StreamStateChanges, hash);
-    update.delete(DBCol.StreamBlock, hash);
-    update.delete(DBCol.StreamBlockHeight, u64be(h));
+/** How long the rows of a collected height outlive the tail's move past it. */
+export const DEFAULT_GC_GRACE_MS = 5_000;
+
+export class FollowerGc {
+  /** Tails this process moved to, oldest first, with when. */
+  private readonly tails: { tail: number; at: number }[] = [];
+  /** The highest tail whose grace has passed: rows below it may go. */
+  private deletable: number | null = null;
+  private started = false;
+
+  constructor(
+    private readonly history: HistoryStore,
+    private readonly graceMs: number,
+  ) {}
+
+  private done(first: number): number {
+    const v = this.history.store.get(DBCol.FollowerMisc, GC_DONE_KEY);
+    // A history from before deletions were deferred deleted every row below its tail at once.
+    return v ? Number(readU64be(v, 0)) : first;
   }
-  update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(until));
-  await history.store.commit(update);
-  return collected;
+
+  /** Moves the tail up to `heightsPerStep` heights; returns how many blocks it moved past. */
+  async step(o: FollowerGcOptions): Promise<number> {
+    const h = this.history;
+    const cursor = h.cursor();
+    const first = h.firstHeight();
+    if (!cursor || first === null) return 0;
+    const perStep = o.heightsPerStep ?? 4;
+    const done = this.done(first);
+    if (!this.started) {
+      this.started = true;
+      // No reader of this process read below the tail it found: those rows may go at once.
+      if (done < first) this.tails.push({ tail: first, at: 0 });
+      if (!h.store.has(DBCol.FollowerMisc, GC_DONE_KEY)) {
+        const u = new StoreUpdate();
+        u.put(DBCol.FollowerMisc, GC_DONE_KEY, u64be(done));
+        await h.store.commit(u);
+      }
+    }
+    let collected = 0;
+    const target = cursor.height - o.keepBlocks;
+    if (first < target) {
+      const until = Math.min(target, first + perStep);
+      for (let height = first; height < until; height++) if (h.blockHashAt(height)) collected++;
+      const u = new StoreUpdate();
+      u.put(DBCol.FollowerMisc, FIRST_KEY, u64be(until));
+      await h.store.commit(u);
+      this.tails.push({ tail: until, at: Date.now() });
+    }
+    const known = Date.now() - this.graceMs;
+    while (this.tails.length > 0 && this.tails[0]!.at <= known) {
+      const { tail } = this.tails.shift()!;
+      if (this.deletable === null || tail > this.deletable) this.deletable = tail;
+    }
+    if (this.deletable !== null && done < this.deletable)
+      await this.deleteRows(done, Math.min(this.deletable, done + perStep));
+    return collected;
+  }
+
+  /** Deletes the rows of the heights `from` ≤ h < `to`, and records how far deletions have gone. */
+  private async deleteRows(from: number, to: number): Promise<void> {
+    const history = this.history;
+    const update = new StoreUpdate();
+    for (let h = from; h < to; h++) {
+      const hash = history.blockHashAt(h);
+      if (!hash) continue;
+      const block = history.blockSync(hash);
+      const view = block ? (JSON.parse(block.json) as { chunks?: { shard_id: number }[] }) : {};
+      const shardIds = new Set((view.chunks ?? []).map((c) => c.shard_id));
+      // Blocks published without `chunks` (re-serialized streams): look for their chunk rows.
+      if (!view.chunks) {
+        for (let s = 0; s < 64; s++)
+          if (history.store.has(DBCol.StreamChunk, blockShardKey(hash, s))) shardIds.add(s);
+      }
+      for (const shard of shardIds) {
+        const at = blockShardKey(hash, shard);
+        const raw = history.store.get(DBCol.StreamChunk, at);
+        if (!raw) continue;
+        const chunk = JSON.parse(fromUtf8(raw)) as {
+          header: { chunk_hash: string };
+          receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
+        };
+        update.delete(DBCol.StreamChunk, at);
+        update.delete(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash));
+        // A data receipt has no outcome of its own: it goes with the chunk that carried it. Action
+        // receipts go with the block of their outcome (below), as they may wait in the delayed queue.
+        for (const r of chunk.receipts ?? [])
+          if (r.receipt.Data !== undefined) update.delete(DBCol.StreamReceipt, base58Decode(r.receipt_id));
+      }
+      const ids = history.json(DBCol.StreamOutcomeIds, hash);
+      for (const text of ids ? (JSON.parse(ids) as string[]) : []) {
+        const id = base58Decode(text);
+        update.delete(DBCol.StreamTransaction, id);
+        update.delete(DBCol.StreamOutcome, id);
+        update.delete(DBCol.StreamReceipt, id);
+      }
+      update.delete(DBCol.StreamOutcomeIds, hash);
+      update.delete(DBCol.StreamStateChanges, hash);
+      update.delete(DBCol.StreamBlock, hash);
+      update.delete(DBCol.StreamBlockHeight, u64be(h));
+    }
+    update.put(DBCol.FollowerMisc, GC_DONE_KEY, u64be(to));
+    await history.store.commit(update);
+  }
+}
+
+/** One GC step of `history` (its own collector, with its grace). */
+export function gcFollowerStep(history: HistoryStore, o: FollowerGcOptions): Promise<number> {
+  return history.collectGarbage(o);
 }

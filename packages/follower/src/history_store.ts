@@ -22,7 +22,7 @@ import {
 } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow, FLAT_MISS, flatValueAt } from './flat_state.js';
-import { gcFollowerStep } from './gc.js';
+import { DEFAULT_GC_GRACE_MS, FollowerGc } from './gc.js';
 import {
   decodeHistoryKey,
   decodeHistoryValue,
@@ -87,7 +87,15 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   private readonly blocks = new DecodedRows<StoredBlock>();
   private readonly texts = new DecodedRows<string>(MEMO_TEXT_MAX);
 
-  constructor(readonly store: Store) {}
+  private readonly gc: FollowerGc;
+
+  /** `gcGraceMs`: how long a collected height's rows outlive the tail's move past it (gc.ts). */
+  constructor(
+    readonly store: Store,
+    o: { readonly gcGraceMs?: number } = {},
+  ) {
+    this.gc = new FollowerGc(this, o.gcGraceMs ?? DEFAULT_GC_GRACE_MS);
+  }
 
   cursor(): Cursor | null {
     const v = this.store.get(DBCol.FollowerMisc, CURSOR_KEY);
@@ -202,7 +210,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   }
 
   collectGarbage(o: FollowerGcOptions): Promise<number> {
-    return gcFollowerStep(this, o);
+    return this.gc.step(o);
   }
 
   /** Height of the first followed block: below it (down to genesis) this node holds no blocks. */

@@ -12,7 +12,7 @@ t.test('decoded rows follow writes and collection', async (t) => {
   const heightOf = (i: number) => chain[i]!.block.header.height;
   const store = await Store.open(tempDir(t));
   t.teardown(() => store.close());
-  const history = new HistoryStore(store);
+  const history = new HistoryStore(store, { gcGraceMs: 0 });
   await history.writeBlocks(chain.slice(0, 10), true);
 
   const cursor = history.cursor()!;

@@ -343,7 +343,7 @@ t.test('tampered copies are refused and nothing of them is stored', async (t) =>
 });
 
 t.test('GC collects a block with every row it wrote, and moves the tail', async (t) => {
-  const { store, history, backend } = await openFollower(tempDir(t));
+  const { store, history, backend } = await openFollower(tempDir(t), { gcGraceMs: 0 });
   const a = loadFixture('mainnet-107503704').message;
   const b = loadFixture('mainnet-107503705').message;
   await ingestBlock(history, a);
@@ -387,6 +387,63 @@ t.test('GC collects a block with every row it wrote, and moves the tail', async 
   t.equal(query.error?.cause.name, 'GARBAGE_COLLECTED_BLOCK');
   await servesBlock(t, backend, b);
   await store.close();
+});
+
+t.test('GC keeps a collected block readable for the grace after the tail moves past it', async (t) => {
+  const dir = tempDir(t);
+  const { store, history, backend } = await openFollower(dir, { gcGraceMs: 200 });
+  const a = loadFixture('mainnet-107503704').message;
+  const b = loadFixture('mainnet-107503705').message;
+  await ingestBlock(history, a);
+  await ingestBlock(history, b);
+  const tx = a.shards.flatMap((s) => s.chunk?.transactions ?? [])[0]!.transaction;
+  const outcomeRows = async () => {
+    let n = 0;
+    for await (const _ of store.iter(DBCol.StreamOutcome)) n++;
+    return n;
+  };
+  const rowsBefore = await outcomeRows();
+  t.equal(await gcFollowerStep(history, { keepBlocks: 0 }), 1, 'the tail moves past one block');
+  t.equal(history.firstHeight(), 107503705);
+  const query = await rpc(backend, 'query', {
+    request_type: 'view_account',
+    account_id: 'near',
+    block_id: 107503704,
+  });
+  t.equal(
+    query.error?.cause.name,
+    'GARBAGE_COLLECTED_BLOCK',
+    'a new query below the tail is refused at once',
+  );
+  const block = await rpc(backend, 'block', { block_id: a.block.header.hash });
+  t.equal(block.error?.cause.name, 'UNKNOWN_BLOCK', 'by hash too');
+  t.equal(await outcomeRows(), rowsBefore, 'the rows stay while a reader may be between two of them');
+  const read = await rpc(backend, 'tx', [tx.hash, tx.signer_id]);
+  t.equal(read.result?.transaction.hash, tx.hash, 'a transaction read meanwhile finds its block whole');
+
+  await new Promise((r) => setTimeout(r, 250));
+  t.equal(await gcFollowerStep(history, { keepBlocks: 0 }), 0, 'nothing more to move');
+  t.ok((await outcomeRows()) < rowsBefore, 'past the grace, the rows are gone');
+  const gone = await rpc(backend, 'tx', [tx.hash, tx.signer_id]);
+  t.equal(gone.error?.cause.name, 'UNKNOWN_TRANSACTION');
+  await store.close();
+});
+
+t.test('a restart deletes at once what a stop left between the tail and the deletions', async (t) => {
+  const dir = tempDir(t);
+  const first = await openFollower(dir, { gcGraceMs: 3_600_000 });
+  const a = loadFixture('mainnet-107503704').message;
+  const b = loadFixture('mainnet-107503705').message;
+  await ingestBlock(first.history, a);
+  await ingestBlock(first.history, b);
+  t.equal(await gcFollowerStep(first.history, { keepBlocks: 0 }), 1);
+  await first.store.close();
+  const again = await openFollower(dir, { gcGraceMs: 3_600_000 });
+  t.teardown(() => again.store.close());
+  t.equal(await gcFollowerStep(again.history, { keepBlocks: 0 }), 0, 'the tail stays');
+  const tx = a.shards.flatMap((s) => s.chunk?.transactions ?? [])[0]!.transaction;
+  const gone = await rpc(again.backend, 'tx', [tx.hash, tx.signer_id]);
+  t.equal(gone.error?.cause.name, 'UNKNOWN_TRANSACTION', 'no reader of this process read below the tail');
 });
 
 t.test('view_state over the size limit is refused before the state is read from history', async (t) => {

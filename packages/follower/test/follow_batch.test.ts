@@ -127,7 +127,7 @@ t.test('a block refused inside a batch: the blocks before it are committed, noth
 t.test('a non-archival follower catching up in batches collects as fast as it writes', async (t) => {
   const chain = syntheticChain(60);
   const store = await Store.open(tempDir(t));
-  const history = new HistoryStore(store);
+  const history = new HistoryStore(store, { gcGraceMs: 0 });
   const loop = new FollowLoop({
     history,
     source: new MemorySource(chain),

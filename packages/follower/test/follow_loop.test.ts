@@ -114,7 +114,7 @@ t.test('the file: source reads the NEAR Lake layout', async (t) => {
 t.test('a non-archival follower keeps the configured number of blocks below its cursor', async (t) => {
   const chain = syntheticChain(30);
   const store = await Store.open(tempDir(t));
-  const history = new HistoryStore(store);
+  const history = new HistoryStore(store, { gcGraceMs: 0 });
   const loop = new FollowLoop({
     history,
     source: new MemorySource(chain),

@@ -16,10 +16,12 @@ export async function openFollower(
     upstream?: UpstreamRpc | null;
     /** What the backend reads through instead of the store itself (to watch its reads). */
     readThrough?: (h: HistoryStore) => HistoryReader;
+    /** How long collected rows outlive the tail's move (HistoryStore's default otherwise). */
+    gcGraceMs?: number;
   } = {},
 ): Promise<{ store: Store; history: HistoryStore; backend: FollowerBackend }> {
   const store = await Store.open(join(dir, 'data'));
-  const history = new HistoryStore(store);
+  const history = new HistoryStore(store, opts.gcGraceMs === undefined ? {} : { gcGraceMs: opts.gcGraceMs });
   const backend = new FollowerBackend({
     history: opts.readThrough ? opts.readThrough(history) : history,
     genesis: opts.genesis ?? mainnetGenesis(),
