@@ -320,7 +320,8 @@ function genesisEpochStakes(cfg: GenesisConfig): EpochStakes {
 export class EpochRewards {
   private readonly calc: RewardCalculator;
   private readonly epochConfig: RewardEpochConfig;
-  private readonly known = new Map<string, EpochRewardRow>();
+  /** Rows worked out or read lately (every row is also in the store once its block is written). */
+  private readonly known = new LruCache<string, EpochRewardRow>(64);
   private unsaved: [CryptoHash, EpochRewardRow][] = [];
 
   constructor(
