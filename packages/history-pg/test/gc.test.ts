@@ -30,7 +30,7 @@ const messages = (): StreamerMessage[] =>
 
 async function levelHistory(dir: string, gc: boolean): Promise<{ history: HistoryStore; store: Store }> {
   const store = await Store.open(join(dir, 'data'));
-  const history = new HistoryStore(store);
+  const history = new HistoryStore(store, { gcGraceMs: 0 });
   await loadGenesisHistory(history, mainnetGenesis(), STORAGE);
   for (const m of messages()) await ingestBlock(history, m);
   if (gc) await history.collectGarbage({ keepBlocks: 0 });
