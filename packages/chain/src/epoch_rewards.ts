@@ -412,6 +412,11 @@ export class EpochRewards {
     return out;
   }
 
+  /** Drops the epochs worked out since the last `save`, for a user that keeps no rows (a follower). */
+  discardUnsaved(): void {
+    this.unsaved = [];
+  }
+
   /** Writes the epochs worked out since the last call, to be committed with the block. */
   save(update: StoreUpdate): void {
     for (const [hash, row] of this.unsaved)

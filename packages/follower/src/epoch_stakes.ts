@@ -67,6 +67,7 @@ export class FollowerEpochStakes {
         return undefined;
       }
       this.rows.push(this.rewards.of(i));
+      this.rewards.discardUnsaved();
       // Only the epoch's last block is read again (the next epoch's duration starts there).
       const last = cfg.genesisHeight + (i + 1) * cfg.epochLength;
       for (const h of this.blocks.keys()) if (h < last) this.blocks.delete(h);
