@@ -13,4 +13,5 @@ export * from './off_heap.js';
 export * from './public_key.js';
 export * from './rpc_types.js';
 export * from './rust_debug.js';
+export * from './sodium.js';
 export * from './transaction/index.js';

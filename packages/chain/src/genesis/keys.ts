@@ -1,6 +1,13 @@
 // ed25519 key files in nearcore's format: `secret_key` = "ed25519:" + base58(seed ‖ public key).
 import { createPrivateKey, createPublicKey, type KeyObject, randomBytes, sign } from 'node:crypto';
-import { base58Decode, base58Encode, KeyType, type PublicKey, type Signature } from '@nearlite/primitives';
+import {
+  base58Decode,
+  base58Encode,
+  KeyType,
+  type PublicKey,
+  type Signature,
+  sodium,
+} from '@nearlite/primitives';
 
 const PKCS8_ED25519_PREFIX = Uint8Array.from([
   0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
@@ -66,10 +73,21 @@ export function signerFromKeyFile(file: {
     throw new KeyFileError('key file secret_key has the wrong length');
   const priv = privateKeyFromSeed(bytes.subarray(0, 32));
   const pub = rawPublicKey(priv);
+  // libsodium's secret key is seed ‖ public key, the key derived here rather than the file's half.
+  const secret = new Uint8Array(64);
+  secret.set(bytes.subarray(0, 32));
+  secret.set(pub, 32);
+  const lib = sodium();
   return {
     accountId: file.account_id ?? '',
     publicKey: { keyType: KeyType.ED25519, data: pub },
+    // ed25519 signatures are deterministic (RFC 8032): both libraries give the same bytes.
     sign(message: Uint8Array): Signature {
+      if (lib) {
+        const data = new Uint8Array(64);
+        lib.crypto_sign_detached(data, message, secret);
+        return { keyType: KeyType.ED25519, data };
+      }
       const sig = sign(null, message, priv);
       return { keyType: KeyType.ED25519, data: new Uint8Array(sig.buffer, sig.byteOffset, sig.byteLength) };
     },

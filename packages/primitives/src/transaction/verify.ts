@@ -3,28 +3,14 @@
 // by @noble/curves (NEAR's r ‖ s ‖ v over the 32-byte hash); ML-DSA-65 (FIPS 204, empty context, as
 // near-crypto's aws-lc verifies it) by @noble/post-quantum.
 import { createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { ed25519Curve, mlDsa65Scheme, secp256k1Curve } from '../curves.js';
 import { toHex } from '../hash.js';
-import { lazy } from '../lazy.js';
 import { KeyType, type PublicKey, type Signature } from '../public_key.js';
+import { sodium } from '../sodium.js';
 
 const SPKI_ED25519_PREFIX = Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
-
-interface Sodium {
-  crypto_sign_verify_detached(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
-}
-
-/** null where sodium-native is not installed or has no binary for this platform. */
-const sodium = lazy((): Sodium | null => {
-  try {
-    return createRequire(import.meta.url)('sodium-native') as Sodium;
-  } catch {
-    return null;
-  }
-});
 
 const keyObjects = new Map<string, KeyObject>();
 const KEY_CACHE_LIMIT = 50_000;
