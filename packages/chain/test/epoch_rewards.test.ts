@@ -10,6 +10,7 @@ import {
   getValidatorOnlineRatio,
   NUM_SECONDS_IN_A_YEAR,
   type RewardCalculator,
+  type ValidatorOnlineThresholds,
   type ValidatorStats,
 } from '../src/epoch_rewards.js';
 import type { GenesisConfig } from '../src/genesis/config.js';
@@ -37,6 +38,22 @@ const calc1000: RewardCalculator = {
 const equalStakes = (n: number) =>
   new Map(Array.from({ length: n }, (_, i) => [`test${i + 1}`, 500_000n] as const));
 const thresholds = { onlineMinThreshold: [9, 10], onlineMaxThreshold: [99, 100] } as const;
+
+/** nearcore's reward tests' common case: equal stakes, a supply of 10⁹, 1000 s, inflation 1/100. */
+function rewardOfEqualStakes(
+  stats: [string, BlockChunkValidatorStats][],
+  online: ValidatorOnlineThresholds = thresholds,
+) {
+  return calculateReward(
+    calc1000,
+    new Map(stats),
+    equalStakes(stats.length),
+    1_000_000_000n,
+    1000n * NS,
+    online,
+    [1, 100],
+  );
+}
 
 t.test('test_zero_produced_and_expected', async (t) => {
   const r = calculateReward(
@@ -84,19 +101,11 @@ t.test('a validator set whose stakes are all zero is paid nothing (no division b
 });
 
 t.test('test_reward_validator_different_online', async (t) => {
-  const r = calculateReward(
-    calc1000,
-    new Map([
-      ['test1', stats(s(945, 1000), s(945, 1000))],
-      ['test2', stats(s(999, 1000), s(999, 1000))],
-      ['test3', stats(s(850, 1000), s(850, 1000))],
-    ]),
-    equalStakes(3),
-    1_000_000_000n,
-    1000n * NS,
-    thresholds,
-    [1, 100],
-  );
+  const r = rewardOfEqualStakes([
+    ['test1', stats(s(945, 1000), s(945, 1000))],
+    ['test2', stats(s(999, 1000), s(999, 1000))],
+    ['test3', stats(s(850, 1000), s(850, 1000))],
+  ]);
   // nearcore: 10_000_000 in all, 3_333_333 per equal stake; 94.5% online earns half of it.
   t.same(
     r.validatorReward,
@@ -111,20 +120,12 @@ t.test('test_reward_validator_different_online', async (t) => {
 });
 
 t.test('test_reward_chunk_only_producer', async (t) => {
-  const r = calculateReward(
-    calc1000,
-    new Map([
-      ['test1', stats(s(945, 1000), s(945, 1000))],
-      ['test2', stats(s(0, 0), s(999, 1000))],
-      ['test3', stats(s(945, 1000))],
-      ['test4', stats(s(0, 0))],
-    ]),
-    equalStakes(4),
-    1_000_000_000n,
-    1000n * NS,
-    thresholds,
-    [1, 100],
-  );
+  const r = rewardOfEqualStakes([
+    ['test1', stats(s(945, 1000), s(945, 1000))],
+    ['test2', stats(s(0, 0), s(999, 1000))],
+    ['test3', stats(s(945, 1000))],
+    ['test4', stats(s(0, 0))],
+  ]);
   t.same(
     r.validatorReward,
     new Map([
@@ -139,20 +140,12 @@ t.test('test_reward_chunk_only_producer', async (t) => {
 });
 
 t.test('test_reward_stateless_validation', async (t) => {
-  const r = calculateReward(
-    calc1000,
-    new Map([
-      ['test1', stats(s(945, 1000), s(944, 1000), s(946, 1000))],
-      ['test2', stats(s(0, 0), s(998, 1000), s(1000, 1000))],
-      ['test3', stats(s(940, 1000), NONE, s(950, 1000))],
-      ['test4', stats(s(0, 0), NONE, s(1000, 1000))],
-    ]),
-    equalStakes(4),
-    1_000_000_000n,
-    1000n * NS,
-    thresholds,
-    [1, 100],
-  );
+  const r = rewardOfEqualStakes([
+    ['test1', stats(s(945, 1000), s(944, 1000), s(946, 1000))],
+    ['test2', stats(s(0, 0), s(998, 1000), s(1000, 1000))],
+    ['test3', stats(s(940, 1000), NONE, s(950, 1000))],
+    ['test4', stats(s(0, 0), NONE, s(1000, 1000))],
+  ]);
   t.same(
     r.validatorReward,
     new Map([
@@ -167,19 +160,14 @@ t.test('test_reward_stateless_validation', async (t) => {
 });
 
 t.test('test_reward_stateless_validation_with_endorsement_cutoff', async (t) => {
-  const r = calculateReward(
-    calc1000,
-    new Map([
+  const r = rewardOfEqualStakes(
+    [
       ['test1', stats(s(945, 1000), s(944, 1000), s(946, 1000))],
       ['test2', stats(s(945, 1000), s(944, 1000), s(446, 1000))],
       ['test3', stats(s(0, 0), NONE, s(946, 1000))],
       ['test4', stats(s(0, 0), NONE, s(446, 1000))],
-    ]),
-    equalStakes(4),
-    1_000_000_000n,
-    1000n * NS,
+    ],
     { ...thresholds, endorsementCutoffThreshold: 50 },
-    [1, 100],
   );
   t.same(
     r.validatorReward,
