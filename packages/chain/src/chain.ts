@@ -34,7 +34,7 @@ import {
   type ValidatorSelectionConfig,
   validatorSelectionConfig,
 } from './epoch.js';
-import { EpochRewards, epochStartReward, validatorsAtStakes } from './epoch_rewards.js';
+import { EpochRewards, epochBlockProducers, epochStartReward } from './epoch_rewards.js';
 import type { Genesis } from './genesis/config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
@@ -402,7 +402,7 @@ export class Chain implements ChainHandle {
       lastFinalBlock,
       shards: shardInputs,
       signer,
-      nextBlockProducers: validatorsAtStakes(cfg, nextStakes),
+      nextBlockProducers: epochBlockProducers(cfg, nextStakes),
       ...(epochReward ? { mintedAmount: epochReward.mintedAmount } : {}),
     });
 

@@ -289,16 +289,23 @@ export class EpochStakesReader {
   }
 }
 
-/** The genesis validators (their order and keys) at the stakes of an epoch. */
-export function validatorsAtStakes(
+/**
+ * nearcore's get_epoch_block_producers_ordered: the epoch's block producers, each once, in settlement
+ * order. Here the genesis validators (their order and keys) at the epoch's stakes. `next_bp_hash`,
+ * `next_bps` and EXPERIMENTAL_validators_ordered all read this list.
+ */
+export function epochBlockProducers(
   cfg: GenesisConfig,
   stakes: ReadonlyMap<string, bigint>,
 ): { accountId: string; publicKey: PublicKey; amount: bigint }[] {
-  return cfg.validators.map((v) => ({
-    accountId: v.accountId,
-    publicKey: v.publicKey,
-    amount: stakes.get(v.accountId) ?? v.amount,
-  }));
+  const seen = new Set<string>();
+  return cfg.validators
+    .filter((v) => !seen.has(v.accountId) && seen.add(v.accountId))
+    .map((v) => ({
+      accountId: v.accountId,
+      publicKey: v.publicKey,
+      amount: stakes.get(v.accountId) ?? v.amount,
+    }));
 }
 
 function genesisEpochStakes(cfg: GenesisConfig): EpochStakes {

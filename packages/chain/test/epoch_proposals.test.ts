@@ -4,6 +4,8 @@ import { type PublicKey, parsePublicKey } from '@nearlite/primitives';
 import t from 'tap';
 import { EpochProposals } from '../src/views/epoch_proposals.js';
 
+// Epochs of 10 blocks after a genesis at 0: heights 11–20 are one epoch.
+const CFG = { genesisHeight: 0, epochLength: 10 };
 const key: PublicKey = parsePublicKey('ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp');
 const blocks: Record<number, { accountId: string; publicKey: PublicKey; stake: bigint }[]> = {
   11: [{ accountId: 'zed.near', publicKey: key, stake: 5n }],
@@ -19,14 +21,14 @@ t.test('counted once per block, last proposal wins, sorted by account', async (t
     return blocks[h];
   };
   t.same(
-    p.upTo(11, 12, at).map((x) => [x.accountId, x.stake]),
+    p.upTo(CFG, 12, at).map((x) => [x.accountId, x.stake]),
     [
       ['amy.near', 7n],
       ['zed.near', 5n],
     ],
   );
   t.same(
-    p.upTo(11, 15, at).map((x) => [x.accountId, x.stake]),
+    p.upTo(CFG, 15, at).map((x) => [x.accountId, x.stake]),
     [
       ['amy.near', 7n],
       ['zed.near', 9n],
@@ -34,7 +36,7 @@ t.test('counted once per block, last proposal wins, sorted by account', async (t
   );
   t.same(reads, [11, 12, 13, 14, 15], 'the second request reads only the new blocks');
   t.same(
-    p.upTo(11, 11, at).map((x) => [x.accountId, x.stake]),
+    p.upTo(CFG, 11, at).map((x) => [x.accountId, x.stake]),
     [['zed.near', 5n]],
     'an older height is counted afresh',
   );
@@ -45,7 +47,7 @@ t.test('counted once per block, last proposal wins, sorted by account', async (t
     await new Promise((r) => setTimeout(r, 1));
     return blocks[h];
   };
-  const [a, b] = await Promise.all([q.upToAsync(11, 13, slow), q.upToAsync(11, 14, slow)]);
+  const [a, b] = await Promise.all([q.upToAsync(CFG, 13, slow), q.upToAsync(CFG, 14, slow)]);
   t.same(
     a.map((x) => x.stake),
     [7n, 5n],

@@ -6,15 +6,11 @@
 import {
   changesUnknownBlock,
   checkViewState,
-  computeBpHash,
   congestionLevel,
   congestionLimits,
   congestionLimitsOfVersion,
   dbNotFound,
-  EpochProposals,
-  type EpochValidatorFacts,
   endedEpochLastHeight,
-  epochOf,
   FinalTxAnswers,
   type Genesis,
   genesisConfigView,
@@ -27,7 +23,6 @@ import {
   receiptToTxOver,
   shardLayoutFromView,
   statusView,
-  validatorsAtStakes,
   validatorsOrderedView,
   validatorsView,
   viewAccessKey,
@@ -61,7 +56,6 @@ import {
   toBase64,
   ZERO_HASH,
 } from '@nearlite/primitives';
-import { LruCache } from '@nearlite/store';
 import {
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
@@ -70,31 +64,13 @@ import {
 } from '@nearlite/trie';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
-import { FollowerEpochStakes, type HeightStakes } from './epoch_stakes.js';
+import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
 import { receiptView, txStatusView } from './tx_views.js';
 import type { UpstreamRpc } from './upstream.js';
-
-interface ValidatorStakeJson {
-  readonly account_id: string;
-  readonly public_key: string;
-  readonly stake: string;
-}
-
-/** What a request needs of a block's header, parsed once per block. */
-interface HeaderFacts {
-  readonly height: number;
-  readonly hash: CryptoHash;
-  readonly timestamp: bigint;
-  readonly prevStateRoot: string;
-  readonly epochId: string;
-  readonly gasPrice: string;
-  readonly nextBpHash: string;
-  readonly protocolVersion: number;
-  readonly chunkHashes: ReadonlyMap<number, string>;
-}
+import { FollowerValidatorFacts } from './validator_facts.js';
 
 export interface FollowerBackendOptions {
   readonly history: HistoryReader;
@@ -143,67 +119,28 @@ function decodeTx(bytes: Uint8Array): CryptoHash {
 }
 
 export class FollowerBackend implements RpcBackend {
-  /**
-   * By height (a follower holds one block per height; the hash is checked on a hit): a miss parses
-   * the whole block view, so the cache holds many blocks' few facts rather than a handful.
-   */
-  private readonly facts = new LruCache<number, HeaderFacts>(16_384);
+  private readonly facts = new HeaderFactsCache();
   /** Once every receipt of its DAG has an outcome, no later block changes a transaction's answer. */
   private readonly finalAnswers = new FinalTxAnswers();
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
-  private readonly epochStakes: FollowerEpochStakes;
-  private readonly proposals = new EpochProposals();
+  private readonly validatorFacts: FollowerValidatorFacts;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
-    this.epochStakes = new FollowerEpochStakes(o.genesis, this.shardIds.length, o.history);
-  }
-
-  /** The stakes at `height` as a nearlite producer keeps them; the genesis ones where unknown here. */
-  private async stakesAt(height: number): Promise<HeightStakes> {
-    const known = await this.epochStakes.stakesAt(height);
-    if (known) return known;
-    const genesis = new Map(this.o.genesis.config.validators.map((v) => [v.accountId, v.amount]));
-    return { stakes: genesis, nextStakes: genesis };
+    this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history);
   }
 
   /**
    * Whether the validator views can be computed here: on a chain nearlite produces, every epoch has
-   * the genesis validators, producing every block and chunk, at the stakes its blocks give
-   * (epoch_stakes.ts), and its blocks say so in next_bp_hash. A real network's producers change
-   * with each epoch and its stream does not carry them (nor what each produced), so those views
-   * come from the upstream RPC, as NEAR's read-rpc takes them.
+   * the genesis validators, producing every block and chunk, and its blocks say so in next_bp_hash.
+   * A real network's producers change with each epoch and its stream does not carry them (nor what
+   * each produced), so those views come from the upstream RPC, as NEAR's read-rpc takes them.
    */
   private async validatorsAreGenesis(): Promise<boolean> {
     const cursor = this.history.cursor();
     const head = cursor && (await this.history.block(cursor.hash));
-    if (!head) return true;
-    const { nextStakes } = await this.stakesAt(head.height);
-    const expected = computeBpHash(validatorsAtStakes(this.o.genesis.config, nextStakes));
-    return this.headerFacts(head).nextBpHash === base58Encode(expected);
-  }
-
-  /** What the validators view of the epoch holding `height` shows, counted up to `height`. */
-  private async validatorFacts(height: number): Promise<EpochValidatorFacts> {
-    const cfg = this.o.genesis.config;
-    const start = epochOf(height, cfg.genesisHeight, cfg.epochLength).startHeight;
-    const proposals = await this.proposals.upToAsync(
-      Math.max(start, cfg.genesisHeight + 1),
-      height,
-      async (h) => {
-        const b = await this.history.blockAt(h);
-        if (!b) return undefined;
-        const header = (JSON.parse(b.json) as { header: { validator_proposals?: ValidatorStakeJson[] } })
-          .header;
-        return (header.validator_proposals ?? []).map((p) => ({
-          accountId: p.account_id,
-          publicKey: parsePublicKey(p.public_key),
-          stake: BigInt(p.stake),
-        }));
-      },
-    );
-    return { ...(await this.stakesAt(height)), proposals };
+    return !head || this.validatorFacts.areGenesisValidators(head.height, this.facts.of(head).nextBpHash);
   }
 
   private fromUpstream(method: string, params: unknown, unavailable: () => HandlerError): Promise<object> {
@@ -215,31 +152,8 @@ export class FollowerBackend implements RpcBackend {
     return this.o.history;
   }
 
-  private headerFacts(b: StoredBlock): HeaderFacts {
-    let f = this.facts.get(b.height);
-    if (f && bytesEqual(f.hash, b.hash)) return f;
-    const view = JSON.parse(b.json) as {
-      header: Record<string, unknown>;
-      chunks?: { shard_id: number; chunk_hash: string }[];
-    };
-    const h = view.header;
-    f = {
-      height: b.height,
-      hash: b.hash,
-      timestamp: BigInt(String(h.timestamp_nanosec ?? h.timestamp)),
-      prevStateRoot: String(h.prev_state_root),
-      epochId: String(h.epoch_id),
-      gasPrice: String(h.gas_price),
-      nextBpHash: String(h.next_bp_hash),
-      protocolVersion: Number(h.latest_protocol_version),
-      chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
-    };
-    this.facts.set(b.height, f);
-    return f;
-  }
-
   private at(b: StoredBlock, state: PrefetchedState): QueryAt {
-    const f = this.headerFacts(b);
+    const f = this.facts.of(b);
     return { header: { hash: b.hash, lite: { height: f.height, timestamp: f.timestamp } }, trie: state };
   }
 
@@ -262,7 +176,7 @@ export class FollowerBackend implements RpcBackend {
       const b = await resolveBlock(h, { blockId: id.blockId }, h.firstHeight(), 'BLOCK');
       raw = await h.chunk(b.hash, id.shardId);
       if (raw !== undefined) return new RawJson(raw);
-      const known = this.headerFacts(b).chunkHashes.get(id.shardId);
+      const known = this.facts.of(b).chunkHashes.get(id.shardId);
       if (known === undefined) {
         throw new HandlerError(
           'INVALID_SHARD_ID',
@@ -321,7 +235,7 @@ export class FollowerBackend implements RpcBackend {
         return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
-        const { stakes } = await this.stakesAt(b.height);
+        const { stakes } = await this.validatorFacts.stakesAt(b.height);
         const prepared = prepareViewCall(
           this.at(b, state),
           this.o.genesis,
@@ -360,8 +274,8 @@ export class FollowerBackend implements RpcBackend {
       first === null || cursor === null ? undefined : h.blockAt(first),
       cursor === null || cfg.genesisHeight > cursor.height ? undefined : h.blockAt(cfg.genesisHeight),
     ]);
-    const hf = head && this.headerFacts(head);
-    const ef = earliest && this.headerFacts(earliest);
+    const hf = head && this.facts.of(head);
+    const ef = earliest && this.facts.of(earliest);
     const zero = '11111111111111111111111111111111';
     return statusView({
       version: this.o.version,
@@ -411,10 +325,10 @@ export class FollowerBackend implements RpcBackend {
     const cfg = this.o.genesis.config;
     const cursor = h.cursor();
     const head = cursor && (await h.block(cursor.hash));
-    const headFacts = head && this.headerFacts(head);
+    const headFacts = head && this.facts.of(head);
     if (ref === null || ('epochId' in ref && base58Encode(ref.epochId) === headFacts?.epochId)) {
       const height = headFacts?.height ?? cfg.genesisHeight;
-      return validatorsView(cfg, this.shardIds, height, false, await this.validatorFacts(height));
+      return validatorsView(cfg, this.shardIds, height, false, await this.validatorFacts.factsAt(height));
     }
     if (!headFacts) throw unknownEpoch();
     if ('epochId' in ref) {
@@ -427,7 +341,7 @@ export class FollowerBackend implements RpcBackend {
         idHeight: idBlock?.height,
       });
       if (last === null) throw unknownEpoch();
-      return validatorsView(cfg, this.shardIds, last, true, await this.validatorFacts(last));
+      return validatorsView(cfg, this.shardIds, last, true, await this.validatorFacts.factsAt(last));
     }
     const b = await lookupBlock(h, { blockId: ref.blockId }, h.firstHeight());
     if (!b) throw unknownEpoch();
@@ -442,13 +356,13 @@ export class FollowerBackend implements RpcBackend {
     const [cur, nxt] = [view(b), view(next)];
     if (nxt.prev_hash !== base58Encode(b.hash)) throw unknownEpoch();
     if (cur.epoch_id === nxt.epoch_id || cur.next_epoch_id !== nxt.epoch_id) throw validatorInfoUnavailable();
-    return validatorsView(cfg, this.shardIds, b.height, true, await this.validatorFacts(b.height));
+    return validatorsView(cfg, this.shardIds, b.height, true, await this.validatorFacts.factsAt(b.height));
   }
 
   async gasPrice(blockId: Parameters<RpcBackend['gasPrice']>[0]): Promise<object> {
     const h = this.history;
     const b = await resolveBlock(h, blockId === null ? { finality: 'final' } : { blockId }, h.firstHeight());
-    return { gas_price: this.headerFacts(b).gasPrice };
+    return { gas_price: this.facts.of(b).gasPrice };
   }
 
   genesisConfig(): object {
@@ -464,7 +378,7 @@ export class FollowerBackend implements RpcBackend {
     }
     // The parameters known here are those of the chain's genesis protocol, which a nearlite chain
     // keeps for life; a real network's block may run a later one.
-    const version = this.headerFacts(b).protocolVersion;
+    const version = this.facts.of(b).protocolVersion;
     const genesisVersion = this.o.genesis.config.protocolVersion;
     if (version !== genesisVersion) {
       const params = { block_id: base58Encode(b.hash) };
@@ -559,7 +473,7 @@ export class FollowerBackend implements RpcBackend {
         throw err;
       }
     }
-    return validatorsOrderedView(this.o.genesis.config, (await this.stakesAt(height)).stakes);
+    return validatorsOrderedView(this.o.genesis.config, (await this.validatorFacts.stakesAt(height)).stakes);
   }
 
   async congestionLevel(id: ChunkReference): Promise<object> {
@@ -578,7 +492,7 @@ export class FollowerBackend implements RpcBackend {
     // answer, or without one the limits nearcore's parameter files give that version.
     const included = await this.history.blockAt(header.height_included);
     const version = included
-      ? this.headerFacts(included).protocolVersion
+      ? this.facts.of(included).protocolVersion
       : this.o.genesis.config.protocolVersion;
     let limits = congestionLimits(this.o.runtimeConfigView);
     if (version !== this.o.genesis.config.protocolVersion) {

@@ -3,7 +3,8 @@
 // chain every epoch has the genesis validators, and their stakes follow from each epoch's duration,
 // last supply and proposals. A history that does not reach back to the chain's first epoch (a
 // follower started later, or whose blocks were collected before it worked them out) cannot give
-// them; its callers then take the views from the upstream RPC.
+// them: the genesis stakes stand in, and the validator views come from the upstream RPC once the
+// head's next_bp_hash says they are not the chain's (validator_facts.ts).
 import {
   type EpochRewardRow,
   EpochRewards,
@@ -37,34 +38,53 @@ export class FollowerEpochStakes {
   /** The history lacks a block the next epoch's row needs and always will (below its first height). */
   private unreachable = false;
   private working: Promise<unknown> = Promise.resolve();
+  private readonly genesisStakes: HeightStakes;
 
   constructor(
     private readonly genesis: Genesis,
     numShards: number,
     private readonly history: HistoryReader,
   ) {
+    const stakes = new Map(genesis.config.validators.map((v) => [v.accountId, v.amount]));
+    this.genesisStakes = { stakes, nextStakes: stakes };
     this.rewards = new EpochRewards(genesis.config, { get: () => undefined }, numShards, (h) =>
       this.blocks.get(h),
     );
   }
 
-  /** The stakes at `height`, or undefined when this history cannot give them. */
-  stakesAt(height: number): Promise<HeightStakes | undefined> {
+  /**
+   * The stakes at `height` as the producer keeps them; the genesis ones where this history cannot
+   * give them, as for a real network's stream.
+   */
+  stakesAt(height: number): Promise<HeightStakes> {
+    const index = this.indexOf(height);
+    // Worked out already, or never to be: no need to wait for the worker.
+    if (this.rows.length >= index || this.unreachable) return Promise.resolve(this.answer(index));
     // One worker at a time: rows are worked out in order, and each once.
-    const next = this.working.then(() => this.work(height));
+    const next = this.working.then(() => this.work(index));
     this.working = next.catch(() => undefined);
     return next;
   }
 
-  private async work(height: number): Promise<HeightStakes | undefined> {
+  private indexOf(height: number): number {
     const cfg = this.genesis.config;
-    const index = epochOf(height, cfg.genesisHeight, cfg.epochLength).index;
+    return epochOf(height, cfg.genesisHeight, cfg.epochLength).index;
+  }
+
+  private answer(index: number): HeightStakes {
+    if (this.rows.length < index) return this.genesisStakes;
+    const infoOf = (e: number) => (e < 2 ? this.genesisStakes.stakes : this.rows[e - 2]!.epochInfo.stakes);
+    return { stakes: infoOf(index), nextStakes: infoOf(index + 1) };
+  }
+
+  private async work(index: number): Promise<HeightStakes> {
+    const cfg = this.genesis.config;
     while (this.rows.length < index && !this.unreachable) {
       const i = this.rows.length;
       if (!(await this.load(i))) {
         const first = this.history.firstHeight();
         this.unreachable = first === null || first > cfg.genesisHeight + 1 + i * cfg.epochLength;
-        return undefined;
+        break;
       }
       this.rows.push(this.rewards.of(i));
       this.rewards.discardUnsaved();
@@ -72,10 +92,7 @@ export class FollowerEpochStakes {
       const last = cfg.genesisHeight + (i + 1) * cfg.epochLength;
       for (const h of this.blocks.keys()) if (h < last) this.blocks.delete(h);
     }
-    if (this.rows.length < index) return undefined;
-    const genesisStakes = new Map(cfg.validators.map((v) => [v.accountId, v.amount]));
-    const infoOf = (e: number) => (e < 2 ? genesisStakes : this.rows[e - 2]!.epochInfo.stakes);
-    return { stakes: infoOf(index), nextStakes: infoOf(index + 1) };
+    return this.answer(index);
   }
 
   /** Reads the blocks of epoch `i` (and the block before it); false if one is not in the history. */

@@ -16,8 +16,8 @@ import {
 } from '@nearlite/primitives';
 import { type BlockHeader, encodeInnerLite, innerRestHash } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
-import { epochStakes, validatorsAtStakes } from '../epoch_rewards.js';
-import { validatorStakeView } from '../validator_stake.js';
+import { epochStakes } from '../epoch_rewards.js';
+import { validatorsOrderedView } from '../views/validators_view.js';
 import { blockHeaderLiteView } from './views.js';
 
 // From<RpcLightClientNextBlockError> for RpcError puts the serialized error in the legacy `data`
@@ -47,15 +47,6 @@ function headerOf(chain: ChainHandle, hash: CryptoHash): BlockHeader {
 
 const sameEpoch = (a: BlockHeader, b: BlockHeader) => toHex(a.lite.epochId) === toHex(b.lite.epochId);
 
-/** The block producers of the epoch after `b`'s as ValidatorStakeViews (the genesis validators at its stakes). */
-function blockProducersView(chain: ChainHandle, b: BlockHeader): object[] {
-  const cfg = chain.genesis.config;
-  const stakes = epochStakes(chain.store, cfg, b.lite.nextEpochId).stakes;
-  return validatorsAtStakes(cfg, stakes).map((v) =>
-    validatorStakeView({ accountId: v.accountId, publicKey: v.publicKey, stake: v.amount }),
-  );
-}
-
 /** nearcore's create_light_client_block_view for `b`: needs the two blocks after it. */
 function lightClientBlockView(chain: ChainHandle, b: BlockHeader): object {
   const next = headerAt(chain, b.lite.height + 1);
@@ -65,7 +56,10 @@ function lightClientBlockView(chain: ChainHandle, b: BlockHeader): object {
   return {
     ...blockHeaderLiteView(b),
     next_block_inner_hash: base58Encode(nextInner),
-    next_bps: blockProducersView(chain, b),
+    next_bps: validatorsOrderedView(
+      chain.genesis.config,
+      epochStakes(chain.store, chain.genesis.config, b.lite.nextEpochId).stakes,
+    ),
     approvals_after_next: afterNext.rest.approvals.map((a) => (a ? formatSignature(a) : null)),
   };
 }

@@ -3,7 +3,16 @@
 // never change, so each epoch's count is carried forward as the head moves, and an epoch of 43,200
 // blocks is not read again on every request.
 import { LruCache } from '@nearlite/store';
+import { epochOf } from '../epoch.js';
+import type { GenesisConfig } from '../genesis/config.js';
 import type { ValidatorStake } from '../validator_stake.js';
+
+type EpochHeights = Pick<GenesisConfig, 'genesisHeight' | 'epochLength'>;
+
+/** The first block of the epoch of `height` (the genesis block carries no proposals). */
+function epochFirstHeight(cfg: EpochHeights, height: number): number {
+  return Math.max(epochOf(height, cfg.genesisHeight, cfg.epochLength).startHeight, cfg.genesisHeight + 1);
+}
 
 interface Counted {
   upTo: number;
@@ -19,7 +28,7 @@ export class EpochProposals {
   private readonly epochs = new LruCache<number, Counted>(8);
   private counting: Promise<unknown> = Promise.resolve();
 
-  /** Where counting from `start` up to `height` begins, and the map it adds to. */
+  /** Where counting the epoch that starts at `start` up to `height` begins, and the map it adds to. */
   private begin(start: number, height: number): Counted {
     const c = this.epochs.get(start);
     // A count past `height` (an older block of an epoch asked after a newer one) is not reused.
@@ -29,13 +38,13 @@ export class EpochProposals {
     return fresh;
   }
 
-  /** The proposals of the blocks from `start` to `height`; `at(h)` gives a block's (none if absent). */
+  /** The proposals of the epoch of `height` up to it; `at(h)` gives a block's (none if absent). */
   upTo(
-    start: number,
+    cfg: EpochHeights,
     height: number,
     at: (h: number) => readonly ValidatorStake[] | undefined,
   ): ValidatorStake[] {
-    const c = this.begin(start, height);
+    const c = this.begin(epochFirstHeight(cfg, height), height);
     for (let h = c.upTo + 1; h <= height; h++) {
       for (const p of at(h) ?? []) c.byAccount.set(p.accountId, p);
       c.upTo = h;
@@ -45,12 +54,12 @@ export class EpochProposals {
 
   /** As `upTo`, over a history read asynchronously; one count at a time, each block read once. */
   upToAsync(
-    start: number,
+    cfg: EpochHeights,
     height: number,
     at: (h: number) => Promise<readonly ValidatorStake[] | undefined>,
   ): Promise<ValidatorStake[]> {
     const next = this.counting.then(async () => {
-      const c = this.begin(start, height);
+      const c = this.begin(epochFirstHeight(cfg, height), height);
       for (let h = c.upTo + 1; h <= height; h++) {
         for (const p of (await at(h)) ?? []) c.byAccount.set(p.accountId, p);
         c.upTo = h;

@@ -2,7 +2,6 @@
 // (kept by the producer with each epoch's end, epoch_rewards.ts) and the proposals of its blocks.
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
-import { epochOf } from '../epoch.js';
 import type { EpochStakesReader } from '../epoch_rewards.js';
 import type { EpochProposals } from './epoch_proposals.js';
 import type { EpochValidatorFacts } from './validators_view.js';
@@ -19,11 +18,10 @@ export function epochValidatorFacts(
 ): EpochValidatorFacts {
   const cfg = chain.genesis.config;
   const cs = chain.chainStore;
-  const start = epochOf(header.lite.height, cfg.genesisHeight, cfg.epochLength).startHeight;
   return {
     stakes: stakes.of(header.lite.epochId).stakes,
     nextStakes: stakes.of(header.lite.nextEpochId).stakes,
-    proposals: proposals.upTo(Math.max(start, cfg.genesisHeight + 1), header.lite.height, (h) => {
+    proposals: proposals.upTo(cfg, header.lite.height, (h) => {
       const hash = cs.blockHashByHeight(h);
       return hash ? cs.blockHeader(hash)?.rest.validatorProposals : undefined;
     }),

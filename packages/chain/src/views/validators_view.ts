@@ -3,6 +3,7 @@
 // Their stakes are the epoch's (epoch_rewards.ts): genesis stakes grown by rewards and proposals.
 
 import { epochHeightOf, epochOf } from '../epoch.js';
+import { epochBlockProducers } from '../epoch_rewards.js';
 import type { GenesisConfig } from '../genesis/config.js';
 import { type ValidatorStake, validatorStakeView } from '../validator_stake.js';
 
@@ -93,17 +94,11 @@ export function endedEpochLastHeight(
   return genesisHeight + (index + 1) * epochLength;
 }
 
-/** EXPERIMENTAL_validators_ordered: the epoch's block producers, each once, in settlement order. */
-export function validatorsOrderedView(cfg: GenesisConfig, stakes?: ReadonlyMap<string, bigint>): object[] {
-  const seen = new Set<string>();
-  return cfg.validators
-    .filter((v) => !seen.has(v.accountId) && seen.add(v.accountId))
-    .map((v) => ({
-      validator_stake_struct_version: 'V1',
-      account_id: v.accountId,
-      public_key: v.publicKeyText,
-      stake: (stakes?.get(v.accountId) ?? v.amount).toString(),
-    }));
+/** EXPERIMENTAL_validators_ordered (and the light client's `next_bps`): the epoch's block producers. */
+export function validatorsOrderedView(cfg: GenesisConfig, stakes: ReadonlyMap<string, bigint>): object[] {
+  return epochBlockProducers(cfg, stakes).map((v) =>
+    validatorStakeView({ accountId: v.accountId, publicKey: v.publicKey, stake: v.amount }),
+  );
 }
 
 /**

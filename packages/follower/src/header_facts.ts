@@ -1,0 +1,46 @@
+// What a follower's requests need of a block's header, parsed from the stored block JSON once per
+// block. Kept by height (a follower holds one block per height; the hash is checked on a hit): a
+// miss parses the whole block view, so the cache holds many blocks' few facts rather than a handful.
+import { bytesEqual, type CryptoHash } from '@nearlite/primitives';
+import { LruCache } from '@nearlite/store';
+import type { StoredBlock } from './history_reader.js';
+
+/** What a request needs of a block's header, parsed once per block. */
+export interface HeaderFacts {
+  readonly height: number;
+  readonly hash: CryptoHash;
+  readonly timestamp: bigint;
+  readonly prevStateRoot: string;
+  readonly epochId: string;
+  readonly gasPrice: string;
+  readonly nextBpHash: string;
+  readonly protocolVersion: number;
+  readonly chunkHashes: ReadonlyMap<number, string>;
+}
+
+export class HeaderFactsCache {
+  private readonly byHeight = new LruCache<number, HeaderFacts>(16_384);
+
+  of(b: StoredBlock): HeaderFacts {
+    let f = this.byHeight.get(b.height);
+    if (f && bytesEqual(f.hash, b.hash)) return f;
+    const view = JSON.parse(b.json) as {
+      header: Record<string, unknown>;
+      chunks?: { shard_id: number; chunk_hash: string }[];
+    };
+    const h = view.header;
+    f = {
+      height: b.height,
+      hash: b.hash,
+      timestamp: BigInt(String(h.timestamp_nanosec ?? h.timestamp)),
+      prevStateRoot: String(h.prev_state_root),
+      epochId: String(h.epoch_id),
+      gasPrice: String(h.gas_price),
+      nextBpHash: String(h.next_bp_hash),
+      protocolVersion: Number(h.latest_protocol_version),
+      chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
+    };
+    this.byHeight.set(b.height, f);
+    return f;
+  }
+}
