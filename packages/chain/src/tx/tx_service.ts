@@ -9,7 +9,9 @@ import {
   toHex,
 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
+import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
+import type { CongestionInfo } from '../chunk.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
 import { FinalTxAnswers } from './final_answers.js';
 import type { SignatureChecker } from './signature_checker.js';
@@ -36,6 +38,10 @@ export interface TxServiceOptions {
 export class TxService {
   private readonly finalAnswers = new FinalTxAnswers();
   private readonly waiters: TxWaiters;
+  private congestion: {
+    readonly head: CryptoHash;
+    readonly byShard: ReadonlyMap<number, CongestionInfo>;
+  } | null = null;
 
   /**
    * Admissions waiting on a signature verdict complete in arrival order, so a client sees the same
@@ -108,14 +114,23 @@ export class TxService {
     return !base || chain.headHeader().lite.height > base.lite.height + validity;
   }
 
+  /** The head's chunks' congestion info by shard, made once per head rather than per transaction. */
+  private headCongestion(head: BlockHeader): ReadonlyMap<number, CongestionInfo> {
+    if (this.congestion?.head !== head.hash) {
+      const chunks = this.o.chain.chainStore.blockChunkHeaders(head.hash) ?? [];
+      const byShard = new Map(chunks.map((c) => [c.inner.shardId, c.inner.congestionInfo]));
+      this.congestion = { head: head.hash, byShard };
+    }
+    return this.congestion.byShard;
+  }
+
   private verify(bytes: Uint8Array, shardId: number, signatureVerdict?: boolean): object | string | null {
     const head = this.o.chain.headHeader();
-    const chunks = this.o.chain.chainStore.blockChunkHeaders(head.hash) ?? [];
     return this.o.codecs.verify(bytes, {
       gasPrice: head.rest.nextGasPrice,
       blockHeight: head.lite.height + 1,
       shardId,
-      congestion: new Map(chunks.map((c) => [c.inner.shardId, c.inner.congestionInfo])),
+      congestion: this.headCongestion(head),
       ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
     });
   }
