@@ -4,7 +4,7 @@
 // nearcore's defaults, which describe peer-to-peer machinery nearlite does not run.
 import type { GenesisConfig } from '@nearlite/chain';
 import type { NodeConfig } from './config.js';
-import { savesTrieChanges } from './config.js';
+import { maxBlockProductionDelayMs, savesTrieChanges } from './config.js';
 import { VERSION } from './version.js';
 
 export interface ClientConfigInput {
@@ -44,7 +44,9 @@ export function clientConfigView({ config, genesis, producing }: ClientConfigInp
     expected_shutdown: 'null',
     block_production_tracking_delay: duration(10),
     min_block_production_delay: duration(blockMs),
-    max_block_production_delay: duration(Math.max(blockMs, MAX_BLOCK_PRODUCTION_DELAY_MS)),
+    max_block_production_delay: duration(
+      producing ? maxBlockProductionDelayMs(config) : Math.max(blockMs, MAX_BLOCK_PRODUCTION_DELAY_MS),
+    ),
     max_block_wait_delay: duration(Math.max(blockMs, MAX_BLOCK_WAIT_DELAY_MS)),
     chunk_wait_mult: [1, 6],
     skip_sync_wait: false,

@@ -5,6 +5,8 @@ import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson } from './store_c
 export interface NodeConfig {
   readonly rpcAddr: string;
   readonly blockTimeMs: number;
+  /** `consensus.max_block_production_delay` (nearcore's 2 s by default); in effect never below the block time. */
+  readonly maxBlockProductionDelayMs: number;
   readonly archive: boolean;
   /**
    * `save_trie_changes`: keep, per block and shard, the trie nodes its chunk replaced (TrieChanges),
@@ -36,6 +38,7 @@ export interface NodeConfig {
 export const DEFAULT_CONFIG: NodeConfig = {
   rpcAddr: '127.0.0.1:3030',
   blockTimeMs: 1000,
+  maxBlockProductionDelayMs: 2_000,
   archive: false,
   saveTrieChanges: null,
   gcNumEpochsToKeep: 5,
@@ -61,7 +64,10 @@ export function configFileJson(c: NodeConfig): object {
       },
       limits_config: { json_payload_max_size: c.jsonPayloadMaxSize },
     },
-    consensus: { min_block_production_delay: msToDuration(c.blockTimeMs) },
+    consensus: {
+      min_block_production_delay: msToDuration(c.blockTimeMs),
+      max_block_production_delay: msToDuration(c.maxBlockProductionDelayMs),
+    },
     archive: c.archive,
     ...(c.saveTrieChanges === null ? {} : { save_trie_changes: c.saveTrieChanges }),
     gc_num_epochs_to_keep: c.gcNumEpochsToKeep,
@@ -78,6 +84,21 @@ function durationToMs(d: unknown): number | undefined {
   const o = d as { secs?: number; nanos?: number } | undefined;
   if (!o || typeof o.secs !== 'number') return undefined;
   return o.secs * 1000 + Math.floor((o.nanos ?? 0) / 1_000_000);
+}
+
+/** The max_block_production_delay in effect: as configured, at least the block time. */
+export function maxBlockProductionDelayMs(
+  c: Pick<NodeConfig, 'blockTimeMs' | 'maxBlockProductionDelayMs'>,
+): number {
+  return Math.max(c.blockTimeMs, c.maxBlockProductionDelayMs);
+}
+
+/**
+ * How far one height a sandbox fast-forward skips moves block time: nearcore's sandbox_delta_time,
+ * the mean of the minimum and maximum production delays.
+ */
+export function fastForwardStepMs(c: Pick<NodeConfig, 'blockTimeMs' | 'maxBlockProductionDelayMs'>): number {
+  return (c.blockTimeMs + maxBlockProductionDelayMs(c)) / 2;
 }
 
 /** Whether blocks keep their TrieChanges: as configured, else only on a node that collects garbage. */
@@ -115,6 +136,8 @@ export function loadConfig(path: string): NodeConfig {
   return {
     rpcAddr: typeof rpc.addr === 'string' ? rpc.addr : DEFAULT_CONFIG.rpcAddr,
     blockTimeMs: durationToMs(consensus.min_block_production_delay) ?? DEFAULT_CONFIG.blockTimeMs,
+    maxBlockProductionDelayMs:
+      durationToMs(consensus.max_block_production_delay) ?? DEFAULT_CONFIG.maxBlockProductionDelayMs,
     archive: raw.archive === true,
     saveTrieChanges: saveTrieChanges ?? null,
     // nearcore never keeps fewer than 3 epochs

@@ -6,7 +6,8 @@ import { InternalError } from '@nearlite/primitives';
 
 export type SandboxMethods = Required<Pick<RpcBackend, 'sandboxPatchState' | 'sandboxFastForward'>>;
 
-export function sandboxMethods(chain: ChainHandle, blockTimeMs: number): SandboxMethods {
+/** `stepMs`: the block time each fast-forwarded height adds (`fastForwardStepMs`). */
+export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMethods {
   return {
     async sandboxPatchState(records) {
       let writes: ReturnType<typeof stateRecordsToWrites>;
@@ -30,9 +31,10 @@ export function sandboxMethods(chain: ChainHandle, blockTimeMs: number): Sandbox
       if (!chain.canProduce)
         throw new InternalError('this node holds no validator key and cannot produce blocks');
       // As nearcore's sandbox: the head lands exactly at head + delta (blocks the timer produces
-      // meanwhile count), and each skipped block moves block time on by the production delay, so
-      // time-locked contracts see the time a real chain would have taken.
-      await chain.fastForward(deltaHeight, BigInt(blockTimeMs) * 1_000_000n);
+      // meanwhile count), and each skipped height moves block time on as nearcore's
+      // sandbox_delta_time does (the mean production delay), so time-locked contracts see the time
+      // nearcore's sandbox would show.
+      await chain.fastForward(deltaHeight, BigInt(Math.round(stepMs * 1_000_000)));
       return {};
     },
   };

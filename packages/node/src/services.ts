@@ -22,7 +22,7 @@ import {
 import { DEFAULT_RUNTIME_CONFIG_VIEW } from '@nearlite/runtime';
 import { RUNTIME_CONFIG } from './applier.js';
 import { clientConfigView } from './client_config.js';
-import type { NodeConfig } from './config.js';
+import { fastForwardStepMs, type NodeConfig } from './config.js';
 import { producerCallFunction } from './producer_views.js';
 import { queryView } from './query.js';
 import type { ServiceMethods } from './rpc_backend.js';
@@ -108,7 +108,7 @@ export function createServices(): Services {
         lightClientBlockProof: (block, head) => lightClientBlockProof(chain, block, head),
         splitStorageInfo: () => splitStorageInfo(chain, config.archive),
         clientConfig: () => clientConfig,
-        ...(config.sandbox ? sandboxMethods(chain, config.blockTimeMs) : {}),
+        ...(config.sandbox ? sandboxMethods(chain, fastForwardStepMs(config)) : {}),
       };
     },
   };
