@@ -10,6 +10,7 @@ export * from './epoch_rewards.js';
 export * from './gas_price.js';
 export * from './gc.js';
 export * from './genesis/config.js';
+export * from './genesis/epoch_config.js';
 export * from './genesis/keys.js';
 export * from './genesis/localnet.js';
 export * from './genesis/localnet_chain.js';

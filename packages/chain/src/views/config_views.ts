@@ -1,6 +1,8 @@
 // genesis_config and EXPERIMENTAL_protocol_config: the genesis file's config, and the protocol
-// parameters in force (genesis config fields plus the runtime parameters).
+// parameters in force (genesis config fields, those of the epoch config in force over them, plus the
+// runtime parameters).
 import type { GenesisConfig } from '../genesis/config.js';
+import { epochConfigFields } from '../genesis/epoch_config.js';
 
 const PROTOCOL_CONFIG_FIELDS = [
   'protocol_version',
@@ -54,7 +56,7 @@ export function genesisConfigView(config: GenesisConfig): object {
 }
 
 export function protocolConfigView(config: GenesisConfig, runtimeConfigView: object): object {
-  const raw = config.raw;
+  const raw = epochConfigFields(config);
   const out: Record<string, unknown> = {};
   for (const f of PROTOCOL_CONFIG_FIELDS) {
     if (f === 'runtime_config') out[f] = runtimeConfigView;
