@@ -64,7 +64,7 @@ t.test('near-workspaces runs against nearlite with the documented setup', async 
     t.equal(r.aliceBalance, (1000n * 10n ** 24n).toString(), `worker ${i}: patchState of an account`);
     t.ok(r.patchedState, `worker ${i}: patchState of contract state`);
     t.ok(
-      r.heights[1] === r.heights[0] + 200 || r.heights[1] === r.heights[0] + 201,
+      r.heights[1] >= r.heights[0] + 200 && r.heights[1] <= r.heights[0] + 202,
       `worker ${i}: fastForward to ${r.heights[1]}`,
     );
     t.ok(BigInt(r.movedNs) >= 200n * 900_000_000n, `worker ${i}: block time moved ${r.movedNs} ns`);

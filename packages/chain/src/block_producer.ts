@@ -36,6 +36,8 @@ export interface ShardInput {
 export interface ProduceInput {
   readonly config: GenesisConfig;
   readonly prev: BlockHeader;
+  /** Above the parent's; more than one above skips heights (a sandbox fast-forward). */
+  readonly height: number;
   readonly prevMerkleTree: PartialMerkleTree;
   readonly timestamp: bigint;
   readonly epochId: CryptoHash;
@@ -54,14 +56,20 @@ export interface ProducedBlock {
   readonly chunkHeaders: readonly ChunkHeader[];
 }
 
-/** The message an approval signs: borsh(ApprovalInner::Endorsement(prev_hash)) ‖ u64 target height. */
-function approvalMessage(prevHash: CryptoHash, targetHeight: number): Uint8Array {
-  return new BorshWriter(48).u8(0).fixed(prevHash).u64(targetHeight).toBytes();
+/**
+ * The message an approval signs (Approval::get_data_for_sig): borsh(ApprovalInner) ‖ u64 target
+ * height, where the inner is Endorsement(parent hash) for the parent's next height and
+ * Skip(parent height) above it.
+ */
+export function approvalMessage(prev: BlockHeader, targetHeight: number): Uint8Array {
+  if (targetHeight === prev.lite.height + 1)
+    return new BorshWriter(41).u8(0).fixed(prev.hash).u64(targetHeight).toBytes();
+  return new BorshWriter(17).u8(1).u64(prev.lite.height).u64(targetHeight).toBytes();
 }
 
 export function produceBlockHeader(input: ProduceInput): ProducedBlock {
-  const { config, prev, signer } = input;
-  const height = prev.lite.height + 1;
+  const { config, prev, signer, height } = input;
+  if (!(height > prev.lite.height)) throw new Error(`block height ${height} is not above its parent's`);
   const chunkHeaders: ChunkHeader[] = input.shards.map((s) => {
     const body = encodeChunkBody(s.transactions, s.prevOutgoingReceipts);
     const inner = {
@@ -133,10 +141,11 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
     ),
     totalSupply: prev.rest.totalSupply + (input.mintedAmount ?? 0n) - burnt,
     lastFinalBlock: input.lastFinalBlock,
-    lastDsFinalBlock: prev.hash,
+    // Doomslug finality needs consecutive heights: a block that skips inherits its parent's.
+    lastDsFinalBlock: height === prev.lite.height + 1 ? prev.hash : prev.rest.lastDsFinalBlock,
     blockOrdinal: prev.rest.blockOrdinal + 1,
     prevHeight: prev.lite.height,
-    approvals: [signer.sign(approvalMessage(prev.hash, height))],
+    approvals: [signer.sign(approvalMessage(prev, height))],
     latestProtocolVersion: config.protocolVersion,
     chunkEndorsements: chunkHeaders.map(() => Uint8Array.of(1)),
   };

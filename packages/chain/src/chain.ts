@@ -36,6 +36,7 @@ import {
 } from './epoch.js';
 import { EpochRewards, epochBlockProducers, epochStartReward } from './epoch_rewards.js';
 import type { Genesis } from './genesis/config.js';
+import { epochConfigFields } from './genesis/epoch_config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
 import { merklizeLeaves } from './merkle.js';
@@ -169,7 +170,7 @@ export class Chain implements ChainHandle {
     this.headTip = head;
     this.genesisHashValue = genesisHash;
     const cfg = opts.genesis.config;
-    this.selection = validatorSelectionConfig(cfg.raw, cfg.validators.length);
+    this.selection = validatorSelectionConfig(epochConfigFields(cfg), cfg.validators.length);
     this.epochRewards = new EpochRewards(cfg, chainStore.store, layout.shardIds.length, (h) => {
       const hash = this.chainStore.blockHashByHeight(h);
       const header = hash && this.chainStore.blockHeader(hash);
@@ -178,6 +179,7 @@ export class Chain implements ChainHandle {
             hash,
             timestamp: header.lite.timestamp,
             totalSupply: header.rest.totalSupply,
+            ordinal: header.rest.blockOrdinal,
             proposals: header.rest.validatorProposals,
           }
         : undefined;
@@ -229,24 +231,52 @@ export class Chain implements ChainHandle {
 
   /**
    * Like produceBlock, but decided when its turn in the write queue comes: nothing (null) unless
-   * `when()` still holds then. `advanceNs` moves block time on for this and every later block, as
-   * nearcore's sandbox fast-forward does for the blocks it skips.
+   * `plan()` still gives a step then. A step's `skip` heights are left without a block (the block
+   * lands `skip + 1` above the head), and its `advanceNs` moves block time on for this and every
+   * later block, as nearcore's sandbox fast-forward does.
    */
-  produceBlockIf(when: () => boolean, advanceNs = 0n): Promise<BlockHeader | null> {
+  private produceStep(plan: () => { skip: number; advanceNs: bigint } | null): Promise<BlockHeader | null> {
     const next = this.writeQueue.then(() => {
-      if (!when()) return null;
-      this.timeShiftNs += advanceNs;
-      return this.produceNow();
+      const step = plan();
+      if (!step) return null;
+      this.timeShiftNs += step.advanceNs;
+      return this.produceNow(step.skip);
     });
     this.writeQueue = next.catch(() => undefined);
     return next;
   }
 
-  async fastForward(deltaHeight: number, stepNs: bigint): Promise<void> {
-    const target = this.head().height + deltaHeight;
-    while (this.head().height < target) await this.produceBlockIf(() => this.head().height < target, stepNs);
+  /**
+   * Produces `count` blocks one after another, one at every height, each moving block time on by
+   * `stepNs` (a chain aged quickly, every height kept).
+   */
+  async produceBlocks(count: number, stepNs = 0n): Promise<void> {
+    const target = this.head().height + count;
+    while (this.head().height < target)
+      await this.produceStep(() => (this.head().height < target ? { skip: 0, advanceNs: stepNs } : null));
   }
 
+  /**
+   * nearcore's sandbox fast-forward (sandbox_process_fast_forward): until the head reaches head +
+   * `deltaHeight`, each block skips the heights up to three before its epoch's end, and the blocks
+   * around an epoch's end come one height at a time, so every epoch's first and last heights have
+   * their blocks and the epochs change as they would. The last jump lands one above the target, as
+   * nearcore's does. Block time moves on by `stepNs` for each height passed.
+   */
+  async fastForward(deltaHeight: number, stepNs: bigint): Promise<void> {
+    const cfg = this.opts.genesis.config;
+    const length = cfg.epochLength;
+    if (length <= 3) throw new ChainError('Unsupported: fast_forward with an epoch length of 3 or less');
+    const target = this.head().height + deltaHeight;
+    const plan = () => {
+      const head = this.head().height;
+      if (head >= target) return null;
+      const inEpoch = (head - cfg.genesisHeight) % length;
+      const skip = length - inEpoch <= 3 || inEpoch === 0 ? 0 : Math.min(target - head, length - inEpoch - 3);
+      return { skip, advanceNs: BigInt(skip + 1) * stepNs };
+    };
+    while (this.head().height < target) await this.produceStep(plan);
+  }
   /** Runs `fn` as the single writer, between blocks. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.writeQueue.then(fn);
@@ -288,13 +318,13 @@ export class Chain implements ChainHandle {
     return h;
   }
 
-  private async produceNow(): Promise<BlockHeader> {
+  private async produceNow(skip = 0): Promise<BlockHeader> {
     const patches = this.pendingPatches;
     this.pendingPatches = [];
     const taken: PooledTransaction[][] = [];
     const progress = { committed: false };
     try {
-      return await this.produceWith(patches, taken, progress);
+      return await this.produceWith(patches, taken, progress, skip);
     } catch (err) {
       if (progress.committed) throw err;
       // Nothing of the block was committed: its transactions wait for the next one, and the patches
@@ -309,6 +339,7 @@ export class Chain implements ChainHandle {
     patches: PendingPatch[],
     taken: PooledTransaction[][],
     progress: { committed: boolean },
+    skip: number,
   ): Promise<BlockHeader> {
     const signer = this.opts.signer;
     if (!signer)
@@ -316,7 +347,7 @@ export class Chain implements ChainHandle {
     const cfg = this.opts.genesis.config;
     const store = this.opts.store;
     const prev = this.headHeader();
-    const height = prev.lite.height + 1;
+    const height = prev.lite.height + 1 + skip;
     const nowNs = BigInt(Date.now()) * 1_000_000n + this.timeShiftNs;
     const timestamp = nowNs > prev.lite.timestamp ? nowNs : prev.lite.timestamp + 1n;
     const epoch = epochOf(height, cfg.genesisHeight, cfg.epochLength);
@@ -395,6 +426,7 @@ export class Chain implements ChainHandle {
     const { header, chunkHeaders } = produceBlockHeader({
       config: cfg,
       prev,
+      height,
       prevMerkleTree: prevTree,
       timestamp,
       epochId,

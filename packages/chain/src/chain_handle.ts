@@ -56,9 +56,9 @@ export interface ChainHandle {
    */
   patchState(writes: readonly StateWrite[]): Promise<void>;
   /**
-   * Produces blocks until the head is `deltaHeight` above where it is when the chain gets to it
-   * (blocks the timer produces meanwhile count), moving block time on by `stepNs` for each, as
-   * nearcore's sandbox fast-forward does.
+   * nearcore's sandbox fast-forward: blocks until the head is at least `deltaHeight` above where it
+   * is when the chain gets to it (blocks the timer produces meanwhile count), skipping the heights
+   * of each epoch up to three before its end, block time moving on by `stepNs` a height.
    */
   fastForward(deltaHeight: number, stepNs: bigint): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type { ValidatorAccountsUpdate } from '@nearlite/runtime';
 import { DBCol, LruCache, type Store, type StoreUpdate } from '@nearlite/store';
 import { epochOf } from './epoch.js';
 import type { GenesisConfig, Rational } from './genesis/config.js';
+import { epochConfigFields, epochConfigSource } from './genesis/epoch_config.js';
 
 const NUM_NS_IN_SECOND = 1_000_000_000n;
 /** nearcore's NUM_SECONDS_IN_A_YEAR: RewardCalculator::new takes it, not genesis num_blocks_per_year. */
@@ -152,31 +153,28 @@ function rational(v: unknown, fallback: Rational): Rational {
 }
 
 /**
- * The epoch config nearcore's EpochManager::new_arc_handle picks without an epoch_configs directory:
- * for mainnet and testnet their stored configs (the same reward fields at protocol 85 and on); for a
- * `test-chain-` id the genesis fields (EpochConfig::from); otherwise Genesis::test_epoch_config.
- * finalize_epoch uses chunk_validator_only_kickout_threshold as the endorsement cutoff.
+ * The reward fields of the epoch config in force (genesis/epoch_config.ts). finalize_epoch uses
+ * chunk_validator_only_kickout_threshold as the endorsement cutoff; mainnet's and testnet's stored
+ * configs have the same reward fields at protocol 85 and on.
  */
 export function rewardEpochConfig(cfg: GenesisConfig): RewardEpochConfig {
-  const raw = cfg.raw;
-  if (cfg.chainId.startsWith('test-chain-')) {
-    const cutoff = raw.chunk_validator_only_kickout_threshold;
+  if (epochConfigSource(cfg.chainId) === 'stored')
     return {
-      maxInflationRate: rational(raw.max_inflation_rate, [1, 40]),
+      maxInflationRate: [1, 40],
       onlineThresholds: {
-        onlineMinThreshold: rational(raw.online_min_threshold, [90, 100]),
-        onlineMaxThreshold: rational(raw.online_max_threshold, [99, 100]),
-        endorsementCutoffThreshold: typeof cutoff === 'number' ? cutoff : 80,
+        onlineMinThreshold: [90, 100],
+        onlineMaxThreshold: [99, 100],
+        endorsementCutoffThreshold: 70,
       },
     };
-  }
-  const stored = cfg.chainId === 'mainnet' || cfg.chainId === 'testnet';
+  const raw = epochConfigFields(cfg);
+  const cutoff = raw.chunk_validator_only_kickout_threshold;
   return {
-    maxInflationRate: [1, 40],
+    maxInflationRate: rational(raw.max_inflation_rate, [1, 40]),
     onlineThresholds: {
-      onlineMinThreshold: [90, 100],
-      onlineMaxThreshold: [99, 100],
-      endorsementCutoffThreshold: stored ? 70 : 80,
+      onlineMinThreshold: rational(raw.online_min_threshold, [90, 100]),
+      onlineMaxThreshold: rational(raw.online_max_threshold, [99, 100]),
+      endorsementCutoffThreshold: typeof cutoff === 'number' ? cutoff : 80,
     },
   };
 }
@@ -195,6 +193,8 @@ export interface RewardBlockInfo {
   readonly hash: CryptoHash;
   readonly timestamp: bigint;
   readonly totalSupply: bigint;
+  /** The header's block_ordinal: blocks since genesis, where heights a fast-forward skipped have none. */
+  readonly ordinal?: number;
   /** The header's validator proposals (the Stake actions its chunks' previous chunks ran). */
   readonly proposals?: readonly { readonly accountId: string; readonly stake: bigint }[];
 }
@@ -443,13 +443,19 @@ export class EpochRewards {
     const last = this.blockAt(this.lastHeight(index));
     const before = this.blockAt(this.lastHeight(index - 1));
     if (!last || !before) throw new Error(`epoch ${index}: its last blocks are not stored`);
-    const n = BigInt(this.cfg.epochLength);
-    const chunks = n * BigInt(this.numShards);
+    // Every height of the epoch expects a block (EpochInfoAggregator::update_tail counts the heights
+    // a block skipped as missed); chunks and endorsements are expected of the blocks there are.
+    const heights = BigInt(this.cfg.epochLength);
+    const blocks =
+      last.ordinal !== undefined && before.ordinal !== undefined
+        ? BigInt(last.ordinal - before.ordinal)
+        : heights;
+    const chunks = blocks * BigInt(this.numShards);
     const full = (count: bigint): ValidatorStats => ({ produced: count, expected: count });
     const stats = new Map<string, BlockChunkValidatorStats>();
     for (const id of stakes.keys())
       stats.set(id, {
-        blockStats: full(n),
+        blockStats: { produced: blocks, expected: heights },
         chunkStats: { production: full(chunks), endorsement: full(chunks) },
       });
     const r = calculateReward(

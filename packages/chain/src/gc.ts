@@ -3,7 +3,15 @@
 // moves the TAIL marker in the same batch as the deletions, so a crash mid-GC leaves the store
 // consistent: every block at or above TAIL is whole, everything below is gone or unreachable.
 import { concatBytes } from '@nearlite/primitives';
-import { type BlockRetention, blockShardKey, DBCol, type Store, StoreUpdate, u64be } from '@nearlite/store';
+import {
+  type BlockRetention,
+  blockShardKey,
+  DBCol,
+  readU64be,
+  type Store,
+  StoreUpdate,
+  u64be,
+} from '@nearlite/store';
 import { decodeBlockHeader } from './block_header.js';
 import type { Chain } from './chain.js';
 import { TAIL_KEY } from './chain_store.js';
@@ -37,7 +45,10 @@ export interface GcPins {
   endCollect(): void;
 }
 
-/** Collects up to `blocksPerStep` blocks below the stop height. Returns how many were collected. */
+/**
+ * Collects up to `blocksPerStep` blocks below the stop height, passing over the heights a sandbox
+ * fast-forward skipped. Returns how many were collected.
+ */
 export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.statePins): Promise<number> {
   const cs = chain.chainStore;
   const store = chain.store;
@@ -48,19 +59,22 @@ export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.s
   if (tail >= stop) return 0;
   const update = new StoreUpdate();
   const collected: Uint8Array[] = [];
-  let n = 0;
-  while (tail < stop && n < cfg.blocksPerStep) {
+  while (tail < stop && collected.length < cfg.blocksPerStep) {
     const hash = cs.blockHashByHeight(tail);
-    if (hash) {
-      await deleteBlockRows(store, chain.layout.shardIds, update, hash, {
-        isGenesis: tail === genesisHeight,
-        releaseTrieDeletions: true,
-      });
-      collected.push(hash);
+    if (!hash) {
+      tail = Math.min(stop, await nextBlockHeight(store, tail));
+      continue;
     }
+    await deleteBlockRows(store, chain.layout.shardIds, update, hash, {
+      isGenesis: tail === genesisHeight,
+      releaseTrieDeletions: true,
+    });
+    collected.push(hash);
     tail++;
-    n++;
   }
+  // The tail names a block, never a height a sandbox fast-forward skipped: the earliest block views
+  // read it.
+  if (tail < stop && !cs.blockHashByHeight(tail)) tail = Math.min(stop, await nextBlockHeight(store, tail));
   update.put(DBCol.BlockMisc, TAIL_KEY, u64be(tail));
   // A view may have pinned a height while the rows were read: leave its state for a later step.
   if (!(await pins.beginCollect(tail))) return 0;
@@ -70,7 +84,13 @@ export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.s
     pins.endCollect();
   }
   for (const h of collected) cs.forget(h);
-  return n;
+  return collected.length;
+}
+
+/** The lowest height at or above `from` that holds a block (one seek), or Infinity. */
+async function nextBlockHeight(store: Store, from: number): Promise<number> {
+  const row = await store.first(DBCol.BlockHeight, new Uint8Array(0), u64be(from));
+  return row ? Number(readU64be(row[0])) : Number.POSITIVE_INFINITY;
 }
 
 /** Every column whose rows die with a block, read from the registry so none can be forgotten. */

@@ -37,13 +37,11 @@ export class ChainIntegrityError extends Error {
   }
 }
 
-/** The problems of one height: its block, header, chunks, post-state and link to the height below. */
-function checkHeight(cs: ChainStore, store: Store, shardIds: readonly number[], h: number, tail: number) {
+/** The problems of the block stored at one height: its header, body, chunks and post-state. */
+function checkBlock(store: Store, cs: ChainStore, shardIds: readonly number[], h: number, hash: Uint8Array) {
   const out: string[] = [];
-  const hash = cs.blockHashByHeight(h);
-  if (!hash) return ['no block at this height'];
   const headerBytes = store.get(DBCol.BlockHeader, hash);
-  if (!headerBytes) return [`block ${base58Encode(hash)} has no header`];
+  if (!headerBytes) return { header: undefined, problems: [`block ${base58Encode(hash)} has no header`] };
   const header = decodeBlockHeader(headerBytes);
   if (header.lite.height !== h) out.push(`the height index names a block of height ${header.lite.height}`);
   if (!store.has(DBCol.Block, hash)) out.push('the block body (chunk headers) is missing');
@@ -56,17 +54,14 @@ function checkHeight(cs: ChainStore, store: Store, shardIds: readonly number[], 
     else if (!isEmptyRoot(extra.stateRoot) && !store.has(DBCol.State, extra.stateRoot))
       out.push(`shard ${shardId}: the state root node is missing`);
   }
-  if (h > tail) {
-    const below = cs.blockHashByHeight(h - 1);
-    if (below && !bytesEqual(header.prevHash, below))
-      out.push(`prev_hash does not name the block stored at #${h - 1}`);
-  }
-  return out;
+  return { header, problems: out };
 }
 
 /**
- * Checks the heights from `max(tail, head - window)` to the head (every kept height when `window`
- * is Infinity). A producer's chain has a block at every height, so a missing height is a hole.
+ * Checks the blocks from the head down to `max(tail, head - window)` (every kept block when `window`
+ * is Infinity), each one's parent at the height it names (`prev_height`): a producer's chain has a
+ * block at every height but those a sandbox fast-forward skipped, so a height a block names as its
+ * parent's and holds nothing is a hole, and so is a height a block skipped that holds one.
  */
 export function checkChain(
   store: Store,
@@ -84,10 +79,36 @@ export function checkChain(
   if (!headHash || !bytesEqual(headHash, head.hash))
     problems.push({ height: head.height, what: 'the head names a block the height index does not' });
   const from = Math.max(tail, head.height - opts.window);
-  for (let h = from; h <= head.height; h++) {
-    for (const what of checkHeight(cs, store, shardIds, h, tail)) problems.push({ height: h, what });
+  let h = head.height;
+  while (h >= from) {
+    const hash = cs.blockHashByHeight(h);
+    if (!hash) {
+      problems.push({ height: h, what: 'no block at this height' });
+      h--;
+      continue;
+    }
+    const { header, problems: found } = checkBlock(store, cs, shardIds, h, hash);
+    for (const what of found) problems.push({ height: h, what });
+    if (h <= tail) break;
+    // A block whose header is gone names no parent: the height below is taken to be it.
+    const parent = header && header.rest.prevHeight < h ? header.rest.prevHeight : h - 1;
+    for (let k = h - 1; k > parent && k >= from; k--)
+      if (cs.blockHashByHeight(k))
+        problems.push({ height: k, what: 'a block is stored at a height the chain skips' });
+    const below = cs.blockHashByHeight(parent);
+    if (header && below && !bytesEqual(header.prevHash, below))
+      problems.push({ height: h, what: `prev_hash does not name the block stored at #${parent}` });
+    h = parent;
   }
+  problems.sort((a, b) => a.height - b.height);
   return { head, tail, from, problems };
+}
+
+/** The highest height below the first problem that holds a block: what a repair rolls back to. */
+function lastWholeHeight(cs: ChainStore, report: IntegrityReport): number {
+  let h = report.problems[0]!.height - 1;
+  while (h > report.tail && !cs.blockHashByHeight(h)) h--;
+  return h;
 }
 
 /** Consecutive heights as `#a–#b` ranges, for messages. */
@@ -116,7 +137,7 @@ export function assertChainWhole(
   throw new ChainIntegrityError(
     `the store is damaged beneath its head #${report.head?.height}: ${heightRanges(report.problems.map((p) => p.height))} ` +
       `(first: #${first.height} ${first.what}). Refusing to run on it; ` +
-      `\`nearlite repair --home ${home}\` rolls the store back to its last whole block, #${Math.max(report.tail, first.height - 1)}.`,
+      `\`nearlite repair --home ${home}\` rolls the store back to its last whole block, #${Math.max(report.tail, lastWholeHeight(new ChainStore(store), report))}.`,
     report,
   );
 }
@@ -158,7 +179,7 @@ export async function repairChain(
   if (!full.head || full.problems.length === 0)
     return { head: null, droppedHeights: [], droppedTransactions: 0, problems: [] };
   const cs = new ChainStore(store);
-  const lastGood = full.problems[0]!.height - 1;
+  const lastGood = lastWholeHeight(cs, full);
   if (lastGood < full.tail) {
     // Nothing above genesis can stand without it. A store that still keeps genesis starts over from
     // genesis.json (the next start rebuilds it); one that collected genesis has nothing to go back to.
@@ -192,7 +213,8 @@ export async function repairChain(
       update.delete(DBCol.BlockHeight, u64be(h));
     }
   }
-  for (let h = lastGood + 1; h <= full.head.height; h++) dropped.add(h);
+  for (const p of full.problems) if (p.height > lastGood) dropped.add(p.height);
+  dropped.add(full.head.height);
   for await (const [key] of store.iter(DBCol.FlatState)) update.delete(DBCol.FlatState, key);
   for (const shardId of shardIds) {
     const extra = cs.chunkExtra(goodHash, shardId)!;

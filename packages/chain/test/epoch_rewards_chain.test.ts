@@ -84,7 +84,7 @@ function epochTotalReward(supply: bigint, durationNs: bigint): bigint {
 t.test('the validator that is also the treasury: supply gains all, locked the validator share', async (t) => {
   const { chain } = await setup();
   // A second a block, so the reward is well above rounding.
-  await chain.fastForward(3 * EPOCH_LENGTH + 2, 1_000_000_000n);
+  await chain.produceBlocks(3 * EPOCH_LENGTH + 2, 1_000_000_000n);
   const { headerAt, account, changeCauses } = reader(chain);
   for (const epoch of [0, 1, 2]) {
     const last = (epoch + 1) * EPOCH_LENGTH;
@@ -119,7 +119,7 @@ t.test('a treasury that is not a validator: its share goes to its amount', async
   const { chain } = await setup((raw) => {
     raw.protocol_treasury_account = 'near';
   });
-  await chain.fastForward(EPOCH_LENGTH + 1, 1_000_000_000n);
+  await chain.produceBlocks(EPOCH_LENGTH + 1, 1_000_000_000n);
   const { headerAt, account, changeCauses } = reader(chain);
   const end = headerAt(EPOCH_LENGTH);
   const total = epochTotalReward(end.rest.totalSupply, end.lite.timestamp - headerAt(0).lite.timestamp);
@@ -159,10 +159,10 @@ t.test(
       }
     };
     const first = await setup(tweak);
-    await first.chain.fastForward(2 * EPOCH_LENGTH + 2, 1_000_000_000n);
+    await first.chain.produceBlocks(2 * EPOCH_LENGTH + 2, 1_000_000_000n);
     // The same store reopened, as after a restart: what the first chain worked out is read back.
     const { chain } = await setup(tweak, first.store);
-    await chain.fastForward(2 * EPOCH_LENGTH, 1_000_000_000n);
+    await chain.produceBlocks(2 * EPOCH_LENGTH, 1_000_000_000n);
     const { headerAt, account } = reader(chain);
     const genesis = new Map([
       ['test.near', account(0, 'test.near').locked],

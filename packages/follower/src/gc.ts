@@ -55,7 +55,9 @@ export class FollowerGc {
     let collected = 0;
     const target = cursor.height - o.keepBlocks;
     if (first < target) {
-      const until = Math.min(target, first + perStep);
+      let until = Math.min(target, first + perStep);
+      // The first height names a block, not one the chain skipped: the earliest block views read it.
+      while (until < target && !h.blockHashAt(until)) until++;
       for (let height = first; height < until; height++) if (h.blockHashAt(height)) collected++;
       const u = new StoreUpdate();
       u.put(DBCol.FollowerMisc, FIRST_KEY, u64be(until));
@@ -67,8 +69,12 @@ export class FollowerGc {
       const { tail } = this.tails.shift()!;
       if (this.deletable === null || tail > this.deletable) this.deletable = tail;
     }
-    if (this.deletable !== null && done < this.deletable)
-      await this.deleteRows(done, Math.min(this.deletable, done + perStep));
+    if (this.deletable !== null && done < this.deletable) {
+      // Up to `heightsPerStep` blocks a step, past the heights a fast-forward left without one.
+      let to = done;
+      for (let blocks = 0; to < this.deletable && blocks < perStep; to++) if (h.blockHashAt(to)) blocks++;
+      await this.deleteRows(done, to);
+    }
     return collected;
   }
 

@@ -7,6 +7,7 @@ import {
   EpochProposals,
   type EpochValidatorFacts,
   epochBlockProducers,
+  epochOf,
   type Genesis,
 } from '@nearlite/chain';
 import { base58Encode, parsePublicKey } from '@nearlite/primitives';
@@ -57,6 +58,22 @@ export class FollowerValidatorFacts {
         stake: BigInt(p.stake),
       }));
     });
-    return { ...(await this.stakes.stakesAt(height)), proposals };
+    const cfg = this.genesis.config;
+    const ordinalAt = async (h: number) => {
+      const b = await this.history.blockAt(h);
+      const o =
+        b && (JSON.parse(b.json) as { header: { block_ordinal?: number | null } }).header.block_ordinal;
+      return typeof o === 'number' ? o : undefined;
+    };
+    // The epoch's blocks, by ordinals: a sandbox fast-forward leaves heights without one.
+    const [own, before] = await Promise.all([
+      ordinalAt(height),
+      ordinalAt(epochOf(height, cfg.genesisHeight, cfg.epochLength).startHeight - 1),
+    ]);
+    return {
+      ...(await this.stakes.stakesAt(height)),
+      proposals,
+      ...(own !== undefined && before !== undefined ? { blocks: own - before } : {}),
+    };
   }
 }

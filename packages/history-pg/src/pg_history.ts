@@ -442,7 +442,14 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     let collected = 0;
     const target = cursor.height - o.keepBlocks;
     if (first < target) {
-      const until = Math.min(target, first + (o.heightsPerStep ?? DEFAULT_GC_HEIGHTS_PER_STEP));
+      let until = Math.min(target, first + (o.heightsPerStep ?? DEFAULT_GC_HEIGHTS_PER_STEP));
+      // The first height names a block, not one the chain skipped: the earliest block views read it.
+      const next = await meta.query<{ h: string | null }>(
+        'SELECT min(block_height) AS h FROM blocks WHERE block_height >= $1 AND block_height < $2',
+        [until, target],
+      );
+      const h = next.rows[0]?.h;
+      until = h === null || h === undefined ? target : Number(h);
       const r = await meta.query<{ n: string }>(
         'SELECT count(*) AS n FROM blocks WHERE block_height >= $1 AND block_height < $2',
         [first, until],

@@ -133,5 +133,6 @@ export interface RpcBackend {
    * answer METHOD_NOT_FOUND, as nearcore's regular build does.
    */
   sandboxPatchState?(records: readonly unknown[]): Promise<View>;
+  /** A delta above what the node takes in one call is reported by throwing `RpcParseError`. */
   sandboxFastForward?(deltaHeight: number): Promise<View>;
 }

@@ -6,6 +6,7 @@
 // gives the same view since a block's last final block is fixed once the block exists.
 import {
   base58Encode,
+  bytesEqual,
   type CryptoHash,
   combineHash,
   formatSignature,
@@ -14,6 +15,7 @@ import {
   toHex,
   ZERO_HASH,
 } from '@nearlite/primitives';
+import { DBCol, u64be } from '@nearlite/store';
 import { type BlockHeader, encodeInnerLite, innerRestHash } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { epochStakes } from '../epoch_rewards.js';
@@ -45,12 +47,26 @@ function headerOf(chain: ChainHandle, hash: CryptoHash): BlockHeader {
   return header;
 }
 
+/**
+ * The canonical block after `b` (nearcore's get_next_block_hash), by ordinal: a sandbox
+ * fast-forward leaves heights without a block.
+ */
+function nextHeader(chain: ChainHandle, b: BlockHeader): BlockHeader {
+  const hash =
+    chain.store.get(DBCol.BlockOrdinal, u64be(b.rest.blockOrdinal + 1)) ??
+    chain.chainStore.blockHashByHeight(b.lite.height + 1);
+  const header = hash && chain.chainStore.blockHeader(hash);
+  if (!header || !bytesEqual(header.prevHash, b.hash))
+    throw notKept(`the block after ${base58Encode(b.hash)}`);
+  return header;
+}
+
 const sameEpoch = (a: BlockHeader, b: BlockHeader) => toHex(a.lite.epochId) === toHex(b.lite.epochId);
 
 /** nearcore's create_light_client_block_view for `b`: needs the two blocks after it. */
 function lightClientBlockView(chain: ChainHandle, b: BlockHeader): object {
-  const next = headerAt(chain, b.lite.height + 1);
-  const afterNext = headerAt(chain, b.lite.height + 2);
+  const next = nextHeader(chain, b);
+  const afterNext = nextHeader(chain, next);
   // The hash of next's inner parts without its prev hash: block hash = combine(inner, prev_hash).
   const nextInner = combineHash(sha256(encodeInnerLite(next.lite)), innerRestHash(next.rest));
   return {

@@ -2,6 +2,7 @@
 // (kept by the producer with each epoch's end, epoch_rewards.ts) and the proposals of its blocks.
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
+import { epochOf } from '../epoch.js';
 import type { EpochStakesReader } from '../epoch_rewards.js';
 import type { EpochProposals } from './epoch_proposals.js';
 import type { EpochValidatorFacts } from './validators_view.js';
@@ -18,7 +19,14 @@ export function epochValidatorFacts(
 ): EpochValidatorFacts {
   const cfg = chain.genesis.config;
   const cs = chain.chainStore;
+  // The epoch's blocks: ordinals count blocks, and the block before the epoch's first height is the
+  // last of the epoch before (an epoch's last height always has its block).
+  const before = cs.blockHashByHeight(
+    epochOf(header.lite.height, cfg.genesisHeight, cfg.epochLength).startHeight - 1,
+  );
+  const beforeHeader = before && cs.blockHeader(before);
   return {
+    ...(beforeHeader ? { blocks: header.rest.blockOrdinal - beforeHeader.rest.blockOrdinal } : {}),
     stakes: stakes.of(header.lite.epochId).stakes,
     nextStakes: stakes.of(header.lite.nextEpochId).stakes,
     proposals: proposals.upTo(cfg, header.lite.height, (h) => {
