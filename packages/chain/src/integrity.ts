@@ -5,7 +5,7 @@
 import { base58Encode, bytesEqual, type CryptoHash } from '@nearlite/primitives';
 import { blockShardKey, DBCol, readU64be, type Store, StoreUpdate, u64be } from '@nearlite/store';
 import { isEmptyRoot, Trie } from '@nearlite/trie';
-import { decodeBlockHeader } from './block_header.js';
+import { type BlockHeader, decodeBlockHeader } from './block_header.js';
 import { ChainStore, TAIL_KEY, type Tip } from './chain_store.js';
 import { writeHead } from './chain_store_update.js';
 import { deleteBlockRows } from './gc.js';
@@ -80,11 +80,21 @@ export function checkChain(
     problems.push({ height: head.height, what: 'the head names a block the height index does not' });
   const from = Math.max(tail, head.height - opts.window);
   let h = head.height;
+  // The hash the block above named as its parent's: with it, a lost height index row still leads on.
+  let named: Uint8Array | undefined = head.hash;
   while (h >= from) {
     const hash = cs.blockHashByHeight(h);
     if (!hash) {
       problems.push({ height: h, what: 'no block at this height' });
-      h--;
+      const bytes: Uint8Array | undefined = named ? store.get(DBCol.BlockHeader, named) : undefined;
+      const lost: BlockHeader | undefined = bytes ? decodeBlockHeader(bytes) : undefined;
+      if (lost !== undefined && lost.lite.height === h && lost.rest.prevHeight < h) {
+        named = lost.prevHash;
+        h = lost.rest.prevHeight;
+      } else {
+        named = undefined;
+        h--;
+      }
       continue;
     }
     const { header, problems: found } = checkBlock(store, cs, shardIds, h, hash);
@@ -98,6 +108,7 @@ export function checkChain(
     const below = cs.blockHashByHeight(parent);
     if (header && below && !bytesEqual(header.prevHash, below))
       problems.push({ height: h, what: `prev_hash does not name the block stored at #${parent}` });
+    named = header?.prevHash;
     h = parent;
   }
   problems.sort((a, b) => a.height - b.height);

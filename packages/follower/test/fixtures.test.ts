@@ -247,6 +247,24 @@ t.test('a skipped height: 70834061 follows 70834059 and 70834060 does not exist'
   await store.close();
 });
 
+t.test('GC leaves the tail on a block, past a skipped height', async (t) => {
+  const { store, history, backend } = await openFollower(tempDir(t), { gcGraceMs: 0 });
+  await ingestBlock(history, loadFixture('mainnet-70834059').message);
+  await ingestBlock(history, loadFixture('mainnet-70834061').message);
+  // One height a step would leave the tail on 70834060, which has no block.
+  t.equal(await gcFollowerStep(history, { keepBlocks: 0, heightsPerStep: 1 }), 1, 'one block collected');
+  t.equal(history.firstHeight(), 70834061, 'the tail names the next block');
+  const status = await rpc(backend, 'status', []);
+  t.equal(status.result.sync_info.earliest_block_height, 70834061);
+  t.equal(
+    status.result.sync_info.earliest_block_hash,
+    loadFixture('mainnet-70834061').message.block.header.hash,
+  );
+  const earliest = await rpc(backend, 'block', { sync_checkpoint: 'earliest_available' });
+  t.equal(earliest.result?.header.height, 70834061, 'earliest_available is that block');
+  await store.close();
+});
+
 t.test('errors in nearcore shape', async (t) => {
   const { store, history, backend } = await openFollower(tempDir(t));
   const m = loadFixture('mainnet-93085141').message;

@@ -249,3 +249,23 @@ t.test('the rows below a published tail go at the first GC step after the grace'
   t.equal(await writer.collectGarbage({ keepBlocks: 0 }), 0, 'the tail does not move again');
   t.equal(await rowsBelow(dbs.shardUrls.values(), tail), 0, 'deleted once the grace has passed');
 });
+
+t.test('the tail names a block, past a height the chain skipped', async (t) => {
+  // 70834060 has no block: 70834061's parent is 70834059.
+  const [a, b] = ['mainnet-70834059', 'mainnet-70834061'].map((n) => loadFixture(n).message) as [
+    StreamerMessage,
+    StreamerMessage,
+  ];
+  const layout = layoutOf(a);
+  const dbs = await pgDatabases(server, layout);
+  const writer = await openPg(dbs, layout, 'writer', { gcGraceMs: 0 });
+  t.teardown(() => writer.close());
+  for (const m of [a, b]) await ingestBlock(writer, m);
+  // One height a step would leave the tail on the skipped height.
+  t.equal(await writer.collectGarbage({ keepBlocks: 0, heightsPerStep: 1 }), 1, 'one block collected');
+  t.equal(writer.firstHeight(), b.block.header.height, 'the tail names the next block');
+  const earliest = JSON.parse(
+    (await call(backendOver(writer), 'block', { sync_checkpoint: 'earliest_available' })).body,
+  );
+  t.equal(earliest.result?.header.height, b.block.header.height, 'earliest_available is that block');
+});
