@@ -234,6 +234,26 @@ t.test('a fast-forward skips heights as nearcore’s sandbox does', async (t) =>
   }
 });
 
+t.test('one fast-forward at a time, as nearcore’s client keeps one target', async (t) => {
+  const home = tempDir(t);
+  initHome(home, ['--epoch-length', String(EPOCH)]);
+  const node = await startNode(home, ['--block-time', '200', '--sandbox']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 1);
+  // About 2,000 blocks: the second request arrives while the first is under way.
+  const answers = await Promise.all([
+    node.rpc('sandbox_fast_forward', { delta_height: 500 * EPOCH }),
+    new Promise((r) => setTimeout(r, 50)).then(() => node.rpc('sandbox_fast_forward', { delta_height: 10 })),
+  ]);
+  t.same(answers[0]!.body.result, {}, 'the first runs');
+  t.equal(answers[1]!.body.error?.cause.name, 'INTERNAL_ERROR');
+  t.match(
+    JSON.stringify(answers[1]!.body.error),
+    /Consecutive fast_forward requests cannot be made while a current one is going on/,
+  );
+  t.same((await node.rpc('sandbox_fast_forward', { delta_height: 10 })).body.result, {}, 'then the next');
+});
+
 t.test('a fast-forward is bounded by the blocks it makes, and refused on epochs of 3 or less', async (t) => {
   for (const [length, delta, refused] of [
     [EPOCH, 100_000 * (EPOCH / 4) + 1, /above the maximum of 500000 per call/],

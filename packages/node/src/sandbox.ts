@@ -8,6 +8,7 @@ export type SandboxMethods = Required<Pick<RpcBackend, 'sandboxPatchState' | 'sa
 
 /** `stepMs`: the block time each fast-forwarded height adds (`fastForwardStepMs`). */
 export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMethods {
+  let forwarding = false;
   return {
     async sandboxPatchState(records) {
       let writes: ReturnType<typeof stateRecordsToWrites>;
@@ -40,11 +41,21 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
         );
       if (!chain.canProduce)
         throw new InternalError('this node holds no validator key and cannot produce blocks');
+      // nearcore's client keeps one target at a time.
+      if (forwarding)
+        throw new InternalError(
+          'Consecutive fast_forward requests cannot be made while a current one is going on.',
+        );
       // As nearcore's sandbox: the head lands at head + delta or one above (blocks the timer
       // produces meanwhile count), the heights of each epoch up to three before its end skipped,
       // and each height moves block time on as nearcore's sandbox_delta_time does (the mean
       // production delay), so time-locked contracts see the time nearcore's sandbox would show.
-      await chain.fastForward(deltaHeight, BigInt(Math.round(stepMs * 1_000_000)));
+      forwarding = true;
+      try {
+        await chain.fastForward(deltaHeight, BigInt(Math.round(stepMs * 1_000_000)));
+      } finally {
+        forwarding = false;
+      }
       return {};
     },
   };
