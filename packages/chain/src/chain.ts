@@ -277,6 +277,7 @@ export class Chain implements ChainHandle {
     };
     while (this.head().height < target) await this.produceStep(plan);
   }
+
   /** Runs `fn` as the single writer, between blocks. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.writeQueue.then(fn);
