@@ -128,7 +128,7 @@ export class FollowerBackend implements RpcBackend {
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
-    this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history);
+    this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
   }
 
   /**

@@ -15,6 +15,8 @@ export interface HeaderFacts {
   readonly gasPrice: string;
   readonly nextBpHash: string;
   readonly protocolVersion: number;
+  /** block_ordinal, where the view carries it (blocks since genesis). */
+  readonly ordinal: number | undefined;
   readonly chunkHashes: ReadonlyMap<number, string>;
 }
 
@@ -38,6 +40,7 @@ export class HeaderFactsCache {
       gasPrice: String(h.gas_price),
       nextBpHash: String(h.next_bp_hash),
       protocolVersion: Number(h.latest_protocol_version),
+      ordinal: typeof h.block_ordinal === 'number' ? h.block_ordinal : undefined,
       chunkHashes: new Map((view.chunks ?? []).map((c) => [c.shard_id, c.chunk_hash])),
     };
     this.byHeight.set(b.height, f);

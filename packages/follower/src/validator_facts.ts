@@ -12,6 +12,7 @@ import {
 } from '@nearlite/chain';
 import { base58Encode, parsePublicKey } from '@nearlite/primitives';
 import { FollowerEpochStakes, type HeightStakes } from './epoch_stakes.js';
+import type { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader } from './history_reader.js';
 
 interface ValidatorStakeJson {
@@ -28,6 +29,7 @@ export class FollowerValidatorFacts {
     private readonly genesis: Genesis,
     numShards: number,
     private readonly history: HistoryReader,
+    private readonly headers: HeaderFactsCache,
   ) {
     this.stakes = new FollowerEpochStakes(genesis, numShards, history);
   }
@@ -61,9 +63,7 @@ export class FollowerValidatorFacts {
     const cfg = this.genesis.config;
     const ordinalAt = async (h: number) => {
       const b = await this.history.blockAt(h);
-      const o =
-        b && (JSON.parse(b.json) as { header: { block_ordinal?: number | null } }).header.block_ordinal;
-      return typeof o === 'number' ? o : undefined;
+      return b && this.headers.of(b).ordinal;
     };
     // The epoch's blocks, by ordinals: a sandbox fast-forward leaves heights without one.
     const [own, before] = await Promise.all([

@@ -67,6 +67,6 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
  */
 const MAX_FAST_FORWARD_BLOCKS = 100_000;
 
-export function maxFastForward(epochLength: number): number {
+function maxFastForward(epochLength: number): number {
   return MAX_FAST_FORWARD_BLOCKS * Math.max(1, Math.floor(epochLength / 4));
 }

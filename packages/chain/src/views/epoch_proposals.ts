@@ -19,6 +19,12 @@ interface Counted {
   readonly byAccount: Map<string, ValidatorStake>;
 }
 
+/** Adds the block at `h`'s proposals (an account's later one replaces its earlier). */
+function counted(c: Counted, h: number, proposals: readonly ValidatorStake[] | undefined): void {
+  for (const p of proposals ?? []) c.byAccount.set(p.accountId, p);
+  c.upTo = h;
+}
+
 /** nearcore's all_proposals is a BTreeMap: by account id. */
 function byAccountId(m: ReadonlyMap<string, ValidatorStake>): ValidatorStake[] {
   return [...m.values()].sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0));
@@ -45,10 +51,7 @@ export class EpochProposals {
     at: (h: number) => readonly ValidatorStake[] | undefined,
   ): ValidatorStake[] {
     const c = this.begin(epochFirstHeight(cfg, height), height);
-    for (let h = c.upTo + 1; h <= height; h++) {
-      for (const p of at(h) ?? []) c.byAccount.set(p.accountId, p);
-      c.upTo = h;
-    }
+    for (let h = c.upTo + 1; h <= height; h++) counted(c, h, at(h));
     return byAccountId(c.byAccount);
   }
 
@@ -60,10 +63,7 @@ export class EpochProposals {
   ): Promise<ValidatorStake[]> {
     const next = this.counting.then(async () => {
       const c = this.begin(epochFirstHeight(cfg, height), height);
-      for (let h = c.upTo + 1; h <= height; h++) {
-        for (const p of (await at(h)) ?? []) c.byAccount.set(p.accountId, p);
-        c.upTo = h;
-      }
+      for (let h = c.upTo + 1; h <= height; h++) counted(c, h, await at(h));
       return byAccountId(c.byAccount);
     });
     this.counting = next.catch(() => undefined);

@@ -347,13 +347,7 @@ export class ViewClient {
     const shardIds = chain.layout.shardIds;
     const head = chain.headHeader();
     if (ref === null || ('epochId' in ref && bytesEqual(ref.epochId, head.lite.epochId))) {
-      return validatorsView(
-        cfg,
-        shardIds,
-        head.lite.height,
-        false,
-        epochValidatorFacts(chain, this.stakes, this.proposals, head),
-      );
+      return this.validatorsAt(head, false);
     }
     if ('epochId' in ref) {
       const id = ref.epochId;
@@ -365,10 +359,7 @@ export class ViewClient {
       if (last === null) throw unknownEpoch();
       const lastHash = chain.chainStore.blockHashByHeight(last);
       const lastHeader = lastHash && chain.chainStore.blockHeader(lastHash);
-      const facts = lastHeader
-        ? epochValidatorFacts(chain, this.stakes, this.proposals, lastHeader)
-        : undefined;
-      return validatorsView(cfg, shardIds, last, true, facts);
+      return lastHeader ? this.validatorsAt(lastHeader, true) : validatorsView(cfg, shardIds, last, true);
     }
     const header = lookupBlock(chain, { blockId: ref.blockId });
     if (!header) throw unknownEpoch();
@@ -384,12 +375,13 @@ export class ViewClient {
     if (!endsEpoch) {
       throw new HandlerError('VALIDATOR_INFO_UNAVAILABLE', undefined, 'Validator info unavailable');
     }
-    return validatorsView(
-      cfg,
-      shardIds,
-      header.lite.height,
-      true,
-      epochValidatorFacts(chain, this.stakes, this.proposals, header),
-    );
+    return this.validatorsAt(header, true);
+  }
+
+  /** The validators view of the epoch of `header`, counted up to it. */
+  private validatorsAt(header: BlockHeader, finished: boolean): object {
+    const chain = this.o.chain;
+    const facts = epochValidatorFacts(chain, this.stakes, this.proposals, header);
+    return validatorsView(chain.genesis.config, chain.layout.shardIds, header.lite.height, finished, facts);
   }
 }
