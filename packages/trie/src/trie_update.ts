@@ -1,6 +1,8 @@
 // The overlay the runtime writes through: prospective writes (one receipt or transaction) on top of
 // committed ones (the chunk so far) on top of the base state. Reads are synchronous.
 import { binaryKey } from '@nearlite/primitives';
+import { TrieKeyCol } from './trie_key.js';
+import type { TrieRecorder } from './trie_recorder.js';
 import type {
   RawStateChangesWithTrieKey,
   StateChangeCause,
@@ -10,6 +12,8 @@ import type {
 
 export interface StateReader {
   get(key: Uint8Array): Uint8Array | undefined;
+  /** Whether `key` is present, where that is cheaper or touches less than reading it. */
+  has?(key: Uint8Array): boolean;
   iterPrefix?(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
   /** Trie nodes a lookup of `key` touches in the base state (Trie.touchedNodes). */
   touchedNodes?(key: Uint8Array): { readonly nodes: number; readonly found: boolean };
@@ -37,7 +41,19 @@ export class TrieUpdate {
   private readonly prospective = new Map<string, Prospective>();
   private readonly committed = new Map<string, Committed>();
 
-  constructor(private readonly base: StateReader) {}
+  /**
+   * `recorder`: what a chunk's application records of the base trie (the base's reads record into it
+   * themselves); null where nothing is recorded (views, checks before admission).
+   */
+  constructor(
+    private readonly base: StateReader,
+    readonly recorder: TrieRecorder | null = null,
+  ) {}
+
+  /** nearcore's recorded_storage_size_upper_bound: 0 when nothing is recorded. */
+  recordedStorageSize(): number {
+    return this.recorder?.upperBound ?? 0;
+  }
 
   get(key: Uint8Array): Uint8Array | undefined {
     const k = keyOf(key);
@@ -61,7 +77,12 @@ export class TrieUpdate {
   }
 
   has(key: Uint8Array): boolean {
-    return this.get(key) !== undefined;
+    const k = keyOf(key);
+    const p = this.prospective.get(k);
+    if (p) return p.value !== null;
+    const c = this.committed.get(k);
+    if (c) return c.value !== null;
+    return this.base.has ? this.base.has(key) : this.base.get(key) !== undefined;
   }
 
   set(key: Uint8Array, value: Uint8Array): void {
@@ -69,6 +90,9 @@ export class TrieUpdate {
   }
 
   remove(key: Uint8Array): void {
+    // nearcore counts only contract data: removals the runtime makes itself are not a contract's
+    // to exploit.
+    if (this.recorder && key[0] === TrieKeyCol.ContractData) this.recorder.recordRemoval();
     this.prospective.set(keyOf(key), { key, value: null });
   }
 

@@ -1,0 +1,185 @@
+// nearcore's TrieRecorder, as far as the protocol sees it: every chunk is applied recording the trie
+// nodes and values its lookups touch (the state witness), and two limits read the recorded size. A
+// function call fails once what it added passes per_receipt_storage_proof_size_limit
+// (RecordedStorageExceeded), and a chunk stops taking receipts once its total passes
+// main_storage_proof_size_soft_limit. Only sizes are kept here: nothing is proven to anyone.
+import type { CryptoHash } from '@nearlite/primitives';
+import type { RawNode, ValueRef } from './raw_node.js';
+import { isEmptyRoot, type Trie } from './trie.js';
+
+/** What nearcore adds to the upper bound for each removal a contract makes (nearcore#10890). */
+export const REMOVAL_UPPER_BOUND_BYTES = 2000;
+
+/** The length of a node's borsh bytes (RawTrieNodeWithSize), from its decoded form. */
+export function encodedNodeLength(node: RawNode): number {
+  switch (node.kind) {
+    // tag, u32 key length, the nibble path's bytes, the value's u32 length and hash, memory usage
+    case 'leaf':
+      return 1 + 4 + 1 + (node.key.length >> 1) + 4 + 32 + 8;
+    case 'extension':
+      return 1 + 4 + 1 + (node.key.length >> 1) + 32 + 8;
+    case 'branch': {
+      let children = 0;
+      for (let b = node.children.bitmap; b !== 0; b &= b - 1) children++;
+      return 1 + (node.value ? 36 : 0) + 2 + 32 * children + 8;
+    }
+  }
+}
+
+/**
+ * A node of the base trie a lookup of the chunk has walked, with the children walked from it: the
+ * part of the trie the chunk has touched, so that a later lookup through it (the upper levels, every
+ * time) steps down by a slot index instead of finding each node again.
+ */
+interface Walked {
+  readonly node: RawNode;
+  /** A branch's walked children by slot; an extension's one child in slot 0. */
+  kids: (Walked | undefined)[] | null;
+  valueRecorded: boolean;
+}
+
+export class TrieRecorder {
+  /** Bytes of the distinct nodes and values recorded (nearcore's recorded_storage_size). */
+  size = 0;
+  /** `size` plus what removals add (recorded_storage_size_upper_bound): what the limits read. */
+  upperBound = 0;
+  removals = 0;
+  /** Nodes and values by hash: a subtree or value met again elsewhere in the trie counts once. */
+  private readonly seen = new HashSet32();
+  private base: Trie | null = null;
+  private root: Walked | null = null;
+
+  /**
+   * A lookup of `key` in `trie` (one trie per recorder: the state the chunk is applied on): every
+   * node on its path, root first and the last one visited included when the key is absent; with
+   * `deref`, the value too when the key is present (a lookup that only asks whether the key exists
+   * does not read it).
+   */
+  recordLookup(trie: Trie, key: Uint8Array, deref: boolean): void {
+    if (isEmptyRoot(trie.root)) return;
+    if (this.base !== trie) {
+      if (this.base !== null) throw new Error('a trie recorder records the lookups of one trie');
+      this.base = trie;
+    }
+    let e = this.root ?? this.walk(trie.root);
+    this.root = e;
+    const end = key.length * 2;
+    let pos = 0;
+    for (;;) {
+      const node = e.node;
+      if (node.kind === 'leaf') {
+        if (node.key.length === end - pos && matchesAt(node.key, key, pos)) this.value(e, node.value, deref);
+        return;
+      }
+      if (node.kind === 'extension') {
+        if (node.key.length > end - pos || !matchesAt(node.key, key, pos)) return;
+        pos += node.key.length;
+        if (e.kids === null) e.kids = [this.walk(node.child)];
+        e = e.kids[0]!;
+        continue;
+      }
+      if (pos === end) {
+        if (node.value) this.value(e, node.value, deref);
+        return;
+      }
+      const slot = nibbleAt(key, pos);
+      if (e.kids === null) e.kids = new Array<Walked | undefined>(16);
+      const kids = e.kids;
+      let next = kids[slot];
+      if (next === undefined) {
+        const child = node.children.get(slot);
+        if (!child) return;
+        next = kids[slot] = this.walk(child);
+      }
+      pos++;
+      e = next;
+    }
+  }
+
+  /** A contract's removal of a key (TrieKey::ContractData): its cost to the proof is not known yet. */
+  recordRemoval(): void {
+    this.upperBound += REMOVAL_UPPER_BOUND_BYTES;
+    this.removals++;
+  }
+
+  private walk(hash: CryptoHash): Walked {
+    const node = this.base!.node(hash);
+    this.add(hash, encodedNodeLength(node));
+    return { node, kids: null, valueRecorded: false };
+  }
+
+  private value(e: Walked, value: ValueRef, deref: boolean): void {
+    if (!deref || e.valueRecorded) return;
+    e.valueRecorded = true;
+    this.add(value.hash, value.length);
+  }
+
+  private add(hash: CryptoHash, length: number): void {
+    if (!this.seen.add(hash)) return;
+    this.size += length;
+    this.upperBound += length;
+  }
+}
+
+function nibbleAt(key: Uint8Array, pos: number): number {
+  const b = key[pos >> 1]!;
+  return pos & 1 ? b & 0x0f : b >> 4;
+}
+
+/** Whether `nibbles` stand in `key` from nibble `pos` (as far as the key goes). */
+function matchesAt(nibbles: Uint8Array, key: Uint8Array, pos: number): boolean {
+  const n = Math.min(nibbles.length, key.length * 2 - pos);
+  for (let i = 0; i < n; i++) if (nibbles[i] !== nibbleAt(key, pos + i)) return false;
+  return true;
+}
+
+/**
+ * A set of 32-byte hashes, open addressing over one byte array: a chunk's lookups add tens of
+ * thousands, and a Map keyed by strings would make a string of each.
+ */
+class HashSet32 {
+  private keys = new Uint8Array(1024 * 32);
+  private used = new Uint8Array(1024);
+  private count = 0;
+
+  /** Adds `hash`; false when it was already there. */
+  add(hash: Uint8Array): boolean {
+    if ((this.count + 1) * 2 > this.used.length) this.grow();
+    const slot = this.find(hash);
+    if (this.used[slot] === 1) return false;
+    this.used[slot] = 1;
+    this.keys.set(hash, slot * 32);
+    this.count++;
+    return true;
+  }
+
+  /** The slot holding `hash`, or the empty slot where it would go. Hashes are sha256: uniform. */
+  private find(hash: Uint8Array): number {
+    const mask = this.used.length - 1;
+    let slot = (hash[0]! | (hash[1]! << 8) | (hash[2]! << 16) | (hash[3]! << 24)) & mask;
+    for (;;) {
+      if (this.used[slot] === 0 || this.equals(slot, hash)) return slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private equals(slot: number, hash: Uint8Array): boolean {
+    const at = slot * 32;
+    for (let i = 31; i >= 0; i--) if (this.keys[at + i] !== hash[i]) return false;
+    return true;
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldUsed = this.used;
+    this.keys = new Uint8Array(oldKeys.length * 2);
+    this.used = new Uint8Array(oldUsed.length * 2);
+    for (let s = 0; s < oldUsed.length; s++) {
+      if (oldUsed[s] === 0) continue;
+      const h = oldKeys.subarray(s * 32, s * 32 + 32);
+      const slot = this.find(h);
+      this.used[slot] = 1;
+      this.keys.set(h, slot * 32);
+    }
+  }
+}

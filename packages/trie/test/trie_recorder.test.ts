@@ -1,0 +1,140 @@
+// The recorder sizes a chunk's storage proof as nearcore's TrieRecorder does: the stored bytes of
+// every distinct node a lookup walks (the last one included when the key is absent), the value's
+// bytes when the lookup reads it, and 2,000 bytes of upper bound for each contract-data removal.
+import { sha256, utf8 } from '@nearlite/primitives';
+import {
+  applyChanges,
+  decodeRawNode,
+  EMPTY_ROOT,
+  encodedNodeLength,
+  MemoryTrieStorage,
+  REMOVAL_UPPER_BOUND_BYTES,
+  Trie,
+  TrieRecorder,
+  TrieUpdate,
+  trieKeyAccount,
+  trieKeyContractData,
+} from '@nearlite/trie';
+import t from 'tap';
+
+/** A trie of `n` accounts' data, each key 8 bytes so that none is a prefix of another. */
+function build(n: number): {
+  storage: MemoryTrieStorage;
+  trie: Trie;
+  keys: Uint8Array[];
+  values: Uint8Array[];
+} {
+  const storage = new MemoryTrieStorage();
+  const keys: Uint8Array[] = [];
+  const values: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    keys.push(sha256(utf8(`k${i}`)).subarray(0, 8));
+    values.push(utf8(`value number ${i}`.repeat(1 + (i % 5))));
+  }
+  const ch = applyChanges(
+    storage,
+    EMPTY_ROOT,
+    keys.map((key, i) => ({ key, value: values[i]! })),
+  );
+  for (const ins of ch.insertions) storage.put(ins.hash, ins.bytes);
+  return { storage, trie: new Trie(storage, ch.newRoot), keys, values };
+}
+
+/** The stored bytes of the nodes a walk to `key` visits, from the trie's own prefix walk. */
+function pathBytes(trie: Trie, key: Uint8Array): number {
+  return trie.iterPrefixWithProof(key).proof.reduce((n, node) => n + node.length, 0);
+}
+
+t.test('a node is sized as its stored bytes, for every node of a trie', async (t) => {
+  const { storage } = build(300);
+  let kinds = new Set<string>();
+  for (const bytes of storage.map.values()) {
+    // Values share the column; only nodes decode.
+    let node: ReturnType<typeof decodeRawNode>;
+    try {
+      node = decodeRawNode(bytes);
+    } catch {
+      continue;
+    }
+    if (encodedNodeLength(node.node) !== bytes.length) t.fail(`a ${node.node.kind} of ${bytes.length} bytes`);
+    kinds.add(node.node.kind + (node.node.kind === 'branch' && node.node.value ? '+value' : ''));
+  }
+  kinds = new Set([...kinds].sort());
+  t.ok(kinds.has('leaf') && kinds.has('branch'), `kinds seen: ${[...kinds].join(', ')}`);
+});
+
+t.test('a lookup records its path and value once; an existence check leaves the value out', async (t) => {
+  const { trie, keys, values } = build(300);
+  const r = new TrieRecorder();
+  r.recordLookup(trie, keys[7]!, true);
+  const first = pathBytes(trie, keys[7]!) + values[7]!.length;
+  t.equal(r.size, first, 'path nodes plus the value');
+  t.equal(r.upperBound, first);
+  r.recordLookup(trie, keys[7]!, true);
+  t.equal(r.size, first, 'the same lookup again adds nothing');
+
+  const h = new TrieRecorder();
+  h.recordLookup(trie, keys[9]!, false);
+  t.equal(h.size, pathBytes(trie, keys[9]!), 'without the value');
+  h.recordLookup(trie, keys[9]!, true);
+  t.equal(h.size, pathBytes(trie, keys[9]!) + values[9]!.length, 'reading it later adds the value only');
+
+  // Two lookups share the upper nodes: the second adds only what the first did not walk.
+  const both = new TrieRecorder();
+  both.recordLookup(trie, keys[1]!, true);
+  both.recordLookup(trie, keys[2]!, true);
+  const one = new TrieRecorder();
+  one.recordLookup(trie, keys[1]!, true);
+  const two = new TrieRecorder();
+  two.recordLookup(trie, keys[2]!, true);
+  t.ok(both.size < one.size + two.size, 'shared nodes count once');
+  t.ok(both.size > Math.max(one.size, two.size));
+});
+
+t.test('an absent key records the nodes walked to find it missing, the last one included', async (t) => {
+  const { trie, keys } = build(300);
+  const absent = Uint8Array.of(...keys[3]!.subarray(0, 7), keys[3]![7]! ^ 0xff);
+  const r = new TrieRecorder();
+  r.recordLookup(trie, absent, true);
+  t.ok(r.size > 0);
+  t.equal(r.size, pathBytes(trie, absent), 'the walk to where the key would be');
+  const empty = new TrieRecorder();
+  empty.recordLookup(new Trie(new MemoryTrieStorage(), EMPTY_ROOT), absent, true);
+  t.equal(empty.size, 0, 'an empty trie records nothing');
+});
+
+t.test(
+  "removals of contract data add 2,000 bytes each to the upper bound, the runtime's own none",
+  async (t) => {
+    const r = new TrieRecorder();
+    const u = new TrieUpdate({ get: () => undefined }, r);
+    u.remove(trieKeyContractData('c.near', utf8('x')));
+    u.remove(trieKeyContractData('c.near', utf8('x')));
+    u.remove(trieKeyAccount('c.near'));
+    t.equal(r.upperBound, 2 * REMOVAL_UPPER_BOUND_BYTES, 'each contract-data removal, repeated ones too');
+    t.equal(r.size, 0, 'nothing is recorded by a removal itself');
+    t.equal(u.recordedStorageSize(), 4000);
+    t.equal(new TrieUpdate({ get: () => undefined }).recordedStorageSize(), 0, 'no recorder: 0');
+  },
+);
+
+t.test('has() asks the base whether a key exists without reading it', async (t) => {
+  const read: string[] = [];
+  const u = new TrieUpdate({
+    get: (k) => {
+      read.push(`get ${k[0]}`);
+      return undefined;
+    },
+    has: (k) => {
+      read.push(`has ${k[0]}`);
+      return k[0] === 1;
+    },
+  });
+  t.equal(u.has(Uint8Array.of(1)), true);
+  t.equal(u.has(Uint8Array.of(2)), false);
+  u.set(Uint8Array.of(3), Uint8Array.of(9));
+  t.equal(u.has(Uint8Array.of(3)), true, 'a write of the chunk answers without the base');
+  u.remove(Uint8Array.of(1));
+  t.equal(u.has(Uint8Array.of(1)), false, 'so does a removal');
+  t.same(read, ['has 1', 'has 2']);
+});
