@@ -113,6 +113,8 @@ export interface LimitConfig {
   readonly max_locals_per_contract: bigint;
   readonly max_yield_payload_size: bigint;
   readonly yield_timeout_length_in_blocks: bigint;
+  /** What one function call may add to the chunk's recorded storage proof (protocol 69). */
+  readonly per_receipt_storage_proof_size_limit: number;
   // prepare_v3's limits: nearcore leaves each unset (None, no limit) before it introduced it.
   readonly max_tables_per_contract: bigint | null;
   readonly max_elements_per_contract_table: bigint | null;
@@ -231,6 +233,11 @@ export function parseVMConfig(json: unknown): VMConfig {
     if (v > 0xffffffffn) throw new VMConfigError(`limit_config.${k}: out of range`);
     limits[k] = Number(v);
   }
+  // u32::MAX (no limit in practice) in the views of versions before it.
+  limits.per_receipt_storage_proof_size_limit =
+    lc.per_receipt_storage_proof_size_limit === undefined
+      ? 0xffffffff
+      : Number(big(lc, 'per_receipt_storage_proof_size_limit', 'limit_config'));
   return {
     ext_costs: ext,
     grow_mem_cost: Number(big(w, 'grow_mem_cost', 'wasm_config')),

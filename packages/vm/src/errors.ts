@@ -82,7 +82,8 @@ export type HostErrorValue =
   | { Ed25519VerifyInvalidInput: { msg: string } }
   | { P256VerifyInvalidInput: { msg: string } }
   | { BLS12381InvalidInput: { msg: string } }
-  | { YieldPayloadLength: { length: bigint; limit: bigint } };
+  | { YieldPayloadLength: { length: bigint; limit: bigint } }
+  | { RecordedStorageExceeded: { limit: bigint } };
 
 export type FunctionCallError =
   | { CompilationError: CompilationError }
@@ -218,7 +219,21 @@ export function hostErrorMessage(e: HostErrorValue): string {
   if ('P256VerifyInvalidInput' in e)
     return `P256 signature verification error: ${e.P256VerifyInvalidInput.msg}`;
   if ('BLS12381InvalidInput' in e) return `BLS12-381 invalid input: ${e.BLS12381InvalidInput.msg}`;
+  if ('RecordedStorageExceeded' in e)
+    return `Size of the recorded trie storage proof has exceeded the allowed limit (${byteSize(e.RecordedStorageExceeded.limit)})`;
   return `Yield resume payload is ${e.YieldPayloadLength.length} bytes which exceeds the ${e.YieldPayloadLength.limit} byte limit`;
+}
+
+/**
+ * How the bytesize crate (1.x) that nearcore's errors use displays a size: decimal units with one
+ * decimal place ("4.0 MB"), plain bytes below 1000. Its exponent divides by ln 1024, not ln 1000, so
+ * 1 MiB shows as "1048.6 KB": kept, as nearcore prints it.
+ */
+export function byteSize(bytes: bigint): string {
+  if (bytes < 1000n) return `${bytes} B`;
+  const size = Number(bytes);
+  const exp = Math.max(1, Math.trunc(Math.log(size) / 6.931471806));
+  return `${(size / 1000 ** exp).toFixed(1)} ${'KMGTPE'[exp - 1]}B`;
 }
 
 /** nearcore's `Display for FunctionCallError` (what ends up in `ExecutionError` strings). */

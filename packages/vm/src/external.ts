@@ -23,6 +23,11 @@ export interface External {
   /** Removes `key`; returns the removed value, if any. */
   storage_remove(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | null;
   storage_has_key(tracker: StorageAccessTracker, key: Uint8Array): boolean;
+  /**
+   * nearcore's get_recorded_storage_size: the upper bound of the storage proof the chunk has
+   * recorded so far; 0 where nothing is recorded (view calls).
+   */
+  get_recorded_storage_size(): number;
 
   generate_data_id(): Uint8Array;
   /** Stake of `account_id` in the current epoch, or null if it is not a validator. */

@@ -13,6 +13,7 @@ export type {
   WasmTrap,
 } from './errors.js';
 export {
+  byteSize,
   functionCallErrorMessage,
   HostError,
   hostErrorMessage,

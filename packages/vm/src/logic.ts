@@ -30,6 +30,8 @@ export class VMLogic {
   currentStorageUsage: bigint;
   readonly isView: boolean;
   memory: Memory | null = null;
+  /** The chunk's recorded storage when the call began (nearcore's RecordedStorageCounter). */
+  private readonly recordedStorageAtStart: number;
 
   constructor(
     readonly ext: External,
@@ -42,6 +44,17 @@ export class VMLogic {
     this.gas = new GasCounter(config.ext_costs, maxBurnt, context.prepaid_gas, this.isView);
     this.currentAccountBalance = context.account_balance + context.attached_deposit;
     this.currentStorageUsage = context.storage_usage;
+    this.recordedStorageAtStart = ext.get_recorded_storage_size();
+  }
+
+  /**
+   * After each storage operation: what this call has added to the chunk's recorded storage proof
+   * may not pass per_receipt_storage_proof_size_limit.
+   */
+  observeRecordedStorage(): void {
+    const added = this.ext.get_recorded_storage_size() - this.recordedStorageAtStart;
+    const limit = this.config.limit_config.per_receipt_storage_proof_size_limit;
+    if (added > limit) throw new HostError({ RecordedStorageExceeded: { limit: BigInt(limit) } });
   }
 
   get mem(): Memory {

@@ -55,6 +55,11 @@ export class MockExternal implements External {
   storage_has_key(_t: StorageAccessTracker, key: Uint8Array): boolean {
     return this.storage.has(hex(key));
   }
+  /** What get_recorded_storage_size answers; a test moves it to stand for the chunk's recording. */
+  recordedStorageSize = 0;
+  get_recorded_storage_size(): number {
+    return this.recordedStorageSize;
+  }
   generate_data_id(): Uint8Array {
     return new Uint8Array(32).fill(++this.dataIds);
   }

@@ -32,6 +32,7 @@ export function storage_write(
   l.gas.payPer('storage_write_key_byte', BigInt(key.length));
   l.gas.payPer('storage_write_value_byte', BigInt(value.length));
   const evicted = l.ext.storage_set(l.gas, key, value);
+  l.observeRecordedStorage();
   if (evicted !== null) {
     l.currentStorageUsage = l.currentStorageUsage - BigInt(evicted.length) + BigInt(value.length);
     l.setRegister(register_id, evicted);
@@ -49,12 +50,15 @@ export function storage_read(l: VMLogic, key_len: bigint, key_ptr: bigint, regis
   checkKey(l, key);
   l.gas.payPer('storage_read_key_byte', BigInt(key.length));
   const value = l.ext.storage_get(l.gas, key);
-  if (value === null) return 0n;
-  l.gas.payPer('storage_read_value_byte', BigInt(value.length));
-  if (value.length > INLINE_DISK_VALUE_THRESHOLD) {
-    l.gas.payBase('storage_large_read_overhead_base');
-    l.gas.payPer('storage_large_read_overhead_byte', BigInt(value.length));
+  if (value !== null) {
+    l.gas.payPer('storage_read_value_byte', BigInt(value.length));
+    if (value.length > INLINE_DISK_VALUE_THRESHOLD) {
+      l.gas.payBase('storage_large_read_overhead_base');
+      l.gas.payPer('storage_large_read_overhead_byte', BigInt(value.length));
+    }
   }
+  l.observeRecordedStorage();
+  if (value === null) return 0n;
   l.setRegister(register_id, value);
   return 1n;
 }
@@ -67,6 +71,7 @@ export function storage_remove(l: VMLogic, key_len: bigint, key_ptr: bigint, reg
   checkKey(l, key);
   l.gas.payPer('storage_remove_key_byte', BigInt(key.length));
   const removed = l.ext.storage_remove(l.gas, key);
+  l.observeRecordedStorage();
   if (removed === null) return 0n;
   const extra = l.fees.storage_usage_config.num_extra_bytes_record;
   l.currentStorageUsage -= BigInt(removed.length + key.length) + extra;
@@ -80,7 +85,9 @@ export function storage_has_key(l: VMLogic, key_len: bigint, key_ptr: bigint): b
   const key = l.read(key_ptr, key_len);
   checkKey(l, key);
   l.gas.payPer('storage_has_key_byte', BigInt(key.length));
-  return l.ext.storage_has_key(l.gas, key) ? 1n : 0n;
+  const found = l.ext.storage_has_key(l.gas, key);
+  l.observeRecordedStorage();
+  return found ? 1n : 0n;
 }
 
 function deprecated(method_name: string): never {
