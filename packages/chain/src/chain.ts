@@ -12,7 +12,7 @@ import {
   withContract,
 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
-import { applyChanges, Trie, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
+import { applyChanges, Trie, TrieRecorder, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
 import {
   decodeMerkleTree,
@@ -51,7 +51,13 @@ import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
 import type { StateWrite } from './state_records.js';
-import { flatStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
+import {
+  flatStateReader,
+  recordingStateReader,
+  trieStorage,
+  writeFlatState,
+  writeTrieChanges,
+} from './state_store.js';
 import { type PooledTransaction, TxPool } from './tx_pool.js';
 import { blockAuthor, blockViewJson } from './views/block_view.js';
 
@@ -457,11 +463,8 @@ export class Chain implements ChainHandle {
     for (const input of shardInputs) {
       const { shardId, prevExtra } = input;
       const trie = new Trie(storage, prevExtra.stateRoot);
-      const state = new TrieUpdate({
-        get: (k: Uint8Array) => flat.get(k),
-        iterPrefix: (p: Uint8Array) => trie.iterPrefix(p),
-        touchedNodes: (k: Uint8Array) => trie.touchedNodes(k),
-      });
+      const recorder = new TrieRecorder();
+      const state = new TrieUpdate(recordingStateReader(flat, trie, recorder), recorder);
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(
         {

@@ -3,7 +3,14 @@
 // only when GC collects that block, so every kept block's state root stays readable.
 import { BorshReader, BorshWriter, type CryptoHash } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, type StoreUpdate } from '@nearlite/store';
-import type { TrieChanges, TrieStorage } from '@nearlite/trie';
+import {
+  type StateReader,
+  type Trie,
+  type TrieChanges,
+  TrieKeyCol,
+  type TrieRecorder,
+  type TrieStorage,
+} from '@nearlite/trie';
 
 export function trieStorage(store: Store): TrieStorage {
   return { get: (hash: CryptoHash) => store.get(DBCol.State, hash) };
@@ -44,4 +51,31 @@ export function writeFlatState(
 /** A sync reader of head state through the flat column. */
 export function flatStateReader(store: Store): { get(key: Uint8Array): Uint8Array | undefined } {
   return { get: (key: Uint8Array) => store.get(DBCol.FlatState, key) };
+}
+
+/**
+ * The state a chunk is applied on: values from the flat column, and every lookup recorded against
+ * the chunk's base trie as nearcore records it (a flat read still walks the trie to the key when
+ * recording). Contract code is looked up without recording: nearcore fetches the code a call runs
+ * by hash, and sends it to validators apart from the proof.
+ */
+export function recordingStateReader(
+  flat: { get(key: Uint8Array): Uint8Array | undefined },
+  trie: Trie,
+  recorder: TrieRecorder,
+): StateReader {
+  const recorded = (key: Uint8Array) =>
+    key[0] !== TrieKeyCol.ContractCode && key[0] !== TrieKeyCol.GlobalContractCode;
+  return {
+    get(key) {
+      if (recorded(key)) recorder.recordLookup(trie, key, true);
+      return flat.get(key);
+    },
+    has(key) {
+      if (recorded(key)) recorder.recordLookup(trie, key, false);
+      return flat.get(key) !== undefined;
+    },
+    iterPrefix: (prefix) => trie.iterPrefix(prefix),
+    touchedNodes: (key) => trie.touchedNodes(key),
+  };
 }

@@ -183,7 +183,10 @@ export class Runtime {
     }
     const delayed = new DelayedReceiptQueue(state, this.o.config);
     const prevCongestion = ctx.congestionInfo ?? bootstrapCongestionInfo(ctx, delayed, this.o.config);
-    const full = () => res.gasUsed >= ctx.gasLimit;
+    // nearcore stops at the chunk's compute limit, or once the storage proof recorded so far passes
+    // its soft limit; what is left waits in the delayed queue.
+    const proofLimit = this.o.config.mainStorageProofSizeSoftLimit;
+    const full = () => res.gasUsed >= ctx.gasLimit || state.recordedStorageSize() > proofLimit;
     const delay = (receipt: Receipt, incomingBytes?: Uint8Array) => {
       delayed.push(receipt);
       this.recordProcessed(res, receipt, incomingBytes);

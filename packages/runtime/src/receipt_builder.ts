@@ -93,6 +93,10 @@ export class RuntimeExt implements External {
     return this.state.has(this.key(key));
   }
 
+  get_recorded_storage_size(): number {
+    return this.state.recordedStorageSize();
+  }
+
   generate_data_id(): Uint8Array {
     return dataId(this.actionHashValue, this.blockHeight, this.dataCount++);
   }

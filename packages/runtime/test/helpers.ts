@@ -28,7 +28,7 @@ import {
   Runtime,
   VmFunctionCallRunner,
 } from '@nearlite/runtime';
-import { TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import { TrieRecorder, TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import { ContractCache, type VMContext } from '@nearlite/vm';
 
 export const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
@@ -130,6 +130,11 @@ export class TestChain {
   congestionInfo: CongestionInfo | undefined;
   /** More of the ApplyContext (a shard layout, another shard). */
   ctxExtra: Partial<ApplyContext> = {};
+  /**
+   * Each chunk records its storage proof, as a chain applies it. The state here has no trie, so only
+   * contract-data removals count towards it.
+   */
+  recording = false;
 
   constructor(runtime?: Runtime) {
     this.runtime =
@@ -186,7 +191,7 @@ export class TestChain {
           .map(([k, v]): [Uint8Array, Uint8Array] => [new Uint8Array(Buffer.from(k, 'hex')), v]);
       },
     };
-    const update = new TrieUpdate(base);
+    const update = new TrieUpdate(base, this.recording ? new TrieRecorder() : null);
     const ctx: ApplyContext = {
       shardId: 0,
       blockHeight: this.height,

@@ -46,6 +46,8 @@ export interface RuntimeConfig {
   /** limit_config.max_deploy_actions_per_receipt: 100 where the view predates it (before 84). */
   readonly maxDeployActionsPerReceipt: number;
   readonly congestionControl: CongestionControlConfig;
+  /** witness_config.main_storage_proof_size_soft_limit: past it a chunk takes no more receipts. */
+  readonly mainStorageProofSizeSoftLimit: number;
   /** Receipts buy their gas at no less than this (NEP-536 / AccountCostIncrease). */
   readonly minGasPurchasePrice: bigint;
   /** What creating an account costs at least, taken from the receipt's price surplus. */
@@ -67,6 +69,7 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     wasm_config: { limit_config: Record<string, number> };
     congestion_control_config: Record<string, number | string>;
     account_creation_config: { registrar_account_id: string; min_allowed_top_level_account_length: number };
+    witness_config?: { main_storage_proof_size_soft_limit?: number };
   };
   const limits = v.wasm_config.limit_config;
   return {
@@ -94,6 +97,7 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     maxNumberBytesMethodNames: limits.max_number_bytes_method_names ?? 2000,
     maxDeployActionsPerReceipt: limits.max_deploy_actions_per_receipt ?? 100,
     congestionControl: parseCongestionControl(v.congestion_control_config),
+    mainStorageProofSizeSoftLimit: v.witness_config?.main_storage_proof_size_soft_limit ?? 0xffffffff,
     // Both are zero (absent from the view) before protocol 85.
     minGasPurchasePrice: BigInt(v.min_gas_purchase_price ?? '0'),
     accountCreationCharge: BigInt(v.account_creation_charge ?? '0'),
