@@ -463,7 +463,7 @@ export class Chain implements ChainHandle {
     for (const input of shardInputs) {
       const { shardId, prevExtra } = input;
       const trie = new Trie(storage, prevExtra.stateRoot);
-      const recorder = new TrieRecorder();
+      const recorder = new TrieRecorder(trie);
       const state = new TrieUpdate(recordingStateReader(flat, trie, recorder), recorder);
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(

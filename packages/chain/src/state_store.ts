@@ -55,9 +55,10 @@ export function flatStateReader(store: Store): { get(key: Uint8Array): Uint8Arra
 
 /**
  * The state a chunk is applied on: values from the flat column, and every lookup recorded against
- * the chunk's base trie as nearcore records it (a flat read still walks the trie to the key when
- * recording). Contract code is looked up without recording: nearcore fetches the code a call runs
- * by hash, and sends it to validators apart from the proof.
+ * the recorder's trie (the chunk's base) as nearcore records it (a flat read still walks the trie to
+ * the key when recording). Contract code is looked up without recording: nearcore fetches the code a
+ * call runs by hash, and sends it to validators apart from the proof. The nodes a write's lookup
+ * touches are counted on the recorder's walk, which the write's read has just made.
  */
 export function recordingStateReader(
   flat: { get(key: Uint8Array): Uint8Array | undefined },
@@ -68,14 +69,14 @@ export function recordingStateReader(
     key[0] !== TrieKeyCol.ContractCode && key[0] !== TrieKeyCol.GlobalContractCode;
   return {
     get(key) {
-      if (recorded(key)) recorder.recordLookup(trie, key, true);
+      if (recorded(key)) recorder.recordLookup(key, true);
       return flat.get(key);
     },
     has(key) {
-      if (recorded(key)) recorder.recordLookup(trie, key, false);
+      if (recorded(key)) recorder.recordLookup(key, false);
       return flat.get(key) !== undefined;
     },
     iterPrefix: (prefix) => trie.iterPrefix(prefix),
-    touchedNodes: (key) => trie.touchedNodes(key),
+    touchedNodes: (key) => (recorded(key) ? recorder.recordLookup(key, false) : trie.touchedNodes(key)),
   };
 }

@@ -28,7 +28,15 @@ import {
   Runtime,
   VmFunctionCallRunner,
 } from '@nearlite/runtime';
-import { TrieRecorder, TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import {
+  EMPTY_ROOT,
+  MemoryTrieStorage,
+  Trie,
+  TrieRecorder,
+  TrieUpdate,
+  trieKeyAccessKey,
+  trieKeyAccount,
+} from '@nearlite/trie';
 import { ContractCache, type VMContext } from '@nearlite/vm';
 
 export const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
@@ -191,7 +199,10 @@ export class TestChain {
           .map(([k, v]): [Uint8Array, Uint8Array] => [new Uint8Array(Buffer.from(k, 'hex')), v]);
       },
     };
-    const update = new TrieUpdate(base, this.recording ? new TrieRecorder() : null);
+    const update = new TrieUpdate(
+      base,
+      this.recording ? new TrieRecorder(new Trie(new MemoryTrieStorage(), EMPTY_ROOT)) : null,
+    );
     const ctx: ApplyContext = {
       shardId: 0,
       blockHeight: this.height,

@@ -93,6 +93,19 @@ export function ownMemoryUsage(node: RawNode | RawNodeInput): bigint {
   }
 }
 
+/** The length of a node's bytes (what `encodeRawNode` writes), from its decoded form. */
+export function encodedNodeLength(node: RawNode): number {
+  switch (node.kind) {
+    // tag, the key's u32 length and nibble path, the value's u32 length and hash; then memory usage
+    case 'leaf':
+      return 1 + 4 + 1 + (node.key.length >> 1) + 36 + 8;
+    case 'extension':
+      return 1 + 4 + 1 + (node.key.length >> 1) + 32 + 8;
+    case 'branch':
+      return 1 + (node.value ? 36 : 0) + 2 + 32 * popcount16(node.children.bitmap) + 8;
+  }
+}
+
 function writeValueRef(w: BorshWriter, v: ValueRef): void {
   w.u32(v.length).fixed(v.hash);
 }

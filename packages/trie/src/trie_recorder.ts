@@ -4,27 +4,11 @@
 // (RecordedStorageExceeded), and a chunk stops taking receipts once its total passes
 // main_storage_proof_size_soft_limit. Only sizes are kept here: nothing is proven to anyone.
 import type { CryptoHash } from '@nearlite/primitives';
-import type { RawNode, ValueRef } from './raw_node.js';
+import { encodedNodeLength, type RawNode, type ValueRef } from './raw_node.js';
 import { isEmptyRoot, type Trie } from './trie.js';
 
 /** What nearcore adds to the upper bound for each removal a contract makes (nearcore#10890). */
 export const REMOVAL_UPPER_BOUND_BYTES = 2000;
-
-/** The length of a node's borsh bytes (RawTrieNodeWithSize), from its decoded form. */
-export function encodedNodeLength(node: RawNode): number {
-  switch (node.kind) {
-    // tag, u32 key length, the nibble path's bytes, the value's u32 length and hash, memory usage
-    case 'leaf':
-      return 1 + 4 + 1 + (node.key.length >> 1) + 4 + 32 + 8;
-    case 'extension':
-      return 1 + 4 + 1 + (node.key.length >> 1) + 32 + 8;
-    case 'branch': {
-      let children = 0;
-      for (let b = node.children.bitmap; b !== 0; b &= b - 1) children++;
-      return 1 + (node.value ? 36 : 0) + 2 + 32 * children + 8;
-    }
-  }
-}
 
 /**
  * A node of the base trie a lookup of the chunk has walked, with the children walked from it: the
@@ -41,38 +25,41 @@ interface Walked {
 export class TrieRecorder {
   /** Bytes of the distinct nodes and values recorded (nearcore's recorded_storage_size). */
   size = 0;
-  /** `size` plus what removals add (recorded_storage_size_upper_bound): what the limits read. */
-  upperBound = 0;
+  /** Removals of contract data, each adding to the upper bound what it may cost the proof. */
   removals = 0;
   /** Nodes and values by hash: a subtree or value met again elsewhere in the trie counts once. */
   private readonly seen = new HashSet32();
-  private base: Trie | null = null;
   private root: Walked | null = null;
 
+  /** `trie`: the state the chunk is applied on, whose lookups this records. */
+  constructor(private readonly trie: Trie) {}
+
+  /** nearcore's recorded_storage_size_upper_bound, what the limits read. */
+  get upperBound(): number {
+    return this.size + this.removals * REMOVAL_UPPER_BOUND_BYTES;
+  }
+
   /**
-   * A lookup of `key` in `trie` (one trie per recorder: the state the chunk is applied on): every
-   * node on its path, root first and the last one visited included when the key is absent; with
-   * `deref`, the value too when the key is present (a lookup that only asks whether the key exists
-   * does not read it).
+   * A lookup of `key`: every node on its path, root first and the last one visited included when
+   * the key is absent; with `deref`, the value too when the key is present (a lookup that only asks
+   * whether the key exists does not read it). Returns what it touched, as Trie.touchedNodes counts
+   * it for gas: a lookup through nodes already walked costs a slot index a level.
    */
-  recordLookup(trie: Trie, key: Uint8Array, deref: boolean): void {
-    if (isEmptyRoot(trie.root)) return;
-    if (this.base !== trie) {
-      if (this.base !== null) throw new Error('a trie recorder records the lookups of one trie');
-      this.base = trie;
-    }
-    let e = this.root ?? this.walk(trie.root);
+  recordLookup(key: Uint8Array, deref: boolean): { readonly nodes: number; readonly found: boolean } {
+    if (isEmptyRoot(this.trie.root)) return NOTHING;
+    let e = this.root ?? this.walk(this.trie.root);
     this.root = e;
     const end = key.length * 2;
     let pos = 0;
-    for (;;) {
+    for (let nodes = 1; ; nodes++) {
       const node = e.node;
       if (node.kind === 'leaf') {
-        if (node.key.length === end - pos && matchesAt(node.key, key, pos)) this.value(e, node.value, deref);
-        return;
+        const found = node.key.length === end - pos && matchesAt(node.key, key, pos);
+        if (found) this.value(e, node.value, deref);
+        return { nodes, found };
       }
       if (node.kind === 'extension') {
-        if (node.key.length > end - pos || !matchesAt(node.key, key, pos)) return;
+        if (node.key.length > end - pos || !matchesAt(node.key, key, pos)) return { nodes, found: false };
         pos += node.key.length;
         if (e.kids === null) e.kids = [this.walk(node.child)];
         e = e.kids[0]!;
@@ -80,7 +67,7 @@ export class TrieRecorder {
       }
       if (pos === end) {
         if (node.value) this.value(e, node.value, deref);
-        return;
+        return { nodes, found: node.value !== null };
       }
       const slot = nibbleAt(key, pos);
       if (e.kids === null) e.kids = new Array<Walked | undefined>(16);
@@ -88,7 +75,7 @@ export class TrieRecorder {
       let next = kids[slot];
       if (next === undefined) {
         const child = node.children.get(slot);
-        if (!child) return;
+        if (!child) return { nodes, found: false };
         next = kids[slot] = this.walk(child);
       }
       pos++;
@@ -98,12 +85,11 @@ export class TrieRecorder {
 
   /** A contract's removal of a key (TrieKey::ContractData): its cost to the proof is not known yet. */
   recordRemoval(): void {
-    this.upperBound += REMOVAL_UPPER_BOUND_BYTES;
     this.removals++;
   }
 
   private walk(hash: CryptoHash): Walked {
-    const node = this.base!.node(hash);
+    const node = this.trie.node(hash);
     this.add(hash, encodedNodeLength(node));
     return { node, kids: null, valueRecorded: false };
   }
@@ -115,11 +101,11 @@ export class TrieRecorder {
   }
 
   private add(hash: CryptoHash, length: number): void {
-    if (!this.seen.add(hash)) return;
-    this.size += length;
-    this.upperBound += length;
+    if (this.seen.add(hash)) this.size += length;
   }
 }
+
+const NOTHING = { nodes: 0, found: false } as const;
 
 function nibbleAt(key: Uint8Array, pos: number): number {
   const b = key[pos >> 1]!;

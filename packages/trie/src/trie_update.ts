@@ -55,12 +55,15 @@ export class TrieUpdate {
     return this.recorder?.upperBound ?? 0;
   }
 
-  get(key: Uint8Array): Uint8Array | undefined {
+  /** What the chunk so far holds for `key` (the receipt's own writes first); undefined: the base's. */
+  private overlay(key: Uint8Array): Prospective | Committed | undefined {
     const k = keyOf(key);
-    const p = this.prospective.get(k);
-    if (p) return p.value ?? undefined;
-    const c = this.committed.get(k);
-    if (c) return c.value ?? undefined;
+    return this.prospective.get(k) ?? this.committed.get(k);
+  }
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    const o = this.overlay(key);
+    if (o) return o.value ?? undefined;
     return this.base.get(key);
   }
 
@@ -70,18 +73,14 @@ export class TrieUpdate {
    * without a trie charges none.
    */
   touchedNodes(key: Uint8Array): number {
-    const k = keyOf(key);
-    if (this.prospective.has(k) || this.committed.has(k)) return 0;
+    if (this.overlay(key)) return 0;
     const t = this.base.touchedNodes?.(key);
     return t ? t.nodes + (t.found ? 1 : 0) : 0;
   }
 
   has(key: Uint8Array): boolean {
-    const k = keyOf(key);
-    const p = this.prospective.get(k);
-    if (p) return p.value !== null;
-    const c = this.committed.get(k);
-    if (c) return c.value !== null;
+    const o = this.overlay(key);
+    if (o) return o.value !== null;
     return this.base.has ? this.base.has(key) : this.base.get(key) !== undefined;
   }
 

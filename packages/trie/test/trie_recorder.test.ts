@@ -65,28 +65,28 @@ t.test('a node is sized as its stored bytes, for every node of a trie', async (t
 
 t.test('a lookup records its path and value once; an existence check leaves the value out', async (t) => {
   const { trie, keys, values } = build(300);
-  const r = new TrieRecorder();
-  r.recordLookup(trie, keys[7]!, true);
+  const r = new TrieRecorder(trie);
+  r.recordLookup(keys[7]!, true);
   const first = pathBytes(trie, keys[7]!) + values[7]!.length;
   t.equal(r.size, first, 'path nodes plus the value');
   t.equal(r.upperBound, first);
-  r.recordLookup(trie, keys[7]!, true);
+  r.recordLookup(keys[7]!, true);
   t.equal(r.size, first, 'the same lookup again adds nothing');
 
-  const h = new TrieRecorder();
-  h.recordLookup(trie, keys[9]!, false);
+  const h = new TrieRecorder(trie);
+  h.recordLookup(keys[9]!, false);
   t.equal(h.size, pathBytes(trie, keys[9]!), 'without the value');
-  h.recordLookup(trie, keys[9]!, true);
+  h.recordLookup(keys[9]!, true);
   t.equal(h.size, pathBytes(trie, keys[9]!) + values[9]!.length, 'reading it later adds the value only');
 
   // Two lookups share the upper nodes: the second adds only what the first did not walk.
-  const both = new TrieRecorder();
-  both.recordLookup(trie, keys[1]!, true);
-  both.recordLookup(trie, keys[2]!, true);
-  const one = new TrieRecorder();
-  one.recordLookup(trie, keys[1]!, true);
-  const two = new TrieRecorder();
-  two.recordLookup(trie, keys[2]!, true);
+  const both = new TrieRecorder(trie);
+  both.recordLookup(keys[1]!, true);
+  both.recordLookup(keys[2]!, true);
+  const one = new TrieRecorder(trie);
+  one.recordLookup(keys[1]!, true);
+  const two = new TrieRecorder(trie);
+  two.recordLookup(keys[2]!, true);
   t.ok(both.size < one.size + two.size, 'shared nodes count once');
   t.ok(both.size > Math.max(one.size, two.size));
 });
@@ -94,19 +94,19 @@ t.test('a lookup records its path and value once; an existence check leaves the 
 t.test('an absent key records the nodes walked to find it missing, the last one included', async (t) => {
   const { trie, keys } = build(300);
   const absent = Uint8Array.of(...keys[3]!.subarray(0, 7), keys[3]![7]! ^ 0xff);
-  const r = new TrieRecorder();
-  r.recordLookup(trie, absent, true);
+  const r = new TrieRecorder(trie);
+  r.recordLookup(absent, true);
   t.ok(r.size > 0);
   t.equal(r.size, pathBytes(trie, absent), 'the walk to where the key would be');
-  const empty = new TrieRecorder();
-  empty.recordLookup(new Trie(new MemoryTrieStorage(), EMPTY_ROOT), absent, true);
+  const empty = new TrieRecorder(new Trie(new MemoryTrieStorage(), EMPTY_ROOT));
+  empty.recordLookup(absent, true);
   t.equal(empty.size, 0, 'an empty trie records nothing');
 });
 
 t.test(
   "removals of contract data add 2,000 bytes each to the upper bound, the runtime's own none",
   async (t) => {
-    const r = new TrieRecorder();
+    const r = new TrieRecorder(new Trie(new MemoryTrieStorage(), EMPTY_ROOT));
     const u = new TrieUpdate({ get: () => undefined }, r);
     u.remove(trieKeyContractData('c.near', utf8('x')));
     u.remove(trieKeyContractData('c.near', utf8('x')));
@@ -137,4 +137,15 @@ t.test('has() asks the base whether a key exists without reading it', async (t) 
   u.remove(Uint8Array.of(1));
   t.equal(u.has(Uint8Array.of(1)), false, 'so does a removal');
   t.same(read, ['has 1', 'has 2']);
+});
+
+t.test('a lookup counts the nodes it touches as Trie.touchedNodes counts them for gas', async (t) => {
+  const { trie, keys } = build(300);
+  const r = new TrieRecorder(trie);
+  for (const key of [...keys.slice(0, 50), ...keys.slice(0, 20).map((k) => k.subarray(0, 5)), utf8('zz')]) {
+    const want = trie.touchedNodes(key);
+    // Twice: the first walk finds the nodes, the second steps through those it kept.
+    t.same(r.recordLookup(key, false), want);
+    t.same(r.recordLookup(key, true), want);
+  }
 });
