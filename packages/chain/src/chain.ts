@@ -12,7 +12,7 @@ import {
   withContract,
 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
-import { applyChanges, Trie, TrieRecorder, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
+import { applyChanges, Trie, TrieRecorder, TrieUpdate, TrieWalk, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
 import {
   decodeMerkleTree,
@@ -385,6 +385,7 @@ export class Chain implements ChainHandle {
     const rejected = new Map<string, unknown>();
     const rejectedTxs: PooledTransaction[] = [];
     const prepareFlat = flatStateReader(store);
+    const storage = trieStorage(store);
     const prepare = this.opts.applier.prepareTransactions;
     // nearcore prepares a chunk's transactions with its previous block's congestion info.
     const prevCongestion = new Map(
@@ -399,11 +400,17 @@ export class Chain implements ChainHandle {
       if (!prevExtra)
         throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
       const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
+      const trie = new Trie(storage, prevExtra.stateRoot);
+      // What checking the chunk's transactions walks of the trie, applying them walks again.
+      const walk = new TrieWalk(trie);
       // With a runtime to prepare them, the size limit counts only the transactions it takes.
       let pooled = this.pool.take(shardId, limit, prepare ? undefined : sizeLimit);
       taken.push(pooled);
       if (prepare && pooled.length > 0) {
-        const scratch = new TrieUpdate({ get: (k: Uint8Array) => prepareFlat.get(k) });
+        // Recorded as nearcore's prepare_transactions records, against the state the chunk starts
+        // from, for new_transactions_validation_state_size_soft_limit.
+        const recorder = new TrieRecorder(walk);
+        const scratch = new TrieUpdate(recordingStateReader(prepareFlat, trie, recorder), recorder);
         const r = prepare.call(
           this.opts.applier,
           scratch,
@@ -428,6 +435,7 @@ export class Chain implements ChainHandle {
         pooled,
         transactions: pooled.map((t) => t.bytes),
         prevOutgoingReceipts: incoming ? decodeBytesList(incoming) : [],
+        walk,
       };
     });
     const { header, chunkHeaders } = produceBlockHeader({
@@ -455,16 +463,14 @@ export class Chain implements ChainHandle {
     writeBlock(update, header, chunks);
     // Serving a block is then a read of ready JSON, however cold the block.
     update.put(DBCol.BlockView, header.hash, utf8(blockViewJson(blockAuthor(cfg), header, chunkHeaders)));
-    const storage = trieStorage(store);
     const flat = flatStateReader(store);
     const results = new Map<number, ApplyChunkResult>();
     const outgoingByShard = new Map<number, Uint8Array[]>(this.layout.shardIds.map((s) => [s, []]));
 
     for (const input of shardInputs) {
-      const { shardId, prevExtra } = input;
-      const trie = new Trie(storage, prevExtra.stateRoot);
-      const recorder = new TrieRecorder(trie);
-      const state = new TrieUpdate(recordingStateReader(flat, trie, recorder), recorder);
+      const { shardId, prevExtra, walk } = input;
+      const recorder = new TrieRecorder(walk);
+      const state = new TrieUpdate(recordingStateReader(flat, walk.trie, recorder), recorder);
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(
         {

@@ -7,13 +7,20 @@
 // next chunk. The chunk then runs its local receipts (signer = receiver) while under the 1 Pgas
 // chunk gas limit; the one left is delayed, and the next chunk header's congestion info reports it
 // (runtime lib.rs apply: delayed receipts' congestion gas and borsh bytes).
+//
+// prepare_transactions also records what checking the transactions reads of the state (each
+// signer's account and access key, with the trie nodes on their paths) and stops once that passes
+// new_transactions_validation_state_size_soft_limit, 572,864 bytes at protocol 86: with 2,400
+// signers of their own, that comes before the gas limit.
 import {
   Chain,
   type ChunkApplier,
   generateKeyFile,
   makeLocalnetGenesis,
   parseGenesis,
+  type Signer,
   signerFromKeyFile,
+  trieStorage,
 } from '@nearlite/chain';
 import {
   encodeSignedTransaction,
@@ -24,23 +31,27 @@ import {
 } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
 import { Store } from '@nearlite/store';
+import { Trie, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
 
 const TRANSFER_GAS = 223_182_562_500n;
 
-t.test('a chunk takes transactions up to its gas limit and reports its delayed receipts', async (t) => {
+/** A one-shard localnet at protocol 86 whose validator is test.near; `records` may take more. */
+function localnet() {
   const key = generateKeyFile('test.near');
-  const signer = signerFromKeyFile(key);
-  const genesis = parseGenesis(
-    makeLocalnetGenesis({
-      chainId: 'unit',
-      numShards: 1,
-      epochLength: 100,
-      validatorAccountId: 'test.near',
-      validatorPublicKey: key.public_key,
-      protocolVersion: 86,
-    }),
-  );
+  const raw = makeLocalnetGenesis({
+    chainId: 'unit',
+    numShards: 1,
+    epochLength: 100,
+    validatorAccountId: 'test.near',
+    validatorPublicKey: key.public_key,
+    protocolVersion: 86,
+  }) as { records: unknown[]; total_supply: string };
+  return { key, raw, signer: signerFromKeyFile(key) };
+}
+
+/** A chain of `raw` on `store`, producing with nearcore's runtime at protocol 86. */
+function openChain(raw: object, signer: Signer, store: Store): Promise<Chain> {
   const runtime = new Runtime({
     config: parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW),
     chainId: 'unit',
@@ -50,34 +61,40 @@ t.test('a chunk takes transactions up to its gas limit and reports its delayed r
     prepareTransactions: (...a) => runtime.prepareTransactions(...a),
     applyChunk: (ctx, state, txs, incoming) => runtime.applyChunk(ctx, state, txs, incoming),
   };
-  const store = await Store.memory();
-  const chain = await Chain.open({
+  return Chain.open({
     store,
-    genesis,
+    genesis: parseGenesis(raw),
     signer,
     applier,
     storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
   });
-  const blockHash = chain.head().hash;
+}
+
+/** Pools a transfer of 1 yocto from `signerId` to test.near, signed with `signer`'s key. */
+function poolTransfer(chain: Chain, signer: Signer, signerId: string, nonce: bigint): void {
+  const tx: Transaction = {
+    signerId,
+    publicKey: signer.publicKey,
+    nonce,
+    receiverId: 'test.near',
+    blockHash: chain.head().hash,
+    actions: [{ type: 'Transfer', deposit: 1n }],
+  };
+  const bytes = encodeSignedTransaction(tx, signer.sign(transactionHash(tx)));
+  chain.pool.add({
+    hash: sha256(bytes),
+    bytes,
+    shardId: 0,
+    accessKeyId: `${signerId}:${toHex(signer.publicKey.data)}`,
+    nonce,
+  });
+}
+
+t.test('a chunk takes transactions up to its gas limit and reports its delayed receipts', async (t) => {
+  const { raw, signer } = localnet();
+  const chain = await openChain(raw, signer, await Store.memory());
   const N = 2300;
-  for (let nonce = 1; nonce <= N; nonce++) {
-    const tx: Transaction = {
-      signerId: 'test.near',
-      publicKey: signer.publicKey,
-      nonce: BigInt(nonce),
-      receiverId: 'test.near',
-      blockHash,
-      actions: [{ type: 'Transfer', deposit: 1n }],
-    };
-    const bytes = encodeSignedTransaction(tx, signer.sign(transactionHash(tx)));
-    chain.pool.add({
-      hash: sha256(bytes),
-      bytes,
-      shardId: 0,
-      accessKeyId: `test.near:${toHex(signer.publicKey.data)}`,
-      nonce: BigInt(nonce),
-    });
-  }
+  for (let nonce = 1; nonce <= N; nonce++) poolTransfer(chain, signer, 'test.near', BigInt(nonce));
   const chunkOf = (hash: Uint8Array) => {
     const [header] = chain.chainStore.blockChunkHeaders(hash)!;
     return { header: header!, chunk: chain.chainStore.chunk(header!.chunkHash)! };
@@ -103,4 +120,63 @@ t.test('a chunk takes transactions up to its gas limit and reports its delayed r
     allowedShard: 0,
   });
   t.same(first.header.inner.congestionInfo.delayedReceiptsGas, 0n, 'the genesis chunk delayed nothing');
+});
+
+t.test('a chunk stops taking transactions once their checks record 572,864 bytes of state', async (t) => {
+  const { key, raw, signer } = localnet();
+  const N = 2400;
+  // Names spread over the trie as real ones are, keys with nonces of their own.
+  const id = (i: number) => `${toHex(sha256(new Uint8Array([i >> 8, i & 0xff]))).slice(0, 12)}.test.near`;
+  for (let i = 0; i < N; i++) {
+    const amount = (10n ** 24n + BigInt(i)).toString();
+    const account = {
+      amount,
+      locked: '0',
+      code_hash: '11111111111111111111111111111111',
+      storage_usage: 182,
+    };
+    raw.records.push({ Account: { account_id: id(i), account } });
+    raw.records.push({
+      AccessKey: {
+        account_id: id(i),
+        public_key: key.public_key,
+        access_key: { nonce: i, permission: 'FullAccess' },
+      },
+    });
+    raw.total_supply = (BigInt(raw.total_supply) + BigInt(amount)).toString();
+  }
+  // A real LevelDB on disk, as a node's.
+  const store = await Store.open(t.testdir());
+  t.teardown(() => store.close());
+  const chain = await openChain(raw, signer, store);
+  const head = chain.head().hash;
+  for (let i = 0; i < N; i++) poolTransfer(chain, signer, id(i), BigInt(i) + 1n);
+
+  // What nearcore's rule takes, from the trie the chunk starts from: before each transaction, the
+  // distinct node and value bytes on the paths of the signers so far, against the limit.
+  const trie = new Trie(trieStorage(store), chain.chainStore.chunkExtra(head, 0)!.stateRoot);
+  const seen = new Set<string>();
+  let size = 0;
+  let want = N;
+  for (let i = 0; i < N; i++) {
+    if (size > 572_864) {
+      want = i;
+      break;
+    }
+    for (const k of [trieKeyAccount(id(i)), trieKeyAccessKey(id(i), signer.publicKey)]) {
+      for (const bytes of [...trie.iterPrefixWithProof(k).proof, trie.get(k)!]) {
+        if (seen.has(toHex(bytes))) continue;
+        seen.add(toHex(bytes));
+        size += bytes.length;
+      }
+    }
+  }
+  t.ok(want < 2241, `the state limit binds before the gas limit: ${want} transfers, ${size} bytes`);
+
+  const [header] = chain.chainStore.blockChunkHeaders((await chain.produceBlock()).hash)!;
+  const chunk = chain.chainStore.chunk(header!.chunkHash)!;
+  t.equal(chunk.transactions.length, want, 'the chunk takes the transfers up to the one crossing it');
+  t.equal(chain.pool.size, N - want, 'the rest wait in the pool');
+  const [next] = chain.chainStore.blockChunkHeaders((await chain.produceBlock()).hash)!;
+  t.equal(chain.chainStore.chunk(next!.chunkHash)!.transactions.length, N - want, 'for the next chunk');
 });

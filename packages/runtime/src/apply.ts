@@ -222,8 +222,10 @@ export class Runtime {
    * state as they would leave it, so a transaction made invalid by an earlier one (a reused nonce,
    * a spent balance) is left out of the chunk instead of failing in it. Candidates stop being taken
    * once the gas burnt converting the taken ones reaches `limits.gasLimit` (the transaction that
-   * crosses it is still in), or before one whose bytes would take the total past
-   * `limits.sizeLimit`; those left are `untaken`, for a later chunk.
+   * crosses it is still in), before one whose bytes would take the total past
+   * `limits.sizeLimit`, or once the checks so far have recorded more of the state than
+   * new_transactions_validation_state_size_soft_limit (when `state` records: the transaction that
+   * crosses it is still in); those left are `untaken`, for a later chunk.
    */
   prepareTransactions(
     state: TrieUpdate,
@@ -243,6 +245,7 @@ export class Runtime {
         ? processTxLimit(congestion.shards.get(congestion.shardId) ?? DEFAULT_CONGESTION_INFO, cc)
         : null;
     const sizeLimit = limits.sizeLimit ?? Number.POSITIVE_INFINITY;
+    const stateLimit = this.o.config.newTransactionsValidationStateSizeSoftLimit;
     let totalGasBurnt = 0n;
     let totalSize = 0;
     let index = 0;
@@ -250,6 +253,8 @@ export class Runtime {
       if (gasLimit !== null && totalGasBurnt >= gasLimit) break;
       const bytes = transactions[index]!;
       if (totalSize + bytes.length > sizeLimit) break;
+      // What the signers' accounts and keys read so far would add to the chunk's state witness.
+      if (state.recordedStorageSize() > stateLimit) break;
       let stx: ReturnType<typeof decodeSignedTransaction>;
       try {
         stx = decodeSignedTransaction(bytes);

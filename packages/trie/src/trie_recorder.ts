@@ -11,15 +11,43 @@ import { isEmptyRoot, type Trie } from './trie.js';
 export const REMOVAL_UPPER_BOUND_BYTES = 2000;
 
 /**
- * A node of the base trie a lookup of the chunk has walked, with the children walked from it: the
- * part of the trie the chunk has touched, so that a later lookup through it (the upper levels, every
- * time) steps down by a slot index instead of finding each node again.
+ * A node of the base trie a lookup has walked, with the children walked from it: the part of the trie
+ * touched so far, so that a later lookup through it (the upper levels, every time) steps down by a
+ * slot index instead of finding each node again.
  */
 interface Walked {
   readonly node: RawNode;
+  readonly hash: CryptoHash;
+  /** The node's stored bytes, what recording it costs. */
+  readonly length: number;
   /** A branch's walked children by slot; an extension's one child in slot 0. */
   kids: (Walked | undefined)[] | null;
-  valueRecorded: boolean;
+  /** The recorders (one bit each) that have recorded the node, and its value. */
+  recordedBy: number;
+  valueRecordedBy: number;
+}
+
+/**
+ * What the recorders of one trie have walked of it, shared: a chunk's transactions are checked
+ * (prepare_transactions) and then applied on the same state, each recording on its own, and the
+ * second finds the signers' paths already walked.
+ */
+export class TrieWalk {
+  root: Walked | null = null;
+  private recorders = 0;
+
+  constructor(readonly trie: Trie) {}
+
+  /** A bit of its own for a recorder, to mark what it has recorded. */
+  claim(): number {
+    if (this.recorders === 31) throw new RangeError('a trie walk is shared by at most 31 recorders');
+    return 1 << this.recorders++;
+  }
+
+  walk(hash: CryptoHash): Walked {
+    const node = this.trie.node(hash);
+    return { node, hash, length: encodedNodeLength(node), kids: null, recordedBy: 0, valueRecordedBy: 0 };
+  }
 }
 
 export class TrieRecorder {
@@ -29,10 +57,17 @@ export class TrieRecorder {
   removals = 0;
   /** Nodes and values by hash: a subtree or value met again elsewhere in the trie counts once. */
   private readonly seen = new HashSet32();
-  private root: Walked | null = null;
+  private readonly walked: TrieWalk;
+  private readonly bit: number;
 
-  /** `trie`: the state the chunk is applied on, whose lookups this records. */
-  constructor(private readonly trie: Trie) {}
+  /**
+   * `source`: the state the chunk is applied on, whose lookups this records, or what other recorders
+   * of it have walked.
+   */
+  constructor(source: Trie | TrieWalk) {
+    this.walked = source instanceof TrieWalk ? source : new TrieWalk(source);
+    this.bit = this.walked.claim();
+  }
 
   /** nearcore's recorded_storage_size_upper_bound, what the limits read. */
   get upperBound(): number {
@@ -46,12 +81,17 @@ export class TrieRecorder {
    * it for gas: a lookup through nodes already walked costs a slot index a level.
    */
   recordLookup(key: Uint8Array, deref: boolean): { readonly nodes: number; readonly found: boolean } {
-    if (isEmptyRoot(this.trie.root)) return NOTHING;
-    let e = this.root ?? this.walk(this.trie.root);
-    this.root = e;
+    const w = this.walked;
+    if (isEmptyRoot(w.trie.root)) return NOTHING;
+    let e = w.root ?? w.walk(w.trie.root);
+    w.root = e;
     const end = key.length * 2;
     let pos = 0;
     for (let nodes = 1; ; nodes++) {
+      if ((e.recordedBy & this.bit) === 0) {
+        e.recordedBy |= this.bit;
+        this.add(e.hash, e.length);
+      }
       const node = e.node;
       if (node.kind === 'leaf') {
         const found = node.key.length === end - pos && matchesAt(node.key, key, pos);
@@ -61,7 +101,7 @@ export class TrieRecorder {
       if (node.kind === 'extension') {
         if (node.key.length > end - pos || !matchesAt(node.key, key, pos)) return { nodes, found: false };
         pos += node.key.length;
-        if (e.kids === null) e.kids = [this.walk(node.child)];
+        if (e.kids === null) e.kids = [w.walk(node.child)];
         e = e.kids[0]!;
         continue;
       }
@@ -76,7 +116,7 @@ export class TrieRecorder {
       if (next === undefined) {
         const child = node.children.get(slot);
         if (!child) return { nodes, found: false };
-        next = kids[slot] = this.walk(child);
+        next = kids[slot] = w.walk(child);
       }
       pos++;
       e = next;
@@ -88,15 +128,9 @@ export class TrieRecorder {
     this.removals++;
   }
 
-  private walk(hash: CryptoHash): Walked {
-    const node = this.trie.node(hash);
-    this.add(hash, encodedNodeLength(node));
-    return { node, kids: null, valueRecorded: false };
-  }
-
   private value(e: Walked, value: ValueRef, deref: boolean): void {
-    if (!deref || e.valueRecorded) return;
-    e.valueRecorded = true;
+    if (!deref || (e.valueRecordedBy & this.bit) !== 0) return;
+    e.valueRecordedBy |= this.bit;
     this.add(value.hash, value.length);
   }
 

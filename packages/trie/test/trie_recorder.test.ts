@@ -12,6 +12,7 @@ import {
   Trie,
   TrieRecorder,
   TrieUpdate,
+  TrieWalk,
   trieKeyAccount,
   trieKeyContractData,
 } from '@nearlite/trie';
@@ -148,4 +149,25 @@ t.test('a lookup counts the nodes it touches as Trie.touchedNodes counts them fo
     t.same(r.recordLookup(key, false), want);
     t.same(r.recordLookup(key, true), want);
   }
+});
+
+t.test('recorders sharing a walk of the trie each record what their own lookups touch', async (t) => {
+  const { trie, keys } = build(300);
+  const walk = new TrieWalk(trie);
+  const first = new TrieRecorder(walk);
+  const second = new TrieRecorder(walk);
+  for (const key of keys.slice(0, 40)) first.recordLookup(key, true);
+  t.equal(second.size, 0, "the other's lookups record nothing here");
+  for (const key of keys.slice(20, 60)) t.same(second.recordLookup(key, true), trie.touchedNodes(key));
+  for (const [r, from, to] of [
+    [first, 0, 40],
+    [second, 20, 60],
+  ] as const) {
+    const alone = new TrieRecorder(trie);
+    for (const key of keys.slice(from, to)) alone.recordLookup(key, true);
+    t.equal(r.size, alone.size, `keys ${from}–${to}: as a recorder of its own records them`);
+  }
+  t.throws(() => {
+    for (let i = 0; i < 40; i++) new TrieRecorder(walk);
+  }, RangeError);
 });

@@ -48,6 +48,11 @@ export interface RuntimeConfig {
   readonly congestionControl: CongestionControlConfig;
   /** witness_config.main_storage_proof_size_soft_limit: past it a chunk takes no more receipts. */
   readonly mainStorageProofSizeSoftLimit: number;
+  /**
+   * witness_config.new_transactions_validation_state_size_soft_limit: once checking a chunk's
+   * candidate transactions has recorded more of the state than this, it takes no more of them.
+   */
+  readonly newTransactionsValidationStateSizeSoftLimit: number;
   /** Receipts buy their gas at no less than this (NEP-536 / AccountCostIncrease). */
   readonly minGasPurchasePrice: bigint;
   /** What creating an account costs at least, taken from the receipt's price surplus. */
@@ -69,7 +74,10 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     wasm_config: { limit_config: Record<string, number> };
     congestion_control_config: Record<string, number | string>;
     account_creation_config: { registrar_account_id: string; min_allowed_top_level_account_length: number };
-    witness_config?: { main_storage_proof_size_soft_limit?: number };
+    witness_config?: {
+      main_storage_proof_size_soft_limit?: number;
+      new_transactions_validation_state_size_soft_limit?: number;
+    };
   };
   const limits = v.wasm_config.limit_config;
   return {
@@ -98,6 +106,8 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     maxDeployActionsPerReceipt: limits.max_deploy_actions_per_receipt ?? 100,
     congestionControl: parseCongestionControl(v.congestion_control_config),
     mainStorageProofSizeSoftLimit: v.witness_config?.main_storage_proof_size_soft_limit ?? 0xffffffff,
+    newTransactionsValidationStateSizeSoftLimit:
+      v.witness_config?.new_transactions_validation_state_size_soft_limit ?? 0xffffffff,
     // Both are zero (absent from the view) before protocol 85.
     minGasPurchasePrice: BigInt(v.min_gas_purchase_price ?? '0'),
     accountCreationCharge: BigInt(v.account_creation_charge ?? '0'),
