@@ -56,8 +56,10 @@ export function flatStateReader(store: Store): { get(key: Uint8Array): Uint8Arra
 /**
  * The state a chunk is applied on: values from the flat column, and every lookup recorded against
  * the recorder's trie (the chunk's base) as nearcore records it (a flat read still walks the trie to
- * the key when recording). Contract code is looked up without recording: nearcore fetches the code a
- * call runs by hash, and sends it to validators apart from the proof. The nodes a write's lookup
+ * the key when recording). Contract code is read without recording: nearcore fetches the code a call
+ * runs by hash, and sends it to validators apart from the proof; the length of an account's code
+ * (nearcore's get_code_len, for what a deployment or deletion takes off its storage usage) records
+ * the path to it, as any lookup that stops at a value's reference does. The nodes a write's lookup
  * touches are counted on the recorder's walk, which the write's read has just made.
  */
 export function recordingStateReader(
@@ -71,6 +73,10 @@ export function recordingStateReader(
     get(key) {
       if (recorded(key)) recorder.recordLookup(key, true);
       return flat.get(key);
+    },
+    valueLength(key) {
+      recorder.recordLookup(key, false);
+      return flat.get(key)?.length;
     },
     has(key) {
       if (recorded(key)) recorder.recordLookup(key, false);

@@ -43,16 +43,17 @@ export function globalIdentifierOf(c: AccountContract): GlobalContractIdentifier
 
 /**
  * nearcore's get_contract_storage_usage: what the account's contract adds to its storage usage (the
- * local code's length, or the bytes of the global identifier it keeps).
+ * local code's length, or the bytes of the global identifier it keeps). The code's length is taken
+ * as nearcore's get_code_len takes it, from the value's reference: a recorded lookup stops there.
  */
 export function contractStorageUsage(
-  state: { get(key: Uint8Array): Uint8Array | undefined },
+  state: Pick<TrieUpdate, 'valueLength'>,
   accountId: string,
   a: Account,
 ): bigint {
   const c = accountContract(a);
   if (c.kind === 'None') return 0n;
-  if (c.kind === 'Local') return BigInt(state.get(trieKeyContractCode(accountId))?.length ?? 0);
+  if (c.kind === 'Local') return BigInt(state.valueLength(trieKeyContractCode(accountId)) ?? 0);
   return globalContractIdentifierLen(globalIdentifierOf(c)!);
 }
 

@@ -15,6 +15,11 @@ export interface StateReader {
   /** Whether `key` is present, where that is cheaper or touches less than reading it. */
   has?(key: Uint8Array): boolean;
   iterPrefix?(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  /**
+   * The length of the value at `key` from a lookup that stops at its reference (nearcore's get_ref:
+   * the path is recorded, the value is not read); absent: the value is read for its length.
+   */
+  valueLength?(key: Uint8Array): number | undefined;
   /** Trie nodes a lookup of `key` touches in the base state (Trie.touchedNodes). */
   touchedNodes?(key: Uint8Array): { readonly nodes: number; readonly found: boolean };
 }
@@ -76,6 +81,13 @@ export class TrieUpdate {
     if (this.overlay(key)) return 0;
     const t = this.base.touchedNodes?.(key);
     return t ? t.nodes + (t.found ? 1 : 0) : 0;
+  }
+
+  /** The length of the value at `key`, as nearcore's get_ref finds it: without reading the value. */
+  valueLength(key: Uint8Array): number | undefined {
+    const o = this.overlay(key);
+    if (o) return o.value?.length;
+    return this.base.valueLength ? this.base.valueLength(key) : this.base.get(key)?.length;
   }
 
   has(key: Uint8Array): boolean {
