@@ -200,6 +200,20 @@ export class FollowLoop {
     );
   }
 
+  /**
+   * The next height that may hold a block after the skipped `height`, no further than one past
+   * `head`: from the source's listing where it has one, else the height after. Undefined: stopped.
+   */
+  private async nextAfterSkipped(height: number, head: number): Promise<number | undefined> {
+    const source = this.o.source;
+    if (!source.nextHeight) return height + 1;
+    const next = await this.retry(`finding the block after ${height} in ${source.name}`, () =>
+      source.nextHeight!(height),
+    );
+    if (next === undefined) return undefined;
+    return next === null ? height + 1 : Math.min(Math.max(next, height + 1), head + 1);
+  }
+
   private ingest(batch: Fetched[]): Promise<void> {
     const prepared = this.o.prepared;
     if (prepared) return ingestPrepared(prepared.writer, batch as PreparedOrRefused[]);
@@ -246,7 +260,21 @@ export class FollowLoop {
             stopping = true;
             break;
           }
-          if (message === null) continue;
+          if (message === null) {
+            // A skipped height: where the source can say which height is next, step over the run.
+            const jump = await this.nextAfterSkipped(taken, head);
+            if (jump === undefined) {
+              stopping = true;
+              break;
+            }
+            if (jump > taken + 1) {
+              for (const h of window.keys()) if (h < jump) window.delete(h);
+              taken = jump - 1;
+              if (jump > last) continue;
+              this.fill(window, jump, head);
+            }
+            continue;
+          }
           batch.push(message);
           bytes += rowBytes(message);
           if (bytes >= this.batchBytes) {

@@ -106,6 +106,9 @@ t.test('the file: source reads the NEAR Lake layout', async (t) => {
   t.equal(await source.firstHeight(), 1_000_000);
   t.equal(await source.finalHeight(), chain.at(-1)!.block.header.height);
   t.equal(await source.fetchBlock(1_000_002), null, 'skipped height');
+  t.equal(await source.nextHeight(1_000_001), 1_000_003, 'the next listed height, over the skipped one');
+  t.equal(await source.nextHeight(999_000), 1_000_000);
+  t.equal(await source.nextHeight(chain.at(-1)!.block.header.height), null, 'none above the last');
   const m = await source.fetchBlock(1_000_003);
   t.equal(m?.block.header.hash, chain[2]!.block.header.hash);
   t.equal(m?.shards.length, 1);
@@ -247,3 +250,49 @@ t.test('stop() ends the loop while a fetch hangs', async (t) => {
   t.ok(stopped, 'stop() settled with the fetch still pending');
   t.equal(history.cursor()?.height, 1_000_000);
 });
+
+t.test(
+  'a long run of skipped heights is stepped over with the source listing, not height by height',
+  async (t) => {
+    // A sandbox fast-forward leaves thousands of heights without blocks between two blocks.
+    const gap = Array.from({ length: 5000 }, (_, i) => 1_000_010 + i);
+    const chain = syntheticChain(20, { skip: gap });
+    const dir = tempDir(t);
+    writeLake(dir, chain);
+    const fetched: number[] = [];
+    class Counting extends FileSource {
+      override fetchBlock(height: number) {
+        fetched.push(height);
+        return super.fetchBlock(height);
+      }
+    }
+    const order: number[] = [];
+    const store = await Store.open(tempDir(t));
+    const history = new HistoryStore(store);
+    const loop = new FollowLoop({
+      history,
+      source: new Counting(dir),
+      startHeight: 1_000_000,
+      log: logs(),
+      concurrency: 8,
+      pollMs: 10,
+      onBlock: (h) => order.push(h),
+    });
+    t.teardown(async () => {
+      await loop.stop();
+      await store.close();
+    });
+    loop.start();
+    const last = chain.at(-1)!.block.header.height;
+    t.equal(last, 1_005_019);
+    await until(() => history.cursor()?.height === last, 'the blocks after the gap');
+    t.same(
+      order,
+      chain.map((m) => m.block.header.height),
+      'every block, in order, once',
+    );
+    const inGap = fetched.filter((h) => h >= 1_000_010 && h < 1_005_010);
+    t.ok(inGap.length <= 8, `${inGap.length} of the 5,000 skipped heights asked for (the window's first)`);
+    t.ok(fetched.length < 40, `${fetched.length} fetches in all`);
+  },
+);

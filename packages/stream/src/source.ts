@@ -10,6 +10,12 @@ export interface BlockSource {
   readonly reopen?: SourceSpec;
   /** The block at `height`, or null when the source's chain has no block at that height. */
   fetchBlock(height: number): Promise<StreamerMessage | null>;
+  /**
+   * The lowest height above `after` that holds a block, where the source can tell without asking for
+   * each height in between (a listing); null when none is published above it. A follower that finds
+   * a skipped height asks it, to step over a long run of them at once (a sandbox's fast-forward).
+   */
+  nextHeight?(after: number): Promise<number | null>;
   /** The source's latest final height, for lag and ETA; null when it cannot tell. */
   finalHeight(): Promise<number | null>;
   /** The lowest height the source holds, where it can tell. */

@@ -200,6 +200,9 @@ t.test('s3: NEAR Lake bucket on s3rver', async (t) => {
   const file = new FileSource(LAKE);
   t.same(await src.fetchBlock(HEIGHT), await file.fetchBlock(HEIGHT), 'the same message as the file source');
   t.equal(await src.fetchBlock(HEIGHT + 2), null, 'a skipped height (a later one is listed) is null');
+  t.equal(await src.nextHeight(HEIGHT + 2), 879770, 'the height after it, from that listing');
+  t.equal(await src.nextHeight(HEIGHT), 879770, 'and from a listing of its own');
+  t.equal(await src.nextHeight(879771), null, 'none above the last');
   t.equal(await src.firstHeight(), HEIGHT);
   t.equal(await src.finalHeight(), 879771);
   await rejectsWith(t, src.fetchBlock(879771), 'UNAVAILABLE', 'garbage in the bucket');

@@ -92,6 +92,19 @@ export class FileSource implements BlockSource {
     });
   }
 
+  async nextHeight(after: number): Promise<number | null> {
+    const heights = await this.heights();
+    // The first listed height above `after`: the listing is ascending.
+    let lo = 0;
+    let hi = heights.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (heights[mid]! > after) hi = mid;
+      else lo = mid + 1;
+    }
+    return heights[lo] ?? null;
+  }
+
   async finalHeight(): Promise<number | null> {
     return (await this.heights()).at(-1) ?? null;
   }
