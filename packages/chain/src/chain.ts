@@ -384,7 +384,7 @@ export class Chain implements ChainHandle {
 
     const rejected = new Map<string, unknown>();
     const rejectedTxs: PooledTransaction[] = [];
-    const prepareFlat = flatStateReader(store);
+    const flat = flatStateReader(store);
     const storage = trieStorage(store);
     const prepare = this.opts.applier.prepareTransactions;
     // nearcore prepares a chunk's transactions with its previous block's congestion info.
@@ -410,7 +410,7 @@ export class Chain implements ChainHandle {
         // Recorded as nearcore's prepare_transactions records, against the state the chunk starts
         // from, for new_transactions_validation_state_size_soft_limit.
         const recorder = new TrieRecorder(walk);
-        const scratch = new TrieUpdate(recordingStateReader(prepareFlat, trie, recorder), recorder);
+        const scratch = new TrieUpdate(recordingStateReader(flat, trie, recorder), recorder);
         const r = prepare.call(
           this.opts.applier,
           scratch,
@@ -463,7 +463,6 @@ export class Chain implements ChainHandle {
     writeBlock(update, header, chunks);
     // Serving a block is then a read of ready JSON, however cold the block.
     update.put(DBCol.BlockView, header.hash, utf8(blockViewJson(blockAuthor(cfg), header, chunkHeaders)));
-    const flat = flatStateReader(store);
     const results = new Map<number, ApplyChunkResult>();
     const outgoingByShard = new Map<number, Uint8Array[]>(this.layout.shardIds.map((s) => [s, []]));
 

@@ -15,6 +15,7 @@ import {
   trieKeyContractCode,
 } from '@nearlite/trie';
 import t from 'tap';
+import { pathBytes } from '../../../test/helpers/proven_bytes.js';
 import { recordingStateReader } from '../src/state_store.js';
 
 const code = new Uint8Array(5000).fill(7);
@@ -42,7 +43,7 @@ function state() {
 t.test("the code's length records the path to it, not the code", async (t) => {
   const { trie, recorder, update } = state();
   const key = trieKeyContractCode('c.near');
-  const path = trie.iterPrefixWithProof(key).proof.reduce((n, node) => n + node.length, 0);
+  const path = pathBytes(trie, key);
   t.equal(contractStorageUsage(update, 'c.near', account), 5000n, 'the length of the code');
   t.ok(path > 0);
   t.equal(recorder.size, path, 'the nodes down to its leaf, without its 5,000 bytes');

@@ -3,7 +3,7 @@
 // new_transactions_validation_state_size_soft_limit (572,864 bytes), no more candidates are taken,
 // and those left wait for a later chunk. The expected counts come from the trie's own proof walks
 // (its nodes on each signer's paths, deduplicated, and the values read), not from the recorder.
-import { encodeAccessKey, encodeAccount, toHex } from '@nearlite/primitives';
+import { encodeAccessKey, encodeAccount } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
 import {
   applyChanges,
@@ -16,6 +16,7 @@ import {
   trieKeyAccount,
 } from '@nearlite/trie';
 import t from 'tap';
+import { ProvenBytes } from '../../../test/helpers/proven_bytes.js';
 import { config, GAS_PRICE, keyFromSeed, NEAR, signTx } from './helpers.js';
 
 const key = keyFromSeed(7);
@@ -58,20 +59,11 @@ function transfers(n: number): Uint8Array[] {
  * on the signers' account and key paths so far are compared with `limit`.
  */
 function expectedTaken(trie: Trie, n: number, limit: number): number {
-  const seen = new Set<string>();
-  let size = 0;
-  const add = (bytes: Uint8Array) => {
-    const k = toHex(bytes);
-    if (seen.has(k)) return;
-    seen.add(k);
-    size += bytes.length;
-  };
+  const proven = new ProvenBytes(trie);
   for (let i = 0; i < n; i++) {
-    if (size > limit) return i;
-    for (const k of [trieKeyAccount(id(i)), trieKeyAccessKey(id(i), key.publicKey)]) {
-      for (const node of trie.iterPrefixWithProof(k).proof) add(node);
-      add(trie.get(k)!);
-    }
+    if (proven.size > limit) return i;
+    proven.add(trieKeyAccount(id(i)));
+    proven.add(trieKeyAccessKey(id(i), key.publicKey));
   }
   return n;
 }

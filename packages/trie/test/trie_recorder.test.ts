@@ -17,6 +17,7 @@ import {
   trieKeyContractData,
 } from '@nearlite/trie';
 import t from 'tap';
+import { pathBytes } from '../../../test/helpers/proven_bytes.js';
 
 /** A trie of `n` accounts' data, each key 8 bytes so that none is a prefix of another. */
 function build(n: number): {
@@ -39,11 +40,6 @@ function build(n: number): {
   );
   for (const ins of ch.insertions) storage.put(ins.hash, ins.bytes);
   return { storage, trie: new Trie(storage, ch.newRoot), keys, values };
-}
-
-/** The stored bytes of the nodes a walk to `key` visits, from the trie's own prefix walk. */
-function pathBytes(trie: Trie, key: Uint8Array): number {
-  return trie.iterPrefixWithProof(key).proof.reduce((n, node) => n + node.length, 0);
 }
 
 t.test('a node is sized as its stored bytes, for every node of a trie', async (t) => {

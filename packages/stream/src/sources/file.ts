@@ -71,8 +71,7 @@ export class FileSource implements BlockSource {
       } catch (err) {
         if (!isMissing(err)) throw err;
         // Absent: a skipped height when a later one exists, otherwise not published yet.
-        const later = (await this.heights()).some((h) => h > height);
-        if (later) return null;
+        if ((await this.nextHeight(height)) !== null) return null;
         throw new StreamSourceError(StreamErrorCode.NOT_AVAILABLE, this.name, height, 'not published yet');
       }
       const block = asBlockView(parseJsonText(text, lakeBlockKey(height)), height, lakeBlockKey(height));

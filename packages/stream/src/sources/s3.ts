@@ -29,8 +29,6 @@ export class S3Source implements BlockSource {
   private readonly s3: LazyS3Client;
   private readonly payer: { RequestPayer?: 'requester' };
   private highest: number | null = null;
-  /** What the last listing for a skipped height found: the next height after it, if any. */
-  private afterSkipped: { readonly height: number; readonly next: number | null } | null = null;
   private readonly deadlines: Deadlines;
 
   constructor(
@@ -84,11 +82,7 @@ export class S3Source implements BlockSource {
       const blockKey = lakeBlockKey(height);
       const text = await this.getText(blockKey);
       if (text === null) {
-        const next = (await this.listAfter(height, 1))[0] ?? null;
-        if (next !== null) {
-          this.afterSkipped = { height, next };
-          return null;
-        }
+        if ((await this.firstAfter(height)) !== null) return null;
         throw new StreamSourceError(StreamErrorCode.NOT_AVAILABLE, this.name, height, 'not published yet');
       }
       const block = asBlockView(parseJsonText(text, blockKey), height, blockKey);
@@ -105,11 +99,13 @@ export class S3Source implements BlockSource {
     });
   }
 
+  /** The first listed height above `after`, or null. */
+  private async firstAfter(after: number): Promise<number | null> {
+    return (await this.listAfter(after, 1))[0] ?? null;
+  }
+
   nextHeight(after: number): Promise<number | null> {
-    // The listing that found `after` skipped named the next height already.
-    const kept = this.afterSkipped;
-    if (kept?.height === after) return Promise.resolve(kept.next);
-    return withRetry(this.name, after, this.o, async () => (await this.listAfter(after, 1))[0] ?? null);
+    return withRetry(this.name, after, this.o, () => this.firstAfter(after));
   }
 
   finalHeight(): Promise<number | null> {
