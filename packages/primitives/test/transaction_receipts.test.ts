@@ -9,7 +9,9 @@ import {
   balanceRefundReceiver,
   base58Encode,
   decodeReceipt,
+  decodeStoredReceipt,
   encodeReceipt,
+  encodeStateStoredReceipt,
   parsePublicKey,
   type Receipt,
   readAction,
@@ -53,6 +55,31 @@ t.test('receipts round-trip; V1 carries a priority behind a version byte', async
   t.throws(() => decodeReceipt(Uint8Array.from([...v0, 0])), BorshError, 'trailing bytes');
   t.throws(() => decodeReceipt(v0.subarray(0, 20)), BorshError, 'truncated');
 });
+
+t.test(
+  "a StateStoredReceipt is laid out as nearcore's custom borsh of it, and told from a plain receipt",
+  async (t) => {
+    const plain = encodeReceipt(gasRefund);
+    const metadata = { congestionGas: 42n, congestionSize: 43n };
+    const stored = encodeStateStoredReceipt(gasRefund, metadata);
+    // receipt.rs: two STATE_STORED_RECEIPT_TAG bytes (u8::MAX), the version (new_owned and
+    // new_borrowed make V1), the ReceiptV0, then StateStoredReceiptMetadata's two u64s.
+    const le = (v: number) => [v, 0, 0, 0, 0, 0, 0, 0];
+    t.same([...stored], [255, 255, 1, ...plain, ...le(42), ...le(43)]);
+    t.same(decodeStoredReceipt(stored), { receipt: gasRefund, metadata });
+    t.same(decodeStoredReceipt(plain), { receipt: gasRefund }, 'a plain receipt has no metadata');
+    const v1 = encodeReceipt({ ...gasRefund, priority: 7n });
+    t.same(decodeStoredReceipt(v1), { receipt: { ...gasRefund, priority: 7n } }, 'a Receipt V1 is plain too');
+    const v0 = Uint8Array.from(stored);
+    v0[2] = 0;
+    t.same(decodeStoredReceipt(v0), { receipt: gasRefund, metadata }, 'V0 has the same layout');
+    const v2 = Uint8Array.from(stored);
+    v2[2] = 2;
+    t.throws(() => decodeStoredReceipt(v2), BorshError, 'an unknown version');
+    t.throws(() => decodeStoredReceipt(stored.subarray(0, stored.length - 1)), BorshError, 'truncated');
+    t.throws(() => decodeStoredReceipt(Uint8Array.from([...stored, 0])), BorshError, 'trailing bytes');
+  },
+);
 
 t.test('the receipt view of a gas refund matches nearcore', async (t) => {
   const view = receiptView(gasRefund) as Record<string, unknown>;

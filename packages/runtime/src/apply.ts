@@ -182,7 +182,7 @@ export class Runtime {
       if (r) local.push(r);
     }
     const delayed = new DelayedReceiptQueue(state, this.o.config);
-    const prevCongestion = ctx.congestionInfo ?? bootstrapCongestionInfo(ctx, delayed, this.o.config);
+    const prevCongestion = ctx.congestionInfo ?? bootstrapCongestionInfo(ctx, delayed);
     // nearcore stops at the chunk's compute limit, or once the storage proof recorded so far passes
     // its soft limit; what is left waits in the delayed queue.
     const proofLimit = this.o.config.mainStorageProofSizeSoftLimit;
@@ -462,12 +462,8 @@ export class Runtime {
 }
 
 /** The congestion info of a shard's state as it stands, from its delayed queue (no buffers here). */
-function bootstrapCongestionInfo(
-  ctx: ApplyContext,
-  delayed: DelayedReceiptQueue,
-  config: RuntimeConfig,
-): CongestionInfo {
-  const { gas, bytes } = delayed.congestionTotals(config);
+function bootstrapCongestionInfo(ctx: ApplyContext, delayed: DelayedReceiptQueue): CongestionInfo {
+  const { gas, bytes } = delayed.congestionTotals();
   return {
     ...DEFAULT_CONGESTION_INFO,
     delayedReceiptsGas: gas,

@@ -1,7 +1,15 @@
 // The delayed-receipt queue (TrieKey DelayedReceiptIndices / DelayedReceipt): receipts that did not
 // fit in a chunk's gas limit wait here, first in first out, and run before new incoming receipts.
-// Indices are nearcore's DelayedReceiptIndices (queue_indices.ts).
-import { decodeReceipt, encodeReceipt, type Receipt } from '@nearlite/primitives';
+// Indices are nearcore's DelayedReceiptIndices (queue_indices.ts). Each receipt is stored as
+// nearcore stores it under use_state_stored_receipt: with the congestion gas and size it went in
+// with, which are what taking it out removes from the shard's congestion info.
+import {
+  decodeStoredReceipt,
+  encodeReceipt,
+  encodeStateStoredReceipt,
+  type Receipt,
+  type StoredReceipt,
+} from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyDelayedReceipt, trieKeyDelayedReceiptIndices } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { receiptCongestionGas } from './congestion_control.js';
@@ -23,7 +31,7 @@ export class DelayedReceiptQueue {
 
   constructor(
     private readonly state: TrieUpdate,
-    private readonly config?: RuntimeConfig,
+    private readonly config: RuntimeConfig,
   ) {
     ({ first: this.first, next: this.next } = readQueueIndices(state.get(trieKeyDelayedReceiptIndices())));
   }
@@ -33,16 +41,26 @@ export class DelayedReceiptQueue {
    * every receipt in it. Reads the whole queue, so only for a chunk with no congestion info before it
    * (after genesis, whose queue is empty, or a store from before the info was kept).
    */
-  congestionTotals(config: RuntimeConfig): { gas: bigint; bytes: bigint } {
+  congestionTotals(): { gas: bigint; bytes: bigint } {
     let gas = 0n;
     let bytes = 0n;
     for (let i = this.first; i < this.next; i++) {
       const raw = this.state.get(trieKeyDelayedReceipt(i));
       if (!raw) throw new Error(`delayed receipt ${i} is missing`);
-      gas += receiptCongestionGas(decodeReceipt(raw), config);
-      bytes += BigInt(raw.length);
+      const counted = this.counted(decodeStoredReceipt(raw), raw);
+      gas += counted.gas;
+      bytes += counted.bytes;
     }
     return { gas, bytes };
+  }
+
+  /**
+   * nearcore's receipt_congestion_gas and receipt_size of a stored receipt: its metadata, or for a
+   * plain receipt (stored before use_state_stored_receipt) what it computes to now.
+   */
+  private counted(stored: StoredReceipt, raw: Uint8Array): { gas: bigint; bytes: bigint } {
+    if (stored.metadata) return { gas: stored.metadata.congestionGas, bytes: stored.metadata.congestionSize };
+    return { gas: receiptCongestionGas(stored.receipt, this.config), bytes: BigInt(raw.length) };
   }
 
   get length(): number {
@@ -50,12 +68,15 @@ export class DelayedReceiptQueue {
   }
 
   push(receipt: Receipt): void {
-    const bytes = encodeReceipt(receipt);
-    if (this.config) {
-      this.newDelayedGas += receiptCongestionGas(receipt, this.config);
-      this.newDelayedBytes += BigInt(bytes.length);
-    }
-    this.state.set(trieKeyDelayedReceipt(this.next), bytes);
+    const congestionGas = receiptCongestionGas(receipt, this.config);
+    const plain = encodeReceipt(receipt);
+    const congestionSize = BigInt(plain.length);
+    this.newDelayedGas += congestionGas;
+    this.newDelayedBytes += congestionSize;
+    const value = this.config.useStateStoredReceipt
+      ? encodeStateStoredReceipt(receipt, { congestionGas, congestionSize })
+      : plain;
+    this.state.set(trieKeyDelayedReceipt(this.next), value);
     this.next += 1n;
     this.dirty = true;
   }
@@ -68,12 +89,11 @@ export class DelayedReceiptQueue {
     this.state.remove(key);
     this.first += 1n;
     this.dirty = true;
-    const receipt = decodeReceipt(raw);
-    if (this.config) {
-      this.removedDelayedGas += receiptCongestionGas(receipt, this.config);
-      this.removedDelayedBytes += BigInt(raw.length);
-    }
-    return receipt;
+    const stored = decodeStoredReceipt(raw);
+    const { gas, bytes } = this.counted(stored, raw);
+    this.removedDelayedGas += gas;
+    this.removedDelayedBytes += bytes;
+    return stored.receipt;
   }
 
   /** Writes the indices back (nearcore keeps the key even when the queue is empty). */

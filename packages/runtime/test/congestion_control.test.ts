@@ -5,6 +5,7 @@
 // 115_123_062_500, so a transfer to another account burns 223_182_562_500 gas converting.
 // prepare_transactions (chain/chain/src/runtime/mod.rs) checks `total_gas_burnt >=
 // transactions_gas_limit` before taking each transaction, so the one that crosses the limit is in.
+import { decodeStoredReceipt, encodeReceipt, encodeStateStoredReceipt, toHex } from '@nearlite/primitives';
 import {
   clampedF64Fraction,
   DEFAULT_CONGESTION_INFO,
@@ -14,7 +15,7 @@ import {
   receiptCongestionGas,
   shardRejectsTransactions,
 } from '@nearlite/runtime';
-import { TrieUpdate } from '@nearlite/trie';
+import { TrieUpdate, trieKeyDelayedReceipt } from '@nearlite/trie';
 import t from 'tap';
 import { config, GAS_PRICE, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
 
@@ -178,6 +179,51 @@ t.test("a chunk's congestion info follows its delayed receipts (runtime lib.rs a
   c.block();
   t.same(c.congestionInfo, DEFAULT_CONGESTION_INFO, 'the queue ran empty');
 });
+
+t.test(
+  'delayed receipts are stored as StateStoredReceipts, and their metadata is what leaves the counts',
+  async (t) => {
+    const c = new TestChain();
+    c.addAccount('alice.near', 1000n * NEAR, alice);
+    c.addAccount('bob.near', NEAR);
+    c.block(candidates(3));
+    c.gasLimit = 1n;
+    c.block();
+    const key = (i: bigint) => toHex(trieKeyDelayedReceipt(i));
+    const raw = [c.state.get(key(0n))!, c.state.get(key(1n))!];
+    for (const bytes of raw) {
+      // use_state_stored_receipt (true since protocol 72): the tags, V1, the 151-byte ReceiptV0, then
+      // the congestion gas and size it was counted with.
+      t.same([...bytes.subarray(0, 3)], [255, 255, 1]);
+      t.equal(bytes.length, 3 + 151 + 16);
+      const tail = Buffer.from(bytes.subarray(bytes.length - 16));
+      t.equal(tail.readBigUInt64LE(0), TRANSFER_GAS);
+      t.equal(tail.readBigUInt64LE(8), 151n);
+    }
+    // A store from before it keeps plain receipts: nearcore computes their gas and size; a stored
+    // one's come from its metadata (receipt_congestion_gas, receipt_size), even where they differ.
+    const first = decodeStoredReceipt(raw[0]!).receipt;
+    const second = decodeStoredReceipt(raw[1]!).receipt;
+    c.state.set(key(0n), encodeReceipt(first));
+    c.state.set(key(1n), encodeStateStoredReceipt(second, { congestionGas: 1000n, congestionSize: 77n }));
+    c.congestionInfo = undefined;
+    c.pending = [];
+    c.block();
+    t.same(
+      c.congestionInfo,
+      { delayedReceiptsGas: 1000n, bufferedReceiptsGas: 0n, receiptBytes: 77n, allowedShard: 0 },
+      'counted from both forms, less the plain one that ran',
+    );
+    c.gasLimit = 1_000_000_000_000_000n;
+    const { outcomes } = c.block();
+    t.ok(
+      outcomes.some((o) => toHex(o.id) === toHex(second.receiptId)),
+      'the stored one runs',
+    );
+    t.same(c.congestionInfo, DEFAULT_CONGESTION_INFO, 'taking it out removes its metadata exactly');
+    t.equal(c.account('bob.near')!.amount, NEAR + 3n, 'all three transfers landed');
+  },
+);
 
 t.test('the allowed shard rotates with the height and the shard index', async (t) => {
   const c = new TestChain();

@@ -1,7 +1,7 @@
 // Money conservation: random transfers, account creations and deletions, key changes and failures run
 // through applyChunk block after block (outgoing receipts fed back, some delayed by a small gas
 // limit); after every block, balances + burnt + value carried by receipts in flight = the start.
-import { type Action, decodeReceipt, type Receipt, toHex } from '@nearlite/primitives';
+import { type Action, decodeReceipt, decodeStoredReceipt, type Receipt, toHex } from '@nearlite/primitives';
 import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from '@nearlite/runtime';
 import { TrieKeyCol } from '@nearlite/trie';
 import t from 'tap';
@@ -23,7 +23,7 @@ function inFlight(c: TestChain): bigint {
   let sum = 0n;
   for (const bytes of c.pending) sum += receiptValue(decodeReceipt(bytes));
   const delayedPrefix = toHex(Uint8Array.of(TrieKeyCol.DelayedReceipt));
-  for (const [k, v] of c.state) if (k.startsWith(delayedPrefix)) sum += receiptValue(decodeReceipt(v));
+  for (const [k, v] of c.state) if (k.startsWith(delayedPrefix)) sum += receiptValue(decodeStoredReceipt(v).receipt);
   return sum;
 }
 

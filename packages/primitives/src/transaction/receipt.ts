@@ -119,7 +119,15 @@ export function encodeReceipt(r: Receipt): Uint8Array {
  */
 export function decodeReceipt(bytes: Uint8Array): Receipt {
   const r = new BorshReader(bytes);
-  const v1 = bytes.length >= 2 && bytes[0] === 1 && bytes[1] !== 0;
+  const receipt = readReceipt(r, bytes);
+  r.end();
+  return receipt;
+}
+
+/** Reads a Receipt that starts at `r`'s position in `bytes`. */
+export function readReceipt(r: BorshReader, bytes: Uint8Array): Receipt {
+  const at = r.offset;
+  const v1 = bytes.length >= at + 2 && bytes[at] === 1 && bytes[at + 1] !== 0;
   if (v1) r.u8();
   const predecessorId = readAccountId(r);
   const receiverId = readAccountId(r);
@@ -161,7 +169,6 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
     receipt = version === 1 ? { ...d, nonce: r.u64() } : d;
   } else throw new BorshError(`unknown receipt kind ${tag}`);
   const priority = v1 ? r.u64() : undefined;
-  r.end();
   const out: Receipt = { predecessorId, receiverId, receiptId, receipt };
   return priority === undefined ? out : { ...out, priority };
 }

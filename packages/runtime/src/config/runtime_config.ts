@@ -53,6 +53,11 @@ export interface RuntimeConfig {
    * candidate transactions has recorded more of the state than this, it takes no more of them.
    */
   readonly newTransactionsValidationStateSizeSoftLimit: number;
+  /**
+   * use_state_stored_receipt (true since protocol 72, not in the view): delayed receipts are stored
+   * with the congestion gas and size they were counted with.
+   */
+  readonly useStateStoredReceipt: boolean;
   /** Receipts buy their gas at no less than this (NEP-536 / AccountCostIncrease). */
   readonly minGasPurchasePrice: bigint;
   /** What creating an account costs at least, taken from the receipt's price surplus. */
@@ -108,6 +113,7 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     mainStorageProofSizeSoftLimit: v.witness_config?.main_storage_proof_size_soft_limit ?? 0xffffffff,
     newTransactionsValidationStateSizeSoftLimit:
       v.witness_config?.new_transactions_validation_state_size_soft_limit ?? 0xffffffff,
+    useStateStoredReceipt: true,
     // Both are zero (absent from the view) before protocol 85.
     minGasPurchasePrice: BigInt(v.min_gas_purchase_price ?? '0'),
     accountCreationCharge: BigInt(v.account_creation_charge ?? '0'),
