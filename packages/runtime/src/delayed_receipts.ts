@@ -10,7 +10,12 @@ import {
   type Receipt,
   type StoredReceipt,
 } from '@nearlite/primitives';
-import { type TrieUpdate, trieKeyDelayedReceipt, trieKeyDelayedReceiptIndices } from '@nearlite/trie';
+import {
+  legacyTrieKeyDelayedReceipt,
+  type TrieUpdate,
+  trieKeyDelayedReceipt,
+  trieKeyDelayedReceiptIndices,
+} from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { receiptCongestionGas } from './congestion_control.js';
 import { encodeQueueIndices, readQueueIndices } from './queue_indices.js';
@@ -45,13 +50,26 @@ export class DelayedReceiptQueue {
     let gas = 0n;
     let bytes = 0n;
     for (let i = this.first; i < this.next; i++) {
-      const raw = this.state.get(trieKeyDelayedReceipt(i));
-      if (!raw) throw new Error(`delayed receipt ${i} is missing`);
+      const { raw } = this.read(i);
       const counted = this.counted(decodeStoredReceipt(raw), raw);
       gas += counted.gas;
       bytes += counted.bytes;
     }
     return { gas, bytes };
+  }
+
+  /**
+   * The receipt at `index`, under nearcore's key, or under the one earlier versions of this store
+   * wrote (a queue left by them is taken out from where it is).
+   */
+  private read(index: bigint): { key: Uint8Array; raw: Uint8Array } {
+    const key = trieKeyDelayedReceipt(index);
+    const raw = this.state.get(key);
+    if (raw) return { key, raw };
+    const legacy = legacyTrieKeyDelayedReceipt(index);
+    const old = this.state.get(legacy);
+    if (!old) throw new Error(`delayed receipt ${index} is missing`);
+    return { key: legacy, raw: old };
   }
 
   /**
@@ -83,9 +101,7 @@ export class DelayedReceiptQueue {
 
   pop(): Receipt | null {
     if (this.first === this.next) return null;
-    const key = trieKeyDelayedReceipt(this.first);
-    const raw = this.state.get(key);
-    if (!raw) throw new Error(`delayed receipt ${this.first} is missing`);
+    const { key, raw } = this.read(this.first);
     this.state.remove(key);
     this.first += 1n;
     this.dirty = true;

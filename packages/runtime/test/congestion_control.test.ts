@@ -15,7 +15,7 @@ import {
   receiptCongestionGas,
   shardRejectsTransactions,
 } from '@nearlite/runtime';
-import { TrieUpdate, trieKeyDelayedReceipt } from '@nearlite/trie';
+import { legacyTrieKeyDelayedReceipt, TrieUpdate, trieKeyDelayedReceipt } from '@nearlite/trie';
 import t from 'tap';
 import { config, GAS_PRICE, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
 
@@ -224,6 +224,41 @@ t.test(
     t.equal(c.account('bob.near')!.amount, NEAR + 3n, 'all three transfers landed');
   },
 );
+
+t.test('a delayed queue that earlier versions kept under the byte 8 is taken out from there', async (t) => {
+  const c = new TestChain();
+  c.addAccount('alice.near', 1000n * NEAR, alice);
+  c.addAccount('bob.near', NEAR);
+  c.block(candidates(3));
+  c.gasLimit = 1n;
+  c.block();
+  // nearcore's key is 07 ‖ u64 LE index (col::DELAYED_RECEIPT_OR_INDICES); move the two receipts to
+  // where earlier versions wrote them, as plain receipts.
+  for (const i of [0n, 1n]) {
+    const key = toHex(trieKeyDelayedReceipt(i));
+    t.equal(key, `07${i === 0n ? '00' : '01'}${'00'.repeat(7)}`);
+    const { receipt } = decodeStoredReceipt(c.state.get(key)!);
+    c.state.delete(key);
+    c.state.set(toHex(legacyTrieKeyDelayedReceipt(i)), encodeReceipt(receipt));
+  }
+  c.congestionInfo = undefined;
+  c.pending = [];
+  c.block();
+  t.same(
+    c.congestionInfo,
+    { delayedReceiptsGas: TRANSFER_GAS, bufferedReceiptsGas: 0n, receiptBytes: 151n, allowedShard: 0 },
+    'both counted from the old keys, one ran',
+  );
+  t.notOk(c.state.has(toHex(legacyTrieKeyDelayedReceipt(0n))), 'the one taken out is gone from its old key');
+  c.gasLimit = 1_000_000_000_000_000n;
+  c.settle();
+  t.same(
+    [...c.state.keys()].filter((k) => k.startsWith('07') || k.startsWith('08')),
+    ['07'],
+    'only the indices are left',
+  );
+  t.equal(c.account('bob.near')!.amount, NEAR + 3n, 'all three transfers landed');
+});
 
 t.test('the allowed shard rotates with the height and the shard index', async (t) => {
   const c = new TestChain();

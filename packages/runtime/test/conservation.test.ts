@@ -22,8 +22,11 @@ function receiptValue(r: Receipt): bigint {
 function inFlight(c: TestChain): bigint {
   let sum = 0n;
   for (const bytes of c.pending) sum += receiptValue(decodeReceipt(bytes));
-  const delayedPrefix = toHex(Uint8Array.of(TrieKeyCol.DelayedReceipt));
-  for (const [k, v] of c.state) if (k.startsWith(delayedPrefix)) sum += receiptValue(decodeStoredReceipt(v).receipt);
+  // The queue's receipts, not its indices: the column byte and a u64 index.
+  const delayedPrefix = toHex(Uint8Array.of(TrieKeyCol.DelayedReceiptOrIndices));
+  for (const [k, v] of c.state) {
+    if (k.startsWith(delayedPrefix) && k.length === 18) sum += receiptValue(decodeStoredReceipt(v).receipt);
+  }
   return sum;
 }
 

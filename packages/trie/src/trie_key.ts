@@ -23,8 +23,11 @@ export const TrieKeyCol = {
   PostponedReceiptId: 4,
   PendingDataCount: 5,
   PostponedReceipt: 6,
-  DelayedReceiptIndices: 7,
-  DelayedReceipt: 8,
+  /**
+   * nearcore's DELAYED_RECEIPT_OR_INDICES: the queue's indices (the byte alone) and each delayed
+   * receipt (the byte ‖ u64 LE index) share it, told apart by their length.
+   */
+  DelayedReceiptOrIndices: 7,
   ContractData: 9,
   PromiseYieldIndices: 10,
   PromiseYieldTimeout: 11,
@@ -115,20 +118,21 @@ export const trieKeyPendingDataCount = (id: string, receiptId: CryptoHash) =>
 export const trieKeyPostponedReceipt = (id: string, receiptId: CryptoHash) =>
   accountKey(TrieKeyCol.PostponedReceipt, id, COMMA, receiptId);
 const col = (c: number) => Uint8Array.of(c);
-export const trieKeyDelayedReceiptIndices = () => col(TrieKeyCol.DelayedReceiptIndices);
-export const trieKeyDelayedReceipt = (index: bigint) => {
+export const trieKeyDelayedReceiptIndices = () => col(TrieKeyCol.DelayedReceiptOrIndices);
+export const trieKeyDelayedReceipt = (index: bigint) => indexKey(TrieKeyCol.DelayedReceiptOrIndices, index);
+/**
+ * Where stores written by earlier versions kept a delayed receipt (the byte 8, which nearcore never
+ * uses): read only to carry such a queue over.
+ */
+export const legacyTrieKeyDelayedReceipt = (index: bigint) => indexKey(8, index);
+function indexKey(c: number, index: bigint): Uint8Array {
   const out = new Uint8Array(9);
-  out[0] = TrieKeyCol.DelayedReceipt;
+  out[0] = c;
   setU64(out, 1, index, true);
   return out;
-};
+}
 export const trieKeyPromiseYieldIndices = () => col(TrieKeyCol.PromiseYieldIndices);
-export const trieKeyPromiseYieldTimeout = (index: bigint) => {
-  const out = new Uint8Array(9);
-  out[0] = TrieKeyCol.PromiseYieldTimeout;
-  setU64(out, 1, index, true);
-  return out;
-};
+export const trieKeyPromiseYieldTimeout = (index: bigint) => indexKey(TrieKeyCol.PromiseYieldTimeout, index);
 export const trieKeyPromiseYieldReceipt = (id: string, dataId: CryptoHash) =>
   accountKey(TrieKeyCol.PromiseYieldReceipt, id, COMMA, dataId);
 export const trieKeyPromiseYieldStatus = (id: string, dataId: CryptoHash) =>
@@ -230,17 +234,17 @@ export function parseTrieKey(key: Uint8Array): ParsedTrieKey {
       if (cut < 0 || rest[cut] !== 0x2c) throw new TrieKeyParseError('malformed trie key');
       return { col: HASH_COLS[c], accountId: fromUtf8(rest.subarray(0, cut)), hash: rest.slice(cut + 1) };
     }
-    case TrieKeyCol.DelayedReceiptIndices:
-      return { col: 'delayed_receipt_indices' };
-    case TrieKeyCol.PromiseYieldIndices:
-      return { col: 'promise_yield_indices' };
-    case TrieKeyCol.BufferedReceiptIndices:
-      return { col: 'buffered_receipt_indices' };
-    case TrieKeyCol.DelayedReceipt:
+    case TrieKeyCol.DelayedReceiptOrIndices:
+      if (rest.length === 0) return { col: 'delayed_receipt_indices' };
+      if (rest.length !== 8) throw new TrieKeyParseError('malformed delayed receipt key');
       return {
         col: 'delayed_receipt',
         index: new DataView(rest.buffer, rest.byteOffset).getBigUint64(0, true),
       };
+    case TrieKeyCol.PromiseYieldIndices:
+      return { col: 'promise_yield_indices' };
+    case TrieKeyCol.BufferedReceiptIndices:
+      return { col: 'buffered_receipt_indices' };
     case TrieKeyCol.GlobalContractCode:
     case TrieKeyCol.GlobalContractNonce: {
       const r = new BorshReader(rest);
