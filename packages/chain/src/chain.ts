@@ -464,6 +464,13 @@ export class Chain implements ChainHandle {
     // Serving a block is then a read of ready JSON, however cold the block.
     update.put(DBCol.BlockView, header.hash, utf8(blockViewJson(blockAuthor(cfg), header, chunkHeaders)));
     const results = new Map<number, ApplyChunkResult>();
+    // What the bandwidth scheduler reads of every shard: this block's chunk headers, all new here.
+    const blockCongestion = new Map(
+      chunkHeaders.map((h) => [
+        h.inner.shardId,
+        { congestionInfo: h.inner.congestionInfo, missedChunksCount: 0 },
+      ]),
+    );
     const outgoingByShard = new Map<number, Uint8Array[]>(this.layout.shardIds.map((s) => [s, []]));
 
     for (const input of shardInputs) {
@@ -489,6 +496,7 @@ export class Chain implements ChainHandle {
           minimumStake: minimumStake([...nextStakes.values()], this.selection),
           validators: stakes,
           ...(prevExtra.congestionInfo ? { congestionInfo: prevExtra.congestionInfo } : {}),
+          blockCongestion,
           ...(epochReward
             ? {
                 validatorAccountsUpdate: {

@@ -18,6 +18,7 @@ import {
 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import type { PromiseResult } from '@nearlite/vm';
+import { runBandwidthScheduler, type ShardCongestion } from './bandwidth_scheduler.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import {
   type CongestionInfo,
@@ -61,6 +62,12 @@ export interface ApplyContext {
   readonly minimumStake?: bigint;
   /** The shard's congestion info after its previous chunk (its chunk extra); absent: none. */
   readonly congestionInfo?: CongestionInfo;
+  /**
+   * Every shard's chunk in this block, by shard id, as the bandwidth scheduler reads them (nearcore's
+   * block_congestion_info). Absent: every shard of `shardIds` with a new chunk, this shard's info its
+   * `congestionInfo`, the others' empty.
+   */
+  readonly blockCongestion?: ReadonlyMap<number, ShardCongestion>;
   /** Set in the first block of an epoch: the ended epoch's rewards (nearcore's validator_accounts_update). */
   readonly validatorAccountsUpdate?: ValidatorAccountsUpdate;
   /** The epoch's validators and stakes (`validator_stake`); absent: the runtime's own. */
@@ -176,6 +183,15 @@ export class Runtime {
     };
     if (ctx.validatorAccountsUpdate)
       updateValidatorAccounts(state, ctx.validatorAccountsUpdate, ctx.shardId, ctx.accountShard);
+    const shardIds = ctx.shardIds ?? [ctx.shardId];
+    const { config } = this.o;
+    runBandwidthScheduler(
+      state,
+      shardIds,
+      ctx.blockCongestion ?? ownBlockCongestion(ctx, shardIds),
+      config.bandwidthScheduler,
+      config.congestionControl,
+    );
     const local: Receipt[] = [];
     for (const bytes of transactions) {
       const r = this.applyTransaction(ctx, state, bytes, res);
@@ -459,6 +475,22 @@ export class Runtime {
     );
     return instant;
   }
+}
+
+/** A block whose every chunk is new, with nothing known of the other shards' congestion. */
+function ownBlockCongestion(ctx: ApplyContext, shardIds: readonly number[]): Map<number, ShardCongestion> {
+  return new Map(
+    shardIds.map((id) => [
+      id,
+      {
+        congestionInfo: (id === ctx.shardId ? ctx.congestionInfo : undefined) ?? {
+          ...DEFAULT_CONGESTION_INFO,
+          allowedShard: id,
+        },
+        missedChunksCount: 0,
+      },
+    ]),
+  );
 }
 
 /** The congestion info of a shard's state as it stands, from its delayed queue (no buffers here). */

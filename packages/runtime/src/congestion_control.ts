@@ -1,9 +1,9 @@
 // Congestion control as nearcore has it since protocol 68 (core/primitives/src/congestion_info.rs,
 // runtime/runtime/src/congestion_control.rs): each chunk reports its shard's CongestionInfo, and
 // the next chunks read it to bound how much gas goes to new transactions and whether transactions
-// to a shard are still taken. This chain keeps no outgoing-receipt buffers (there is no bandwidth
-// scheduler to hold receipts back on it), so buffered_receipts_gas stays 0 and receipt_bytes counts
-// only the delayed receipts.
+// to a shard are still taken. This chain keeps no outgoing-receipt buffers (its receipts go out at
+// once, so it makes no bandwidth requests), so buffered_receipts_gas stays 0 and receipt_bytes
+// counts only the delayed receipts.
 import type { Receipt } from '@nearlite/primitives';
 import type { CongestionControlConfig, RuntimeConfig } from './config/runtime_config.js';
 import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
@@ -59,6 +59,21 @@ export function processTxLimit(info: CongestionInfo, c: CongestionControlConfig)
   return mix(c.maxTxGas, c.minTxGas, incomingCongestion(info, c));
 }
 
+/** CongestionControl::congestion_level: the largest of the four congestion kinds, 1 for NaN. */
+export function congestionLevel(
+  info: CongestionInfo,
+  missedChunksCount: number,
+  c: CongestionControlConfig,
+): number {
+  const level = Math.max(
+    incomingCongestion(info, c),
+    outgoingCongestion(info, c),
+    memoryCongestion(info, c),
+    missedChunksCongestion(missedChunksCount, c),
+  );
+  return Number.isNaN(level) ? 1 : level;
+}
+
 /**
  * CongestionControl::shard_accepts_transactions, as the InvalidTxError nearcore's validate_tx gives
  * a refused transaction (ShardCongested / ShardStuck), or null when the shard takes transactions.
@@ -69,13 +84,9 @@ export function shardRejectsTransactions(
   c: CongestionControlConfig,
   shardId: number,
 ): object | null {
-  const incoming = incomingCongestion(info, c);
-  const outgoing = outgoingCongestion(info, c);
-  const memory = memoryCongestion(info, c);
-  const missed = missedChunksCongestion(missedChunksCount, c);
-  let level = Math.max(incoming, outgoing, memory, missed);
-  if (Number.isNaN(level)) level = 1;
+  const level = congestionLevel(info, missedChunksCount, c);
   if (level < c.rejectTxCongestionThreshold) return null;
+  const missed = missedChunksCongestion(missedChunksCount, c);
   if (missed >= level) return { ShardStuck: { shard_id: shardId, missed_chunks: missedChunksCount } };
   return { ShardCongested: { shard_id: shardId, congestion_level: level } };
 }

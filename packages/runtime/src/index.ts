@@ -1,4 +1,5 @@
 export * from './apply.js';
+export * from './bandwidth_scheduler.js';
 export * from './config/default_runtime_config.js';
 export * from './config/runtime_config.js';
 export * from './congestion_control.js';

@@ -34,6 +34,7 @@ export const TrieKeyCol = {
   PromiseYieldReceipt: 12,
   BufferedReceiptIndices: 13,
   BufferedReceipt: 14,
+  BandwidthSchedulerState: 15,
   GlobalContractCode: 18,
   GlobalContractNonce: 19,
   PromiseYieldStatus: 20,
@@ -132,6 +133,7 @@ function indexKey(c: number, index: bigint): Uint8Array {
   return out;
 }
 export const trieKeyPromiseYieldIndices = () => col(TrieKeyCol.PromiseYieldIndices);
+export const trieKeyBandwidthSchedulerState = () => col(TrieKeyCol.BandwidthSchedulerState);
 export const trieKeyPromiseYieldTimeout = (index: bigint) => indexKey(TrieKeyCol.PromiseYieldTimeout, index);
 export const trieKeyPromiseYieldReceipt = (id: string, dataId: CryptoHash) =>
   accountKey(TrieKeyCol.PromiseYieldReceipt, id, COMMA, dataId);

@@ -441,6 +441,7 @@ t.test("column ids are nearcore's (core/primitives/src/trie_key.rs col), one per
       PromiseYieldReceipt: 12,
       BufferedReceiptIndices: 13,
       BufferedReceipt: 14,
+      BandwidthSchedulerState: 15,
       GlobalContractCode: 18,
       GlobalContractNonce: 19,
       PromiseYieldStatus: 20,

@@ -18,6 +18,17 @@ export interface CongestionControlConfig {
   readonly rejectTxCongestionThreshold: number;
 }
 
+/**
+ * nearcore's BandwidthSchedulerConfig: bytes of receipts a shard may send or receive at one height,
+ * on one link at most, what a link's allowance may grow to, and the most a link is granted by default.
+ */
+export interface BandwidthSchedulerConfig {
+  readonly maxShardBandwidth: number;
+  readonly maxSingleGrant: number;
+  readonly maxAllowance: number;
+  readonly maxBaseBandwidth: number;
+}
+
 /** The protocol version whose parameters DEFAULT_RUNTIME_CONFIG_VIEW holds. */
 export const PROTOCOL_VERSION = 86;
 
@@ -58,6 +69,8 @@ export interface RuntimeConfig {
    * with the congestion gas and size they were counted with.
    */
   readonly useStateStoredReceipt: boolean;
+  /** Not in the view: parameters.snap's max_shard_bandwidth, max_single_grant and the rest. */
+  readonly bandwidthScheduler: BandwidthSchedulerConfig;
   /** Receipts buy their gas at no less than this (NEP-536 / AccountCostIncrease). */
   readonly minGasPurchasePrice: bigint;
   /** What creating an account costs at least, taken from the receipt's price surplus. */
@@ -114,6 +127,12 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     newTransactionsValidationStateSizeSoftLimit:
       v.witness_config?.new_transactions_validation_state_size_soft_limit ?? 0xffffffff,
     useStateStoredReceipt: true,
+    bandwidthScheduler: {
+      maxShardBandwidth: 4_500_000,
+      maxSingleGrant: 4_194_304,
+      maxAllowance: 4_500_000,
+      maxBaseBandwidth: 100_000,
+    },
     // Both are zero (absent from the view) before protocol 85.
     minGasPurchasePrice: BigInt(v.min_gas_purchase_price ?? '0'),
     accountCreationCharge: BigInt(v.account_creation_charge ?? '0'),
