@@ -5,56 +5,21 @@
 // max_allowance 4_500_000, then grants base_bandwidth 100_000 on it: after five chunks or more,
 // 4_400_000 on all sixteen links.
 import { createHash } from 'node:crypto';
-import {
-  Chain,
-  type ChunkApplier,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  parseGenesis,
-  signerFromKeyFile,
-  trieStorage,
-} from '@nearlite/chain';
+import { trieStorage } from '@nearlite/chain';
 import { toHex } from '@nearlite/primitives';
-import {
-  DEFAULT_RUNTIME_CONFIG_VIEW,
-  decodeBandwidthSchedulerState,
-  parseRuntimeConfig,
-  Runtime,
-} from '@nearlite/runtime';
+import { decodeBandwidthSchedulerState } from '@nearlite/runtime';
 import { Store } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
 import t from 'tap';
+import { openProtocol86Chain, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
 
 const SHARDS = [0, 1, 2, 3];
 
 t.test("each shard's trie holds the scheduler's state after every chunk, on LevelDB", async (t) => {
-  const key = generateKeyFile('test.near');
-  const raw = makeLocalnetGenesis({
-    chainId: 'unit',
-    numShards: 4,
-    epochLength: 100,
-    validatorAccountId: 'test.near',
-    validatorPublicKey: key.public_key,
-    protocolVersion: 86,
-  });
-  const runtime = new Runtime({
-    config: parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW),
-    chainId: 'unit',
-    validators: new Map(),
-  });
-  const applier: ChunkApplier = {
-    prepareTransactions: (...a) => runtime.prepareTransactions(...a),
-    applyChunk: (ctx, state, txs, incoming) => runtime.applyChunk(ctx, state, txs, incoming),
-  };
+  const { raw, signer } = protocol86Localnet(4);
   const store = await Store.open(t.testdir());
   t.teardown(() => store.close());
-  const chain = await Chain.open({
-    store,
-    genesis: parseGenesis(raw),
-    signer: signerFromKeyFile(key),
-    applier,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-  });
+  const chain = await openProtocol86Chain(raw, signer, store);
   const stateAt = (hash: Uint8Array, shardId: number) => {
     const root = chain.chainStore.chunkExtra(hash, shardId)!.stateRoot;
     return { root: toHex(root), value: new Trie(trieStorage(store), root).get(Uint8Array.of(15)) };

@@ -12,16 +12,7 @@
 // signer's account and access key, with the trie nodes on their paths) and stops once that passes
 // new_transactions_validation_state_size_soft_limit, 572,864 bytes at protocol 86: with 2,400
 // signers of their own, that comes before the gas limit.
-import {
-  Chain,
-  type ChunkApplier,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  parseGenesis,
-  type Signer,
-  signerFromKeyFile,
-  trieStorage,
-} from '@nearlite/chain';
+import { type Chain, type Signer, trieStorage } from '@nearlite/chain';
 import {
   encodeSignedTransaction,
   sha256,
@@ -29,47 +20,13 @@ import {
   toHex,
   transactionHash,
 } from '@nearlite/primitives';
-import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
 import { Store } from '@nearlite/store';
 import { Trie, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
+import { openProtocol86Chain, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
 import { ProvenBytes } from '../../../test/helpers/proven_bytes.js';
 
 const TRANSFER_GAS = 223_182_562_500n;
-
-/** A one-shard localnet at protocol 86 whose validator is test.near; `records` may take more. */
-function localnet() {
-  const key = generateKeyFile('test.near');
-  const raw = makeLocalnetGenesis({
-    chainId: 'unit',
-    numShards: 1,
-    epochLength: 100,
-    validatorAccountId: 'test.near',
-    validatorPublicKey: key.public_key,
-    protocolVersion: 86,
-  }) as { records: unknown[]; total_supply: string };
-  return { key, raw, signer: signerFromKeyFile(key) };
-}
-
-/** A chain of `raw` on `store`, producing with nearcore's runtime at protocol 86. */
-function openChain(raw: object, signer: Signer, store: Store): Promise<Chain> {
-  const runtime = new Runtime({
-    config: parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW),
-    chainId: 'unit',
-    validators: new Map(),
-  });
-  const applier: ChunkApplier = {
-    prepareTransactions: (...a) => runtime.prepareTransactions(...a),
-    applyChunk: (ctx, state, txs, incoming) => runtime.applyChunk(ctx, state, txs, incoming),
-  };
-  return Chain.open({
-    store,
-    genesis: parseGenesis(raw),
-    signer,
-    applier,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-  });
-}
 
 /** Pools a transfer of 1 yocto from `signerId` to test.near, signed with `signer`'s key. */
 function poolTransfer(chain: Chain, signer: Signer, signerId: string, nonce: bigint): void {
@@ -92,8 +49,8 @@ function poolTransfer(chain: Chain, signer: Signer, signerId: string, nonce: big
 }
 
 t.test('a chunk takes transactions up to its gas limit and reports its delayed receipts', async (t) => {
-  const { raw, signer } = localnet();
-  const chain = await openChain(raw, signer, await Store.memory());
+  const { raw, signer } = protocol86Localnet();
+  const chain = await openProtocol86Chain(raw, signer, await Store.memory());
   const N = 2300;
   for (let nonce = 1; nonce <= N; nonce++) poolTransfer(chain, signer, 'test.near', BigInt(nonce));
   const chunkOf = (hash: Uint8Array) => {
@@ -124,7 +81,7 @@ t.test('a chunk takes transactions up to its gas limit and reports its delayed r
 });
 
 t.test('a chunk stops taking transactions once their checks record 572,864 bytes of state', async (t) => {
-  const { key, raw, signer } = localnet();
+  const { key, raw, signer } = protocol86Localnet();
   const N = 2400;
   // Names spread over the trie as real ones are, keys with nonces of their own.
   const id = (i: number) => `${toHex(sha256(new Uint8Array([i >> 8, i & 0xff]))).slice(0, 12)}.test.near`;
@@ -149,7 +106,7 @@ t.test('a chunk stops taking transactions once their checks record 572,864 bytes
   // A real LevelDB on disk, as a node's.
   const store = await Store.open(t.testdir());
   t.teardown(() => store.close());
-  const chain = await openChain(raw, signer, store);
+  const chain = await openProtocol86Chain(raw, signer, store);
   const head = chain.head().hash;
   for (let i = 0; i < N; i++) poolTransfer(chain, signer, id(i), BigInt(i) + 1n);
 

@@ -180,15 +180,21 @@ t.test("a chunk's congestion info follows its delayed receipts (runtime lib.rs a
   t.same(c.congestionInfo, DEFAULT_CONGESTION_INFO, 'the queue ran empty');
 });
 
+/** alice's three transfers to bob converted, then a chunk with a gas limit of 1: one ran, two wait. */
+function twoDelayed(): TestChain {
+  const c = new TestChain();
+  c.addAccount('alice.near', 1000n * NEAR, alice);
+  c.addAccount('bob.near', NEAR);
+  c.block(candidates(3));
+  c.gasLimit = 1n;
+  c.block();
+  return c;
+}
+
 t.test(
   'delayed receipts are stored as StateStoredReceipts, and their metadata is what leaves the counts',
   async (t) => {
-    const c = new TestChain();
-    c.addAccount('alice.near', 1000n * NEAR, alice);
-    c.addAccount('bob.near', NEAR);
-    c.block(candidates(3));
-    c.gasLimit = 1n;
-    c.block();
+    const c = twoDelayed();
     const key = (i: bigint) => toHex(trieKeyDelayedReceipt(i));
     const raw = [c.state.get(key(0n))!, c.state.get(key(1n))!];
     for (const bytes of raw) {
@@ -226,12 +232,7 @@ t.test(
 );
 
 t.test('a delayed queue that earlier versions kept under the byte 8 is taken out from there', async (t) => {
-  const c = new TestChain();
-  c.addAccount('alice.near', 1000n * NEAR, alice);
-  c.addAccount('bob.near', NEAR);
-  c.block(candidates(3));
-  c.gasLimit = 1n;
-  c.block();
+  const c = twoDelayed();
   // nearcore's key is 07 ‖ u64 LE index (col::DELAYED_RECEIPT_OR_INDICES); move the two receipts to
   // where earlier versions wrote them, as plain receipts.
   for (const i of [0n, 1n]) {

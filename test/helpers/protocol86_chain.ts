@@ -1,0 +1,47 @@
+// A chain of the chain package producing with nearcore's runtime at protocol 86, for tests that
+// look at what the chain writes rather than at the RPC.
+import {
+  Chain,
+  type ChunkApplier,
+  generateKeyFile,
+  makeLocalnetGenesis,
+  parseGenesis,
+  type Signer,
+  signerFromKeyFile,
+} from '@nearlite/chain';
+import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
+import type { Store } from '@nearlite/store';
+
+/** A localnet at protocol 86 whose validator is test.near; `raw.records` may take more. */
+export function protocol86Localnet(numShards = 1) {
+  const key = generateKeyFile('test.near');
+  const raw = makeLocalnetGenesis({
+    chainId: 'unit',
+    numShards,
+    epochLength: 100,
+    validatorAccountId: 'test.near',
+    validatorPublicKey: key.public_key,
+    protocolVersion: 86,
+  }) as { records: unknown[]; total_supply: string };
+  return { key, raw, signer: signerFromKeyFile(key) };
+}
+
+/** A chain of `raw` on `store`, producing with nearcore's runtime at protocol 86. */
+export function openProtocol86Chain(raw: object, signer: Signer, store: Store): Promise<Chain> {
+  const runtime = new Runtime({
+    config: parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW),
+    chainId: 'unit',
+    validators: new Map(),
+  });
+  const applier: ChunkApplier = {
+    prepareTransactions: (...a) => runtime.prepareTransactions(...a),
+    applyChunk: (ctx, state, txs, incoming) => runtime.applyChunk(ctx, state, txs, incoming),
+  };
+  return Chain.open({
+    store,
+    genesis: parseGenesis(raw),
+    signer,
+    applier,
+    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
+  });
+}
