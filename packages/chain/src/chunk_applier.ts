@@ -36,6 +36,7 @@ export const NOOP_CHUNK_APPLIER: ChunkApplier = {
     outgoingReceipts: [],
     processedReceipts: [],
     gasUsed: 0n,
+    computeUsage: 0n,
     balanceBurnt: 0n,
     validatorProposals: [],
   }),

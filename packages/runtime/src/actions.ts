@@ -26,6 +26,7 @@ import {
   trieKeyAccount,
   trieKeyContractCode,
   trieKeyContractDataPrefix,
+  trieKeyGasKeyNonce,
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { accessKeyStorage, gasKeyNoncesStorage } from './fees.js';
@@ -76,7 +77,26 @@ export interface ActionContext {
    * minted, so they lower the chunk's balance_burnt.
    */
   subsidizedAmount: bigint;
+  /** Compute the actions take that no gas pays for: removing a gas key's nonces. */
+  extraCompute: bigint;
 }
+
+/**
+ * nearcore's storage_removes_compute: what removing `count` rows of `keyBytes` and `valueBytes` in
+ * all takes of the chunk's compute, at the host functions' compute costs.
+ */
+function storageRemovesCompute(c: RuntimeConfig, count: number, keyBytes: number): bigint {
+  const cost = (k: 'storage_remove_base' | 'storage_remove_key_byte' | 'storage_remove_ret_value_byte') =>
+    c.wasm.ext_compute_costs[k] ?? c.wasm.ext_costs[k];
+  return (
+    cost('storage_remove_base') * BigInt(count) +
+    cost('storage_remove_key_byte') * BigInt(keyBytes) +
+    cost('storage_remove_ret_value_byte') * BigInt(GAS_KEY_NONCE_VALUE_LEN * count)
+  );
+}
+
+/** AccessKey::NONCE_VALUE_LEN: a nonce is a u64. */
+const GAS_KEY_NONCE_VALUE_LEN = 8;
 
 /** nearcore's GasKeyInfo::MAX_BALANCE_TO_BURN: a gas key holding more cannot be deleted (1 NEAR). */
 const MAX_GAS_KEY_BALANCE_TO_BURN = 10n ** 24n;
@@ -293,6 +313,8 @@ export function deleteKey(
     ctx.tokensBurnt += gasKey.balance;
     setGasKeyNonces(ctx.state, ctx.receiverId, action.publicKey, gasKey.numNonces, null);
     freed += gasKeyNoncesStorage(ctx.config, action.publicKey, gasKey.numNonces);
+    const keyLen = trieKeyGasKeyNonce(ctx.receiverId, action.publicKey, 0).length;
+    ctx.extraCompute += storageRemovesCompute(ctx.config, gasKey.numNonces, keyLen * gasKey.numNonces);
   }
   ctx.state.remove(trieKeyAccessKey(ctx.receiverId, action.publicKey));
   const a = acc as Account;
@@ -361,8 +383,15 @@ export function deleteAccount(ctx: ActionContext, beneficiaryId: string): Action
   // rows are read once: summed here, removed below.
   const keyRows = [...ctx.state.iterPrefix(trieKeyAccessKeyPrefix(ctx.receiverId))];
   let gasKeyBalances = 0n;
+  let nonces = 0;
+  let nonceKeyBytes = 0;
   for (const [k, v] of keyRows) {
-    if (parseTrieKey(k).col !== 'access_key') continue; // one of a gas key's nonces
+    if (parseTrieKey(k).col !== 'access_key') {
+      // One of a gas key's nonces.
+      nonces++;
+      nonceKeyBytes += k.length;
+      continue;
+    }
     const g = decodeAccessKey(v).permission.gasKey;
     if (g) gasKeyBalances += g.balance;
   }
@@ -377,6 +406,7 @@ export function deleteAccount(ctx: ActionContext, beneficiaryId: string): Action
   }
   ctx.tokensBurnt += gasKeyBalances;
   for (const [k] of keyRows) ctx.state.remove(k);
+  if (nonces > 0) ctx.extraCompute += storageRemovesCompute(ctx.config, nonces, nonceKeyBytes);
   for (const [k] of [...ctx.state.iterPrefix(trieKeyContractDataPrefix(ctx.receiverId))]) ctx.state.remove(k);
   ctx.state.remove(trieKeyContractCode(ctx.receiverId));
   ctx.state.remove(trieKeyAccount(ctx.receiverId));

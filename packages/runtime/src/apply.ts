@@ -104,6 +104,11 @@ export interface ApplyResult {
   /** Receipts executed, postponed or delayed by this chunk. */
   readonly processedReceipts: ProcessedReceipt[];
   gasUsed: bigint;
+  /**
+   * The compute the chunk's transactions and receipts took (nearcore's total compute): what its
+   * gas limit bounds, as a deployment and storage access take more compute than gas.
+   */
+  computeUsage: bigint;
   balanceBurnt: bigint;
   readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];
   /** Receipts waiting in the delayed queue after this chunk. */
@@ -176,6 +181,7 @@ export class Runtime {
       outgoingReceipts: [],
       processedReceipts: [],
       gasUsed: 0n,
+      computeUsage: 0n,
       balanceBurnt: 0n,
       validatorProposals: [],
       delayedReceipts: 0,
@@ -202,7 +208,7 @@ export class Runtime {
     // nearcore stops at the chunk's compute limit, or once the storage proof recorded so far passes
     // its soft limit; what is left waits in the delayed queue.
     const proofLimit = this.o.config.mainStorageProofSizeSoftLimit;
-    const full = () => res.gasUsed >= ctx.gasLimit || state.recordedStorageSize() > proofLimit;
+    const full = () => res.computeUsage >= ctx.gasLimit || state.recordedStorageSize() > proofLimit;
     const delay = (receipt: Receipt, incomingBytes?: Uint8Array) => {
       delayed.push(receipt);
       this.recordProcessed(res, receipt, incomingBytes);
@@ -374,6 +380,8 @@ export class Runtime {
       },
     };
     res.gasUsed += v.cost.gasBurnt;
+    // Converting a transaction takes the compute of its send fees, which is their gas.
+    res.computeUsage += v.cost.gasBurnt;
     res.balanceBurnt += v.cost.burntAmount;
     this.pushOutcome(
       res,
@@ -420,7 +428,12 @@ export class Runtime {
     const r = receipt.receipt;
     if (r.kind === 'GlobalContractDistribution') {
       const shardIds = ctx.shardIds ?? [ctx.shardId];
-      const next = applyGlobalContractDistribution({ ...ctx, shardIds }, state, receipt);
+      const { next, compute } = applyGlobalContractDistribution(
+        { ...ctx, shardIds, config: this.o.config },
+        state,
+        receipt,
+      );
+      res.computeUsage += compute;
       if (next) res.outgoingReceipts.push(appliedReceipt(next));
       return [];
     }
@@ -451,6 +464,7 @@ export class Runtime {
       res.outgoingReceipts.push(appliedReceipt(n));
     }
     res.gasUsed += r.gasBurnt;
+    res.computeUsage += r.computeUsage;
     res.balanceBurnt += r.balanceBurnt;
     res.validatorProposals.push(...r.validatorProposals);
     const status: ExecutionOutcome['status'] = r.error

@@ -178,6 +178,15 @@ export function execFee(c: RuntimeConfig, a: Action, receiverId: string): bigint
   return perAction(c, a, receiverId, (f) => f.execution, true);
 }
 
+/**
+ * The compute an action's execution takes (nearcore's exec_fee compute): its execution gas, but for
+ * a DeployContract, whose compute costs are their own.
+ */
+export function execCompute(c: RuntimeConfig, a: Action, receiverId: string): bigint {
+  if (a.type !== 'DeployContract') return execFee(c, a, receiverId);
+  return c.compute.deployContractBase + c.compute.deployContractByte * BigInt(a.code.length);
+}
+
 export function totalPrepaidGas(actions: readonly Action[]): bigint {
   let sum = 0n;
   for (const a of actions) {

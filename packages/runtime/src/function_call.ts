@@ -38,6 +38,8 @@ export interface FunctionCallInput {
 
 export interface FunctionCallOutput {
   readonly burntGas: bigint;
+  /** The VM's compute usage (its burnt gas with host costs at their compute costs); absent: burntGas. */
+  readonly computeUsage?: bigint;
   readonly usedGas: bigint;
   readonly logs: string[];
   readonly error: object | null;
@@ -97,6 +99,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
     if (outcome.aborted) {
       return {
         burntGas: outcome.burnt_gas,
+        computeUsage: outcome.compute_usage,
         usedGas: outcome.burnt_gas,
         logs: outcome.logs,
         error: functionCallErrorView(outcome.aborted as FunctionCallError),
@@ -123,6 +126,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
     const rd = outcome.return_data;
     return {
       burntGas: outcome.burnt_gas,
+      computeUsage: outcome.compute_usage,
       usedGas: outcome.used_gas + distributed,
       logs: outcome.logs,
       error: null,

@@ -27,6 +27,7 @@ import {
   trieKeyGlobalContractNonce,
 } from '@nearlite/trie';
 import type { ActionContext, ActionErrorKind } from './actions.js';
+import type { RuntimeConfig } from './config/runtime_config.js';
 import { globalContractIdentifierLen } from './fees.js';
 
 /** The identifier as nearcore's serde prints it in errors and receipt views. */
@@ -167,32 +168,41 @@ export interface DistributionContext {
   readonly blockHeight: number;
   /** The shard layout's ids in order; the receipt goes to the first one it has not reached. */
   readonly shardIds: readonly number[];
+  readonly config: RuntimeConfig;
 }
 
 /**
  * Applies a distribution receipt on this shard: stores the code unless a newer deploy of the same
- * identifier already arrived, and returns the receipt that carries it on to the next shard, if any.
+ * identifier already arrived, and returns the receipt that carries it on to the next shard, if any,
+ * with the compute storing the code took (deploy_global_contract_execution_base and per byte; none
+ * when a newer deploy was already there).
  */
 export function applyGlobalContractDistribution(
   ctx: DistributionContext,
   state: TrieUpdate,
   receipt: Receipt,
-): Receipt | null {
+): { next: Receipt | null; compute: bigint } {
   const d = receipt.receipt as GlobalContractDistributionReceipt;
   const incoming = d.nonce ?? 0n;
+  let compute = 0n;
   if (incoming >= readNonce(state, d.id)) {
     writeNonce(state, d.id, incoming);
     state.set(trieKeyGlobalContractCode(d.id), d.code);
     state.commit({ type: 'receipt_processing', receiptHash: receipt.receiptId });
+    const c = ctx.config.compute;
+    compute = c.globalContractDistributionBase + c.globalContractDistributionByte * BigInt(d.code.length);
   }
   const delivered = new Set<bigint>([...d.alreadyDeliveredShards, BigInt(ctx.shardId)]);
   const next = ctx.shardIds.find((s) => !delivered.has(BigInt(s)));
-  if (next === undefined) return null;
+  if (next === undefined) return { next: null, compute };
   const alreadyDeliveredShards = [...delivered].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   return {
-    predecessorId: receipt.predecessorId,
-    receiverId: receipt.receiverId,
-    receiptId: receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, 0),
-    receipt: { ...d, targetShard: BigInt(next), alreadyDeliveredShards },
+    next: {
+      predecessorId: receipt.predecessorId,
+      receiverId: receipt.receiverId,
+      receiptId: receiptIdFromReceipt(receipt.receiptId, ctx.blockHeight, 0),
+      receipt: { ...d, targetShard: BigInt(next), alreadyDeliveredShards },
+    },
+    compute,
   };
 }

@@ -30,7 +30,7 @@ import {
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { deterministicStateInit } from './deterministic_account_id.js';
 import { currentContract, padContracts } from './execution_metadata.js';
-import { execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
+import { execCompute, execFee, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { deployGlobalContract, useGlobalContract } from './global_contracts.js';
 import { type NewReceiptSpec, specReceiptSize } from './receipt_spec.js';
@@ -43,6 +43,11 @@ export type { NewReceiptSpec } from './receipt_spec.js';
 export interface ReceiptResult {
   logs: string[];
   gasBurnt: bigint;
+  /**
+   * What the receipt counts toward the chunk's compute limit: its burnt gas with a deployment's and
+   * the host functions' compute costs in place of their gas (nearcore's compute_usage).
+   */
+  computeUsage: bigint;
   /** The outcome's tokens_burnt. */
   tokensBurnt: bigint;
   /** What the chunk destroys: tokensBurnt less the contract's reward, plus an undeliverable refund. */
@@ -79,6 +84,7 @@ type ReturnData =
 
 interface Progress {
   gasBurnt: bigint;
+  compute: bigint;
   gasUsed: bigint;
   /** Gas the VM burnt, the base of the contract's reward (counted even when the call fails). */
   gasBurntForFunctionCall: bigint;
@@ -120,11 +126,13 @@ export function executeActionReceipt(
     validatorProposals: [],
     tokensBurnt: 0n,
     subsidizedAmount: 0n,
+    extraCompute: 0n,
   };
   const existedBefore = actx.account !== null;
   const exec = c.fees.fees.new_action_receipt.execution;
   const p: Progress = {
     gasBurnt: exec,
+    compute: exec,
     gasUsed: exec,
     gasBurntForFunctionCall: 0n,
     logs: [],
@@ -136,6 +144,7 @@ export function executeActionReceipt(
   for (const [i, action] of ar.actions.entries()) {
     const fee = execFee(c, action, receipt.receiverId);
     p.gasBurnt += fee;
+    p.compute += execCompute(c, action, receipt.receiverId);
     p.gasUsed += fee;
     p.returnData = { kind: 'None' };
     contracts.push(currentContract(actx.account));
@@ -209,6 +218,7 @@ export function executeActionReceipt(
   return {
     logs: p.logs,
     gasBurnt,
+    computeUsage: p.compute + actx.extraCompute,
     tokensBurnt: tokensBurntForOutcome,
     // nearcore's chunk balance_burnt is the burnt amounts less what successful receipts subsidized.
     balanceBurnt: tokensBurnt + lostBalance - (error ? 0n : actx.subsidizedAmount),
@@ -293,6 +303,7 @@ function applyAction(
           totalPrepaidGas(d.actions) +
           prepaidSend;
         p.gasBurnt += prepaidSend;
+        p.compute += prepaidSend;
       }
       return kind;
     }
@@ -339,6 +350,7 @@ function functionCall(
     promiseResults,
   });
   p.gasBurnt += r.burntGas;
+  p.compute += r.computeUsage ?? r.burntGas;
   p.gasUsed += r.usedGas;
   p.gasBurntForFunctionCall += r.burntGas;
   p.logs.push(...r.logs);

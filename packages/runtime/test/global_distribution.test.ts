@@ -20,6 +20,7 @@ import {
 import t from 'tap';
 import { alice, byAlice, byHash, CODE } from './global_fixtures.js';
 import { config, FULL_ACCESS, GAS_PRICE, NEAR, ONE_KEY_STORAGE, signTx } from './helpers.js';
+import { compute } from './snapshot.js';
 
 /** Four shards, each with its own state; receipts routed as the chain routes them. */
 class ShardedChain {
@@ -31,6 +32,8 @@ class ShardedChain {
     validators: new Map(),
   });
   height = 1;
+  /** Per shard, the last chunk's gas and compute. */
+  readonly used = new Map<number, { gas: bigint; compute: bigint }>();
   constructor(
     readonly shardIds: number[],
     readonly accountShard: (id: string) => number,
@@ -63,6 +66,7 @@ class ShardedChain {
         shardIds: this.shardIds,
       };
       const res = this.runtime.applyChunk(ctx, update, txs.get(shardId) ?? [], this.pending.get(shardId)!);
+      this.used.set(shardId, { gas: res.gasUsed, compute: res.computeUsage });
       for (const { key, value } of update.finalize().changes) {
         if (value) state.set(toHex(key), value);
         else state.delete(toHex(key));
@@ -143,13 +147,20 @@ t.test('a stale distribution (an older nonce) does not overwrite newer code', as
         nonce,
       },
     });
+  // Installing the code takes deploy_global_contract_execution_base and _per_byte of compute
+  // (parameters.snap: 20 Tgas and 250 Mgas a byte) and burns no gas; a stale one takes none.
+  const installed =
+    compute('deploy_global_contract_execution_base') + compute('deploy_global_contract_execution_per_byte');
   chain.pending.set(0, [receipt(2n, Uint8Array.of(2))]);
   chain.block();
+  t.same(chain.used.get(0), { gas: 0n, compute: installed });
   chain.pending.set(0, [receipt(1n, Uint8Array.of(1))]);
   chain.block();
+  t.same(chain.used.get(0), { gas: 0n, compute: 0n }, 'the stale one installs nothing');
   t.same(state.get(toHex(trieKeyGlobalContractCode(id))), Uint8Array.of(2));
   t.same(state.get(toHex(trieKeyGlobalContractNonce(id))), Uint8Array.of(2, 0, 0, 0, 0, 0, 0, 0));
   chain.pending.set(0, [receipt(2n, Uint8Array.of(3))]);
   chain.block();
   t.same(state.get(toHex(trieKeyGlobalContractCode(id))), Uint8Array.of(3), 'the same nonce is applied');
+  t.same(chain.used.get(0), { gas: 0n, compute: installed });
 });

@@ -81,3 +81,24 @@ export function ext(name: string): bigint {
   if (v === undefined) throw new Error(`no ext cost ${name} in the snapshot`);
   return BigInt(v);
 }
+
+// nearcore's human-readable parameter list at protocol 86 (core/parameters/res/runtime_configs/
+// parameters.snap), the one place compute costs are written down: the JSON view shows gas only.
+const PARAMETERS = readFileSync(new URL('./fixtures/parameters.snap', import.meta.url), 'utf8').split('\n');
+const num = (s: string) => BigInt(s.replaceAll('_', ''));
+
+/**
+ * A parameter's compute cost: `name` for a host cost (`wasm_storage_write_base`), `name.execution`
+ * for a fee's part (`action_deploy_contract.execution`); its gas where the list gives no compute.
+ */
+export function compute(name: string): bigint {
+  const [param, part] = name.split('.');
+  const at = PARAMETERS.findIndex((l) => l.split(/\s+/)[0] === param);
+  if (at < 0) throw new Error(`no parameter ${param} in parameters.snap`);
+  const line = part
+    ? PARAMETERS.slice(at + 1, at + 4).find((l) => l.startsWith(`- ${part}:`))
+    : PARAMETERS[at];
+  const m = line?.match(/(?:^\S+|:)\s+([\d_]+)(?:, compute:\s+([\d_]+))?\s*$/);
+  if (!m) throw new Error(`cannot read ${name} in parameters.snap`);
+  return num(m[2] ?? m[1]!);
+}

@@ -86,6 +86,25 @@ export const EXT_COSTS = [
 export type ExtCost = (typeof EXT_COSTS)[number];
 export type ExtCostsConfig = Readonly<Record<ExtCost, bigint>>;
 
+/**
+ * The host costs whose compute cost is not their gas cost, per unit (parameters.snap at protocol
+ * 86; views do not show compute costs). Compute bounds what a chunk runs: a chunk stops taking
+ * receipts once their compute, not their gas, reaches its limit.
+ */
+export const EXT_COMPUTE_COSTS: Readonly<Partial<Record<ExtCost, bigint>>> = {
+  storage_write_base: 200_000_000_000n,
+  storage_read_base: 159_000_000_000n,
+  storage_read_key_byte: 10_000_000n,
+  storage_read_value_byte: 2_500_000n,
+  storage_large_read_overhead_base: 41_000_000_000n,
+  storage_large_read_overhead_byte: 3_111_005n,
+  storage_remove_base: 200_000_000_000n,
+  storage_has_key_base: 158_000_000_000n,
+  storage_has_key_byte: 10_000_000n,
+  touching_trie_node: 4_000_000_000n,
+  read_cached_trie_node: 4_000_000_000n,
+};
+
 export interface LimitConfig {
   readonly max_gas_burnt: bigint;
   readonly max_stack_height: number;
@@ -130,6 +149,8 @@ export interface LimitConfig {
 
 export interface VMConfig {
   readonly ext_costs: ExtCostsConfig;
+  /** Compute per unit where it differs from `ext_costs` (EXT_COMPUTE_COSTS). */
+  readonly ext_compute_costs: Readonly<Partial<Record<ExtCost, bigint>>>;
   readonly grow_mem_cost: number;
   readonly regular_op_cost: bigint;
   /** The fixed part of a bulk instruction's fee (memory.grow/fill/copy/init, table.grow/fill/copy/init). */
@@ -240,6 +261,7 @@ export function parseVMConfig(json: unknown): VMConfig {
       : Number(big(lc, 'per_receipt_storage_proof_size_limit', 'limit_config'));
   return {
     ext_costs: ext,
+    ext_compute_costs: EXT_COMPUTE_COSTS,
     grow_mem_cost: Number(big(w, 'grow_mem_cost', 'wasm_config')),
     regular_op_cost: big(w, 'regular_op_cost', 'wasm_config'),
     linear_op_base_cost: big(w, 'linear_op_base_cost', 'wasm_config'),

@@ -53,7 +53,10 @@ export interface VMOutcome {
   return_data: ReturnData;
   burnt_gas: bigint;
   used_gas: bigint;
-  /** Equal to burnt_gas: this config carries no separate compute costs. */
+  /**
+   * What the call counts toward the chunk's compute limit: burnt_gas with each host cost at its
+   * compute cost (nearcore's total_compute_usage).
+   */
   compute_usage: bigint;
   /**
    * Deposits a zero-balance contract attached to its calls without paying them (`one_yocto_on_promise`):

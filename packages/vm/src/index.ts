@@ -2,7 +2,7 @@ export type { CompiledContract } from './cache.js';
 export { ContractCache } from './cache.js';
 export { cacheKey, compileContract } from './compile.js';
 export type { ExtCost, ExtCostsConfig, LimitConfig, VMConfig } from './config.js';
-export { EXT_COSTS, parseVMConfig, prepareConfigKey, VMConfigError } from './config.js';
+export { EXT_COMPUTE_COSTS, EXT_COSTS, parseVMConfig, prepareConfigKey, VMConfigError } from './config.js';
 export type { PromiseResult, ReturnData, ViewConfig, VMContext, VMOutcome } from './context.js';
 export type {
   CompilationError,

@@ -235,17 +235,18 @@ export class VMLogic {
 
   outcome(aborted: FunctionCallError | null): VMOutcome {
     const burnt = this.gas.burntGas();
+    const profile = this.gas.profileData();
     return {
       balance: this.currentAccountBalance,
       storage_usage: this.currentStorageUsage,
       return_data: this.returnData,
       burnt_gas: burnt,
       used_gas: this.gas.usedGas(),
-      compute_usage: burnt,
+      compute_usage: profile.totalComputeUsage(this.config.ext_costs, this.config.ext_compute_costs),
       subsidized_amount: aborted ? 0n : this.subsidizedAmount,
       logs: this.logs,
       aborted,
-      profile: this.gas.profileData(),
+      profile,
     };
   }
 }

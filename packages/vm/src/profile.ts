@@ -1,7 +1,7 @@
 // nearcore's ProfileDataV3 (core/primitives/src/profile_data_v3.rs): the gas one contract call burnt,
 // split by action cost (receipts the contract created, its returned data), by host cost, and the
 // Wasm instructions, which are not counted as they run but derived at the end as the remainder.
-import type { ExtCost } from './config.js';
+import type { ExtCost, ExtCostsConfig } from './config.js';
 import type { ActionCosts } from './fees.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -69,6 +69,25 @@ export class ProfileDataV3 {
   computeWasmInstructionCost(totalGasBurnt: bigint): void {
     const rest = totalGasBurnt - this.actionGas() - this.hostGas();
     this.wasmGas = rest > 0n ? rest : 0n;
+  }
+
+  /**
+   * nearcore's total_compute_usage, once the Wasm cost is set: each host cost's gas scaled by its
+   * compute cost over its gas cost (rounded down), plus the actions' and the Wasm instructions' gas,
+   * whose compute is their gas.
+   */
+  totalComputeUsage(
+    gasCosts: ExtCostsConfig,
+    computeCosts: Readonly<Partial<Record<ExtCost, bigint>>>,
+  ): bigint {
+    let sum = saturatingAdd(this.actionGas(), this.wasmGas);
+    for (const [cost, gas] of this.ext) {
+      const compute = computeCosts[cost];
+      const perUnit = gasCosts[cost];
+      const scaled = compute === undefined || perUnit === 0n ? gas : (gas * compute) / perUnit;
+      sum = saturatingAdd(sum, scaled > U64_MAX ? U64_MAX : scaled);
+    }
+    return sum;
   }
 
   merge(other: ProfileDataV3): void {

@@ -29,6 +29,21 @@ export interface BandwidthSchedulerConfig {
   readonly maxBaseBandwidth: number;
 }
 
+/**
+ * The compute costs that are not their gas (parameters.snap at protocol 86; views show gas only).
+ * A chunk stops taking receipts once their compute reaches its limit (nearcore's compute_limit, the
+ * chunk's gas limit); the gas burnt and charged is unchanged. The host functions' compute costs are
+ * the VM's (`VMConfig.ext_compute_costs`).
+ */
+export interface ComputeCosts {
+  /** action_deploy_contract's execution compute, and per code byte. */
+  readonly deployContractBase: bigint;
+  readonly deployContractByte: bigint;
+  /** deploy_global_contract_execution_base and _per_byte: what installing a global contract's code on a shard takes. */
+  readonly globalContractDistributionBase: bigint;
+  readonly globalContractDistributionByte: bigint;
+}
+
 /** The protocol version whose parameters DEFAULT_RUNTIME_CONFIG_VIEW holds. */
 export const PROTOCOL_VERSION = 86;
 
@@ -69,6 +84,7 @@ export interface RuntimeConfig {
    * with the congestion gas and size they were counted with.
    */
   readonly useStateStoredReceipt: boolean;
+  readonly compute: ComputeCosts;
   /** Not in the view: parameters.snap's max_shard_bandwidth, max_single_grant and the rest. */
   readonly bandwidthScheduler: BandwidthSchedulerConfig;
   /** Receipts buy their gas at no less than this (NEP-536 / AccountCostIncrease). */
@@ -127,6 +143,12 @@ export function parseRuntimeConfig(view: object): RuntimeConfig {
     newTransactionsValidationStateSizeSoftLimit:
       v.witness_config?.new_transactions_validation_state_size_soft_limit ?? 0xffffffff,
     useStateStoredReceipt: true,
+    compute: {
+      deployContractBase: 20_000_000_000_000n,
+      deployContractByte: 250_000_000n,
+      globalContractDistributionBase: 20_000_000_000_000n,
+      globalContractDistributionByte: 250_000_000n,
+    },
     bandwidthScheduler: {
       maxShardBandwidth: 4_500_000,
       maxSingleGrant: 4_194_304,
