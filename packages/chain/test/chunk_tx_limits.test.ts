@@ -29,14 +29,20 @@ import { ProvenBytes } from '../../../test/helpers/proven_bytes.js';
 const TRANSFER_GAS = 223_182_562_500n;
 
 /** Pools a transfer of 1 yocto from `signerId` to test.near, signed with `signer`'s key. */
-function poolTransfer(chain: Chain, signer: Signer, signerId: string, nonce: bigint): void {
+function poolTransfer(
+  chain: Chain,
+  signer: Signer,
+  signerId: string,
+  nonce: bigint,
+  actions: Transaction['actions'] = [{ type: 'Transfer', deposit: 1n }],
+): void {
   const tx: Transaction = {
     signerId,
     publicKey: signer.publicKey,
     nonce,
     receiverId: 'test.near',
     blockHash: chain.head().hash,
-    actions: [{ type: 'Transfer', deposit: 1n }],
+    actions,
   };
   const bytes = encodeSignedTransaction(tx, signer.sign(transactionHash(tx)));
   chain.pool.add({
@@ -131,4 +137,48 @@ t.test('a chunk stops taking transactions once their checks record 572,864 bytes
   t.equal(chain.pool.size, N - want, 'the rest wait in the pool');
   const [next] = chain.chainStore.blockChunkHeaders((await chain.produceBlock()).hash)!;
   t.equal(chain.chainStore.chunk(next!.chunkHash)!.transactions.length, N - want, 'for the next chunk');
+});
+
+t.test('a burst of deployments: the chunk runs them until their compute reaches its limit', async (t) => {
+  // parameters.snap at 86, sender = receiver: converting one costs action_receipt_creation send_sir
+  // 108_059_500_000 + action_deploy_contract send_sir 184_765_750_000 + 6_812_999 a byte; running
+  // it, 108_059_500_000 of execution and the deployment's execution compute, 20 Tgas + 250 Mgas a
+  // byte (its gas: 184_765_750_000 + 64_572_944 a byte). The chunk's limit, 1 Pgas, bounds compute.
+  const code = Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0); // (module)
+  const L = BigInt(code.length);
+  const convert = 108_059_500_000n + 184_765_750_000n + 6_812_999n * L;
+  const run = 108_059_500_000n + 20_000_000_000_000n + 250_000_000n * L;
+  const runGas = 108_059_500_000n + 184_765_750_000n + 64_572_944n * L;
+  const N = 60;
+  let ran = 0n;
+  while (BigInt(N) * convert + ran * run < 10n ** 15n) ran++;
+  t.equal(ran, 49n, 'the 49th crosses the limit and runs, by gas all 60 would');
+  t.ok(BigInt(N) * (convert + runGas) < 10n ** 15n);
+
+  const { raw, signer } = protocol86Localnet();
+  const store = await Store.open(t.testdir());
+  t.teardown(() => store.close());
+  const chain = await openProtocol86Chain(raw, signer, store);
+  for (let nonce = 1; nonce <= N; nonce++) {
+    poolTransfer(chain, signer, 'test.near', BigInt(nonce), [{ type: 'DeployContract', code }]);
+  }
+  const headerOf = (hash: Uint8Array) => chain.chainStore.blockChunkHeaders(hash)![0]!;
+  const first = await chain.produceBlock();
+  t.equal(chain.chainStore.chunk(headerOf(first.hash).chunkHash)!.transactions.length, N, 'all taken');
+  const second = await chain.produceBlock();
+  // ReceiptV0 of a DeployContract: three ids of 4+9 bytes, receipt id 32, tag 1, key 33, gas price
+  // 16, two empty vecs 8, one action: vec length 4, tag 1, code 4+8.
+  t.same(headerOf(second.hash).inner.congestionInfo, {
+    delayedReceiptsGas: BigInt(N - 49) * runGas,
+    bufferedReceiptsGas: 0n,
+    receiptBytes: BigInt(N - 49) * 146n,
+    allowedShard: 0,
+  });
+  t.equal(
+    chain.chainStore.chunkExtra(first.hash, 0)!.gasUsed,
+    BigInt(N) * convert + ran * runGas,
+    'gas as gas',
+  );
+  const third = await chain.produceBlock();
+  t.equal(headerOf(third.hash).inner.congestionInfo.delayedReceiptsGas, 0n, 'the rest ran in the next chunk');
 });
