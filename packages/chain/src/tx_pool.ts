@@ -1,5 +1,8 @@
-// Transactions waiting for a chunk, per shard in arrival order. The pool only holds what passed
-// admission checks; the runtime re-verifies everything when the chunk is applied. A transaction
+// Transactions waiting for a chunk, per shard in arrival order, handed to a chunk as nearcore's pool
+// iterator hands them to prepare_transactions: one transaction of each key in turn, each key's in
+// nonce order, so a chunk that fills up leaves every busy key some of its room. (nearcore orders
+// the keys by a hash with a seed of its own node's; here they go in the order they first came.)
+// The pool only holds what passed admission checks; the runtime re-verifies everything when the chunk is applied. A transaction
 // stays known from admission until its block is committed, so a resubmission in between is not
 // included twice; and one (signer, key, nonce) can be pending only once.
 import { type CryptoHash, toHex } from '@nearlite/primitives';
@@ -49,8 +52,9 @@ export class TxPool implements TxPoolHandle {
   }
 
   /**
-   * Removes up to `limit` transactions of a shard, each key's in nonce order, stopping before the
-   * first whose signed bytes would take the total past `maxBytes` (the rest wait for a later chunk).
+   * Removes up to `limit` transactions of a shard, stopping before the first whose signed bytes would
+   * take the total past `maxBytes` (the rest wait for a later chunk), and orders them round robin:
+   * the first of each key, then the second of each, each key's in nonce order.
    */
   take(shardId: number, limit: number, maxBytes = Number.POSITIVE_INFINITY): PooledTransaction[] {
     const q = this.queues.get(shardId);
@@ -59,19 +63,25 @@ export class TxPool implements TxPoolHandle {
     let bytes = 0;
     while (n < q.length && n < limit && bytes + q[n]!.bytes.length <= maxBytes) bytes += q[n++]!.bytes.length;
     const out = q.splice(0, n);
-    const firstSeen = new Map<string, number>();
-    out.forEach((t, i) => {
-      if (!firstSeen.has(t.accessKeyId)) firstSeen.set(t.accessKeyId, i);
-    });
-    return out.sort((a, b) =>
-      a.accessKeyId === b.accessKeyId
-        ? a.nonce < b.nonce
-          ? -1
-          : a.nonce > b.nonce
-            ? 1
-            : 0
-        : firstSeen.get(a.accessKeyId)! - firstSeen.get(b.accessKeyId)!,
-    );
+    const groups = new Map<string, PooledTransaction[]>();
+    for (const t of out) {
+      const g = groups.get(t.accessKeyId);
+      if (g) g.push(t);
+      else groups.set(t.accessKeyId, [t]);
+    }
+    if (groups.size === out.length) return out;
+    for (const g of groups.values()) g.sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
+    const ordered: PooledTransaction[] = [];
+    let active = [...groups.values()];
+    for (let round = 0; active.length > 0; round++) {
+      const next: PooledTransaction[][] = [];
+      for (const g of active) {
+        ordered.push(g[round]!);
+        if (round + 1 < g.length) next.push(g);
+      }
+      active = next;
+    }
+    return ordered;
   }
 
   /** Forgets transactions whose block is committed (their status now lives in the store). */

@@ -14,6 +14,7 @@
 // signers of their own, that comes before the gas limit.
 import { type Chain, type Signer, trieStorage } from '@nearlite/chain';
 import {
+  decodeSignedTransaction,
   encodeSignedTransaction,
   sha256,
   type Transaction,
@@ -84,6 +85,32 @@ t.test('a chunk takes transactions up to its gas limit and reports its delayed r
     allowedShard: 0,
   });
   t.same(first.header.inner.congestionInfo.delayedReceiptsGas, 0n, 'the genesis chunk delayed nothing');
+});
+
+t.test('two busy keys share a full chunk, one transaction of each in turn', async (t) => {
+  const { key, raw, signer } = protocol86Localnet();
+  const amount = (10n ** 30n).toString();
+  const account = { amount, locked: '0', code_hash: '11111111111111111111111111111111', storage_usage: 182 };
+  raw.records.push({ Account: { account_id: 'alice.test.near', account } });
+  raw.records.push({
+    AccessKey: {
+      account_id: 'alice.test.near',
+      public_key: key.public_key,
+      access_key: { nonce: 0, permission: 'FullAccess' },
+    },
+  });
+  raw.total_supply = (BigInt(raw.total_supply) + BigInt(amount)).toString();
+  const chain = await openProtocol86Chain(raw, signer, await Store.memory());
+  // All of test.near's first, then all of alice's: nearcore's pool iterator still goes round the keys.
+  for (const signerId of ['test.near', 'alice.test.near']) {
+    for (let nonce = 1; nonce <= 1500; nonce++) poolTransfer(chain, signer, signerId, BigInt(nonce));
+  }
+  const [header] = chain.chainStore.blockChunkHeaders((await chain.produceBlock()).hash)!;
+  const chunk = chain.chainStore.chunk(header!.chunkHash)!;
+  t.equal(chunk.transactions.length, 2241, 'the gas limit, as for one key');
+  const signers = chunk.transactions.map((b) => decodeSignedTransaction(b).transaction.signerId);
+  t.same(signers.slice(0, 4), ['test.near', 'alice.test.near', 'test.near', 'alice.test.near'], 'in turn');
+  t.equal(signers.filter((s) => s === 'test.near').length, 1121, 'the first key one more than the second');
 });
 
 t.test('a chunk stops taking transactions once their checks record 572,864 bytes of state', async (t) => {

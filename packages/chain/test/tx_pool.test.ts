@@ -64,3 +64,26 @@ t.test('transactions handed back go before later arrivals, in the order they cam
     [3, 4, 5],
   );
 });
+
+t.test("a chunk gets one transaction of each key in turn, each key's in nonce order", async (t) => {
+  const pool = new TxPool();
+  const tx = (key: string, nonce: bigint): PooledTransaction => {
+    const bytes = new TextEncoder().encode(`${key}${nonce}`);
+    return { hash: sha256(bytes), bytes, shardId: 0, accessKeyId: key, nonce };
+  };
+  // Arrival: a3 a1 a2 b2 c1 b1. nearcore's pool iterator takes a group's lowest nonce each time it
+  // comes back to the group, and goes round the groups.
+  for (const [k, n] of [
+    ['a', 3n],
+    ['a', 1n],
+    ['a', 2n],
+    ['b', 2n],
+    ['c', 1n],
+    ['b', 1n],
+  ] as const)
+    pool.add(tx(k, n));
+  t.same(
+    pool.take(0, 10).map((x) => `${x.accessKeyId}${x.nonce}`),
+    ['a1', 'b1', 'c1', 'a2', 'b2', 'a3'],
+  );
+});
