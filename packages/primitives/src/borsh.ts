@@ -237,6 +237,11 @@ export class BorshReader {
     return this.buf.length - this.offset;
   }
 
+  /** The byte `ahead` bytes past the position, without consuming it; undefined past the end. */
+  peek(ahead = 0): number | undefined {
+    return this.buf[this.offset + ahead];
+  }
+
   /** Throws unless every byte was consumed (borsh rejects trailing bytes). */
   end(): void {
     if (this.offset !== this.buf.length) {

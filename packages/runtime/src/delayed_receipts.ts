@@ -6,9 +6,9 @@
 import {
   decodeStoredReceipt,
   encodeReceipt,
-  encodeStateStoredReceipt,
   type Receipt,
   type StoredReceipt,
+  wrapStateStoredReceipt,
 } from '@nearlite/primitives';
 import {
   legacyTrieKeyDelayedReceipt,
@@ -92,7 +92,7 @@ export class DelayedReceiptQueue {
     this.newDelayedGas += congestionGas;
     this.newDelayedBytes += congestionSize;
     const value = this.config.useStateStoredReceipt
-      ? encodeStateStoredReceipt(receipt, { congestionGas, congestionSize })
+      ? wrapStateStoredReceipt(plain, { congestionGas, congestionSize })
       : plain;
     this.state.set(trieKeyDelayedReceipt(this.next), value);
     this.next += 1n;

@@ -119,15 +119,15 @@ export function encodeReceipt(r: Receipt): Uint8Array {
  */
 export function decodeReceipt(bytes: Uint8Array): Receipt {
   const r = new BorshReader(bytes);
-  const receipt = readReceipt(r, bytes);
+  const receipt = readReceipt(r);
   r.end();
   return receipt;
 }
 
-/** Reads a Receipt that starts at `r`'s position in `bytes`. */
-export function readReceipt(r: BorshReader, bytes: Uint8Array): Receipt {
-  const at = r.offset;
-  const v1 = bytes.length >= at + 2 && bytes[at] === 1 && bytes[at + 1] !== 0;
+/** Reads a Receipt at the reader's position. */
+export function readReceipt(r: BorshReader): Receipt {
+  const second = r.peek(1);
+  const v1 = r.peek() === 1 && second !== undefined && second !== 0;
   if (v1) r.u8();
   const predecessorId = readAccountId(r);
   const receiverId = readAccountId(r);

@@ -5,7 +5,7 @@
 // a plain Receipt, as stored before, starts with the u32 length of an account id (byte 1 is 0),
 // or with 1 for a Receipt V1, so the two are told apart by their first two bytes.
 import { BorshError, BorshReader, BorshWriter } from '../borsh.js';
-import { type Receipt, readReceipt, writeReceipt } from './receipt.js';
+import { encodeReceipt, type Receipt, readReceipt } from './receipt.js';
 
 const STATE_STORED_RECEIPT_TAG = 0xff;
 /** StateStoredReceipt::V1, what nearcore writes (V0 has the same layout). */
@@ -26,9 +26,20 @@ export interface StoredReceipt {
 }
 
 export function encodeStateStoredReceipt(receipt: Receipt, metadata: StateStoredReceiptMetadata): Uint8Array {
-  const w = new BorshWriter(256);
+  return wrapStateStoredReceipt(encodeReceipt(receipt), metadata);
+}
+
+/**
+ * A StateStoredReceipt around a receipt already encoded (`encodeReceipt`): its length is the
+ * congestion size the caller counts, so the receipt is encoded once.
+ */
+export function wrapStateStoredReceipt(
+  receipt: Uint8Array,
+  metadata: StateStoredReceiptMetadata,
+): Uint8Array {
+  const w = new BorshWriter(receipt.length + 19);
   w.u8(STATE_STORED_RECEIPT_TAG).u8(STATE_STORED_RECEIPT_TAG).u8(STATE_STORED_RECEIPT_V1);
-  writeReceipt(w, receipt);
+  w.fixed(receipt);
   w.u64(metadata.congestionGas).u64(metadata.congestionSize);
   return w.toBytes();
 }
@@ -36,8 +47,8 @@ export function encodeStateStoredReceipt(receipt: Receipt, metadata: StateStored
 /** nearcore's ReceiptOrStateStoredReceipt: either form, as the state may hold both. */
 export function decodeStoredReceipt(bytes: Uint8Array): StoredReceipt {
   const r = new BorshReader(bytes);
-  if (bytes[0] !== STATE_STORED_RECEIPT_TAG || bytes[1] !== STATE_STORED_RECEIPT_TAG) {
-    const receipt = readReceipt(r, bytes);
+  if (r.peek() !== STATE_STORED_RECEIPT_TAG || r.peek(1) !== STATE_STORED_RECEIPT_TAG) {
+    const receipt = readReceipt(r);
     r.end();
     return { receipt };
   }
@@ -47,7 +58,7 @@ export function decodeStoredReceipt(bytes: Uint8Array): StoredReceipt {
   if (version > STATE_STORED_RECEIPT_V1) {
     throw new BorshError(`unknown StateStoredReceipt version ${version}`);
   }
-  const receipt = readReceipt(r, bytes);
+  const receipt = readReceipt(r);
   const metadata = { congestionGas: r.u64(), congestionSize: r.u64() };
   r.end();
   return { receipt, metadata };
