@@ -5,7 +5,6 @@
 // gives base_bandwidth = min((4_500_000 - 4_194_304) / 3, 100_000) = 100_000, and each height
 // raises every link's allowance by max_shard_bandwidth / 4 = 1_125_000 (up to max_allowance)
 // before the base grant takes 100_000 off every allowed link.
-import { createHash } from 'node:crypto';
 import { toHex } from '@nearlite/primitives';
 import {
   baseBandwidth,
@@ -14,23 +13,11 @@ import {
   encodeBandwidthSchedulerState,
 } from '@nearlite/runtime';
 import t from 'tap';
+import { FIRST_SANITY_HASH, nextSanityHash } from '../../../test/helpers/scheduler_sanity.js';
 import { config, TestChain } from './helpers.js';
 
 const STATE_KEY = '0f'; // trie_key.rs col::BANDWIDTH_SCHEDULER_STATE, alone
 const SHARDS = [0, 1, 2, 3];
-
-const sha = (...parts: Uint8Array[]) => {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  return new Uint8Array(h.digest());
-};
-/** CryptoHash::hash_borsh of the layout's Vec<ShardId>: u32 length, then each id as u64 LE. */
-const layoutHash = (ids: number[]) => {
-  const b = Buffer.alloc(4 + 8 * ids.length);
-  b.writeUInt32LE(ids.length, 0);
-  for (const [i, id] of ids.entries()) b.writeBigUInt64LE(BigInt(id), 4 + 8 * i);
-  return sha(b);
-};
 
 function fourShardChain(): TestChain {
   const c = new TestChain();
@@ -55,7 +42,7 @@ t.test('allowances grow by the fair share and lose the base grant, up to max_all
   const c = fourShardChain();
   t.equal(c.state.get(STATE_KEY), undefined, 'no state before the first chunk');
   const expected = [1_025_000, 2_050_000, 3_075_000, 4_100_000, 4_400_000, 4_400_000];
-  let sanity = new Uint8Array(32);
+  let sanity = FIRST_SANITY_HASH;
   for (const allowance of expected) {
     c.block();
     const s = stateOf(c);
@@ -64,8 +51,7 @@ t.test('allowances grow by the fair share and lose the base grant, up to max_all
       SHARDS.flatMap((sender) => SHARDS.map((receiver) => ({ sender, receiver, allowance }))),
       `every link at ${allowance}`,
     );
-    // sanity_check_hash = hash(previous ‖ hash_borsh(all_shards)), from CryptoHash::default().
-    sanity = sha(sanity, layoutHash(SHARDS));
+    sanity = nextSanityHash(sanity, SHARDS);
     t.equal(toHex(s.sanityCheckHash), toHex(sanity));
   }
   // BandwidthSchedulerState::V1 = 0, Vec<LinkAllowance> (u32 count, three u64 each), the hash.
