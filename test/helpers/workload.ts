@@ -78,9 +78,13 @@ export async function randomWorkload(c: LocalChain, seed: number, steps: number)
       case 0:
         await from.transfer({ receiverId: to, amount: BigInt(1 + rand(1000)) * 10n ** 20n });
         break;
-      case 1:
-        await ftTransfer(from, to, 1 + rand(500));
+      case 1: {
+        // The token refuses a transfer to its own sender; the next actor gets it instead.
+        const other =
+          to === from.accountId ? actors[(actors.indexOf(from) + 1) % actors.length]!.accountId : to;
+        await ftTransfer(from, other, 1 + rand(500));
         break;
+      }
       case 2: {
         // A delegate action signed by one account, paid for by another.
         const relayer = actors.find((a) => a !== from)!;
