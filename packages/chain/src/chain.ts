@@ -418,7 +418,11 @@ export class Chain implements ChainHandle {
           prev.rest.nextGasPrice,
           height,
           pooled.map((t) => t.signatureVerified),
-          { sizeLimit, congestion: { shardId, shards: prevCongestion, accountShard } },
+          {
+            sizeLimit,
+            congestion: { shardId, shards: prevCongestion, accountShard },
+            groups: pooled.map((t) => t.accessKeyId),
+          },
         );
         for (const x of r.rejected) {
           rejected.set(toHex(pooled[x.index]!.hash), x.error);

@@ -1,7 +1,9 @@
 // Transactions waiting for a chunk, per shard in arrival order, handed to a chunk as nearcore's pool
 // iterator hands them to prepare_transactions: one transaction of each key in turn, each key's in
-// nonce order, so a chunk that fills up leaves every busy key some of its room. (nearcore orders
-// the keys by a hash with a seed of its own node's; here they go in the order they first came.)
+// nonce order, so a chunk that fills up leaves every busy key some of its room; a key whose
+// transaction is refused goes on to its next in the same turn (the runtime's prepareTransactions,
+// given each candidate's key). (nearcore orders the keys by a hash with a seed of its own node's;
+// here they go in the order they first came.)
 // The pool only holds what passed admission checks; the runtime re-verifies everything when the
 // chunk is applied. A transaction stays known from admission until its block is committed, so a
 // resubmission in between is not included twice; and one (signer, key, nonce) can be pending only

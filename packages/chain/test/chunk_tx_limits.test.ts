@@ -113,6 +113,36 @@ t.test('two busy keys share a full chunk, one transaction of each in turn', asyn
   t.equal(signers.filter((s) => s === 'test.near').length, 1121, 'the first key one more than the second');
 });
 
+t.test('a key whose transaction is refused takes its next one in the same turn', async (t) => {
+  const { key, raw, signer } = protocol86Localnet();
+  // 10 NEAR: a transfer of 20 passes the pool (nothing checks it there) and is refused by the chunk.
+  const amount = (10n * 10n ** 24n).toString();
+  const account = { amount, locked: '0', code_hash: '11111111111111111111111111111111', storage_usage: 182 };
+  raw.records.push({ Account: { account_id: 'alice.test.near', account } });
+  raw.records.push({
+    AccessKey: {
+      account_id: 'alice.test.near',
+      public_key: key.public_key,
+      access_key: { nonce: 0, permission: 'FullAccess' },
+    },
+  });
+  raw.total_supply = (BigInt(raw.total_supply) + BigInt(amount)).toString();
+  const chain = await openProtocol86Chain(raw, signer, await Store.memory());
+  poolTransfer(chain, signer, 'alice.test.near', 1n, [{ type: 'Transfer', deposit: 20n * 10n ** 24n }]);
+  poolTransfer(chain, signer, 'test.near', 1n);
+  poolTransfer(chain, signer, 'alice.test.near', 2n);
+  poolTransfer(chain, signer, 'test.near', 2n);
+  const [header] = chain.chainStore.blockChunkHeaders((await chain.produceBlock()).hash)!;
+  const chunk = chain.chainStore.chunk(header!.chunkHash)!;
+  const taken = chunk.transactions.map((b) => {
+    const tx = decodeSignedTransaction(b).transaction;
+    return `${tx.signerId}#${tx.nonce}`;
+  });
+  // Turns: alice's (nonce 1 refused, nonce 2 taken), test.near's (1), test.near's again (2).
+  t.same(taken, ['alice.test.near#2', 'test.near#1', 'test.near#2']);
+  t.equal(chain.pool.size, 0, 'the refused one is not put back');
+});
+
 t.test('a chunk stops taking transactions once their checks record 572,864 bytes of state', async (t) => {
   const { key, raw, signer } = protocol86Localnet();
   const N = 2400;

@@ -131,6 +131,12 @@ export interface PrepareLimits {
     readonly shards: ReadonlyMap<number, CongestionInfo>;
     readonly accountShard: (accountId: string) => number;
   };
+  /**
+   * Per candidate, the (signer, key) group it belongs to, the candidates being in the pool's round
+   * robin. As nearcore's pool iterator, each group's turn goes on to its next transaction when one
+   * is rejected, until one is taken; absent: every candidate a group of its own.
+   */
+  readonly groups?: readonly string[];
 }
 
 export interface PreparedTransactions {
@@ -240,9 +246,10 @@ export class Runtime {
   }
 
   /**
-   * nearcore's prepare_transactions: checks the chunk's candidate transactions in order against the
-   * state as they would leave it, so a transaction made invalid by an earlier one (a reused nonce,
-   * a spent balance) is left out of the chunk instead of failing in it. Candidates stop being taken
+   * nearcore's prepare_transactions: checks the chunk's candidate transactions against the state as
+   * they would leave it, so a transaction made invalid by an earlier one (a reused nonce, a spent
+   * balance) is left out of the chunk instead of failing in it. The candidates go group by group
+   * (`limits.groups`), each turn taking one transaction of its group. Candidates stop being taken
    * once the gas burnt converting the taken ones reaches `limits.gasLimit` (the transaction that
    * crosses it is still in), before one whose bytes would take the total past
    * `limits.sizeLimit`, or once the checks so far have recorded more of the state than
@@ -270,50 +277,82 @@ export class Runtime {
     const stateLimit = this.o.config.newTransactionsValidationStateSizeSoftLimit;
     let totalGasBurnt = 0n;
     let totalSize = 0;
-    let index = 0;
-    for (; index < transactions.length; index++) {
+    const queues = candidateGroups(transactions.length, limits.groups);
+    const next = new Array<number>(queues.length).fill(0);
+    // Group turns round robin; a group with candidates left after its turn goes to the back.
+    const turns = queues.map((_, g) => g);
+    turnsLoop: for (let t = 0; t < turns.length; t++) {
       if (gasLimit !== null && totalGasBurnt >= gasLimit) break;
-      const bytes = transactions[index]!;
-      if (totalSize + bytes.length > sizeLimit) break;
       // What the signers' accounts and keys read so far would add to the chunk's state witness.
       if (state.recordedStorageSize() > stateLimit) break;
-      let stx: ReturnType<typeof decodeSignedTransaction>;
-      try {
-        stx = decodeSignedTransaction(bytes);
-      } catch (err) {
-        rejected.push({ index, error: (err as Error).message });
-        continue;
+      const g = turns[t]!;
+      const queue = queues[g]!;
+      while (next[g]! < queue.length) {
+        const index = queue[next[g]!]!;
+        const bytes = transactions[index]!;
+        if (totalSize + bytes.length > sizeLimit) break turnsLoop;
+        next[g]!++;
+        const verdict = this.checkCandidate(
+          state,
+          bytes,
+          gasPrice,
+          blockHeight,
+          signatureVerdicts?.[index],
+          limits,
+        );
+        if (verdict.ok) {
+          accepted.push(index);
+          totalGasBurnt += verdict.gasBurnt;
+          totalSize += bytes.length;
+          break;
+        }
+        rejected.push({ index, error: verdict.error });
       }
-      // A transaction to a congested shard is dropped before it is checked against the state.
-      let congested: object | null = null;
-      if (congestion && cc) {
-        const shard = congestion.accountShard(stx.transaction.receiverId);
-        const info = congestion.shards.get(shard);
-        if (info) congested = shardRejectsTransactions(info, 0, cc, shard);
-      }
-      if (congested !== null) {
-        rejected.push({ index, error: congested });
-        continue;
-      }
-      const signatureVerdict = signatureVerdicts?.[index];
-      const v = verifyTransaction(state, stx, this.o.config, gasPrice, {
-        blockHeight,
-        charge: true,
-        ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
-      });
-      if (v.ok) {
-        state.commit({ type: 'not_writable_to_disk' });
-        accepted.push(index);
-        totalGasBurnt += v.cost.gasBurnt;
-        totalSize += bytes.length;
-      } else {
-        state.rollback();
-        rejected.push({ index, error: v.error });
-      }
+      if (next[g]! < queue.length) turns.push(g);
     }
     const untaken: number[] = [];
-    for (; index < transactions.length; index++) untaken.push(index);
+    queues.forEach((queue, g) => {
+      for (let i = next[g]!; i < queue.length; i++) untaken.push(queue[i]!);
+    });
+    untaken.sort((a, b) => a - b);
     return { accepted, rejected, untaken };
+  }
+
+  /** One candidate against the state as the candidates taken before it leave it; taken, it stays applied. */
+  private checkCandidate(
+    state: TrieUpdate,
+    bytes: Uint8Array,
+    gasPrice: bigint,
+    blockHeight: number,
+    signatureVerdict: boolean | undefined,
+    limits: PrepareLimits,
+  ): { ok: true; gasBurnt: bigint } | { ok: false; error: unknown } {
+    let stx: ReturnType<typeof decodeSignedTransaction>;
+    try {
+      stx = decodeSignedTransaction(bytes);
+    } catch (err) {
+      return { ok: false, error: (err as Error).message };
+    }
+    // A transaction to a congested shard is dropped before it is checked against the state.
+    const congestion = limits.congestion;
+    const cc = this.o.config.congestionControl;
+    if (congestion && cc) {
+      const shard = congestion.accountShard(stx.transaction.receiverId);
+      const info = congestion.shards.get(shard);
+      const congested = info ? shardRejectsTransactions(info, 0, cc, shard) : null;
+      if (congested !== null) return { ok: false, error: congested };
+    }
+    const v = verifyTransaction(state, stx, this.o.config, gasPrice, {
+      blockHeight,
+      charge: true,
+      ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
+    });
+    if (!v.ok) {
+      state.rollback();
+      return { ok: false, error: v.error };
+    }
+    state.commit({ type: 'not_writable_to_disk' });
+    return { ok: true, gasBurnt: v.cost.gasBurnt };
   }
 
   /** `incomingBytes`: the receipt is one of the chunk's incoming ones, and these are its bytes. */
@@ -546,4 +585,22 @@ function isInstantReceipt(r: Receipt): boolean {
   if (ar.kind !== 'Action') return false;
   if (ar.isPromiseYield) return true;
   return ar.actions.length === 1 && ar.actions[0]!.type === 'DeleteAccount' && ar.inputDataIds.length === 0;
+}
+
+/** The candidates' indices per group, the groups in the order they first come. */
+function candidateGroups(count: number, groups: readonly string[] | undefined): number[][] {
+  if (!groups) return Array.from({ length: count }, (_, i) => [i]);
+  const byKey = new Map<string, number[]>();
+  const out: number[][] = [];
+  for (let i = 0; i < count; i++) {
+    const key = groups[i]!;
+    let queue = byKey.get(key);
+    if (!queue) {
+      queue = [];
+      byKey.set(key, queue);
+      out.push(queue);
+    }
+    queue.push(i);
+  }
+  return out;
 }
