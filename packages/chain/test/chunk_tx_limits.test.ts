@@ -55,6 +55,30 @@ function poolTransfer(
   });
 }
 
+/** Adds alice.test.near to the genesis, with `amount` yocto and the validator's key at nonce 0. */
+function withAlice<R extends ReturnType<typeof protocol86Localnet>['raw']>(
+  raw: R,
+  publicKey: string,
+  amount: bigint,
+): R {
+  const account = {
+    amount: amount.toString(),
+    locked: '0',
+    code_hash: '11111111111111111111111111111111',
+    storage_usage: 182,
+  };
+  raw.records.push({ Account: { account_id: 'alice.test.near', account } });
+  raw.records.push({
+    AccessKey: {
+      account_id: 'alice.test.near',
+      public_key: publicKey,
+      access_key: { nonce: 0, permission: 'FullAccess' },
+    },
+  });
+  raw.total_supply = (BigInt(raw.total_supply) + amount).toString();
+  return raw;
+}
+
 t.test('a chunk takes transactions up to its gas limit and reports its delayed receipts', async (t) => {
   const { raw, signer } = protocol86Localnet();
   const chain = await openProtocol86Chain(raw, signer, await Store.memory());
@@ -88,19 +112,12 @@ t.test('a chunk takes transactions up to its gas limit and reports its delayed r
 });
 
 t.test('two busy keys share a full chunk, one transaction of each in turn', async (t) => {
-  const { key, raw, signer } = protocol86Localnet();
-  const amount = (10n ** 30n).toString();
-  const account = { amount, locked: '0', code_hash: '11111111111111111111111111111111', storage_usage: 182 };
-  raw.records.push({ Account: { account_id: 'alice.test.near', account } });
-  raw.records.push({
-    AccessKey: {
-      account_id: 'alice.test.near',
-      public_key: key.public_key,
-      access_key: { nonce: 0, permission: 'FullAccess' },
-    },
-  });
-  raw.total_supply = (BigInt(raw.total_supply) + BigInt(amount)).toString();
-  const chain = await openProtocol86Chain(raw, signer, await Store.memory());
+  const { raw, signer, key } = protocol86Localnet();
+  const chain = await openProtocol86Chain(
+    withAlice(raw, key.public_key, 10n ** 30n),
+    signer,
+    await Store.memory(),
+  );
   // All of test.near's first, then all of alice's: nearcore's pool iterator still goes round the keys.
   for (const signerId of ['test.near', 'alice.test.near']) {
     for (let nonce = 1; nonce <= 1500; nonce++) poolTransfer(chain, signer, signerId, BigInt(nonce));
@@ -114,20 +131,13 @@ t.test('two busy keys share a full chunk, one transaction of each in turn', asyn
 });
 
 t.test('a key whose transaction is refused takes its next one in the same turn', async (t) => {
-  const { key, raw, signer } = protocol86Localnet();
+  const { raw, signer, key } = protocol86Localnet();
   // 10 NEAR: a transfer of 20 passes the pool (nothing checks it there) and is refused by the chunk.
-  const amount = (10n * 10n ** 24n).toString();
-  const account = { amount, locked: '0', code_hash: '11111111111111111111111111111111', storage_usage: 182 };
-  raw.records.push({ Account: { account_id: 'alice.test.near', account } });
-  raw.records.push({
-    AccessKey: {
-      account_id: 'alice.test.near',
-      public_key: key.public_key,
-      access_key: { nonce: 0, permission: 'FullAccess' },
-    },
-  });
-  raw.total_supply = (BigInt(raw.total_supply) + BigInt(amount)).toString();
-  const chain = await openProtocol86Chain(raw, signer, await Store.memory());
+  const chain = await openProtocol86Chain(
+    withAlice(raw, key.public_key, 10n * 10n ** 24n),
+    signer,
+    await Store.memory(),
+  );
   poolTransfer(chain, signer, 'alice.test.near', 1n, [{ type: 'Transfer', deposit: 20n * 10n ** 24n }]);
   poolTransfer(chain, signer, 'test.near', 1n);
   poolTransfer(chain, signer, 'alice.test.near', 2n);
