@@ -13,6 +13,10 @@ export interface ChainWorkerData {
   readonly archive: boolean;
   readonly saveTrieChanges: boolean;
   readonly gcNumEpochsToKeep: number;
+  /** Contracts may import the sandbox's host functions (a sandbox node). */
+  readonly sandboxHostFunctions: boolean;
+  /** Their debug messages are sent to the node's log (RUST_LOG asks for them). */
+  readonly sandboxDebugLog: boolean;
 }
 
 export type ToChain =
@@ -60,7 +64,9 @@ export type FromChain =
   | { readonly t: 'reply'; readonly id: number; readonly value?: unknown; readonly error?: CrossedError }
   | { readonly t: 'ask'; readonly id: number; readonly what: 'lowestPin' }
   | { readonly t: 'ask'; readonly id: number; readonly what: 'beginCollect'; readonly newTail: number }
-  | { readonly t: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly msg: string };
+  | { readonly t: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly msg: string }
+  /** A contract's `sandbox_debug_log` message. */
+  | { readonly t: 'sandboxLog'; readonly msg: string };
 
 export function crossedError(err: unknown): CrossedError {
   const e = err as { name?: unknown; message?: unknown; stack?: unknown };

@@ -35,6 +35,8 @@ export interface ChainThreadLogger {
   info(msg: string): void;
   warn(msg: string): void;
   error(msg: string): void;
+  /** Contracts' sandbox_debug_log messages, where they are logged. */
+  readonly sandboxDebug?: (message: string) => void;
 }
 
 export interface ChainThreadOptions {
@@ -367,6 +369,9 @@ export class ChainThread implements ChainHandle {
       }
       case 'log':
         this.o.log[m.level](m.level === 'error' ? m.msg : `chain: ${m.msg}`);
+        return;
+      case 'sandboxLog':
+        this.o.log.sandboxDebug?.(m.msg);
         return;
     }
   }

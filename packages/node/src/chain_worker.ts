@@ -16,6 +16,7 @@ import {
 } from '@nearlite/chain';
 import { toHex } from '@nearlite/primitives';
 import { DBCol, Store, WrittenRows } from '@nearlite/store';
+import { offerSandboxHostFunctions } from '@nearlite/vm';
 import { createApplier, STORAGE_USAGE_CONFIG } from './applier.js';
 import {
   type ChainWorkerData,
@@ -47,6 +48,9 @@ port.on('message', (m: ToChain) => {
   else if (deliver) deliver(m);
   else inbox.push(m);
 });
+
+if (data.sandboxHostFunctions)
+  offerSandboxHostFunctions(data.sandboxDebugLog ? (msg) => post({ t: 'sandboxLog', msg }) : () => {});
 
 const genesis = loadGenesis(data.genesisPath);
 const applier = createApplier(genesis);

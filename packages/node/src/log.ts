@@ -7,6 +7,11 @@ export interface Logger {
   info(msg: string): void;
   warn(msg: string): void;
   error(msg: string): void;
+  /**
+   * A contract's `sandbox_debug_log` message, logged at debug level with target "sandbox" as
+   * near-sandbox logs it; present only when `RUST_LOG` asks for that target's debug messages.
+   */
+  readonly sandboxDebug?: (message: string) => void;
   /** The pino instance behind it, handed to the RPC server. */
   readonly pino?: Pino;
 }
@@ -23,22 +28,51 @@ function pretty(): pino.DestinationStream {
   };
   return {
     write(line: string) {
-      const o = JSON.parse(line) as { level: number; time: number; msg?: string; err?: { stack?: string } };
+      const o = JSON.parse(line) as {
+        level: number;
+        time: number;
+        msg?: string;
+        target?: string;
+        err?: { stack?: string };
+      };
       const extra = o.err?.stack ? `\n${o.err.stack}` : '';
+      const target = o.target ? `${o.target}: ` : '';
       process.stderr.write(
-        `${new Date(o.time).toISOString()} ${names[o.level] ?? o.level} ${o.msg ?? ''}${extra}\n`,
+        `${new Date(o.time).toISOString()} ${names[o.level] ?? o.level} ${target}${o.msg ?? ''}${extra}\n`,
       );
     },
   };
 }
 
-export function stderrLogger(quiet = false): Logger {
+/**
+ * Whether `RUST_LOG` (the filter near-sandbox reads: comma-separated `target=level` directives and a
+ * bare default level) lets the "sandbox" target's debug messages through.
+ */
+export function rustLogShowsSandboxDebug(rustLog: string | undefined): boolean {
+  if (!rustLog) return false;
+  const verbose = (level: string) => ['debug', 'trace'].includes(level.trim().toLowerCase());
+  let fallback = false;
+  let sandbox: boolean | null = null;
+  for (const directive of rustLog.split(',')) {
+    const eq = directive.indexOf('=');
+    if (eq < 0) fallback = verbose(directive);
+    else if (directive.slice(0, eq).trim() === 'sandbox') sandbox = verbose(directive.slice(eq + 1));
+  }
+  return sandbox ?? fallback;
+}
+
+export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Logger {
   const destination = process.stderr.isTTY ? pretty() : pino.destination({ fd: 2, sync: true });
   const log = pino({ level: quiet ? 'warn' : 'info', base: { pid: process.pid } }, destination);
+  // A child of its own level, so the target's messages show whatever the node's level.
+  const sandbox = rustLogShowsSandboxDebug(rustLog)
+    ? log.child({ target: 'sandbox' }, { level: 'debug' })
+    : null;
   return {
     info: (m) => log.info(m),
     warn: (m) => log.warn(m),
     error: (m) => log.error(m),
+    ...(sandbox ? { sandboxDebug: (message: string) => sandbox.debug(message) } : {}),
     pino: log,
   };
 }

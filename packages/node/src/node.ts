@@ -118,6 +118,8 @@ export class NearliteNode {
           archive: config.archive,
           saveTrieChanges: savesTrieChanges(config),
           gcNumEpochsToKeep: config.gcNumEpochsToKeep,
+          sandboxHostFunctions: config.sandbox,
+          sandboxDebugLog: config.sandbox && o.logger.sandboxDebug !== undefined,
         }
       : null;
     // The chain thread boots beside the checks below; it opens the store only once they pass.
@@ -150,7 +152,7 @@ export class NearliteNode {
         o.logger.info(
           `the store is as its clean stop at #${existingHead.height} left it: heights beneath the head not re-checked`,
         );
-      const services = createServices();
+      const services = createServices(config.sandbox ? { log: o.logger.sandboxDebug ?? null } : null);
       chainThread =
         chainData && booted
           ? await ChainThread.open({ store, genesis, data: chainData, log: o.logger, booted })

@@ -58,9 +58,12 @@ function asParseError<T>(fn: () => T): T {
   }
 }
 
-export function createServices(): Services {
+/** `sandbox`: view calls offer the sandbox's host functions, their debug messages going to `log`. */
+export function createServices(
+  sandbox: { readonly log: ((message: string) => void) | null } | null = null,
+): Services {
   const runtimeConfig = RUNTIME_CONFIG;
-  const viewPool = new ViewCallPool(2);
+  const viewPool = new ViewCallPool(2, sandbox);
   const signatures = new SignaturePool({ size: 2 });
   let viewGasBurnt = 0n;
   return {

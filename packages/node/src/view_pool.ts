@@ -64,7 +64,14 @@ export class ViewCallPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
 
-  constructor(private readonly size = 2) {}
+  /**
+   * `sandbox`: the workers offer contracts the sandbox's host functions, their debug messages going
+   * to `log` (null: nowhere).
+   */
+  constructor(
+    private readonly size = 2,
+    private readonly sandbox: { readonly log: ((message: string) => void) | null } | null = null,
+  ) {}
 
   /**
    * Starts the workers. Each loads the runtime and VM, which is start-up work the node's first
@@ -79,7 +86,11 @@ export class ViewCallPool {
     const ctrlBuffer = new SharedArrayBuffer(8);
     const dataBuffer = new SharedArrayBuffer(DATA_BYTES);
     const worker = new Worker(new URL('./view_worker.js', import.meta.url), {
-      workerData: { ctrlBuffer, dataBuffer },
+      workerData: {
+        ctrlBuffer,
+        dataBuffer,
+        sandbox: this.sandbox ? { log: this.sandbox.log !== null } : null,
+      },
     });
     worker.unref();
     const slot: Slot = {
@@ -106,6 +117,7 @@ export class ViewCallPool {
         handler?: { cause: string; info: Record<string, unknown> | undefined; data: unknown };
         message?: string;
       }) => {
+        if (msg.type === 'sandboxLog') return this.sandbox?.log?.(msg.message!);
         const job = slot.job;
         if (msg.type === 'get') {
           const failed = (err: unknown) => {

@@ -10,7 +10,7 @@ import {
   type ViewCallInput,
   viewCall,
 } from '@nearlite/runtime';
-import { ContractCache } from '@nearlite/vm';
+import { ContractCache, offerSandboxHostFunctions } from '@nearlite/vm';
 import type { WorkerState } from './view_pool.js';
 import { workerStateGet } from './worker_state.js';
 
@@ -18,15 +18,20 @@ export interface ViewRequest extends Omit<ViewCallInput, 'config' | 'state' | 'v
   readonly validators: [string, bigint][];
 }
 
-const { ctrlBuffer, dataBuffer } = workerData as {
+const { ctrlBuffer, dataBuffer, sandbox } = workerData as {
   ctrlBuffer: SharedArrayBuffer;
   dataBuffer: SharedArrayBuffer;
+  sandbox: { log: boolean } | null;
 };
 const ctrl = new Int32Array(ctrlBuffer);
 const data = new Uint8Array(dataBuffer);
 const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
 const cache = new ContractCache();
 const port = parentPort!;
+if (sandbox)
+  offerSandboxHostFunctions(
+    sandbox.log ? (message) => port.postMessage({ type: 'sandboxLog', message }) : () => {},
+  );
 
 /** Thrown into the VM when the main thread could not read a key; the job fails as a whole. */
 class StateReadFailed extends Error {

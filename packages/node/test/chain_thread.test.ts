@@ -95,6 +95,8 @@ async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL) {
       archive: true,
       saveTrieChanges: false,
       gcNumEpochsToKeep: 5,
+      sandboxHostFunctions: false,
+      sandboxDebugLog: false,
     },
     log,
     ...(workerUrl ? { workerUrl } : {}),

@@ -1,6 +1,7 @@
 // Compiled contracts by code hash (and the config values preparation bakes in), LRU-capped because a
 // compiled module holds native code. Failures are cached too: a bad contract fails the same way twice.
 import type { FunctionCallError } from './errors.js';
+import type { ContractImport } from './prepare/prepare.js';
 
 export type CompiledContract =
   | {
@@ -11,6 +12,8 @@ export type CompiledContract =
       readonly dataEnd: number;
       /** Globals to restore when an instance is reused; null: a fresh instance every call. */
       readonly resetGlobals: readonly string[] | null;
+      /** Its imports (functions of `env`), which link against the offered host functions. */
+      readonly imports: readonly ContractImport[];
       readonly codeLength: number;
     }
   | { readonly ok: false; readonly error: FunctionCallError; readonly codeLength: number };

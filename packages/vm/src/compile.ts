@@ -33,6 +33,7 @@ export function compileContract(code: Uint8Array, config: VMConfig): CompiledCon
     hasStart: prepared.hasStart,
     dataEnd: prepared.dataEnd,
     resetGlobals: prepared.resetGlobals,
+    imports: prepared.imports,
     codeLength,
   };
 }

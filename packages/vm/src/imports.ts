@@ -10,6 +10,7 @@ import * as misc from './host/misc.js';
 import * as actions from './host/promise_actions.js';
 import * as promises from './host/promises.js';
 import * as registers from './host/registers.js';
+import * as sandbox from './host/sandbox.js';
 import * as stateInit from './host/state_init.js';
 import * as storage from './host/storage.js';
 import * as validator from './host/validator.js';
@@ -297,9 +298,38 @@ const HOST_FUNCTIONS: Readonly<Record<string, WebAssembly.ImportValue>> = Object
   Object.fromEntries(Object.entries(IMPORT_TABLE).map(([name, d]) => [name, hostFunction(d)])),
 );
 
+/** What a sandbox node offers beyond the protocol's table (nearcore's `sandbox` feature). */
+export const SANDBOX_IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
+  sandbox_debug_log: def(2, null, sandbox.sandbox_debug_log),
+};
+
+const SANDBOX_HOST_FUNCTIONS: Readonly<Record<string, WebAssembly.ImportValue>> = Object.freeze({
+  ...HOST_FUNCTIONS,
+  ...Object.fromEntries(Object.entries(SANDBOX_IMPORT_TABLE).map(([name, d]) => [name, hostFunction(d)])),
+});
+
+/**
+ * Offers the sandbox's host functions to the contracts this thread instantiates from now on, their
+ * debug messages going to `log`; null withdraws them. A node sets it once per thread, before any call.
+ */
+export function offerSandboxHostFunctions(log: ((message: string) => void) | null): void {
+  sandbox.setSandboxDebugLog(log);
+}
+
+/** The host functions contracts link against on this thread: the protocol's, and the sandbox's if offered. */
+export function offeredImportTable(): Readonly<Record<string, HostFunctionDef>> {
+  return sandbox.sandboxDebugLogOffered() ? SANDBOX_OFFERED_TABLE : IMPORT_TABLE;
+}
+
+const SANDBOX_OFFERED_TABLE: Readonly<Record<string, HostFunctionDef>> = Object.freeze({
+  ...IMPORT_TABLE,
+  ...SANDBOX_IMPORT_TABLE,
+});
+
 /** The `env` object for instantiation: the shared host functions, plus this call's memory. */
 export function buildImports(memory: WebAssembly.Memory): Record<string, WebAssembly.ImportValue> {
-  const env = Object.create(HOST_FUNCTIONS) as Record<string, WebAssembly.ImportValue>;
+  const shared = sandbox.sandboxDebugLogOffered() ? SANDBOX_HOST_FUNCTIONS : HOST_FUNCTIONS;
+  const env = Object.create(shared) as Record<string, WebAssembly.ImportValue>;
   env.memory = memory;
   return env;
 }

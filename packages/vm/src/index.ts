@@ -26,7 +26,7 @@ export { ActionCosts, parseFeesConfig, sendFee, transferFeeParts, transferFees }
 export { type GasKeyFee, gasKeyAddKeyFee, gasKeyTransferFee } from './gas_key_fees.js';
 export { GLOBAL_CONTRACT_FEES, GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE } from './global_contract_fees.js';
 export type { HostFunctionDef, WasmValType } from './imports.js';
-export { IMPORT_TABLE } from './imports.js';
+export { IMPORT_TABLE, offerSandboxHostFunctions, SANDBOX_IMPORT_TABLE } from './imports.js';
 export { keptInstances } from './instance_pool.js';
 export { ProfileDataV3 } from './profile.js';
 export type { RunFunctionArgs } from './runner.js';

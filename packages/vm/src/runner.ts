@@ -8,8 +8,9 @@ import type { FunctionCallError, WasmTrap } from './errors.js';
 import { HostError, VMRunnerError } from './errors.js';
 import type { External } from './external.js';
 import type { RuntimeFeesConfig } from './fees.js';
-import { buildImports, type GasSync, withHostBinding } from './imports.js';
+import { buildImports, type GasSync, offeredImportTable, withHostBinding } from './imports.js';
 import { resetPoint, returnInstance, takeInstance } from './instance_pool.js';
+import { cachedLinkError } from './link.js';
 import { VMLogic } from './logic.js';
 import { releaseMemory, takeMemory, zeroWrites } from './memory_pool.js';
 import { NULL_CALL_STACK } from './prepare/instrument.js';
@@ -138,6 +139,8 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
   if (config.fix_contract_loading_cost && !payLoading()) return logic.outcome({ HostError: 'GasExceeded' });
   if (!compiled.ok) return logic.outcome(compiled.error);
   if (!config.fix_contract_loading_cost && !payLoading()) return logic.outcome({ HostError: 'GasExceeded' });
+  const unlinked = cachedLinkError(compiled, offeredImportTable());
+  if (unlinked !== null) return logic.outcome({ LinkError: { msg: unlinked } });
   // Before fix_contract_loading_cost, failures to resolve the method discard everything (nop outcome).
   const fail = (err: FunctionCallError): VMOutcome =>
     config.fix_contract_loading_cost ? logic.outcome(err) : nopOutcome(err);

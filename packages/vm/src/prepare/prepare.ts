@@ -40,6 +40,13 @@ export interface PreparedCode {
    * reference-typed globals): such a module gets a fresh instance every call.
    */
   readonly resetGlobals: readonly string[] | null;
+  /** The contract's imports, all functions of module `env` once preparation admits it, in order. */
+  readonly imports: readonly ContractImport[];
+}
+
+export interface ContractImport {
+  readonly name: string;
+  readonly type: FuncType;
 }
 
 // Canonical section order; 12 (data count) sits between element (9) and code (10).
@@ -227,6 +234,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   const typeOf = (i: number): FuncType => types[i] ?? fail();
   let functionBudget = limits.max_functions_number_per_contract;
   const funcTypes: FuncType[] = [];
+  const contractImports: ContractImport[] = [];
   const out = new Sink().bytes(code.subarray(0, 8));
   // The memory guard's helper types go after the contract's own, so no index moves.
   const typeCount = types.length;
@@ -267,12 +275,12 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
     const from = imp.pos;
     // nearcore validates the whole section before it looks at any import: a malformed one anywhere
     // is Deserialization, ahead of an import nearcore refuses.
-    const entries: { module: string; kind: number; type: FuncType | null }[] = [];
+    const entries: { module: string; name: string; kind: number; type: FuncType | null }[] = [];
     for (let i = 0; i < importCount; i++) {
       importBytes += nameBytes(imp);
       const module = imp.name();
       importBytes += nameBytes(imp);
-      imp.name();
+      const name = imp.name();
       const kind = imp.u8();
       let type: FuncType | null = null;
       if (kind === 0) {
@@ -290,7 +298,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
       } else {
         fail();
       }
-      entries.push({ module, kind, type });
+      entries.push({ module, name, kind, type });
     }
     if (!imp.done()) fail();
     for (const e of entries) {
@@ -298,6 +306,7 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
       if (e.kind === 1 || e.kind === 3) throw new PrepareFailure('Instantiate');
       if (e.kind === 2) throw new PrepareFailure('Memory');
       funcTypes.push(e.type!);
+      contractImports.push({ name: e.name, type: e.type! });
       if (--functionBudget < 0n) throw new PrepareFailure('TooManyFunctions');
     }
     imports.u32(importCount + 1).bytes(code.subarray(from, imp.end));
@@ -549,5 +558,12 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
           ...mutableGlobals.map(globalExport),
         ]
       : null;
-  return { bytes: out.toBytes(), methods, hasStart: startFn !== null, dataEnd, resetGlobals };
+  return {
+    bytes: out.toBytes(),
+    methods,
+    hasStart: startFn !== null,
+    dataEnd,
+    resetGlobals,
+    imports: contractImports,
+  };
 }
