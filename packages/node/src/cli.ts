@@ -17,6 +17,7 @@ const USAGE = `nearlite ${VERSION} — a NEAR-compatible node
 
 Usage:
   nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
+                [--fast]        blocks every 120–500 ms and epochs of 60 blocks, as nearcore's init --fast
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
                 [--sandbox]     --sandbox serves sandbox_patch_state and sandbox_fast_forward
                 [--lake-out DIR|s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]]
@@ -129,6 +130,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
+  // nearcore's state-viewer (near-sandbox's library runs `view-state dump-state --stream` for its
+  // dump()): said plainly, before its flags are taken for this command line's.
+  if (argv.includes('view-state'))
+    throw new UsageError(
+      "nearcore's view-state tools (dump-state and the others) are not implemented; `nearlite inspect --home DIR …` reads a stopped node's store",
+    );
   // near-workspaces runs `near-sandbox --home DIR init`: flags may come before the command.
   const { values, positionals } = parseArgs({
     args: [...argv],
@@ -140,6 +147,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       'epoch-length': { type: 'string' },
       genesis: { type: 'string' },
       'account-id': { type: 'string' },
+      fast: { type: 'boolean' },
       'rpc-addr': { type: 'string' },
       'network-addr': { type: 'string' },
       'block-time': { type: 'string' },
@@ -217,6 +225,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(values['epoch-length'] ? { epochLength: intFlag(values['epoch-length'], 'epoch-length')! } : {}),
         ...(values.genesis ? { genesisFile: values.genesis } : {}),
         ...(values['account-id'] ? { accountId: values['account-id'] } : {}),
+        ...(values.fast ? { fast: true } : {}),
       });
       for (const f of created) logger.info(`wrote ${f}`);
       return 0;

@@ -16,7 +16,16 @@ export interface InitOptions {
   readonly epochLength?: number;
   readonly genesisFile?: string;
   readonly accountId?: string;
+  /**
+   * nearcore's `init --fast` for a local chain: blocks every 120 to 500 ms
+   * (FAST_MIN/MAX_BLOCK_PRODUCTION_DELAY) and epochs of 60 blocks (FAST_EPOCH_LENGTH) unless
+   * `epochLength` says otherwise.
+   */
+  readonly fast?: boolean;
 }
+
+/** nearcore's FAST_MIN_BLOCK_PRODUCTION_DELAY, FAST_MAX_BLOCK_PRODUCTION_DELAY and FAST_EPOCH_LENGTH. */
+export const FAST_INIT = { blockTimeMs: 120, maxBlockProductionDelayMs: 500, epochLength: 60 } as const;
 
 export const homePaths = (home: string) => ({
   genesis: join(home, 'genesis.json'),
@@ -56,7 +65,14 @@ export function initHome(o: InitOptions): { created: string[] } {
     created.push(p.nodeKey);
   }
   if (!existsSync(p.config)) {
-    writeFileSync(p.config, `${JSON.stringify(configFileJson(DEFAULT_CONFIG), null, 2)}\n`);
+    const config = o.fast
+      ? {
+          ...DEFAULT_CONFIG,
+          blockTimeMs: FAST_INIT.blockTimeMs,
+          maxBlockProductionDelayMs: FAST_INIT.maxBlockProductionDelayMs,
+        }
+      : DEFAULT_CONFIG;
+    writeFileSync(p.config, `${JSON.stringify(configFileJson(config), null, 2)}\n`);
     created.push(p.config);
   }
   if (!existsSync(p.genesis)) {
@@ -64,7 +80,7 @@ export function initHome(o: InitOptions): { created: string[] } {
       copyFileSync(o.genesisFile, p.genesis);
     } else {
       const shards = o.shards ?? 1;
-      const epochLength = o.epochLength ?? 500;
+      const epochLength = o.epochLength ?? (o.fast ? FAST_INIT.epochLength : 500);
       if (!Number.isInteger(shards) || shards < 1 || shards > 64)
         throw new HomeError('--shards must be 1 to 64');
       if (!Number.isInteger(epochLength) || epochLength < 1)

@@ -29,13 +29,15 @@ function shardId(text: string, what: string): number {
 
 /**
  * config.json's `store`: absent or `{kind: 'leveldb', compression?: boolean}`, or
- * `{kind: 'postgres', meta_url, shard_urls}`.
+ * `{kind: 'postgres', meta_url, shard_urls}`. Without a `kind` it is nearcore's own `store` section
+ * (its RocksDB's `path`, `max_open_files`, cache sizes…, which tools such as near-sandbox's library
+ * write into config.json): the node's LevelDB, those settings having nothing to tune here.
  */
 export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
   if (raw === undefined || raw === null) return LEVELDB_STORE;
   const o = raw as Record<string, unknown>;
   if (typeof o !== 'object' || Array.isArray(o)) throw new ConfigError(`${path}: store must be an object`);
-  if (o.kind === 'leveldb') {
+  if (o.kind === 'leveldb' || o.kind === undefined) {
     if (o.compression === undefined) return LEVELDB_STORE;
     if (typeof o.compression !== 'boolean')
       throw new ConfigError(`${path}: store.compression must be true or false`);

@@ -39,6 +39,11 @@ t.test('the launchers run as commands, with their malloc settings', async (t) =>
 
 t.test('usage errors', async (t) => {
   await t.rejects(main(['bogus']), UsageError, 'an unknown command');
+  await t.rejects(
+    main(['--home', '/nowhere', 'view-state', 'dump-state', '--stream']),
+    { name: 'UsageError', message: /view-state tools .* are not implemented/ },
+    "nearcore's state viewer, as near-sandbox's dump() runs it",
+  );
   await t.rejects(main(['run']), { name: 'UsageError', message: /--home/ }, 'run without a home');
   await t.rejects(main(['init']), { name: 'UsageError', message: /--home/ }, 'init without a home');
   await t.rejects(main(['inspect']), { name: 'UsageError', message: /--home/ });

@@ -61,6 +61,21 @@ t.test('API keys and rate limits are read from rpc, and bad ones refused at star
   t.throws(() => loadConfig(path), { name: 'ConfigError', message: /save_trie_changes/ });
 });
 
+t.test("nearcore's own store section (no kind) is the node's LevelDB", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  // What near-sandbox's library merges into config.json, and nearcore's defaults.
+  writeFileSync(path, JSON.stringify({ store: { max_open_files: 3000 } }));
+  t.same(loadConfig(path).store, { kind: 'leveldb', compression: false });
+  writeFileSync(
+    path,
+    JSON.stringify({ store: { path: 'data', max_open_files: 10000, col_cache_sizes: {} } }),
+  );
+  t.same(loadConfig(path).store, { kind: 'leveldb', compression: false });
+  writeFileSync(path, JSON.stringify({ store: { kind: 'rocksdb' } }));
+  t.throws(() => loadConfig(path), { message: /store\.kind must be 'leveldb' or 'postgres'/ });
+});
+
 t.test("a follower's LevelDB history takes store.compression, off unless set", async (t) => {
   const dir = tempDir(t);
   const path = join(dir, 'config.json');

@@ -1,7 +1,7 @@
 // `nearlite init`: the home laid out like nearcore's, existing files kept.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseGenesis } from '@nearlite/chain';
-import { homePaths, initHome } from '@nearlite/node';
+import { homePaths, initHome, loadConfig } from '@nearlite/node';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
@@ -33,4 +33,24 @@ t.test('impossible shard counts and epoch lengths are refused before anything is
   const home = tempDir(t);
   t.throws(() => initHome({ home, shards: 0 }), { name: 'HomeError' });
   t.throws(() => initHome({ home: tempDir(t), epochLength: 0 }), { name: 'HomeError' });
+});
+
+t.test("init --fast: nearcore's fast localnet, blocks every 120–500 ms and epochs of 60", async (t) => {
+  const home = tempDir(t);
+  initHome({ home, fast: true });
+  const p = homePaths(home);
+  const config = JSON.parse(readFileSync(p.config, 'utf8')) as {
+    consensus: Record<string, { secs: number; nanos: number }>;
+  };
+  t.same(config.consensus.min_block_production_delay, { secs: 0, nanos: 120_000_000 });
+  t.same(config.consensus.max_block_production_delay, { secs: 0, nanos: 500_000_000 });
+  t.equal(loadConfig(p.config).blockTimeMs, 120);
+  t.equal(parseGenesis(JSON.parse(readFileSync(p.genesis, 'utf8'))).config.epochLength, 60);
+  const other = tempDir(t);
+  initHome({ home: other, fast: true, epochLength: 10 });
+  t.equal(
+    parseGenesis(JSON.parse(readFileSync(homePaths(other).genesis, 'utf8'))).config.epochLength,
+    10,
+    'an epoch length given wins',
+  );
 });
