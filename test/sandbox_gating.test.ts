@@ -98,6 +98,11 @@ t.test(
     const configPath = join(home, 'config.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8'));
     t.same(
+      config.consensus.min_block_production_delay,
+      { secs: 0, nanos: 600_000_000 },
+      'init writes nearcore’s min_block_production_delay (MIN_BLOCK_PRODUCTION_DELAY)',
+    );
+    t.same(
       config.consensus.max_block_production_delay,
       { secs: 2, nanos: 0 },
       'init writes nearcore’s max_block_production_delay',

@@ -286,7 +286,6 @@ export async function main(argv: readonly string[]): Promise<number> {
         home,
         logger,
         rpcAddr: values['rpc-addr'] ?? '127.0.0.1:3030',
-        blockTimeMs: 1000,
         sandbox: true,
       });
     }

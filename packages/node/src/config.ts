@@ -37,7 +37,9 @@ export interface NodeConfig {
 
 export const DEFAULT_CONFIG: NodeConfig = {
   rpcAddr: '127.0.0.1:3030',
-  blockTimeMs: 1000,
+  // nearcore's MIN_BLOCK_PRODUCTION_DELAY and MAX_BLOCK_PRODUCTION_DELAY: what `neard init` (and so
+  // near-sandbox's) writes for a local chain, and what a sandbox fast-forward moves time by.
+  blockTimeMs: 600,
   maxBlockProductionDelayMs: 2_000,
   archive: false,
   saveTrieChanges: null,
