@@ -2,7 +2,8 @@
 // nearlite's launcher standing in for the binary through its documented NEAR_SANDBOX_BIN_PATH. The
 // library runs `--version`, `--home H init --fast`, merges its accounts into genesis.json and its
 // settings (including nearcore's own `store` section) into config.json, then `--home H run
-// --rpc-addr … --network-addr …`, waits for GET /status and kills the process at tearDown.
+// --rpc-addr … --network-addr …`, waits for GET /status and kills the process at tearDown; its
+// dump() runs `--home H view-state dump-state --stream` on the running node.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,5 +55,14 @@ t.test("near-sandbox's Sandbox.start runs nearlite, with its accounts and settin
     String(10_000n * NEAR - 2n * NEAR + NEAR - TRANSFER_COST),
     'the default account paid one transfer',
   );
+  t.same(
+    r.dumpKeys,
+    ['config', 'genesis', 'nodeKey', 'validatorKey'],
+    'dump() read every file the state dump wrote',
+  );
+  t.equal(r.dumpedAlice, String(51n * NEAR - TRANSFER_COST), "dump(): the accounts' balances at the head");
+  t.equal(r.dumpedRoot, r.rootAmount);
+  t.ok((r.dumpedHeight as number) > 1, 'dump(): a genesis above the head');
+  t.equal(r.dumpedValidatorKey, 'test.near');
   t.ok(r.homeRemoved, 'tearDown stopped the node and removed its home');
 });

@@ -36,6 +36,8 @@ const aliceSigner = new Account('alice.sandbox', provider, new KeyPairSigner(ali
 await aliceSigner.transfer({ receiverId: DEFAULT_ACCOUNT_ID, amount: NEAR });
 const rootAccount = await provider.viewAccount({ accountId: DEFAULT_ACCOUNT_ID });
 const keyFile = existsSync(join(home, 'alice.sandbox.json'));
+const dump = await sandbox.dump();
+const dumped = (id) => dump.genesis.records.find((r) => r.Account?.account_id === id)?.Account.account.amount;
 await sandbox.tearDown();
 process.stdout.write(
   JSON.stringify({
@@ -47,6 +49,11 @@ process.stdout.write(
     maxDelay: config.consensus.max_block_production_delay,
     gcEpochs: config.gc_num_epochs_to_keep,
     keyFile,
+    dumpKeys: Object.keys(dump).sort(),
+    dumpedAlice: dumped('alice.sandbox'),
+    dumpedRoot: dumped(DEFAULT_ACCOUNT_ID),
+    dumpedHeight: dump.genesis.genesis_height,
+    dumpedValidatorKey: dump.validatorKey?.account_id,
     aliceAmount: String(aliceAccount.amount),
     rootAmount: String(rootAccount.amount),
   }),

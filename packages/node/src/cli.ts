@@ -40,6 +40,9 @@ Usage:
                 (--out DIR | --s3-bucket NAME [--s3-prefix P] [--s3-endpoint URL] [--s3-region R])
                                 write the kept final blocks of a stopped node in the NEAR Lake layout
   nearlite repair --home DIR    roll a damaged store back to its last whole block, saying what it drops
+  nearlite --home DIR view-state dump-state [--stream]
+                                nearcore's state dump: the head's state as the genesis of a new chain
+                                (DIR/output.json, or DIR/output/ with --stream); the node may be running
   nearlite --version
 `;
 
@@ -121,6 +124,27 @@ async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): P
   return untilSignal(opts.logger, () => node.stop());
 }
 
+/** `[--home DIR] view-state dump-state [--stream]`, nearcore's state dump; its other tools are not here. */
+async function viewState(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: { home: { type: 'string' }, stream: { type: 'boolean' }, sandbox: { type: 'boolean' } },
+    strict: false,
+  });
+  const [, tool, ...rest] = positionals;
+  const unknown = Object.keys(values).filter((k) => !['home', 'stream', 'sandbox'].includes(k));
+  if (tool !== 'dump-state' || rest.length > 0 || unknown.length > 0)
+    throw new UsageError(
+      "of nearcore's view-state tools only `dump-state [--stream]` is implemented; `nearlite inspect --home DIR …` reads a stopped node's store",
+    );
+  if (typeof values.home !== 'string') throw new UsageError('view-state needs --home DIR');
+  const { dumpState } = await import('./state_dump.js');
+  for (const file of await dumpState(values.home, { stream: values.stream === true }))
+    process.stdout.write(`wrote ${file}\n`);
+  return 0;
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === '--version' || argv[0] === 'version') {
     process.stdout.write(`${VERSION}\n`);
@@ -130,12 +154,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
-  // nearcore's state-viewer (near-sandbox's library runs `view-state dump-state --stream` for its
-  // dump()): said plainly, before its flags are taken for this command line's.
-  if (argv.includes('view-state'))
-    throw new UsageError(
-      "nearcore's view-state tools (dump-state and the others) are not implemented; `nearlite inspect --home DIR …` reads a stopped node's store",
-    );
+  // nearcore's state viewer has flags of its own: near-sandbox's library runs
+  // `--home DIR view-state dump-state --stream` for its dump().
+  if (argv.includes('view-state')) return viewState(argv);
   // near-workspaces runs `near-sandbox --home DIR init`: flags may come before the command.
   const { values, positionals } = parseArgs({
     args: [...argv],

@@ -40,10 +40,15 @@ t.test('the launchers run as commands, with their malloc settings', async (t) =>
 t.test('usage errors', async (t) => {
   await t.rejects(main(['bogus']), UsageError, 'an unknown command');
   await t.rejects(
-    main(['--home', '/nowhere', 'view-state', 'dump-state', '--stream']),
-    { name: 'UsageError', message: /view-state tools .* are not implemented/ },
-    "nearcore's state viewer, as near-sandbox's dump() runs it",
+    main(['--home', '/nowhere', 'view-state', 'apply-range']),
+    { name: 'UsageError', message: /only `dump-state \[--stream\]` is implemented/ },
+    "nearcore's other state-viewer tools",
   );
+  await t.rejects(main(['view-state', 'dump-state']), { name: 'UsageError', message: /--home/ });
+  await t.rejects(main(['--home', '/nowhere', 'view-state', 'dump-state']), {
+    name: 'StateDumpError',
+    message: /no genesis\.json/,
+  });
   await t.rejects(main(['run']), { name: 'UsageError', message: /--home/ }, 'run without a home');
   await t.rejects(main(['init']), { name: 'UsageError', message: /--home/ }, 'init without a home');
   await t.rejects(main(['inspect']), { name: 'UsageError', message: /--home/ });

@@ -1,0 +1,235 @@
+// `view-state dump-state`: nearcore's state dump (tools/state-viewer state_dump.rs), which
+// near-sandbox's library runs for its dump(). The state of every shard at the head becomes genesis
+// records, and the home's genesis the config of a chain that starts right above it: genesis height
+// head + 1, genesis time now, the epoch's validators with their stakes, the total supply the records
+// hold. A locked balance above what the account stakes as a validator is released, as nearcore's dump
+// releases it. With `stream`, `DIR/output/` gets genesis.json (naming records.json as its
+// records_file), records.json, config.json (its genesis_records_file set) and both key files;
+// without, `DIR/output.json` is the genesis with its records.
+//
+// The node may be running: LevelDB lets one process open a database, so the dump reads a snapshot of
+// it (its immutable tables linked, the rest copied), taken again if a flush or compaction changed the
+// files while it was taken.
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { ChainReader } from '@nearlite/chain';
+import {
+  type Account,
+  accessKeyView,
+  accountContract,
+  base58Encode,
+  decodeAccessKey,
+  decodeAccount,
+  decodeGasKeyNonce,
+  formatPublicKey,
+  stringifyJson,
+  toBase64,
+} from '@nearlite/primitives';
+import { parseTrieKey } from '@nearlite/trie';
+import { homePaths } from './home.js';
+
+export class StateDumpError extends Error {
+  override readonly name = 'StateDumpError';
+}
+
+/** LevelDB's own files that a reader of a copy must not take: the lock and the info logs. */
+const SKIPPED = /^(LOCK|LOG|LOG\.old)$/;
+const TABLE = /\.(ldb|sst)$/;
+
+function tables(dir: string): string {
+  return readdirSync(dir)
+    .filter((f) => TABLE.test(f))
+    .sort()
+    .join(',');
+}
+
+/** A consistent copy of the LevelDB at `dataDir` in `into`: the same table files before and after. */
+function snapshot(dataDir: string, into: string): void {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    rmSync(into, { recursive: true, force: true });
+    mkdirSync(into, { recursive: true });
+    const before = tables(dataDir);
+    const current = readFileSync(join(dataDir, 'CURRENT'), 'utf8');
+    try {
+      // The manifest and logs first, then the tables they name (a table is written whole before a
+      // manifest names it, and removed only after a later manifest record stops naming it).
+      const files = readdirSync(dataDir).filter((f) => !SKIPPED.test(f));
+      for (const f of files.filter((f) => !TABLE.test(f))) copyFileSync(join(dataDir, f), join(into, f));
+      for (const f of files.filter((f) => TABLE.test(f))) {
+        try {
+          linkSync(join(dataDir, f), join(into, f));
+        } catch {
+          copyFileSync(join(dataDir, f), join(into, f));
+        }
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    if (tables(dataDir) === before && readFileSync(join(dataDir, 'CURRENT'), 'utf8') === current) return;
+  }
+  throw new StateDumpError(`${dataDir} kept changing while it was copied; try again`);
+}
+
+type StateRecord = Record<string, unknown>;
+
+function accountRecord(accountId: string, a: Account): StateRecord {
+  const contract = accountContract(a);
+  return {
+    Account: {
+      account_id: accountId,
+      account: {
+        amount: a.amount.toString(),
+        locked: a.locked.toString(),
+        code_hash: base58Encode(a.codeHash),
+        storage_usage: Number(a.storageUsage),
+        version: a.v2 ? 'V2' : 'V1',
+        ...(contract.kind === 'Global' ? { global_contract_hash: base58Encode(contract.hash) } : {}),
+        ...(contract.kind === 'GlobalByAccount' ? { global_contract_account_id: contract.accountId } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * Every record of the state at the head, in key order per shard: accounts (their locked balance
+ * adjusted to `stakes`), access keys, gas-key nonces, contract code and contract data. Receipts in
+ * flight (postponed, delayed, received data) and global contract code have no genesis record here.
+ */
+function* records(reader: ChainReader, shardIds: readonly number[], stakes: Map<string, bigint>) {
+  for (const shardId of shardIds) {
+    for (const [key, value] of reader.shardState(shardId).iterPrefix(new Uint8Array(0))) {
+      const k = parseTrieKey(key);
+      switch (k.col) {
+        case 'account': {
+          const a = decodeAccount(value);
+          if (a.locked > 0n) {
+            const stake = stakes.get(k.accountId) ?? 0n;
+            yield accountRecord(
+              k.accountId,
+              a.locked > stake
+                ? { ...a, amount: a.amount + a.locked - stake, locked: stake }
+                : { ...a, locked: stake },
+            );
+          } else yield accountRecord(k.accountId, a);
+          break;
+        }
+        case 'access_key':
+          yield {
+            AccessKey: {
+              account_id: k.accountId,
+              public_key: formatPublicKey(k.publicKey),
+              access_key: accessKeyView(decodeAccessKey(value)),
+            },
+          };
+          break;
+        case 'gas_key_nonce':
+          yield {
+            GasKeyNonce: {
+              account_id: k.accountId,
+              public_key: formatPublicKey(k.publicKey),
+              index: k.index,
+              nonce: decodeGasKeyNonce(value),
+            },
+          };
+          break;
+        case 'contract_code':
+          yield { Contract: { account_id: k.accountId, code: toBase64(value) } };
+          break;
+        case 'contract_data':
+          yield { Data: { account_id: k.accountId, data_key: toBase64(k.key), value: toBase64(value) } };
+          break;
+        default:
+          break;
+      }
+    }
+  }
+}
+
+export interface StateDumpOptions {
+  /** Records in `records.json` beside the genesis, under `output/` (nearcore's `--stream`). */
+  readonly stream: boolean;
+}
+
+/** Dumps the state of the node at `home`; returns the files written. */
+export async function dumpState(home: string, o: StateDumpOptions): Promise<string[]> {
+  const p = homePaths(home);
+  if (!existsSync(p.genesis)) throw new StateDumpError(`no genesis.json in ${home}`);
+  if (!existsSync(join(p.data, 'CURRENT'))) throw new StateDumpError(`no database in ${p.data}`);
+  const scratch = mkdtempSync(join(tmpdir(), 'nearlite-dump-'));
+  try {
+    copyFileSync(p.genesis, join(scratch, 'genesis.json'));
+    snapshot(p.data, join(scratch, 'data'));
+    const reader = await ChainReader.open(scratch);
+    try {
+      return write(home, reader, o);
+    } finally {
+      await reader.close();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function write(home: string, reader: ChainReader, o: StateDumpOptions): string[] {
+  const head = reader.head();
+  if (!head) throw new StateDumpError('the store has no head block');
+  const p = homePaths(home);
+  const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as Record<string, unknown>;
+  const { records: _records, records_file: _file, ...config } = genesis;
+  // This chain's validators are its genesis validators in every epoch; what each stakes is what
+  // its account has locked at the head.
+  const validators = (config.validators as { account_id: string; public_key: string }[])
+    .map((v) => ({ ...v, amount: (reader.account(v.account_id)?.locked ?? 0n).toString() }))
+    .sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
+  const stakes = new Map(validators.map((v) => [v.account_id, BigInt(v.amount)]));
+  const all = [...records(reader, reader.layout.shardIds, stakes)];
+  let totalSupply = 0n;
+  for (const r of all) {
+    const a = (r.Account as { account: { amount: string; locked: string } } | undefined)?.account;
+    if (a) totalSupply += BigInt(a.amount) + BigInt(a.locked);
+  }
+  const out = {
+    ...config,
+    genesis_height: head.height + 1,
+    genesis_time: new Date().toISOString(),
+    validators,
+    total_supply: totalSupply.toString(),
+  };
+  if (!o.stream) {
+    const file = join(home, 'output.json');
+    writeFileSync(file, `${stringifyJson({ ...out, records: all })}\n`);
+    return [file];
+  }
+  const dir = join(home, 'output');
+  mkdirSync(dir, { recursive: true });
+  const recordsFile = join(dir, 'records.json');
+  writeFileSync(recordsFile, `${stringifyJson(all)}\n`);
+  const genesisFile = join(dir, 'genesis.json');
+  writeFileSync(genesisFile, `${stringifyJson({ ...out, records_file: recordsFile })}\n`);
+  const nodeConfig = existsSync(p.config) ? (JSON.parse(readFileSync(p.config, 'utf8')) as object) : {};
+  const configFile = join(dir, 'config.json');
+  writeFileSync(
+    configFile,
+    `${JSON.stringify({ ...nodeConfig, genesis_records_file: 'records.json' }, null, 2)}\n`,
+  );
+  const written = [genesisFile, recordsFile, configFile];
+  for (const key of [p.nodeKey, p.validatorKey]) {
+    if (!existsSync(key)) continue;
+    const to = join(dir, basename(key));
+    copyFileSync(key, to);
+    written.push(to);
+  }
+  return written;
+}

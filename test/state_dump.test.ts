@@ -1,0 +1,152 @@
+// `view-state dump-state`, nearcore's state dump, which near-sandbox's library runs for its dump():
+// taken from a running sandbox node, it holds every account, key, contract and contract value as
+// genesis records, and a node started from it answers as the one it was taken from.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KeyPair } from 'near-api-js';
+import t from 'tap';
+import { deployedAccount, localChain } from './helpers/chain.js';
+import { contract } from './helpers/contracts.js';
+import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+
+const NEAR = 10n ** 24n;
+
+type Rec = Record<string, Record<string, unknown>>;
+
+t.test('a running sandbox dumped, and a node started from the dump', async (t) => {
+  const c = await localChain(t, { sandbox: true, shards: 2 });
+  const hello = await deployedAccount(c, 'hello.test.near', contract('main.wasm'), 20n * NEAR);
+  await hello.callFunction({
+    contractId: 'hello.test.near',
+    methodName: 'setValue',
+    args: { value: 'kept' },
+  });
+  const fcKey = KeyPair.fromRandom('ed25519');
+  await hello.addFunctionCallAccessKey({
+    publicKey: fcKey.getPublicKey(),
+    contractId: 'hello.test.near',
+    methodNames: ['setValue'],
+    allowance: NEAR / 4n,
+  });
+  await c.root.createAccount({
+    newAccountId: 'zed.test.near',
+    publicKey: KeyPair.fromRandom('ed25519').getPublicKey(),
+    nearToTransfer: 3n * NEAR,
+  });
+  const final = async () =>
+    (await c.node.rpc<{ header: { height: number } }>('block', { finality: 'final' })).body.result!.header
+      .height;
+  const settled = await final();
+  await waitForHeight(c.node, settled + 3);
+
+  const r = cli(['--home', c.home, 'view-state', 'dump-state', '--stream']);
+  t.equal(r.status, 0, r.stderr);
+  const out = join(c.home, 'output');
+  for (const f of ['genesis.json', 'records.json', 'config.json', 'node_key.json', 'validator_key.json'])
+    t.match(r.stdout, f, `wrote ${f}`);
+  const genesis = JSON.parse(readFileSync(join(out, 'genesis.json'), 'utf8')) as Record<string, unknown>;
+  const records = JSON.parse(readFileSync(join(out, 'records.json'), 'utf8')) as Rec[];
+  const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')) as Record<string, unknown>;
+  t.equal(config.genesis_records_file, 'records.json');
+  t.equal(genesis.records_file, join(out, 'records.json'));
+  t.ok(
+    (genesis.genesis_height as number) > settled,
+    `genesis height ${genesis.genesis_height} above #${settled}`,
+  );
+  const original = JSON.parse(readFileSync(join(c.home, 'genesis.json'), 'utf8')) as Record<string, unknown>;
+  t.equal(genesis.chain_id, original.chain_id);
+  t.same(genesis.shard_layout, original.shard_layout);
+
+  const of = (kind: string, id: string) =>
+    records.filter((x) => x[kind]?.account_id === id).map((x) => x[kind]!);
+  const view = async (request_type: string, account_id: string, extra: object = {}) =>
+    (
+      await c.node.rpc<Record<string, unknown>>('query', {
+        request_type,
+        account_id,
+        finality: 'final',
+        ...extra,
+      })
+    ).body.result!;
+  let supply = 0n;
+  for (const id of ['test.near', 'hello.test.near', 'zed.test.near', 'near']) {
+    const [a] = of('Account', id) as { account: Record<string, unknown> }[];
+    const v = await view('view_account', id);
+    t.same(
+      a?.account,
+      {
+        amount: v.amount,
+        locked: v.locked,
+        code_hash: v.code_hash,
+        storage_usage: v.storage_usage,
+        version: 'V1',
+      },
+      `${id}'s account`,
+    );
+    const keys = (await view('view_access_key_list', id)).keys as {
+      public_key: string;
+      access_key: object;
+    }[];
+    t.same(
+      of('AccessKey', id)
+        .map((k) => [k.public_key, k.access_key])
+        .sort(),
+      keys.map((k) => [k.public_key, k.access_key]).sort(),
+      `${id}'s keys`,
+    );
+  }
+  for (const x of records)
+    if (x.Account) {
+      const a = x.Account.account as { amount: string; locked: string };
+      supply += BigInt(a.amount) + BigInt(a.locked);
+    }
+  t.equal(genesis.total_supply, supply.toString(), 'the total supply is what the accounts hold');
+  const [code] = of('Contract', 'hello.test.near') as { code: string }[];
+  t.equal(code?.code, Buffer.from(contract('main.wasm')).toString('base64'), 'the contract code');
+  const state = (await view('view_state', 'hello.test.near', { prefix_base64: '' })).values as {
+    key: string;
+    value: string;
+  }[];
+  t.same(
+    of('Data', 'hello.test.near').map((d) => ({ key: d.data_key, value: d.value })),
+    state.map((s) => ({ key: s.key, value: s.value })),
+    "the contract's state",
+  );
+
+  // A new home with the dump as its genesis (records merged in, as near-sandbox's library does).
+  const home = tempDir(t);
+  initHome(home);
+  writeFileSync(join(home, 'genesis.json'), JSON.stringify({ ...genesis, records_file: undefined, records }));
+  writeFileSync(join(home, 'validator_key.json'), readFileSync(join(out, 'validator_key.json')));
+  const next = await startNode(home, ['--block-time', '50', '--sandbox']);
+  t.teardown(() => next.stop());
+  await waitForHeight(next, (genesis.genesis_height as number) + 2);
+  for (const id of ['test.near', 'hello.test.near', 'zed.test.near']) {
+    const before = await view('view_account', id);
+    const after = (
+      await next.rpc<Record<string, unknown>>('query', {
+        request_type: 'view_account',
+        account_id: id,
+        finality: 'final',
+      })
+    ).body.result!;
+    t.same(
+      [after.amount, after.locked, after.code_hash, after.storage_usage],
+      [before.amount, before.locked, before.code_hash, before.storage_usage],
+      `${id} on the new chain`,
+    );
+  }
+  const value = await next.rpc<{ result: number[] }>('query', {
+    request_type: 'call_function',
+    account_id: 'hello.test.near',
+    method_name: 'getValue',
+    args_base64: Buffer.from('{}').toString('base64'),
+    finality: 'final',
+  });
+  t.equal(
+    Buffer.from(value.body.result!.result).toString(),
+    '"kept"',
+    'the contract runs on its dumped state',
+  );
+});
