@@ -4,25 +4,16 @@
 // settings (including nearcore's own `store` section) into config.json, then `--home H run
 // --rpc-addr … --network-addr …`, waits for GET /status and kills the process at tearDown; its
 // dump() runs `--home H view-state dump-state --stream` on the running node.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
+import { installOnce } from './helpers/npm_install.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const INSTALL = join(import.meta.dirname, '.near-sandbox-js');
 const VERSION = '0.3.4';
 
-function install(): void {
-  if (existsSync(join(INSTALL, 'node_modules', 'near-sandbox', 'package.json'))) return;
-  mkdirSync(INSTALL, { recursive: true });
-  writeFileSync(join(INSTALL, 'package.json'), '{"private":true}\n');
-  execFileSync(
-    'npm',
-    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `near-sandbox@${VERSION}`],
-    { cwd: INSTALL, stdio: 'ignore' },
-  );
-}
+const install = () => installOnce(INSTALL, 'near-sandbox', VERSION);
 
 const NEAR = 10n ** 24n;
 // A transfer between accounts of one shard burns action_receipt_creation and transfer, each sent

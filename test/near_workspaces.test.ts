@@ -1,28 +1,18 @@
 // near-workspaces from npm, with nearlite standing in for nearcore's sandbox binary through the two
 // documented variables: Worker.init, sub-accounts, a real contract deployed and called, views,
 // patchState of an account and of contract state, fastForward, two workers at once, clean teardown.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
 // @ts-expect-error plain ESM script shared with the CLI helper
 import { ensureContract } from '../scripts/fetch-contracts.mjs';
+import { installOnce } from './helpers/npm_install.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const INSTALL = join(import.meta.dirname, '.near-workspaces');
 const VERSION = '5.0.0';
 
-/** near-workspaces installed once into test/.near-workspaces, its near-sandbox download skipped. */
-function install(): void {
-  if (existsSync(join(INSTALL, 'node_modules', 'near-workspaces', 'package.json'))) return;
-  mkdirSync(INSTALL, { recursive: true });
-  writeFileSync(join(INSTALL, 'package.json'), '{"private":true}\n');
-  execFileSync(
-    'npm',
-    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `near-workspaces@${VERSION}`],
-    { cwd: INSTALL, stdio: 'ignore' },
-  );
-}
+const install = () => installOnce(INSTALL, 'near-workspaces', VERSION);
 
 /** Processes whose command line names `dir` (near-workspaces puts each sandbox's home there). */
 function processesUnder(dir: string): number {
