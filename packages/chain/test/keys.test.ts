@@ -2,7 +2,7 @@
 // library signs (libsodium where sodium-native loads, node:crypto otherwise).
 import { base58Encode, ed25519Verifier, sodium } from '@nearlite/primitives';
 import t from 'tap';
-import { signerFromKeyFile } from '../src/genesis/keys.js';
+import { keyFileFromTestSeed, signerFromKeyFile } from '../src/genesis/keys.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
 const VECTORS = [
@@ -38,3 +38,18 @@ t.test('RFC 8032 tests 1 and 2: the public key and the signature, from a 64- or 
     }
   }
 });
+
+t.test(
+  'nearcore\'s key from a test seed (init --test-seed): its signature.rs vector for seed "test"',
+  async (t) => {
+    const k = keyFileFromTestSeed('test.near', 'test');
+    t.equal(k.public_key, 'ed25519:DcA2MzgpJbrUATQLLceocVckhhAqrkingax4oJ9kZ847');
+    t.equal(
+      k.secret_key,
+      'ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3',
+    );
+    t.equal(k.account_id, 'test.near');
+    const long = keyFileFromTestSeed('a.near', 'x'.repeat(40));
+    t.same(long, keyFileFromTestSeed('a.near', 'x'.repeat(32)), 'a seed is cut to 32 bytes');
+  },
+);

@@ -18,6 +18,7 @@ const USAGE = `nearlite ${VERSION} — a NEAR-compatible node
 Usage:
   nearlite init --home DIR [--chain-id ID] [--shards N] [--epoch-length N] [--genesis FILE] [--account-id ID]
                 [--fast]        blocks every 120–500 ms and epochs of 60 blocks, as nearcore's init --fast
+                [--num-shards N] nearcore's name for --shards; [--test-seed SEED] the validator key from SEED
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
                 [--sandbox]     --sandbox serves sandbox_patch_state and sandbox_fast_forward
                 [--lake-out DIR|s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]]
@@ -165,6 +166,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       home: { type: 'string' },
       'chain-id': { type: 'string' },
       shards: { type: 'string' },
+      'num-shards': { type: 'string' },
+      'test-seed': { type: 'string' },
       'epoch-length': { type: 'string' },
       genesis: { type: 'string' },
       'account-id': { type: 'string' },
@@ -243,6 +246,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         home: values.home,
         ...(values['chain-id'] ? { chainId: values['chain-id'] } : {}),
         ...(values.shards ? { shards: intFlag(values.shards, 'shards')! } : {}),
+        ...(values['num-shards'] ? { shards: intFlag(values['num-shards'], 'num-shards')! } : {}),
+        ...(values['test-seed'] !== undefined ? { testSeed: values['test-seed'] } : {}),
         ...(values['epoch-length'] ? { epochLength: intFlag(values['epoch-length'], 'epoch-length')! } : {}),
         ...(values.genesis ? { genesisFile: values.genesis } : {}),
         ...(values['account-id'] ? { accountId: values['account-id'] } : {}),

@@ -2,7 +2,7 @@
 // node_key.json and the database under data/.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateKeyFile, type KeyFile, makeLocalnetGenesis } from '@nearlite/chain';
+import { generateKeyFile, type KeyFile, keyFileFromTestSeed, makeLocalnetGenesis } from '@nearlite/chain';
 import { PROTOCOL_VERSION } from '@nearlite/runtime';
 import { configFileJson, DEFAULT_CONFIG } from './config.js';
 
@@ -22,6 +22,8 @@ export interface InitOptions {
    * `epochLength` says otherwise.
    */
   readonly fast?: boolean;
+  /** nearcore's `init --test-seed`: the validator key made from this text (TESTING ONLY). */
+  readonly testSeed?: string;
 }
 
 /** nearcore's FAST_MIN_BLOCK_PRODUCTION_DELAY, FAST_MAX_BLOCK_PRODUCTION_DELAY and FAST_EPOCH_LENGTH. */
@@ -56,7 +58,8 @@ export function initHome(o: InitOptions): { created: string[] } {
   if (existsSync(p.validatorKey)) {
     validatorKey = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as KeyFile;
   } else {
-    validatorKey = generateKeyFile(accountId);
+    validatorKey =
+      o.testSeed === undefined ? generateKeyFile(accountId) : keyFileFromTestSeed(accountId, o.testSeed);
     writeFileSync(p.validatorKey, `${JSON.stringify(validatorKey, null, 2)}\n`, { mode: 0o600 });
     created.push(p.validatorKey);
   }

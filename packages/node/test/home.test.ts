@@ -1,7 +1,7 @@
 // `nearlite init`: the home laid out like nearcore's, existing files kept.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseGenesis } from '@nearlite/chain';
-import { homePaths, initHome, loadConfig } from '@nearlite/node';
+import { parseGenesis, shardLayoutFromView } from '@nearlite/chain';
+import { homePaths, initHome, loadConfig, main } from '@nearlite/node';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
@@ -53,4 +53,19 @@ t.test("init --fast: nearcore's fast localnet, blocks every 120–500 ms and epo
     10,
     'an epoch length given wins',
   );
+});
+
+t.test("init's nearcore flags: --num-shards, --test-seed", async (t) => {
+  const home = tempDir(t);
+  t.equal(await main(['init', '--home', home, '--num-shards', '3', '--test-seed', 'test', '--quiet']), 0);
+  const p = homePaths(home);
+  const genesis = parseGenesis(JSON.parse(readFileSync(p.genesis, 'utf8')));
+  const key = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as { public_key: string };
+  t.equal(
+    key.public_key,
+    'ed25519:DcA2MzgpJbrUATQLLceocVckhhAqrkingax4oJ9kZ847',
+    'nearcore\'s key for seed "test"',
+  );
+  t.equal(genesis.config.validators[0]?.publicKeyText, key.public_key);
+  t.equal(shardLayoutFromView(genesis.config.shardLayout).shardIds.length, 3);
 });

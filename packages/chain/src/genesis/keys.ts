@@ -43,7 +43,21 @@ function rawPublicKey(priv: KeyObject): Uint8Array {
 // job, which takes the same lock (seen hanging `init` for good). So keys are made from a random seed
 // and read back as DER, with neither a generation job nor a JWK involved.
 export function generateKeyFile(accountId: string): KeyFile {
-  const seed = new Uint8Array(randomBytes(32));
+  return keyFileOfSeed(accountId, new Uint8Array(randomBytes(32)));
+}
+
+/**
+ * nearcore's `InMemorySigner::from_seed` for ed25519 (`init --test-seed`): the seed text's bytes,
+ * cut to 32 or padded with spaces, are the secret key's seed.
+ */
+export function keyFileFromTestSeed(accountId: string, testSeed: string): KeyFile {
+  const bytes = new TextEncoder().encode(testSeed).subarray(0, 32);
+  const seed = new Uint8Array(32).fill(0x20);
+  seed.set(bytes);
+  return keyFileOfSeed(accountId, seed);
+}
+
+function keyFileOfSeed(accountId: string, seed: Uint8Array): KeyFile {
   const pub = rawPublicKey(privateKeyFromSeed(seed));
   const sk = new Uint8Array(64);
   sk.set(seed);
