@@ -36,6 +36,11 @@ const aliceSigner = new Account('alice.sandbox', provider, new KeyPairSigner(ali
 await aliceSigner.transfer({ receiverId: DEFAULT_ACCOUNT_ID, amount: NEAR });
 const rootAccount = await provider.viewAccount({ accountId: DEFAULT_ACCOUNT_ID });
 const keyFile = existsSync(join(home, 'alice.sandbox.json'));
+// Refund receipts may still be in flight when a transfer answers (EXECUTED_OPTIMISTIC waits for the
+// others): three more blocks, and the state the dump reads is settled.
+const heightNow = async () => (await provider.viewBlock({ finality: 'optimistic' })).header.height;
+const settledAt = (await heightNow()) + 3;
+while ((await heightNow()) < settledAt) await new Promise((r) => setTimeout(r, 50));
 const dump = await sandbox.dump();
 const dumped = (id) => dump.genesis.records.find((r) => r.Account?.account_id === id)?.Account.account.amount;
 await sandbox.tearDown();
