@@ -3,8 +3,9 @@
 // genesis records, and a node started from it answers as the one it was taken from.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KeyPair } from 'near-api-js';
+import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
+import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { contract } from './helpers/contracts.js';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
@@ -148,5 +149,37 @@ t.test('a running sandbox dumped, and a node started from the dump', async (t) =
     Buffer.from(value.body.result!.result).toString(),
     '"kept"',
     'the contract runs on its dumped state',
+  );
+});
+
+t.test('a yield waiting for its resume has no genesis record: the dump says it left it out', async (t) => {
+  const c = await localChain(t, { sandbox: true });
+  const kp = KeyPair.fromRandom('ed25519');
+  await c.root.createAccount({
+    newAccountId: 'oracle.test.near',
+    publicKey: kp.getPublicKey(),
+    nearToTransfer: 20n * NEAR,
+  });
+  await new Account('oracle.test.near', c.provider, new KeyPairSigner(kp)).deployContract(
+    await compileContract('oracle'),
+  );
+  await c.root.callFunctionRaw({
+    contractId: 'oracle.test.near',
+    methodName: 'request',
+    args: {},
+    gas: 100n * 10n ** 12n,
+    waitUntil: 'INCLUDED_FINAL',
+  });
+  const quiet = cli(['--home', c.home, 'view-state', 'dump-state']);
+  t.equal(quiet.status, 0, quiet.stderr);
+  t.match(quiet.stdout, /wrote .*output\.json/, 'without --stream: output.json');
+  t.match(
+    quiet.stderr,
+    /^[1-9]\d* receipts in flight \(or data waiting for one\) have no genesis record here and were left out$/m,
+  );
+  const dumped = JSON.parse(readFileSync(join(c.home, 'output.json'), 'utf8')) as { records: Rec[] };
+  t.ok(
+    dumped.records.some((r) => r.Contract?.account_id === 'oracle.test.near'),
+    'the rest of the state is there',
   );
 });

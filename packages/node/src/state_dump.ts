@@ -107,7 +107,14 @@ function accountRecord(accountId: string, a: Account): StateRecord {
  * adjusted to `stakes`), access keys, gas-key nonces, contract code and contract data. Receipts in
  * flight (postponed, delayed, received data) and global contract code have no genesis record here.
  */
-function* records(reader: ChainReader, shardIds: readonly number[], stakes: Map<string, bigint>) {
+const IN_FLIGHT = new Set(['postponed_receipt', 'delayed_receipt', 'received_data', 'promise_yield_receipt']);
+
+function* records(
+  reader: ChainReader,
+  shardIds: readonly number[],
+  stakes: Map<string, bigint>,
+  leftOut: { receipts: number },
+) {
   for (const shardId of shardIds) {
     for (const [key, value] of reader.shardState(shardId).iterPrefix(new Uint8Array(0))) {
       const k = parseTrieKey(key);
@@ -151,6 +158,7 @@ function* records(reader: ChainReader, shardIds: readonly number[], stakes: Map<
           yield { Data: { account_id: k.accountId, data_key: toBase64(k.key), value: toBase64(value) } };
           break;
         default:
+          if (IN_FLIGHT.has(k.col)) leftOut.receipts++;
           break;
       }
     }
@@ -163,7 +171,13 @@ export interface StateDumpOptions {
 }
 
 /** Dumps the state of the node at `home`; returns the files written. */
-export async function dumpState(home: string, o: StateDumpOptions): Promise<string[]> {
+export interface StateDump {
+  readonly files: string[];
+  /** Receipts in flight and data waiting for them, which have no record here. */
+  readonly receiptsLeftOut: number;
+}
+
+export async function dumpState(home: string, o: StateDumpOptions): Promise<StateDump> {
   const p = homePaths(home);
   if (!existsSync(p.genesis)) throw new StateDumpError(`no genesis.json in ${home}`);
   if (!existsSync(join(p.data, 'CURRENT'))) throw new StateDumpError(`no database in ${p.data}`);
@@ -182,7 +196,7 @@ export async function dumpState(home: string, o: StateDumpOptions): Promise<stri
   }
 }
 
-function write(home: string, reader: ChainReader, o: StateDumpOptions): string[] {
+function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDump {
   const head = reader.head();
   if (!head) throw new StateDumpError('the store has no head block');
   const p = homePaths(home);
@@ -194,7 +208,8 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): string[]
     .map((v) => ({ ...v, amount: (reader.account(v.account_id)?.locked ?? 0n).toString() }))
     .sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
   const stakes = new Map(validators.map((v) => [v.account_id, BigInt(v.amount)]));
-  const all = [...records(reader, reader.layout.shardIds, stakes)];
+  const leftOut = { receipts: 0 };
+  const all = [...records(reader, reader.layout.shardIds, stakes, leftOut)];
   let totalSupply = 0n;
   for (const r of all) {
     const a = (r.Account as { account: { amount: string; locked: string } } | undefined)?.account;
@@ -210,7 +225,7 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): string[]
   if (!o.stream) {
     const file = join(home, 'output.json');
     writeFileSync(file, `${stringifyJson({ ...out, records: all })}\n`);
-    return [file];
+    return { files: [file], receiptsLeftOut: leftOut.receipts };
   }
   const dir = join(home, 'output');
   mkdirSync(dir, { recursive: true });
@@ -231,5 +246,5 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): string[]
     copyFileSync(key, to);
     written.push(to);
   }
-  return written;
+  return { files: written, receiptsLeftOut: leftOut.receipts };
 }
