@@ -37,6 +37,9 @@ export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
   if (raw === undefined || raw === null) return LEVELDB_STORE;
   const o = raw as Record<string, unknown>;
   if (typeof o !== 'object' || Array.isArray(o)) throw new ConfigError(`${path}: store must be an object`);
+  // PostgreSQL settings without their kind are a mistake, not nearcore's section.
+  if (o.kind === undefined && (o.meta_url !== undefined || o.shard_urls !== undefined))
+    throw new ConfigError(`${path}: store.meta_url and store.shard_urls need store.kind 'postgres'`);
   if (o.kind === 'leveldb' || o.kind === undefined) {
     if (o.compression === undefined) return LEVELDB_STORE;
     if (typeof o.compression !== 'boolean')

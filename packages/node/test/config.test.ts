@@ -72,6 +72,15 @@ t.test("nearcore's own store section (no kind) is the node's LevelDB", async (t)
     JSON.stringify({ store: { path: 'data', max_open_files: 10000, col_cache_sizes: {} } }),
   );
   t.same(loadConfig(path).store, { kind: 'leveldb', compression: false });
+  writeFileSync(
+    path,
+    JSON.stringify({ store: { meta_url: 'postgres://h/meta', shard_urls: { 0: 'postgres://h/s0' } } }),
+  );
+  t.throws(
+    () => loadConfig(path),
+    { message: /need store\.kind 'postgres'/ },
+    'PostgreSQL settings without their kind',
+  );
   writeFileSync(path, JSON.stringify({ store: { kind: 'rocksdb' } }));
   t.throws(() => loadConfig(path), { message: /store\.kind must be 'leveldb' or 'postgres'/ });
 });
