@@ -126,13 +126,20 @@ async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): P
 }
 
 /** `[--home DIR] view-state dump-state [--stream]`, nearcore's state dump; its other tools are not here. */
-async function viewState(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+function viewStateArgs(argv: readonly string[]) {
+  const parsed = parseArgs({
     args: [...argv],
     allowPositionals: true,
     options: { home: { type: 'string' }, stream: { type: 'boolean' }, sandbox: { type: 'boolean' } },
     strict: false,
   });
+  return parsed.positionals[0] === 'view-state' ? parsed : null;
+}
+
+async function viewState({
+  values,
+  positionals,
+}: NonNullable<ReturnType<typeof viewStateArgs>>): Promise<number> {
   const [, tool, ...rest] = positionals;
   const unknown = Object.keys(values).filter((k) => !['home', 'stream', 'sandbox'].includes(k));
   if (tool !== 'dump-state' || rest.length > 0 || unknown.length > 0)
@@ -161,7 +168,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   // nearcore's state viewer has flags of its own: near-sandbox's library runs
   // `--home DIR view-state dump-state --stream` for its dump().
-  if (argv.includes('view-state')) return viewState(argv);
+  const viewStateCommand = viewStateArgs(argv);
+  if (viewStateCommand) return viewState(viewStateCommand);
   // near-workspaces runs `near-sandbox --home DIR init`: flags may come before the command.
   const { values, positionals } = parseArgs({
     args: [...argv],

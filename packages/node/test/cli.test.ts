@@ -45,6 +45,11 @@ t.test('usage errors', async (t) => {
     "nearcore's other state-viewer tools",
   );
   await t.rejects(main(['view-state', 'dump-state']), { name: 'UsageError', message: /--home/ });
+  await t.rejects(
+    main(['run', '--home', 'view-state', '--bogus-flag']),
+    { name: 'TypeError', message: /--bogus-flag/ },
+    'a home named view-state is a home, not the command',
+  );
   await t.rejects(main(['--home', '/nowhere', 'view-state', 'dump-state']), {
     name: 'StateDumpError',
     message: /no genesis\.json/,
