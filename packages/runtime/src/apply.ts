@@ -20,18 +20,17 @@ import type { TrieUpdate } from '@nearlite/trie';
 import type { PromiseResult } from '@nearlite/vm';
 import { runBandwidthScheduler, type ShardCongestion } from './bandwidth_scheduler.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import {
-  type CongestionInfo,
-  DEFAULT_CONGESTION_INFO,
-  finalizeAllowedShard,
-  processTxLimit,
-  shardRejectsTransactions,
-} from './congestion_control.js';
+import { type CongestionInfo, DEFAULT_CONGESTION_INFO, finalizeAllowedShard } from './congestion_control.js';
 import { DelayedReceiptQueue } from './delayed_receipts.js';
 import type { FunctionCallRunner } from './function_call.js';
 import { applyGlobalContractDistribution } from './global_contracts.js';
 import { type ExecutionOutcome, encodeOutcome, outcomeHashes } from './outcome.js';
 import { applyDataReceipt, applyPromiseResume, postponeIfWaiting } from './postponed.js';
+import {
+  type PreparedTransactions,
+  type PrepareLimits,
+  prepareTransactions,
+} from './prepare_transactions.js';
 import { setPromiseYieldReceipt } from './promise_yield.js';
 import { type ExecContext, executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
 import { specReceipt } from './receipt_spec.js';
@@ -115,35 +114,6 @@ export interface ApplyResult {
   delayedReceipts: number;
   /** The shard's congestion info after this chunk, for the next chunk's header. */
   congestionInfo: CongestionInfo;
-}
-
-/** What stops prepare_transactions taking more candidates, besides their running out. */
-export interface PrepareLimits {
-  /** Bytes of the taken transactions together (combined_transactions_size_limit); absent: none. */
-  readonly sizeLimit?: number;
-  /**
-   * The congestion info of each shard's chunk in the previous block (nearcore's
-   * block_congestion_info; this chain misses no chunks, so none counts missed chunks). It sets the
-   * chunk's transaction gas limit and refuses transactions to congested shards; absent: neither.
-   */
-  readonly congestion?: {
-    readonly shardId: number;
-    readonly shards: ReadonlyMap<number, CongestionInfo>;
-    readonly accountShard: (accountId: string) => number;
-  };
-  /**
-   * Per candidate, the (signer, key) group it belongs to, the candidates being in the pool's round
-   * robin. As nearcore's pool iterator, each group's turn goes on to its next transaction when one
-   * is rejected, until one is taken; absent: every candidate a group of its own.
-   */
-  readonly groups?: readonly string[];
-}
-
-export interface PreparedTransactions {
-  readonly accepted: number[];
-  readonly rejected: { index: number; error: unknown }[];
-  /** Candidates not looked at because a limit was reached: they wait for a later chunk. */
-  readonly untaken: number[];
 }
 
 export interface RuntimeOptions {
@@ -245,17 +215,7 @@ export class Runtime {
     return res;
   }
 
-  /**
-   * nearcore's prepare_transactions: checks the chunk's candidate transactions against the state as
-   * they would leave it, so a transaction made invalid by an earlier one (a reused nonce, a spent
-   * balance) is left out of the chunk instead of failing in it. The candidates go group by group
-   * (`limits.groups`), each turn taking one transaction of its group. Candidates stop being taken
-   * once the gas burnt converting the taken ones reaches `limits.gasLimit` (the transaction that
-   * crosses it is still in), before one whose bytes would take the total past
-   * `limits.sizeLimit`, or once the checks so far have recorded more of the state than
-   * new_transactions_validation_state_size_soft_limit (when `state` records: the transaction that
-   * crosses it is still in); those left are `untaken`, for a later chunk.
-   */
+  /** nearcore's prepare_transactions with this runtime's config (`prepare_transactions.ts`). */
   prepareTransactions(
     state: TrieUpdate,
     transactions: readonly Uint8Array[],
@@ -265,94 +225,15 @@ export class Runtime {
     signatureVerdicts?: readonly (boolean | undefined)[],
     limits: PrepareLimits = {},
   ): PreparedTransactions {
-    const accepted: number[] = [];
-    const rejected: { index: number; error: unknown }[] = [];
-    const congestion = limits.congestion;
-    const cc = congestion ? this.o.config.congestionControl : null;
-    const gasLimit =
-      congestion && cc
-        ? processTxLimit(congestion.shards.get(congestion.shardId) ?? DEFAULT_CONGESTION_INFO, cc)
-        : null;
-    const sizeLimit = limits.sizeLimit ?? Number.POSITIVE_INFINITY;
-    const stateLimit = this.o.config.newTransactionsValidationStateSizeSoftLimit;
-    let totalGasBurnt = 0n;
-    let totalSize = 0;
-    const queues = candidateGroups(transactions.length, limits.groups);
-    const next = new Array<number>(queues.length).fill(0);
-    // Group turns round robin; a group with candidates left after its turn goes to the back.
-    const turns = queues.map((_, g) => g);
-    turnsLoop: for (let t = 0; t < turns.length; t++) {
-      if (gasLimit !== null && totalGasBurnt >= gasLimit) break;
-      // What the signers' accounts and keys read so far would add to the chunk's state witness.
-      if (state.recordedStorageSize() > stateLimit) break;
-      const g = turns[t]!;
-      const queue = queues[g]!;
-      while (next[g]! < queue.length) {
-        const index = queue[next[g]!]!;
-        const bytes = transactions[index]!;
-        if (totalSize + bytes.length > sizeLimit) break turnsLoop;
-        next[g]!++;
-        const verdict = this.checkCandidate(
-          state,
-          bytes,
-          gasPrice,
-          blockHeight,
-          signatureVerdicts?.[index],
-          limits,
-        );
-        if (verdict.ok) {
-          accepted.push(index);
-          totalGasBurnt += verdict.gasBurnt;
-          totalSize += bytes.length;
-          break;
-        }
-        rejected.push({ index, error: verdict.error });
-      }
-      if (next[g]! < queue.length) turns.push(g);
-    }
-    const untaken: number[] = [];
-    queues.forEach((queue, g) => {
-      for (let i = next[g]!; i < queue.length; i++) untaken.push(queue[i]!);
-    });
-    untaken.sort((a, b) => a - b);
-    return { accepted, rejected, untaken };
-  }
-
-  /** One candidate against the state as the candidates taken before it leave it; taken, it stays applied. */
-  private checkCandidate(
-    state: TrieUpdate,
-    bytes: Uint8Array,
-    gasPrice: bigint,
-    blockHeight: number,
-    signatureVerdict: boolean | undefined,
-    limits: PrepareLimits,
-  ): { ok: true; gasBurnt: bigint } | { ok: false; error: unknown } {
-    let stx: ReturnType<typeof decodeSignedTransaction>;
-    try {
-      stx = decodeSignedTransaction(bytes);
-    } catch (err) {
-      return { ok: false, error: (err as Error).message };
-    }
-    // A transaction to a congested shard is dropped before it is checked against the state.
-    const congestion = limits.congestion;
-    const cc = this.o.config.congestionControl;
-    if (congestion && cc) {
-      const shard = congestion.accountShard(stx.transaction.receiverId);
-      const info = congestion.shards.get(shard);
-      const congested = info ? shardRejectsTransactions(info, 0, cc, shard) : null;
-      if (congested !== null) return { ok: false, error: congested };
-    }
-    const v = verifyTransaction(state, stx, this.o.config, gasPrice, {
+    return prepareTransactions(
+      this.o.config,
+      state,
+      transactions,
+      gasPrice,
       blockHeight,
-      charge: true,
-      ...(signatureVerdict === undefined ? {} : { signatureVerdict }),
-    });
-    if (!v.ok) {
-      state.rollback();
-      return { ok: false, error: v.error };
-    }
-    state.commit({ type: 'not_writable_to_disk' });
-    return { ok: true, gasBurnt: v.cost.gasBurnt };
+      signatureVerdicts,
+      limits,
+    );
   }
 
   /** `incomingBytes`: the receipt is one of the chunk's incoming ones, and these are its bytes. */
@@ -585,22 +466,4 @@ function isInstantReceipt(r: Receipt): boolean {
   if (ar.kind !== 'Action') return false;
   if (ar.isPromiseYield) return true;
   return ar.actions.length === 1 && ar.actions[0]!.type === 'DeleteAccount' && ar.inputDataIds.length === 0;
-}
-
-/** The candidates' indices per group, the groups in the order they first come. */
-function candidateGroups(count: number, groups: readonly string[] | undefined): number[][] {
-  if (!groups) return Array.from({ length: count }, (_, i) => [i]);
-  const byKey = new Map<string, number[]>();
-  const out: number[][] = [];
-  for (let i = 0; i < count; i++) {
-    const key = groups[i]!;
-    let queue = byKey.get(key);
-    if (!queue) {
-      queue = [];
-      byKey.set(key, queue);
-      out.push(queue);
-    }
-    queue.push(i);
-  }
-  return out;
 }

@@ -14,6 +14,7 @@ export {
   resolveContract,
 } from './global_contracts.js';
 export * from './outcome.js';
+export type { PreparedTransactions, PrepareLimits } from './prepare_transactions.js';
 export { type NewReceipt, RuntimeExt } from './receipt_builder.js';
 export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';
 export { storageShortfall, ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT } from './state.js';
