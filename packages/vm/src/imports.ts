@@ -303,10 +303,21 @@ export const SANDBOX_IMPORT_TABLE: Readonly<Record<string, HostFunctionDef>> = {
   sandbox_debug_log: def(2, null, sandbox.sandbox_debug_log),
 };
 
-const SANDBOX_HOST_FUNCTIONS: Readonly<Record<string, WebAssembly.ImportValue>> = Object.freeze({
-  ...HOST_FUNCTIONS,
-  ...Object.fromEntries(Object.entries(SANDBOX_IMPORT_TABLE).map(([name, d]) => [name, hostFunction(d)])),
-});
+/** A set of host functions a thread offers: their definitions, and the functions made from them. */
+interface Offer {
+  readonly table: Readonly<Record<string, HostFunctionDef>>;
+  readonly functions: Readonly<Record<string, WebAssembly.ImportValue>>;
+}
+
+const PROTOCOL_OFFER: Offer = { table: IMPORT_TABLE, functions: HOST_FUNCTIONS };
+const SANDBOX_OFFER: Offer = {
+  table: Object.freeze({ ...IMPORT_TABLE, ...SANDBOX_IMPORT_TABLE }),
+  functions: Object.freeze({
+    ...HOST_FUNCTIONS,
+    ...Object.fromEntries(Object.entries(SANDBOX_IMPORT_TABLE).map(([name, d]) => [name, hostFunction(d)])),
+  }),
+};
+let offer = PROTOCOL_OFFER;
 
 /**
  * Offers the sandbox's host functions to the contracts this thread instantiates from now on, their
@@ -314,22 +325,17 @@ const SANDBOX_HOST_FUNCTIONS: Readonly<Record<string, WebAssembly.ImportValue>> 
  */
 export function offerSandboxHostFunctions(log: ((message: string) => void) | null): void {
   sandbox.setSandboxDebugLog(log);
+  offer = log ? SANDBOX_OFFER : PROTOCOL_OFFER;
 }
 
 /** The host functions contracts link against on this thread: the protocol's, and the sandbox's if offered. */
 export function offeredImportTable(): Readonly<Record<string, HostFunctionDef>> {
-  return sandbox.sandboxDebugLogOffered() ? SANDBOX_OFFERED_TABLE : IMPORT_TABLE;
+  return offer.table;
 }
-
-const SANDBOX_OFFERED_TABLE: Readonly<Record<string, HostFunctionDef>> = Object.freeze({
-  ...IMPORT_TABLE,
-  ...SANDBOX_IMPORT_TABLE,
-});
 
 /** The `env` object for instantiation: the shared host functions, plus this call's memory. */
 export function buildImports(memory: WebAssembly.Memory): Record<string, WebAssembly.ImportValue> {
-  const shared = sandbox.sandboxDebugLogOffered() ? SANDBOX_HOST_FUNCTIONS : HOST_FUNCTIONS;
-  const env = Object.create(shared) as Record<string, WebAssembly.ImportValue>;
+  const env = Object.create(offer.functions) as Record<string, WebAssembly.ImportValue>;
   env.memory = memory;
   return env;
 }

@@ -6,15 +6,11 @@ import type { VMLogic } from '../logic.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Where this thread's sandbox debug messages go; null: the function is not offered. */
+/** Where this thread's sandbox debug messages go (`offerSandboxHostFunctions` sets it). */
 let sink: ((message: string) => void) | null = null;
 
 export function setSandboxDebugLog(to: ((message: string) => void) | null): void {
   sink = to;
-}
-
-export function sandboxDebugLogOffered(): boolean {
-  return sink !== null;
 }
 
 export function sandbox_debug_log(l: VMLogic, len: bigint, ptr: bigint): void {
