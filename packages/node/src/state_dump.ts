@@ -102,34 +102,33 @@ function accountRecord(accountId: string, a: Account): StateRecord {
   };
 }
 
+/** Trie rows of receipts in flight, and of data waiting for one. */
+const IN_FLIGHT = new Set(['postponed_receipt', 'delayed_receipt', 'received_data', 'promise_yield_receipt']);
+
 /**
  * Every record of the state at the head, in key order per shard: accounts (their locked balance
  * adjusted to `stakes`), access keys, gas-key nonces, contract code and contract data. Receipts in
- * flight (postponed, delayed, received data) and global contract code have no genesis record here.
+ * flight (postponed, delayed, received data) and global contract code have no genesis record here;
+ * `tally` counts the receipts left out and the supply the accounts hold.
  */
-const IN_FLIGHT = new Set(['postponed_receipt', 'delayed_receipt', 'received_data', 'promise_yield_receipt']);
-
 function* records(
   reader: ChainReader,
   shardIds: readonly number[],
   stakes: Map<string, bigint>,
-  leftOut: { receipts: number },
+  tally: { receipts: number; supply: bigint },
 ) {
   for (const shardId of shardIds) {
     for (const [key, value] of reader.shardState(shardId).iterPrefix(new Uint8Array(0))) {
       const k = parseTrieKey(key);
       switch (k.col) {
         case 'account': {
-          const a = decodeAccount(value);
+          let a = decodeAccount(value);
           if (a.locked > 0n) {
             const stake = stakes.get(k.accountId) ?? 0n;
-            yield accountRecord(
-              k.accountId,
-              a.locked > stake
-                ? { ...a, amount: a.amount + a.locked - stake, locked: stake }
-                : { ...a, locked: stake },
-            );
-          } else yield accountRecord(k.accountId, a);
+            a = { ...a, amount: a.locked > stake ? a.amount + a.locked - stake : a.amount, locked: stake };
+          }
+          tally.supply += a.amount + a.locked;
+          yield accountRecord(k.accountId, a);
           break;
         }
         case 'access_key':
@@ -158,7 +157,7 @@ function* records(
           yield { Data: { account_id: k.accountId, data_key: toBase64(k.key), value: toBase64(value) } };
           break;
         default:
-          if (IN_FLIGHT.has(k.col)) leftOut.receipts++;
+          if (IN_FLIGHT.has(k.col)) tally.receipts++;
           break;
       }
     }
@@ -208,24 +207,20 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
     .map((v) => ({ ...v, amount: (reader.account(v.account_id)?.locked ?? 0n).toString() }))
     .sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
   const stakes = new Map(validators.map((v) => [v.account_id, BigInt(v.amount)]));
-  const leftOut = { receipts: 0 };
-  const all = [...records(reader, reader.layout.shardIds, stakes, leftOut)];
-  let totalSupply = 0n;
-  for (const r of all) {
-    const a = (r.Account as { account: { amount: string; locked: string } } | undefined)?.account;
-    if (a) totalSupply += BigInt(a.amount) + BigInt(a.locked);
-  }
+  // What the records hold of the total supply, and the receipts they leave out.
+  const tally = { receipts: 0, supply: 0n };
+  const all = [...records(reader, reader.layout.shardIds, stakes, tally)];
   const out = {
     ...config,
     genesis_height: head.height + 1,
     genesis_time: new Date().toISOString(),
     validators,
-    total_supply: totalSupply.toString(),
+    total_supply: tally.supply.toString(),
   };
   if (!o.stream) {
     const file = join(home, 'output.json');
     writeFileSync(file, `${stringifyJson({ ...out, records: all })}\n`);
-    return { files: [file], receiptsLeftOut: leftOut.receipts };
+    return { files: [file], receiptsLeftOut: tally.receipts };
   }
   const dir = join(home, 'output');
   mkdirSync(dir, { recursive: true });
@@ -246,5 +241,5 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
     copyFileSync(key, to);
     written.push(to);
   }
-  return { files: written, receiptsLeftOut: leftOut.receipts };
+  return { files: written, receiptsLeftOut: tally.receipts };
 }
