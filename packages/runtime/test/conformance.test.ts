@@ -11,18 +11,20 @@ import {
   txCost,
   viewCall,
 } from '@nearlite/runtime';
-import {
-  applyChanges,
-  EMPTY_ROOT,
-  MemoryTrieStorage,
-  Trie,
-  TrieUpdate,
-  trieKeyContractCode,
-  trieKeyContractData,
-} from '@nearlite/trie';
+import { TrieUpdate, trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
 import { runFunction } from '@nearlite/vm';
 import t from 'tap';
-import { config, GAS_PRICE, keyFromSeed, NEAR, selfCallContext, signTx, TestChain, wat } from './helpers.js';
+import {
+  config,
+  GAS_PRICE,
+  keyFromSeed,
+  NEAR,
+  selfCallContext,
+  signTx,
+  TestChain,
+  trieOf,
+  wat,
+} from './helpers.js';
 import {
   ACCOUNT_CREATION_CHARGE,
   ext,
@@ -332,13 +334,10 @@ const KEY_C = 1;
 const KEY_Z = 2;
 
 function storageState(oldLen: number): TrieUpdate {
-  const storage = new MemoryTrieStorage();
-  const changes = applyChanges(storage, EMPTY_ROOT, [
+  const trie = trieOf([
     { key: trieKeyContractData('alice.near', utf8('a')), value: new Uint8Array(oldLen).fill(1) },
     { key: trieKeyContractData('alice.near', utf8('b')), value: new Uint8Array(3) },
   ]);
-  for (const i of changes.insertions) storage.put(i.hash, i.bytes);
-  const trie = new Trie(storage, changes.newRoot);
   return new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k) => trie.touchedNodes(k) });
 }
 

@@ -29,6 +29,7 @@ import {
   VmFunctionCallRunner,
 } from '@nearlite/runtime';
 import {
+  applyChanges,
   EMPTY_ROOT,
   MemoryTrieStorage,
   Trie,
@@ -265,4 +266,12 @@ export function selfCallContext(accountId: string): VMContext {
     view_config: null,
     output_data_receivers: [],
   };
+}
+
+/** A trie on memory storage holding `changes` written from the empty root. */
+export function trieOf(changes: readonly { key: Uint8Array; value: Uint8Array }[]): Trie {
+  const storage = new MemoryTrieStorage();
+  const ch = applyChanges(storage, EMPTY_ROOT, changes);
+  for (const ins of ch.insertions) storage.put(ins.hash, ins.bytes);
+  return new Trie(storage, ch.newRoot);
 }

@@ -6,24 +6,15 @@
 // it where one that went on to the next key would not.
 import { encodeAccessKey, encodeAccount } from '@nearlite/primitives';
 import { Runtime } from '@nearlite/runtime';
-import {
-  applyChanges,
-  EMPTY_ROOT,
-  MemoryTrieStorage,
-  Trie,
-  TrieUpdate,
-  trieKeyAccessKey,
-  trieKeyAccount,
-} from '@nearlite/trie';
+import { type Trie, TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
-import { config, GAS_PRICE, keyFromSeed, NEAR, signTx } from './helpers.js';
+import { config, GAS_PRICE, keyFromSeed, NEAR, signTx, trieOf } from './helpers.js';
 
 const keyA = keyFromSeed(21);
 const keyB = keyFromSeed(22);
 
 /** alice.near with two full-access keys, both at nonce 5. */
 function state(): Trie {
-  const storage = new MemoryTrieStorage();
   const account = { amount: 100n * NEAR, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 300n };
   const changes = [{ key: trieKeyAccount('alice.near'), value: encodeAccount(account) }];
   for (const k of [keyA, keyB])
@@ -31,9 +22,7 @@ function state(): Trie {
       key: trieKeyAccessKey('alice.near', k.publicKey),
       value: encodeAccessKey({ nonce: 5n, permission: { kind: 'FullAccess' } }),
     });
-  const ch = applyChanges(storage, EMPTY_ROOT, changes);
-  for (const ins of ch.insertions) storage.put(ins.hash, ins.bytes);
-  return new Trie(storage, ch.newRoot);
+  return trieOf(changes);
 }
 
 const transfer = (key: typeof keyA, nonce: bigint) =>

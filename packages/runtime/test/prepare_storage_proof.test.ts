@@ -5,26 +5,16 @@
 // (its nodes on each signer's paths, deduplicated, and the values read), not from the recorder.
 import { encodeAccessKey, encodeAccount } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
-import {
-  applyChanges,
-  EMPTY_ROOT,
-  MemoryTrieStorage,
-  Trie,
-  TrieRecorder,
-  TrieUpdate,
-  trieKeyAccessKey,
-  trieKeyAccount,
-} from '@nearlite/trie';
+import { type Trie, TrieRecorder, TrieUpdate, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
 import { ProvenBytes } from '../../../test/helpers/proven_bytes.js';
-import { config, GAS_PRICE, keyFromSeed, NEAR, signTx } from './helpers.js';
+import { config, GAS_PRICE, keyFromSeed, NEAR, signTx, trieOf } from './helpers.js';
 
 const key = keyFromSeed(7);
 const id = (i: number) => `u${String(i).padStart(5, '0')}.near`;
 
 /** `n` accounts, each with one full-access key (nonce 1,000·i) and a balance of its own. */
 function state(n: number): Trie {
-  const storage = new MemoryTrieStorage();
   const changes = [];
   for (let i = 0; i < n; i++) {
     const account = {
@@ -39,9 +29,7 @@ function state(n: number): Trie {
       value: encodeAccessKey({ nonce: BigInt(i) * 1000n, permission: { kind: 'FullAccess' } }),
     });
   }
-  const ch = applyChanges(storage, EMPTY_ROOT, changes);
-  for (const ins of ch.insertions) storage.put(ins.hash, ins.bytes);
-  return new Trie(storage, ch.newRoot);
+  return trieOf(changes);
 }
 
 /** A transfer from each of the first `n` accounts, in order. */
