@@ -9,10 +9,10 @@ import {
   type Account,
   type AccountContract,
   accountContract,
-  base58Encode,
   type CryptoHash,
   type GlobalContractDistributionReceipt,
   type GlobalContractIdentifier,
+  globalContractIdentifierJson,
   type Receipt,
   receiptIdFromReceipt,
   SYSTEM_ACCOUNT,
@@ -29,11 +29,6 @@ import {
 import type { ActionContext, ActionErrorKind } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { globalContractIdentifierLen } from './fees.js';
-
-/** The identifier as nearcore's serde prints it in errors and receipt views. */
-export function globalContractIdentifierJson(id: GlobalContractIdentifier): object {
-  return id.kind === 'CodeHash' ? { CodeHash: base58Encode(id.hash) } : { AccountId: id.accountId };
-}
 
 /** The identifier an account's contract refers to, or null for no contract or a local one. */
 export function globalIdentifierOf(c: AccountContract): GlobalContractIdentifier | null {

@@ -9,12 +9,12 @@ export * from './fees.js';
 export * from './function_call.js';
 export {
   contractStorageUsage,
-  globalContractIdentifierJson,
   type ResolvedContract,
   resolveContract,
 } from './global_contracts.js';
 export * from './outcome.js';
 export type { PreparedTransactions, PrepareLimits } from './prepare_transactions.js';
+export { encodeQueueIndices } from './queue_indices.js';
 export { type NewReceipt, RuntimeExt } from './receipt_builder.js';
 export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';
 export { storageShortfall, ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT } from './state.js';

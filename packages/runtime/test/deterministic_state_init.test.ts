@@ -222,7 +222,7 @@ t.test('errors: a missing global contract, a deposit short of the storage', asyn
   const before = c.account('bob.near')!.amount;
   const { rest } = send(c, id, [action(s, 5n * NEAR)]);
   t.same(failure(rest[0]!), {
-    GlobalContractDoesNotExist: { identifier: { CodeHash: base58Encode(CODE_HASH) } },
+    GlobalContractDoesNotExist: { identifier: { hash: base58Encode(CODE_HASH) } },
   });
   t.equal(c.account(id), null, 'no account is left behind');
   t.ok(before - c.account('bob.near')!.amount < NEAR / 100n, 'the deposit came back');

@@ -221,7 +221,7 @@ t.test('errors: a missing global contract, a deployer who cannot pay its storage
     error: {
       ActionError: {
         index: 0,
-        kind: { GlobalContractDoesNotExist: { identifier: { CodeHash: base58Encode(CODE_HASH) } } },
+        kind: { GlobalContractDoesNotExist: { identifier: { hash: base58Encode(CODE_HASH) } } },
       },
     },
   });
@@ -229,7 +229,7 @@ t.test('errors: a missing global contract, a deployer who cannot pay its storage
     signTx(bob, 'bob.near', 'bob.near', 2n, [{ type: 'UseGlobalContract', identifier: byAlice }]).bytes,
   ]);
   t.same((b2.outcomes[1]!.status as { error: { ActionError: { kind: unknown } } }).error.ActionError.kind, {
-    GlobalContractDoesNotExist: { identifier: { AccountId: 'alice.near' } },
+    GlobalContractDoesNotExist: { identifier: { account_id: 'alice.near' } },
   });
   t.equal(c2.account('bob.near')!.v2, undefined, 'the account is unchanged');
 

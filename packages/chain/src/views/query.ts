@@ -10,13 +10,14 @@ import {
   decodeGasKeyNonce,
   formatPublicKey,
   type GlobalContractIdentifier,
+  globalContractIdentifierJson,
   HandlerError,
   parsePublicKey,
   sha256,
   toBase64,
   u64View,
 } from '@nearlite/primitives';
-import { globalContractIdentifierJson, resolveContract } from '@nearlite/runtime';
+import { resolveContract } from '@nearlite/runtime';
 import {
   gasKeyNonceKey,
   parseTrieKey,

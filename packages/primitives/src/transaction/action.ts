@@ -68,7 +68,8 @@ export type AnyDelegate = Extract<Action, { type: 'Delegate' | 'DelegateV2' }>;
 
 export const isDelegate = (a: Action): a is AnyDelegate => a.type === 'Delegate' || a.type === 'DelegateV2';
 
-const TAGS = [
+/** nearcore's Action variants by name, in the order of their borsh discriminants. */
+export const ACTION_TYPES = [
   'CreateAccount',
   'DeployContract',
   'FunctionCall',
@@ -95,7 +96,7 @@ export function readAccountId(r: BorshReader): string {
 }
 
 export function writeAction(w: BorshWriter, a: Action): void {
-  w.u8(TAGS.indexOf(a.type));
+  w.u8(ACTION_TYPES.indexOf(a.type));
   switch (a.type) {
     case 'CreateAccount':
       return;
@@ -175,7 +176,7 @@ function readByteMap(r: BorshReader): [Uint8Array, Uint8Array][] {
 
 export function readAction(r: BorshReader, nested = false): Action {
   const tag = r.u8();
-  const type = TAGS[tag];
+  const type = ACTION_TYPES[tag];
   switch (type) {
     case 'CreateAccount':
       return { type };

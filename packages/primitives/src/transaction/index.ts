@@ -1,6 +1,7 @@
 export * from './action.js';
 export * from './ids.js';
 export * from './receipt.js';
+export * from './serde_json.js';
 export * from './state_init.js';
 export * from './state_stored_receipt.js';
 export * from './transaction.js';

@@ -4,112 +4,42 @@ import { base58Encode } from '../base58.js';
 import { sha256, toBase64 } from '../hash.js';
 import { u64View } from '../json.js';
 import { formatPublicKey, formatSignature } from '../public_key.js';
-import type { Action, DelegateAction } from './action.js';
+import type { Action } from './action.js';
 import type { Receipt } from './receipt.js';
+import { actionJson, globalContractIdentifierJson } from './serde_json.js';
 import type { SignedTransaction } from './transaction.js';
 
-function delegateActionView(d: DelegateAction): object {
-  return {
-    sender_id: d.senderId,
-    receiver_id: d.receiverId,
-    // Inside a delegate action nearcore shows full code and args (NonDelegateAction → Action).
-    actions: d.actions.map((a) => actionView(a, true)),
-    nonce: u64View(d.nonce),
-    max_block_height: u64View(d.maxBlockHeight),
-    public_key: formatPublicKey(d.publicKey),
-  };
-}
-
-/** ActionView: DeployContract shows base64 of sha256(code), not the code. */
-export function actionView(a: Action, fullCode = false): object | string {
+/**
+ * ActionView: DeployContract and the global-contract actions show the code's hash, not the code, and
+ * a few variants take other shapes; the rest is the action as nearcore serializes it (a delegate
+ * action's view holds the signed delegate action whole).
+ */
+export function actionView(a: Action): object | string {
   switch (a.type) {
     case 'CreateAccount':
       return 'CreateAccount';
     case 'DeployContract':
-      return { DeployContract: { code: toBase64(fullCode ? a.code : sha256(a.code)) } };
-    case 'FunctionCall':
-      return {
-        FunctionCall: {
-          method_name: a.methodName,
-          args: toBase64(a.args),
-          gas: u64View(a.gas),
-          deposit: a.deposit.toString(),
-        },
-      };
-    case 'Transfer':
-      return { Transfer: { deposit: a.deposit.toString() } };
-    case 'Stake':
-      return { Stake: { stake: a.stake.toString(), public_key: formatPublicKey(a.publicKey) } };
+      return { DeployContract: { code: toBase64(sha256(a.code)) } };
     case 'AddKey':
       return { AddKey: { public_key: formatPublicKey(a.publicKey), access_key: accessKeyView(a.accessKey) } };
-    case 'DeleteKey':
-      return { DeleteKey: { public_key: formatPublicKey(a.publicKey) } };
-    case 'DeleteAccount':
-      return { DeleteAccount: { beneficiary_id: a.beneficiaryId } };
-    case 'Delegate':
-      return {
-        Delegate: {
-          delegate_action: delegateActionView(a.delegateAction),
-          signature: formatSignature(a.signature),
-        },
-      };
-    case 'DelegateV2': {
-      const d = a.delegateAction;
-      const nonce =
-        d.nonceIndex === undefined
-          ? { Nonce: { nonce: u64View(d.nonce) } }
-          : { GasKeyNonce: { nonce: u64View(d.nonce), nonce_index: d.nonceIndex } };
-      return {
-        DelegateV2: {
-          delegate_action: { V2: { ...delegateActionView(d), nonce } },
-          signature: formatSignature(a.signature),
-        },
-      };
-    }
     case 'DeployGlobalContract':
-      // Inside a delegate action nearcore serializes the Action itself: full code and the mode.
-      if (fullCode)
-        return {
-          DeployGlobalContract: {
-            code: toBase64(a.code),
-            deploy_mode: a.deployMode === 0 ? 'CodeHash' : 'AccountId',
-          },
-        };
       return a.deployMode === 0
         ? { DeployGlobalContract: { code: toBase64(sha256(a.code)) } }
         : { DeployGlobalContractByAccountId: { code: toBase64(sha256(a.code)) } };
     case 'UseGlobalContract':
-      if (fullCode) {
-        const id = a.identifier;
-        return {
-          UseGlobalContract: {
-            contract_identifier:
-              id.kind === 'CodeHash' ? { CodeHash: base58Encode(id.hash) } : { AccountId: id.accountId },
-          },
-        };
-      }
       return a.identifier.kind === 'CodeHash'
         ? { UseGlobalContract: { code_hash: base58Encode(a.identifier.hash) } }
         : { UseGlobalContractByAccountId: { account_id: a.identifier.accountId } };
     case 'DeterministicStateInit':
       return {
         DeterministicStateInit: {
-          code:
-            a.code.kind === 'CodeHash'
-              ? { hash: base58Encode(a.code.hash) }
-              : { account_id: a.code.accountId },
+          code: globalContractIdentifierJson(a.code),
           data: Object.fromEntries(a.data.map(([k, v]) => [toBase64(k), toBase64(v)])),
           deposit: a.deposit.toString(),
         },
       };
-    case 'TransferToGasKey':
-      return {
-        TransferToGasKey: { public_key: formatPublicKey(a.publicKey), deposit: a.deposit.toString() },
-      };
-    case 'WithdrawFromGasKey':
-      return {
-        WithdrawFromGasKey: { public_key: formatPublicKey(a.publicKey), amount: a.amount.toString() },
-      };
+    default:
+      return actionJson(a);
   }
 }
 
@@ -160,10 +90,11 @@ export function receiptView(r: Receipt): object {
   } else {
     receipt = {
       GlobalContractDistribution: {
-        id: x.id.kind === 'CodeHash' ? { CodeHash: base58Encode(x.id.hash) } : { AccountId: x.id.accountId },
+        id: globalContractIdentifierJson(x.id),
         target_shard: x.targetShard,
         already_delivered_shards: x.alreadyDeliveredShards,
-        code: toBase64(x.code),
+        // The view names the code by its hash, as an action's view does.
+        code: toBase64(sha256(x.code)),
         ...(x.nonce === undefined ? {} : { nonce: u64View(x.nonce) }),
       },
     };
