@@ -3,17 +3,11 @@
 // is checked as nearcore's StateRecord deserializes it — types, lengths and ranges — before anything
 // is written, so no record can leave a value in the trie that a later block cannot decode.
 import {
-  type AccessKey,
   type Account,
   type AccountContract,
-  base58Decode,
   encodeAccessKey,
   encodeAccount,
   encodeGasKeyNonce,
-  fromBase64,
-  type GasKeyInfo,
-  parseAccountId,
-  parsePublicKeyHandle,
   sha256,
 } from '@nearlite/primitives';
 import {
@@ -23,10 +17,21 @@ import {
   trieKeyContractData,
   trieKeyGasKeyNonce,
 } from '@nearlite/trie';
+import {
+  accessKey,
+  accountId,
+  base64,
+  fail,
+  hash32,
+  type Obj,
+  obj,
+  publicKey,
+  str,
+  u64,
+  u128,
+} from './state_record_fields.js';
 
-export class StateRecordError extends Error {
-  override readonly name = 'StateRecordError';
-}
+export { StateRecordError } from './state_record_fields.js';
 
 export interface StateWrite {
   readonly accountId: string;
@@ -36,133 +41,8 @@ export interface StateWrite {
   readonly codeHash?: Uint8Array;
 }
 
-const U64_MAX = (1n << 64n) - 1n;
-const U128_MAX = (1n << 128n) - 1n;
 const KINDS = ['Account', 'AccessKey', 'Contract', 'Data', 'GasKeyNonce'] as const;
 
-type Obj = Record<string, unknown>;
-
-function fail(path: string, what: string): never {
-  throw new StateRecordError(`${path}: ${what}`);
-}
-
-function obj(v: unknown, path: string): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'expected an object');
-  return v as Obj;
-}
-
-function str(o: Obj, k: string, path: string): string {
-  const v = o[k];
-  if (v === undefined) fail(path, `missing field \`${k}\``);
-  if (typeof v !== 'string') fail(`${path}.${k}`, 'expected a string');
-  return v;
-}
-
-/** nearcore's dec_format: a u128 as a decimal string (or a JSON integer). */
-function u128(o: Obj, k: string, path: string): bigint {
-  const v = o[k];
-  if (v === undefined) fail(path, `missing field \`${k}\``);
-  let n: bigint;
-  if (typeof v === 'string' && /^\d{1,39}$/.test(v)) n = BigInt(v);
-  else if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) n = BigInt(v);
-  else fail(`${path}.${k}`, 'expected a u128 as a decimal string');
-  if (n > U128_MAX) fail(`${path}.${k}`, 'out of range for u128');
-  return n;
-}
-
-function u64(o: Obj, k: string, path: string): bigint {
-  const v = o[k];
-  if (v === undefined) fail(path, `missing field \`${k}\``);
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(`${path}.${k}`, 'expected a u64');
-  const n = BigInt(v);
-  if (n > U64_MAX) fail(`${path}.${k}`, 'out of range for u64');
-  return n;
-}
-
-function base64(o: Obj, k: string, path: string): Uint8Array {
-  const text = str(o, k, path);
-  try {
-    return fromBase64(text);
-  } catch {
-    fail(`${path}.${k}`, 'expected base64');
-  }
-}
-
-function hash32(o: Obj, k: string, path: string): Uint8Array {
-  const text = str(o, k, path);
-  let bytes: Uint8Array;
-  try {
-    bytes = base58Decode(text);
-  } catch {
-    fail(`${path}.${k}`, 'expected a base58 hash');
-  }
-  if (bytes.length !== 32) fail(`${path}.${k}`, `expected a hash of 32 bytes, got ${bytes.length}`);
-  return bytes;
-}
-
-function accountId(o: Obj, k: string, path: string): string {
-  const text = str(o, k, path);
-  try {
-    return parseAccountId(text);
-  } catch (err) {
-    fail(`${path}.${k}`, (err as Error).message);
-  }
-}
-
-function publicKey(o: Obj, k: string, path: string): ReturnType<typeof parsePublicKeyHandle> {
-  const text = str(o, k, path);
-  try {
-    return parsePublicKeyHandle(text);
-  } catch (err) {
-    fail(`${path}.${k}`, (err as Error).message);
-  }
-}
-
-function accessKey(v: unknown, path: string): AccessKey {
-  const o = obj(v, path);
-  const nonce = u64(o, 'nonce', path);
-  const perm = o.permission;
-  if (perm === undefined) fail(path, 'missing field `permission`');
-  if (perm === 'FullAccess') return { nonce, permission: { kind: 'FullAccess' } };
-  const p = obj(perm, `${path}.permission`);
-  const keys = Object.keys(p);
-  const variant = keys[0];
-  if (
-    keys.length !== 1 ||
-    (variant !== 'FunctionCall' && variant !== 'GasKeyFunctionCall' && variant !== 'GasKeyFullAccess')
-  )
-    fail(
-      `${path}.permission`,
-      'expected `FullAccess`, `{"FunctionCall": …}`, `{"GasKeyFunctionCall": …}` or `{"GasKeyFullAccess": …}`',
-    );
-  const fcPath = `${path}.permission.${variant}`;
-  const fc = obj(p[variant], fcPath);
-  const gasKey = variant === 'FunctionCall' ? undefined : gasKeyInfo(fc, fcPath);
-  if (gasKey && variant === 'GasKeyFullAccess') return { nonce, permission: { kind: 'FullAccess', gasKey } };
-  const allowance =
-    fc.allowance === null || fc.allowance === undefined ? null : u128(fc, 'allowance', fcPath);
-  const names = fc.method_names;
-  if (!Array.isArray(names) || names.some((m) => typeof m !== 'string'))
-    fail(`${fcPath}.method_names`, 'expected a sequence of strings');
-  return {
-    nonce,
-    permission: {
-      kind: 'FunctionCall',
-      allowance,
-      receiverId: accountId(fc, 'receiver_id', fcPath),
-      methodNames: [...(names as string[])],
-      ...(gasKey ? { gasKey } : {}),
-    },
-  };
-}
-
-function gasKeyInfo(o: Obj, path: string): GasKeyInfo {
-  const n = u64(o, 'num_nonces', path);
-  if (n > 0xffffn) fail(`${path}.num_nonces`, 'out of range for u16');
-  return { balance: u128(o, 'balance', path), numNonces: Number(n) };
-}
-
-/** One record as trie writes; throws StateRecordError naming the field for anything nearcore refuses. */
 /**
  * nearcore's Account deserializer: `version` (default V1) picks the layout; the global-contract
  * fields may not be combined with each other or with local code, and only a V2 account keeps them.
@@ -189,6 +69,7 @@ function versioned(account: Account, a: Obj, path: string): Account {
   return { ...account, v2: { contract } };
 }
 
+/** One record as trie writes; throws StateRecordError naming the field for anything nearcore refuses. */
 export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
   const top = `records[${index}]`;
   const r = obj(record, top);

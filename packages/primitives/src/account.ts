@@ -284,7 +284,11 @@ export function accessKeyFromJson(json: unknown): AccessKey {
   const gasKeyOf = (g: Gk): GasKeyInfo => ({ balance: BigInt(g.balance), numNonces: Number(g.num_nonces) });
   if (p?.GasKeyFullAccess)
     return { nonce, permission: { kind: 'FullAccess', gasKey: gasKeyOf(p.GasKeyFullAccess) } };
-  const fc = p?.FunctionCall ?? p?.GasKeyFunctionCall;
+  // A gas key's function-call permission: nearcore's serde tuple [GasKeyInfo, FunctionCallPermission]
+  // (genesis records), or its view's one object (state changes).
+  const tuple = Array.isArray(p?.GasKeyFunctionCall) ? (p.GasKeyFunctionCall as unknown as [Gk, Fc]) : null;
+  const gasFc = tuple ? { ...tuple[0], ...tuple[1] } : p?.GasKeyFunctionCall;
+  const fc = p?.FunctionCall ?? gasFc;
   if (!fc) throw new TypeError('invalid access key permission');
   const permission: AccessKeyPermission = {
     kind: 'FunctionCall',
@@ -294,8 +298,6 @@ export function accessKeyFromJson(json: unknown): AccessKey {
   };
   return {
     nonce,
-    permission: p?.GasKeyFunctionCall
-      ? { ...permission, gasKey: gasKeyOf(p.GasKeyFunctionCall) }
-      : permission,
+    permission: gasFc ? { ...permission, gasKey: gasKeyOf(gasFc) } : permission,
   };
 }

@@ -77,6 +77,11 @@ export function parsePublicKey(text: string): PublicKey {
   return parseTyped(text, PUBLIC_KEY_LENGTH, 'public key', WIRE_TYPES);
 }
 
+/** A signature as views and records write it (`ed25519:`, `secp256k1:`, `ml-dsa-65:` and base58). */
+export function parseSignature(text: string): Signature {
+  return parseTyped(text, SIGNATURE_LENGTH, 'signature', WIRE_TYPES);
+}
+
 /**
  * A key as state records, state changes and access-key lists name it: an ML-DSA-65 key only by
  * its `ml-dsa-65-hash:` handle, never in full.

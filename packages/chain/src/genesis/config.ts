@@ -18,7 +18,11 @@ export type GenesisRecord =
   | { readonly AccessKey: { account_id: string; public_key: string; access_key: unknown } }
   | { readonly Contract: { account_id: string; code: string } }
   | { readonly Data: { account_id: string; data_key: string; value: string } }
-  | { readonly GasKeyNonce: { account_id: string; public_key: string; index: number; nonce: number } };
+  | { readonly GasKeyNonce: { account_id: string; public_key: string; index: number; nonce: number } }
+  // Receipts in flight and the data they wait for, in nearcore's serde JSON (genesis_receipts.ts).
+  | { readonly PostponedReceipt: { receiver_id: string } & Record<string, unknown> }
+  | { readonly DelayedReceipt: { receiver_id: string } & Record<string, unknown> }
+  | { readonly ReceivedData: { account_id: string; data_id: string; data: string | null } };
 
 export interface GenesisConfig {
   /** The config object exactly as in the file, without records. */

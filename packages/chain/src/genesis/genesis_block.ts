@@ -1,6 +1,6 @@
 // Applies a genesis: builds each shard's state trie from the records and writes the genesis block,
 // its chunks and their post-state in one batch.
-import { type CryptoHash, type Signature, sha256, ZERO_HASH } from '@nearlite/primitives';
+import { type CryptoHash, compareBytes, type Signature, sha256, ZERO_HASH } from '@nearlite/primitives';
 import { blockShardKey, DBCol, StoreUpdate } from '@nearlite/store';
 import { applyChanges, EMPTY_ROOT, genesisStateFromRecords, type TrieStorage } from '@nearlite/trie';
 import { type BlockHeader, computeBlockHash, innerRestHash } from '../block_header.js';
@@ -17,13 +17,18 @@ import { merklizeHashes } from '../merkle.js';
 import type { ShardLayout } from '../shard_layout.js';
 import { writeFlatState, writeTrieChanges } from '../state_store.js';
 import { computeBpHash } from '../validators.js';
-import type { Genesis, GenesisRecord } from './config.js';
+import { type Genesis, GenesisError, type GenesisRecord } from './config.js';
+import { genesisReceiptWrites, RECEIPT_RECORD_KINDS } from './genesis_receipts.js';
 
 export const EMPTY_SIGNATURE: Signature = { keyType: 0, data: new Uint8Array(64) };
 
+/** The account a record belongs to, which places it in a shard: a receipt's is its receiver. */
 function recordAccount(r: GenesisRecord): string {
-  const v = Object.values(r)[0] as { account_id: string };
-  return v.account_id;
+  const v = Object.values(r)[0] as { account_id?: unknown; receiver_id?: unknown } | null;
+  const id = v?.account_id ?? v?.receiver_id;
+  if (typeof id !== 'string')
+    throw new GenesisError('genesis: a record without an account_id or receiver_id');
+  return id;
 }
 
 export interface GenesisBlockResult {
@@ -42,17 +47,30 @@ export function buildGenesisBlock(
   const cfg = genesis.config;
   const update = new StoreUpdate();
   const byShard = new Map<number, GenesisRecord[]>(layout.shardIds.map((s) => [s, []]));
-  for (const r of genesis.records) byShard.get(layout.accountIdToShardId(recordAccount(r)))!.push(r);
+  const receiptsByShard = new Map<number, { index: number; record: GenesisRecord }[]>(
+    layout.shardIds.map((s) => [s, []]),
+  );
+  for (const [index, r] of genesis.records.entries()) {
+    const shardId = layout.accountIdToShardId(recordAccount(r));
+    if (RECEIPT_RECORD_KINDS.has(Object.keys(r)[0] ?? ''))
+      receiptsByShard.get(shardId)!.push({ index, record: r });
+    else byShard.get(shardId)!.push(r);
+  }
 
   const stateRoots: CryptoHash[] = [];
   const chunkHeaders: ChunkHeader[] = [];
   const chunks: Chunk[] = [];
   const emptyBody = encodeChunkBody([], []);
   for (const shardId of layout.shardIds) {
+    const receipts = genesisReceiptWrites(receiptsByShard.get(shardId)!);
     const kvs = genesisStateFromRecords(byShard.get(shardId)!, {
       ...storageUsageConfig,
       validators: cfg.validators.map((v) => ({ accountId: v.accountId, amount: v.amount })),
     });
+    if (receipts.writes.length > 0) {
+      kvs.push(...receipts.writes);
+      kvs.sort((x, y) => compareBytes(x.key, y.key));
+    }
     const changes = applyChanges(storage, EMPTY_ROOT, kvs);
     writeTrieChanges(update, ZERO_HASH, shardId, { ...changes, deletions: [] });
     writeFlatState(update, kvs);
@@ -72,9 +90,9 @@ export function buildGenesisBlock(
       txRoot: ZERO_HASH,
       prevValidatorProposals: [],
       congestionInfo: {
-        delayedReceiptsGas: 0n,
+        delayedReceiptsGas: receipts.delayedGas,
         bufferedReceiptsGas: 0n,
-        receiptBytes: 0n,
+        receiptBytes: receipts.delayedBytes,
         allowedShard: shardId,
       },
     };
