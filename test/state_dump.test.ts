@@ -175,7 +175,7 @@ t.test('a yield waiting for its resume has no genesis record: the dump says it l
   t.match(quiet.stdout, /wrote .*output\.json/, 'without --stream: output.json');
   t.match(
     quiet.stderr,
-    /^[1-9]\d* receipts in flight \(or data waiting for one\) have no genesis record here and were left out$/m,
+    /^[1-9]\d* pending yields \(PromiseYield receipts\) have no genesis record and were left out$/m,
   );
   const dumped = JSON.parse(readFileSync(join(c.home, 'output.json'), 'utf8')) as { records: Rec[] };
   t.ok(

@@ -150,9 +150,9 @@ async function viewState({
   const { dumpState } = await import('./state_dump.js');
   const dump = await dumpState(values.home, { stream: values.stream === true });
   for (const file of dump.files) process.stdout.write(`wrote ${file}\n`);
-  if (dump.receiptsLeftOut > 0)
+  if (dump.yieldsLeftOut > 0)
     process.stderr.write(
-      `${dump.receiptsLeftOut} receipts in flight (or data waiting for one) have no genesis record here and were left out\n`,
+      `${dump.yieldsLeftOut} pending yields (PromiseYield receipts) have no genesis record and were left out\n`,
     );
   return 0;
 }

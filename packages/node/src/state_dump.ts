@@ -26,13 +26,17 @@ import { basename, join } from 'node:path';
 import { ChainReader } from '@nearlite/chain';
 import {
   type Account,
-  accessKeyView,
+  accessKeyJson,
   accountContract,
+  BorshReader,
   base58Encode,
   decodeAccessKey,
   decodeAccount,
   decodeGasKeyNonce,
+  decodeReceipt,
+  decodeStoredReceipt,
   formatPublicKey,
+  receiptJson,
   stringifyJson,
   toBase64,
 } from '@nearlite/primitives';
@@ -102,22 +106,29 @@ function accountRecord(accountId: string, a: Account): StateRecord {
   };
 }
 
-/** Trie rows of receipts in flight, and of data waiting for one. */
-const IN_FLIGHT = new Set(['postponed_receipt', 'delayed_receipt', 'received_data', 'promise_yield_receipt']);
+/** ReceivedData { data: Option<Vec<u8>> } in borsh. */
+function receivedData(value: Uint8Array): Uint8Array | null {
+  const r = new BorshReader(value);
+  const data = r.option((r) => r.bytes().slice());
+  r.end();
+  return data;
+}
 
 /**
  * Every record of the state at the head, in key order per shard: accounts (their locked balance
- * adjusted to `stakes`), access keys, gas-key nonces, contract code and contract data. Receipts in
- * flight (postponed, delayed, received data) and global contract code have no genesis record here;
- * `tally` counts the receipts left out and the supply the accounts hold.
+ * adjusted to `stakes`), access keys, gas-key nonces, contract code, received data, postponed
+ * receipts and contract data, then the shard's delayed receipts in queue order, as nearcore's dump
+ * writes them. Pending yields have no record (nearcore's dump leaves them out too), nor does global
+ * contract code; `tally` counts the yields left out and the supply the accounts hold.
  */
 function* records(
   reader: ChainReader,
   shardIds: readonly number[],
   stakes: Map<string, bigint>,
-  tally: { receipts: number; supply: bigint },
+  tally: { yields: number; supply: bigint },
 ) {
   for (const shardId of shardIds) {
+    const delayed: { index: bigint; value: Uint8Array }[] = [];
     for (const [key, value] of reader.shardState(shardId).iterPrefix(new Uint8Array(0))) {
       const k = parseTrieKey(key);
       switch (k.col) {
@@ -136,7 +147,7 @@ function* records(
             AccessKey: {
               account_id: k.accountId,
               public_key: formatPublicKey(k.publicKey),
-              access_key: accessKeyView(decodeAccessKey(value)),
+              access_key: accessKeyJson(decodeAccessKey(value)),
             },
           };
           break;
@@ -156,11 +167,37 @@ function* records(
         case 'contract_data':
           yield { Data: { account_id: k.accountId, data_key: toBase64(k.key), value: toBase64(value) } };
           break;
+        case 'received_data': {
+          const data = receivedData(value);
+          yield {
+            ReceivedData: {
+              account_id: k.accountId,
+              data_id: base58Encode(k.hash),
+              data: data ? toBase64(data) : null,
+            },
+          };
+          break;
+        }
+        case 'postponed_receipt':
+          yield { PostponedReceipt: receiptJson(decodeReceipt(value)) };
+          break;
+        case 'delayed_receipt':
+          // After the shard's other records, in the order of the queue: its keys end in the index
+          // little-endian, so their order is not the queue's.
+          delayed.push({ index: k.index, value });
+          break;
+        case 'promise_yield_receipt':
+          tally.yields++;
+          break;
         default:
-          if (IN_FLIGHT.has(k.col)) tally.receipts++;
+          // The rest is derived from the records above when a genesis is applied (postponed
+          // receipts' pending inputs, the delayed queue's indices) or has no record in nearcore's.
           break;
       }
     }
+    delayed.sort((a, b) => (a.index < b.index ? -1 : 1));
+    for (const { value } of delayed)
+      yield { DelayedReceipt: receiptJson(decodeStoredReceipt(value).receipt) };
   }
 }
 
@@ -172,8 +209,8 @@ export interface StateDumpOptions {
 /** Dumps the state of the node at `home`; returns the files written. */
 export interface StateDump {
   readonly files: string[];
-  /** Receipts in flight and data waiting for them, which have no record here. */
-  readonly receiptsLeftOut: number;
+  /** Pending yields, which have no record in a state dump. */
+  readonly yieldsLeftOut: number;
 }
 
 export async function dumpState(home: string, o: StateDumpOptions): Promise<StateDump> {
@@ -208,7 +245,7 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
     .sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
   const stakes = new Map(validators.map((v) => [v.account_id, BigInt(v.amount)]));
   // What the records hold of the total supply, and the receipts they leave out.
-  const tally = { receipts: 0, supply: 0n };
+  const tally = { yields: 0, supply: 0n };
   const all = [...records(reader, reader.layout.shardIds, stakes, tally)];
   const out = {
     ...config,
@@ -220,7 +257,7 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
   if (!o.stream) {
     const file = join(home, 'output.json');
     writeFileSync(file, `${stringifyJson({ ...out, records: all })}\n`);
-    return { files: [file], receiptsLeftOut: tally.receipts };
+    return { files: [file], yieldsLeftOut: tally.yields };
   }
   const dir = join(home, 'output');
   mkdirSync(dir, { recursive: true });
@@ -241,5 +278,5 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
     copyFileSync(key, to);
     written.push(to);
   }
-  return { files: written, receiptsLeftOut: tally.receipts };
+  return { files: written, yieldsLeftOut: tally.yields };
 }
