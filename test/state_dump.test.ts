@@ -150,6 +150,21 @@ t.test('a running sandbox dumped, and a node started from the dump', async (t) =
     '"kept"',
     'the contract runs on its dumped state',
   );
+
+  // nearcore's own way back: the dump's directory is a home of its own, whose config.json names the
+  // records' file (genesis_records_file) and whose genesis.json holds none.
+  const direct = await startNode(out, ['--block-time', '50', '--sandbox']);
+  t.teardown(() => direct.stop());
+  await waitForHeight(direct, (genesis.genesis_height as number) + 2);
+  const there = (
+    await direct.rpc<Record<string, unknown>>('query', {
+      request_type: 'view_account',
+      account_id: 'hello.test.near',
+      finality: 'final',
+    })
+  ).body.result!;
+  const here = await view('view_account', 'hello.test.near');
+  t.same([there.amount, there.code_hash], [here.amount, here.code_hash], 'a node run in the dump directory');
 });
 
 t.test('a yield waiting for its resume has no genesis record: the dump says it left it out', async (t) => {

@@ -21,7 +21,7 @@ import {
 import type { BlockHeader } from './block_header.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import type { Chunk } from './chunk.js';
-import { type Genesis, loadGenesis } from './genesis/config.js';
+import { type GenesisConfig, loadGenesisConfig } from './genesis/config.js';
 import { decodeStoredOutcome, type StoredOutcome } from './outcome_store.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { decodeStateChangeRecords } from './state_changes.js';
@@ -31,20 +31,16 @@ export class ChainReader {
   private constructor(
     readonly store: Store,
     readonly chainStore: ChainStore,
-    readonly genesis: Genesis,
+    /** Its genesis' config only: the records are no reader's concern. */
+    readonly genesis: { readonly config: GenesisConfig },
     readonly layout: ShardLayout,
   ) {}
 
-  /** Opens `<home>/data` read-only, with `<home>/genesis.json` for the shard layout. */
+  /** Opens `<home>/data` read-only, with `<home>/genesis.json` (its config) for the shard layout. */
   static async open(home: string): Promise<ChainReader> {
-    const genesis = loadGenesis(join(home, 'genesis.json'));
+    const config = loadGenesisConfig(join(home, 'genesis.json'));
     const store = await Store.open(join(home, 'data'), { readOnly: true });
-    return new ChainReader(
-      store,
-      new ChainStore(store),
-      genesis,
-      shardLayoutFromView(genesis.config.shardLayout),
-    );
+    return new ChainReader(store, new ChainStore(store), { config }, shardLayoutFromView(config.shardLayout));
   }
 
   kind(): string | null {

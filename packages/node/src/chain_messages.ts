@@ -7,6 +7,8 @@ import type { StoreStats } from '@nearlite/store';
 export interface ChainWorkerData {
   readonly dataPath: string;
   readonly genesisPath: string;
+  /** The genesis records' own file (config.json's `genesis_records_file`), or null. */
+  readonly genesisRecordsPath: string | null;
   /** The parsed validator key file. */
   readonly validatorKey: Record<string, string>;
   readonly blockTimeMs: number;

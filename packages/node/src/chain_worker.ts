@@ -52,7 +52,7 @@ port.on('message', (m: ToChain) => {
 if (data.sandboxHostFunctions)
   offerSandboxHostFunctions(data.sandboxDebugLog ? (msg) => post({ t: 'sandboxLog', msg }) : () => {});
 
-const genesis = loadGenesis(data.genesisPath);
+const genesis = loadGenesis(data.genesisPath, data.genesisRecordsPath ?? undefined);
 const applier = createApplier(genesis);
 await mayOpen;
 const store = await Store.open(data.dataPath, CHAIN_STORE_OPTIONS);

@@ -33,6 +33,11 @@ export interface NodeConfig {
   readonly viewGasPerSecond: number | null;
   /** Where a follower keeps its history (`store` in config.json). */
   readonly store: HistoryStoreConfig;
+  /**
+   * `genesis_records_file`: the genesis records in this file of the home (a JSON array), not in
+   * genesis.json, as nearcore reads them; what nearcore's state dump with `--stream` writes.
+   */
+  readonly genesisRecordsFile: string | null;
 }
 
 export const DEFAULT_CONFIG: NodeConfig = {
@@ -53,6 +58,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   concurrentViewCalls: null,
   viewGasPerSecond: null,
   store: LEVELDB_STORE,
+  genesisRecordsFile: null,
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
@@ -75,6 +81,7 @@ export function configFileJson(c: NodeConfig): object {
     gc_num_epochs_to_keep: c.gcNumEpochsToKeep,
     trie_viewer_state_size_limit: c.trieViewerStateSizeLimit,
     sandbox: c.sandbox,
+    ...(c.genesisRecordsFile === null ? {} : { genesis_records_file: c.genesisRecordsFile }),
   };
 }
 
@@ -127,6 +134,9 @@ export function loadConfig(path: string): NodeConfig {
   const gc = Number(raw.gc_num_epochs_to_keep ?? DEFAULT_CONFIG.gcNumEpochsToKeep);
   const stateLimit = raw.trie_viewer_state_size_limit;
   const saveTrieChanges = raw.save_trie_changes;
+  const recordsFile = raw.genesis_records_file;
+  if (recordsFile !== undefined && recordsFile !== null && typeof recordsFile !== 'string')
+    throw new ConfigError(`${path}: genesis_records_file must be a file name or null`);
   if (saveTrieChanges !== undefined && saveTrieChanges !== null && typeof saveTrieChanges !== 'boolean')
     throw new ConfigError(`${path}: save_trie_changes must be true, false or null`);
   if (
@@ -165,6 +175,7 @@ export function loadConfig(path: string): NodeConfig {
       `${path}: rpc.rate_limit.view_gas_per_second`,
     ),
     store: storeFromJson(raw.store, path),
+    genesisRecordsFile: typeof recordsFile === 'string' ? recordsFile : null,
   };
 }
 

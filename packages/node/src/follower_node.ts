@@ -18,7 +18,7 @@ import { STORAGE_USAGE_CONFIG } from './applier.js';
 import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
-import { homePaths } from './home.js';
+import { genesisRecordsPath, homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { createServices } from './services.js';
@@ -74,7 +74,7 @@ export class FollowerNode {
     const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
     const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
     const archive = o.archive ?? fileConfig.archive;
-    const genesis = loadGenesis(p.genesis);
+    const genesis = loadGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
     const services = createServices();
     const storeConfig = o.store ?? fileConfig.store;
     const opened: OpenedHistory =

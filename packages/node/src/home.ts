@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { generateKeyFile, type KeyFile, keyFileFromTestSeed, makeLocalnetGenesis } from '@nearlite/chain';
 import { PROTOCOL_VERSION } from '@nearlite/runtime';
-import { configFileJson, DEFAULT_CONFIG } from './config.js';
+import { configFileJson, DEFAULT_CONFIG, type NodeConfig } from './config.js';
 
 // The version a fresh genesis reports is the one whose parameters the runtime implements.
 export { PROTOCOL_VERSION };
@@ -36,6 +36,11 @@ export const homePaths = (home: string) => ({
   nodeKey: join(home, 'node_key.json'),
   data: join(home, 'data'),
 });
+
+/** Where the genesis records are when config.json names their own file (nearcore's `genesis_records_file`). */
+export function genesisRecordsPath(home: string, c: Pick<NodeConfig, 'genesisRecordsFile'>): string | null {
+  return c.genesisRecordsFile === null ? null : join(home, c.genesisRecordsFile);
+}
 
 export class HomeError extends Error {
   override readonly name = 'HomeError';

@@ -25,7 +25,7 @@ import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
-import { homePaths } from './home.js';
+import { genesisRecordsPath, homePaths } from './home.js';
 import { type LakeTarget, lakeSink } from './lake.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
@@ -107,12 +107,14 @@ export class NearliteNode {
       archive: o.archive ?? fileConfig.archive,
       sandbox: o.sandbox ?? fileConfig.sandbox,
     };
-    const genesis = loadGenesis(p.genesis);
+    const recordsPath = genesisRecordsPath(o.home, config);
+    const genesis = loadGenesis(p.genesis, recordsPath ?? undefined);
     const validator = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
     const chainData: ChainWorkerData | null = validator
       ? {
           dataPath: p.data,
           genesisPath: p.genesis,
+          genesisRecordsPath: recordsPath,
           validatorKey: validator.keyFile,
           blockTimeMs: config.blockTimeMs,
           archive: config.archive,

@@ -1,6 +1,12 @@
 // `nearlite repair`: rolls a damaged store back to its last whole block and says what it drops.
 import { rmSync } from 'node:fs';
-import { ChainStore, heightRanges, loadGenesis, repairChain, shardLayoutFromView } from '@nearlite/chain';
+import {
+  ChainStore,
+  heightRanges,
+  loadGenesisConfig,
+  repairChain,
+  shardLayoutFromView,
+} from '@nearlite/chain';
 import { Store } from '@nearlite/store';
 import { CHAIN_DB_OPTIONS } from './chain_store_options.js';
 import { finalHeadPath, readFinalHead, writeFinalHead } from './final_head.js';
@@ -8,11 +14,11 @@ import { homePaths } from './home.js';
 
 export async function repair(home: string, out: (line: string) => void): Promise<void> {
   const p = homePaths(home);
-  const genesis = loadGenesis(p.genesis);
-  const shardIds = shardLayoutFromView(genesis.config.shardLayout).shardIds;
+  const genesis = loadGenesisConfig(p.genesis);
+  const shardIds = shardLayoutFromView(genesis.shardLayout).shardIds;
   const store = await Store.open(p.data, CHAIN_DB_OPTIONS);
   try {
-    const result = await repairChain(store, shardIds, genesis.config.genesisHeight);
+    const result = await repairChain(store, shardIds, genesis.genesisHeight);
     if (result.problems.length > 0 && !result.head) {
       out(`damage found at ${heightRanges(result.problems.map((x) => x.height))}, reaching genesis`);
       out(

@@ -14,6 +14,21 @@ t.test('the file init writes reads back as the same config', async (t) => {
   const keeps = { ...custom, saveTrieChanges: true };
   writeFileSync(path, JSON.stringify(configFileJson(keeps)));
   t.same(loadConfig(path), keeps, 'save_trie_changes, when set');
+  const split = { ...custom, genesisRecordsFile: 'records.json' };
+  writeFileSync(path, JSON.stringify(configFileJson(split)));
+  t.same(loadConfig(path), split, 'genesis_records_file, when set');
+});
+
+t.test("genesis_records_file (nearcore's): a file name, or absent or null", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify({ genesis_records_file: null }));
+  t.equal(loadConfig(path).genesisRecordsFile, null);
+  writeFileSync(path, JSON.stringify({ genesis_records_file: 7 }));
+  t.throws(() => loadConfig(path), {
+    name: 'ConfigError',
+    message: /genesis_records_file must be a file name or null/,
+  });
 });
 
 t.test('missing fields take the defaults; gc keeps at least 3 epochs, as nearcore does', async (t) => {

@@ -88,7 +88,7 @@ export function formatRfc3339Ns(ns: bigint): string {
 }
 
 export function parseGenesisConfig(raw: Record<string, unknown>): GenesisConfig {
-  const { records: _records, ...config } = raw;
+  const { records: _records, records_file: _recordsFile, ...config } = raw;
   const validators = req<unknown[]>(raw, 'validators', 'object').map((v, i) => {
     const o = v as Record<string, unknown>;
     try {
@@ -130,15 +130,43 @@ export function parseGenesis(raw: Record<string, unknown>): Genesis {
   return { config: parseGenesisConfig(raw), records: records as GenesisRecord[] };
 }
 
-export function loadGenesis(path: string): Genesis {
-  let raw: unknown;
+function readJson(path: string, what: string): unknown {
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new GenesisError(`cannot read genesis file ${path}: ${(err as Error).message}`);
+    throw new GenesisError(`cannot read ${what} ${path}: ${(err as Error).message}`);
   }
+}
+
+function readGenesisObject(path: string): Record<string, unknown> {
+  const raw = readJson(path, 'genesis file');
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new GenesisError(`genesis file ${path} is not a JSON object`);
   }
-  return parseGenesis(raw as Record<string, unknown>);
+  return raw as Record<string, unknown>;
+}
+
+/** The config of a genesis file, for readers that need no records (its shard layout, its height). */
+export function loadGenesisConfig(path: string): GenesisConfig {
+  return parseGenesisConfig(readGenesisObject(path));
+}
+
+function readRecords(path: string): GenesisRecord[] {
+  const records = readJson(path, 'genesis records file');
+  if (!Array.isArray(records)) throw new GenesisError(`genesis records file ${path} is not a JSON array`);
+  return records as GenesisRecord[];
+}
+
+/**
+ * nearcore's genesis file: its config with the records in `records`, or in the JSON array the file
+ * `records_file` names (GenesisContents::RecordsFile, the path as given, as nearcore opens it).
+ * `recordsFile`, a node config's `genesis_records_file`, takes the records from that file instead,
+ * whatever the genesis holds (nearcore's Genesis::from_files).
+ */
+export function loadGenesis(path: string, recordsFile?: string): Genesis {
+  const o = readGenesisObject(path);
+  if (recordsFile !== undefined) return { config: parseGenesisConfig(o), records: readRecords(recordsFile) };
+  if (!Array.isArray(o.records) && typeof o.records_file === 'string')
+    return { config: parseGenesisConfig(o), records: readRecords(o.records_file) };
+  return parseGenesis(o);
 }

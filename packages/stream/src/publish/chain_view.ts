@@ -6,6 +6,7 @@ import type { Store } from '@nearlite/store';
 export interface StreamChain {
   readonly store: Store;
   readonly chainStore: ChainStore;
-  readonly genesis: Genesis;
+  /** Its genesis' config (publishing needs no records). */
+  readonly genesis: Pick<Genesis, 'config'>;
   readonly layout: ShardLayout;
 }
