@@ -2,19 +2,12 @@
 // config's `genesis_records_file` (which wins), and the errors of each.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GenesisError, loadGenesis, loadGenesisConfig, makeLocalnetGenesis } from '@nearlite/chain';
+import { GenesisError, loadGenesis, loadGenesisConfig } from '@nearlite/chain';
 import t from 'tap';
+import { fixedLocalnetGenesis } from '../../../test/helpers/localnet_genesis.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
-const genesis = makeLocalnetGenesis({
-  chainId: 'test-chain-records',
-  numShards: 1,
-  epochLength: 10,
-  validatorAccountId: 'test.near',
-  validatorPublicKey: 'ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp',
-  protocolVersion: 86,
-  genesisTimeNs: 1_700_000_000_000_000_000n,
-});
+const genesis = fixedLocalnetGenesis('test-chain-records');
 
 t.test('records inline, from records_file, and from a node config’s file', async (t) => {
   const dir = tempDir(t);

@@ -1,10 +1,11 @@
 // A follower's genesis state: a dumped state's receipts in flight are left out (no read method looks
 // at them; the stream's state changes carry what becomes of them), the rest written as nearcore's
 // applier writes it.
-import { makeLocalnetGenesis, parseGenesis } from '@nearlite/chain';
+import { parseGenesis } from '@nearlite/chain';
 import { type GenesisStateRow, type HistoryWriter, loadGenesisHistory } from '@nearlite/follower';
 import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
+import { fixedLocalnetGenesis } from '../../../test/helpers/localnet_genesis.js';
 
 /** Keeps what `writeGenesis` is given; the follower's stores are tested against real databases elsewhere. */
 function capture(): { writer: HistoryWriter; rows: GenesisStateRow[][] } {
@@ -25,15 +26,7 @@ const USAGE = { numBytesAccount: 100n, numExtraBytesRecord: 40n };
 const id = (fill: number) => base58Encode(new Uint8Array(32).fill(fill));
 
 t.test('receipt records are left out of a follower’s genesis state', async (t) => {
-  const raw = makeLocalnetGenesis({
-    chainId: 'test-chain-follow',
-    numShards: 1,
-    epochLength: 10,
-    validatorAccountId: 'test.near',
-    validatorPublicKey: 'ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp',
-    protocolVersion: 86,
-    genesisTimeNs: 1_700_000_000_000_000_000n,
-  });
+  const raw = fixedLocalnetGenesis('test-chain-follow');
   const receipt = {
     predecessor_id: 'test.near',
     receiver_id: 'near',
