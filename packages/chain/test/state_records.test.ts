@@ -165,6 +165,26 @@ t.test('gas keys: their permissions and their nonces, as nearcore writes them', 
   // nonce u64, tag 3, balance u128, num_nonces u16.
   t.same([...full!.value], [...new Uint8Array(8), 3, 7, ...new Uint8Array(15), 2, 0]);
   t.equal(calls!.value[8], 2, 'GasKeyFunctionCall is tag 2');
+  // nearcore's serde of the tuple variant, [GasKeyInfo, FunctionCallPermission], writes the same.
+  const tuple = stateRecordToWrite(
+    key({
+      nonce: 0,
+      permission: {
+        GasKeyFunctionCall: [
+          { balance: '0', num_nonces: 1 },
+          { allowance: null, receiver_id: 'b.near', method_names: [] },
+        ],
+      },
+    }),
+  );
+  t.same([...tuple.value], [...calls!.value]);
+  t.throws(
+    () =>
+      stateRecordToWrite(
+        key({ nonce: 0, permission: { GasKeyFunctionCall: [{ balance: '0', num_nonces: 1 }] } }),
+      ),
+    { message: /GasKeyFunctionCall: expected a tuple of 2 elements/ },
+  );
   // The nonce's key is its access key's and the u16 index; its value a u64.
   t.same([...nonce!.key], [...full!.key, 1, 0]);
   t.same([...nonce!.value], [42, 0, 0, 0, 0, 0, 0, 0]);
