@@ -7,7 +7,7 @@ import t from 'tap';
 import { accountReads } from './helpers/account_reads.js';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
-import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { cli, initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -128,4 +128,8 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
     // The transaction's own hash is no receipt's.
     await same('EXPERIMENTAL_receipt_to_tx', { receipt_id: hash }, `${hash} is not a receipt`);
   }
+  // A follower keeps history, not a state trie: the state dump says so instead of writing anything.
+  const dump = cli(['--home', followerHome, 'view-state', 'dump-state']);
+  t.equal(dump.status, 1);
+  t.match(dump.stderr, /holds a follower's history \(followed to #\d+\), which keeps no state trie/);
 });

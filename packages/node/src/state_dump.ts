@@ -24,6 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ChainReader } from '@nearlite/chain';
+import { HistoryStore } from '@nearlite/follower';
 import {
   type Account,
   accessKeyJson,
@@ -234,7 +235,14 @@ export async function dumpState(home: string, o: StateDumpOptions): Promise<Stat
 
 function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDump {
   const head = reader.head();
-  if (!head) throw new StateDumpError('the store has no head block');
+  if (!head) {
+    const cursor = new HistoryStore(reader.store).cursor();
+    throw new StateDumpError(
+      cursor
+        ? `${home} holds a follower's history (followed to #${cursor.height}), which keeps no state trie; dump-state reads the store of a node that makes its chain`
+        : 'the store has no head block',
+    );
+  }
   const p = homePaths(home);
   const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as Record<string, unknown>;
   const { records: _records, records_file: _file, ...config } = genesis;
