@@ -175,8 +175,11 @@ export class Runtime {
       config.congestionControl,
     );
     const local: Receipt[] = [];
+    // nearcore's UniqueChunkTransactions (85): a transaction's hash is its outcome id, so a repeat of
+    // one earlier in the chunk is skipped before it makes a second outcome under that id.
+    const seen = new Set<string>();
     for (const bytes of transactions) {
-      const r = this.applyTransaction(ctx, state, bytes, res);
+      const r = this.applyTransaction(ctx, state, bytes, res, seen);
       if (r) local.push(r);
     }
     const delayed = new DelayedReceiptQueue(state, this.o.config);
@@ -255,6 +258,7 @@ export class Runtime {
     state: TrieUpdate,
     bytes: Uint8Array,
     res: ApplyResult,
+    seen: Set<string>,
   ): Receipt | null {
     let stx: ReturnType<typeof decodeSignedTransaction>;
     try {
@@ -262,6 +266,9 @@ export class Runtime {
     } catch {
       return null;
     }
+    const key = Buffer.from(stx.hash.buffer, stx.hash.byteOffset, 32).toString('latin1');
+    if (seen.has(key)) return null;
+    seen.add(key);
     const tx = stx.transaction;
     const v = verifyTransaction(state, stx, this.o.config, ctx.gasPrice, {
       blockHeight: ctx.blockHeight,

@@ -377,3 +377,27 @@ t.test(
     );
   },
 );
+
+// nearcore's UniqueChunkTransactions (protocol 85, runtime/src/tests/apply.rs): a transaction's hash
+// is its outcome id, so a chunk holding one twice processes the first and skips the repeat, which
+// would otherwise record an InvalidNonce failure under the same id.
+t.test('a transaction repeated in a chunk is applied once, with one outcome', async (t) => {
+  const c = chain();
+  const tx = signTx(alice, 'alice.near', 'bob.near', 1n, [{ type: 'Transfer', deposit: NEAR }]);
+  const other = signTx(alice, 'alice.near', 'bob.near', 2n, [{ type: 'Transfer', deposit: NEAR }]);
+  const b1 = c.block([tx.bytes, tx.bytes, other.bytes, tx.bytes]);
+  t.same(
+    b1.outcomes.map((o) => base58Encode(o.id)),
+    [base58Encode(tx.hash), base58Encode(other.hash)],
+    'one outcome per hash, in the chunk’s order',
+  );
+  t.ok(
+    b1.outcomes.every((o) => o.status.kind === 'SuccessReceiptId'),
+    'no InvalidNonce for the repeats',
+  );
+  t.equal(b1.res.outgoingReceipts.length, 2, 'a receipt each');
+  t.equal(
+    c.account('alice.near')!.amount,
+    chain().account('alice.near')!.amount - 2n * NEAR - 2n * (RECEIPT + TRANSFER) * (GAS_PRICE + PURCHASE),
+  );
+});
