@@ -1,6 +1,6 @@
 // Receipts in genesis records: nearcore's serde JSON read back exactly as written, each bad field
 // refused with its path, and the trie rows nearcore's genesis state applier writes for them.
-import { GenesisError, genesisReceiptWrites, receiptFromJson } from '@nearlite/chain';
+import { GenesisError, genesisReceiptWrites, receiptFromJson, StateRecordError } from '@nearlite/chain';
 import { actionJson, base58Encode, decodeReceipt, encodeReceipt, receiptJson } from '@nearlite/primitives';
 import {
   parseTrieKey,
@@ -220,4 +220,62 @@ t.test('genesis receipt records nearcore’s applier refuses', async (t) => {
     () => genesisReceiptWrites([{ index: 2, record: { DelayedReceipt: { ...all, receipt_id: 'x' } } }]),
     GenesisError,
   );
+});
+
+// Whatever a genesis file holds, a receipt record either reads or is refused with StateRecordError
+// (never a TypeError or a crash): receipts of every variant with fields dropped, retyped, added.
+t.test('mangled receipt records are refused with StateRecordError, never another error', async (t) => {
+  const odd = [
+    null,
+    0,
+    -1,
+    1.5,
+    2 ** 70,
+    '',
+    'x',
+    'ed25519:abc',
+    [],
+    {},
+    [1],
+    { a: 1 },
+    true,
+    '1'.repeat(50),
+  ];
+  let seed = 12345;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pick = () => odd[Math.floor(rnd() * odd.length)];
+  const mangle = (v: unknown): unknown => {
+    if (Array.isArray(v)) {
+      const a = v.map((x) => (rnd() < 0.3 ? mangle(x) : x));
+      if (rnd() < 0.1) a.push(pick());
+      if (rnd() < 0.1) a.pop();
+      return a;
+    }
+    if (v && typeof v === 'object') {
+      const o: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const r = rnd();
+        if (r < 0.05) continue;
+        o[k] = r < 0.15 ? pick() : rnd() < 0.5 ? mangle(x) : x;
+      }
+      return o;
+    }
+    return rnd() < 0.2 ? pick() : v;
+  };
+  const others: string[] = [];
+  let refused = 0;
+  for (let i = 0; i < 3000; i++) {
+    const json = mangle(JSON.parse(JSON.stringify(receiptJson(EVERY_RECEIPT[i % EVERY_RECEIPT.length]!))));
+    try {
+      receiptFromJson(json, 'r');
+    } catch (err) {
+      if (err instanceof StateRecordError) refused++;
+      else others.push(String(err));
+    }
+  }
+  t.same(others, []);
+  t.ok(refused > 1000, `${refused} of 3,000 refused`);
 });
