@@ -252,13 +252,16 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
     .map((v) => ({ ...v, amount: (reader.account(v.account_id)?.locked ?? 0n).toString() }))
     .sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
   const stakes = new Map(validators.map((v) => [v.account_id, BigInt(v.amount)]));
-  // What the records hold of the total supply, and the receipts they leave out.
+  // What the records hold of the total supply, and the pending yields they leave out.
   const tally = { yields: 0, supply: 0n };
   const all = [...records(reader, reader.layout.shardIds, stakes, tally)];
+  const headHeader = reader.blockByHeight(head.height);
   const out = {
     ...config,
     genesis_height: head.height + 1,
     genesis_time: new Date().toISOString(),
+    // The version the chain runs at, which may be above its genesis' (nearcore's dump does the same).
+    ...(headHeader ? { protocol_version: headHeader.rest.latestProtocolVersion } : {}),
     validators,
     total_supply: tally.supply.toString(),
   };
