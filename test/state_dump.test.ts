@@ -198,3 +198,72 @@ t.test('a yield waiting for its resume has no genesis record: the dump says it l
     'the rest of the state is there',
   );
 });
+
+t.test("nearcore's dump-state flags: --file, --account-ids, --include-validators", async (t) => {
+  const c = await localChain(t, { sandbox: true });
+  await c.root.createAccount({
+    newAccountId: 'zed.test.near',
+    publicKey: KeyPair.fromRandom('ed25519').getPublicKey(),
+    nearToTransfer: 3n * NEAR,
+  });
+  const out = join(tempDir(t), 'some.json');
+  // Only zed's records, with the validator's and the protocol treasury's (test.near for both here).
+  const r = cli([
+    '--home',
+    c.home,
+    'view-state',
+    'dump-state',
+    '--file',
+    out,
+    '--account-ids',
+    'zed.test.near',
+  ]);
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, `wrote ${out}`);
+  const only = JSON.parse(readFileSync(out, 'utf8')) as { records: Rec[]; total_supply: string };
+  const owners = new Set(only.records.map((x) => String(Object.values(x)[0]!.account_id)));
+  t.same([...owners].sort(), ['test.near', 'zed.test.near']);
+  let supply = 0n;
+  for (const x of only.records)
+    if (x.Account) {
+      const a = x.Account.account as { amount: string; locked: string };
+      supply += BigInt(a.amount) + BigInt(a.locked);
+    }
+  t.equal(only.total_supply, supply.toString(), 'the supply of the accounts kept');
+
+  // A validator left out of --include-validators is dumped with its stake back in its balance.
+  const dir = join(tempDir(t), 'out');
+  const r2 = cli([
+    '--home',
+    c.home,
+    'view-state',
+    'dump-state',
+    '--stream',
+    '--file',
+    dir,
+    '--include-validators',
+    'zed.test.near',
+  ]);
+  t.equal(r2.status, 0, r2.stderr);
+  const genesis = JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as Record<string, unknown>;
+  t.same(genesis.validators, [], 'test.near is no validator of the dumped chain');
+  const records = JSON.parse(readFileSync(join(dir, 'records.json'), 'utf8')) as Rec[];
+  const test = records.find((x) => x.Account?.account_id === 'test.near')!.Account!.account as {
+    amount: string;
+    locked: string;
+  };
+  const now = (
+    await c.node.rpc<{ amount: string; locked: string }>('query', {
+      request_type: 'view_account',
+      account_id: 'test.near',
+      finality: 'final',
+    })
+  ).body.result!;
+  t.equal(test.locked, '0');
+  t.ok(BigInt(test.amount) >= BigInt(now.amount) + BigInt(now.locked) - NEAR, 'its stake is in its balance');
+  t.ok(BigInt(now.locked) > 0n, 'which it had locked');
+
+  const bad = cli(['--home', c.home, 'view-state', 'dump-state', '--account-ids', 'Not Valid']);
+  t.not(bad.status, 0);
+  t.match(bad.stderr, /--account-ids Not Valid: /);
+});

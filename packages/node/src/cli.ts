@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { accountIdError } from '@nearlite/primitives';
 import { openSource, StreamSourceError } from '@nearlite/stream';
 import type { FollowOptions } from './follower_node.js';
 import { initHome } from './home.js';
@@ -41,7 +42,8 @@ Usage:
                 (--out DIR | --s3-bucket NAME [--s3-prefix P] [--s3-endpoint URL] [--s3-region R])
                                 write the kept final blocks of a stopped node in the NEAR Lake layout
   nearlite repair --home DIR    roll a damaged store back to its last whole block, saying what it drops
-  nearlite --home DIR view-state dump-state [--stream]
+  nearlite --home DIR view-state dump-state [--stream] [--file PATH] [--account-ids ID]…
+                [--include-validators ID]…
                                 nearcore's state dump: the head's state as the genesis of a new chain
                                 (DIR/output.json, or DIR/output/ with --stream); the node may be running
   nearlite --version
@@ -125,12 +127,22 @@ async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): P
   return untilSignal(opts.logger, () => node.stop());
 }
 
-/** `[--home DIR] view-state dump-state [--stream]`, nearcore's state dump; its other tools are not here. */
+/**
+ * `[--home DIR] view-state dump-state [--stream] [--file PATH] [--account-ids ID]… [--include-validators
+ * ID]…`, nearcore's state dump; its other tools are not here.
+ */
 function viewStateArgs(argv: readonly string[]) {
   const parsed = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { home: { type: 'string' }, stream: { type: 'boolean' }, sandbox: { type: 'boolean' } },
+    options: {
+      home: { type: 'string' },
+      stream: { type: 'boolean' },
+      sandbox: { type: 'boolean' },
+      file: { type: 'string' },
+      'account-ids': { type: 'string', multiple: true },
+      'include-validators': { type: 'string', multiple: true },
+    },
     strict: false,
   });
   return parsed.positionals[0] === 'view-state' ? parsed : null;
@@ -141,14 +153,34 @@ async function viewState({
   positionals,
 }: NonNullable<ReturnType<typeof viewStateArgs>>): Promise<number> {
   const [, tool, ...rest] = positionals;
-  const unknown = Object.keys(values).filter((k) => !['home', 'stream', 'sandbox'].includes(k));
+  const known = ['home', 'stream', 'sandbox', 'file', 'account-ids', 'include-validators'];
+  const unknown = Object.keys(values).filter((k) => !known.includes(k));
   if (tool !== 'dump-state' || rest.length > 0 || unknown.length > 0)
     throw new UsageError(
-      "of nearcore's view-state tools only `dump-state [--stream]` is implemented; `nearlite inspect --home DIR …` reads a stopped node's store",
+      "of nearcore's view-state tools only `dump-state [--stream] [--file PATH] [--account-ids ID]… [--include-validators ID]…` is implemented; `nearlite inspect --home DIR …` reads a stopped node's store",
     );
   if (typeof values.home !== 'string') throw new UsageError('view-state needs --home DIR');
+  const ids = (flag: 'account-ids' | 'include-validators') => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    const list = (Array.isArray(v) ? v : [v]).map(String);
+    for (const id of list) {
+      const err = accountIdError(id);
+      if (err) throw new UsageError(`--${flag} ${id}: ${err}`);
+    }
+    return list;
+  };
+  if (values.file !== undefined && typeof values.file !== 'string')
+    throw new UsageError('--file needs a path');
+  const accountIds = ids('account-ids');
+  const includeValidators = ids('include-validators');
   const { dumpState } = await import('./state_dump.js');
-  const dump = await dumpState(values.home, { stream: values.stream === true });
+  const dump = await dumpState(values.home, {
+    stream: values.stream === true,
+    ...(typeof values.file === 'string' ? { file: values.file } : {}),
+    ...(accountIds ? { accountIds } : {}),
+    ...(includeValidators ? { includeValidators } : {}),
+  });
   for (const file of dump.files) process.stdout.write(`wrote ${file}\n`);
   if (dump.yieldsLeftOut > 0)
     process.stderr.write(

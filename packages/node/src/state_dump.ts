@@ -37,6 +37,7 @@ import {
   decodeReceipt,
   decodeStoredReceipt,
   formatPublicKey,
+  type Receipt,
   receiptJson,
   stringifyJson,
   toBase64,
@@ -126,12 +127,16 @@ function* records(
   reader: ChainReader,
   shardIds: readonly number[],
   stakes: Map<string, bigint>,
+  allow: ReadonlySet<string> | null,
   tally: { yields: number; supply: bigint },
 ) {
+  // nearcore's should_include_record: a record is its account's (a receipt's, its receiver's).
+  const kept = (accountId: string) => allow === null || allow.has(accountId);
   for (const shardId of shardIds) {
-    const delayed: { index: bigint; value: Uint8Array }[] = [];
+    const delayed: { index: bigint; receipt: Receipt }[] = [];
     for (const [key, value] of reader.shardState(shardId).iterPrefix(new Uint8Array(0))) {
       const k = parseTrieKey(key);
+      if ('accountId' in k && !kept(k.accountId)) continue;
       switch (k.col) {
         case 'account': {
           let a = decodeAccount(value);
@@ -182,11 +187,13 @@ function* records(
         case 'postponed_receipt':
           yield { PostponedReceipt: receiptJson(decodeReceipt(value)) };
           break;
-        case 'delayed_receipt':
+        case 'delayed_receipt': {
           // After the shard's other records, in the order of the queue: its keys end in the index
           // little-endian, so their order is not the queue's.
-          delayed.push({ index: k.index, value });
+          const receipt = decodeStoredReceipt(value).receipt;
+          if (kept(receipt.receiverId)) delayed.push({ index: k.index, receipt });
           break;
+        }
         case 'promise_yield_receipt':
           tally.yields++;
           break;
@@ -197,14 +204,25 @@ function* records(
       }
     }
     delayed.sort((a, b) => (a.index < b.index ? -1 : 1));
-    for (const { value } of delayed)
-      yield { DelayedReceipt: receiptJson(decodeStoredReceipt(value).receipt) };
+    for (const { receipt } of delayed) yield { DelayedReceipt: receiptJson(receipt) };
   }
 }
 
 export interface StateDumpOptions {
   /** Records in `records.json` beside the genesis, under `output/` (nearcore's `--stream`). */
   readonly stream: boolean;
+  /** Where to write: the directory with `stream`, the file without (`--file`). */
+  readonly file?: string;
+  /**
+   * Only these accounts' records, with the validators' and the protocol treasury's (nearcore's
+   * `--account-ids`, its `select_account_ids`).
+   */
+  readonly accountIds?: readonly string[];
+  /**
+   * Only these validators stay validators; the others are dumped with their stake released to
+   * their balance (nearcore's `--include-validators`, its `whitelist_validators`).
+   */
+  readonly includeValidators?: readonly string[];
 }
 
 /** Dumps the state of the node at `home`; returns the files written. */
@@ -251,10 +269,21 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
   const validators = (config.validators as { account_id: string; public_key: string }[])
     .map((v) => ({ ...v, amount: (reader.account(v.account_id)?.locked ?? 0n).toString() }))
     .sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
-  const stakes = new Map(validators.map((v) => [v.account_id, BigInt(v.amount)]));
+  const whitelist = o.includeValidators ? new Set(o.includeValidators) : null;
+  const stays = (id: string) => whitelist === null || whitelist.has(id);
+  const stakes = new Map(
+    validators.filter((v) => stays(v.account_id)).map((v) => [v.account_id, BigInt(v.amount)]),
+  );
+  const allow = o.accountIds
+    ? new Set([
+        ...validators.map((v) => v.account_id),
+        ...o.accountIds,
+        String(config.protocol_treasury_account),
+      ])
+    : null;
   // What the records hold of the total supply, and the pending yields they leave out.
   const tally = { yields: 0, supply: 0n };
-  const all = [...records(reader, reader.layout.shardIds, stakes, tally)];
+  const all = [...records(reader, reader.layout.shardIds, stakes, allow, tally)];
   const headHeader = reader.blockByHeight(head.height);
   const out = {
     ...config,
@@ -262,15 +291,15 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
     genesis_time: new Date().toISOString(),
     // The version the chain runs at, which may be above its genesis' (nearcore's dump does the same).
     ...(headHeader ? { protocol_version: headHeader.rest.latestProtocolVersion } : {}),
-    validators,
+    validators: validators.filter((v) => stays(v.account_id)),
     total_supply: tally.supply.toString(),
   };
   if (!o.stream) {
-    const file = join(home, 'output.json');
+    const file = o.file ?? join(home, 'output.json');
     writeFileSync(file, `${stringifyJson({ ...out, records: all })}\n`);
     return { files: [file], yieldsLeftOut: tally.yields };
   }
-  const dir = join(home, 'output');
+  const dir = o.file ?? join(home, 'output');
   mkdirSync(dir, { recursive: true });
   const recordsFile = join(dir, 'records.json');
   writeFileSync(recordsFile, `${stringifyJson(all)}\n`);

@@ -41,7 +41,7 @@ t.test('usage errors', async (t) => {
   await t.rejects(main(['bogus']), UsageError, 'an unknown command');
   await t.rejects(
     main(['--home', '/nowhere', 'view-state', 'apply-range']),
-    { name: 'UsageError', message: /only `dump-state \[--stream\]` is implemented/ },
+    { name: 'UsageError', message: /only `dump-state \[--stream\] \[--file PATH\]/ },
     "nearcore's other state-viewer tools",
   );
   await t.rejects(main(['view-state', 'dump-state']), { name: 'UsageError', message: /--home/ });
