@@ -29,12 +29,12 @@ import {
   type Account,
   accessKeyJson,
   accountContract,
-  BorshReader,
   base58Encode,
   decodeAccessKey,
   decodeAccount,
   decodeGasKeyNonce,
   decodeReceipt,
+  decodeReceivedData,
   decodeStoredReceipt,
   formatPublicKey,
   type Receipt,
@@ -108,14 +108,6 @@ function accountRecord(accountId: string, a: Account): StateRecord {
   };
 }
 
-/** ReceivedData { data: Option<Vec<u8>> } in borsh. */
-function receivedData(value: Uint8Array): Uint8Array | null {
-  const r = new BorshReader(value);
-  const data = r.option((r) => r.bytes().slice());
-  r.end();
-  return data;
-}
-
 /**
  * Every record of the state at the head, in key order per shard: accounts (their locked balance
  * adjusted to `stakes`), access keys, gas-key nonces, contract code, received data, postponed
@@ -174,7 +166,7 @@ function* records(
           yield { Data: { account_id: k.accountId, data_key: toBase64(k.key), value: toBase64(value) } };
           break;
         case 'received_data': {
-          const data = receivedData(value);
+          const data = decodeReceivedData(value);
           yield {
             ReceivedData: {
               account_id: k.accountId,

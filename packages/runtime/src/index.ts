@@ -13,7 +13,9 @@ export {
   resolveContract,
 } from './global_contracts.js';
 export * from './outcome.js';
+export { postponeIfWaiting } from './postponed.js';
 export type { PreparedTransactions, PrepareLimits } from './prepare_transactions.js';
+export { setPromiseYieldReceipt } from './promise_yield.js';
 export { encodeQueueIndices } from './queue_indices.js';
 export { type NewReceipt, RuntimeExt } from './receipt_builder.js';
 export { EMPTY_ED25519_KEY, type NewReceiptSpec } from './receipt_spec.js';

@@ -1,6 +1,14 @@
 // Receipts waiting for promise results: an action receipt with input data ids runs only when every
 // data receipt has arrived (nearcore's postponed receipts, received data and pending data counts).
-import { BorshReader, BorshWriter, decodeReceipt, encodeReceipt, type Receipt } from '@nearlite/primitives';
+import {
+  BorshReader,
+  BorshWriter,
+  decodeReceipt,
+  decodeReceivedData,
+  encodeReceipt,
+  encodeReceivedData,
+  type Receipt,
+} from '@nearlite/primitives';
 import {
   type TrieUpdate,
   trieKeyPendingDataCount,
@@ -11,14 +19,6 @@ import {
 import type { PromiseResult } from '@nearlite/vm';
 import { getPromiseYieldStatus, PromiseYieldStatus, takePromiseYieldReceipt } from './promise_yield.js';
 
-function encodeData(data: Uint8Array | null): Uint8Array {
-  return new BorshWriter(8 + (data?.length ?? 0)).option(data, (w, d) => w.bytes(d)).toBytes();
-}
-
-function decodeData(bytes: Uint8Array): Uint8Array | null {
-  return new BorshReader(bytes).option((r) => r.bytes().slice());
-}
-
 /** Collects (and removes) the promise results of a ready receipt. */
 function takeResults(state: TrieUpdate, receipt: Receipt): PromiseResult[] {
   if (receipt.receipt.kind !== 'Action') return [];
@@ -26,7 +26,7 @@ function takeResults(state: TrieUpdate, receipt: Receipt): PromiseResult[] {
     const key = trieKeyReceivedData(receipt.receiverId, id);
     const raw = state.get(key);
     state.remove(key);
-    const data = raw ? decodeData(raw) : null;
+    const data = raw ? decodeReceivedData(raw) : null;
     return data === null ? { kind: 'Failed' } : { kind: 'Successful', data };
   });
 }
@@ -58,7 +58,7 @@ export function applyDataReceipt(
 ): { receipt: Receipt; results: PromiseResult[] } | null {
   if (receipt.receipt.kind !== 'Data') return null;
   const { dataId, data } = receipt.receipt;
-  state.set(trieKeyReceivedData(receipt.receiverId, dataId), encodeData(data));
+  state.set(trieKeyReceivedData(receipt.receiverId, dataId), encodeReceivedData(data));
   const idKey = trieKeyPostponedReceiptId(receipt.receiverId, dataId);
   const waiting = state.get(idKey);
   let ready: { receipt: Receipt; results: PromiseResult[] } | null = null;
@@ -101,6 +101,6 @@ export function applyPromiseResume(
     state.commit({ type: 'postponed_receipt', receiptHash: receipt.receiptId });
     return null;
   }
-  state.set(trieKeyReceivedData(accountId, dataId), encodeData(data));
+  state.set(trieKeyReceivedData(accountId, dataId), encodeReceivedData(data));
   return { receipt: parked, results: takeResults(state, parked) };
 }

@@ -107,6 +107,21 @@ export function writeReceipt(w: BorshWriter, r: Receipt): void {
   if (r.priority !== undefined) w.u64(r.priority);
 }
 
+/**
+ * nearcore's ReceivedData, what the trie keeps of a data receipt until its receipt runs:
+ * `{ data: Option<Vec<u8>> }` in borsh, None for a failed promise.
+ */
+export function encodeReceivedData(data: Uint8Array | null): Uint8Array {
+  return new BorshWriter(8 + (data?.length ?? 0)).option(data, (w, d) => w.bytes(d)).toBytes();
+}
+
+export function decodeReceivedData(bytes: Uint8Array): Uint8Array | null {
+  const r = new BorshReader(bytes);
+  const data = r.option((r) => r.bytes().slice());
+  r.end();
+  return data;
+}
+
 export function encodeReceipt(r: Receipt): Uint8Array {
   const w = new BorshWriter(256);
   writeReceipt(w, r);
