@@ -6,7 +6,6 @@ import {
   type Action,
   type DelegateAction,
   type GlobalContractIdentifier,
-  KeyParseError,
   type PublicKey,
   parsePublicKey,
   parseSignature,
@@ -22,29 +21,14 @@ import {
   hash32,
   type Obj,
   obj,
+  parsed,
   str,
   u64,
   u128,
 } from './state_record_fields.js';
 
-function key(o: Obj, k: string, path: string): PublicKey {
-  const text = str(o, k, path);
-  try {
-    return parsePublicKey(text);
-  } catch (err) {
-    fail(`${path}.${k}`, (err as KeyParseError).message);
-  }
-}
-
-function signature(o: Obj, k: string, path: string): Signature {
-  const text = str(o, k, path);
-  try {
-    return parseSignature(text);
-  } catch (err) {
-    if (!(err instanceof KeyParseError)) throw err;
-    fail(`${path}.${k}`, err.message);
-  }
-}
+const key = (o: Obj, k: string, path: string): PublicKey => parsed(o, k, path, parsePublicKey);
+const signature = (o: Obj, k: string, path: string): Signature => parsed(o, k, path, parseSignature);
 
 function array(o: Obj, k: string, path: string): unknown[] {
   const v = o[k];

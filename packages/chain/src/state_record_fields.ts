@@ -5,6 +5,7 @@ import {
   base58Decode,
   fromBase64,
   type GasKeyInfo,
+  type PublicKey,
   parseAccountId,
   parsePublicKeyHandle,
 } from '@nearlite/primitives';
@@ -76,23 +77,21 @@ export function hash32(o: Obj, k: string, path: string): Uint8Array {
   return bytes;
 }
 
-export function accountId(o: Obj, k: string, path: string): string {
+/** A string field read by `parse`, whose error is the field's. */
+export function parsed<T>(o: Obj, k: string, path: string, parse: (text: string) => T): T {
   const text = str(o, k, path);
   try {
-    return parseAccountId(text);
+    return parse(text);
   } catch (err) {
     fail(`${path}.${k}`, (err as Error).message);
   }
 }
 
-export function publicKey(o: Obj, k: string, path: string): ReturnType<typeof parsePublicKeyHandle> {
-  const text = str(o, k, path);
-  try {
-    return parsePublicKeyHandle(text);
-  } catch (err) {
-    fail(`${path}.${k}`, (err as Error).message);
-  }
-}
+export const accountId = (o: Obj, k: string, path: string): string => parsed(o, k, path, parseAccountId);
+
+/** A key as the trie names it (an ML-DSA-65 key by its handle). */
+export const publicKey = (o: Obj, k: string, path: string): PublicKey =>
+  parsed(o, k, path, parsePublicKeyHandle);
 
 export function accessKey(v: unknown, path: string): AccessKey {
   const o = obj(v, path);
