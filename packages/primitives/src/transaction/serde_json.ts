@@ -8,7 +8,7 @@ import { toBase64 } from '../hash.js';
 import { u64View } from '../json.js';
 import { formatPublicKey, formatSignature } from '../public_key.js';
 import type { Action, DelegateAction, GlobalContractIdentifier } from './action.js';
-import type { Receipt } from './receipt.js';
+import type { ActionReceipt, Receipt } from './receipt.js';
 
 /**
  * An AccessKey as nearcore serializes it: its view but for a gas key's function-call permission,
@@ -129,6 +129,22 @@ export function actionJson(a: Action): object {
 }
 
 /**
+ * An action receipt's fields from its signer's key to its inputs, alike in its serde form and its
+ * view (which differ before and after them).
+ */
+export function actionReceiptFields(x: ActionReceipt): object {
+  return {
+    signer_public_key: formatPublicKey(x.signerPublicKey),
+    gas_price: x.gasPrice.toString(),
+    output_data_receivers: x.outputDataReceivers.map((d) => ({
+      data_id: base58Encode(d.dataId),
+      receiver_id: d.receiverId,
+    })),
+    input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
+  };
+}
+
+/**
  * A Receipt as nearcore serializes it (ReceiptV0, `Receipt` being untagged): the ReceiptEnum
  * variant by its name (`Action`, `PromiseYield`, `ActionV2`, `PromiseYieldV2`, `Data`,
  * `PromiseResume`, `GlobalContractDistribution` with its own `V1`/`V2`).
@@ -143,13 +159,7 @@ export function receiptJson(r: Receipt): object {
       [name]: {
         signer_id: x.signerId,
         ...(v2 ? { refund_to: x.refundTo ?? null } : {}),
-        signer_public_key: formatPublicKey(x.signerPublicKey),
-        gas_price: x.gasPrice.toString(),
-        output_data_receivers: x.outputDataReceivers.map((d) => ({
-          data_id: base58Encode(d.dataId),
-          receiver_id: d.receiverId,
-        })),
-        input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
+        ...actionReceiptFields(x),
         actions: x.actions.map(actionJson),
       },
     };

@@ -6,7 +6,7 @@ import { u64View } from '../json.js';
 import { formatPublicKey, formatSignature } from '../public_key.js';
 import type { Action } from './action.js';
 import type { Receipt } from './receipt.js';
-import { actionJson, globalContractIdentifierJson } from './serde_json.js';
+import { actionJson, actionReceiptFields, globalContractIdentifierJson } from './serde_json.js';
 import type { SignedTransaction } from './transaction.js';
 
 /**
@@ -67,13 +67,7 @@ export function receiptView(r: Receipt): object {
     receipt = {
       Action: {
         signer_id: x.signerId,
-        signer_public_key: formatPublicKey(x.signerPublicKey),
-        gas_price: x.gasPrice.toString(),
-        output_data_receivers: x.outputDataReceivers.map((d) => ({
-          data_id: base58Encode(d.dataId),
-          receiver_id: d.receiverId,
-        })),
-        input_data_ids: x.inputDataIds.map((d) => base58Encode(d)),
+        ...actionReceiptFields(x),
         actions: x.actions.map((a) => actionView(a)),
         is_promise_yield: x.isPromiseYield === true,
         ...(typeof x.refundTo === 'string' ? { refund_to: x.refundTo } : {}),
