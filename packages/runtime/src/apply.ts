@@ -7,6 +7,7 @@
 // state step is committed with nearcore's StateChangeCause; a failing receipt rolls
 // back.
 import {
+  binaryKey,
   type CryptoHash,
   decodeReceipt,
   decodeSignedTransaction,
@@ -266,7 +267,7 @@ export class Runtime {
     } catch {
       return null;
     }
-    const key = Buffer.from(stx.hash.buffer, stx.hash.byteOffset, 32).toString('latin1');
+    const key = binaryKey(stx.hash);
     if (seen.has(key)) return null;
     seen.add(key);
     const tx = stx.transaction;
