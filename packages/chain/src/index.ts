@@ -11,7 +11,7 @@ export * from './gas_price.js';
 export * from './gc.js';
 export * from './genesis/config.js';
 export * from './genesis/epoch_config.js';
-export { genesisReceiptWrites, RECEIPT_RECORD_KINDS } from './genesis/genesis_receipts.js';
+export { genesisReceiptWrites, isReceiptRecord } from './genesis/genesis_receipts.js';
 export * from './genesis/keys.js';
 export * from './genesis/localnet.js';
 export * from './genesis/localnet_chain.js';

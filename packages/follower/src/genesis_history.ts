@@ -3,7 +3,7 @@
 // locked), so views of accounts no block has touched yet answer as the producer's do. Receipts in
 // flight (a dumped state's PostponedReceipt, ReceivedData and DelayedReceipt records) are left out:
 // no read method looks at them, and the stream's state changes carry what becomes of them.
-import { type Genesis, RECEIPT_RECORD_KINDS } from '@nearlite/chain';
+import { type Genesis, isReceiptRecord } from '@nearlite/chain';
 import { genesisStateFromRecords } from '@nearlite/trie';
 import type { HistoryWriter } from './history_reader.js';
 
@@ -20,7 +20,7 @@ export async function loadGenesisHistory(
 ): Promise<boolean> {
   if (history.genesisHeight() !== null) return false;
   const height = genesis.config.genesisHeight;
-  const state = genesis.records.filter((r) => !RECEIPT_RECORD_KINDS.has(Object.keys(r)[0] ?? ''));
+  const state = genesis.records.filter((r) => !isReceiptRecord(r));
   const kvs = genesisStateFromRecords(state, {
     ...storageUsage,
     validators: genesis.config.validators.map((v) => ({ accountId: v.accountId, amount: v.amount })),

@@ -18,7 +18,7 @@ import type { ShardLayout } from '../shard_layout.js';
 import { writeFlatState, writeTrieChanges } from '../state_store.js';
 import { computeBpHash } from '../validators.js';
 import { type Genesis, GenesisError, type GenesisRecord } from './config.js';
-import { genesisReceiptWrites, RECEIPT_RECORD_KINDS } from './genesis_receipts.js';
+import { genesisReceiptWrites, isReceiptRecord } from './genesis_receipts.js';
 
 export const EMPTY_SIGNATURE: Signature = { keyType: 0, data: new Uint8Array(64) };
 
@@ -52,8 +52,7 @@ export function buildGenesisBlock(
   );
   for (const [index, r] of genesis.records.entries()) {
     const shardId = layout.accountIdToShardId(recordAccount(r));
-    if (RECEIPT_RECORD_KINDS.has(Object.keys(r)[0] ?? ''))
-      receiptsByShard.get(shardId)!.push({ index, record: r });
+    if (isReceiptRecord(r)) receiptsByShard.get(shardId)!.push({ index, record: r });
     else byShard.get(shardId)!.push(r);
   }
 

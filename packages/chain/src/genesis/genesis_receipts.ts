@@ -24,12 +24,16 @@ import { receiptFromJson } from '../receipt_record.js';
 import { accountId, base64, hash32, obj } from '../state_record_fields.js';
 import { GenesisError } from './config.js';
 
-/** The records this module applies; the others are state (trie/genesis_state.ts). */
-export const RECEIPT_RECORD_KINDS: ReadonlySet<string> = new Set([
+const RECEIPT_RECORD_KINDS: ReadonlySet<string> = new Set([
   'PostponedReceipt',
   'ReceivedData',
   'DelayedReceipt',
 ]);
+
+/** Whether a genesis record is one this module applies (the others are state: trie/genesis_state.ts). */
+export function isReceiptRecord(record: object): boolean {
+  return RECEIPT_RECORD_KINDS.has(Object.keys(record)[0] ?? '');
+}
 
 export interface GenesisReceipts {
   readonly writes: { key: Uint8Array; value: Uint8Array }[];
