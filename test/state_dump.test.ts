@@ -8,12 +8,22 @@ import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { contract } from './helpers/contracts.js';
-import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 const NEAR = 10n ** 24n;
 
 type Rec = Record<string, Record<string, unknown>>;
+
+/** An account's view at the final block of `node`. */
+async function finalAccount(node: RunningNode, accountId: string): Promise<Record<string, string>> {
+  const r = await node.rpc<Record<string, string>>('query', {
+    request_type: 'view_account',
+    account_id: accountId,
+    finality: 'final',
+  });
+  return r.body.result!;
+}
 
 t.test('a running sandbox dumped, and a node started from the dump', async (t) => {
   const c = await localChain(t, { sandbox: true, shards: 2 });
@@ -125,13 +135,7 @@ t.test('a running sandbox dumped, and a node started from the dump', async (t) =
   await waitForHeight(next, (genesis.genesis_height as number) + 2);
   for (const id of ['test.near', 'hello.test.near', 'zed.test.near']) {
     const before = await view('view_account', id);
-    const after = (
-      await next.rpc<Record<string, unknown>>('query', {
-        request_type: 'view_account',
-        account_id: id,
-        finality: 'final',
-      })
-    ).body.result!;
+    const after = await finalAccount(next, id);
     t.same(
       [after.amount, after.locked, after.code_hash, after.storage_usage],
       [before.amount, before.locked, before.code_hash, before.storage_usage],
@@ -156,13 +160,7 @@ t.test('a running sandbox dumped, and a node started from the dump', async (t) =
   const direct = await startNode(out, ['--block-time', '50', '--sandbox']);
   t.teardown(() => direct.stop());
   await waitForHeight(direct, (genesis.genesis_height as number) + 2);
-  const there = (
-    await direct.rpc<Record<string, unknown>>('query', {
-      request_type: 'view_account',
-      account_id: 'hello.test.near',
-      finality: 'final',
-    })
-  ).body.result!;
+  const there = await finalAccount(direct, 'hello.test.near');
   const here = await view('view_account', 'hello.test.near');
   t.same([there.amount, there.code_hash], [here.amount, here.code_hash], 'a node run in the dump directory');
 });
@@ -252,13 +250,7 @@ t.test("nearcore's dump-state flags: --file, --account-ids, --include-validators
     amount: string;
     locked: string;
   };
-  const now = (
-    await c.node.rpc<{ amount: string; locked: string }>('query', {
-      request_type: 'view_account',
-      account_id: 'test.near',
-      finality: 'final',
-    })
-  ).body.result!;
+  const now = await finalAccount(c.node, 'test.near');
   t.equal(test.locked, '0');
   t.ok(BigInt(test.amount) >= BigInt(now.amount) + BigInt(now.locked) - NEAR, 'its stake is in its balance');
   t.ok(BigInt(now.locked) > 0n, 'which it had locked');
