@@ -15,6 +15,16 @@ const NEAR = 10n ** 24n;
 
 type Rec = Record<string, Record<string, unknown>>;
 
+/** What the Account records hold, amount and locked, as a decimal string. */
+function accountsSupply(records: readonly Rec[]): string {
+  let supply = 0n;
+  for (const x of records) {
+    const a = x.Account?.account as { amount: string; locked: string } | undefined;
+    if (a) supply += BigInt(a.amount) + BigInt(a.locked);
+  }
+  return supply.toString();
+}
+
 /** An account's view at the final block of `node`. */
 async function finalAccount(node: RunningNode, accountId: string): Promise<Record<string, string>> {
   const r = await node.rpc<Record<string, string>>('query', {
@@ -80,7 +90,6 @@ t.test('a running sandbox dumped, and a node started from the dump', async (t) =
         ...extra,
       })
     ).body.result!;
-  let supply = 0n;
   for (const id of ['test.near', 'hello.test.near', 'zed.test.near', 'near']) {
     const [a] = of('Account', id) as { account: Record<string, unknown> }[];
     const v = await view('view_account', id);
@@ -107,12 +116,7 @@ t.test('a running sandbox dumped, and a node started from the dump', async (t) =
       `${id}'s keys`,
     );
   }
-  for (const x of records)
-    if (x.Account) {
-      const a = x.Account.account as { amount: string; locked: string };
-      supply += BigInt(a.amount) + BigInt(a.locked);
-    }
-  t.equal(genesis.total_supply, supply.toString(), 'the total supply is what the accounts hold');
+  t.equal(genesis.total_supply, accountsSupply(records), 'the total supply is what the accounts hold');
   const [code] = of('Contract', 'hello.test.near') as { code: string }[];
   t.equal(code?.code, Buffer.from(contract('main.wasm')).toString('base64'), 'the contract code');
   const state = (await view('view_state', 'hello.test.near', { prefix_base64: '' })).values as {
@@ -221,13 +225,7 @@ t.test("nearcore's dump-state flags: --file, --account-ids, --include-validators
   const only = JSON.parse(readFileSync(out, 'utf8')) as { records: Rec[]; total_supply: string };
   const owners = new Set(only.records.map((x) => String(Object.values(x)[0]!.account_id)));
   t.same([...owners].sort(), ['test.near', 'zed.test.near']);
-  let supply = 0n;
-  for (const x of only.records)
-    if (x.Account) {
-      const a = x.Account.account as { amount: string; locked: string };
-      supply += BigInt(a.amount) + BigInt(a.locked);
-    }
-  t.equal(only.total_supply, supply.toString(), 'the supply of the accounts kept');
+  t.equal(only.total_supply, accountsSupply(only.records), 'the supply of the accounts kept');
 
   // A validator left out of --include-validators is dumped with its stake back in its balance.
   const dir = join(tempDir(t), 'out');
