@@ -303,3 +303,29 @@ t.test('a GC node proves outcomes of the blocks it keeps against a later final h
   const b = next.body.result!;
   t.ok(!('inner_lite' in b) || b.inner_lite.height > head.height, 'a later light-client block or {}');
 });
+
+t.test('at genesis the next light client block is UNKNOWN_BLOCK, as nearcore answers', async (t) => {
+  // The genesis block's last final block is the zero hash, which nearcore's create_light_client_block
+  // reads as a header: DBNotFoundErr, turned into UnknownBlock (chain/client-primitives/src/types.rs)
+  // and answered with the cause itself as legacy data, its message not serialized.
+  const home = tempDir(t);
+  initHome(home, []);
+  const node = await startNode(home, ['--block-time', '3600000']);
+  t.teardown(() => node.stop());
+  const genesis = (
+    await node.rpc<{ header: { hash: string; height: number } }>('block', { finality: 'optimistic' })
+  ).body.result!.header;
+  t.equal(genesis.height, 0, 'the head is the genesis block');
+  const unknownBlock = {
+    name: 'HANDLER_ERROR',
+    cause: { name: 'UNKNOWN_BLOCK', info: {} },
+    code: -32000,
+    message: 'Server error',
+    data: { name: 'UNKNOWN_BLOCK', info: {} },
+  };
+  for (const params of [{ last_block_hash: genesis.hash }, [genesis.hash]]) {
+    const r = await node.rpc('next_light_client_block', params);
+    t.equal(r.status, 200, JSON.stringify(params));
+    t.same(r.body.error, unknownBlock, JSON.stringify(params));
+  }
+});

@@ -24,26 +24,23 @@ import { blockHeaderLiteView } from './views.js';
 
 // From<RpcLightClientNextBlockError> for RpcError puts the serialized error in the legacy `data`
 // (nearcore chain/jsonrpc-primitives/src/types/light_client.rs); UnknownBlock's message is not
-// serialized, so its info is empty.
+// serialized, so its info is empty. Every header nearcore's view client cannot find while it builds
+// the answer (the last block itself, the head's last final block — none yet at genesis —, a block
+// after it) is a DBNotFoundErr, which GetNextLightClientBlockError turns into UnknownBlock.
 function unknownBlock(): HandlerError {
   return new HandlerError('UNKNOWN_BLOCK', {}, { name: 'UNKNOWN_BLOCK', info: {} });
-}
-
-function notKept(what: string): HandlerError {
-  const info = { error_message: `${what} is not kept by this node` };
-  return new HandlerError('INTERNAL_ERROR', info, { name: 'INTERNAL_ERROR', info });
 }
 
 function headerAt(chain: ChainHandle, height: number): BlockHeader {
   const hash = chain.chainStore.blockHashByHeight(height);
   const header = hash && chain.chainStore.blockHeader(hash);
-  if (!header) throw notKept(`block at height ${height}`);
+  if (!header) throw unknownBlock();
   return header;
 }
 
 function headerOf(chain: ChainHandle, hash: CryptoHash): BlockHeader {
   const header = chain.chainStore.blockHeader(hash);
-  if (!header) throw notKept(`block ${base58Encode(hash)}`);
+  if (!header) throw unknownBlock();
   return header;
 }
 
@@ -56,8 +53,7 @@ function nextHeader(chain: ChainHandle, b: BlockHeader): BlockHeader {
     chain.store.get(DBCol.BlockOrdinal, u64be(b.rest.blockOrdinal + 1)) ??
     chain.chainStore.blockHashByHeight(b.lite.height + 1);
   const header = hash && chain.chainStore.blockHeader(hash);
-  if (!header || !bytesEqual(header.prevHash, b.hash))
-    throw notKept(`the block after ${base58Encode(b.hash)}`);
+  if (!header || !bytesEqual(header.prevHash, b.hash)) throw unknownBlock();
   return header;
 }
 
@@ -86,9 +82,10 @@ function createLightClientBlock(chain: ChainHandle, header: BlockHeader): object
   const twoAhead = headerAt(chain, final.lite.height + 2);
   if (!sameEpoch(twoAhead, final)) {
     const oneAhead = headerAt(chain, final.lite.height + 1);
-    final = sameEpoch(oneAhead, final)
-      ? headerOf(chain, final.prevHash)
-      : headerOf(chain, final.rest.lastFinalBlock);
+    final = headerOf(
+      chain,
+      sameEpoch(oneAhead, final) ? oneAhead.rest.lastFinalBlock : final.rest.lastFinalBlock,
+    );
   }
   return lightClientBlockView(chain, final);
 }
