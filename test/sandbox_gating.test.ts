@@ -73,7 +73,16 @@ t.test('a hostile patch is a params error, writes nothing, and the chain goes on
   await waitForHeight(node, 2);
   const bad = structuredClone(rich);
   bad.Account.account.code_hash = '1'.repeat(46);
-  for (const records of [[bad], [rich, bad], [{ Account: { account_id: 'x.test.near', account: {} } }]]) {
+  // An unversioned account at u128::MAX would be a row nobody can read: the next block stopped the
+  // node when it was written.
+  const max = structuredClone(rich);
+  max.Account.account.amount = ((1n << 128n) - 1n).toString();
+  for (const records of [
+    [bad],
+    [rich, bad],
+    [{ Account: { account_id: 'x.test.near', account: {} } }],
+    [max],
+  ]) {
     const r = await node.rpc('sandbox_patch_state', { records });
     t.equal(r.body.error?.cause.name, 'PARSE_ERROR', 'refused as params');
     t.match(r.body.error?.data, /^Failed parsing args: records\[\d\]\.Account/);

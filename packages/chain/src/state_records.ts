@@ -8,7 +8,9 @@ import {
   encodeAccessKey,
   encodeAccount,
   encodeGasKeyNonce,
+  isUnversionedSentinel,
   sha256,
+  UNVERSIONED_SENTINEL,
 } from '@nearlite/primitives';
 import {
   trieKeyAccessKey,
@@ -91,7 +93,9 @@ export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
         codeHash: hash32(a, 'code_hash', aPath),
         storageUsage: u64(a, 'storage_usage', aPath),
       };
-      return { accountId: id, key: trieKeyAccount(id), value: encodeAccount(versioned(account, a, aPath)) };
+      const written = versioned(account, a, aPath);
+      if (isUnversionedSentinel(written)) fail(`${aPath}.amount`, UNVERSIONED_SENTINEL);
+      return { accountId: id, key: trieKeyAccount(id), value: encodeAccount(written) };
     }
     case 'AccessKey':
       return {

@@ -30,6 +30,15 @@ export interface Account {
 
 /** nearcore's Account::SERIALIZATION_SENTINEL: no real balance reaches u128::MAX. */
 const SENTINEL = (1n << 128n) - 1n;
+
+/** Why an unversioned (V1) account cannot hold u128::MAX. */
+export const UNVERSIONED_SENTINEL =
+  'an account of version V1 cannot hold u128::MAX: in borsh it marks a versioned account';
+
+/** True when `a` could not be written: unversioned, with the sentinel as its amount. */
+export function isUnversionedSentinel(a: Account): boolean {
+  return !a.v2 && a.amount === SENTINEL;
+}
 const ZERO_HASH = new Uint8Array(32);
 const CONTRACT_TAGS = ['None', 'Local', 'Global', 'GlobalByAccount'] as const;
 
@@ -60,8 +69,12 @@ export function withContract(a: Account, contract: AccountContract): Account {
  * locked, storage_usage and the AccountContract enum.
  */
 export function encodeAccount(a: Account): Uint8Array {
-  if (!a.v2)
+  if (!a.v2) {
+    // Its bytes would read back as a versioned account's (nearcore writes them so, and cannot read
+    // them either): a state row no one could decode.
+    if (a.amount === SENTINEL) throw new BorshError(UNVERSIONED_SENTINEL);
     return new BorshWriter(72).u128(a.amount).u128(a.locked).fixed(a.codeHash).u64(a.storageUsage).toBytes();
+  }
   const w = new BorshWriter(128).u128(SENTINEL).u8(0).u128(a.amount).u128(a.locked).u64(a.storageUsage);
   writeAccountContract(w, a.v2.contract);
   return w.toBytes();

@@ -218,6 +218,11 @@ t.test('public keys parse and format; account and access key values match trie.m
   t.equal(bytes.length, 72);
   t.equal(toHex(sha256(bytes)), '24c376bf0203354ba8359d07acac2faa43041964822060b19a87315f3896b8a2');
   t.same(decodeAccount(bytes), account);
+  // u128::MAX first marks a versioned account: an unversioned one holding it could not be read back.
+  t.throws(() => encodeAccount({ ...account, amount: (1n << 128n) - 1n }), {
+    name: 'BorshError',
+    message: /version V1 cannot hold u128::MAX/,
+  });
   // trie.md §1.2: a FullAccess key with nonce 11
   t.equal(toHex(encodeAccessKey({ nonce: 11n, permission: { kind: 'FullAccess' } })), '0b0000000000000001');
   const fc = {

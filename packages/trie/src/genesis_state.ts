@@ -12,8 +12,10 @@ import {
   encodeAccount,
   encodeGasKeyNonce,
   fromBase64,
+  isUnversionedSentinel,
   parsePublicKeyHandle,
   sha256,
+  UNVERSIONED_SENTINEL,
 } from '@nearlite/primitives';
 import {
   trieKeyAccessKey,
@@ -123,6 +125,8 @@ export function genesisStateFromRecords(
   }
   for (const [accountId, a] of accounts) {
     a.storageUsage = o.numBytesAccount + (usage.get(accountId) ?? 0n);
+    if (isUnversionedSentinel(a))
+      throw new GenesisStateError(`genesis account ${accountId}: ${UNVERSIONED_SENTINEL}`);
     put(accountId, 'account', trieKeyAccount(accountId), encodeAccount(a));
   }
   return [...kv.values()]

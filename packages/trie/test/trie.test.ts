@@ -124,6 +124,19 @@ t.test('the mainnet genesis records give the mainnet state root', async (t) => {
   );
 });
 
+t.test('a genesis account that could not be read back stops the genesis, naming it', async (t) => {
+  const account = {
+    amount: ((1n << 128n) - 1n).toString(),
+    locked: '0',
+    code_hash: '11111111111111111111111111111111',
+  };
+  const opts = { numBytesAccount: 100n, numExtraBytesRecord: 40n, validators: [] };
+  t.throws(() => genesisStateFromRecords([{ Account: { account_id: 'max.near', account } }], opts), {
+    name: 'GenesisStateError',
+    message: /^genesis account max\.near: an account of version V1 cannot hold u128::MAX/,
+  });
+});
+
 function rng(seed: number): () => number {
   let x = seed >>> 0;
   return () => {
