@@ -21,11 +21,11 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
       }
       if (!chain.canProduce)
         throw new InternalError('this node holds no validator key and cannot produce blocks');
-      const applied = chain.patchState(writes);
       // Produce the block that carries the patch now rather than waiting for the timer; if that
-      // block fails, `applied` rejects with its error and the caller gets it.
-      await chain.produceBlock().catch(() => undefined);
-      await applied;
+      // block fails, the patch's promise rejects with its error and the caller gets it. Both are
+      // awaited together: from the chain thread the patch's failure arrives as a message of its own,
+      // before the block's, and a rejection left without a handler until then stops the process.
+      await Promise.all([chain.patchState(writes), chain.produceBlock().catch(() => undefined)]);
       return {};
     },
     async sandboxFastForward(deltaHeight) {
