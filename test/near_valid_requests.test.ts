@@ -53,6 +53,8 @@ function seeds(k: Known, pick: <T>(a: readonly T[]) => T, sandbox: boolean): See
       { sync_checkpoint: 'earliest_available' },
     ]);
   const acct = k.account;
+  // Mostly the node's own account; sometimes one a sandbox patch may have written.
+  const who = () => pick([acct, acct, acct, 'patched.test.near', 'p.near']);
   const pk = k.publicKey;
   const tx = k.txHash ?? k.blockHash;
   const receipt = k.receiptId ?? k.blockHash;
@@ -63,27 +65,27 @@ function seeds(k: Known, pick: <T>(a: readonly T[]) => T, sandbox: boolean): See
     ['chunk', () => ({ chunk_id: k.chunkHash })],
     ['chunk', () => ({ block_id: k.blockHash, shard_id: 0 })],
     ['chunk', () => [k.chunkHash]],
-    ['query', () => ({ ...ref(), request_type: 'view_account', account_id: acct })],
-    ['query', () => ({ ...ref(), request_type: 'view_code', account_id: acct })],
+    ['query', () => ({ ...ref(), request_type: 'view_account', account_id: who() })],
+    ['query', () => ({ ...ref(), request_type: 'view_code', account_id: who() })],
     [
       'query',
       () => ({
         ...ref(),
         request_type: 'view_state',
-        account_id: acct,
+        account_id: who(),
         prefix_base64: '',
         include_proof: true,
       }),
     ],
-    ['query', () => ({ ...ref(), request_type: 'view_access_key', account_id: acct, public_key: pk })],
-    ['query', () => ({ ...ref(), request_type: 'view_access_key_list', account_id: acct })],
-    ['query', () => ({ ...ref(), request_type: 'view_gas_key_nonces', account_id: acct, public_key: pk })],
+    ['query', () => ({ ...ref(), request_type: 'view_access_key', account_id: who(), public_key: pk })],
+    ['query', () => ({ ...ref(), request_type: 'view_access_key_list', account_id: who() })],
+    ['query', () => ({ ...ref(), request_type: 'view_gas_key_nonces', account_id: who(), public_key: pk })],
     [
       'query',
       () => ({
         ...ref(),
         request_type: 'call_function',
-        account_id: acct,
+        account_id: who(),
         method_name: 'hello',
         args_base64: Buffer.from('{"name":"x"}').toString('base64'),
       }),
@@ -91,37 +93,37 @@ function seeds(k: Known, pick: <T>(a: readonly T[]) => T, sandbox: boolean): See
     ['query', () => ({ ...ref(), request_type: 'view_global_contract_code', code_hash: k.blockHash })],
     [
       'query',
-      () => ({ ...ref(), request_type: 'view_global_contract_code_by_account_id', account_id: acct }),
+      () => ({ ...ref(), request_type: 'view_global_contract_code_by_account_id', account_id: who() }),
     ],
-    ['query', () => [`account/${acct}`, '']],
+    ['query', () => [`account/${who()}`, '']],
     ['query', () => [`call/${acct}/hello`, '']],
     ['query', () => [`access_key/${acct}/${pk}`, '']],
     ['query', () => [`contract/${acct}`, '']],
-    ['EXPERIMENTAL_view_account', () => ({ ...ref(), account_id: acct })],
-    ['EXPERIMENTAL_view_code', () => ({ ...ref(), account_id: acct })],
-    ['EXPERIMENTAL_view_state', () => ({ ...ref(), account_id: acct, prefix_base64: '' })],
-    ['EXPERIMENTAL_view_access_key', () => ({ ...ref(), account_id: acct, public_key: pk })],
-    ['EXPERIMENTAL_view_access_key_list', () => ({ ...ref(), account_id: acct })],
-    ['EXPERIMENTAL_view_gas_key_nonces', () => ({ ...ref(), account_id: acct, public_key: pk })],
+    ['EXPERIMENTAL_view_account', () => ({ ...ref(), account_id: who() })],
+    ['EXPERIMENTAL_view_code', () => ({ ...ref(), account_id: who() })],
+    ['EXPERIMENTAL_view_state', () => ({ ...ref(), account_id: who(), prefix_base64: '' })],
+    ['EXPERIMENTAL_view_access_key', () => ({ ...ref(), account_id: who(), public_key: pk })],
+    ['EXPERIMENTAL_view_access_key_list', () => ({ ...ref(), account_id: who() })],
+    ['EXPERIMENTAL_view_gas_key_nonces', () => ({ ...ref(), account_id: who(), public_key: pk })],
     [
       'EXPERIMENTAL_call_function',
-      () => ({ ...ref(), account_id: acct, method_name: 'hello', args_base64: '' }),
+      () => ({ ...ref(), account_id: who(), method_name: 'hello', args_base64: '' }),
     ],
     ['tx', () => ({ tx_hash: tx, sender_account_id: acct })],
     ['EXPERIMENTAL_tx_status', () => ({ tx_hash: tx, sender_account_id: acct, wait_until: 'NONE' })],
     ['EXPERIMENTAL_receipt', () => ({ receipt_id: receipt })],
     ['EXPERIMENTAL_receipt_to_tx', () => ({ receipt_id: receipt })],
-    ['changes', () => ({ ...ref(), changes_type: 'account_changes', account_ids: [acct] })],
+    ['changes', () => ({ ...ref(), changes_type: 'account_changes', account_ids: [who()] })],
     [
       'EXPERIMENTAL_changes',
-      () => ({ ...ref(), changes_type: 'data_changes', account_ids: [acct], key_prefix_base64: '' }),
+      () => ({ ...ref(), changes_type: 'data_changes', account_ids: [who()], key_prefix_base64: '' }),
     ],
     [
       'EXPERIMENTAL_changes',
       () => ({
         ...ref(),
         changes_type: 'single_access_key_changes',
-        keys: [{ account_id: acct, public_key: pk }],
+        keys: [{ account_id: who(), public_key: pk }],
       }),
     ],
     ['EXPERIMENTAL_changes_in_block', ref],
@@ -152,10 +154,44 @@ function seeds(k: Known, pick: <T>(a: readonly T[]) => T, sandbox: boolean): See
     ['validators', () => [null]],
     ['validators', () => ({ block_id: k.blockHash })],
     ['EXPERIMENTAL_validators_ordered', () => ({ block_id: null })],
-    ['maintenance_windows', () => ({ account_id: acct })],
+    ['maintenance_windows', () => ({ account_id: who() })],
     ['EXPERIMENTAL_split_storage_info', () => ({})],
   ];
-  if (sandbox) list.push(['sandbox_fast_forward', () => ({ delta_height: 1 + Math.floor(pick([0, 1, 2])) })]);
+  if (!sandbox) return list;
+  const patched = () => pick(['patched.test.near', 'p.near', 'f'.repeat(64), acct]);
+  const record = () =>
+    pick<() => object>([
+      () => ({
+        Account: {
+          account_id: patched(),
+          account: {
+            amount: pick(['1', '10000000000000000000000000', '340282366920938463463374607431768211455']),
+            locked: '0',
+            code_hash: pick(['11111111111111111111111111111111', k.blockHash]),
+            storage_usage: pick([0, 182, 2 ** 40]),
+            ...pick([{}, { version: 'V2' }, { version: 'V2', global_contract_account_id: acct }]),
+          },
+        },
+      }),
+      () => ({
+        AccessKey: {
+          account_id: patched(),
+          public_key: pk,
+          access_key: pick([
+            { nonce: 0, permission: 'FullAccess' },
+            {
+              nonce: 7,
+              permission: { FunctionCall: { allowance: null, receiver_id: acct, method_names: ['hello'] } },
+            },
+          ]),
+        },
+      }),
+      () => ({ Contract: { account_id: patched(), code: pick(['AGFzbQEAAAA=', '', 'AAEC']) } }),
+      () => ({ Data: { account_id: patched(), data_key: pick(['aw==', '']), value: 'dg==' } }),
+      () => ({ GasKeyNonce: { account_id: patched(), public_key: pk, index: 0, nonce: 5 } }),
+    ])();
+  list.push(['sandbox_fast_forward', () => ({ delta_height: 1 + Math.floor(pick([0, 1, 2])) })]);
+  list.push(['sandbox_patch_state', () => ({ records: [record(), record()] })]);
   return list;
 }
 
@@ -329,4 +365,7 @@ t.test('near-valid requests at genesis and as the chain grows: typed errors only
     true,
   );
   t.equal((await node.rpc('status', [])).status, 200, 'the node is alive');
+  const before = (await block()).header.height;
+  t.same((await node.rpc('sandbox_fast_forward', { delta_height: 2 })).body.result, {});
+  t.ok((await block()).header.height >= before + 2, 'and makes blocks over every patch it took');
 });
