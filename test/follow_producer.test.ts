@@ -1,6 +1,7 @@
 // A follower of a nearlite producer, over the producer's neardata routes (`/v0/block/:h`), answers the
 // read methods byte for byte as the producer does, for every height and a sample of accounts, keys,
 // contract state and transactions.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
@@ -27,6 +28,19 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   const extra = KeyPair.fromRandom('ed25519');
   await alice.addFullAccessKey(extra.getPublicKey());
   await alice.callFunctionRaw({ contractId: 'alice.test.near', methodName: 'increment', args: {} });
+  // Accounts that use a global contract, one by its deployer's account and one by its hash: only
+  // their views' global_contract_* fields say which contract they run.
+  const code = await compileContract('counter');
+  await root.deployGlobalContract(code, 'accountId');
+  await root.deployGlobalContract(code, 'codeHash');
+  for (const [id, contract] of [
+    ['carol.test.near', { accountId: 'test.near' }],
+    ['dave.test.near', { codeHash: createHash('sha256').update(code).digest() }],
+  ] as const) {
+    const key = KeyPair.fromRandom('ed25519');
+    await root.createAccount({ newAccountId: id, publicKey: key.getPublicKey(), nearToTransfer: NEAR });
+    await new Account(id, provider, new KeyPairSigner(key)).useGlobalContract(contract);
+  }
 
   const followerHome = join(chain.home, 'follower');
   initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
@@ -45,7 +59,14 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
     t.equal(b.status, a.status, `${method} ${what}: status`);
     return JSON.parse(a.body) as { result?: Record<string, unknown> };
   };
-  const accounts = ['test.near', 'alice.test.near', 'near', 'nobody.test.near'];
+  const accounts = [
+    'test.near',
+    'alice.test.near',
+    'carol.test.near',
+    'dave.test.near',
+    'near',
+    'nobody.test.near',
+  ];
   const txs: [string, string][] = [];
   for (let h = 0; h <= top; h++) {
     const block = await same('block', { block_id: h }, `#${h}`);

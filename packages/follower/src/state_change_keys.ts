@@ -1,6 +1,8 @@
 // A stream state change as a trie write: the trie key it touches and the value after it (null for a
 // deletion), in nearcore's trie-value layouts, so views and the VM read history as they read a trie.
 import {
+  type Account,
+  type AccountContract,
   accessKeyFromJson,
   base58Decode,
   encodeAccessKey,
@@ -59,6 +61,41 @@ function nonceIndex(v: unknown): number {
   return v;
 }
 
+/** A hash as nearcore writes it: base58 of 32 bytes. */
+function hash(ch: Change, key: string): Uint8Array {
+  const bytes = base58Decode(text(ch, key));
+  if (bytes.length !== 32) throw new StateChangeError(`change.${key} is not a hash of 32 bytes`);
+  return bytes;
+}
+
+/**
+ * The account an AccountView describes. A global contract is named only by the view's
+ * `global_contract_hash` or `global_contract_account_id`, which only nearcore's AccountV2 holds: such
+ * an account is kept as one, so its views and view calls see the contract it uses. Any other is
+ * kept unversioned, which views the same.
+ */
+function accountOf(ch: Change): Account {
+  const base = {
+    amount: u128(ch, 'amount'),
+    locked: u128(ch, 'locked'),
+    codeHash: hash(ch, 'code_hash'),
+    storageUsage: u64(ch.storage_usage, 'change.storage_usage'),
+  };
+  const byHash = ch.global_contract_hash === undefined ? null : hash(ch, 'global_contract_hash');
+  const byAccount =
+    ch.global_contract_account_id === undefined ? null : text(ch, 'global_contract_account_id');
+  if (byHash === null && byAccount === null) return base;
+  if (byHash !== null && byAccount !== null)
+    throw new StateChangeError('change names both a global contract hash and a global contract account');
+  if (base.codeHash.some((b) => b !== 0))
+    throw new StateChangeError('change names both a local and a global contract');
+  if (byAccount !== null && !isValidAccountId(byAccount))
+    throw new StateChangeError(`change.global_contract_account_id ${byAccount} is not an account id`);
+  const contract: AccountContract =
+    byHash !== null ? { kind: 'Global', hash: byHash } : { kind: 'GlobalByAccount', accountId: byAccount! };
+  return { ...base, v2: { contract } };
+}
+
 /** The trie write a change stands for; null for kinds that touch no key a view can read. */
 export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | null {
   const ch = c.change as Change;
@@ -68,15 +105,7 @@ export function stateChangeWrite(c: StateChangeWithCauseJson): StateWriteAt | nu
     throw new StateChangeError(`change.account_id ${account} is not an account id`);
   switch (c.type) {
     case 'account_update':
-      return {
-        key: trieKeyAccount(account),
-        value: encodeAccount({
-          amount: u128(ch, 'amount'),
-          locked: u128(ch, 'locked'),
-          codeHash: base58Decode(text(ch, 'code_hash')),
-          storageUsage: u64(ch.storage_usage, 'change.storage_usage'),
-        }),
-      };
+      return { key: trieKeyAccount(account), value: encodeAccount(accountOf(ch)) };
     case 'account_deletion':
       return { key: trieKeyAccount(account), value: null };
     case 'access_key_update':

@@ -1,7 +1,7 @@
 // A stream's access-key changes name an ML-DSA-65 key by its `ml-dsa-65-hash:` handle, as nearcore's
 // StateChangeValueView does: the write lands on the trie key the handle makes, the one a view of the
 // full key reads.
-import { base58Encode, KeyType, utf8 } from '@nearlite/primitives';
+import { base58Encode, decodeAccount, KeyType, utf8 } from '@nearlite/primitives';
 import { trieKeyAccessKey } from '@nearlite/trie';
 import t from 'tap';
 import { stateChangeWrite } from '../src/state_change_keys.js';
@@ -68,3 +68,38 @@ t.test(
     t.same([...nonce!.value!], [0xc0, 0xcf, 0x6a, 0, 0, 0, 0, 0]);
   },
 );
+
+t.test('an account update keeps the global contract its view names, as nearcore’s AccountV2', async (t) => {
+  const cause = { type: 'transaction_processing', tx_hash: '11111111111111111111111111111111' };
+  const update = (extra: Record<string, unknown>) =>
+    stateChangeWrite({
+      cause,
+      type: 'account_update',
+      change: {
+        account_id: 'carol.near',
+        amount: '5',
+        locked: '0',
+        code_hash: '11111111111111111111111111111111',
+        storage_usage: 100,
+        storage_paid_at: 0,
+        ...extra,
+      },
+    } as never);
+  const globalHash = base58Encode(digest);
+  t.same(decodeAccount(update({ global_contract_hash: globalHash })!.value!).v2, {
+    contract: { kind: 'Global', hash: digest },
+  });
+  t.same(decodeAccount(update({ global_contract_account_id: 'owner.near' })!.value!).v2, {
+    contract: { kind: 'GlobalByAccount', accountId: 'owner.near' },
+  });
+  t.equal(decodeAccount(update({})!.value!).v2, undefined, 'without either, unversioned');
+  t.throws(() => update({ global_contract_hash: globalHash, global_contract_account_id: 'owner.near' }), {
+    name: 'StateChangeError',
+  });
+  t.throws(() => update({ code_hash: globalHash, global_contract_hash: globalHash }), {
+    name: 'StateChangeError',
+  });
+  t.throws(() => update({ global_contract_account_id: 'A!' }), { name: 'StateChangeError' });
+  t.throws(() => update({ code_hash: '1111' }), /code_hash is not a hash of 32 bytes/, 'a short code hash');
+  t.throws(() => update({ global_contract_hash: '1111' }), /global_contract_hash is not a hash of 32 bytes/);
+});
