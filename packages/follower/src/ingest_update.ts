@@ -13,6 +13,7 @@ import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
 import { encodeHistoryValue, historyKey } from './history_key.js';
 import { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
+import { checkOutcomeShape } from './outcome_shape.js';
 import { type RowSink, storeRows } from './prepared_block.js';
 import { stateChangeWrite } from './state_change_keys.js';
 
@@ -65,6 +66,7 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
       update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);
       chunk.transactions.forEach((t, i) => {
         const id = base58Decode(t.transaction.hash);
+        checkOutcomeShape(t.outcome.execution_outcome, t.transaction.hash);
         update.putText(DBCol.StreamTransaction, id, txs[i]!);
         json(DBCol.StreamOutcome, id, t.outcome.execution_outcome);
         outcomeIds.push(t.transaction.hash);
@@ -74,6 +76,7 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
       });
     }
     for (const r of shard.receipt_execution_outcomes) {
+      checkOutcomeShape(r.execution_outcome, r.receipt.receipt_id);
       putReceipt(r.receipt.receipt_id, stringifyJson(r.receipt));
       json(DBCol.StreamOutcome, base58Decode(r.receipt.receipt_id), r.execution_outcome);
       outcomeIds.push(r.receipt.receipt_id);

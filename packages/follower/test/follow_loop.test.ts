@@ -185,6 +185,27 @@ t.test('a block with a member missing is refused and refetched; the loop goes on
       'a state change without account_id',
       (m) => delete (m.shards[0]!.state_changes[0]!.change as Record<string, unknown>).account_id,
     ],
+    // Nothing in the message proves an outcome's receipt ids, and a status read follows them.
+    [
+      'a transaction outcome without a list of receipt ids',
+      (m) => {
+        const o = m.shards[0]!.chunk!.transactions[0]!.outcome.execution_outcome.outcome as Record<
+          string,
+          unknown
+        >;
+        o.receipt_ids = null;
+      },
+    ],
+    [
+      'a receipt outcome naming a receipt id that is no hash',
+      (m) => {
+        const o = m.shards[0]!.receipt_execution_outcomes[0]!.execution_outcome.outcome as Record<
+          string,
+          unknown
+        >;
+        o.receipt_ids = ['x'];
+      },
+    ],
   ];
   t.ok(
     chain[3]!.shards[0]!.state_changes.length > 0 && chain[3]!.shards[0]!.chunk,
