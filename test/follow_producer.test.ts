@@ -116,6 +116,27 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
     );
   }
   t.ok(txs.length >= 6, `${txs.length} transactions compared`);
+  // A view call on an account using a global contract: the producer runs it; the stream carries no
+  // global contract code, and the follower says so rather than that the account has no code.
+  for (const account_id of ['carol.test.near', 'dave.test.near']) {
+    const call = {
+      request_type: 'call_function',
+      account_id,
+      method_name: 'get',
+      args_base64: '',
+      finality: 'final',
+    };
+    t.ok(
+      (await producer.rpc('query', call)).body.result,
+      `the producer runs ${account_id}'s global contract`,
+    );
+    const viaFollower = await follower.rpc('query', call);
+    t.match(
+      viaFollower.body.error?.cause?.info,
+      { error_message: /does not carry global contract code/ },
+      `the follower cannot run ${account_id}'s`,
+    );
+  }
   // What the follower says of itself: its own head, its history's kind, its configuration.
   const storage = await follower.rpc<Record<string, unknown>>('EXPERIMENTAL_split_storage_info', {});
   const cursor = storage.body.result!.head_height as number;

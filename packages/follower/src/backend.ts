@@ -44,10 +44,12 @@ import {
   type TxStatusQuery,
 } from '@nearlite/jsonrpc';
 import {
+  accountContract,
   base58Decode,
   base58Encode,
   bytesEqual,
   type CryptoHash,
+  decodeAccount,
   decodeSignedTransaction,
   HandlerError,
   parsePublicKey,
@@ -235,6 +237,11 @@ export class FollowerBackend implements RpcBackend {
         return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
+        // The code of an account using a global contract is in no state change the stream carries:
+        // without it the call would answer that the account has no code, which is not so.
+        const account = state.get(trieKeyAccount(id));
+        const kind = account && accountContract(decodeAccount(account)).kind;
+        if (kind === 'Global' || kind === 'GlobalByAccount') throw globalCodeUnavailable();
         const { stakes } = await this.validatorFacts.stakesAt(b.height);
         const prepared = prepareViewCall(
           this.at(b, state),
