@@ -8,18 +8,8 @@ import { METHODS } from '@nearlite/jsonrpc';
 import { actions as A, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { rng } from './helpers/rng.js';
 import { tempDir } from './helpers/tmp.js';
-
-/** A deterministic generator, so a failure can be replayed. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LEAK =
   /node_modules|\/work\/|\.ts:\d+|\.js:\d+|\bat [A-Za-z.<>]+ \(|FST_ERR|fastify|TypeError|ReferenceError|RangeError|Cannot read prop|undefined is not|\[object Object\]/;

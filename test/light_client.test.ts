@@ -14,6 +14,7 @@ import {
   validateLightClientBlock,
 } from './helpers/light_client.js';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { UNKNOWN_BLOCK_AS_DATA } from './helpers/rpc_errors.js';
 import { tempDir } from './helpers/tmp.js';
 
 const EPOCH = 6;
@@ -316,16 +317,9 @@ t.test('at genesis the next light client block is UNKNOWN_BLOCK, as nearcore ans
     await node.rpc<{ header: { hash: string; height: number } }>('block', { finality: 'optimistic' })
   ).body.result!.header;
   t.equal(genesis.height, 0, 'the head is the genesis block');
-  const unknownBlock = {
-    name: 'HANDLER_ERROR',
-    cause: { name: 'UNKNOWN_BLOCK', info: {} },
-    code: -32000,
-    message: 'Server error',
-    data: { name: 'UNKNOWN_BLOCK', info: {} },
-  };
   for (const params of [{ last_block_hash: genesis.hash }, [genesis.hash]]) {
     const r = await node.rpc('next_light_client_block', params);
     t.equal(r.status, 200, JSON.stringify(params));
-    t.same(r.body.error, unknownBlock, JSON.stringify(params));
+    t.same(r.body.error, UNKNOWN_BLOCK_AS_DATA, JSON.stringify(params));
   }
 });

@@ -16,18 +16,8 @@ import {
 import t from 'tap';
 import { contract } from './helpers/contracts.js';
 import { initHome, type RunningNode, readKeyFile, startNode } from './helpers/node.js';
+import { rng } from './helpers/rng.js';
 import { tempDir } from './helpers/tmp.js';
-
-/** A deterministic generator, so a failure can be replayed. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Known {
   account: string;

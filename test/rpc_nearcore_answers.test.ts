@@ -5,6 +5,7 @@ import { actions as A, baseDecode, createTransaction, KeyPairSigner, type KeyPai
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
 import { waitForHeight } from './helpers/node.js';
+import { UNKNOWN_BLOCK_AS_DATA } from './helpers/rpc_errors.js';
 
 interface Header {
   height: number;
@@ -85,16 +86,6 @@ t.test('validators by block or epoch id follow GetValidatorInfo', async (t) => {
 const UNKNOWN_HASH = '11111111111111111111111111111112';
 
 t.test('changes and next_light_client_block: the cause itself as legacy data', async (t) => {
-  // From<RpcStateChangesError> and From<RpcLightClientNextBlockError> for RpcError put the serialized
-  // error in `data` (chain/jsonrpc-primitives/src/types/changes.rs, light_client.rs); UnknownBlock's
-  // error_message is skip_serializing, so info is empty.
-  const unknownBlock = {
-    name: 'HANDLER_ERROR',
-    cause: { name: 'UNKNOWN_BLOCK', info: {} },
-    code: -32000,
-    message: 'Server error',
-    data: { name: 'UNKNOWN_BLOCK', info: {} },
-  };
   const changes = { changes_type: 'account_changes', account_ids: ['test.near'], block_id: UNKNOWN_HASH };
   for (const [method, params] of [
     ['changes', changes],
@@ -106,7 +97,7 @@ t.test('changes and next_light_client_block: the cause itself as legacy data', a
   ] as const) {
     const r = await node.rpc(method, params);
     t.equal(r.status, 200, method);
-    t.same(r.body.error, unknownBlock, `${method} ${JSON.stringify(params)}`);
+    t.same(r.body.error, UNKNOWN_BLOCK_AS_DATA, `${method} ${JSON.stringify(params)}`);
   }
 });
 

@@ -5,21 +5,11 @@
 // such a block is not to be trusted, but the node it feeds must not serve failures for what it took.
 import { ingestBlock } from '@nearlite/follower';
 import t from 'tap';
+import { rng } from '../../../test/helpers/rng.js';
 import { fixtureNames, freshMessage } from '../../../test/helpers/stream_fixtures.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { prepareBlock } from '../src/prepare.js';
 import { openFollower, rpc } from './helpers.js';
-
-/** A deterministic generator, so a failure can be replayed. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ODD: readonly unknown[] = [
   null,
