@@ -4,7 +4,7 @@ import {
   type Account,
   type AccountContract,
   accessKeyFromJson,
-  base58Decode,
+  base58Hash,
   encodeAccessKey,
   encodeAccount,
   encodeGasKeyNonce,
@@ -63,8 +63,8 @@ function nonceIndex(v: unknown): number {
 
 /** A hash as nearcore writes it: base58 of 32 bytes. */
 function hash(ch: Change, key: string): Uint8Array {
-  const bytes = base58Decode(text(ch, key));
-  if (bytes.length !== 32) throw new StateChangeError(`change.${key} is not a hash of 32 bytes`);
+  const bytes = base58Hash(text(ch, key));
+  if (bytes === null) throw new StateChangeError(`change.${key} is not a hash of 32 bytes`);
   return bytes;
 }
 

@@ -122,3 +122,14 @@ export function base58Decode(text: string): Uint8Array {
   }
   return out;
 }
+
+/** The 32 bytes a base58 hash names, or null when `text` is no such hash (not base58, or not 32 bytes). */
+export function base58Hash(text: unknown): Uint8Array | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const bytes = base58Decode(text);
+    return bytes.length === 32 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
