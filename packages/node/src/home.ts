@@ -2,7 +2,14 @@
 // node_key.json and the database under data/.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateKeyFile, type KeyFile, keyFileFromTestSeed, makeLocalnetGenesis } from '@nearlite/chain';
+import {
+  generateKeyFile,
+  type KeyFile,
+  keyFileFromTestSeed,
+  loadGenesis,
+  makeLocalnetGenesis,
+} from '@nearlite/chain';
+import { accountIdError } from '@nearlite/primitives';
 import { PROTOCOL_VERSION } from '@nearlite/runtime';
 import { configFileJson, DEFAULT_CONFIG, type NodeConfig } from './config.js';
 
@@ -53,9 +60,30 @@ function randomChainId(): string {
   return `test-chain-${s}`;
 }
 
+/**
+ * What `run` would refuse, refused before anything is written: nearcore's init parses `--account-id`
+ * as an AccountId and reads `--genesis` as a genesis, so a bad one never becomes a home.
+ */
+function checkInitOptions(o: InitOptions): void {
+  if (o.accountId !== undefined) {
+    const err = accountIdError(o.accountId);
+    if (err !== null) throw new HomeError(`--account-id ${JSON.stringify(o.accountId)} is invalid: ${err}`);
+  }
+  if (o.genesisFile !== undefined) {
+    if (!existsSync(o.genesisFile)) throw new HomeError(`--genesis ${o.genesisFile}: no such file`);
+    loadGenesis(o.genesisFile);
+    return;
+  }
+  if (o.shards !== undefined && (!Number.isInteger(o.shards) || o.shards < 1 || o.shards > 64))
+    throw new HomeError('--shards must be 1 to 64');
+  if (o.epochLength !== undefined && (!Number.isInteger(o.epochLength) || o.epochLength < 1))
+    throw new HomeError('--epoch-length must be a positive integer');
+}
+
 /** Writes a new home. Existing files are kept, as `neard init` does. */
 export function initHome(o: InitOptions): { created: string[] } {
   const p = homePaths(o.home);
+  checkInitOptions(o);
   mkdirSync(o.home, { recursive: true });
   const created: string[] = [];
   const accountId = o.accountId ?? 'test.near';
@@ -89,10 +117,6 @@ export function initHome(o: InitOptions): { created: string[] } {
     } else {
       const shards = o.shards ?? 1;
       const epochLength = o.epochLength ?? (o.fast ? FAST_INIT.epochLength : 500);
-      if (!Number.isInteger(shards) || shards < 1 || shards > 64)
-        throw new HomeError('--shards must be 1 to 64');
-      if (!Number.isInteger(epochLength) || epochLength < 1)
-        throw new HomeError('--epoch-length must be a positive integer');
       const genesis = makeLocalnetGenesis({
         chainId: o.chainId ?? randomChainId(),
         numShards: shards,

@@ -1,5 +1,6 @@
 // `nearlite init`: the home laid out like nearcore's, existing files kept.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseGenesis, shardLayoutFromView } from '@nearlite/chain';
 import { homePaths, initHome, loadConfig, main } from '@nearlite/node';
 import t from 'tap';
@@ -68,4 +69,31 @@ t.test("init's nearcore flags: --num-shards, --test-seed", async (t) => {
   );
   t.equal(genesis.config.validators[0]?.publicKeyText, key.public_key);
   t.equal(shardLayoutFromView(genesis.config.shardLayout).shardIds.length, 3);
+});
+
+t.test('init refuses what run would refuse, before it writes anything', async (t) => {
+  const dir = tempDir(t);
+  const home = join(dir, 'home');
+  t.throws(
+    () => initHome({ home, accountId: 'BAD ID' }),
+    { name: 'HomeError', message: /--account-id "BAD ID" is invalid: .*invalid character/ },
+    'an account id nearcore cannot parse',
+  );
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{');
+  t.throws(() => initHome({ home, genesisFile: bad }), { name: 'GenesisError', message: /bad\.json/ });
+  writeFileSync(bad, '[]');
+  t.throws(() => initHome({ home, genesisFile: bad }), { message: /is not a JSON object/ });
+  t.throws(() => initHome({ home, genesisFile: join(dir, 'none.json') }), {
+    name: 'HomeError',
+    message: /--genesis .*none\.json: no such file/,
+  });
+  t.throws(() => initHome({ home, shards: 0 }), { message: '--shards must be 1 to 64' });
+  t.notOk(existsSync(home), 'no home was started');
+
+  const genesis = join(dir, 'genesis.json');
+  initHome({ home: join(dir, 'first'), chainId: 'given' });
+  writeFileSync(genesis, readFileSync(homePaths(join(dir, 'first')).genesis));
+  initHome({ home, genesisFile: genesis });
+  t.equal(parseGenesis(JSON.parse(readFileSync(homePaths(home).genesis, 'utf8'))).config.chainId, 'given');
 });
