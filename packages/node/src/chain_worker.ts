@@ -169,6 +169,9 @@ async function collectGarbage(): Promise<void> {
 
 let stopping = false;
 let timer: NodeJS.Timeout | null = null;
+// The tick under way: a stop waits for it, since its collection and compaction run between the
+// chain's exclusive sections and would otherwise reach a closed store.
+let ticking: Promise<void> = Promise.resolve();
 function scheduleBlocks(): void {
   const tick = async () => {
     if (stopping) return;
@@ -176,16 +179,19 @@ function scheduleBlocks(): void {
     try {
       producingSince = performance.now();
       await chain.produceBlock();
-      if (!data.archive) await collectGarbage();
+      if (!data.archive && !stopping) await collectGarbage();
     } catch (err) {
       log('error', `block production failed: ${describe(err)}`);
     }
     // Like nearcore's min_block_production_delay, the block time runs from the start of the last
     // block, so a busy block does not stretch the cadence by its own production time.
     const wait = Math.max(0, data.blockTimeMs - (Date.now() - started));
-    if (!stopping) timer = setTimeout(tick, wait);
+    if (!stopping) timer = setTimeout(run, wait);
   };
-  timer = setTimeout(tick, data.blockTimeMs);
+  const run = () => {
+    ticking = tick();
+  };
+  timer = setTimeout(run, data.blockTimeMs);
 }
 
 function answer(id: number, work: Promise<unknown>): void {
@@ -198,6 +204,7 @@ function answer(id: number, work: Promise<unknown>): void {
 async function stop(): Promise<void> {
   stopping = true;
   if (timer) clearTimeout(timer);
+  await ticking;
   await chain.exclusive(async () => undefined);
   await store.close();
 }
