@@ -335,7 +335,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(values.archive ? { archive: true } : {}),
         ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
         ...(values.sandbox ? { sandbox: true } : {}),
-        ...(values['lake-out'] ? { lakeOut: { target: values['lake-out'], s3 } } : {}),
+        ...(values['lake-out'] !== undefined ? { lakeOut: { target: values['lake-out'], s3 } } : {}),
       });
     }
     case 'start': {

@@ -5,12 +5,13 @@ import { getEventListeners } from 'node:events';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import S3rver from 's3rver';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { StreamSourceError } from '../src/errors.js';
 import { parseStreamJson } from '../src/json.js';
-import { S3LakeSink } from '../src/publish/lake_sink.js';
+import { openLakeSink, S3LakeSink } from '../src/publish/lake_sink.js';
 import { Deadlines } from '../src/sources/deadline.js';
 import { FileSource } from '../src/sources/file.js';
 import { HttpSource } from '../src/sources/http.js';
@@ -210,9 +211,19 @@ t.test('s3: NEAR Lake bucket on s3rver', async (t) => {
 });
 
 t.test('openSource refuses what it cannot read', async (t) => {
-  for (const spec of ['ftp://x', 'lake', 's3://', 'file:']) {
+  for (const spec of ['ftp://x', 'lake', 's3://', 'file:', 'http://', 'https://a b']) {
     t.throws(() => openSource(spec), { name: 'StreamSourceError', code: 'BAD_SPEC' }, spec);
   }
+});
+
+t.test('openLakeSink refuses a target that is neither a directory nor a bucket', async (t) => {
+  for (const spec of ['s3://', 's3:///prefix', 'file:', '', 'https://host/lake', 'gs://bucket']) {
+    t.throws(() => openLakeSink(spec), { name: 'StreamSourceError', code: 'BAD_SPEC' }, JSON.stringify(spec));
+  }
+  const dir = tempDir(t);
+  t.equal(openLakeSink(`file:${dir}`).name, dir);
+  t.equal(openLakeSink(pathToFileURL(dir).href).name, dir);
+  t.equal(openLakeSink(dir).name, dir);
 });
 
 t.test('a source that cannot be reached is retried, reported, then UNAVAILABLE', async (t) => {

@@ -25,7 +25,7 @@ export function openSource(spec: string, options: OpenSourceOptions = {}): Block
 }
 
 function openSourceOf(spec: string, options: OpenSourceOptions): BlockSource | null {
-  if (/^https?:\/\//.test(spec)) return new HttpSource(spec, options);
+  if (/^https?:\/\//.test(spec)) return URL.canParse(spec) ? new HttpSource(spec, options) : null;
   if (spec.startsWith('s3://')) {
     const s3 = parseS3Url(spec);
     if (s3) return new S3Source(s3.bucket, s3.prefix, options);
