@@ -89,10 +89,36 @@ function msToDuration(ms: number): { secs: number; nanos: number } {
   return { secs: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
 }
 
-function durationToMs(d: unknown): number | undefined {
-  const o = d as { secs?: number; nanos?: number } | undefined;
-  if (!o || typeof o.secs !== 'number') return undefined;
+// nearcore reads config.json with serde into typed fields: a value of the wrong type stops the start
+// naming its field, where a lax read would run with NaN or a default the operator did not choose.
+const isUint = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** A `{secs, nanos}` Duration in milliseconds; undefined when absent. */
+function durationToMs(d: unknown, what: string): number | undefined {
+  if (d === undefined || d === null) return undefined;
+  const o = d as { secs?: unknown; nanos?: unknown };
+  if (typeof d !== 'object' || !isUint(o.secs) || !(o.nanos === undefined || isUint(o.nanos)))
+    throw new ConfigError(`${what} must be a duration {"secs": N, "nanos": N}`);
   return o.secs * 1000 + Math.floor((o.nanos ?? 0) / 1_000_000);
+}
+
+/** A section of the file: an object, or empty when absent. */
+function section(v: unknown, what: string): Record<string, unknown> {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`${what} must be an object`);
+  return v as Record<string, unknown>;
+}
+
+function uintOr(v: unknown, fallback: number, what: string): number {
+  if (v === undefined || v === null) return fallback;
+  if (!isUint(v)) throw new ConfigError(`${what} must be a non-negative integer`);
+  return v;
+}
+
+function boolOr(v: unknown, fallback: boolean, what: string): boolean {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') throw new ConfigError(`${what} must be true or false`);
+  return v;
 }
 
 /** The max_block_production_delay in effect: as configured, at least the block time. */
@@ -126,12 +152,27 @@ export function loadConfig(path: string): NodeConfig {
   } catch (err) {
     throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
   }
-  const rpc = (raw.rpc ?? {}) as Record<string, unknown>;
-  const consensus = (raw.consensus ?? {}) as Record<string, unknown>;
-  const limits = (rpc.limits_config ?? {}) as Record<string, unknown>;
-  const polling = (rpc.polling_config ?? {}) as Record<string, unknown>;
-  const limit = (rpc.rate_limit ?? {}) as Record<string, unknown>;
-  const gc = Number(raw.gc_num_epochs_to_keep ?? DEFAULT_CONFIG.gcNumEpochsToKeep);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ConfigError(`${path} is not a JSON object`);
+  const rpc = section(raw.rpc, `${path}: rpc`);
+  const consensus = section(raw.consensus, `${path}: consensus`);
+  const limits = section(rpc.limits_config, `${path}: rpc.limits_config`);
+  const polling = section(rpc.polling_config, `${path}: rpc.polling_config`);
+  const limit = section(rpc.rate_limit, `${path}: rpc.rate_limit`);
+  const gc = uintOr(
+    raw.gc_num_epochs_to_keep,
+    DEFAULT_CONFIG.gcNumEpochsToKeep,
+    `${path}: gc_num_epochs_to_keep`,
+  );
+  if (rpc.addr !== undefined && typeof rpc.addr !== 'string')
+    throw new ConfigError(`${path}: rpc.addr must be "HOST:PORT"`);
+  const payload = uintOr(
+    limits.json_payload_max_size,
+    DEFAULT_CONFIG.jsonPayloadMaxSize,
+    `${path}: rpc.limits_config.json_payload_max_size`,
+  );
+  if (payload === 0)
+    throw new ConfigError(`${path}: rpc.limits_config.json_payload_max_size must be above 0`);
   const stateLimit = raw.trie_viewer_state_size_limit;
   const saveTrieChanges = raw.save_trie_changes;
   const recordsFile = raw.genesis_records_file;
@@ -147,20 +188,25 @@ export function loadConfig(path: string): NodeConfig {
     throw new ConfigError(`${path}: trie_viewer_state_size_limit must be a non-negative integer or null`);
   return {
     rpcAddr: typeof rpc.addr === 'string' ? rpc.addr : DEFAULT_CONFIG.rpcAddr,
-    blockTimeMs: durationToMs(consensus.min_block_production_delay) ?? DEFAULT_CONFIG.blockTimeMs,
+    blockTimeMs:
+      durationToMs(consensus.min_block_production_delay, `${path}: consensus.min_block_production_delay`) ??
+      DEFAULT_CONFIG.blockTimeMs,
     maxBlockProductionDelayMs:
-      durationToMs(consensus.max_block_production_delay) ?? DEFAULT_CONFIG.maxBlockProductionDelayMs,
-    archive: raw.archive === true,
+      durationToMs(consensus.max_block_production_delay, `${path}: consensus.max_block_production_delay`) ??
+      DEFAULT_CONFIG.maxBlockProductionDelayMs,
+    archive: boolOr(raw.archive, false, `${path}: archive`),
     saveTrieChanges: saveTrieChanges ?? null,
     // nearcore never keeps fewer than 3 epochs
-    gcNumEpochsToKeep: Math.max(3, Number.isFinite(gc) ? gc : DEFAULT_CONFIG.gcNumEpochsToKeep),
-    jsonPayloadMaxSize: Number(limits.json_payload_max_size ?? DEFAULT_CONFIG.jsonPayloadMaxSize),
-    pollingTimeoutMs: durationToMs(polling.polling_timeout) ?? DEFAULT_CONFIG.pollingTimeoutMs,
+    gcNumEpochsToKeep: Math.max(3, gc),
+    jsonPayloadMaxSize: payload,
+    pollingTimeoutMs:
+      durationToMs(polling.polling_timeout, `${path}: rpc.polling_config.polling_timeout`) ??
+      DEFAULT_CONFIG.pollingTimeoutMs,
     trieViewerStateSizeLimit:
       raw.trie_viewer_state_size_limit === null
         ? null
         : Number(raw.trie_viewer_state_size_limit ?? DEFAULT_CONFIG.trieViewerStateSizeLimit),
-    sandbox: raw.sandbox === true,
+    sandbox: boolOr(raw.sandbox, false, `${path}: sandbox`),
     apiKeys: stringList(rpc.api_keys, `${path}: rpc.api_keys`),
     requestsPerSecond: positiveOrNull(
       limit.requests_per_second,

@@ -47,6 +47,35 @@ t.test('an unreadable config is a ConfigError naming the file', async (t) => {
   t.throws(() => loadConfig(join(dir, 'absent.json')), ConfigError);
 });
 
+t.test("nearcore's example config reads; a field of the wrong type stops the start naming it", async (t) => {
+  // nearcore's nearcore/res/example-config-gc.json: every field nearcore writes, most unused here.
+  const example = loadConfig(join(import.meta.dirname, 'fixtures', 'nearcore_example_config_gc.json'));
+  t.equal(example.rpcAddr, '0.0.0.0:3030');
+  t.equal(example.jsonPayloadMaxSize, 10485760);
+  t.equal(example.pollingTimeoutMs, 10_000);
+  t.equal(example.archive, false);
+  t.equal(example.gcNumEpochsToKeep, 24);
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  const cases: [unknown, RegExp][] = [
+    [[], /is not a JSON object/],
+    [{ rpc: 5 }, /rpc must be an object/],
+    [{ rpc: { addr: 3030 } }, /rpc.addr must be "HOST:PORT"/],
+    [{ rpc: { limits_config: { json_payload_max_size: 'abc' } } }, /json_payload_max_size must be/],
+    [{ rpc: { limits_config: { json_payload_max_size: 0 } } }, /json_payload_max_size must be above 0/],
+    [{ rpc: { polling_config: { polling_timeout: 10 } } }, /polling_timeout must be a duration/],
+    [{ consensus: { min_block_production_delay: { secs: -1, nanos: 0 } } }, /min_block_production_delay/],
+    [{ consensus: { max_block_production_delay: { secs: 1, nanos: 0.5 } } }, /max_block_production_delay/],
+    [{ archive: 'true' }, /archive must be true or false/],
+    [{ sandbox: 1 }, /sandbox must be true or false/],
+    [{ gc_num_epochs_to_keep: 'five' }, /gc_num_epochs_to_keep must be a non-negative integer/],
+  ];
+  for (const [raw, message] of cases) {
+    writeFileSync(path, JSON.stringify(raw));
+    t.throws(() => loadConfig(path), { name: 'ConfigError', message }, JSON.stringify(raw));
+  }
+});
+
 t.test('RPC addresses: host and port, IPv6 brackets, refusals', async (t) => {
   t.same(parseHostPort('127.0.0.1:3030'), { host: '127.0.0.1', port: 3030 });
   t.same(parseHostPort('[::1]:8080'), { host: '::1', port: 8080 });
