@@ -52,6 +52,33 @@ t.test('init writes a nearcore-style home; opening it the other way round is ref
   t.match(gc.stderr, /archival store/);
 });
 
+t.test("a producer's home is refused to a follower, and a follower's to a producer", async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  await node.stop();
+  const lake = tempDir(t);
+  const follower = cli(['run', '--home', home, '--follow', `file:${lake}`, '--rpc-addr', '127.0.0.1:0']);
+  t.equal(follower.status, 1);
+  t.match(follower.stderr, /holds the chain a node produced there; a follower needs a home of its own/);
+  t.notMatch(follower.stderr, /\n\s+at /, 'no stack trace');
+
+  const followed = tempDir(t);
+  initHome(followed);
+  const f = await startNode(followed, ['--follow', `file:${lake}`]);
+  t.teardown(() => f.stop());
+  await f.stop();
+  const producer = cli(['run', '--home', followed, '--rpc-addr', '127.0.0.1:0']);
+  t.equal(producer.status, 1);
+  t.match(producer.stderr, /holds a followed chain's history/);
+  const again = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => again.stop());
+  await waitForHeight(again, 4);
+  t.pass('the producer goes on on its own home');
+});
+
 t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
   const { Account, JsonRpcProvider, KeyPair } = await import('near-api-js');
   const home = tempDir(t);

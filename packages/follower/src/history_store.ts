@@ -72,6 +72,11 @@ const decodeCursor = (row: Uint8Array): Cursor => ({
   hash: row.slice(8, 40),
 });
 
+/** Whether a database holds a followed chain's history (its genesis state is the first thing written). */
+export function holdsHistory(store: Store): boolean {
+  return store.has(DBCol.FollowerMisc, GENESIS_KEY);
+}
+
 export class HistoryStore implements HistoryReader, HistoryWriter {
   private flat = false;
   /** What history seeks found (seek_cache.ts): rows below the cursor never change. */

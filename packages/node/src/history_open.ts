@@ -2,7 +2,7 @@
 // node's LevelDB (a follower only: one process owns it), or PostgreSQL databases any number of
 // `nearlite serve` front ends read while one follower writes.
 import type { Genesis } from '@nearlite/chain';
-import { shardLayoutFromView } from '@nearlite/chain';
+import { HEAD_KEY, shardLayoutFromView } from '@nearlite/chain';
 import {
   type HistoryReader,
   HistoryStore,
@@ -10,7 +10,7 @@ import {
   type PreparedWriter,
 } from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
-import { ensureMetadata, Store } from '@nearlite/store';
+import { DBCol, ensureMetadata, Store, StoreError, StoreErrorCode } from '@nearlite/store';
 import type { HistoryStoreConfig } from './store_config.js';
 
 export interface OpenedHistory {
@@ -28,6 +28,12 @@ export async function openLevelHistory(
 ): Promise<OpenedHistory> {
   const store = await Store.open(dataDir, { compression: o.compression });
   try {
+    // One database, one role: a follower writing into a producer's chain would mix two chains' rows.
+    if (store.has(DBCol.BlockMisc, HEAD_KEY))
+      throw new StoreError(
+        StoreErrorCode.Kind,
+        `the database at ${dataDir} holds the chain a node produced there; a follower needs a home of its own`,
+      );
     await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
   } catch (err) {
     await store.close();

@@ -14,6 +14,7 @@ import {
   signerFromKeyFile,
   ViewClient,
 } from '@nearlite/chain';
+import { holdsHistory } from '@nearlite/follower';
 import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
@@ -137,6 +138,10 @@ export class NearliteNode {
     }
     let chainThread: ChainThread | null = null;
     try {
+      if (holdsHistory(store))
+        throw new NodeError(
+          `the database at ${p.data} holds a followed chain's history (run --follow); a node producing blocks needs a home of its own`,
+        );
       await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
       // Before extending anything: the store must still hold what this node announced as final, and
       // every recent height beneath its head must be whole.
