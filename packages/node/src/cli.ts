@@ -64,6 +64,14 @@ function intFlag(v: string | undefined, name: string): number | undefined {
   return n;
 }
 
+/** `--upstream-rpc`: an http(s) URL, checked at start rather than at the first forwarded call. */
+function upstreamFlag(v: string | undefined): { upstreamRpc: string } | object {
+  if (v === undefined) return {};
+  if (!/^https?:\/\//i.test(v) || !URL.canParse(v))
+    throw new UsageError(`--upstream-rpc must be an http(s):// URL, got '${v}'`);
+  return { upstreamRpc: v };
+}
+
 /** A block source named on the command line; a bad spec is a usage error. */
 function followSource(spec: string, s3: { endpoint?: string; region?: string }, logger: Logger) {
   try {
@@ -306,7 +314,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         home: values.home,
         logger,
         ...(store ? { store } : {}),
-        ...(values['upstream-rpc'] ? { upstreamRpc: values['upstream-rpc'] } : {}),
+        ...upstreamFlag(values['upstream-rpc']),
         ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
       });
     }
@@ -317,7 +325,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           home: values.home,
           logger,
           source: followSource(values.follow, s3, logger),
-          ...(values['upstream-rpc'] ? { upstreamRpc: values['upstream-rpc'] } : {}),
+          ...upstreamFlag(values['upstream-rpc']),
           ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
           ...(values.archive ? { archive: true } : {}),
           ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),

@@ -55,6 +55,13 @@ t.test('usage errors', async (t) => {
     message: /no genesis\.json/,
   });
   await t.rejects(main(['run']), { name: 'UsageError', message: /--home/ }, 'run without a home');
+  for (const url of ['garbage', 'http://', 'ftp://host/']) {
+    await t.rejects(
+      main(['run', '--home', '/nowhere', '--follow', 'file:/nowhere', '--upstream-rpc', url]),
+      { name: 'UsageError', message: /--upstream-rpc must be an http\(s\):\/\/ URL/ },
+      `--upstream-rpc ${url}`,
+    );
+  }
   await t.rejects(main(['init']), { name: 'UsageError', message: /--home/ }, 'init without a home');
   await t.rejects(main(['inspect']), { name: 'UsageError', message: /--home/ });
   await t.rejects(
