@@ -27,6 +27,7 @@ import { DBCol, Store } from '@nearlite/store';
 import { trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
+import type { ChainWorkerData } from '../dist/chain_messages.js';
 import { ChainThread } from '../dist/chain_thread.js';
 import { homePaths, initHome } from '../dist/home.js';
 
@@ -72,6 +73,22 @@ function nextBlock(chain: ChainHandle, until: (e: NewBlockEvent) => boolean = ()
   });
 }
 
+/** The chain thread's start data for the home's validator. */
+function chainData(home: string, o: { blockTimeMs: number; archive: boolean }): ChainWorkerData {
+  const p = homePaths(home);
+  return {
+    dataPath: p.data,
+    genesisPath: p.genesis,
+    validatorKey: JSON.parse(readFileSync(p.validatorKey, 'utf8')) as ChainWorkerData['validatorKey'],
+    blockTimeMs: o.blockTimeMs,
+    archive: o.archive,
+    saveTrieChanges: !o.archive,
+    gcNumEpochsToKeep: 3,
+    sandboxHostFunctions: false,
+    sandboxDebugLog: false,
+  };
+}
+
 async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL) {
   const home = tempDir(t);
   initHome({ home });
@@ -87,17 +104,7 @@ async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL) {
   const chain = await ChainThread.open({
     store,
     genesis: loadGenesis(p.genesis),
-    data: {
-      dataPath: p.data,
-      genesisPath: p.genesis,
-      validatorKey: keyFile,
-      blockTimeMs: 20,
-      archive: true,
-      saveTrieChanges: false,
-      gcNumEpochsToKeep: 5,
-      sandboxHostFunctions: false,
-      sandboxDebugLog: false,
-    },
+    data: chainData(home, { blockTimeMs: 20, archive: true }),
     log,
     ...(workerUrl ? { workerUrl } : {}),
   });
@@ -206,7 +213,6 @@ t.test('a stop while a block is made waits for its collection', async (t) => {
   const home = tempDir(t);
   initHome({ home, epochLength: 5 });
   const p = homePaths(home);
-  const keyFile = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as Record<string, string>;
   const logs: string[] = [];
   const log = { info: () => {}, warn: (m: string) => logs.push(m), error: (m: string) => logs.push(m) };
   let height = 0;
@@ -215,17 +221,7 @@ t.test('a stop while a block is made waits for its collection', async (t) => {
     const chain = await ChainThread.open({
       store,
       genesis: loadGenesis(p.genesis),
-      data: {
-        dataPath: p.data,
-        genesisPath: p.genesis,
-        validatorKey: keyFile,
-        blockTimeMs: 0,
-        archive: false,
-        saveTrieChanges: true,
-        gcNumEpochsToKeep: 3,
-        sandboxHostFunctions: false,
-        sandboxDebugLog: false,
-      },
+      data: chainData(home, { blockTimeMs: 0, archive: false }),
       log,
     });
     chain.run();
