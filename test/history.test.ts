@@ -167,6 +167,9 @@ t.test('a stopped node home is readable with nearlite inspect and the embedding 
   t.ok('State' in s.column_bytes);
   const chunk = cli(['inspect', '--home', home, 'chunk', '2', '0']);
   t.equal(JSON.parse(chunk.stdout).header.height_included, 2);
+  const badShard = cli(['inspect', '--home', home, 'chunk', '2', 'abc']);
+  t.equal(badShard.status, 1);
+  t.match(badShard.stderr, /'abc' is not a shard id/);
 
   const out = execFileSync(
     process.execPath,

@@ -16,10 +16,10 @@ function hashArg(v: string | undefined, what: string): Uint8Array {
   return h;
 }
 
-function heightArg(v: string | undefined): number | undefined {
+function heightArg(v: string | undefined, what = 'a block height'): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InspectError(`'${v}' is not a block height`);
+  if (!Number.isInteger(n) || n < 0) throw new InspectError(`'${v}' is not ${what}`);
   return n;
 }
 
@@ -53,7 +53,7 @@ export async function inspect(
         return;
       }
       case 'chunk': {
-        const c = reader.chunk(heightArg(a) ?? reader.head()!.height, heightArg(b) ?? 0);
+        const c = reader.chunk(heightArg(a) ?? reader.head()!.height, heightArg(b, 'a shard id') ?? 0);
         if (!c) throw new InspectError(`no chunk at height ${a} shard ${b ?? 0}`);
         print({
           header: chunkHeaderView(c.header),
