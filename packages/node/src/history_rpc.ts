@@ -2,7 +2,6 @@
 // follower's backend, its metrics, and the same JSON-RPC server a producer runs. View calls run on
 // the given worker pool, each state read a history lookup as the contract makes it (in the worker
 // itself when the history is this process's LevelDB with flat rows).
-import { existsSync, readFileSync } from 'node:fs';
 import type { Genesis } from '@nearlite/chain';
 import {
   FollowerBackend,
@@ -16,6 +15,7 @@ import { HandlerError } from '@nearlite/primitives';
 import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
+import { nodePublicKey } from './key_files.js';
 import type { Logger } from './log.js';
 import { noNewBlocks } from './rpc_backend.js';
 import type { Services } from './services.js';
@@ -42,9 +42,7 @@ export interface HistoryRpcOptions {
 
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
   const { history, fileConfig } = o;
-  const nodeKey = existsSync(o.nodeKeyPath)
-    ? (JSON.parse(readFileSync(o.nodeKeyPath, 'utf8')) as { public_key: string }).public_key
-    : '';
+  const nodeKey = nodePublicKey(o.nodeKeyPath);
   const backend = new FollowerBackend({
     history,
     genesis: o.genesis,

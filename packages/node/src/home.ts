@@ -1,6 +1,6 @@
 // The node home directory, laid out like nearcore's: genesis.json, config.json, validator_key.json,
 // node_key.json and the database under data/.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   generateKeyFile,
@@ -12,6 +12,7 @@ import {
 import { accountIdError } from '@nearlite/primitives';
 import { PROTOCOL_VERSION } from '@nearlite/runtime';
 import { configFileJson, DEFAULT_CONFIG, type NodeConfig } from './config.js';
+import { readKeyFile } from './key_files.js';
 
 // The version a fresh genesis reports is the one whose parameters the runtime implements.
 export { PROTOCOL_VERSION };
@@ -89,7 +90,7 @@ export function initHome(o: InitOptions): { created: string[] } {
   const accountId = o.accountId ?? 'test.near';
   let validatorKey: KeyFile;
   if (existsSync(p.validatorKey)) {
-    validatorKey = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as KeyFile;
+    validatorKey = readKeyFile(p.validatorKey) as unknown as KeyFile;
   } else {
     validatorKey =
       o.testSeed === undefined ? generateKeyFile(accountId) : keyFileFromTestSeed(accountId, o.testSeed);

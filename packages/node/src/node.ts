@@ -1,12 +1,13 @@
 // The composition root: store, genesis, the chain (on a thread of its own when this node produces
 // blocks), view client and RPC server.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import {
   assertChainWhole,
   Chain,
   type ChainHandle,
   ChainStore,
   type Genesis,
+  KeyFileError,
   loadGenesis,
   NOOP_CHUNK_APPLIER,
   type Signer,
@@ -27,6 +28,7 @@ import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { genesisRecordsPath, homePaths } from './home.js';
+import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
@@ -62,8 +64,13 @@ function loadSigner(
     log.warn(`no ${path}: serving the chain read-only`);
     return null;
   }
-  const keyFile = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
-  const signer = signerFromKeyFile(keyFile);
+  const keyFile = readKeyFile(path);
+  let signer: Signer;
+  try {
+    signer = signerFromKeyFile(keyFile);
+  } catch (err) {
+    throw new KeyFileError(`${path}: ${(err as Error).message}`);
+  }
   const match = genesisValidators.find(
     (v) => v.accountId === signer.accountId && publicKeyEquals(v.publicKey, signer.publicKey),
   );
@@ -182,9 +189,7 @@ export class NearliteNode {
         if (final) finalHeads.write(final.lite.height, final.hash);
       });
       const { host, port } = parseHostPort(config.rpcAddr);
-      const nodeKey = existsSync(p.nodeKey)
-        ? (JSON.parse(readFileSync(p.nodeKey, 'utf8')) as { public_key: string }).public_key
-        : '';
+      const nodeKey = nodePublicKey(p.nodeKey);
       const views = new ViewClient({
         chain,
         transactionView: services.transactionView,

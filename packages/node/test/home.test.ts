@@ -97,3 +97,23 @@ t.test('init refuses what run would refuse, before it writes anything', async (t
   initHome({ home, genesisFile: genesis });
   t.equal(parseGenesis(JSON.parse(readFileSync(homePaths(home).genesis, 'utf8'))).config.chainId, 'given');
 });
+
+t.test("a home's key file that cannot be read stops the start naming the file", async (t) => {
+  const home = tempDir(t);
+  initHome({ home });
+  const p = homePaths(home);
+  const run = () => main(['run', '--home', home, '--rpc-addr', '127.0.0.1:0', '--quiet']);
+  const validatorKey = readFileSync(p.validatorKey, 'utf8');
+  writeFileSync(p.validatorKey, '{');
+  await t.rejects(run(), { name: 'KeyFileError', message: /cannot read .*validator_key\.json: / });
+  writeFileSync(p.validatorKey, '{"account_id":"test.near"}');
+  await t.rejects(run(), {
+    name: 'KeyFileError',
+    message: /validator_key\.json: key file has no ed25519 secret_key/,
+  });
+  writeFileSync(p.validatorKey, validatorKey);
+  writeFileSync(p.nodeKey, '{}');
+  await t.rejects(run(), { name: 'KeyFileError', message: /node_key\.json has no ed25519 public_key/ });
+  writeFileSync(p.nodeKey, '[1]');
+  await t.rejects(run(), { name: 'KeyFileError', message: /node_key\.json is not a key file/ });
+});

@@ -1,0 +1,26 @@
+// The home's key files (validator_key.json, node_key.json), read so that every complaint names the
+// file: a bare JSON.parse message ("Expected property name…") leaves an operator guessing which.
+import { existsSync, readFileSync } from 'node:fs';
+import { KeyFileError } from '@nearlite/chain';
+
+/** A key file's JSON object; KeyFileError naming the file when it is not one. */
+export function readKeyFile(path: string): Record<string, string> {
+  let v: unknown;
+  try {
+    v = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new KeyFileError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new KeyFileError(`${path} is not a key file (a JSON object)`);
+  return v as Record<string, string>;
+}
+
+/** node_key.json's public key, as `status` shows it; empty when the home has none. */
+export function nodePublicKey(path: string): string {
+  if (!existsSync(path)) return '';
+  const key = readKeyFile(path).public_key;
+  if (typeof key !== 'string' || !key.startsWith('ed25519:'))
+    throw new KeyFileError(`${path} has no ed25519 public_key`);
+  return key;
+}
