@@ -1,5 +1,5 @@
 // What an RPC answer has shown survives a SIGKILL; a second node on the same home is refused.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
@@ -77,6 +77,39 @@ t.test("a producer's home is refused to a follower, and a follower's to a produc
   t.teardown(() => again.stop());
   await waitForHeight(again, 4);
   t.pass('the producer goes on on its own home');
+});
+
+t.test('a genesis.json edited after the first start is refused; one only reformatted is not', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  await node.stop();
+  const path = join(home, 'genesis.json');
+  const original = readFileSync(path, 'utf8');
+  const genesis = JSON.parse(original) as Record<string, unknown>;
+  // Keys in another order, no indentation: the same genesis.
+  const reordered = Object.fromEntries(Object.entries(genesis).reverse());
+  writeFileSync(path, JSON.stringify(reordered));
+  const same = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => same.stop());
+  await same.stop();
+  for (const [field, value] of [
+    ['chain_id', 'another'],
+    ['epoch_length', 7],
+  ] as const) {
+    writeFileSync(path, JSON.stringify({ ...genesis, [field]: value }, null, 2));
+    const edited = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+    t.equal(edited.status, 1, field);
+    t.match(edited.stderr, /is not the genesis this store was made from/, field);
+    t.notMatch(edited.stderr, /\n\s+at /, 'no stack trace');
+  }
+  writeFileSync(path, original);
+  const back = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => back.stop());
+  await waitForHeight(back, 4);
+  t.pass('the original genesis runs the chain on');
 });
 
 t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {

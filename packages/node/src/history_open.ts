@@ -11,6 +11,7 @@ import {
 } from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
 import { DBCol, ensureMetadata, Store, StoreError, StoreErrorCode } from '@nearlite/store';
+import { checkGenesisConfig } from './genesis_fingerprint.js';
 import type { HistoryStoreConfig } from './store_config.js';
 
 export interface OpenedHistory {
@@ -24,7 +25,7 @@ export interface OpenedHistory {
 
 export async function openLevelHistory(
   dataDir: string,
-  o: { archive: boolean; convertDbKind: boolean; compression: boolean },
+  o: { archive: boolean; convertDbKind: boolean; compression: boolean; genesisPath: string },
 ): Promise<OpenedHistory> {
   const store = await Store.open(dataDir, { compression: o.compression });
   try {
@@ -35,6 +36,7 @@ export async function openLevelHistory(
         `the database at ${dataDir} holds the chain a node produced there; a follower needs a home of its own`,
       );
     await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
+    await checkGenesisConfig(store, o.genesisPath);
   } catch (err) {
     await store.close();
     throw err;

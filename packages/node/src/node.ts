@@ -27,6 +27,7 @@ import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
+import { checkGenesisConfig } from './genesis_fingerprint.js';
 import { genesisRecordsPath, homePaths } from './home.js';
 import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
@@ -150,6 +151,7 @@ export class NearliteNode {
           `the database at ${p.data} holds a followed chain's history (run --follow); a node producing blocks needs a home of its own`,
         );
       await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
+      await checkGenesisConfig(store, p.genesis);
       // Before extending anything: the store must still hold what this node announced as final, and
       // every recent height beneath its head must be whole.
       const existing = new ChainStore(store);
