@@ -110,6 +110,19 @@ t.test('a genesis.json edited after the first start is refused; one only reforma
   t.teardown(() => back.stop());
   await waitForHeight(back, 4);
   t.pass('the original genesis runs the chain on');
+  await back.stop();
+
+  // A follower's history is refused the same way.
+  const followed = tempDir(t);
+  initHome(followed, ['--genesis', path]);
+  const lake = tempDir(t);
+  const follower = await startNode(followed, ['--follow', `file:${lake}`]);
+  t.teardown(() => follower.stop());
+  await follower.stop();
+  writeFileSync(join(followed, 'genesis.json'), JSON.stringify({ ...genesis, chain_id: 'another' }));
+  const edited = cli(['run', '--home', followed, '--follow', `file:${lake}`, '--rpc-addr', '127.0.0.1:0']);
+  t.equal(edited.status, 1);
+  t.match(edited.stderr, /is not the genesis this store was made from/);
 });
 
 t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
