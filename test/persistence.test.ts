@@ -52,24 +52,36 @@ t.test('init writes a nearcore-style home; opening it the other way round is ref
   t.match(gc.stderr, /archival store/);
 });
 
-t.test("a producer's home is refused to a follower, and a follower's to a producer", async (t) => {
+/** A home whose node has made a couple of blocks and stopped. */
+async function producedHome(t: Tap.Test): Promise<string> {
   const home = tempDir(t);
   initHome(home);
   const node = await startNode(home, ['--block-time', '100']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 2);
   await node.stop();
+  return home;
+}
+
+/** A follower's home that has started on `lake` (an empty stream) and stopped. */
+async function followedHome(t: Tap.Test, lake: string, init: readonly string[] = []): Promise<string> {
+  const home = tempDir(t);
+  initHome(home, init);
+  const f = await startNode(home, ['--follow', `file:${lake}`]);
+  t.teardown(() => f.stop());
+  await f.stop();
+  return home;
+}
+
+t.test("a producer's home is refused to a follower, and a follower's to a producer", async (t) => {
+  const home = await producedHome(t);
   const lake = tempDir(t);
   const follower = cli(['run', '--home', home, '--follow', `file:${lake}`, '--rpc-addr', '127.0.0.1:0']);
   t.equal(follower.status, 1);
   t.match(follower.stderr, /holds the chain a node produced there; a follower needs a home of its own/);
   t.notMatch(follower.stderr, /\n\s+at /, 'no stack trace');
 
-  const followed = tempDir(t);
-  initHome(followed);
-  const f = await startNode(followed, ['--follow', `file:${lake}`]);
-  t.teardown(() => f.stop());
-  await f.stop();
+  const followed = await followedHome(t, lake);
   const producer = cli(['run', '--home', followed, '--rpc-addr', '127.0.0.1:0']);
   t.equal(producer.status, 1);
   t.match(producer.stderr, /holds a followed chain's history/);
@@ -80,12 +92,7 @@ t.test("a producer's home is refused to a follower, and a follower's to a produc
 });
 
 t.test('a genesis.json edited after the first start is refused; one only reformatted is not', async (t) => {
-  const home = tempDir(t);
-  initHome(home);
-  const node = await startNode(home, ['--block-time', '100']);
-  t.teardown(() => node.stop());
-  await waitForHeight(node, 2);
-  await node.stop();
+  const home = await producedHome(t);
   const path = join(home, 'genesis.json');
   const original = readFileSync(path, 'utf8');
   const genesis = JSON.parse(original) as Record<string, unknown>;
@@ -113,12 +120,8 @@ t.test('a genesis.json edited after the first start is refused; one only reforma
   await back.stop();
 
   // A follower's history is refused the same way.
-  const followed = tempDir(t);
-  initHome(followed, ['--genesis', path]);
   const lake = tempDir(t);
-  const follower = await startNode(followed, ['--follow', `file:${lake}`]);
-  t.teardown(() => follower.stop());
-  await follower.stop();
+  const followed = await followedHome(t, lake, ['--genesis', path]);
   writeFileSync(join(followed, 'genesis.json'), JSON.stringify({ ...genesis, chain_id: 'another' }));
   const edited = cli(['run', '--home', followed, '--follow', `file:${lake}`, '--rpc-addr', '127.0.0.1:0']);
   t.equal(edited.status, 1);
