@@ -289,14 +289,15 @@ export class FollowLoop {
           try {
             await this.ingest(batch);
           } catch (err) {
-            // A writer that can write no more (its database session and lock gone) stops the loop.
+            // A writer that can write no more (its PostgreSQL session and lock gone, or a LevelDB that
+            // failed a write and takes no more) stops the loop.
             if ((err as { fatal?: unknown } | null)?.fatal === true) {
               // The fetches still in the window end too, rather than retry and log on.
               this.halt();
               throw err;
             }
-            // A refused block is refetched; a failed write (a database gone away, a full disk) is
-            // written again, as the writers make a rewrite harmless. Either way the loop goes on
+            // A refused block is refetched; a failed write to PostgreSQL (a database gone away, a
+            // full disk) is written again, as the writers make a rewrite harmless. Either way the loop goes on
             // after the cursor, rather than stop while the node keeps answering from stale history.
             log.error(
               err instanceof BlockVerificationError

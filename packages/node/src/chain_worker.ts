@@ -181,6 +181,17 @@ function scheduleBlocks(): void {
       await chain.produceBlock();
       if (!data.archive && !stopping) await collectGarbage();
     } catch (err) {
+      const failure = store.writeFailure;
+      if (failure !== null) {
+        // Every later block would fail the same way (the store takes no more writes), so production
+        // stops here, said once, where nearcore would stop the process.
+        log(
+          'error',
+          `block production stopped: ${failure.message}. The blocks announced so far are kept; ` +
+            'restart the node once the cause (a full disk?) is fixed',
+        );
+        return;
+      }
       log('error', `block production failed: ${describe(err)}`);
     }
     // Like nearcore's min_block_production_delay, the block time runs from the start of the last

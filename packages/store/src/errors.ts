@@ -16,3 +16,17 @@ export class StoreError extends Error {
     super(message);
   }
 }
+
+/**
+ * A batch LevelDB failed to write: the store takes no more writes until it is opened again. `fatal`
+ * tells a writer's retry loop that trying again cannot help.
+ */
+export class StoreWriteFailure extends StoreError {
+  readonly fatal = true;
+  constructor(cause: unknown) {
+    super(
+      StoreErrorCode.Io,
+      `the database failed a write and takes no more until it is opened again: ${(cause as Error).message ?? String(cause)}`,
+    );
+  }
+}

@@ -6,7 +6,7 @@ import { compareBytes, isPartialView, offHeap, setU64 } from '@nearlite/primitiv
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import { DBCol, type DBColumn } from './columns.js';
-import { StoreError, StoreErrorCode } from './errors.js';
+import { StoreError, StoreErrorCode, StoreWriteFailure } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
 import { type AddedKeys, type FilteredDb, RefcountFilters } from './refcount_filters.js';
@@ -147,6 +147,19 @@ export class Store {
    */
   private readonly cachedColumns = new Set<number>();
   private closed = false;
+  /**
+   * Set by a batch LevelDB failed to write (a full disk): no later batch is written. LevelDB's log
+   * writer counts a failed record as written, so every record appended after it lands out of step
+   * with the log's blocks and cannot be read back when the log is replayed: batches acknowledged
+   * after a failure would be lost at the next open. Stopping at the first keeps every acknowledged
+   * batch readable; the failed one ends the log torn, which a replay drops.
+   */
+  private failedWrite: StoreWriteFailure | null = null;
+
+  /** The write failure that stopped this store's writes, if one did. */
+  get writeFailure(): StoreWriteFailure | null {
+    return this.failedWrite;
+  }
   /** Bumped when a batch starts and when it has been written: iterators see the data of their creation. */
   private generation = 0;
   private readonly idle = new Map<number, PooledIterator[]>();
@@ -377,6 +390,7 @@ export class Store {
   async commit(update: StoreUpdate, opts: { readonly cacheRows?: boolean } = {}): Promise<void> {
     const cacheRows = opts.cacheRows ?? true;
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
+    if (this.failedWrite) throw this.failedWrite;
     this.stats.batches++;
     this.stats.writes += update.ops.length + update.refcounts.size;
     const batch = this.db.batch();
@@ -447,7 +461,8 @@ export class Store {
         // Whatever the database holds now, the cache must not claim otherwise.
         for (const [ck] of written) this.cache.delete(ck);
         this.forgetUnknown(unknown);
-        throw err;
+        this.failedWrite = new StoreWriteFailure(err);
+        throw this.failedWrite;
       } finally {
         this.dropIdleIterators();
       }
@@ -539,7 +554,7 @@ export class Store {
     if (this.closed) return;
     // The last write: every batch before it is in the filters (none is in flight), and from this
     // tick on `closed` refuses any other.
-    const saved = this.readOnly ? null : (this.refcountFilters?.saved() ?? null);
+    const saved = this.readOnly || this.failedWrite ? null : (this.refcountFilters?.saved() ?? null);
     this.closed = true;
     if (saved) await this.db.put(SAVED_FILTERS_KEY, saved).catch(() => undefined);
     this.dropIdleIterators();
