@@ -2,8 +2,8 @@
 // before its block.json, so a reader that finds block.json finds every file it lists.
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StreamErrorCode, StreamSourceError } from '../errors.js';
+import { fileSpecDir } from '../file_spec.js';
 import { lakeBlockKey, lakeShardKey, parseLakeFolder } from '../lake_layout.js';
 import { LazyS3Client, parseS3Url, type S3Options } from '../s3_client.js';
 import { S3Source } from '../sources/s3.js';
@@ -101,13 +101,7 @@ export function openLakeSink(target: string, s3: S3Options = {}): LakeSink {
   const url = parseS3Url(target);
   if (url) return new S3LakeSink(url.bucket, url.prefix, s3);
   // Anything else URL-shaped is a mistake, not a directory name (`s3://` alone made a folder `s3:`).
-  const dir = target.startsWith('file://')
-    ? fileURLToPath(target)
-    : target.startsWith('file:')
-      ? target.slice(5)
-      : /^[a-z][a-z0-9+.-]*:\/\//i.test(target)
-        ? ''
-        : target;
+  const dir = fileSpecDir(target) ?? (/^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? '' : target);
   if (dir === '') {
     throw new StreamSourceError(
       StreamErrorCode.BAD_SPEC,

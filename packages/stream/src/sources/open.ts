@@ -1,7 +1,7 @@
 // `openSource(spec)`: `http(s)://BASE` (neardata-style), `s3://bucket[/prefix]` (NEAR Lake) or
 // `file:DIR` (the Lake layout on disk).
-import { fileURLToPath } from 'node:url';
 import { StreamErrorCode, StreamSourceError } from '../errors.js';
+import { fileSpecDir } from '../file_spec.js';
 import { parseS3Url } from '../s3_client.js';
 import type { BlockSource } from '../source.js';
 import { FileSource } from './file.js';
@@ -30,9 +30,8 @@ function openSourceOf(spec: string, options: OpenSourceOptions): BlockSource | n
     const s3 = parseS3Url(spec);
     if (s3) return new S3Source(s3.bucket, s3.prefix, options);
   }
-  if (spec.startsWith('file://')) return new FileSource(fileURLToPath(spec), options);
-  if (spec.startsWith('file:') && spec.length > 5) return new FileSource(spec.slice(5), options);
-  return null;
+  const dir = fileSpecDir(spec);
+  return dir ? new FileSource(dir, options) : null;
 }
 
 function badSpec(spec: string): never {
