@@ -84,7 +84,7 @@ export class FollowerNode {
             archive,
             convertDbKind: o.convertDbKind ?? false,
             compression: storeConfig.compression,
-            genesisPath: p.genesis,
+            genesis: { config: genesis.config, path: p.genesis },
           });
     const pool = new ViewCallPool(2);
     // Parsing, checking and encoding blocks take most of a catch-up: worker threads do them, each

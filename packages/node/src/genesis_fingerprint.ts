@@ -4,7 +4,7 @@
 // formatting does not count) beside the DB version and refuses a start whose genesis.json differs:
 // a chain id, epoch length, shard layout or validator set edited after the first start would
 // otherwise be served over blocks made from the old one.
-import { readFileSync } from 'node:fs';
+import type { GenesisConfig } from '@nearlite/chain';
 import { bytesEqual, sha256, toHex } from '@nearlite/primitives';
 import { asciiKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 
@@ -25,22 +25,21 @@ function canonical(v: unknown): unknown {
   );
 }
 
-/** The digest of a genesis file's config: its records (inline or by file) left out. */
-export function genesisConfigDigest(path: string): Uint8Array {
-  const {
-    records: _records,
-    records_file: _recordsFile,
-    ...config
-  } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  return sha256(new TextEncoder().encode(JSON.stringify(canonical(config))));
+/** The digest of a genesis file's config (its records, inline or by file, left out). */
+export function genesisConfigDigest(config: GenesisConfig): Uint8Array {
+  return sha256(new TextEncoder().encode(JSON.stringify(canonical(config.raw))));
 }
 
 /**
  * Records the digest in a store that has none (a new one, or one made before digests were kept) and
- * refuses one that holds another.
+ * refuses one that holds another. `genesisPath` names the file in the refusal.
  */
-export async function checkGenesisConfig(store: Store, genesisPath: string): Promise<void> {
-  const digest = genesisConfigDigest(genesisPath);
+export async function checkGenesisConfig(
+  store: Store,
+  config: GenesisConfig,
+  genesisPath: string,
+): Promise<void> {
+  const digest = genesisConfigDigest(config);
   const kept = store.get(DBCol.DbVersion, KEY);
   if (kept === undefined) {
     const u = new StoreUpdate();

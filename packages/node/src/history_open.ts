@@ -1,7 +1,7 @@
 // Opens the history a follower writes or a front end reads, as the store config names it: the
 // node's LevelDB (a follower only: one process owns it), or PostgreSQL databases any number of
 // `nearlite serve` front ends read while one follower writes.
-import type { Genesis } from '@nearlite/chain';
+import type { Genesis, GenesisConfig } from '@nearlite/chain';
 import { HEAD_KEY, shardLayoutFromView } from '@nearlite/chain';
 import {
   type HistoryReader,
@@ -25,7 +25,12 @@ export interface OpenedHistory {
 
 export async function openLevelHistory(
   dataDir: string,
-  o: { archive: boolean; convertDbKind: boolean; compression: boolean; genesisPath: string },
+  o: {
+    archive: boolean;
+    convertDbKind: boolean;
+    compression: boolean;
+    genesis: { config: GenesisConfig; path: string };
+  },
 ): Promise<OpenedHistory> {
   const store = await Store.open(dataDir, { compression: o.compression });
   try {
@@ -36,7 +41,7 @@ export async function openLevelHistory(
         `the database at ${dataDir} holds the chain a node produced there; a follower needs a home of its own`,
       );
     await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
-    await checkGenesisConfig(store, o.genesisPath);
+    await checkGenesisConfig(store, o.genesis.config, o.genesis.path);
   } catch (err) {
     await store.close();
     throw err;

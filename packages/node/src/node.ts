@@ -151,7 +151,7 @@ export class NearliteNode {
           `the database at ${p.data} holds a followed chain's history (run --follow); a node producing blocks needs a home of its own`,
         );
       await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
-      await checkGenesisConfig(store, p.genesis);
+      await checkGenesisConfig(store, genesis.config, p.genesis);
       // Before extending anything: the store must still hold what this node announced as final, and
       // every recent height beneath its head must be whole.
       const existing = new ChainStore(store);
