@@ -2,7 +2,7 @@
 // node's LevelDB (a follower only: one process owns it), or PostgreSQL databases any number of
 // `nearlite serve` front ends read while one follower writes.
 import type { Genesis, GenesisConfig } from '@nearlite/chain';
-import { HEAD_KEY, shardLayoutFromView } from '@nearlite/chain';
+import { shardLayoutFromView } from '@nearlite/chain';
 import {
   type HistoryReader,
   HistoryStore,
@@ -10,9 +10,10 @@ import {
   type PreparedWriter,
 } from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
-import { DBCol, ensureMetadata, Store, StoreError, StoreErrorCode } from '@nearlite/store';
+import { ensureMetadata, Store } from '@nearlite/store';
 import { checkGenesisConfig } from './genesis_fingerprint.js';
 import type { HistoryStoreConfig } from './store_config.js';
+import { checkStoreRole } from './store_role.js';
 
 export interface OpenedHistory {
   readonly history: HistoryReader & HistoryWriter;
@@ -34,12 +35,7 @@ export async function openLevelHistory(
 ): Promise<OpenedHistory> {
   const store = await Store.open(dataDir, { compression: o.compression });
   try {
-    // One database, one role: a follower writing into a producer's chain would mix two chains' rows.
-    if (store.has(DBCol.BlockMisc, HEAD_KEY))
-      throw new StoreError(
-        StoreErrorCode.Kind,
-        `the database at ${dataDir} holds the chain a node produced there; a follower needs a home of its own`,
-      );
+    checkStoreRole(store, 'history', dataDir);
     await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
     await checkGenesisConfig(store, o.genesis.config, o.genesis.path);
   } catch (err) {

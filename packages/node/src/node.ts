@@ -15,7 +15,6 @@ import {
   signerFromKeyFile,
   ViewClient,
 } from '@nearlite/chain';
-import { holdsHistory } from '@nearlite/follower';
 import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
 import { ensureMetadata, Store } from '@nearlite/store';
@@ -35,6 +34,7 @@ import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
 import { createServices } from './services.js';
+import { checkStoreRole } from './store_role.js';
 import { VERSION } from './version.js';
 import { WarmUp } from './warm_up.js';
 
@@ -146,10 +146,7 @@ export class NearliteNode {
     }
     let chainThread: ChainThread | null = null;
     try {
-      if (holdsHistory(store))
-        throw new NodeError(
-          `the database at ${p.data} holds a followed chain's history (run --follow); a node producing blocks needs a home of its own`,
-        );
+      checkStoreRole(store, 'chain', p.data);
       await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
       await checkGenesisConfig(store, genesis.config, p.genesis);
       // Before extending anything: the store must still hold what this node announced as final, and
