@@ -4,6 +4,7 @@
 // alone: `npm run build && node bench/src/cache.js`.
 import { LRUCache } from 'lru-cache';
 import { LruCache } from '../../packages/store/dist/lru.js';
+import { rng } from '../../scripts/rng.mjs';
 
 /** The policy the store used before: two maps, the old generation dropped whole when the young fills. */
 class GenerationalLru {
@@ -41,17 +42,6 @@ class GenerationalLru {
 
 const BUDGET = 32 * 1024 * 1024;
 const OPS = 2_000_000;
-
-/** A deterministic generator, so every policy sees the same sequence. */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A node's mix: most reads go to a skewed hot set (accounts, recent blocks, trie nodes near the
