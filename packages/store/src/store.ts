@@ -302,16 +302,24 @@ export class Store {
 
   /**
    * Rows of one column whose key starts with `prefix`, ascending; with `gte`, from there on (a `gte`
-   * below the prefix starts at the prefix). Keys are returned without the column byte.
+   * below the prefix starts at the prefix), and with `lt`, below it. Keys are returned without the
+   * column byte.
    */
   async *iter(
     col: DBColumn,
     prefix: Uint8Array = new Uint8Array(0),
-    opts: { limit?: number; reverse?: boolean; gte?: Uint8Array | undefined } = {},
+    opts: {
+      limit?: number;
+      reverse?: boolean;
+      gte?: Uint8Array | undefined;
+      lt?: Uint8Array | undefined;
+    } = {},
   ): AsyncGenerator<[Uint8Array, Uint8Array]> {
     const from = opts.gte && compareBytes(opts.gte, prefix) > 0 ? opts.gte : prefix;
     const gte = columnPrefixed(col.id, from);
-    const lt = upperBound(columnPrefixed(col.id, prefix));
+    const end = upperBound(columnPrefixed(col.id, prefix));
+    const below = opts.lt && columnPrefixed(col.id, opts.lt);
+    const lt = below && (!end || compareBytes(below, end) < 0) ? below : end;
     const it = (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({
       gte,
       ...(lt ? { lt } : {}),
