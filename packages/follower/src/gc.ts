@@ -4,11 +4,10 @@
 // the heights below a tail are deleted once `gcGraceMs` has passed since it moved, so a request that
 // passed the tail check just before (a transaction status reading its receipts one by one) never
 // reads half of a block, as the PostgreSQL history waits for its readers. `gc_done` records how far
-// the deletions have gone, so a restart finishes what was started. The rows of a block are found
-// from the block itself: its chunks (with the data receipts they carried) and the outcome ids it
-// lists. State history is kept: the rows below the tail still hold the values current at it.
-import { base58Decode, fromUtf8 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
+// the deletions have gone, so a restart finishes what was started (block_rows.ts deletes a block).
+// State history is kept: the rows below the tail still hold the values current at it.
+import { DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
+import { deleteStreamBlockRows } from './block_rows.js';
 import { FIRST_KEY, GC_DONE_KEY } from './history_keys_misc.js';
 import type { FollowerGcOptions } from './history_reader.js';
 import type { HistoryStore } from './history_store.js';
@@ -82,44 +81,7 @@ export class FollowerGc {
   private async deleteRows(from: number, to: number): Promise<void> {
     const history = this.history;
     const update = new StoreUpdate();
-    for (let h = from; h < to; h++) {
-      const hash = history.blockHashAt(h);
-      if (!hash) continue;
-      const block = history.blockSync(hash);
-      const view = block ? (JSON.parse(block.json) as { chunks?: { shard_id: number }[] }) : {};
-      const shardIds = new Set((view.chunks ?? []).map((c) => c.shard_id));
-      // Blocks published without `chunks` (re-serialized streams): look for their chunk rows.
-      if (!view.chunks) {
-        for (let s = 0; s < 64; s++)
-          if (history.store.has(DBCol.StreamChunk, blockShardKey(hash, s))) shardIds.add(s);
-      }
-      for (const shard of shardIds) {
-        const at = blockShardKey(hash, shard);
-        const raw = history.store.get(DBCol.StreamChunk, at);
-        if (!raw) continue;
-        const chunk = JSON.parse(fromUtf8(raw)) as {
-          header: { chunk_hash: string };
-          receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
-        };
-        update.delete(DBCol.StreamChunk, at);
-        update.delete(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash));
-        // A data receipt has no outcome of its own: it goes with the chunk that carried it. Action
-        // receipts go with the block of their outcome (below), as they may wait in the delayed queue.
-        for (const r of chunk.receipts ?? [])
-          if (r.receipt.Data !== undefined) update.delete(DBCol.StreamReceipt, base58Decode(r.receipt_id));
-      }
-      const ids = history.json(DBCol.StreamOutcomeIds, hash);
-      for (const text of ids ? (JSON.parse(ids) as string[]) : []) {
-        const id = base58Decode(text);
-        update.delete(DBCol.StreamTransaction, id);
-        update.delete(DBCol.StreamOutcome, id);
-        update.delete(DBCol.StreamReceipt, id);
-      }
-      update.delete(DBCol.StreamOutcomeIds, hash);
-      update.delete(DBCol.StreamStateChanges, hash);
-      update.delete(DBCol.StreamBlock, hash);
-      update.delete(DBCol.StreamBlockHeight, u64be(h));
-    }
+    for (let h = from; h < to; h++) deleteStreamBlockRows(history, update, h);
     update.put(DBCol.FollowerMisc, GC_DONE_KEY, u64be(to));
     await history.store.commit(update);
   }

@@ -1,0 +1,46 @@
+// Deleting one followed block's rows: what GC does below the tail and a repair above its roll-back
+// point. The rows are found from the block itself: its chunks (with the data receipts they carried)
+// and the outcome ids it lists.
+import { base58Decode, fromUtf8 } from '@nearlite/primitives';
+import { blockShardKey, DBCol, type StoreUpdate, u64be } from '@nearlite/store';
+import type { HistoryStore } from './history_store.js';
+
+/** Adds the deletion of the block stored at `height` (the one the height index names) to `update`. */
+export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate, height: number): void {
+  const hash = history.blockHashAt(height);
+  if (!hash) return;
+  const block = history.blockSync(hash);
+  const view = block ? (JSON.parse(block.json) as { chunks?: { shard_id: number }[] }) : {};
+  const shardIds = new Set((view.chunks ?? []).map((c) => c.shard_id));
+  // Blocks published without `chunks` (re-serialized streams): look for their chunk rows.
+  if (!view.chunks) {
+    for (let s = 0; s < 64; s++)
+      if (history.store.has(DBCol.StreamChunk, blockShardKey(hash, s))) shardIds.add(s);
+  }
+  for (const shard of shardIds) {
+    const at = blockShardKey(hash, shard);
+    const raw = history.store.get(DBCol.StreamChunk, at);
+    if (!raw) continue;
+    const chunk = JSON.parse(fromUtf8(raw)) as {
+      header: { chunk_hash: string };
+      receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
+    };
+    update.delete(DBCol.StreamChunk, at);
+    update.delete(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash));
+    // A data receipt has no outcome of its own: it goes with the chunk that carried it. Action
+    // receipts go with the block of their outcome (below), as they may wait in the delayed queue.
+    for (const r of chunk.receipts ?? [])
+      if (r.receipt.Data !== undefined) update.delete(DBCol.StreamReceipt, base58Decode(r.receipt_id));
+  }
+  const ids = history.json(DBCol.StreamOutcomeIds, hash);
+  for (const text of ids ? (JSON.parse(ids) as string[]) : []) {
+    const id = base58Decode(text);
+    update.delete(DBCol.StreamTransaction, id);
+    update.delete(DBCol.StreamOutcome, id);
+    update.delete(DBCol.StreamReceipt, id);
+  }
+  update.delete(DBCol.StreamOutcomeIds, hash);
+  update.delete(DBCol.StreamStateChanges, hash);
+  update.delete(DBCol.StreamBlock, hash);
+  update.delete(DBCol.StreamBlockHeight, u64be(height));
+}
