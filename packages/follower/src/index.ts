@@ -9,6 +9,7 @@ export type * from './history_reader.js';
 export * from './history_store.js';
 export * from './ingest.js';
 export * from './ingest_prepared.js';
+export * from './integrity.js';
 export * from './prefetched_state.js';
 export * from './prepare.js';
 export * from './prepare_pool.js';

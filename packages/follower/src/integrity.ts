@@ -1,0 +1,298 @@
+// What a follower checks of its history before it extends or serves it, and the repair that rolls a
+// damaged history back to its last whole block. A disk or filesystem can damage LevelDB's log, and
+// LevelDB then drops the batches it cannot read and opens anyway: a history loses whole batches of
+// blocks (up to 32 a batch while catching up) beneath its cursor, and their state rows with them, so
+// reads at the heights after would answer from older values without a word. The source still holds
+// those blocks: a repair rolls back below the first hole, and following fetches the rest again.
+import { base58Decode, base58Encode, bytesEqual, type CryptoHash, concatBytes } from '@nearlite/primitives';
+import { blockShardKey, DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
+import type { StateChangeWithCauseJson } from '@nearlite/stream';
+import { deleteStreamBlockRows } from './block_rows.js';
+import { encodeFlatRow } from './flat_state.js';
+import { decodeHistoryKey, historyKey, historyKeyPrefix, invertedHeight } from './history_key.js';
+import { CURSOR_KEY, encodeCursor, FIRST_KEY, GC_DONE_KEY } from './history_keys_misc.js';
+import type { Cursor } from './history_reader.js';
+import type { HistoryStore } from './history_store.js';
+import { stateChangeWrite } from './state_change_keys.js';
+
+/** Heights checked below the cursor on every open: bounded work however long the history. */
+export const HISTORY_CHECK_WINDOW = 512;
+
+export interface HistoryProblem {
+  readonly height: number;
+  readonly what: string;
+}
+
+export interface HistoryIntegrityReport {
+  readonly cursor: Cursor | null;
+  /** The first height kept (the tail); null when nothing records it. */
+  readonly first: number | null;
+  /**
+   * Where the kept blocks begin: `first`, or when GC's deletions went above it (the batch that moved
+   * it was lost), the lowest block stored above them; null when nothing says.
+   */
+  readonly tail: number | null;
+  /** The lowest height checked (the tail for a full check). */
+  readonly from: number;
+  readonly problems: readonly HistoryProblem[];
+  /** How far GC deleted rows, when that is above the tail (the tail's move was lost). */
+  readonly collectedTo: number | null;
+}
+
+export class HistoryIntegrityError extends Error {
+  override readonly name = 'HistoryIntegrityError';
+  constructor(
+    message: string,
+    readonly report: HistoryIntegrityReport,
+  ) {
+    super(message);
+  }
+}
+
+interface HeaderLinks {
+  readonly prev_hash?: unknown;
+  readonly prev_height?: unknown;
+}
+
+const collectedWhat = (done: number, first: number) =>
+  `the rows below #${done} are collected, but the tail is #${first}`;
+
+function u64Row(history: HistoryStore, key: Uint8Array): number | null {
+  const v = history.store.get(DBCol.FollowerMisc, key);
+  return v ? Number(readU64be(v, 0)) : null;
+}
+
+/** The highest height below `height` the height index holds, or undefined. */
+async function storedBelow(history: HistoryStore, height: number): Promise<number | undefined> {
+  for await (const [k] of history.store.iter(DBCol.StreamBlockHeight, undefined, {
+    lt: u64be(height),
+    reverse: true,
+    limit: 1,
+  }))
+    return Number(readU64be(k, 0));
+  return undefined;
+}
+
+/** The lowest height the height index holds above `low` and below `high`, or undefined. */
+async function storedBetween(history: HistoryStore, low: number, high: number): Promise<number | undefined> {
+  if (high - low < 2) return undefined;
+  for await (const [k] of history.store.iter(DBCol.StreamBlockHeight, undefined, {
+    gte: u64be(low + 1),
+    lt: u64be(high),
+    limit: 1,
+  }))
+    return Number(readU64be(k, 0));
+  return undefined;
+}
+
+/** The rows a block's batch wrote beside its block row (a full check reads them). */
+function missingRows(history: HistoryStore, hash: CryptoHash, json: string): string[] {
+  const out: string[] = [];
+  if (!history.store.has(DBCol.StreamStateChanges, hash)) out.push('its state changes are missing');
+  if (!history.store.has(DBCol.StreamOutcomeIds, hash)) out.push('its outcome list is missing');
+  const view = JSON.parse(json) as {
+    header: { height: number };
+    chunks?: { shard_id: number; height_included: number }[];
+  };
+  for (const c of view.chunks ?? [])
+    if (
+      c.height_included === view.header.height &&
+      !history.store.has(DBCol.StreamChunk, blockShardKey(hash, c.shard_id))
+    )
+      out.push(`shard ${c.shard_id}: its chunk is missing`);
+  return out;
+}
+
+/**
+ * Walks the history from the cursor down to `max(first, cursor - window)` (every kept block when
+ * `window` is Infinity) by each block's `prev_hash`: every parent must be stored, at the height the
+ * index names it, with nothing stored at the heights between (the chain skipped them). Heights a
+ * real chain skipped hold nothing, so only a missing parent is a hole.
+ */
+export async function checkHistory(
+  history: HistoryStore,
+  opts: { readonly window: number },
+): Promise<HistoryIntegrityReport> {
+  const cursor = history.cursor();
+  const first = history.firstHeight();
+  if (!cursor) return { cursor, first, tail: first, from: first ?? 0, problems: [], collectedTo: null };
+  const problems: HistoryProblem[] = [];
+  const full = !Number.isFinite(opts.window);
+  if (first === null) {
+    // The first followed block's batch recorded it: that batch, and what it held, is lost.
+    const lowest = (await storedBetween(history, -1, cursor.height + 1)) ?? cursor.height;
+    problems.push({
+      height: lowest,
+      what: 'the first followed height is not recorded: the blocks below are lost',
+    });
+  }
+  const done = u64Row(history, GC_DONE_KEY);
+  const collectedTo = first !== null && done !== null && done > first ? done : null;
+  let tail = first;
+  if (collectedTo !== null) {
+    problems.push({ height: first!, what: collectedWhat(collectedTo, first!) });
+    tail = (await storedBetween(history, collectedTo - 1, cursor.height + 1)) ?? cursor.height;
+  }
+  const from = Math.max(tail ?? 0, cursor.height - opts.window);
+  const indexed = history.blockHashAt(cursor.height);
+  if (!indexed || !bytesEqual(indexed, cursor.hash))
+    problems.push({ height: cursor.height, what: 'the cursor names a block the height index does not' });
+  let h = cursor.height;
+  let hash: CryptoHash | undefined = cursor.hash as CryptoHash;
+  while (h >= from) {
+    const block = hash ? history.blockSync(hash) : undefined;
+    if (!block) {
+      problems.push({ height: h, what: 'no block is stored at this height' });
+      const below = await storedBelow(history, h);
+      if (below === undefined) break;
+      h = below;
+      hash = history.blockHashAt(below);
+      continue;
+    }
+    if (block.height !== h)
+      problems.push({ height: h, what: `the height index names a block of height ${block.height}` });
+    if (full)
+      for (const what of missingRows(history, block.hash as CryptoHash, block.json))
+        problems.push({ height: h, what });
+    if (h <= (tail ?? 0)) break;
+    const header = (JSON.parse(block.json) as { header: HeaderLinks }).header;
+    const prevHash = typeof header.prev_hash === 'string' ? base58Decode(header.prev_hash) : undefined;
+    const parent = prevHash ? history.blockSync(prevHash as CryptoHash) : undefined;
+    if (!parent) {
+      const below = await storedBelow(history, h);
+      const named = typeof header.prev_height === 'number' ? header.prev_height : h - 1;
+      const stretch = below === undefined ? `below #${h}` : `from #${below + 1} to #${h - 1}`;
+      problems.push({
+        height: named,
+        what: `#${h}'s parent ${typeof header.prev_hash === 'string' ? header.prev_hash : '(unnamed)'} is not stored (nothing is stored ${stretch})`,
+      });
+      if (below === undefined) break;
+      h = below;
+      hash = history.blockHashAt(below);
+      continue;
+    }
+    const skipped = await storedBetween(history, parent.height, h);
+    if (skipped !== undefined && skipped >= from)
+      problems.push({
+        height: skipped,
+        what: `a block is stored at a height #${h}'s parent (#${parent.height}) skips`,
+      });
+    const atParent = history.blockHashAt(parent.height);
+    if (!atParent || !bytesEqual(atParent, parent.hash))
+      problems.push({ height: parent.height, what: `the height index does not name #${h}'s parent` });
+    h = parent.height;
+    hash = parent.hash as CryptoHash;
+  }
+  problems.sort((a, b) => a.height - b.height);
+  return { cursor, first, tail, from, problems, collectedTo };
+}
+
+/** Consecutive heights as `#a–#b` ranges, for messages. */
+function ranges(heights: readonly number[]): string {
+  const sorted = [...new Set(heights)].sort((a, b) => a - b);
+  const out: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    out.push(i === j ? `#${sorted[i]}` : `#${sorted[i]}–#${sorted[j]}`);
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
+/** Throws HistoryIntegrityError naming the broken heights, or returns the (clean) report. */
+export async function assertHistoryWhole(
+  history: HistoryStore,
+  home: string,
+  window = HISTORY_CHECK_WINDOW,
+): Promise<HistoryIntegrityReport> {
+  const report = await checkHistory(history, { window });
+  if (report.problems.length === 0) return report;
+  const first = report.problems[0]!;
+  throw new HistoryIntegrityError(
+    `the followed history is damaged beneath its cursor #${report.cursor?.height}: ${ranges(report.problems.map((p) => p.height))} ` +
+      `(first: #${first.height} ${first.what}). Refusing to follow on it; \`nearlite repair --home ${home}\` rolls it back ` +
+      'to its last whole block, and following fetches the rest from the source again.',
+    report,
+  );
+}
+
+export interface HistoryRepairResult {
+  /** The cursor after the repair; null when the history was emptied (or nothing needed repair). */
+  readonly cursor: Cursor | null;
+  readonly problems: readonly HistoryProblem[];
+  /** Heights whose blocks were deleted, to be followed again. */
+  readonly droppedHeights: readonly number[];
+  /** True when nothing whole was left to roll back to and every row went. */
+  readonly emptied: boolean;
+}
+
+/**
+ * Rolls the history back to the highest block below its first problem, in one batch: the rows of
+ * every block above go, with their state history rows, each touched key's flat row is set back to
+ * its newest row at or below that block, and the cursor moves there. A tail whose move was lost
+ * while the rows below it were collected moves up to the lowest block kept. When nothing whole is
+ * left (the damage reaches the tail, or the first height is lost), every row goes and the next start
+ * follows from the beginning.
+ */
+export async function repairHistory(history: HistoryStore): Promise<HistoryRepairResult> {
+  const report = await checkHistory(history, { window: Number.POSITIVE_INFINITY });
+  const { cursor, first, tail, collectedTo } = report;
+  if (!cursor || report.problems.length === 0)
+    return { cursor: null, problems: [], droppedHeights: [], emptied: false };
+  const store = history.store;
+  const update = new StoreUpdate();
+  const tailProblem = collectedTo !== null ? collectedWhat(collectedTo, first!) : null;
+  const holes = report.problems.filter((p) => p.what !== tailProblem);
+  // The collected rows are gone for good: the tail moves to the lowest block kept.
+  if (collectedTo !== null && tail !== null) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(tail));
+  const lastWhole =
+    holes.length === 0
+      ? cursor.height
+      : tail === null
+        ? undefined
+        : await storedBelow(history, holes[0]!.height);
+  if (lastWhole === undefined || tail === null || lastWhole < tail) {
+    const dropped: number[] = [];
+    for await (const [k] of store.iter(DBCol.StreamBlockHeight)) dropped.push(Number(readU64be(k, 0)));
+    const wipe = new StoreUpdate();
+    for (const col of Object.values(DBCol)) {
+      if (col === DBCol.DbVersion) continue;
+      for await (const [key] of store.iter(col)) wipe.delete(col, key);
+    }
+    await store.commit(wipe);
+    return { cursor: null, problems: report.problems, droppedHeights: dropped, emptied: true };
+  }
+  const dropped: number[] = [];
+  const touched = new Map<string, Uint8Array>();
+  for await (const [k] of store.iter(DBCol.StreamBlockHeight, undefined, { gte: u64be(lastWhole + 1) })) {
+    const height = Number(readU64be(k, 0));
+    dropped.push(height);
+    const hash = history.blockHashAt(height)!;
+    const changes = history.json(DBCol.StreamStateChanges, hash);
+    for (const c of changes ? (JSON.parse(changes) as StateChangeWithCauseJson[]) : []) {
+      const w = stateChangeWrite(c);
+      if (!w) continue;
+      update.delete(DBCol.StateHistory, historyKey(w.key, height));
+      touched.set(base58Encode(w.key), w.key);
+    }
+    deleteStreamBlockRows(history, update, height);
+  }
+  // Each touched key's flat row holds its newest row at or below the new cursor (none: no row).
+  for (const key of touched.values()) {
+    const prefix = historyKeyPrefix(key);
+    const row = await store.first(DBCol.StateHistory, prefix, concatBytes(prefix, invertedHeight(lastWhole)));
+    if (row)
+      update.put(DBCol.StateHistoryFlat, key, encodeFlatRow(decodeHistoryKey(row[0]).height, row[1].slice()));
+    else update.delete(DBCol.StateHistoryFlat, key);
+  }
+  const hash = history.blockHashAt(lastWhole)!;
+  update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height: lastWhole, hash }));
+  await store.commit(update);
+  return {
+    cursor: { height: lastWhole, hash },
+    problems: report.problems,
+    droppedHeights: [...new Set([...dropped, ...holes.map((p) => p.height)])].sort((a, b) => a - b),
+    emptied: false,
+  };
+}
