@@ -1,57 +1,16 @@
 // A store damaged on disk: after a SIGKILL, LevelDB's log is torn, overwritten or cut, as a disk or
 // filesystem can leave it. The node must then either run on a whole chain or refuse, naming the
 // heights; `nearlite repair` must bring it back to a chain it can run on and serve in full.
-import {
-  closeSync,
-  cpSync,
-  existsSync,
-  openSync,
-  readdirSync,
-  statSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs';
+import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
 import t from 'tap';
+import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 type Block = { header: { height: number; hash: string; prev_hash: string } };
 type Checks = Pick<typeof t, 'fail' | 'equal'>;
-
-function logFile(home: string): string {
-  const data = join(home, 'data');
-  const logs = readdirSync(data)
-    .filter((f) => f.endsWith('.log'))
-    .map((f) => join(data, f))
-    .sort((a, b) => statSync(b).size - statSync(a).size);
-  if (!logs[0]) throw new Error('no LevelDB log');
-  return logs[0];
-}
-
-function overwrite(path: string, offset: number, bytes: Uint8Array): void {
-  const fd = openSync(path, 'r+');
-  writeSync(fd, bytes, 0, bytes.length, offset);
-  closeSync(fd);
-}
-
-const DAMAGE: [string, (log: string) => void][] = [
-  ['a torn tail', (log) => truncateSync(log, statSync(log).size - 100)],
-  [
-    '64 random bytes in the middle',
-    (log) => overwrite(log, Math.floor(statSync(log).size / 2), randomBytes(64)),
-  ],
-  ['bytes early in the log', (log) => overwrite(log, 1000, randomBytes(64))],
-  ['the log cut to half', (log) => truncateSync(log, Math.floor(statSync(log).size / 2))],
-  ['the log emptied', (log) => truncateSync(log, 0)],
-];
-
-function randomBytes(n: number): Uint8Array {
-  const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = (i * 97 + 13) & 0xff;
-  return b;
-}
 
 /** Every kept height answers `block`, and each links to the one below: no hole is served. */
 async function assertWhole(t: Checks, node: RunningNode, what: string): Promise<number> {
@@ -78,7 +37,7 @@ t.test(
     await waitForHeight(node, 60);
     await node.kill();
 
-    for (const [what, damage] of DAMAGE) {
+    for (const [what, damage] of LOG_DAMAGE) {
       await t.test(what, async (t) => {
         const home = tempDir(t);
         cpSync(source, home, { recursive: true });

@@ -81,6 +81,7 @@ export class FollowerNode {
       storeConfig.kind === 'postgres'
         ? await openPgHistory(storeConfig, genesis, 'writer')
         : await openLevelHistory(p.data, {
+            home: o.home,
             archive,
             convertDbKind: o.convertDbKind ?? false,
             compression: storeConfig.compression,

@@ -4,6 +4,7 @@
 import type { Genesis, GenesisConfig } from '@nearlite/chain';
 import { shardLayoutFromView } from '@nearlite/chain';
 import {
+  assertHistoryWhole,
   type HistoryReader,
   HistoryStore,
   type HistoryWriter,
@@ -27,6 +28,8 @@ export interface OpenedHistory {
 export async function openLevelHistory(
   dataDir: string,
   o: {
+    /** The node's home, for the repair command a damaged history's refusal names. */
+    home: string;
     archive: boolean;
     convertDbKind: boolean;
     compression: boolean;
@@ -43,6 +46,12 @@ export async function openLevelHistory(
     throw err;
   }
   const history = new HistoryStore(store);
+  try {
+    await assertHistoryWhole(history, o.home);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   return { history, prepared: history, where: dataDir, close: () => store.close() };
 }
 

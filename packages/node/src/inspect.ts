@@ -1,6 +1,6 @@
 // `nearlite inspect`: reads a stopped node's home through the embeddable ChainReader.
 import { blockHeaderView, ChainReader, checkChain, chunkHeaderView, heightRanges } from '@nearlite/chain';
-import { HistoryStore } from '@nearlite/follower';
+import { checkHistory, HistoryStore, holdsHistory } from '@nearlite/follower';
 import { accountView, base58Decode, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
@@ -108,6 +108,23 @@ export async function inspect(
         return;
       }
       case 'verify': {
+        if (holdsHistory(reader.store)) {
+          // A follower's history: every kept block from the cursor down to the tail.
+          const report = await checkHistory(new HistoryStore(reader.store), {
+            window: Number.POSITIVE_INFINITY,
+          });
+          print({
+            cursor_height: report.cursor?.height ?? null,
+            first_height: report.first,
+            checked_heights: report.cursor ? report.cursor.height - report.from + 1 : 0,
+            problems: report.problems,
+          });
+          if (report.problems.length > 0)
+            throw new InspectError(
+              `the followed history is damaged at ${heightRanges(report.problems.map((p) => p.height))}; \`nearlite repair --home ${home}\` rolls it back`,
+            );
+          return;
+        }
         // The full check of every kept height (a starting node checks only the newest ones).
         const report = checkChain(reader.store, reader.layout.shardIds, { window: Number.POSITIVE_INFINITY });
         let finalHead: string | null = null;

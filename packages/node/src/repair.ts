@@ -7,6 +7,7 @@ import {
   repairChain,
   shardLayoutFromView,
 } from '@nearlite/chain';
+import { HistoryStore, holdsHistory, repairHistory } from '@nearlite/follower';
 import { Store } from '@nearlite/store';
 import { CHAIN_DB_OPTIONS } from './chain_store_options.js';
 import { finalHeadPath, readFinalHead, writeFinalHead } from './final_head.js';
@@ -18,6 +19,10 @@ export async function repair(home: string, out: (line: string) => void): Promise
   const shardIds = shardLayoutFromView(genesis.shardLayout).shardIds;
   const store = await Store.open(p.data, CHAIN_DB_OPTIONS);
   try {
+    if (holdsHistory(store)) {
+      await repairFollowed(store, out);
+      return;
+    }
     const result = await repairChain(store, shardIds, genesis.genesisHeight);
     if (result.problems.length > 0 && !result.head) {
       out(`damage found at ${heightRanges(result.problems.map((x) => x.height))}, reaching genesis`);
@@ -51,4 +56,25 @@ export async function repair(home: string, out: (line: string) => void): Promise
   } finally {
     await store.close();
   }
+}
+
+/** A follower's history rolled back: what goes is fetched from the source again on the next start. */
+async function repairFollowed(store: Store, out: (line: string) => void): Promise<void> {
+  const result = await repairHistory(new HistoryStore(store));
+  if (result.problems.length === 0) {
+    out('every kept height is whole: nothing to roll back');
+    return;
+  }
+  const first = result.problems[0]!;
+  out(
+    `damage found at ${heightRanges(result.problems.map((x) => x.height))} (first: #${first.height} ${first.what})`,
+  );
+  if (result.emptied)
+    out(
+      `nothing whole to roll back to: every row is deleted (${result.droppedHeights.length} block(s)); the next start writes the genesis state and follows from the source's first block`,
+    );
+  else
+    out(
+      `rolled back to #${result.cursor!.height}; dropped ${result.droppedHeights.length} height(s) (${heightRanges(result.droppedHeights)}), which the next start follows again`,
+    );
 }

@@ -1,0 +1,131 @@
+// A follower's store damaged on disk: after a SIGKILL, LevelDB's log is torn, overwritten or cut, as
+// a disk or filesystem can leave it. LevelDB drops the batches it cannot read (32 blocks each while
+// catching up) and opens anyway. The follower must then either run on a whole history or refuse,
+// naming the heights; `nearlite repair` must roll it back so that following again from the source
+// brings every height back, answering as the producer does.
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { Store } from '@nearlite/store';
+import tap from 'tap';
+import { localChain } from './helpers/chain.js';
+import { flatMismatches } from './helpers/flat_check.js';
+import { compareHistory, settledTop } from './helpers/follow_compare.js';
+import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
+import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+import { randomWorkload } from './helpers/workload.js';
+
+type Block = { header: { height: number; hash: string; prev_hash: string } };
+
+/** Every height from the cursor down answers the producer's block, or nothing where the producer has none. */
+async function assertWhole(
+  t: Pick<typeof tap, 'equal'>,
+  follower: RunningNode,
+  producer: RunningNode,
+  what: string,
+) {
+  const top = (await follower.rpc<{ sync_info: { latest_block_height: number } }>('status', [])).body.result!
+    .sync_info.latest_block_height;
+  const at = (await follower.rpc<Block>('block', { block_id: top })).body.result;
+  if (!at) {
+    t.equal(top, 0, `${what}: a follower holding no block yet`);
+    return;
+  }
+  let holes = 0;
+  for (let h = top; h >= 0; h--) {
+    const [f, p] = await Promise.all([
+      follower.rpc<Block>('block', { block_id: h }),
+      producer.rpc<Block>('block', { block_id: h }),
+    ]);
+    if (f.body.result?.header.hash !== p.body.result?.header.hash) holes++;
+  }
+  t.equal(holes, 0, `${what}: every height below the cursor #${top} answers the producer's block`);
+}
+
+tap.test(
+  'a damaged follower runs on a whole history or refuses naming heights; repair restores it',
+  async (t) => {
+    const seed = Number(process.env.FOLLOW_WORKLOAD_SEED ?? Date.now() % 1_000_000);
+    t.comment(`seed ${seed} (FOLLOW_WORKLOAD_SEED reruns it)`);
+    const chain = await localChain(t, { blockTimeMs: 30, archive: true });
+    const producer = chain.node;
+    const w = await randomWorkload(chain, seed, 4);
+    const top = await settledTop(producer);
+
+    // Caught up after the workload, in batches of 32 blocks: the log holds every batch.
+    const source = join(chain.home, 'follower');
+    initHome(source, ['--genesis', join(chain.home, 'genesis.json')]);
+    const first = await startNode(source, ['--follow', producer.url, '--archive']);
+    await waitForHeight(first, top, 60_000);
+    await first.kill();
+
+    let refused = 0;
+    let rolledBack = 0;
+    for (const [what, damage] of LOG_DAMAGE) {
+      await t.test(what, async (t) => {
+        const home = tempDir(t);
+        cpSync(source, home, { recursive: true });
+        damage(logFile(home));
+        const verify = cli(['inspect', '--home', home, 'verify']);
+        let started: RunningNode | null = null;
+        try {
+          started = await startNode(home, ['--follow', producer.url, '--archive']);
+        } catch (err) {
+          refused++;
+          const message = (err as Error).message;
+          t.match(
+            message,
+            /the followed history is damaged beneath its cursor #\d+: #\d+/,
+            'refused, naming the heights',
+          );
+          t.match(message, `nearlite repair --home ${home}`);
+          t.equal(verify.status, 1, 'inspect verify finds it too');
+          t.match(verify.stderr, /the followed history is damaged at #\d+/);
+        }
+        if (started) {
+          t.equal(
+            verify.status,
+            0,
+            `inspect verify passes what the start accepted: ${verify.stdout}${verify.stderr}`,
+          );
+          await assertWhole(t, started, producer, `${what}, as opened`);
+          await started.stop();
+        }
+        const repaired = cli(['repair', '--home', home]);
+        t.equal(repaired.status, 0, repaired.stderr);
+        if (/rolled back to #\d+/.test(repaired.stdout)) rolledBack++;
+        t.match(
+          repaired.stdout,
+          /rolled back to #\d+; dropped \d+ height|every row is deleted|nothing to roll back/,
+          'repair says what it did',
+        );
+        const after = cli(['inspect', '--home', home, 'verify']);
+        t.equal(after.status, 0, `inspect verify passes after repair: ${after.stdout}${after.stderr}`);
+        const store = await Store.open(join(home, 'data'));
+        t.same((await flatMismatches(store)).mismatches, [], 'every flat row is its key newest history row');
+        await store.close();
+
+        const again = await startNode(home, ['--follow', producer.url, '--archive']);
+        try {
+          await waitForHeight(again, top, 60_000);
+          await assertWhole(t, again, producer, `${what}, followed again`);
+          const { compared } = await compareHistory(
+            t,
+            producer,
+            [['follower', again]],
+            w,
+            [0],
+            top,
+            seed,
+            false,
+          );
+          t.ok(compared > top, `${compared} reads answered as the producer's`);
+        } finally {
+          await again.stop();
+        }
+      });
+    }
+    t.ok(refused >= 1, `${refused} of ${LOG_DAMAGE.length} damaged histories refused`);
+    t.ok(rolledBack >= 1, `${rolledBack} rolled back to a whole block below the damage, the rest emptied`);
+  },
+);
