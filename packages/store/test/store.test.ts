@@ -48,6 +48,15 @@ t.test('put, get, delete and prefix iteration in one batch', async (t) => {
   for await (const [, v] of store.iter(DBCol.BlockHeight, new Uint8Array(0), { reverse: true, limit: 2 }))
     rev.push(v[0]!);
   t.same(rev, [3, 2]);
+  const below = async (opts: { gte?: Uint8Array; lt?: Uint8Array; reverse?: boolean }) => {
+    const out: number[] = [];
+    for await (const [, v] of store.iter(DBCol.BlockHeight, new Uint8Array(0), opts)) out.push(v[0]!);
+    return out;
+  };
+  t.same(await below({ lt: u64be(3), reverse: true }), [2, 1], 'lt bounds a reverse walk');
+  t.same(await below({ gte: u64be(2), lt: u64be(3) }), [2], 'between gte and lt');
+  t.same(await below({ lt: u64be(1) }), [], 'nothing below the lowest');
+  t.same(await below({ lt: u64be(99) }), [1, 2, 3], 'an lt past the column stays inside it');
   await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(2)));
   t.equal(store.get(DBCol.BlockHeight, u64be(2)), undefined);
   await store.close();
