@@ -11,7 +11,9 @@ import { localChain } from './helpers/chain.js';
 import { flatMismatches } from './helpers/flat_check.js';
 import { compareHistory, settledTop } from './helpers/follow_compare.js';
 import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
+import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 import { randomWorkload } from './helpers/workload.js';
 
@@ -50,7 +52,9 @@ tap.test(
     const chain = await localChain(t, { blockTimeMs: 30, archive: true });
     const producer = chain.node;
     const w = await randomWorkload(chain, seed, 4);
-    const top = await settledTop(producer);
+    // Enough heights for a dozen batches, so that damage in the middle of the log falls between two.
+    const top = Math.max(await settledTop(producer), 360);
+    await waitForHeight(producer, top + 3, 60_000);
 
     // Caught up after the workload, in batches of 32 blocks: the log holds every batch.
     const source = join(chain.home, 'follower');
@@ -93,10 +97,11 @@ tap.test(
         }
         const repaired = cli(['repair', '--home', home]);
         t.equal(repaired.status, 0, repaired.stderr);
+        t.comment(repaired.stdout.trim());
         if (/rolled back to #\d+/.test(repaired.stdout)) rolledBack++;
         t.match(
           repaired.stdout,
-          /rolled back to #\d+; dropped \d+ height|every row is deleted|nothing to roll back/,
+          /rolled back to #\d+\n(.*\n)?dropped \d+ block|every row is deleted|nothing to roll back/,
           'repair says what it did',
         );
         const after = cli(['inspect', '--home', home, 'verify']);
@@ -127,5 +132,45 @@ tap.test(
     }
     t.ok(refused >= 1, `${refused} of ${LOG_DAMAGE.length} damaged histories refused`);
     t.ok(rolledBack >= 1, `${rolledBack} rolled back to a whole block below the damage, the rest emptied`);
+  },
+);
+
+tap.test(
+  'a follower that lost its genesis batch refuses, rather than writing it again over newer rows',
+  async (t) => {
+    const lake = tempDir(t);
+    const home = join(lake, 'home');
+    const chain = syntheticChain(200, { from: 10_000_000 });
+    writeLake(join(lake, 'blocks'), chain);
+    initHome(home, ['--genesis', MAINNET_GENESIS]);
+    const follow = ['--follow', `file:${join(lake, 'blocks')}`];
+    const top = chain.at(-1)!.block.header.height;
+    const first = await startNode(home, follow);
+    await waitForHeight(first, top, 60_000);
+    await first.kill();
+    // The genesis state (mainnet's records) is the log's first large record: a byte early on takes it,
+    // and the blocks' batches after it survive.
+    LOG_DAMAGE.find(([what]) => what === 'bytes early in the log')![1](logFile(home));
+    const verify = cli(['inspect', '--home', home, 'verify']);
+    t.equal(verify.status, 1, verify.stdout);
+    t.match(verify.stdout, /the genesis state .* is not recorded/);
+    await t.rejects(startNode(home, follow), /the followed history is damaged beneath its cursor #10000199/);
+    const repaired = cli(['repair', '--home', home]);
+    t.equal(repaired.status, 0, repaired.stderr);
+    t.match(repaired.stdout, /every row is deleted \(200 block\(s\)\)/);
+    const again = await startNode(home, follow);
+    try {
+      await waitForHeight(again, top, 60_000);
+      const { body } = await again.rpc<{ amount: string }>('query', {
+        request_type: 'view_account',
+        account_id: 'near',
+        block_id: top,
+      });
+      t.ok(body.result?.amount, 'the genesis state is written again and served');
+      const { body: block } = await again.rpc<Block>('block', { block_id: 10_000_000 });
+      t.equal(block.result?.header.hash, chain[0]!.block.header.hash, 'and every block followed again');
+    } finally {
+      await again.stop();
+    }
   },
 );

@@ -72,9 +72,16 @@ const decodeCursor = (row: Uint8Array): Cursor => ({
   hash: row.slice(8, 40),
 });
 
-/** Whether a database holds a followed chain's history (its genesis state is the first thing written). */
+/**
+ * Whether a database holds a followed chain's history: its genesis state is the first thing written,
+ * and a cursor or first height says so too when a damaged log lost the genesis batch.
+ */
 export function holdsHistory(store: Store): boolean {
-  return store.has(DBCol.FollowerMisc, GENESIS_KEY);
+  return (
+    store.has(DBCol.FollowerMisc, GENESIS_KEY) ||
+    store.has(DBCol.FollowerMisc, CURSOR_KEY) ||
+    store.has(DBCol.FollowerMisc, FIRST_KEY)
+  );
 }
 
 export class HistoryStore implements HistoryReader, HistoryWriter {

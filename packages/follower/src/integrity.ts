@@ -118,6 +118,12 @@ export async function checkHistory(
   if (!cursor) return { cursor, first, tail: first, from: first ?? 0, problems: [], collectedTo: null };
   const problems: HistoryProblem[] = [];
   const full = !Number.isFinite(opts.window);
+  // The state every block builds on: without it a start would write it again, over newer flat rows.
+  if (history.genesisHeight() === null)
+    problems.push({
+      height: first ?? 0,
+      what: 'the genesis state (the history below the first followed block) is not recorded: its batch is lost',
+    });
   if (first === null) {
     // The first followed block's batch recorded it: that batch, and what it held, is lost.
     const lowest = (await storedBetween(history, -1, cursor.height + 1)) ?? cursor.height;
@@ -221,7 +227,7 @@ export interface HistoryRepairResult {
   /** The cursor after the repair; null when the history was emptied (or nothing needed repair). */
   readonly cursor: Cursor | null;
   readonly problems: readonly HistoryProblem[];
-  /** Heights whose blocks were deleted, to be followed again. */
+  /** Heights whose stored blocks were deleted (ascending), to be followed again. */
   readonly droppedHeights: readonly number[];
   /** True when nothing whole was left to roll back to and every row went. */
   readonly emptied: boolean;
@@ -247,10 +253,10 @@ export async function repairHistory(history: HistoryStore): Promise<HistoryRepai
   // The collected rows are gone for good: the tail moves to the lowest block kept.
   if (collectedTo !== null && tail !== null) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(tail));
   const lastWhole =
-    holes.length === 0
-      ? cursor.height
-      : tail === null
-        ? undefined
+    history.genesisHeight() === null || tail === null
+      ? undefined
+      : holes.length === 0
+        ? cursor.height
         : await storedBelow(history, holes[0]!.height);
   if (lastWhole === undefined || tail === null || lastWhole < tail) {
     const dropped: number[] = [];
@@ -292,7 +298,7 @@ export async function repairHistory(history: HistoryStore): Promise<HistoryRepai
   return {
     cursor: { height: lastWhole, hash },
     problems: report.problems,
-    droppedHeights: [...new Set([...dropped, ...holes.map((p) => p.height)])].sort((a, b) => a - b),
+    droppedHeights: dropped,
     emptied: false,
   };
 }

@@ -36,15 +36,19 @@ function chain(count: number): StreamerMessage[] {
   return out;
 }
 
-/** Writes the chain in batches of 32, as a catch-up does, leaving out the batches `lost` names. */
+/**
+ * Writes the genesis state and the chain in batches of 32, as a catch-up does, leaving out the batches
+ * `lost` names (and the genesis batch with `genesisLost`).
+ */
 async function followed(
   t: Parameters<Parameters<typeof t.test>[1]>[0],
   messages: StreamerMessage[],
   lost: number[] = [],
+  genesisLost = false,
 ) {
   const f = await openFollower(tempDir(t), { gcGraceMs: 0 });
   t.teardown(() => f.store.close());
-  await f.history.writeGenesis(FROM - 1, []);
+  if (!genesisLost) await f.history.writeGenesis(FROM - 1, []);
   for (let i = 0, b = 0; i < messages.length; i += BATCH, b++) {
     if (lost.includes(b)) continue;
     await f.history.writeBlocks(messages.slice(i, i + BATCH), i === 0);
@@ -101,7 +105,11 @@ t.test('a lost batch beneath the cursor is found, refused and rolled back', asyn
   t.equal(repaired.emptied, false);
   t.equal(repaired.cursor?.height, lastWhole);
   t.equal(history.cursor()?.height, lastWhole);
-  t.ok(repaired.droppedHeights.includes(top) && repaired.droppedHeights.includes(lostHigh));
+  t.same(
+    repaired.droppedHeights,
+    messages.slice(96).map(heightOf),
+    'the blocks stored above the hole are dropped',
+  );
   for (const m of messages.slice(64)) t.equal(history.blockHashAt(heightOf(m)), undefined);
   t.ok(history.blockHashAt(lastWhole), 'the last whole block stays');
   t.same((await checkHistory(history, { window: Number.POSITIVE_INFINITY })).problems, []);
@@ -167,4 +175,17 @@ t.test('a block stored at a height the chain skipped is a problem', async (t) =>
     [SKIP[0]],
   );
   t.match(report.problems[0]!.what, 'a block is stored at a height');
+});
+
+t.test('a lost genesis batch: refused, and the repair empties the history', async (t) => {
+  const messages = chain(80);
+  const { history, store } = await followed(t, messages, [], true);
+  t.equal(holdsHistory(store), true, 'the cursor still marks the database as a history');
+  const report = await checkHistory(history, { window: 512 });
+  t.match(report.problems.map((p) => p.what).join('; '), 'the genesis state');
+  await t.rejects(assertHistoryWhole(history, '/h'), HistoryIntegrityError);
+  const repaired = await repairHistory(history);
+  t.equal(repaired.emptied, true);
+  t.equal(history.cursor(), null);
+  t.equal(holdsHistory(store), false);
 });

@@ -73,8 +73,14 @@ async function repairFollowed(store: Store, out: (line: string) => void): Promis
     out(
       `nothing whole to roll back to: every row is deleted (${result.droppedHeights.length} block(s)); the next start writes the genesis state and follows from the source's first block`,
     );
-  else
+  else {
+    const to = result.cursor!.height;
+    const above = result.droppedHeights[0];
+    out(`rolled back to #${to}`);
+    if (above !== undefined && above > to + 1)
+      out(`nothing is stored at #${to + 1}–#${above - 1} any more (lost)`);
     out(
-      `rolled back to #${result.cursor!.height}; dropped ${result.droppedHeights.length} height(s) (${heightRanges(result.droppedHeights)}), which the next start follows again`,
+      `dropped ${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)}); the next start follows from #${to + 1} again`,
     );
+  }
 }
