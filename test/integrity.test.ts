@@ -52,6 +52,13 @@ t.test(
             /damaged beneath its head #\d+: #\d+|no longer holds final block #\d+/,
             'refused, naming the heights',
           );
+          // Nor is a hole published: it would read as heights the chain skipped. (A whole chain that
+          // lost its announced top exports what it holds.)
+          if (/damaged beneath its head/.test(message)) {
+            const exported = cli(['lake-export', '--home', home, '--out', tempDir(t)]);
+            t.equal(exported.status, 1, 'lake-export refuses it too');
+            t.match(exported.stderr, /the store is damaged at #\d+/);
+          }
         }
         if (started) {
           await assertWhole(t, started, `${what}, as opened`);

@@ -1,6 +1,6 @@
 // `nearlite lake-export` and the sink behind `run --lake-out`: NEAR Lake files from this node's chain.
-import { ChainReader } from '@nearlite/chain';
-import { exportLake, type LakeSink, openLakeSink, type S3Options } from '@nearlite/stream';
+import { ChainReader, checkChain, heightRanges } from '@nearlite/chain';
+import { exportLake, LakeExportError, type LakeSink, openLakeSink, type S3Options } from '@nearlite/stream';
 
 export interface LakeTarget {
   /** A directory, or `s3://bucket[/prefix]`. */
@@ -19,6 +19,16 @@ export async function lakeExport(
   log: (line: string) => void,
 ): Promise<void> {
   const reader = await ChainReader.open(home);
+  // A hole would be published as heights the chain skipped, which readers of the Lake cannot tell
+  // apart: a damaged store is refused, as a node refuses to run on it.
+  const report = checkChain(reader.store, reader.layout.shardIds, { window: Number.POSITIVE_INFINITY });
+  if (report.problems.length > 0) {
+    await reader.close();
+    throw new LakeExportError(
+      `the store is damaged at ${heightRanges(report.problems.map((p) => p.height))} (first: #${report.problems[0]!.height} ${report.problems[0]!.what}); ` +
+        `\`nearlite repair --home ${home}\` rolls it back to its last whole block before an export`,
+    );
+  }
   const sink = lakeSink(target);
   try {
     const r = await exportLake(reader, sink, range);
