@@ -4,6 +4,7 @@
 // blocks (up to 32 a batch while catching up) beneath its cursor, and their state rows with them, so
 // reads at the heights after would answer from older values without a word. The source still holds
 // those blocks: a repair rolls back below the first hole, and following fetches the rest again.
+import { heightRanges } from '@nearlite/chain';
 import { base58Decode, base58Encode, bytesEqual, type CryptoHash, concatBytes } from '@nearlite/primitives';
 import { blockShardKey, DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
 import type { StateChangeWithCauseJson } from '@nearlite/stream';
@@ -193,19 +194,6 @@ export async function checkHistory(
   return { cursor, first, tail, from, problems, collectedTo };
 }
 
-/** Consecutive heights as `#a–#b` ranges, for messages. */
-function ranges(heights: readonly number[]): string {
-  const sorted = [...new Set(heights)].sort((a, b) => a - b);
-  const out: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
-    out.push(i === j ? `#${sorted[i]}` : `#${sorted[i]}–#${sorted[j]}`);
-    i = j + 1;
-  }
-  return out.join(', ');
-}
-
 /** Throws HistoryIntegrityError naming the broken heights, or returns the (clean) report. */
 export async function assertHistoryWhole(
   history: HistoryStore,
@@ -216,7 +204,7 @@ export async function assertHistoryWhole(
   if (report.problems.length === 0) return report;
   const first = report.problems[0]!;
   throw new HistoryIntegrityError(
-    `the followed history is damaged beneath its cursor #${report.cursor?.height}: ${ranges(report.problems.map((p) => p.height))} ` +
+    `the followed history is damaged beneath its cursor #${report.cursor?.height}: ${heightRanges(report.problems.map((p) => p.height))} ` +
       `(first: #${first.height} ${first.what}). Refusing to follow on it; \`nearlite repair --home ${home}\` rolls it back ` +
       'to its last whole block, and following fetches the rest from the source again.',
     report,
