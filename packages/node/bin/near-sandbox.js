@@ -4,4 +4,6 @@
 // the malloc settings `nearlite.js` explains.
 import { runCli } from './run_cli.js';
 
-await runCli('near-sandbox', [...process.argv.slice(2), '--sandbox']);
+const argv = process.argv.slice(2);
+// The sandbox methods are a running node's: `init` and the other commands take no --sandbox.
+await runCli('near-sandbox', argv.includes('run') ? [...argv, '--sandbox'] : argv);

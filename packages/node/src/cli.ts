@@ -52,6 +52,49 @@ Usage:
 /** What `nearlite start` takes; `quiet` is every command's. */
 const START_FLAGS = new Set(['home', 'rpc-addr', 'quiet']);
 
+const S3_FLAGS = ['s3-endpoint', 's3-region'];
+/**
+ * The flags each command reads (with `home` and `quiet`): one parser reads them all, so a flag of
+ * another command would otherwise be taken and ignored (`run --follow … --lake-out DIR` publishing
+ * nothing). `network-addr` is taken and ignored, as near-workspaces and near-sandbox pass it.
+ */
+const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  init: ['chain-id', 'shards', 'num-shards', 'test-seed', 'epoch-length', 'genesis', 'account-id', 'fast'],
+  run: [
+    'rpc-addr',
+    'network-addr',
+    'block-time',
+    'archive',
+    'convert-db-kind',
+    'sandbox',
+    'lake-out',
+    ...S3_FLAGS,
+  ],
+  'run --follow': [
+    'follow',
+    'upstream-rpc',
+    'rpc-addr',
+    'network-addr',
+    'archive',
+    'convert-db-kind',
+    'store',
+    'shard-db',
+    ...S3_FLAGS,
+  ],
+  serve: ['rpc-addr', 'network-addr', 'upstream-rpc', 'store', 'shard-db'],
+  inspect: ['prefix'],
+  'lake-export': ['from', 'to', 'out', 's3-bucket', 's3-prefix', ...S3_FLAGS],
+  repair: [],
+};
+
+/** Refuses the flags `command` does not read, naming them. */
+function onlyOwnFlags(command: string, values: Record<string, unknown>): void {
+  const own = new Set(['home', 'quiet', ...(COMMAND_FLAGS[command] ?? [])]);
+  const other = Object.keys(values).filter((k) => values[k] !== undefined && !own.has(k));
+  if (other.length > 0)
+    throw new UsageError(`${command} does not take ${other.map((k) => `--${k}`).join(', ')}`);
+}
+
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -248,6 +291,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     strict: true,
   });
   const command = positionals[0];
+  if (command !== undefined && command !== 'start') {
+    // A producer's run given a follower's flags: say what they need.
+    if (command === 'run' && values.follow === undefined) {
+      if (values['upstream-rpc'] !== undefined) throw new UsageError('--upstream-rpc needs --follow SOURCE');
+      if (values.store !== undefined || values['shard-db'] !== undefined)
+        throw new UsageError('--store needs --follow SOURCE (or the serve command)');
+    }
+    if (command in COMMAND_FLAGS)
+      onlyOwnFlags(command === 'run' && values.follow !== undefined ? 'run --follow' : command, values);
+  }
   if (command === 'inspect') {
     if (!values.home) throw new UsageError('inspect needs --home DIR');
     const { inspect } = await import('./inspect.js');
@@ -332,8 +385,6 @@ export async function main(argv: readonly string[]): Promise<number> {
           ...(store ? { store } : {}),
         });
       }
-      if (values['upstream-rpc'] !== undefined) throw new UsageError('--upstream-rpc needs --follow SOURCE');
-      if (store) throw new UsageError('--store needs --follow SOURCE (or the serve command)');
       const blockTimeMs = intFlag(values['block-time'], 'block-time');
       return runUntilSignal({
         home: values.home,

@@ -83,3 +83,33 @@ t.test('usage errors', async (t) => {
   });
   t.notOk(existsSync(join(home, 'genesis.json')), 'nothing was initialised');
 });
+
+// One parser reads every command's flags: a flag of another command was taken and ignored.
+t.test('a flag of another command is refused, naming it', async (t) => {
+  const home = tempDir(t);
+  const cases: [string[], RegExp][] = [
+    [
+      ['run', '--home', home, '--follow', 'file:/nowhere', '--lake-out', '/tmp/lake'],
+      /run --follow does not take --lake-out/,
+    ],
+    [
+      ['run', '--home', home, '--follow', 'file:/nowhere', '--block-time', '5', '--sandbox'],
+      /run --follow does not take --block-time, --sandbox/,
+    ],
+    [['run', '--home', home, '--genesis', 'g.json'], /run does not take --genesis/],
+    [['run', '--home', home, '--out', '/tmp/o'], /run does not take --out/],
+    [['init', '--home', home, '--archive'], /init does not take --archive/],
+    [
+      ['lake-export', '--home', home, '--out', '/tmp/o', '--block-time', '5'],
+      /lake-export does not take --block-time/,
+    ],
+    [['repair', '--home', home, '--archive'], /repair does not take --archive/],
+    [['inspect', '--home', home, '--follow', 'x', 'verify'], /inspect does not take --follow/],
+    [['serve', '--home', home, '--archive'], /serve does not take --archive/],
+    [['run', '--home', home, '--shard-db', '0=postgres://h/d'], /--store needs --follow SOURCE/],
+  ];
+  for (const [argv, message] of cases)
+    await t.rejects(main(argv), { name: 'UsageError', message }, argv.join(' '));
+  t.notOk(existsSync(join(home, 'genesis.json')), 'nothing was initialised');
+  t.notOk(existsSync(join(home, 'data')), 'no database was opened');
+});
