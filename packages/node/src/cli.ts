@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountIdError } from '@nearlite/primitives';
-import { openSource, StreamSourceError } from '@nearlite/stream';
+import { fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
 import type { FollowOptions } from './follower_node.js';
 import { initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
@@ -117,6 +117,10 @@ function upstreamFlag(v: string | undefined): { upstreamRpc: string } | object {
 
 /** A block source named on the command line; a bad spec is a usage error. */
 function followSource(spec: string, s3: { endpoint?: string; region?: string }, logger: Logger) {
+  // A Lake directory is waited for until a publisher makes it; one missing at start may be a typo.
+  const dir = fileSpecDir(spec);
+  if (dir && !existsSync(dir))
+    logger.warn(`--follow ${spec}: no such directory yet; waiting for blocks to be published there`);
   try {
     // Each failed attempt is logged as it happens; the follow loop logs a fetch that gives up.
     return openSource(spec, {

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, UsageError, VERSION } from '@nearlite/node';
 import t from 'tap';
+import { initHome, startNode } from '../../../test/helpers/node.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'nearlite.js');
@@ -112,4 +113,18 @@ t.test('a flag of another command is refused, naming it', async (t) => {
     await t.rejects(main(argv), { name: 'UsageError', message }, argv.join(' '));
   t.notOk(existsSync(join(home, 'genesis.json')), 'nothing was initialised');
   t.notOk(existsSync(join(home, 'data')), 'no database was opened');
+});
+
+t.test('a Lake directory missing at start is waited for, with a warning', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const lake = join(tempDir(t), 'not-yet');
+  const node = await startNode(home, ['--follow', `file:${lake}`]);
+  t.teardown(() => node.stop());
+  t.match(
+    node.logs(),
+    `--follow file:${lake}: no such directory yet; waiting for blocks to be published there`,
+  );
+  const { body } = await node.rpc<{ sync_info: { latest_block_height: number } }>('status', []);
+  t.ok(body.result, 'the follower serves while it waits');
 });

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './file_spec.js';
 export * from './header_errors.js';
 export * from './header_hash.js';
 export * from './json.js';
