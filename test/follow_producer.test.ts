@@ -174,4 +174,49 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   const dump = cli(['--home', followerHome, 'view-state', 'dump-state']);
   t.equal(dump.status, 1);
   t.match(dump.stderr, /holds a follower's history \(followed to #\d+\), which keeps no state trie/);
+
+  // `inspect` reads a stopped follower's history as it reads a producer's chain.
+  await follower.stop();
+  const inspected = (args: string[]) => {
+    const r = cli(['inspect', '--home', followerHome, ...args]);
+    t.equal(r.status, 0, `inspect ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  };
+  t.equal(inspected(['block', String(top)])[0]!.hash, finalBlock.result!.header.hash, 'inspect block');
+  t.equal(inspected(['block', finalBlock.result!.header.hash])[0]!.height, top, 'inspect block by hash');
+  const chunk = (
+    await producer.rpc<{ header: { chunk_hash: string } }>('chunk', { block_id: top, shard_id: 1 })
+  ).body.result!;
+  t.equal(
+    (inspected(['chunk', String(top), '1'])[0]!.header as { chunk_hash: string }).chunk_hash,
+    chunk.header.chunk_hash,
+  );
+  for (const id of ['alice.test.near', 'test.near']) {
+    const view = (
+      await producer.rpc<Record<string, unknown>>('query', {
+        request_type: 'view_account',
+        account_id: id,
+        block_id: top,
+      })
+    ).body.result!;
+    const [acct] = inspected(['account', id, String(top)]);
+    for (const field of ['amount', 'locked', 'code_hash', 'storage_usage'])
+      t.equal(acct![field], view[field], `inspect account ${id}: ${field}`);
+  }
+  const state = (
+    await producer.rpc<{ values: { key: string; value: string }[] }>('query', {
+      request_type: 'view_state',
+      account_id: 'alice.test.near',
+      prefix_base64: '',
+      block_id: top,
+    })
+  ).body.result!;
+  t.ok(state.values.length > 0, 'the counter keeps state');
+  t.same(inspected(['state', 'alice.test.near']), state.values, 'inspect state: every key and value');
+  const [tx] = inspected(['tx', txs[0]![0]]);
+  t.equal((tx!.transaction as { hash: string }).hash, txs[0]![0], 'inspect tx');
+  t.ok(tx!.outcome, 'with its outcome');
 });

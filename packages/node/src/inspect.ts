@@ -4,6 +4,7 @@ import { checkHistory, HistoryStore, holdsHistory } from '@nearlite/follower';
 import { accountView, base58Decode, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
+import { FollowedInspectError, inspectFollowed } from './inspect_followed.js';
 
 export class InspectError extends Error {
   override readonly name = 'InspectError';
@@ -44,6 +45,15 @@ export async function inspect(
   const reader = await ChainReader.open(home);
   try {
     const print = (v: unknown) => out(`${stringifyJson(v)}\n`);
+    if (holdsHistory(reader.store)) {
+      try {
+        if (await inspectFollowed(new HistoryStore(reader.store), args, print)) return;
+      } catch (err) {
+        if (err instanceof FollowedInspectError) throw new InspectError(err.message);
+        throw err;
+      }
+    } else if (!reader.head() && ['block', 'chunk', 'account', 'state'].includes(what ?? ''))
+      throw new InspectError('the store holds no block yet');
     switch (what) {
       case 'block': {
         const h = a === undefined ? reader.head()?.height : /^\d+$/.test(a) ? Number(a) : undefined;

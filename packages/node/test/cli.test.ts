@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, UsageError, VERSION } from '@nearlite/node';
+import { Store } from '@nearlite/store';
 import t from 'tap';
 import { initHome, startNode } from '../../../test/helpers/node.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
@@ -127,4 +128,17 @@ t.test('a Lake directory missing at start is waited for, with a warning', async 
   );
   const { body } = await node.rpc<{ sync_info: { latest_block_height: number } }>('status', []);
   t.ok(body.result, 'the follower serves while it waits');
+});
+
+t.test('inspect of a store that holds no block yet says so', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  // A database with nothing in it (as a repair that reached genesis leaves one).
+  await (await Store.open(join(home, 'data'))).close();
+  for (const what of [['chunk'], ['account', 'test.near'], ['block'], ['state', 'test.near']])
+    await t.rejects(
+      main(['inspect', '--home', home, ...what]),
+      { name: 'InspectError', message: 'the store holds no block yet' },
+      what[0],
+    );
 });
