@@ -1,6 +1,7 @@
 // A follower of a nearlite producer, over the producer's neardata routes (`/v0/block/:h`), answers the
 // read methods byte for byte as the producer does, for every height and a sample of accounts, keys,
 // contract state and transactions.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
@@ -219,4 +220,13 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   const [tx] = inspected(['tx', txs[0]![0]]);
   t.equal((tx!.transaction as { hash: string }).hash, txs[0]![0], 'inspect tx');
   t.ok(tx!.outcome, 'with its outcome');
+  // And so can a tool, through @nearlite/follower (README, "Reading the store directly").
+  const read = execFileSync(
+    process.execPath,
+    [join(import.meta.dirname, '..', 'examples', 'read-follower-home.mjs'), followerHome, 'alice.test.near'],
+    { encoding: 'utf8' },
+  );
+  t.match(read, /^cursor #\d+ \w+, kept from #\d+/);
+  t.match(read, /alice\.test\.near balance \d+ at the cursor, absent at the first block/);
+  for (const { key, value } of state.values) t.match(read, `  ${key} = ${value}`, `contract state ${key}`);
 });
