@@ -221,25 +221,36 @@ export interface HistoryRepairResult {
   readonly emptied: boolean;
 }
 
+/** How much one of a repair's batches takes on (a long history is rolled back in many). */
+export interface HistoryRepairOptions {
+  /** Blocks deleted a batch (1,024 by default). */
+  readonly blocksPerBatch?: number;
+  /** Rows deleted a batch when the history is emptied (10,000 by default). */
+  readonly rowsPerBatch?: number;
+}
+
 /**
- * Rolls the history back to the highest block below its first problem, in one batch: the rows of
- * every block above go, with their state history rows, each touched key's flat row is set back to
- * its newest row at or below that block, and the cursor moves there. A tail whose move was lost
- * while the rows below it were collected moves up to the lowest block kept. When nothing whole is
- * left (the damage reaches the tail, or the first height is lost), every row goes and the next start
- * follows from the beginning.
+ * Rolls the history back to the highest block below its first problem: the rows of every block
+ * above go, with their state history rows, each touched key's flat row is set back to its newest
+ * row at or below the new cursor, and the cursor moves down. Blocks go from the top down, a batch
+ * at a time, each batch leaving the cursor on the highest block it kept: a repair stopped part way
+ * leaves a history the next start refuses for the same hole, and a second repair goes on from there.
+ * A tail whose move was lost while the rows below it were collected moves up to the lowest block
+ * kept. When nothing whole is left (the damage reaches the tail, or the first height or the genesis
+ * state is lost), every row goes (the cursor and genesis rows last) and the next start follows from
+ * the beginning.
  */
-export async function repairHistory(history: HistoryStore): Promise<HistoryRepairResult> {
+export async function repairHistory(
+  history: HistoryStore,
+  o: HistoryRepairOptions = {},
+): Promise<HistoryRepairResult> {
   const report = await checkHistory(history, { window: Number.POSITIVE_INFINITY });
   const { cursor, first, tail, collectedTo } = report;
   if (!cursor || report.problems.length === 0)
     return { cursor: null, problems: [], droppedHeights: [], emptied: false };
   const store = history.store;
-  const update = new StoreUpdate();
   const tailProblem = collectedTo !== null ? collectedWhat(collectedTo, first!) : null;
   const holes = report.problems.filter((p) => p.what !== tailProblem);
-  // The collected rows are gone for good: the tail moves to the lowest block kept.
-  if (collectedTo !== null && tail !== null) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(tail));
   const lastWhole =
     history.genesisHeight() === null || tail === null
       ? undefined
@@ -249,44 +260,80 @@ export async function repairHistory(history: HistoryStore): Promise<HistoryRepai
   if (lastWhole === undefined || tail === null || lastWhole < tail) {
     const dropped: number[] = [];
     for await (const [k] of store.iter(DBCol.StreamBlockHeight)) dropped.push(Number(readU64be(k, 0)));
-    const wipe = new StoreUpdate();
-    for (const col of Object.values(DBCol)) {
-      if (col === DBCol.DbVersion) continue;
-      for await (const [key] of store.iter(col)) wipe.delete(col, key);
-    }
-    await store.commit(wipe);
+    await emptyHistory(history, o.rowsPerBatch ?? 10_000);
     return { cursor: null, problems: report.problems, droppedHeights: dropped, emptied: true };
   }
+  const perBatch = o.blocksPerBatch ?? 1024;
   const dropped: number[] = [];
-  const touched = new Map<string, Uint8Array>();
-  for await (const [k] of store.iter(DBCol.StreamBlockHeight, undefined, { gte: u64be(lastWhole + 1) })) {
-    const height = Number(readU64be(k, 0));
-    dropped.push(height);
-    const hash = history.blockHashAt(height)!;
-    const changes = history.json(DBCol.StreamStateChanges, hash);
-    for (const c of changes ? (JSON.parse(changes) as StateChangeWithCauseJson[]) : []) {
-      const w = stateChangeWrite(c);
-      if (!w) continue;
-      update.delete(DBCol.StateHistory, historyKey(w.key, height));
-      touched.set(base58Encode(w.key), w.key);
+  let update = new StoreUpdate();
+  // The collected rows are gone for good: the tail moves to the lowest block kept.
+  if (collectedTo !== null) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(tail));
+  for (;;) {
+    const heights: number[] = [];
+    for await (const [k] of store.iter(DBCol.StreamBlockHeight, undefined, {
+      gte: u64be(lastWhole + 1),
+      reverse: true,
+      limit: perBatch,
+    }))
+      heights.push(Number(readU64be(k, 0)));
+    const lowest = heights.at(-1);
+    const kept: number = lowest === undefined ? lastWhole : (await storedBelow(history, lowest))!;
+    const touched = new Map<string, Uint8Array>();
+    for (const height of heights) {
+      const hash = history.blockHashAt(height)!;
+      const changes = history.json(DBCol.StreamStateChanges, hash);
+      for (const c of changes ? (JSON.parse(changes) as StateChangeWithCauseJson[]) : []) {
+        const w = stateChangeWrite(c);
+        if (!w) continue;
+        update.delete(DBCol.StateHistory, historyKey(w.key, height));
+        touched.set(base58Encode(w.key), w.key);
+      }
+      deleteStreamBlockRows(history, update, height);
     }
-    deleteStreamBlockRows(history, update, height);
+    // Each touched key's flat row holds its newest row at or below the block kept (none: no row).
+    for (const key of touched.values()) {
+      const prefix = historyKeyPrefix(key);
+      const row = await store.first(DBCol.StateHistory, prefix, concatBytes(prefix, invertedHeight(kept)));
+      if (row)
+        update.put(
+          DBCol.StateHistoryFlat,
+          key,
+          encodeFlatRow(decodeHistoryKey(row[0]).height, row[1].slice()),
+        );
+      else update.delete(DBCol.StateHistoryFlat, key);
+    }
+    update.put(
+      DBCol.FollowerMisc,
+      CURSOR_KEY,
+      encodeCursor({ height: kept, hash: history.blockHashAt(kept)! }),
+    );
+    await store.commit(update);
+    dropped.push(...heights);
+    if (kept === lastWhole) break;
+    update = new StoreUpdate();
   }
-  // Each touched key's flat row holds its newest row at or below the new cursor (none: no row).
-  for (const key of touched.values()) {
-    const prefix = historyKeyPrefix(key);
-    const row = await store.first(DBCol.StateHistory, prefix, concatBytes(prefix, invertedHeight(lastWhole)));
-    if (row)
-      update.put(DBCol.StateHistoryFlat, key, encodeFlatRow(decodeHistoryKey(row[0]).height, row[1].slice()));
-    else update.delete(DBCol.StateHistoryFlat, key);
-  }
-  const hash = history.blockHashAt(lastWhole)!;
-  update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height: lastWhole, hash }));
-  await store.commit(update);
   return {
-    cursor: { height: lastWhole, hash },
+    cursor: { height: lastWhole, hash: history.blockHashAt(lastWhole)! },
     problems: report.problems,
-    droppedHeights: dropped,
+    droppedHeights: dropped.sort((a, b) => a - b),
     emptied: false,
   };
+}
+
+/** Deletes every row but the database's version, `rowsPerBatch` a batch, the follower's own rows last. */
+async function emptyHistory(history: HistoryStore, rowsPerBatch: number): Promise<void> {
+  const store = history.store;
+  const columns = Object.values(DBCol).filter((c) => c !== DBCol.DbVersion && c !== DBCol.FollowerMisc);
+  for (const col of [...columns, DBCol.FollowerMisc]) {
+    let update = new StoreUpdate();
+    let rows = 0;
+    for await (const [key] of store.iter(col)) {
+      update.delete(col, key);
+      if (++rows % rowsPerBatch === 0) {
+        await store.commit(update);
+        update = new StoreUpdate();
+      }
+    }
+    await store.commit(update);
+  }
 }

@@ -189,3 +189,50 @@ t.test('a lost genesis batch: refused, and the repair empties the history', asyn
   t.equal(history.cursor(), null);
   t.equal(holdsHistory(store), false);
 });
+
+t.test(
+  'a repair stopped part way leaves a history refused for the same hole; a second one finishes',
+  async (t) => {
+    const messages = chain(200);
+    const { history, store } = await followed(t, messages, [2]);
+    const lastWhole = heightOf(messages[63]!);
+    const lostHigh = heightOf(messages[95]!);
+    // The second of the repair's batches fails, as a process killed between them would leave it.
+    const commit = store.commit.bind(store);
+    let commits = 0;
+    store.commit = async (...args: Parameters<typeof store.commit>) => {
+      if (++commits === 2) throw new Error('killed');
+      return commit(...args);
+    };
+    await t.rejects(repairHistory(history, { blocksPerBatch: 40 }), /killed/);
+    store.commit = commit;
+    const between = new HistoryStore(store);
+    const cursor = between.cursor()!;
+    t.ok(
+      cursor.height > lastWhole && cursor.height < heightOf(messages.at(-1)!),
+      `the cursor moved down to #${cursor.height}`,
+    );
+    t.ok(between.blockHashAt(cursor.height), 'onto a block still stored');
+    t.same(
+      (await checkHistory(between, { window: Number.POSITIVE_INFINITY })).problems.map((p) => p.height),
+      [lostHigh],
+      'the hole is still found',
+    );
+    t.same((await flatMismatches(store)).mismatches, [], 'every flat row is its key newest history row');
+    const finished = await repairHistory(between, { blocksPerBatch: 40 });
+    t.equal(finished.cursor?.height, lastWhole);
+    t.same((await checkHistory(between, { window: Number.POSITIVE_INFINITY })).problems, []);
+    t.same((await flatMismatches(store)).mismatches, []);
+    t.equal(await balanceAt(new HistoryStore(store), lastWhole), String(lastWhole));
+  },
+);
+
+t.test('an emptied history goes a batch at a time, its own rows last', async (t) => {
+  const messages = chain(70);
+  const { history, store } = await followed(t, messages, [0]);
+  const repaired = await repairHistory(history, { rowsPerBatch: 5 });
+  t.equal(repaired.emptied, true);
+  for (const col of Object.values(DBCol))
+    if (col !== DBCol.DbVersion)
+      for await (const _ of store.iter(col)) t.fail(`a row is left in column ${col.id}`);
+});
