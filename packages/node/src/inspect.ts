@@ -1,28 +1,13 @@
 // `nearlite inspect`: reads a stopped node's home through the embeddable ChainReader.
 import { blockHeaderView, ChainReader, checkChain, chunkHeaderView, heightRanges } from '@nearlite/chain';
 import { checkHistory, HistoryStore, holdsHistory } from '@nearlite/follower';
-import { accountView, base58Decode, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
+import { accountView, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
-import { FollowedInspectError, inspectFollowed } from './inspect_followed.js';
+import { hashArg, heightArg, InspectError } from './inspect_args.js';
+import { inspectFollowed } from './inspect_followed.js';
 
-export class InspectError extends Error {
-  override readonly name = 'InspectError';
-}
-
-function hashArg(v: string | undefined, what: string): Uint8Array {
-  if (!v) throw new InspectError(`inspect ${what} needs a hash`);
-  const h = base58Decode(v);
-  if (h.length !== 32) throw new InspectError(`'${v}' is not a 32-byte base58 hash`);
-  return h;
-}
-
-function heightArg(v: string | undefined, what = 'a block height'): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InspectError(`'${v}' is not ${what}`);
-  return n;
-}
+export { InspectError } from './inspect_args.js';
 
 /** A follower's position (null fields on a producer's store). */
 function followView(store: ChainReader['store']): object {
@@ -46,12 +31,7 @@ export async function inspect(
   try {
     const print = (v: unknown) => out(`${stringifyJson(v)}\n`);
     if (holdsHistory(reader.store)) {
-      try {
-        if (await inspectFollowed(new HistoryStore(reader.store), args, print)) return;
-      } catch (err) {
-        if (err instanceof FollowedInspectError) throw new InspectError(err.message);
-        throw err;
-      }
+      if (await inspectFollowed(new HistoryStore(reader.store), args, print)) return;
     } else if (!reader.head() && ['block', 'chunk', 'account', 'state'].includes(what ?? ''))
       throw new InspectError('the store holds no block yet');
     switch (what) {

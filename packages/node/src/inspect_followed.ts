@@ -2,25 +2,9 @@
 // (the stream's JSON views as the source published them, and the state as of a height) rather
 // than from a produced chain's columns, which such a home does not have.
 import type { HistoryStore, StoredBlock } from '@nearlite/follower';
-import { accountView, base58Decode, decodeAccount, toBase64, utf8 } from '@nearlite/primitives';
+import { accountView, decodeAccount, toBase64, utf8 } from '@nearlite/primitives';
 import { trieKeyAccount, trieKeyContractData, trieKeyContractDataPrefix } from '@nearlite/trie';
-
-export class FollowedInspectError extends Error {
-  override readonly name = 'FollowedInspectError';
-}
-
-function hashOf(v: string, what: string): Uint8Array {
-  const h = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(v) ? base58Decode(v) : new Uint8Array(0);
-  if (h.length !== 32)
-    throw new FollowedInspectError(`'${v}' is not a 32-byte base58 hash (inspect ${what})`);
-  return h;
-}
-
-function heightOf(v: string | undefined, what = 'a block height'): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new FollowedInspectError(`'${v}' is not ${what}`);
-  return Number(v);
-}
+import { hashArg, heightArg, InspectError } from './inspect_args.js';
 
 /** Runs one inspect subcommand against a followed history; false for a subcommand it does not serve. */
 export async function inspectFollowed(
@@ -32,26 +16,26 @@ export async function inspectFollowed(
   const cursor = history.cursor();
   const atCursor = (h: number | undefined): number => {
     if (h !== undefined) return h;
-    if (!cursor) throw new FollowedInspectError('the history holds no followed block yet');
+    if (!cursor) throw new InspectError('the history holds no followed block yet');
     return cursor.height;
   };
   switch (what) {
     case 'block': {
       const block: StoredBlock | undefined =
         a !== undefined && !/^\d+$/.test(a)
-          ? history.blockSync(hashOf(a, 'block'))
-          : history.blockAtSync(atCursor(heightOf(a)));
-      if (!block) throw new FollowedInspectError(`no block ${a ?? ''} in the followed history`);
+          ? history.blockSync(hashArg(a, 'block'))
+          : history.blockAtSync(atCursor(heightArg(a)));
+      if (!block) throw new InspectError(`no block ${a ?? ''} in the followed history`);
       print((JSON.parse(block.json) as { header: unknown }).header);
       return true;
     }
     case 'chunk': {
-      const height = atCursor(heightOf(a));
-      const shard = heightOf(b, 'a shard id') ?? 0;
+      const height = atCursor(heightArg(a));
+      const shard = heightArg(b, 'a shard id') ?? 0;
       const hash = history.blockHashAt(height);
       const text = hash ? await history.chunk(hash, shard) : undefined;
       if (!text)
-        throw new FollowedInspectError(`no chunk at height ${height} shard ${shard} in the followed history`);
+        throw new InspectError(`no chunk at height ${height} shard ${shard} in the followed history`);
       const chunk = JSON.parse(text) as { header: unknown; transactions?: unknown[]; receipts?: unknown[] };
       print({
         header: chunk.header,
@@ -61,24 +45,23 @@ export async function inspectFollowed(
       return true;
     }
     case 'tx': {
-      if (!a) throw new FollowedInspectError('inspect tx needs a hash');
-      const hash = hashOf(a, 'tx');
+      const hash = hashArg(a, 'tx');
       const tx = await history.transaction(hash);
-      if (!tx) throw new FollowedInspectError(`no transaction ${a} in the followed history`);
+      if (!tx) throw new InspectError(`no transaction ${a} in the followed history`);
       const outcome = await history.outcome(hash);
       print({ hash: a, transaction: JSON.parse(tx), outcome: outcome ? JSON.parse(outcome) : null });
       return true;
     }
     case 'account': {
-      if (!a) throw new FollowedInspectError('inspect account needs an account id');
-      const height = atCursor(heightOf(b));
+      if (!a) throw new InspectError('inspect account needs an account id');
+      const height = atCursor(heightArg(b));
       const value = await history.valueAt(trieKeyAccount(a), height);
-      if (!value) throw new FollowedInspectError(`account ${a} does not exist at #${height}`);
+      if (!value) throw new InspectError(`account ${a} does not exist at #${height}`);
       print({ account_id: a, ...accountView(decodeAccount(value)) });
       return true;
     }
     case 'state': {
-      if (!a) throw new FollowedInspectError('inspect state needs an account id');
+      if (!a) throw new InspectError('inspect state needs an account id');
       const prefixAt = args.indexOf('--prefix');
       const prefix = prefixAt >= 0 ? utf8(args[prefixAt + 1] ?? '') : new Uint8Array(0);
       const skip = trieKeyContractDataPrefix(a).length;
