@@ -6,7 +6,7 @@
 // reads half of a block, as the PostgreSQL history waits for its readers. `gc_done` records how far
 // the deletions have gone, so a restart finishes what was started (block_rows.ts deletes a block).
 // State history is kept: the rows below the tail still hold the values current at it.
-import { DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
+import { DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import { deleteStreamBlockRows } from './block_rows.js';
 import { FIRST_KEY, GC_DONE_KEY } from './history_keys_misc.js';
 import type { FollowerGcOptions } from './history_reader.js';
@@ -28,9 +28,8 @@ export class FollowerGc {
   ) {}
 
   private done(first: number): number {
-    const v = this.history.store.get(DBCol.FollowerMisc, GC_DONE_KEY);
     // A history from before deletions were deferred deleted every row below its tail at once.
-    return v ? Number(readU64be(v, 0)) : first;
+    return this.history.collectedTo() ?? first;
   }
 
   /** Moves the tail up to `heightsPerStep` heights; returns how many blocks it moved past. */

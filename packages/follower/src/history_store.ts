@@ -33,7 +33,7 @@ import {
   historyScanPrefix,
   invertedHeight,
 } from './history_key.js';
-import { CURSOR_KEY, FIRST_KEY, FLAT_KEY, GENESIS_KEY } from './history_keys_misc.js';
+import { CURSOR_KEY, FIRST_KEY, FLAT_KEY, GC_DONE_KEY, GENESIS_KEY } from './history_keys_misc.js';
 import type {
   Cursor,
   FollowerGcOptions,
@@ -223,6 +223,12 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
 
   collectGarbage(o: FollowerGcOptions): Promise<number> {
     return this.gc.step(o);
+  }
+
+  /** The height below which GC has deleted every row (gc.ts); null before its first step. */
+  collectedTo(): number | null {
+    const v = this.store.get(DBCol.FollowerMisc, GC_DONE_KEY);
+    return v ? Number(readU64be(v, 0)) : null;
   }
 
   /** Height of the first followed block: below it (down to genesis) this node holds no blocks. */

@@ -11,7 +11,7 @@ import type { StateChangeWithCauseJson } from '@nearlite/stream';
 import { deleteStreamBlockRows } from './block_rows.js';
 import { encodeFlatRow } from './flat_state.js';
 import { decodeHistoryKey, historyKey, historyKeyPrefix, invertedHeight } from './history_key.js';
-import { CURSOR_KEY, encodeCursor, FIRST_KEY, GC_DONE_KEY } from './history_keys_misc.js';
+import { CURSOR_KEY, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
 import type { Cursor } from './history_reader.js';
 import type { HistoryStore } from './history_store.js';
 import { stateChangeWrite } from './state_change_keys.js';
@@ -50,18 +50,14 @@ export class HistoryIntegrityError extends Error {
   }
 }
 
-interface HeaderLinks {
-  readonly prev_hash?: unknown;
-  readonly prev_height?: unknown;
+/** What the check reads of a stored block view. */
+interface BlockLinks {
+  readonly header: { readonly height: number; readonly prev_hash?: unknown; readonly prev_height?: unknown };
+  readonly chunks?: readonly { readonly shard_id: number; readonly height_included: number }[];
 }
 
 const collectedWhat = (done: number, first: number) =>
   `the rows below #${done} are collected, but the tail is #${first}`;
-
-function u64Row(history: HistoryStore, key: Uint8Array): number | null {
-  const v = history.store.get(DBCol.FollowerMisc, key);
-  return v ? Number(readU64be(v, 0)) : null;
-}
 
 /** The highest height below `height` the height index holds, or undefined. */
 async function storedBelow(history: HistoryStore, height: number): Promise<number | undefined> {
@@ -87,14 +83,10 @@ async function storedBetween(history: HistoryStore, low: number, high: number): 
 }
 
 /** The rows a block's batch wrote beside its block row (a full check reads them). */
-function missingRows(history: HistoryStore, hash: CryptoHash, json: string): string[] {
+function missingRows(history: HistoryStore, hash: CryptoHash, view: BlockLinks): string[] {
   const out: string[] = [];
   if (!history.store.has(DBCol.StreamStateChanges, hash)) out.push('its state changes are missing');
   if (!history.store.has(DBCol.StreamOutcomeIds, hash)) out.push('its outcome list is missing');
-  const view = JSON.parse(json) as {
-    header: { height: number };
-    chunks?: { shard_id: number; height_included: number }[];
-  };
   for (const c of view.chunks ?? [])
     if (
       c.height_included === view.header.height &&
@@ -133,7 +125,7 @@ export async function checkHistory(
       what: 'the first followed height is not recorded: the blocks below are lost',
     });
   }
-  const done = u64Row(history, GC_DONE_KEY);
+  const done = history.collectedTo();
   const collectedTo = first !== null && done !== null && done > first ? done : null;
   let tail = first;
   if (collectedTo !== null) {
@@ -158,11 +150,13 @@ export async function checkHistory(
     }
     if (block.height !== h)
       problems.push({ height: h, what: `the height index names a block of height ${block.height}` });
+    // Parsed once a block, for its parent's link and, in a full check, its chunks.
+    const view = JSON.parse(block.json) as BlockLinks;
     if (full)
-      for (const what of missingRows(history, block.hash as CryptoHash, block.json))
+      for (const what of missingRows(history, block.hash as CryptoHash, view))
         problems.push({ height: h, what });
     if (h <= (tail ?? 0)) break;
-    const header = (JSON.parse(block.json) as { header: HeaderLinks }).header;
+    const header = view.header;
     const prevHash = typeof header.prev_hash === 'string' ? base58Decode(header.prev_hash) : undefined;
     const parent = prevHash ? history.blockSync(prevHash as CryptoHash) : undefined;
     if (!parent) {

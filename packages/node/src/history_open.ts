@@ -37,16 +37,11 @@ export async function openLevelHistory(
   },
 ): Promise<OpenedHistory> {
   const store = await Store.open(dataDir, { compression: o.compression });
+  const history = new HistoryStore(store);
   try {
     checkStoreRole(store, 'history', dataDir);
     await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
     await checkGenesisConfig(store, o.genesis.config, o.genesis.path);
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
-  const history = new HistoryStore(store);
-  try {
     await assertHistoryWhole(history, o.home);
   } catch (err) {
     await store.close();
