@@ -3,6 +3,7 @@
 // heights; `nearlite repair` must bring it back to a chain it can run on and serve in full.
 import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ChainStore, loadGenesisConfig, repairChain, shardLayoutFromView } from '@nearlite/chain';
 import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
 import t from 'tap';
 import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
@@ -137,4 +138,54 @@ t.test('a clean stop vouches for the store only while nothing has touched it sin
     new RegExp(`damaged beneath its head #\\d+: #${hole}`),
     'the record no longer matches the files, so the window is checked and the hole named',
   );
+});
+
+t.test('a repair stopped part way: the start refuses the store, the next repair finishes it', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(node, 40);
+  await node.kill();
+
+  const genesis = loadGenesisConfig(join(home, 'genesis.json'));
+  const shardIds = shardLayoutFromView(genesis.shardLayout).shardIds;
+  const store = await Store.open(join(home, 'data'));
+  const hole = new ChainStore(store).head()!.height - 12;
+  await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(hole)));
+  // The repair's third batch never lands, as if the process died there.
+  const commit = store.commit.bind(store);
+  let commits = 0;
+  store.commit = async (...args: Parameters<typeof store.commit>) => {
+    if (++commits === 3) throw new Error('stopped');
+    return commit(...args);
+  };
+  await t.rejects(
+    repairChain(store, shardIds, genesis.genesisHeight, { blocksPerBatch: 2, rowsPerBatch: 3 }),
+  );
+  store.commit = commit;
+  await store.close();
+
+  const refusal = new RegExp(
+    `a repair of the store stopped part way through rolling the store back to #${hole - 1}\\. Refusing to run on it; \`nearlite repair --home .*\` finishes it`,
+  );
+  await t.rejects(startNode(home, ['--block-time', '600000']), refusal);
+  const verify = cli(['inspect', '--home', home, 'verify']);
+  t.equal(verify.status, 1, 'inspect verify fails');
+  t.match(verify.stdout, /a repair stopped part way through rolling the store back/);
+  const exported = cli(['lake-export', '--home', home, '--out', tempDir(t)]);
+  t.equal(exported.status, 1, 'lake-export refuses it');
+
+  const repaired = cli(['repair', '--home', home]);
+  t.equal(repaired.status, 0, repaired.stderr);
+  t.match(repaired.stdout, /going on with a repair that stopped part way/);
+  t.match(repaired.stdout, new RegExp(`rolled back to #${hole - 1}`));
+  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
+  const again = await startNode(home, ['--block-time', '20']);
+  try {
+    const top = await assertWhole(t, again, 'repaired');
+    await waitForHeight(again, top + 3);
+    await assertWhole(t, again, 'producing again');
+  } finally {
+    await again.stop();
+  }
 });

@@ -22,6 +22,8 @@ export * from './merkle.js';
 export * from './outcome_store.js';
 export * from './reader.js';
 export { actionFromJson, receiptFromJson } from './receipt_record.js';
+export * from './repair.js';
+export { REPAIR_KEY, type RepairTarget, readRepairTarget } from './repair_marker.js';
 export * from './shard_layout.js';
 export * from './state_changes.js';
 export * from './state_pins.js';

@@ -2,14 +2,12 @@
 // store back to its last whole block. A store can lose rows beneath its head when a filesystem or
 // disk damages LevelDB's log (LevelDB then drops the unreadable batches and opens anyway), so the
 // node never trusts that every height under its head is still there.
-import { base58Encode, bytesEqual, type CryptoHash } from '@nearlite/primitives';
-import { blockShardKey, DBCol, readU64be, type Store, StoreUpdate, u64be } from '@nearlite/store';
-import { isEmptyRoot, Trie } from '@nearlite/trie';
+import { base58Encode, bytesEqual } from '@nearlite/primitives';
+import { blockShardKey, DBCol, readU64be, type Store } from '@nearlite/store';
+import { isEmptyRoot } from '@nearlite/trie';
 import { type BlockHeader, decodeBlockHeader } from './block_header.js';
 import { ChainStore, TAIL_KEY, type Tip } from './chain_store.js';
-import { writeHead } from './chain_store_update.js';
-import { deleteBlockRows } from './gc.js';
-import { trieStorage } from './state_store.js';
+import { type RepairTarget, readRepairTarget, repairTargetText } from './repair_marker.js';
 
 /** Heights checked below the head on every open: bounded work however long the chain. */
 export const OPEN_CHECK_WINDOW = 512;
@@ -25,6 +23,8 @@ export interface IntegrityReport {
   /** The lowest height checked (the tail for a full check). */
   readonly from: number;
   readonly problems: readonly ChainProblem[];
+  /** A repair that did not finish: the store is part way through it and its only problem is that. */
+  readonly stoppedRepair?: RepairTarget;
 }
 
 export class ChainIntegrityError extends Error {
@@ -70,8 +70,11 @@ export function checkChain(
 ): IntegrityReport {
   const cs = new ChainStore(store);
   const head = cs.head();
-  const tailBytes = store.get(DBCol.BlockMisc, TAIL_KEY);
-  const tail = tailBytes ? Number(readU64be(tailBytes)) : 0;
+  const tail = storedTail(store);
+  // Part way through a repair, the rows are neither the damaged store's nor the repaired one's:
+  // checking them would only list what the repair has yet to delete.
+  const stopped = stoppedRepairReport(store, head, tail);
+  if (stopped) return stopped;
   if (!head) return { head, tail, from: tail, problems: [] };
   const problems: ChainProblem[] = [];
   if (!cs.genesisHash()) problems.push({ height: tail, what: 'the genesis pointer is missing' });
@@ -116,7 +119,7 @@ export function checkChain(
 }
 
 /** The highest height below the first problem that holds a block: what a repair rolls back to. */
-function lastWholeHeight(cs: ChainStore, report: IntegrityReport): number {
+export function lastWholeHeight(cs: ChainStore, report: IntegrityReport): number {
   let h = report.problems[0]!.height - 1;
   while (h > report.tail && !cs.blockHashByHeight(h)) h--;
   return h;
@@ -144,6 +147,7 @@ export function assertChainWhole(
 ): IntegrityReport {
   const report = checkChain(store, shardIds, { window });
   if (report.problems.length === 0) return report;
+  if (report.stoppedRepair) throw stoppedRepairError(report, home);
   const first = report.problems[0]!;
   throw new ChainIntegrityError(
     `the store is damaged beneath its head #${report.head?.height}: ${heightRanges(report.problems.map((p) => p.height))} ` +
@@ -153,91 +157,32 @@ export function assertChainWhole(
   );
 }
 
-export interface RepairResult {
-  /** The new head, or null when nothing needed repair. */
-  readonly head: Tip | null;
-  readonly droppedHeights: readonly number[];
-  readonly droppedTransactions: number;
-  readonly problems: readonly ChainProblem[];
+const storedTail = (store: Store): number => {
+  const b = store.get(DBCol.BlockMisc, TAIL_KEY);
+  return b ? Number(readU64be(b)) : 0;
+};
+
+function stoppedRepairReport(store: Store, head: Tip | null, tail: number): IntegrityReport | null {
+  const stopped = readRepairTarget(store);
+  if (!stopped) return null;
+  const height = stopped.kind === 'rollback' ? stopped.height + 1 : tail;
+  const what = `a repair stopped part way through ${repairTargetText(stopped)}`;
+  return { head, tail, from: tail, problems: [{ height, what }], stoppedRepair: stopped };
 }
 
-/** Deletes every chain row (keeping the database's version and kind), for a restart from genesis. */
-async function wipeChain(store: Store, headHeight: number): Promise<Omit<RepairResult, 'problems'>> {
-  const update = new StoreUpdate();
-  for (const col of Object.values(DBCol)) {
-    if (col === DBCol.DbVersion) continue;
-    for await (const [key] of store.iter(col)) update.delete(col, key);
-  }
-  await store.commit(update);
-  return {
-    head: null,
-    droppedHeights: Array.from({ length: headHeight + 1 }, (_, i) => i),
-    droppedTransactions: 0,
-  };
+function stoppedRepairError(report: IntegrityReport, home: string): ChainIntegrityError {
+  return new ChainIntegrityError(
+    `a repair of the store stopped part way through ${repairTargetText(report.stoppedRepair!)}. ` +
+      `Refusing to run on it; \`nearlite repair --home ${home}\` finishes it.`,
+    report,
+  );
 }
 
 /**
- * Rolls the store back to the highest height below which every kept height is whole, in one batch:
- * every block above it is deleted, the flat head state is rebuilt from that block's state roots, and
- * the head moves there. Trie nodes only the dropped blocks referenced are left behind (unreachable).
+ * The check a start makes whatever else it trusts (a clean stop's record, an empty head): a store
+ * part way through a repair may have lost its head row, or still name the head the repair drops.
  */
-export async function repairChain(
-  store: Store,
-  shardIds: readonly number[],
-  genesisHeight: number,
-): Promise<RepairResult> {
-  const full = checkChain(store, shardIds, { window: Number.POSITIVE_INFINITY });
-  if (!full.head || full.problems.length === 0)
-    return { head: null, droppedHeights: [], droppedTransactions: 0, problems: [] };
-  const cs = new ChainStore(store);
-  const lastGood = lastWholeHeight(cs, full);
-  if (lastGood < full.tail) {
-    // Nothing above genesis can stand without it. A store that still keeps genesis starts over from
-    // genesis.json (the next start rebuilds it); one that collected genesis has nothing to go back to.
-    if (full.tail > genesisHeight)
-      throw new ChainIntegrityError(
-        `nothing whole to roll back to: the damage reaches the tail #${full.tail}, below which the blocks are collected; initialise a new home`,
-        full,
-      );
-    return { ...(await wipeChain(store, full.head.height)), problems: full.problems };
-  }
-  const goodHash = cs.blockHashByHeight(lastGood)!;
-  const update = new StoreUpdate();
-  const dropped = new Set<number>();
-  let droppedTransactions = 0;
-  // Every stored header above the last whole height, whether or not the height index still names it.
-  for await (const [hash, bytes] of store.iter(DBCol.BlockHeader)) {
-    const h = decodeBlockHeader(bytes).lite.height;
-    if (h <= lastGood) continue;
-    dropped.add(h);
-    for (const shardId of shardIds) {
-      const chunkHash = store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId));
-      const chunk = chunkHash ? cs.chunk(chunkHash) : undefined;
-      droppedTransactions += chunk?.transactions.length ?? 0;
-    }
-    await deleteBlockRows(store, shardIds, update, hash, { isGenesis: false, releaseTrieDeletions: false });
-  }
-  for await (const [key] of store.iter(DBCol.BlockHeight)) {
-    const h = Number(readU64be(key));
-    if (h > lastGood) {
-      dropped.add(h);
-      update.delete(DBCol.BlockHeight, u64be(h));
-    }
-  }
-  for (const p of full.problems) if (p.height > lastGood) dropped.add(p.height);
-  dropped.add(full.head.height);
-  for await (const [key] of store.iter(DBCol.FlatState)) update.delete(DBCol.FlatState, key);
-  for (const shardId of shardIds) {
-    const extra = cs.chunkExtra(goodHash, shardId)!;
-    const trie = new Trie(trieStorage(store), extra.stateRoot);
-    for (const [key, value] of trie.iterPrefix(new Uint8Array(0))) update.put(DBCol.FlatState, key, value);
-  }
-  writeHead(update, lastGood, goodHash);
-  await store.commit(update);
-  return {
-    head: { height: lastGood, hash: goodHash as CryptoHash },
-    droppedHeights: [...dropped].sort((a, b) => a - b),
-    droppedTransactions,
-    problems: full.problems,
-  };
+export function assertNoStoppedRepair(store: Store, home: string): void {
+  const report = stoppedRepairReport(store, new ChainStore(store).head(), storedTail(store));
+  if (report) throw stoppedRepairError(report, home);
 }

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import {
   assertChainWhole,
+  assertNoStoppedRepair,
   Chain,
   type ChainHandle,
   ChainStore,
@@ -151,6 +152,7 @@ export class NearliteNode {
       await checkGenesisConfig(store, genesis.config, p.genesis);
       // Before extending anything: the store must still hold what this node announced as final, and
       // every recent height beneath its head must be whole.
+      assertNoStoppedRepair(store, o.home);
       const existing = new ChainStore(store);
       const existingHead = existing.head();
       checkFinalHead(o.home, existingHead, existingHead ? existing : null);

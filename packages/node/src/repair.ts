@@ -24,16 +24,18 @@ export async function repair(home: string, out: (line: string) => void): Promise
       return;
     }
     const result = await repairChain(store, shardIds, genesis.genesisHeight);
-    if (result.problems.length > 0 && !result.head) {
-      out(`damage found at ${heightRanges(result.problems.map((x) => x.height))}, reaching genesis`);
-      out(
-        `dropped every block (${heightRanges(result.droppedHeights)}): the next start rebuilds the chain from genesis.json`,
-      );
-    } else if (result.head) {
+    if (result.resumed) out('going on with a repair that stopped part way');
+    if (result.problems.length > 0) {
       const first = result.problems[0]!;
       out(
         `damage found at ${heightRanges(result.problems.map((x) => x.height))} (first: #${first.height} ${first.what})`,
       );
+    }
+    if (result.wiped)
+      out(
+        `dropped every block (${heightRanges(result.droppedHeights)}): the next start rebuilds the chain from genesis.json`,
+      );
+    else if (result.head) {
       out(`rolled back to #${result.head.height}`);
       out(
         `dropped ${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)}) ` +

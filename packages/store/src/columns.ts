@@ -50,7 +50,7 @@ export const DBCol = {
     insertOnly: false,
     refcounted: false,
     gc: 'keep',
-    doc: 'head, final head, tail, genesis pointers',
+    doc: 'head, final head, tail, genesis pointers, a repair under way',
   },
   BlockHeader: {
     id: 2,

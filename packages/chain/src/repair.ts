@@ -1,0 +1,219 @@
+// `repair`: rolls a damaged store back to its last whole block, or, when nothing whole is left above
+// genesis, deletes every block for the next start to build the chain again from genesis.json.
+//
+// It goes in bounded batches (a long archival chain can have millions of rows to delete, and a large
+// state as many flat rows to rewrite), so a repair can stop part way: the first batch records what it
+// is doing (repair_marker.ts), every check refuses the store while the record is there, and a repair
+// run again reads its target from the record and goes on. The last batch moves the head and removes
+// the record, so a start never sees a store half repaired.
+import { bytesEqual, type CryptoHash } from '@nearlite/primitives';
+import {
+  blockShardKey,
+  DBCol,
+  type DBColumn,
+  readU64be,
+  type Store,
+  StoreUpdate,
+  u64be,
+} from '@nearlite/store';
+import { Trie } from '@nearlite/trie';
+import { decodeBlockHeader } from './block_header.js';
+import { ChainStore, type Tip } from './chain_store.js';
+import { writeHead } from './chain_store_update.js';
+import { deleteBlockRows } from './gc.js';
+import { ChainIntegrityError, type ChainProblem, checkChain, lastWholeHeight } from './integrity.js';
+import { encodeRepairTarget, REPAIR_KEY, type RepairTarget, readRepairTarget } from './repair_marker.js';
+import { trieStorage } from './state_store.js';
+
+export interface RepairOptions {
+  /** Blocks deleted per batch (each with every row of its own). */
+  readonly blocksPerBatch?: number;
+  /** Rows per batch where a row is all there is: height index, flat state, a wipe's deletions. */
+  readonly rowsPerBatch?: number;
+}
+
+export interface RepairResult {
+  /** The new head, or null when nothing needed repair or every block was deleted. */
+  readonly head: Tip | null;
+  /** Every block was deleted: the next start builds the chain from genesis.json. */
+  readonly wiped: boolean;
+  /** The repair went on from a record left by one that stopped part way. */
+  readonly resumed: boolean;
+  /** The heights this run deleted (a resumed run: what the stopped one had left). */
+  readonly droppedHeights: readonly number[];
+  readonly droppedTransactions: number;
+  /** What the check found (empty for a resumed run: the stopped one found it). */
+  readonly problems: readonly ChainProblem[];
+}
+
+/** Commits a batch whenever it holds `size` items; `flush` commits what is left. */
+class Batches {
+  update = new StoreUpdate();
+  private items = 0;
+  constructor(
+    private readonly store: Store,
+    private readonly size: number,
+  ) {}
+
+  async added(): Promise<void> {
+    if (++this.items < this.size) return;
+    await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.items === 0) return;
+    await this.store.commit(this.update);
+    this.update = new StoreUpdate();
+    this.items = 0;
+  }
+}
+
+/** Deletes the column's rows the predicate keeps, `size` a batch. */
+async function deleteRows(store: Store, col: DBColumn, size: number, which: (key: Uint8Array) => boolean) {
+  const batches = new Batches(store, size);
+  for await (const [key] of store.iter(col)) {
+    if (!which(key)) continue;
+    batches.update.delete(col, key);
+    await batches.added();
+  }
+  await batches.flush();
+}
+
+/** Deletes every chain row (keeping the database's version and kind), the record last. */
+async function wipeChain(store: Store, rowsPerBatch: number): Promise<void> {
+  for (const col of Object.values(DBCol)) {
+    if (col === DBCol.DbVersion || col === DBCol.BlockMisc) continue;
+    await deleteRows(store, col, rowsPerBatch, () => true);
+  }
+  await deleteRows(store, DBCol.BlockMisc, rowsPerBatch, (key) => !bytesEqual(key, REPAIR_KEY));
+  await store.commit(new StoreUpdate().delete(DBCol.BlockMisc, REPAIR_KEY));
+}
+
+/** What a repair finding `problems` will do, or null when there is nothing to do. */
+function planRepair(
+  store: Store,
+  shardIds: readonly number[],
+  genesisHeight: number,
+): { target: RepairTarget; problems: readonly ChainProblem[] } | null {
+  const full = checkChain(store, shardIds, { window: Number.POSITIVE_INFINITY });
+  if (!full.head || full.problems.length === 0) return null;
+  const cs = new ChainStore(store);
+  const lastGood = lastWholeHeight(cs, full);
+  if (lastGood >= full.tail) {
+    const hash = cs.blockHashByHeight(lastGood)! as CryptoHash;
+    return {
+      target: { kind: 'rollback', headHeight: full.head.height, height: lastGood, hash },
+      problems: full.problems,
+    };
+  }
+  // Nothing above genesis can stand without it. A store that still keeps genesis starts over from
+  // genesis.json (the next start rebuilds it); one that collected genesis has nothing to go back to.
+  if (full.tail > genesisHeight)
+    throw new ChainIntegrityError(
+      `nothing whole to roll back to: the damage reaches the tail #${full.tail}, below which the blocks are collected; initialise a new home`,
+      full,
+    );
+  return { target: { kind: 'wipe', headHeight: full.head.height }, problems: full.problems };
+}
+
+/**
+ * Rolls the store back to the highest height below which every kept height is whole: every block
+ * above it is deleted, the flat head state is rebuilt from that block's state roots, and the head
+ * moves there. Trie nodes only the dropped blocks referenced are left behind (unreachable).
+ */
+export async function repairChain(
+  store: Store,
+  shardIds: readonly number[],
+  genesisHeight: number,
+  o: RepairOptions = {},
+): Promise<RepairResult> {
+  const rowsPerBatch = o.rowsPerBatch ?? 10_000;
+  let target = readRepairTarget(store);
+  const resumed = target !== null;
+  let problems: readonly ChainProblem[] = [];
+  if (!target) {
+    const plan = planRepair(store, shardIds, genesisHeight);
+    if (!plan)
+      return { head: null, wiped: false, resumed, droppedHeights: [], droppedTransactions: 0, problems };
+    ({ target, problems } = plan);
+    await store.commit(new StoreUpdate().put(DBCol.BlockMisc, REPAIR_KEY, encodeRepairTarget(target)));
+  }
+  if (target.kind === 'wipe') {
+    await wipeChain(store, rowsPerBatch);
+    const droppedHeights = Array.from({ length: target.headHeight + 1 }, (_, i) => i);
+    return { head: null, wiped: true, resumed, droppedHeights, droppedTransactions: 0, problems };
+  }
+  const { dropped, transactions } = await dropBlocksAbove(store, shardIds, target.height, o);
+  for (const p of problems) if (p.height > target.height) dropped.add(p.height);
+  if (!resumed) dropped.add(target.headHeight);
+  await rebuildFlatState(store, shardIds, target.hash, rowsPerBatch);
+  const last = new StoreUpdate();
+  writeHead(last, target.height, target.hash);
+  last.delete(DBCol.BlockMisc, REPAIR_KEY);
+  await store.commit(last);
+  return {
+    head: { height: target.height, hash: target.hash },
+    wiped: false,
+    resumed,
+    droppedHeights: [...dropped].sort((a, b) => a - b),
+    droppedTransactions: transactions,
+    problems,
+  };
+}
+
+/** Every stored block above `height`, whether or not the height index still names it, and the index rows. */
+async function dropBlocksAbove(
+  store: Store,
+  shardIds: readonly number[],
+  height: number,
+  o: RepairOptions,
+): Promise<{ dropped: Set<number>; transactions: number }> {
+  const cs = new ChainStore(store);
+  const dropped = new Set<number>();
+  let transactions = 0;
+  const blocks = new Batches(store, o.blocksPerBatch ?? 1024);
+  for await (const [hash, bytes] of store.iter(DBCol.BlockHeader)) {
+    const h = decodeBlockHeader(bytes).lite.height;
+    if (h <= height) continue;
+    dropped.add(h);
+    for (const shardId of shardIds) {
+      const chunkHash = store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId));
+      transactions += (chunkHash ? cs.chunk(chunkHash) : undefined)?.transactions.length ?? 0;
+    }
+    await deleteBlockRows(store, shardIds, blocks.update, hash, {
+      isGenesis: false,
+      releaseTrieDeletions: false,
+    });
+    await blocks.added();
+  }
+  await blocks.flush();
+  const index = new Batches(store, o.rowsPerBatch ?? 10_000);
+  for await (const [key] of store.iter(DBCol.BlockHeight, undefined, { gte: u64be(height + 1) })) {
+    dropped.add(Number(readU64be(key)));
+    index.update.delete(DBCol.BlockHeight, key);
+    await index.added();
+  }
+  await index.flush();
+  return { dropped, transactions };
+}
+
+/** The flat head state, deleted and written again from the state roots of the block `hash`. */
+async function rebuildFlatState(
+  store: Store,
+  shardIds: readonly number[],
+  hash: Uint8Array,
+  rowsPerBatch: number,
+): Promise<void> {
+  await deleteRows(store, DBCol.FlatState, rowsPerBatch, () => true);
+  const cs = new ChainStore(store);
+  const rows = new Batches(store, rowsPerBatch);
+  for (const shardId of shardIds) {
+    const extra = cs.chunkExtra(hash, shardId)!;
+    const trie = new Trie(trieStorage(store), extra.stateRoot);
+    for (const [key, value] of trie.iterPrefix(new Uint8Array(0))) {
+      rows.update.put(DBCol.FlatState, key, value);
+      await rows.added();
+    }
+  }
+  await rows.flush();
+}
