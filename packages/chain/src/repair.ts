@@ -161,7 +161,11 @@ export async function repairChain(
   };
 }
 
-/** Every stored block above `height`, whether or not the height index still names it, and the index rows. */
+/**
+ * Every stored block above `height`: from the top down through the height index (so a repair stopped
+ * part way has dropped the highest blocks), then any header above it the index no longer names (the
+ * block whose index row the damage took).
+ */
 async function dropBlocksAbove(
   store: Store,
   shardIds: readonly number[],
@@ -171,29 +175,36 @@ async function dropBlocksAbove(
   const cs = new ChainStore(store);
   const dropped = new Set<number>();
   let transactions = 0;
-  const blocks = new Batches(store, o.blocksPerBatch ?? 1024);
-  for await (const [hash, bytes] of store.iter(DBCol.BlockHeader)) {
-    const h = decodeBlockHeader(bytes).lite.height;
-    if (h <= height) continue;
-    dropped.add(h);
+  const perBatch = o.blocksPerBatch ?? 1024;
+  const drop = async (update: StoreUpdate, hash: Uint8Array) => {
     for (const shardId of shardIds) {
       const chunkHash = store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId));
       transactions += (chunkHash ? cs.chunk(chunkHash) : undefined)?.transactions.length ?? 0;
     }
-    await deleteBlockRows(store, shardIds, blocks.update, hash, {
-      isGenesis: false,
-      releaseTrieDeletions: false,
-    });
-    await blocks.added();
+    await deleteBlockRows(store, shardIds, update, hash, { isGenesis: false, releaseTrieDeletions: false });
+  };
+  for (;;) {
+    const update = new StoreUpdate();
+    let n = 0;
+    const top = { gte: u64be(height + 1), reverse: true, limit: perBatch };
+    for await (const [key, hash] of store.iter(DBCol.BlockHeight, undefined, top)) {
+      dropped.add(Number(readU64be(key)));
+      await drop(update, hash);
+      update.delete(DBCol.BlockHeight, key);
+      n++;
+    }
+    if (n === 0) break;
+    await store.commit(update);
   }
-  await blocks.flush();
-  const index = new Batches(store, o.rowsPerBatch ?? 10_000);
-  for await (const [key] of store.iter(DBCol.BlockHeight, undefined, { gte: u64be(height + 1) })) {
-    dropped.add(Number(readU64be(key)));
-    index.update.delete(DBCol.BlockHeight, key);
-    await index.added();
+  const lost = new Batches(store, perBatch);
+  for await (const [hash, bytes] of store.iter(DBCol.BlockHeader)) {
+    const h = decodeBlockHeader(bytes).lite.height;
+    if (h <= height) continue;
+    dropped.add(h);
+    await drop(lost.update, hash);
+    await lost.added();
   }
-  await index.flush();
+  await lost.flush();
   return { dropped, transactions };
 }
 

@@ -38,7 +38,7 @@ export async function repair(home: string, out: (line: string) => void): Promise
     else if (result.head) {
       out(`rolled back to #${result.head.height}`);
       out(
-        `dropped ${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)}) ` +
+        `dropped ${result.resumed ? 'the remaining ' : ''}${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)}) ` +
           `with ${result.droppedTransactions} transaction(s)`,
       );
     } else out('every kept height is whole: nothing to roll back');
