@@ -30,6 +30,7 @@ import {
   viewAccount,
   viewCode,
   viewGasKeyNonces,
+  viewGlobalContractCode,
   viewState,
   viewStateRange,
 } from '@nearlite/chain';
@@ -51,6 +52,7 @@ import {
   type CryptoHash,
   decodeAccount,
   decodeSignedTransaction,
+  type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
   RawJson,
@@ -63,9 +65,11 @@ import {
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
   trieKeyContractCode,
+  trieKeyGlobalContractCode,
 } from '@nearlite/trie';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
+import { GlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
@@ -93,6 +97,8 @@ export interface FollowerBackendOptions {
     prepared: PreparedViewCall,
     read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
     height: number,
+    /** Rows the history does not hold, known otherwise (global contract code): they come first. */
+    given: readonly (readonly [Uint8Array, Uint8Array | null])[],
   ) => Promise<object>;
   /** True while the follow loop is behind its source. */
   readonly syncing: () => boolean;
@@ -127,8 +133,10 @@ export class FollowerBackend implements RpcBackend {
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
   private readonly validatorFacts: FollowerValidatorFacts;
+  private readonly globalCode: GlobalCode | null;
 
   constructor(private readonly o: FollowerBackendOptions) {
+    this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
   }
@@ -157,6 +165,31 @@ export class FollowerBackend implements RpcBackend {
   private at(b: StoredBlock, state: PrefetchedState): QueryAt {
     const f = this.facts.of(b);
     return { header: { hash: b.hash, lite: { height: f.height, timestamp: f.timestamp } }, trie: state };
+  }
+
+  /**
+   * The code of a global contract is in no state change the stream carries: it is asked of the
+   * upstream RPC (global_code.ts) and read by the view as the block's state. Without an upstream the
+   * view is refused, rather than answered as if there were no code.
+   */
+  private async withGlobalCode(b: StoredBlock, state: PrefetchedState, id: GlobalContractIdentifier) {
+    if (!this.globalCode) throw globalCodeUnavailable();
+    state.set(trieKeyGlobalContractCode(id), await this.globalCode.identified(b.hash, id));
+  }
+
+  /** The code of the global contract an account uses, if it uses one, as its shard holds it. */
+  private async withAccountsGlobalCode(b: StoredBlock, state: PrefetchedState, accountId: string) {
+    const account = state.get(trieKeyAccount(accountId));
+    const contract = account && accountContract(decodeAccount(account));
+    const id: GlobalContractIdentifier | null =
+      contract?.kind === 'Global'
+        ? { kind: 'CodeHash', hash: contract.hash }
+        : contract?.kind === 'GlobalByAccount'
+          ? { kind: 'AccountId', accountId: contract.accountId }
+          : null;
+    if (!id) return;
+    if (!this.globalCode) throw globalCodeUnavailable();
+    state.set(trieKeyGlobalContractCode(id), await this.globalCode.forAccount(b.hash, accountId, id));
   }
 
   headHeight(): number {
@@ -202,9 +235,17 @@ export class FollowerBackend implements RpcBackend {
 
   async query(ref: BlockReference, req: QueryRequest): Promise<object> {
     const b = await resolveQueryBlock(this.history, ref, this.history.firstHeight());
-    if (req.requestType === 'view_global_contract_code') throw globalCodeUnavailable();
-    if (req.requestType === 'view_global_contract_code_by_account_id') throw globalCodeUnavailable();
     const state = new PrefetchedState(this.history, b.height);
+    if (req.requestType === 'view_global_contract_code') {
+      const id = { kind: 'CodeHash', hash: req.codeHash } as const;
+      await this.withGlobalCode(b, state, id);
+      return viewGlobalContractCode(this.at(b, state), id);
+    }
+    if (req.requestType === 'view_global_contract_code_by_account_id') {
+      const id = { kind: 'AccountId', accountId: req.accountId } as const;
+      await this.withGlobalCode(b, state, id);
+      return viewGlobalContractCode(this.at(b, state), id);
+    }
     const id = req.accountId;
     switch (req.requestType) {
       case 'view_account':
@@ -213,6 +254,7 @@ export class FollowerBackend implements RpcBackend {
       case 'view_code':
         await state.key(trieKeyAccount(id));
         await state.key(trieKeyContractCode(id));
+        await this.withAccountsGlobalCode(b, state, id);
         return viewCode(this.at(b, state), id);
       case 'view_state': {
         if (req.includeProof) throw proofUnavailable();
@@ -237,11 +279,7 @@ export class FollowerBackend implements RpcBackend {
         return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
-        // The code of an account using a global contract is in no state change the stream carries:
-        // without it the call would answer that the account has no code, which is not so.
-        const account = state.get(trieKeyAccount(id));
-        const kind = account && accountContract(decodeAccount(account)).kind;
-        if (kind === 'Global' || kind === 'GlobalByAccount') throw globalCodeUnavailable();
+        await this.withAccountsGlobalCode(b, state, id);
         const { stakes } = await this.validatorFacts.stakesAt(b.height);
         const prepared = prepareViewCall(
           this.at(b, state),
@@ -251,7 +289,7 @@ export class FollowerBackend implements RpcBackend {
           req.args,
           stakes,
         );
-        return this.o.runView(prepared, (key) => state.read(key), b.height);
+        return this.o.runView(prepared, (key) => state.read(key), b.height, state.givenRows());
       }
     }
   }

@@ -17,6 +17,7 @@ function sameBound(a: Uint8Array | undefined, b: Uint8Array | undefined): boolea
 
 export class PrefetchedState implements StateReader {
   private readonly values = new Map<string, Uint8Array | null>();
+  private readonly given: (readonly [Uint8Array, Uint8Array | null])[] = [];
   private readonly scanned: { prefix: Uint8Array; entries: [Uint8Array, Uint8Array][] }[] = [];
   private readonly pages: {
     prefix: Uint8Array;
@@ -32,6 +33,18 @@ export class PrefetchedState implements StateReader {
   async key(key: Uint8Array): Promise<this> {
     this.values.set(toHex(key), await this.history.valueAt(key, this.height));
     return this;
+  }
+
+  /** A key's value at this height known from elsewhere (null: absent): the history holds no row of it. */
+  set(key: Uint8Array, value: Uint8Array | null): this {
+    this.values.set(toHex(key), value);
+    this.given.push([key, value]);
+    return this;
+  }
+
+  /** What `set` gave: a view worker reading the history itself must be told. */
+  givenRows(): readonly (readonly [Uint8Array, Uint8Array | null])[] {
+    return this.given;
   }
 
   /**
@@ -126,6 +139,6 @@ export function proofUnavailable(): HandlerError {
 /** Global contract code travels in distribution receipts, not in the stream's state changes. */
 export function globalCodeUnavailable(): HandlerError {
   const message =
-    'this node follows a block stream, which does not carry global contract code; ask a validator or archival node';
+    'this node follows a block stream, which does not carry global contract code, and was started without --upstream-rpc to ask for it; ask a validator or archival node';
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }

@@ -51,13 +51,14 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     rpcAddr: o.rpcAddr,
     nodePublicKey: nodeKey,
     upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
-    runView: (prepared, read, height) => {
+    runView: (prepared, read, height, given) => {
       const req = { ...prepared.input, validators: [...prepared.input.validators] };
       // A LevelDB history with flat rows: the worker reads them itself, the main thread only the
       // keys changed after `height`.
       const path =
         history instanceof HistoryStore && history.hasFlatState() ? history.store.sharedPath() : null;
-      return path === null ? o.pool.callLazy(req, read) : o.pool.callHistory(req, { path, height }, read);
+      if (path === null) return o.pool.callLazy(req, read);
+      return o.pool.callHistory(req, { path, height, ...(given.length > 0 ? { given } : {}) }, read);
     },
     syncing: o.syncing,
     health: () => {

@@ -16,7 +16,12 @@ import type { ViewRequest } from './view_worker.js';
  */
 export type WorkerState =
   | { readonly path: string; readonly root: CryptoHash }
-  | { readonly path: string; readonly height: number };
+  | {
+      readonly path: string;
+      readonly height: number;
+      /** Rows the history does not hold, known otherwise (a global contract's code): read first. */
+      readonly given?: readonly (readonly [Uint8Array, Uint8Array | null])[];
+    };
 
 /**
  * The shared buffer a value crosses in; a larger value crosses in pieces of this size. ctrl[1] says

@@ -3,6 +3,7 @@
 // LevelDB (one per database path, opened on first use and kept for the worker's life). Decoded trie
 // nodes are cached by the trie package, per thread.
 import { FLAT_MISS, flatValueAt } from '@nearlite/follower/flat';
+import { toHex } from '@nearlite/primitives';
 import { DBCol, SharedStoreReader } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
 import type { WorkerState } from './view_pool.js';
@@ -31,7 +32,9 @@ export async function workerStateGet(
   const db = await reader(at.path);
   if ('height' in at) {
     const { height } = at;
+    const given = at.given && new Map(at.given.map(([k, v]) => [toHex(k), v]));
     return (key) => {
+      if (given?.has(toHex(key))) return given.get(toHex(key)) ?? undefined;
       const v = flatValueAt(db.get(DBCol.StateHistoryFlat, key), height);
       return v === FLAT_MISS ? fallback(key) : (v ?? undefined);
     };

@@ -1,0 +1,99 @@
+// Global contracts on a follower: the stream carries no global contract code, so a follower started
+// with --upstream-rpc asks its upstream for it, checks it, and answers view calls, view_code and the
+// global code queries of accounts using global contracts byte for byte as the producer does, at every
+// height — a contract its deployer replaced included.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { base58Encode } from '@nearlite/primitives';
+import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
+import t from 'tap';
+import { compileContract } from './helpers/asc.js';
+import { localChain } from './helpers/chain.js';
+import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+
+const NEAR = 10n ** 24n;
+
+t.test('a follower with an upstream runs global contracts as the producer', async (t) => {
+  const chain = await localChain(t, { shards: 2, blockTimeMs: 80, archive: true });
+  const { root, provider, node: producer } = chain;
+  const counter = await compileContract('counter');
+  const echo = await compileContract('echo');
+  const hashOf = (code: Uint8Array) => createHash('sha256').update(code).digest();
+  await root.deployGlobalContract(counter, 'accountId');
+  await root.deployGlobalContract(counter, 'codeHash');
+  const users: [string, { accountId: string } | { codeHash: Uint8Array }][] = [
+    ['carol.test.near', { accountId: 'test.near' }],
+    ['dave.test.near', { codeHash: hashOf(counter) }],
+  ];
+  for (const [id, contract] of users) {
+    const key = KeyPair.fromRandom('ed25519');
+    await root.createAccount({ newAccountId: id, publicKey: key.getPublicKey(), nearToTransfer: NEAR });
+    const user = new Account(id, provider, new KeyPairSigner(key));
+    await user.useGlobalContract(contract);
+    await user.callFunctionRaw({ contractId: id, methodName: 'increment', args: {} });
+  }
+  // The deployer replaces the code its account names: carol's calls run `echo` from then on.
+  await root.deployGlobalContract(echo, 'accountId');
+  const head = async () =>
+    (await producer.rpc<{ header: { height: number } }>('block', { finality: 'final' })).body.result!.header
+      .height;
+  await waitForHeight(producer, (await head()) + 8);
+  const top = await head();
+
+  const followerHome = join(chain.home, 'follower');
+  initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
+  const follower = await startNode(followerHome, ['--follow', producer.url, '--upstream-rpc', producer.url]);
+  t.teardown(() => follower.stop());
+  await waitForHeight(follower, top, 60_000);
+
+  const same = async (method: string, params: unknown, what: string) => {
+    const a = await rawRpc(producer.url, method, params);
+    const b = await rawRpc(follower.url, method, params);
+    t.equal(b.body, a.body, `${method} ${what}`);
+    t.equal(b.status, a.status, `${method} ${what}: status`);
+    return JSON.parse(a.body) as { result?: Record<string, unknown>; error?: unknown };
+  };
+  const codes = new Map<string, Set<string>>();
+  let ran = 0;
+  for (let h = 1; h <= top; h++) {
+    for (const [account_id] of users) {
+      const call = await same(
+        'query',
+        { request_type: 'call_function', account_id, method_name: 'get', args_base64: '', block_id: h },
+        `${account_id} get #${h}`,
+      );
+      if (call.result) ran++;
+      const code = await same(
+        'query',
+        { request_type: 'view_code', account_id, block_id: h },
+        `${account_id} code #${h}`,
+      );
+      if (code.result) {
+        const seen = codes.get(account_id) ?? new Set();
+        seen.add(code.result.hash as string);
+        codes.set(account_id, seen);
+      }
+    }
+    await same(
+      'query',
+      { request_type: 'view_global_contract_code_by_account_id', account_id: 'test.near', block_id: h },
+      `global code of test.near #${h}`,
+    );
+    await same(
+      'query',
+      {
+        request_type: 'view_global_contract_code',
+        code_hash: base58Encode(hashOf(counter)),
+        block_id: h,
+      },
+      `global code by hash #${h}`,
+    );
+  }
+  t.ok(ran >= 4, `${ran} view calls ran a global contract`);
+  t.same(
+    [...(codes.get('carol.test.near') ?? [])].sort(),
+    [base58Encode(hashOf(counter)), base58Encode(hashOf(echo))].sort(),
+    "carol's code is the deployer's as of each height: counter, then echo",
+  );
+  t.same([...(codes.get('dave.test.near') ?? [])], [base58Encode(hashOf(counter))]);
+});
