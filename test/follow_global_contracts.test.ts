@@ -1,7 +1,8 @@
-// Global contracts on a follower: the stream carries no global contract code, so a follower started
-// with --upstream-rpc asks its upstream for it, checks it, and answers view calls, view_code and the
-// global code queries of accounts using global contracts byte for byte as the producer does, at every
-// height — a contract its deployer replaced included.
+// What a follower asks its upstream for. Global contract code: the stream carries none, so a follower
+// started with --upstream-rpc asks its upstream for it, checks it, and answers view calls, view_code
+// and the global code queries of accounts using global contracts byte for byte as the producer does,
+// at every height — a contract its deployer replaced included. Proofs (the light-client methods, a
+// state view with its proof): the upstream's answers.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { base58Encode } from '@nearlite/primitives';
@@ -33,7 +34,7 @@ t.test('a follower with an upstream runs global contracts as the producer', asyn
     await user.callFunctionRaw({ contractId: id, methodName: 'increment', args: {} });
   }
   // The deployer replaces the code its account names: carol's calls run `echo` from then on.
-  await root.deployGlobalContract(echo, 'accountId');
+  const replaced = await root.deployGlobalContract(echo, 'accountId');
   const head = async () =>
     (await producer.rpc<{ header: { height: number } }>('block', { finality: 'final' })).body.result!.header
       .height;
@@ -96,4 +97,45 @@ t.test('a follower with an upstream runs global contracts as the producer', asyn
     "carol's code is the deployer's as of each height: counter, then echo",
   );
   t.same([...(codes.get('dave.test.near') ?? [])], [base58Encode(hashOf(counter))]);
+
+  // Proofs need the block merkle tree, approvals and trie nodes, which the stream does not carry:
+  // the follower gives its upstream's answers, as NEAR's read-rpc proxies what it does not serve.
+  const light_client_head = (await producer.rpc<{ header: { hash: string } }>('block', { block_id: top }))
+    .body.result!.header.hash;
+  const tx = replaced.transaction as { hash: string; signer_id: string };
+  const receipt = replaced.receipts_outcome[0]!;
+  const proof = await same(
+    'EXPERIMENTAL_light_client_proof',
+    { type: 'transaction', transaction_hash: tx.hash, sender_id: tx.signer_id, light_client_head },
+    'of a transaction',
+  );
+  t.ok(proof.result?.outcome_proof, 'a proof, not an error');
+  await same(
+    'EXPERIMENTAL_light_client_proof',
+    { type: 'receipt', receipt_id: receipt.id, receiver_id: receipt.outcome.executor_id, light_client_head },
+    'of a receipt',
+  );
+  const early = (await producer.rpc<{ header: { hash: string } }>('block', { block_id: 3 })).body.result!
+    .header.hash;
+  await same('next_light_client_block', { last_block_hash: early }, 'after #3');
+  const blockProof = await same(
+    'EXPERIMENTAL_light_client_block_proof',
+    { block_hash: early, light_client_head },
+    '#3',
+  );
+  t.ok(blockProof.result?.block_proof, 'a block proof, not an error');
+  for (const h of [top - 10, top]) {
+    const state = await same(
+      'query',
+      {
+        request_type: 'view_state',
+        account_id: 'carol.test.near',
+        prefix_base64: '',
+        include_proof: true,
+        block_id: h,
+      },
+      `carol's state with its proof #${h}`,
+    );
+    t.ok((state.result?.proof as unknown[] | undefined)?.length, 'with a proof');
+  }
 });

@@ -38,6 +38,7 @@ import {
   type BlockId,
   type BlockReference,
   type ChunkReference,
+  type LightClientProofRequest,
   type QueryRequest,
   type ReceiptToTxQuery,
   type RpcBackend,
@@ -257,7 +258,17 @@ export class FollowerBackend implements RpcBackend {
         await this.withAccountsGlobalCode(b, state, id);
         return viewCode(this.at(b, state), id);
       case 'view_state': {
-        if (req.includeProof) throw proofUnavailable();
+        // A proof needs trie nodes, which the stream does not carry: the upstream's, at this block.
+        if (req.includeProof) {
+          const params = {
+            request_type: 'view_state',
+            account_id: id,
+            prefix_base64: toBase64(req.prefix),
+            include_proof: true,
+            block_id: base58Encode(b.hash),
+          };
+          return this.fromUpstream('query', params, proofUnavailable);
+        }
         await state.key(trieKeyAccount(id));
         // The code's size counts against the limit of an unpaged view only.
         if (!req.page) await state.key(trieKeyContractCode(id));
@@ -489,18 +500,36 @@ export class FollowerBackend implements RpcBackend {
     }
   }
 
-  lightClientProof(): object {
-    throw lightClientUnavailable('EXPERIMENTAL_light_client_proof');
+  // The light-client methods prove with the block merkle tree and approvals, which the stream does not
+  // carry: they are the upstream's answers, as NEAR's read-rpc proxies what it does not serve.
+  lightClientProof(req: LightClientProofRequest, head: CryptoHash): Promise<object> {
+    const id =
+      req.type === 'transaction'
+        ? { transaction_hash: base58Encode(req.transactionHash), sender_id: req.senderId }
+        : { receipt_id: base58Encode(req.receiptId), receiver_id: req.receiverId };
+    const params = { type: req.type, ...id, light_client_head: base58Encode(head) };
+    return this.fromUpstream('EXPERIMENTAL_light_client_proof', params, () =>
+      lightClientUnavailable('EXPERIMENTAL_light_client_proof'),
+    );
   }
 
-  nextLightClientBlock(): object | null {
-    // RpcLightClientNextBlockError's legacy `data` is the serialized error, not its text.
-    const e = lightClientUnavailable('next_light_client_block');
-    throw new HandlerError(e.cause, e.info, { name: e.cause, info: e.info });
+  nextLightClientBlock(lastBlockHash: CryptoHash): Promise<object> {
+    return this.fromUpstream(
+      'next_light_client_block',
+      { last_block_hash: base58Encode(lastBlockHash) },
+      () => {
+        // RpcLightClientNextBlockError's legacy `data` is the serialized error, not its text.
+        const e = lightClientUnavailable('next_light_client_block');
+        return new HandlerError(e.cause, e.info, { name: e.cause, info: e.info });
+      },
+    );
   }
 
-  lightClientBlockProof(): object {
-    throw lightClientUnavailable('EXPERIMENTAL_light_client_block_proof');
+  lightClientBlockProof(blockHash: CryptoHash, head: CryptoHash): Promise<object> {
+    const params = { block_hash: base58Encode(blockHash), light_client_head: base58Encode(head) };
+    return this.fromUpstream('EXPERIMENTAL_light_client_block_proof', params, () =>
+      lightClientUnavailable('EXPERIMENTAL_light_client_block_proof'),
+    );
   }
 
   async validatorsOrdered(blockId: BlockId | null): Promise<object> {
@@ -604,6 +633,6 @@ function internalError(message: string): HandlerError {
 }
 
 function lightClientUnavailable(method: string): HandlerError {
-  const message = `${method}: this node follows a block stream and keeps no block merkle tree or approvals to prove with`;
+  const message = `${method}: this node follows a block stream and keeps no block merkle tree or approvals to prove with, and was started without --upstream-rpc to ask`;
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }

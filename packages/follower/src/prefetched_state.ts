@@ -132,7 +132,7 @@ export class PrefetchedState implements StateReader {
 /** `include_proof` needs the trie's nodes, which no follower has: the stream carries no trie. */
 export function proofUnavailable(): HandlerError {
   const message =
-    'this node follows a block stream and keeps state as history, without trie nodes: it cannot prove state (include_proof); ask a validator or archival node';
+    'this node follows a block stream and keeps state as history, without trie nodes: it cannot prove state (include_proof), and was started without --upstream-rpc to ask; ask a validator or archival node';
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }
 
