@@ -210,3 +210,25 @@ t.test('prefix scans from the flat rows answer as the history rows do, one row a
   t.ok(rows.n > 1800, `the history walk read ${rows.n} rows`);
   await store.close();
 });
+
+t.test('a value given from elsewhere answers over the history, and is handed on', async (t) => {
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  const held = utf8('\u0009app.near,held');
+  const given = utf8('\u0012global');
+  const gone = utf8('\u0012gone');
+  await store.commit(
+    new StoreUpdate().put(DBCol.StateHistory, historyKey(held, 5), encodeHistoryValue(utf8('h'))),
+  );
+  const state = new PrefetchedState(history, 10).set(given, utf8('code')).set(gone, null);
+  t.same(state.get(given), utf8('code'));
+  t.same(await state.read(given), utf8('code'), "a view's lazy read finds it");
+  t.equal(state.get(gone), undefined, 'an absence given is an absence');
+  t.equal(await state.read(gone), undefined);
+  t.same(await state.read(held), utf8('h'), 'other keys are read from the history');
+  t.same(state.givenRows(), [
+    [given, utf8('code')],
+    [gone, null],
+  ]);
+  await store.close();
+});
