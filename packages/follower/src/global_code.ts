@@ -2,7 +2,8 @@
 // contract code (a distribution receipt's view names the code by its hash only), so an account using
 // a global contract would otherwise have no code here. The code an account runs at a block is the one
 // its own shard holds there (a new deployment reaches the shards one block after another), which is
-// what the upstream's `view_code` of that account answers. Every answer is checked before use: the
+// what the upstream's `view_code` of that account answers (code by hash is the same everywhere it is,
+// and is asked for by its hash at the upstream's final block). Every answer is checked before use: the
 // code must hash to what the upstream says it is, and code named by its hash to that hash. Code by
 // hash never changes and is kept; code by its deployer's account is asked again for each block (the
 // deployer may deploy anew) and kept by its hash.
@@ -55,11 +56,22 @@ export class GlobalCode {
     const hash = id.kind === 'CodeHash' ? toHex(id.hash) : this.byAccount.get(at);
     const kept = hash && this.byHash.get(hash);
     if (kept) return kept;
-    const got = await this.ask(id, 'NO_CONTRACT_CODE', {
-      request_type: 'view_code',
-      account_id: accountId,
-      block_id: block,
-    });
+    // Code by hash never changes and never leaves a shard: asked for at the upstream's final block,
+    // which a non-archival upstream still has however old the block asked about.
+    const byHash =
+      id.kind === 'CodeHash' &&
+      (await this.ask(id, 'NO_GLOBAL_CONTRACT_CODE', {
+        request_type: 'view_global_contract_code',
+        code_hash: base58Encode(id.hash),
+        finality: 'final',
+      }));
+    const got =
+      byHash ||
+      (await this.ask(id, 'NO_CONTRACT_CODE', {
+        request_type: 'view_code',
+        account_id: accountId,
+        block_id: block,
+      }));
     if (!got) return null;
     this.byHash.set(toHex(sha256(got.code)), got.code);
     if (id.kind === 'AccountId') this.byAccount.set(at, toHex(sha256(got.code)));

@@ -66,11 +66,20 @@ t.test("an account's code is asked for by view_code of the account at the block"
   const code = new GlobalCode(new UpstreamRpc(up.url));
   const byHash = { kind: 'CodeHash', hash: hashOf(CODE) } as const;
   t.same(await code.forAccount(BLOCK_A, 'dave.near', byHash), CODE);
-  t.same(up.asked, [{ request_type: 'view_code', account_id: 'dave.near', block_id: base58Encode(BLOCK_A) }]);
-  t.same(await code.forAccount(BLOCK_B, 'erin.near', byHash), CODE, 'code by hash is kept');
+  t.same(
+    up.asked,
+    [{ request_type: 'view_global_contract_code', code_hash: base58Encode(hashOf(CODE)), finality: 'final' }],
+    'code by hash is asked for by its hash, at the final block',
+  );
+  t.same(await code.forAccount(BLOCK_B, 'erin.near', byHash), CODE, 'and kept');
   t.equal(up.asked.length, 1);
   const byAccount = { kind: 'AccountId', accountId: 'deployer.near' } as const;
   await code.forAccount(BLOCK_A, 'carol.near', byAccount);
+  t.same(
+    up.asked[1],
+    { request_type: 'view_code', account_id: 'carol.near', block_id: base58Encode(BLOCK_A) },
+    "code by the deployer's account is the account's own view_code at the block",
+  );
   await code.forAccount(BLOCK_A, 'carol.near', byAccount);
   t.equal(up.asked.length, 2, "the deployer's code at one block is kept");
   await code.forAccount(BLOCK_B, 'carol.near', byAccount);
@@ -110,6 +119,11 @@ t.test("the upstream's absence is an absence; its other errors say whose they ar
     ),
   );
   t.equal(await none.forAccount(BLOCK_A, 'carol.near', { kind: 'AccountId', accountId: 'd.near' }), null);
+  t.equal(
+    await none.forAccount(BLOCK_A, 'dave.near', { kind: 'CodeHash', hash: hashOf(CODE) }),
+    null,
+    'by hash: absent at the final block, then in the account at its block',
+  );
   t.equal(await none.identified(BLOCK_A, { kind: 'CodeHash', hash: hashOf(CODE) }), null);
   const gone = new GlobalCode(new UpstreamRpc((await upstream(t, () => failure('UNKNOWN_BLOCK'))).url));
   await t.rejects(gone.identified(BLOCK_A, { kind: 'AccountId', accountId: 'd.near' }), {
