@@ -10,7 +10,8 @@ import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
-import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { comparer } from './helpers/follow_compare.js';
+import { initHome, startNode, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -47,13 +48,7 @@ t.test('a follower with an upstream runs global contracts as the producer', asyn
   t.teardown(() => follower.stop());
   await waitForHeight(follower, top, 60_000);
 
-  const same = async (method: string, params: unknown, what: string) => {
-    const a = await rawRpc(producer.url, method, params);
-    const b = await rawRpc(follower.url, method, params);
-    t.equal(b.body, a.body, `${method} ${what}`);
-    t.equal(b.status, a.status, `${method} ${what}: status`);
-    return JSON.parse(a.body) as { result?: Record<string, unknown>; error?: unknown };
-  };
+  const { same } = comparer(t, producer, [['follower', follower]]);
   const codes = new Map<string, Set<string>>();
   let ran = 0;
   for (let h = 1; h <= top; h++) {

@@ -4,7 +4,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
-import { cli, initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { comparer } from './helpers/follow_compare.js';
+import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { streamActivity } from './helpers/stream_activity.js';
 
 async function followedHeight(node: RunningNode): Promise<number> {
@@ -53,13 +54,7 @@ t.test('a follower killed again and again mid-catch-up answers as the producer',
   // The producer again, on its own home, to answer the same questions (its new blocks lie above `last`).
   const producer = await startNode(chain.home, ['--block-time', '1000', '--archive']);
   t.teardown(() => producer.stop());
-  const same = async (method: string, params: unknown, what: string) => {
-    const a = await rawRpc(producer.url, method, params);
-    const b = await rawRpc(follower.url, method, params);
-    if (a.body !== b.body || a.status !== b.status)
-      t.equal(`${b.status} ${b.body}`, `${a.status} ${a.body}`, `${method} ${what}`);
-    return JSON.parse(a.body) as { result?: Record<string, unknown> };
-  };
+  const { same } = comparer(t, producer, [['follower', follower]]);
   let blocks = 0;
   for (let h = 0; h <= last; h++) {
     const block = await same('block', { block_id: h }, `#${h}`);

@@ -9,7 +9,8 @@ import t from 'tap';
 import { accountReads } from './helpers/account_reads.js';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
-import { cli, initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { comparer } from './helpers/follow_compare.js';
+import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -53,13 +54,7 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   const top = finalBlock.result!.header.height;
   await waitForHeight(follower, top, 60_000);
 
-  const same = async (method: string, params: unknown, what: string) => {
-    const a = await rawRpc(producer.url, method, params);
-    const b = await rawRpc(follower.url, method, params);
-    t.equal(b.body, a.body, `${method} ${what}`);
-    t.equal(b.status, a.status, `${method} ${what}: status`);
-    return JSON.parse(a.body) as { result?: Record<string, unknown> };
-  };
+  const { same } = comparer(t, producer, [['follower', follower]]);
   const accounts = [
     'test.near',
     'alice.test.near',
