@@ -133,4 +133,26 @@ t.test('a follower with an upstream runs global contracts as the producer', asyn
     );
     t.ok((state.result?.proof as unknown[] | undefined)?.length, 'with a proof');
   }
+  // The upstream's own error comes back as it wrote it.
+  const unknown = await same(
+    'EXPERIMENTAL_light_client_proof',
+    { type: 'transaction', transaction_hash: early, sender_id: 'test.near', light_client_head },
+    'of no transaction',
+  );
+  t.ok(unknown.error, 'an error, the upstream’s');
+
+  // What the follower asked of its upstream, for its operator.
+  const metrics = await (await fetch(`${follower.url}/metrics`)).text();
+  const count = (method: string, outcome: string) =>
+    Number(
+      new RegExp(
+        `^nearlite_upstream_requests_total\\{method="${method}",outcome="${outcome}"\\} (\\d+)$`,
+        'm',
+      ).exec(metrics)?.[1] ?? 0,
+    );
+  t.ok(count('query', 'result') >= 3, 'code and state proofs asked with `query`');
+  t.equal(count('EXPERIMENTAL_light_client_proof', 'result'), 2);
+  t.equal(count('EXPERIMENTAL_light_client_proof', 'error'), 1);
+  t.equal(count('next_light_client_block', 'result'), 1);
+  t.match(metrics, /^nearlite_upstream_request_seconds_total\{method="query"\} [\d.e-]+$/m);
 });

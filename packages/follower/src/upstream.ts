@@ -14,15 +14,35 @@ function upstreamFailure(message: string): HandlerError {
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }
 
+/** How a call to the upstream ended: a result, its JSON-RPC error, or no usable answer at all. */
+export type UpstreamOutcome = 'result' | 'error' | 'failed';
+
 export class UpstreamRpc {
   private nextId = 1;
 
   constructor(
     readonly url: string,
     private readonly timeoutMs = UPSTREAM_TIMEOUT_MS,
+    /** Every call, for metrics: an operator sees how much the node leans on its upstream. */
+    private readonly observe?: (method: string, outcome: UpstreamOutcome, seconds: number) => void,
   ) {}
 
   async call(method: string, params: unknown): Promise<RawJson> {
+    const started = performance.now();
+    let outcome: UpstreamOutcome = 'failed';
+    try {
+      const result = await this.ask(method, params);
+      outcome = 'result';
+      return result;
+    } catch (err) {
+      if (err instanceof RpcError) outcome = 'error';
+      throw err;
+    } finally {
+      this.observe?.(method, outcome, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async ask(method: string, params: unknown): Promise<RawJson> {
     let res: Response;
     let text: string;
     try {

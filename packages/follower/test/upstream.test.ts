@@ -54,3 +54,32 @@ t.test('an upstream that does not answer in time is an INTERNAL_ERROR', async (t
     message: /did not answer within 200 ms/,
   });
 });
+
+t.test('every call is observed with how it ended', async (t) => {
+  const seen: [string, string][] = [];
+  const observe = (method: string, outcome: string, seconds: number) => {
+    t.ok(seconds >= 0 && seconds < 60);
+    seen.push([method, outcome]);
+  };
+  const ok = new UpstreamRpc(await upstream(t, '{"jsonrpc":"2.0","result":1,"id":"x"}'), undefined, observe);
+  await ok.call('query', {});
+  const err = new UpstreamRpc(
+    await upstream(
+      t,
+      '{"jsonrpc":"2.0","error":{"name":"HANDLER_ERROR","code":-32000,"message":"m"},"id":"x"}',
+    ),
+    undefined,
+    observe,
+  );
+  await t.rejects(err.call('tx', {}));
+  const bad = new UpstreamRpc(await upstream(t, 'not json'), undefined, observe);
+  await t.rejects(bad.call('block', {}));
+  const silent = new UpstreamRpc(await upstream(t, null), 100, observe);
+  await t.rejects(silent.call('status', {}));
+  t.same(seen, [
+    ['query', 'result'],
+    ['tx', 'error'],
+    ['block', 'failed'],
+    ['status', 'failed'],
+  ]);
+});

@@ -1,12 +1,27 @@
 // Prometheus metrics of a follower: RPC calls as on any node, and where the follow loop stands.
-import type { FollowLoop, HistoryReader } from '@nearlite/follower';
-import { Gauge } from 'prom-client';
+import type { FollowLoop, HistoryReader, UpstreamOutcome } from '@nearlite/follower';
+import { Counter, Gauge } from 'prom-client';
 import { RpcMetrics } from './rpc_metrics.js';
 
 export class FollowerMetrics extends RpcMetrics {
+  private readonly upstreamCalls: Counter<'method' | 'outcome'>;
+  private readonly upstreamSeconds: Counter<'method'>;
+
   constructor(history: HistoryReader, loop: FollowLoop | null) {
     super();
     const registers = [this.registry];
+    this.upstreamCalls = new Counter({
+      name: 'nearlite_upstream_requests_total',
+      help: 'Calls to --upstream-rpc by JSON-RPC method and outcome (result, error: its JSON-RPC error, failed: no usable answer)',
+      labelNames: ['method', 'outcome'],
+      registers,
+    });
+    this.upstreamSeconds = new Counter({
+      name: 'nearlite_upstream_request_seconds_total',
+      help: 'Seconds spent waiting on --upstream-rpc, by JSON-RPC method',
+      labelNames: ['method'],
+      registers,
+    });
     new Gauge({
       name: 'nearlite_block_height',
       help: 'Height of the last followed block (the cursor)',
@@ -31,5 +46,11 @@ export class FollowerMetrics extends RpcMetrics {
         this.set(loop?.lag ?? 0);
       },
     });
+  }
+
+  /** For UpstreamRpc's observe hook. */
+  observeUpstream(method: string, outcome: UpstreamOutcome, seconds: number): void {
+    this.upstreamCalls.inc({ method, outcome });
+    this.upstreamSeconds.inc({ method }, seconds);
   }
 }

@@ -43,6 +43,7 @@ export interface HistoryRpcOptions {
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
   const { history, fileConfig } = o;
   const nodeKey = nodePublicKey(o.nodeKeyPath);
+  const metrics = new FollowerMetrics(history, o.loop);
   const backend = new FollowerBackend({
     history,
     genesis: o.genesis,
@@ -50,7 +51,11 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     version: VERSION,
     rpcAddr: o.rpcAddr,
     nodePublicKey: nodeKey,
-    upstream: o.upstreamRpc ? new UpstreamRpc(o.upstreamRpc) : null,
+    upstream: o.upstreamRpc
+      ? new UpstreamRpc(o.upstreamRpc, undefined, (method, outcome, seconds) =>
+          metrics.observeUpstream(method, outcome, seconds),
+        )
+      : null,
     runView: (prepared, read, height, given) => {
       const req = { ...prepared.input, validators: [...prepared.input.validators] };
       // A LevelDB history with flat rows: the worker reads them itself, the main thread only the
@@ -76,7 +81,6 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       producing: false,
     }),
   });
-  const metrics = new FollowerMetrics(history, o.loop);
   const { host, port } = parseHostPort(o.rpcAddr);
   return startRpcServer({
     backend,
