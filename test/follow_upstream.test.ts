@@ -12,7 +12,7 @@ import {
   transactionHash,
 } from '@nearlite/primitives';
 import t from 'tap';
-import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { cli, initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -186,5 +186,39 @@ t.test(
     const windows = await alone.rpc('maintenance_windows', { account_id: 'test.near' });
     t.equal(windows.status, 500);
     t.match(windows.body.error?.cause?.info?.error_message, /--upstream-rpc/);
+  },
+);
+
+t.test(
+  'an upstream of another chain is refused at start; one that does not answer is warned of',
+  async (t) => {
+    const dir = tempDir(t);
+    // A node of another network (its own chain id).
+    const other = join(dir, 'other');
+    const made = cli(['init', '--home', other, '--chain-id', 'other-chain']);
+    t.equal(made.status, 0, made.stderr);
+    const upstream = await startNode(other, ['--block-time', '200']);
+    t.teardown(() => upstream.stop());
+    initHome(join(dir, 'follower'));
+    writeLake(join(dir, 'blocks'), syntheticChain(2));
+    const follow = ['--follow', `file:${join(dir, 'blocks')}`];
+    await t.rejects(
+      startNode(join(dir, 'follower'), [...follow, '--upstream-rpc', upstream.url]),
+      new RegExp(
+        `--upstream-rpc ${upstream.url} serves chain "other-chain", and this node serves "test-chain": its answers would be another chain's`,
+      ),
+    );
+    // Nothing listens there: the follower starts, says so, and forwarded calls fail until it answers.
+    const follower = await startNode(join(dir, 'follower'), [
+      ...follow,
+      '--upstream-rpc',
+      'http://127.0.0.1:1',
+    ]);
+    t.teardown(() => follower.stop());
+    t.match(follower.logs(), /--upstream-rpc http:\/\/127\.0\.0\.1:1 did not answer status/);
+    const sent = await follower.rpc('send_tx', { signed_tx_base64: SIGNED_TX, wait_until: 'NONE' });
+    t.match(sent.body.error?.cause?.info, {
+      error_message: /the upstream RPC http:\/\/127\.0\.0\.1:1 is unreachable/,
+    });
   },
 );

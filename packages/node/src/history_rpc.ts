@@ -19,6 +19,7 @@ import { nodePublicKey } from './key_files.js';
 import type { Logger } from './log.js';
 import { noNewBlocks } from './rpc_backend.js';
 import type { Services } from './services.js';
+import { checkUpstream } from './upstream_check.js';
 import { VERSION } from './version.js';
 import type { ViewCallPool } from './view_pool.js';
 
@@ -42,6 +43,7 @@ export interface HistoryRpcOptions {
 
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
   const { history, fileConfig } = o;
+  if (o.upstreamRpc) await checkUpstream(o.upstreamRpc, o.genesis.config.chainId, o.logger);
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
   const backend = new FollowerBackend({
