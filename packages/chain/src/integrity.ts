@@ -3,10 +3,10 @@
 // disk damages LevelDB's log (LevelDB then drops the unreadable batches and opens anyway), so the
 // node never trusts that every height under its head is still there.
 import { base58Encode, bytesEqual } from '@nearlite/primitives';
-import { blockShardKey, DBCol, readU64be, type Store } from '@nearlite/store';
+import { blockShardKey, DBCol, type Store } from '@nearlite/store';
 import { isEmptyRoot } from '@nearlite/trie';
 import { type BlockHeader, decodeBlockHeader } from './block_header.js';
-import { ChainStore, TAIL_KEY, type Tip } from './chain_store.js';
+import { ChainStore, type Tip } from './chain_store.js';
 import { type RepairTarget, readRepairTarget, repairTargetText } from './repair_marker.js';
 
 /** Heights checked below the head on every open: bounded work however long the chain. */
@@ -70,7 +70,7 @@ export function checkChain(
 ): IntegrityReport {
   const cs = new ChainStore(store);
   const head = cs.head();
-  const tail = storedTail(store);
+  const tail = cs.tail() ?? 0;
   // Part way through a repair, the rows are neither the damaged store's nor the repaired one's:
   // checking them would only list what the repair has yet to delete.
   const stopped = stoppedRepairReport(store, head, tail);
@@ -157,11 +157,6 @@ export function assertChainWhole(
   );
 }
 
-const storedTail = (store: Store): number => {
-  const b = store.get(DBCol.BlockMisc, TAIL_KEY);
-  return b ? Number(readU64be(b)) : 0;
-};
-
 function stoppedRepairReport(store: Store, head: Tip | null, tail: number): IntegrityReport | null {
   const stopped = readRepairTarget(store);
   if (!stopped) return null;
@@ -183,6 +178,7 @@ function stoppedRepairError(report: IntegrityReport, home: string): ChainIntegri
  * part way through a repair may have lost its head row, or still name the head the repair drops.
  */
 export function assertNoStoppedRepair(store: Store, home: string): void {
-  const report = stoppedRepairReport(store, new ChainStore(store).head(), storedTail(store));
+  const cs = new ChainStore(store);
+  const report = stoppedRepairReport(store, cs.head(), cs.tail() ?? 0);
   if (report) throw stoppedRepairError(report, home);
 }

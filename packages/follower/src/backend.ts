@@ -12,11 +12,9 @@ import {
   dbNotFound,
   endedEpochLastHeight,
   FinalTxAnswers,
-  type Genesis,
   genesisConfigView,
   maintenanceWindowsView,
   networkInfoView,
-  type PreparedViewCall,
   prepareViewCall,
   protocolConfigView,
   type QueryAt,
@@ -46,14 +44,11 @@ import {
   type TxStatusQuery,
 } from '@nearlite/jsonrpc';
 import {
-  accountContract,
   base58Decode,
   base58Encode,
   bytesEqual,
   type CryptoHash,
-  decodeAccount,
   decodeSignedTransaction,
-  type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
   RawJson,
@@ -66,57 +61,25 @@ import {
   trieKeyAccessKeyPrefix,
   trieKeyAccount,
   trieKeyContractCode,
-  trieKeyGlobalContractCode,
 } from '@nearlite/trie';
+import type { FollowerBackendOptions } from './backend_options.js';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
-import { GlobalCode } from './global_code.js';
+import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
-import { globalCodeUnavailable, PrefetchedState, proofUnavailable } from './prefetched_state.js';
+import { PrefetchedState } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
 import { receiptView, txStatusView } from './tx_views.js';
-import type { UpstreamRpc } from './upstream.js';
+import {
+  lightClientUnavailable,
+  proofUnavailable,
+  readOnly,
+  validatorInfoUnavailable,
+} from './unavailable.js';
 import { FollowerValidatorFacts } from './validator_facts.js';
 
-export interface FollowerBackendOptions {
-  readonly history: HistoryReader;
-  readonly genesis: Genesis;
-  /** The runtime config view `EXPERIMENTAL_protocol_config` answers with. */
-  readonly runtimeConfigView: object;
-  readonly version: string;
-  readonly rpcAddr: string;
-  readonly nodePublicKey: string;
-  /** Where write methods go; null answers them with an error saying this node only reads. */
-  readonly upstream: UpstreamRpc | null;
-  /**
-   * Runs a prepared view call (the node's worker pool) as of `height`. The contract's state reads
-   * go through `read` (or the worker's own reads of the same history), one lookup per key as the
-   * contract asks: nothing of its state is read ahead.
-   */
-  readonly runView: (
-    prepared: PreparedViewCall,
-    read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
-    height: number,
-    /** Rows the history does not hold, known otherwise (global contract code): they come first. */
-    given: readonly (readonly [Uint8Array, Uint8Array | null])[],
-  ) => Promise<object>;
-  /** True while the follow loop is behind its source. */
-  readonly syncing: () => boolean;
-  /** Throws HandlerError when unhealthy; healthy when absent. */
-  readonly health?: () => void;
-  /** config.json's trie_viewer_state_size_limit. */
-  readonly stateSizeLimit?: bigint | null;
-  /** Whether the history keeps every block (no GC), for `EXPERIMENTAL_split_storage_info`. */
-  readonly archive: boolean;
-  /** The `client_config` answer. */
-  readonly clientConfig: object;
-}
-
-function readOnly(method: string): HandlerError {
-  const message = `${method} needs a validator: this node follows a block stream and was started without --upstream-rpc`;
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
-}
+export type { FollowerBackendOptions };
 
 function decodeTx(bytes: Uint8Array): CryptoHash {
   try {
@@ -168,31 +131,6 @@ export class FollowerBackend implements RpcBackend {
     return { header: { hash: b.hash, lite: { height: f.height, timestamp: f.timestamp } }, trie: state };
   }
 
-  /**
-   * The code of a global contract is in no state change the stream carries: it is asked of the
-   * upstream RPC (global_code.ts) and read by the view as the block's state. Without an upstream the
-   * view is refused, rather than answered as if there were no code.
-   */
-  private async withGlobalCode(b: StoredBlock, state: PrefetchedState, id: GlobalContractIdentifier) {
-    if (!this.globalCode) throw globalCodeUnavailable();
-    state.set(trieKeyGlobalContractCode(id), await this.globalCode.identified(b.hash, id));
-  }
-
-  /** The code of the global contract an account uses, if it uses one, as its shard holds it. */
-  private async withAccountsGlobalCode(b: StoredBlock, state: PrefetchedState, accountId: string) {
-    const account = state.get(trieKeyAccount(accountId));
-    const contract = account && accountContract(decodeAccount(account));
-    const id: GlobalContractIdentifier | null =
-      contract?.kind === 'Global'
-        ? { kind: 'CodeHash', hash: contract.hash }
-        : contract?.kind === 'GlobalByAccount'
-          ? { kind: 'AccountId', accountId: contract.accountId }
-          : null;
-    if (!id) return;
-    if (!this.globalCode) throw globalCodeUnavailable();
-    state.set(trieKeyGlobalContractCode(id), await this.globalCode.forAccount(b.hash, accountId, id));
-  }
-
   headHeight(): number {
     return this.history.cursor()?.height ?? this.o.genesis.config.genesisHeight;
   }
@@ -239,12 +177,12 @@ export class FollowerBackend implements RpcBackend {
     const state = new PrefetchedState(this.history, b.height);
     if (req.requestType === 'view_global_contract_code') {
       const id = { kind: 'CodeHash', hash: req.codeHash } as const;
-      await this.withGlobalCode(b, state, id);
+      await giveGlobalCode(this.globalCode, b.hash, state, id);
       return viewGlobalContractCode(this.at(b, state), id);
     }
     if (req.requestType === 'view_global_contract_code_by_account_id') {
       const id = { kind: 'AccountId', accountId: req.accountId } as const;
-      await this.withGlobalCode(b, state, id);
+      await giveGlobalCode(this.globalCode, b.hash, state, id);
       return viewGlobalContractCode(this.at(b, state), id);
     }
     const id = req.accountId;
@@ -255,7 +193,7 @@ export class FollowerBackend implements RpcBackend {
       case 'view_code':
         await state.key(trieKeyAccount(id));
         await state.key(trieKeyContractCode(id));
-        await this.withAccountsGlobalCode(b, state, id);
+        await giveAccountsGlobalCode(this.globalCode, b.hash, state, id);
         return viewCode(this.at(b, state), id);
       case 'view_state': {
         // A proof needs trie nodes, which the stream does not carry: the upstream's, at this block.
@@ -290,7 +228,7 @@ export class FollowerBackend implements RpcBackend {
         return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
-        await this.withAccountsGlobalCode(b, state, id);
+        await giveAccountsGlobalCode(this.globalCode, b.hash, state, id);
         const { stakes } = await this.validatorFacts.stakesAt(b.height);
         const prepared = prepareViewCall(
           this.at(b, state),
@@ -624,15 +562,6 @@ function unknownEpoch(): HandlerError {
   return new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
 }
 
-function validatorInfoUnavailable(): HandlerError {
-  return new HandlerError('VALIDATOR_INFO_UNAVAILABLE', undefined, 'Validator info unavailable');
-}
-
 function internalError(message: string): HandlerError {
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
-}
-
-function lightClientUnavailable(method: string): HandlerError {
-  const message = `${method}: this node follows a block stream and keeps no block merkle tree or approvals to prove with, and was started without --upstream-rpc to ask`;
   return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }

@@ -9,8 +9,10 @@
 // deployer may deploy anew) and kept by its hash.
 import { RpcError } from '@nearlite/jsonrpc';
 import {
+  accountContract,
   base58Encode,
   bytesEqual,
+  decodeAccount,
   fromBase64,
   type GlobalContractIdentifier,
   HandlerError,
@@ -19,6 +21,9 @@ import {
   toHex,
 } from '@nearlite/primitives';
 import { LruCache } from '@nearlite/store';
+import { trieKeyAccount, trieKeyGlobalContractCode } from '@nearlite/trie';
+import type { PrefetchedState } from './prefetched_state.js';
+import { globalCodeUnavailable } from './unavailable.js';
 import type { UpstreamRpc } from './upstream.js';
 
 /** Bytes of code kept, by hash: mainnet's contracts are up to a few hundred kB each. */
@@ -37,7 +42,8 @@ function describe(id: GlobalContractIdentifier): string {
     : `the global contract code deployed by ${id.accountId}`;
 }
 
-type Answer = { readonly code: Uint8Array } | null;
+/** Code the upstream sent, checked, with its hash (hex). */
+type Answer = { readonly code: Uint8Array; readonly hash: string } | null;
 
 export class GlobalCode {
   private readonly byHash = new LruCache<string, Uint8Array>(CODE_CACHE_BYTES, (c) => c.length);
@@ -73,8 +79,8 @@ export class GlobalCode {
         block_id: block,
       }));
     if (!got) return null;
-    this.byHash.set(toHex(sha256(got.code)), got.code);
-    if (id.kind === 'AccountId') this.byAccount.set(at, toHex(sha256(got.code)));
+    this.byHash.set(got.hash, got.code);
+    if (id.kind === 'AccountId') this.byAccount.set(at, got.hash);
     return got.code;
   }
 
@@ -101,9 +107,10 @@ export class GlobalCode {
       if (err instanceof HandlerError) throw upstreamCodeError(describe(id), err.message);
       throw err;
     }
-    return { code: this.checked(id, answer) };
+    return this.checked(id, answer);
   }
-  private checked(id: GlobalContractIdentifier, answer: unknown): Uint8Array {
+
+  private checked(id: GlobalContractIdentifier, answer: unknown): NonNullable<Answer> {
     const what = describe(id);
     if (!isJsonObject(answer) || typeof answer.code_base64 !== 'string' || typeof answer.hash !== 'string')
       throw upstreamCodeError(what, 'its answer has no code_base64 and hash');
@@ -116,6 +123,40 @@ export class GlobalCode {
     const hash = sha256(code);
     if (base58Encode(hash) !== answer.hash || (id.kind === 'CodeHash' && !bytesEqual(hash, id.hash)))
       throw upstreamCodeError(what, `the code it sent hashes to ${base58Encode(hash)}`);
-    return code;
+    return { code, hash: toHex(hash) };
   }
+}
+
+/**
+ * Gives a query's state the code `id` names at the block (view_global_contract_code and its by-account
+ * form). Without an upstream the query is refused, rather than answered as if there were no code.
+ */
+export async function giveGlobalCode(
+  code: GlobalCode | null,
+  blockHash: Uint8Array,
+  state: PrefetchedState,
+  id: GlobalContractIdentifier,
+): Promise<void> {
+  if (!code) throw globalCodeUnavailable();
+  state.set(trieKeyGlobalContractCode(id), await code.identified(blockHash, id));
+}
+
+/** Gives a query's state the code of the global contract an account uses, if it uses one. */
+export async function giveAccountsGlobalCode(
+  code: GlobalCode | null,
+  blockHash: Uint8Array,
+  state: PrefetchedState,
+  accountId: string,
+): Promise<void> {
+  const account = state.get(trieKeyAccount(accountId));
+  const contract = account && accountContract(decodeAccount(account));
+  const id: GlobalContractIdentifier | null =
+    contract?.kind === 'Global'
+      ? { kind: 'CodeHash', hash: contract.hash }
+      : contract?.kind === 'GlobalByAccount'
+        ? { kind: 'AccountId', accountId: contract.accountId }
+        : null;
+  if (!id) return;
+  if (!code) throw globalCodeUnavailable();
+  state.set(trieKeyGlobalContractCode(id), await code.forAccount(blockHash, accountId, id));
 }

@@ -7,6 +7,7 @@
 import { type StatePage, StatePageMeter, type StateReader } from '@nearlite/chain';
 import { bytesEqual, bytesEqualAt, compareBytes, HandlerError, toHex } from '@nearlite/primitives';
 import type { HistoryReader } from './history_reader.js';
+import { proofUnavailable } from './unavailable.js';
 
 /** Entries a page's scan reads at a time, short of its limit: most pages end at 50 kB. */
 const PAGE_BATCH = 256;
@@ -127,18 +128,4 @@ export class PrefetchedState implements StateReader {
   iterPrefixWithProof(): never {
     throw proofUnavailable();
   }
-}
-
-/** `include_proof` needs the trie's nodes, which no follower has: the stream carries no trie. */
-export function proofUnavailable(): HandlerError {
-  const message =
-    'this node follows a block stream and keeps state as history, without trie nodes: it cannot prove state (include_proof), and was started without --upstream-rpc to ask; ask a validator or archival node';
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
-}
-
-/** Global contract code travels in distribution receipts, not in the stream's state changes. */
-export function globalCodeUnavailable(): HandlerError {
-  const message =
-    'this node follows a block stream, which does not carry global contract code, and was started without --upstream-rpc to ask for it; ask a validator or archival node';
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }

@@ -25,12 +25,7 @@ export async function repair(home: string, out: (line: string) => void): Promise
     }
     const result = await repairChain(store, shardIds, genesis.genesisHeight);
     if (result.resumed) out('going on with a repair that stopped part way');
-    if (result.problems.length > 0) {
-      const first = result.problems[0]!;
-      out(
-        `damage found at ${heightRanges(result.problems.map((x) => x.height))} (first: #${first.height} ${first.what})`,
-      );
-    }
+    if (result.problems.length > 0) out(damageFound(result.problems));
     if (result.wiped)
       out(
         `dropped every block (${heightRanges(result.droppedHeights)}): the next start rebuilds the chain from genesis.json`,
@@ -67,10 +62,7 @@ async function repairFollowed(store: Store, out: (line: string) => void): Promis
     out('every kept height is whole: nothing to roll back');
     return;
   }
-  const first = result.problems[0]!;
-  out(
-    `damage found at ${heightRanges(result.problems.map((x) => x.height))} (first: #${first.height} ${first.what})`,
-  );
+  out(damageFound(result.problems));
   if (result.emptied)
     out(
       `nothing whole to roll back to: every row is deleted (${result.droppedHeights.length} block(s)); the next start writes the genesis state and follows from the source's first block`,
@@ -85,4 +77,10 @@ async function repairFollowed(store: Store, out: (line: string) => void): Promis
       `dropped ${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)}); the next start follows from #${to + 1} again`,
     );
   }
+}
+
+/** The heights a check found damaged, and what the first one lacks. */
+function damageFound(problems: readonly { readonly height: number; readonly what: string }[]): string {
+  const first = problems[0]!;
+  return `damage found at ${heightRanges(problems.map((x) => x.height))} (first: #${first.height} ${first.what})`;
 }

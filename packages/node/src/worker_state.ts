@@ -34,7 +34,10 @@ export async function workerStateGet(
     const { height } = at;
     const given = at.given && new Map(at.given.map(([k, v]) => [toHex(k), v]));
     return (key) => {
-      if (given?.has(toHex(key))) return given.get(toHex(key)) ?? undefined;
+      if (given) {
+        const k = toHex(key);
+        if (given.has(k)) return given.get(k) ?? undefined;
+      }
       const v = flatValueAt(db.get(DBCol.StateHistoryFlat, key), height);
       return v === FLAT_MISS ? fallback(key) : (v ?? undefined);
     };

@@ -1,0 +1,39 @@
+// What a follower's RPC backend is given by the node that runs it: the history, the chain's genesis,
+// the upstream RPC if any, and how to run a view call.
+import type { Genesis, PreparedViewCall } from '@nearlite/chain';
+import type { HistoryReader } from './history_reader.js';
+import type { UpstreamRpc } from './upstream.js';
+
+export interface FollowerBackendOptions {
+  readonly history: HistoryReader;
+  readonly genesis: Genesis;
+  /** The runtime config view `EXPERIMENTAL_protocol_config` answers with. */
+  readonly runtimeConfigView: object;
+  readonly version: string;
+  readonly rpcAddr: string;
+  readonly nodePublicKey: string;
+  /** Where write methods go; null answers them with an error saying this node only reads. */
+  readonly upstream: UpstreamRpc | null;
+  /**
+   * Runs a prepared view call (the node's worker pool) as of `height`. The contract's state reads
+   * go through `read` (or the worker's own reads of the same history), one lookup per key as the
+   * contract asks: nothing of its state is read ahead.
+   */
+  readonly runView: (
+    prepared: PreparedViewCall,
+    read: (key: Uint8Array) => Promise<Uint8Array | undefined>,
+    height: number,
+    /** Rows the history does not hold, known otherwise (global contract code): they come first. */
+    given: readonly (readonly [Uint8Array, Uint8Array | null])[],
+  ) => Promise<object>;
+  /** True while the follow loop is behind its source. */
+  readonly syncing: () => boolean;
+  /** Throws HandlerError when unhealthy; healthy when absent. */
+  readonly health?: () => void;
+  /** config.json's trie_viewer_state_size_limit. */
+  readonly stateSizeLimit?: bigint | null;
+  /** Whether the history keeps every block (no GC), for `EXPERIMENTAL_split_storage_info`. */
+  readonly archive: boolean;
+  /** The `client_config` answer. */
+  readonly clientConfig: object;
+}
