@@ -10,7 +10,7 @@ import { bytesEqual, type CryptoHash } from '@nearlite/primitives';
 import {
   blockShardKey,
   DBCol,
-  type DBColumn,
+  deleteRowsInBatches,
   readU64be,
   type Store,
   StoreUpdate,
@@ -68,24 +68,13 @@ class Batches {
   }
 }
 
-/** Deletes the column's rows the predicate keeps, `size` a batch. */
-async function deleteRows(store: Store, col: DBColumn, size: number, which: (key: Uint8Array) => boolean) {
-  const batches = new Batches(store, size);
-  for await (const [key] of store.iter(col)) {
-    if (!which(key)) continue;
-    batches.update.delete(col, key);
-    await batches.added();
-  }
-  await batches.flush();
-}
-
 /** Deletes every chain row (keeping the database's version and kind), the record last. */
 async function wipeChain(store: Store, rowsPerBatch: number): Promise<void> {
   for (const col of Object.values(DBCol)) {
     if (col === DBCol.DbVersion || col === DBCol.BlockMisc) continue;
-    await deleteRows(store, col, rowsPerBatch, () => true);
+    await deleteRowsInBatches(store, col, rowsPerBatch);
   }
-  await deleteRows(store, DBCol.BlockMisc, rowsPerBatch, (key) => !bytesEqual(key, REPAIR_KEY));
+  await deleteRowsInBatches(store, DBCol.BlockMisc, rowsPerBatch, (key) => !bytesEqual(key, REPAIR_KEY));
   await store.commit(new StoreUpdate().delete(DBCol.BlockMisc, REPAIR_KEY));
 }
 
@@ -215,7 +204,7 @@ async function rebuildFlatState(
   hash: Uint8Array,
   rowsPerBatch: number,
 ): Promise<void> {
-  await deleteRows(store, DBCol.FlatState, rowsPerBatch, () => true);
+  await deleteRowsInBatches(store, DBCol.FlatState, rowsPerBatch);
   const cs = new ChainStore(store);
   const rows = new Batches(store, rowsPerBatch);
   for (const shardId of shardIds) {

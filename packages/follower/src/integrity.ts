@@ -6,7 +6,7 @@
 // those blocks: a repair rolls back below the first hole, and following fetches the rest again.
 import { heightRanges } from '@nearlite/chain';
 import { base58Decode, base58Encode, bytesEqual, type CryptoHash, concatBytes } from '@nearlite/primitives';
-import { blockShardKey, DBCol, readU64be, StoreUpdate, u64be } from '@nearlite/store';
+import { blockShardKey, DBCol, deleteRowsInBatches, readU64be, StoreUpdate, u64be } from '@nearlite/store';
 import type { StateChangeWithCauseJson } from '@nearlite/stream';
 import { deleteStreamBlockRows } from './block_rows.js';
 import { encodeFlatRow } from './flat_state.js';
@@ -316,18 +316,7 @@ export async function repairHistory(
 
 /** Deletes every row but the database's version, `rowsPerBatch` a batch, the follower's own rows last. */
 async function emptyHistory(history: HistoryStore, rowsPerBatch: number): Promise<void> {
-  const store = history.store;
   const columns = Object.values(DBCol).filter((c) => c !== DBCol.DbVersion && c !== DBCol.FollowerMisc);
-  for (const col of [...columns, DBCol.FollowerMisc]) {
-    let update = new StoreUpdate();
-    let rows = 0;
-    for await (const [key] of store.iter(col)) {
-      update.delete(col, key);
-      if (++rows % rowsPerBatch === 0) {
-        await store.commit(update);
-        update = new StoreUpdate();
-      }
-    }
-    await store.commit(update);
-  }
+  for (const col of [...columns, DBCol.FollowerMisc])
+    await deleteRowsInBatches(history.store, col, rowsPerBatch);
 }

@@ -1,3 +1,4 @@
+export * from './batched_delete.js';
 export * from './columns.js';
 export * from './decoded_rows.js';
 export * from './errors.js';
