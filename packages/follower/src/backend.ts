@@ -377,7 +377,7 @@ export class FollowerBackend implements RpcBackend {
     if (version !== genesisVersion) {
       const params = { block_id: base58Encode(b.hash) };
       return this.fromUpstream('EXPERIMENTAL_protocol_config', params, () =>
-        internalError(
+        HandlerError.internal(
           `EXPERIMENTAL_protocol_config: block #${b.height} runs protocol version ${version} and this node knows the parameters of version ${genesisVersion} only; start the follower with --upstream-rpc to ask its RPC`,
         ),
       );
@@ -531,7 +531,7 @@ export class FollowerBackend implements RpcBackend {
   async maintenanceWindows(accountId: string): Promise<object> {
     if (!(await this.validatorsAreGenesis())) {
       return this.fromUpstream('maintenance_windows', { account_id: accountId }, () =>
-        internalError(
+        HandlerError.internal(
           'maintenance_windows: the block stream does not carry the block and chunk producers of this network; start the follower with --upstream-rpc to ask its RPC',
         ),
       );
@@ -560,8 +560,4 @@ const blockIdJson = (id: BlockId): number | string => (typeof id === 'number' ? 
 
 function unknownEpoch(): HandlerError {
   return new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
-}
-
-function internalError(message: string): HandlerError {
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
 }

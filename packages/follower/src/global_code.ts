@@ -32,8 +32,7 @@ const CODE_CACHE_BYTES = 64 * 1024 * 1024;
 const BY_ACCOUNT_ENTRIES = 4096;
 
 function upstreamCodeError(what: string, message: string): HandlerError {
-  const text = `the upstream RPC could not give ${what}: ${message}`;
-  return new HandlerError('INTERNAL_ERROR', { error_message: text }, text);
+  return HandlerError.internal(`the upstream RPC could not give ${what}: ${message}`);
 }
 
 function describe(id: GlobalContractIdentifier): string {

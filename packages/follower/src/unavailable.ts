@@ -4,7 +4,7 @@ import { HandlerError } from '@nearlite/primitives';
 
 export function readOnly(method: string): HandlerError {
   const message = `${method} needs a validator: this node follows a block stream and was started without --upstream-rpc`;
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+  return HandlerError.internal(message);
 }
 
 /** nearcore's own error for validator views it cannot answer. */
@@ -14,19 +14,19 @@ export function validatorInfoUnavailable(): HandlerError {
 
 export function lightClientUnavailable(method: string): HandlerError {
   const message = `${method}: this node follows a block stream and keeps no block merkle tree or approvals to prove with, and was started without --upstream-rpc to ask`;
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+  return HandlerError.internal(message);
 }
 
 /** `include_proof` needs the trie's nodes, which no follower has: the stream carries no trie. */
 export function proofUnavailable(): HandlerError {
   const message =
     'this node follows a block stream and keeps state as history, without trie nodes: it cannot prove state (include_proof), and was started without --upstream-rpc to ask; ask a validator or archival node';
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+  return HandlerError.internal(message);
 }
 
 /** Global contract code travels in distribution receipts, not in the stream's state changes. */
 export function globalCodeUnavailable(): HandlerError {
   const message =
     'this node follows a block stream, which does not carry global contract code, and was started without --upstream-rpc to ask for it; ask a validator or archival node';
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+  return HandlerError.internal(message);
 }

@@ -10,10 +10,6 @@ import { HandlerError, isJsonObject, RawJson } from '@nearlite/primitives';
  */
 const UPSTREAM_TIMEOUT_MS = 60_000;
 
-function upstreamFailure(message: string): HandlerError {
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
-}
-
 /** How a call to the upstream ended: a result, its JSON-RPC error, or no usable answer at all. */
 export type UpstreamOutcome = 'result' | 'error' | 'failed';
 
@@ -55,7 +51,7 @@ export class UpstreamRpc {
       text = await res.text();
     } catch (err) {
       const e = err as Error;
-      throw upstreamFailure(
+      throw HandlerError.internal(
         e.name === 'TimeoutError'
           ? `the upstream RPC ${this.url} did not answer within ${this.timeoutMs} ms`
           : `the upstream RPC ${this.url} is unreachable: ${e.message}`,
@@ -65,14 +61,14 @@ export class UpstreamRpc {
     try {
       body = JSON.parse(text);
     } catch {
-      throw upstreamFailure(`the upstream RPC answered HTTP ${res.status} without JSON`);
+      throw HandlerError.internal(`the upstream RPC answered HTTP ${res.status} without JSON`);
     }
     // Only a JSON-RPC answer is passed on: anything else (an empty object, a bare value) would
     // reach the client as a success with a null result.
     if (isJsonObject(body) && isJsonObject(body.error))
       throw new RpcError(res.status, body.error as unknown as RpcErrorBody);
     if (!isJsonObject(body) || !Object.hasOwn(body, 'result') || body.error !== undefined)
-      throw upstreamFailure(
+      throw HandlerError.internal(
         `the upstream RPC answered HTTP ${res.status} with neither a result nor an error`,
       );
     return new RawJson(resultText(text));

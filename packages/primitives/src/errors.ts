@@ -9,6 +9,11 @@ export class HandlerError extends Error {
   ) {
     super(typeof data === 'string' ? data : cause);
   }
+
+  /** nearcore's INTERNAL_ERROR cause: `info.error_message` and the text are the same message. */
+  static internal(message: string): HandlerError {
+    return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+  }
 }
 
 /** A fault of the node itself (storage, invariants), answered as INTERNAL_ERROR. */

@@ -20,10 +20,6 @@ export type TransactionOrReceiptId =
 const pathView = (p: readonly { hash: CryptoHash; direction: 'Left' | 'Right' }[]) =>
   p.map((x) => ({ hash: base58Encode(x.hash), direction: x.direction }));
 
-function internal(message: string): HandlerError {
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
-}
-
 function unknownBlock(hash: CryptoHash): HandlerError {
   const message = `DB Not Found Error: BLOCK HEADER: ${base58Encode(hash)}`;
   return new HandlerError('UNKNOWN_BLOCK', {}, message);
@@ -40,7 +36,7 @@ function checkFinalAndCanonical(chain: ChainHandle, headers: readonly BlockHeade
   for (const h of headers) {
     const canonical = chain.chainStore.blockHashByHeight(h.lite.height);
     if (h.lite.height > last || !canonical || toHex(canonical) !== toHex(h.hash)) {
-      throw internal(`${base58Encode(h.hash)} not on current chain`);
+      throw HandlerError.internal(`${base58Encode(h.hash)} not on current chain`);
     }
   }
 }
@@ -51,20 +47,23 @@ export function blockProof(chain: ChainHandle, block: BlockHeader, head: BlockHe
   // The head's own tree holds the blocks before it: the head proves itself with an empty path.
   if (block.lite.height >= head.lite.height) {
     if (toHex(block.hash) === toHex(head.hash)) return [];
-    throw internal(`block ${base58Encode(block.hash)} is ahead of head block ${base58Encode(head.hash)}`);
+    throw HandlerError.internal(
+      `block ${base58Encode(block.hash)} is ahead of head block ${base58Encode(head.hash)}`,
+    );
   }
   const hashOfOrdinal = (ordinal: number): CryptoHash => {
     const hash =
       chain.store.get(DBCol.BlockOrdinal, u64be(ordinal)) ??
       chain.chainStore.blockHashByHeight(chain.genesis.config.genesisHeight + ordinal - 1);
-    if (!hash) throw internal(`the block of ordinal ${ordinal} is not kept by this node`);
+    if (!hash) throw HandlerError.internal(`the block of ordinal ${ordinal} is not kept by this node`);
     return hash;
   };
   const src: BlockMerkleSource = {
     hashOfOrdinal,
     treeOfSize(size) {
       const tree = chain.store.get(DBCol.BlockMerkleTree, hashOfOrdinal(size));
-      if (!tree) throw internal(`the block merkle tree of ordinal ${size} is not kept by this node`);
+      if (!tree)
+        throw HandlerError.internal(`the block merkle tree of ordinal ${size} is not kept by this node`);
       return decodeMerkleTree(tree);
     },
   };

@@ -268,7 +268,7 @@ export function viewGasKeyNonces(at: QueryAt, accountId: string, publicKey: stri
     const v = at.trie.get(gasKeyNonceKey(keyKey, i));
     if (!v) {
       const message = `gas key nonce at index ${i} does not exist for account ${accountId} and public key ${publicKey}`;
-      throw new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
+      throw HandlerError.internal(message);
     }
     nonces.push(u64View(decodeGasKeyNonce(v)));
   }

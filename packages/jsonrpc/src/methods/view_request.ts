@@ -8,10 +8,6 @@ import { blockReference, expectStruct } from '../params.js';
 import { parseQueryRequest } from './query.js';
 import type { MethodHandler } from './types.js';
 
-function internal(message: string): HandlerError {
-  return new HandlerError('INTERNAL_ERROR', { error_message: message }, message);
-}
-
 /** Rust's Debug of a BlockReference, as nearcore prints it in UNKNOWN_BLOCK's text. */
 function referenceDebug(info: Record<string, unknown> | undefined): string {
   const ref = (info?.block_reference ?? {}) as Record<string, unknown>;
@@ -38,13 +34,13 @@ function asViewError(err: unknown): unknown {
   const info = err.info ?? {};
   switch (err.cause) {
     case 'GARBAGE_COLLECTED_BLOCK':
-      return internal(
+      return HandlerError.internal(
         `The data for block #${String(info.block_height)} is garbage collected on this node, use an archival node to fetch historical data`,
       );
     case 'NO_SYNCED_BLOCKS':
-      return internal('There are no fully synchronized blocks on the node yet');
+      return HandlerError.internal('There are no fully synchronized blocks on the node yet');
     case 'UNAVAILABLE_SHARD':
-      return internal(`The node does not track the shard ID ${String(info.requested_shard_id)}`);
+      return HandlerError.internal(`The node does not track the shard ID ${String(info.requested_shard_id)}`);
     case 'UNKNOWN_BLOCK':
       return new HandlerError(
         'UNKNOWN_BLOCK',
