@@ -49,6 +49,7 @@ import {
   bytesEqual,
   type CryptoHash,
   decodeSignedTransaction,
+  type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
   RawJson,
@@ -172,19 +173,19 @@ export class FollowerBackend implements RpcBackend {
     return new RawJson(raw);
   }
 
+  /** view_global_contract_code(_by_account_id): the code as the upstream gives it at the block. */
+  private async globalCodeView(b: StoredBlock, state: PrefetchedState, id: GlobalContractIdentifier) {
+    await giveGlobalCode(this.globalCode, b.hash, state, id);
+    return viewGlobalContractCode(this.at(b, state), id);
+  }
+
   async query(ref: BlockReference, req: QueryRequest): Promise<object> {
     const b = await resolveQueryBlock(this.history, ref, this.history.firstHeight());
     const state = new PrefetchedState(this.history, b.height);
-    if (req.requestType === 'view_global_contract_code') {
-      const id = { kind: 'CodeHash', hash: req.codeHash } as const;
-      await giveGlobalCode(this.globalCode, b.hash, state, id);
-      return viewGlobalContractCode(this.at(b, state), id);
-    }
-    if (req.requestType === 'view_global_contract_code_by_account_id') {
-      const id = { kind: 'AccountId', accountId: req.accountId } as const;
-      await giveGlobalCode(this.globalCode, b.hash, state, id);
-      return viewGlobalContractCode(this.at(b, state), id);
-    }
+    if (req.requestType === 'view_global_contract_code')
+      return this.globalCodeView(b, state, { kind: 'CodeHash', hash: req.codeHash });
+    if (req.requestType === 'view_global_contract_code_by_account_id')
+      return this.globalCodeView(b, state, { kind: 'AccountId', accountId: req.accountId });
     const id = req.accountId;
     switch (req.requestType) {
       case 'view_account':

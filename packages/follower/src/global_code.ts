@@ -15,6 +15,7 @@ import {
   decodeAccount,
   fromBase64,
   type GlobalContractIdentifier,
+  globalIdentifierOf,
   HandlerError,
   isJsonObject,
   sha256,
@@ -148,13 +149,7 @@ export async function giveAccountsGlobalCode(
   accountId: string,
 ): Promise<void> {
   const account = state.get(trieKeyAccount(accountId));
-  const contract = account && accountContract(decodeAccount(account));
-  const id: GlobalContractIdentifier | null =
-    contract?.kind === 'Global'
-      ? { kind: 'CodeHash', hash: contract.hash }
-      : contract?.kind === 'GlobalByAccount'
-        ? { kind: 'AccountId', accountId: contract.accountId }
-        : null;
+  const id = account && globalIdentifierOf(accountContract(decodeAccount(account)));
   if (!id) return;
   if (!code) throw globalCodeUnavailable();
   state.set(trieKeyGlobalContractCode(id), await code.forAccount(blockHash, accountId, id));

@@ -4,6 +4,7 @@ import { base58Encode } from './base58.js';
 import { BorshError, BorshReader, BorshWriter } from './borsh.js';
 import type { CryptoHash } from './hash.js';
 import { u64View } from './json.js';
+import type { GlobalContractIdentifier } from './transaction/action.js';
 
 /**
  * What an account runs (nearcore's AccountContract). Local code lives under the account's
@@ -14,6 +15,13 @@ export type AccountContract =
   | { readonly kind: 'Local'; readonly hash: CryptoHash }
   | { readonly kind: 'Global'; readonly hash: CryptoHash }
   | { readonly kind: 'GlobalByAccount'; readonly accountId: string };
+
+/** The identifier an account's contract refers to, or null for no contract or a local one. */
+export function globalIdentifierOf(c: AccountContract): GlobalContractIdentifier | null {
+  if (c.kind === 'Global') return { kind: 'CodeHash', hash: c.hash };
+  if (c.kind === 'GlobalByAccount') return { kind: 'AccountId', accountId: c.accountId };
+  return null;
+}
 
 export interface Account {
   amount: bigint;

@@ -13,6 +13,7 @@ import {
   type GlobalContractDistributionReceipt,
   type GlobalContractIdentifier,
   globalContractIdentifierJson,
+  globalIdentifierOf,
   type Receipt,
   receiptIdFromReceipt,
   SYSTEM_ACCOUNT,
@@ -29,13 +30,6 @@ import {
 import type { ActionContext, ActionErrorKind } from './actions.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { globalContractIdentifierLen } from './fees.js';
-
-/** The identifier an account's contract refers to, or null for no contract or a local one. */
-export function globalIdentifierOf(c: AccountContract): GlobalContractIdentifier | null {
-  if (c.kind === 'Global') return { kind: 'CodeHash', hash: c.hash };
-  if (c.kind === 'GlobalByAccount') return { kind: 'AccountId', accountId: c.accountId };
-  return null;
-}
 
 /**
  * nearcore's get_contract_storage_usage: what the account's contract adds to its storage usage (the
