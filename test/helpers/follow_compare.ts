@@ -32,6 +32,31 @@ export function comparer(test: Test, producer: RunningNode, followers: [name: st
   return { same, count: () => compared };
 }
 
+/** Heights compared at once: a height's reads follow one another, so a few in flight keep both nodes busy. */
+const HEIGHTS_IN_FLIGHT = 4;
+
+/** Runs `fn` for 0..count-1, at most `limit` at a time; after a failure no new one starts. */
+export async function inFlight(
+  count: number,
+  limit: number,
+  fn: (i: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < count) {
+      const i = next++;
+      try {
+        await fn(i);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
 /** Every height 0..top: block, chunks, changes, and a random sample of accounts, keys, state and calls. */
 export async function compareHistory(
   test: Test,
@@ -44,15 +69,19 @@ export async function compareHistory(
   full: boolean,
 ): Promise<{ txs: [string, string][]; compared: number; busyShards: Set<number> }> {
   const { same, count } = comparer(test, producer, followers);
-  const rand = rng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)]!;
-  const txs: [string, string][] = [];
   const busyShards = new Set<number>();
   const busyAt = new Set<string>();
   const accounts = [...w.accounts, 'near', 'nobody.test.near'];
-  for (let h = 0; h <= top; h++) {
+  const txsAt: [string, string][][] = [];
+  const compareHeight = async (h: number): Promise<void> => {
+    // A sample of its own for each height, so that what is asked does not hang on which heights
+    // finish first.
+    const rand = rng(seed + h * 1_000_003);
+    const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)]!;
+    const found: [string, string][] = [];
+    txsAt[h] = found;
     const block = await same('block', { block_id: h }, `#${h}`);
-    if (!block.result) continue;
+    if (!block.result) return;
     await same('EXPERIMENTAL_changes_in_block', { block_id: h }, `#${h}`);
     for (const shard of shards) {
       const chunk = await same('chunk', { block_id: h, shard_id: shard }, `#${h}/${shard}`);
@@ -60,7 +89,7 @@ export async function compareHistory(
         transactions?: { hash: string; signer_id: string }[];
         receipts?: unknown[];
       };
-      for (const tx of body?.transactions ?? []) txs.push([tx.hash, tx.signer_id]);
+      for (const tx of body?.transactions ?? []) found.push([tx.hash, tx.signer_id]);
       if ((body?.transactions?.length ?? 0) + (body?.receipts?.length ?? 0) > 0) {
         busyShards.add(shard);
         busyAt.add(`${h}/${shard}`);
@@ -69,7 +98,7 @@ export async function compareHistory(
     // Blocks, chunks and changes at every height; state reads where something happened and at a
     // random eighth of the quiet heights.
     const busy = shards.some((s) => busyAt.has(`${h}/${s}`));
-    if (!full && !busy && rand(8) !== 0) continue;
+    if (!full && !busy && rand(8) !== 0) return;
     const sample = full ? accounts : [pick(accounts), pick(accounts)];
     for (const account_id of sample)
       for (const r of accountReads(account_id, h)) await same(r.method, r.params, r.what);
@@ -124,7 +153,9 @@ export async function compareHistory(
       { changes_type: 'contract_code_changes', account_ids: [withCode], block_id: h },
       `code changes ${withCode} #${h}`,
     );
-  }
+  };
+  await inFlight(top + 1, HEIGHTS_IN_FLIGHT, compareHeight);
+  const txs = txsAt.flat();
   return { txs, compared: count(), busyShards };
 }
 
