@@ -9,6 +9,7 @@ import {
 } from '@nearlite/chain';
 import {
   base58Encode,
+  type CryptoHash,
   concatBytes,
   HandlerError,
   sha256,
@@ -202,6 +203,45 @@ t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_B
   let viewsLeft = 0;
   for await (const _ of store.iter(DBCol.BlockView)) viewsLeft++;
   t.equal(viewsLeft, chain.head().height - tail + 1, 'stored block views went with their blocks');
+});
+
+t.test('a block viewed before GC collects it answers GARBAGE_COLLECTED_BLOCK after', async (t) => {
+  const { chain, views } = await setup({ epochLength: 3, shards: 1 });
+  const viewed: number[] = [];
+  const hashes = new Map<number, CryptoHash>();
+  for (let i = 0; i < 20; i++) {
+    await chain.produceBlock();
+    // Each block is read while it is the head and again as the final block, so the views keep its trie.
+    const head = views.viewAccount({ finality: 'optimistic' }, 'test.near') as { block_height: number };
+    const final = views.viewAccount({ finality: 'final' }, 'test.near') as { block_height: number };
+    t.equal(head.block_height, chain.head().height, 'optimistic reads the head');
+    const genesisHeight = chain.genesis.config.genesisHeight;
+    t.equal(final.block_height, Math.max(genesisHeight, head.block_height - 2), 'final: two below the head');
+    viewed.push(head.block_height);
+    hashes.set(head.block_height, chain.head().hash);
+    views.viewAccount({ blockId: chain.head().hash }, 'test.near');
+    while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}
+  }
+  const tail = chain.chainStore.tail()!;
+  const collected = viewed.filter((h) => h < tail);
+  t.ok(collected.length > 5, `${collected.length} viewed blocks are below the tail ${tail}`);
+  for (const h of collected) {
+    for (const blockId of [h, hashes.get(h)!]) {
+      const err = (() => {
+        try {
+          views.viewAccount({ blockId }, 'test.near');
+        } catch (e) {
+          return e;
+        }
+      })();
+      // GC deletes the header too (nearcore's clear_block_data), so by hash the block is unknown.
+      const [by, cause] =
+        typeof blockId === 'number' ? ['height', 'GARBAGE_COLLECTED_BLOCK'] : ['hash', 'UNKNOWN_BLOCK'];
+      t.ok(err instanceof HandlerError, `block ${h} by ${by} is refused`);
+      t.equal((err as HandlerError).cause, cause, `block ${h} by ${by}: ${cause}`);
+    }
+  }
+  t.ok(views.viewAccount({ blockId: tail }, 'test.near'), 'the tail block still answers');
 });
 
 t.test(

@@ -155,6 +155,7 @@ export class ChainThread implements ChainHandle {
   private failedStarts = 0;
   private producedSinceStart = false;
   private respawn: NodeJS.Timeout | null = null;
+  private tipHeader: { readonly tip: Tip; readonly header: BlockHeader } | undefined;
 
   private constructor(
     private readonly o: ChainThreadOptions,
@@ -212,7 +213,10 @@ export class ChainThread implements ChainHandle {
   }
 
   headHeader(): BlockHeader {
-    return this.chainStore.blockHeader(this.tip.hash)!;
+    // Every `final` and `optimistic` read starts here: between two blocks they share one lookup.
+    const tip = this.tip;
+    if (this.tipHeader?.tip !== tip) this.tipHeader = { tip, header: this.chainStore.blockHeader(tip.hash)! };
+    return this.tipHeader.header;
   }
 
   stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined {

@@ -22,14 +22,35 @@ export function blockIdJson(id: BlockId): number | string {
   return typeof id === 'number' ? id : base58Encode(id);
 }
 
+/**
+ * The final and near-final headers of a head, by the head's header object: headers are the chain
+ * store's cached objects, so every `final` read between two blocks finds its answer here.
+ */
+const finalOf = new WeakMap<BlockHeader, { final?: BlockHeader; nearFinal?: BlockHeader }>();
+
+function finalHeader(chain: ChainHandle, head: BlockHeader, nearFinal: boolean): BlockHeader | null {
+  let known = finalOf.get(head);
+  if (known === undefined) {
+    known = {};
+    finalOf.set(head, known);
+  }
+  const hit = nearFinal ? known.nearFinal : known.final;
+  if (hit) return hit;
+  const cs = chain.chainStore;
+  const found = cs.blockHeader(nearFinal ? head.rest.lastDsFinalBlock : head.rest.lastFinalBlock);
+  if (!found) return cs.blockHeader(chain.genesisHash) ?? null;
+  if (nearFinal) known.nearFinal = found;
+  else known.final = found;
+  return found;
+}
+
 /** Finds the header a reference names; null when it names a block the node never had. */
 export function lookupBlock(chain: ChainHandle, ref: BlockReference): BlockHeader | null {
   const cs = chain.chainStore;
   if ('finality' in ref) {
     const head = chain.headHeader();
     if (ref.finality === 'optimistic') return head;
-    const target = ref.finality === 'near-final' ? head.rest.lastDsFinalBlock : head.rest.lastFinalBlock;
-    return cs.blockHeader(target) ?? chain.chainStore.blockHeader(chain.genesisHash) ?? null;
+    return finalHeader(chain, head, ref.finality === 'near-final');
   }
   if ('syncCheckpoint' in ref) {
     if (ref.syncCheckpoint === 'genesis') return cs.blockHeader(chain.genesisHash) ?? null;

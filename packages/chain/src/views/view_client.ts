@@ -86,6 +86,8 @@ export class ViewClient {
   /** The proposals of recent epochs, for the `validators` views. */
   private readonly proposals = new EpochProposals();
   private readonly stakes: EpochStakesReader;
+  /** Each block's shard tries by its header object (see shardTrie). */
+  private readonly tries = new WeakMap<BlockHeader, (CachedViewTrie | undefined)[]>();
 
   constructor(private readonly o: ViewClientOptions) {
     this.stakes = new EpochStakesReader(o.chain.store, o.chain.genesis.config);
@@ -227,8 +229,7 @@ export class ViewClient {
     const chain = this.o.chain;
     const header = resolveQueryBlock(chain, ref);
     const tail = chain.chainStore.tail();
-    const trie =
-      tail !== null && header.lite.height < tail ? undefined : chain.stateTrie(header.hash, shardId);
+    const trie = tail !== null && header.lite.height < tail ? undefined : this.shardTrie(header, shardId);
     if (!trie) {
       throw new HandlerError(
         'GARBAGE_COLLECTED_BLOCK',
@@ -236,7 +237,27 @@ export class ViewClient {
         `The data for block #${header.lite.height} is garbage collected on this node, use an archival node to fetch historical data`,
       );
     }
-    return { header, trie: new CachedViewTrie(trie.storage, trie.root) };
+    return { header, trie };
+  }
+
+  /**
+   * A block's state trie for one shard, kept with the block's header object (the chain store's cached
+   * one): every query at the same block, such as each `final` read between two blocks, shares it. The
+   * tail is checked on every query before this, so a collected block's trie is never read.
+   */
+  private shardTrie(header: BlockHeader, shardId: number): CachedViewTrie | undefined {
+    let tries = this.tries.get(header);
+    if (tries === undefined) {
+      tries = [];
+      this.tries.set(header, tries);
+    }
+    const known = tries[shardId];
+    if (known) return known;
+    const trie = this.o.chain.stateTrie(header.hash, shardId);
+    if (!trie) return undefined;
+    const cached = new CachedViewTrie(trie.storage, trie.root);
+    tries[shardId] = cached;
+    return cached;
   }
 
   viewAccount(ref: BlockReference, accountId: string): object {
