@@ -215,8 +215,10 @@ export class ChainThread implements ChainHandle {
   headHeader(): BlockHeader {
     // Every `final` and `optimistic` read starts here: between two blocks they share one lookup.
     const tip = this.tip;
-    if (this.tipHeader?.tip !== tip) this.tipHeader = { tip, header: this.chainStore.blockHeader(tip.hash)! };
-    return this.tipHeader.header;
+    if (this.tipHeader?.tip === tip) return this.tipHeader.header;
+    const header = this.chainStore.blockHeader(tip.hash);
+    if (header) this.tipHeader = { tip, header };
+    return header!;
   }
 
   stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined {
