@@ -242,6 +242,22 @@ t.test('a block viewed before GC collects it answers GARBAGE_COLLECTED_BLOCK aft
     }
   }
   t.ok(views.viewAccount({ blockId: tail }, 'test.near'), 'the tail block still answers');
+  // GC keeps the genesis header, not the genesis state.
+  const genesisHeight = chain.genesis.config.genesisHeight;
+  for (const ref of [{ blockId: genesisHeight }, { syncCheckpoint: 'genesis' as const }]) {
+    const err = (() => {
+      try {
+        views.viewAccount(ref, 'test.near');
+      } catch (e) {
+        return e;
+      }
+    })();
+    t.equal(
+      (err as HandlerError).cause,
+      'GARBAGE_COLLECTED_BLOCK',
+      `genesis (${JSON.stringify(ref)}) is collected`,
+    );
+  }
 });
 
 t.test(

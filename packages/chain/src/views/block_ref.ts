@@ -23,24 +23,24 @@ export function blockIdJson(id: BlockId): number | string {
 }
 
 /**
- * The final and near-final headers of a head, by the head's header object: headers are the chain
- * store's cached objects, so every `final` read between two blocks finds its answer here.
+ * The final [0] and near-final [1] headers of a head, by the head's header object: headers are the
+ * chain store's cached objects, so every `final` read between two blocks finds its answer here.
  */
-const finalOf = new WeakMap<BlockHeader, { final?: BlockHeader; nearFinal?: BlockHeader }>();
+const finalOf = new WeakMap<BlockHeader, (BlockHeader | undefined)[]>();
 
 function finalHeader(chain: ChainHandle, head: BlockHeader, nearFinal: boolean): BlockHeader | null {
   let known = finalOf.get(head);
   if (known === undefined) {
-    known = {};
+    known = [];
     finalOf.set(head, known);
   }
-  const hit = nearFinal ? known.nearFinal : known.final;
+  const slot = nearFinal ? 1 : 0;
+  const hit = known[slot];
   if (hit) return hit;
   const cs = chain.chainStore;
   const found = cs.blockHeader(nearFinal ? head.rest.lastDsFinalBlock : head.rest.lastFinalBlock);
   if (!found) return cs.blockHeader(chain.genesisHash) ?? null;
-  if (nearFinal) known.nearFinal = found;
-  else known.final = found;
+  known[slot] = found;
   return found;
 }
 

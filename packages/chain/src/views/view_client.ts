@@ -228,8 +228,12 @@ export class ViewClient {
   private queryAtShard(ref: BlockReference, shardId: number): QueryAt {
     const chain = this.o.chain;
     const header = resolveQueryBlock(chain, ref);
-    const tail = chain.chainStore.tail();
-    const trie = tail !== null && header.lite.height < tail ? undefined : this.shardTrie(header, shardId);
+    // resolveQueryBlock refuses every block below the tail but genesis, whose header GC keeps and
+    // whose state it does not: only there is the tail read again.
+    const height = header.lite.height;
+    const collected =
+      height === chain.genesis.config.genesisHeight && (chain.chainStore.tail() ?? 0) > height;
+    const trie = collected ? undefined : this.shardTrie(header, shardId);
     if (!trie) {
       throw new HandlerError(
         'GARBAGE_COLLECTED_BLOCK',
@@ -242,8 +246,8 @@ export class ViewClient {
 
   /**
    * A block's state trie for one shard, kept with the block's header object (the chain store's cached
-   * one): every query at the same block, such as each `final` read between two blocks, shares it. The
-   * tail is checked on every query before this, so a collected block's trie is never read.
+   * one): every query at the same block, such as each `final` read between two blocks, shares it. A
+   * collected block is refused before this (queryAtShard), so its trie is never read.
    */
   private shardTrie(header: BlockHeader, shardId: number): CachedViewTrie | undefined {
     let tries = this.tries.get(header);
