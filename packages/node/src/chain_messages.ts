@@ -6,6 +6,8 @@ import type { StoreStats } from '@nearlite/store';
 /** What the chain thread needs to open the store and produce blocks. */
 export interface ChainWorkerData {
   readonly dataPath: string;
+  /** Snappy on the tables LevelDB writes (config.json's `store.compression`). */
+  readonly compression: boolean;
   readonly genesisPath: string;
   /** The genesis records' own file (config.json's `genesis_records_file`), or null. */
   readonly genesisRecordsPath: string | null;

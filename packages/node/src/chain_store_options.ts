@@ -23,7 +23,9 @@ const READ_BACK = [
 
 /**
  * Every open of a chain's database. Its tables are written without snappy (`StoreOptions.compression`),
- * which is the store's default too; said here so that a follower's choice never reaches a chain's.
+ * the store's default too, unless config.json's `store.compression` asks for it: the running node
+ * and its chain thread then open with it (`node.ts`); `repair` and the offline commands write
+ * without, and tables written either way stay readable.
  *
  * Its memtable is 128 MiB, four times the store's default. Under a stream of transfers LevelDB's
  * one compaction thread was the largest consumer of CPU after the chain thread: on the bench's full

@@ -55,7 +55,7 @@ if (data.sandboxHostFunctions)
 const genesis = loadGenesis(data.genesisPath, data.genesisRecordsPath ?? undefined);
 const applier = createApplier(genesis);
 await mayOpen;
-const store = await Store.open(data.dataPath, CHAIN_STORE_OPTIONS);
+const store = await Store.open(data.dataPath, { ...CHAIN_STORE_OPTIONS, compression: data.compression });
 const chain = await Chain.open({
   store,
   genesis,

@@ -35,6 +35,7 @@ import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
 import { createServices } from './services.js';
+import { chainStoreCompression } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
 import { VERSION } from './version.js';
 import { WarmUp } from './warm_up.js';
@@ -117,12 +118,15 @@ export class NearliteNode {
       archive: o.archive ?? fileConfig.archive,
       sandbox: o.sandbox ?? fileConfig.sandbox,
     };
+    // Read before anything is opened: a home whose config asks for another store is refused whole.
+    const compression = chainStoreCompression(config.store, p.config);
     const recordsPath = genesisRecordsPath(o.home, config);
     const genesis = loadGenesis(p.genesis, recordsPath ?? undefined);
     const validator = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
     const chainData: ChainWorkerData | null = validator
       ? {
           dataPath: p.data,
+          compression,
           genesisPath: p.genesis,
           genesisRecordsPath: recordsPath,
           validatorKey: validator.keyFile,
@@ -140,7 +144,7 @@ export class NearliteNode {
     const cleanStop = takeCleanStop(o.home, p.data);
     let store: Store;
     try {
-      store = await Store.open(p.data, RPC_STORE_OPTIONS);
+      store = await Store.open(p.data, { ...RPC_STORE_OPTIONS, compression });
     } catch (err) {
       await booted?.terminate();
       throw err;

@@ -83,3 +83,19 @@ export function storeFromFlags(
   }
   return { kind: 'postgres', metaUrl, shardUrls };
 }
+
+/**
+ * What a node that keeps its own chain takes of config.json's `store`: whether its LevelDB writes
+ * snappy tables. A PostgreSQL store holds a followed history, which `run --follow` writes and `serve`
+ * reads; a chain is kept in the node's LevelDB, so such a home is refused rather than quietly given
+ * a LevelDB it did not ask for.
+ */
+export function chainStoreCompression(store: HistoryStoreConfig, path: string): boolean {
+  if (store.kind === 'postgres')
+    throw new ConfigError(
+      `${path}: store.kind 'postgres' holds a followed history ('nearlite run --follow SOURCE' writes it, ` +
+        "'nearlite serve' reads it); a node that keeps its own chain keeps it in its LevelDB: remove `store` " +
+        "or make its kind 'leveldb'",
+    );
+  return store.compression;
+}

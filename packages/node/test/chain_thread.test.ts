@@ -78,6 +78,7 @@ function chainData(home: string, o: { blockTimeMs: number; archive: boolean }): 
   const p = homePaths(home);
   return {
     dataPath: p.data,
+    compression: false,
     genesisPath: p.genesis,
     validatorKey: JSON.parse(readFileSync(p.validatorKey, 'utf8')) as ChainWorkerData['validatorKey'],
     blockTimeMs: o.blockTimeMs,

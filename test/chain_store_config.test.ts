@@ -1,0 +1,118 @@
+// What a node that keeps its own chain takes of config.json's `store`: snappy on its LevelDB when
+// `compression` asks for it, and a refusal for a PostgreSQL store, which only a follower writes.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+
+const MIB = 1024 * 1024;
+const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64');
+
+function setStore(home: string, store: unknown): void {
+  const path = join(home, 'config.json');
+  const config = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  writeFileSync(path, JSON.stringify({ ...config, store }, null, 2));
+}
+
+/** Bytes of the home's LevelDB tables. */
+function tableBytes(home: string): number {
+  const dir = join(home, 'data');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ldb'))
+    .reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+}
+
+/**
+ * Runs a sandbox node on the home, writes 2 MiB of zeros into the state (the trie's value, the flat
+ * row and the block's state change each hold them), and stops it: a clean stop writes the memtable
+ * out as tables, with the options the node opened its database with.
+ */
+async function zerosWritten(t: Tap.Test, store: unknown): Promise<number> {
+  const home = tempDir(t);
+  initHome(home);
+  if (store !== undefined) setStore(home, store);
+  const node = await startNode(home, ['--block-time', '50', '--sandbox']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  const patch = await node.rpc('sandbox_patch_state', {
+    records: [
+      { Data: { account_id: 'test.near', data_key: b64('zeros'), value: b64(new Uint8Array(2 * MIB)) } },
+    ],
+  });
+  t.same(patch.body.result, {}, 'patched');
+  const view = await node.rpc<{ values: { key: string; value: string }[] }>('query', {
+    request_type: 'view_state',
+    account_id: 'test.near',
+    prefix_base64: b64('zeros'),
+    finality: 'optimistic',
+  });
+  t.equal(Buffer.from(view.body.result!.values[0]!.value, 'base64').length, 2 * MIB, 'the value reads back');
+  t.equal(await node.stop(), 0, 'a clean stop');
+  return tableBytes(home);
+}
+
+t.test(
+  "store.compression: true gives a chain's database snappy tables; absent or false, plain ones",
+  async (t) => {
+    const plain = await zerosWritten(t, undefined);
+    t.ok(
+      plain >= 4 * MIB,
+      `without store in config.json the zeros take their size, twice over (${plain} bytes)`,
+    );
+    const off = await zerosWritten(t, { kind: 'leveldb', compression: false });
+    t.ok(off >= 4 * MIB, `compression: false, the same (${off} bytes)`);
+    // Zeros shrink to a few percent under snappy: the whole database, genesis and blocks included,
+    // stays under a megabyte.
+    const snappy = await zerosWritten(t, { compression: true });
+    t.ok(snappy < MIB, `compression: true (${snappy} bytes)`);
+  },
+);
+
+t.test('the snappy tables are read back after a restart, and the chain goes on', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  setStore(home, { compression: true });
+  let node = await startNode(home, ['--block-time', '50', '--sandbox']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  await node.rpc('sandbox_patch_state', {
+    records: [{ Data: { account_id: 'test.near', data_key: b64('k'), value: b64('kept') } }],
+  });
+  const at = (
+    await node.rpc<{ header: { height: number; hash: string } }>('block', { finality: 'optimistic' })
+  ).body.result!.header;
+  await node.stop();
+  node = await startNode(home, ['--block-time', '50', '--sandbox']);
+  const again = await node.rpc<{ header: { hash: string } }>('block', { block_id: at.height });
+  t.equal(again.body.result?.header.hash, at.hash, 'the block from before the stop');
+  const view = await node.rpc<{ values: { value: string }[] }>('query', {
+    request_type: 'view_state',
+    account_id: 'test.near',
+    prefix_base64: b64('k'),
+    finality: 'optimistic',
+  });
+  t.equal(Buffer.from(view.body.result!.values[0]!.value, 'base64').toString(), 'kept');
+  await waitForHeight(node, at.height + 3);
+});
+
+t.test('a PostgreSQL store in config.json is refused by a node that keeps its own chain', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  setStore(home, {
+    kind: 'postgres',
+    meta_url: 'postgres://127.0.0.1:1/meta',
+    shard_urls: { '0': 'postgres://127.0.0.1:1/shard0' },
+  });
+  for (const args of [
+    ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
+    ['start', '--home', home, '--rpc-addr', '127.0.0.1:0'],
+  ]) {
+    const r = cli(args);
+    t.equal(r.status, 1, `${args[0]} exits with 1`);
+    t.match(r.stderr, /store\.kind 'postgres' holds a followed history/, args[0]);
+    t.match(r.stderr, /run --follow SOURCE/);
+    t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+  t.notOk(existsSync(join(home, 'data')), 'no database was made');
+});
