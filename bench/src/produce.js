@@ -3,9 +3,10 @@
 // blocks produced one after another as the chain thread produces them. CPU time, not wall time,
 // so the machine's other work counts less than in the send_tx case. Run alone:
 // `node bench/src/produce.js [--quick] [--blocks N] [--per-block N] [--senders N] [--bytes]
-// [--write-buffer-mib N] [--archive]` (`--bytes`: what each block writes, per column;
+// [--write-buffer-mib N] [--archive] [--compression]` (`--bytes`: what each block writes, per column;
 // `--write-buffer-mib`: the LevelDB memtable's size instead of the chain's own; `--archive`: without
-// TrieChanges, as an archival node writes its blocks).
+// TrieChanges, as an archival node writes its blocks; `--compression`: snappy tables, as config.json's
+// `store.compression` asks).
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chain, loadGenesis, signerFromKeyFile } from '@nearlite/chain';
@@ -35,6 +36,7 @@ export async function measureProduce(P, dataset, o) {
   const store = await Store.open(join(home, 'data'), {
     ...CHAIN_STORE_OPTIONS,
     ...(o.writeBufferMiB ? { writeBufferBytes: o.writeBufferMiB * 1024 * 1024 } : {}),
+    ...(o.compression ? { compression: true } : {}),
   });
   const chain = await Chain.open({
     store,
@@ -161,6 +163,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     bytes: process.argv.includes('--bytes'),
     writeBufferMiB: arg('--write-buffer-mib', 0),
     archive: process.argv.includes('--archive'),
+    compression: process.argv.includes('--compression'),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   console.log(JSON.stringify(r));
