@@ -116,3 +116,68 @@ t.test('a PostgreSQL store in config.json is refused by a node that keeps its ow
   }
   t.notOk(existsSync(join(home, 'data')), 'no database was made');
 });
+
+t.test(
+  'store.path puts the database where config.json names it, for the node and every command on the home',
+  async (t) => {
+    const home = tempDir(t);
+    const db = join(tempDir(t), 'chain-db');
+    initHome(home);
+    setStore(home, { path: db });
+    let node = await startNode(home, ['--block-time', '50', '--archive']);
+    t.teardown(() => node.stop());
+    await waitForHeight(node, 6);
+    const at = (await node.rpc<{ header: { height: number; hash: string } }>('block', { finality: 'final' }))
+      .body.result!.header;
+    t.equal(await node.stop(), 0);
+    t.ok(existsSync(join(db, 'CURRENT')), 'the LevelDB is at store.path');
+    t.notOk(existsSync(join(home, 'data')), 'nothing under <home>/data');
+
+    node = await startNode(home, ['--block-time', '50', '--archive']);
+    const again = await node.rpc<{ header: { hash: string } }>('block', { block_id: at.height });
+    t.equal(again.body.result?.header.hash, at.hash, 'a restart reads the same chain');
+    t.match(node.logs(), /the store is as its clean stop/, 'and trusts the clean stop it recorded there');
+    t.equal(await node.stop(), 0);
+
+    const inspected = cli(['inspect', '--home', home, 'block', String(at.height)]);
+    t.equal(inspected.status, 0, inspected.stderr);
+    t.equal((JSON.parse(inspected.stdout) as { hash: string }).hash, at.hash, 'inspect');
+    const repaired = cli(['repair', '--home', home]);
+    t.equal(repaired.status, 0, repaired.stderr);
+    t.match(repaired.stdout, /every kept height is whole/, 'repair');
+    const dumped = cli(['--home', home, 'view-state', 'dump-state']);
+    t.equal(dumped.status, 0, dumped.stderr);
+    t.ok(existsSync(join(home, 'output.json')), 'dump-state');
+    const lake = join(tempDir(t), 'lake');
+    const exported = cli(['lake-export', '--home', home, '--out', lake]);
+    t.equal(exported.status, 0, exported.stderr);
+    t.ok(existsSync(join(lake, String(at.height).padStart(12, '0'), 'block.json')), 'lake-export');
+    t.notOk(existsSync(join(home, 'data')), 'still nothing under <home>/data');
+
+    // A follower of that export with a relative store.path: its history goes under the home.
+    const follower = join(tempDir(t), 'follower');
+    initHome(follower, ['--genesis', join(home, 'genesis.json')]);
+    setStore(follower, { path: 'history' });
+    const f = await startNode(follower, ['--follow', `file:${lake}`, '--archive']);
+    t.teardown(() => f.stop());
+    await waitForHeight(f, at.height);
+    const followed = await f.rpc<{ header: { hash: string } }>('block', { block_id: at.height });
+    t.equal(followed.body.result?.header.hash, at.hash, 'the follower serves the block');
+    t.equal(await f.stop(), 0);
+    t.ok(existsSync(join(follower, 'history', 'CURRENT')), "the follower's LevelDB is at <home>/history");
+    t.notOk(existsSync(join(follower, 'data')));
+  },
+);
+
+t.test('a store.path that is not a directory name is refused before anything is opened', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  for (const path of [5, '', ['data']]) {
+    setStore(home, { path });
+    const r = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+    t.equal(r.status, 1, `store.path ${JSON.stringify(path)}`);
+    t.match(r.stderr, /store\.path must be a directory, relative to the home or absolute/);
+    t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+  t.notOk(existsSync(join(home, 'data')), 'no database was made');
+});

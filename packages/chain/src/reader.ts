@@ -36,10 +36,13 @@ export class ChainReader {
     readonly layout: ShardLayout,
   ) {}
 
-  /** Opens `<home>/data` read-only, with `<home>/genesis.json` (its config) for the shard layout. */
-  static async open(home: string): Promise<ChainReader> {
+  /**
+   * Opens the home's database read-only (`<home>/data`, or `dataDir` where the node's config puts it
+   * elsewhere), with `<home>/genesis.json` (its config) for the shard layout.
+   */
+  static async open(home: string, dataDir: string = join(home, 'data')): Promise<ChainReader> {
     const config = loadGenesisConfig(join(home, 'genesis.json'));
-    const store = await Store.open(join(home, 'data'), { readOnly: true });
+    const store = await Store.open(dataDir, { readOnly: true });
     return new ChainReader(store, new ChainStore(store), { config }, shardLayoutFromView(config.shardLayout));
   }
 

@@ -1,6 +1,6 @@
 // The node's config.json (a nearcore-style subset) with defaults; CLI flags override it.
 import { readFileSync } from 'node:fs';
-import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson } from './store_config.js';
+import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson, storePathFromJson } from './store_config.js';
 
 export interface NodeConfig {
   readonly rpcAddr: string;
@@ -34,6 +34,11 @@ export interface NodeConfig {
   /** Where a follower keeps its history (`store` in config.json). */
   readonly store: HistoryStoreConfig;
   /**
+   * nearcore's `store.path`: the node's LevelDB directory, relative to the home or absolute (a
+   * database on a disk of its own); null: `data` in the home.
+   */
+  readonly storePath: string | null;
+  /**
    * `genesis_records_file`: the genesis records in this file of the home (a JSON array), not in
    * genesis.json, as nearcore reads them; what nearcore's state dump with `--stream` writes.
    */
@@ -58,6 +63,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   concurrentViewCalls: null,
   viewGasPerSecond: null,
   store: LEVELDB_STORE,
+  storePath: null,
   genesisRecordsFile: null,
 };
 
@@ -221,6 +227,7 @@ export function loadConfig(path: string): NodeConfig {
       `${path}: rpc.rate_limit.view_gas_per_second`,
     ),
     store: storeFromJson(raw.store, path),
+    storePath: storePathFromJson(raw.store, path),
     genesisRecordsFile: typeof recordsFile === 'string' ? recordsFile : null,
   };
 }

@@ -18,7 +18,7 @@ import { STORAGE_USAGE_CONFIG } from './applier.js';
 import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
-import { genesisRecordsPath, homePaths } from './home.js';
+import { dataDir, genesisRecordsPath, homePaths } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { createServices } from './services.js';
@@ -80,7 +80,7 @@ export class FollowerNode {
     const opened: OpenedHistory =
       storeConfig.kind === 'postgres'
         ? await openPgHistory(storeConfig, genesis, 'writer')
-        : await openLevelHistory(p.data, {
+        : await openLevelHistory(dataDir(o.home, fileConfig), {
             home: o.home,
             archive,
             convertDbKind: o.convertDbKind ?? false,

@@ -1,7 +1,7 @@
 // The node home directory, laid out like nearcore's: genesis.json, config.json, validator_key.json,
 // node_key.json and the database under data/.
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   generateKeyFile,
   type KeyFile,
@@ -11,7 +11,7 @@ import {
 } from '@nearlite/chain';
 import { accountIdError } from '@nearlite/primitives';
 import { PROTOCOL_VERSION } from '@nearlite/runtime';
-import { configFileJson, DEFAULT_CONFIG, type NodeConfig } from './config.js';
+import { configFileJson, DEFAULT_CONFIG, loadConfig, type NodeConfig } from './config.js';
 import { readKeyFile } from './key_files.js';
 
 // The version a fresh genesis reports is the one whose parameters the runtime implements.
@@ -42,8 +42,20 @@ export const homePaths = (home: string) => ({
   config: join(home, 'config.json'),
   validatorKey: join(home, 'validator_key.json'),
   nodeKey: join(home, 'node_key.json'),
+  /** The database's default place; config.json's `store.path` may name another (`dataDir`). */
   data: join(home, 'data'),
 });
+
+/** The home's LevelDB: config.json's `store.path` (relative to the home, or absolute), `data` by default. */
+export function dataDir(home: string, c: Pick<NodeConfig, 'storePath'>): string {
+  return c.storePath === null ? join(home, 'data') : resolve(home, c.storePath);
+}
+
+/** config.json of the home, or the defaults without one. */
+export function homeConfig(home: string): NodeConfig {
+  const { config } = homePaths(home);
+  return existsSync(config) ? loadConfig(config) : DEFAULT_CONFIG;
+}
 
 /** Where the genesis records are when config.json names their own file (nearcore's `genesis_records_file`). */
 export function genesisRecordsPath(home: string, c: Pick<NodeConfig, 'genesisRecordsFile'>): string | null {

@@ -4,6 +4,7 @@ import { checkHistory, HistoryStore, holdsHistory } from '@nearlite/follower';
 import { accountView, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
+import { dataDir, homeConfig } from './home.js';
 import { hashArg, heightArg, InspectError } from './inspect_args.js';
 import { inspectFollowed } from './inspect_followed.js';
 
@@ -27,7 +28,7 @@ export async function inspect(
   out: (s: string) => void,
 ): Promise<void> {
   const [what, a, b] = args;
-  const reader = await ChainReader.open(home);
+  const reader = await ChainReader.open(home, dataDir(home, homeConfig(home)));
   try {
     const print = (v: unknown) => out(`${stringifyJson(v)}\n`);
     if (holdsHistory(reader.store)) {

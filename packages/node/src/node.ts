@@ -28,7 +28,7 @@ import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { checkGenesisConfig } from './genesis_fingerprint.js';
-import { genesisRecordsPath, homePaths } from './home.js';
+import { dataDir, genesisRecordsPath, homePaths } from './home.js';
 import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
 import type { Logger } from './log.js';
@@ -120,12 +120,13 @@ export class NearliteNode {
     };
     // Read before anything is opened: a home whose config asks for another store is refused whole.
     const compression = chainStoreCompression(config.store, p.config);
+    const data = dataDir(o.home, config);
     const recordsPath = genesisRecordsPath(o.home, config);
     const genesis = loadGenesis(p.genesis, recordsPath ?? undefined);
     const validator = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
     const chainData: ChainWorkerData | null = validator
       ? {
-          dataPath: p.data,
+          dataPath: data,
           compression,
           genesisPath: p.genesis,
           genesisRecordsPath: recordsPath,
@@ -141,17 +142,17 @@ export class NearliteNode {
     // The chain thread boots beside the checks below; it opens the store only once they pass.
     const booted = chainData ? bootChainThread(chainData) : null;
     // Taken before the open, which rewrites LevelDB's files.
-    const cleanStop = takeCleanStop(o.home, p.data);
+    const cleanStop = takeCleanStop(o.home, data);
     let store: Store;
     try {
-      store = await Store.open(p.data, { ...RPC_STORE_OPTIONS, compression });
+      store = await Store.open(data, { ...RPC_STORE_OPTIONS, compression });
     } catch (err) {
       await booted?.terminate();
       throw err;
     }
     let chainThread: ChainThread | null = null;
     try {
-      checkStoreRole(store, 'chain', p.data);
+      checkStoreRole(store, 'chain', data);
       await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
       await checkGenesisConfig(store, genesis.config, p.genesis);
       // Before extending anything: the store must still hold what this node announced as final, and
@@ -282,7 +283,7 @@ export class NearliteNode {
       node.lake = lake;
       o.logger.info(
         `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
-          `${config.archive ? 'archival' : 'gc'} store at ${p.data}, RPC on ${server.url}`,
+          `${config.archive ? 'archival' : 'gc'} store at ${data}, RPC on ${server.url}`,
       );
       if (chainThread)
         chainThread.run({
@@ -311,7 +312,7 @@ export class NearliteNode {
     const head = this.chain.head();
     await this.store.flushLog();
     await this.store.close();
-    writeCleanStop(this.home, homePaths(this.home).data, {
+    writeCleanStop(this.home, dataDir(this.home, this.config), {
       height: head.height,
       hash: base58Encode(head.hash),
     });

@@ -43,7 +43,7 @@ import {
   toBase64,
 } from '@nearlite/primitives';
 import { parseTrieKey } from '@nearlite/trie';
-import { homePaths } from './home.js';
+import { dataDir, homeConfig, homePaths } from './home.js';
 
 export class StateDumpError extends Error {
   override readonly name = 'StateDumpError';
@@ -227,11 +227,12 @@ export interface StateDump {
 export async function dumpState(home: string, o: StateDumpOptions): Promise<StateDump> {
   const p = homePaths(home);
   if (!existsSync(p.genesis)) throw new StateDumpError(`no genesis.json in ${home}`);
-  if (!existsSync(join(p.data, 'CURRENT'))) throw new StateDumpError(`no database in ${p.data}`);
+  const data = dataDir(home, homeConfig(home));
+  if (!existsSync(join(data, 'CURRENT'))) throw new StateDumpError(`no database in ${data}`);
   const scratch = mkdtempSync(join(tmpdir(), 'nearlite-dump-'));
   try {
     copyFileSync(p.genesis, join(scratch, 'genesis.json'));
-    snapshot(p.data, join(scratch, 'data'));
+    snapshot(data, join(scratch, 'data'));
     const reader = await ChainReader.open(scratch);
     try {
       return write(home, reader, o);

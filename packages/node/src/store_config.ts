@@ -31,7 +31,8 @@ function shardId(text: string, what: string): number {
  * config.json's `store`: absent or `{kind: 'leveldb', compression?: boolean}`, or
  * `{kind: 'postgres', meta_url, shard_urls}`. Without a `kind` it is nearcore's own `store` section
  * (its RocksDB's `path`, `max_open_files`, cache sizes…, which tools such as near-sandbox's library
- * write into config.json): the node's LevelDB, those settings having nothing to tune here.
+ * write into config.json): the node's LevelDB, whose directory `path` names (`storePathFromJson`),
+ * the other settings having nothing to tune here.
  */
 export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
   if (raw === undefined || raw === null) return LEVELDB_STORE;
@@ -55,6 +56,21 @@ export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
   for (const [k, v] of Object.entries(urls))
     shardUrls.set(shardId(k, `${path}: store.shard_urls`), postgresUrl(v, `${path}: store.shard_urls.${k}`));
   return { kind: 'postgres', metaUrl, shardUrls };
+}
+
+/**
+ * nearcore's `store.path` (with or without a `kind`): the LevelDB's directory, relative to the home
+ * or absolute; null when not given. A PostgreSQL store has no directory to name.
+ */
+export function storePathFromJson(raw: unknown, path: string): string | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const o = raw as Record<string, unknown>;
+  if (o.path === undefined || o.path === null) return null;
+  if (typeof o.path !== 'string' || o.path.length === 0 || o.path.includes('\0'))
+    throw new ConfigError(`${path}: store.path must be a directory, relative to the home or absolute`);
+  if (o.kind === 'postgres')
+    throw new ConfigError(`${path}: store.path names a LevelDB directory, not a PostgreSQL store's`);
+  return o.path;
 }
 
 /** `--store URL|leveldb` and `--shard-db ID=URL` (repeated); null when neither is given. */

@@ -1,7 +1,14 @@
 // config.json as nearcore writes it, read back with defaults and nearcore's floors.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, configFileJson, DEFAULT_CONFIG, loadConfig, parseHostPort } from '@nearlite/node';
+import {
+  ConfigError,
+  configFileJson,
+  DEFAULT_CONFIG,
+  dataDir,
+  loadConfig,
+  parseHostPort,
+} from '@nearlite/node';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
@@ -127,6 +134,42 @@ t.test("nearcore's own store section (no kind) is the node's LevelDB", async (t)
   );
   writeFileSync(path, JSON.stringify({ store: { kind: 'rocksdb' } }));
   t.throws(() => loadConfig(path), { message: /store\.kind must be 'leveldb' or 'postgres'/ });
+});
+
+t.test("store.path, nearcore's: the LevelDB's directory, relative to the home or absolute", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  t.equal(DEFAULT_CONFIG.storePath, null);
+  t.equal(dataDir('/h', DEFAULT_CONFIG), '/h/data', 'absent: <home>/data');
+  for (const [store, expected] of [
+    [{ path: 'data', max_open_files: 10000 }, '/h/data'],
+    [{ path: 'db/chain' }, '/h/db/chain'],
+    [{ kind: 'leveldb', path: '/mnt/big/near' }, '/mnt/big/near'],
+    [{ path: '../shared-db' }, '/shared-db'],
+  ] as const) {
+    writeFileSync(path, JSON.stringify({ store }));
+    t.equal(dataDir('/h', loadConfig(path)), expected, JSON.stringify(store));
+  }
+  for (const bad of [5, '', ['data'], { dir: 'x' }]) {
+    writeFileSync(path, JSON.stringify({ store: { path: bad } }));
+    t.throws(
+      () => loadConfig(path),
+      { name: 'ConfigError', message: /store\.path must be a directory/ },
+      JSON.stringify(bad),
+    );
+  }
+  writeFileSync(
+    path,
+    JSON.stringify({
+      store: {
+        kind: 'postgres',
+        path: 'data',
+        meta_url: 'postgres://h/meta',
+        shard_urls: { 0: 'postgres://h/s0' },
+      },
+    }),
+  );
+  t.throws(() => loadConfig(path), { name: 'ConfigError', message: /store\.path names a LevelDB directory/ });
 });
 
 t.test("a follower's LevelDB history takes store.compression, off unless set", async (t) => {
