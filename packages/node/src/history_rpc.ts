@@ -10,13 +10,14 @@ import {
   HistoryStore,
   UpstreamRpc,
 } from '@nearlite/follower';
-import { type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
+import { chargeViewGas, type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
 import { HandlerError } from '@nearlite/primitives';
 import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import { nodePublicKey } from './key_files.js';
 import type { Logger } from './log.js';
+import { accessFromConfig } from './rpc_access.js';
 import { noNewBlocks } from './rpc_backend.js';
 import type { Services } from './services.js';
 import { checkUpstream } from './upstream_check.js';
@@ -64,8 +65,14 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       // keys changed after `height`.
       const path =
         history instanceof HistoryStore && history.hasFlatState() ? history.store.sharedPath() : null;
-      if (path === null) return o.pool.callLazy(req, read);
-      return o.pool.callHistory(req, { path, height, ...(given.length > 0 ? { given } : {}) }, read);
+      // What the call burnt counts against its client's `view_gas_per_second`, as on a producer.
+      if (path === null) return o.pool.callLazy(req, read, chargeViewGas);
+      return o.pool.callHistory(
+        req,
+        { path, height, ...(given.length > 0 ? { given } : {}) },
+        read,
+        chargeViewGas,
+      );
     },
     syncing: o.syncing,
     health: () => {
@@ -89,6 +96,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     host,
     port,
     bodyLimit: fileConfig.jsonPayloadMaxSize,
+    access: accessFromConfig(fileConfig),
     observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
     metrics: () => metrics.text(),
     ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),

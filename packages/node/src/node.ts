@@ -33,6 +33,7 @@ import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
+import { accessFromConfig } from './rpc_access.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
 import { createServices } from './services.js';
 import { chainStoreCompression } from './store_config.js';
@@ -247,14 +248,7 @@ export class NearliteNode {
         host,
         port,
         bodyLimit: config.jsonPayloadMaxSize,
-        access: {
-          apiKeys: config.apiKeys,
-          ...(config.requestsPerSecond !== null ? { requestsPerSecond: config.requestsPerSecond } : {}),
-          ...(config.concurrentViewCalls !== null ? { concurrentViewCalls: config.concurrentViewCalls } : {}),
-          ...(config.viewGasPerSecond !== null
-            ? { viewGasPerSecond: BigInt(Math.floor(config.viewGasPerSecond)) }
-            : {}),
-        },
+        access: accessFromConfig(config),
         ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
         onInternalError: (err, where) => {
           if (o.logger.pino) o.logger.pino.error({ err, where }, `internal error in ${where}`);

@@ -1,0 +1,81 @@
+// A follower faces the internet as a producer does: config.json's `rpc.api_keys` and
+// `rpc.rate_limit` hold for its RPC, view-call gas included.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { addGenesisCounter, COUNTER_ACCOUNT } from './helpers/genesis_counter.js';
+import { initHome, startNode } from './helpers/node.js';
+import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { tempDir } from './helpers/tmp.js';
+
+const KEY = 'follower-key';
+
+interface Answer {
+  readonly status: number;
+  readonly body: {
+    result?: { header?: { height: number }; result?: number[] };
+    error?: { name: string; cause: { name: string } };
+  };
+}
+
+async function post(url: string, method: string, params: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: res.status, body: (await res.json()) as Answer['body'] };
+}
+
+t.test("a follower's RPC takes config.json's API keys and view-gas limit", async (t) => {
+  const dir = tempDir(t);
+  const home = join(dir, 'home');
+  initHome(home);
+  await addGenesisCounter(home);
+  const chain = syntheticChain(3);
+  writeLake(join(dir, 'blocks'), chain);
+  const path = join(home, 'config.json');
+  const config = JSON.parse(readFileSync(path, 'utf8')) as { rpc: Record<string, unknown> };
+  // One view call burns far more than one gas: the first runs, and the second finds the budget spent.
+  config.rpc = { ...config.rpc, api_keys: [KEY], rate_limit: { view_gas_per_second: 1 } };
+  writeFileSync(path, JSON.stringify(config));
+  const node = await startNode(home, ['--follow', `file:${join(dir, 'blocks')}`]);
+  t.teardown(() => node.stop());
+  const head = chain.at(-1)!.block.header.height;
+  // GET /status stays open without a key, as on a producer.
+  for (;;) {
+    const res = await fetch(`${node.url}/status`);
+    if (res.status !== 200) t.fail(`GET /status: ${res.status}`);
+    const status = (await res.json()) as { sync_info: { latest_block_height: number } };
+    if (status.sync_info.latest_block_height >= head) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  const keyless = await post(node.url, 'block', { finality: 'final' });
+  t.equal(keyless.status, 401, 'without a key: 401');
+  t.equal(keyless.body.error?.cause.name, 'UNAUTHORIZED');
+  const wrong = await post(node.url, 'block', { finality: 'final' }, { 'x-api-key': 'other' });
+  t.equal(wrong.status, 401, 'an unknown key: 401');
+  const header = await post(node.url, 'block', { finality: 'final' }, { 'x-api-key': KEY });
+  t.equal(header.status, 200, 'the key in x-api-key');
+  t.equal(header.body.result?.header?.height, head);
+  const inPath = await post(`${node.url}/${KEY}`, 'block', { finality: 'final' });
+  t.equal(inPath.status, 200, 'the key in the path');
+
+  const get = () =>
+    post(`${node.url}/${KEY}`, 'query', {
+      request_type: 'call_function',
+      account_id: COUNTER_ACCOUNT,
+      method_name: 'get',
+      args_base64: '',
+      finality: 'final',
+    });
+  const first = await get();
+  t.equal(first.status, 200, 'the first view call runs');
+  t.ok(Array.isArray(first.body.result?.result), 'and answers');
+  const second = await get();
+  t.equal(second.status, 429, 'the next finds its gas spent');
+  t.equal(second.body.error?.cause.name, 'TOO_MANY_REQUESTS');
+  const other = await post(`${node.url}/${KEY}`, 'block', { finality: 'final' });
+  t.equal(other.status, 200, 'other methods are not limited by view gas');
+});
