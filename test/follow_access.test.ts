@@ -1,5 +1,5 @@
-// A follower faces the internet as a producer does: config.json's `rpc.api_keys` and
-// `rpc.rate_limit` hold for its RPC, view-call gas included.
+// A follower faces the internet as a producer does: config.json's `rpc.api_keys`, `rpc.rate_limit`
+// (view-call gas included) and `rpc.cors_allowed_origins` hold for its RPC.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -37,7 +37,12 @@ t.test("a follower's RPC takes config.json's API keys and view-gas limit", async
   const path = join(home, 'config.json');
   const config = JSON.parse(readFileSync(path, 'utf8')) as { rpc: Record<string, unknown> };
   // One view call burns far more than one gas: the first runs, and the second finds the budget spent.
-  config.rpc = { ...config.rpc, api_keys: [KEY], rate_limit: { view_gas_per_second: 1 } };
+  config.rpc = {
+    ...config.rpc,
+    api_keys: [KEY],
+    rate_limit: { view_gas_per_second: 1 },
+    cors_allowed_origins: ['https://app.example'],
+  };
   writeFileSync(path, JSON.stringify(config));
   const node = await startNode(home, ['--follow', `file:${join(dir, 'blocks')}`]);
   t.teardown(() => node.stop());
@@ -61,6 +66,18 @@ t.test("a follower's RPC takes config.json's API keys and view-gas limit", async
   t.equal(header.body.result?.header?.height, head);
   const inPath = await post(`${node.url}/${KEY}`, 'block', { finality: 'final' });
   t.equal(inPath.status, 200, 'the key in the path');
+  const origin = (o: string) =>
+    fetch(`${node.url}/${KEY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: o },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
+    }).then((r) => r.headers.get('access-control-allow-origin'));
+  t.equal(
+    await origin('https://app.example'),
+    'https://app.example',
+    'a listed origin (cors_allowed_origins)',
+  );
+  t.equal(await origin('https://elsewhere.example'), null, 'an unlisted one');
 
   const get = () =>
     post(`${node.url}/${KEY}`, 'query', {

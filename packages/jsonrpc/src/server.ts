@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { stringifyJson } from '@nearlite/primitives';
 import Fastify, {
   type FastifyBaseLogger,
+  type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
@@ -41,6 +42,12 @@ export interface RpcServerOptions {
   readonly metrics?: () => Promise<{ readonly contentType: string; readonly body: string }>;
   /** The chain's block stream, served neardata-style under `GET /v0/…`; absent: no such routes. */
   readonly blockStream?: BlockStreamProvider;
+  /**
+   * `rpc.cors_allowed_origins`: absent or `["*"]`, any origin (nearcore's `CorsLayer::permissive()`);
+   * otherwise the browser pages of these origins only (nearcore's list: methods GET and POST, headers
+   * authorization, accept and content-type, preflights cached an hour).
+   */
+  readonly corsAllowedOrigins?: readonly string[];
 }
 
 export interface RpcServer {
@@ -166,6 +173,26 @@ async function openapiJson(): Promise<Buffer> {
 const envelope = (e: ReturnType<typeof internalError>) =>
   `{"jsonrpc":"2.0","error":${stringifyJson(e.body)},"id":null}`;
 
+const CORS_VARY = 'origin, access-control-request-method, access-control-request-headers';
+
+/**
+ * An origin list in place of any origin: every answer, written with `*` as the permissive layer's are,
+ * names the request's origin instead when it is listed and no origin when it is not. Only a node with
+ * a list pays for the hook.
+ */
+function restrictOrigins(app: FastifyInstance, allowed: ReadonlySet<string>): void {
+  app.addHook(
+    'onSend',
+    (req: FastifyRequest, r: FastifyReply, payload: unknown, done: (err: null, p: unknown) => void) => {
+      const origin = req.headers.origin;
+      if (typeof origin === 'string' && allowed.has(origin)) r.header('access-control-allow-origin', origin);
+      else r.removeHeader('access-control-allow-origin');
+      r.header('vary', CORS_VARY);
+      done(null, payload);
+    },
+  );
+}
+
 /** `GET /status|/health|/network_info`: the bare result, or 503 with an empty body on any error. */
 function bare(fn: () => unknown) {
   return async (_req: FastifyRequest, r: FastifyReply) => {
@@ -231,8 +258,20 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     return reply(r, 500, JSON_CT, envelope(internalError('the request could not be handled')));
   });
   app.setNotFoundHandler((_req, r) => reply(r, 404, TEXT_CT, ''));
+  const allowed =
+    o.corsAllowedOrigins && !(o.corsAllowedOrigins.length === 1 && o.corsAllowedOrigins[0] === '*')
+      ? new Set(o.corsAllowedOrigins)
+      : null;
+  if (allowed) restrictOrigins(app, allowed);
   // CorsLayer::permissive(): any origin, method and header; preflights answered here.
   app.options('*', (req, r) => {
+    if (allowed)
+      return r
+        .code(200)
+        .header('access-control-allow-methods', 'GET,POST')
+        .header('access-control-allow-headers', 'authorization,accept,content-type')
+        .header('access-control-max-age', '3600')
+        .send('');
     const method = req.headers['access-control-request-method'] ?? '*';
     const headers = req.headers['access-control-request-headers'] ?? '*';
     return r

@@ -201,4 +201,59 @@ t.test('CORS is permissive', async (t) => {
   const r = await h.rpc('status', []);
   t.equal(r.headers.get('access-control-allow-origin'), '*');
   t.equal((await h.post('/', '{', 'application/json')).headers.get('access-control-allow-origin'), '*');
+  const listedStar = await harness(t, { corsAllowedOrigins: ['*'] });
+  t.equal(
+    (await listedStar.rpc('status', [])).headers.get('access-control-allow-origin'),
+    '*',
+    '["*"] is any origin',
+  );
+});
+
+t.test('CORS with a list of origins: only those are named, on every answer', async (t) => {
+  const app = 'https://app.example';
+  const h = await harness(t, { corsAllowedOrigins: [app, 'http://localhost:5173'] });
+  const call = (
+    origin?: string,
+    path = '/',
+    body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
+  ) =>
+    fetch(`${h.server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+      body,
+    });
+  const listed = await call(app);
+  t.equal(listed.status, 200);
+  t.equal(listed.headers.get('access-control-allow-origin'), app, 'a listed origin is named');
+  t.match(listed.headers.get('vary') ?? '', /origin/);
+  const other = await call('https://evil.example');
+  t.equal(other.status, 200, 'the answer itself is the same');
+  t.equal(other.headers.get('access-control-allow-origin'), null, 'an unlisted origin is not');
+  t.equal((await call()).headers.get('access-control-allow-origin'), null, 'nor a request without one');
+  const refused = await call(app, '/', '{');
+  t.equal(refused.status, 400);
+  t.equal(refused.headers.get('access-control-allow-origin'), app, 'errors too');
+  t.equal((await call(app, '/nope')).headers.get('access-control-allow-origin'), app, 'and 404s');
+  const preflight = (origin: string) =>
+    fetch(`${h.server.url}/`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-custom',
+      },
+    });
+  const pre = await preflight(app);
+  t.equal(pre.status, 200);
+  t.equal(pre.headers.get('access-control-allow-origin'), app);
+  t.equal(
+    pre.headers.get('access-control-allow-methods'),
+    'GET,POST',
+    "nearcore's methods, not the asked one",
+  );
+  t.equal(pre.headers.get('access-control-allow-headers'), 'authorization,accept,content-type');
+  t.equal(pre.headers.get('access-control-max-age'), '3600');
+  t.equal((await preflight('https://evil.example')).headers.get('access-control-allow-origin'), null);
+  const status = await fetch(`${h.server.url}/status`, { headers: { origin: app } });
+  t.equal(status.headers.get('access-control-allow-origin'), app, 'GET routes too');
 });

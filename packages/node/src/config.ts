@@ -23,6 +23,11 @@ export interface NodeConfig {
    * for a local development chain (`nearlite start`, the `near-sandbox` entry point, `run --sandbox`).
    */
   readonly sandbox: boolean;
+  /**
+   * `rpc.cors_allowed_origins`: `["*"]` (nearcore's default) lets any origin read the answers; a list
+   * of origins lets only those, as nearcore's CORS layer does.
+   */
+  readonly corsAllowedOrigins: readonly string[];
   /** `rpc.api_keys`: with any, every JSON-RPC request needs one (in the path or `x-api-key`). */
   readonly apiKeys: readonly string[];
   /** `rpc.rate_limit.requests_per_second` per client (key, or IP without keys); null: unlimited. */
@@ -58,6 +63,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   pollingTimeoutMs: 10_000,
   trieViewerStateSizeLimit: 50_000,
   sandbox: false,
+  corsAllowedOrigins: ['*'],
   apiKeys: [],
   requestsPerSecond: null,
   concurrentViewCalls: null,
@@ -213,6 +219,7 @@ export function loadConfig(path: string): NodeConfig {
         ? null
         : Number(raw.trie_viewer_state_size_limit ?? DEFAULT_CONFIG.trieViewerStateSizeLimit),
     sandbox: boolOr(raw.sandbox, false, `${path}: sandbox`),
+    corsAllowedOrigins: corsOrigins(rpc.cors_allowed_origins, `${path}: rpc.cors_allowed_origins`),
     apiKeys: stringList(rpc.api_keys, `${path}: rpc.api_keys`),
     requestsPerSecond: positiveOrNull(
       limit.requests_per_second,
@@ -236,6 +243,19 @@ function stringList(v: unknown, what: string): readonly string[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || v.some((k) => typeof k !== 'string' || k.length === 0 || k.includes('/')))
     throw new ConfigError(`${what} must be a list of non-empty strings without '/'`);
+  return v as string[];
+}
+
+/**
+ * nearcore hands the list to its CORS layer, which takes `"*"` only as the whole list (any other list
+ * with it panics the node at start): refused here with the reason instead.
+ */
+function corsOrigins(v: unknown, what: string): readonly string[] {
+  if (v === undefined || v === null) return DEFAULT_CONFIG.corsAllowedOrigins;
+  if (!Array.isArray(v) || v.length === 0 || v.some((o) => typeof o !== 'string' || o.length === 0))
+    throw new ConfigError(`${what} must be ["*"] or a list of origins`);
+  if (v.length > 1 && v.includes('*'))
+    throw new ConfigError(`${what}: "*" allows every origin and can only be the whole list`);
   return v as string[];
 }
 

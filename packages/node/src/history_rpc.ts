@@ -97,6 +97,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     port,
     bodyLimit: fileConfig.jsonPayloadMaxSize,
     access: accessFromConfig(fileConfig),
+    corsAllowedOrigins: fileConfig.corsAllowedOrigins,
     observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
     metrics: () => metrics.text(),
     ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),

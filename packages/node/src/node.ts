@@ -249,6 +249,7 @@ export class NearliteNode {
         port,
         bodyLimit: config.jsonPayloadMaxSize,
         access: accessFromConfig(config),
+        corsAllowedOrigins: config.corsAllowedOrigins,
         ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
         onInternalError: (err, where) => {
           if (o.logger.pino) o.logger.pino.error({ err, where }, `internal error in ${where}`);

@@ -136,6 +136,27 @@ t.test("nearcore's own store section (no kind) is the node's LevelDB", async (t)
   t.throws(() => loadConfig(path), { message: /store\.kind must be 'leveldb' or 'postgres'/ });
 });
 
+t.test('rpc.cors_allowed_origins: nearcore\'s ["*"] by default, or a list of origins', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  t.same(DEFAULT_CONFIG.corsAllowedOrigins, ['*']);
+  writeFileSync(
+    path,
+    JSON.stringify({ rpc: { cors_allowed_origins: ['https://a.example', 'http://localhost:3000'] } }),
+  );
+  t.same(loadConfig(path).corsAllowedOrigins, ['https://a.example', 'http://localhost:3000']);
+  writeFileSync(path, JSON.stringify({ rpc: {} }));
+  t.same(loadConfig(path).corsAllowedOrigins, ['*']);
+  for (const bad of ['*', [], [''], [5], ['*', 'https://a.example']]) {
+    writeFileSync(path, JSON.stringify({ rpc: { cors_allowed_origins: bad } }));
+    t.throws(
+      () => loadConfig(path),
+      { name: 'ConfigError', message: /rpc\.cors_allowed_origins/ },
+      JSON.stringify(bad),
+    );
+  }
+});
+
 t.test("store.path, nearcore's: the LevelDB's directory, relative to the home or absolute", async (t) => {
   const dir = tempDir(t);
   const path = join(dir, 'config.json');

@@ -1,0 +1,59 @@
+// config.json's `rpc.cors_allowed_origins` on a producing node: browser pages of the listed origins
+// may read its answers, others may not; a list nearcore's CORS layer cannot take stops the start.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+
+function setRpc(home: string, rpc: Record<string, unknown>): void {
+  const path = join(home, 'config.json');
+  const config = JSON.parse(readFileSync(path, 'utf8')) as { rpc: Record<string, unknown> };
+  writeFileSync(path, JSON.stringify({ ...config, rpc: { ...config.rpc, ...rpc } }));
+}
+
+t.test('a node with cors_allowed_origins names only those origins', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  setRpc(home, { cors_allowed_origins: ['https://app.example'] });
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  const block = (origin: string) =>
+    fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'block', params: { finality: 'final' } }),
+    });
+  const listed = await block('https://app.example');
+  t.equal(listed.status, 200);
+  t.equal(listed.headers.get('access-control-allow-origin'), 'https://app.example');
+  const other = await block('https://elsewhere.example');
+  t.equal(other.status, 200);
+  t.equal(other.headers.get('access-control-allow-origin'), null);
+  const pre = await fetch(node.url, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+  });
+  t.equal(pre.headers.get('access-control-allow-origin'), 'https://app.example');
+  t.equal(pre.headers.get('access-control-allow-methods'), 'GET,POST');
+  const neardata = await fetch(`${node.url}/v0/last_block/final`, {
+    headers: { origin: 'https://elsewhere.example' },
+  });
+  t.equal(neardata.status, 200, 'a block of the stream');
+  t.equal(neardata.headers.get('access-control-allow-origin'), null, 'the block stream routes too');
+  const listedBlock = await fetch(`${node.url}/v0/block/1`, { headers: { origin: 'https://app.example' } });
+  t.equal(listedBlock.headers.get('access-control-allow-origin'), 'https://app.example');
+});
+
+t.test('a list with "*" among origins, or not a list of origins, stops the start', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  for (const bad of [['*', 'https://app.example'], 'https://app.example', []]) {
+    setRpc(home, { cors_allowed_origins: bad });
+    const r = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+    t.equal(r.status, 1, JSON.stringify(bad));
+    t.match(r.stderr, /rpc\.cors_allowed_origins/);
+    t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
