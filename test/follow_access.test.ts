@@ -1,5 +1,5 @@
 // A follower faces the internet as a producer does: config.json's `rpc.api_keys`, `rpc.rate_limit`
-// (view-call gas included) and `rpc.cors_allowed_origins` hold for its RPC.
+// (view-call gas included), `rpc.cors_allowed_origins` and `rpc.prometheus_addr` hold for its RPC.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -42,6 +42,7 @@ t.test("a follower's RPC takes config.json's API keys and view-gas limit", async
     api_keys: [KEY],
     rate_limit: { view_gas_per_second: 1 },
     cors_allowed_origins: ['https://app.example'],
+    prometheus_addr: '127.0.0.1:0',
   };
   writeFileSync(path, JSON.stringify(config));
   const node = await startNode(home, ['--follow', `file:${join(dir, 'blocks')}`]);
@@ -78,6 +79,10 @@ t.test("a follower's RPC takes config.json's API keys and view-gas limit", async
     'a listed origin (cors_allowed_origins)',
   );
   t.equal(await origin('https://elsewhere.example'), null, 'an unlisted one');
+  const scrape = /metrics on (http:\/\/[^\s"]+)/.exec(node.logs())?.[1];
+  const metrics = await fetch(`${scrape}/metrics`);
+  t.equal(metrics.status, 200, 'the metrics on prometheus_addr, without a key');
+  t.match(await metrics.text(), /^nearlite_follower_/m, "the follower's");
 
   const get = () =>
     post(`${node.url}/${KEY}`, 'query', {

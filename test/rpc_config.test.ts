@@ -1,5 +1,6 @@
 // config.json's `rpc.cors_allowed_origins` on a producing node: browser pages of the listed origins
 // may read its answers, others may not; a list nearcore's CORS layer cannot take stops the start.
+// And `rpc.prometheus_addr`: a second listener with the metrics alone.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -55,5 +56,43 @@ t.test('a list with "*" among origins, or not a list of origins, stops the start
     t.equal(r.status, 1, JSON.stringify(bad));
     t.match(r.stderr, /rpc\.cors_allowed_origins/);
     t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
+
+t.test('rpc.prometheus_addr serves the metrics alone on an address of its own', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  setRpc(home, { prometheus_addr: '127.0.0.1:0' });
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  const at = /metrics on (http:\/\/[^\s"]+)/.exec(node.logs())?.[1];
+  t.ok(at, 'the start line names the listener');
+  t.not(at, node.url, 'an address of its own');
+  const scraped = await fetch(`${at}/metrics`);
+  t.equal(scraped.status, 200);
+  t.match(scraped.headers.get('content-type') ?? '', /^text\/plain/);
+  const text = await scraped.text();
+  t.match(text, /^nearlite_block_height /m, "the node's metrics");
+  t.equal((await fetch(`${node.url}/metrics`)).status, 200, "the RPC's own /metrics stays");
+  const rpc = await fetch(`${at}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
+  });
+  t.equal(rpc.status, 404, 'no JSON-RPC there');
+  t.equal((await fetch(`${at}/status`)).status, 404, 'nor anything else');
+  t.equal(await node.stop(), 0, 'both close on a clean stop');
+  await t.rejects(fetch(`${at}/metrics`), 'the metrics listener is gone');
+});
+
+t.test('an rpc.prometheus_addr that is not HOST:PORT stops the start', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  for (const bad of ['127.0.0.1:99999', 5, ['127.0.0.1:9100']]) {
+    setRpc(home, { prometheus_addr: bad });
+    const r = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+    t.equal(r.status, 1, JSON.stringify(bad));
+    t.match(r.stderr, /rpc\.prometheus_addr must be "HOST:PORT" or null/);
   }
 });

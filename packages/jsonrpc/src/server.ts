@@ -40,6 +40,11 @@ export interface RpcServerOptions {
   readonly observe?: (method: string, outcome: string, seconds: number) => void;
   /** `GET /metrics`: the exposition text (open, like /health). */
   readonly metrics?: () => Promise<{ readonly contentType: string; readonly body: string }>;
+  /**
+   * nearcore's `rpc.prometheus_addr`: a second listener serving `GET /metrics` and nothing else, for
+   * a scraper kept off the RPC's address; the RPC's own `/metrics` stays.
+   */
+  readonly metricsListen?: { readonly host: string; readonly port: number };
   /** The chain's block stream, served neardata-style under `GET /v0/…`; absent: no such routes. */
   readonly blockStream?: BlockStreamProvider;
   /**
@@ -53,6 +58,8 @@ export interface RpcServerOptions {
 export interface RpcServer {
   readonly url: string;
   readonly port: number;
+  /** The metrics listener's address, when `metricsListen` asked for one. */
+  readonly metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -336,9 +343,45 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 
   await app.listen({ host: o.host, port: o.port });
+  const { url, port } = listening(app, o.host, o.port);
+  if (!(o.metricsListen && metrics)) return { url, port, close: () => app.close() };
+  let scrape: Awaited<ReturnType<typeof startMetricsListener>>;
+  try {
+    scrape = await startMetricsListener(o.metricsListen, metrics);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  return {
+    url,
+    port,
+    metricsUrl: scrape.url,
+    close: async () => {
+      await scrape.close();
+      await app.close();
+    },
+  };
+}
+
+function listening(app: FastifyInstance, host: string, given: number): { url: string; port: number } {
   const addr = app.server.address();
-  const port = typeof addr === 'object' && addr !== null ? addr.port : o.port;
-  const host = o.host === '0.0.0.0' ? '127.0.0.1' : o.host === '::' ? '::1' : o.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { url, port, close: () => app.close() };
+  const port = typeof addr === 'object' && addr !== null ? addr.port : given;
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return { url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`, port };
+}
+
+/** `GET /metrics` alone on an address of its own; anything else there is 404. */
+async function startMetricsListener(
+  at: { readonly host: string; readonly port: number },
+  metrics: () => Promise<{ readonly contentType: string; readonly body: string }>,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false, schemaController: { compilersFactory } });
+  app.get('/metrics', async (_req, r) => {
+    const m = await metrics();
+    return r.code(200).header('content-type', m.contentType).send(m.body);
+  });
+  app.setNotFoundHandler((_req, r) => r.code(404).header('content-type', TEXT_CT).send(''));
+  app.setErrorHandler((_err, _req, r) => r.code(500).header('content-type', TEXT_CT).send(''));
+  await app.listen({ host: at.host, port: at.port });
+  return { url: listening(app, at.host, at.port).url, close: () => app.close() };
 }

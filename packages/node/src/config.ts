@@ -4,6 +4,11 @@ import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson, storePathFromJso
 
 export interface NodeConfig {
   readonly rpcAddr: string;
+  /**
+   * `rpc.prometheus_addr`: nearcore's second listener that serves only `GET /metrics` (the RPC's own
+   * `/metrics` stays); null: none.
+   */
+  readonly prometheusAddr: string | null;
   readonly blockTimeMs: number;
   /** `consensus.max_block_production_delay` (nearcore's 2 s by default); in effect never below the block time. */
   readonly maxBlockProductionDelayMs: number;
@@ -52,6 +57,7 @@ export interface NodeConfig {
 
 export const DEFAULT_CONFIG: NodeConfig = {
   rpcAddr: '127.0.0.1:3030',
+  prometheusAddr: null,
   // nearcore's MIN_BLOCK_PRODUCTION_DELAY and MAX_BLOCK_PRODUCTION_DELAY: what `neard init` (and so
   // near-sandbox's) writes for a local chain, and what a sandbox fast-forward moves time by.
   blockTimeMs: 600,
@@ -178,6 +184,16 @@ export function loadConfig(path: string): NodeConfig {
   );
   if (rpc.addr !== undefined && typeof rpc.addr !== 'string')
     throw new ConfigError(`${path}: rpc.addr must be "HOST:PORT"`);
+  const prometheusAddr = rpc.prometheus_addr ?? null;
+  if (prometheusAddr !== null) {
+    if (typeof prometheusAddr !== 'string')
+      throw new ConfigError(`${path}: rpc.prometheus_addr must be "HOST:PORT" or null`);
+    try {
+      parseHostPort(prometheusAddr);
+    } catch {
+      throw new ConfigError(`${path}: rpc.prometheus_addr must be "HOST:PORT" or null`);
+    }
+  }
   const payload = uintOr(
     limits.json_payload_max_size,
     DEFAULT_CONFIG.jsonPayloadMaxSize,
@@ -200,6 +216,7 @@ export function loadConfig(path: string): NodeConfig {
     throw new ConfigError(`${path}: trie_viewer_state_size_limit must be a non-negative integer or null`);
   return {
     rpcAddr: typeof rpc.addr === 'string' ? rpc.addr : DEFAULT_CONFIG.rpcAddr,
+    prometheusAddr,
     blockTimeMs:
       durationToMs(consensus.min_block_production_delay, `${path}: consensus.min_block_production_delay`) ??
       DEFAULT_CONFIG.blockTimeMs,

@@ -98,6 +98,9 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     bodyLimit: fileConfig.jsonPayloadMaxSize,
     access: accessFromConfig(fileConfig),
     corsAllowedOrigins: fileConfig.corsAllowedOrigins,
+    ...(fileConfig.prometheusAddr !== null
+      ? { metricsListen: parseHostPort(fileConfig.prometheusAddr) }
+      : {}),
     observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
     metrics: () => metrics.text(),
     ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),

@@ -250,6 +250,7 @@ export class NearliteNode {
         bodyLimit: config.jsonPayloadMaxSize,
         access: accessFromConfig(config),
         corsAllowedOrigins: config.corsAllowedOrigins,
+        ...(config.prometheusAddr !== null ? { metricsListen: parseHostPort(config.prometheusAddr) } : {}),
         ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
         onInternalError: (err, where) => {
           if (o.logger.pino) o.logger.pino.error({ err, where }, `internal error in ${where}`);
@@ -280,6 +281,7 @@ export class NearliteNode {
         `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
           `${config.archive ? 'archival' : 'gc'} store at ${data}, RPC on ${server.url}`,
       );
+      if (server.metricsUrl) o.logger.info(`Prometheus metrics on ${server.metricsUrl}`);
       if (chainThread)
         chainThread.run({
           onProduced: (seconds) => metrics.blockProduced(seconds),
