@@ -1,6 +1,14 @@
 // What a node that keeps its own chain takes of config.json's `store`: snappy on its LevelDB when
 // `compression` asks for it, and a refusal for a PostgreSQL store, which only a follower writes.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
@@ -181,3 +189,73 @@ t.test('a store.path that is not a directory name is refused before anything is 
   }
   t.notOk(existsSync(join(home, 'data')), 'no database was made');
 });
+
+t.test(
+  "genesis_file, validator_key_file and node_key_file name the home's files, as nearcore reads them",
+  async (t) => {
+    const home = tempDir(t);
+    const keys = tempDir(t);
+    initHome(home);
+    mkdirSync(join(home, 'files'));
+    renameSync(join(home, 'genesis.json'), join(home, 'files', 'chain-genesis.json'));
+    renameSync(join(home, 'validator_key.json'), join(keys, 'validator.json'));
+    renameSync(join(home, 'node_key.json'), join(home, 'nk.json'));
+    const path = join(home, 'config.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...(JSON.parse(readFileSync(path, 'utf8')) as object),
+        genesis_file: 'files/chain-genesis.json',
+        validator_key_file: join(keys, 'validator.json'),
+        node_key_file: 'nk.json',
+      }),
+    );
+    const nodeKey = (JSON.parse(readFileSync(join(home, 'nk.json'), 'utf8')) as { public_key: string })
+      .public_key;
+    const validatorKey = (
+      JSON.parse(readFileSync(join(keys, 'validator.json'), 'utf8')) as { public_key: string }
+    ).public_key;
+
+    let node = await startNode(home, ['--block-time', '50', '--sandbox']);
+    t.teardown(() => node.stop());
+    await waitForHeight(node, 3);
+    const status = (await node.rpc<{ node_public_key: string; validator_public_key: string }>('status', []))
+      .body.result!;
+    t.equal(status.node_public_key, nodeKey, 'the node key from node_key_file');
+    t.equal(
+      status.validator_public_key,
+      validatorKey,
+      'the validator key from validator_key_file: it produces',
+    );
+    t.equal(await node.stop(), 0);
+    t.notOk(existsSync(join(home, 'genesis.json')), 'no genesis.json was written');
+
+    const inspected = cli(['inspect', '--home', home, 'block']);
+    t.equal(inspected.status, 0, `inspect reads the chain with the named genesis: ${inspected.stderr}`);
+    const started = await startNode(home, ['--block-time', '50', '--sandbox']);
+    await started.stop();
+    t.notOk(existsSync(join(home, 'genesis.json')), '`run` again: still the named files');
+
+    // The dump's directory is a home of its own, its config naming the files it wrote there.
+    const dumped = cli(['--home', home, 'view-state', 'dump-state', '--stream']);
+    t.equal(dumped.status, 0, dumped.stderr);
+    const out = join(home, 'output');
+    const outConfig = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')) as Record<string, unknown>;
+    t.same(
+      [outConfig.genesis_file, outConfig.validator_key_file, outConfig.node_key_file],
+      ['genesis.json', 'validator.json', 'nk.json'],
+    );
+    node = await startNode(out, ['--block-time', '50', '--sandbox']);
+    const dumpedStatus = (await node.rpc<{ validator_public_key: string }>('status', [])).body.result!;
+    t.equal(dumpedStatus.validator_public_key, validatorKey, 'a node runs in the dump directory');
+    t.equal(await node.stop(), 0);
+
+    writeFileSync(
+      path,
+      JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), genesis_file: 5 }),
+    );
+    const bad = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+    t.equal(bad.status, 1);
+    t.match(bad.stderr, /genesis_file must be a file name, relative to the home or absolute/);
+  },
+);

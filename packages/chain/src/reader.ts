@@ -37,12 +37,16 @@ export class ChainReader {
   ) {}
 
   /**
-   * Opens the home's database read-only (`<home>/data`, or `dataDir` where the node's config puts it
-   * elsewhere), with `<home>/genesis.json` (its config) for the shard layout.
+   * Opens the home's database read-only (`<home>/data`), with `<home>/genesis.json` (its config) for
+   * the shard layout; `at` names other places, where the node's config.json puts them
+   * (`store.path`, `genesis_file`).
    */
-  static async open(home: string, dataDir: string = join(home, 'data')): Promise<ChainReader> {
-    const config = loadGenesisConfig(join(home, 'genesis.json'));
-    const store = await Store.open(dataDir, { readOnly: true });
+  static async open(
+    home: string,
+    at: { readonly dataDir?: string; readonly genesisFile?: string } = {},
+  ): Promise<ChainReader> {
+    const config = loadGenesisConfig(at.genesisFile ?? join(home, 'genesis.json'));
+    const store = await Store.open(at.dataDir ?? join(home, 'data'), { readOnly: true });
     return new ChainReader(store, new ChainStore(store), { config }, shardLayoutFromView(config.shardLayout));
   }
 

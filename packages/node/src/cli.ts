@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { accountIdError } from '@nearlite/primitives';
 import { fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
 import type { FollowOptions } from './follower_node.js';
-import { initHome } from './home.js';
+import { homeConfig, homeFiles, initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
 import { type Logger, stderrLogger } from './log.js';
 import type { NearliteNode } from './node.js';
@@ -411,7 +411,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         );
       }
       const home = values.home ?? join(process.cwd(), '.nearlite');
-      if (!existsSync(join(home, 'genesis.json'))) {
+      if (!existsSync(homeFiles(home, homeConfig(home)).genesis)) {
         initHome({ home, chainId: 'localnet' });
         logger.info(`initialised ${home}`);
       }

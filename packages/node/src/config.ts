@@ -53,6 +53,13 @@ export interface NodeConfig {
    * genesis.json, as nearcore reads them; what nearcore's state dump with `--stream` writes.
    */
   readonly genesisRecordsFile: string | null;
+  /**
+   * nearcore's `genesis_file`, `validator_key_file` and `node_key_file`: the home's files by these
+   * names (relative to the home, or absolute); `genesis.json`, `validator_key.json`, `node_key.json`.
+   */
+  readonly genesisFile: string;
+  readonly validatorKeyFile: string;
+  readonly nodeKeyFile: string;
 }
 
 export const DEFAULT_CONFIG: NodeConfig = {
@@ -77,6 +84,9 @@ export const DEFAULT_CONFIG: NodeConfig = {
   store: LEVELDB_STORE,
   storePath: null,
   genesisRecordsFile: null,
+  genesisFile: 'genesis.json',
+  validatorKeyFile: 'validator_key.json',
+  nodeKeyFile: 'node_key.json',
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
@@ -253,7 +263,21 @@ export function loadConfig(path: string): NodeConfig {
     store: storeFromJson(raw.store, path),
     storePath: storePathFromJson(raw.store, path),
     genesisRecordsFile: typeof recordsFile === 'string' ? recordsFile : null,
+    genesisFile: fileName(raw.genesis_file, DEFAULT_CONFIG.genesisFile, `${path}: genesis_file`),
+    validatorKeyFile: fileName(
+      raw.validator_key_file,
+      DEFAULT_CONFIG.validatorKeyFile,
+      `${path}: validator_key_file`,
+    ),
+    nodeKeyFile: fileName(raw.node_key_file, DEFAULT_CONFIG.nodeKeyFile, `${path}: node_key_file`),
   };
+}
+
+function fileName(v: unknown, dflt: string, what: string): string {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== 'string' || v.length === 0 || v.includes('\0'))
+    throw new ConfigError(`${what} must be a file name, relative to the home or absolute`);
+  return v;
 }
 
 function stringList(v: unknown, what: string): readonly string[] {

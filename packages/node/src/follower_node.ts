@@ -15,10 +15,9 @@ import {
 } from '@nearlite/follower';
 import type { BlockSource } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
-import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
-import { dataDir, genesisRecordsPath, homePaths } from './home.js';
+import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { createServices } from './services.js';
@@ -66,12 +65,12 @@ export class FollowerNode {
   ) {}
 
   static async start(o: FollowOptions): Promise<FollowerNode> {
-    const p = homePaths(o.home);
+    const fileConfig = homeConfig(o.home);
+    const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(
-        `no genesis.json in ${o.home}; run \`nearlite init --home ${o.home} --genesis FILE\` first`,
+        `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home} --genesis FILE\` first`,
       );
-    const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
     const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
@@ -80,7 +79,7 @@ export class FollowerNode {
     const opened: OpenedHistory =
       storeConfig.kind === 'postgres'
         ? await openPgHistory(storeConfig, genesis, 'writer')
-        : await openLevelHistory(dataDir(o.home, fileConfig), {
+        : await openLevelHistory(p.data, {
             home: o.home,
             archive,
             convertDbKind: o.convertDbKind ?? false,

@@ -1,8 +1,9 @@
 // The node home directory, laid out like nearcore's: genesis.json, config.json, validator_key.json,
 // node_key.json and the database under data/.
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import {
+  ChainReader,
   generateKeyFile,
   type KeyFile,
   keyFileFromTestSeed,
@@ -46,9 +47,35 @@ export const homePaths = (home: string) => ({
   data: join(home, 'data'),
 });
 
+/**
+ * The home's files as its config.json names them (nearcore's `genesis_file`, `validator_key_file`,
+ * `node_key_file` and `store.path`); `homePaths` are their default names, which `init` writes.
+ */
+export function homeFiles(
+  home: string,
+  c: Pick<NodeConfig, 'genesisFile' | 'validatorKeyFile' | 'nodeKeyFile' | 'storePath'>,
+) {
+  return {
+    config: join(home, 'config.json'),
+    genesis: inHome(home, c.genesisFile),
+    validatorKey: inHome(home, c.validatorKeyFile),
+    nodeKey: inHome(home, c.nodeKeyFile),
+    data: dataDir(home, c),
+  };
+}
+
 /** The home's LevelDB: config.json's `store.path` (relative to the home, or absolute), `data` by default. */
 export function dataDir(home: string, c: Pick<NodeConfig, 'storePath'>): string {
-  return c.storePath === null ? join(home, 'data') : resolve(home, c.storePath);
+  return inHome(home, c.storePath ?? 'data');
+}
+
+/** A path config.json gives: as it is when absolute, in the home otherwise (as nearcore joins it). */
+const inHome = (home: string, path: string) => (isAbsolute(path) ? path : join(home, path));
+
+/** The embeddable reader over a stopped node's home, where its config.json puts its files. */
+export function openHomeReader(home: string): Promise<ChainReader> {
+  const f = homeFiles(home, homeConfig(home));
+  return ChainReader.open(home, { dataDir: f.data, genesisFile: f.genesis });
 }
 
 /** config.json of the home, or the defaults without one. */

@@ -1,10 +1,16 @@
 // `nearlite inspect`: reads a stopped node's home through the embeddable ChainReader.
-import { blockHeaderView, ChainReader, checkChain, chunkHeaderView, heightRanges } from '@nearlite/chain';
+import {
+  blockHeaderView,
+  type ChainReader,
+  checkChain,
+  chunkHeaderView,
+  heightRanges,
+} from '@nearlite/chain';
 import { checkHistory, HistoryStore, holdsHistory } from '@nearlite/follower';
 import { accountView, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
-import { dataDir, homeConfig } from './home.js';
+import { openHomeReader } from './home.js';
 import { hashArg, heightArg, InspectError } from './inspect_args.js';
 import { inspectFollowed } from './inspect_followed.js';
 
@@ -28,7 +34,7 @@ export async function inspect(
   out: (s: string) => void,
 ): Promise<void> {
   const [what, a, b] = args;
-  const reader = await ChainReader.open(home, dataDir(home, homeConfig(home)));
+  const reader = await openHomeReader(home);
   try {
     const print = (v: unknown) => out(`${stringifyJson(v)}\n`);
     if (holdsHistory(reader.store)) {

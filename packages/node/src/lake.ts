@@ -1,7 +1,7 @@
 // `nearlite lake-export` and the sink behind `run --lake-out`: NEAR Lake files from this node's chain.
-import { ChainReader, checkChain, heightRanges } from '@nearlite/chain';
+import { checkChain, heightRanges } from '@nearlite/chain';
 import { exportLake, LakeExportError, type LakeSink, openLakeSink, type S3Options } from '@nearlite/stream';
-import { dataDir, homeConfig } from './home.js';
+import { openHomeReader } from './home.js';
 
 export interface LakeTarget {
   /** A directory, or `s3://bucket[/prefix]`. */
@@ -19,7 +19,7 @@ export async function lakeExport(
   range: { from?: number; to?: number },
   log: (line: string) => void,
 ): Promise<void> {
-  const reader = await ChainReader.open(home, dataDir(home, homeConfig(home)));
+  const reader = await openHomeReader(home);
   // A hole would be published as heights the chain skipped, which readers of the Lake cannot tell
   // apart: a damaged store is refused, as a node refuses to run on it.
   const report = checkChain(reader.store, reader.layout.shardIds, { window: Number.POSITIVE_INFINITY });

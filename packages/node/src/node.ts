@@ -25,10 +25,10 @@ import type { ChainWorkerData } from './chain_messages.js';
 import { RPC_STORE_OPTIONS } from './chain_store_options.js';
 import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
-import { DEFAULT_CONFIG, loadConfig, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
+import { type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter } from './final_head.js';
 import { checkGenesisConfig } from './genesis_fingerprint.js';
-import { dataDir, genesisRecordsPath, homePaths } from './home.js';
+import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
 import type { Logger } from './log.js';
@@ -108,10 +108,12 @@ export class NearliteNode {
   ) {}
 
   static async start(o: RunOptions): Promise<NearliteNode> {
-    const p = homePaths(o.home);
+    const fileConfig = homeConfig(o.home);
+    const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
-      throw new NodeError(`no genesis.json in ${o.home}; run \`nearlite init --home ${o.home}\` first`);
-    const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
+      throw new NodeError(
+        `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home}\` first`,
+      );
     const config: NodeConfig = {
       ...fileConfig,
       rpcAddr: o.rpcAddr ?? fileConfig.rpcAddr,
@@ -121,7 +123,7 @@ export class NearliteNode {
     };
     // Read before anything is opened: a home whose config asks for another store is refused whole.
     const compression = chainStoreCompression(config.store, p.config);
-    const data = dataDir(o.home, config);
+    const { data } = p;
     const recordsPath = genesisRecordsPath(o.home, config);
     const genesis = loadGenesis(p.genesis, recordsPath ?? undefined);
     const validator = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
@@ -309,7 +311,7 @@ export class NearliteNode {
     const head = this.chain.head();
     await this.store.flushLog();
     await this.store.close();
-    writeCleanStop(this.home, dataDir(this.home, this.config), {
+    writeCleanStop(this.home, homeFiles(this.home, this.config).data, {
       height: head.height,
       hash: base58Encode(head.hash),
     });

@@ -11,13 +11,13 @@ import { HistoryStore, holdsHistory, repairHistory } from '@nearlite/follower';
 import { Store } from '@nearlite/store';
 import { CHAIN_DB_OPTIONS } from './chain_store_options.js';
 import { finalHeadPath, readFinalHead, writeFinalHead } from './final_head.js';
-import { dataDir, homeConfig, homePaths } from './home.js';
+import { homeConfig, homeFiles } from './home.js';
 
 export async function repair(home: string, out: (line: string) => void): Promise<void> {
-  const p = homePaths(home);
+  const p = homeFiles(home, homeConfig(home));
   const genesis = loadGenesisConfig(p.genesis);
   const shardIds = shardLayoutFromView(genesis.shardLayout).shardIds;
-  const store = await Store.open(dataDir(home, homeConfig(home)), CHAIN_DB_OPTIONS);
+  const store = await Store.open(p.data, CHAIN_DB_OPTIONS);
   try {
     if (holdsHistory(store)) {
       await repairFollowed(store, out);

@@ -5,10 +5,9 @@
 import { existsSync } from 'node:fs';
 import { loadGenesis } from '@nearlite/chain';
 import type { HistoryReader } from '@nearlite/follower';
-import { DEFAULT_CONFIG, loadConfig } from './config.js';
 import { openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
-import { homePaths } from './home.js';
+import { homeConfig, homeFiles } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { createServices } from './services.js';
@@ -34,10 +33,12 @@ export class ServeNode {
   ) {}
 
   static async start(o: ServeOptions): Promise<ServeNode> {
-    const p = homePaths(o.home);
+    const fileConfig = homeConfig(o.home);
+    const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
-      throw new NodeError(`no genesis.json in ${o.home}: a front end needs the chain's genesis to serve it`);
-    const fileConfig = existsSync(p.config) ? loadConfig(p.config) : DEFAULT_CONFIG;
+      throw new NodeError(
+        `no ${fileConfig.genesisFile} in ${o.home}: a front end needs the chain's genesis to serve it`,
+      );
     const store = o.store ?? fileConfig.store;
     if (store.kind !== 'postgres')
       throw new NodeError(

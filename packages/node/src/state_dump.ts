@@ -43,7 +43,7 @@ import {
   toBase64,
 } from '@nearlite/primitives';
 import { parseTrieKey } from '@nearlite/trie';
-import { dataDir, homeConfig, homePaths } from './home.js';
+import { homeConfig, homeFiles } from './home.js';
 
 export class StateDumpError extends Error {
   override readonly name = 'StateDumpError';
@@ -225,9 +225,10 @@ export interface StateDump {
 }
 
 export async function dumpState(home: string, o: StateDumpOptions): Promise<StateDump> {
-  const p = homePaths(home);
-  if (!existsSync(p.genesis)) throw new StateDumpError(`no genesis.json in ${home}`);
-  const data = dataDir(home, homeConfig(home));
+  const config = homeConfig(home);
+  const p = homeFiles(home, config);
+  if (!existsSync(p.genesis)) throw new StateDumpError(`no ${config.genesisFile} in ${home}`);
+  const { data } = p;
   if (!existsSync(join(data, 'CURRENT'))) throw new StateDumpError(`no database in ${data}`);
   const scratch = mkdtempSync(join(tmpdir(), 'nearlite-dump-'));
   try {
@@ -254,7 +255,7 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
         : 'the store has no head block',
     );
   }
-  const p = homePaths(home);
+  const p = homeFiles(home, homeConfig(home));
   const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as Record<string, unknown>;
   const { records: _records, records_file: _file, ...config } = genesis;
   // This chain's validators are its genesis validators in every epoch; what each stakes is what
@@ -298,11 +299,26 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
   writeFileSync(recordsFile, `${stringifyJson(all)}\n`);
   const genesisFile = join(dir, 'genesis.json');
   writeFileSync(genesisFile, `${stringifyJson({ ...out, records_file: recordsFile })}\n`);
-  const nodeConfig = existsSync(p.config) ? (JSON.parse(readFileSync(p.config, 'utf8')) as object) : {};
+  const nodeConfig = existsSync(p.config)
+    ? (JSON.parse(readFileSync(p.config, 'utf8')) as { store?: Record<string, unknown> })
+    : {};
   const configFile = join(dir, 'config.json');
   writeFileSync(
     configFile,
-    `${JSON.stringify({ ...nodeConfig, genesis_records_file: 'records.json' }, null, 2)}\n`,
+    // The output is a home of its own: its files under the names it gives them, its database anew.
+    `${JSON.stringify(
+      {
+        ...nodeConfig,
+        genesis_file: 'genesis.json',
+        genesis_records_file: 'records.json',
+        validator_key_file: basename(p.validatorKey),
+        node_key_file: basename(p.nodeKey),
+        // Its database is made under the dump, not where the dumped node keeps its own.
+        ...(nodeConfig.store?.path !== undefined ? { store: { ...nodeConfig.store, path: null } } : {}),
+      },
+      null,
+      2,
+    )}\n`,
   );
   const written = [genesisFile, recordsFile, configFile];
   for (const key of [p.nodeKey, p.validatorKey]) {
