@@ -146,7 +146,6 @@ export class FollowerNode {
           (preparePool ? `, blocks prepared on ${prepareThreads} threads` : '') +
           `, RPC on ${server.url}`,
       );
-      if (server.metricsUrl) o.logger.info(`Prometheus metrics on ${server.metricsUrl}`);
       return new FollowerNode(server.url, server.port, history, loop, async () => {
         await loop.stop();
         await preparePool?.close();

@@ -17,8 +17,8 @@ import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import { nodePublicKey } from './key_files.js';
 import type { Logger } from './log.js';
-import { accessFromConfig } from './rpc_access.js';
 import { noNewBlocks } from './rpc_backend.js';
+import { rpcSettings } from './rpc_settings.js';
 import type { Services } from './services.js';
 import { checkUpstream } from './upstream_check.js';
 import { VERSION } from './version.js';
@@ -91,16 +91,11 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     }),
   });
   const { host, port } = parseHostPort(o.rpcAddr);
-  return startRpcServer({
+  const server = await startRpcServer({
     backend,
     host,
     port,
-    bodyLimit: fileConfig.jsonPayloadMaxSize,
-    access: accessFromConfig(fileConfig),
-    corsAllowedOrigins: fileConfig.corsAllowedOrigins,
-    ...(fileConfig.prometheusAddr !== null
-      ? { metricsListen: parseHostPort(fileConfig.prometheusAddr) }
-      : {}),
+    ...rpcSettings(fileConfig),
     observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
     metrics: () => metrics.text(),
     ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
@@ -109,4 +104,6 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
         `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
       ),
   });
+  if (server.metricsUrl) o.logger.info(`Prometheus metrics on ${server.metricsUrl}`);
+  return server;
 }

@@ -33,8 +33,8 @@ import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
-import { accessFromConfig } from './rpc_access.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
+import { rpcSettings } from './rpc_settings.js';
 import { createServices } from './services.js';
 import { chainStoreCompression } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
@@ -249,10 +249,7 @@ export class NearliteNode {
         blockStream: new NeardataService(chain),
         host,
         port,
-        bodyLimit: config.jsonPayloadMaxSize,
-        access: accessFromConfig(config),
-        corsAllowedOrigins: config.corsAllowedOrigins,
-        ...(config.prometheusAddr !== null ? { metricsListen: parseHostPort(config.prometheusAddr) } : {}),
+        ...rpcSettings(config),
         ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
         onInternalError: (err, where) => {
           if (o.logger.pino) o.logger.pino.error({ err, where }, `internal error in ${where}`);

@@ -74,7 +74,6 @@ export class ServeNode {
           (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
           `, RPC on ${server.url}`,
       );
-      if (server.metricsUrl) o.logger.info(`Prometheus metrics on ${server.metricsUrl}`);
       return new ServeNode(server.url, server.port, history, async () => {
         await server.close();
         await pool.close();
