@@ -1,27 +1,15 @@
 // What a node that keeps its own chain takes of config.json's `store`: snappy on its LevelDB when
 // `compression` asks for it, and a refusal for a PostgreSQL store, which only a follower writes.
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { cli, editConfig, initHome, refused, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 const MIB = 1024 * 1024;
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64');
 
-function setStore(home: string, store: unknown): void {
-  const path = join(home, 'config.json');
-  const config = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  writeFileSync(path, JSON.stringify({ ...config, store }, null, 2));
-}
+const setStore = (home: string, store: unknown) => editConfig(home, (c) => ({ ...c, store }));
 
 /** Bytes of the home's LevelDB tables. */
 function tableBytes(home: string): number {
@@ -116,11 +104,8 @@ t.test('a PostgreSQL store in config.json is refused by a node that keeps its ow
     ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
     ['start', '--home', home, '--rpc-addr', '127.0.0.1:0'],
   ]) {
-    const r = cli(args);
-    t.equal(r.status, 1, `${args[0]} exits with 1`);
-    t.match(r.stderr, /store\.kind 'postgres' holds a followed history/, args[0]);
-    t.match(r.stderr, /run --follow SOURCE/);
-    t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    const stderr = refused(t, args, /store\.kind 'postgres' holds a followed history/, args[0]!);
+    t.match(stderr, /run --follow SOURCE/);
   }
   t.notOk(existsSync(join(home, 'data')), 'no database was made');
 });
@@ -182,10 +167,12 @@ t.test('a store.path that is not a directory name is refused before anything is 
   initHome(home);
   for (const path of [5, '', ['data']]) {
     setStore(home, { path });
-    const r = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
-    t.equal(r.status, 1, `store.path ${JSON.stringify(path)}`);
-    t.match(r.stderr, /store\.path must be a directory, relative to the home or absolute/);
-    t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    refused(
+      t,
+      ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
+      /store\.path must be a directory, relative to the home or absolute/,
+      `store.path ${JSON.stringify(path)}`,
+    );
   }
   t.notOk(existsSync(join(home, 'data')), 'no database was made');
 });
@@ -200,16 +187,12 @@ t.test(
     renameSync(join(home, 'genesis.json'), join(home, 'files', 'chain-genesis.json'));
     renameSync(join(home, 'validator_key.json'), join(keys, 'validator.json'));
     renameSync(join(home, 'node_key.json'), join(home, 'nk.json'));
-    const path = join(home, 'config.json');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        ...(JSON.parse(readFileSync(path, 'utf8')) as object),
-        genesis_file: 'files/chain-genesis.json',
-        validator_key_file: join(keys, 'validator.json'),
-        node_key_file: 'nk.json',
-      }),
-    );
+    editConfig(home, (c) => ({
+      ...c,
+      genesis_file: 'files/chain-genesis.json',
+      validator_key_file: join(keys, 'validator.json'),
+      node_key_file: 'nk.json',
+    }));
     const nodeKey = (JSON.parse(readFileSync(join(home, 'nk.json'), 'utf8')) as { public_key: string })
       .public_key;
     const validatorKey = (
@@ -250,12 +233,12 @@ t.test(
     t.equal(dumpedStatus.validator_public_key, validatorKey, 'a node runs in the dump directory');
     t.equal(await node.stop(), 0);
 
-    writeFileSync(
-      path,
-      JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), genesis_file: 5 }),
+    editConfig(home, (c) => ({ ...c, genesis_file: 5 }));
+    refused(
+      t,
+      ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
+      /genesis_file must be a file name, relative to the home or absolute/,
+      'genesis_file 5',
     );
-    const bad = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
-    t.equal(bad.status, 1);
-    t.match(bad.stderr, /genesis_file must be a file name, relative to the home or absolute/);
   },
 );

@@ -1,10 +1,9 @@
 // A follower faces the internet as a producer does: config.json's `rpc.api_keys`, `rpc.rate_limit`
 // (view-call gas included), `rpc.cors_allowed_origins` and `rpc.prometheus_addr` hold for its RPC.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { addGenesisCounter, COUNTER_ACCOUNT } from './helpers/genesis_counter.js';
-import { initHome, startNode } from './helpers/node.js';
+import { editRpc, initHome, startNode } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -34,17 +33,13 @@ t.test("a follower's RPC takes config.json's API keys and view-gas limit", async
   await addGenesisCounter(home);
   const chain = syntheticChain(3);
   writeLake(join(dir, 'blocks'), chain);
-  const path = join(home, 'config.json');
-  const config = JSON.parse(readFileSync(path, 'utf8')) as { rpc: Record<string, unknown> };
   // One view call burns far more than one gas: the first runs, and the second finds the budget spent.
-  config.rpc = {
-    ...config.rpc,
+  editRpc(home, {
     api_keys: [KEY],
     rate_limit: { view_gas_per_second: 1 },
     cors_allowed_origins: ['https://app.example'],
     prometheus_addr: '127.0.0.1:0',
-  };
-  writeFileSync(path, JSON.stringify(config));
+  });
   const node = await startNode(home, ['--follow', `file:${join(dir, 'blocks')}`]);
   t.teardown(() => node.stop());
   const head = chain.at(-1)!.block.header.height;

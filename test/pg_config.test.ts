@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import t from 'tap';
-import { cli } from './helpers/node.js';
+import { refused } from './helpers/node.js';
 import { pgHome } from './helpers/pg_home.js';
 
 function closedPort(): Promise<number> {
@@ -17,14 +17,6 @@ function closedPort(): Promise<number> {
       s.close(() => resolve(typeof a === 'object' && a ? a.port : 1));
     });
   });
-}
-
-function refused(t: Tap.Test, args: string[], expected: RegExp, what: string): string {
-  const r = cli(args);
-  t.equal(r.status, 1, `${what}: exit status 1`);
-  t.match(r.stderr, expected, what);
-  t.notMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`);
-  return r.stderr;
 }
 
 t.test('bad PostgreSQL configuration is refused at start', async (t) => {

@@ -1,9 +1,6 @@
-// A local chain for end-to-end tests: a fresh home, the real CLI running it, and near-api-js handles.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Account, JsonRpcProvider, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import type t from 'tap';
-import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './node.js';
+import { editRpc, initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './node.js';
 import { tempDir } from './tmp.js';
 
 export interface LocalChain {
@@ -35,11 +32,7 @@ export async function localChain(
     ...(opts.epochLength ? ['--epoch-length', String(opts.epochLength)] : []),
   ]);
   const key = readKeyFile(home);
-  if (opts.rpc) {
-    const path = join(home, 'config.json');
-    const config = JSON.parse(readFileSync(path, 'utf8')) as { rpc: Record<string, unknown> };
-    writeFileSync(path, JSON.stringify({ ...config, rpc: { ...config.rpc, ...opts.rpc } }));
-  }
+  if (opts.rpc) editRpc(home, opts.rpc);
   const node = await startNode(home, [
     '--block-time',
     String(opts.blockTimeMs ?? 50),

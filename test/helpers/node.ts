@@ -1,6 +1,6 @@
 // Starts the real CLI in its own process on a free port and talks to it over HTTP.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -10,6 +10,27 @@ export function cli(args: readonly string[]): { status: number | null; stdout: s
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** A command that must refuse to run: exit status 1, a message matching `expected`, no stack trace. */
+export function refused(t: Tap.Test, args: readonly string[], expected: RegExp, what: string): string {
+  const r = cli(args);
+  t.equal(r.status, 1, `${what}: exit status 1`);
+  t.match(r.stderr, expected, what);
+  t.notMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`);
+  return r.stderr;
+}
+
+type ConfigJson = Record<string, unknown> & { rpc?: Record<string, unknown> };
+
+/** Rewrites the home's config.json as `edit` returns it. */
+export function editConfig(home: string, edit: (config: ConfigJson) => ConfigJson): void {
+  const path = join(home, 'config.json');
+  writeFileSync(path, JSON.stringify(edit(JSON.parse(readFileSync(path, 'utf8')) as ConfigJson), null, 2));
+}
+
+/** Merges `rpc` into config.json's `rpc` section. */
+export const editRpc = (home: string, rpc: Record<string, unknown>) =>
+  editConfig(home, (c) => ({ ...c, rpc: { ...c.rpc, ...rpc } }));
 
 export function initHome(home: string, extra: readonly string[] = []): void {
   const r = cli(['init', '--home', home, '--chain-id', 'test-chain', ...extra]);
