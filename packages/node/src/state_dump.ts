@@ -236,7 +236,7 @@ export async function dumpState(home: string, o: StateDumpOptions): Promise<Stat
     snapshot(data, join(scratch, 'data'));
     const reader = await ChainReader.open(scratch);
     try {
-      return write(home, reader, o);
+      return write(home, p, reader, o);
     } finally {
       await reader.close();
     }
@@ -245,7 +245,12 @@ export async function dumpState(home: string, o: StateDumpOptions): Promise<Stat
   }
 }
 
-function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDump {
+function write(
+  home: string,
+  p: ReturnType<typeof homeFiles>,
+  reader: ChainReader,
+  o: StateDumpOptions,
+): StateDump {
   const head = reader.head();
   if (!head) {
     const cursor = new HistoryStore(reader.store).cursor();
@@ -255,7 +260,6 @@ function write(home: string, reader: ChainReader, o: StateDumpOptions): StateDum
         : 'the store has no head block',
     );
   }
-  const p = homeFiles(home, homeConfig(home));
   const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as Record<string, unknown>;
   const { records: _records, records_file: _file, ...config } = genesis;
   // This chain's validators are its genesis validators in every epoch; what each stakes is what
