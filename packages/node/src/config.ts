@@ -49,8 +49,8 @@ export interface NodeConfig {
    */
   readonly storePath: string | null;
   /**
-   * `genesis_records_file`: the genesis records in this file of the home (a JSON array), not in
-   * genesis.json, as nearcore reads them; what nearcore's state dump with `--stream` writes.
+   * `genesis_records_file`: the genesis records in this file (a JSON array; relative to the home, or
+   * absolute), not in genesis.json, as nearcore reads them; what nearcore's state dump with `--stream` writes.
    */
   readonly genesisRecordsFile: string | null;
   /**

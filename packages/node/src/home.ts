@@ -84,9 +84,12 @@ export function homeConfig(home: string): NodeConfig {
   return existsSync(config) ? loadConfig(config) : DEFAULT_CONFIG;
 }
 
-/** Where the genesis records are when config.json names their own file (nearcore's `genesis_records_file`). */
+/**
+ * Where the genesis records are when config.json names their own file (nearcore's
+ * `genesis_records_file`): in the home, or as it is when absolute, like the home's other files.
+ */
 export function genesisRecordsPath(home: string, c: Pick<NodeConfig, 'genesisRecordsFile'>): string | null {
-  return c.genesisRecordsFile === null ? null : join(home, c.genesisRecordsFile);
+  return c.genesisRecordsFile === null ? null : inHome(home, c.genesisRecordsFile);
 }
 
 export class HomeError extends Error {

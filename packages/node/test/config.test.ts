@@ -6,6 +6,7 @@ import {
   configFileJson,
   DEFAULT_CONFIG,
   dataDir,
+  genesisRecordsPath,
   loadConfig,
   parseHostPort,
 } from '@nearlite/node';
@@ -36,6 +37,19 @@ t.test("genesis_records_file (nearcore's): a file name, or absent or null", asyn
     name: 'ConfigError',
     message: /genesis_records_file must be a file name or null/,
   });
+  t.equal(genesisRecordsPath('/h', DEFAULT_CONFIG), null, 'none: the records are in genesis.json');
+  for (const [file, expected] of [
+    ['records.json', '/h/records.json'],
+    ['dump/records.json', '/h/dump/records.json'],
+    ['/mnt/big/records.json', '/mnt/big/records.json'],
+  ] as const) {
+    writeFileSync(path, JSON.stringify({ genesis_records_file: file }));
+    t.equal(
+      genesisRecordsPath('/h', loadConfig(path)),
+      expected,
+      `${file}: as nearcore joins it to the home`,
+    );
+  }
 });
 
 t.test('missing fields take the defaults; gc keeps at least 3 epochs, as nearcore does', async (t) => {
