@@ -36,4 +36,9 @@ export interface FollowerBackendOptions {
   readonly archive: boolean;
   /** The `client_config` answer. */
   readonly clientConfig: object;
+  /**
+   * How long `tx` and `EXPERIMENTAL_tx_status` wait for a transaction to reach its `wait_until`
+   * before TIMEOUT_ERROR (config.json's rpc.polling_config.polling_timeout); 10 s when absent.
+   */
+  readonly pollingTimeoutMs?: number;
 }

@@ -83,7 +83,11 @@ async function servesBlock(
       t.ok(jsonEqual(st.result.transaction, tx.transaction), `tx ${tx.transaction.hash}`);
       t.ok(jsonEqual(st.result.transaction_outcome, tx.outcome.execution_outcome), 'tx outcome as published');
       t.ok(Array.isArray(st.result.receipts), 'EXPERIMENTAL_tx_status has receipts');
-      const plain = await rpc(backend, 'tx', [tx.transaction.hash, tx.transaction.signer_id]);
+      const plain = await rpc(backend, 'tx', {
+        tx_hash: tx.transaction.hash,
+        sender_account_id: tx.transaction.signer_id,
+        wait_until: 'NONE',
+      });
       t.notOk('receipts' in plain.result, 'tx has no receipts');
     }
   }
@@ -202,6 +206,7 @@ t.test('consecutive blocks: links checked, transactions followed across blocks',
     const st = await rpc(backend, 'EXPERIMENTAL_tx_status', {
       tx_hash: tx.transaction.hash,
       sender_account_id: tx.transaction.signer_id,
+      wait_until: 'NONE',
     });
     const ids = st.result.receipts_outcome.map((o: { id: string }) => o.id);
     t.equal(ids[0], first, `${tx.transaction.hash}: its receipt's outcome from the next block`);
@@ -269,7 +274,11 @@ t.test('errors in nearcore shape', async (t) => {
   const { store, history, backend } = await openFollower(tempDir(t));
   const m = loadFixture('mainnet-93085141').message;
   await ingestBlock(history, m);
-  const tx = await rpc(backend, 'tx', ['9EGASj6bhqjHhCGaRG6u2BkywEBrLzTZSaoh6ECPH2Jo', 'a.near']);
+  const tx = await rpc(backend, 'tx', {
+    tx_hash: '9EGASj6bhqjHhCGaRG6u2BkywEBrLzTZSaoh6ECPH2Jo',
+    sender_account_id: 'a.near',
+    wait_until: 'NONE',
+  });
   t.equal(tx.error.cause.name, 'UNKNOWN_TRANSACTION');
   t.same(tx.error.cause.info, { requested_transaction_hash: '9EGASj6bhqjHhCGaRG6u2BkywEBrLzTZSaoh6ECPH2Jo' });
   const receipt = await rpc(backend, 'EXPERIMENTAL_receipt', {
@@ -386,7 +395,11 @@ t.test('GC collects a block with every row it wrote, and moves the tail', async 
   t.equal(after.StreamOutcomeIds, 1);
   t.ok(after.StreamOutcome! < before.StreamOutcome!, 'outcomes of the collected block are gone');
   for (const tx of a.shards.flatMap((s) => s.chunk?.transactions ?? [])) {
-    const st = await rpc(backend, 'tx', [tx.transaction.hash, tx.transaction.signer_id]);
+    const st = await rpc(backend, 'tx', {
+      tx_hash: tx.transaction.hash,
+      sender_account_id: tx.transaction.signer_id,
+      wait_until: 'NONE',
+    });
     t.equal(st.error?.cause.name, 'UNKNOWN_TRANSACTION', `${tx.transaction.hash} collected`);
   }
   for (const r of a.shards.flatMap((s) => s.receipt_execution_outcomes)) {
@@ -436,13 +449,21 @@ t.test('GC keeps a collected block readable for the grace after the tail moves p
   const block = await rpc(backend, 'block', { block_id: a.block.header.hash });
   t.equal(block.error?.cause.name, 'UNKNOWN_BLOCK', 'by hash too');
   t.equal(await outcomeRows(), rowsBefore, 'the rows stay while a reader may be between two of them');
-  const read = await rpc(backend, 'tx', [tx.hash, tx.signer_id]);
+  const read = await rpc(backend, 'tx', {
+    tx_hash: tx.hash,
+    sender_account_id: tx.signer_id,
+    wait_until: 'NONE',
+  });
   t.equal(read.result?.transaction.hash, tx.hash, 'a transaction read meanwhile finds its block whole');
 
   await new Promise((r) => setTimeout(r, 250));
   t.equal(await gcFollowerStep(history, { keepBlocks: 0 }), 0, 'nothing more to move');
   t.ok((await outcomeRows()) < rowsBefore, 'past the grace, the rows are gone');
-  const gone = await rpc(backend, 'tx', [tx.hash, tx.signer_id]);
+  const gone = await rpc(backend, 'tx', {
+    tx_hash: tx.hash,
+    sender_account_id: tx.signer_id,
+    wait_until: 'NONE',
+  });
   t.equal(gone.error?.cause.name, 'UNKNOWN_TRANSACTION');
   await store.close();
 });
@@ -460,7 +481,11 @@ t.test('a restart deletes at once what a stop left between the tail and the dele
   t.teardown(() => again.store.close());
   t.equal(await gcFollowerStep(again.history, { keepBlocks: 0 }), 0, 'the tail stays');
   const tx = a.shards.flatMap((s) => s.chunk?.transactions ?? [])[0]!.transaction;
-  const gone = await rpc(again.backend, 'tx', [tx.hash, tx.signer_id]);
+  const gone = await rpc(again.backend, 'tx', {
+    tx_hash: tx.hash,
+    sender_account_id: tx.signer_id,
+    wait_until: 'NONE',
+  });
   t.equal(gone.error?.cause.name, 'UNKNOWN_TRANSACTION', 'no reader of this process read below the tail');
 });
 

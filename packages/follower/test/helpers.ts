@@ -18,6 +18,8 @@ export async function openFollower(
     readThrough?: (h: HistoryStore) => HistoryReader;
     /** How long collected rows outlive the tail's move (HistoryStore's default otherwise). */
     gcGraceMs?: number;
+    /** How long a `tx` waits for its `wait_until` (10 s otherwise). */
+    pollingTimeoutMs?: number;
   } = {},
 ): Promise<{ store: Store; history: HistoryStore; backend: FollowerBackend }> {
   const store = await Store.open(join(dir, 'data'));
@@ -34,6 +36,7 @@ export async function openFollower(
       throw new Error('no view runner in this test');
     },
     syncing: () => false,
+    ...(opts.pollingTimeoutMs === undefined ? {} : { pollingTimeoutMs: opts.pollingTimeoutMs }),
   });
   return { store, history, backend };
 }

@@ -207,7 +207,10 @@ t.test('readers never see a half-collected height; a restarted writer finishes t
   const block = JSON.parse((await call(backend, 'block', { block_id: a.block.header.height })).body);
   t.equal(block.error?.cause.name, 'UNKNOWN_BLOCK', 'below the tail, rows still stored are not served');
   const tx = a.shards.flatMap((s) => s.chunk?.transactions ?? [])[0]!.transaction;
-  const status = JSON.parse((await call(backend, 'tx', [tx.hash, tx.signer_id])).body);
+  const status = JSON.parse(
+    (await call(backend, 'tx', { tx_hash: tx.hash, sender_account_id: tx.signer_id, wait_until: 'NONE' }))
+      .body,
+  );
   t.equal(status.error?.cause.name, 'UNKNOWN_TRANSACTION');
   const query = JSON.parse(
     (

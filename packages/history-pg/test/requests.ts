@@ -24,7 +24,14 @@ export function readRequests(messages: readonly StreamerMessage[], perKind = 12)
     { method: 'validators', params: [null] },
     { method: 'EXPERIMENTAL_protocol_config', params: { finality: 'final' } },
     { method: 'EXPERIMENTAL_genesis_config', params: [] },
-    { method: 'tx', params: ['7kX2ajNrUXcKWZMt2LmQ5nQAEsuaAaJjCBCT5h4hRJ9J', 'nobody.near'] },
+    {
+      method: 'tx',
+      params: {
+        tx_hash: '7kX2ajNrUXcKWZMt2LmQ5nQAEsuaAaJjCBCT5h4hRJ9J',
+        sender_account_id: 'nobody.near',
+        wait_until: 'NONE',
+      },
+    },
     {
       method: 'EXPERIMENTAL_receipt',
       params: { receipt_id: '7kX2ajNrUXcKWZMt2LmQ5nQAEsuaAaJjCBCT5h4hRJ9J' },
@@ -48,7 +55,7 @@ export function readRequests(messages: readonly StreamerMessage[], perKind = 12)
       for (const tx of sample(chunk?.transactions ?? [], perKind)) {
         const t = tx.transaction;
         out.push(
-          { method: 'tx', params: [t.hash, t.signer_id] },
+          { method: 'tx', params: { tx_hash: t.hash, sender_account_id: t.signer_id, wait_until: 'NONE' } },
           {
             method: 'EXPERIMENTAL_tx_status',
             params: { tx_hash: t.hash, sender_account_id: t.signer_id, wait_until: 'NONE' },

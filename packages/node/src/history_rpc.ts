@@ -89,6 +89,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       genesis: o.genesis.config,
       producing: false,
     }),
+    pollingTimeoutMs: fileConfig.pollingTimeoutMs,
   });
   const { host, port } = parseHostPort(o.rpcAddr);
   const server = await startRpcServer({

@@ -15,7 +15,13 @@ import type { CongestionInfo } from '../chunk.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
 import { FinalTxAnswers } from './final_answers.js';
 import type { SignatureChecker } from './signature_checker.js';
-import { finalExecutionOutcomeView, satisfies, type TxProgress, txProgress } from './tx_status.js';
+import {
+  finalExecutionOutcomeView,
+  satisfies,
+  type TxProgress,
+  txProgress,
+  txWaitTimeout,
+} from './tx_status.js';
 import { type TxWaiter, TxWaiters } from './tx_waiters.js';
 
 export class TransactionDecodeError extends Error {
@@ -303,7 +309,7 @@ export class TxService {
       };
       const timer = setTimeout(() => {
         this.waiters.remove(waiter);
-        reject(new HandlerError('TIMEOUT_ERROR', undefined, 'Timeout'));
+        reject(txWaitTimeout());
       }, this.o.timeoutMs);
       this.waiters.add(waiter, watch);
     });

@@ -6,6 +6,7 @@ import {
   bytesEqualAt,
   type CryptoHash,
   concatBytes,
+  HandlerError,
   RawJson,
   stringifyJson,
   type TxExecutionStatus,
@@ -157,6 +158,32 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
         ? 'FINAL'
         : 'EXECUTED';
   return { level, executed, executedWithRefunds, txFinal, allFinal, outcomes, pending, pendingIds };
+}
+
+/**
+ * Whether a transaction at `level` has reached what a request waits for (nearcore's rule: a status
+ * satisfies every level it implies, so INCLUDED_FINAL does not satisfy EXECUTED_OPTIMISTIC).
+ */
+export function levelImplies(level: TxExecutionStatus, wanted: TxExecutionStatus): boolean {
+  switch (wanted) {
+    case 'NONE':
+      return true;
+    case 'INCLUDED':
+      return level !== 'NONE';
+    case 'EXECUTED_OPTIMISTIC':
+      return level === 'EXECUTED_OPTIMISTIC' || level === 'EXECUTED' || level === 'FINAL';
+    case 'INCLUDED_FINAL':
+      return level === 'INCLUDED_FINAL' || level === 'EXECUTED' || level === 'FINAL';
+    case 'EXECUTED':
+      return level === 'EXECUTED' || level === 'FINAL';
+    case 'FINAL':
+      return level === 'FINAL';
+  }
+}
+
+/** nearcore's answer when a wait for a transaction outlasts rpc.polling_config.polling_timeout (HTTP 408). */
+export function txWaitTimeout(): HandlerError {
+  return new HandlerError('TIMEOUT_ERROR', undefined, 'Timeout');
 }
 
 export function satisfies(p: TxProgress | null, wanted: TxExecutionStatus): boolean {
