@@ -14,6 +14,7 @@ import {
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
 import { editConfig, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { TX_TIMEOUT } from './helpers/rpc_errors.js';
 
 t.test('a follower waits for a transaction as nearcore does', async (t) => {
   const chain = await localChain(t, { blockTimeMs: 150 });
@@ -74,12 +75,6 @@ t.test('a follower waits for a transaction as nearcore does', async (t) => {
   const started = Date.now();
   const timedOut = await follower.rpc('tx', { ...never, wait_until: 'INCLUDED' });
   t.equal(timedOut.status, 408);
-  t.same(timedOut.body.error, {
-    name: 'HANDLER_ERROR',
-    cause: { name: 'TIMEOUT_ERROR' },
-    code: -32000,
-    message: 'Server error',
-    data: 'Timeout',
-  });
+  t.same(timedOut.body.error, TX_TIMEOUT);
   t.ok(Date.now() - started >= 4_000, 'after the configured polling timeout, not at once');
 });

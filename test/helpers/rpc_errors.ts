@@ -13,3 +13,12 @@ export const UNKNOWN_BLOCK_AS_DATA = {
   message: 'Server error',
   data: { name: 'UNKNOWN_BLOCK', info: {} },
 } as const;
+
+/** TIMEOUT_ERROR, a wait for a transaction that outlasted the polling timeout (HTTP 408). */
+export const TX_TIMEOUT = {
+  name: 'HANDLER_ERROR',
+  cause: { name: 'TIMEOUT_ERROR' },
+  code: -32000,
+  message: 'Server error',
+  data: 'Timeout',
+} as const;

@@ -1,20 +1,13 @@
 // Which execution statuses satisfy a `wait_until`: a status satisfies every level it implies.
 
 import { levelImplies, txWaitTimeout } from '@nearlite/chain';
-import type { TxExecutionStatus } from '@nearlite/primitives';
+import { TX_EXECUTION_STATUSES, type TxExecutionStatus } from '@nearlite/primitives';
 import t from 'tap';
 
-const LEVELS: TxExecutionStatus[] = [
-  'NONE',
-  'INCLUDED',
-  'EXECUTED_OPTIMISTIC',
-  'INCLUDED_FINAL',
-  'EXECUTED',
-  'FINAL',
-];
+const LEVELS = TX_EXECUTION_STATUSES;
 
 t.test('the statuses each wait_until accepts, as nearcore documents them', async (t) => {
-  const accepts: Record<TxExecutionStatus, TxExecutionStatus[]> = {
+  const accepts: Record<TxExecutionStatus, readonly TxExecutionStatus[]> = {
     NONE: LEVELS,
     INCLUDED: ['INCLUDED', 'EXECUTED_OPTIMISTIC', 'INCLUDED_FINAL', 'EXECUTED', 'FINAL'],
     EXECUTED_OPTIMISTIC: ['EXECUTED_OPTIMISTIC', 'EXECUTED', 'FINAL'],

@@ -11,9 +11,7 @@ import {
   congestionLimitsOfVersion,
   dbNotFound,
   endedEpochLastHeight,
-  FinalTxAnswers,
   genesisConfigView,
-  levelImplies,
   maintenanceWindowsView,
   networkInfoView,
   prepareViewCall,
@@ -22,7 +20,6 @@ import {
   receiptToTxOver,
   shardLayoutFromView,
   statusView,
-  txWaitTimeout,
   validatorsOrderedView,
   validatorsView,
   viewAccessKey,
@@ -56,7 +53,6 @@ import {
   parsePublicKey,
   RawJson,
   TransactionDecodeError,
-  type TxExecutionStatus,
   toBase64,
   ZERO_HASH,
 } from '@nearlite/primitives';
@@ -69,13 +65,13 @@ import {
 import type { FollowerBackendOptions } from './backend_options.js';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
-import { CursorWatch } from './cursor_watch.js';
 import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { PrefetchedState } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
-import { receiptView, txStatusView, unknownTransaction } from './tx_views.js';
+import { HistoryTxStatus } from './tx_status.js';
+import { receiptView } from './tx_views.js';
 import {
   lightClientUnavailable,
   proofUnavailable,
@@ -95,22 +91,17 @@ function decodeTx(bytes: Uint8Array): CryptoHash {
   }
 }
 
-/** nearcore's default rpc.polling_config.polling_timeout. */
-const DEFAULT_POLLING_TIMEOUT_MS = 10_000;
-
 export class FollowerBackend implements RpcBackend {
   private readonly facts = new HeaderFactsCache();
-  /** Once every receipt of its DAG has an outcome, no later block changes a transaction's answer. */
-  private readonly finalAnswers = new FinalTxAnswers();
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
   private readonly validatorFacts: FollowerValidatorFacts;
   private readonly globalCode: GlobalCode | null;
-  private readonly cursorWatch: CursorWatch;
+  private readonly txs: HistoryTxStatus;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
-    this.cursorWatch = new CursorWatch(() => o.history.cursor()?.height ?? -1);
+    this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
   }
@@ -410,48 +401,13 @@ export class FollowerBackend implements RpcBackend {
     return base58Encode(hash);
   }
 
-  /**
-   * As nearcore's RPC answers: the transaction as far as it has gone once it reaches `wait_until`,
-   * waiting for the blocks that take it there (an unknown one too, but with `NONE`) until the polling
-   * timeout.
-   */
-  async txStatus(
+  txStatus(
     query: TxStatusQuery,
     waitUntil: Parameters<RpcBackend['txStatus']>[1],
     withReceipts: boolean,
   ): Promise<object> {
     const hash = 'txHash' in query ? query.txHash : decodeTx(query.signedTx);
-    const deadline = Date.now() + (this.o.pollingTimeoutMs ?? DEFAULT_POLLING_TIMEOUT_MS);
-    for (;;) {
-      // Read before the history, so a block committed in between wakes the wait below at once.
-      const seen = this.history.cursor()?.height ?? -1;
-      const view = await this.txStatusNow(hash, withReceipts);
-      if (view === null) {
-        if (waitUntil === 'NONE') throw unknownTransaction(hash);
-      } else if (levelImplies(view.level, waitUntil)) return view.answer;
-      if (!(await this.cursorWatch.next(seen, deadline))) throw txWaitTimeout();
-    }
-  }
-
-  /** The transaction's answer as of the cursor, or null while it is unknown here. */
-  private async txStatusNow(
-    hash: CryptoHash,
-    withReceipts: boolean,
-  ): Promise<{ answer: object; level: TxExecutionStatus } | null> {
-    const cached = this.finalAnswers.get(hash, withReceipts);
-    // Served while the transaction is kept: GC may have collected it since.
-    if (cached && (await this.history.transaction(hash)) !== undefined)
-      return { answer: cached, level: 'FINAL' };
-    let view: { final_execution_status: TxExecutionStatus };
-    try {
-      view = (await txStatusView(this.history, hash, withReceipts)) as typeof view;
-    } catch (err) {
-      if (err instanceof HandlerError && err.cause === 'UNKNOWN_TRANSACTION') return null;
-      throw err;
-    }
-    const level = view.final_execution_status;
-    if (level !== 'FINAL') return { answer: view, level };
-    return { answer: this.finalAnswers.keep(hash, withReceipts, view), level };
+    return this.txs.status(hash, waitUntil, withReceipts);
   }
 
   receipt(receiptId: CryptoHash): Promise<object> {

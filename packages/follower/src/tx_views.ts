@@ -2,7 +2,14 @@
 // outcome through every receipt it caused (depth-first, as nearcore's get_recursive_transaction_results),
 // served from the outcome JSON the stream published. Every stored block is final, so a transaction is
 // FINAL once every receipt in its DAG has an outcome here.
-import { base58Decode, base58Encode, type CryptoHash, HandlerError, RawJson } from '@nearlite/primitives';
+import {
+  base58Decode,
+  base58Encode,
+  type CryptoHash,
+  HandlerError,
+  RawJson,
+  type TxExecutionStatus,
+} from '@nearlite/primitives';
 import type { HistoryReader } from './history_reader.js';
 
 interface OutcomeJson {
@@ -48,13 +55,14 @@ function finalStatus(outcomes: readonly Loaded[]): unknown {
   return 'Started';
 }
 
+/** The transaction's answer as of the history's cursor, with its level; null while it is unknown here. */
 export async function txStatusView(
   history: HistoryReader,
   txHash: CryptoHash,
   withReceipts: boolean,
-): Promise<object> {
+): Promise<{ readonly answer: object; readonly level: TxExecutionStatus } | null> {
   const [txRaw, txOutcome] = await Promise.all([history.transaction(txHash), load(history, txHash)]);
-  if (txRaw === undefined || !txOutcome) throw unknownTransaction(txHash);
+  if (txRaw === undefined || !txOutcome) return null;
   const outcomes: Loaded[] = [txOutcome];
   const seen = new Set<string>();
   const executed = new Set<string>();
@@ -77,7 +85,7 @@ export async function txStatusView(
   };
   await visit(txOutcome, true);
   const allExecuted = nonRefund.every((id) => executed.has(id));
-  const level = !allExecuted ? 'INCLUDED_FINAL' : pending === 0 ? 'FINAL' : 'EXECUTED';
+  const level: TxExecutionStatus = !allExecuted ? 'INCLUDED_FINAL' : pending === 0 ? 'FINAL' : 'EXECUTED';
   const tx = JSON.parse(txRaw) as { signer_id: string; receiver_id: string };
   const [, ...receiptOutcomes] = outcomes;
   const out: Record<string, unknown> = {
@@ -93,7 +101,7 @@ export async function txStatusView(
     const raws = await Promise.all(wanted.map((o) => history.receipt(base58Decode(o.parsed.id))));
     out.receipts = raws.filter((raw) => raw !== undefined).map((raw) => new RawJson(raw));
   }
-  return out;
+  return { answer: out, level };
 }
 
 export async function receiptView(history: HistoryReader, receiptId: CryptoHash): Promise<object> {

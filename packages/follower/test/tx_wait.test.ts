@@ -5,6 +5,7 @@
 import { ingestBlock } from '@nearlite/follower';
 import { jsonEqual } from '@nearlite/stream';
 import t from 'tap';
+import { TX_TIMEOUT } from '../../../test/helpers/rpc_errors.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { openFollower, rpc } from './helpers.js';
@@ -71,13 +72,6 @@ t.test(
     const { store, history, backend } = await openFollower(tempDir(t), { pollingTimeoutMs: 200 });
     t.teardown(() => store.close());
     await ingestBlock(history, a);
-    const timeout = {
-      name: 'HANDLER_ERROR',
-      cause: { name: 'TIMEOUT_ERROR' },
-      code: -32000,
-      message: 'Server error',
-      data: 'Timeout',
-    };
     for (const [what, method, params] of [
       ['an unknown transaction, by default', 'tx', [txOfB.hash, txOfB.signer_id]],
       ['an unknown transaction at INCLUDED', 'EXPERIMENTAL_tx_status', query(txOfB, 'INCLUDED')],
@@ -86,7 +80,7 @@ t.test(
     ] as const) {
       const r = await rpc(backend, method, params);
       t.equal(r.status, 408, what);
-      t.same(r.error, timeout, what);
+      t.same(r.error, TX_TIMEOUT, what);
     }
     const included = await rpc(backend, 'tx', query(tx, 'INCLUDED_FINAL'));
     t.equal(included.result.final_execution_status, 'INCLUDED_FINAL', 'a level it has: answered at once');

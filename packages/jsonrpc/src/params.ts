@@ -7,6 +7,7 @@ import {
   type CryptoHash,
   KeyType,
   PUBLIC_KEY_LENGTH,
+  TX_EXECUTION_STATUSES,
 } from '@nearlite/primitives';
 import type { BlockId, BlockReference, Finality, TxExecutionStatus } from './backend.js';
 import { Base64DecodeError, decodeBase64 } from './base64.js';
@@ -191,19 +192,10 @@ export function optionalField<T>(o: Obj, key: string, parse: (v: unknown) => T):
   return v === undefined || v === null ? undefined : parse(v);
 }
 
-const WAITS: readonly TxExecutionStatus[] = [
-  'NONE',
-  'INCLUDED',
-  'EXECUTED_OPTIMISTIC',
-  'INCLUDED_FINAL',
-  'EXECUTED',
-  'FINAL',
-];
-
 /** `wait_until`, `#[serde(default)]`: absent means EXECUTED_OPTIMISTIC. */
 export function waitUntil(o: Obj): TxExecutionStatus {
   if (!Object.hasOwn(o, 'wait_until')) return 'EXECUTED_OPTIMISTIC';
-  return unitVariant(o.wait_until, WAITS);
+  return unitVariant(o.wait_until, TX_EXECUTION_STATUSES);
 }
 
 /** A tuple read from a JSON array, serde style (`(String,)`, `(BlockId, ShardId)`). */

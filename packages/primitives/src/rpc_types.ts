@@ -12,13 +12,17 @@ export type BlockReference =
   | { readonly blockId: BlockId }
   | { readonly syncCheckpoint: 'genesis' | 'earliest_available' };
 
-export type TxExecutionStatus =
-  | 'NONE'
-  | 'INCLUDED'
-  | 'EXECUTED_OPTIMISTIC'
-  | 'INCLUDED_FINAL'
-  | 'EXECUTED'
-  | 'FINAL';
+/** nearcore's TxExecutionStatus variants, in its order (the order its unknown-variant error lists). */
+export const TX_EXECUTION_STATUSES = [
+  'NONE',
+  'INCLUDED',
+  'EXECUTED_OPTIMISTIC',
+  'INCLUDED_FINAL',
+  'EXECUTED',
+  'FINAL',
+] as const;
+
+export type TxExecutionStatus = (typeof TX_EXECUTION_STATUSES)[number];
 
 export type ChangesRequest =
   | { readonly changesType: 'account_changes'; readonly accountIds: readonly string[] }
