@@ -1,7 +1,8 @@
 // ML-DSA-65 access keys (PostQuantumSignatures, protocol 85) on a real node: added, listed by their
 // trie handle, used to sign transactions and meta transactions, priced with
 // ml_dsa_65_verification_cost, refused where nearcore refuses them, and deleted. The transactions are
-// encoded here: near-api-js cannot build ML-DSA-65 keys or signatures.
+// encoded here from the bytes up; a second test does the same through near-api-js's own ML-DSA-65 key
+// pairs, signer and account, as an application would.
 import { createHash } from 'node:crypto';
 import {
   type Action,
@@ -17,7 +18,7 @@ import {
   sha256,
 } from '@nearlite/primitives';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
-import { baseDecode, KeyPair, type KeyPairString } from 'near-api-js';
+import { Account, actions, baseDecode, KeyPair, type KeyPairString } from 'near-api-js';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
 
@@ -257,5 +258,77 @@ t.test(
       public_key: mlText,
     });
     t.equal(gone.body.result?.error, `access key ${mlText} does not exist while viewing`);
+  },
+);
+
+t.test(
+  "near-api-js's own ML-DSA-65 key pair is added, viewed, signs a transfer and a meta transaction, and deletes itself",
+  async (t) => {
+    const c = await localChain(t);
+    const { provider, root } = c;
+    const pq = KeyPair.fromRandom('ml-dsa-65');
+    const mlText = pq.getPublicKey().toString();
+    t.match(mlText, /^ml-dsa-65:/);
+    const handle = `ml-dsa-65-hash:${base58Encode(
+      createHash('sha3-256').update('near:ml-dsa-65-pubkey-hash:v1').update(pq.getPublicKey().data).digest(),
+    )}`;
+    const storageUsage = async () => (await provider.viewAccount({ accountId: 'test.near' })).storage_usage;
+    const relayerKey = KeyPair.fromRandom('ed25519');
+    await root.createAccount({
+      newAccountId: 'relayer.test.near',
+      publicKey: relayerKey.getPublicKey(),
+      nearToTransfer: 5n * NEAR,
+    });
+    const relayer = new Account('relayer.test.near', provider, relayerKey.toString() as KeyPairString);
+
+    const before = await storageUsage();
+    const added = await root.addFullAccessKey(pq.getPublicKey());
+    t.same(added.status, { SuccessValue: '' });
+    t.equal(await storageUsage(), before + ML_DSA_65_FULL_ACCESS_KEY_STORAGE);
+    // The client asks for the key by its full text; the list names it by its handle.
+    t.equal((await root.getAccessKey(pq.getPublicKey())).permission, 'FullAccess');
+    const listed = (await root.getAccessKeyList()).keys.map((k) => String(k.public_key));
+    t.ok(listed.includes(handle), 'listed by its handle');
+
+    // The account signs with the ML-DSA-65 key: the client reads its nonce, signs the hash, sends it.
+    const pqAccount = new Account('test.near', provider, pq.toString() as KeyPairString);
+    const sent = await pqAccount.transfer({ receiverId: 'relayer.test.near', amount: 1n });
+    t.same(sent.status, { SuccessValue: '' });
+    t.equal(sent.transaction.public_key, mlText);
+    t.match(sent.transaction.signature, /^ml-dsa-65:/);
+    t.equal(
+      BigInt(sent.transaction_outcome.outcome.gas_burnt),
+      ACTION_RECEIPT_SEND_NOT_SIR + TRANSFER_SEND_NOT_SIR + ML_DSA_65_VERIFICATION_COST,
+    );
+
+    // The same transfer as a meta transaction, signed once by the ed25519 key and once by the
+    // ML-DSA-65 key and relayed by another account: the second burns the check on top.
+    const relay = async (sender: Account) => {
+      const { signedDelegate } = await sender.createSignedMetaTransaction({
+        receiverId: 'relayer.test.near',
+        actions: [actions.transfer(1n)],
+      });
+      return relayer.signAndSendTransaction({
+        receiverId: 'test.near',
+        actions: [actions.signedDelegate(signedDelegate)],
+      });
+    };
+    const edRelayed = await relay(root);
+    const pqRelayed = await relay(pqAccount);
+    t.same(pqRelayed.status, { SuccessValue: '' });
+    t.equal(
+      BigInt(pqRelayed.transaction_outcome.outcome.gas_burnt),
+      BigInt(edRelayed.transaction_outcome.outcome.gas_burnt) + ML_DSA_65_VERIFICATION_COST,
+    );
+
+    // The key deletes itself: its storage is freed and the node no longer knows it.
+    const deleted = await pqAccount.deleteKey(pq.getPublicKey());
+    t.same(deleted.status, { SuccessValue: '' });
+    t.equal(await storageUsage(), before);
+    const after = (await root.getAccessKeyList()).keys.map((k) => String(k.public_key));
+    t.notOk(after.includes(handle));
+    // The client reads the key before it signs, and the node no longer has it.
+    const refused = await pqAccount.transfer({ receiverId: 'relayer.test.near', amount: 1n }).catch((e) => e);
+    t.equal((refused as Error).name, 'AccessKeyNotFoundActionError');
   },
 );
