@@ -1,7 +1,7 @@
 // A store damaged on disk: after a SIGKILL, LevelDB's log is torn, overwritten or cut, as a disk or
 // filesystem can leave it. The node must then either run on a whole chain or refuse, naming the
 // heights; `nearlite repair` must bring it back to a chain it can run on and serve in full.
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainStore, loadGenesisConfig, repairChain, shardLayoutFromView } from '@nearlite/chain';
 import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
@@ -12,6 +12,7 @@ import { tempDir } from './helpers/tmp.js';
 
 type Block = { header: { height: number; hash: string; prev_hash: string } };
 type Checks = Pick<typeof t, 'fail' | 'equal'>;
+type FinalRecord = { height: number; hash: string };
 
 /** Every kept height answers `block`, and each links to the one below: no hole is served. */
 async function assertWhole(t: Checks, node: RunningNode, what: string): Promise<number> {
@@ -86,6 +87,37 @@ t.test(
     }
   },
 );
+
+t.test('a home whose data directory was removed starts a new chain, as nearcore does', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const first = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(first, 20);
+  const old = (await first.rpc<Block>('block', { finality: 'final' })).body.result!.header;
+  const oldFirst = (await first.rpc<Block>('block', { block_id: 1 })).body.result!.header.hash;
+  await first.kill();
+  const seen = JSON.parse(readFileSync(join(home, 'final_head.json'), 'utf8')) as FinalRecord;
+  t.ok(seen.height >= old.height, `the home recorded final block #${seen.height}`);
+
+  // How a local chain is reset: the store's directory goes, the home stays.
+  rmSync(join(home, 'data'), { recursive: true });
+  const again = await startNode(home, ['--block-time', '20']);
+  t.match(
+    again.logs(),
+    new RegExp(`a new chain starts from genesis, and final block #${seen.height} \\(`),
+    'the operator is told which final block is forgotten',
+  );
+  await waitForHeight(again, 3);
+  const fresh = (await again.rpc<Block>('block', { block_id: 1 })).body.result?.header.hash;
+  t.ok(fresh !== undefined && fresh !== oldFirst, 'a new chain, made from genesis again');
+  await again.stop();
+  // The record follows the new chain now: the next start accepts the store.
+  const now = JSON.parse(readFileSync(join(home, 'final_head.json'), 'utf8')) as FinalRecord;
+  const third = await startNode(home, ['--block-time', '20']);
+  t.teardown(() => third.stop());
+  const stored = await third.rpc<Block>('block', { block_id: now.height });
+  t.equal(stored.body.result?.header.hash, now.hash);
+});
 
 t.test('inspect verify checks every kept height', async (t) => {
   const home = tempDir(t);

@@ -1,7 +1,7 @@
 // The last final block this node announced, kept outside LevelDB (`<home>/final_head.json`) so that
 // damage to the database cannot take it along: a store that lost blocks clients have seen as final
 // must not quietly re-produce those heights with other hashes.
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainStore } from '@nearlite/chain';
 import { base58Decode, base58Encode, bytesEqual, type CryptoHash } from '@nearlite/primitives';
@@ -78,4 +78,18 @@ export function checkFinalHead(home: string, head: { height: number } | null, cs
       `give heights clients saw as final other hashes. \`nearlite repair --home ${home}\` reports what ` +
       'was lost and accepts the store as it is.',
   );
+}
+
+/**
+ * A home whose store directory holds no database at all starts a new chain, as nearcore's does when
+ * its `data` is deleted: that is how a local chain is reset (near-kit's sandbox restart does it, with
+ * a new genesis). No crash or damaged log removes LevelDB's `CURRENT`, which every database has from
+ * its creation, so the final block recorded for the store that was there is forgotten, not refused.
+ * Returns what was forgotten, for the log.
+ */
+export function forgetFinalHeadOfRemovedStore(home: string, dataPath: string): FinalHead | null {
+  if (existsSync(join(dataPath, 'CURRENT'))) return null;
+  const seen = readFinalHead(home);
+  rmSync(finalHeadPath(home), { force: true });
+  return seen;
 }

@@ -26,7 +26,7 @@ import { RPC_STORE_OPTIONS } from './chain_store_options.js';
 import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
-import { checkFinalHead, FinalHeadWriter } from './final_head.js';
+import { checkFinalHead, FinalHeadWriter, forgetFinalHeadOfRemovedStore } from './final_head.js';
 import { checkGenesisConfig } from './genesis_fingerprint.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import { nodePublicKey, readKeyFile } from './key_files.js';
@@ -144,6 +144,12 @@ export class NearliteNode {
       : null;
     // The chain thread boots beside the checks below; it opens the store only once they pass.
     const booted = chainData ? bootChainThread(chainData) : null;
+    const forgotten = forgetFinalHeadOfRemovedStore(o.home, data);
+    if (forgotten)
+      o.logger.warn(
+        `no database in ${data}: a new chain starts from genesis, and final block #${forgotten.height} ` +
+          `(${forgotten.hash}) of the store that was there is forgotten`,
+      );
     // Taken before the open, which rewrites LevelDB's files.
     const cleanStop = takeCleanStop(o.home, data);
     let store: Store;
