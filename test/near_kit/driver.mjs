@@ -1,0 +1,209 @@
+// Drives near-kit (installed from npm) against nearlite's near-sandbox launcher, as an application's
+// tests would: its Sandbox starts the node through NEAR_SANDBOX_BIN_PATH, its client signs with
+// ed25519, ML-DSA-65 and gas keys (and in strict nonce mode), and the sandbox is patched, fast-forwarded,
+// dumped, restarted from its dump and from its genesis, and stopped. Prints what it saw as JSON.
+// Run: node driver.mjs <dir holding node_modules/near-kit> <contract.wasm>
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [installDir, wasmPath] = process.argv.slice(2);
+const dist = join(installDir, 'node_modules', 'near-kit', 'dist');
+const { Near, generateKey, MlDsa65KeyPair } = await import(pathToFileURL(join(dist, 'index.js')).href);
+const { Sandbox } = await import(pathToFileURL(join(dist, 'sandbox', 'index.js')).href);
+
+const out = {};
+const sandbox = await Sandbox.start();
+try {
+  const near = new Near({ network: sandbox });
+  const root = sandbox.rootAccount.id;
+  out.root = root;
+  out.home = sandbox.homeDir;
+  out.chainId = (await near.getStatus()).chain_id;
+  const rpc = async (method, params) => {
+    const res = await fetch(sandbox.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'k', method, params }),
+    });
+    return (await res.json()).result;
+  };
+  const height = async () => (await near.getStatus()).sync_info.latest_block_height;
+
+  // An account with a key of its own, a contract called and viewed.
+  const aliceKey = generateKey();
+  const created = await near
+    .transaction(root)
+    .createAccount('alice.test.near')
+    .transfer('alice.test.near', '10 NEAR')
+    .addKey(aliceKey.publicKey.toString(), { type: 'fullAccess' })
+    .send();
+  out.created = created.status;
+  out.aliceAmount = (
+    await rpc('query', {
+      request_type: 'view_account',
+      account_id: 'alice.test.near',
+      finality: 'optimistic',
+    })
+  ).amount;
+  await near
+    .transaction(root)
+    .createAccount('hello.test.near')
+    .transfer('hello.test.near', '10 NEAR')
+    .deployContract('hello.test.near', new Uint8Array(readFileSync(wasmPath)))
+    .send();
+  out.called = (await near.call('hello.test.near', 'setValue', { value: 'hi' }, { signerId: root })).status;
+  out.value = await near.view('hello.test.near', 'getValue', {}, { finality: 'optimistic' });
+  out.state = (await near.viewState('hello.test.near', { finality: 'optimistic' })).values;
+
+  // ML-DSA-65: added by the ed25519 key, then signing a transfer of its own.
+  const pq = MlDsa65KeyPair.fromRandom();
+  await near
+    .transaction('alice.test.near')
+    .signWith(aliceKey.secretKey)
+    .addKey(pq.publicKey.toString(), { type: 'fullAccess' })
+    .send();
+  const pqSent = await near
+    .transaction('alice.test.near')
+    .signWith(pq.secretKey)
+    .transfer(root, '1 NEAR')
+    .send();
+  out.pq = {
+    status: pqSent.status,
+    publicKey: pqSent.transaction.public_key,
+    gasBurnt: String(pqSent.transaction_outcome.outcome.gas_burnt),
+    listed: (await near.getAccessKeys('alice.test.near', { finality: 'optimistic' })).keys.map(
+      (k) => k.public_key,
+    ),
+  };
+
+  // Strict nonce mode (TransactionV1): the nonce is exactly the key's next one.
+  const keyNonce = (
+    await near.getAccessKey('alice.test.near', aliceKey.publicKey.toString(), { finality: 'optimistic' })
+  ).nonce;
+  const strict = await near
+    .transaction('alice.test.near')
+    .signWith(aliceKey.secretKey)
+    .strictNonceMode()
+    .transfer(root, '1 yocto')
+    .send();
+  out.strict = {
+    status: strict.status,
+    keyNonce,
+    nonce: strict.transaction.nonce,
+    mode: strict.transaction.nonce_mode,
+  };
+
+  // A gas key: added, funded, and paying for a transfer signed with its nonce index 1.
+  const gasKey = generateKey();
+  const gasKeyText = gasKey.publicKey.toString();
+  await near
+    .transaction('alice.test.near')
+    .signWith(aliceKey.secretKey)
+    .addKey(gasKeyText, { type: 'gasKeyFullAccess', numNonces: 3 })
+    .send();
+  await near
+    .transaction('alice.test.near')
+    .signWith(aliceKey.secretKey)
+    .transferToGasKey(gasKeyText, '2 NEAR')
+    .send();
+  const viaGasKey = await near
+    .transaction('alice.test.near')
+    .signWith(gasKey.secretKey)
+    .useGasKey(1)
+    .transfer(root, '1 yocto')
+    .send();
+  const full = await near.getTransactionStatus(viaGasKey.transaction.hash, 'alice.test.near', 'FINAL');
+  const burnt =
+    BigInt(full.transaction_outcome.outcome.tokens_burnt) +
+    full.receipts_outcome.reduce((s, r) => s + BigInt(r.outcome.tokens_burnt), 0n);
+  const gasKeyBalance = async () =>
+    (await near.getAccessKey('alice.test.near', gasKeyText, { finality: 'optimistic' })).permission
+      .GasKeyFullAccess.balance;
+  // The refund for the gas priced ahead reaches the key a block or two after FINAL.
+  let balance = await gasKeyBalance();
+  for (let i = 0; i < 50 && BigInt(balance) !== 2n * 10n ** 24n - burnt; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    balance = await gasKeyBalance();
+  }
+  out.gasKey = {
+    status: viaGasKey.status,
+    final: full.final_execution_status,
+    nonceIndex: (
+      await rpc('tx', {
+        tx_hash: viaGasKey.transaction.hash,
+        sender_account_id: 'alice.test.near',
+        wait_until: 'NONE',
+      })
+    ).transaction.nonce_index,
+    balance: String(balance),
+    burnt: String(burnt),
+  };
+
+  // The sandbox's own methods.
+  await sandbox.patchState([
+    {
+      Account: {
+        account_id: 'bob.test.near',
+        account: {
+          amount: (10n ** 24n).toString(),
+          locked: '0',
+          code_hash: '11111111111111111111111111111111',
+          storage_usage: 182,
+        },
+      },
+    },
+  ]);
+  out.bob =
+    (await rpc('query', {
+      request_type: 'view_account',
+      account_id: 'bob.test.near',
+      finality: 'optimistic',
+    })) ?? null;
+  const before = await height();
+  await sandbox.fastForward(50);
+  out.fastForward = [before, await height()];
+
+  // Dumped from the running node, restarted on a genesis holding the dump, then on the first genesis.
+  const snapshot = await sandbox.dumpState();
+  out.dumped = snapshot.records.map((r) => {
+    const [kind, body] = Object.entries(r)[0];
+    return `${kind} ${body.account_id}${kind === 'Data' ? ` ${Buffer.from(body.data_key, 'base64')}` : ''}`;
+  });
+  const heightBeforeRestart = await height();
+  await sandbox.restart(snapshot);
+  out.restarted = {
+    height: await height(),
+    heightBefore: heightBeforeRestart,
+    value: await near.view('hello.test.near', 'getValue', {}, { finality: 'optimistic' }),
+    bob: await rpc('query', {
+      request_type: 'view_account',
+      account_id: 'bob.test.near',
+      finality: 'optimistic',
+    }),
+    aliceAmount: (
+      await rpc('query', {
+        request_type: 'view_account',
+        account_id: 'alice.test.near',
+        finality: 'optimistic',
+      })
+    ).amount,
+    sent: (await near.transaction(root).transfer('alice.test.near', '1 NEAR').send()).status,
+  };
+  await sandbox.restart();
+  out.reset = {
+    hello: await near.accountExists('hello.test.near', { finality: 'optimistic' }),
+    alice: await near.accountExists('alice.test.near', { finality: 'optimistic' }),
+    sent: (
+      await near
+        .transaction(root)
+        .createAccount('carol.test.near')
+        .transfer('carol.test.near', '1 NEAR')
+        .send()
+    ).status,
+  };
+} finally {
+  await sandbox.stop();
+}
+out.homeRemoved = !existsSync(out.home);
+process.stdout.write(`${JSON.stringify(out)}\n`);
