@@ -22,6 +22,8 @@ const NEAR = 10n ** 24n;
 const ACTION_RECEIPT = 108_059_500_000n;
 const TRANSFER = 115_123_062_500n;
 const ML_DSA_65_VERIFICATION_COST = 100_000_000_000n;
+// delegate_cost's send fee, which DelegateV2 pays as Delegate does.
+const DELEGATE = 200_000_000_000n;
 // Sent and executed, at the localnet's minimum gas price.
 const TRANSFER_BURNT = 2n * (ACTION_RECEIPT + TRANSFER) * 100_000_000n;
 
@@ -36,6 +38,7 @@ interface Seen {
   pq: { status: unknown; publicKey: string; gasBurnt: string; listed: string[] };
   strict: { status: unknown; keyNonce: number; nonce: number; mode: string };
   gasKey: { status: unknown; final: string; nonceIndex: number; balance: string; burnt: string };
+  relayed: { status: unknown; gasBurnt: string; action: string; inner: unknown[] }[];
   bob: { amount: string; storage_usage: number } | null;
   fastForward: [number, number];
   dumped: string[];
@@ -90,6 +93,18 @@ t.test("near-kit's Sandbox and client against nearlite", async (t) => {
   t.equal(r.gasKey.nonceIndex, 1);
   t.equal(BigInt(r.gasKey.burnt), TRANSFER_BURNT);
   t.equal(BigInt(r.gasKey.balance), 2n * NEAR - TRANSFER_BURNT, 'the key paid what was burnt, no more');
+
+  t.same(
+    r.relayed.map((x) => x.action),
+    ['Delegate', 'DelegateV2', 'DelegateV2'],
+    'relayed: a Delegate, a DelegateV2, one with a gas-key nonce',
+  );
+  for (const [i, x] of r.relayed.entries()) {
+    t.same(x.status, ok, `relayed ${i}`);
+    // The relayer pays the receipt, the delegate and the inner transfer's send fees.
+    t.equal(BigInt(x.gasBurnt), ACTION_RECEIPT + DELEGATE + TRANSFER, `relayed ${i}: gas burnt`);
+    t.ok(x.inner.length >= 2 && x.inner.every((s) => !('Failure' in (s as object))), `relayed ${i}: ran`);
+  }
 
   t.same(r.bob && [r.bob.amount, r.bob.storage_usage], [NEAR.toString(), 182], 'patchState');
   t.ok(r.fastForward[1] >= r.fastForward[0] + 50, `fastForward: #${r.fastForward[0]} → #${r.fastForward[1]}`);

@@ -1,6 +1,7 @@
 // Drives near-kit (installed from npm) against nearlite's near-sandbox launcher, as an application's
 // tests would: its Sandbox starts the node through NEAR_SANDBOX_BIN_PATH, its client signs with
-// ed25519, ML-DSA-65 and gas keys (and in strict nonce mode), and the sandbox is patched, fast-forwarded,
+// ed25519, ML-DSA-65 and gas keys (and in strict nonce mode) and relays meta transactions of both
+// versions, and the sandbox is patched, fast-forwarded,
 // dumped, restarted from its dump and from its genesis, and stopped. Prints what it saw as JSON.
 // Run: node driver.mjs <dir holding node_modules/near-kit> <contract.wasm>
 import { existsSync, readFileSync } from 'node:fs';
@@ -139,6 +140,42 @@ try {
     balance: String(balance),
     burnt: String(burnt),
   };
+
+  // Meta transactions relayed by another account: a Delegate, a DelegateV2, and a DelegateV2 whose
+  // nonce is the gas key's index 2.
+  const relayerKey = generateKey();
+  await near
+    .transaction(root)
+    .createAccount('relayer.test.near')
+    .transfer('relayer.test.near', '10 NEAR')
+    .addKey(relayerKey.publicKey.toString(), { type: 'fullAccess' })
+    .send();
+  const relay = async (signed, v2) => {
+    const tx = near.transaction('relayer.test.near').signWith(relayerKey.secretKey);
+    const o = await (v2 ? tx.signedDelegateActionV2(signed) : tx.signedDelegateAction(signed)).send();
+    return {
+      status: o.status,
+      gasBurnt: String(o.transaction_outcome.outcome.gas_burnt),
+      action: Object.keys(o.transaction.actions[0])[0],
+      inner: o.receipts_outcome.map((r) => r.outcome.status),
+    };
+  };
+  const inner = () =>
+    near.transaction('alice.test.near').signWith(aliceKey.secretKey).transfer(root, '1 yocto');
+  out.relayed = [
+    await relay((await inner().delegate()).signedDelegateAction, false),
+    await relay((await inner().delegateV2()).signedDelegateAction, true),
+    await relay(
+      (
+        await near
+          .transaction('alice.test.near')
+          .signWith(gasKey.secretKey)
+          .transfer(root, '1 yocto')
+          .delegateV2({ nonceIndex: 2 })
+      ).signedDelegateAction,
+      true,
+    ),
+  ];
 
   // The sandbox's own methods.
   await sandbox.patchState([
