@@ -38,6 +38,20 @@ interface Seen {
   pq: { status: unknown; publicKey: string; gasBurnt: string; listed: string[] };
   strict: { status: unknown; keyNonce: number; nonce: number; mode: string };
   gasKey: { status: unknown; final: string; nonceIndex: number; balance: string; burnt: string };
+  reads: {
+    gasKeyNonces: number[];
+    receiptToTx: { transaction_hash: string; sender_account_id: string };
+    txHash: string;
+    block: number;
+    gasPrice: string;
+    blockEffects: boolean;
+    genesisChainId: string;
+    maintenanceWindows: unknown[];
+    missingAccount: string | null;
+    missingKey: unknown;
+    noCode: string | null;
+    tooPoor: string | null;
+  };
   relayed: { status: unknown; gasBurnt: string; action: string; inner: unknown[] }[];
   bob: { amount: string; storage_usage: number } | null;
   fastForward: [number, number];
@@ -93,6 +107,20 @@ t.test("near-kit's Sandbox and client against nearlite", async (t) => {
   t.equal(r.gasKey.nonceIndex, 1);
   t.equal(BigInt(r.gasKey.burnt), TRANSFER_BURNT);
   t.equal(BigInt(r.gasKey.balance), 2n * NEAR - TRANSFER_BURNT, 'the key paid what was burnt, no more');
+
+  // Each read parsed by near-kit's schemas; its errors mapped to its classes.
+  t.equal(r.reads.gasKeyNonces.length, 3, 'a nonce per index');
+  t.ok(r.reads.gasKeyNonces[1]! > r.reads.gasKeyNonces[0]!, 'index 1 moved on');
+  t.same(r.reads.receiptToTx, { transaction_hash: r.reads.txHash, sender_account_id: 'alice.test.near' });
+  t.equal(r.reads.block, 1);
+  t.equal(r.reads.gasPrice, '100000000', "the localnet's minimum gas price");
+  t.ok(r.reads.blockEffects, 'block_effects');
+  t.equal(r.reads.genesisChainId, 'localnet', 'genesis_config');
+  t.same(r.reads.maintenanceWindows, [], 'maintenance_windows of the only validator: none');
+  t.equal(r.reads.missingAccount, 'AccountDoesNotExistError');
+  t.equal(r.reads.missingKey, null, 'an absent key is null to near-kit');
+  t.equal(r.reads.noCode, 'FunctionCallError', 'a view of an account without code');
+  t.equal(r.reads.tooPoor, 'InvalidTransactionError', 'NotEnoughBalance');
 
   t.same(
     r.relayed.map((x) => x.action),

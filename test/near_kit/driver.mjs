@@ -141,6 +141,30 @@ try {
     burnt: String(burnt),
   };
 
+  // Reads through near-kit's own RPC client, each answer parsed by its zod schemas, and the errors
+  // it maps from nearcore's shapes to its classes.
+  const client = near.rpc;
+  const failure = (p) =>
+    p.then(
+      () => null,
+      (e) => e.constructor.name,
+    );
+  out.reads = {
+    gasKeyNonces: (await client.getGasKeyNonces('alice.test.near', gasKeyText, { finality: 'optimistic' }))
+      .nonces,
+    receiptToTx: await client.receiptToTx(full.receipts_outcome[0].id),
+    txHash: viaGasKey.transaction.hash,
+    block: (await client.getBlock({ blockId: 1 })).header.height,
+    gasPrice: (await client.getGasPrice()).gas_price,
+    blockEffects: Array.isArray((await client.blockEffects({ finality: 'final' })).changes),
+    genesisChainId: (await client.genesisConfig()).chain_id,
+    maintenanceWindows: await client.maintenanceWindows(root),
+    missingAccount: await failure(near.getAccount('nobody.test.near')),
+    missingKey: await near.getAccessKey(root, generateKey().publicKey.toString()),
+    noCode: await failure(near.view(root, 'anything', {})),
+    tooPoor: await failure(near.transaction(root).transfer('alice.test.near', '100000000000 NEAR').send()),
+  };
+
   // Meta transactions relayed by another account: a Delegate, a DelegateV2, and a DelegateV2 whose
   // nonce is the gas key's index 2.
   const relayerKey = generateKey();
