@@ -1,5 +1,5 @@
 // What an RPC answer has shown survives a SIGKILL; a second node on the same home is refused.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
@@ -126,6 +126,40 @@ t.test('a genesis.json edited after the first start is refused; one only reforma
   const edited = cli(['run', '--home', followed, '--follow', `file:${lake}`, '--rpc-addr', '127.0.0.1:0']);
   t.equal(edited.status, 1);
   t.match(edited.stderr, /is not the genesis this store was made from/);
+});
+
+t.test('a genesis nearcore would refuse is refused at init and at start, every failure named', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const path = join(home, 'genesis.json');
+  const genesis = JSON.parse(readFileSync(path, 'utf8')) as { total_supply: string; records: unknown[] };
+  // A supply that is not the records' sum, and a key of an account no record makes.
+  const bad = {
+    ...genesis,
+    total_supply: (BigInt(genesis.total_supply) + 1n).toString(),
+    records: [
+      ...genesis.records,
+      {
+        AccessKey: {
+          account_id: 'nobody.near',
+          public_key: 'ed25519:KuTCtARNzxZQ3YvXDeLjx83FDqxv2SdQTSbiq876zR7',
+          access_key: { nonce: 0, permission: 'FullAccess' },
+        },
+      },
+    ],
+  };
+  writeFileSync(path, JSON.stringify(bad));
+  const run = cli(['run', '--home', home, '--rpc-addr', '127.0.0.1:0']);
+  t.equal(run.status, 1);
+  t.match(run.stderr, "fails nearcore's genesis validation");
+  t.match(run.stderr, `is not equal to the total supply = ${bad.total_supply} specified in genesis config.`);
+  t.match(run.stderr, 'access key account nobody.near does not exist');
+  t.notMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  t.notOk(existsSync(join(home, 'data', 'CURRENT')), 'nothing was written');
+  const other = tempDir(t);
+  const init = cli(['init', '--home', other, '--genesis', path]);
+  t.equal(init.status, 1);
+  t.match(init.stderr, 'access key account nobody.near does not exist');
 });
 
 t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {

@@ -42,7 +42,11 @@ t.test('the rest of the OpenAPI catalogue answers through @near-js/jsonrpc-clien
   await addGenesisCounter(home);
   // An account with five 20,000-byte values, k0…k4, for view_state's pages.
   const genesisPath = join(home, 'genesis.json');
-  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as { records: unknown[] };
+  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as {
+    records: unknown[];
+    total_supply: string;
+  };
+  genesis.total_supply = (BigInt(genesis.total_supply) + 10n ** 25n).toString();
   genesis.records.push({
     Account: {
       account_id: 'pages.test.near',

@@ -7,6 +7,7 @@ import bs58 from 'bs58';
 import { compileContract } from './asc.js';
 
 export const COUNTER_ACCOUNT = 'counter.test.near';
+const BALANCE = 10n ** 25n;
 
 /** Adds the records to `home`'s genesis.json; returns the contract's code and its base58 hash. */
 export async function addGenesisCounter(home: string): Promise<{ code: Uint8Array; codeHash: string }> {
@@ -15,12 +16,17 @@ export async function addGenesisCounter(home: string): Promise<{ code: Uint8Arra
   const value = Buffer.alloc(4);
   value.writeInt32LE(7);
   const genesisPath = join(home, 'genesis.json');
-  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as { records: unknown[] };
+  const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as {
+    records: unknown[];
+    total_supply: string;
+  };
+  // nearcore's genesis validation holds the records to the total supply.
+  genesis.total_supply = (BigInt(genesis.total_supply) + BALANCE).toString();
   genesis.records.push(
     {
       Account: {
         account_id: COUNTER_ACCOUNT,
-        account: { amount: '10000000000000000000000000', locked: '0', code_hash: codeHash, storage_usage: 0 },
+        account: { amount: BALANCE.toString(), locked: '0', code_hash: codeHash, storage_usage: 0 },
       },
     },
     { Contract: { account_id: COUNTER_ACCOUNT, code: Buffer.from(code).toString('base64') } },

@@ -4,7 +4,7 @@
 // worker pool, fed from state prefetched out of history.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { loadGenesis } from '@nearlite/chain';
+import { loadValidGenesis } from '@nearlite/chain';
 import {
   FollowLoop,
   type HistoryReader,
@@ -73,7 +73,7 @@ export class FollowerNode {
       );
     const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
     const archive = o.archive ?? fileConfig.archive;
-    const genesis = loadGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
+    const genesis = loadValidGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
     const services = createServices();
     const storeConfig = o.store ?? fileConfig.store;
     const opened: OpenedHistory =

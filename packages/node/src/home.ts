@@ -7,7 +7,7 @@ import {
   generateKeyFile,
   type KeyFile,
   keyFileFromTestSeed,
-  loadGenesis,
+  loadValidGenesis,
   makeLocalnetGenesis,
 } from '@nearlite/chain';
 import { accountIdError } from '@nearlite/primitives';
@@ -114,7 +114,7 @@ function checkInitOptions(o: InitOptions): void {
   }
   if (o.genesisFile !== undefined) {
     if (!existsSync(o.genesisFile)) throw new HomeError(`--genesis ${o.genesisFile}: no such file`);
-    loadGenesis(o.genesisFile);
+    loadValidGenesis(o.genesisFile);
     return;
   }
   if (o.shards !== undefined && (!Number.isInteger(o.shards) || o.shards < 1 || o.shards > 64))

@@ -9,7 +9,7 @@ import {
   ChainStore,
   type Genesis,
   KeyFileError,
-  loadGenesis,
+  loadValidGenesis,
   NOOP_CHUNK_APPLIER,
   type Signer,
   shardLayoutFromView,
@@ -125,7 +125,7 @@ export class NearliteNode {
     const compression = chainStoreCompression(config.store, p.config);
     const { data } = p;
     const recordsPath = genesisRecordsPath(o.home, config);
-    const genesis = loadGenesis(p.genesis, recordsPath ?? undefined);
+    const genesis = loadValidGenesis(p.genesis, recordsPath ?? undefined);
     const validator = loadSigner(p.validatorKey, genesis.config.validators, o.logger);
     const chainData: ChainWorkerData | null = validator
       ? {

@@ -3,7 +3,7 @@
 // every height up to the writer's cursor (re-read as the writer moves it), forwards write methods to
 // `--upstream-rpc`, and can be started as many times as read load needs.
 import { existsSync } from 'node:fs';
-import { loadGenesis } from '@nearlite/chain';
+import { loadValidGenesis } from '@nearlite/chain';
 import type { HistoryReader } from '@nearlite/follower';
 import { openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
@@ -45,7 +45,7 @@ export class ServeNode {
         'serve reads a PostgreSQL history: give --store postgres://META-URL and --shard-db ID=URL for each shard (or store in config.json)',
       );
     const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
-    const genesis = loadGenesis(p.genesis);
+    const genesis = loadValidGenesis(p.genesis);
     const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader');
     const history = opened.history;
