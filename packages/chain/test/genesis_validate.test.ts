@@ -59,34 +59,28 @@ t.test('the base case passes', async (t) => {
 });
 
 t.test("each of nearcore's own failing cases, in its words", async (t) => {
-  t.same(genesisSemanticsErrors(genesis({ totalSupply: '0', records: [account('test')] })), [
-    'wrong total supply. account.locked() + account.amount() = 110 is not equal to the total supply = 0 specified in genesis config.',
-  ]);
-  t.same(
-    genesisSemanticsErrors(
-      genesis({
-        validators: [{ account_id: 'test', public_key: EMPTY_ED25519_KEY, amount: '10' }],
-        records: [account('test')],
-      }),
-    ),
-    ['validator staking key is not valid'],
-  );
-  t.same(
-    genesisSemanticsErrors(
-      genesis({
-        validators: [{ account_id: 'test', public_key: VALID_ED25519_RISTRETTO_KEY, amount: '100' }],
-        records: [account('test')],
-      }),
-    ),
-    ['Validator accounts do not match staked accounts.'],
-  );
-  t.same(
-    genesisSemanticsErrors(genesis({ validators: [], totalSupply: '110', records: [account('test')] })),
-    ['No validators in genesis', 'Validator accounts do not match staked accounts.'],
-  );
-  t.same(
-    genesisSemanticsErrors(
-      genesis({
+  const validator = (public_key: string, amount: string) => [{ account_id: 'test', public_key, amount }];
+  const cases: [Parameters<typeof genesis>[0], string[]][] = [
+    [
+      { totalSupply: '0', records: [account('test')] },
+      [
+        'wrong total supply. account.locked() + account.amount() = 110 is not equal to the total supply = 0 specified in genesis config.',
+      ],
+    ],
+    [
+      { validators: validator(EMPTY_ED25519_KEY, '10'), records: [account('test')] },
+      ['validator staking key is not valid'],
+    ],
+    [
+      { validators: validator(VALID_ED25519_RISTRETTO_KEY, '100'), records: [account('test')] },
+      ['Validator accounts do not match staked accounts.'],
+    ],
+    [
+      { validators: [], records: [account('test')] },
+      ['No validators in genesis', 'Validator accounts do not match staked accounts.'],
+    ],
+    [
+      {
         records: [
           account('test'),
           {
@@ -97,22 +91,21 @@ t.test("each of nearcore's own failing cases, in its words", async (t) => {
             },
           },
         ],
-      }),
-    ),
-    ['access key account test1 does not exist'],
-  );
-  t.same(
-    genesisSemanticsErrors(
-      genesis({
+      },
+      ['access key account test1 does not exist'],
+    ],
+    [
+      {
         records: [
           account('test'),
           { Contract: { account_id: 'test', code: 'AQID' } },
           { Contract: { account_id: 'test', code: 'AQIDBA==' } },
         ],
-      }),
-    ),
-    ['account test has more than one contract deployed'],
-  );
+      },
+      ['account test has more than one contract deployed'],
+    ],
+  ];
+  for (const [o, expected] of cases) t.same(genesisSemanticsErrors(genesis(o)), expected);
 });
 
 t.test('the other checks, and every failure reported together', async (t) => {

@@ -19,6 +19,7 @@ function ratio(v: unknown): { n: bigint; d: bigint } | null {
 /** num_rational's Display: `n` for a whole number, `n/d` otherwise. */
 const shown = (r: { n: bigint; d: bigint }) => (r.d === 1n ? `${r.n}` : `${r.n}/${r.d}`);
 const below = (a: { n: bigint; d: bigint }, b: { n: bigint; d: bigint }) => a.n * b.d < b.n * a.d;
+const ONE = { n: 1n, d: 1n };
 
 function amount(v: unknown): bigint {
   try {
@@ -83,7 +84,7 @@ export function genesisSemanticsErrors(genesis: Genesis): string[] {
   if (min && max) {
     if (!below(min, max))
       errors.push(`Online max threshold ${shown(max)} smaller than min threshold ${shown(min)}`);
-    if (below({ n: 1n, d: 1n }, max))
+    if (below(ONE, max))
       errors.push(`Online max threshold must be less or equal than 1, but current value is ${shown(max)}`);
     if (max.n >= 10_000_000n)
       errors.push("online_max_threshold's numerator is too large, may lead to overflow.");
@@ -95,7 +96,7 @@ export function genesisSemanticsErrors(genesis: Genesis): string[] {
       errors.push("online_min_threshold's denominator is too large, may lead to overflow.");
   }
   const rate = ratio(config.gasPriceAdjustmentRate);
-  if (rate && !below(rate, { n: 1n, d: 1n }))
+  if (rate && !below(rate, ONE))
     errors.push(`Gas price adjustment rate must be less than 1, value in config is ${shown(rate)}`);
   if (config.epochLength === 0) errors.push('Epoch Length must be greater than 0');
   return errors;

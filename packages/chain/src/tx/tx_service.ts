@@ -17,7 +17,7 @@ import { FinalTxAnswers } from './final_answers.js';
 import type { SignatureChecker } from './signature_checker.js';
 import {
   finalExecutionOutcomeView,
-  satisfies,
+  levelImplies,
   type TxProgress,
   txProgress,
   txWaitTimeout,
@@ -273,7 +273,7 @@ export class TxService {
       first = false;
       // A new set only when the ids moved on: the waiters' index re-files a waiter whose set changed.
       if (p && !holdsExactly(watch, p.pendingIds)) watch = new Set(p.pendingIds);
-      if (!satisfies(p, waitUntil) || !p) return null;
+      if (!p || !levelImplies(p.level, waitUntil)) return null;
       const txBytes = load();
       if (!txBytes) return null;
       const view = this.view(txBytes, p, withReceipts, sir);

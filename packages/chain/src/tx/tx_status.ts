@@ -32,17 +32,10 @@ export interface LoadedOutcome {
 }
 
 export interface TxProgress {
+  /** nearcore's get_tx_execution_status; what a wait is compared with (`levelImplies`). */
   readonly level: TxExecutionStatus;
-  /** Every receipt but the refunds ran (nearcore counts the last receipt of a receipt as its refund). */
-  readonly executed: boolean;
-  /** Every receipt ran, refunds included. */
-  readonly executedWithRefunds: boolean;
-  readonly txFinal: boolean;
-  readonly allFinal: boolean;
   readonly outcomes: readonly LoadedOutcome[];
-  /** Receipts whose outcome does not exist yet. */
-  readonly pending: number;
-  /** Their ids (hex): what a waiter watches for in new blocks. */
+  /** The receipts whose outcome does not exist yet (hex): what a waiter watches for in new blocks. */
   readonly pendingIds: readonly string[];
 }
 
@@ -116,7 +109,6 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
   const txOutcome = loadOutcome(chain, codecs, txHash, blockHash);
   if (!txOutcome) return null;
   const outcomes: LoadedOutcome[] = [];
-  let pending = 0;
   const pendingIds: string[] = [];
   const seen = new Set<string>();
   const executedIds = new Set<string>();
@@ -135,7 +127,6 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
       const ro = rb ? loadOutcome(chain, codecs, rid, rb) : null;
       if (ro) visit(ro, false);
       else {
-        pending++;
         pendingIds.push(k);
       }
     }
@@ -144,7 +135,9 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
   const finalHash = chain.headHeader().rest.lastFinalBlock;
   const finalHeight =
     chain.chainStore.blockHeader(finalHash)?.lite.height ?? chain.genesis.config.genesisHeight;
-  const executedWithRefunds = pending === 0;
+  // Every receipt ran, refunds included; every receipt but the refunds ran (nearcore counts the last
+  // receipt of a receipt as its refund).
+  const executedWithRefunds = pendingIds.length === 0;
   const executed = nonRefund.every((k) => executedIds.has(k));
   const txFinal = txOutcome.height <= finalHeight;
   const allFinal = outcomes.every((o) => o.height <= finalHeight);
@@ -157,7 +150,7 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
       : executedWithRefunds && allFinal
         ? 'FINAL'
         : 'EXECUTED';
-  return { level, executed, executedWithRefunds, txFinal, allFinal, outcomes, pending, pendingIds };
+  return { level, outcomes, pendingIds };
 }
 
 /**
@@ -184,23 +177,6 @@ export function levelImplies(level: TxExecutionStatus, wanted: TxExecutionStatus
 /** nearcore's answer when a wait for a transaction outlasts rpc.polling_config.polling_timeout (HTTP 408). */
 export function txWaitTimeout(): HandlerError {
   return new HandlerError('TIMEOUT_ERROR', undefined, 'Timeout');
-}
-
-export function satisfies(p: TxProgress | null, wanted: TxExecutionStatus): boolean {
-  if (wanted === 'NONE') return true;
-  if (!p) return false;
-  switch (wanted) {
-    case 'INCLUDED':
-      return true;
-    case 'EXECUTED_OPTIMISTIC':
-      return p.executed;
-    case 'INCLUDED_FINAL':
-      return p.txFinal;
-    case 'EXECUTED':
-      return p.executed && p.txFinal;
-    case 'FINAL':
-      return p.executedWithRefunds && p.allFinal;
-  }
 }
 
 /**
