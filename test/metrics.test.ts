@@ -1,5 +1,6 @@
 // What an operator scrapes: GET /metrics in Prometheus' text format.
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
@@ -112,4 +113,83 @@ t.test('GET /metrics adds up the gas view calls burn', async (t) => {
   t.equal(await gas(), 2 * one, 'the same call again burns the same gas again');
   await view('a much longer argument that costs more to read and to log');
   t.ok((await gas()) > 3 * one, 'a longer argument burns more');
+});
+
+t.test("nearcore's chain metrics read as on neard, on a producer and on its follower", async (t) => {
+  const started = Math.floor(Date.now() / 1000);
+  const home = tempDir(t);
+  initHome(home, ['--shards', '2', '--epoch-length', '10']);
+  // No timer blocks: the head moves only by the fast-forward below, so every figure can be checked
+  // against the RPC's own answers at the same head.
+  const producer = await startNode(home, ['--block-time', '600000', '--sandbox']);
+  t.teardown(() => producer.stop());
+  const ff = await producer.rpc('sandbox_fast_forward', { delta_height: 25 });
+  t.same(ff.body.result, {}, 'fast-forwarded');
+  const metrics = async (url: string) => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return (name: string) => {
+      const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+      return m ? Number(m[1]) : null;
+    };
+  };
+  const result = async <T>(url: string, method: string, params: unknown): Promise<T> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return ((await res.json()) as { result: T }).result;
+  };
+  type Status = { sync_info: { latest_block_height: number; earliest_block_height: number } };
+  const blocksIn = async (url: string, from: number, to: number) => {
+    let n = 0;
+    for (let h = from; h <= to; h++) if (await result<object | undefined>(url, 'block', { block_id: h })) n++;
+    return n;
+  };
+
+  const status = await result<Status>(producer.url, 'status', []);
+  const head = status.sync_info.latest_block_height;
+  const final = await result<{ header: { height: number } }>(producer.url, 'block', { finality: 'final' });
+  const validators = await result<{ epoch_height: number }>(producer.url, 'validators', [null]);
+  const genesis = await result<{ shard_layout: Record<string, { version: number }> }>(
+    producer.url,
+    'EXPERIMENTAL_genesis_config',
+    {},
+  );
+  const p = await metrics(producer.url);
+  t.equal(p('near_block_height_head'), head, 'near_block_height_head is the head');
+  t.equal(p('near_header_head_height'), head, 'the header head is the head');
+  t.equal(p('near_largest_final_height'), final.header.height, 'the final height');
+  t.equal(p('near_tail_height'), status.sync_info.earliest_block_height, 'the tail');
+  t.ok(validators.epoch_height >= 3, `epoch ${validators.epoch_height} after 25 heights of 10-block epochs`);
+  t.equal(p('near_epoch_height'), validators.epoch_height, "the head's epoch height, as validators says");
+  // The fast-forward skips heights: the count is of blocks, every one this process made since genesis.
+  const made = await blocksIn(producer.url, 1, head);
+  t.ok(made < head, `${made} blocks at ${head} heights`);
+  t.equal(p('near_block_processed_total'), made, 'blocks processed since start');
+  t.equal(p('near_sync_status'), 0, 'NoSync');
+  t.equal(p('near_shard_layout_num_shards'), 2);
+  t.equal(p('near_shard_layout_version'), Object.values(genesis.shard_layout)[0]!.version);
+  const boot = p('near_boot_time_seconds') ?? 0;
+  t.ok(boot >= started - 1 && boot <= Math.ceil(Date.now() / 1000), `boot time ${boot}`);
+
+  const followerHome = join(home, 'follower');
+  initHome(followerHome, ['--genesis', join(home, 'genesis.json')]);
+  const follower = await startNode(followerHome, ['--follow', producer.url]);
+  t.teardown(() => follower.stop());
+  await waitForHeight(follower, final.header.height);
+  const fStatus = await result<Status>(follower.url, 'status', []);
+  const cursor = fStatus.sync_info.latest_block_height;
+  t.equal(cursor, final.header.height, "the follower holds the producer's final blocks");
+  const f = await metrics(follower.url);
+  t.equal(f('near_block_height_head'), cursor, "a follower's head is its cursor");
+  t.equal(f('near_largest_final_height'), cursor, 'every followed block is final');
+  t.equal(f('near_tail_height'), fStatus.sync_info.earliest_block_height, 'the first followed block');
+  t.equal(
+    f('near_block_processed_total'),
+    await blocksIn(producer.url, fStatus.sync_info.earliest_block_height, cursor),
+    'blocks followed since start, from the first one the stream gave',
+  );
+  t.equal(f('near_sync_status'), 0, 'caught up: NoSync');
+  t.equal(f('near_epoch_height'), null, 'no epoch height where the stream carries none');
 });

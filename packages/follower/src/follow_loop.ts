@@ -67,6 +67,7 @@ export class FollowLoop {
   private stopped = false;
   /** Every pending wait (sleeps, fetches under way): stop() ends them all. */
   private readonly wakers = new Set<() => void>();
+  private writtenCount = 0;
   private sourceHead: number | null = null;
   /**
    * After a refused block or a failed write, one height at a time until a write lands: a source that
@@ -121,6 +122,16 @@ export class FollowLoop {
     if (this.sourceHead === null) return null;
     const at = this.o.history.cursor()?.height ?? this.o.startHeight - 1;
     return Math.max(0, this.sourceHead - at);
+  }
+
+  /** Blocks written since the loop started. */
+  get blocksWritten(): number {
+    return this.writtenCount;
+  }
+
+  private written(height: number): void {
+    this.writtenCount++;
+    this.o.onBlock?.(height);
   }
 
   get syncing(): boolean {
@@ -306,7 +317,7 @@ export class FollowLoop {
             );
             // The blocks before the refused one are committed: go on after the cursor.
             const at = history.cursor()?.height ?? next - 1;
-            for (const m of batch) if (heightOf(m) <= at) this.o.onBlock?.(heightOf(m));
+            for (const m of batch) if (heightOf(m) <= at) this.written(heightOf(m));
             next = at + 1;
             window.clear();
             this.retrying = true;
@@ -327,7 +338,7 @@ export class FollowLoop {
               log.error(`GC failed: ${String(err)}`);
             }
           }
-          for (const m of batch) this.o.onBlock?.(heightOf(m));
+          for (const m of batch) this.written(heightOf(m));
           doneSinceReport += batch.length;
         }
         next = taken;

@@ -1,6 +1,7 @@
 // Prometheus metrics of a follower: RPC calls as on any node, and where the follow loop stands.
 import type { FollowLoop, HistoryReader, UpstreamOutcome } from '@nearlite/follower';
 import { Counter, Gauge } from 'prom-client';
+import { registerNearcoreMetrics, SYNC_STATUS_BLOCK_SYNC, SYNC_STATUS_NO_SYNC } from './nearcore_metrics.js';
 import { RpcMetrics } from './rpc_metrics.js';
 
 export class FollowerMetrics extends RpcMetrics {
@@ -21,6 +22,17 @@ export class FollowerMetrics extends RpcMetrics {
       help: 'Seconds spent waiting on --upstream-rpc, by JSON-RPC method',
       labelNames: ['method'],
       registers,
+    });
+    // Every followed block is final: the stream publishes final blocks only. A front end (no loop) is
+    // behind only until the writer's first block.
+    const cursor = () => history.cursor()?.height ?? 0;
+    registerNearcoreMetrics(this.registry, {
+      head: cursor,
+      finalHeight: cursor,
+      tail: () => history.firstHeight() ?? history.genesisHeight() ?? 0,
+      processed: () => loop?.blocksWritten ?? 0,
+      syncStatus: () =>
+        (loop ? loop.syncing : history.cursor() === null) ? SYNC_STATUS_BLOCK_SYNC : SYNC_STATUS_NO_SYNC,
     });
     new Gauge({
       name: 'nearlite_block_height',

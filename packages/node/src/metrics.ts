@@ -1,9 +1,10 @@
 // Prometheus metrics at GET /metrics (prom-client is imported only here): RPC calls per method and
 // outcome with their latency, blocks and their production time, transactions admitted and refused,
 // view-call time and gas, store reads, writes and cache hits, and GC's tail.
-import type { ChainHandle } from '@nearlite/chain';
+import { type ChainHandle, epochHeightOf, lookupBlock } from '@nearlite/chain';
 import type { StoreStats } from '@nearlite/store';
 import { Counter, Gauge, Histogram } from 'prom-client';
+import { registerNearcoreMetrics, SYNC_STATUS_NO_SYNC, shardLayoutVersion } from './nearcore_metrics.js';
 import { RpcMetrics } from './rpc_metrics.js';
 
 /** What the chain thread last reported of itself. */
@@ -19,6 +20,7 @@ export class NodeMetrics extends RpcMetrics {
   private readonly viewCalls: Histogram<'outcome'>;
   private readonly blockTime: Histogram;
   private readonly collected: Counter;
+  private produced = 0;
 
   constructor(
     chain: ChainHandle,
@@ -67,6 +69,20 @@ export class NodeMetrics extends RpcMetrics {
       registers,
       collect() {
         this.set(chain.chainStore.tail() ?? chain.genesis.config.genesisHeight);
+      },
+    });
+    const { genesisHeight, epochLength } = chain.genesis.config;
+    registerNearcoreMetrics(this.registry, {
+      head: () => chain.head().height,
+      finalHeight: () => lookupBlock(chain, { finality: 'final' })?.lite.height ?? genesisHeight,
+      tail: () => chain.chainStore.tail() ?? genesisHeight,
+      processed: () => this.produced,
+      // A producer is never behind anyone: it makes the chain.
+      syncStatus: () => SYNC_STATUS_NO_SYNC,
+      epochHeight: () => epochHeightOf(chain.head().height, genesisHeight, epochLength),
+      shardLayout: {
+        version: shardLayoutVersion(chain.layout.view),
+        numShards: chain.layout.shardIds.length,
       },
     });
     const storeGauge = (name: string, help: string, read: () => number) =>
@@ -135,6 +151,7 @@ export class NodeMetrics extends RpcMetrics {
   }
 
   blockProduced(seconds: number): void {
+    this.produced++;
     this.blockTime.observe(seconds);
   }
 }
