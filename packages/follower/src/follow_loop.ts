@@ -21,6 +21,19 @@ const heightOf = (f: Fetched) => ('block' in f ? f.block.header.height : f.heigh
 /** The bytes a fetched block adds to a batch, where known (prepared rows); 0 otherwise. */
 const rowBytes = (f: Fetched) => ('rows' in f ? f.rows.length : 0);
 
+/** nearcore's `sync_height_threshold` default: a node a single height behind is not syncing. */
+export const SYNC_HEIGHT_THRESHOLD = 1;
+
+/**
+ * nearcore's client: syncing until it knows the network's height, then a node in sync starts syncing
+ * once more than `SYNC_HEIGHT_THRESHOLD` heights behind, and a syncing node stops at the tip. The
+ * threshold keeps a node that tails the head from flapping each time the source is a block ahead.
+ */
+export function syncingAfter(wasSyncing: boolean, lag: number | null): boolean {
+  if (lag === null) return true;
+  return wasSyncing ? lag > 0 : lag > SYNC_HEIGHT_THRESHOLD;
+}
+
 export interface FollowLogger {
   info(msg: string): void;
   warn(msg: string): void;
@@ -68,6 +81,7 @@ export class FollowLoop {
   /** Every pending wait (sleeps, fetches under way): stop() ends them all. */
   private readonly wakers = new Set<() => void>();
   private writtenCount = 0;
+  private catchingUp = true;
   private sourceHead: number | null = null;
   /**
    * After a refused block or a failed write, one height at a time until a write lands: a source that
@@ -134,9 +148,10 @@ export class FollowLoop {
     this.o.onBlock?.(height);
   }
 
+  /** Whether the node is catching up, as nearcore's client decides it (`syncingAfter`). */
   get syncing(): boolean {
-    const lag = this.lag;
-    return lag === null || lag > 0;
+    this.catchingUp = syncingAfter(this.catchingUp, this.lag);
+    return this.catchingUp;
   }
 
   start(): void {

@@ -1,4 +1,4 @@
-import { FollowLoop, HistoryStore } from '@nearlite/follower';
+import { FollowLoop, HistoryStore, SYNC_HEIGHT_THRESHOLD, syncingAfter } from '@nearlite/follower';
 import { Store } from '@nearlite/store';
 import { type BlockSource, FileSource, type StreamerMessage } from '@nearlite/stream';
 import t from 'tap';
@@ -315,5 +315,17 @@ t.test(
     const inGap = fetched.filter((h) => h >= 1_000_010 && h < 1_005_010);
     t.ok(inGap.length <= 8, `${inGap.length} of the 5,000 skipped heights asked for (the window's first)`);
     t.ok(fetched.length < 40, `${fetched.length} fetches in all`);
+  },
+);
+
+t.test(
+  "syncing as nearcore's client decides it: sync_height_threshold 1, back in sync at the tip",
+  async (t) => {
+    t.equal(syncingAfter(false, null), true, 'the source has not said how far it is: syncing');
+    t.equal(syncingAfter(true, 1), true, 'a syncing node stays so until it reaches the tip');
+    t.equal(syncingAfter(true, 0), false, 'at the tip it is in sync');
+    t.equal(syncingAfter(false, 1), false, 'one height behind is not enough to start syncing');
+    t.equal(syncingAfter(false, SYNC_HEIGHT_THRESHOLD + 1), true, 'two heights behind starts it');
+    t.equal(syncingAfter(false, 0), false);
   },
 );

@@ -80,6 +80,9 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       // A follow loop that stopped on its own leaves the history where it was: a supervisor or a
       // load balancer learns it here (the command line also exits).
       if (o.loop?.failed) throw noNewBlocks(Date.now() - o.loop.lastWrite);
+      // As nearcore's health check: a node catching up answers with history the network has left
+      // behind, so a load balancer should send its clients elsewhere until it is back at the tip.
+      if (o.syncing()) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
     },
     stateSizeLimit:
       fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
