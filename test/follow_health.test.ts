@@ -3,6 +3,8 @@
 // until it is back at the source's final height. One height behind is not syncing (nearcore's
 // sync_height_threshold), so a follower tailing the head does not flap; the rule's other turns are
 // unit-tested with `syncingAfter`.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FollowerNode } from '@nearlite/node';
 import type { BlockSource } from '@nearlite/stream';
 import t from 'tap';
@@ -115,3 +117,59 @@ t.test('a follower behind its source is syncing: status, health and near_sync_st
     'in sync again',
   );
 });
+
+t.test(
+  'a follower whose source stops answering is unhealthy once 10 × max_block_production_delay pass',
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home, ['--genesis', MAINNET_GENESIS]);
+    // 100 ms, so the 10 × rule takes a second here rather than nearcore's default 20 s.
+    const configPath = join(home, 'config.json');
+    const config = JSON.parse(readFileSync(configPath, 'utf8'));
+    config.consensus = { ...config.consensus, max_block_production_delay: { secs: 0, nanos: 100_000_000 } };
+    writeFileSync(configPath, JSON.stringify(config));
+    const chain = syntheticChain(10, { from: FROM });
+    const gated = gatedSource(chain);
+    gated.release(FROM + 9);
+    let down = false;
+    const source: BlockSource = {
+      ...gated.source,
+      async finalHeight() {
+        if (down) throw new Error('connection refused');
+        return gated.source.finalHeight();
+      },
+    };
+    const node = await FollowerNode.start({
+      home,
+      source,
+      rpcAddr: '127.0.0.1:0',
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+      pollMs: 20,
+      prepareThreads: 0,
+    });
+    t.teardown(() => node.stop());
+    const health = async () => {
+      const body = JSON.parse((await rawRpc(node.url, 'health', [])).body);
+      return body.error ? (body.error.cause.name as string) : 'healthy';
+    };
+    for (let i = 0; i < 300; i++) {
+      const status = JSON.parse((await rawRpc(node.url, 'status', [])).body);
+      if (status.result.sync_info.latest_block_height === FROM + 9) break;
+      await sleep(20);
+    }
+    t.equal(await health(), 'healthy', 'caught up on an answering source');
+
+    down = true;
+    await sleep(200);
+    t.equal(await health(), 'healthy', 'a source down for less than a second is not yet a stale node');
+    await sleep(1000);
+    const res = await rawRpc(node.url, 'health', []);
+    const body = JSON.parse(res.body);
+    t.equal(body.error?.cause?.name, 'NO_NEW_BLOCKS', 'NO_NEW_BLOCKS once it has been down for longer');
+    t.ok(body.error.cause.info.elapsed.secs >= 1, 'with the time since the last block was written');
+
+    down = false;
+    for (let i = 0; i < 250 && (await health()) !== 'healthy'; i++) await sleep(20);
+    t.equal(await health(), 'healthy', 'healthy again once the source answers');
+  },
+);

@@ -94,6 +94,8 @@ export class FollowLoop {
   private readonly failedAt: Promise<Error>;
   private fail!: (err: Error) => void;
   private lastWriteAt = Date.now();
+  /** When the source began to fail every call, as far as the last one tells; null while it answers. */
+  private failingSince: number | null = null;
   private readonly concurrency: number;
   private readonly batchSize: number;
   private readonly batchBytes: number;
@@ -122,6 +124,11 @@ export class FollowLoop {
   }
 
   /** When a block was last written, or the loop made, for how long the history has not moved. */
+  /** How long (ms) every call to the source has failed, up to now; 0 while it answers. */
+  get sourceFailingMs(): number {
+    return this.failingSince === null ? 0 : Date.now() - this.failingSince;
+  }
+
   get lastWrite(): number {
     return this.lastWriteAt;
   }
@@ -205,10 +212,13 @@ export class FollowLoop {
     let delay = this.o.retryInitialMs ?? 250;
     for (let attempt = 1; !this.stopped; attempt++) {
       try {
-        return await this.untilStopped(what());
+        const answer = await this.untilStopped(what());
+        this.failingSince = null;
+        return answer;
       } catch (err) {
         // Stopping ends the fetches under way (the preparing threads are closed): not a failure.
         if (this.stopped) break;
+        this.failingSince ??= Date.now();
         this.o.log.warn(
           `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`,
         );

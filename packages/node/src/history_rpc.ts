@@ -80,6 +80,11 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       // A follow loop that stopped on its own leaves the history where it was: a supervisor or a
       // load balancer learns it here (the command line also exits).
       if (o.loop?.failed) throw noNewBlocks(Date.now() - o.loop.lastWrite);
+      // nearcore calls a node whose head is older than 10 × max_block_production_delay unhealthy. A
+      // follower's head is as old as its source's (an archive of a stopped chain is never "new"), so
+      // here it is the source that went quiet: no call to it has answered for that long.
+      if (o.loop && o.loop.sourceFailingMs > 10 * fileConfig.maxBlockProductionDelayMs)
+        throw noNewBlocks(Date.now() - o.loop.lastWrite);
       // As nearcore's health check: a node catching up answers with history the network has left
       // behind, so a load balancer should send its clients elsewhere until it is back at the tip.
       if (o.syncing()) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
