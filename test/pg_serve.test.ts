@@ -141,5 +141,11 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
     t.equal(gap.body.error?.cause.name, 'UNKNOWN_BLOCK', `front end ${i}: the skipped height has no block`);
     const status = await front.rpc<{ sync_info: { latest_block_height: number } }>('status', []);
     t.equal(status.body.result?.sync_info.latest_block_height, last, `front end ${i} reports the cursor`);
+    // A front end follows nothing: its head is the writer's cursor and it processes no block itself.
+    const metrics = await (await fetch(`${front.url}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    t.equal(value('near_block_height_head'), last, `front end ${i}: near_block_height_head is the cursor`);
+    t.equal(value('near_sync_status'), 0, `front end ${i}: in sync`);
+    t.equal(value('near_block_processed_total'), 0, `front end ${i}: it wrote no block`);
   }
 });
