@@ -170,6 +170,11 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
   t.equal(p('near_sync_status'), 0, 'NoSync');
   t.equal(p('near_shard_layout_num_shards'), 2);
   t.equal(p('near_shard_layout_version'), Object.values(genesis.shard_layout)[0]!.version);
+  type Header = { header: { block_ordinal: number; timestamp_nanosec: string } };
+  const seconds = (b: Header) => Number(BigInt(b.header.timestamp_nanosec) / 1_000_000n) / 1000;
+  const headBlock = await result<Header>(producer.url, 'block', { block_id: head });
+  t.equal(p('near_block_ordinal_head'), headBlock.header.block_ordinal, "the head's ordinal");
+  t.equal(p('nearlite_head_block_timestamp_seconds'), seconds(headBlock), "the head block's timestamp");
   const boot = p('near_boot_time_seconds') ?? 0;
   t.ok(boot >= started - 1 && boot <= Math.ceil(Date.now() / 1000), `boot time ${boot}`);
 
@@ -192,4 +197,11 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
   );
   t.equal(f('near_sync_status'), 0, 'caught up: NoSync');
   t.equal(f('near_epoch_height'), null, 'no epoch height where the stream carries none');
+  const cursorBlock = await result<Header>(producer.url, 'block', { block_id: cursor });
+  t.equal(f('near_block_ordinal_head'), cursorBlock.header.block_ordinal, "the cursor block's ordinal");
+  t.equal(
+    f('nearlite_head_block_timestamp_seconds'),
+    seconds(cursorBlock),
+    "the cursor block's timestamp, from the block the stream gave",
+  );
 });

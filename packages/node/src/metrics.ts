@@ -79,6 +79,8 @@ export class NodeMetrics extends RpcMetrics {
       processed: () => this.produced,
       // A producer is never behind anyone: it makes the chain.
       syncStatus: () => SYNC_STATUS_NO_SYNC,
+      ordinal: () => chain.headHeader().rest.blockOrdinal,
+      headTimestampSeconds: () => Number(chain.headHeader().lite.timestamp / 1_000_000n) / 1000,
       epochHeight: () => epochHeightOf(chain.head().height, genesisHeight, epochLength),
       shardLayout: {
         version: shardLayoutVersion(chain.layout.view),

@@ -21,6 +21,13 @@ export interface NearcoreChainFacts {
   processed(): number;
   /** `near_sync_status`, one of nearcore's SyncStatus::repr values. */
   syncStatus(): number;
+  /** `near_block_ordinal_head`, where the node knows it: the head block's ordinal. */
+  readonly ordinal?: () => number | Promise<number>;
+  /**
+   * The head block's timestamp in seconds (`nearlite_head_block_timestamp_seconds`; nearcore has no
+   * such metric, but its health check is this block's age): `time() -` it is how stale the node is.
+   */
+  readonly headTimestampSeconds: () => number | Promise<number>;
   /** `near_epoch_height`, where the node knows it. */
   readonly epochHeight?: () => number;
   /** `near_shard_layout_version` and `near_shard_layout_num_shards`, where the node knows them. */
@@ -36,13 +43,13 @@ export function shardLayoutVersion(view: unknown): number {
 
 export function registerNearcoreMetrics(registry: Registry, facts: NearcoreChainFacts): void {
   const registers = [registry];
-  const gauge = (name: string, help: string, read: () => number) =>
+  const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
     new Gauge({
       name,
       help,
       registers,
-      collect() {
-        this.set(read());
+      async collect() {
+        this.set(await read());
       },
     });
   gauge('near_block_height_head', 'Height of the current head of the blockchain', facts.head);
@@ -70,6 +77,13 @@ export function registerNearcoreMetrics(registry: Registry, facts: NearcoreChain
     'Unix timestamp in seconds of the moment the client was started',
     () => bootSeconds,
   );
+  gauge(
+    'nearlite_head_block_timestamp_seconds',
+    "The head block's timestamp, in seconds since the Unix epoch",
+    facts.headTimestampSeconds,
+  );
+  if (facts.ordinal)
+    gauge('near_block_ordinal_head', 'Ordinal of the current head of the blockchain', facts.ordinal);
   if (facts.epochHeight)
     gauge('near_epoch_height', 'Height of the epoch at the head of the blockchain', facts.epochHeight);
   const layout = facts.shardLayout;
