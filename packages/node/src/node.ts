@@ -25,7 +25,7 @@ import type { ChainWorkerData } from './chain_messages.js';
 import { RPC_STORE_OPTIONS } from './chain_store_options.js';
 import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
-import { type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
+import { maxBlockProductionDelayMs, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter, forgetFinalHeadOfRemovedStore } from './final_head.js';
 import { checkGenesisConfig } from './genesis_fingerprint.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
@@ -221,7 +221,11 @@ export class NearliteNode {
       const backend = createRpcBackend(
         views,
         services.bind(chain, views, config),
-        healthCheck(() => node?.lastBlockAt ?? Date.now(), config.blockTimeMs, chain.canProduce),
+        healthCheck(
+          () => node?.lastBlockAt ?? Date.now(),
+          maxBlockProductionDelayMs(config),
+          chain.canProduce,
+        ),
       );
       let lake: LakePublisher | null = null;
       if (o.lakeOut) {

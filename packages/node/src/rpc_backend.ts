@@ -46,12 +46,19 @@ export function createRpcBackend(
   };
 }
 
-/** Health per nearcore: unhealthy when the head is older than 10 × the block production delay. */
-export function healthCheck(lastBlockAt: () => number, blockTimeMs: number, producing: boolean): () => void {
+/**
+ * Health per nearcore (STATUS_WAIT_TIME_MULTIPLIER): unhealthy once the head is older than 10 ×
+ * max_block_production_delay, 20 s with its default.
+ */
+export function healthCheck(
+  lastBlockAt: () => number,
+  maxBlockProductionDelayMs: number,
+  producing: boolean,
+): () => void {
   return () => {
     if (!producing) return;
     const elapsed = Date.now() - lastBlockAt();
-    if (elapsed > Math.max(10 * blockTimeMs, 20_000)) throw noNewBlocks(elapsed);
+    if (elapsed > 10 * maxBlockProductionDelayMs) throw noNewBlocks(elapsed);
   };
 }
 
