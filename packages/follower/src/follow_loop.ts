@@ -123,12 +123,12 @@ export class FollowLoop {
     return this.failedAt;
   }
 
-  /** When a block was last written, or the loop made, for how long the history has not moved. */
   /** How long (ms) every call to the source has failed, up to now; 0 while it answers. */
   get sourceFailingMs(): number {
     return this.failingSince === null ? 0 : Date.now() - this.failingSince;
   }
 
+  /** When a block was last written, or the loop made, for how long the history has not moved. */
   get lastWrite(): number {
     return this.lastWriteAt;
   }

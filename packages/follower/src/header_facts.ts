@@ -21,7 +21,12 @@ export interface HeaderFacts {
 }
 
 export class HeaderFactsCache {
-  private readonly byHeight = new LruCache<number, HeaderFacts>(16_384);
+  private readonly byHeight: LruCache<number, HeaderFacts>;
+
+  /** `entries`: blocks whose facts are kept (a request path asks many; a head watcher one). */
+  constructor(entries = 16_384) {
+    this.byHeight = new LruCache<number, HeaderFacts>(entries);
+  }
 
   of(b: StoredBlock): HeaderFacts {
     let f = this.byHeight.get(b.height);

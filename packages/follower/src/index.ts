@@ -6,6 +6,7 @@ export * from './follow_loop.js';
 export * from './gc.js';
 export * from './genesis_history.js';
 export * from './global_code.js';
+export * from './header_facts.js';
 export * from './history_key.js';
 export type * from './history_reader.js';
 export * from './history_store.js';

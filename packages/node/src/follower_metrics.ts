@@ -1,24 +1,14 @@
 // Prometheus metrics of a follower: RPC calls as on any node, and where the follow loop stands.
-import type { FollowLoop, HistoryReader, UpstreamOutcome } from '@nearlite/follower';
+import {
+  type FollowLoop,
+  type HeaderFacts,
+  HeaderFactsCache,
+  type HistoryReader,
+  type UpstreamOutcome,
+} from '@nearlite/follower';
 import { Counter, Gauge } from 'prom-client';
 import { registerNearcoreMetrics, SYNC_STATUS_BLOCK_SYNC, SYNC_STATUS_NO_SYNC } from './nearcore_metrics.js';
 import { RpcMetrics } from './rpc_metrics.js';
-
-interface HeadFacts {
-  readonly ordinal: number;
-  readonly timestampSeconds: number;
-}
-
-async function headFacts(history: HistoryReader, height: number): Promise<HeadFacts | null> {
-  const block = await history.blockAt(height);
-  if (!block) return null;
-  const header = (JSON.parse(block.json) as { header: { block_ordinal?: number; timestamp_nanosec: string } })
-    .header;
-  return {
-    ordinal: header.block_ordinal ?? 0,
-    timestampSeconds: Number(BigInt(header.timestamp_nanosec) / 1_000_000n) / 1000,
-  };
-}
 
 export class FollowerMetrics extends RpcMetrics {
   private readonly upstreamCalls: Counter<'method' | 'outcome'>;
@@ -42,21 +32,14 @@ export class FollowerMetrics extends RpcMetrics {
     // Every followed block is final: the stream publishes final blocks only. A front end (no loop) is
     // behind only until the writer's first block.
     const cursor = () => history.cursor()?.height ?? 0;
-    // The cursor block's ordinal and timestamp, read from its stored JSON once per cursor.
-    let known: { height: number; facts: Promise<HeadFacts | null> } | null = null;
-    const head = (): Promise<HeadFacts | null> => {
-      const at = history.cursor()?.height;
-      if (at === undefined) return Promise.resolve(null);
-      // A failed read is asked again at the next scrape rather than kept.
-      if (known?.height !== at)
-        known = {
-          height: at,
-          facts: headFacts(history, at).catch(() => {
-            known = null;
-            return null;
-          }),
-        };
-      return known.facts;
+    // The cursor block's ordinal and timestamp, parsed once per block as requests parse headers.
+    const headers = new HeaderFactsCache(1);
+    const head = async (): Promise<HeaderFacts | null> => {
+      const at = history.cursor();
+      if (!at) return null;
+      // A failed read leaves the figure at 0 for this scrape rather than failing the whole scrape.
+      const block = await history.blockAt(at.height).catch(() => undefined);
+      return block ? headers.of(block) : null;
     };
     registerNearcoreMetrics(this.registry, {
       head: cursor,
@@ -64,7 +47,10 @@ export class FollowerMetrics extends RpcMetrics {
       tail: () => history.firstHeight() ?? history.genesisHeight() ?? 0,
       processed: () => loop?.blocksWritten ?? 0,
       ordinal: async () => (await head())?.ordinal ?? 0,
-      headTimestampSeconds: async () => (await head())?.timestampSeconds ?? 0,
+      headTimestampSeconds: async () => {
+        const facts = await head();
+        return facts ? Number(facts.timestamp / 1_000_000n) / 1000 : 0;
+      },
       syncStatus: () =>
         (loop ? loop.syncing : history.cursor() === null) ? SYNC_STATUS_BLOCK_SYNC : SYNC_STATUS_NO_SYNC,
     });

@@ -17,7 +17,7 @@ import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import { nodePublicKey } from './key_files.js';
 import type { Logger } from './log.js';
-import { noNewBlocks } from './rpc_backend.js';
+import { noNewBlocks, staleAfterMs } from './rpc_backend.js';
 import { rpcSettings } from './rpc_settings.js';
 import type { Services } from './services.js';
 import { checkUpstream } from './upstream_check.js';
@@ -80,10 +80,10 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       // A follow loop that stopped on its own leaves the history where it was: a supervisor or a
       // load balancer learns it here (the command line also exits).
       if (o.loop?.failed) throw noNewBlocks(Date.now() - o.loop.lastWrite);
-      // nearcore calls a node whose head is older than 10 × max_block_production_delay unhealthy. A
-      // follower's head is as old as its source's (an archive of a stopped chain is never "new"), so
-      // here it is the source that went quiet: no call to it has answered for that long.
-      if (o.loop && o.loop.sourceFailingMs > 10 * fileConfig.maxBlockProductionDelayMs)
+      // nearcore calls a node whose head is older than its staleness bound unhealthy. A follower's
+      // head is as old as its source's (an archive of a stopped chain is never "new"), so here it is
+      // the source that went quiet: no call to it has answered for that long.
+      if (o.loop && o.loop.sourceFailingMs > staleAfterMs(fileConfig.maxBlockProductionDelayMs))
         throw noNewBlocks(Date.now() - o.loop.lastWrite);
       // As nearcore's health check: a node catching up answers with history the network has left
       // behind, so a load balancer should send its clients elsewhere until it is back at the tip.

@@ -47,9 +47,14 @@ export function createRpcBackend(
 }
 
 /**
- * Health per nearcore (STATUS_WAIT_TIME_MULTIPLIER): unhealthy once the head is older than 10 ×
- * max_block_production_delay, 20 s with its default.
+ * nearcore's staleness bound (STATUS_WAIT_TIME_MULTIPLIER × max_block_production_delay, 20 s with
+ * its default): past it `health` answers NO_NEW_BLOCKS.
  */
+export function staleAfterMs(maxBlockProductionDelayMs: number): number {
+  return 10 * maxBlockProductionDelayMs;
+}
+
+/** Health per nearcore: unhealthy once the head is older than `staleAfterMs`. */
 export function healthCheck(
   lastBlockAt: () => number,
   maxBlockProductionDelayMs: number,
@@ -58,7 +63,7 @@ export function healthCheck(
   return () => {
     if (!producing) return;
     const elapsed = Date.now() - lastBlockAt();
-    if (elapsed > 10 * maxBlockProductionDelayMs) throw noNewBlocks(elapsed);
+    if (elapsed > staleAfterMs(maxBlockProductionDelayMs)) throw noNewBlocks(elapsed);
   };
 }
 
