@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
-import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
@@ -132,14 +132,8 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
       return m ? Number(m[1]) : null;
     };
   };
-  const result = async <T>(url: string, method: string, params: unknown): Promise<T> => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return ((await res.json()) as { result: T }).result;
-  };
+  const result = async <T>(url: string, method: string, params: unknown): Promise<T> =>
+    (JSON.parse((await rawRpc(url, method, params)).body) as { result: T }).result;
   type Status = { sync_info: { latest_block_height: number; earliest_block_height: number } };
   const blocksIn = async (url: string, from: number, to: number) => {
     let n = 0;
