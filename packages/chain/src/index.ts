@@ -30,6 +30,7 @@ export * from './state_changes.js';
 export * from './state_pins.js';
 export * from './state_records.js';
 export { flatStateReader, trieStorage } from './state_store.js';
+export * from './tx/check_transaction.js';
 export * from './tx/codecs.js';
 export * from './tx/final_answers.js';
 export * from './tx/receipt_to_tx.js';

@@ -9,17 +9,11 @@ import {
   signedTransactionView,
   stringifyJson,
 } from '@nearlite/primitives';
-import {
-  decodeOutcome,
-  outcomeView,
-  type RuntimeConfig,
-  shardRejectsTransactions,
-  verifyTransaction,
-} from '@nearlite/runtime';
+import { decodeOutcome, outcomeView, type RuntimeConfig } from '@nearlite/runtime';
 import { DecodedRows } from '@nearlite/store';
-import { TrieUpdate } from '@nearlite/trie';
 import type { ChainHandle } from '../chain_handle.js';
 import { flatStateReader } from '../state_store.js';
+import { checkTransaction } from './check_transaction.js';
 import type { TxCodecs } from './codecs.js';
 
 export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCodecs {
@@ -73,20 +67,13 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
       };
     },
     verify(bytes, ctx) {
-      const stx = decode(bytes);
-      // nearcore's validate_tx refuses a transaction to a congested shard before any other check.
-      if (ctx.congestion) {
-        const shard = chain.layout.accountIdToShardId(stx.transaction.receiverId);
-        const info = ctx.congestion.get(shard);
-        const err = info && shardRejectsTransactions(info, 0, config.congestionControl, shard);
-        if (err) return err;
-      }
-      const state = new TrieUpdate(flatStateReader(chain.store));
-      const r = verifyTransaction(state, stx, config, ctx.gasPrice, {
-        charge: false,
+      return checkTransaction(flatStateReader(chain.store), decode(bytes), {
+        config,
+        layout: chain.layout,
+        gasPrice: ctx.gasPrice,
+        ...(ctx.congestion ? { congestion: ctx.congestion } : {}),
         ...(ctx.signatureVerdict === undefined ? {} : { signatureVerdict: ctx.signatureVerdict }),
       });
-      return r.ok ? null : r.error;
     },
   };
 }

@@ -28,7 +28,8 @@ export class TransactionDecodeError extends Error {
   override readonly name = 'TransactionDecodeError';
 }
 
-function invalidTx(err: object | string): HandlerError {
+/** nearcore's RpcTransactionError::InvalidTransaction for an InvalidTxError. */
+export function invalidTx(err: object | string): HandlerError {
   return new HandlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: err } });
 }
 
