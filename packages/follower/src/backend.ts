@@ -70,6 +70,7 @@ import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { PrefetchedState } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
+import { FollowerTxCheck } from './tx_check.js';
 import { HistoryTxStatus } from './tx_status.js';
 import { receiptView } from './tx_views.js';
 import {
@@ -98,10 +99,12 @@ export class FollowerBackend implements RpcBackend {
   private readonly validatorFacts: FollowerValidatorFacts;
   private readonly globalCode: GlobalCode | null;
   private readonly txs: HistoryTxStatus;
+  private readonly txCheck: FollowerTxCheck;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
+    this.txCheck = new FollowerTxCheck(o.history, o.genesis, o.runtimeConfigView, this.facts);
     this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
   }
@@ -406,8 +409,9 @@ export class FollowerBackend implements RpcBackend {
     waitUntil: Parameters<RpcBackend['txStatus']>[1],
     withReceipts: boolean,
   ): Promise<object> {
-    const hash = 'txHash' in query ? query.txHash : decodeTx(query.signedTx);
-    return this.txs.status(hash, waitUntil, withReceipts);
+    if ('txHash' in query) return this.txs.status(query.txHash, waitUntil, withReceipts);
+    const { signedTx } = query;
+    return this.txs.status(decodeTx(signedTx), waitUntil, withReceipts, () => this.txCheck.check(signedTx));
   }
 
   receipt(receiptId: CryptoHash): Promise<object> {

@@ -22,13 +22,23 @@ export class HistoryTxStatus {
     this.cursorWatch = new CursorWatch(() => history.cursor()?.height ?? -1);
   }
 
-  async status(hash: CryptoHash, waitUntil: TxExecutionStatus, withReceipts: boolean): Promise<object> {
+  /**
+   * `check`: for a transaction given signed, nearcore's check of it while no block holds it (throws
+   * INVALID_TRANSACTION), made again at each block until one does.
+   */
+  async status(
+    hash: CryptoHash,
+    waitUntil: TxExecutionStatus,
+    withReceipts: boolean,
+    check?: () => Promise<void>,
+  ): Promise<object> {
     const deadline = Date.now() + this.timeoutMs;
     for (;;) {
       // Read before the history, so a block committed in between wakes the wait below at once.
       const seen = this.history.cursor()?.height ?? -1;
       const now = await this.now(hash, withReceipts);
       if (now === null) {
+        await check?.();
         if (waitUntil === 'NONE') throw unknownTransaction(hash);
       } else if (levelImplies(now.level, waitUntil)) return now.answer;
       if (!(await this.cursorWatch.next(seen, deadline))) throw txWaitTimeout();

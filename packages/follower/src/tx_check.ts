@@ -1,0 +1,100 @@
+// nearcore's process_tx with check_only over a followed history: what `tx` of a signed transaction
+// does while no followed block holds it (chain/jsonrpc/src/lib.rs, tx_status_fetch). The producer's
+// admission checks, against the state at the followed head, so an invalid transaction is answered
+// INVALID_TRANSACTION at once, as on nearcore, rather than waited on until the polling timeout.
+//
+// The checks need the runtime's parameters, which this node has for its genesis protocol version: at
+// a head of another version (a real network's later blocks) nothing is checked and the wait goes on.
+import {
+  checkTransaction,
+  type Genesis,
+  invalidTx,
+  type ShardLayout,
+  shardLayoutFromView,
+  type TransactionCheck,
+  transactionCheckConfig,
+} from '@nearlite/chain';
+import { bytesEqual, type CryptoHash, decodeSignedTransaction } from '@nearlite/primitives';
+import { trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import type { HeaderFactsCache } from './header_facts.js';
+import type { HistoryReader, StoredBlock } from './history_reader.js';
+import { PrefetchedState } from './prefetched_state.js';
+
+type Congestion = NonNullable<TransactionCheck['congestion']>;
+
+interface ChunkView {
+  readonly shard_id: number;
+  readonly congestion_info?: {
+    readonly delayed_receipts_gas: string;
+    readonly buffered_receipts_gas: string;
+    readonly receipt_bytes: number | string;
+    readonly allowed_shard: number;
+  } | null;
+}
+
+export class FollowerTxCheck {
+  private configOf: TransactionCheck['config'] | undefined;
+  private readonly layout: ShardLayout;
+  private head: { readonly hash: CryptoHash; readonly congestion: Congestion } | undefined;
+
+  constructor(
+    private readonly history: HistoryReader,
+    private readonly genesis: Genesis,
+    private readonly runtimeConfigView: object,
+    private readonly facts: HeaderFactsCache,
+  ) {
+    this.layout = shardLayoutFromView(genesis.config.shardLayout);
+  }
+
+  /** Throws INVALID_TRANSACTION where a producer at the followed head would refuse `bytes`. */
+  async check(bytes: Uint8Array): Promise<void> {
+    const cursor = this.history.cursor();
+    const head = cursor && (await this.history.block(cursor.hash));
+    if (!head) return;
+    const facts = this.facts.of(head);
+    if (facts.protocolVersion !== this.genesis.config.protocolVersion) return;
+    const stx = decodeSignedTransaction(bytes);
+    const tx = stx.transaction;
+    const base = await this.history.block(tx.blockHash);
+    if (!base || head.height > base.height + this.genesis.config.transactionValidityPeriod)
+      throw invalidTx('Expired');
+    // The signer's account, and its key with the gas key nonces stored beneath it.
+    const state = new PrefetchedState(this.history, head.height);
+    await state.key(trieKeyAccount(tx.signerId));
+    await state.prefix(trieKeyAccessKey(tx.signerId, tx.publicKey));
+    const err = checkTransaction(state, stx, {
+      config: this.config(),
+      layout: this.layout,
+      gasPrice: BigInt(facts.gasPrice),
+      congestion: this.congestionAt(head),
+    });
+    if (err !== null) throw invalidTx(err);
+  }
+
+  /** Made on first use: most followers are never asked to check a transaction. */
+  private config(): TransactionCheck['config'] {
+    this.configOf ??= transactionCheckConfig(this.runtimeConfigView);
+    return this.configOf;
+  }
+
+  /** The head's chunks' congestion info by shard, read once per head. */
+  private congestionAt(head: StoredBlock): Congestion {
+    if (this.head && bytesEqual(this.head.hash, head.hash)) return this.head.congestion;
+    const chunks = (JSON.parse(head.json) as { chunks?: ChunkView[] }).chunks ?? [];
+    const congestion = new Map(
+      chunks.flatMap((c) => {
+        const i = c.congestion_info;
+        if (!i) return [];
+        const info = {
+          delayedReceiptsGas: BigInt(i.delayed_receipts_gas),
+          bufferedReceiptsGas: BigInt(i.buffered_receipts_gas),
+          receiptBytes: BigInt(i.receipt_bytes),
+          allowedShard: i.allowed_shard,
+        };
+        return [[c.shard_id, info] as const];
+      }),
+    );
+    this.head = { hash: head.hash, congestion };
+    return congestion;
+  }
+}
