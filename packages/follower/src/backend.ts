@@ -4,8 +4,10 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
+  type CongestionInfoJson,
   changesUnknownBlock,
   checkViewState,
+  congestionInfoFromView,
   congestionLevel,
   congestionLimits,
   congestionLimitsOfVersion,
@@ -52,6 +54,7 @@ import {
   HandlerError,
   parsePublicKey,
   RawJson,
+  type SignedTransaction,
   TransactionDecodeError,
   toBase64,
   ZERO_HASH,
@@ -83,9 +86,9 @@ import { FollowerValidatorFacts } from './validator_facts.js';
 
 export type { FollowerBackendOptions };
 
-function decodeTx(bytes: Uint8Array): CryptoHash {
+function decodeTx(bytes: Uint8Array): SignedTransaction {
   try {
-    return decodeSignedTransaction(bytes).hash;
+    return decodeSignedTransaction(bytes);
   } catch (err) {
     if (err instanceof TransactionDecodeError) throw new RpcParseError(err.message);
     throw err;
@@ -104,8 +107,9 @@ export class FollowerBackend implements RpcBackend {
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
-    this.txCheck = new FollowerTxCheck(o.history, o.genesis, o.runtimeConfigView, this.facts);
-    this.shardIds = shardLayoutFromView(o.genesis.config.shardLayout).shardIds;
+    const layout = shardLayoutFromView(o.genesis.config.shardLayout);
+    this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
+    this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
   }
 
@@ -396,7 +400,7 @@ export class FollowerBackend implements RpcBackend {
   }
 
   broadcastTxAsync(signedTx: Uint8Array): string {
-    const hash = decodeTx(signedTx);
+    const { hash } = decodeTx(signedTx);
     const upstream = this.o.upstream;
     if (!upstream) throw readOnly('broadcast_tx_async');
     // nearcore answers broadcast_tx_async with the hash before the transaction is checked.
@@ -410,8 +414,8 @@ export class FollowerBackend implements RpcBackend {
     withReceipts: boolean,
   ): Promise<object> {
     if ('txHash' in query) return this.txs.status(query.txHash, waitUntil, withReceipts);
-    const { signedTx } = query;
-    return this.txs.status(decodeTx(signedTx), waitUntil, withReceipts, () => this.txCheck.check(signedTx));
+    const stx = decodeTx(query.signedTx);
+    return this.txs.status(stx.hash, waitUntil, withReceipts, () => this.txCheck.check(stx));
   }
 
   receipt(receiptId: CryptoHash): Promise<object> {
@@ -495,7 +499,7 @@ export class FollowerBackend implements RpcBackend {
         header: {
           chunk_hash: string;
           height_included: number;
-          congestion_info?: Record<string, unknown> | null;
+          congestion_info?: CongestionInfoJson | null;
         };
       }
     ).header;
@@ -515,16 +519,7 @@ export class FollowerBackend implements RpcBackend {
     }
     const info = header.congestion_info;
     // A chunk from before congestion control has no congestion info: level 0, as nearcore says.
-    const level = info
-      ? congestionLevel(
-          {
-            delayedReceiptsGas: BigInt(info.delayed_receipts_gas as string),
-            bufferedReceiptsGas: BigInt(info.buffered_receipts_gas as string),
-            receiptBytes: BigInt(info.receipt_bytes as number | string),
-          },
-          limits,
-        )
-      : 0;
+    const level = info ? congestionLevel(congestionInfoFromView(info), limits) : 0;
     return { congestion_level: level };
   }
 

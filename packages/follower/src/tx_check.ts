@@ -6,15 +6,17 @@
 // The checks need the runtime's parameters, which this node has for its genesis protocol version: at
 // a head of another version (a real network's later blocks) nothing is checked and the wait goes on.
 import {
+  type CongestionInfoJson,
   checkTransaction,
+  congestionInfoFromView,
   type Genesis,
   invalidTx,
   type ShardLayout,
-  shardLayoutFromView,
   type TransactionCheck,
   transactionCheckConfig,
+  transactionExpired,
 } from '@nearlite/chain';
-import { bytesEqual, type CryptoHash, decodeSignedTransaction } from '@nearlite/primitives';
+import { bytesEqual, type CryptoHash, type SignedTransaction } from '@nearlite/primitives';
 import { trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import type { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
@@ -24,39 +26,32 @@ type Congestion = NonNullable<TransactionCheck['congestion']>;
 
 interface ChunkView {
   readonly shard_id: number;
-  readonly congestion_info?: {
-    readonly delayed_receipts_gas: string;
-    readonly buffered_receipts_gas: string;
-    readonly receipt_bytes: number | string;
-    readonly allowed_shard: number;
-  } | null;
+  readonly congestion_info?: CongestionInfoJson | null;
 }
 
 export class FollowerTxCheck {
   private configOf: TransactionCheck['config'] | undefined;
-  private readonly layout: ShardLayout;
   private head: { readonly hash: CryptoHash; readonly congestion: Congestion } | undefined;
 
   constructor(
     private readonly history: HistoryReader,
     private readonly genesis: Genesis,
+    /** The genesis' shard layout, which blocks of the genesis' protocol version keep. */
+    private readonly layout: ShardLayout,
     private readonly runtimeConfigView: object,
     private readonly facts: HeaderFactsCache,
-  ) {
-    this.layout = shardLayoutFromView(genesis.config.shardLayout);
-  }
+  ) {}
 
-  /** Throws INVALID_TRANSACTION where a producer at the followed head would refuse `bytes`. */
-  async check(bytes: Uint8Array): Promise<void> {
+  /** Throws INVALID_TRANSACTION where a producer at the followed head would refuse `stx`. */
+  async check(stx: SignedTransaction): Promise<void> {
     const cursor = this.history.cursor();
     const head = cursor && (await this.history.block(cursor.hash));
     if (!head) return;
     const facts = this.facts.of(head);
     if (facts.protocolVersion !== this.genesis.config.protocolVersion) return;
-    const stx = decodeSignedTransaction(bytes);
     const tx = stx.transaction;
     const base = await this.history.block(tx.blockHash);
-    if (!base || head.height > base.height + this.genesis.config.transactionValidityPeriod)
+    if (transactionExpired(head.height, base?.height, this.genesis.config.transactionValidityPeriod))
       throw invalidTx('Expired');
     // The signer's account, and its key with the gas key nonces stored beneath it.
     const state = new PrefetchedState(this.history, head.height);
@@ -82,17 +77,9 @@ export class FollowerTxCheck {
     if (this.head && bytesEqual(this.head.hash, head.hash)) return this.head.congestion;
     const chunks = (JSON.parse(head.json) as { chunks?: ChunkView[] }).chunks ?? [];
     const congestion = new Map(
-      chunks.flatMap((c) => {
-        const i = c.congestion_info;
-        if (!i) return [];
-        const info = {
-          delayedReceiptsGas: BigInt(i.delayed_receipts_gas),
-          bufferedReceiptsGas: BigInt(i.buffered_receipts_gas),
-          receiptBytes: BigInt(i.receipt_bytes),
-          allowedShard: i.allowed_shard,
-        };
-        return [[c.shard_id, info] as const];
-      }),
+      chunks.flatMap((c) =>
+        c.congestion_info ? [[c.shard_id, congestionInfoFromView(c.congestion_info)] as const] : [],
+      ),
     );
     this.head = { hash: head.hash, congestion };
     return congestion;

@@ -23,6 +23,18 @@ export interface TransactionCheck {
   readonly signatureVerdict?: boolean;
 }
 
+/**
+ * nearcore's transaction validity period: a transaction names a block the node holds (`baseHeight`
+ * undefined: it holds none by that hash), no more than `period` heights below the head.
+ */
+export function transactionExpired(
+  headHeight: number,
+  baseHeight: number | undefined,
+  period: number,
+): boolean {
+  return baseHeight === undefined || headHeight > baseHeight + period;
+}
+
 /** The InvalidTxError `stx` meets against `state`, or null when it would be taken. */
 export function checkTransaction(
   state: StateReader,

@@ -12,6 +12,7 @@ import { DBCol } from '@nearlite/store';
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import type { CongestionInfo } from '../chunk.js';
+import { transactionExpired } from './check_transaction.js';
 import type { DecodedTransaction, TxCodecs } from './codecs.js';
 import { FinalTxAnswers } from './final_answers.js';
 import type { SignatureChecker } from './signature_checker.js';
@@ -117,8 +118,8 @@ export class TxService {
   private expired(tx: DecodedTransaction): boolean {
     const chain = this.o.chain;
     const base = chain.chainStore.blockHeader(tx.blockHash);
-    const validity = chain.genesis.config.transactionValidityPeriod;
-    return !base || chain.headHeader().lite.height > base.lite.height + validity;
+    const period = chain.genesis.config.transactionValidityPeriod;
+    return transactionExpired(chain.headHeader().lite.height, base?.lite.height, period);
   }
 
   /** The head's chunks' congestion info by shard, made once per head rather than per transaction. */

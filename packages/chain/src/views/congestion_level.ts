@@ -15,6 +15,26 @@ export interface CongestionAmounts {
   readonly receiptBytes: bigint;
 }
 
+/** A chunk header view's `congestion_info`, as nearcore's JSON writes it. */
+export interface CongestionInfoJson {
+  readonly delayed_receipts_gas: string;
+  readonly buffered_receipts_gas: string;
+  readonly receipt_bytes: number | string;
+  readonly allowed_shard: number;
+}
+
+/** A chunk header view's `congestion_info` read back (a stored or streamed chunk's). */
+export function congestionInfoFromView(
+  v: CongestionInfoJson,
+): CongestionAmounts & { readonly allowedShard: number } {
+  return {
+    delayedReceiptsGas: BigInt(v.delayed_receipts_gas),
+    bufferedReceiptsGas: BigInt(v.buffered_receipts_gas),
+    receiptBytes: BigInt(v.receipt_bytes),
+    allowedShard: v.allowed_shard,
+  };
+}
+
 export function congestionLevel(info: CongestionAmounts, limits: CongestionLimits): number {
   return Math.max(
     clampedF64Fraction(info.delayedReceiptsGas, BigInt(limits.max_congestion_incoming_gas)),
