@@ -71,6 +71,7 @@ import { changesInBlockView, changesView } from './changes.js';
 import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
+import { ranOwnParameters } from './own_parameters.js';
 import { PrefetchedState } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
 import { FollowerTxCheck } from './tx_check.js';
@@ -378,15 +379,19 @@ export class FollowerBackend implements RpcBackend {
       const text = 'blockId' in ref ? dbNotFound(ref.blockId, 'BLOCK HEADER') : 'EarliestAvailable';
       throw new HandlerError('UNKNOWN_BLOCK', {}, `Block Not Found: ${text}`);
     }
-    // The parameters known here are those of the chain's genesis protocol, which a nearlite chain
-    // keeps for life; a real network's block may run a later one.
+    // The parameters known here are those a nearlite chain keeps for life, under its genesis'
+    // version (own_parameters.ts); a real network's block ran that version's own.
     const version = this.facts.of(b).protocolVersion;
-    const genesisVersion = this.o.genesis.config.protocolVersion;
-    if (version !== genesisVersion) {
+    const genesis = this.o.genesis.config;
+    if (!ranOwnParameters(genesis, version)) {
       const params = { block_id: base58Encode(b.hash) };
+      const known =
+        version === genesis.protocolVersion
+          ? `this node does not have the parameters ${genesis.chainId} ran at that version`
+          : `this node knows the parameters of version ${genesis.protocolVersion} only`;
       return this.fromUpstream('EXPERIMENTAL_protocol_config', params, () =>
         HandlerError.internal(
-          `EXPERIMENTAL_protocol_config: block #${b.height} runs protocol version ${version} and this node knows the parameters of version ${genesisVersion} only; start the follower with --upstream-rpc to ask its RPC`,
+          `EXPERIMENTAL_protocol_config: block #${b.height} runs protocol version ${version} and ${known}; start the follower with --upstream-rpc to ask its RPC`,
         ),
       );
     }
@@ -504,14 +509,15 @@ export class FollowerBackend implements RpcBackend {
       }
     ).header;
     // The limits are those of the protocol the chunk's block runs (nearcore reads the protocol
-    // config at height_included): this node's own for its genesis version, else the upstream's
-    // answer, or without one the limits nearcore's parameter files give that version.
+    // config at height_included): this node's own where the block ran them (own_parameters.ts),
+    // else the upstream's answer, or without one the limits nearcore's parameter files give that
+    // version.
     const included = await this.history.blockAt(header.height_included);
     const version = included
       ? this.facts.of(included).protocolVersion
       : this.o.genesis.config.protocolVersion;
     let limits = congestionLimits(this.o.runtimeConfigView);
-    if (version !== this.o.genesis.config.protocolVersion) {
+    if (!ranOwnParameters(this.o.genesis.config, version)) {
       if (this.o.upstream) {
         return this.o.upstream.call('EXPERIMENTAL_congestion_level', { chunk_id: header.chunk_hash });
       }

@@ -3,8 +3,9 @@
 // admission checks, against the state at the followed head, so an invalid transaction is answered
 // INVALID_TRANSACTION at once, as on nearcore, rather than waited on until the polling timeout.
 //
-// The checks need the runtime's parameters, which this node has for its genesis protocol version: at
-// a head of another version (a real network's later blocks) nothing is checked and the wait goes on.
+// The checks need the runtime's parameters and the shard layout, which this node has for the blocks
+// of a chain nearlite produces (own_parameters.ts): at a head that ran others (a real network's)
+// nothing is checked and the wait goes on.
 import {
   type CongestionInfoJson,
   checkTransaction,
@@ -20,6 +21,7 @@ import { bytesEqual, type CryptoHash, type SignedTransaction } from '@nearlite/p
 import { trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import type { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
+import { ranOwnParameters } from './own_parameters.js';
 import { PrefetchedState } from './prefetched_state.js';
 
 type Congestion = NonNullable<TransactionCheck['congestion']>;
@@ -36,7 +38,7 @@ export class FollowerTxCheck {
   constructor(
     private readonly history: HistoryReader,
     private readonly genesis: Genesis,
-    /** The genesis' shard layout, which blocks of the genesis' protocol version keep. */
+    /** The genesis' shard layout, which a chain nearlite produces keeps. */
     private readonly layout: ShardLayout,
     private readonly runtimeConfigView: object,
     private readonly facts: HeaderFactsCache,
@@ -48,7 +50,7 @@ export class FollowerTxCheck {
     const head = cursor && (await this.history.block(cursor.hash));
     if (!head) return;
     const facts = this.facts.of(head);
-    if (facts.protocolVersion !== this.genesis.config.protocolVersion) return;
+    if (!ranOwnParameters(this.genesis.config, facts.protocolVersion)) return;
     const tx = stx.transaction;
     const base = await this.history.block(tx.blockHash);
     if (transactionExpired(head.height, base?.height, this.genesis.config.transactionValidityPeriod))

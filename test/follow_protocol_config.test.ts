@@ -1,0 +1,68 @@
+// EXPERIMENTAL_protocol_config on a follower: the parameters a block ran, from this node where it has
+// them (a chain nearlite produces keeps its own for life) and from the upstream RPC where it does not
+// (NEAR's networks, whose every version ran parameters and an epoch config of its own).
+import { join } from 'node:path';
+import t from 'tap';
+import { MAINNET_GENESIS } from './helpers/mainnet.js';
+import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { tempDir } from './helpers/tmp.js';
+
+t.test("a follower of a nearlite chain answers its producer's protocol config", async (t) => {
+  const dir = tempDir(t);
+  initHome(join(dir, 'producer'));
+  const producer = await startNode(join(dir, 'producer'), ['--block-time', '100']);
+  t.teardown(() => producer.stop());
+  initHome(join(dir, 'follower'), ['--genesis', join(dir, 'producer', 'genesis.json')]);
+  const follower = await startNode(join(dir, 'follower'), ['--follow', producer.url]);
+  t.teardown(() => follower.stop());
+  await waitForHeight(follower, 5);
+  for (const params of [{ block_id: 3 }, { block_id: 5 }]) {
+    const [f, p] = await Promise.all([
+      rawRpc(follower.url, 'EXPERIMENTAL_protocol_config', params),
+      rawRpc(producer.url, 'EXPERIMENTAL_protocol_config', params),
+    ]);
+    t.ok(JSON.parse(p.body).result, `the producer answers at #${params.block_id}`);
+    t.equal(f.body, p.body, `the same answer, byte for byte, at #${params.block_id}`);
+  }
+});
+
+t.test("a mainnet block of mainnet's genesis version ran parameters this node does not have", async (t) => {
+  const dir = tempDir(t);
+  initHome(join(dir, 'follower'), ['--genesis', MAINNET_GENESIS]);
+  // Blocks of protocol 29, the version of mainnet's genesis, as mainnet ran in 2020: their
+  // parameters are v29's, not the ones a nearlite chain keeps under whatever version it names.
+  const chain = syntheticChain(2, { from: 10_000_000, protocolVersion: 29 });
+  writeLake(join(dir, 'blocks'), chain);
+  const follower = await startNode(join(dir, 'follower'), ['--follow', `file:${join(dir, 'blocks')}`]);
+  t.teardown(() => follower.stop());
+  const last = chain[chain.length - 1]!.block.header.height;
+  await waitForHeight(follower, last);
+  const config = await follower.rpc('EXPERIMENTAL_protocol_config', { block_id: last });
+  t.equal(config.status, 500, 'not answered with parameters it did not run');
+  t.equal(config.body.error?.cause?.name, 'INTERNAL_ERROR');
+  t.match(
+    config.body.error?.cause?.info?.error_message,
+    `block #${last} runs protocol version 29 and this node does not have the parameters mainnet ran at that version; start the follower with --upstream-rpc`,
+  );
+  // With an upstream, its answer for the block's hash (here a node of that chain id that never
+  // saw the block).
+  initHome(join(dir, 'upstream'), ['--chain-id', 'mainnet']);
+  const upstream = await startNode(join(dir, 'upstream'), ['--block-time', '200']);
+  t.teardown(() => upstream.stop());
+  initHome(join(dir, 'relay'), ['--genesis', MAINNET_GENESIS]);
+  const relay = await startNode(join(dir, 'relay'), [
+    '--follow',
+    `file:${join(dir, 'blocks')}`,
+    '--upstream-rpc',
+    upstream.url,
+  ]);
+  t.teardown(() => relay.stop());
+  await waitForHeight(relay, last);
+  const direct = await upstream.rpc('EXPERIMENTAL_protocol_config', {
+    block_id: chain[1]!.block.header.hash,
+  });
+  const relayed = await relay.rpc('EXPERIMENTAL_protocol_config', { block_id: last });
+  t.equal(direct.body.error?.cause?.name, 'UNKNOWN_BLOCK', 'the upstream does not know the block');
+  t.same(relayed.body, direct.body, "the upstream's answer for the block's hash");
+});
