@@ -25,6 +25,33 @@ t.test("a follower of a nearlite chain answers its producer's protocol config", 
     t.ok(JSON.parse(p.body).result, `the producer answers at #${params.block_id}`);
     t.equal(f.body, p.body, `the same answer, byte for byte, at #${params.block_id}`);
   }
+  type Status = { protocol_version: number; latest_protocol_version: number };
+  const [fs, ps] = await Promise.all([
+    follower.rpc<Status>('status', []),
+    producer.rpc<Status>('status', []),
+  ]);
+  t.same(
+    [fs.body.result?.protocol_version, fs.body.result?.latest_protocol_version],
+    [ps.body.result?.protocol_version, ps.body.result?.latest_protocol_version],
+    "status names the producer's protocol version",
+  );
+});
+
+t.test("a follower's status names the protocol version its head block runs", async (t) => {
+  const dir = tempDir(t);
+  initHome(join(dir, 'follower'), ['--genesis', MAINNET_GENESIS]);
+  // Mainnet's genesis ran protocol 29; its blocks of 2025 ran 73.
+  const chain = syntheticChain(2, { from: 10_000_000, protocolVersion: 73 });
+  writeLake(join(dir, 'blocks'), chain);
+  const follower = await startNode(join(dir, 'follower'), ['--follow', `file:${join(dir, 'blocks')}`]);
+  t.teardown(() => follower.stop());
+  await waitForHeight(follower, chain[chain.length - 1]!.block.header.height);
+  const status = await follower.rpc<{ protocol_version: number; latest_protocol_version: number }>(
+    'status',
+    [],
+  );
+  t.equal(status.body.result?.protocol_version, 73, 'protocol_version: the head block’s');
+  t.equal(status.body.result?.latest_protocol_version, 73, 'latest_protocol_version: the head block’s');
 });
 
 t.test("a mainnet block of mainnet's genesis version ran parameters this node does not have", async (t) => {

@@ -302,6 +302,9 @@ export class FollowerBackend implements RpcBackend {
       nodePublicKey: this.o.nodePublicKey,
       uptimeSec: Math.floor((Date.now() - this.startedAt) / 1000),
       genesisHash: genesisBlock ? base58Encode(genesisBlock.hash) : zero,
+      // A real network's head runs a later version than its genesis' (mainnet's 29); its header says
+      // which its producers run, the one fact of it the stream carries.
+      ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),
     });
   }
 

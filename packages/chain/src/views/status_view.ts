@@ -23,15 +23,22 @@ export interface StatusFacts {
   readonly nodePublicKey: string;
   readonly uptimeSec: number;
   readonly genesisHash: string;
+  /**
+   * The protocol version the head block names (its `latest_protocol_version`), where it may not be
+   * the genesis': a followed network's later blocks. A chain nearlite produces names its genesis'
+   * version in every block.
+   */
+  readonly headProtocolVersion?: number;
 }
 
 export function statusView(f: StatusFacts): object {
   const cfg = f.config;
+  const protocolVersion = f.headProtocolVersion ?? cfg.protocolVersion;
   return {
     version: { version: f.version, build: `nearlite-${f.version}`, commit: 'unknown', rustc_version: 'n/a' },
     chain_id: cfg.chainId,
-    protocol_version: cfg.protocolVersion,
-    latest_protocol_version: cfg.protocolVersion,
+    protocol_version: protocolVersion,
+    latest_protocol_version: protocolVersion,
     rpc_addr: f.rpcAddr,
     validators: cfg.validators.map((v) => ({ account_id: v.accountId })),
     sync_info: {
