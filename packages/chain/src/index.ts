@@ -15,6 +15,7 @@ export { genesisReceiptWrites, isReceiptRecord } from './genesis/genesis_receipt
 export * from './genesis/keys.js';
 export * from './genesis/localnet.js';
 export * from './genesis/localnet_chain.js';
+export { isNearNetwork, nearNetworkGenesisHash } from './genesis/near_networks.js';
 export { genesisSemanticsErrors, loadValidGenesis, validateGenesis } from './genesis/validate.js';
 export * from './integrity.js';
 export * from './light_client/execution_proof.js';

@@ -15,6 +15,7 @@ import {
   endedEpochLastHeight,
   genesisConfigView,
   maintenanceWindowsView,
+  nearNetworkGenesisHash,
   networkInfoView,
   prepareViewCall,
   protocolConfigView,
@@ -301,7 +302,7 @@ export class FollowerBackend implements RpcBackend {
       validatorPublicKey: null,
       nodePublicKey: this.o.nodePublicKey,
       uptimeSec: Math.floor((Date.now() - this.startedAt) / 1000),
-      genesisHash: genesisBlock ? base58Encode(genesisBlock.hash) : zero,
+      genesisHash: genesisBlock ? base58Encode(genesisBlock.hash) : (nearNetworkGenesisHash(cfg) ?? zero),
       // A real network's head runs a later version than its genesis' (mainnet's 29); its header says
       // which its producers run, the one fact of it the stream carries.
       ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),

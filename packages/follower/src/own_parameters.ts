@@ -5,11 +5,9 @@
 // versions ran that version's parameters and epoch config (shard layout, seats, thresholds), none of
 // which this node has. Even a block there of the genesis' own version (mainnet's and testnet's 29)
 // ran parameters other than nearlite's.
-import type { GenesisConfig } from '@nearlite/chain';
-
-const NEAR_NETWORKS: ReadonlySet<string> = new Set(['mainnet', 'testnet']);
+import { type GenesisConfig, isNearNetwork } from '@nearlite/chain';
 
 /** Whether a block of `protocolVersion` on the chain of `genesis` ran this node's parameters. */
 export function ranOwnParameters(genesis: GenesisConfig, protocolVersion: number): boolean {
-  return protocolVersion === genesis.protocolVersion && !NEAR_NETWORKS.has(genesis.chainId);
+  return protocolVersion === genesis.protocolVersion && !isNearNetwork(genesis.chainId);
 }
