@@ -2,6 +2,7 @@
 // them (a chain nearlite produces keeps its own for life) and from the upstream RPC where it does not
 // (NEAR's networks, whose every version ran parameters and an epoch config of its own).
 import { join } from 'node:path';
+import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
 import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
@@ -42,8 +43,16 @@ t.test(
   async (t) => {
     const dir = tempDir(t);
     initHome(join(dir, 'follower'), ['--genesis', MAINNET_GENESIS]);
-    // Mainnet's genesis ran protocol 29; its blocks of 2025 ran 73.
-    const chain = syntheticChain(2, { from: 10_000_000, protocolVersion: 73 });
+    // Mainnet's genesis ran protocol 29; its blocks of 2025 ran 73. The head's epoch began at
+    // 10,000,019, after two skipped heights, off the genesis' grid of 43,200 heights (its epoch there
+    // would begin at 9,993,010).
+    const [before, after] = [7, 8].map((b) => base58Encode(new Uint8Array(32).fill(b)));
+    const chain = syntheticChain(40, {
+      from: 10_000_000,
+      protocolVersion: 73,
+      skip: [10_000_017, 10_000_018],
+      epochAt: (h) => (h < 10_000_019 ? before! : after!),
+    });
     writeLake(join(dir, 'blocks'), chain);
     const follower = await startNode(join(dir, 'follower'), ['--follow', `file:${join(dir, 'blocks')}`]);
     t.teardown(() => follower.stop());
@@ -52,7 +61,14 @@ t.test(
       protocol_version: number;
       latest_protocol_version: number;
       genesis_hash: string;
+      sync_info: { epoch_start_height: number; epoch_id: string };
     }>('status', []);
+    t.equal(status.body.result?.sync_info.epoch_id, after, "epoch_id: the head block's");
+    t.equal(
+      status.body.result?.sync_info.epoch_start_height,
+      10_000_019,
+      'epoch_start_height: where the history shows its epoch began',
+    );
     t.equal(status.body.result?.protocol_version, 73, 'protocol_version: the head block’s');
     t.equal(status.body.result?.latest_protocol_version, 73, 'latest_protocol_version: the head block’s');
     // The follower holds no genesis block (it followed from 10,000,000); mainnet's is the one nearcore

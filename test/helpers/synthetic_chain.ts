@@ -9,7 +9,13 @@ import { freshMessage } from './stream_fixtures.js';
 
 export function syntheticChain(
   count: number,
-  opts: { skip?: readonly number[]; from?: number; protocolVersion?: number } = {},
+  opts: {
+    skip?: readonly number[];
+    from?: number;
+    protocolVersion?: number;
+    /** The epoch id each height's block names (by default the copied block's, for every height). */
+    epochAt?: (height: number) => string;
+  } = {},
 ): StreamerMessage[] {
   const skip = new Set(opts.skip ?? []);
   const out: StreamerMessage[] = [];
@@ -28,6 +34,7 @@ export function syntheticChain(
     h.prev_hash = prevHash;
     h.block_ordinal = out.length + 1;
     if (opts.protocolVersion !== undefined) h.latest_protocol_version = opts.protocolVersion;
+    if (opts.epochAt) h.epoch_id = opts.epochAt(height);
     h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
     for (const c of m.block.chunks) c.height_included = height;
     for (const s of m.shards) {

@@ -14,6 +14,7 @@ import {
   dbNotFound,
   endedEpochLastHeight,
   genesisConfigView,
+  isNearNetwork,
   maintenanceWindowsView,
   nearNetworkGenesisHash,
   networkInfoView,
@@ -69,6 +70,7 @@ import {
 import type { FollowerBackendOptions } from './backend_options.js';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
+import { EpochStarts } from './epoch_start.js';
 import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
@@ -105,11 +107,13 @@ export class FollowerBackend implements RpcBackend {
   private readonly globalCode: GlobalCode | null;
   private readonly txs: HistoryTxStatus;
   private readonly txCheck: FollowerTxCheck;
+  private readonly epochStarts: EpochStarts;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
     const layout = shardLayoutFromView(o.genesis.config.shardLayout);
+    this.epochStarts = new EpochStarts(o.history, this.facts);
     this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
     this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
@@ -281,6 +285,8 @@ export class FollowerBackend implements RpcBackend {
     const hf = head && this.facts.of(head);
     const ef = earliest && this.facts.of(earliest);
     const zero = '11111111111111111111111111111111';
+    // A chain nearlite produces starts its epochs on the genesis' grid; a NEAR network's drift.
+    const epochStart = hf && isNearNetwork(cfg.chainId) ? await this.epochStarts.of(hf) : null;
     return statusView({
       version: this.o.version,
       config: cfg,
@@ -306,6 +312,7 @@ export class FollowerBackend implements RpcBackend {
       // A real network's head runs a later version than its genesis' (mainnet's 29); its header says
       // which its producers run, the one fact of it the stream carries.
       ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),
+      ...(epochStart !== null ? { epochStartHeight: epochStart } : {}),
     });
   }
 

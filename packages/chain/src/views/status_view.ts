@@ -29,6 +29,11 @@ export interface StatusFacts {
    * version in every block.
    */
   readonly headProtocolVersion?: number;
+  /**
+   * Where the head's epoch began, where it is not on the genesis' grid of epoch_length heights (a
+   * followed network's epochs, which skipped heights push later).
+   */
+  readonly epochStartHeight?: number;
 }
 
 export function statusView(f: StatusFacts): object {
@@ -51,7 +56,8 @@ export function statusView(f: StatusFacts): object {
       earliest_block_height: f.earliest.height,
       earliest_block_time: formatRfc3339Ns(f.earliest.timestampNs),
       epoch_id: f.latest.epochId,
-      epoch_start_height: epochOf(f.latest.height, cfg.genesisHeight, cfg.epochLength).startHeight,
+      epoch_start_height:
+        f.epochStartHeight ?? epochOf(f.latest.height, cfg.genesisHeight, cfg.epochLength).startHeight,
     },
     validator_account_id: f.validatorAccountId,
     validator_public_key: f.validatorPublicKey,
