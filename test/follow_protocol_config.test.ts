@@ -62,7 +62,9 @@ t.test(
       latest_protocol_version: number;
       genesis_hash: string;
       sync_info: { epoch_start_height: number; epoch_id: string };
+      validators: unknown[];
     }>('status', []);
+    t.same(status.body.result?.validators, [], "validators: none named, not mainnet genesis' of 2020");
     t.equal(status.body.result?.sync_info.epoch_id, after, "epoch_id: the head block's");
     t.equal(
       status.body.result?.sync_info.epoch_start_height,

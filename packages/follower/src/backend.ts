@@ -313,6 +313,9 @@ export class FollowerBackend implements RpcBackend {
       // which its producers run, the one fact of it the stream carries.
       ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),
       ...(epochStart !== null ? { epochStartHeight: epochStart } : {}),
+      // The genesis' validators of 2020 produce nothing there now, and the stream names no others
+      // (`validators` asks the upstream for them).
+      ...(isNearNetwork(cfg.chainId) ? { validators: [] } : {}),
     });
   }
 

@@ -34,6 +34,11 @@ export interface StatusFacts {
    * followed network's epochs, which skipped heights push later).
    */
   readonly epochStartHeight?: number;
+  /**
+   * The head epoch's block producers, where they are not the genesis' validators; an empty list
+   * where the node cannot know them (a followed network's, which the stream does not name).
+   */
+  readonly validators?: readonly string[];
 }
 
 export function statusView(f: StatusFacts): object {
@@ -45,7 +50,7 @@ export function statusView(f: StatusFacts): object {
     protocol_version: protocolVersion,
     latest_protocol_version: protocolVersion,
     rpc_addr: f.rpcAddr,
-    validators: cfg.validators.map((v) => ({ account_id: v.accountId })),
+    validators: (f.validators ?? cfg.validators.map((v) => v.accountId)).map((id) => ({ account_id: id })),
     sync_info: {
       latest_block_hash: f.latest.hash,
       latest_block_height: f.latest.height,
