@@ -285,8 +285,9 @@ export class FollowerBackend implements RpcBackend {
     const hf = head && this.facts.of(head);
     const ef = earliest && this.facts.of(earliest);
     const zero = '11111111111111111111111111111111';
+    const nearNetwork = isNearNetwork(cfg.chainId);
     // A chain nearlite produces starts its epochs on the genesis' grid; a NEAR network's drift.
-    const epochStart = hf && isNearNetwork(cfg.chainId) ? await this.epochStarts.of(hf) : null;
+    const epochStart = hf && nearNetwork ? await this.epochStarts.of(hf) : null;
     return statusView({
       version: this.o.version,
       config: cfg,
@@ -315,7 +316,7 @@ export class FollowerBackend implements RpcBackend {
       ...(epochStart !== null ? { epochStartHeight: epochStart } : {}),
       // The genesis' validators of 2020 produce nothing there now, and the stream names no others
       // (`validators` asks the upstream for them).
-      ...(isNearNetwork(cfg.chainId) ? { validators: [] } : {}),
+      ...(nearNetwork ? { validators: [] } : {}),
     });
   }
 

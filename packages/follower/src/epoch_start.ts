@@ -36,15 +36,19 @@ export class EpochStarts {
     const first = this.history.firstHeight();
     if (first === null) return null;
     // "The first held block at or above x is of the head's epoch" holds from some x on: find the
-    // least such x by halving.
+    // least such x by halving, keeping the block found there. A block of an earlier epoch moves the
+    // low end past it, over the skipped heights below it, which are not scanned again.
     let lo = first;
     let hi = head.height;
+    let start = head;
     while (lo < hi) {
       const mid = lo + Math.floor((hi - lo) / 2);
-      if ((await this.heldFrom(mid, head)).epochId === head.epochId) hi = mid;
-      else lo = mid + 1;
+      const b = await this.heldFrom(mid, head);
+      if (b.epochId === head.epochId) {
+        hi = mid;
+        start = b;
+      } else lo = b.height + 1;
     }
-    const start = await this.heldFrom(lo, head);
     // Every held block is of this epoch: it may have begun before the history did.
     return lo === first ? null : start.height;
   }

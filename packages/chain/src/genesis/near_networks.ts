@@ -20,6 +20,6 @@ export function isNearNetwork(chainId: string): boolean {
 
 /** The genesis block hash of the NEAR network this genesis is, or null for any other chain. */
 export function nearNetworkGenesisHash(config: GenesisConfig): string | null {
-  const n = Object.hasOwn(NEAR_NETWORKS, config.chainId) ? NEAR_NETWORKS[config.chainId] : undefined;
+  const n = isNearNetwork(config.chainId) ? NEAR_NETWORKS[config.chainId] : undefined;
   return n && n.genesisHeight === config.genesisHeight ? n.genesisHash : null;
 }
