@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { postJson } from './post.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'packages', 'node', 'bin', 'nearlite.js');
@@ -74,10 +75,13 @@ export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000)
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nearlite did not start:\n${logs}`)), timeoutMs);
+    let ready = false;
     proc.stderr!.on('data', (d) => {
       logs += d.toString();
-      const m = /RPC on (http:\/\/[^\s"]+)/.exec(logs);
+      // Searched until found only: a long-running node's log would make every later chunk rescan it.
+      const m = ready ? null : /RPC on (http:\/\/[^\s"]+)/.exec(logs);
       if (m) {
+        ready = true;
         clearTimeout(timer);
         resolve(m[1]!);
       }
@@ -93,12 +97,8 @@ export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000)
     proc,
     logs: () => logs,
     async rpc(method, params) {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'dontcare', method, params }),
-      });
-      return { status: res.status, body: (await res.json()) as RpcBody<never> };
+      const res = await postJson(url, JSON.stringify({ jsonrpc: '2.0', id: 'dontcare', method, params }));
+      return { status: res.status, body: JSON.parse(res.text) as RpcBody<never> };
     },
     async stop() {
       if (!running()) return proc.exitCode;
@@ -124,12 +124,8 @@ export async function rawRpc(
   method: string,
   params: unknown,
 ): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
-  });
-  return { status: res.status, body: await res.text() };
+  const res = await postJson(url, JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }));
+  return { status: res.status, body: res.text };
 }
 
 /** Polls until the node's head reaches `height`. */
