@@ -4,7 +4,8 @@
 // own process than the nodes they asked. The real clients' tests keep their clients' own transport.
 import { Agent, request } from 'node:http';
 
-const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+// As many connections as calls in flight, as fetch opens: a test's concurrent burst reaches the server as one.
+const agent = new Agent({ keepAlive: true });
 
 /** POSTs `body` as JSON; resolves with the status and the body as text, whatever the status. */
 export function postJson(url: string, body: string): Promise<{ status: number; text: string }> {
