@@ -97,8 +97,8 @@ export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000)
     proc,
     logs: () => logs,
     async rpc(method, params) {
-      const res = await postJson(url, JSON.stringify({ jsonrpc: '2.0', id: 'dontcare', method, params }));
-      return { status: res.status, body: JSON.parse(res.text) as RpcBody<never> };
+      const res = await rawRpc(url, method, params, 'dontcare');
+      return { status: res.status, body: JSON.parse(res.body) as RpcBody<never> };
     },
     async stop() {
       if (!running()) return proc.exitCode;
@@ -123,8 +123,9 @@ export async function rawRpc(
   url: string,
   method: string,
   params: unknown,
+  id = 'x',
 ): Promise<{ status: number; body: string }> {
-  const res = await postJson(url, JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }));
+  const res = await postJson(url, JSON.stringify({ jsonrpc: '2.0', id, method, params }));
   return { status: res.status, body: res.text };
 }
 
