@@ -1,8 +1,12 @@
-// What an RPC answer has shown survives a SIGKILL; a second node on the same home is refused.
+// What an RPC answer has shown survives a SIGKILL; a second node on the same home is refused; a
+// signal stops a node cleanly, whenever it comes.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
-import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { CLI, cli, initHome, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('blocks an answer showed survive SIGKILL; the chain continues on restart', async (t) => {
@@ -37,6 +41,69 @@ t.test('a second process on the same home gets a clear error; SIGTERM exits clea
   t.notMatch(second.stderr, /\n\s+at /, 'no stack trace');
   t.equal(await node.stop(), 0, 'SIGTERM exits with 0');
   t.ok(readdirSync(join(home, 'data')).includes('CURRENT'), 'LevelDB lives under <home>/data');
+});
+
+t.test('a signal while the node starts stops it once started; a second one ends the start', async (t) => {
+  // A block source that holds its first answer back keeps a follower's start waiting on it, so the
+  // signals land in the start, whatever the machine's pace.
+  let held: ServerResponse[] = [];
+  const source = createServer((req, res) => {
+    if (req.url === '/v0/first_block') held.push(res);
+    else res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"BLOCK_DOES_NOT_EXIST"}');
+  });
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const res of held) res.destroy();
+    source.close();
+  });
+  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
+  const release = () => {
+    for (const res of held) res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+    held = [];
+  };
+
+  const starting = async () => {
+    const home = tempDir(t);
+    initHome(home);
+    const proc = spawn(
+      process.execPath,
+      [CLI, 'run', '--home', home, '--follow', url, '--rpc-addr', '127.0.0.1:0'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    t.teardown(() => proc.kill('SIGKILL'));
+    let logs = '';
+    proc.stderr!.on('data', (d) => {
+      logs += d.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    const until = async (done: () => boolean) => {
+      while (!done()) {
+        if (proc.exitCode !== null || proc.signalCode !== null)
+          throw new Error(`nearlite ended (${proc.exitCode ?? proc.signalCode}):\n${logs}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await until(() => held.length > 0);
+    return { proc, exited, logs: () => logs, until };
+  };
+
+  const once = await starting();
+  once.proc.kill('SIGTERM');
+  await once.until(() => /SIGTERM: shutting down once started/.test(once.logs()));
+  release();
+  t.equal(await once.exited, 0, 'the node finished starting, then stopped cleanly');
+  t.match(once.logs(), /once started[\s\S]*RPC on http/, 'it started after the signal');
+
+  const twice = await starting();
+  twice.proc.kill('SIGTERM');
+  await twice.until(() => /shutting down once started/.test(twice.logs()));
+  twice.proc.kill('SIGTERM');
+  t.equal(await twice.exited, 1, 'a second signal ends the start');
+  t.match(twice.logs(), /SIGTERM again while starting: exiting now/);
+  t.notMatch(twice.logs(), /RPC on/);
+  release();
 });
 
 t.test('init writes a nearcore-style home; opening it the other way round is refused', async (t) => {

@@ -136,50 +136,81 @@ function followSource(spec: string, s3: { endpoint?: string; region?: string }, 
   }
 }
 
+interface Running {
+  stop(): Promise<void>;
+  failed?(): Promise<Error>;
+}
+
 /**
- * Runs until SIGINT or SIGTERM (exit 0), or until `failed` settles (exit 1): a follower whose history
- * can be written no more exits, so its supervisor restarts it, rather than serve a frozen history.
+ * Starts a node and runs it until SIGINT or SIGTERM (exit 0), or until `failed` settles (exit 1): a
+ * follower whose history can be written no more exits, so its supervisor restarts it, rather than
+ * serve a frozen history.
+ *
+ * The handlers are in place before the start: a process with none is ended by the signal outright,
+ * and a supervisor may stop the node the moment it announces its RPC address. A signal during the
+ * start stops the node once it is up; a second one ends the process where it is.
  */
-async function untilSignal(
-  logger: Logger,
-  stop: () => Promise<void>,
-  failed: Promise<Error> = new Promise(() => {}),
-): Promise<number> {
+async function untilSignal(logger: Logger, start: () => Promise<Running>): Promise<number> {
+  let starting = true;
+  let received: string | null = null;
   let onSignal: (sig: string) => void = () => {};
   const signalled = new Promise<void>((resolve) => {
     onSignal = (sig: string) => {
-      logger.info(`${sig}: shutting down`);
+      if (received !== null && starting) {
+        logger.warn(`${sig} again while starting: exiting now`);
+        process.exit(1);
+      }
+      received = sig;
+      logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
       resolve();
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
   });
-  const failure = await Promise.race([signalled.then(() => null), failed]);
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const off = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  let node: Running;
+  try {
+    node = await start();
+  } catch (err) {
+    off();
+    throw err;
+  }
+  starting = false;
+  const failure = await Promise.race([
+    signalled.then(() => null),
+    node.failed?.() ?? new Promise<never>(() => {}),
+  ]);
+  off();
   if (failure) logger.error(`following stopped (${failure.message}): shutting down`);
-  await stop();
+  await node.stop();
   return failure ? 1 : 0;
 }
 
 // Each command imports what it runs when it runs: a producer's start does not load the follower's
 // PostgreSQL driver, the front end's or the exporter's code.
-async function followUntilSignal(opts: FollowOptions): Promise<number> {
-  const { FollowerNode } = await import('./follower_node.js');
-  const node = await FollowerNode.start(opts);
-  return untilSignal(opts.logger, () => node.stop(), node.failed());
+function followUntilSignal(opts: FollowOptions): Promise<number> {
+  return untilSignal(opts.logger, async () => {
+    const { FollowerNode } = await import('./follower_node.js');
+    const node = await FollowerNode.start(opts);
+    return { stop: () => node.stop(), failed: () => node.failed() };
+  });
 }
 
-async function serveUntilSignal(opts: ServeOptions): Promise<number> {
-  const { ServeNode } = await import('./serve_node.js');
-  const node = await ServeNode.start(opts);
-  return untilSignal(opts.logger, () => node.stop());
+function serveUntilSignal(opts: ServeOptions): Promise<number> {
+  return untilSignal(opts.logger, async () => {
+    const { ServeNode } = await import('./serve_node.js');
+    return ServeNode.start(opts);
+  });
 }
 
-async function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {
-  const { NearliteNode } = await import('./node.js');
-  const node = await NearliteNode.start(opts);
-  return untilSignal(opts.logger, () => node.stop());
+function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {
+  return untilSignal(opts.logger, async () => {
+    const { NearliteNode } = await import('./node.js');
+    return NearliteNode.start(opts);
+  });
 }
 
 /**
