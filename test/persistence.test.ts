@@ -1,12 +1,11 @@
 // What an RPC answer has shown survives a SIGKILL; a second node on the same home is refused; a
 // signal stops a node cleanly, whenever it comes.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
-import { CLI, cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { cli, initHome, spawnLogged, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('blocks an answer showed survive SIGKILL; the chain continues on restart', async (t) => {
@@ -65,28 +64,25 @@ t.test('a signal while the node starts stops it once started; a second one ends 
   const starting = async () => {
     const home = tempDir(t);
     initHome(home);
-    const proc = spawn(
-      process.execPath,
-      [CLI, 'run', '--home', home, '--follow', url, '--rpc-addr', '127.0.0.1:0'],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const { proc, logs, exited } = spawnLogged([
+      'run',
+      '--home',
+      home,
+      '--follow',
+      url,
+      '--rpc-addr',
+      '127.0.0.1:0',
+    ]);
     t.teardown(() => proc.kill('SIGKILL'));
-    let logs = '';
-    proc.stderr!.on('data', (d) => {
-      logs += d.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
     const until = async (done: () => boolean) => {
       while (!done()) {
         if (proc.exitCode !== null || proc.signalCode !== null)
-          throw new Error(`nearlite ended (${proc.exitCode ?? proc.signalCode}):\n${logs}`);
+          throw new Error(`nearlite ended (${proc.exitCode ?? proc.signalCode}):\n${logs()}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
     await until(() => held.length > 0);
-    return { proc, exited, logs: () => logs, until };
+    return { proc, exited, logs, until };
   };
 
   const once = await starting();

@@ -66,20 +66,35 @@ export interface RpcBody<T> {
  * Any nearlite command as its own process, ready once it logs "RPC on URL"; rejects with its logs
  * when it exits first or does not get there within `timeoutMs`.
  */
-export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000): Promise<RunningNode> {
+export interface SpawnedNearlite {
+  readonly proc: ChildProcess;
+  /** stdout and stderr as written so far, interleaved. */
+  logs(): string;
+  /** The exit code (null when a signal ended it). */
+  readonly exited: Promise<number | null>;
+}
+
+/** Any nearlite command as its own process, its output collected, not waited for. */
+export function spawnLogged(args: readonly string[]): SpawnedNearlite {
   const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
-  proc.stdout!.on('data', (d) => {
+  const collect = (d: Buffer) => {
     logs += d.toString();
-  });
+  };
+  proc.stdout!.on('data', collect);
+  proc.stderr!.on('data', collect);
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, logs: () => logs, exited };
+}
+
+export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000): Promise<RunningNode> {
+  const { proc, logs, exited } = spawnLogged(args);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nearlite did not start:\n${logs}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`nearlite did not start:\n${logs()}`)), timeoutMs);
     let ready = false;
-    proc.stderr!.on('data', (d) => {
-      logs += d.toString();
+    proc.stderr!.on('data', () => {
       // Searched until found only: a long-running node's log would make every later chunk rescan it.
-      const m = ready ? null : /RPC on (http:\/\/[^\s"]+)/.exec(logs);
+      const m = ready ? null : /RPC on (http:\/\/[^\s"]+)/.exec(logs());
       if (m) {
         ready = true;
         clearTimeout(timer);
@@ -88,14 +103,14 @@ export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000)
     });
     proc.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`nearlite exited with ${code}:\n${logs}`));
+      reject(new Error(`nearlite exited with ${code}:\n${logs()}`));
     });
   });
   const running = () => proc.exitCode === null && proc.signalCode === null;
   return {
     url,
     proc,
-    logs: () => logs,
+    logs,
     async rpc(method, params) {
       const res = await rawRpc(url, method, params, 'dontcare');
       return { status: res.status, body: JSON.parse(res.body) as RpcBody<never> };

@@ -152,19 +152,20 @@ interface Running {
  */
 async function untilSignal(logger: Logger, start: () => Promise<Running>): Promise<number> {
   let starting = true;
-  let received: string | null = null;
-  let onSignal: (sig: string) => void = () => {};
+  let received = false;
+  let resolveSignalled: () => void = () => {};
   const signalled = new Promise<void>((resolve) => {
-    onSignal = (sig: string) => {
-      if (received !== null && starting) {
-        logger.warn(`${sig} again while starting: exiting now`);
-        process.exit(1);
-      }
-      received = sig;
-      logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
-      resolve();
-    };
+    resolveSignalled = resolve;
   });
+  const onSignal = (sig: string) => {
+    if (received && starting) {
+      logger.warn(`${sig} again while starting: exiting now`);
+      process.exit(1);
+    }
+    received = true;
+    logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
+    resolveSignalled();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const off = () => {
@@ -194,8 +195,7 @@ async function untilSignal(logger: Logger, start: () => Promise<Running>): Promi
 function followUntilSignal(opts: FollowOptions): Promise<number> {
   return untilSignal(opts.logger, async () => {
     const { FollowerNode } = await import('./follower_node.js');
-    const node = await FollowerNode.start(opts);
-    return { stop: () => node.stop(), failed: () => node.failed() };
+    return FollowerNode.start(opts);
   });
 }
 
