@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { addGenesisCounter } from './helpers/genesis_counter.js';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { postJson } from './helpers/post.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -82,4 +83,18 @@ t.test('a follower answers state views and runs view calls on its history', asyn
   t.equal(gas.body.result!.gas_price, chain.at(-1)!.block.header.gas_price);
   const send = await node.rpc('broadcast_tx_commit', ['AAAA']);
   t.ok(send.body.error, 'no write method without --upstream-rpc');
+
+  // A height above 2^53 is a u64 no block has, named exactly, as on a producer.
+  const big = '9007199254740993';
+  const raw = async (method: string, params: string) =>
+    (await postJson(node.url, `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`)).text;
+  const notFound = `"data":"DB Not Found Error: BLOCK HEIGHT: ${big} \\n Cause: Unknown"`;
+  t.match(await raw('block', `{"block_id":${big}}`), notFound, 'block');
+  t.match(await raw('chunk', `{"block_id":${big},"shard_id":0}`), notFound, 'chunk');
+  const query = await raw(
+    'query',
+    `{"request_type":"view_account","account_id":"test.near","block_id":${big}}`,
+  );
+  t.match(query, `"cause":{"name":"UNKNOWN_BLOCK","info":{"block_reference":{"block_id":${big}}}}`);
+  t.match(await raw('chunk', `{"block_id":${head},"shard_id":${big}}`), `"info":{"shard_id":${big}}`);
 });

@@ -5,6 +5,7 @@ import { actions as A, baseDecode, createTransaction, KeyPairSigner, type KeyPai
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
 import { waitForHeight } from './helpers/node.js';
+import { postJson } from './helpers/post.js';
 import { UNKNOWN_BLOCK_AS_DATA } from './helpers/rpc_errors.js';
 
 interface Header {
@@ -137,6 +138,44 @@ t.test('UNKNOWN_BLOCK legacy texts name the store column nearcore read', async (
     await data('block', { block_id: 99999 }),
     'DB Not Found Error: BLOCK HEIGHT: 99999 \n Cause: Unknown',
   );
+});
+
+t.test('a height above 2^53 is a u64 no block has; a float is no height', async (t) => {
+  // serde_json reads an integer up to u64::MAX as a u64 (de.rs parse_number), so nearcore looks the
+  // height up and misses, and names it exactly; a float (`5.0`) is no variant of the untagged BlockId.
+  const raw = async (method: string, params: string) => {
+    const r = await postJson(node.url, `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`);
+    return { status: r.status, text: r.text, body: JSON.parse(r.text) };
+  };
+  const big = '9007199254740993';
+  const notFound = `DB Not Found Error: BLOCK HEIGHT: ${big} \n Cause: Unknown`;
+  const block = await raw('block', `{"block_id":${big}}`);
+  t.equal(block.status, 200, 'above the head: no 422');
+  t.same(block.body.error, { ...UNKNOWN_BLOCK_AS_DATA, data: notFound }, 'block');
+  t.equal(block.body.error.data, notFound);
+  t.equal((await raw('gas_price', `[${big}]`)).body.error.data, notFound, 'gas_price');
+  t.equal((await raw('chunk', `{"block_id":${big},"shard_id":0}`)).body.error.data, notFound, 'chunk');
+  const query = await raw(
+    'query',
+    `{"request_type":"view_account","account_id":"test.near","block_id":${big}}`,
+  );
+  t.equal(query.body.error.cause.name, 'UNKNOWN_BLOCK');
+  t.match(query.text, `"info":{"block_reference":{"block_id":${big}}}`, 'the reference, exactly');
+  t.equal(query.body.error.data, notFound);
+  // A shard id above 2^53 names no shard: INVALID_SHARD_ID, exactly.
+  const shard = await raw('chunk', `{"block_id":1,"shard_id":${big}}`);
+  t.match(shard.text, `"cause":{"name":"INVALID_SHARD_ID","info":{"shard_id":${big}}}`);
+  t.equal(shard.body.error.data, `Shard id ${big} does not exist`);
+
+  for (const id of ['1.0', '1e0', '-0']) {
+    const r = await raw('block', `{"block_id":${id}}`);
+    t.equal(r.status, 400, `block_id ${id}`);
+    t.equal(
+      r.body.error.data,
+      'Failed parsing args: data did not match any variant of untagged enum BlockId',
+    );
+  }
+  t.equal((await raw('block', '{"block_id":1}')).body.result.header.height, 1, 'the integer is height 1');
 });
 
 t.test('a transaction that does not decode: one prefix, or SignedTransaction’s own words', async (t) => {

@@ -8,6 +8,7 @@ import {
   type PublicKey,
   parseAccountId,
   parsePublicKeyHandle,
+  RawJson,
 } from '@nearlite/primitives';
 
 export class StateRecordError extends Error {
@@ -24,7 +25,9 @@ export function fail(path: string, what: string): never {
 }
 
 export function obj(v: unknown, path: string): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'expected an object');
+  // A float from a request's body is a RawJson (the RPC's body parser), and no object.
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof RawJson)
+    fail(path, 'expected an object');
   return v as Obj;
 }
 
@@ -42,6 +45,7 @@ export function u128(o: Obj, k: string, path: string): bigint {
   let n: bigint;
   if (typeof v === 'string' && /^\d{1,39}$/.test(v)) n = BigInt(v);
   else if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) n = BigInt(v);
+  else if (typeof v === 'bigint' && v >= 0n) n = v;
   else fail(`${path}.${k}`, 'expected a u128 as a decimal string');
   if (n > U128_MAX) fail(`${path}.${k}`, 'out of range for u128');
   return n;
@@ -50,8 +54,9 @@ export function u128(o: Obj, k: string, path: string): bigint {
 export function u64(o: Obj, k: string, path: string): bigint {
   const v = o[k];
   if (v === undefined) fail(path, `missing field \`${k}\``);
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(`${path}.${k}`, 'expected a u64');
-  const n = BigInt(v);
+  // A request's body holds an integer above 2^53 as a bigint, exactly (the RPC's body parser).
+  const n = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : -1n;
+  if (n < 0n) fail(`${path}.${k}`, 'expected a u64');
   if (n > U64_MAX) fail(`${path}.${k}`, 'out of range for u64');
   return n;
 }

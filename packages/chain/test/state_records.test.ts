@@ -1,7 +1,7 @@
 // sandbox_patch_state records are checked field by field, as nearcore's StateRecord deserializes
 // them, before anything is written.
 import { StateRecordError, stateRecordsToWrites, stateRecordToWrite } from '@nearlite/chain';
-import { decodeAccount } from '@nearlite/primitives';
+import { decodeAccessKey, decodeAccount, RawJson } from '@nearlite/primitives';
 import t from 'tap';
 
 const HASH = '11111111111111111111111111111111';
@@ -99,7 +99,23 @@ const HOSTILE: [string, unknown, RegExp][] = [
   ['two variants', { Data: {}, Contract: {} }, /exactly one record variant/],
   ['not an object', 'Account', /expected an object/],
   ['null', null, /expected an object/],
+  // The RPC's body parser hands a JSON float on as a RawJson (serde's f64): no u64, no object.
+  [
+    'a float storage_usage',
+    account({ storage_usage: new RawJson('100.0') }),
+    /storage_usage: expected a u64/,
+  ],
+  ['a float record', new RawJson('1.0'), /expected an object/],
+  ['a nonce over u64', key({ nonce: 1n << 64n, permission: 'FullAccess' }), /nonce: out of range for u64/],
 ];
+
+t.test('a u64 above 2^53 is kept exactly, as the RPC body parser hands it on (a bigint)', async (t) => {
+  const [write] = stateRecordsToWrites([key({ nonce: 9007199254740993n, permission: 'FullAccess' })]);
+  t.equal(decodeAccessKey(write!.value).nonce, 9007199254740993n);
+  const [acc] = stateRecordsToWrites([account({ amount: 10n ** 30n, storage_usage: 18446744073709551615n })]);
+  t.equal(decodeAccount(acc!.value).amount, 10n ** 30n);
+  t.equal(decodeAccount(acc!.value).storageUsage, 18446744073709551615n);
+});
 
 t.test('hostile records are refused, naming the field', async (t) => {
   for (const [what, record, message] of HOSTILE) {

@@ -4,6 +4,7 @@
 // ingest; state views run the chain's own view functions over state prefetched from history.
 
 import {
+  blockIdJson,
   type CongestionInfoJson,
   changesUnknownBlock,
   checkViewState,
@@ -162,9 +163,11 @@ export class FollowerBackend implements RpcBackend {
       raw = await h.chunkByHash(id.chunkId);
     } else {
       const b = await resolveBlock(h, { blockId: id.blockId }, h.firstHeight(), 'BLOCK');
-      raw = await h.chunk(b.hash, id.shardId);
+      // A shard id above 2^53 (a bigint) names no shard.
+      const shardId = typeof id.shardId === 'number' ? id.shardId : -1;
+      raw = shardId < 0 ? undefined : await h.chunk(b.hash, shardId);
       if (raw !== undefined) return new RawJson(raw);
-      const known = this.facts.of(b).chunkHashes.get(id.shardId);
+      const known = this.facts.of(b).chunkHashes.get(shardId);
       if (known === undefined) {
         throw new HandlerError(
           'INVALID_SHARD_ID',
@@ -571,8 +574,6 @@ export class FollowerBackend implements RpcBackend {
     return this.o.clientConfig;
   }
 }
-
-const blockIdJson = (id: BlockId): number | string => (typeof id === 'number' ? id : base58Encode(id));
 
 function unknownEpoch(): HandlerError {
   return new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');

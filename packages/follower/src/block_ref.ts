@@ -1,13 +1,7 @@
 // Block references resolved against the history store, with nearcore's view-client error shapes.
 // A follower's head is its cursor: every block it holds came from the stream as final.
-import { type BlockColumn, dbNotFound, queryNotFoundText } from '@nearlite/chain';
-import {
-  type BlockId,
-  type BlockReference,
-  base58Encode,
-  type CryptoHash,
-  HandlerError,
-} from '@nearlite/primitives';
+import { type BlockColumn, blockIdJson, dbNotFound, queryNotFoundText } from '@nearlite/chain';
+import { type BlockId, type BlockReference, HandlerError } from '@nearlite/primitives';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 
 function notFoundText(id: BlockId, column: BlockColumn): string {
@@ -28,7 +22,9 @@ export async function lookupBlock(
     b = g === null ? undefined : await history.blockAt(g);
   } else {
     const id = ref.blockId;
-    b = typeof id === 'number' ? await history.blockAt(id) : await history.block(id as CryptoHash);
+    // No block is above 2^53, where a height is a bigint.
+    if (typeof id === 'object') b = await history.block(id);
+    else if (typeof id === 'number') b = await history.blockAt(id);
     // Below the tail a block is collected, though its rows may outlive the tail's move a moment.
     if (b && firstHeight !== null && b.height < firstHeight) b = undefined;
   }
@@ -83,7 +79,7 @@ export async function resolveQueryBlock(
   }
   const blockReference =
     'blockId' in ref
-      ? { block_id: typeof ref.blockId === 'number' ? ref.blockId : base58Encode(ref.blockId) }
+      ? { block_id: blockIdJson(ref.blockId) }
       : 'syncCheckpoint' in ref
         ? { sync_checkpoint: ref.syncCheckpoint }
         : ref;

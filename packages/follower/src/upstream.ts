@@ -2,7 +2,7 @@
 // upstream's result is returned as its bytes, and its error as its own error body and HTTP status.
 
 import { RpcError, type RpcErrorBody } from '@nearlite/jsonrpc';
-import { HandlerError, isJsonObject, RawJson } from '@nearlite/primitives';
+import { HandlerError, isJsonObject, RawJson, stringifyJson } from '@nearlite/primitives';
 
 /**
  * How long a forwarded call may take: above nearcore's own wait for a transaction (`send_tx` and
@@ -45,7 +45,7 @@ export class UpstreamRpc {
       res = await fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: `follower-${this.nextId++}`, method, params }),
+        body: stringifyJson({ jsonrpc: '2.0', id: `follower-${this.nextId++}`, method, params }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       text = await res.text();

@@ -54,7 +54,8 @@ export type EpochReference = { readonly blockId: BlockId } | { readonly epochId:
 
 export type ChunkReference =
   | { readonly chunkId: CryptoHash }
-  | { readonly blockId: BlockId; readonly shardId: number };
+  /** A shard id above 2^53 is a bigint: it names no shard, and its error names it exactly. */
+  | { readonly blockId: BlockId; readonly shardId: number | bigint };
 
 export type LightClientProofRequest =
   | { readonly type: 'transaction'; readonly transactionHash: CryptoHash; readonly senderId: string }
@@ -68,7 +69,8 @@ export interface ReceiptToTxQuery {
   readonly receiptId: CryptoHash;
   readonly blockHeight?: number;
   readonly shardId?: number;
-  readonly window?: number;
+  /** A bigint only above 2^53, as a request may ask (it is then too large). */
+  readonly window?: number | bigint;
 }
 
 export interface RpcBackend {
@@ -134,5 +136,5 @@ export interface RpcBackend {
    */
   sandboxPatchState?(records: readonly unknown[]): Promise<View>;
   /** A delta above what the node takes in one call is reported by throwing `RpcParseError`. */
-  sandboxFastForward?(deltaHeight: number): Promise<View>;
+  sandboxFastForward?(deltaHeight: number | bigint): Promise<View>;
 }

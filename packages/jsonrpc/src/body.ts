@@ -2,6 +2,9 @@
 // otherwise), the text must parse (400 with a plain-text reason otherwise), and, like serde_json,
 // nesting deeper than 128 levels is refused before parsing, so a hostile body of ten megabytes of
 // brackets costs one linear scan instead of seconds of JSON.parse and a stack overflow on reply.
+// The same scan finds the number literals serde_json reads otherwise than a double (json_number.ts).
+import { randomBytes } from 'node:crypto';
+import { exactNumber, JsonF64 } from './json_number.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const MAX_DEPTH = 128;
@@ -17,10 +20,34 @@ export function isJsonContentType(type: string | undefined): boolean {
   return type !== undefined && JSON_TYPE.test(type);
 }
 
-/** Index of the bracket that exceeds MAX_DEPTH, or -1. Brackets inside strings do not count. */
-function tooDeepAt(text: string): number {
+/** A number literal that JSON.parse would read otherwise than serde_json (see json_number.ts). */
+interface ExactNumber {
+  readonly start: number;
+  readonly end: number;
+  readonly value: JsonF64 | bigint;
+}
+
+interface Scan {
+  /** Index of the bracket that exceeds MAX_DEPTH, or -1. */
+  readonly tooDeepAt: number;
+  readonly numbers: readonly ExactNumber[];
+}
+
+const NO_NUMBERS: readonly ExactNumber[] = [];
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+}
+
+/**
+ * One pass over the text outside its strings: the depth of its brackets (past MAX_DEPTH it stops),
+ * and the number literals a double would not read as serde_json does. Most bodies have none: a
+ * literal of up to 15 digits without a fraction or an exponent is passed over without a copy.
+ */
+function scan(text: string): Scan {
   let depth = 0;
   let inString = false;
+  let numbers: ExactNumber[] | null = null;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
@@ -28,10 +55,29 @@ function tooDeepAt(text: string): number {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_DEPTH) return i;
+      if (++depth > MAX_DEPTH) return { tooDeepAt: i, numbers: NO_NUMBERS };
     } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      let plain = true;
+      for (; end < text.length; end++) {
+        const d = text.charCodeAt(end);
+        if (!isNumberChar(d)) break;
+        if (d < 0x30 || d > 0x39) plain = false;
+      }
+      const ordinary =
+        plain && end - i <= 15 && !(c === 0x2d && end - i === 2 && text.charCodeAt(i + 1) === 0x30);
+      if (!ordinary) {
+        const value = exactNumber(text.slice(i, end));
+        if (value !== null) {
+          numbers ??= [];
+          numbers.push({ start: i, end, value });
+        }
+      }
+      i = end - 1;
+    }
   }
-  return -1;
+  return { tooDeepAt: -1, numbers: numbers ?? NO_NUMBERS };
 }
 
 function lineColumn(text: string, at: number): string {
@@ -86,19 +132,71 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
 
 export function parseJsonBody(contentType: string | undefined, text: string): BodyResult {
   if (!isJsonContentType(contentType)) return { ok: false, status: 415, text: WRONG_CONTENT_TYPE };
-  if (text.length > MAX_DEPTH) {
-    const at = tooDeepAt(text);
-    if (at >= 0) {
-      return {
-        ok: false,
-        status: 400,
-        text: `${BAD_JSON}recursion limit exceeded at ${lineColumn(text, at)}`,
-      };
-    }
+  const { tooDeepAt, numbers } = scan(text);
+  if (tooDeepAt >= 0) {
+    return {
+      ok: false,
+      status: 400,
+      text: `${BAD_JSON}recursion limit exceeded at ${lineColumn(text, tooDeepAt)}`,
+    };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (err) {
     return { ok: false, status: 400, text: BAD_JSON + (err as Error).message };
   }
+  if (numbers.length === 0) return { ok: true, value };
+  for (const n of numbers) {
+    if (n.value instanceof JsonF64 && !Number.isFinite(n.value.value)) {
+      return {
+        ok: false,
+        status: 400,
+        text: `${BAD_JSON}number out of range at ${lineColumn(text, n.end - 1)}`,
+      };
+    }
+  }
+  return { ok: true, value: withExactNumbers(text, numbers) };
+}
+
+/**
+ * Each odd literal is parsed as a marker string naming it, then the marker is replaced by its
+ * number. A marker holds U+0000 and a key drawn at random when the process starts, so no string a
+ * client sends can pass for one.
+ */
+const MARK = `\u0000${randomBytes(8).toString('hex')}:`;
+const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
+
+function withExactNumbers(text: string, numbers: readonly ExactNumber[]): unknown {
+  const parts: string[] = [];
+  let at = 0;
+  numbers.forEach((n, i) => {
+    parts.push(text.slice(at, n.start), `"${MARK_JSON}${i}"`);
+    at = n.end;
+  });
+  parts.push(text.slice(at));
+  return restore(JSON.parse(parts.join('')), numbers);
+}
+
+function restore(v: unknown, numbers: readonly ExactNumber[]): unknown {
+  if (typeof v === 'string') {
+    if (!v.startsWith(MARK)) return v;
+    const i = Number(v.slice(MARK.length));
+    return Number.isInteger(i) && i >= 0 && i < numbers.length ? numbers[i]!.value : v;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = restore(v[i], numbers);
+  } else if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    // defineProperty, as a key `__proto__` JSON.parse made an own property must stay one.
+    for (const k of Object.keys(o)) {
+      Object.defineProperty(o, k, {
+        value: restore(o[k], numbers),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  }
+  return v;
 }

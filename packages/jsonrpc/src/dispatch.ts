@@ -49,10 +49,13 @@ function envelope(body: unknown): Request | null {
   return { id: body.id, method: body.method, params: body.params ?? null };
 }
 
-/** The id exactly as received; null (and a parse error) if it cannot be written back. */
+/**
+ * The id as serde_json writes back what it read (a float as an f64, an integer above 2^53 exactly);
+ * null (and a parse error) if it cannot be written back.
+ */
 function idJson(id: unknown): string | null {
   try {
-    return JSON.stringify(id) ?? null;
+    return stringifyJson(id) ?? null;
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ import {
 import type { BlockId, BlockReference, Finality, TxExecutionStatus } from './backend.js';
 import { Base64DecodeError, decodeBase64 } from './base64.js';
 import { argsError } from './errors.js';
+import { JsonF64 } from './json_number.js';
 import {
   invalidLength,
   invalidType,
@@ -24,8 +25,9 @@ import {
 
 export type Obj = Record<string, unknown>;
 
+/** A JSON object (a float read from the body is an object here too, and no JSON object). */
 export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonF64);
 }
 
 /** A params struct read from a JSON object (`structName` as in nearcore, for the message). */
@@ -49,7 +51,12 @@ export function bool(v: unknown): boolean {
   return v;
 }
 
-export function u64(v: unknown): number {
+/** A u64: a number, or a bigint above 2^53 (the body parser keeps those exact, see json_number.ts). */
+export function u64(v: unknown): number | bigint {
+  if (typeof v === 'bigint') {
+    if (v < 0n) throw invalidValue(v, 'u64');
+    return v;
+  }
   if (typeof v === 'number' && Number.isInteger(v) && v < 0) throw invalidValue(v, 'u64');
   if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidType(v, 'u64');
   return v;
@@ -127,9 +134,14 @@ export function base64(v: unknown): Uint8Array {
   }
 }
 
-/** The untagged `BlockId`: a u64 height or a base58 hash; a string is never read as a height. */
+/**
+ * The untagged `BlockId`: a u64 height or a base58 hash; a string is never read as a height, nor a
+ * float (`5.0`). A height above 2^53 stays a bigint: no chain has a block there, and its errors name
+ * it exactly.
+ */
 export function blockId(v: unknown): BlockId {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  if (typeof v === 'bigint' && v >= 0n) return v;
   const hash = typeof v === 'string' ? maybeHash(v) : null;
   if (hash === null) throw noUntaggedMatch('BlockId');
   return hash;

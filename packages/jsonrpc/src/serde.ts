@@ -2,11 +2,13 @@
 // prefixed with "Failed parsing args: "). Clients only look at the code and cause name, but people
 // read these, so they match what a nearcore node would say for the same mistake.
 import { argsError, type RpcError } from './errors.js';
+import { JsonF64, serdeFloatText } from './json_number.js';
 
 /** serde's `Unexpected` rendering of a JSON value. */
 export function unexpected(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (Array.isArray(v)) return 'sequence';
+  if (v instanceof JsonF64) return `floating point \`${serdeFloatText(v.value)}\``;
   switch (typeof v) {
     case 'object':
       return 'map';
@@ -15,7 +17,9 @@ export function unexpected(v: unknown): string {
     case 'boolean':
       return `boolean \`${v}\``;
     case 'number':
-      return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
+      return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${serdeFloatText(v)}\``;
+    case 'bigint':
+      return `integer \`${v}\``;
     default:
       return String(v);
   }

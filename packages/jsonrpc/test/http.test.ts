@@ -88,6 +88,37 @@ t.test('body rules: content type, syntax, size, depth', async (t) => {
   t.equal((await h.rpc('status', [])).status, 200, 'still serving');
 });
 
+t.test('numbers are read and echoed as serde_json reads and writes them', async (t) => {
+  // serde_json keeps a JSON number as a u64, a negative i64 or an f64 (a fraction, an exponent,
+  // `-0`, or an integer beyond both) and writes each back as it is: nearcore echoes the id so.
+  const echoes: [string, string][] = [
+    ['1.0', '1.0'],
+    ['1e2', '100.0'],
+    ['1.50', '1.5'],
+    ['-0', '-0.0'],
+    ['9007199254740993', '9007199254740993'],
+    ['18446744073709551615', '18446744073709551615'],
+    ['18446744073709551616', '1.8446744073709552e19'],
+    ['-9223372036854775808', '-9223372036854775808'],
+    ['[1.0,{"a":9007199254740993}]', '[1.0,{"a":9007199254740993}]'],
+  ];
+  for (const [sent, echoed] of echoes) {
+    const r = await h.post('/', `{"jsonrpc":"2.0","id":${sent},"method":"status","params":[]}`);
+    t.equal(r.status, 200, sent);
+    t.ok(r.text.endsWith(`,"id":${echoed}}`), `id ${sent} is echoed as ${echoed}`);
+  }
+  // serde_json refuses a float beyond f64 at the literal's last character (`{"a":1e400}` at column 10).
+  const bad = await h.post('/', '{"jsonrpc":"2.0","id":1e400,"method":"status","params":[]}');
+  t.equal(bad.status, 400);
+  t.equal(bad.text, 'Failed to parse the request body as JSON: number out of range at line 1 column 27');
+
+  // A string is never read as a number, whatever it holds.
+  const strings = await h.post('/', '{"jsonrpc":"2.0","id":"1.0","method":"status","params":[]}');
+  t.ok(strings.text.endsWith(',"id":"1.0"}'));
+  const nul = await h.post('/', '{"jsonrpc":"2.0","id":["\\u0000:0", 1.0],"method":"status","params":[]}');
+  t.ok(nul.text.endsWith(',"id":["\\u0000:0",1.0]}'), nul.text);
+});
+
 t.test('a body that is not UTF-8 is a 400 parse error, not text with replacement characters', async (t) => {
   const head = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"status","params":["');
   for (const bad of [[0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]]) {

@@ -589,3 +589,63 @@ t.test('EXPERIMENTAL_ view methods answer query errors as errors of their own', 
     'Block either has never been observed on the node or has been garbage collected: BlockId(Height(7))',
   );
 });
+
+t.test('numbers in params are read as serde_json reads them', async (t) => {
+  const send = (method: string, params: string) =>
+    h.post('/', `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`);
+  const reachesRaw = async (method: string, params: string) => {
+    const r = await send(method, params);
+    t.equal(r.status, 200, `${method} ${params}`);
+    return h.backend.last();
+  };
+  const failsRaw = async (method: string, params: string, data: string) => {
+    const r = await send(method, params);
+    t.equal(r.status, 400, `${method} ${params} is HTTP 400`);
+    t.equal(r.json.error?.data, data, `${method} ${params}`);
+  };
+  // A height above 2^53 is a u64 to serde: it reaches the node exactly (no block is there).
+  t.same(await reachesRaw('block', '{"block_id":9007199254740993}'), [
+    'block',
+    { blockId: 9007199254740993n },
+  ]);
+  t.same(await reachesRaw('block', '[18446744073709551615]'), ['block', { blockId: 18446744073709551615n }]);
+  t.same(await reachesRaw('chunk', `{"block_id":"${HASH}","shard_id":9007199254740993}`), [
+    'chunk',
+    { blockId: hash, shardId: 9007199254740993n },
+  ]);
+  // A float is no u64, though a double holds it as an integer; nor is an integer beyond u64.
+  const noBlockId = 'Failed parsing args: data did not match any variant of untagged enum BlockId';
+  for (const id of ['5.0', '5e0', '-0', '18446744073709551616', '-9007199254740993']) {
+    await failsRaw('block', `{"block_id":${id}}`, noBlockId);
+  }
+  await failsRaw(
+    'chunk',
+    `[["${HASH}", 0.0]]`,
+    'Failed parsing args: invalid type: floating point `0.0`, expected u64',
+  );
+  await failsRaw(
+    'chunk',
+    `[["${HASH}", -9007199254740993]]`,
+    'Failed parsing args: invalid value: integer `-9007199254740993`, expected u64',
+  );
+  await failsRaw(
+    'chunk',
+    `{"block_id":"${HASH}","shard_id":1e0}`,
+    'Failed parsing args: data did not match any variant of untagged enum ChunkReference',
+  );
+  await failsRaw(
+    'query',
+    '{"request_type":"view_account","finality":"final","account_id":1e10}',
+    'Failed parsing args: invalid type: floating point `10000000000.0`, expected a string',
+  );
+  await failsRaw(
+    'query',
+    '{"request_type":"view_account","finality":"final","account_id":9007199254740993}',
+    'Failed parsing args: invalid type: integer `9007199254740993`, expected a string',
+  );
+  await failsRaw(
+    'block',
+    '1e-7',
+    'Failed parsing args: invalid type: floating point `0.0000001`, expected string or map',
+  );
+});

@@ -28,16 +28,17 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
       await Promise.all([chain.patchState(writes), chain.produceBlock().catch(() => undefined)]);
       return {};
     },
-    async sandboxFastForward(deltaHeight) {
+    async sandboxFastForward(delta) {
       const epochLength = chain.genesis.config.epochLength;
       // nearcore's sandbox_process_fast_forward refuses such epochs: it cannot stop three heights
       // short of an epoch's end.
       if (epochLength <= 3)
         throw new InternalError('Unsupported: fast_forward with an epoch length of 3 or less');
       const max = maxFastForward(epochLength);
-      if (deltaHeight > max)
+      const deltaHeight = Number(delta);
+      if (delta > max)
         throw new RpcParseError(
-          `delta_height ${deltaHeight} is above the maximum of ${max} per call (${MAX_FAST_FORWARD_BLOCKS} blocks at four an epoch of ${epochLength})`,
+          `delta_height ${delta} is above the maximum of ${max} per call (${MAX_FAST_FORWARD_BLOCKS} blocks at four an epoch of ${epochLength})`,
         );
       if (!chain.canProduce)
         throw new InternalError('this node holds no validator key and cannot produce blocks');

@@ -4,8 +4,11 @@ import type { CryptoHash } from './hash.js';
 
 export type Finality = 'optimistic' | 'near-final' | 'final';
 
-/** A block height, or a block hash (already base58-decoded and 32 bytes long). */
-export type BlockId = number | CryptoHash;
+/**
+ * A block height, or a block hash (already base58-decoded and 32 bytes long). A height a double
+ * cannot hold is a bigint: a request may name one, though no block is there.
+ */
+export type BlockId = number | bigint | CryptoHash;
 
 export type BlockReference =
   | { readonly finality: Finality }

@@ -13,7 +13,8 @@ export interface ReceiptToTxRequest {
   /** A height near where the receipt was created, for a receipt not executed yet. */
   readonly blockHeight?: number;
   readonly shardId?: number;
-  readonly window?: number;
+  /** A bigint only above 2^53, as a request may ask (it is then too large). */
+  readonly window?: number | bigint;
 }
 
 /** Outcomes one request may still inspect; `spendOutcome` counts them down. */
@@ -87,10 +88,11 @@ export async function receiptToTxOver(source: ReceiptToTxSource, req: ReceiptToT
   const hint = req.blockHeight !== undefined;
   if (req.shardId !== undefined && !hint) throw malformedHint('shard_id requires block_height');
   if (req.window !== undefined && !hint) throw malformedHint('window requires block_height');
-  const window = req.window ?? DEFAULT_HINT_WINDOW;
-  if (hint && window > RECEIPT_TO_TX_MAX_HINT_WINDOW) {
-    throw handlerError('WINDOW_TOO_LARGE', { requested: window, maximum: RECEIPT_TO_TX_MAX_HINT_WINDOW });
+  const requested = req.window ?? DEFAULT_HINT_WINDOW;
+  if (hint && requested > RECEIPT_TO_TX_MAX_HINT_WINDOW) {
+    throw handlerError('WINDOW_TOO_LARGE', { requested, maximum: RECEIPT_TO_TX_MAX_HINT_WINDOW });
   }
+  const window = Number(requested);
   const head = source.headHeight();
   const budget: OutcomeBudget = { left: RECEIPT_TO_TX_MAX_OUTCOMES };
   let id = req.receiptId;

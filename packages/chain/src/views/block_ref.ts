@@ -1,5 +1,11 @@
 // Resolving a block reference the way nearcore's view client does, with its error shapes.
-import { type BlockId, type BlockReference, base58Encode, HandlerError } from '@nearlite/primitives';
+import {
+  type BlockId,
+  type BlockReference,
+  base58Encode,
+  type CryptoHash,
+  HandlerError,
+} from '@nearlite/primitives';
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 
@@ -11,15 +17,21 @@ import type { ChainHandle } from '../chain_handle.js';
 export type BlockColumn = 'BLOCK' | 'BLOCK HEADER';
 
 export function dbNotFound(id: BlockId, column: BlockColumn): string {
-  return typeof id === 'number' ? `BLOCK HEIGHT: ${id}` : `${column}: ${base58Encode(id)}`;
+  return typeof id === 'object' ? `${column}: ${base58Encode(id)}` : `BLOCK HEIGHT: ${id}`;
 }
 
 function notFoundText(id: BlockId, column: BlockColumn): string {
   return `DB Not Found Error: ${dbNotFound(id, column)} \n Cause: Unknown`;
 }
 
-export function blockIdJson(id: BlockId): number | string {
-  return typeof id === 'number' ? id : base58Encode(id);
+export function blockIdJson(id: BlockId): number | bigint | string {
+  return typeof id === 'object' ? base58Encode(id) : id;
+}
+
+/** The hash of the block `id` names, if the chain store has one there (no block is above 2^53). */
+export function blockHashOf(chain: ChainHandle, id: BlockId): CryptoHash | undefined {
+  if (typeof id === 'object') return id;
+  return typeof id === 'number' ? chain.chainStore.blockHashByHeight(id) : undefined;
 }
 
 /**
@@ -58,8 +70,7 @@ export function lookupBlock(chain: ChainHandle, ref: BlockReference): BlockHeade
     const hash = tail === null ? undefined : cs.blockHashByHeight(tail);
     return hash ? (cs.blockHeader(hash) ?? null) : null;
   }
-  const id = ref.blockId;
-  const hash = typeof id === 'number' ? cs.blockHashByHeight(id) : id;
+  const hash = blockHashOf(chain, ref.blockId);
   const header = hash ? cs.blockHeader(hash) : undefined;
   if (!header) return null;
   // Below the tail only genesis is kept: a block being collected is gone already.
@@ -140,7 +151,7 @@ export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): Bloc
  */
 export function queryNotFoundText(ref: BlockReference): string {
   if (!('blockId' in ref)) return 'DB Not Found Error: BLOCK \n Cause: Unknown';
-  return typeof ref.blockId === 'number'
+  return typeof ref.blockId !== 'object'
     ? notFoundText(ref.blockId, 'BLOCK HEADER')
     : `DB Not Found Error: ${dbNotFound(ref.blockId, 'BLOCK HEADER')}`;
 }

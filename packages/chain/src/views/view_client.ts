@@ -19,7 +19,7 @@ import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
 import { EpochStakesReader } from '../epoch_rewards.js';
-import { dbNotFound, lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
+import { blockHashOf, dbNotFound, lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { type PreparedViewCall, prepareViewCall } from './call_function.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
@@ -64,7 +64,9 @@ export interface ViewClientOptions {
   readonly stateSizeLimit?: bigint | null;
 }
 
-type ChunkId = { readonly chunkId: CryptoHash } | { readonly blockId: BlockId; readonly shardId: number };
+type ChunkId =
+  | { readonly chunkId: CryptoHash }
+  | { readonly blockId: BlockId; readonly shardId: number | bigint };
 
 const toRawJson = (bytes: Uint8Array) => new RawJson(fromUtf8(bytes));
 
@@ -110,8 +112,7 @@ export class ViewClient {
     const chain = this.o.chain;
     // A block named by height or hash needs no header: its stored view is the answer.
     if ('blockId' in ref) {
-      const id = ref.blockId;
-      const hash = typeof id === 'number' ? chain.chainStore.blockHashByHeight(id) : id;
+      const hash = blockHashOf(chain, ref.blockId);
       const stored = hash && this.storedView(hash);
       if (stored) return stored;
     }
@@ -179,7 +180,7 @@ export class ViewClient {
     const chain = this.o.chain;
     let header = chain.headHeader();
     if (blockId !== null) {
-      const hash = typeof blockId === 'number' ? chain.chainStore.blockHashByHeight(blockId) : blockId;
+      const hash = blockHashOf(chain, blockId);
       const found = hash && chain.chainStore.blockHeader(hash);
       if (!found) throw new HandlerError('UNKNOWN_EPOCH', undefined, 'Unknown Epoch');
       header = found;

@@ -5,8 +5,9 @@ import type { MethodHandler } from './types.js';
 export const EXPERIMENTAL_receipt_to_tx: MethodHandler = (params, backend) => {
   const p = expectStruct(params, 'RpcReceiptToTxRequest');
   const receiptId = cryptoHash(requireField(p, 'receipt_id'));
-  const blockHeight = optionalField(p, 'block_height', u64);
-  const shardId = optionalField(p, 'shard_id', u64);
+  // Above 2^53 a height is above every head and a shard id names no shard, as their doubles do.
+  const blockHeight = optionalField(p, 'block_height', (v) => Number(u64(v)));
+  const shardId = optionalField(p, 'shard_id', (v) => Number(u64(v)));
   const window = optionalField(p, 'window', u64);
   return backend.receiptToTx({
     receiptId,

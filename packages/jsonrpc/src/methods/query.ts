@@ -35,7 +35,7 @@ export const QUERY_REQUEST_TYPES = [
 
 /** serde's NonZeroU32: a u32, then not zero. */
 function nonZeroU32(v: unknown): number {
-  if (typeof v === 'number' && Number.isInteger(v) && (v < 0 || v > 0xffff_ffff))
+  if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v) && (v < 0 || v > 0xffff_ffff)))
     throw invalidValue(v, 'u32');
   if (typeof v !== 'number' || !Number.isInteger(v)) throw invalidType(v, 'a nonzero u32');
   if (v === 0) throw invalidValue(v, 'a nonzero u32');

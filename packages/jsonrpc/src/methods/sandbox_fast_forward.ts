@@ -6,7 +6,7 @@ import type { MethodHandler } from './types.js';
 const STRUCT = 'struct RpcSandboxFastForwardRequest';
 
 /** `{delta_height}` (or `[delta_height]`: serde reads a struct from a sequence too). */
-export function parseFastForwardRequest(params: unknown): number {
+export function parseFastForwardRequest(params: unknown): number | bigint {
   if (Array.isArray(params)) {
     if (params.length !== 1) throw invalidLength(params.length, `${STRUCT} with 1 element`);
     return u64(params[0]);

@@ -13,7 +13,7 @@ function referenceDebug(info: Record<string, unknown> | undefined): string {
   const ref = (info?.block_reference ?? {}) as Record<string, unknown>;
   if ('block_id' in ref) {
     const id = ref.block_id;
-    return typeof id === 'number' ? `BlockId(Height(${id}))` : `BlockId(Hash(${String(id)}))`;
+    return typeof id === 'string' ? `BlockId(Hash(${id}))` : `BlockId(Height(${String(id)}))`;
   }
   if ('sync_checkpoint' in ref) return `SyncCheckpoint(${VARIANTS[String(ref.sync_checkpoint)]})`;
   return `Finality(${VARIANTS[String(ref.finality)]})`;

@@ -1,0 +1,78 @@
+// JSON numbers as nearcore's serde_json reads them. serde_json keeps three kinds: an unsigned
+// integer (u64), a negative one (i64) and a float (f64, for any literal with a fraction or an
+// exponent, for `-0`, and for an integer beyond both). JSON.parse keeps one, a double, so on its
+// own it would take `5.0` as the height 5 (serde refuses a float where it wants a u64) and round
+// 9007199254740993 (serde keeps it exact). The body parser hands these numbers on as their own
+// kinds: a float as a JsonF64, an integer a double cannot hold as a bigint.
+import { RawJson } from '@nearlite/primitives';
+
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MIN = -(1n << 63n);
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A JSON float. Written back (an echoed `id`, a forwarded request) as serde_json writes an f64, and
+ * named in an error as serde names it.
+ */
+export class JsonF64 extends RawJson {
+  constructor(readonly value: number) {
+    super(ryuText(value));
+  }
+}
+
+const LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * What serde_json makes of a number literal: null when a double holds it exactly as an integer, or
+ * when it is no JSON number at all (JSON.parse then refuses the body).
+ */
+export function exactNumber(literal: string): JsonF64 | bigint | null {
+  if (!LITERAL.test(literal)) return null;
+  let integer = true;
+  for (let i = 0; i < literal.length; i++) {
+    const c = literal.charCodeAt(i);
+    if (c === 0x2e || c === 0x65 || c === 0x45) integer = false;
+  }
+  if (!integer || literal === '-0') return new JsonF64(Number(literal));
+  const digits = literal.length - (literal.charCodeAt(0) === 0x2d ? 1 : 0);
+  // 15 digits never reach 2^53.
+  if (digits <= 15) return null;
+  const n = BigInt(literal);
+  if (n > U64_MAX || n < I64_MIN) return new JsonF64(Number(literal));
+  if (n <= MAX_EXACT && n >= -MAX_EXACT) return null;
+  return n;
+}
+
+/** The shortest digits of |x| and the power of ten of the first: 1234.5 is ["12345", 3]. */
+function shortestDigits(x: number): [string, number] {
+  const s = Math.abs(x).toExponential();
+  const e = s.indexOf('e');
+  return [s.slice(0, e).replace('.', ''), Number(s.slice(e + 1))];
+}
+
+/** serde_json's text for a finite f64 (the ryu crate's layout): `1.0`, `0.001`, `1e-7`, `1.5e20`. */
+export function ryuText(x: number): string {
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const sign = x < 0 ? '-' : '';
+  const [digits, point] = shortestDigits(x);
+  const n = digits.length;
+  const kk = point + 1;
+  if (kk >= n && kk <= 16) return `${sign}${digits}${'0'.repeat(kk - n)}.0`;
+  if (kk > 0 && kk <= 16) return `${sign}${digits.slice(0, kk)}.${digits.slice(kk)}`;
+  if (kk > -5 && kk <= 0) return `${sign}0.${'0'.repeat(-kk)}${digits}`;
+  const mantissa = n === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
+  return `${sign}${mantissa}e${kk - 1}`;
+}
+
+/**
+ * serde's `Unexpected::Float` text: Rust's Display of the f64, which never uses an exponent, and
+ * `.0` after it when it has no decimal point.
+ */
+export function serdeFloatText(x: number): string {
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const sign = x < 0 ? '-' : '';
+  const [digits, point] = shortestDigits(x);
+  if (point < 0) return `${sign}0.${'0'.repeat(-point - 1)}${digits}`;
+  if (point + 1 >= digits.length) return `${sign}${digits}${'0'.repeat(point + 1 - digits.length)}.0`;
+  return `${sign}${digits.slice(0, point + 1)}.${digits.slice(point + 1)}`;
+}
