@@ -2,7 +2,8 @@
 // otherwise), the text must parse (400 with a plain-text reason otherwise), and, like serde_json,
 // nesting deeper than 128 levels is refused before parsing, so a hostile body of ten megabytes of
 // brackets costs one linear scan instead of seconds of JSON.parse and a stack overflow on reply.
-// The same scan finds the number literals serde_json reads otherwise than a double (json_number.ts).
+// The same scan finds the number literals serde_json reads otherwise than a double (json_number.ts),
+// and the unpaired surrogate escapes it refuses where JSON.parse keeps them.
 import { randomBytes } from 'node:crypto';
 import { exactNumber, JsonF64 } from './json_number.js';
 
@@ -27,10 +28,46 @@ interface ExactNumber {
   readonly value: JsonF64 | bigint;
 }
 
+/** What serde_json refuses that JSON.parse takes, and where (the index of its last character read). */
+interface ScanError {
+  readonly at: number;
+  readonly what: string;
+}
+
 interface Scan {
-  /** Index of the bracket that exceeds MAX_DEPTH, or -1. */
-  readonly tooDeepAt: number;
+  readonly error: ScanError | null;
   readonly numbers: readonly ExactNumber[];
+}
+
+const LONE_SURROGATE = 'lone leading surrogate in hex escape';
+const UNPAIRED_SURROGATE = 'unexpected end of hex escape';
+
+/** The four hex digits at `at` as a number, or -1. */
+function hex4(text: string, at: number): number {
+  const digits = text.slice(at, at + 4);
+  return HEX4.test(digits) ? Number.parseInt(digits, 16) : -1;
+}
+
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/**
+ * A `\u` escape at `i`: the index of its last character, or serde_json's complaint (de.rs
+ * parse_unicode_escape, which reads strings as UTF-8 and so wants every surrogate paired; JSON.parse
+ * keeps a lone one). A malformed escape is left to JSON.parse to refuse.
+ */
+function unicodeEscape(text: string, i: number): number | ScanError {
+  const n = hex4(text, i + 2);
+  if (n < 0) return i + 1;
+  // serde_json names a lone trailing surrogate as it names a leading one.
+  if (n >= 0xdc00 && n <= 0xdfff) return { at: i + 5, what: LONE_SURROGATE };
+  if (n < 0xd800 || n > 0xdbff || i + 6 >= text.length) return i + 5;
+  if (text.charCodeAt(i + 6) !== 0x5c) return { at: i + 6, what: UNPAIRED_SURROGATE };
+  if (i + 7 >= text.length) return i + 6;
+  if (text.charCodeAt(i + 7) !== 0x75) return { at: i + 7, what: UNPAIRED_SURROGATE };
+  const n2 = hex4(text, i + 8);
+  if (n2 < 0) return i + 7;
+  if (n2 < 0xdc00 || n2 > 0xdfff) return { at: i + 11, what: LONE_SURROGATE };
+  return i + 11;
 }
 
 const NO_NUMBERS: readonly ExactNumber[] = [];
@@ -40,9 +77,10 @@ function isNumberChar(c: number): boolean {
 }
 
 /**
- * One pass over the text outside its strings: the depth of its brackets (past MAX_DEPTH it stops),
- * and the number literals a double would not read as serde_json does. Most bodies have none: a
- * literal of up to 15 digits without a fraction or an exponent is passed over without a copy.
+ * One pass over the text: outside its strings the depth of its brackets (past MAX_DEPTH it stops)
+ * and the number literals a double would not read as serde_json does, inside them the `\u` escapes
+ * serde_json refuses. Most bodies have none of these: a literal of up to 15 digits without a fraction
+ * or an exponent is passed over without a copy.
  */
 function scan(text: string): Scan {
   let depth = 0;
@@ -51,11 +89,18 @@ function scan(text: string): Scan {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
+      if (c === 0x5c) {
+        if (text.charCodeAt(i + 1) !== 0x75) i++;
+        else {
+          const end = unicodeEscape(text, i);
+          if (typeof end !== 'number') return { error: end, numbers: NO_NUMBERS };
+          i = end;
+        }
+      } else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_DEPTH) return { tooDeepAt: i, numbers: NO_NUMBERS };
+      if (++depth > MAX_DEPTH)
+        return { error: { at: i, what: 'recursion limit exceeded' }, numbers: NO_NUMBERS };
     } else if (c === 0x5d || c === 0x7d) depth--;
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       let end = i + 1;
@@ -77,7 +122,7 @@ function scan(text: string): Scan {
       i = end - 1;
     }
   }
-  return { tooDeepAt: -1, numbers: numbers ?? NO_NUMBERS };
+  return { error: null, numbers: numbers ?? NO_NUMBERS };
 }
 
 function lineColumn(text: string, at: number): string {
@@ -87,7 +132,8 @@ function lineColumn(text: string, at: number): string {
     line++;
     lineStart = i + 1;
   }
-  return `line ${line} column ${at - lineStart + 1}`;
+  // serde_json counts a column in bytes.
+  return `line ${line} column ${Buffer.byteLength(text.slice(lineStart, at)) + 1}`;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -132,13 +178,9 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
 
 export function parseJsonBody(contentType: string | undefined, text: string): BodyResult {
   if (!isJsonContentType(contentType)) return { ok: false, status: 415, text: WRONG_CONTENT_TYPE };
-  const { tooDeepAt, numbers } = scan(text);
-  if (tooDeepAt >= 0) {
-    return {
-      ok: false,
-      status: 400,
-      text: `${BAD_JSON}recursion limit exceeded at ${lineColumn(text, tooDeepAt)}`,
-    };
+  const { error, numbers } = scan(text);
+  if (error !== null) {
+    return { ok: false, status: 400, text: `${BAD_JSON}${error.what} at ${lineColumn(text, error.at)}` };
   }
   let value: unknown;
   try {

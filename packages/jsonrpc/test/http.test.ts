@@ -152,6 +152,31 @@ t.test('a body that is not UTF-8 is a 400 parse error, not text with replacement
   t.match(await bom.text(), /^Failed to parse the request body as JSON: /);
 });
 
+t.test('an unpaired surrogate escape is refused as serde_json refuses it', async (t) => {
+  // serde_json reads strings as UTF-8, so a `\u` surrogate escape must come paired (de.rs
+  // parse_unicode_escape); the column is the bytes read when it gives up. JSON.parse keeps them.
+  const body = (s: string) => `{"jsonrpc":"2.0","id":"${s}","method":"status","params":[]}`;
+  const at = body('').indexOf('"id":"') + 6; // the string's first character
+  const cases: [string, string, number][] = [
+    ['\\udc00', 'lone leading surrogate in hex escape', at + 6],
+    ['\\ud800', 'unexpected end of hex escape', at + 7],
+    ['\\ud800x', 'unexpected end of hex escape', at + 7],
+    ['\\ud800\\n', 'unexpected end of hex escape', at + 8],
+    ['\\ud800\\u0041', 'lone leading surrogate in hex escape', at + 12],
+    ['é\\udc00', 'lone leading surrogate in hex escape', at + 8],
+  ];
+  for (const [s, what, column] of cases) {
+    const r = await h.post('/', body(s));
+    t.equal(r.status, 400, s);
+    t.equal(r.text, `Failed to parse the request body as JSON: ${what} at line 1 column ${column}`, s);
+  }
+  const pair = await h.post('/', body('\\ud83d\\ude00'));
+  t.equal(pair.status, 200, 'a pair is a character');
+  t.equal(pair.json.id, '😀');
+  const escaped = await h.post('/', body('\\\\udc00'));
+  t.equal(escaped.json.id, '\\udc00', 'an escaped backslash before u is no escape');
+});
+
 t.test('the path form: bare params or a matching envelope', async (t) => {
   const bare = await h.post('/status', '{}');
   t.equal(bare.status, 200);
