@@ -84,21 +84,29 @@ function isNumberChar(c: number): boolean {
  */
 function scan(text: string): Scan {
   let depth = 0;
-  let inString = false;
   let numbers: ExactNumber[] | null = null;
+  // The next backslash at or after where a string's search starts: most bodies have none, and
+  // their strings are passed over with one indexOf each.
+  let backslash = text.indexOf('\\');
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) {
-        if (text.charCodeAt(i + 1) !== 0x75) i++;
-        else {
-          const end = unicodeEscape(text, i);
-          if (typeof end !== 'number') return { error: end, numbers: NO_NUMBERS };
-          i = end;
+    if (c === 0x22) {
+      for (let from = i + 1; ; ) {
+        const close = text.indexOf('"', from);
+        if (close < 0) return { error: null, numbers: NO_NUMBERS }; // unterminated: JSON.parse refuses it
+        if (backslash >= 0 && backslash < from) backslash = text.indexOf('\\', from);
+        if (backslash < 0 || backslash > close) {
+          i = close;
+          break;
         }
-      } else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+        if (text.charCodeAt(backslash + 1) !== 0x75) from = backslash + 2;
+        else {
+          const last = unicodeEscape(text, backslash);
+          if (typeof last !== 'number') return { error: last, numbers: NO_NUMBERS };
+          from = last + 1;
+        }
+      }
+    } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_DEPTH)
         return { error: { at: i, what: 'recursion limit exceeded' }, numbers: NO_NUMBERS };
     } else if (c === 0x5d || c === 0x7d) depth--;

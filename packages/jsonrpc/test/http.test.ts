@@ -112,9 +112,12 @@ t.test('numbers are read and echoed as serde_json reads and writes them', async 
   t.equal(bad.status, 400);
   t.equal(bad.text, 'Failed to parse the request body as JSON: number out of range at line 1 column 27');
 
-  // A string is never read as a number, whatever it holds.
+  // A string is never read as a number, whatever it holds, escaped quotes included.
   const strings = await h.post('/', '{"jsonrpc":"2.0","id":"1.0","method":"status","params":[]}');
   t.ok(strings.text.endsWith(',"id":"1.0"}'));
+  const quoted = String.raw`"q\"[1.0,9007199254740993\\"`;
+  const inQuotes = await h.post('/', `{"jsonrpc":"2.0","id":${quoted},"method":"status","params":[]}`);
+  t.equal(inQuotes.json.id, 'q"[1.0,9007199254740993\\', 'an escaped quote does not end the string');
   const nul = await h.post('/', '{"jsonrpc":"2.0","id":["\\u0000:0", 1.0],"method":"status","params":[]}');
   t.ok(nul.text.endsWith(',"id":["\\u0000:0",1.0]}'), nul.text);
 });
