@@ -167,6 +167,29 @@ t.test('a height above 2^53 is a u64 no block has; a float is no height', async 
   t.match(shard.text, `"cause":{"name":"INVALID_SHARD_ID","info":{"shard_id":${big}}}`);
   t.equal(shard.body.error.data, `Shard id ${big} does not exist`);
 
+  // Every method that takes a height answers one above 2^53 as any height it has no block at (the
+  // texts above for 99999 are nearcore's), the number named exactly.
+  const forms: [string, string][] = [
+    ['block', '[H]'],
+    ['chunk', '[[H,0]]'],
+    ['gas_price', '{"block_id":H}'],
+    ['validators', '[H]'],
+    ['EXPERIMENTAL_validators_ordered', '[H]'],
+    ['EXPERIMENTAL_protocol_config', '{"block_id":H}'],
+    ['query', '{"request_type":"view_state","account_id":"test.near","prefix_base64":"","block_id":H}'],
+    ['EXPERIMENTAL_view_account', '{"account_id":"test.near","block_id":H}'],
+    ['changes', '{"changes_type":"account_changes","account_ids":["test.near"],"block_id":H}'],
+    ['EXPERIMENTAL_changes_in_block', '{"block_id":H}'],
+    ['block_effects', '{"block_id":H}'],
+    ['EXPERIMENTAL_congestion_level', '{"block_id":H,"shard_id":0}'],
+  ];
+  for (const [method, params] of forms) {
+    const unknown = await raw(method, params.replace('H', '99999'));
+    const above = await raw(method, params.replace('H', big));
+    t.equal(above.status, unknown.status, `${method} ${params}: status`);
+    t.equal(above.text.replaceAll(big, 'H'), unknown.text.replaceAll('99999', 'H'), `${method} ${params}`);
+  }
+
   for (const id of ['1.0', '1e0', '-0']) {
     const r = await raw('block', `{"block_id":${id}}`);
     t.equal(r.status, 400, `block_id ${id}`);
