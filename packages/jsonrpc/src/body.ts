@@ -72,6 +72,13 @@ function unicodeEscape(text: string, i: number): number | ScanError {
 
 const NO_NUMBERS: readonly ExactNumber[] = [];
 
+/**
+ * How many odd literals a body keeps exact: no request needs more than a few, and a hostile body of
+ * ten megabytes of `1.0,` would otherwise hold millions of them (and their markers) at once. Past
+ * this count they are read as JSON.parse reads them, whose cost that body had before.
+ */
+const MAX_EXACT_NUMBERS = 1024;
+
 function isNumberChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 }
@@ -121,7 +128,8 @@ function scan(text: string): Scan {
       const ordinary =
         plain && end - i <= 15 && !(c === 0x2d && end - i === 2 && text.charCodeAt(i + 1) === 0x30);
       if (!ordinary) {
-        const value = exactNumber(text.slice(i, end));
+        const value =
+          numbers !== null && numbers.length >= MAX_EXACT_NUMBERS ? null : exactNumber(text.slice(i, end));
         if (value !== null) {
           numbers ??= [];
           numbers.push({ start: i, end, value });

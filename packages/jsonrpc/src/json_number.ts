@@ -35,8 +35,10 @@ export function exactNumber(literal: string): JsonF64 | bigint | null {
   }
   if (!integer || literal === '-0') return new JsonF64(Number(literal));
   const digits = literal.length - (literal.charCodeAt(0) === 0x2d ? 1 : 0);
-  // 15 digits never reach 2^53.
+  // 15 digits never reach 2^53, and 21 are beyond u64 and i64 (a bigint is not made of a hostile
+  // body's million digits).
   if (digits <= 15) return null;
+  if (digits > 20) return new JsonF64(Number(literal));
   const n = BigInt(literal);
   if (n > U64_MAX || n < I64_MIN) return new JsonF64(Number(literal));
   if (n <= MAX_EXACT && n >= -MAX_EXACT) return null;
