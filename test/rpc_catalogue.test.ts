@@ -20,7 +20,7 @@ import bs58 from 'bs58';
 import t from 'tap';
 import { addGenesisCounter } from './helpers/genesis_counter.js';
 import { type BlockHeaderLite, blockHash, computeRoot, type MerklePathItem } from './helpers/light_client.js';
-import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, type RunningNode, rawRpc, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 /** nearcore's localnet validator stake (TESTING_INIT_STAKE, 50,000,000 NEAR). */
@@ -165,6 +165,12 @@ t.test('the rest of the OpenAPI catalogue answers through @near-js/jsonrpc-clien
     t.same(await experimentalCongestionLevel(client, { chunkId: chunk.body.result!.header.chunk_hash }), {
       congestionLevel: 0,
     });
+    // RpcCongestionLevelResponse's f64, as serde_json writes it.
+    const text = await rawRpc(node.url, 'EXPERIMENTAL_congestion_level', {
+      block_id: final.height,
+      shard_id: 0,
+    });
+    t.match(text.body, /"result":\{"congestion_level":0\.0\}/);
     const badShard = await node.rpc('EXPERIMENTAL_congestion_level', { block_id: final.height, shard_id: 7 });
     t.equal(badShard.body.error?.cause?.name, 'INVALID_SHARD_ID');
     t.same(badShard.body.error?.cause?.info, { shard_id: 7 });

@@ -1,6 +1,8 @@
 // nearcore's localized congestion level (CongestionInfo::localized_congestion_level) with the
 // congestion-control parameters of parameter snapshot 86: incoming 4e17 gas, outgoing 1e16 gas,
 // memory 1e9 bytes.
+import { invalidTx } from '@nearlite/chain';
+import { f64Json, stringifyJson } from '@nearlite/primitives';
 import t from 'tap';
 import { congestionLevel, congestionLimits } from '../src/views/congestion_level.js';
 
@@ -62,3 +64,23 @@ t.test(
     t.equal(congestionLevel(info(10n ** 16n, 0n, 0n), at86), 0.025, 'and at 86');
   },
 );
+
+t.test('a congestion level is written as serde_json writes an f64', async (t) => {
+  // RpcCongestionLevelResponse and InvalidTxError::ShardCongested hold an f64, which serde_json
+  // writes with its point: an idle shard is `0.0`, a congested one `1.0`.
+  t.equal(stringifyJson({ congestion_level: f64Json(0) }), '{"congestion_level":0.0}');
+  const refused = invalidTx({ ShardCongested: { shard_id: 2, congestion_level: 1 } });
+  t.equal(
+    stringifyJson(refused.data),
+    '{"TxExecutionError":{"InvalidTxError":{"ShardCongested":{"shard_id":2,"congestion_level":1.0}}}}',
+  );
+  t.equal(
+    stringifyJson(invalidTx({ ShardCongested: { shard_id: 0, congestion_level: 0.8 } }).data),
+    '{"TxExecutionError":{"InvalidTxError":{"ShardCongested":{"shard_id":0,"congestion_level":0.8}}}}',
+  );
+  t.same(
+    invalidTx('Expired').data,
+    { TxExecutionError: { InvalidTxError: 'Expired' } },
+    'others as they are',
+  );
+});

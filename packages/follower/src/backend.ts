@@ -53,6 +53,7 @@ import {
   bytesEqual,
   type CryptoHash,
   decodeSignedTransaction,
+  f64Json,
   type GlobalContractIdentifier,
   HandlerError,
   parsePublicKey,
@@ -544,7 +545,7 @@ export class FollowerBackend implements RpcBackend {
     const info = header.congestion_info;
     // A chunk from before congestion control has no congestion info: level 0, as nearcore says.
     const level = info ? congestionLevel(congestionInfoFromView(info), limits) : 0;
-    return { congestion_level: level };
+    return { congestion_level: f64Json(level) };
   }
 
   async maintenanceWindows(accountId: string): Promise<object> {

@@ -4,7 +4,7 @@
 // own it would take `5.0` as the height 5 (serde refuses a float where it wants a u64) and round
 // 9007199254740993 (serde keeps it exact). The body parser hands these numbers on as their own
 // kinds: a float as a JsonF64, an integer a double cannot hold as a bigint.
-import { RawJson } from '@nearlite/primitives';
+import { RawJson, ryuText, shortestDigits } from '@nearlite/primitives';
 
 const U64_MAX = (1n << 64n) - 1n;
 const I64_MIN = -(1n << 63n);
@@ -43,27 +43,6 @@ export function exactNumber(literal: string): JsonF64 | bigint | null {
   if (n > U64_MAX || n < I64_MIN) return new JsonF64(Number(literal));
   if (n <= MAX_EXACT && n >= -MAX_EXACT) return null;
   return n;
-}
-
-/** The shortest digits of |x| and the power of ten of the first: 1234.5 is ["12345", 3]. */
-function shortestDigits(x: number): [string, number] {
-  const s = Math.abs(x).toExponential();
-  const e = s.indexOf('e');
-  return [s.slice(0, e).replace('.', ''), Number(s.slice(e + 1))];
-}
-
-/** serde_json's text for a finite f64 (the ryu crate's layout): `1.0`, `0.001`, `1e-7`, `1.5e20`. */
-export function ryuText(x: number): string {
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const sign = x < 0 ? '-' : '';
-  const [digits, point] = shortestDigits(x);
-  const n = digits.length;
-  const kk = point + 1;
-  if (kk >= n && kk <= 16) return `${sign}${digits}${'0'.repeat(kk - n)}.0`;
-  if (kk > 0 && kk <= 16) return `${sign}${digits.slice(0, kk)}.${digits.slice(kk)}`;
-  if (kk > -5 && kk <= 0) return `${sign}0.${'0'.repeat(-kk)}${digits}`;
-  const mantissa = n === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
-  return `${sign}${mantissa}e${kk - 1}`;
 }
 
 /**

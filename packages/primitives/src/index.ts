@@ -4,6 +4,7 @@ export * from './base58.js';
 export * from './borsh.js';
 export * from './curves.js';
 export * from './errors.js';
+export * from './f64_json.js';
 export * from './hash.js';
 export * from './ints.js';
 export * from './json.js';

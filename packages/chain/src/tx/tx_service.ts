@@ -3,6 +3,7 @@
 import {
   base58Encode,
   type CryptoHash,
+  f64Json,
   HandlerError,
   type RawJson,
   type TxExecutionStatus,
@@ -31,7 +32,14 @@ export class TransactionDecodeError extends Error {
 
 /** nearcore's RpcTransactionError::InvalidTransaction for an InvalidTxError. */
 export function invalidTx(err: object | string): HandlerError {
-  return new HandlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: err } });
+  return new HandlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: withF64(err) } });
+}
+
+/** ShardCongested's congestion level is an f64, written as serde_json writes one (`1.0`). */
+function withF64(err: object | string): object | string {
+  if (typeof err !== 'object' || !('ShardCongested' in err)) return err;
+  const { shard_id, congestion_level } = err.ShardCongested as { shard_id: number; congestion_level: number };
+  return { ShardCongested: { shard_id, congestion_level: f64Json(congestion_level) } };
 }
 
 export interface TxServiceOptions {

@@ -6,6 +6,7 @@ import {
   base58Encode,
   bytesEqual,
   type CryptoHash,
+  f64Json,
   fromUtf8,
   type GlobalContractIdentifier,
   HandlerError,
@@ -172,7 +173,7 @@ export class ViewClient {
   congestionLevel(id: ChunkId): object {
     // A chunk row starts with its header: nothing after it is read.
     const info = readChunkHeader(new BorshReader(this.chunkRow(id))).inner.congestionInfo;
-    return { congestion_level: congestionLevel(info, congestionLimits(this.o.runtimeConfigView)) };
+    return { congestion_level: f64Json(congestionLevel(info, congestionLimits(this.o.runtimeConfigView))) };
   }
 
   /** EXPERIMENTAL_validators_ordered at a block (the head when null); UNKNOWN_EPOCH if unknown. */
