@@ -5,10 +5,10 @@ import {
   base58Decode,
   fromBase64,
   type GasKeyInfo,
+  JsonF64,
   type PublicKey,
   parseAccountId,
   parsePublicKeyHandle,
-  RawJson,
 } from '@nearlite/primitives';
 
 export class StateRecordError extends Error {
@@ -25,8 +25,8 @@ export function fail(path: string, what: string): never {
 }
 
 export function obj(v: unknown, path: string): Obj {
-  // A float from a request's body is a RawJson (the RPC's body parser), and no object.
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof RawJson)
+  // A float from a request's body is a JsonF64 (the RPC's body parser), and no object.
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof JsonF64)
     fail(path, 'expected an object');
   return v as Obj;
 }

@@ -2,7 +2,7 @@
 // congestion-control parameters of parameter snapshot 86: incoming 4e17 gas, outgoing 1e16 gas,
 // memory 1e9 bytes.
 import { invalidTx } from '@nearlite/chain';
-import { f64Json, stringifyJson } from '@nearlite/primitives';
+import { JsonF64, stringifyJson } from '@nearlite/primitives';
 import t from 'tap';
 import { congestionLevel, congestionLimits } from '../src/views/congestion_level.js';
 
@@ -68,7 +68,7 @@ t.test(
 t.test('a congestion level is written as serde_json writes an f64', async (t) => {
   // RpcCongestionLevelResponse and InvalidTxError::ShardCongested hold an f64, which serde_json
   // writes with its point: an idle shard is `0.0`, a congested one `1.0`.
-  t.equal(stringifyJson({ congestion_level: f64Json(0) }), '{"congestion_level":0.0}');
+  t.equal(stringifyJson({ congestion_level: new JsonF64(0) }), '{"congestion_level":0.0}');
   const refused = invalidTx({ ShardCongested: { shard_id: 2, congestion_level: 1 } });
   t.equal(
     stringifyJson(refused.data),

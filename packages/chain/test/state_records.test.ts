@@ -1,7 +1,7 @@
 // sandbox_patch_state records are checked field by field, as nearcore's StateRecord deserializes
 // them, before anything is written.
 import { StateRecordError, stateRecordsToWrites, stateRecordToWrite } from '@nearlite/chain';
-import { decodeAccessKey, decodeAccount, RawJson } from '@nearlite/primitives';
+import { decodeAccessKey, decodeAccount, JsonF64 } from '@nearlite/primitives';
 import t from 'tap';
 
 const HASH = '11111111111111111111111111111111';
@@ -99,13 +99,9 @@ const HOSTILE: [string, unknown, RegExp][] = [
   ['two variants', { Data: {}, Contract: {} }, /exactly one record variant/],
   ['not an object', 'Account', /expected an object/],
   ['null', null, /expected an object/],
-  // The RPC's body parser hands a JSON float on as a RawJson (serde's f64): no u64, no object.
-  [
-    'a float storage_usage',
-    account({ storage_usage: new RawJson('100.0') }),
-    /storage_usage: expected a u64/,
-  ],
-  ['a float record', new RawJson('1.0'), /expected an object/],
+  // The RPC's body parser hands a JSON float on as a JsonF64 (serde's f64): no u64, no object.
+  ['a float storage_usage', account({ storage_usage: new JsonF64(100) }), /storage_usage: expected a u64/],
+  ['a float record', new JsonF64(1), /expected an object/],
   ['a nonce over u64', key({ nonce: 1n << 64n, permission: 'FullAccess' }), /nonce: out of range for u64/],
 ];
 

@@ -53,9 +53,9 @@ import {
   bytesEqual,
   type CryptoHash,
   decodeSignedTransaction,
-  f64Json,
   type GlobalContractIdentifier,
   HandlerError,
+  JsonF64,
   parsePublicKey,
   RawJson,
   type SignedTransaction,
@@ -545,7 +545,7 @@ export class FollowerBackend implements RpcBackend {
     const info = header.congestion_info;
     // A chunk from before congestion control has no congestion info: level 0, as nearcore says.
     const level = info ? congestionLevel(congestionInfoFromView(info), limits) : 0;
-    return { congestion_level: f64Json(level) };
+    return { congestion_level: new JsonF64(level) };
   }
 
   async maintenanceWindows(accountId: string): Promise<object> {

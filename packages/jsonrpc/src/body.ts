@@ -5,7 +5,8 @@
 // The same scan finds the number literals serde_json reads otherwise than a double (json_number.ts),
 // and the unpaired surrogate escapes it refuses where JSON.parse keeps them.
 import { randomBytes } from 'node:crypto';
-import { exactNumber, JsonF64 } from './json_number.js';
+import { JsonF64 } from '@nearlite/primitives';
+import { exactNumber } from './json_number.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const MAX_DEPTH = 128;
@@ -246,14 +247,12 @@ function restore(v: unknown, numbers: readonly ExactNumber[]): unknown {
     for (let i = 0; i < v.length; i++) v[i] = restore(v[i], numbers);
   } else if (typeof v === 'object' && v !== null) {
     const o = v as Record<string, unknown>;
-    // defineProperty, as a key `__proto__` JSON.parse made an own property must stay one.
     for (const k of Object.keys(o)) {
-      Object.defineProperty(o, k, {
-        value: restore(o[k], numbers),
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
+      const value = restore(o[k], numbers);
+      // Only a marker is replaced (objects are restored in place); defineProperty, as a key
+      // `__proto__` JSON.parse made an own property must stay one.
+      if (value !== o[k])
+        Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
     }
   }
   return v;

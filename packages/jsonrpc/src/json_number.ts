@@ -4,36 +4,23 @@
 // own it would take `5.0` as the height 5 (serde refuses a float where it wants a u64) and round
 // 9007199254740993 (serde keeps it exact). The body parser hands these numbers on as their own
 // kinds: a float as a JsonF64, an integer a double cannot hold as a bigint.
-import { RawJson, ryuText, shortestDigits } from '@nearlite/primitives';
+import { JsonF64, shortestDigits } from '@nearlite/primitives';
 
 const U64_MAX = (1n << 64n) - 1n;
 const I64_MIN = -(1n << 63n);
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
-/**
- * A JSON float. Written back (an echoed `id`, a forwarded request) as serde_json writes an f64, and
- * named in an error as serde names it.
- */
-export class JsonF64 extends RawJson {
-  constructor(readonly value: number) {
-    super(ryuText(value));
-  }
-}
-
-const LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/** A JSON number; its fraction or exponent, if any, makes it a float. */
+const LITERAL = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * What serde_json makes of a number literal: null when a double holds it exactly as an integer, or
  * when it is no JSON number at all (JSON.parse then refuses the body).
  */
 export function exactNumber(literal: string): JsonF64 | bigint | null {
-  if (!LITERAL.test(literal)) return null;
-  let integer = true;
-  for (let i = 0; i < literal.length; i++) {
-    const c = literal.charCodeAt(i);
-    if (c === 0x2e || c === 0x65 || c === 0x45) integer = false;
-  }
-  if (!integer || literal === '-0') return new JsonF64(Number(literal));
+  const m = LITERAL.exec(literal);
+  if (m === null) return null;
+  if (m[1] !== undefined || m[2] !== undefined || literal === '-0') return new JsonF64(Number(literal));
   const digits = literal.length - (literal.charCodeAt(0) === 0x2d ? 1 : 0);
   // 15 digits never reach 2^53, and 21 are beyond u64 and i64 (a bigint is not made of a hostile
   // body's million digits).

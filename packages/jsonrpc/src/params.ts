@@ -5,6 +5,7 @@ import {
   accountIdError,
   base58Decode,
   type CryptoHash,
+  JsonF64,
   KeyType,
   PUBLIC_KEY_LENGTH,
   TX_EXECUTION_STATUSES,
@@ -12,7 +13,6 @@ import {
 import type { BlockId, BlockReference, Finality, TxExecutionStatus } from './backend.js';
 import { Base64DecodeError, decodeBase64 } from './base64.js';
 import { argsError } from './errors.js';
-import { JsonF64 } from './json_number.js';
 import {
   invalidLength,
   invalidType,

@@ -1,8 +1,10 @@
 // serde's error wording, as nearcore's params parsing produces it (`serde_json::from_value` errors,
 // prefixed with "Failed parsing args: "). Clients only look at the code and cause name, but people
 // read these, so they match what a nearcore node would say for the same mistake.
+
+import { JsonF64 } from '@nearlite/primitives';
 import { argsError, type RpcError } from './errors.js';
-import { JsonF64, serdeFloatText } from './json_number.js';
+import { serdeFloatText } from './json_number.js';
 
 /** serde's `Unexpected` rendering of a JSON value. */
 export function unexpected(v: unknown): string {

@@ -3,9 +3,9 @@
 // with), serde's `Unexpected::Float` (Rust's Display of the f64 and `.0` without a decimal point),
 // and serde_json's parser (de.rs `parse_number`: a u64, a negative i64, else an f64, `-0` included).
 
-import { ryuText } from '@nearlite/primitives';
+import { JsonF64, ryuText } from '@nearlite/primitives';
 import t from 'tap';
-import { exactNumber, JsonF64, serdeFloatText } from '../src/json_number.js';
+import { exactNumber, serdeFloatText } from '../src/json_number.js';
 
 t.test('an f64 is written as serde_json writes it', async (t) => {
   // serde_json tests/test.rs test_write_f64.

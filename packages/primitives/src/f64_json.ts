@@ -1,6 +1,7 @@
-// nearcore's views hold a few f64s (a chunk's congestion level, ShardCongested's), which serde_json
-// writes with the ryu crate: always with a point or an exponent (`0.0`, `1.0`, `1e-6`), where
-// JSON.stringify writes `0`, `1` and `0.000001`. A view holds such a number as its text.
+// An f64 as nearcore's serde_json holds it. serde_json writes one with the ryu crate: always with a
+// point or an exponent (`0.0`, `1.0`, `1e-6`), where JSON.stringify writes `0`, `1` and `0.000001`.
+// The few f64s of nearcore's views (a chunk's congestion level, ShardCongested's) and the floats a
+// request's body holds (the RPC's body parser) are JsonF64s, written as serde_json writes them.
 import { RawJson } from './json.js';
 
 /** The shortest digits of |x| and the power of ten of the first: 1234.5 is ["12345", 3]. */
@@ -24,7 +25,9 @@ export function ryuText(x: number): string {
   return `${sign}${mantissa}e${kk - 1}`;
 }
 
-/** An f64 of a view, written as serde_json writes it. */
-export function f64Json(x: number): RawJson {
-  return new RawJson(ryuText(x));
+/** An f64, written by `stringifyJson` as serde_json writes it. */
+export class JsonF64 extends RawJson {
+  constructor(readonly value: number) {
+    super(ryuText(value));
+  }
 }

@@ -3,8 +3,8 @@
 import {
   base58Encode,
   type CryptoHash,
-  f64Json,
   HandlerError,
+  JsonF64,
   type RawJson,
   type TxExecutionStatus,
   toHex,
@@ -35,11 +35,15 @@ export function invalidTx(err: object | string): HandlerError {
   return new HandlerError('INVALID_TRANSACTION', {}, { TxExecutionError: { InvalidTxError: withF64(err) } });
 }
 
-/** ShardCongested's congestion level is an f64, written as serde_json writes one (`1.0`). */
+/**
+ * ShardCongested's congestion level is an f64, written as serde_json writes one (`1.0`). It is made
+ * one here, on the RPC thread: a refusal from the chain thread arrives as a message, which keeps no
+ * class.
+ */
 function withF64(err: object | string): object | string {
   if (typeof err !== 'object' || !('ShardCongested' in err)) return err;
   const { shard_id, congestion_level } = err.ShardCongested as { shard_id: number; congestion_level: number };
-  return { ShardCongested: { shard_id, congestion_level: f64Json(congestion_level) } };
+  return { ShardCongested: { shard_id, congestion_level: new JsonF64(congestion_level) } };
 }
 
 export interface TxServiceOptions {

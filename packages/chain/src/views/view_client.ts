@@ -6,10 +6,10 @@ import {
   base58Encode,
   bytesEqual,
   type CryptoHash,
-  f64Json,
   fromUtf8,
   type GlobalContractIdentifier,
   HandlerError,
+  JsonF64,
   RawJson,
   stringifyJson,
   toHex,
@@ -173,7 +173,9 @@ export class ViewClient {
   congestionLevel(id: ChunkId): object {
     // A chunk row starts with its header: nothing after it is read.
     const info = readChunkHeader(new BorshReader(this.chunkRow(id))).inner.congestionInfo;
-    return { congestion_level: f64Json(congestionLevel(info, congestionLimits(this.o.runtimeConfigView))) };
+    return {
+      congestion_level: new JsonF64(congestionLevel(info, congestionLimits(this.o.runtimeConfigView))),
+    };
   }
 
   /** EXPERIMENTAL_validators_ordered at a block (the head when null); UNKNOWN_EPOCH if unknown. */
