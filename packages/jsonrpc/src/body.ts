@@ -1,15 +1,18 @@
 // Request-body rules of nearcore's axum `Json` extractor: the content type must be JSON (415
-// otherwise), the text must parse (400 with a plain-text reason otherwise), and, like serde_json,
-// nesting deeper than 128 levels is refused before parsing, so a hostile body of ten megabytes of
-// brackets costs one linear scan instead of seconds of JSON.parse and a stack overflow on reply.
+// otherwise), the text must parse (400 with serde_json's plain-text reason otherwise), and, like
+// serde_json, nesting 128 levels deep is refused before parsing, so a hostile body of ten megabytes
+// of brackets costs one linear scan instead of seconds of JSON.parse and a stack overflow on reply.
 // The same scan finds the number literals serde_json reads otherwise than a double (json_number.ts),
-// and the unpaired surrogate escapes it refuses where JSON.parse keeps them.
+// and the unpaired surrogate escapes it refuses where JSON.parse keeps them. A refused body's reason
+// is found by a second, slower walk that reads it as serde_json does (json_syntax.ts).
 import { randomBytes } from 'node:crypto';
 import { JsonF64 } from '@nearlite/primitives';
 import { exactNumber } from './json_number.js';
+import { jsonSyntaxError } from './json_syntax.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-const MAX_DEPTH = 128;
+/** The deepest nesting serde_json reads: it refuses the 128th level. */
+const MAX_DEPTH = 127;
 
 export type BodyResult =
   | { readonly ok: true; readonly value: unknown }
@@ -29,19 +32,11 @@ interface ExactNumber {
   readonly value: JsonF64 | bigint;
 }
 
-/** What serde_json refuses that JSON.parse takes, and where (the index of its last character read). */
-interface ScanError {
-  readonly at: number;
-  readonly what: string;
-}
-
 interface Scan {
-  readonly error: ScanError | null;
+  /** Whether serde_json refuses what JSON.parse would take: the nesting, or a surrogate escape. */
+  readonly refused: boolean;
   readonly numbers: readonly ExactNumber[];
 }
-
-const LONE_SURROGATE = 'lone leading surrogate in hex escape';
-const UNPAIRED_SURROGATE = 'unexpected end of hex escape';
 
 /** The four hex digits at `at` as a number, or -1. */
 function hex4(text: string, at: number): number {
@@ -52,26 +47,26 @@ function hex4(text: string, at: number): number {
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 /**
- * A `\u` escape at `i`: the index of its last character, or serde_json's complaint (de.rs
- * parse_unicode_escape, which reads strings as UTF-8 and so wants every surrogate paired; JSON.parse
- * keeps a lone one). A malformed escape is left to JSON.parse to refuse.
+ * A `\u` escape at `i`: the index of its last character, or -1 where serde_json refuses it (de.rs
+ * parse_unicode_escape reads strings as UTF-8 and so wants every surrogate paired; JSON.parse keeps a
+ * lone one). A malformed escape is left to JSON.parse to refuse.
  */
-function unicodeEscape(text: string, i: number): number | ScanError {
+function unicodeEscape(text: string, i: number): number {
   const n = hex4(text, i + 2);
   if (n < 0) return i + 1;
-  // serde_json names a lone trailing surrogate as it names a leading one.
-  if (n >= 0xdc00 && n <= 0xdfff) return { at: i + 5, what: LONE_SURROGATE };
+  if (n >= 0xdc00 && n <= 0xdfff) return -1;
   if (n < 0xd800 || n > 0xdbff || i + 6 >= text.length) return i + 5;
-  if (text.charCodeAt(i + 6) !== 0x5c) return { at: i + 6, what: UNPAIRED_SURROGATE };
+  if (text.charCodeAt(i + 6) !== 0x5c) return -1;
   if (i + 7 >= text.length) return i + 6;
-  if (text.charCodeAt(i + 7) !== 0x75) return { at: i + 7, what: UNPAIRED_SURROGATE };
+  if (text.charCodeAt(i + 7) !== 0x75) return -1;
   const n2 = hex4(text, i + 8);
   if (n2 < 0) return i + 7;
-  if (n2 < 0xdc00 || n2 > 0xdfff) return { at: i + 11, what: LONE_SURROGATE };
+  if (n2 < 0xdc00 || n2 > 0xdfff) return -1;
   return i + 11;
 }
 
 const NO_NUMBERS: readonly ExactNumber[] = [];
+const REFUSED: Scan = { refused: true, numbers: NO_NUMBERS };
 
 /**
  * How many odd literals a body keeps exact: no request needs more than a few, and a hostile body of
@@ -101,7 +96,7 @@ function scan(text: string): Scan {
     if (c === 0x22) {
       for (let from = i + 1; ; ) {
         const close = text.indexOf('"', from);
-        if (close < 0) return { error: null, numbers: NO_NUMBERS }; // unterminated: JSON.parse refuses it
+        if (close < 0) return { refused: false, numbers: NO_NUMBERS }; // unterminated: JSON.parse refuses it
         if (backslash >= 0 && backslash < from) backslash = text.indexOf('\\', from);
         if (backslash < 0 || backslash > close) {
           i = close;
@@ -110,13 +105,12 @@ function scan(text: string): Scan {
         if (text.charCodeAt(backslash + 1) !== 0x75) from = backslash + 2;
         else {
           const last = unicodeEscape(text, backslash);
-          if (typeof last !== 'number') return { error: last, numbers: NO_NUMBERS };
+          if (last < 0) return REFUSED;
           from = last + 1;
         }
       }
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_DEPTH)
-        return { error: { at: i, what: 'recursion limit exceeded' }, numbers: NO_NUMBERS };
+      if (++depth > MAX_DEPTH) return REFUSED;
     } else if (c === 0x5d || c === 0x7d) depth--;
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       let end = i + 1;
@@ -139,41 +133,18 @@ function scan(text: string): Scan {
       i = end - 1;
     }
   }
-  return { error: null, numbers: numbers ?? NO_NUMBERS };
-}
-
-function lineColumn(text: string, at: number): string {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  // serde_json counts a column in bytes.
-  return `line ${line} column ${Buffer.byteLength(text.slice(lineStart, at)) + 1}`;
+  return { refused: false, numbers: numbers ?? NO_NUMBERS };
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
-function invalidUtf8At(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
-    const n =
-      b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
-    if (n === 0) return i;
-    try {
-      UTF8.decode(bytes.subarray(i, i + n));
-    } catch {
-      return i;
-    }
-    i += n;
-  }
-  return bytes.length;
+/** A 400 with serde_json's reason, or `fallback`'s where its walk finds none. */
+function refused(bytes: Uint8Array, fallback: () => string): BodyResult {
+  return { ok: false, status: 400, text: BAD_JSON + (jsonSyntaxError(bytes) ?? fallback()) };
 }
 
 /**
- * The body's bytes as nearcore reads them: serde_json takes UTF-8 only, so bytes that are not UTF-8
+ * The body's bytes as nearcore reads them. serde_json reads UTF-8 only, so bytes that are not UTF-8
  * are a 400 parse error rather than text with replacement characters.
  */
 export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Array): BodyResult {
@@ -182,37 +153,20 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
   try {
     text = UTF8.decode(bytes);
   } catch {
-    const at = invalidUtf8At(bytes);
-    const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, at));
-    return {
-      ok: false,
-      status: 400,
-      text: `${BAD_JSON}invalid unicode code point at ${lineColumn(before, before.length)}`,
-    };
+    return refused(bytes, () => 'invalid unicode code point');
   }
-  return parseJsonBody(contentType, text);
-}
-
-export function parseJsonBody(contentType: string | undefined, text: string): BodyResult {
-  if (!isJsonContentType(contentType)) return { ok: false, status: 415, text: WRONG_CONTENT_TYPE };
-  const { error, numbers } = scan(text);
-  if (error !== null) {
-    return { ok: false, status: 400, text: `${BAD_JSON}${error.what} at ${lineColumn(text, error.at)}` };
-  }
+  const { refused: scanRefused, numbers } = scan(text);
+  if (scanRefused) return refused(bytes, () => 'recursion limit exceeded');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, status: 400, text: BAD_JSON + (err as Error).message };
+    return refused(bytes, () => (err as Error).message);
   }
   if (numbers.length === 0) return { ok: true, value };
   for (const n of numbers) {
     if (n.value instanceof JsonF64 && !Number.isFinite(n.value.value)) {
-      return {
-        ok: false,
-        status: 400,
-        text: `${BAD_JSON}number out of range at ${lineColumn(text, n.end - 1)}`,
-      };
+      return refused(bytes, () => 'number out of range');
     }
   }
   return { ok: true, value: withExactNumbers(text, numbers) };
