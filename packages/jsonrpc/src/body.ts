@@ -15,7 +15,15 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const MAX_DEPTH = 127;
 
 export type BodyResult =
-  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      /**
+       * The top-level object names a key twice. JSON.parse keeps the last; nearcore's `Request` is a
+       * derived struct, which refuses a duplicate field, so such a body is not a request to it.
+       */
+      readonly duplicateKey?: true;
+    }
   | { readonly ok: false; readonly status: 400 | 415; readonly text: string };
 
 export const WRONG_CONTENT_TYPE = 'Expected request with `Content-Type: application/json`';
@@ -36,6 +44,8 @@ interface Scan {
   /** Whether serde_json refuses what JSON.parse would take: the nesting, or a surrogate escape. */
   readonly refused: boolean;
   readonly numbers: readonly ExactNumber[];
+  /** Commas between the top-level container's members: an object's member count less one. */
+  readonly topLevelCommas: number;
 }
 
 /** The four hex digits at `at` as a number, or -1. */
@@ -66,7 +76,7 @@ function unicodeEscape(text: string, i: number): number {
 }
 
 const NO_NUMBERS: readonly ExactNumber[] = [];
-const REFUSED: Scan = { refused: true, numbers: NO_NUMBERS };
+const REFUSED: Scan = { refused: true, numbers: NO_NUMBERS, topLevelCommas: 0 };
 
 /**
  * How many odd literals a body keeps exact: no request needs more than a few, and a hostile body of
@@ -87,6 +97,7 @@ function isNumberChar(c: number): boolean {
  */
 function scan(text: string): Scan {
   let depth = 0;
+  let topLevelCommas = 0;
   let numbers: ExactNumber[] | null = null;
   // The next backslash at or after where a string's search starts: most bodies have none, and
   // their strings are passed over with one indexOf each.
@@ -96,7 +107,7 @@ function scan(text: string): Scan {
     if (c === 0x22) {
       for (let from = i + 1; ; ) {
         const close = text.indexOf('"', from);
-        if (close < 0) return { refused: false, numbers: NO_NUMBERS }; // unterminated: JSON.parse refuses it
+        if (close < 0) return { refused: false, numbers: NO_NUMBERS, topLevelCommas }; // unterminated: JSON.parse refuses it
         if (backslash >= 0 && backslash < from) backslash = text.indexOf('\\', from);
         if (backslash < 0 || backslash > close) {
           i = close;
@@ -112,7 +123,9 @@ function scan(text: string): Scan {
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_DEPTH) return REFUSED;
     } else if (c === 0x5d || c === 0x7d) depth--;
-    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    else if (c === 0x2c) {
+      if (depth === 1) topLevelCommas++;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       let end = i + 1;
       let plain = true;
       for (; end < text.length; end++) {
@@ -133,7 +146,7 @@ function scan(text: string): Scan {
       i = end - 1;
     }
   }
-  return { refused: false, numbers: numbers ?? NO_NUMBERS };
+  return { refused: false, numbers: numbers ?? NO_NUMBERS, topLevelCommas };
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -155,13 +168,20 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
   } catch {
     return refused(bytes, () => 'invalid unicode code point');
   }
-  const { refused: scanRefused, numbers } = scan(text);
+  const { refused: scanRefused, numbers, topLevelCommas } = scan(text);
   if (scanRefused) return refused(bytes, () => 'recursion limit exceeded');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     return refused(bytes, () => (err as Error).message);
+  }
+  if (topLevelCommas > 0 && hasFewerKeys(value, topLevelCommas + 1)) {
+    return {
+      ok: true,
+      value: numbers.length === 0 ? value : withExactNumbers(text, numbers),
+      duplicateKey: true,
+    };
   }
   if (numbers.length === 0) return { ok: true, value };
   for (const n of numbers) {
@@ -170,6 +190,14 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
     }
   }
   return { ok: true, value: withExactNumbers(text, numbers) };
+}
+
+/** Whether `value` is an object with fewer keys than the `members` its text wrote. */
+function hasFewerKeys(value: unknown, members: number): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  let keys = 0;
+  for (const _ in value) keys++;
+  return keys < members;
 }
 
 /**

@@ -29,6 +29,12 @@ export interface DispatchOptions {
    * cause name, and seconds taken.
    */
   readonly observe?: (method: string, outcome: string, seconds: number) => void;
+  /**
+   * The body's top-level object named a key twice (the parser kept the last). nearcore's `Request`
+   * is a derived struct that refuses a duplicate field, so such an envelope is not a request; bare
+   * params (the path form) are a JSON value, where the last one stands, as in nearcore's `Value`.
+   */
+  readonly duplicateKey?: boolean;
 }
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
@@ -142,7 +148,7 @@ export async function dispatch(
   if (pathMethod !== undefined && !(isObj(body) && Object.hasOwn(body, 'jsonrpc'))) {
     return call(pathMethod, body ?? null, 'null', backend, report, opts.observe);
   }
-  const req = envelope(body);
+  const req = opts.duplicateKey ? null : envelope(body);
   const id = req === null ? null : idJson(req.id);
   if (req === null || id === null) return fail('null', parseError(NOT_A_REQUEST));
   const method = req.method ?? pathMethod;

@@ -50,6 +50,36 @@ t.test('anything that is not a single request is PARSE_ERROR with id null, HTTP 
   }
 });
 
+t.test('a key named twice at the top is no request; inside params the last one stands', async (t) => {
+  // nearcore's Request is a derived struct: a duplicate field fails it, and the untagged Message falls
+  // through to its catch-all. Params are a serde_json Value, whose map keeps the last value.
+  const twice = [
+    '{"jsonrpc":"2.0","id":1,"method":"status","method":"status","params":[]}',
+    '{"jsonrpc":"2.0","id":1,"id":2,"method":"status","params":[]}',
+    '{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"status"}',
+    '{"jsonrpc":"2.0","id":1,"method":"block","params":{},"params":{"finality":"final"}}',
+    '{"jsonrpc":"2.0","id":1.0,"method":"status","params":[],"params":[]}',
+  ];
+  for (const b of twice) {
+    const r = await h.post('/', b);
+    t.equal(r.status, 400, b);
+    t.same(r.json, { jsonrpc: '2.0', error: notARequest, id: null }, b);
+  }
+  const inParams = await h.post(
+    '/',
+    '{"jsonrpc":"2.0","id":1,"method":"block","params":{"finality":"nope","finality":"final"}}',
+  );
+  t.equal(inParams.status, 200);
+  t.match(inParams.text, `"timestamp":${TIMESTAMP}`);
+  const bare = await h.post('/block', '{"finality":"nope","finality":"final"}');
+  t.equal(bare.status, 200, 'bare params are a value: the last key stands');
+  const commas = await h.post(
+    '/',
+    '{"jsonrpc":"2.0","id":[1,2,{"a":1,"b":2}],"method":"status","params":[]}',
+  );
+  t.equal(commas.status, 200, 'commas below the top level are not members');
+});
+
 t.test('missing params are null', async (t) => {
   const r = await h.post('/', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gas_price' }));
   t.equal(r.status, 400);
