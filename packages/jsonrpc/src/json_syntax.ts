@@ -8,9 +8,13 @@
 // This walk runs only for a body JSON.parse refused or the body scan flagged; it follows serde_json's
 // reader (de.rs, read.rs: SliceRead) byte by byte, so each error is the one serde_json meets first,
 // at the index it reports.
+import { isUtf8 } from 'node:buffer';
 
-/** A path segment: an object key, an array index, or a key that was not read (`?`). */
-type Segment = string | number | null;
+/**
+ * A path segment: an array index, an object key (where its quoted text lies in the body: it is
+ * decoded only if an error names it), or a key that was not read (`?`).
+ */
+type Segment = number | { readonly start: number; readonly end: number } | null;
 
 const NO_KEY: Segment = null;
 
@@ -144,6 +148,7 @@ class Reader {
     } else if (first >= 0x31 && first <= 0x39) {
       while (isDigit(this.peek())) this.i++;
     } else throw this.error(INVALID_NUMBER, this.path);
+    const integerDigits = this.i - start;
     let nonZero = first !== 0x30;
     if (this.peek() === 0x2e) {
       this.i++;
@@ -175,7 +180,9 @@ class Reader {
         exp = exp * 10 + digit;
       }
     }
-    // An integer beyond u64 and i64 is an f64 too, and may be out of range like any other.
+    // An integer beyond u64 and i64 is an f64 too, and may be out of range like any other; only an
+    // exponent, or more integer digits than the largest double has, can reach infinity.
+    if (e !== 0x65 && e !== 0x45 && integerDigits <= 308) return;
     const literal = ASCII.decode(this.b.subarray(start, this.i));
     if (!Number.isFinite(Number(literal))) throw this.error(NUMBER_OUT_OF_RANGE, this.path);
   }
@@ -185,17 +192,21 @@ class Reader {
    * whole is checked as UTF-8 once its closing quote is read.
    */
   private string(path: readonly Segment[]): void {
+    const b = this.b;
     let utf8 = true;
     let from = this.i;
     for (;;) {
       let c = -1;
-      while (this.i < this.b.length) {
-        c = this.b[this.i]!;
+      let ascii = true;
+      let i = this.i;
+      for (; i < b.length; i++) {
+        c = b[i]!;
         if (c === 0x22 || c === 0x5c || c < 0x20) break;
-        this.i++;
+        if (c >= 0x80) ascii = false;
       }
-      if (this.i >= this.b.length) throw this.error(EOF_STRING, path);
-      if (utf8 && this.i > from) utf8 = isUtf8(this.b.subarray(from, this.i));
+      this.i = i;
+      if (i >= b.length) throw this.error(EOF_STRING, path);
+      if (utf8 && !ascii) utf8 = isUtf8(b.subarray(from, i));
       if (c === 0x22) {
         this.i++;
         if (!utf8) throw this.error(INVALID_UNICODE, path);
@@ -300,9 +311,9 @@ class Reader {
       }
       if (c !== 0x22) throw this.peekError(KEY_MUST_BE_A_STRING, keyPath);
       this.i++;
-      const keyStart = this.i;
+      const key = { start: this.i - 1, end: 0 };
       this.string(keyPath);
-      const key = JSON.parse(UTF8.decode(this.b.subarray(keyStart - 1, this.i))) as string;
+      key.end = this.i;
       c = this.whitespace();
       if (c === -1) throw this.peekError(EOF_OBJECT, this.path);
       if (c !== 0x3a) throw this.peekError(EXPECTED_COLON, this.path);
@@ -311,6 +322,19 @@ class Reader {
       this.value();
       this.path.pop();
     }
+  }
+
+  /** serde_path_to_error's Display of a path: keys joined by dots, indexes in brackets, `?` unread. */
+  pathText(path: readonly Segment[]): string {
+    let out = '';
+    for (const s of path) {
+      if (typeof s === 'number') out += `[${s}]`;
+      else {
+        const key = s === null ? '?' : (JSON.parse(UTF8.decode(this.b.subarray(s.start, s.end))) as string);
+        out += (out === '' ? '' : '.') + key;
+      }
+    }
+    return out;
   }
 
   /** SliceRead::position_of_index: the line, and the bytes read on it. */
@@ -327,25 +351,6 @@ class Reader {
   }
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    UTF8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** serde_path_to_error's Display of a path: keys joined by dots, indexes in brackets, `?` unread. */
-function pathText(path: readonly Segment[]): string {
-  let out = '';
-  for (const s of path) {
-    if (typeof s === 'number') out += `[${s}]`;
-    else out += (out === '' ? '' : '.') + (s === null ? '?' : s);
-  }
-  return out;
-}
-
 /**
  * serde_json's complaint about `body`, as serde_path_to_error prints it, or null where serde_json
  * reads the body as one JSON value.
@@ -355,6 +360,6 @@ export function jsonSyntaxError(body: Uint8Array): string | null {
   const stop = reader.document();
   if (stop === null) return null;
   // The path is printed unless every segment is unknown (an empty path included).
-  const path = stop.path?.some((s) => s !== null) ? `${pathText(stop.path)}: ` : '';
+  const path = stop.path?.some((s) => s !== null) ? `${reader.pathText(stop.path)}: ` : '';
   return `${path}${stop.what} at ${reader.position(stop.at)}`;
 }
