@@ -19,10 +19,11 @@ export type BodyResult =
       readonly ok: true;
       readonly value: unknown;
       /**
-       * The top-level object names a key twice. JSON.parse keeps the last; nearcore's `Request` is a
-       * derived struct, which refuses a duplicate field, so such a body is not a request to it.
+       * The commas between the top-level container's members as written. An object parsed with no
+       * more keys than this named one twice (JSON.parse keeps the last), which nearcore's `Request`,
+       * a derived struct, refuses: such a body is not a request to it (dispatch.ts).
        */
-      readonly duplicateKey?: true;
+      readonly topLevelCommas: number;
     }
   | { readonly ok: false; readonly status: 400 | 415; readonly text: string };
 
@@ -176,28 +177,13 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
   } catch (err) {
     return refused(bytes, () => (err as Error).message);
   }
-  if (topLevelCommas > 0 && hasFewerKeys(value, topLevelCommas + 1)) {
-    return {
-      ok: true,
-      value: numbers.length === 0 ? value : withExactNumbers(text, numbers),
-      duplicateKey: true,
-    };
-  }
-  if (numbers.length === 0) return { ok: true, value };
+  if (numbers.length === 0) return { ok: true, value, topLevelCommas };
   for (const n of numbers) {
     if (n.value instanceof JsonF64 && !Number.isFinite(n.value.value)) {
       return refused(bytes, () => 'number out of range');
     }
   }
-  return { ok: true, value: withExactNumbers(text, numbers) };
-}
-
-/** Whether `value` is an object with fewer keys than the `members` its text wrote. */
-function hasFewerKeys(value: unknown, members: number): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  let keys = 0;
-  for (const _ in value) keys++;
-  return keys < members;
+  return { ok: true, value: withExactNumbers(text, numbers), topLevelCommas };
 }
 
 /**

@@ -30,11 +30,12 @@ export interface DispatchOptions {
    */
   readonly observe?: (method: string, outcome: string, seconds: number) => void;
   /**
-   * The body's top-level object named a key twice (the parser kept the last). nearcore's `Request`
-   * is a derived struct that refuses a duplicate field, so such an envelope is not a request; bare
-   * params (the path form) are a JSON value, where the last one stands, as in nearcore's `Value`.
+   * The commas between the body's top-level members as written (body.ts). Where the parsed envelope
+   * has no more keys than that, a key was named twice and the parser kept the last: nearcore's
+   * `Request` is a derived struct that refuses a duplicate field, so that body is not a request.
+   * Bare params (the path form) are a JSON value, where the last one stands, as in serde_json's.
    */
-  readonly duplicateKey?: boolean;
+  readonly topLevelCommas?: number;
 }
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'method', 'id', 'params']);
@@ -46,10 +47,18 @@ interface Request {
   readonly params: unknown;
 }
 
-/** nearcore's `Request` (deny_unknown_fields; `id` required; `params` defaults to null), or null. */
-function envelope(body: unknown): Request | null {
+/**
+ * nearcore's `Request` (deny_unknown_fields, no field twice; `id` required; `params` defaults to
+ * null), or null.
+ */
+function envelope(body: unknown, topLevelCommas: number): Request | null {
   if (!isObj(body)) return null;
-  for (const k in body) if (!ENVELOPE_KEYS.has(k)) return null;
+  let keys = 0;
+  for (const k in body) {
+    if (!ENVELOPE_KEYS.has(k)) return null;
+    keys++;
+  }
+  if (keys <= topLevelCommas) return null;
   if (body.jsonrpc !== '2.0' || !Object.hasOwn(body, 'id')) return null;
   if (body.method !== undefined && typeof body.method !== 'string') return null;
   return { id: body.id, method: body.method, params: body.params ?? null };
@@ -148,7 +157,7 @@ export async function dispatch(
   if (pathMethod !== undefined && !(isObj(body) && Object.hasOwn(body, 'jsonrpc'))) {
     return call(pathMethod, body ?? null, 'null', backend, report, opts.observe);
   }
-  const req = opts.duplicateKey ? null : envelope(body);
+  const req = envelope(body, opts.topLevelCommas ?? 0);
   const id = req === null ? null : idJson(req.id);
   if (req === null || id === null) return fail('null', parseError(NOT_A_REQUEST));
   const method = req.method ?? pathMethod;

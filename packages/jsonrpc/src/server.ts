@@ -143,7 +143,7 @@ async function answer(
         onInternalError: report,
         ...(observe ? { observe } : {}),
         ...(pathMethod === undefined ? {} : { pathMethod }),
-        ...(body.duplicateKey ? { duplicateKey: true } : {}),
+        topLevelCommas: body.topLevelCommas,
       });
     // The meter is an AsyncLocalStorage, which on Node 20 turns on promise hooks for the whole
     // process: every promise of every request would pay for them. Only a gas budget needs it.
