@@ -4,11 +4,10 @@
 // of brackets costs one linear scan instead of seconds of JSON.parse and a stack overflow on reply.
 // The same scan finds the number literals serde_json reads otherwise than a double (json_number.ts),
 // and the unpaired surrogate escapes it refuses where JSON.parse keeps them. A refused body's reason
-// is found by a second, slower walk that reads it as serde_json does (json_syntax.ts).
+// is found by a second, slower walk that reads it as serde_json does (primitives' json_syntax.ts).
 import { randomBytes } from 'node:crypto';
-import { JsonF64 } from '@nearlite/primitives';
+import { JsonF64, jsonSyntaxError } from '@nearlite/primitives';
 import { exactNumber } from './json_number.js';
-import { jsonSyntaxError } from './json_syntax.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 /** The deepest nesting serde_json reads: it refuses the 128th level. */

@@ -1,5 +1,6 @@
 // The node's config.json (a nearcore-style subset) with defaults; CLI flags override it.
 import { readFileSync } from 'node:fs';
+import { parseCommentedJson } from '@nearlite/primitives';
 import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson, storePathFromJson } from './store_config.js';
 
 export interface NodeConfig {
@@ -176,7 +177,8 @@ export class ConfigError extends Error {
 export function loadConfig(path: string): NodeConfig {
   let raw: Record<string, unknown>;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    // nearcore's config.json may carry comments (near_config_utils::strip_comments_from_json_str).
+    raw = parseCommentedJson(readFileSync(path)) as Record<string, unknown>;
   } catch (err) {
     throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
   }

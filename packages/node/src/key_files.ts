@@ -2,12 +2,14 @@
 // file: a bare JSON.parse message ("Expected property name…") leaves an operator guessing which.
 import { existsSync, readFileSync } from 'node:fs';
 import { KeyFileError } from '@nearlite/chain';
+import { parseCommentedJson } from '@nearlite/primitives';
 
 /** A key file's JSON object; KeyFileError naming the file when it is not one. */
 export function readKeyFile(path: string): Record<string, string> {
   let v: unknown;
   try {
-    v = JSON.parse(readFileSync(path, 'utf8'));
+    // As nearcore's KeyFile::from_file, comments are allowed.
+    v = parseCommentedJson(readFileSync(path));
   } catch (err) {
     throw new KeyFileError(`cannot read ${path}: ${(err as Error).message}`);
   }

@@ -37,6 +37,7 @@ import {
   decodeReceivedData,
   decodeStoredReceipt,
   formatPublicKey,
+  parseCommentedJson,
   type Receipt,
   receiptJson,
   stringifyJson,
@@ -260,7 +261,7 @@ function write(
         : 'the store has no head block',
     );
   }
-  const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as Record<string, unknown>;
+  const genesis = parseCommentedJson(readFileSync(p.genesis)) as Record<string, unknown>;
   const { records: _records, records_file: _file, ...config } = genesis;
   // This chain's validators are its genesis validators in every epoch; what each stakes is what
   // its account has locked at the head.
@@ -304,7 +305,7 @@ function write(
   const genesisFile = join(dir, 'genesis.json');
   writeFileSync(genesisFile, `${stringifyJson({ ...out, records_file: recordsFile })}\n`);
   const nodeConfig = existsSync(p.config)
-    ? (JSON.parse(readFileSync(p.config, 'utf8')) as { store?: Record<string, unknown> })
+    ? (parseCommentedJson(readFileSync(p.config)) as { store?: Record<string, unknown> })
     : {};
   const configFile = join(dir, 'config.json');
   writeFileSync(

@@ -8,6 +8,8 @@ export * from './f64_json.js';
 export * from './hash.js';
 export * from './ints.js';
 export * from './json.js';
+export * from './json_comments.js';
+export * from './json_syntax.js';
 export * from './json_values.js';
 export * from './lazy.js';
 export * from './off_heap.js';

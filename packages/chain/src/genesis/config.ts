@@ -2,7 +2,7 @@
 // object as given (so `genesis_config` answers with the operator's own file) and parses what the
 // chain itself needs into typed fields.
 import { readFileSync } from 'node:fs';
-import { type PublicKey, parseAccountId, parsePublicKey } from '@nearlite/primitives';
+import { type PublicKey, parseAccountId, parseCommentedJson, parsePublicKey } from '@nearlite/primitives';
 
 export type Rational = readonly [number, number];
 
@@ -130,16 +130,18 @@ export function parseGenesis(raw: Record<string, unknown>): Genesis {
   return { config: parseGenesisConfig(raw), records: records as GenesisRecord[] };
 }
 
-function readJson(path: string, what: string): unknown {
+function readJson(path: string, what: string, comments: boolean): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    const bytes = readFileSync(path);
+    return comments ? parseCommentedJson(bytes) : JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new GenesisError(`cannot read ${what} ${path}: ${(err as Error).message}`);
   }
 }
 
 function readGenesisObject(path: string): Record<string, unknown> {
-  const raw = readJson(path, 'genesis file');
+  // nearcore strips comments from a genesis file, and streams a records file as plain JSON.
+  const raw = readJson(path, 'genesis file', true);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new GenesisError(`genesis file ${path} is not a JSON object`);
   }
@@ -152,7 +154,7 @@ export function loadGenesisConfig(path: string): GenesisConfig {
 }
 
 function readRecords(path: string): GenesisRecord[] {
-  const records = readJson(path, 'genesis records file');
+  const records = readJson(path, 'genesis records file', false);
   if (!Array.isArray(records)) throw new GenesisError(`genesis records file ${path} is not a JSON array`);
   return records as GenesisRecord[];
 }

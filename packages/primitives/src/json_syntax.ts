@@ -1,11 +1,12 @@
-// Why a body is not JSON, in the words nearcore answers with. Its handler takes the body through
-// axum's `Json` extractor, which reads it with serde_json under serde_path_to_error and, since axum
-// 0.8.5, refuses anything after the value. The request type is an untagged enum, so the whole body
-// is first read into a generic value: every syntax error is found on that one walk, and the error
-// names where it stopped (serde_json's `at line L column C`, counted in bytes) and, in front, the
-// path of the value being read, as serde_path_to_error prints it (`params[0].block_id: `).
+// Why a text is not JSON, in the words nearcore's serde_json uses. nearcore's RPC takes a request
+// body through axum's `Json` extractor, which reads it with serde_json under serde_path_to_error and,
+// since axum 0.8.5, refuses anything after the value. The request type is an untagged enum, so the
+// whole body is first read into a generic value: every syntax error is found on that one walk, and
+// the error names where it stopped (serde_json's `at line L column C`, counted in bytes) and, in
+// front, the path of the value being read, as serde_path_to_error prints it (`params[0].block_id: `).
+// nearcore's config and key files are read with plain serde_json: the same reasons, no path.
 //
-// This walk runs only for a body JSON.parse refused or the body scan flagged; it follows serde_json's
+// This walk runs only for a text JSON.parse refused or a faster scan flagged; it follows serde_json's
 // reader (de.rs, read.rs: SliceRead) byte by byte, so each error is the one serde_json meets first,
 // at the index it reports.
 import { isUtf8 } from 'node:buffer';
@@ -352,14 +353,14 @@ class Reader {
 }
 
 /**
- * serde_json's complaint about `body`, as serde_path_to_error prints it, or null where serde_json
- * reads the body as one JSON value.
+ * serde_json's complaint about `body`, as serde_path_to_error prints it (or without the path, where
+ * `paths` is false), or null where serde_json reads the body as one JSON value.
  */
-export function jsonSyntaxError(body: Uint8Array): string | null {
+export function jsonSyntaxError(body: Uint8Array, paths = true): string | null {
   const reader = new Reader(body);
   const stop = reader.document();
   if (stop === null) return null;
   // The path is printed unless every segment is unknown (an empty path included).
-  const path = stop.path?.some((s) => s !== null) ? `${reader.pathText(stop.path)}: ` : '';
+  const path = paths && stop.path?.some((s) => s !== null) ? `${reader.pathText(stop.path)}: ` : '';
   return `${path}${stop.what} at ${reader.position(stop.at)}`;
 }
