@@ -36,6 +36,17 @@ t.test('records inline, from records_file, and from a node config’s file', asy
   t.same(loadGenesisConfig(join(dir, 'bare.json')), inline.config, 'a reader needs no records');
 });
 
+t.test('a genesis and its records file may carry comments, as nearcore strips them from both', async (t) => {
+  const dir = tempDir(t);
+  const { records, ...config } = genesis;
+  writeFileSync(join(dir, 'records.json'), `// the records\n${JSON.stringify(records)} /* end */\n`);
+  const text = JSON.stringify({ ...config, records_file: join(dir, 'records.json') }, null, 2);
+  writeFileSync(join(dir, 'split.json'), `# a genesis\n${text.replace('{', '{ /* its config */')}\n`);
+  const split = loadGenesis(join(dir, 'split.json'));
+  t.same(split.records, records);
+  t.equal(split.config.chainId, 'test-chain-records');
+});
+
 t.test('what a genesis file without its records is told', async (t) => {
   const dir = tempDir(t);
   const { records: _records, ...config } = genesis;

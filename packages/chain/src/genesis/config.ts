@@ -130,18 +130,17 @@ export function parseGenesis(raw: Record<string, unknown>): Genesis {
   return { config: parseGenesisConfig(raw), records: records as GenesisRecord[] };
 }
 
-function readJson(path: string, what: string, comments: boolean): unknown {
+/** A genesis or records file: nearcore strips comments from both (stream_records_from_file too). */
+function readJson(path: string, what: string): unknown {
   try {
-    const bytes = readFileSync(path);
-    return comments ? parseCommentedJson(bytes) : JSON.parse(bytes.toString('utf8'));
+    return parseCommentedJson(readFileSync(path));
   } catch (err) {
     throw new GenesisError(`cannot read ${what} ${path}: ${(err as Error).message}`);
   }
 }
 
 function readGenesisObject(path: string): Record<string, unknown> {
-  // nearcore strips comments from a genesis file, and streams a records file as plain JSON.
-  const raw = readJson(path, 'genesis file', true);
+  const raw = readJson(path, 'genesis file');
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new GenesisError(`genesis file ${path} is not a JSON object`);
   }
@@ -154,7 +153,7 @@ export function loadGenesisConfig(path: string): GenesisConfig {
 }
 
 function readRecords(path: string): GenesisRecord[] {
-  const records = readJson(path, 'genesis records file', false);
+  const records = readJson(path, 'genesis records file');
   if (!Array.isArray(records)) throw new GenesisError(`genesis records file ${path} is not a JSON array`);
   return records as GenesisRecord[];
 }
