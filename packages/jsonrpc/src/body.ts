@@ -3,8 +3,9 @@
 // serde_json, nesting 128 levels deep is refused before parsing, so a hostile body of ten megabytes
 // of brackets costs one linear scan instead of seconds of JSON.parse and a stack overflow on reply.
 // The same scan finds the number literals serde_json reads otherwise than a double (json_number.ts),
-// and the unpaired surrogate escapes it refuses where JSON.parse keeps them. A refused body's reason
-// is found by a second, slower walk that reads it as serde_json does (primitives' json_syntax.ts).
+// and the `\u` escapes of surrogates, which JSON.parse keeps even unpaired. A body with one, or one
+// that is refused, is walked a second time, slower, as serde_json reads it (primitives'
+// json_syntax.ts): that walk alone decides what serde_json refuses, and says why.
 import { randomBytes } from 'node:crypto';
 import { JsonF64, jsonSyntaxError } from '@nearlite/primitives';
 import { exactNumber } from './json_number.js';
@@ -41,42 +42,27 @@ interface ExactNumber {
 }
 
 interface Scan {
-  /** Whether serde_json refuses what JSON.parse would take: the nesting, or a surrogate escape. */
-  readonly refused: boolean;
+  /** Nesting serde_json refuses: JSON.parse is then not asked at all. */
+  readonly tooDeep: boolean;
+  /**
+   * A `\u` escape of a surrogate: JSON.parse keeps a lone one, serde_json (reading strings as UTF-8)
+   * refuses it, and whether it is paired is left to the serde_json walk (json_syntax.ts).
+   */
+  readonly surrogates: boolean;
   readonly numbers: readonly ExactNumber[];
   /** Commas between the top-level container's members: an object's member count less one. */
   readonly topLevelCommas: number;
 }
 
-/** The four hex digits at `at` as a number, or -1. */
-function hex4(text: string, at: number): number {
-  const digits = text.slice(at, at + 4);
-  return HEX4.test(digits) ? Number.parseInt(digits, 16) : -1;
-}
-
-const HEX4 = /^[0-9a-fA-F]{4}$/;
-
-/**
- * A `\u` escape at `i`: the index of its last character, or -1 where serde_json refuses it (de.rs
- * parse_unicode_escape reads strings as UTF-8 and so wants every surrogate paired; JSON.parse keeps a
- * lone one). A malformed escape is left to JSON.parse to refuse.
- */
-function unicodeEscape(text: string, i: number): number {
-  const n = hex4(text, i + 2);
-  if (n < 0) return i + 1;
-  if (n >= 0xdc00 && n <= 0xdfff) return -1;
-  if (n < 0xd800 || n > 0xdbff || i + 6 >= text.length) return i + 5;
-  if (text.charCodeAt(i + 6) !== 0x5c) return -1;
-  if (i + 7 >= text.length) return i + 6;
-  if (text.charCodeAt(i + 7) !== 0x75) return -1;
-  const n2 = hex4(text, i + 8);
-  if (n2 < 0) return i + 7;
-  if (n2 < 0xdc00 || n2 > 0xdfff) return -1;
-  return i + 11;
+/** Whether the `\u` escape at `i` names a surrogate (D800–DFFF). */
+function isSurrogateEscape(text: string, i: number): boolean {
+  const d = text.charCodeAt(i + 2) | 0x20;
+  const x = text.charCodeAt(i + 3) | 0x20;
+  return d === 0x64 && ((x >= 0x38 && x <= 0x39) || (x >= 0x61 && x <= 0x66));
 }
 
 const NO_NUMBERS: readonly ExactNumber[] = [];
-const REFUSED: Scan = { refused: true, numbers: NO_NUMBERS, topLevelCommas: 0 };
+const TOO_DEEP: Scan = { tooDeep: true, surrogates: false, numbers: NO_NUMBERS, topLevelCommas: 0 };
 
 /**
  * How many odd literals a body keeps exact: no request needs more than a few, and a hostile body of
@@ -92,13 +78,14 @@ function isNumberChar(c: number): boolean {
 /**
  * One pass over the text: outside its strings the depth of its brackets (past MAX_DEPTH it stops)
  * and the number literals a double would not read as serde_json does, inside them the `\u` escapes
- * serde_json refuses. Most bodies have none of these: a literal of up to 15 digits without a fraction
+ * of surrogates. Most bodies have none of these: a literal of up to 15 digits without a fraction
  * or an exponent is passed over without a copy.
  */
 function scan(text: string): Scan {
   let depth = 0;
   let topLevelCommas = 0;
   let numbers: ExactNumber[] | null = null;
+  let surrogates = false;
   // The next backslash at or after where a string's search starts: most bodies have none, and
   // their strings are passed over with one indexOf each.
   let backslash = text.indexOf('\\');
@@ -107,21 +94,18 @@ function scan(text: string): Scan {
     if (c === 0x22) {
       for (let from = i + 1; ; ) {
         const close = text.indexOf('"', from);
-        if (close < 0) return { refused: false, numbers: NO_NUMBERS, topLevelCommas }; // unterminated: JSON.parse refuses it
+        // Unterminated: JSON.parse refuses it.
+        if (close < 0) return { tooDeep: false, surrogates, numbers: NO_NUMBERS, topLevelCommas };
         if (backslash >= 0 && backslash < from) backslash = text.indexOf('\\', from);
         if (backslash < 0 || backslash > close) {
           i = close;
           break;
         }
-        if (text.charCodeAt(backslash + 1) !== 0x75) from = backslash + 2;
-        else {
-          const last = unicodeEscape(text, backslash);
-          if (last < 0) return REFUSED;
-          from = last + 1;
-        }
+        if (text.charCodeAt(backslash + 1) === 0x75 && isSurrogateEscape(text, backslash)) surrogates = true;
+        from = backslash + 2;
       }
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_DEPTH) return REFUSED;
+      if (++depth > MAX_DEPTH) return TOO_DEEP;
     } else if (c === 0x5d || c === 0x7d) depth--;
     else if (c === 0x2c) {
       if (depth === 1) topLevelCommas++;
@@ -146,7 +130,7 @@ function scan(text: string): Scan {
       i = end - 1;
     }
   }
-  return { refused: false, numbers: numbers ?? NO_NUMBERS, topLevelCommas };
+  return { tooDeep: false, surrogates, numbers: numbers ?? NO_NUMBERS, topLevelCommas };
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -168,13 +152,17 @@ export function parseJsonBytes(contentType: string | undefined, bytes: Uint8Arra
   } catch {
     return refused(bytes, () => 'invalid unicode code point');
   }
-  const { refused: scanRefused, numbers, topLevelCommas } = scan(text);
-  if (scanRefused) return refused(bytes, () => 'recursion limit exceeded');
+  const { tooDeep, surrogates, numbers, topLevelCommas } = scan(text);
+  if (tooDeep) return refused(bytes, () => 'recursion limit exceeded');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     return refused(bytes, () => (err as Error).message);
+  }
+  if (surrogates) {
+    const reason = jsonSyntaxError(bytes);
+    if (reason !== null) return { ok: false, status: 400, text: BAD_JSON + reason };
   }
   if (numbers.length === 0) return { ok: true, value, topLevelCommas };
   for (const n of numbers) {
