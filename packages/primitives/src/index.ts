@@ -3,6 +3,7 @@ export * from './account_id.js';
 export * from './base58.js';
 export * from './borsh.js';
 export * from './curves.js';
+export * from './ed25519_verify.js';
 export * from './errors.js';
 export * from './f64_json.js';
 export * from './hash.js';

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { keccak_256, keccak_512 } from '@noble/hashes/sha3.js';
 import t from 'tap';
@@ -99,6 +101,11 @@ const code = await contract(`
     (call $read_register (i64.const 1) (i64.const 1000))
     ;; input: sig(64) ‖ pk(32) ‖ msg(rest = 5 bytes)
     ${RET_I64('(call $ed25519_verify (i64.const 64) (i64.const 1000) (i64.const 5) (i64.const 1096) (i64.const 32) (i64.const 1064))')})
+  (func (export "ed25519_verify_any")
+    (call $input (i64.const 1))
+    (call $read_register (i64.const 1) (i64.const 1000))
+    ;; input: sig(64) ‖ pk(32) ‖ msg(the rest)
+    ${RET_I64('(call $ed25519_verify (i64.const 64) (i64.const 1000) (i64.sub (call $register_len (i64.const 1)) (i64.const 96)) (i64.const 1096) (i64.const 32) (i64.const 1064))')})
   (func (export "validator")
     (call $validator_stake (i64.const 10) (i64.const 700) (i64.const 0))
     (call $validator_total_stake (i64.const 16))
@@ -227,6 +234,29 @@ t.test('ecrecover and ed25519_verify', async (t) => {
   tampered[100] ^= 1;
   t.equal(i64le(returned(run('ed25519_verify', { context: { input: tampered } }))), 0n);
 });
+
+t.test(
+  "ed25519_verify gives ed25519-dalek verify's verdicts on ed25519-speccheck's twelve cases",
+  async (t) => {
+    // nearcore's host function is dalek's `VerifyingKey::from_bytes` then `verify`: cofactorless, small-order
+    // keys and R allowed, S canonical, the bytes hashed as given. The verdicts are the table's for Dalek.
+    const spec = JSON.parse(
+      readFileSync(join(import.meta.dirname, 'fixtures', 'ed25519_speccheck.json'), 'utf8'),
+    ) as {
+      verdicts: { Dalek: string };
+      cases: { message: string; pub_key: string; signature: string }[];
+    };
+    const hex = (h: string) => Buffer.from(h, 'hex');
+    const verdicts = spec.cases
+      .map((c) => {
+        const input = new Uint8Array(Buffer.concat([hex(c.signature), hex(c.pub_key), hex(c.message)]));
+        return i64le(returned(run('ed25519_verify_any', { context: { input } }))) === 1n ? 'V' : 'X';
+      })
+      .join('');
+    t.equal(verdicts, spec.verdicts.Dalek);
+    t.equal(verdicts, 'VVVVXXXXXXXV');
+  },
+);
 
 t.test('view calls refuse state-changing host functions', async (t) => {
   const view = { view_config: { max_gas_burnt: 300_000_000_000_000n } };

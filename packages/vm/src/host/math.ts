@@ -1,6 +1,6 @@
 // Math API: hashes, signature checks and the random seed. The curves are @noble's, loaded by primitives.
 
-import { ed25519Curve, p256Curve, secp256k1Curve, sha256 as sha256Hash } from '@nearlite/primitives';
+import { ed25519Verify, p256Curve, secp256k1Curve, sha256 as sha256Hash } from '@nearlite/primitives';
 import type { p256 as P256 } from '@noble/curves/nist.js';
 import { ripemd160 as ripemd160Hash } from '@noble/hashes/legacy.js';
 import { keccak_256, keccak_512 } from '@noble/hashes/sha3.js';
@@ -125,11 +125,8 @@ export function ed25519_verify(
   const pk = l.read(pub_key_ptr, pub_key_len);
   if (pk.length !== 32)
     throw new HostError({ Ed25519VerifyInvalidInput: { msg: 'invalid public key length' } });
-  try {
-    return ed25519Curve().verify(sig, msg, pk, { zip215: false }) ? 1n : 0n;
-  } catch {
-    return 0n;
-  }
+  // ed25519-dalek's verify, as for transactions: cofactorless, small-order keys and R allowed.
+  return ed25519Verify(msg, sig, pk) ? 1n : 0n;
 }
 
 /** RustCrypto's bits2field: a digest under 16 bytes is refused, a shorter one left-padded, a longer one cut. */
