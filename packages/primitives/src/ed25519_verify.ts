@@ -9,7 +9,7 @@
 // as dalek does; 3.5, in Node 24, refuses), so those few are computed here, with @noble's points.
 import { createHash, createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { ed25519Curve } from './curves.js';
-import { bytesEqual, toHex } from './hash.js';
+import { bytesEqual, fromHex, toHex } from './hash.js';
 import { sodium } from './sodium.js';
 
 const SPKI_ED25519_PREFIX = Uint8Array.from([
@@ -31,7 +31,7 @@ const SMALL_ORDER = [
   'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
   'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
   'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
-].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+].map(fromHex);
 
 /** Whether 32 bytes, read as a point, are one of small order. */
 export function isSmallOrderEncoding(b: Uint8Array): boolean {
