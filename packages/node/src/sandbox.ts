@@ -33,7 +33,7 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
       // nearcore's sandbox_process_fast_forward refuses such epochs: it cannot stop three heights
       // short of an epoch's end.
       if (epochLength <= 3)
-        throw new InternalError('Unsupported: fast_forward with an epoch length of 3 or less');
+        throw fastForwardFailed('Unsupported: fast_forward with an epoch length of 3 or less');
       const max = maxFastForward(epochLength);
       const deltaHeight = Number(delta);
       if (delta > max)
@@ -44,7 +44,7 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
         throw new InternalError('this node holds no validator key and cannot produce blocks');
       // nearcore's client keeps one target at a time.
       if (forwarding)
-        throw new InternalError(
+        throw fastForwardFailed(
           'Consecutive fast_forward requests cannot be made while a current one is going on.',
         );
       // As nearcore's sandbox: the head lands at head + delta or one above (blocks the timer
@@ -60,6 +60,15 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
       return {};
     },
   };
+}
+
+/**
+ * A failure the client reports to nearcore's fast-forward handler, which answers it as
+ * `format!("sandbox failed to fast forward due to: {:?}", err)`: the client's text in Debug quotes.
+ * The texts here hold nothing Debug would escape.
+ */
+function fastForwardFailed(reason: string): InternalError {
+  return new InternalError(`sandbox failed to fast forward due to: "${reason}"`);
 }
 
 /**
