@@ -249,12 +249,14 @@ t.test('one fast-forward at a time, as nearcore’s client keeps one target', as
   // nearcore's handler wraps the client's refusal in Debug quotes (rpc-wire.md, sandbox_fast_forward).
   const message =
     'sandbox failed to fast forward due to: "Consecutive fast_forward requests cannot be made while a current one is going on."';
+  // Its legacy `data` is RpcSandboxFastForwardError serialized, not its text (rpc-wire.md §2.3).
+  const info = { error_message: message };
   t.same(answers[1]!.body.error, {
     name: 'INTERNAL_ERROR',
-    cause: { name: 'INTERNAL_ERROR', info: { error_message: message } },
+    cause: { name: 'INTERNAL_ERROR', info },
     code: -32000,
     message: 'Server error',
-    data: message,
+    data: { name: 'INTERNAL_ERROR', info },
   });
   t.equal(answers[1]!.status, 500);
   t.same((await node.rpc('sandbox_fast_forward', { delta_height: 10 })).body.result, {}, 'then the next');
@@ -266,7 +268,7 @@ t.test('a fast-forward is bounded by the blocks it makes, and refused on epochs 
     [
       3,
       5,
-      /^"sandbox failed to fast forward due to: \\"Unsupported: fast_forward with an epoch length of 3 or less\\""$/,
+      /^\{"name":"INTERNAL_ERROR","info":\{"error_message":"sandbox failed to fast forward due to: \\"Unsupported: fast_forward with an epoch length of 3 or less\\""\}\}$/,
     ],
   ] as const) {
     const home = tempDir(t);

@@ -1,6 +1,6 @@
 // nearcore's JSON-RPC error shapes and HTTP codes (chain/jsonrpc-primitives/src/errors.rs and the
 // HTTP mapping of chain/jsonrpc/src/lib.rs). Field order on the wire is name, cause, code, message, data.
-import { HandlerError } from '@nearlite/primitives';
+import { HandlerError, InternalError } from '@nearlite/primitives';
 
 export interface RpcErrorBody {
   name: 'REQUEST_VALIDATION_ERROR' | 'HANDLER_ERROR' | 'INTERNAL_ERROR';
@@ -44,6 +44,22 @@ export function parseError(message: string): RpcError {
 /** A params deserialization failure (nearcore prefixes every serde error this way). */
 export function argsError(message: string): RpcError {
   return parseError(`Failed parsing args: ${message}`);
+}
+
+/**
+ * What a sandbox method throws for a failure of its call. nearcore answers every one as its error
+ * enum's InternalError (RpcSandboxPatchStateError, RpcSandboxFastForwardError), whose legacy `data`
+ * is the serialized error, `{name, info}`, rather than its text (rpc-wire.md §2.3). A bad param stays
+ * PARSE_ERROR; anything else is rethrown as it is, for the operator's log.
+ */
+export function sandboxFailure(err: unknown): unknown {
+  if (err instanceof RpcParseError) return argsError(err.message);
+  let message: unknown;
+  if (err instanceof InternalError) message = err.message;
+  else if (err instanceof HandlerError && err.cause === 'INTERNAL_ERROR') message = err.info?.error_message;
+  if (typeof message !== 'string') return err;
+  const info = { error_message: message };
+  return new HandlerError('INTERNAL_ERROR', info, { name: 'INTERNAL_ERROR', info });
 }
 
 export function methodNotFound(method: string): RpcError {

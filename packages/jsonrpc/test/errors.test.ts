@@ -118,6 +118,23 @@ t.test('anything else thrown is INTERNAL_ERROR, HTTP 500', async (t) => {
   validError(t, r.json);
 });
 
+t.test('a sandbox method refuses with its error enum serialized as data, as nearcore does', async (t) => {
+  const r = await h.rpc('sandbox_patch_state', { records: ['keyless'] });
+  t.equal(r.status, 500);
+  const info = { error_message: 'this node holds no validator key' };
+  t.same(r.json.error, {
+    name: 'INTERNAL_ERROR',
+    cause: { name: 'INTERNAL_ERROR', info },
+    code: -32000,
+    message: 'Server error',
+    data: { name: 'INTERNAL_ERROR', info },
+  });
+  validError(t, r.json);
+  const bad = await h.rpc('sandbox_patch_state', { records: ['bad'] });
+  t.equal(bad.json.error.cause.name, 'PARSE_ERROR', 'a bad record stays a params error');
+  t.equal(bad.json.error.data, 'Failed parsing args: unknown variant `Bad`');
+});
+
 t.test('INVALID_TRANSACTION keeps its object data for old clients', async (t) => {
   const tx = Buffer.from([1, 2, 3]).toString('base64');
   const r = await h.rpc('send_tx', { signed_tx_base64: tx });

@@ -1,4 +1,4 @@
-import { argsError, RpcParseError } from '../errors.js';
+import { sandboxFailure } from '../errors.js';
 import { isObj, requireField, u64 } from '../params.js';
 import { invalidLength, invalidType } from '../serde.js';
 import type { MethodHandler } from './types.js';
@@ -24,7 +24,6 @@ export const sandbox_fast_forward: MethodHandler = async (params, backend) => {
   try {
     return await backend.sandboxFastForward!(delta);
   } catch (err) {
-    if (err instanceof RpcParseError) throw argsError(err.message);
-    throw err;
+    throw sandboxFailure(err);
   }
 };

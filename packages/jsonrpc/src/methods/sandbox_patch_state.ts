@@ -1,4 +1,4 @@
-import { argsError, RpcParseError } from '../errors.js';
+import { sandboxFailure } from '../errors.js';
 import { requireField, structFields } from '../params.js';
 import { invalidType } from '../serde.js';
 import type { MethodHandler } from './types.js';
@@ -14,7 +14,6 @@ export const sandbox_patch_state: MethodHandler = async (params, backend) => {
   try {
     return await backend.sandboxPatchState!(records);
   } catch (err) {
-    if (err instanceof RpcParseError) throw argsError(err.message);
-    throw err;
+    throw sandboxFailure(err);
   }
 };
