@@ -10,6 +10,7 @@
 import { createHash, createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { ed25519Curve } from './curves.js';
 import { bytesEqual, fromHex, toHex } from './hash.js';
+import { uintLE } from './ints.js';
 import { sodium } from './sodium.js';
 
 const SPKI_ED25519_PREFIX = Uint8Array.from([
@@ -60,15 +61,9 @@ function ed25519KeyObject(raw: Uint8Array): KeyObject {
   return ko;
 }
 
-function littleEndian(b: Uint8Array): bigint {
-  let x = 0n;
-  for (let i = b.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(b[i]!);
-  return x;
-}
-
 /** dalek's `verify`, step by step: for the signatures whose key or R has small order. */
 function cofactorless(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
-  const s = littleEndian(signature.subarray(32));
+  const s = uintLE(signature.subarray(32));
   if (s >= L) return false;
   const { Point } = ed25519Curve();
   let a: InstanceType<typeof Point>;
@@ -78,7 +73,7 @@ function cofactorless(message: Uint8Array, signature: Uint8Array, publicKey: Uin
     return false;
   }
   const r = signature.subarray(0, 32);
-  const k = littleEndian(createHash('sha512').update(r).update(publicKey).update(message).digest()) % L;
+  const k = uintLE(createHash('sha512').update(r).update(publicKey).update(message).digest()) % L;
   const expected = Point.BASE.multiplyUnsafe(s).subtract(a.multiplyUnsafe(k)).toBytes();
   return bytesEqual(expected, r);
 }

@@ -43,3 +43,10 @@ export function setU32(out: Uint8Array, at: number, n: number, littleEndian: boo
     out[at + 3] = v & 0xff;
   }
 }
+
+/** The unsigned integer whose little-endian bytes these are, of any width. */
+export function uintLE(b: Uint8Array): bigint {
+  let v = 0n;
+  for (let i = b.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]!);
+  return v;
+}

@@ -1,4 +1,5 @@
 // Guest memory and registers with nearcore's gas accounting (logic/vmstate.rs).
+import { uintLE } from '@nearlite/primitives';
 import type { LimitConfig } from './config.js';
 import { HostError } from './errors.js';
 import type { GasCounter } from './gas_counter.js';
@@ -63,10 +64,7 @@ export class Memory {
   }
 
   private getLE(gas: GasCounter, ptr: bigint, size: number): bigint {
-    const b = this.view(gas, ptr, BigInt(size));
-    let v = 0n;
-    for (let i = size - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]!);
-    return v;
+    return uintLE(this.view(gas, ptr, BigInt(size)));
   }
 
   getU8(gas: GasCounter, ptr: bigint): number {

@@ -2,7 +2,7 @@
 // field elements are 32-byte little-endian integers, G1 = x ‖ y, G2 = x ‖ y over Fq2 (real ‖
 // imaginary), (0, 0) is the point at infinity. Gas: a base cost plus a cost per element.
 import { createRequire } from 'node:module';
-import { lazy } from '@nearlite/primitives';
+import { lazy, uintLE } from '@nearlite/primitives';
 import type { bn254 as Bn254 } from '@noble/curves/bn254.js';
 import { HostError } from '../errors.js';
 import type { VMLogic } from '../logic.js';
@@ -23,12 +23,6 @@ function invalid(msg: string, raw: Uint8Array): HostError {
   return new HostError({ AltBn128InvalidInput: { msg: `${msg}: [${bytes}]` } });
 }
 
-function u256(raw: Uint8Array): bigint {
-  let v = 0n;
-  for (let i = raw.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(raw[i]!);
-  return v;
-}
-
 function le32(v: bigint): Uint8Array {
   const out = new Uint8Array(32);
   for (let i = 0; i < 32; i++) {
@@ -39,7 +33,7 @@ function le32(v: bigint): Uint8Array {
 }
 
 function fq(raw: Uint8Array): bigint {
-  const v = u256(raw);
+  const v = uintLE(raw);
   if (v >= bn254().fields.Fp.ORDER) throw invalid('invalid fq', raw);
   return v;
 }
@@ -104,7 +98,7 @@ export function alt_bn128_g1_multiexp(
   let acc = bn254().G1.Point.ZERO;
   for (const e of elements) {
     const p = decodeG1(e.subarray(0, 64));
-    const s = u256(e.subarray(64, 96));
+    const s = uintLE(e.subarray(64, 96));
     if (s >= bn254().fields.Fr.ORDER) throw invalid('invalid fr', e.subarray(64, 96));
     if (s !== 0n && !p.is0()) acc = acc.add(p.multiplyUnsafe(s));
   }
