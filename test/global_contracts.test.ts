@@ -159,6 +159,21 @@ t.test('a global contract deployed on one shard runs on accounts of other shards
     t.equal(codeView.body.result?.hash, hash, 'the code is the one alpha deployed');
   });
 
+  await t.test('used as soon as its deploy has executed, as on nearcore', async (t) => {
+    // Both accounts are on shard 0. The deploy's block H sends the distribution, which stores the
+    // code there in H+1; a transaction sent once the deploy has executed reaches the node after H,
+    // so it lands in H+2, as nearcore's chunk of H+1 was made when H was accepted.
+    const publisher = await make('apex.test.near', 50n * NEAR);
+    const user = await make('amber.test.near', 10n * NEAR);
+    await publisher.deployGlobalContract(code, 'accountId');
+    const used = await user.useGlobalContract({ accountId: 'apex.test.near' });
+    t.same(used.status, { SuccessValue: '' }, 'the code had reached the shard');
+    t.equal(
+      await provider.callFunction({ contractId: 'amber.test.near', method: 'hello', args: { name: 'a' } }),
+      'hello a',
+    );
+  });
+
   await t.test('view_global_contract_code by hash and by account id', async (t) => {
     const byHash = await node.rpc<{ code_base64: string; hash: string }>('query', {
       request_type: 'view_global_contract_code',

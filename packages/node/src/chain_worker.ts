@@ -95,6 +95,12 @@ function heapNow(): ThreadHeap {
 /** When the block being produced was asked for (the block time's tick, or a request). */
 let producingSince = performance.now();
 
+// nearcore makes the chunk of height H+1 as soon as it accepts block H, from its pool as it is then,
+// so a transaction that reaches the node after that waits for the chunk of H+2 (its block is H+2).
+// The transactions the RPC thread hands over therefore wait here until a block commits, and only
+// then join the pool the next block's chunks take from.
+const arrived: PooledTransaction[] = [];
+
 chain.committed.on('block', (b: CommittedBlock) => {
   // The receipts the block sent have not run: the clients waiting on their transactions look them
   // up at once, and an absence would otherwise be searched for through every level of LevelDB.
@@ -117,6 +123,7 @@ chain.committed.on('block', (b: CommittedBlock) => {
     },
     [rows.buffer as ArrayBuffer],
   );
+  for (const tx of arrived.splice(0)) chain.pool.add(tx);
 });
 
 // Questions to the RPC thread, whose view calls pin the heights GC must keep.
@@ -228,7 +235,7 @@ function handle(m: ToChain): void {
       if (!timer && !stopping) scheduleBlocks();
       return;
     case 'txs':
-      for (const tx of m.txs) chain.pool.add(tx);
+      for (const tx of m.txs) arrived.push(tx);
       return;
     case 'produce':
       producingSince = performance.now();

@@ -176,6 +176,30 @@ t.test('the RPC thread reads what the chain thread commits, rows it had seen abs
   t.same(store.get(DBCol.ReceiptBlock, receiptId), running.header.hash, 'then the block that ran it is read');
 });
 
+t.test(
+  "a transaction that arrives after block H waits for H+2, as nearcore's chunk of H+1 is made at H",
+  async (t) => {
+    const { chain, store, keyFile } = await open(t);
+    // Blocks only when asked for (the chain is not run), so the order of events is the test's.
+    const accepted = await chain.produceBlock();
+    const tx = transfer(keyFile, 'near', 1n, accepted.hash);
+    t.ok(chain.pool.add(tx));
+    // The RPC thread hands admitted transactions over on the next turn; this one is queued after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const next = await chain.produceBlock();
+    t.equal(next.lite.height, accepted.lite.height + 1);
+    t.equal(
+      store.get(DBCol.TransactionBlock, tx.hash),
+      undefined,
+      'not in the block made just after it arrived',
+    );
+    t.ok(chain.pool.has(tx.hash), 'still pending');
+    const after = await chain.produceBlock();
+    t.same(store.get(DBCol.TransactionBlock, tx.hash), after.hash, 'in the block after that');
+    t.notOk(chain.pool.has(tx.hash), 'settled by it');
+  },
+);
+
 t.test('a chain thread that dies is started again and gets the pool whole', async (t) => {
   const dir = tempDir(t);
   const marker = join(dir, 'crashed');
