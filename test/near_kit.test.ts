@@ -33,6 +33,7 @@ interface Seen {
   chainId: string;
   created: unknown;
   aliceAmount: string;
+  included: { status: string; hash: string | null; outcome: boolean };
   value: string;
   state: { key: string; value: string }[];
   pq: { status: unknown; publicKey: string; gasBurnt: string; listed: string[] };
@@ -86,6 +87,9 @@ t.test("near-kit's Sandbox and client against nearlite", async (t) => {
   t.equal(r.root, 'test.near', "the root account is the validator key's");
   t.same(r.created, ok);
   t.equal(r.aliceAmount, (10n * NEAR).toString());
+  t.equal(r.included.status, 'INCLUDED', 'a transfer sent to wait for INCLUDED');
+  t.notOk(r.included.outcome, 'answered from its chunk, before its block ran it: no outcome yet');
+  t.match(r.included.hash, /^[1-9A-HJ-NP-Za-km-z]{43,44}$/);
   t.equal(r.value, 'hi', 'a call, then a view of what it wrote');
   t.same(r.state, [{ key: btoa('name'), value: btoa('hi') }]);
 

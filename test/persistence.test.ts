@@ -226,26 +226,45 @@ t.test('a genesis nearcore would refuse is refused at init and at start, every f
 });
 
 t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
-  const { Account, JsonRpcProvider, KeyPair } = await import('near-api-js');
+  const { actions, baseDecode, baseEncode, createTransaction, KeyPair, KeyPairSigner } = await import(
+    'near-api-js'
+  );
   const home = tempDir(t);
   initHome(home);
   const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
-  let node = await startNode(home, ['--block-time', '50']);
+  // Blocks far apart: the answer comes when the chunks of the next block take the transaction, and
+  // the kill comes before that block is made.
+  let node = await startNode(home, ['--block-time', '3000']);
   t.teardown(() => node.stop());
-  await waitForHeight(node, 3);
-  const provider = new JsonRpcProvider({ url: node.url });
-  const root = new Account('test.near', provider, key.secret_key);
-  const kp = KeyPair.fromRandom('ed25519');
-  const r = await root.signAndSendTransaction({
-    receiverId: 'kept.test.near',
-    actions: [
-      (await import('near-api-js')).actions.createAccount(),
-      (await import('near-api-js')).actions.transfer(10n ** 24n),
-      (await import('near-api-js')).actions.addFullAccessKey(kp.getPublicKey()),
-    ],
-    waitUntil: 'INCLUDED',
+  await waitForHeight(node, 1);
+  const signer = KeyPairSigner.fromSecretKey(key.secret_key);
+  const pk = await signer.getPublicKey();
+  const ak = await node.rpc<{ nonce: number }>('query', {
+    request_type: 'view_access_key',
+    account_id: 'test.near',
+    public_key: pk.toString(),
+    finality: 'optimistic',
   });
-  const hash = r.transaction_outcome.id;
+  const head = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
+  const tx = createTransaction(
+    'test.near',
+    pk,
+    'kept.test.near',
+    BigInt(ak.body.result!.nonce) + 1n,
+    [
+      actions.createAccount(),
+      actions.transfer(10n ** 24n),
+      actions.addFullAccessKey(KeyPair.fromRandom('ed25519').getPublicKey()),
+    ],
+    baseDecode(head.body.result!.header.hash),
+  );
+  const { txHash, signedTransaction } = await signer.signTransaction(tx);
+  const hash = baseEncode(txHash);
+  const r = await node.rpc('send_tx', {
+    signed_tx_base64: Buffer.from(signedTransaction.encode()).toString('base64'),
+    wait_until: 'INCLUDED',
+  });
+  t.same(r.body.result, { final_execution_status: 'INCLUDED' }, 'in a chunk, not yet run: no outcome');
   await node.kill();
   node = await startNode(home, ['--block-time', '50']);
   t.teardown(() => node.stop());

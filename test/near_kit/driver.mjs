@@ -53,6 +53,17 @@ try {
     .transfer('hello.test.near', '10 NEAR')
     .deployContract('hello.test.near', new Uint8Array(readFileSync(wasmPath)))
     .send();
+  // At INCLUDED nearcore answers once a chunk holds the transaction, before its block runs it:
+  // `{"final_execution_status":"INCLUDED"}`, to which near-kit adds the transaction it sent.
+  const included = await near
+    .transaction(root)
+    .transfer('alice.test.near', '1 NEAR')
+    .send({ waitUntil: 'INCLUDED' });
+  out.included = {
+    status: included.final_execution_status,
+    hash: included.transaction?.hash ?? null,
+    outcome: 'transaction_outcome' in included,
+  };
   out.called = (await near.call('hello.test.near', 'setValue', { value: 'hi' }, { signerId: root })).status;
   out.value = await near.view('hello.test.near', 'getValue', {}, { finality: 'optimistic' });
   out.state = (await near.viewState('hello.test.near', { finality: 'optimistic' })).values;

@@ -21,10 +21,10 @@ import {
   merkleTreeInsert,
 } from './block_merkle_tree.js';
 import { produceBlockHeader } from './block_producer.js';
-import type { ChainHandle, NewBlockEvent } from './chain_handle.js';
+import type { ChainEvents, ChainHandle, NewBlockEvent } from './chain_handle.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
-import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
+import { type Chunk, type ChunkExtra, type CongestionInfo, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
 import {
   epochHeightOf,
@@ -47,6 +47,7 @@ import {
   encodeStoredOutcome,
   outcomeLeaf,
 } from './outcome_store.js';
+import { encodePreparedTxs, PREPARED_TXS_KEY, readPreparedTxs } from './prepared_txs.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
@@ -100,6 +101,32 @@ export interface CommittedBlock extends NewBlockEvent {
   readonly sentReceiptIds: readonly CryptoHash[];
 }
 
+/** What chunks made ahead of their block took from the pool, and refused. */
+export interface PreparedChunksResult {
+  /** Taken into the chunks and stored: a status request now answers INCLUDED, with no outcome yet. */
+  readonly included: readonly PooledTransaction[];
+  /** Left out as invalid (hex hash → InvalidTxError). */
+  readonly rejected: ReadonlyMap<string, unknown>;
+  readonly rejectedTxs: readonly PooledTransaction[];
+}
+
+interface PreparedChunks {
+  readonly prevHash: CryptoHash;
+  readonly height: number;
+  readonly shards: ReadonlyMap<number, { readonly pooled: PooledTransaction[]; readonly walk: TrieWalk }>;
+}
+
+/** What preparing one block's chunks shares between its shards. */
+interface PrepareContext {
+  readonly prev: BlockHeader;
+  readonly height: number;
+  readonly flat: ReturnType<typeof flatStateReader>;
+  /** nearcore prepares a chunk's transactions with its previous block's congestion info. */
+  readonly prevCongestion: ReadonlyMap<number, CongestionInfo>;
+  readonly rejected: Map<string, unknown>;
+  readonly rejectedTxs: PooledTransaction[];
+}
+
 interface PendingPatch {
   readonly writes: readonly StateWrite[];
   readonly done: () => void;
@@ -147,7 +174,7 @@ export async function openChainStore(
 }
 
 export class Chain implements ChainHandle {
-  readonly events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  readonly events = new EventEmitter<ChainEvents>();
   /** Every committed block with what it included and refused, before `events` announces it. */
   readonly committed = new EventEmitter<{ block: [CommittedBlock] }>();
   readonly pool = new TxPool();
@@ -163,6 +190,10 @@ export class Chain implements ChainHandle {
   private readonly genesisHashValue: CryptoHash;
   private readonly epochRewards: EpochRewards;
   private readonly selection: ValidatorSelectionConfig;
+  /** The chunks of the block after the head, made ahead of it (prepareNextChunks). */
+  private prepared: PreparedChunks | null = null;
+  /** The store holds a PREPARED_TXS row, which the next block deletes. */
+  private preparedRow = false;
 
   private constructor(
     private readonly opts: ChainOptions,
@@ -195,7 +226,13 @@ export class Chain implements ChainHandle {
 
   static async open(opts: ChainOptions): Promise<Chain> {
     const o = await openChainStore(opts.store, opts.genesis, opts.storageUsageConfig);
-    return new Chain(opts, o.chainStore, o.layout, o.head, o.genesisHash);
+    const chain = new Chain(opts, o.chainStore, o.layout, o.head, o.genesisHash);
+    // Transactions of chunks made ahead of a block that was never committed (the node stopped or was
+    // killed in between): answered INCLUDED, so they are pooled again for the next block.
+    const again = readPreparedTxs(opts.store);
+    for (const t of again) chain.pool.add(t);
+    chain.preparedRow = opts.store.has(DBCol.BlockMisc, PREPARED_TXS_KEY);
+    return chain;
   }
 
   get genesis(): Genesis {
@@ -342,6 +379,128 @@ export class Chain implements ChainHandle {
     }
   }
 
+  /**
+   * Makes the chunks of the block after the head now, from the pool as it is, as nearcore's client
+   * makes the chunks of height H+1 as soon as it accepts block H (`produce_chunks`): their
+   * transactions are stored at once, as nearcore stores a chunk it makes, and the next block at
+   * H+1 is made from them. A transaction pooled after this waits for the chunks after. Callers that
+   * never call it get chunks made when the block is.
+   */
+  prepareNextChunks(): Promise<PreparedChunksResult> {
+    const next = this.writeQueue.then(() => this.prepareNow());
+    this.writeQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async prepareNow(): Promise<PreparedChunksResult> {
+    const prev = this.headHeader();
+    const none: PreparedChunksResult = { included: [], rejected: new Map(), rejectedTxs: [] };
+    if (!this.opts.signer || (this.prepared && bytesEqual(this.prepared.prevHash, prev.hash))) return none;
+    if (this.prepared) for (const s of this.prepared.shards.values()) this.pool.restore(s.pooled);
+    this.prepared = null;
+    const height = prev.lite.height + 1;
+    const ctx = this.prepareContext(prev, height);
+    const storage = trieStorage(this.opts.store);
+    const shards = new Map<number, { pooled: PooledTransaction[]; walk: TrieWalk }>();
+    const included: PooledTransaction[] = [];
+    try {
+      for (const shardId of this.layout.shardIds) {
+        const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
+        if (!prevExtra)
+          throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
+        const walk = new TrieWalk(new Trie(storage, prevExtra.stateRoot));
+        const pooled = this.prepareShard(ctx, shardId, walk);
+        shards.set(shardId, { pooled, walk });
+        for (const t of pooled) included.push(t);
+      }
+      if (included.length > 0 || ctx.rejectedTxs.length > 0) {
+        const update = new StoreUpdate();
+        for (const t of included) update.put(DBCol.Transactions, t.hash, t.bytes);
+        for (const t of ctx.rejectedTxs) update.delete(DBCol.Transactions, t.hash);
+        if (included.length > 0) update.put(DBCol.BlockMisc, PREPARED_TXS_KEY, encodePreparedTxs(included));
+        await this.opts.store.commit(update);
+        if (included.length > 0) this.preparedRow = true;
+      }
+    } catch (err) {
+      // Nothing was stored: the block makes its chunks itself, from the pool with these back in it.
+      this.pool.restore(included);
+      throw err;
+    }
+    this.prepared = { prevHash: prev.hash, height, shards };
+    const result = { included, rejected: ctx.rejected, rejectedTxs: ctx.rejectedTxs };
+    // Heard on this thread only where something listens (a chain thread reports them itself).
+    if ((included.length > 0 || ctx.rejected.size > 0) && this.events.listenerCount('chunks') > 0)
+      this.events.emit('chunks', {
+        txIds: new Set(included.map((t) => toHex(t.hash))),
+        rejected: ctx.rejected,
+      });
+    return result;
+  }
+
+  private prepareContext(prev: BlockHeader, height: number): PrepareContext {
+    return {
+      prev,
+      height,
+      flat: flatStateReader(this.opts.store),
+      prevCongestion: new Map(
+        (this.chainStore.blockChunkHeaders(prev.hash) ?? []).map((c) => [
+          c.inner.shardId,
+          c.inner.congestionInfo,
+        ]),
+      ),
+      rejected: new Map(),
+      rejectedTxs: [],
+    };
+  }
+
+  /**
+   * Takes a shard's chunk transactions from the pool: those the runtime's prepareTransactions
+   * accepts against the state `walk` starts from; the refused are recorded in `ctx` and forgotten,
+   * and those the chunk had no room for go back to the pool.
+   */
+  private prepareShard(ctx: PrepareContext, shardId: number, walk: TrieWalk): PooledTransaction[] {
+    const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
+    const sizeLimit = this.opts.combinedTransactionsSizeLimit ?? COMBINED_TRANSACTIONS_SIZE_LIMIT;
+    const prepare = this.opts.applier.prepareTransactions;
+    // With a runtime to prepare them, the size limit counts only the transactions it takes.
+    const pooled = this.pool.take(shardId, limit, prepare ? undefined : sizeLimit);
+    if (!prepare || pooled.length === 0) return pooled;
+    let r: ReturnType<typeof prepare>;
+    try {
+      // Recorded as nearcore's prepare_transactions records, against the state the chunk starts
+      // from, for new_transactions_validation_state_size_soft_limit.
+      const recorder = new TrieRecorder(walk);
+      const scratch = new TrieUpdate(recordingStateReader(ctx.flat, walk.trie, recorder), recorder);
+      r = prepare.call(
+        this.opts.applier,
+        scratch,
+        pooled.map((t) => t.bytes),
+        ctx.prev.rest.nextGasPrice,
+        ctx.height,
+        pooled.map((t) => t.signatureVerified),
+        {
+          sizeLimit,
+          congestion: {
+            shardId,
+            shards: ctx.prevCongestion,
+            accountShard: (id: string) => this.layout.accountIdToShardId(id),
+          },
+          groups: pooled.map((t) => t.accessKeyId),
+        },
+      );
+    } catch (err) {
+      this.pool.restore(pooled);
+      throw err;
+    }
+    for (const x of r.rejected) {
+      ctx.rejected.set(toHex(pooled[x.index]!.hash), x.error);
+      ctx.rejectedTxs.push(pooled[x.index]!);
+    }
+    this.pool.committed(r.rejected.map((x) => pooled[x.index]!));
+    this.pool.restore(r.untaken.map((i) => pooled[i]!));
+    return r.accepted.map((i) => pooled[i]!);
+  }
+
   private async produceWith(
     patches: PendingPatch[],
     taken: PooledTransaction[][],
@@ -378,61 +537,28 @@ export class Chain implements ChainHandle {
         : prev.rest.lastFinalBlock;
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
-    const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
-    const sizeLimit = this.opts.combinedTransactionsSizeLimit ?? COMBINED_TRANSACTIONS_SIZE_LIMIT;
     const patchWrites = patches.flatMap((p) => p.writes);
 
-    const rejected = new Map<string, unknown>();
-    const rejectedTxs: PooledTransaction[] = [];
-    const flat = flatStateReader(store);
+    // Chunks made ahead, when the head was committed (prepareNextChunks), are this block's unless
+    // the block is not the one they were made for (a fast-forward skipped heights): their
+    // transactions then go back to the front of the pool and are prepared again here.
+    const early = this.prepared;
+    this.prepared = null;
+    const ready = early && early.height === height && bytesEqual(early.prevHash, prev.hash) ? early : null;
+    if (early && !ready) for (const s of early.shards.values()) this.pool.restore(s.pooled);
+    const ctx = this.prepareContext(prev, height);
+    const { flat, rejected, rejectedTxs } = ctx;
     const storage = trieStorage(store);
-    const prepare = this.opts.applier.prepareTransactions;
-    // nearcore prepares a chunk's transactions with its previous block's congestion info.
-    const prevCongestion = new Map(
-      (this.chainStore.blockChunkHeaders(prev.hash) ?? []).map((c) => [
-        c.inner.shardId,
-        c.inner.congestionInfo,
-      ]),
-    );
-    const accountShard = (id: string) => this.layout.accountIdToShardId(id);
     const shardInputs = this.layout.shardIds.map((shardId) => {
       const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
       if (!prevExtra)
         throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
       const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
-      const trie = new Trie(storage, prevExtra.stateRoot);
-      // What checking the chunk's transactions walks of the trie, applying them walks again.
-      const walk = new TrieWalk(trie);
-      // With a runtime to prepare them, the size limit counts only the transactions it takes.
-      let pooled = this.pool.take(shardId, limit, prepare ? undefined : sizeLimit);
+      const made = ready?.shards.get(shardId);
+      // What checking the chunk's transactions walked of the trie, applying them walks again.
+      const walk = made?.walk ?? new TrieWalk(new Trie(storage, prevExtra.stateRoot));
+      const pooled = made?.pooled ?? this.prepareShard(ctx, shardId, walk);
       taken.push(pooled);
-      if (prepare && pooled.length > 0) {
-        // Recorded as nearcore's prepare_transactions records, against the state the chunk starts
-        // from, for new_transactions_validation_state_size_soft_limit.
-        const recorder = new TrieRecorder(walk);
-        const scratch = new TrieUpdate(recordingStateReader(flat, trie, recorder), recorder);
-        const r = prepare.call(
-          this.opts.applier,
-          scratch,
-          pooled.map((t) => t.bytes),
-          prev.rest.nextGasPrice,
-          height,
-          pooled.map((t) => t.signatureVerified),
-          {
-            sizeLimit,
-            congestion: { shardId, shards: prevCongestion, accountShard },
-            groups: pooled.map((t) => t.accessKeyId),
-          },
-        );
-        for (const x of r.rejected) {
-          rejected.set(toHex(pooled[x.index]!.hash), x.error);
-          rejectedTxs.push(pooled[x.index]!);
-        }
-        this.pool.committed(r.rejected.map((x) => pooled[x.index]!));
-        this.pool.restore(r.untaken.map((i) => pooled[i]!));
-        pooled = r.accepted.map((i) => pooled[i]!);
-        taken[taken.length - 1] = pooled;
-      }
       return {
         shardId,
         prevExtra,
@@ -521,7 +647,8 @@ export class Chain implements ChainHandle {
       writeFlatState(update, final.changes);
       encodeStateChanges(update, header.hash, final.stateChanges);
 
-      for (const t of input.pooled) update.put(DBCol.Transactions, t.hash, t.bytes);
+      // Chunks made ahead stored their transactions then.
+      if (!ready) for (const t of input.pooled) update.put(DBCol.Transactions, t.hash, t.bytes);
       const { root: outcomeRoot, paths } = merklizeLeaves(res.outcomes.map((o) => outcomeLeaf(o.hashes)));
       res.outcomes.forEach((o, i) => {
         update.put(
@@ -563,9 +690,14 @@ export class Chain implements ChainHandle {
         update.put(DBCol.OutgoingReceipts, blockShardKey(header.hash, shardId), encodeBytesList(receipts));
     }
     update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
+    // A refused transaction stored by chunks made ahead (since put back in the pool) is in no chunk.
+    for (const t of rejectedTxs) update.delete(DBCol.Transactions, t.hash);
+    const preparedRow = this.preparedRow;
+    if (preparedRow) update.delete(DBCol.BlockMisc, PREPARED_TXS_KEY);
     writeHead(update, height, header.hash);
     await store.commit(update);
     progress.committed = true;
+    if (preparedRow) this.preparedRow = false;
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();

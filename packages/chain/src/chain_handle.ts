@@ -23,6 +23,22 @@ export interface NewBlockEvent {
   readonly rejected: ReadonlyMap<string, unknown>;
 }
 
+/**
+ * Chunks made ahead of their block (Chain.prepareNextChunks): the transactions they took are stored
+ * and answer INCLUDED, without an outcome until their block runs them.
+ */
+export interface NewChunksEvent {
+  /** Hex hashes of the transactions the chunks took. */
+  readonly txIds: ReadonlySet<string>;
+  /** Transactions left out of the chunks as invalid (hex hash → InvalidTxError). */
+  readonly rejected: ReadonlyMap<string, unknown>;
+}
+
+export interface ChainEvents {
+  block: [NewBlockEvent];
+  chunks: [NewChunksEvent];
+}
+
 /** Admission's view of the transaction pool. */
 export interface TxPoolHandle {
   /** Known from admission until its block is committed (or it is left out as invalid). */
@@ -34,7 +50,7 @@ export interface TxPoolHandle {
 }
 
 export interface ChainHandle {
-  readonly events: EventEmitter<{ block: [NewBlockEvent] }>;
+  readonly events: EventEmitter<ChainEvents>;
   readonly pool: TxPoolHandle;
   /** Heights view workers are reading; GC keeps their state (state_pins.ts). */
   readonly statePins: StatePins;

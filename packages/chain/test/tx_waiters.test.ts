@@ -1,7 +1,13 @@
 // The waiters' index: a block wakes exactly the waiters its outcomes or rejections concern, and the
 // chain's block event carries one listener while any client waits, none once they have all left.
 import { EventEmitter } from 'node:events';
-import { type NewBlockEvent, type TxWaiter, TxWaiters } from '@nearlite/chain';
+import {
+  type ChainEvents,
+  type NewBlockEvent,
+  type NewChunksEvent,
+  type TxWaiter,
+  TxWaiters,
+} from '@nearlite/chain';
 import t from 'tap';
 
 function block(outcomeIds: string[], rejected: [string, unknown][] = []): NewBlockEvent {
@@ -12,11 +18,16 @@ function block(outcomeIds: string[], rejected: [string, unknown][] = []): NewBlo
   };
 }
 
-function waiter(txHex: string, everyBlock = false) {
+function chunks(txIds: string[], rejected: [string, unknown][] = []): NewChunksEvent {
+  return { txIds: new Set(txIds), rejected: new Map(rejected) };
+}
+
+function waiter(txHex: string, everyBlock = false, atInclusion = false) {
   const seen = { woken: 0, rejected: [] as unknown[] };
   const w: TxWaiter = {
     txHex,
     everyBlock,
+    atInclusion,
     woken: () => {
       seen.woken++;
     },
@@ -28,7 +39,7 @@ function waiter(txHex: string, everyBlock = false) {
 }
 
 t.test('a block wakes the waiters of the ids it touches, once each', async (t) => {
-  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const events = new EventEmitter<ChainEvents>();
   const waiters = new TxWaiters(events);
   const a = waiter('aa');
   const b = waiter('bb');
@@ -37,6 +48,7 @@ t.test('a block wakes the waiters of the ids it touches, once each', async (t) =
   waiters.add(b.w, new Set(['r1', 'r2']));
   waiters.add(c.w, new Set(['cc']));
   t.equal(events.listenerCount('block'), 1, 'one listener for every waiter');
+  t.equal(events.listenerCount('chunks'), 1);
 
   events.emit('block', block(['aa', 'zz']));
   t.same([a.seen.woken, b.seen.woken, c.seen.woken], [1, 0, 1], 'aa touched; cc wakes on every block');
@@ -55,7 +67,7 @@ t.test('a block wakes the waiters of the ids it touches, once each', async (t) =
 });
 
 t.test('a rejection reaches every waiter on that transaction, which leaves', async (t) => {
-  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const events = new EventEmitter<ChainEvents>();
   const waiters = new TxWaiters(events);
   const a1 = waiter('aa');
   const a2 = waiter('aa', true);
@@ -74,7 +86,7 @@ t.test('a rejection reaches every waiter on that transaction, which leaves', asy
 });
 
 t.test('the listener leaves with the last waiter and comes back with the next', async (t) => {
-  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const events = new EventEmitter<ChainEvents>();
   const waiters = new TxWaiters(events);
   const a = waiter('aa');
   const b = waiter('bb');
@@ -94,13 +106,14 @@ t.test('the listener leaves with the last waiter and comes back with the next', 
 });
 
 t.test("a waiter leaving during a block's wake-ups does not disturb the others", async (t) => {
-  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const events = new EventEmitter<ChainEvents>();
   const waiters = new TxWaiters(events);
   const order: string[] = [];
   const mk = (id: string): TxWaiter => {
     const w: TxWaiter = {
       txHex: id,
       everyBlock: false,
+      atInclusion: false,
       woken: () => {
         order.push(id);
         waiters.remove(w);
@@ -117,7 +130,7 @@ t.test("a waiter leaving during a block's wake-ups does not disturb the others",
 });
 
 t.test('several waiters on one id, and one waiter on several ids, come and go independently', async (t) => {
-  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const events = new EventEmitter<ChainEvents>();
   const waiters = new TxWaiters(events);
   const a = waiter('aa');
   const b = waiter('bb');
@@ -137,12 +150,13 @@ t.test('several waiters on one id, and one waiter on several ids, come and go in
 });
 
 t.test('a block wakes its waiters in the order they came, whatever the order of its outcomes', async (t) => {
-  const events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  const events = new EventEmitter<ChainEvents>();
   const waiters = new TxWaiters(events);
   const order: string[] = [];
   const mk = (id: string, everyBlock = false): TxWaiter => ({
     txHex: id,
     everyBlock,
+    atInclusion: false,
     woken: () => {
       order.push(id);
     },
@@ -152,4 +166,32 @@ t.test('a block wakes its waiters in the order they came, whatever the order of 
   for (const id of ids) waiters.add(mk(id, id === 'c'), new Set([`r${id}`]));
   events.emit('block', block(['re', 'rb', 'ra', 'rd']));
   t.same(order, ['a', 'b', 'c', 'd', 'e'], 'c wakes on every block, in its place');
+});
+
+t.test('chunks made ahead wake only the waiters for INCLUDED of the transactions they took', async (t) => {
+  const events = new EventEmitter<ChainEvents>();
+  const waiters = new TxWaiters(events);
+  const included = waiter('aa', false, true);
+  const executed = waiter('aa');
+  const final = waiter('aa', true);
+  const other = waiter('bb', false, true);
+  const refused = waiter('cc', false, true);
+  waiters.add(included.w, new Set(['aa']));
+  waiters.add(executed.w, new Set(['aa']));
+  waiters.add(final.w, new Set(['aa']));
+  waiters.add(other.w, new Set(['bb']));
+  waiters.add(refused.w, new Set(['cc']));
+  events.emit('chunks', chunks(['aa', 'zz'], [['cc', 'Expired']]));
+  t.same(
+    [included.seen.woken, executed.seen.woken, final.seen.woken, other.seen.woken],
+    [1, 0, 0, 0],
+    'only the INCLUDED waiter of aa',
+  );
+  t.same(refused.seen.rejected, ['Expired'], 'a refusal in the chunks reaches its waiters');
+  t.equal(waiters.size, 4);
+  // Many transactions against few waiters walks the waiters instead: the same answer.
+  events.emit('chunks', chunks(['x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'bb']));
+  t.same([included.seen.woken, other.seen.woken], [1, 1]);
+  for (const w of [included, executed, final, other]) waiters.remove(w.w);
+  t.equal(events.listenerCount('chunks'), 0, 'the listener leaves with the last waiter');
 });

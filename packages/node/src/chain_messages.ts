@@ -64,6 +64,16 @@ export type FromChain =
       /** The chain thread's CPU time so far, in seconds (null where the system does not say). */
       readonly cpuSeconds: number | null;
     }
+  | {
+      /** The chunks of the block after the head, made (and their transactions stored) ahead of it. */
+      readonly t: 'chunks';
+      readonly written: Uint8Array;
+      /** Hex hashes of the transactions they took. */
+      readonly txIds: ReadonlySet<string>;
+      readonly rejected: ReadonlyMap<string, unknown>;
+      /** Hex hashes of the pooled transactions they refused. */
+      readonly settled: readonly string[];
+    }
   | { readonly t: 'collected'; readonly written: Uint8Array; readonly blocks: number }
   | { readonly t: 'reply'; readonly id: number; readonly value?: unknown; readonly error?: CrossedError }
   | { readonly t: 'ask'; readonly id: number; readonly what: 'lowestPin' }

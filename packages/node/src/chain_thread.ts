@@ -11,10 +11,10 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import {
   type BlockHeader,
+  type ChainEvents,
   type ChainHandle,
   type ChainStore,
   type Genesis,
-  type NewBlockEvent,
   openChainStore,
   type PooledTransaction,
   pendingNonceKey,
@@ -105,7 +105,7 @@ class PoolMirror implements TxPoolHandle {
     return true;
   }
 
-  /** The block took these (hex hashes): included, or left out as invalid. */
+  /** A block took these (hex hashes), or chunks made ahead of it refused them. */
   settle(hashes: readonly string[]): void {
     for (const k of hashes) {
       const tx = this.pending.get(k);
@@ -131,7 +131,7 @@ export interface ChainThreadHooks {
 }
 
 export class ChainThread implements ChainHandle {
-  readonly events = new EventEmitter<{ block: [NewBlockEvent] }>();
+  readonly events = new EventEmitter<ChainEvents>();
   readonly statePins = new StatePins();
   readonly pool: PoolMirror;
   readonly canProduce = true;
@@ -348,6 +348,11 @@ export class ChainThread implements ChainHandle {
         this.events.emit('block', { header, outcomeIds: m.outcomeIds, rejected: m.rejected });
         return;
       }
+      case 'chunks':
+        this.o.store.takeWrittenRows(m.written);
+        this.pool.settle(m.settled);
+        this.events.emit('chunks', { txIds: m.txIds, rejected: m.rejected });
+        return;
       case 'collected':
         this.forgetCollected(m.written);
         this.statePins.endCollect();

@@ -95,12 +95,6 @@ function heapNow(): ThreadHeap {
 /** When the block being produced was asked for (the block time's tick, or a request). */
 let producingSince = performance.now();
 
-// nearcore makes the chunk of height H+1 as soon as it accepts block H, from its pool as it is then,
-// so a transaction that reaches the node after that waits for the chunk of H+2 (its block is H+2).
-// The transactions the RPC thread hands over therefore wait here until a block commits, and only
-// then join the pool the next block's chunks take from.
-const arrived: PooledTransaction[] = [];
-
 chain.committed.on('block', (b: CommittedBlock) => {
   // The receipts the block sent have not run: the clients waiting on their transactions look them
   // up at once, and an absence would otherwise be searched for through every level of LevelDB.
@@ -123,7 +117,29 @@ chain.committed.on('block', (b: CommittedBlock) => {
     },
     [rows.buffer as ArrayBuffer],
   );
-  for (const tx of arrived.splice(0)) chain.pool.add(tx);
+  // nearcore makes the chunks of height H+1 as soon as it accepts block H, from its pool as it is
+  // then, and stores their transactions: a transaction that reaches the node after that waits for
+  // the chunks of H+2, and one they took answers INCLUDED (with no outcome) until H+1 runs it.
+  chain.prepareNextChunks().then(
+    (r) => {
+      if (r.included.length === 0 && r.rejectedTxs.length === 0) return;
+      // The chunks' batch alone: this runs before the chain's next write starts (its queue moves on
+      // one step after the promise settles).
+      const rows = written.take();
+      post(
+        {
+          t: 'chunks',
+          written: rows,
+          txIds: new Set(r.included.map((t) => toHex(t.hash))),
+          rejected: r.rejected,
+          settled: settle(r.rejectedTxs),
+        },
+        [rows.buffer as ArrayBuffer],
+      );
+    },
+    // The next block makes its chunks itself.
+    (err) => log('error', `making the next block's chunks failed: ${describe(err)}`),
+  );
 });
 
 // Questions to the RPC thread, whose view calls pin the heights GC must keep.
@@ -235,7 +251,7 @@ function handle(m: ToChain): void {
       if (!timer && !stopping) scheduleBlocks();
       return;
     case 'txs':
-      for (const tx of m.txs) arrived.push(tx);
+      for (const tx of m.txs) chain.pool.add(tx);
       return;
     case 'produce':
       producingSince = performance.now();

@@ -11,6 +11,7 @@ import {
   decodeStoredOutcome,
   loadGenesis,
   type NewBlockEvent,
+  type NewChunksEvent,
   stateRecordsToWrites,
 } from '@nearlite/chain';
 import {
@@ -90,9 +91,9 @@ function chainData(home: string, o: { blockTimeMs: number; archive: boolean }): 
   };
 }
 
-async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL) {
-  const home = tempDir(t);
-  initHome({ home });
+async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL, again?: string) {
+  const home = again ?? tempDir(t);
+  if (!again) initHome({ home });
   const p = homePaths(home);
   const keyFile = JSON.parse(readFileSync(p.validatorKey, 'utf8')) as Record<string, string>;
   const store = await Store.open(p.data);
@@ -109,11 +110,12 @@ async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL) {
     log,
     ...(workerUrl ? { workerUrl } : {}),
   });
-  t.teardown(async () => {
+  const close = async () => {
     await chain.stop();
     await store.close();
-  });
-  return { chain, store, keyFile, logs, home };
+  };
+  t.teardown(close);
+  return { chain, store, keyFile, logs, home, close };
 }
 
 t.test('the RPC thread reads what the chain thread commits, rows it had seen absent included', async (t) => {
@@ -186,6 +188,7 @@ t.test(
     t.ok(chain.pool.add(tx));
     // The RPC thread hands admitted transactions over on the next turn; this one is queued after it.
     await new Promise((resolve) => setImmediate(resolve));
+    const made = new Promise<NewChunksEvent>((resolve) => chain.events.once('chunks', resolve));
     const next = await chain.produceBlock();
     t.equal(next.lite.height, accepted.lite.height + 1);
     t.equal(
@@ -194,9 +197,47 @@ t.test(
       'not in the block made just after it arrived',
     );
     t.ok(chain.pool.has(tx.hash), 'still pending');
+    const chunks = await made;
+    t.same([...chunks.txIds], [toHex(tx.hash)], 'taken by the chunks of H+2, made when H+1 was committed');
+    const stored = store.get(DBCol.Transactions, tx.hash);
+    t.ok(stored && Buffer.from(stored).equals(tx.bytes), 'stored with them, before any block has it');
+    t.equal(store.get(DBCol.TransactionBlock, tx.hash), undefined);
     const after = await chain.produceBlock();
     t.same(store.get(DBCol.TransactionBlock, tx.hash), after.hash, 'in the block after that');
     t.notOk(chain.pool.has(tx.hash), 'settled by it');
+  },
+);
+
+t.test(
+  'transactions in chunks made ahead of a block that never came are pooled again at start',
+  async (t) => {
+    const first = await open(t);
+    const accepted = await first.chain.produceBlock();
+    const tx = transfer(first.keyFile, 'near', 1n, accepted.hash);
+    first.chain.pool.add(tx);
+    await new Promise((resolve) => setImmediate(resolve));
+    const made = new Promise<NewChunksEvent>((resolve) => first.chain.events.once('chunks', resolve));
+    const next = await first.chain.produceBlock();
+    t.ok((await made).txIds.has(toHex(tx.hash)), 'taken by the chunks of the block after');
+    // The node stops before that block: what it answered INCLUDED is only in the chunks.
+    await first.close();
+    const again = await open(t, undefined, first.home);
+    t.equal(again.chain.head().height, next.lite.height, 'the head is where it was');
+    t.notOk(again.chain.pool.has(tx.hash), 'the RPC thread of a new node has not seen it');
+    const after = await again.chain.produceBlock();
+    t.same(
+      again.store.get(DBCol.TransactionBlock, tx.hash),
+      after.hash,
+      'in the first block after the start',
+    );
+    const outcome = again.store.get(DBCol.TransactionResultForBlock, concatBytes(tx.hash, after.hash));
+    t.ok(outcome, 'run by it');
+    const later = await again.chain.produceBlock();
+    t.equal(
+      again.store.get(DBCol.TransactionResultForBlock, concatBytes(tx.hash, later.hash)),
+      undefined,
+      'and only once',
+    );
   },
 );
 

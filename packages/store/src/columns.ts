@@ -50,7 +50,7 @@ export const DBCol = {
     insertOnly: false,
     refcounted: false,
     gc: 'keep',
-    doc: 'head, final head, tail, genesis pointers, a repair under way',
+    doc: 'head, final head, tail, genesis pointers, a repair under way, the transactions of chunks made ahead',
   },
   BlockHeader: {
     id: 2,

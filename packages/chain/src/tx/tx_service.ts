@@ -220,7 +220,7 @@ export class TxService {
         const err = this.checkOnly(signed, (query as { readonly signedTx: Uint8Array }).signedTx);
         if (err !== null) throw invalidTx(err);
       });
-    if (!p) {
+    if (!p && !this.inChunk(hash)) {
       recheck?.();
       if (waitUntil === 'NONE') throw unknownTx(hash);
     }
@@ -238,6 +238,15 @@ export class TxService {
 
   private progress(hash: CryptoHash): TxProgress | null {
     return txProgress(this.o.chain, this.o.codecs, hash);
+  }
+
+  /**
+   * In chunks made ahead of their block, which no block has run yet: their transactions are stored
+   * when the chunks are made, as nearcore stores a chunk's, and nearcore's view client answers
+   * INCLUDED with no outcome for a transaction it holds and has no outcome of (get_tx_status).
+   */
+  private inChunk(hash: CryptoHash): boolean {
+    return this.o.chain.store.has(DBCol.Transactions, hash);
   }
 
   private view(bytes: Uint8Array, p: TxProgress, withReceipts: boolean, sir: boolean | null): object {
@@ -280,14 +289,21 @@ export class TxService {
     const hashHex = toHex(hash);
     let watch = new Set<string>([hashHex]);
     let first = true;
+    const atInclusion = levelImplies('INCLUDED', waitUntil);
     const check = (already?: TxProgress): object | null => {
       const p = already ?? this.progress(hash);
-      // The caller ran the first check of an unknown transaction already.
-      if (!p && !first) whileUnknown?.();
+      if (!p) {
+        // Known once in a chunk: a signed transaction is then no longer checked again.
+        const inChunk = (atInclusion || whileUnknown !== undefined) && this.inChunk(hash);
+        // The caller ran the first check of an unknown transaction already.
+        if (!inChunk && !first) whileUnknown?.();
+        first = false;
+        return inChunk && atInclusion ? { final_execution_status: 'INCLUDED' } : null;
+      }
       first = false;
       // A new set only when the ids moved on: the waiters' index re-files a waiter whose set changed.
       if (p && !holdsExactly(watch, p.pendingIds)) watch = new Set(p.pendingIds);
-      if (!p || !levelImplies(p.level, waitUntil)) return null;
+      if (!levelImplies(p.level, waitUntil)) return null;
       const txBytes = load();
       if (!txBytes) return null;
       const view = this.view(txBytes, p, withReceipts, sir);
@@ -303,6 +319,7 @@ export class TxService {
       const waiter: TxWaiter = {
         txHex: hashHex,
         everyBlock,
+        atInclusion,
         woken: () => {
           try {
             const r = check();

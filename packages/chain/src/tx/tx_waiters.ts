@@ -4,16 +4,21 @@
 // one searched the whole listener list, so a block's cost grew with the clients waiting, not with
 // what it carried.
 import type { EventEmitter } from 'node:events';
-import type { NewBlockEvent } from '../chain_handle.js';
+import type { ChainEvents, NewBlockEvent, NewChunksEvent } from '../chain_handle.js';
 
 export interface TxWaiter {
   /** The transaction's hash (hex): a block that leaves it out as invalid rejects the waiter. */
   readonly txHex: string;
   /** Woken by every block (finality-based levels), not only by blocks touching its ids. */
   readonly everyBlock: boolean;
-  /** A block produced an outcome for one of its ids (or any block, for `everyBlock`). */
-  woken(ev: NewBlockEvent): void;
-  /** The transaction was left out of a block's chunks as invalid. */
+  /** Woken when chunks made ahead of their block take the transaction (it waits for INCLUDED). */
+  readonly atInclusion: boolean;
+  /**
+   * A block produced an outcome for one of its ids (or any block, for `everyBlock`), or chunks took
+   * its transaction (for `atInclusion`).
+   */
+  woken(): void;
+  /** The transaction was left out of chunks as invalid. */
   rejected(err: unknown): void;
 }
 
@@ -37,7 +42,7 @@ export class TxWaiters {
   private readonly watched = new Map<TxWaiter, Watch>();
   private arrivals = 0;
 
-  constructor(private readonly events: EventEmitter<{ block: [NewBlockEvent] }>) {}
+  constructor(private readonly events: EventEmitter<ChainEvents>) {}
 
   get size(): number {
     return this.watched.size;
@@ -45,7 +50,10 @@ export class TxWaiters {
 
   /** Starts waking `w` for blocks with an outcome for any of `ids`; `ids` must not change after. */
   add(w: TxWaiter, ids: ReadonlySet<string>): void {
-    if (this.watched.size === 0) this.events.on('block', this.onBlock);
+    if (this.watched.size === 0) {
+      this.events.on('block', this.onBlock);
+      this.events.on('chunks', this.onChunks);
+    }
     addTo(this.byTx, w.txHex, w);
     if (w.everyBlock) this.everyBlock.add(w);
     for (const id of ids) addTo(this.byOutcome, id, w);
@@ -68,11 +76,14 @@ export class TxWaiters {
     removeFrom(this.byTx, w.txHex, w);
     this.everyBlock.delete(w);
     this.watched.delete(w);
-    if (this.watched.size === 0) this.events.off('block', this.onBlock);
+    if (this.watched.size === 0) {
+      this.events.off('block', this.onBlock);
+      this.events.off('chunks', this.onChunks);
+    }
   }
 
-  private readonly onBlock = (ev: NewBlockEvent): void => {
-    for (const [hex, err] of ev.rejected) {
+  private reject(rejected: ReadonlyMap<string, unknown>): void {
+    for (const [hex, err] of rejected) {
       const ws = this.byTx.get(hex);
       if (ws === undefined) continue;
       for (const w of ws instanceof Set ? [...ws] : [ws]) {
@@ -80,6 +91,31 @@ export class TxWaiters {
         w.rejected(err);
       }
     }
+  }
+
+  private readonly onChunks = (ev: NewChunksEvent): void => {
+    this.reject(ev.rejected);
+    const woken: Watch[] = [];
+    const wake = (ws: Waiters) => {
+      for (const w of ws instanceof Set ? ws : [ws]) {
+        const entry = this.watched.get(w);
+        if (entry !== undefined && w.atInclusion) woken.push(entry);
+      }
+    };
+    if (ev.txIds.size <= this.byTx.size) {
+      for (const id of ev.txIds) {
+        const ws = this.byTx.get(id);
+        if (ws !== undefined) wake(ws);
+      }
+    } else {
+      for (const [id, ws] of this.byTx) if (ev.txIds.has(id)) wake(ws);
+    }
+    woken.sort((a, b) => a.arrival - b.arrival);
+    for (const e of woken) if (this.watched.has(e.waiter)) e.waiter.woken();
+  };
+
+  private readonly onBlock = (ev: NewBlockEvent): void => {
+    this.reject(ev.rejected);
     const woken = new Set<Watch>();
     const wake = (w: TxWaiter) => {
       const entry = this.watched.get(w);
@@ -100,7 +136,7 @@ export class TxWaiters {
     }
     const order = [...woken].sort((a, b) => a.arrival - b.arrival);
     // A waiter's wake-up removes only itself, but one that left meanwhile is not told.
-    for (const e of order) if (this.watched.has(e.waiter)) e.waiter.woken(ev);
+    for (const e of order) if (this.watched.has(e.waiter)) e.waiter.woken();
   };
 }
 

@@ -1,0 +1,126 @@
+// INCLUDED as nearcore answers it: nearcore makes the chunks of block H+1 when it accepts block H and
+// stores their transactions then, and its view client answers a transaction it holds without an
+// outcome as `{"final_execution_status":"INCLUDED"}` (view_client_actor.rs, get_tx_status). So
+// send_tx and tx at INCLUDED answer once the chunks take the transaction, before its block runs it;
+// the same transaction's outcome comes with its block.
+import {
+  actions as A,
+  baseDecode,
+  baseEncode,
+  createTransaction,
+  KeyPairSigner,
+  type KeyPairString,
+} from 'near-api-js';
+import t from 'tap';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+
+t.test('a transaction in a chunk answers INCLUDED with no outcome until its block runs it', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const key = readKeyFile(home);
+  // Blocks far apart, so every request below lands between the chunks and their block.
+  const node = await startNode(home, ['--block-time', '3000']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 1);
+  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
+  const pk = await signer.getPublicKey();
+  const ak = await node.rpc<{ nonce: number }>('query', {
+    request_type: 'view_access_key',
+    account_id: 'test.near',
+    public_key: pk.toString(),
+    finality: 'optimistic',
+  });
+  const base = await node.rpc<{ header: { hash: string; height: number } }>('block', {
+    finality: 'optimistic',
+  });
+  const tx = createTransaction(
+    'test.near',
+    pk,
+    'near',
+    BigInt(ak.body.result!.nonce) + 1n,
+    [A.transfer(1n)],
+    baseDecode(base.body.result!.header.hash),
+  );
+  const { txHash, signedTransaction } = await signer.signTransaction(tx);
+  const hash = baseEncode(txHash);
+  const signed = Buffer.from(signedTransaction.encode()).toString('base64');
+  const included = { final_execution_status: 'INCLUDED' };
+
+  const sent = await node.rpc('send_tx', { signed_tx_base64: signed, wait_until: 'INCLUDED' });
+  t.same(sent.body, { jsonrpc: '2.0', id: 'dontcare', result: included }, 'send_tx at INCLUDED');
+  const head = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  const byHash = { tx_hash: hash, sender_account_id: 'test.near' };
+  t.same((await node.rpc('tx', { ...byHash, wait_until: 'NONE' })).body.result, included, 'tx at NONE');
+  t.same((await node.rpc('tx', { ...byHash, wait_until: 'INCLUDED' })).body.result, included);
+  t.same(
+    (await node.rpc('tx', { signed_tx_base64: signed, wait_until: 'INCLUDED' })).body.result,
+    included,
+    'tx by the signed transaction',
+  );
+  t.same(
+    (await node.rpc('EXPERIMENTAL_tx_status', { ...byHash, wait_until: 'INCLUDED' })).body.result,
+    included,
+    'EXPERIMENTAL_tx_status',
+  );
+  // Sent again while in the chunk: known, so not refused as a nonce already pending.
+  t.same(
+    (await node.rpc('send_tx', { signed_tx_base64: signed, wait_until: 'INCLUDED' })).body.result,
+    included,
+  );
+  const now = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  t.equal(now, head, 'all of it before the next block');
+
+  const executed = await node.rpc<{
+    final_execution_status: string;
+    status: unknown;
+    transaction_outcome: { block_hash: string };
+  }>('tx', { ...byHash, wait_until: 'EXECUTED_OPTIMISTIC' });
+  t.equal(executed.body.result?.final_execution_status, 'EXECUTED_OPTIMISTIC');
+  t.same(executed.body.result?.status, { SuccessValue: '' });
+  const block = await node.rpc<{ header: { height: number } }>('block', {
+    block_id: executed.body.result!.transaction_outcome.block_hash,
+  });
+  t.equal(block.body.result?.header.height, head + 1, 'run by the block after the one it arrived after');
+  const later = await node.rpc<{ final_execution_status: string; transaction_outcome?: unknown }>('tx', {
+    ...byHash,
+    wait_until: 'INCLUDED',
+  });
+  t.ok(later.body.result?.transaction_outcome, 'with its outcome once run');
+});
+
+t.test('a transaction refused when the chunks are made fails its INCLUDED wait', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const key = readKeyFile(home);
+  const node = await startNode(home, ['--block-time', '500']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 1);
+  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
+  const pk = await signer.getPublicKey();
+  const base = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
+  // Admission does not know the block a transaction will land in and skips nearcore's upper bound on
+  // nonces (height × 10^6); making the chunk checks it.
+  const tx = createTransaction(
+    'test.near',
+    pk,
+    'near',
+    10n ** 15n,
+    [A.transfer(1n)],
+    baseDecode(base.body.result!.header.hash),
+  );
+  const { txHash, signedTransaction } = await signer.signTransaction(tx);
+  const r = await node.rpc('send_tx', {
+    signed_tx_base64: Buffer.from(signedTransaction.encode()).toString('base64'),
+    wait_until: 'INCLUDED',
+  });
+  t.match(JSON.stringify(r.body.error?.data), /NonceTooLarge/);
+  const status = await node.rpc('tx', {
+    tx_hash: baseEncode(txHash),
+    sender_account_id: 'test.near',
+    wait_until: 'NONE',
+  });
+  t.equal(status.body.error?.cause.name, 'UNKNOWN_TRANSACTION', 'in no chunk');
+});
