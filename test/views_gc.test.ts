@@ -51,8 +51,14 @@ t.test('call_function near the GC tail while blocks and GC go on', async (t) => 
   const wrong: string[] = [];
   const reader = async () => {
     while (!done) {
-      // GC keeps five epochs of four blocks: ask around the tail, never before the contract was there.
-      const h = Math.max(start + 1, (await head()) - 17 - Math.floor(Math.random() * 12));
+      // GC keeps five epochs of four blocks: ask around the tail, never before the contract was there
+      // and never above the head (right after the start, start + 1 may not be made yet).
+      const now = await head();
+      if (now <= start) {
+        await new Promise((r) => setTimeout(r, 10));
+        continue;
+      }
+      const h = Math.max(start + 1, now - 17 - Math.floor(Math.random() * 12));
       const call = await node.rpc('query', {
         request_type: 'call_function',
         block_id: h,
