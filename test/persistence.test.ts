@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
 import { cli, initHome, spawnLogged, startNode, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('blocks an answer showed survive SIGKILL; the chain continues on restart', async (t) => {
@@ -226,9 +227,7 @@ t.test('a genesis nearcore would refuse is refused at init and at start, every f
 });
 
 t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
-  const { actions, baseDecode, baseEncode, createTransaction, KeyPair, KeyPairSigner } = await import(
-    'near-api-js'
-  );
+  const { actions, KeyPair } = await import('near-api-js');
   const home = tempDir(t);
   initHome(home);
   const key = JSON.parse((await import('node:fs')).readFileSync(join(home, 'validator_key.json'), 'utf8'));
@@ -237,33 +236,12 @@ t.test('a transaction acknowledged at INCLUDED survives SIGKILL', async (t) => {
   let node = await startNode(home, ['--block-time', '3000']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 1);
-  const signer = KeyPairSigner.fromSecretKey(key.secret_key);
-  const pk = await signer.getPublicKey();
-  const ak = await node.rpc<{ nonce: number }>('query', {
-    request_type: 'view_access_key',
-    account_id: 'test.near',
-    public_key: pk.toString(),
-    finality: 'optimistic',
-  });
-  const head = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
-  const tx = createTransaction(
-    'test.near',
-    pk,
-    'kept.test.near',
-    BigInt(ak.body.result!.nonce) + 1n,
-    [
-      actions.createAccount(),
-      actions.transfer(10n ** 24n),
-      actions.addFullAccessKey(KeyPair.fromRandom('ed25519').getPublicKey()),
-    ],
-    baseDecode(head.body.result!.header.hash),
-  );
-  const { txHash, signedTransaction } = await signer.signTransaction(tx);
-  const hash = baseEncode(txHash);
-  const r = await node.rpc('send_tx', {
-    signed_tx_base64: Buffer.from(signedTransaction.encode()).toString('base64'),
-    wait_until: 'INCLUDED',
-  });
+  const { hash, base64 } = await signFromValidator(node, key, 'kept.test.near', [
+    actions.createAccount(),
+    actions.transfer(10n ** 24n),
+    actions.addFullAccessKey(KeyPair.fromRandom('ed25519').getPublicKey()),
+  ]);
+  const r = await node.rpc('send_tx', { signed_tx_base64: base64, wait_until: 'INCLUDED' });
   t.same(r.body.result, { final_execution_status: 'INCLUDED' }, 'in a chunk, not yet run: no outcome');
   await node.kill();
   node = await startNode(home, ['--block-time', '50']);

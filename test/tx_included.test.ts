@@ -3,16 +3,10 @@
 // outcome as `{"final_execution_status":"INCLUDED"}` (view_client_actor.rs, get_tx_status). So
 // send_tx and tx at INCLUDED answer once the chunks take the transaction, before its block runs it;
 // the same transaction's outcome comes with its block.
-import {
-  actions as A,
-  baseDecode,
-  baseEncode,
-  createTransaction,
-  KeyPairSigner,
-  type KeyPairString,
-} from 'near-api-js';
+import { actions as A } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('a transaction in a chunk answers INCLUDED with no outcome until its block runs it', async (t) => {
@@ -23,28 +17,7 @@ t.test('a transaction in a chunk answers INCLUDED with no outcome until its bloc
   const node = await startNode(home, ['--block-time', '3000']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 1);
-  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
-  const pk = await signer.getPublicKey();
-  const ak = await node.rpc<{ nonce: number }>('query', {
-    request_type: 'view_access_key',
-    account_id: 'test.near',
-    public_key: pk.toString(),
-    finality: 'optimistic',
-  });
-  const base = await node.rpc<{ header: { hash: string; height: number } }>('block', {
-    finality: 'optimistic',
-  });
-  const tx = createTransaction(
-    'test.near',
-    pk,
-    'near',
-    BigInt(ak.body.result!.nonce) + 1n,
-    [A.transfer(1n)],
-    baseDecode(base.body.result!.header.hash),
-  );
-  const { txHash, signedTransaction } = await signer.signTransaction(tx);
-  const hash = baseEncode(txHash);
-  const signed = Buffer.from(signedTransaction.encode()).toString('base64');
+  const { hash, base64: signed } = await signFromValidator(node, key, 'near', [A.transfer(1n)]);
   const included = { final_execution_status: 'INCLUDED' };
 
   const sent = await node.rpc('send_tx', { signed_tx_base64: signed, wait_until: 'INCLUDED' });
@@ -98,27 +71,13 @@ t.test('a transaction refused when the chunks are made fails its INCLUDED wait',
   const node = await startNode(home, ['--block-time', '500']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 1);
-  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
-  const pk = await signer.getPublicKey();
-  const base = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
   // Admission does not know the block a transaction will land in and skips nearcore's upper bound on
   // nonces (height × 10^6); making the chunk checks it.
-  const tx = createTransaction(
-    'test.near',
-    pk,
-    'near',
-    10n ** 15n,
-    [A.transfer(1n)],
-    baseDecode(base.body.result!.header.hash),
-  );
-  const { txHash, signedTransaction } = await signer.signTransaction(tx);
-  const r = await node.rpc('send_tx', {
-    signed_tx_base64: Buffer.from(signedTransaction.encode()).toString('base64'),
-    wait_until: 'INCLUDED',
-  });
+  const tx = await signFromValidator(node, key, 'near', [A.transfer(1n)], 10n ** 15n);
+  const r = await node.rpc('send_tx', { signed_tx_base64: tx.base64, wait_until: 'INCLUDED' });
   t.match(JSON.stringify(r.body.error?.data), /NonceTooLarge/);
   const status = await node.rpc('tx', {
-    tx_hash: baseEncode(txHash),
+    tx_hash: tx.hash,
     sender_account_id: 'test.near',
     wait_until: 'NONE',
   });
