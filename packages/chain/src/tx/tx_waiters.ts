@@ -95,23 +95,12 @@ export class TxWaiters {
 
   private readonly onChunks = (ev: NewChunksEvent): void => {
     this.reject(ev.rejected);
-    const woken: Watch[] = [];
-    const wake = (ws: Waiters) => {
-      for (const w of ws instanceof Set ? ws : [ws]) {
-        const entry = this.watched.get(w);
-        if (entry !== undefined && w.atInclusion) woken.push(entry);
-      }
-    };
-    if (ev.txIds.size <= this.byTx.size) {
-      for (const id of ev.txIds) {
-        const ws = this.byTx.get(id);
-        if (ws !== undefined) wake(ws);
-      }
-    } else {
-      for (const [id, ws] of this.byTx) if (ev.txIds.has(id)) wake(ws);
-    }
-    woken.sort((a, b) => a.arrival - b.arrival);
-    for (const e of woken) if (this.watched.has(e.waiter)) e.waiter.woken();
+    const woken = new Set<Watch>();
+    forEachWaiter(this.byTx, ev.txIds, (w) => {
+      const entry = this.watched.get(w);
+      if (entry !== undefined && w.atInclusion) woken.add(entry);
+    });
+    this.wakeInOrder(woken);
   };
 
   private readonly onBlock = (ev: NewBlockEvent): void => {
@@ -122,22 +111,35 @@ export class TxWaiters {
       if (entry !== undefined) woken.add(entry);
     };
     for (const w of this.everyBlock) wake(w);
-    const wakeAll = (ws: Waiters) => {
-      if (ws instanceof Set) for (const w of ws) wake(w);
-      else wake(ws);
-    };
-    if (ev.outcomeIds.size <= this.byOutcome.size) {
-      for (const id of ev.outcomeIds) {
-        const ws = this.byOutcome.get(id);
-        if (ws !== undefined) wakeAll(ws);
-      }
-    } else {
-      for (const [id, ws] of this.byOutcome) if (ev.outcomeIds.has(id)) wakeAll(ws);
-    }
+    forEachWaiter(this.byOutcome, ev.outcomeIds, wake);
+    this.wakeInOrder(woken);
+  };
+
+  private wakeInOrder(woken: ReadonlySet<Watch>): void {
     const order = [...woken].sort((a, b) => a.arrival - b.arrival);
     // A waiter's wake-up removes only itself, but one that left meanwhile is not told.
     for (const e of order) if (this.watched.has(e.waiter)) e.waiter.woken();
+  }
+}
+
+/** Each waiter `index` files under one of `ids`: by the ids, or by the index when it is the smaller. */
+function forEachWaiter(
+  index: ReadonlyMap<string, Waiters>,
+  ids: ReadonlySet<string>,
+  fn: (w: TxWaiter) => void,
+): void {
+  const each = (ws: Waiters) => {
+    if (ws instanceof Set) for (const w of ws) fn(w);
+    else fn(ws);
   };
+  if (ids.size <= index.size) {
+    for (const id of ids) {
+      const ws = index.get(id);
+      if (ws !== undefined) each(ws);
+    }
+  } else {
+    for (const [id, ws] of index) if (ids.has(id)) each(ws);
+  }
 }
 
 function addTo(m: Map<string, Waiters>, key: string, w: TxWaiter): void {
