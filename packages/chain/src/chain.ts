@@ -12,7 +12,7 @@ import {
   withContract,
 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
-import { applyChanges, Trie, TrieRecorder, TrieUpdate, TrieWalk, trieKeyAccount } from '@nearlite/trie';
+import { applyChanges, Trie, TrieRecorder, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
 import {
   decodeMerkleTree,
@@ -21,11 +21,13 @@ import {
   merkleTreeInsert,
 } from './block_merkle_tree.js';
 import { produceBlockHeader } from './block_producer.js';
+import { ChainError } from './chain_error.js';
 import type { ChainEvents, ChainHandle, NewBlockEvent } from './chain_handle.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
-import { type Chunk, type ChunkExtra, type CongestionInfo, encodeChunkExtra } from './chunk.js';
+import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
+import { ChunkPreparer, type PreparedChunksResult } from './chunk_preparer.js';
 import {
   epochHeightOf,
   epochIdOf,
@@ -47,23 +49,16 @@ import {
   encodeStoredOutcome,
   outcomeLeaf,
 } from './outcome_store.js';
-import { encodePreparedTxs, PREPARED_TXS_KEY, readPreparedTxs } from './prepared_txs.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
 import type { StateWrite } from './state_records.js';
-import {
-  flatStateReader,
-  recordingStateReader,
-  trieStorage,
-  writeFlatState,
-  writeTrieChanges,
-} from './state_store.js';
+import { recordingStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
 import { type PooledTransaction, TxPool } from './tx_pool.js';
 import { blockAuthor, blockViewJson } from './views/block_view.js';
 
-/** nearcore's witness_config.combined_transactions_size_limit at protocol 86 (4 MiB). */
-export const COMBINED_TRANSACTIONS_SIZE_LIMIT = 4_194_304;
+export { COMBINED_TRANSACTIONS_SIZE_LIMIT, type PreparedChunksResult } from './chunk_preparer.js';
+export { ChainError };
 
 export interface ChainOptions {
   readonly store: Store;
@@ -101,40 +96,10 @@ export interface CommittedBlock extends NewBlockEvent {
   readonly sentReceiptIds: readonly CryptoHash[];
 }
 
-/** What chunks made ahead of their block took from the pool, and refused. */
-export interface PreparedChunksResult {
-  /** Taken into the chunks and stored: a status request now answers INCLUDED, with no outcome yet. */
-  readonly included: readonly PooledTransaction[];
-  /** Left out as invalid (hex hash → InvalidTxError). */
-  readonly rejected: ReadonlyMap<string, unknown>;
-  readonly rejectedTxs: readonly PooledTransaction[];
-}
-
-interface PreparedChunks {
-  readonly prevHash: CryptoHash;
-  readonly height: number;
-  readonly shards: ReadonlyMap<number, { readonly pooled: PooledTransaction[]; readonly walk: TrieWalk }>;
-}
-
-/** What preparing one block's chunks shares between its shards. */
-interface PrepareContext {
-  readonly prev: BlockHeader;
-  readonly height: number;
-  readonly flat: ReturnType<typeof flatStateReader>;
-  /** nearcore prepares a chunk's transactions with its previous block's congestion info. */
-  readonly prevCongestion: ReadonlyMap<number, CongestionInfo>;
-  readonly rejected: Map<string, unknown>;
-  readonly rejectedTxs: PooledTransaction[];
-}
-
 interface PendingPatch {
   readonly writes: readonly StateWrite[];
   readonly done: () => void;
   readonly failed: (err: unknown) => void;
-}
-
-export class ChainError extends Error {
-  override readonly name = 'ChainError';
 }
 
 export interface OpenedChainStore {
@@ -190,10 +155,7 @@ export class Chain implements ChainHandle {
   private readonly genesisHashValue: CryptoHash;
   private readonly epochRewards: EpochRewards;
   private readonly selection: ValidatorSelectionConfig;
-  /** The chunks of the block after the head, made ahead of it (prepareNextChunks). */
-  private prepared: PreparedChunks | null = null;
-  /** The store holds a PREPARED_TXS row, which the next block deletes. */
-  private preparedRow = false;
+  private readonly chunks: ChunkPreparer;
 
   private constructor(
     private readonly opts: ChainOptions,
@@ -221,18 +183,22 @@ export class Chain implements ChainHandle {
           }
         : undefined;
     });
+    // Pools again what chunks made ahead of a block that never came had taken (answered INCLUDED).
+    this.chunks = new ChunkPreparer({
+      store: opts.store,
+      chainStore,
+      layout,
+      pool: this.pool,
+      applier: opts.applier,
+      maxTransactionsPerChunk: opts.maxTransactionsPerChunk,
+      combinedTransactionsSizeLimit: opts.combinedTransactionsSizeLimit,
+    });
     this.events.setMaxListeners(0);
   }
 
   static async open(opts: ChainOptions): Promise<Chain> {
     const o = await openChainStore(opts.store, opts.genesis, opts.storageUsageConfig);
-    const chain = new Chain(opts, o.chainStore, o.layout, o.head, o.genesisHash);
-    // Transactions of chunks made ahead of a block that was never committed (the node stopped or was
-    // killed in between): answered INCLUDED, so they are pooled again for the next block.
-    const again = readPreparedTxs(opts.store);
-    for (const t of again) chain.pool.add(t);
-    chain.preparedRow = opts.store.has(DBCol.BlockMisc, PREPARED_TXS_KEY);
-    return chain;
+    return new Chain(opts, o.chainStore, o.layout, o.head, o.genesisHash);
   }
 
   get genesis(): Genesis {
@@ -393,112 +359,15 @@ export class Chain implements ChainHandle {
   }
 
   private async prepareNow(): Promise<PreparedChunksResult> {
-    const prev = this.headHeader();
-    const none: PreparedChunksResult = { included: [], rejected: new Map(), rejectedTxs: [] };
-    if (!this.opts.signer || (this.prepared && bytesEqual(this.prepared.prevHash, prev.hash))) return none;
-    if (this.prepared) for (const s of this.prepared.shards.values()) this.pool.restore(s.pooled);
-    this.prepared = null;
-    const height = prev.lite.height + 1;
-    const ctx = this.prepareContext(prev, height);
-    const storage = trieStorage(this.opts.store);
-    const shards = new Map<number, { pooled: PooledTransaction[]; walk: TrieWalk }>();
-    const included: PooledTransaction[] = [];
-    try {
-      for (const shardId of this.layout.shardIds) {
-        const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
-        if (!prevExtra)
-          throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
-        const walk = new TrieWalk(new Trie(storage, prevExtra.stateRoot));
-        const pooled = this.prepareShard(ctx, shardId, walk);
-        shards.set(shardId, { pooled, walk });
-        for (const t of pooled) included.push(t);
-      }
-      if (included.length > 0 || ctx.rejectedTxs.length > 0) {
-        const update = new StoreUpdate();
-        for (const t of included) update.put(DBCol.Transactions, t.hash, t.bytes);
-        for (const t of ctx.rejectedTxs) update.delete(DBCol.Transactions, t.hash);
-        if (included.length > 0) update.put(DBCol.BlockMisc, PREPARED_TXS_KEY, encodePreparedTxs(included));
-        await this.opts.store.commit(update);
-        if (included.length > 0) this.preparedRow = true;
-      }
-    } catch (err) {
-      // Nothing was stored: the block makes its chunks itself, from the pool with these back in it.
-      this.pool.restore(included);
-      throw err;
-    }
-    this.prepared = { prevHash: prev.hash, height, shards };
-    const result = { included, rejected: ctx.rejected, rejectedTxs: ctx.rejectedTxs };
+    if (!this.opts.signer) return { included: [], rejected: new Map(), rejectedTxs: [] };
+    const r = await this.chunks.makeAhead(this.headHeader());
     // Heard on this thread only where something listens (a chain thread reports them itself).
-    if ((included.length > 0 || ctx.rejected.size > 0) && this.events.listenerCount('chunks') > 0)
+    if ((r.included.length > 0 || r.rejected.size > 0) && this.events.listenerCount('chunks') > 0)
       this.events.emit('chunks', {
-        txIds: new Set(included.map((t) => toHex(t.hash))),
-        rejected: ctx.rejected,
+        txIds: new Set(r.included.map((t) => toHex(t.hash))),
+        rejected: r.rejected,
       });
-    return result;
-  }
-
-  private prepareContext(prev: BlockHeader, height: number): PrepareContext {
-    return {
-      prev,
-      height,
-      flat: flatStateReader(this.opts.store),
-      prevCongestion: new Map(
-        (this.chainStore.blockChunkHeaders(prev.hash) ?? []).map((c) => [
-          c.inner.shardId,
-          c.inner.congestionInfo,
-        ]),
-      ),
-      rejected: new Map(),
-      rejectedTxs: [],
-    };
-  }
-
-  /**
-   * Takes a shard's chunk transactions from the pool: those the runtime's prepareTransactions
-   * accepts against the state `walk` starts from; the refused are recorded in `ctx` and forgotten,
-   * and those the chunk had no room for go back to the pool.
-   */
-  private prepareShard(ctx: PrepareContext, shardId: number, walk: TrieWalk): PooledTransaction[] {
-    const limit = this.opts.maxTransactionsPerChunk ?? 10_000;
-    const sizeLimit = this.opts.combinedTransactionsSizeLimit ?? COMBINED_TRANSACTIONS_SIZE_LIMIT;
-    const prepare = this.opts.applier.prepareTransactions;
-    // With a runtime to prepare them, the size limit counts only the transactions it takes.
-    const pooled = this.pool.take(shardId, limit, prepare ? undefined : sizeLimit);
-    if (!prepare || pooled.length === 0) return pooled;
-    let r: ReturnType<typeof prepare>;
-    try {
-      // Recorded as nearcore's prepare_transactions records, against the state the chunk starts
-      // from, for new_transactions_validation_state_size_soft_limit.
-      const recorder = new TrieRecorder(walk);
-      const scratch = new TrieUpdate(recordingStateReader(ctx.flat, walk.trie, recorder), recorder);
-      r = prepare.call(
-        this.opts.applier,
-        scratch,
-        pooled.map((t) => t.bytes),
-        ctx.prev.rest.nextGasPrice,
-        ctx.height,
-        pooled.map((t) => t.signatureVerified),
-        {
-          sizeLimit,
-          congestion: {
-            shardId,
-            shards: ctx.prevCongestion,
-            accountShard: (id: string) => this.layout.accountIdToShardId(id),
-          },
-          groups: pooled.map((t) => t.accessKeyId),
-        },
-      );
-    } catch (err) {
-      this.pool.restore(pooled);
-      throw err;
-    }
-    for (const x of r.rejected) {
-      ctx.rejected.set(toHex(pooled[x.index]!.hash), x.error);
-      ctx.rejectedTxs.push(pooled[x.index]!);
-    }
-    this.pool.committed(r.rejected.map((x) => pooled[x.index]!));
-    this.pool.restore(r.untaken.map((i) => pooled[i]!));
-    return r.accepted.map((i) => pooled[i]!);
+    return r;
   }
 
   private async produceWith(
@@ -540,24 +409,17 @@ export class Chain implements ChainHandle {
     const patchWrites = patches.flatMap((p) => p.writes);
 
     // Chunks made ahead, when the head was committed (prepareNextChunks), are this block's unless
-    // the block is not the one they were made for (a fast-forward skipped heights): their
-    // transactions then go back to the front of the pool and are prepared again here.
-    const early = this.prepared;
-    this.prepared = null;
-    const ready = early && early.height === height && bytesEqual(early.prevHash, prev.hash) ? early : null;
-    if (early && !ready) for (const s of early.shards.values()) this.pool.restore(s.pooled);
-    const ctx = this.prepareContext(prev, height);
+    // the block is not the one they were made for (a fast-forward skipped heights).
+    const ready = this.chunks.takeFor(prev, height);
+    const ctx = this.chunks.context(prev, height);
     const { flat, rejected, rejectedTxs } = ctx;
     const storage = trieStorage(store);
     const shardInputs = this.layout.shardIds.map((shardId) => {
-      const prevExtra = this.chainStore.chunkExtra(prev.hash, shardId);
-      if (!prevExtra)
-        throw new ChainError(`missing chunk extra of shard ${shardId} at height ${prev.lite.height}`);
-      const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
-      const made = ready?.shards.get(shardId);
+      const made = ready?.get(shardId);
       // What checking the chunk's transactions walked of the trie, applying them walks again.
-      const walk = made?.walk ?? new TrieWalk(new Trie(storage, prevExtra.stateRoot));
-      const pooled = made?.pooled ?? this.prepareShard(ctx, shardId, walk);
+      const { prevExtra, walk } = made ?? this.chunks.startingState(prev, shardId);
+      const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
+      const pooled = made?.pooled ?? this.chunks.shard(ctx, shardId, walk);
       taken.push(pooled);
       return {
         shardId,
@@ -692,12 +554,11 @@ export class Chain implements ChainHandle {
     update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
     // A refused transaction stored by chunks made ahead (since put back in the pool) is in no chunk.
     for (const t of rejectedTxs) update.delete(DBCol.Transactions, t.hash);
-    const preparedRow = this.preparedRow;
-    if (preparedRow) update.delete(DBCol.BlockMisc, PREPARED_TXS_KEY);
+    const preparedRow = this.chunks.deleteRow(update);
     writeHead(update, height, header.hash);
     await store.commit(update);
     progress.committed = true;
-    if (preparedRow) this.preparedRow = false;
+    if (preparedRow) this.chunks.rowDeleted();
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();

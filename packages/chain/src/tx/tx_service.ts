@@ -302,7 +302,7 @@ export class TxService {
       }
       first = false;
       // A new set only when the ids moved on: the waiters' index re-files a waiter whose set changed.
-      if (p && !holdsExactly(watch, p.pendingIds)) watch = new Set(p.pendingIds);
+      if (!holdsExactly(watch, p.pendingIds)) watch = new Set(p.pendingIds);
       if (!levelImplies(p.level, waitUntil)) return null;
       const txBytes = load();
       if (!txBytes) return null;
