@@ -554,11 +554,12 @@ export class Chain implements ChainHandle {
     update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
     // A refused transaction stored by chunks made ahead (since put back in the pool) is in no chunk.
     for (const t of rejectedTxs) update.delete(DBCol.Transactions, t.hash);
-    const preparedRow = this.chunks.deleteRow(update);
+    const included = shardInputs.flatMap((i) => i.pooled);
+    const preparedRow = this.chunks.rowAfterBlock(update, included, rejectedTxs);
     writeHead(update, height, header.hash);
     await store.commit(update);
     progress.committed = true;
-    if (preparedRow) this.chunks.rowDeleted();
+    this.chunks.rowCommitted(preparedRow);
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
     for (const p of patches) p.done();
@@ -568,7 +569,6 @@ export class Chain implements ChainHandle {
       for (const o of r.outcomes) outcomeIds.add(toHex(o.id));
       for (const o of r.outgoingReceipts) sentReceiptIds.push(o.receiptId);
     }
-    const included = shardInputs.flatMap((i) => i.pooled);
     const block: CommittedBlock = { header, outcomeIds, rejected, included, rejectedTxs, sentReceiptIds };
     this.committed.emit('block', block);
     this.events.emit('block', block);

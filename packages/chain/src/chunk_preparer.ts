@@ -70,7 +70,14 @@ export interface ChunkPreparerOptions {
 
 export class ChunkPreparer {
   private ahead: PreparedChunks | null = null;
-  /** The store holds a PREPARED_TXS row, which the next block deletes. */
+  /**
+   * What the PREPARED_TXS row names, by hex hash: every transaction stored by chunks made ahead (so
+   * answered INCLUDED) that no committed block holds and none has refused. A block that leaves some
+   * of them out (a fast-forward's, or the first after a restart, with less room than the chunks
+   * made ahead had) must keep naming those, or a node killed next would never run them.
+   */
+  private pending: Map<string, PooledTransaction>;
+  /** The store holds a PREPARED_TXS row. */
   private rowStored: boolean;
 
   /**
@@ -78,7 +85,9 @@ export class ChunkPreparer {
    * node stopped or was killed in between): they were answered INCLUDED.
    */
   constructor(private readonly o: ChunkPreparerOptions) {
-    for (const t of readPreparedTxs(o.store)) o.pool.add(t);
+    const named = readPreparedTxs(o.store);
+    for (const t of named) o.pool.add(t);
+    this.pending = new Map(named.map((t) => [toHex(t.hash), t]));
     this.rowStored = o.store.has(DBCol.BlockMisc, PREPARED_TXS_KEY);
   }
 
@@ -180,9 +189,13 @@ export class ChunkPreparer {
         const update = new StoreUpdate();
         for (const t of included) update.put(DBCol.Transactions, t.hash, t.bytes);
         for (const t of ctx.rejectedTxs) update.delete(DBCol.Transactions, t.hash);
-        if (included.length > 0) update.put(DBCol.BlockMisc, PREPARED_TXS_KEY, encodePreparedTxs(included));
+        // The row names these with what earlier chunks stored and no block has held yet.
+        const named = new Map(this.pending);
+        for (const t of included) named.set(toHex(t.hash), t);
+        for (const t of ctx.rejectedTxs) named.delete(toHex(t.hash));
+        this.putRow(update, named);
         await store.commit(update);
-        if (included.length > 0) this.rowStored = true;
+        this.rowCommitted(named);
       }
     } catch (err) {
       pool.restore(included);
@@ -208,16 +221,33 @@ export class ChunkPreparer {
   }
 
   /**
-   * Adds the deletion of the PREPARED_TXS row to a block's batch, if the store holds one; true when
-   * it did, and the caller calls `rowDeleted` once the batch is committed.
+   * Adds to a block's batch the PREPARED_TXS row as it stands once the block holds `included` and
+   * has refused `refused`: what was answered INCLUDED and the block leaves out stays named, and with
+   * nothing left the row goes. Returns what the row names, for `rowCommitted` once the batch is
+   * committed; null where there was no row and is none.
    */
-  deleteRow(update: StoreUpdate): boolean {
-    if (this.rowStored) update.delete(DBCol.BlockMisc, PREPARED_TXS_KEY);
-    return this.rowStored;
+  rowAfterBlock(
+    update: StoreUpdate,
+    included: readonly PooledTransaction[],
+    refused: readonly PooledTransaction[],
+  ): Map<string, PooledTransaction> | null {
+    if (this.pending.size === 0 && !this.rowStored) return null;
+    const named = new Map(this.pending);
+    for (const t of included) named.delete(toHex(t.hash));
+    for (const t of refused) named.delete(toHex(t.hash));
+    return this.putRow(update, named);
   }
 
-  rowDeleted(): void {
-    this.rowStored = false;
+  rowCommitted(named: Map<string, PooledTransaction> | null): void {
+    if (!named) return;
+    this.pending = named;
+    this.rowStored = named.size > 0;
+  }
+
+  private putRow(update: StoreUpdate, named: Map<string, PooledTransaction>): Map<string, PooledTransaction> {
+    if (named.size > 0) update.put(DBCol.BlockMisc, PREPARED_TXS_KEY, encodePreparedTxs([...named.values()]));
+    else if (this.rowStored) update.delete(DBCol.BlockMisc, PREPARED_TXS_KEY);
+    return named;
   }
 
   private restoreAhead(): void {

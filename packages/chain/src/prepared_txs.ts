@@ -2,7 +2,8 @@
 // Their signed bytes are stored when the chunks are made, as nearcore's save_chunk stores a chunk's
 // transactions, so a status request answers INCLUDED from then on; this row is what lets a node
 // killed before the block pool them again when it starts, so nothing answered INCLUDED is lost.
-// The block that includes them deletes it.
+// It names every such transaction no committed block holds yet: a block rewrites it without the
+// ones it holds or refused, and deletes it once none is left.
 import { BorshReader, BorshWriter, type CryptoHash } from '@nearlite/primitives';
 import { asciiKey, DBCol, type Store } from '@nearlite/store';
 import type { PooledTransaction } from './tx_pool.js';

@@ -112,3 +112,68 @@ t.test('a chain opened on a store whose block never came pools their transaction
   t.same(hexes((await committed).included), hexes([a, b]));
   t.notOk(store.has(DBCol.BlockMisc, PREPARED));
 });
+
+t.test(
+  'what a block leaves out of the transactions answered INCLUDED stays named for a restart',
+  async (t) => {
+    const dir = t.testdir();
+    const key = generateKeyFile('test.near');
+    let store = await Store.open(dir);
+    let chain = await openLocalnetChain(store, { numShards: 1, key });
+    await chain.produceBlock();
+    const a = tx(1n);
+    const b = tx(2n);
+    chain.pool.add(a);
+    chain.pool.add(b);
+    await chain.prepareNextChunks();
+    await store.close();
+
+    // Opened again with room for one transaction a chunk: its first block makes its own chunk of a.
+    store = await Store.open(dir);
+    chain = await openLocalnetChain(store, { numShards: 1, key, maxTransactionsPerChunk: 1 });
+    const first = nextCommitted(chain);
+    await chain.produceBlock();
+    t.same(hexes((await first).included), hexes([a]));
+    t.ok(chain.pool.has(b.hash), 'b waits in the pool');
+    await store.close();
+
+    // Killed then: b, answered INCLUDED, is pooled again and runs.
+    store = await Store.open(dir);
+    t.teardown(() => store.close());
+    chain = await openLocalnetChain(store, { numShards: 1, key });
+    t.ok(chain.pool.has(b.hash), 'the row still names b');
+    t.notOk(chain.pool.has(a.hash), 'and no longer a, which its block holds');
+    const then = nextCommitted(chain);
+    await chain.produceBlock();
+    t.same(hexes((await then).included), hexes([b]));
+    t.notOk(store.has(DBCol.BlockMisc, PREPARED), 'none left: the row goes');
+  },
+);
+
+t.test('chunks made ahead with less room than the row names keep naming the rest', async (t) => {
+  const dir = t.testdir();
+  const key = generateKeyFile('test.near');
+  let store = await Store.open(dir);
+  let chain = await openLocalnetChain(store, { numShards: 1, key });
+  await chain.produceBlock();
+  const a = tx(1n);
+  const b = tx(2n);
+  chain.pool.add(a);
+  chain.pool.add(b);
+  await chain.prepareNextChunks();
+  await store.close();
+
+  store = await Store.open(dir);
+  chain = await openLocalnetChain(store, { numShards: 1, key, maxTransactionsPerChunk: 1 });
+  t.same(hexes((await chain.prepareNextChunks()).included), hexes([a]), 'room for a only');
+  await store.close();
+
+  store = await Store.open(dir);
+  t.teardown(() => store.close());
+  chain = await openLocalnetChain(store, { numShards: 1, key });
+  t.ok(chain.pool.has(a.hash) && chain.pool.has(b.hash), 'both still named');
+  const committed = nextCommitted(chain);
+  await chain.produceBlock();
+  t.same(hexes((await committed).included), hexes([a, b]));
+  t.notOk(store.has(DBCol.BlockMisc, PREPARED));
+});

@@ -12,6 +12,8 @@ export interface LocalnetChainOptions {
   readonly epochLength?: number;
   /** The validator's key; a new one when absent. */
   readonly key?: KeyFile;
+  /** Pooled transactions a chunk considers at most (ChainOptions). */
+  readonly maxTransactionsPerChunk?: number;
 }
 
 /** Opens (or creates) a localnet chain `unit` validated by `test.near`, with no chunk applier. */
@@ -33,5 +35,8 @@ export async function openLocalnetChain(store: Store, o: LocalnetChainOptions = 
     signer: signerFromKeyFile(key),
     applier: NOOP_CHUNK_APPLIER,
     storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
+    ...(o.maxTransactionsPerChunk === undefined
+      ? {}
+      : { maxTransactionsPerChunk: o.maxTransactionsPerChunk }),
   });
 }
