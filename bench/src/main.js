@@ -23,6 +23,8 @@ const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 const selected = (name) => only === undefined || name.includes(only);
 const P = benchParams(quick);
+// A partial run writes files of its own, so the recorded whole run stays as it was.
+const OUT = only === undefined ? P.name : `${P.name}-only`;
 const CACHE = join(import.meta.dirname, '..', '.cache');
 const RESULTS = join(import.meta.dirname, '..', 'results');
 const log = (m) => process.stderr.write(`${m}\n`);
@@ -262,7 +264,7 @@ const result = {
   pgHistory,
   dataset: { ...P, buildSeconds: meta.buildSeconds },
 };
-writeFileSync(join(RESULTS, `${P.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(join(RESULTS, `${OUT}.json`), `${JSON.stringify(result, null, 2)}\n`);
 // The project's targets for a 2-core machine, printed beside the figures.
 const TARGETS = {
   'block by height': '20k or 50 %',
@@ -312,5 +314,5 @@ const table = [
   ...(pgHistory && !pgHistory.skipped ? ['', pgHistoryMarkdown(pgHistory)] : []),
   ...(pgHistory?.skipped ? ['', `PostgreSQL history skipped: ${pgHistory.skipped}`] : []),
 ].join('\n');
-writeFileSync(join(RESULTS, `${P.name}.md`), `${table}\n`);
+writeFileSync(join(RESULTS, `${OUT}.md`), `${table}\n`);
 console.log(table);
