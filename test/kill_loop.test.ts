@@ -1,5 +1,6 @@
-// SIGKILL at any moment under transaction load, 25 times over: no transaction acknowledged at
-// INCLUDED is ever lost, and no final block's hash ever changes.
+// SIGKILL at any moment under transaction load, 25 times over, every other time with a sandbox
+// fast-forward under way (whose first block is at another height than the chunks made ahead of it):
+// no transaction acknowledged at INCLUDED is ever lost, and no final block's hash ever changes.
 import {
   actions as A,
   baseDecode,
@@ -27,7 +28,7 @@ t.test(
     let node: RunningNode | null = null;
     t.teardown(() => node?.kill());
     for (let cycle = 0; cycle < CYCLES; cycle++) {
-      node = await startNode(home, ['--block-time', '30']);
+      node = await startNode(home, ['--block-time', '30', '--sandbox']);
       const n = node;
       await waitForHeight(n, 3);
       type Block = { header: { height: number; hash: string } };
@@ -57,7 +58,13 @@ t.test(
       };
       await Promise.all(Array.from({ length: 4 }, send));
       // More in flight while the node dies: whatever was not acknowledged may or may not land.
-      const inFlight = Promise.all(Array.from({ length: 4 }, () => send().catch(() => undefined)));
+      const inFlight = Promise.all([
+        ...Array.from({ length: 2 }, () => send().catch(() => undefined)),
+        cycle % 2 === 1
+          ? n.rpc('sandbox_fast_forward', { delta_height: 3 + (cycle % 5) }).catch(() => undefined)
+          : undefined,
+        ...Array.from({ length: 2 }, () => send().catch(() => undefined)),
+      ]);
       for (let h = Math.max(1, final.height - 5); h <= final.height; h++) {
         const b = (await n.rpc<Block>('block', { block_id: h })).body.result;
         if (b) finals.set(h, b.header.hash);
@@ -66,7 +73,7 @@ t.test(
       await n.kill();
       await inFlight;
     }
-    node = await startNode(home, ['--block-time', '30']);
+    node = await startNode(home, ['--block-time', '30', '--sandbox']);
     const n = node;
     let lost = 0;
     for (const hash of acknowledged) {
