@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type CommittedBlock,
   generateKeyFile,
+  type KeyFile,
   type NewChunksEvent,
   openLocalnetChain,
   type PooledTransaction,
@@ -32,6 +33,28 @@ function nextCommitted(chain: Awaited<ReturnType<typeof openLocalnetChain>>): Pr
 }
 
 const hexes = (txs: readonly PooledTransaction[]) => txs.map((x) => toHex(x.hash));
+
+/**
+ * A chain on disk whose chunks made ahead hold a and b, closed before their block came, with
+ * `poolOnly` added to its pool after the chunks were made.
+ */
+async function closedWithChunksAhead(
+  dir: string,
+  key: KeyFile,
+  poolOnly: readonly PooledTransaction[] = [],
+): Promise<[PooledTransaction, PooledTransaction]> {
+  const store = await Store.open(dir);
+  const chain = await openLocalnetChain(store, { numShards: 1, key });
+  await chain.produceBlock();
+  const a = tx(1n);
+  const b = tx(2n);
+  chain.pool.add(a);
+  chain.pool.add(b);
+  await chain.prepareNextChunks();
+  for (const x of poolOnly) chain.pool.add(x);
+  await store.close();
+  return [a, b];
+}
 
 t.test(
   'chunks made ahead take the pool as it stands, are stored at once and make the next block',
@@ -90,21 +113,12 @@ t.test('a block at another height than the chunks were made for makes its own', 
 t.test('a chain opened on a store whose block never came pools their transactions again', async (t) => {
   const dir = t.testdir();
   const key = generateKeyFile('test.near');
-  let store = await Store.open(dir);
-  let chain = await openLocalnetChain(store, { numShards: 1, key });
-  await chain.produceBlock();
-  const a = tx(1n);
-  const b = tx(2n);
-  chain.pool.add(a);
-  chain.pool.add(b);
-  await chain.prepareNextChunks();
   const c = tx(3n);
-  chain.pool.add(c);
-  await store.close();
+  const [a, b] = await closedWithChunksAhead(dir, key, [c]);
 
-  store = await Store.open(dir);
+  const store = await Store.open(dir);
   t.teardown(() => store.close());
-  chain = await openLocalnetChain(store, { numShards: 1, key });
+  const chain = await openLocalnetChain(store, { numShards: 1, key });
   t.ok(chain.pool.has(a.hash) && chain.pool.has(b.hash), 'what the chunks held is pooled again');
   t.notOk(chain.pool.has(c.hash), 'what only the pool held is not: it was never answered INCLUDED');
   const committed = nextCommitted(chain);
@@ -118,19 +132,11 @@ t.test(
   async (t) => {
     const dir = t.testdir();
     const key = generateKeyFile('test.near');
-    let store = await Store.open(dir);
-    let chain = await openLocalnetChain(store, { numShards: 1, key });
-    await chain.produceBlock();
-    const a = tx(1n);
-    const b = tx(2n);
-    chain.pool.add(a);
-    chain.pool.add(b);
-    await chain.prepareNextChunks();
-    await store.close();
+    const [a, b] = await closedWithChunksAhead(dir, key);
 
     // Opened again with room for one transaction a chunk: its first block makes its own chunk of a.
-    store = await Store.open(dir);
-    chain = await openLocalnetChain(store, { numShards: 1, key, maxTransactionsPerChunk: 1 });
+    let store = await Store.open(dir);
+    let chain = await openLocalnetChain(store, { numShards: 1, key, maxTransactionsPerChunk: 1 });
     const first = nextCommitted(chain);
     await chain.produceBlock();
     t.same(hexes((await first).included), hexes([a]));
@@ -153,18 +159,10 @@ t.test(
 t.test('chunks made ahead with less room than the row names keep naming the rest', async (t) => {
   const dir = t.testdir();
   const key = generateKeyFile('test.near');
-  let store = await Store.open(dir);
-  let chain = await openLocalnetChain(store, { numShards: 1, key });
-  await chain.produceBlock();
-  const a = tx(1n);
-  const b = tx(2n);
-  chain.pool.add(a);
-  chain.pool.add(b);
-  await chain.prepareNextChunks();
-  await store.close();
+  const [a, b] = await closedWithChunksAhead(dir, key);
 
-  store = await Store.open(dir);
-  chain = await openLocalnetChain(store, { numShards: 1, key, maxTransactionsPerChunk: 1 });
+  let store = await Store.open(dir);
+  let chain = await openLocalnetChain(store, { numShards: 1, key, maxTransactionsPerChunk: 1 });
   t.same(hexes((await chain.prepareNextChunks()).included), hexes([a]), 'room for a only');
   await store.close();
 
