@@ -4,26 +4,16 @@ import * as T from '@near-js/jsonrpc-types';
 import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
 import { UNDECODABLE_TX } from './fixtures/fake_backend.js';
-import { camel, harness } from './fixtures/http.js';
+import { camel, harness, parseFailsOn, reachesOn } from './fixtures/http.js';
 
 const h = await harness(t);
 const HASH = 'HoKpnbaW9jKP4i83TACnPUi5EaDnUeMFBmntzdBzcjk8';
 const PK = 'ed25519:8SADZ8uSxabMedxxXu5UxuVJdcGhx4kso22E6eHyPyuQ';
 const bytes = (s: string) => new Uint8Array(Buffer.from(s));
 
-async function queryReaches(params: unknown): Promise<unknown[]> {
-  const r = await h.rpc('query', params);
-  if (r.status !== 200) throw new Error(`${JSON.stringify(params)} → ${r.status} ${r.text}`);
-  return h.backend.last().slice(1);
-}
-
-async function fails(t: Tap.Test, method: string, params: unknown, data: string | RegExp) {
-  const r = await h.rpc(method, params);
-  t.equal(r.status, 400, JSON.stringify(params));
-  t.equal(r.json.error?.cause?.name, 'PARSE_ERROR');
-  if (typeof data === 'string') t.equal(r.json.error.data, data);
-  else t.match(r.json.error.data, data);
-}
+const reaches = reachesOn(h);
+const queryReaches = async (params: unknown) => (await reaches('query', params)).slice(1);
+const fails = parseFailsOn(h);
 
 t.test('query: every request_type in object form', async (t) => {
   const ref = { finality: 'optimistic' };
