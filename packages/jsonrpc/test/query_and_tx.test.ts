@@ -3,12 +3,10 @@
 import * as T from '@near-js/jsonrpc-types';
 import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
-import { UNDECODABLE_TX } from './fixtures/fake_backend.js';
+import { BLOCK_HASH as HASH, PUBLIC_KEY as PK, UNDECODABLE_TX } from './fixtures/fake_backend.js';
 import { camel, harness, parseFailsOn, reachesOn } from './fixtures/http.js';
 
 const h = await harness(t);
-const HASH = 'HoKpnbaW9jKP4i83TACnPUi5EaDnUeMFBmntzdBzcjk8';
-const PK = 'ed25519:8SADZ8uSxabMedxxXu5UxuVJdcGhx4kso22E6eHyPyuQ';
 const bytes = (s: string) => new Uint8Array(Buffer.from(s));
 
 const reaches = reachesOn(h);

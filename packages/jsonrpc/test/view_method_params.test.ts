@@ -2,12 +2,11 @@
 // them.
 import { base58Decode } from '@nearlite/primitives';
 import t from 'tap';
+import { BLOCK_HASH as HASH, PUBLIC_KEY as PK } from './fixtures/fake_backend.js';
 import { harness, parseFailsOn, reachesOn } from './fixtures/http.js';
 
 const h = await harness(t);
-const HASH = 'HoKpnbaW9jKP4i83TACnPUi5EaDnUeMFBmntzdBzcjk8';
 const hash = base58Decode(HASH);
-const PK = 'ed25519:8SADZ8uSxabMedxxXu5UxuVJdcGhx4kso22E6eHyPyuQ';
 const reaches = reachesOn(h);
 const parseFails = parseFailsOn(h);
 
