@@ -132,6 +132,25 @@ t.test('inspect verify checks every kept height', async (t) => {
   t.ok(report.checked_heights >= 30, 'every kept height checked');
 });
 
+t.test('inspect and repair on a home the node never ran on say so and leave no database', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const data = join(home, 'data');
+  for (const what of ['stats', 'verify', 'block']) {
+    const r = cli(['inspect', '--home', home, what]);
+    t.equal(r.status, 1, `inspect ${what}: exit status 1`);
+    t.equal(r.stderr, `nearlite: no database at ${data}\n`, `inspect ${what}: says there is none`);
+  }
+  const repaired = cli(['repair', '--home', home]);
+  t.equal(repaired.status, 0, repaired.stderr);
+  t.equal(repaired.stdout, `no database at ${data}: nothing to repair\n`);
+  t.notOk(existsSync(data), 'nothing made where the database would be');
+  // The first start still makes the chain there.
+  const node = await startNode(home, ['--block-time', '20']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+});
+
 t.test('a clean stop vouches for the store only while nothing has touched it since', async (t) => {
   const home = tempDir(t);
   initHome(home);

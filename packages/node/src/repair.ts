@@ -8,7 +8,7 @@ import {
   shardLayoutFromView,
 } from '@nearlite/chain';
 import { HistoryStore, holdsHistory, repairHistory } from '@nearlite/follower';
-import { Store } from '@nearlite/store';
+import { databaseExists, Store } from '@nearlite/store';
 import { CHAIN_DB_OPTIONS } from './chain_store_options.js';
 import { finalHeadPath, readFinalHead, writeFinalHead } from './final_head.js';
 import { homeConfig, homeFiles } from './home.js';
@@ -17,6 +17,11 @@ export async function repair(home: string, out: (line: string) => void): Promise
   const p = homeFiles(home, homeConfig(home));
   const genesis = loadGenesisConfig(p.genesis);
   const shardIds = shardLayoutFromView(genesis.shardLayout).shardIds;
+  if (!databaseExists(p.data)) {
+    // Opening would make an empty one: a home the node never ran on, or config.json's store.path not it.
+    out(`no database at ${p.data}: nothing to repair`);
+    return;
+  }
   const store = await Store.open(p.data, CHAIN_DB_OPTIONS);
   try {
     if (holdsHistory(store)) {

@@ -1,5 +1,6 @@
 export * from './batched_delete.js';
 export * from './columns.js';
+export * from './database_exists.js';
 export * from './decoded_rows.js';
 export * from './errors.js';
 export * from './keys.js';

@@ -6,6 +6,7 @@ import { compareBytes, isPartialView, offHeap, setU64 } from '@nearlite/primitiv
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import { DBCol, type DBColumn } from './columns.js';
+import { databaseExists } from './database_exists.js';
 import { StoreError, StoreErrorCode, StoreWriteFailure } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
@@ -199,9 +200,13 @@ export class Store {
     filters.start();
   }
 
-  /** Opens (creating if missing) the LevelDB at `path`. A second process gets StoreError LOCKED. */
+  /** Opens the LevelDB at `path`, making it if missing unless read-only. A second process gets LOCKED. */
   static async open(path: string, opts: StoreOptions & { readOnly?: boolean } = {}): Promise<Store> {
-    const where = resolvePath(path);
+    // One spelling per directory: LevelDB shares a handle between threads by the exact path string.
+    const where = resolve(path);
+    // LevelDB would make the directory, its LOCK and its LOG before finding no database there.
+    if (opts.readOnly && !databaseExists(where))
+      throw new StoreError(StoreErrorCode.Io, `no database at ${path}`);
     if (openPaths.has(where)) throw lockedError(path);
     openPaths.add(where);
     const db = new ClassicLevel<Uint8Array, Uint8Array>(where, ENC);
@@ -579,11 +584,6 @@ function lockedError(path: string): StoreError {
     StoreErrorCode.Locked,
     `the database at ${path} is already in use by another process (its LOCK file is held); stop that node first`,
   );
-}
-
-/** One spelling per directory: LevelDB shares a handle between threads by the exact path string. */
-function resolvePath(path: string): string {
-  return resolve(path);
 }
 
 /** The smallest key greater than every key starting with `prefix`, or undefined if none exists. */
