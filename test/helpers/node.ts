@@ -75,8 +75,8 @@ export interface SpawnedNearlite {
 }
 
 /** Any nearlite command as its own process, its output collected, not waited for. */
-export function spawnLogged(args: readonly string[]): SpawnedNearlite {
-  const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnLogged(args: readonly string[], env?: NodeJS.ProcessEnv): SpawnedNearlite {
+  const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let logs = '';
   const collect = (d: Buffer) => {
     logs += d.toString();

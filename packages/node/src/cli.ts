@@ -8,7 +8,7 @@ import { fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
 import type { FollowOptions } from './follower_node.js';
 import { homeConfig, homeFiles, initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
-import { type Logger, stderrLogger } from './log.js';
+import { type Logger, routeProcessWarnings, stderrLogger } from './log.js';
 import type { NearliteNode } from './node.js';
 import type { ServeOptions } from './serve_node.js';
 import { storeFromFlags } from './store_config.js';
@@ -336,6 +336,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (command in COMMAND_FLAGS)
       onlyOwnFlags(command === 'run' && values.follow !== undefined ? 'run --follow' : command, values);
   }
+  // The commands that print plain text (`inspect`, `lake-export`, `repair`) print a warning as one line
+  // of it; those that log route it into the log (below).
+  routeProcessWarnings((line) => process.stderr.write(`warning: ${line}\n`));
   if (command === 'inspect') {
     if (!values.home) throw new UsageError('inspect needs --home DIR');
     const { inspect } = await import('./inspect.js');
@@ -378,6 +381,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const logger = stderrLogger(values.quiet ?? false);
+  routeProcessWarnings((line) => logger.warn(line));
   const store = storeFromFlags(values.store, values['shard-db']);
   switch (command) {
     case 'init': {

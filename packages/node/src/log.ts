@@ -76,3 +76,18 @@ export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Log
     pino: log,
   };
 }
+
+/**
+ * Hands each of the process's warnings (Node's own, a dependency's `process.emitWarning`) to `write`
+ * as one line, in place of Node's printing them as text on stderr: several lines of it between the
+ * JSON events broke the log for anything that reads it line by line (the AWS SDK's notice of the
+ * Node versions its later releases need is seven). A later call replaces an earlier one's route.
+ * Worker threads keep Node's printing.
+ */
+export function routeProcessWarnings(write: (line: string) => void): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (w: Error & { code?: string }) => {
+    const code = typeof w.code === 'string' ? `[${w.code}] ` : '';
+    write(`${code}${w.name}: ${w.message.trim().replace(/\s*\n\s*/g, ' ')}`);
+  });
+}

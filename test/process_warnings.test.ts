@@ -1,0 +1,83 @@
+// A warning the process emits (Node's own, a dependency's: the AWS SDK's notice of the Node versions
+// its later releases need is seven lines) reaches the log as one structured event, not as Node's
+// text on stderr between the JSON lines.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import t from 'tap';
+import { CLI, initHome, spawnLogged } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+
+// Loaded before the CLI (`--require`): once the CLI listens for warnings, emits a dependency-style
+// notice over several lines at once, and a coded deprecation a little later (unref'd, so a short
+// command exits without it).
+const EMITTER = `
+let armed = false;
+process.on('newListener', (event) => {
+  if (event !== 'warning' || armed) return;
+  armed = true;
+  process.nextTick(() => process.emitWarning("a dependency's notice\\n\\nover several lines", 'NoticeWarning'));
+  setTimeout(() => process.emitWarning('an old API', { type: 'DeprecationWarning', code: 'DEP0999' }), 300).unref();
+});
+`;
+
+/** Every line of a log, parsed: a line that is not a JSON event fails the test. */
+function events(t: Tap.Test, log: string): { level: number; msg: string }[] {
+  const lines = log.split('\n').filter((l) => l !== '');
+  const parsed = lines.map((l) => {
+    try {
+      return JSON.parse(l) as { level: number; msg: string };
+    } catch {
+      return null;
+    }
+  });
+  t.same(
+    lines.filter((_, i) => parsed[i] === null),
+    [],
+    'every line of the log is a JSON event',
+  );
+  return parsed.filter((e) => e !== null);
+}
+
+const warnings = (es: { level: number; msg: string }[]) => es.filter((e) => e.level === 40).map((e) => e.msg);
+
+t.test('a short command logs a warning as one event at warn level', async (t) => {
+  const dir = tempDir(t, { 'emit.cjs': EMITTER });
+  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'emit.cjs')}` };
+  const r = spawnSync(process.execPath, [CLI, 'init', '--home', join(dir, 'home')], {
+    encoding: 'utf8',
+    env,
+  });
+  t.equal(r.status, 0, r.stderr);
+  t.notMatch(r.stderr, /\(node:\d+\)/, "no warning in Node's own text");
+  t.same(warnings(events(t, r.stderr)), ["NoticeWarning: a dependency's notice over several lines"]);
+});
+
+t.test('a running node logs a warning as one event, its code first as Node prints it', async (t) => {
+  const dir = tempDir(t, { 'emit.cjs': EMITTER });
+  const home = join(dir, 'home');
+  initHome(home);
+  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'emit.cjs')}` };
+  const node = spawnLogged(['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], env);
+  const deadline = Date.now() + 20_000;
+  while (!/DEP0999/.test(node.logs()) && node.proc.exitCode === null && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  node.proc.kill('SIGTERM');
+  t.equal(await node.exited, 0, node.logs());
+  t.notMatch(node.logs(), /\(node:\d+\)/, "no warning in Node's own text");
+  t.same(warnings(events(t, node.logs())), [
+    "NoticeWarning: a dependency's notice over several lines",
+    '[DEP0999] DeprecationWarning: an old API',
+  ]);
+});
+
+t.test('a command that prints plain text prints a warning as one line of it', async (t) => {
+  const dir = tempDir(t, { 'emit.cjs': EMITTER });
+  const home = join(dir, 'home');
+  initHome(home);
+  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'emit.cjs')}` };
+  const r = spawnSync(process.execPath, [CLI, 'repair', '--home', home], { encoding: 'utf8', env });
+  t.equal(r.status, 0, r.stderr);
+  t.equal(r.stderr, "warning: NoticeWarning: a dependency's notice over several lines\n");
+  t.match(r.stdout, /nothing to repair/);
+});
