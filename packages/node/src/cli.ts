@@ -8,7 +8,7 @@ import { fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
 import type { FollowOptions } from './follower_node.js';
 import { homeConfig, homeFiles, initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
-import { type Logger, routeProcessWarnings, stderrLogger } from './log.js';
+import { type Logger, logFatalErrors, routeProcessWarnings, stderrLogger } from './log.js';
 import type { NearliteNode } from './node.js';
 import type { ServeOptions } from './serve_node.js';
 import { storeFromFlags } from './store_config.js';
@@ -382,6 +382,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const logger = stderrLogger(values.quiet ?? false);
   routeProcessWarnings((line) => logger.warn(line));
+  logFatalErrors(logger);
   const store = storeFromFlags(values.store, values['shard-db']);
   switch (command) {
     case 'init': {

@@ -91,3 +91,19 @@ export function routeProcessWarnings(write: (line: string) => void): void {
     write(`${code}${w.name}: ${w.message.trim().replace(/\s*\n\s*/g, ' ')}`);
   });
 }
+
+/**
+ * An exception nothing caught, or a rejection nothing handled, is logged as one fatal event with
+ * its stack before the process exits with status 1, as Node would exit: without this, Node prints
+ * it as text between the JSON events, where a log reader finds no event saying why the node ended.
+ */
+export function logFatalErrors(logger: Logger): void {
+  const fatal = (what: string) => (err: unknown) => {
+    const msg = `${what}: ${err instanceof Error ? err.message : String(err)}; exiting`;
+    if (logger.pino) logger.pino.fatal({ err }, msg);
+    else logger.error(msg);
+    process.exit(1);
+  };
+  process.on('uncaughtException', fatal('uncaught exception'));
+  process.on('unhandledRejection', fatal('unhandled rejection'));
+}

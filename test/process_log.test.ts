@@ -1,6 +1,7 @@
-// A warning the process emits (Node's own, a dependency's: the AWS SDK's notice of the Node versions
-// its later releases need is seven lines) reaches the log as one structured event, not as Node's
-// text on stderr between the JSON lines.
+// What the process itself reports reaches the log as one structured event each, not as Node's text
+// on stderr between the JSON lines: a warning (Node's own, a dependency's: the AWS SDK's notice of
+// the Node versions its later releases need is seven lines), and the exception or rejection nothing
+// handled that ends the node.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
@@ -81,3 +82,36 @@ t.test('a command that prints plain text prints a warning as one line of it', as
   t.equal(r.stderr, "warning: NoticeWarning: a dependency's notice over several lines\n");
   t.match(r.stdout, /nothing to repair/);
 });
+
+// Loaded before the CLI: once the CLI listens for `kind`, throws (or rejects) outside any handler.
+const failer = (kind: string, fail: string) => `
+let armed = false;
+process.on('newListener', (event) => {
+  if (event !== '${kind}' || armed) return;
+  armed = true;
+  setTimeout(() => { ${fail} }, 300);
+});
+`;
+
+for (const [kind, fail, what] of [
+  ['uncaughtException', "throw new Error('boom')", 'uncaught exception'],
+  ['unhandledRejection', "Promise.reject(new Error('boom'))", 'unhandled rejection'],
+] as const) {
+  t.test(`an ${what} ends the node with one fatal event carrying its stack, and status 1`, async (t) => {
+    const dir = tempDir(t, { 'fail.cjs': failer(kind, fail) });
+    const home = join(dir, 'home');
+    initHome(home);
+    const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'fail.cjs')}` };
+    const node = spawnLogged(['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], env);
+    const timer = setTimeout(() => node.proc.kill('SIGKILL'), 30_000);
+    t.equal(await node.exited, 1, node.logs());
+    clearTimeout(timer);
+    const fatal = events(t, node.logs()).filter((e) => e.level === 60) as {
+      msg: string;
+      err?: { message?: string; stack?: string };
+    }[];
+    t.equal(fatal.length, 1, 'one fatal event');
+    t.equal(fatal[0]?.msg, `${what}: boom; exiting`);
+    t.match(fatal[0]?.err?.stack ?? '', /^Error: boom\n\s+at /, 'with its stack');
+  });
+}
