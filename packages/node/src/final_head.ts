@@ -5,6 +5,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, w
 import { join } from 'node:path';
 import type { ChainStore } from '@nearlite/chain';
 import { base58Decode, base58Encode, bytesEqual, type CryptoHash } from '@nearlite/primitives';
+import { databaseExists } from '@nearlite/store';
 
 export interface FinalHead {
   readonly height: number;
@@ -88,7 +89,7 @@ export function checkFinalHead(home: string, head: { height: number } | null, cs
  * Returns what was forgotten, for the log.
  */
 export function forgetFinalHeadOfRemovedStore(home: string, dataPath: string): FinalHead | null {
-  if (existsSync(join(dataPath, 'CURRENT'))) return null;
+  if (databaseExists(dataPath)) return null;
   const seen = readFinalHead(home);
   rmSync(finalHeadPath(home), { force: true });
   return seen;

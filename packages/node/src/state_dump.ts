@@ -43,6 +43,7 @@ import {
   stringifyJson,
   toBase64,
 } from '@nearlite/primitives';
+import { databaseExists } from '@nearlite/store';
 import { parseTrieKey } from '@nearlite/trie';
 import { homeConfig, homeFiles } from './home.js';
 
@@ -230,7 +231,7 @@ export async function dumpState(home: string, o: StateDumpOptions): Promise<Stat
   const p = homeFiles(home, config);
   if (!existsSync(p.genesis)) throw new StateDumpError(`no ${config.genesisFile} in ${home}`);
   const { data } = p;
-  if (!existsSync(join(data, 'CURRENT'))) throw new StateDumpError(`no database in ${data}`);
+  if (!databaseExists(data)) throw new StateDumpError(`no database in ${data}`);
   const scratch = mkdtempSync(join(tmpdir(), 'nearlite-dump-'));
   try {
     copyFileSync(p.genesis, join(scratch, 'genesis.json'));
