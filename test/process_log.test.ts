@@ -2,23 +2,35 @@
 // on stderr between the JSON lines: a warning (Node's own, a dependency's: the AWS SDK's notice of
 // the Node versions its later releases need is seven lines), and the exception or rejection nothing
 // handled that ends the node.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import t from 'tap';
-import { CLI, initHome, spawnLogged } from './helpers/node.js';
+import { cli, initHome, spawnLogged } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
-// Loaded before the CLI (`--require`): once the CLI listens for warnings, emits a dependency-style
-// notice over several lines at once, and a coded deprecation a little later (unref'd, so a short
-// command exits without it).
-const EMITTER = `
+/**
+ * A module loaded before the CLI (`--require`) that runs `body` once the CLI starts listening for
+ * `event`, and the environment that loads it: a home initialised in a fresh directory.
+ */
+function preloaded(t: Tap.Test, event: string, body: string): { home: string; env: NodeJS.ProcessEnv } {
+  const script = `
 let armed = false;
 process.on('newListener', (event) => {
-  if (event !== 'warning' || armed) return;
+  if (event !== '${event}' || armed) return;
   armed = true;
+  ${body}
+});
+`;
+  const dir = tempDir(t, { 'preload.cjs': script });
+  const home = join(dir, 'home');
+  initHome(home);
+  return { home, env: { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'preload.cjs')}` } };
+}
+
+// A dependency-style notice over several lines at once, and a coded deprecation a little later
+// (unref'd, so a short command exits without it).
+const WARNINGS = `
   process.nextTick(() => process.emitWarning("a dependency's notice\\n\\nover several lines", 'NoticeWarning'));
   setTimeout(() => process.emitWarning('an old API', { type: 'DeprecationWarning', code: 'DEP0999' }), 300).unref();
-});
 `;
 
 /** Every line of a log, parsed: a line that is not a JSON event fails the test. */
@@ -42,22 +54,15 @@ function events(t: Tap.Test, log: string): { level: number; msg: string }[] {
 const warnings = (es: { level: number; msg: string }[]) => es.filter((e) => e.level === 40).map((e) => e.msg);
 
 t.test('a short command logs a warning as one event at warn level', async (t) => {
-  const dir = tempDir(t, { 'emit.cjs': EMITTER });
-  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'emit.cjs')}` };
-  const r = spawnSync(process.execPath, [CLI, 'init', '--home', join(dir, 'home')], {
-    encoding: 'utf8',
-    env,
-  });
+  const { home, env } = preloaded(t, 'warning', WARNINGS);
+  const r = cli(['init', '--home', join(dirname(home), 'another')], env);
   t.equal(r.status, 0, r.stderr);
   t.notMatch(r.stderr, /\(node:\d+\)/, "no warning in Node's own text");
   t.same(warnings(events(t, r.stderr)), ["NoticeWarning: a dependency's notice over several lines"]);
 });
 
 t.test('a running node logs a warning as one event, its code first as Node prints it', async (t) => {
-  const dir = tempDir(t, { 'emit.cjs': EMITTER });
-  const home = join(dir, 'home');
-  initHome(home);
-  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'emit.cjs')}` };
+  const { home, env } = preloaded(t, 'warning', WARNINGS);
   const node = spawnLogged(['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], env);
   const deadline = Date.now() + 20_000;
   while (!/DEP0999/.test(node.logs()) && node.proc.exitCode === null && Date.now() < deadline) {
@@ -73,35 +78,20 @@ t.test('a running node logs a warning as one event, its code first as Node print
 });
 
 t.test('a command that prints plain text prints a warning as one line of it', async (t) => {
-  const dir = tempDir(t, { 'emit.cjs': EMITTER });
-  const home = join(dir, 'home');
-  initHome(home);
-  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'emit.cjs')}` };
-  const r = spawnSync(process.execPath, [CLI, 'repair', '--home', home], { encoding: 'utf8', env });
+  const { home, env } = preloaded(t, 'warning', WARNINGS);
+  const r = cli(['repair', '--home', home], env);
   t.equal(r.status, 0, r.stderr);
   t.equal(r.stderr, "warning: NoticeWarning: a dependency's notice over several lines\n");
   t.match(r.stdout, /nothing to repair/);
 });
 
-// Loaded before the CLI: once the CLI listens for `kind`, throws (or rejects) outside any handler.
-const failer = (kind: string, fail: string) => `
-let armed = false;
-process.on('newListener', (event) => {
-  if (event !== '${kind}' || armed) return;
-  armed = true;
-  setTimeout(() => { ${fail} }, 300);
-});
-`;
-
-for (const [kind, fail, what] of [
+for (const [event, fail, what] of [
   ['uncaughtException', "throw new Error('boom')", 'uncaught exception'],
   ['unhandledRejection', "Promise.reject(new Error('boom'))", 'unhandled rejection'],
 ] as const) {
   t.test(`an ${what} ends the node with one fatal event carrying its stack, and status 1`, async (t) => {
-    const dir = tempDir(t, { 'fail.cjs': failer(kind, fail) });
-    const home = join(dir, 'home');
-    initHome(home);
-    const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'fail.cjs')}` };
+    // Thrown (or rejected) outside any handler, once the CLI listens for it.
+    const { home, env } = preloaded(t, event, `setTimeout(() => { ${fail} }, 300);`);
     const node = spawnLogged(['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], env);
     const timer = setTimeout(() => node.proc.kill('SIGKILL'), 30_000);
     t.equal(await node.exited, 1, node.logs());

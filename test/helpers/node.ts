@@ -7,8 +7,11 @@ import { postJson } from './post.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'packages', 'node', 'bin', 'nearlite.js');
 
-export function cli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+export function cli(
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
