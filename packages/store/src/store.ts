@@ -11,6 +11,7 @@ import { StoreError, StoreErrorCode, StoreWriteFailure } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
 import { type AddedKeys, type FilteredDb, RefcountFilters } from './refcount_filters.js';
+import { SeekPool } from './seek_pool.js';
 import { columnKey, columnKeyOf, type StoreOp, type StoreUpdate } from './store_update.js';
 import { forEachWrittenRow, ROW_ABSENT } from './written_rows.js';
 
@@ -125,15 +126,6 @@ export interface StoreStats {
  */
 const openPaths = new Set<string>();
 
-/** An open iterator over one column, kept for reuse by `first` while nothing has been written. */
-interface PooledIterator {
-  readonly it: ReturnType<ClassicLevel<Uint8Array, Uint8Array>['iterator']>;
-  readonly generation: number;
-}
-
-/** Idle iterators kept per column: about the number of seeks a node has in flight at once. */
-const POOL_PER_COLUMN = 64;
-
 /** Every counter at zero. */
 export function emptyStoreStats(): StoreStats {
   return { reads: 0, cacheHits: 0, batches: 0, writes: 0, refcountsFiltered: 0, refcountFilterBuilds: 0 };
@@ -161,9 +153,7 @@ export class Store {
   get writeFailure(): StoreWriteFailure | null {
     return this.failedWrite;
   }
-  /** Bumped when a batch starts and when it has been written: iterators see the data of their creation. */
-  private generation = 0;
-  private readonly idle = new Map<number, PooledIterator[]>();
+  private readonly seeks: SeekPool;
   /** Called with every update once its batch is written (a writer telling readers elsewhere). */
   onCommitted: ((update: StoreUpdate) => void) | null = null;
 
@@ -180,6 +170,7 @@ export class Store {
   ) {
     this.cache = new LruCache(opts.cacheBytes ?? 64 * 1024 * 1024, (v) => v.length + ROW_OVERHEAD);
     this.writeThrough = opts.writeThrough ?? null;
+    this.seeks = new SeekPool(db as ClassicLevel<Uint8Array, Uint8Array>);
     this.refcountFilters = opts.refcountFilter
       ? new RefcountFilters(this.filteredDb(), opts.refcountFilterKeys ?? 1 << 20, this.stats)
       : null;
@@ -342,9 +333,7 @@ export class Store {
 
   /**
    * The first row of `col` whose key is at least `from` and starts with `prefix` (keys without the
-   * column byte), or undefined: one seek. Creating a LevelDB iterator per seek costs about twice the
-   * seek itself, so iterators over the whole column are kept and re-seeked. An iterator reads the
-   * snapshot of its creation, so one is reused only while no batch has been written since then.
+   * column byte), or undefined: one seek, on an iterator kept for reuse (`SeekPool`).
    */
   async first(
     col: DBColumn,
@@ -352,46 +341,12 @@ export class Store {
     from: Uint8Array,
   ): Promise<[Uint8Array, Uint8Array] | undefined> {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
-    const pool = this.idle.get(col.id);
-    const entry = pool?.pop() ?? {
-      it: (this.db as ClassicLevel<Uint8Array, Uint8Array>).iterator({
-        gte: Uint8Array.of(col.id),
-        lt: Uint8Array.of(col.id + 1),
-      }),
-      generation: this.generation,
-    };
-    let rows: [Uint8Array, Uint8Array][];
-    try {
-      entry.it.seek(columnPrefixed(col.id, from));
-      rows = (await entry.it.nextv(1)) as [Uint8Array, Uint8Array][];
-    } catch (err) {
-      await entry.it.close().catch(() => undefined);
-      throw err;
-    }
-    this.release(col, entry);
-    const row = rows[0];
+    const row = await this.seeks.seek(col, from);
     if (!row) return undefined;
     const key = row[0].subarray(1);
     if (key.length < prefix.length) return undefined;
     for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return undefined;
     return [key, col.refcounted ? row[1].subarray(0, row[1].length - 8) : row[1]];
-  }
-
-  private release(col: DBColumn, entry: PooledIterator): void {
-    const pool = this.idle.get(col.id) ?? [];
-    if (this.closed || entry.generation !== this.generation || pool.length >= POOL_PER_COLUMN) {
-      entry.it.close().catch(() => undefined);
-      return;
-    }
-    pool.push(entry);
-    this.idle.set(col.id, pool);
-  }
-
-  /** Idle iterators hold snapshots older than a batch just written: closed, not reused. */
-  private dropIdleIterators(): void {
-    this.generation++;
-    for (const pool of this.idle.values())
-      for (const { it } of pool.splice(0)) it.close().catch(() => undefined);
   }
 
   /**
@@ -467,7 +422,7 @@ export class Store {
         written.push([ck, keep ? stored : null]);
       }
       if (savedFiltersStale) batch.del(SAVED_FILTERS_KEY);
-      this.dropIdleIterators();
+      this.seeks.retire();
       try {
         await batch.write();
       } catch (err) {
@@ -477,7 +432,7 @@ export class Store {
         this.failedWrite = new StoreWriteFailure(err);
         throw this.failedWrite;
       } finally {
-        this.dropIdleIterators();
+        this.seeks.retire();
       }
     } finally {
       if (filters && added) filters.end(added);
@@ -533,7 +488,7 @@ export class Store {
         this.cache.set(ck, value === ROW_ABSENT ? ABSENT : value.slice());
       }
     });
-    this.dropIdleIterators();
+    this.seeks.retire();
   }
 
   /** Compacts the whole database so space freed by deletions goes back to the file system. */
@@ -570,7 +525,7 @@ export class Store {
     const saved = this.readOnly || this.failedWrite ? null : (this.refcountFilters?.saved() ?? null);
     this.closed = true;
     if (saved) await this.db.put(SAVED_FILTERS_KEY, saved).catch(() => undefined);
-    this.dropIdleIterators();
+    this.seeks.close();
     try {
       await this.db.close();
     } finally {
