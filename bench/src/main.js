@@ -10,6 +10,7 @@ import { measureCaches } from './cache.js';
 import { buildDataset } from './dataset.js';
 import { followerMarkdown, measureFollower } from './follow.js';
 import { bareFastify, load } from './load.js';
+import { machineFacts, machineLine } from './machine.js';
 import { memoryMb, rpc, rssMb, startNode } from './node_process.js';
 import { benchParams } from './params.js';
 import { measureProduce } from './produce.js';
@@ -242,8 +243,10 @@ if (selected('PostgreSQL history')) {
   }
 }
 
+const machine = machineFacts();
 const result = {
   date: new Date().toISOString(),
+  machine,
   mode: P.name,
   head,
   startupMs: Math.round(node.startupMs),
@@ -284,6 +287,8 @@ const table = [
     (r) =>
       `| ${r.name} | ${r.rps} | ${r.p50 ?? '–'} | ${r.p99 ?? '–'} | ${r.bareRps ?? '–'} | ${r.ratio == null ? '–' : `${Math.round(r.ratio * 100)} %`} | ${TARGETS[r.name] ?? '–'} |`,
   ),
+  '',
+  machineLine(machine),
   '',
   `bare fastify ${ceiling.rps} req/s on average (${ceiling.low}–${ceiling.high} over ${bares.length} runs, one before the read cases and one after each; each case is compared with the mean of the runs before and after it; p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) · LevelDB getSync ${getSyncPerSec}/s · node start to first answer ${restartMedianMs} ms after a clean stop (median of ${restartMs.join(', ')}), ${Math.round(node.startupMs)} ms for the run's first start · peak RSS ${rss} MB (after the read cases ${readsMemory?.rss} MB: ${readsMemory?.anon} MB private, ${readsMemory?.file} MB mapped files, mostly LevelDB tables; private memory peak ${peakPrivateMb} MB) · ${head} blocks`,
   '',
