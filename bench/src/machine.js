@@ -6,10 +6,12 @@ import { availableParallelism, cpus } from 'node:os';
 /** The runtime, the machine and the code's commit (null outside a git checkout). */
 export function machineFacts(cwd = import.meta.dirname) {
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' });
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], {
-    cwd,
-    encoding: 'utf8',
-  });
+  // The code, not the results a run before this one left uncommitted.
+  const dirty = spawnSync(
+    'git',
+    ['status', '--porcelain', '--untracked-files=no', '--', ':(top)', ':(top,exclude)bench/results'],
+    { cwd, encoding: 'utf8' },
+  );
   const commit = git.status === 0 ? git.stdout.trim() : null;
   return {
     node: process.version,
