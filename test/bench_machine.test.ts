@@ -1,6 +1,8 @@
 // A recorded bench run names what it ran on: the runtime, the cores and the commit of the code.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 // @ts-expect-error: the bench is plain JavaScript without declarations
 import { machineFacts, machineLine } from '../bench/src/machine.js';
@@ -26,4 +28,27 @@ t.test('outside a git checkout the commit is unknown', async (t) => {
   const m = machineFacts(tempDir(t)) as Facts;
   t.equal(m.commit, null);
   t.match(machineLine(m) as string, /code unknown$/);
+});
+
+t.test('a changed file marks the code modified, the results of an earlier run do not', async (t) => {
+  const repo = tempDir(t);
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', ['-c', 'user.name=n', '-c', 'user.email=n@n', ...args], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
+    t.equal(r.status, 0, r.stderr);
+  };
+  mkdirSync(join(repo, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(repo, 'bench', 'results', 'quick.md'), 'run 1\n');
+  writeFileSync(join(repo, 'code.js'), '1\n');
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-q', '-m', 'first');
+  const clean = (machineFacts(repo) as Facts).commit;
+  t.match(clean, /^[0-9a-f]{7,}$/, 'a clean checkout: the commit alone');
+  writeFileSync(join(repo, 'bench', 'results', 'quick.md'), 'run 2\n');
+  t.equal((machineFacts(repo) as Facts).commit, clean, 'new results: still the commit alone');
+  writeFileSync(join(repo, 'code.js'), '2\n');
+  t.equal((machineFacts(repo) as Facts).commit, `${clean} (modified)`, 'changed code: marked');
 });
