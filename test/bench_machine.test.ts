@@ -1,6 +1,6 @@
 // A recorded bench run names what it ran on: the runtime, the cores and the commit of the code.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -31,7 +31,7 @@ t.test('outside a git checkout the commit is unknown', async (t) => {
 });
 
 t.test('a changed file marks the code modified, the results of an earlier run do not', async (t) => {
-  const repo = tempDir(t);
+  const repo = tempDir(t, { 'bench/results/quick.md': 'run 1\n', 'code.js': '1\n' });
   const git = (...args: string[]) => {
     const r = spawnSync('git', ['-c', 'user.name=n', '-c', 'user.email=n@n', ...args], {
       cwd: repo,
@@ -39,9 +39,6 @@ t.test('a changed file marks the code modified, the results of an earlier run do
     });
     t.equal(r.status, 0, r.stderr);
   };
-  mkdirSync(join(repo, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(repo, 'bench', 'results', 'quick.md'), 'run 1\n');
-  writeFileSync(join(repo, 'code.js'), '1\n');
   git('init', '-q');
   git('add', '.');
   git('commit', '-q', '-m', 'first');

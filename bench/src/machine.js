@@ -5,22 +5,28 @@ import { availableParallelism, cpus } from 'node:os';
 
 /** The runtime, the machine and the code's commit (null outside a git checkout). */
 export function machineFacts(cwd = import.meta.dirname) {
-  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' });
-  // The code, not the results a run before this one left uncommitted.
-  const dirty = spawnSync(
-    'git',
-    ['status', '--porcelain', '--untracked-files=no', '--', ':(top)', ':(top,exclude)bench/results'],
-    { cwd, encoding: 'utf8' },
-  );
-  const commit = git.status === 0 ? git.stdout.trim() : null;
   return {
     node: process.version,
     v8: process.versions.v8,
     platform: `${process.platform} ${process.arch}`,
     cpus: availableParallelism(),
     cpuModel: cpus()[0]?.model.trim() ?? null,
-    commit: commit && dirty.status === 0 && dirty.stdout.trim() !== '' ? `${commit} (modified)` : commit,
+    commit: commitOf(cwd),
   };
+}
+
+/** HEAD's short hash, marked when tracked code differs from it; null outside a git checkout. */
+function commitOf(cwd) {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' });
+  if (head.status !== 0) return null;
+  const commit = head.stdout.trim();
+  // The code, not the results a run before this one left uncommitted.
+  const changed = spawnSync(
+    'git',
+    ['status', '--porcelain', '--untracked-files=no', '--', ':(top)', ':(top,exclude)bench/results'],
+    { cwd, encoding: 'utf8' },
+  );
+  return changed.status === 0 && changed.stdout.trim() !== '' ? `${commit} (modified)` : commit;
 }
 
 /** One line for a results file. */

@@ -65,10 +65,7 @@ export interface RpcBody<T> {
   };
 }
 
-/**
- * Any nearlite command as its own process, ready once it logs "RPC on URL"; rejects with its logs
- * when it exits first or does not get there within `timeoutMs`.
- */
+/** A nearlite process and what it has written. */
 export interface SpawnedNearlite {
   readonly proc: ChildProcess;
   /** stdout and stderr as written so far, interleaved. */
@@ -90,6 +87,10 @@ export function spawnLogged(args: readonly string[], env?: NodeJS.ProcessEnv): S
   return { proc, logs: () => logs, exited };
 }
 
+/**
+ * Any nearlite command as its own process, ready once it logs "RPC on URL"; rejects with its logs
+ * when it exits first or does not get there within `timeoutMs`.
+ */
 export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000): Promise<RunningNode> {
   const { proc, logs, exited } = spawnLogged(args);
   const url = await new Promise<string>((resolve, reject) => {
