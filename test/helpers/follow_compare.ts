@@ -9,14 +9,36 @@ import { rng, type Workload } from './workload.js';
 type Json = { result?: Record<string, unknown>; error?: unknown };
 type RawAnswer = Awaited<ReturnType<typeof rawRpc>>;
 
-/** Asks the producer and each follower; every raw body must be the producer's. */
-export function comparer(test: Test, producer: RunningNode, followers: [name: string, node: RunningNode][]) {
+/**
+ * The producer's answers, kept by request, for comparing several followers one after another with a
+ * chain whose compared heights no longer change.
+ */
+export type ProducerAnswers = Map<string, Promise<RawAnswer>>;
+
+/** Asks the producer (or the answers kept from it) and each follower; every raw body must be the producer's. */
+export function comparer(
+  test: Test,
+  producer: RunningNode,
+  followers: [name: string, node: RunningNode][],
+  kept?: ProducerAnswers,
+) {
   let compared = 0;
   let mismatches = 0;
+  const ask = (method: string, params: unknown): Promise<RawAnswer> => {
+    if (!kept) return rawRpc(producer.url, method, params);
+    const key = `${method} ${JSON.stringify(params)}`;
+    let answer = kept.get(key);
+    if (!answer) {
+      answer = rawRpc(producer.url, method, params);
+      kept.set(key, answer);
+    }
+    return answer;
+  };
   const same = async (method: string, params: unknown, what: string): Promise<Json> => {
-    const [a, ...answers] = (await Promise.all(
-      [producer, ...followers.map(([, f]) => f)].map((n) => rawRpc(n.url, method, params)),
-    )) as [RawAnswer, ...RawAnswer[]];
+    const [a, ...answers] = (await Promise.all([
+      ask(method, params),
+      ...followers.map(([, f]) => rawRpc(f.url, method, params)),
+    ])) as [RawAnswer, ...RawAnswer[]];
     for (const [i, [name]] of followers.entries()) {
       const b = answers[i]!;
       // One assertion per call keeps the output readable; the body carries the status's meaning.
@@ -67,8 +89,9 @@ export async function compareHistory(
   top: number,
   seed: number,
   full: boolean,
+  kept?: ProducerAnswers,
 ): Promise<{ txs: [string, string][]; compared: number; busyShards: Set<number> }> {
-  const { same, count } = comparer(test, producer, followers);
+  const { same, count } = comparer(test, producer, followers, kept);
   const busyShards = new Set<number>();
   const busyAt = new Set<string>();
   const accounts = [...w.accounts, 'near', 'nobody.test.near'];
