@@ -1,14 +1,16 @@
 // The read methods agree with one another about one chain. After a random workload on four shards,
-// every height is read through each method that names it, and what one method says of the chain
+// every height is read, on the producer and on a follower of it, through each method that names it,
+// and what one method says of the chain
 // must be what the others say: a block by height and by hash, a chunk by hash and by block and shard,
 // the block's gas price, its changes under both names, each change beside the state as of that block
 // (an account's balance, a key's nonce and permission, a deletion), each receipt a chunk lists beside
 // the receipt asked alone, and each transaction beside its status: the chunk's entry, the block that
 // included it, the same outcomes with receipts, and the receipts that trace back to it.
-import t from 'tap';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
 import { localChain } from './helpers/chain.js';
 import { inFlight, settledTop } from './helpers/follow_compare.js';
-import { rawRpc } from './helpers/node.js';
+import { initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 import { randomWorkload } from './helpers/workload.js';
 
 type Json = { result?: Record<string, unknown>; error?: { cause: { name: string } } };
@@ -42,8 +44,18 @@ t.test('every read method says what the others say of the same chain', async (t)
   const chain = await localChain(t, { shards: 4, blockTimeMs: 60, archive: true });
   await randomWorkload(chain, seed, 10);
   const top = await settledTop(chain.node);
-  const node = chain.node;
+  await crossCheck(t, chain.node, top, 'the producer');
 
+  // A follower answers from a history of the producer's stream, through read paths of its own.
+  const followerHome = join(chain.home, 'follower');
+  initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
+  const follower = await startNode(followerHome, ['--follow', chain.node.url, '--archive']);
+  t.teardown(() => follower.stop());
+  await waitForHeight(follower, top, 60_000);
+  await crossCheck(t, follower, top, 'a follower');
+});
+
+async function crossCheck(t: Test, node: RunningNode, top: number, who: string): Promise<void> {
   const problems: string[] = [];
   const counts = { blocks: 0, chunks: 0, chunkReceipts: 0, accounts: 0, keys: 0, txs: 0, receipts: 0 };
   const ask = async (method: string, params: unknown): Promise<{ text: string; json: Json }> => {
@@ -216,10 +228,10 @@ t.test('every read method says what the others say of the same chain', async (t)
     }
   }
 
-  t.same(problems.slice(0, 20), [], `${problems.length} disagreements over #0..#${top}`);
-  t.ok(counts.txs >= 20, `compared: ${JSON.stringify(counts)}`);
+  t.same(problems.slice(0, 20), [], `${who}: ${problems.length} disagreements over #0..#${top}`);
+  t.ok(counts.txs >= 20, `${who}: compared ${JSON.stringify(counts)}`);
   t.ok(
     counts.accounts >= 20 && counts.keys >= 5 && counts.receipts >= 20 && counts.chunkReceipts >= 5,
     'with accounts, keys and receipts',
   );
-});
+}
