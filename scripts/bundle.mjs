@@ -6,7 +6,8 @@
 //
 // The CLI is one CommonJS script (`bin/load_bundle.js` runs it with V8's code cache, which Node 20
 // offers for scripts but not for ES modules); the workers are ES modules sharing their chunks.
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -48,6 +49,20 @@ const lazyRequire = {
   },
 };
 
+/**
+ * The commit `status` reports, as nearcore reports the one it was built from: HEAD of the checkout
+ * this tree is the top of, and none for a tree outside one (or inside another project's).
+ */
+function checkoutCommit() {
+  const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const top = git('rev-parse', '--show-toplevel');
+  if (top.status !== 0 || top.stdout.trim() !== realpathSync(root)) return undefined;
+  const head = git('rev-parse', 'HEAD');
+  return head.status === 0 ? head.stdout.trim() : undefined;
+}
+const commit = checkoutCommit();
+const commitDefine = commit ? { __nearliteCommit: JSON.stringify(commit) } : {};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { cli: join(root, 'packages/node/dist/cli.js') },
@@ -61,7 +76,7 @@ await build({
   minifyWhitespace: true,
   legalComments: 'none',
   // Each pool finds its worker as `new URL('./<name>.js', import.meta.url)`: beside the CLI's script.
-  define: { 'import.meta.url': '__nearliteModuleUrl' },
+  define: { 'import.meta.url': '__nearliteModuleUrl', ...commitDefine },
   banner: { js: "const __nearliteModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
@@ -75,6 +90,7 @@ await build({
   outdir,
   bundle: true,
   splitting: true,
+  define: commitDefine,
   format: 'esm',
   platform: 'node',
   target: 'node20',

@@ -42,7 +42,7 @@ async function setup(opts: { shards?: number; epochLength?: number } = {}) {
     validatorPublicKey: key.public_key,
     validatorAccountId: 'test.near',
     rpcAddr: '127.0.0.1:0',
-    version: 'test',
+    version: { version: 'test', build: 'test', commit: 'unknown', rustc_version: 'n/a' },
   });
   return { chain, views, store, key };
 }

@@ -1,6 +1,6 @@
 // What a follower's RPC backend is given by the node that runs it: the history, the chain's genesis,
 // the upstream RPC if any, and how to run a view call.
-import type { Genesis, PreparedViewCall } from '@nearlite/chain';
+import type { BuildVersion, Genesis, PreparedViewCall } from '@nearlite/chain';
 import type { HistoryReader } from './history_reader.js';
 import type { UpstreamRpc } from './upstream.js';
 
@@ -9,7 +9,7 @@ export interface FollowerBackendOptions {
   readonly genesis: Genesis;
   /** The runtime config view `EXPERIMENTAL_protocol_config` answers with. */
   readonly runtimeConfigView: object;
-  readonly version: string;
+  readonly version: BuildVersion;
   readonly rpcAddr: string;
   readonly nodePublicKey: string;
   /** Where write methods go; null answers them with an error saying this node only reads. */

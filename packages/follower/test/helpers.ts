@@ -28,7 +28,7 @@ export async function openFollower(
     history: opts.readThrough ? opts.readThrough(history) : history,
     genesis: opts.genesis ?? mainnetGenesis(),
     runtimeConfigView: {},
-    version: 'test',
+    version: { version: 'test', build: 'test', commit: 'unknown', rustc_version: 'n/a' },
     rpcAddr: '127.0.0.1:0',
     nodePublicKey: 'ed25519:11111111111111111111111111111111',
     upstream: opts.upstream ?? null,

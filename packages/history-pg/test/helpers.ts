@@ -17,7 +17,7 @@ export function backendOver(history: HistoryReader, genesis: Genesis = mainnetGe
     history,
     genesis,
     runtimeConfigView: {},
-    version: 'test',
+    version: { version: 'test', build: 'test', commit: 'unknown', rustc_version: 'n/a' },
     rpcAddr: '127.0.0.1:0',
     nodePublicKey: 'ed25519:11111111111111111111111111111111',
     upstream: null,

@@ -5,7 +5,7 @@
 import type { GenesisConfig } from '@nearlite/chain';
 import type { NodeConfig } from './config.js';
 import { maxBlockProductionDelayMs, savesTrieChanges } from './config.js';
-import { VERSION } from './version.js';
+import { BUILD_VERSION } from './version.js';
 
 export interface ClientConfigInput {
   readonly config: NodeConfig;
@@ -37,7 +37,7 @@ export function clientConfigView({ config, genesis, producing }: ClientConfigInp
   const blockMs = producing ? config.blockTimeMs : MIN_BLOCK_PRODUCTION_DELAY_MS;
   const seats = genesis.raw.num_block_producer_seats;
   return {
-    version: { version: VERSION, build: `nearlite-${VERSION}`, commit: 'unknown', rustc_version: 'n/a' },
+    version: BUILD_VERSION,
     chain_id: genesis.chainId,
     rpc_addr: config.rpcAddr,
     // MutableConfigValue fields are written as the JSON text of their value.

@@ -21,7 +21,7 @@ import { noNewBlocks, staleAfterMs } from './rpc_backend.js';
 import { rpcSettings } from './rpc_settings.js';
 import type { Services } from './services.js';
 import { checkUpstream } from './upstream_check.js';
-import { VERSION } from './version.js';
+import { BUILD_VERSION } from './version.js';
 import type { ViewCallPool } from './view_pool.js';
 
 export interface HistoryRpcOptions {
@@ -51,7 +51,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     history,
     genesis: o.genesis,
     runtimeConfigView: o.services.runtimeConfigView,
-    version: VERSION,
+    version: BUILD_VERSION,
     rpcAddr: o.rpcAddr,
     nodePublicKey: nodeKey,
     upstream: o.upstreamRpc

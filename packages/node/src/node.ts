@@ -38,7 +38,7 @@ import { rpcSettings } from './rpc_settings.js';
 import { createServices } from './services.js';
 import { chainStoreCompression } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
-import { VERSION } from './version.js';
+import { BUILD_VERSION, VERSION } from './version.js';
 import { WarmUp } from './warm_up.js';
 
 export interface RunOptions {
@@ -214,7 +214,7 @@ export class NearliteNode {
         validatorPublicKey: validator ? `ed25519:${base58Encode(validator.signer.publicKey.data)}` : null,
         validatorAccountId: validator?.signer.accountId ?? null,
         rpcAddr: config.rpcAddr,
-        version: VERSION,
+        version: BUILD_VERSION,
         stateSizeLimit:
           config.trieViewerStateSizeLimit === null ? null : BigInt(config.trieViewerStateSizeLimit),
       });

@@ -11,8 +11,17 @@ export interface StatusBlock {
   readonly timestampNs: bigint;
 }
 
-export interface StatusFacts {
+/** nearcore's `Version`: the running build, as `status` and `client_config` print it. */
+export interface BuildVersion {
   readonly version: string;
+  readonly build: string;
+  /** The commit the build was made from, or `unknown`. */
+  readonly commit: string;
+  readonly rustc_version: string;
+}
+
+export interface StatusFacts {
+  readonly version: BuildVersion;
   readonly config: GenesisConfig;
   readonly rpcAddr: string;
   readonly latest: StatusBlock & { readonly stateRoot: string; readonly epochId: string };
@@ -45,7 +54,7 @@ export function statusView(f: StatusFacts): object {
   const cfg = f.config;
   const protocolVersion = f.headProtocolVersion ?? cfg.protocolVersion;
   return {
-    version: { version: f.version, build: `nearlite-${f.version}`, commit: 'unknown', rustc_version: 'n/a' },
+    version: f.version,
     chain_id: cfg.chainId,
     protocol_version: protocolVersion,
     latest_protocol_version: protocolVersion,

@@ -40,7 +40,7 @@ import {
   viewState,
 } from './query.js';
 import { CachedViewTrie } from './state_value_cache.js';
-import { networkInfoView, statusView } from './status_view.js';
+import { type BuildVersion, networkInfoView, statusView } from './status_view.js';
 import {
   endedEpochLastHeight,
   maintenanceWindowsView,
@@ -60,7 +60,7 @@ export interface ViewClientOptions {
   readonly validatorPublicKey: string | null;
   readonly validatorAccountId: string | null;
   readonly rpcAddr: string;
-  readonly version: string;
+  readonly version: BuildVersion;
   /** config.json's trie_viewer_state_size_limit (bytes; null: unlimited); nearcore's 50,000 if absent. */
   readonly stateSizeLimit?: bigint | null;
 }
