@@ -72,6 +72,7 @@ import {
 import type { FollowerBackendOptions } from './backend_options.js';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
+import { EpochProducers } from './epoch_producers.js';
 import { EpochStarts } from './epoch_start.js';
 import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
@@ -110,12 +111,14 @@ export class FollowerBackend implements RpcBackend {
   private readonly txs: HistoryTxStatus;
   private readonly txCheck: FollowerTxCheck;
   private readonly epochStarts: EpochStarts;
+  private readonly producers: EpochProducers;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
     const layout = shardLayoutFromView(o.genesis.config.shardLayout);
     this.epochStarts = new EpochStarts(o.history, this.facts);
+    this.producers = new EpochProducers(o.upstream);
     this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
     this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
@@ -318,9 +321,11 @@ export class FollowerBackend implements RpcBackend {
       // which its producers run, the one fact of it the stream carries.
       ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),
       ...(epochStart !== null ? { epochStartHeight: epochStart } : {}),
-      // The genesis' validators of 2020 produce nothing there now, and the stream names no others
-      // (`validators` asks the upstream for them).
-      ...(nearNetwork ? { validators: [] } : {}),
+      // The genesis' validators of 2020 produce nothing there now, and the stream names no others:
+      // the upstream's for the head's epoch, or none without one.
+      ...(nearNetwork
+        ? { validators: hf ? await this.producers.of(hf.epochId, base58Encode(hf.hash)) : [] }
+        : {}),
     });
   }
 

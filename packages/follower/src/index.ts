@@ -1,6 +1,7 @@
 export * from './backend.js';
 export * from './changes.js';
 export * from './cursor_watch.js';
+export * from './epoch_producers.js';
 export * from './epoch_start.js';
 export * from './flat_state.js';
 export * from './follow_loop.js';
