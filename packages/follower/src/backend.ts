@@ -72,7 +72,6 @@ import {
 import type { FollowerBackendOptions } from './backend_options.js';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
-import { EpochProducers } from './epoch_producers.js';
 import { EpochStarts } from './epoch_start.js';
 import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
@@ -89,6 +88,7 @@ import {
   readOnly,
   validatorInfoUnavailable,
 } from './unavailable.js';
+import { askBlockProducers, askEpochStart, UpstreamEpochFact } from './upstream_epoch.js';
 import { FollowerValidatorFacts } from './validator_facts.js';
 
 export type { FollowerBackendOptions };
@@ -111,14 +111,16 @@ export class FollowerBackend implements RpcBackend {
   private readonly txs: HistoryTxStatus;
   private readonly txCheck: FollowerTxCheck;
   private readonly epochStarts: EpochStarts;
-  private readonly producers: EpochProducers;
+  private readonly producers: UpstreamEpochFact<readonly string[]>;
+  private readonly upstreamEpochStart: UpstreamEpochFact<number>;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
     const layout = shardLayoutFromView(o.genesis.config.shardLayout);
     this.epochStarts = new EpochStarts(o.history, this.facts);
-    this.producers = new EpochProducers(o.upstream);
+    this.producers = new UpstreamEpochFact(o.upstream, askBlockProducers);
+    this.upstreamEpochStart = new UpstreamEpochFact(o.upstream, askEpochStart);
     this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
     this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
@@ -293,8 +295,18 @@ export class FollowerBackend implements RpcBackend {
     const ef = earliest && this.facts.of(earliest);
     const zero = '11111111111111111111111111111111';
     const nearNetwork = isNearNetwork(cfg.chainId);
-    // A chain nearlite produces starts its epochs on the genesis' grid; a NEAR network's drift.
-    const epochStart = hf && nearNetwork ? await this.epochStarts.of(hf) : null;
+    // A chain nearlite produces starts its epochs on the genesis' grid; a NEAR network's drift, and its
+    // stream names no block producers (the genesis' validators of 2020 produce nothing there now):
+    // where the history begins inside the head's epoch, and who produces in it, are the upstream's.
+    const [historyStart, upstreamStart, producers] =
+      hf && nearNetwork
+        ? await Promise.all([
+            this.epochStarts.of(hf),
+            this.upstreamEpochStart.of(hf.epochId, base58Encode(hf.hash)),
+            this.producers.of(hf.epochId, base58Encode(hf.hash)),
+          ])
+        : [null, null, null];
+    const epochStart = historyStart ?? upstreamStart;
     return statusView({
       version: this.o.version,
       config: cfg,
@@ -321,11 +333,7 @@ export class FollowerBackend implements RpcBackend {
       // which its producers run, the one fact of it the stream carries.
       ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),
       ...(epochStart !== null ? { epochStartHeight: epochStart } : {}),
-      // The genesis' validators of 2020 produce nothing there now, and the stream names no others:
-      // the upstream's for the head's epoch, or none without one.
-      ...(nearNetwork
-        ? { validators: hf ? await this.producers.of(hf.epochId, base58Encode(hf.hash)) : [] }
-        : {}),
+      ...(nearNetwork ? { validators: producers ?? [] } : {}),
     });
   }
 

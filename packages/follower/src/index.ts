@@ -1,7 +1,6 @@
 export * from './backend.js';
 export * from './changes.js';
 export * from './cursor_watch.js';
-export * from './epoch_producers.js';
 export * from './epoch_start.js';
 export * from './flat_state.js';
 export * from './follow_loop.js';
@@ -24,3 +23,4 @@ export * from './seek_cache.js';
 export * from './state_change_keys.js';
 export * from './tx_views.js';
 export * from './upstream.js';
+export * from './upstream_epoch.js';

@@ -1,0 +1,92 @@
+// What a followed NEAR network's `status` says of the head's epoch that its stream does not carry,
+// from the upstream, asked once per epoch at the head block:
+// - its block producers in order, which nearcore's status lists (get_epoch_block_producers_ordered,
+//   what EXPERIMENTAL_validators_ordered answers);
+// - where it began, when the history begins inside it (`validators`' epoch_start_height).
+// `status` is a health probe, so it waits for an answer only briefly, and an upstream that failed is
+// asked again only after a pause.
+import { isJsonObject, isValidAccountId } from '@nearlite/primitives';
+import type { UpstreamRpc } from './upstream.js';
+
+/** How long a `status` waits for the upstream's first answer of an epoch before answering without it. */
+const STATUS_WAIT_MS = 2_000;
+/** How long after a failed ask the upstream is asked again. */
+const RETRY_AFTER_MS = 10_000;
+
+/** One fact of the head's epoch, asked of the upstream at a block of it; null for no usable answer. */
+export type AskUpstream<T> = (upstream: UpstreamRpc, blockHash: string) => Promise<T | null>;
+
+/** A fact of the head's epoch from the upstream, kept for the epoch. */
+export class UpstreamEpochFact<T> {
+  private epochId: string | null = null;
+  private known: T | null = null;
+  private asking: Promise<T | null> | null = null;
+  private failedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly upstream: UpstreamRpc | null,
+    private readonly askOf: AskUpstream<T>,
+    private readonly waitMs = STATUS_WAIT_MS,
+    private readonly retryAfterMs = RETRY_AFTER_MS,
+  ) {}
+
+  /** The fact for epoch `epochId`, as the upstream gives it at `blockHash` (base58); null while unknown. */
+  async of(epochId: string, blockHash: string): Promise<T | null> {
+    if (!this.upstream) return null;
+    if (epochId !== this.epochId) {
+      this.epochId = epochId;
+      this.known = null;
+      this.asking = null;
+      this.failedAt = Number.NEGATIVE_INFINITY;
+    }
+    if (this.known !== null) return this.known;
+    if (!this.asking) {
+      if (Date.now() - this.failedAt < this.retryAfterMs) return null;
+      const asking = this.askOf(this.upstream, blockHash).catch(() => null);
+      this.asking = asking;
+      void asking.then((fact) => {
+        // An answer for an epoch the head has left since is dropped.
+        if (this.asking !== asking) return;
+        this.asking = null;
+        if (fact !== null) this.known = fact;
+        else this.failedAt = Date.now();
+      });
+    }
+    return withDeadline(this.asking, this.waitMs);
+  }
+}
+
+/** The block producers of the block's epoch, in order: EXPERIMENTAL_validators_ordered's account ids. */
+export const askBlockProducers: AskUpstream<readonly string[]> = async (upstream, blockHash) => {
+  const answer = await upstream.call('EXPERIMENTAL_validators_ordered', { block_id: blockHash });
+  const list = JSON.parse(answer.json) as unknown;
+  if (!Array.isArray(list)) return null;
+  const names: string[] = [];
+  for (const v of list) {
+    const id = isJsonObject(v) ? v.account_id : undefined;
+    if (typeof id !== 'string' || !isValidAccountId(id)) return null;
+    names.push(id);
+  }
+  return names;
+};
+
+/** Where the block's epoch began: `validators`' epoch_start_height. */
+export const askEpochStart: AskUpstream<number> = async (upstream, blockHash) => {
+  const answer = await upstream.call('validators', { block_id: blockHash });
+  const view = JSON.parse(answer.json) as unknown;
+  const start = isJsonObject(view) ? view.epoch_start_height : undefined;
+  return typeof start === 'number' && Number.isSafeInteger(start) && start >= 0 ? start : null;
+};
+
+/** What `p` settles to within `ms`, or null after it. */
+async function withDeadline<T>(p: Promise<T | null>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
