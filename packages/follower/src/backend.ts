@@ -88,7 +88,7 @@ import {
   readOnly,
   validatorInfoUnavailable,
 } from './unavailable.js';
-import { askBlockProducers, askEpochStart, UpstreamEpochFact } from './upstream_epoch.js';
+import { UpstreamEpochFacts } from './upstream_epoch.js';
 import { FollowerValidatorFacts } from './validator_facts.js';
 
 export type { FollowerBackendOptions };
@@ -111,16 +111,14 @@ export class FollowerBackend implements RpcBackend {
   private readonly txs: HistoryTxStatus;
   private readonly txCheck: FollowerTxCheck;
   private readonly epochStarts: EpochStarts;
-  private readonly producers: UpstreamEpochFact<readonly string[]>;
-  private readonly upstreamEpochStart: UpstreamEpochFact<number>;
+  private readonly upstreamEpoch: UpstreamEpochFacts;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
     const layout = shardLayoutFromView(o.genesis.config.shardLayout);
     this.epochStarts = new EpochStarts(o.history, this.facts);
-    this.producers = new UpstreamEpochFact(o.upstream, askBlockProducers);
-    this.upstreamEpochStart = new UpstreamEpochFact(o.upstream, askEpochStart);
+    this.upstreamEpoch = new UpstreamEpochFacts(o.upstream);
     this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
     this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
@@ -298,15 +296,14 @@ export class FollowerBackend implements RpcBackend {
     // A chain nearlite produces starts its epochs on the genesis' grid; a NEAR network's drift, and its
     // stream names no block producers (the genesis' validators of 2020 produce nothing there now):
     // where the history begins inside the head's epoch, and who produces in it, are the upstream's.
-    const [historyStart, upstreamStart, producers] =
+    const [historyStart, upstream] =
       hf && nearNetwork
         ? await Promise.all([
             this.epochStarts.of(hf),
-            this.upstreamEpochStart.of(hf.epochId, base58Encode(hf.hash)),
-            this.producers.of(hf.epochId, base58Encode(hf.hash)),
+            this.upstreamEpoch.of(hf.epochId, base58Encode(hf.hash)),
           ])
-        : [null, null, null];
-    const epochStart = historyStart ?? upstreamStart;
+        : [null, null];
+    const epochStart = historyStart ?? upstream?.startHeight ?? null;
     return statusView({
       version: this.o.version,
       config: cfg,
@@ -332,8 +329,9 @@ export class FollowerBackend implements RpcBackend {
       // A real network's head runs a later version than its genesis' (mainnet's 29); its header says
       // which its producers run, the one fact of it the stream carries.
       ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),
+      ...(upstream?.protocolVersion ? { epochProtocolVersion: upstream.protocolVersion } : {}),
       ...(epochStart !== null ? { epochStartHeight: epochStart } : {}),
-      ...(nearNetwork ? { validators: producers ?? [] } : {}),
+      ...(nearNetwork ? { validators: upstream?.producers ?? [] } : {}),
     });
   }
 

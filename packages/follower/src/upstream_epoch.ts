@@ -2,7 +2,9 @@
 // from the upstream, asked once per epoch at the head block:
 // - its block producers in order, which nearcore's status lists (get_epoch_block_producers_ordered,
 //   what EXPERIMENTAL_validators_ordered answers);
-// - where it began, when the history begins inside it (`validators`' epoch_start_height).
+// - where it began, when the history begins inside it (`validators`' epoch_start_height);
+// - the protocol version it runs, which a block names only as the version its producer runs
+//   (EXPERIMENTAL_protocol_config's protocol_version).
 // `status` is a health probe, so it waits for an answer only briefly, and an upstream that failed is
 // asked again only after a pause.
 import { isJsonObject, isValidAccountId } from '@nearlite/primitives';
@@ -56,6 +58,35 @@ export class UpstreamEpochFact<T> {
   }
 }
 
+/** What a followed NEAR network's `status` takes from the upstream of the head's epoch. */
+export interface UpstreamEpoch {
+  readonly producers: readonly string[] | null;
+  readonly startHeight: number | null;
+  readonly protocolVersion: number | null;
+}
+
+/** The three facts of the head's epoch, each asked once an epoch, all at once. */
+export class UpstreamEpochFacts {
+  private readonly producers: UpstreamEpochFact<readonly string[]>;
+  private readonly startHeight: UpstreamEpochFact<number>;
+  private readonly protocolVersion: UpstreamEpochFact<number>;
+
+  constructor(upstream: UpstreamRpc | null) {
+    this.producers = new UpstreamEpochFact(upstream, askBlockProducers);
+    this.startHeight = new UpstreamEpochFact(upstream, askEpochStart);
+    this.protocolVersion = new UpstreamEpochFact(upstream, askEpochProtocolVersion);
+  }
+
+  async of(epochId: string, blockHash: string): Promise<UpstreamEpoch> {
+    const [producers, startHeight, protocolVersion] = await Promise.all([
+      this.producers.of(epochId, blockHash),
+      this.startHeight.of(epochId, blockHash),
+      this.protocolVersion.of(epochId, blockHash),
+    ]);
+    return { producers, startHeight, protocolVersion };
+  }
+}
+
 /** The block producers of the block's epoch, in order: EXPERIMENTAL_validators_ordered's account ids. */
 export const askBlockProducers: AskUpstream<readonly string[]> = async (upstream, blockHash) => {
   const answer = await upstream.call('EXPERIMENTAL_validators_ordered', { block_id: blockHash });
@@ -74,9 +105,20 @@ export const askBlockProducers: AskUpstream<readonly string[]> = async (upstream
 export const askEpochStart: AskUpstream<number> = async (upstream, blockHash) => {
   const answer = await upstream.call('validators', { block_id: blockHash });
   const view = JSON.parse(answer.json) as unknown;
-  const start = isJsonObject(view) ? view.epoch_start_height : undefined;
-  return typeof start === 'number' && Number.isSafeInteger(start) && start >= 0 ? start : null;
+  return wholeNumber(isJsonObject(view) ? view.epoch_start_height : undefined);
 };
+
+/** The protocol version of the block's epoch: EXPERIMENTAL_protocol_config's protocol_version. */
+export const askEpochProtocolVersion: AskUpstream<number> = async (upstream, blockHash) => {
+  const answer = await upstream.call('EXPERIMENTAL_protocol_config', { block_id: blockHash });
+  const config = JSON.parse(answer.json) as unknown;
+  const version = isJsonObject(config) ? config.protocol_version : undefined;
+  return wholeNumber(version);
+};
+
+function wholeNumber(v: unknown): number | null {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
+}
 
 /** What `p` settles to within `ms`, or null after it. */
 async function withDeadline<T>(p: Promise<T | null>, ms: number): Promise<T | null> {

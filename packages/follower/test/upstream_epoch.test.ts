@@ -1,11 +1,12 @@
 // A followed NEAR network's `status` takes what its stream does not carry of the head's epoch from
 // its upstream, asked once per epoch at the head block: the block producers it lists
-// (EXPERIMENTAL_validators_ordered) and, where the history begins inside the epoch, where the epoch
-// began (`validators`). Without an answer in time, or without an upstream, it has none, and an answer
-// of another shape is no answer.
+// (EXPERIMENTAL_validators_ordered), the protocol version the epoch runs (EXPERIMENTAL_protocol_config)
+// and, where the history begins inside the epoch, where it began (`validators`). Without an answer in
+// time, or without an upstream, it has none, and an answer of another shape is no answer.
 import { createServer, type Server } from 'node:http';
 import {
   askBlockProducers,
+  askEpochProtocolVersion,
   askEpochStart,
   ingestBlock,
   UpstreamEpochFact,
@@ -150,12 +151,30 @@ t.test("where an epoch began is `validators`' epoch_start_height, a whole number
 });
 
 t.test(
-  "a mainnet follower's status: the upstream's block producers and start of the head's epoch",
+  "an epoch's protocol version is EXPERIMENTAL_protocol_config's, a whole number or no answer",
   async (t) => {
-    // The upstream of mainnet at block 107,503,705: its epoch's producers (a sample) and start.
+    const answers: object[] = [{ result: { protocol_version: '63' } }, { result: { protocol_version: 63 } }];
+    let n = 0;
+    const up = await upstream(t, () => answers[n++]!);
+    const rpc = new UpstreamRpc(up.url);
+    t.equal(await askEpochProtocolVersion(rpc, 'blockA'), null);
+    t.equal(await askEpochProtocolVersion(rpc, 'blockA'), 63);
+    t.same(up.asked[0], { method: 'EXPERIMENTAL_protocol_config', params: { block_id: 'blockA' } });
+  },
+);
+
+t.test(
+  "a mainnet follower's status: the head epoch's producers, start and version from the upstream",
+  async (t) => {
+    // The upstream of mainnet at block 107,503,705: its epoch's producers (a sample), start, and a
+    // protocol version one below the head block's 63, as in an epoch that votes an upgrade in.
     const START = 107_460_000;
     const up = await upstream(t, (method) =>
-      method === 'validators' ? { result: { epoch_start_height: START } } : { result: ORDERED },
+      method === 'validators'
+        ? { result: { epoch_start_height: START } }
+        : method === 'EXPERIMENTAL_protocol_config'
+          ? { result: { protocol_version: 62 } }
+          : { result: ORDERED },
     );
     const { store, history, backend } = await openFollower(tempDir(t), { upstream: new UpstreamRpc(up.url) });
     t.teardown(() => store.close());
@@ -163,8 +182,12 @@ t.test(
     await ingestBlock(history, loadFixture('mainnet-107503704').message);
     await ingestBlock(history, head);
     // A status waits for the upstream only briefly: asked again until its answers are in.
+    const answered = (r: Awaited<ReturnType<typeof rpc>>) =>
+      r.result.validators.length > 0 &&
+      r.result.sync_info.epoch_start_height === START &&
+      r.result.protocol_version === 62;
     let status = await rpc(backend, 'status', []);
-    for (let i = 0; i < 500 && status.result.validators.length === 0; i++) {
+    for (let i = 0; i < 500 && !answered(status); i++) {
       await sleep(20);
       status = await rpc(backend, 'status', []);
     }
@@ -177,10 +200,13 @@ t.test(
       START,
       "the history begins inside the head epoch: where it began is the upstream's",
     );
+    t.equal(status.result.protocol_version, 62, "protocol_version: the epoch's, as the upstream says");
+    t.equal(status.result.latest_protocol_version, 63, "latest_protocol_version: the head block's");
     const at = { block_id: head.block.header.hash };
     t.same(
       [...up.asked].sort((a, b) => a.method.localeCompare(b.method)),
       [
+        { method: 'EXPERIMENTAL_protocol_config', params: at },
         { method: 'EXPERIMENTAL_validators_ordered', params: at },
         { method: 'validators', params: at },
       ],
@@ -193,5 +219,6 @@ t.test(
     const without = (await rpc(alone.backend, 'status', [])).result;
     t.same(without.validators, [], 'no producers without an upstream');
     t.not(without.sync_info.epoch_start_height, START, "the genesis' grid without one");
+    t.equal(without.protocol_version, 63, "the head block's version without one");
   },
 );

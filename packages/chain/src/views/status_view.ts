@@ -39,6 +39,12 @@ export interface StatusFacts {
    */
   readonly headProtocolVersion?: number;
   /**
+   * The protocol version of the head's epoch, nearcore's `protocol_version`, where it is known apart
+   * from the head block's (a followed network's upstream says it). The two differ only in the epochs
+   * an upgrade is voted in, where producers already run the new version.
+   */
+  readonly epochProtocolVersion?: number;
+  /**
    * Where the head's epoch began, where it is not on the genesis' grid of epoch_length heights (a
    * followed network's epochs, which skipped heights push later).
    */
@@ -56,7 +62,7 @@ export function statusView(f: StatusFacts): object {
   return {
     version: f.version,
     chain_id: cfg.chainId,
-    protocol_version: protocolVersion,
+    protocol_version: f.epochProtocolVersion ?? protocolVersion,
     latest_protocol_version: protocolVersion,
     rpc_addr: f.rpcAddr,
     validators: (f.validators ?? cfg.validators.map((v) => v.accountId)).map((id) => ({ account_id: id })),
