@@ -62,7 +62,7 @@ t.test(
     t.teardown(() => follower.stop());
     await waitForHeight(follower, 3);
 
-    await hostileLoad(t, follower, await signedTransfer(producer, key.secret_key));
+    await hostileLoad(t, follower, await signedTransfer(producer, key.secret_key), { requests: 4_000 });
     const { body } = await producer.rpc<{ header: { height: number } }>('block', { finality: 'final' });
     await waitForHeight(follower, body.result!.header.height + 2);
     t.pass('and still following the producer');

@@ -46,7 +46,7 @@ t.test('hostile requests to a serve front end: well formed, nothing leaked, stil
   );
   const goodTx = Buffer.from((await signer.signTransaction(tx)).signedTransaction.encode());
   // Without an upstream a front end refuses writes, proofs and validator views, saying to start it with one.
-  await hostileLoad(t, front, goodTx, /--upstream-rpc/);
+  await hostileLoad(t, front, goodTx, { documented: /--upstream-rpc/, requests: 4_000 });
 
   publish(chain.slice(40));
   await waitForHeight(front, chain.at(-1)!.block.header.height, 60_000);

@@ -4,29 +4,40 @@
 // nearcore's documented HTTP refusals, with no stack trace, file path or framework internals in it.
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { METHODS } from '@nearlite/jsonrpc';
 import type { Test } from 'tap';
 import type { RunningNode } from './node.js';
 import { httpRequest } from './post.js';
 import { rng } from './rng.js';
 
-export const LEAK =
-  /node_modules|\/work\/|\.ts:\d+|\.js:\d+|\bat [A-Za-z.<>]+ \(|FST_ERR|fastify|TypeError|ReferenceError|RangeError|Cannot read prop|undefined is not|\[object Object\]/;
+/** Where this checkout lives: a path of it in an answer is a leak, wherever it was cloned. */
+const ROOT = join(import.meta.dirname, '..', '..').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export const LEAK = new RegExp(
+  `node_modules|${ROOT}|\\.ts:\\d+|\\.js:\\d+|\\bat [A-Za-z.<>]+ \\(|FST_ERR|fastify|TypeError|ReferenceError|RangeError|Cannot read prop|undefined is not|\\[object Object\\]`,
+);
+
+export interface HostileLoadOptions {
+  /**
+   * The INTERNAL_ERROR messages (HTTP 500) this node is documented to answer with, such as a
+   * front end's refusal of writes without an upstream; any other 500 is a fault.
+   */
+  readonly documented?: RegExp;
+  /** Requests a round (10,000 unless given). */
+  readonly requests?: number;
+}
 
 /**
- * Two rounds of 10,000 generated requests from 16 clients, beside 8 slow ones: every answer a
- * JSON-RPC envelope or a documented refusal with nothing leaked, memory back to its level after the
- * second round, and the node still serving.
+ * Two rounds of generated requests from 16 clients, beside 8 slow ones: every answer a JSON-RPC
+ * envelope or a documented refusal with nothing leaked, memory back to its level after the second
+ * round, and the node still serving.
  */
 export async function hostileLoad(
   t: Test,
   node: RunningNode,
   goodTx: Buffer,
-  /**
-   * The INTERNAL_ERROR messages (HTTP 500) this node is documented to answer with, such as a
-   * front end's refusal of writes without an upstream; any other 500 is a fault.
-   */
-  documented?: RegExp,
+  { documented, requests = 10_000 }: HostileLoadOptions = {},
 ): Promise<void> {
   const r = rng(1337);
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
@@ -174,7 +185,7 @@ export async function hostileLoad(
   t.teardown(() => {
     for (const s of slow) s.destroy();
   });
-  const TOTAL = 10_000;
+  const TOTAL = requests;
   const problems: string[] = [];
   const statuses = new Map<number, number>();
   let sent = 0;

@@ -32,6 +32,12 @@ import type { ChainWorkerData } from '../dist/chain_messages.js';
 import { ChainThread } from '../dist/chain_thread.js';
 import { homePaths, initHome } from '../dist/home.js';
 
+/**
+ * The chain thread's script as the CLI starts it, from the bundle `npm test` makes beside dist/:
+ * linking dist's modules one by one took about a second of each thread's start.
+ */
+const CHAIN_WORKER = new URL('../bundle/chain_worker.js', import.meta.url);
+
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** A transfer from the validator account, signed with its key file. */
@@ -108,7 +114,7 @@ async function open(t: { teardown(fn: () => unknown): void }, workerUrl?: URL, a
     genesis: loadGenesis(p.genesis),
     data: chainData(home, { blockTimeMs: 20, archive: true }),
     log,
-    ...(workerUrl ? { workerUrl } : {}),
+    workerUrl: workerUrl ?? CHAIN_WORKER,
   });
   const close = async () => {
     await chain.stop();
@@ -244,7 +250,7 @@ t.test(
 t.test('a chain thread that dies is started again and gets the pool whole', async (t) => {
   const dir = tempDir(t);
   const marker = join(dir, 'crashed');
-  const real = new URL('../dist/chain_worker.js', import.meta.url).href;
+  const real = CHAIN_WORKER.href;
   // Dies once, as the first transactions reach it (the real thread has queued them by then).
   const script = join(dir, 'crash_once.mjs');
   writeFileSync(
@@ -289,6 +295,7 @@ t.test('a stop while a block is made waits for its collection', async (t) => {
       genesis: loadGenesis(p.genesis),
       data: chainData(home, { blockTimeMs: 0, archive: false }),
       log,
+      workerUrl: CHAIN_WORKER,
     });
     chain.run();
     for (let b = 0; b < 2; b++) height = (await nextBlock(chain)).header.lite.height;
