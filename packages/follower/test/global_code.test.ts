@@ -2,10 +2,10 @@
 // claims to be, an absence is an absence, a failure says whose it is, and code is asked for once per
 // hash or, for code named by its deployer's account, once per block.
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { GlobalCode, UpstreamRpc } from '@nearlite/follower';
 import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
+import { jsonRpcServer } from './helpers.js';
 
 const CODE = Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0]);
 const OTHER = Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0, 0]);
@@ -15,32 +15,15 @@ const BLOCK_B = new Uint8Array(32).fill(2);
 
 type Answer = (params: Record<string, unknown>) => object;
 
-/** A JSON-RPC server on 127.0.0.1 answering each `query` with `answer`; it records the params. */
-async function upstream(
-  t: Tap.Test,
-  answer: Answer,
-): Promise<{ url: string; asked: Record<string, unknown>[] }> {
-  const asked: Record<string, unknown>[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      const { params } = JSON.parse(body) as { params: Record<string, unknown> };
-      asked.push(params);
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', id: 1, ...answer(params) }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const addr = server.address();
-  return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, asked };
+/** An upstream answering each `query` with `answer`; `asked` are the params of its calls, in order. */
+async function upstream(t: Tap.Test, answer: Answer) {
+  const server = await jsonRpcServer(t, ({ params }) => answer(params));
+  return {
+    url: server.url,
+    get asked() {
+      return server.calls.map((c) => c.params);
+    },
+  };
 }
 
 const result = (code: Uint8Array, hash = hashOf(code)) => ({

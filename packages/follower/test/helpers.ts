@@ -1,4 +1,5 @@
 // Test helpers: a follower store on disk, its backend, and JSON-RPC calls through the real dispatcher.
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Genesis } from '@nearlite/chain';
 import { FollowerBackend, type HistoryReader, HistoryStore, type UpstreamRpc } from '@nearlite/follower';
@@ -80,4 +81,43 @@ export function logs() {
 export async function until(cond: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A call a `jsonRpcServer` was sent. */
+export interface RpcCall {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/**
+ * A JSON-RPC server on 127.0.0.1 (an upstream for a follower's tests) answering each call with the
+ * members `answer` gives for it (`result` or `error`); it records the calls in order.
+ */
+export async function jsonRpcServer(
+  t: Tap.Test,
+  answer: (call: RpcCall) => object | Promise<object>,
+): Promise<{ readonly url: string; readonly calls: RpcCall[] }> {
+  const calls: RpcCall[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', async () => {
+      const { method, params, id } = JSON.parse(body) as RpcCall & { id: unknown };
+      const call = { method, params };
+      calls.push(call);
+      const reply = await answer(call);
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, ...reply }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const addr = server.address();
+  return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, calls };
 }

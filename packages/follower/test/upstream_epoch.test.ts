@@ -3,7 +3,6 @@
 // (EXPERIMENTAL_validators_ordered), the protocol version the epoch runs (EXPERIMENTAL_protocol_config)
 // and, where the history begins inside the epoch, where it began (`validators`). Without an answer in
 // time, or without an upstream, it has none, and an answer of another shape is no answer.
-import { createServer, type Server } from 'node:http';
 import {
   askBlockProducers,
   askEpochProtocolVersion,
@@ -15,7 +14,7 @@ import {
 import t from 'tap';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
-import { openFollower, rpc } from './helpers.js';
+import { jsonRpcServer, openFollower, rpc } from './helpers.js';
 
 const ORDERED = [
   { account_id: 'figment.poolv1.near', public_key: 'ed25519:11111111111111111111111111111111', stake: '1' },
@@ -25,41 +24,6 @@ const ORDERED = [
     stake: '1',
   },
 ];
-
-interface Upstream {
-  readonly url: string;
-  /** Each call's method and params, in order. */
-  readonly asked: { method: string; params: unknown }[];
-}
-
-/** A JSON-RPC server on 127.0.0.1 answering every call with what `answer(method)` resolves to. */
-async function upstream(
-  t: Tap.Test,
-  answer: (method: string) => object | Promise<object>,
-): Promise<Upstream> {
-  const asked: Upstream['asked'] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', async () => {
-      const { method, params, id } = JSON.parse(body) as { method: string; params: unknown; id: unknown };
-      asked.push({ method, params });
-      const reply = await answer(method);
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', id, ...reply }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const addr = server.address();
-  return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, asked };
-}
 
 /** Calls `of` until it names producers (at most 10 s): an answer that arrives after a deadline. */
 async function namesOnceAnswered(
@@ -78,14 +42,14 @@ async function namesOnceAnswered(
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('asked once per epoch, at the block given, the names in their order', async (t) => {
-  const up = await upstream(t, () => ({ result: ORDERED }));
+  const up = await jsonRpcServer(t, () => ({ result: ORDERED }));
   const producers = new UpstreamEpochFact(new UpstreamRpc(up.url), askBlockProducers, 10_000);
   const names = ['figment.poolv1.near', 'astro-stakers.poolv1.near'];
   t.same(await producers.of('epochA', 'blockA1'), names);
   t.same(await producers.of('epochA', 'blockA2'), names, 'the same epoch');
-  t.same(up.asked, [{ method: 'EXPERIMENTAL_validators_ordered', params: { block_id: 'blockA1' } }]);
+  t.same(up.calls, [{ method: 'EXPERIMENTAL_validators_ordered', params: { block_id: 'blockA1' } }]);
   t.same(await producers.of('epochB', 'blockB1'), names, 'the next epoch');
-  t.same(up.asked[1], { method: 'EXPERIMENTAL_validators_ordered', params: { block_id: 'blockB1' } });
+  t.same(up.calls[1], { method: 'EXPERIMENTAL_validators_ordered', params: { block_id: 'blockB1' } });
   t.equal(
     await new UpstreamEpochFact(null, askBlockProducers).of('epochA', 'blockA1'),
     null,
@@ -104,12 +68,12 @@ t.test(
       { result: ORDERED },
     ];
     let n = 0;
-    const up = await upstream(t, () => answers[n++]!);
+    const up = await jsonRpcServer(t, () => answers[n++]!);
     const producers = new UpstreamEpochFact(new UpstreamRpc(up.url), askBlockProducers, 10_000, 500);
     for (let i = 0; i < 4; i++) {
       t.equal(await producers.of('epochA', 'blockA'), null, `answer ${i}: none`);
       t.equal(await producers.of('epochA', 'blockA'), null, `answer ${i}: not asked again at once`);
-      t.equal(up.asked.length, i + 1);
+      t.equal(up.calls.length, i + 1);
       await sleep(600);
     }
     t.same(await producers.of('epochA', 'blockA'), ['figment.poolv1.near', 'astro-stakers.poolv1.near']);
@@ -121,7 +85,7 @@ t.test('a slow upstream: none at the deadline, its names once it answers, asked 
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const up = await upstream(t, async () => {
+  const up = await jsonRpcServer(t, async () => {
     await gate;
     return { result: ORDERED };
   });
@@ -132,7 +96,7 @@ t.test('a slow upstream: none at the deadline, its names once it answers, asked 
     'figment.poolv1.near',
     'astro-stakers.poolv1.near',
   ]);
-  t.equal(up.asked.length, 1, 'asked once');
+  t.equal(up.calls.length, 1, 'asked once');
 });
 
 t.test("where an epoch began is `validators`' epoch_start_height, a whole number or no answer", async (t) => {
@@ -143,11 +107,11 @@ t.test("where an epoch began is `validators`' epoch_start_height, a whole number
     { result: { epoch_start_height: 107_460_000, current_validators: [] } },
   ];
   let n = 0;
-  const up = await upstream(t, () => answers[n++]!);
+  const up = await jsonRpcServer(t, () => answers[n++]!);
   const rpc = new UpstreamRpc(up.url);
   for (let i = 0; i < 3; i++) t.equal(await askEpochStart(rpc, 'blockA'), null, `answer ${i}`);
   t.equal(await askEpochStart(rpc, 'blockA'), 107_460_000);
-  t.same(up.asked[0], { method: 'validators', params: { block_id: 'blockA' } });
+  t.same(up.calls[0], { method: 'validators', params: { block_id: 'blockA' } });
 });
 
 t.test(
@@ -155,11 +119,11 @@ t.test(
   async (t) => {
     const answers: object[] = [{ result: { protocol_version: '63' } }, { result: { protocol_version: 63 } }];
     let n = 0;
-    const up = await upstream(t, () => answers[n++]!);
+    const up = await jsonRpcServer(t, () => answers[n++]!);
     const rpc = new UpstreamRpc(up.url);
     t.equal(await askEpochProtocolVersion(rpc, 'blockA'), null);
     t.equal(await askEpochProtocolVersion(rpc, 'blockA'), 63);
-    t.same(up.asked[0], { method: 'EXPERIMENTAL_protocol_config', params: { block_id: 'blockA' } });
+    t.same(up.calls[0], { method: 'EXPERIMENTAL_protocol_config', params: { block_id: 'blockA' } });
   },
 );
 
@@ -169,7 +133,7 @@ t.test(
     // The upstream of mainnet at block 107,503,705: its epoch's producers (a sample), start, and a
     // protocol version one below the head block's 63, as in an epoch that votes an upgrade in.
     const START = 107_460_000;
-    const up = await upstream(t, (method) =>
+    const up = await jsonRpcServer(t, ({ method }) =>
       method === 'validators'
         ? { result: { epoch_start_height: START } }
         : method === 'EXPERIMENTAL_protocol_config'
@@ -204,7 +168,7 @@ t.test(
     t.equal(status.result.latest_protocol_version, 63, "latest_protocol_version: the head block's");
     const at = { block_id: head.block.header.hash };
     t.same(
-      [...up.asked].sort((a, b) => a.method.localeCompare(b.method)),
+      [...up.calls].sort((a, b) => a.method.localeCompare(b.method)),
       [
         { method: 'EXPERIMENTAL_protocol_config', params: at },
         { method: 'EXPERIMENTAL_validators_ordered', params: at },
