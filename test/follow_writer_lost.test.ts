@@ -8,7 +8,7 @@ import pg from 'pg';
 import t from 'tap';
 import { startCli } from './helpers/cli_process.js';
 import { rawRpc } from './helpers/node.js';
-import { pgHome } from './helpers/pg_home.js';
+import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,19 +80,7 @@ t.test('health answers NO_NEW_BLOCKS once the writer can write no more', async (
 
 t.test('the command exits non-zero, and a restart resumes after the cursor', async (t) => {
   const s = await setUp(t);
-  const args = [
-    'run',
-    '--home',
-    s.home,
-    '--rpc-addr',
-    '127.0.0.1:0',
-    '--follow',
-    `file:${s.lake}`,
-    '--store',
-    s.metaUrl,
-    '--shard-db',
-    `0=${s.shardUrl}`,
-  ];
+  const args = [...followLakeArgs(s.home, s.lake), ...storeArgs(s)];
   const writer = await startCli(args);
   t.teardown(() => writer.stop());
   await s.untilCursor(FROM + 19);

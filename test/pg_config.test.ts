@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import t from 'tap';
 import { refused } from './helpers/node.js';
-import { pgHome } from './helpers/pg_home.js';
+import { followLakeArgs, pgHome } from './helpers/pg_home.js';
 
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -22,15 +22,7 @@ function closedPort(): Promise<number> {
 t.test('bad PostgreSQL configuration is refused at start', async (t) => {
   const { metaUrl, shardUrl, dir, home } = await pgHome(t);
   const serve = ['serve', '--home', home, '--rpc-addr', '127.0.0.1:0'];
-  const follow = [
-    'run',
-    '--home',
-    home,
-    '--rpc-addr',
-    '127.0.0.1:0',
-    '--follow',
-    `file:${join(dir, 'blocks')}`,
-  ];
+  const follow = followLakeArgs(home, join(dir, 'blocks'));
 
   const port = await closedPort();
   const down = `postgres://nearlite:s3cret-pw@127.0.0.1:${port}/meta`;

@@ -7,7 +7,7 @@ import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
 import { hostileLoad } from './helpers/hostile_load.js';
 import { waitForHeight } from './helpers/node.js';
-import { pgHome } from './helpers/pg_home.js';
+import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 t.test('hostile requests to a serve front end: well formed, nothing leaked, still serving', async (t) => {
@@ -15,21 +15,12 @@ t.test('hostile requests to a serve front end: well formed, nothing leaked, stil
   const chain = syntheticChain(80, { from: 10_000_000 });
   const publish = lakePublisher(join(dir, 'blocks'), join(dir, 'staging'));
   publish(chain.slice(0, 40));
-  const store = ['--store', metaUrl, '--shard-db', `0=${shardUrl}`];
+  const store = storeArgs({ metaUrl, shardUrl });
   const procs: CliProcess[] = [];
   t.teardown(async () => {
     for (const p of procs) await p.stop();
   });
-  const writer = await startCli([
-    'run',
-    '--home',
-    home,
-    '--rpc-addr',
-    '127.0.0.1:0',
-    '--follow',
-    `file:${join(dir, 'blocks')}`,
-    ...store,
-  ]);
+  const writer = await startCli([...followLakeArgs(home, join(dir, 'blocks')), ...store]);
   procs.push(writer);
   const front = await startCli(['serve', '--home', home, '--rpc-addr', '127.0.0.1:0', ...store]);
   procs.push(front);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
-import { pgHome } from './helpers/pg_home.js';
+import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -29,17 +29,8 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
     return r.rows[0] ? Number(r.rows[0].h) : -1;
   };
 
-  const store = ['--store', metaUrl, '--shard-db', `0=${shardUrl}`];
-  const writerArgs = [
-    'run',
-    '--home',
-    home,
-    '--rpc-addr',
-    '127.0.0.1:0',
-    '--follow',
-    `file:${lake}`,
-    ...store,
-  ];
+  const store = storeArgs({ metaUrl, shardUrl });
+  const writerArgs = [...followLakeArgs(home, lake), ...store];
   const procs: CliProcess[] = [];
   t.teardown(async () => {
     for (const p of procs) await p.stop();

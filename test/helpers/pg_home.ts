@@ -25,3 +25,13 @@ export async function pgHome(t: Test): Promise<PgHome> {
   initHome(home, ['--genesis', MAINNET_GENESIS]);
   return { metaUrl, shardUrl, dir, home };
 }
+
+/** The flags naming a home's meta database and its one shard database. */
+export function storeArgs(pg: Pick<PgHome, 'metaUrl' | 'shardUrl'>): string[] {
+  return ['--store', pg.metaUrl, '--shard-db', `0=${pg.shardUrl}`];
+}
+
+/** `run` following the NEAR Lake files in `lake`, RPC on a free port (a writer, given `storeArgs`). */
+export function followLakeArgs(home: string, lake: string): string[] {
+  return ['run', '--home', home, '--rpc-addr', '127.0.0.1:0', '--follow', `file:${lake}`];
+}
