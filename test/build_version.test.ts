@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
-import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { startFollower, waitForHeight } from './helpers/node.js';
 
 type Version = { version: { version: string; build: string; commit: string; rustc_version: string } };
 
@@ -16,9 +16,7 @@ t.test('status and client_config report the commit the bundle was made from', as
   t.equal(head.status, 0, 'the suite runs in a git checkout, as `npm test` builds the bundle there');
   const commit = head.stdout.trim();
   const chain = await localChain(t);
-  const home = join(chain.home, 'follower');
-  initHome(home, ['--genesis', join(chain.home, 'genesis.json')]);
-  const follower = await startNode(home, ['--follow', chain.node.url]);
+  const follower = await startFollower(chain.home, chain.node.url);
   t.teardown(() => follower.stop());
   await waitForHeight(follower, 3);
   for (const [who, node] of [

@@ -6,11 +6,10 @@
 // (an account's balance, a key's nonce and permission, a deletion), each receipt a chunk lists beside
 // the receipt asked alone, and each transaction beside its status: the chunk's entry, the block that
 // included it, the same outcomes with receipts, and the receipts that trace back to it.
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { localChain } from './helpers/chain.js';
 import { inFlight, settledTop } from './helpers/follow_compare.js';
-import { initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { type RunningNode, rawRpc, startFollower, waitForHeight } from './helpers/node.js';
 import { randomWorkload } from './helpers/workload.js';
 
 type Json = { result?: Record<string, unknown>; error?: { cause: { name: string } } };
@@ -47,9 +46,7 @@ t.test('every read method says what the others say of the same chain', async (t)
   await crossCheck(t, chain.node, top, 'the producer');
 
   // A follower answers from a history of the producer's stream, through read paths of its own.
-  const followerHome = join(chain.home, 'follower');
-  initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
-  const follower = await startNode(followerHome, ['--follow', chain.node.url, '--archive']);
+  const follower = await startFollower(chain.home, chain.node.url, ['--archive']);
   t.teardown(() => follower.stop());
   await waitForHeight(follower, top, 60_000);
   await crossCheck(t, follower, top, 'a follower');

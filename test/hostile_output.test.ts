@@ -7,7 +7,7 @@ import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { startCli } from './helpers/cli_process.js';
 import { settledTop } from './helpers/follow_compare.js';
-import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { type RunningNode, startFollower, waitForHeight } from './helpers/node.js';
 import { startPostgres } from './helpers/postgres.js';
 
 const NEAR = 10n ** 24n;
@@ -53,18 +53,20 @@ t.test('hostile contract output comes back exactly, from the producer and every 
   }
   const top = await settledTop(node);
 
-  const genesis = ['--genesis', join(home, 'genesis.json')];
-  const levelHome = join(home, 'follower');
-  initHome(levelHome, genesis);
-  const follower = await startNode(levelHome, ['--follow', node.url, '--archive']);
+  const follower = await startFollower(home, node.url, ['--archive']);
   t.teardown(() => follower.stop());
-  const pgHome = join(home, 'follower-pg');
-  initHome(pgHome, genesis);
-  const pgFollower = await startNode(pgHome, ['--follow', node.url, '--archive', ...store]);
+  const pgFollower = await startFollower(home, node.url, ['--archive', ...store], 'follower-pg');
   onServer.push(pgFollower);
   await waitForHeight(follower, top, 60_000);
   await waitForHeight(pgFollower, top, 60_000);
-  const front = await startCli(['serve', '--home', pgHome, '--rpc-addr', '127.0.0.1:0', ...store]);
+  const front = await startCli([
+    'serve',
+    '--home',
+    join(home, 'follower-pg'),
+    '--rpc-addr',
+    '127.0.0.1:0',
+    ...store,
+  ]);
   onServer.push(front);
 
   const nodes = [

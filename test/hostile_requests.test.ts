@@ -1,11 +1,17 @@
 // The hostile-request load (helpers/hostile_load.ts) against a producer and against a follower that
 // hands writes and proofs to its upstream: each must stay up, answer every request well formed, and
 // go on producing or following.
-import { join } from 'node:path';
 import { actions as A, baseDecode, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import t from 'tap';
 import { hostileLoad } from './helpers/hostile_load.js';
-import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import {
+  initHome,
+  type RunningNode,
+  readKeyFile,
+  startFollower,
+  startNode,
+  waitForHeight,
+} from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 /** A signed transfer from the home's validator key, at a nonce no block will reach. */
@@ -50,15 +56,7 @@ t.test(
     const producer = await startNode(home, ['--block-time', '100', '--archive']);
     t.teardown(() => producer.stop());
     await waitForHeight(producer, 3);
-    const followerHome = join(home, 'follower');
-    initHome(followerHome, ['--genesis', join(home, 'genesis.json')]);
-    const follower = await startNode(followerHome, [
-      '--follow',
-      producer.url,
-      '--upstream-rpc',
-      producer.url,
-      '--archive',
-    ]);
+    const follower = await startFollower(home, producer.url, ['--upstream-rpc', producer.url, '--archive']);
     t.teardown(() => follower.stop());
     await waitForHeight(follower, 3);
 

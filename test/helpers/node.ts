@@ -137,6 +137,21 @@ export function startNode(home: string, extra: readonly string[] = []): Promise<
   return spawnNearlite(['run', '--home', home, '--rpc-addr', '127.0.0.1:0', ...extra], 30_000);
 }
 
+/**
+ * A follower of the chain whose home is `chainHome`: a home of its own in `chainHome/<name>` on that
+ * chain's genesis, following `source` (the producer's URL, or any block stream) with `extra` flags.
+ */
+export function startFollower(
+  chainHome: string,
+  source: string,
+  extra: readonly string[] = [],
+  name = 'follower',
+): Promise<RunningNode> {
+  const home = join(chainHome, name);
+  initHome(home, ['--genesis', join(chainHome, 'genesis.json')]);
+  return startNode(home, ['--follow', source, ...extra]);
+}
+
 /** A JSON-RPC call answered as the node wrote it: status and body text, nothing parsed. */
 export async function rawRpc(
   url: string,
