@@ -296,13 +296,11 @@ export class FollowerBackend implements RpcBackend {
     // A chain nearlite produces starts its epochs on the genesis' grid; a NEAR network's drift, and its
     // stream names no block producers (the genesis' validators of 2020 produce nothing there now):
     // where the history begins inside the head's epoch, and who produces in it, are the upstream's.
-    const [historyStart, upstream] =
-      hf && nearNetwork
-        ? await Promise.all([
-            this.epochStarts.of(hf),
-            this.upstreamEpoch.of(hf.epochId, base58Encode(hf.hash)),
-          ])
-        : [null, null];
+    const nearHead = nearNetwork ? hf : undefined;
+    const historyStart = nearHead ? await this.epochStarts.of(nearHead) : null;
+    const upstream = nearHead
+      ? await this.upstreamEpoch.of(nearHead.epochId, base58Encode(nearHead.hash), historyStart === null)
+      : null;
     const epochStart = historyStart ?? upstream?.startHeight ?? null;
     return statusView({
       version: this.o.version,

@@ -77,10 +77,11 @@ export class UpstreamEpochFacts {
     this.protocolVersion = new UpstreamEpochFact(upstream, askEpochProtocolVersion);
   }
 
-  async of(epochId: string, blockHash: string): Promise<UpstreamEpoch> {
+  /** `withStart`: where the epoch began is asked only where the history cannot say. */
+  async of(epochId: string, blockHash: string, withStart: boolean): Promise<UpstreamEpoch> {
     const [producers, startHeight, protocolVersion] = await Promise.all([
       this.producers.of(epochId, blockHash),
-      this.startHeight.of(epochId, blockHash),
+      withStart ? this.startHeight.of(epochId, blockHash) : null,
       this.protocolVersion.of(epochId, blockHash),
     ]);
     return { producers, startHeight, protocolVersion };
