@@ -74,9 +74,9 @@ export interface SpawnedNearlite {
   readonly exited: Promise<number | null>;
 }
 
-/** Any nearlite command as its own process, its output collected, not waited for. */
-export function spawnLogged(args: readonly string[], env?: NodeJS.ProcessEnv): SpawnedNearlite {
-  const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+/** Any nearlite command as its own process (in `cwd`, else this one's), its output collected, not waited for. */
+export function spawnLogged(args: readonly string[], env?: NodeJS.ProcessEnv, cwd?: string): SpawnedNearlite {
+  const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
   let logs = '';
   const collect = (d: Buffer) => {
     logs += d.toString();
@@ -91,8 +91,12 @@ export function spawnLogged(args: readonly string[], env?: NodeJS.ProcessEnv): S
  * Any nearlite command as its own process, ready once it logs "RPC on URL"; rejects with its logs
  * when it exits first or does not get there within `timeoutMs`.
  */
-export async function spawnNearlite(args: readonly string[], timeoutMs = 60_000): Promise<RunningNode> {
-  const { proc, logs, exited } = spawnLogged(args);
+export async function spawnNearlite(
+  args: readonly string[],
+  timeoutMs = 60_000,
+  cwd?: string,
+): Promise<RunningNode> {
+  const { proc, logs, exited } = spawnLogged(args, undefined, cwd);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nearlite did not start:\n${logs()}`)), timeoutMs);
     let ready = false;
