@@ -6,7 +6,6 @@
 // (reward_calculator.rs: online ratio under online_min_threshold). The chain survives a SIGKILL and a
 // restart, its light-client blocks validate, and a follower of it answers as it does.
 import { createPublicKey, verify } from 'node:crypto';
-import { join } from 'node:path';
 import bs58 from 'bs58';
 import t from 'tap';
 import {
@@ -16,7 +15,15 @@ import {
   type ValidatorStake,
   validateLightClientBlock,
 } from './helpers/light_client.js';
-import { initHome, type RunningNode, rawRpc, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import {
+  initHome,
+  type RunningNode,
+  rawRpc,
+  readKeyFile,
+  startFollower,
+  startNode,
+  waitForHeight,
+} from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 const EPOCH = 20;
@@ -220,9 +227,7 @@ t.test('a fast-forward skips heights as nearcore’s sandbox does', async (t) =>
   t.pass('the node starts again on a chain with skipped heights');
 
   // A follower works the same stakes and counts out of the same blocks.
-  const followerHome = join(home, 'follower');
-  initHome(followerHome, ['--genesis', join(home, 'genesis.json')]);
-  const follower = await startNode(followerHome, ['--follow', node.url, '--archive']);
+  const follower = await startFollower(home, node.url, ['--archive']);
   t.teardown(() => follower.stop());
   await waitForHeight(follower, after.height, 60_000);
   for (const params of [{ epoch_id: endedLast.epoch_id }, [endedLast.height]]) {

@@ -4,14 +4,13 @@
 // at every height — a contract its deployer replaced included. Proofs (the light-client methods, a
 // state view with its proof): the upstream's answers.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { base58Encode } from '@nearlite/primitives';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
 import { comparer } from './helpers/follow_compare.js';
-import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { startFollower, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -42,9 +41,7 @@ t.test('a follower with an upstream runs global contracts as the producer', asyn
   await waitForHeight(producer, (await head()) + 8);
   const top = await head();
 
-  const followerHome = join(chain.home, 'follower');
-  initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
-  const follower = await startNode(followerHome, ['--follow', producer.url, '--upstream-rpc', producer.url]);
+  const follower = await startFollower(chain.home, producer.url, ['--upstream-rpc', producer.url]);
   t.teardown(() => follower.stop());
   await waitForHeight(follower, top, 60_000);
 

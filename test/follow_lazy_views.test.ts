@@ -1,12 +1,11 @@
 // A follower's call_function reads the contract's state from history key by key, as the contract
 // asks, while the follower keeps ingesting: at its newest block and at an older one, every answer is
 // the producer's answer at that block, byte for byte.
-import { join } from 'node:path';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
-import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { startFollower, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -40,9 +39,7 @@ t.test('call_function on a follower at its head and at an older block while it i
       })
     ).body.result!.header.height + 2;
 
-  const followerHome = join(chain.home, 'follower');
-  initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
-  const follower = await startNode(followerHome, ['--follow', producer.url]);
+  const follower = await startFollower(chain.home, producer.url);
   t.teardown(() => follower.stop());
   await waitForHeight(follower, old + 1, 60_000);
 

@@ -10,7 +10,7 @@ import { accountReads } from './helpers/account_reads.js';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
 import { comparer } from './helpers/follow_compare.js';
-import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { cli, startFollower, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -44,9 +44,8 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
     await new Account(id, provider, new KeyPairSigner(key)).useGlobalContract(contract);
   }
 
+  const follower = await startFollower(chain.home, producer.url);
   const followerHome = join(chain.home, 'follower');
-  initHome(followerHome, ['--genesis', join(chain.home, 'genesis.json')]);
-  const follower = await startNode(followerHome, ['--follow', producer.url]);
   t.teardown(() => follower.stop());
   const { body: finalBlock } = await producer.rpc<{ header: { height: number; hash: string } }>('block', {
     finality: 'final',

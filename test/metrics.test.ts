@@ -1,10 +1,9 @@
 // What an operator scrapes: GET /metrics in Prometheus' text format.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
-import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, rawRpc, startFollower, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
@@ -172,9 +171,7 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
   const boot = p('near_boot_time_seconds') ?? 0;
   t.ok(boot >= started - 1 && boot <= Math.ceil(Date.now() / 1000), `boot time ${boot}`);
 
-  const followerHome = join(home, 'follower');
-  initHome(followerHome, ['--genesis', join(home, 'genesis.json')]);
-  const follower = await startNode(followerHome, ['--follow', producer.url]);
+  const follower = await startFollower(home, producer.url);
   t.teardown(() => follower.stop());
   await waitForHeight(follower, final.header.height);
   const fStatus = await result<Status>(follower.url, 'status', []);

@@ -2,7 +2,6 @@
 // manager keeps them: a proposal under the seat price is left out of the epoch info two epochs on
 // (stake change 0), so compute_stake_return_info returns its locked balance in the first block of
 // the next epoch; rewards raise each validator's stake in the epoch info of T + 2.
-import { join } from 'node:path';
 import bs58 from 'bs58';
 import {
   actions as A,
@@ -16,7 +15,15 @@ import t from 'tap';
 import wabt from 'wabt';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { sha256, type ValidatorStake, validatorStakesBytes } from './helpers/light_client.js';
-import { initHome, type RunningNode, rawRpc, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import {
+  initHome,
+  type RunningNode,
+  rawRpc,
+  readKeyFile,
+  startFollower,
+  startNode,
+  waitForHeight,
+} from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 const NEAR = 10n ** 24n;
@@ -304,9 +311,7 @@ t.test("a validator's stake grows by its reward two epochs on, and next_bp_hash 
 
 /** A follower of the producer at `url` (its home beside the producer's), once it holds `height`. */
 async function followerOf(test: typeof t, home: string, url: string, height: number): Promise<RunningNode> {
-  const followerHome = join(home, 'follower');
-  initHome(followerHome, ['--genesis', join(home, 'genesis.json')]);
-  const follower = await startNode(followerHome, ['--follow', url, '--archive']);
+  const follower = await startFollower(home, url, ['--archive']);
   test.teardown(() => follower.stop());
   await waitForHeight(follower, height, 60_000);
   return follower;
