@@ -169,6 +169,13 @@ export interface VMConfig {
   readonly bls12381_not_in_group_fix: boolean;
   /** A zero-balance contract may attach exactly 1 yoctoNEAR to a call it makes (protocol 85). */
   readonly one_yocto_on_promise: boolean;
+  // The flags that gate host functions (imports.ts names the functions behind each): a contract
+  // importing a function whose flag is off does not link.
+  readonly global_contract_host_fns: boolean;
+  readonly gas_key_host_fns: boolean;
+  readonly p256_verify_host_fn: boolean;
+  readonly yield_with_id_host_fns: boolean;
+  readonly chain_id_host_fn: boolean;
 }
 
 export class VMConfigError extends Error {
@@ -277,6 +284,12 @@ export function parseVMConfig(json: unknown): VMConfig {
     deterministic_account_ids: bool(w, 'deterministic_account_ids', true),
     bls12381_not_in_group_fix: bool(w, 'bls12381_not_in_group_fix', false),
     one_yocto_on_promise: bool(w, 'one_yocto_on_promise', false),
+    // A view from before a flag existed is of a protocol without its functions.
+    global_contract_host_fns: bool(w, 'global_contract_host_fns', false),
+    gas_key_host_fns: bool(w, 'gas_key_host_fns', false),
+    p256_verify_host_fn: bool(w, 'p256_verify_host_fn', false),
+    yield_with_id_host_fns: bool(w, 'yield_with_id_host_fns', false),
+    chain_id_host_fn: bool(w, 'chain_id_host_fn', false),
   };
 }
 

@@ -328,9 +328,60 @@ export function offerSandboxHostFunctions(log: ((message: string) => void) | nul
   offer = log ? SANDBOX_OFFER : PROTOCOL_OFFER;
 }
 
-/** The host functions contracts link against on this thread: the protocol's, and the sandbox's if offered. */
-export function offeredImportTable(): Readonly<Record<string, HostFunctionDef>> {
-  return offer.table;
+/** The config flags that gate host functions (nearcore's `#[config_field]` imports). */
+export type HostFunctionGate =
+  | 'chain_id_host_fn'
+  | 'p256_verify_host_fn'
+  | 'global_contract_host_fns'
+  | 'gas_key_host_fns'
+  | 'yield_with_id_host_fns';
+
+/** The flag behind each host function that has one; the others are linked at every version. */
+export const HOST_FUNCTION_GATES: Readonly<Record<string, HostFunctionGate>> = {
+  chain_id: 'chain_id_host_fn',
+  p256_verify: 'p256_verify_host_fn',
+  promise_batch_action_deploy_global_contract: 'global_contract_host_fns',
+  promise_batch_action_deploy_global_contract_by_account_id: 'global_contract_host_fns',
+  promise_batch_action_use_global_contract: 'global_contract_host_fns',
+  promise_batch_action_use_global_contract_by_account_id: 'global_contract_host_fns',
+  promise_batch_action_transfer_to_gas_key: 'gas_key_host_fns',
+  promise_batch_action_add_gas_key_with_full_access: 'gas_key_host_fns',
+  promise_batch_action_add_gas_key_with_function_call: 'gas_key_host_fns',
+  promise_yield_create_with_id: 'yield_with_id_host_fns',
+  promise_yield_resume_with_yield_id: 'yield_with_id_host_fns',
+};
+
+const GATES: readonly HostFunctionGate[] = [...new Set(Object.values(HOST_FUNCTION_GATES))];
+
+/** The tables of an offer with some gates shut, by the bit set of the shut gates. */
+const narrowed = new WeakMap<Offer, Map<number, Readonly<Record<string, HostFunctionDef>>>>();
+
+/**
+ * The host functions contracts link against on this thread under `config`: the protocol's whose
+ * flags are on, and the sandbox's if offered. Each set of flags gets one table, so link verdicts
+ * cached by table (link.ts) hold for every call under the same flags.
+ */
+export function offeredImportTable(
+  config: Readonly<Record<HostFunctionGate, boolean>>,
+): Readonly<Record<string, HostFunctionDef>> {
+  let shut = 0;
+  for (let i = 0; i < GATES.length; i++) if (!config[GATES[i]!]) shut |= 1 << i;
+  if (shut === 0) return offer.table;
+  let byShut = narrowed.get(offer);
+  if (byShut === undefined) {
+    byShut = new Map();
+    narrowed.set(offer, byShut);
+  }
+  let table = byShut.get(shut);
+  if (table === undefined) {
+    const open = (name: string) => {
+      const gate = HOST_FUNCTION_GATES[name];
+      return gate === undefined || config[gate];
+    };
+    table = Object.freeze(Object.fromEntries(Object.entries(offer.table).filter(([name]) => open(name))));
+    byShut.set(shut, table);
+  }
+  return table;
 }
 
 /** The `env` object for instantiation: the shared host functions, plus this call's memory. */

@@ -25,8 +25,13 @@ export type { Fee, RuntimeFeesConfig } from './fees.js';
 export { ActionCosts, parseFeesConfig, sendFee, transferFeeParts, transferFees } from './fees.js';
 export { type GasKeyFee, gasKeyAddKeyFee, gasKeyTransferFee } from './gas_key_fees.js';
 export { GLOBAL_CONTRACT_FEES, GLOBAL_CONTRACT_STORAGE_AMOUNT_PER_BYTE } from './global_contract_fees.js';
-export type { HostFunctionDef, WasmValType } from './imports.js';
-export { IMPORT_TABLE, offerSandboxHostFunctions, SANDBOX_IMPORT_TABLE } from './imports.js';
+export type { HostFunctionDef, HostFunctionGate, WasmValType } from './imports.js';
+export {
+  HOST_FUNCTION_GATES,
+  IMPORT_TABLE,
+  offerSandboxHostFunctions,
+  SANDBOX_IMPORT_TABLE,
+} from './imports.js';
 export { keptInstances } from './instance_pool.js';
 export { ProfileDataV3 } from './profile.js';
 export type { RunFunctionArgs } from './runner.js';

@@ -139,7 +139,7 @@ export function runFunction(args: RunFunctionArgs): VMOutcome {
   if (config.fix_contract_loading_cost && !payLoading()) return logic.outcome({ HostError: 'GasExceeded' });
   if (!compiled.ok) return logic.outcome(compiled.error);
   if (!config.fix_contract_loading_cost && !payLoading()) return logic.outcome({ HostError: 'GasExceeded' });
-  const unlinked = cachedLinkError(compiled, offeredImportTable());
+  const unlinked = cachedLinkError(compiled, offeredImportTable(config));
   if (unlinked !== null) return logic.outcome({ LinkError: { msg: unlinked } });
   // Before fix_contract_loading_cost, failures to resolve the method discard everything (nop outcome).
   const fail = (err: FunctionCallError): VMOutcome =>

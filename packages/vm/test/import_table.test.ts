@@ -3,9 +3,16 @@
 // adds. `sandbox_debug_log` is linked only where the node offers the sandbox's host functions; it
 // costs nothing and hands its message, decoded as UTF-8, to the node's log.
 import { readFileSync } from 'node:fs';
-import { IMPORT_TABLE, offerSandboxHostFunctions, SANDBOX_IMPORT_TABLE } from '@nearlite/vm';
+import {
+  HOST_FUNCTION_GATES,
+  IMPORT_TABLE,
+  offerSandboxHostFunctions,
+  runFunction,
+  SANDBOX_IMPORT_TABLE,
+  type VMConfig,
+} from '@nearlite/vm';
 import t from 'tap';
-import { call, freshHash, wat } from './helpers.js';
+import { call, config, fees, freshHash, MockExternal, makeContext, wat } from './helpers.js';
 
 interface NearcoreImport {
   params: string[];
@@ -26,6 +33,49 @@ t.test("every production import is nearcore's, with nearcore's signature", async
   t.equal(production.length, 89);
   t.same(Object.keys(IMPORT_TABLE).sort(), production.map(([name]) => name).sort());
   for (const [name, d] of production) t.same(signature(IMPORT_TABLE[name]!), signature(d), name);
+});
+
+t.test("the imports behind a config flag are nearcore's, flag for flag", async (t) => {
+  const gated = Object.fromEntries(
+    Object.entries(nearcore).flatMap(([name, d]) => (d.config === undefined ? [] : [[name, d.config]])),
+  );
+  t.equal(Object.keys(gated).length, 11);
+  t.same(HOST_FUNCTION_GATES, gated);
+});
+
+// nearcore links an import only while its flag is on (`for_each_available_import!(config, …)`): a
+// contract importing one whose flag is off fails as an unknown import does. Protocol 84's config has
+// the five flags of 85 off but global_contract_host_fns (core/parameters/src/snapshots, 84 and 85).
+t.test('a gated import links only while its flag is on', async (t) => {
+  const run = (code: Uint8Array, cfg: VMConfig) =>
+    runFunction({
+      code,
+      codeHash: freshHash(),
+      methodName: 'f',
+      context: makeContext({ chain_id: 'mainnet' }),
+      config: cfg,
+      fees,
+      external: new MockExternal(),
+    });
+  for (const [name, gate] of Object.entries(HOST_FUNCTION_GATES)) {
+    const d = IMPORT_TABLE[name]!;
+    const params = d.params.join(' ');
+    const result = d.result === null ? '' : `(result ${d.result})`;
+    const code = await wat(
+      `(module (import "env" "${name}" (func (param ${params}) ${result})) (memory 1) (func (export "f")))`,
+    );
+    t.same(
+      run(code, { ...config, [gate]: false }).aborted,
+      { LinkError: { msg: 'unknown or invalid import' } },
+      `${name} with ${gate} off`,
+    );
+    t.equal(run(code, config).aborted, null, `${name} with ${gate} on`);
+  }
+  // One flag off leaves the functions of the others linked.
+  const chainId = await wat(
+    '(module (import "env" "chain_id" (func (param i64))) (memory 1) (func (export "f") (call 0 (i64.const 0))))',
+  );
+  t.equal(run(chainId, { ...config, p256_verify_host_fn: false, gas_key_host_fns: false }).aborted, null);
 });
 
 t.test("the sandbox's one import is nearcore's sandbox feature's", async (t) => {
