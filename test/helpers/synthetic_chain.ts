@@ -13,6 +13,8 @@ export function syntheticChain(
     skip?: readonly number[];
     from?: number;
     protocolVersion?: number;
+    /** The protocol version each height's block names (over `protocolVersion`). */
+    versionAt?: (height: number) => number;
     /** The epoch id each height's block names (by default the copied block's, for every height). */
     epochAt?: (height: number) => string;
   } = {},
@@ -34,6 +36,7 @@ export function syntheticChain(
     h.prev_hash = prevHash;
     h.block_ordinal = out.length + 1;
     if (opts.protocolVersion !== undefined) h.latest_protocol_version = opts.protocolVersion;
+    if (opts.versionAt) h.latest_protocol_version = opts.versionAt(height);
     if (opts.epochAt) h.epoch_id = opts.epochAt(height);
     h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
     for (const c of m.block.chunks) c.height_included = height;

@@ -259,7 +259,12 @@ export class FollowerBackend implements RpcBackend {
           req.args,
           stakes,
         );
-        return this.o.runView(prepared, (key) => state.read(key), b.height, state.givenRows());
+        // A block of NEAR's own networks ran its version's parameters, which the call runs under.
+        const version = this.facts.of(b).protocolVersion;
+        const run = ranOwnParameters(this.o.genesis.config, version)
+          ? prepared
+          : { ...prepared, input: { ...prepared.input, blockProtocolVersion: version } };
+        return this.o.runView(run, (key) => state.read(key), b.height, state.givenRows());
       }
     }
   }

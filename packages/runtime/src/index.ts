@@ -1,6 +1,7 @@
 export * from './apply.js';
 export * from './bandwidth_scheduler.js';
 export * from './config/default_runtime_config.js';
+export * from './config/network_view_config.js';
 export * from './config/runtime_config.js';
 export * from './congestion_control.js';
 export * from './errors.js';

@@ -3,6 +3,7 @@
 import { type Account, HandlerError, type PublicKey, rustDebug, sha256 } from '@nearlite/primitives';
 import { TrieUpdate } from '@nearlite/trie';
 import { type ContractCache, runFunction } from '@nearlite/vm';
+import { networkViewVMConfig } from './config/network_view_config.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { resolveContract } from './global_contracts.js';
 import { RuntimeExt } from './receipt_builder.js';
@@ -22,6 +23,12 @@ export interface ViewCallInput extends BlockContext {
   readonly cache?: ContractCache;
   /** Told the gas the call burnt, whether it returned or failed (for per-client gas limits). */
   readonly meter?: { burnt: bigint };
+  /**
+   * The protocol version of the block read, where that block did not run this node's parameters
+   * (one of NEAR's own networks): the call runs under the VM config nearcore runs it under there
+   * (network_view_config.ts). Absent: `config`'s.
+   */
+  readonly blockProtocolVersion?: number;
 }
 
 const NO_KEY: PublicKey = { keyType: 0, data: new Uint8Array(32) };
@@ -53,7 +60,10 @@ export function viewCall(i: ViewCallInput): {
       viewMaxGasBurnt: maxGas,
       outputDataReceivers: [],
     }),
-    config: i.config.wasm,
+    config:
+      i.blockProtocolVersion === undefined
+        ? i.config.wasm
+        : networkViewVMConfig(i.config.wasm, i.blockProtocolVersion),
     fees: i.config.fees,
     external: ext,
     ...(i.cache ? { cache: i.cache } : {}),
