@@ -50,7 +50,8 @@ t.test('a stake under the seat price is returned when the next epoch starts', as
   const home = tempDir(t);
   initHome(home, ['--epoch-length', String(EPOCH)]);
   const key = readKeyFile(home);
-  const node = await startNode(home, ['--block-time', '100']);
+  // Archival: the follower below reads the chain from its genesis, which GC would otherwise race.
+  const node = await startNode(home, ['--block-time', '100', '--archive']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 2);
   const provider = new JsonRpcProvider({ url: node.url });

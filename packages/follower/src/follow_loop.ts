@@ -4,7 +4,12 @@
 // fails verification is refetched the same way, so the cursor stops there (and says so) rather than
 // store anything it cannot check. A write that fails is written again after the same pause. A height
 // the source answers null for, below its final head, has no block (a skipped height).
-import { type BlockSource, BlockVerificationError, type StreamerMessage } from '@nearlite/stream';
+import {
+  type BlockSource,
+  BlockVerificationError,
+  StreamErrorCode,
+  type StreamerMessage,
+} from '@nearlite/stream';
 import type { FollowerGcOptions, HistoryWriter } from './history_reader.js';
 import { ingestBlocks } from './ingest.js';
 import { ingestPrepared, type PreparedWriter } from './ingest_prepared.js';
@@ -17,6 +22,17 @@ export interface PreparedPath {
 }
 
 type Fetched = StreamerMessage | PreparedOrRefused;
+/**
+ * A height the source no longer keeps (below its first block, as a non-archival node collects its
+ * oldest blocks), fetched before anything was written: the loop starts over at the source's first.
+ */
+const GONE: unique symbol = Symbol("below the source's first block");
+type Fetch = Promise<Fetched | null | undefined | typeof GONE>;
+
+/** A source's refusal of a height below its first block, directly or from a preparing thread. */
+function isBelowFirst(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === StreamErrorCode.BELOW_FIRST;
+}
 const heightOf = (f: Fetched) => ('block' in f ? f.block.header.height : f.height);
 /** The bytes a fetched block adds to a batch, where known (prepared rows); 0 otherwise. */
 const rowBytes = (f: Fetched) => ('rows' in f ? f.rows.length : 0);
@@ -99,8 +115,13 @@ export class FollowLoop {
   private readonly concurrency: number;
   private readonly batchSize: number;
   private readonly batchBytes: number;
+  /** Where the history begins while nothing is written: `startHeight`, or the source's first block. */
+  private startAt: number;
+  /** Which window the fetches belong to: a dropped window's fetches give up at their next failure. */
+  private windowNumber = 0;
 
   constructor(private readonly o: FollowLoopOptions) {
+    this.startAt = o.startHeight;
     this.batchSize = Math.max(1, o.batchSize ?? 1);
     this.batchBytes = o.batchBytes ?? 1024 * 1024;
     // A batch is taken from fetched blocks, so the window holds at least one batch. By default it
@@ -141,7 +162,7 @@ export class FollowLoop {
   /** Blocks between the cursor and the source's final head; null before the source answered. */
   get lag(): number | null {
     if (this.sourceHead === null) return null;
-    const at = this.o.history.cursor()?.height ?? this.o.startHeight - 1;
+    const at = this.o.history.cursor()?.height ?? this.startAt - 1;
     return Math.max(0, this.sourceHead - at);
   }
 
@@ -207,8 +228,15 @@ export class FollowLoop {
     });
   }
 
-  /** Retries `what` until it succeeds or the loop stops (then undefined). */
-  private async retry<T>(label: string, what: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * Retries `what` until it succeeds or the loop stops (then undefined), or until `giveUp` says an
+   * error ends the attempts (then that error is returned).
+   */
+  private async retry<T>(
+    label: string,
+    what: () => Promise<T>,
+    giveUp: (err: unknown) => boolean = () => false,
+  ): Promise<T | undefined> {
     let delay = this.o.retryInitialMs ?? 250;
     for (let attempt = 1; !this.stopped; attempt++) {
       try {
@@ -218,10 +246,17 @@ export class FollowLoop {
       } catch (err) {
         // Stopping ends the fetches under way (the preparing threads are closed): not a failure.
         if (this.stopped) break;
+        if (giveUp(err)) throw err;
         this.failingSince ??= Date.now();
-        this.o.log.warn(
-          `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`,
-        );
+        const failed = `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`;
+        // Past a gap the history would have a hole: the loop waits at the height (the source may be
+        // restored from a backup), and says why it cannot go on by itself.
+        if (isBelowFirst(err))
+          this.o.log.error(
+            `${failed}; ${this.o.source.name} no longer keeps this block, and following on from a later ` +
+              'one would leave a gap in the history: follow an archival source',
+          );
+        else this.o.log.warn(failed);
         await this.sleep(delay);
         delay = Math.min(delay * 2, this.o.retryMaxMs ?? 10_000);
       }
@@ -229,11 +264,37 @@ export class FollowLoop {
     return undefined;
   }
 
-  private fetch(height: number): Promise<Fetched | null | undefined> {
+  private fetch(height: number): Fetch {
     const prepared = this.o.prepared;
-    return this.retry<Fetched | null>(`fetching block ${height} from ${this.o.source.name}`, () =>
-      prepared ? prepared.pool.fetchPrepared(height) : this.o.source.fetchBlock(height),
+    const window = this.windowNumber;
+    return this.retry<Fetched | null>(
+      `fetching block ${height} from ${this.o.source.name}`,
+      () => (prepared ? prepared.pool.fetchPrepared(height) : this.o.source.fetchBlock(height)),
+      // A fetch of a dropped window is wanted no more; and while nothing is written, a height below
+      // the source's first block is no gap: the history may begin later.
+      (err) => window !== this.windowNumber || (isBelowFirst(err) && this.o.history.cursor() === null),
+    ).catch(() => GONE);
+  }
+
+  /** Forgets the fetches under way: those still failing stop retrying. */
+  private dropWindow(window: Map<number, Fetch>): void {
+    window.clear();
+    this.windowNumber++;
+  }
+
+  /**
+   * The height to start at once the source no longer keeps `height` (nothing written yet): its first
+   * block now, and never below `height + 1`. Undefined: stopped.
+   */
+  private async startAfterGone(height: number): Promise<number | undefined> {
+    const first = await this.retry(`reading the first block of ${this.o.source.name}`, () =>
+      this.o.source.firstHeight(),
     );
+    if (first === undefined) return undefined;
+    const start = Math.max(first ?? height + 1, height + 1);
+    this.o.log.info(`${this.o.source.name} no longer keeps block ${height}: starting at #${start}`);
+    this.startAt = start;
+    return start;
   }
 
   /**
@@ -257,7 +318,7 @@ export class FollowLoop {
   }
 
   /** Starts the fetches of heights `from`..`head` that fit the window and are not under way. */
-  private fill(window: Map<number, Promise<Fetched | null | undefined>>, from: number, head: number) {
+  private fill(window: Map<number, Fetch>, from: number, head: number) {
     const ahead = this.retrying ? 1 : this.concurrency;
     for (let h = from; h <= Math.min(head, from + ahead - 1); h++) {
       if (!window.has(h)) window.set(h, this.fetch(h));
@@ -266,8 +327,8 @@ export class FollowLoop {
 
   private async run(): Promise<void> {
     const { history, log } = this.o;
-    let next = (history.cursor()?.height ?? this.o.startHeight - 1) + 1;
-    const window = new Map<number, Promise<Fetched | null | undefined>>();
+    let next = (history.cursor()?.height ?? this.startAt - 1) + 1;
+    const window = new Map<number, Fetch>();
     let reportedAt = Date.now();
     let doneSinceReport = 0;
     while (!this.stopped) {
@@ -288,12 +349,31 @@ export class FollowLoop {
         const batch: Fetched[] = [];
         let taken = next;
         let stopping = false;
+        let restart: number | null = null;
         let bytes = 0;
         for (; taken <= last; taken++) {
           const message = await this.untilStopped(window.get(taken)!);
           window.delete(taken);
           if (message === undefined) {
             stopping = true;
+            break;
+          }
+          if (message === GONE && history.cursor() !== null) {
+            // Blocks were written since that fetch gave up: the height is a gap now, waited at.
+            window.set(taken, this.fetch(taken));
+            taken--;
+            continue;
+          }
+          if (message === GONE) {
+            // What this batch holds so far is gone from the source too, or soon will be.
+            const start = await this.startAfterGone(taken);
+            if (start === undefined) {
+              stopping = true;
+              break;
+            }
+            this.dropWindow(window);
+            batch.length = 0;
+            restart = start;
             break;
           }
           if (message === null) {
@@ -319,6 +399,10 @@ export class FollowLoop {
           }
         }
         if (stopping) break;
+        if (restart !== null) {
+          next = restart;
+          break;
+        }
         // The next batch is fetched while this one is verified and written (not while retrying).
         if (!this.retrying) this.fill(window, taken, head);
         if (batch.length > 0) {
@@ -344,7 +428,7 @@ export class FollowLoop {
             const at = history.cursor()?.height ?? next - 1;
             for (const m of batch) if (heightOf(m) <= at) this.written(heightOf(m));
             next = at + 1;
-            window.clear();
+            this.dropWindow(window);
             this.retrying = true;
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
@@ -380,6 +464,6 @@ export class FollowLoop {
         }
       }
     }
-    window.clear();
+    this.dropWindow(window);
   }
 }

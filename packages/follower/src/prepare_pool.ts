@@ -12,15 +12,19 @@ export interface PrepareRequest {
 export interface PrepareReply {
   readonly id: number;
   readonly block?: PreparedOrRefused | null;
-  readonly error?: { readonly name: string; readonly message: string };
+  readonly error?: { readonly name: string; readonly message: string; readonly code?: string };
 }
 
-/** A fetch or preparation that failed in a worker, with the original error's name and message. */
+/**
+ * A fetch or preparation that failed in a worker, with the original error's name, message and, for a
+ * source's typed failure, its code (`StreamErrorCode`).
+ */
 export class PrepareError extends Error {
   override readonly name = 'PrepareError';
   constructor(
     readonly errorName: string,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -60,7 +64,7 @@ export class PreparePool {
       const p = slot.pending.get(reply.id);
       if (!p) return;
       slot.pending.delete(reply.id);
-      if (reply.error) p.reject(new PrepareError(reply.error.name, reply.error.message));
+      if (reply.error) p.reject(new PrepareError(reply.error.name, reply.error.message, reply.error.code));
       else p.resolve(reply.block ?? null);
     });
     // A thread that dies fails what it held (the loop retries those, with its backoff). It is

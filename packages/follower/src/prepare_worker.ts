@@ -17,8 +17,9 @@ port.on('message', async ({ id, height }: PrepareRequest) => {
     const block = message === null ? null : prepareBlock(message);
     reply = { id, block };
   } catch (err) {
-    const e = err as Error;
-    reply = { id, error: { name: e.name ?? 'Error', message: e.message ?? String(err) } };
+    const e = err as Error & { code?: unknown };
+    const error = { name: e.name ?? 'Error', message: e.message ?? String(err) };
+    reply = { id, error: typeof e.code === 'string' ? { ...error, code: e.code } : error };
   }
   const rows = reply.block && 'rows' in reply.block ? [reply.block.rows.buffer as ArrayBuffer] : [];
   port.postMessage(reply, rows);

@@ -1,9 +1,16 @@
 // NeardataService over a real chain on LevelDB: final versus optimistic heights, waiting for a height
-// about to be produced, `null` for a height without block, and the first kept block after GC.
+// about to be produced, `null` for a height without block, the first kept block after GC, and a block
+// held from GC while it is built.
 import { gcStep } from '@nearlite/chain';
 import { DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import t, { type Test } from 'tap';
+import { buildHeld, COLLECTED } from '../src/publish/held_build.js';
 import { type NeardataAnswer, NeardataService } from '../src/publish/neardata.js';
+import {
+  type BuiltStreamerMessage,
+  StreamerMessageBuilder,
+  streamerMessageJson,
+} from '../src/publish/streamer_message.js';
 import { openLocalChain } from './helpers.js';
 
 const setup = (t: Test, epochLength = 100) => openLocalChain(t, { epochLength });
@@ -90,4 +97,38 @@ t.test('below the first kept block after GC', async (t) => {
     type: 'BLOCK_HEIGHT_TOO_LOW',
   });
   t.equal(message(await svc.block(first, false, never))?.block.header.height, first);
+});
+
+t.test('a block is held from GC while its message is built', async (t) => {
+  const { chain } = await setup(t, 5);
+  for (let i = 0; i < 30; i++) await chain.produceBlock();
+  const real = new StreamerMessageBuilder(chain);
+  const before = await real.build(2);
+  let finish!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const slow = {
+    build: async (height: number) => {
+      await gate;
+      return real.build(height);
+    },
+  };
+  const building = buildHeld(chain, slow, 2);
+  while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}
+  t.equal(chain.chainStore.tail(), 2, 'GC stops at the block being built');
+  finish();
+  const built = await building;
+  t.ok(built && built !== COLLECTED, 'built');
+  t.equal(
+    streamerMessageJson(built as BuiltStreamerMessage),
+    streamerMessageJson(before!),
+    'whole, as before GC ran',
+  );
+
+  while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}
+  t.ok(chain.chainStore.tail()! > 2, 'once built, GC goes on');
+  t.equal(await buildHeld(chain, real, 2), COLLECTED, 'a collected height is not built');
+  const svc = new NeardataService(chain);
+  t.match(await svc.block(2, false, never), { ok: false, status: 404, type: 'BLOCK_HEIGHT_TOO_LOW' });
 });

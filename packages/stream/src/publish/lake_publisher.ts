@@ -2,6 +2,7 @@
 // a Lake bucket (or directory) continuously. Resumes after the highest height the sink already has.
 // A failed write is reported and retried with the next block; no height is skipped.
 
+import { buildHeld, COLLECTED } from './held_build.js';
 import { type LakeSink, writeLakeBlock } from './lake_sink.js';
 import { finalHeightOf, firstHeightOf, type LiveStreamChain } from './live_chain.js';
 import { StreamerMessageBuilder } from './streamer_message.js';
@@ -59,7 +60,9 @@ export class LakePublisher {
     while (!this.stopped && this.next !== null && this.next <= finalHeightOf(this.chain)) {
       const h = this.next;
       try {
-        const built = await this.builder.build(h);
+        const built = await buildHeld(this.chain, this.builder, h);
+        // The bucket would have a gap: reported with every block, never skipped.
+        if (built === COLLECTED) throw new Error(`block ${h} was garbage collected before it was published`);
         if (built) await writeLakeBlock(this.sink, built);
       } catch (err) {
         this.o.onError?.(err, h);

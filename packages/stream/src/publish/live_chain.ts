@@ -5,6 +5,11 @@ import type { StreamChain } from './chain_view.js';
 export interface LiveStreamChain extends StreamChain {
   head(): Tip;
   headHeader(): BlockHeader;
+  /**
+   * Holds a height's block from GC while its message is built (the chain's `StatePins`); throws while
+   * GC is writing that height away.
+   */
+  readonly statePins: { pin(height: number, blockHash: string): () => void };
   readonly events: {
     on(event: 'block', listener: (e: { readonly header: BlockHeader }) => void): unknown;
     off(event: 'block', listener: (e: { readonly header: BlockHeader }) => void): unknown;

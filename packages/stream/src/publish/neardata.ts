@@ -4,6 +4,7 @@
 // The RPC server routes the requests; this answers them.
 import { toHex } from '@nearlite/primitives';
 import { LruCache } from '@nearlite/store';
+import { buildHeld, COLLECTED } from './held_build.js';
 import { finalHeightOf, firstHeightOf, type LiveStreamChain } from './live_chain.js';
 import { StreamerMessageBuilder, streamerMessageJson } from './streamer_message.js';
 
@@ -13,6 +14,14 @@ export type NeardataAnswer =
 
 const MAX_BLOCK_HEIGHT = 10 ** 15;
 const MAX_WAIT_BLOCKS = 10;
+
+/** neardata's answer below its first block (its genesis; here, also the GC tail). */
+const belowFirst = (): NeardataAnswer => ({
+  ok: false,
+  status: 404,
+  error: 'Block height is before the genesis',
+  type: 'BLOCK_HEIGHT_TOO_LOW',
+});
 
 export interface NeardataOptions {
   /** How long a request for a height not produced yet waits before its 404 (default 30 s). */
@@ -50,13 +59,7 @@ export class NeardataService {
   async block(height: number, optimistic: boolean, signal: AbortSignal): Promise<NeardataAnswer> {
     if (height > MAX_BLOCK_HEIGHT)
       return { ok: false, status: 404, error: 'Block height is too high', type: 'BLOCK_HEIGHT_TOO_HIGH' };
-    if (height < this.firstHeight())
-      return {
-        ok: false,
-        status: 404,
-        error: 'Block height is before the genesis',
-        type: 'BLOCK_HEIGHT_TOO_LOW',
-      };
+    if (height < this.firstHeight()) return belowFirst();
     const limit = () => (optimistic ? this.optimisticHeight() : this.finalHeight());
     if (height > limit() + MAX_WAIT_BLOCKS)
       return {
@@ -72,7 +75,8 @@ export class NeardataService {
     const key = hash && toHex(hash);
     const cached = key && this.cache.get(key);
     if (cached) return { ok: true, json: cached, final };
-    const built = await this.builder.build(height);
+    const built = await buildHeld(this.chain, this.builder, height, key);
+    if (built === COLLECTED) return belowFirst();
     if (!built) return { ok: true, json: 'null', final };
     const json = streamerMessageJson(built);
     if (key) this.cache.set(key, json);
