@@ -62,6 +62,7 @@ t.test('neardata routes and messages of a producing node', async (t) => {
   const first = await get('/v0/first_block');
   t.equal(first.status, 302);
   t.equal(first.headers.get('location'), '/v0/block/0', 'an archival node keeps genesis');
+  t.equal(first.headers.get('cache-control'), 'public, max-age=86400', 'for good: caches may keep it');
 
   // Errors as neardata answers them.
   const bad = await get('/v0/block/abc');

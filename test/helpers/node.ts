@@ -167,13 +167,20 @@ export async function rawRpc(
   return { status: res.status, body: res.text };
 }
 
-/** Polls until the node's head reaches `height`. */
+/**
+ * Polls until the node's head reaches `height`; a timeout names the head it got to and ends with the
+ * node's last log lines, which say why (a follower's failing source, a producer that stopped).
+ */
 export async function waitForHeight(node: RunningNode, height: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' });
     if (body.result && body.result.header.height >= height) return;
-    if (Date.now() > deadline) throw new Error(`head did not reach ${height}`);
+    if (Date.now() > deadline) {
+      const at = body.result ? `#${body.result.header.height}` : JSON.stringify(body.error);
+      const tail = node.logs().trimEnd().split('\n').slice(-20).join('\n');
+      throw new Error(`head did not reach ${height} (at ${at}); the node's last log lines:\n${tail}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

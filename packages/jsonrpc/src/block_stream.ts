@@ -20,12 +20,18 @@ export interface BlockStreamProvider {
   optimisticHeight(): number;
   /** The lowest height whose block is kept. */
   firstHeight(): number;
+  /**
+   * Whether `firstHeight` never moves (an archival node): only then may caches keep the first_block
+   * redirect, as neardata's do. A node that collects garbage raises it every epoch.
+   */
+  readonly firstHeightFixed?: boolean;
 }
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 // Blocks never change (neardata caches them for a year); a `null` height only a day, as neardata.
 const FOREVER = 'public, max-age=31536000';
 const A_DAY = 'public, max-age=86400';
+const NO_STORE = 'no-store';
 const HEIGHT = /^\d{1,20}$/;
 
 function send(r: FastifyReply, status: number, body: string, cache?: string): FastifyReply {
@@ -102,7 +108,13 @@ export function registerBlockStreamRoutes(
     );
     app.get(
       `${prefix}/v0/first_block`,
-      gated((_req, r, base) => redirect(r, `${base}/v0/block/${provider.firstHeight()}`, A_DAY)),
+      gated((_req, r, base) =>
+        redirect(
+          r,
+          `${base}/v0/block/${provider.firstHeight()}`,
+          provider.firstHeightFixed ? A_DAY : NO_STORE,
+        ),
+      ),
     );
   }
 }

@@ -72,6 +72,14 @@ t.test('answers, redirects and headers', async (t) => {
     t.equal(r.status, 302, path);
     t.equal(r.headers.get('location'), location);
   }
+  t.equal(
+    (await get('/v0/first_block')).headers.get('cache-control'),
+    'no-store',
+    'the first block of a node that collects garbage moves',
+  );
+  const archival = await serve(t, { ...provider, firstHeightFixed: true });
+  const fixed = await fetch(`${archival.url}/v0/first_block`, { redirect: 'manual' });
+  t.equal(fixed.headers.get('cache-control'), 'public, max-age=86400', "an archival node's does not");
 });
 
 t.test('a failing provider is a 500 the operator hears about', async (t) => {

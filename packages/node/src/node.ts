@@ -256,7 +256,7 @@ export class NearliteNode {
         },
         metrics: () => metrics.text(),
         backend,
-        blockStream: new NeardataService(chain),
+        blockStream: new NeardataService(chain, { archive: config.archive }),
         host,
         port,
         ...rpcSettings(config),

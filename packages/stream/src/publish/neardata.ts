@@ -28,12 +28,15 @@ export interface NeardataOptions {
   readonly maxWaitMs?: number;
   /** Built messages kept in memory, by block hash (default 64). */
   readonly cacheBlocks?: number;
+  /** The node keeps every block (no GC): its first height never moves. */
+  readonly archive?: boolean;
 }
 
 export class NeardataService {
   private readonly builder: StreamerMessageBuilder;
   private readonly cache: LruCache<string, string>;
   private readonly maxWaitMs: number;
+  readonly firstHeightFixed: boolean;
 
   constructor(
     private readonly chain: LiveStreamChain,
@@ -42,6 +45,7 @@ export class NeardataService {
     this.builder = new StreamerMessageBuilder(chain);
     this.cache = new LruCache(o.cacheBlocks ?? 64);
     this.maxWaitMs = o.maxWaitMs ?? 30_000;
+    this.firstHeightFixed = o.archive ?? false;
   }
 
   finalHeight(): number {
