@@ -1,8 +1,10 @@
 // run --lake-out's publisher over a real chain: each block is written once final, shards before
 // block.json; a restart resumes after the last written height; a failed write is reported and the
-// same height is written on the next block, never skipped.
+// same height is written on the next block, never skipped; nor is a height GC took before it was
+// published.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gcStep } from '@nearlite/chain';
 import t, { type Test } from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { LakePublisher } from '../src/publish/lake_publisher.js';
@@ -53,4 +55,43 @@ t.test('publishes final blocks, resumes, and retries a failed height', async (t)
   await chain.produceBlock();
   await p.stop();
   t.same(published, [5, 6, 7], 'height 5 was written once the sink worked, then the rest');
+});
+
+t.test('a height GC took before it was published is reported, never stepped over', async (t) => {
+  const { chain } = await openLocalChain(t, { epochLength: 5 });
+  const dir = join(tempDir(t), 'lake');
+  let p = await LakePublisher.start(chain, new DirLakeSink(dir));
+  for (let i = 0; i < 4; i++) await chain.produceBlock();
+  await p.stop();
+  t.same(folders(dir).map(Number), [0, 1, 2], 'published up to the final block');
+  // Publishing stopped while the chain went on, collecting its oldest epochs.
+  for (let i = 0; i < 30; i++) {
+    await chain.produceBlock();
+    while ((await gcStep(chain, { numEpochsToKeep: 3, blocksPerStep: 2 })) > 0) {}
+  }
+  const first = chain.chainStore.tail()!;
+  t.ok(first > 3, `the tail moved to ${first}`);
+
+  const errors: [number, string][] = [];
+  const published: number[] = [];
+  p = await LakePublisher.start(chain, new DirLakeSink(dir), {
+    onPublished: (h) => published.push(h),
+    onError: (e, h) => errors.push([h, (e as Error).message]),
+  });
+  t.equal(p.nextHeight, 3, 'it goes on after the last block the bucket has');
+  await chain.produceBlock();
+  await chain.produceBlock();
+  await p.stop();
+  t.same(published, [], 'nothing past the gap');
+  t.ok(errors.length >= 2, 'reported with every block');
+  t.same(
+    new Set(errors.map(([h, m]) => `${h}: ${m}`)),
+    new Set(['3: block 3 was garbage collected before it was published']),
+  );
+  t.same(folders(dir).map(Number), [0, 1, 2]);
+
+  // A new bucket begins at the first block kept.
+  const fresh = await LakePublisher.start(chain, new DirLakeSink(join(tempDir(t), 'fresh')));
+  t.equal(fresh.nextHeight, first);
+  await fresh.stop();
 });

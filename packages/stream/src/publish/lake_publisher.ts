@@ -1,6 +1,7 @@
 // `run --lake-out`: publishes each block to a Lake sink once it is final, so a running producer feeds
 // a Lake bucket (or directory) continuously. Resumes after the highest height the sink already has.
-// A failed write is reported and retried with the next block; no height is skipped.
+// A failed write is reported and retried with the next block; no height is skipped, and a height GC
+// has taken before it was published is reported with every block rather than stepped over.
 
 import { buildHeld, COLLECTED } from './held_build.js';
 import { type LakeSink, writeLakeBlock } from './lake_sink.js';
@@ -34,7 +35,9 @@ export class LakePublisher {
   ): Promise<LakePublisher> {
     const p = new LakePublisher(chain, sink, o);
     const last = await sink.lastHeight();
-    p.next = Math.max(firstHeightOf(chain), last === null ? 0 : last + 1);
+    // A new bucket starts at the first block kept; one with blocks goes on right after its last, even
+    // where GC has taken that height since: every block is then reported, never a gap left.
+    p.next = last === null ? firstHeightOf(chain) : last + 1;
     chain.events.on('block', p.onBlock);
     p.schedule();
     return p;
