@@ -1,5 +1,14 @@
-// GC and views on other threads: a pinned height keeps its state whole however far GC could go.
-import { type Chain, gcStep, openLocalnetChain, StatePins, stateRecordToWrite } from '@nearlite/chain';
+// GC and views on other threads, or reading across awaits: a pinned height keeps its state whole
+// however far GC could go.
+import {
+  blockEffectsView,
+  type Chain,
+  changesView,
+  gcStep,
+  openLocalnetChain,
+  StatePins,
+  stateRecordToWrite,
+} from '@nearlite/chain';
 import { HandlerError, toBase64, utf8 } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import { trieKeyContractData } from '@nearlite/trie';
@@ -98,4 +107,37 @@ t.test('while a GC batch is being written, heights below its new tail cannot be 
   t.equal(pins.lowest(), null);
   t.equal(pins.gcStop(50), 50);
   t.end();
+});
+
+t.test('a changes view holds its block from GC while it reads the rows', async (t) => {
+  const { chain, store } = await chainWithGc();
+  t.teardown(() => store.close());
+  const heights: number[] = [];
+  for (let i = 0; i < 12; i++) heights.push(await setK(chain, `v${i}`));
+  const h = heights[1]!;
+  const ref = { blockId: h };
+  const req = {
+    changesType: 'data_changes',
+    accountIds: ['test.near'],
+    keyPrefix: new Uint8Array(0),
+  } as const;
+  // Both are pinned in the step that resolves the block, before their first read.
+  const changes = changesView(chain, ref, req);
+  const effects = blockEffectsView(chain, ref);
+  t.equal(chain.statePins.lowest(), h, 'pinned while reading');
+  const answer = (await changes) as { changes: { change: { value_base64: string } }[] };
+  t.same(
+    answer.changes.map((c) => c.change.value_base64),
+    [toBase64(utf8('v1'))],
+  );
+  t.same(((await effects) as { changes: object[] }).changes, [
+    { type: 'data_touched', account_id: 'test.near' },
+  ]);
+  t.equal(chain.statePins.lowest(), null, 'released once read');
+
+  // While GC writes a batch that takes the block, the block is unknown, as once it is gone.
+  t.ok(chain.statePins.beginCollect(h + 1));
+  for (const view of [() => changesView(chain, ref, req), () => blockEffectsView(chain, ref)])
+    await t.rejects(view(), { cause: 'UNKNOWN_BLOCK' });
+  chain.statePins.endCollect();
 });

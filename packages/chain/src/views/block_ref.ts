@@ -120,6 +120,21 @@ export function resolveChangesBlock(chain: ChainHandle, ref: BlockReference): Bl
   throw changesUnknownBlock();
 }
 
+/**
+ * A changes view's block, held from GC while its rows are read across awaits (`StatePins`): resolved
+ * and pinned in one synchronous step, so an answer is whole or is UNKNOWN_BLOCK, as for a block GC
+ * has taken, never a part of the block's changes. Release the pin once read.
+ */
+export function holdChangesBlock(chain: ChainHandle, ref: BlockReference): [BlockHeader, () => void] {
+  const header = resolveChangesBlock(chain, ref);
+  try {
+    return [header, chain.statePins.pin(header.lite.height, base58Encode(header.hash))];
+  } catch {
+    // GC is writing the block away right now.
+    throw changesUnknownBlock();
+  }
+}
+
 export function changesUnknownBlock(): HandlerError {
   return new HandlerError('UNKNOWN_BLOCK', {}, { name: 'UNKNOWN_BLOCK', info: {} });
 }

@@ -26,7 +26,7 @@ import {
 } from '@nearlite/trie';
 import type { ChainHandle } from '../chain_handle.js';
 import { decodeStateChangeRecords } from '../state_changes.js';
-import { resolveChangesBlock } from './block_ref.js';
+import { holdChangesBlock } from './block_ref.js';
 
 export function causeView(c: StateChangeCause): object {
   if (c.type === 'transaction_processing') return { type: c.type, tx_hash: base58Encode(c.txHash) };
@@ -127,8 +127,15 @@ export async function changesView(
   ref: BlockReference,
   req: ChangesRequest,
 ): Promise<object> {
-  const header = resolveChangesBlock(chain, ref);
-  const h = header.hash;
+  const [header, release] = holdChangesBlock(chain, ref);
+  try {
+    return await changesOf(chain, header.hash, req);
+  } finally {
+    release();
+  }
+}
+
+async function changesOf(chain: ChainHandle, h: Uint8Array, req: ChangesRequest): Promise<object> {
   const changes: object[] = [];
   switch (req.changesType) {
     case 'account_changes':
@@ -162,17 +169,21 @@ const TOUCHED: Record<string, string> = {
 };
 
 export async function blockEffectsView(chain: ChainHandle, ref: BlockReference): Promise<object> {
-  const header = resolveChangesBlock(chain, ref);
+  const [header, release] = holdChangesBlock(chain, ref);
   const seen = new Set<string>();
   const changes: object[] = [];
-  for await (const [k] of chain.store.iter(DBCol.StateChanges, header.hash)) {
-    const key = parseTrieKey(k.subarray(32));
-    const type = TOUCHED[key.col];
-    if (!type || !('accountId' in key)) continue;
-    const id = `${type}:${key.accountId}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    changes.push({ type, account_id: key.accountId });
+  try {
+    for await (const [k] of chain.store.iter(DBCol.StateChanges, header.hash)) {
+      const key = parseTrieKey(k.subarray(32));
+      const type = TOUCHED[key.col];
+      if (!type || !('accountId' in key)) continue;
+      const id = `${type}:${key.accountId}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      changes.push({ type, account_id: key.accountId });
+    }
+  } finally {
+    release();
   }
   return { block_hash: base58Encode(header.hash), changes };
 }
