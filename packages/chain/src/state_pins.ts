@@ -25,13 +25,18 @@ export class StatePins {
    * GARBAGE_COLLECTED_BLOCK when GC is writing away that height's state.
    */
   pin(height: number, blockHash: string): () => void {
-    if (height < this.collectingBelow) {
-      throw new HandlerError(
-        'GARBAGE_COLLECTED_BLOCK',
-        { block_height: height, block_hash: blockHash },
-        `The data for block #${height} is garbage collected on this node, use an archival node to fetch historical data`,
-      );
-    }
+    const release = this.hold(height);
+    if (release) return release;
+    throw new HandlerError(
+      'GARBAGE_COLLECTED_BLOCK',
+      { block_height: height, block_hash: blockHash },
+      `The data for block #${height} is garbage collected on this node, use an archival node to fetch historical data`,
+    );
+  }
+
+  /** As `pin`, for a caller with a refusal of its own: null when GC is writing that height away. */
+  hold(height: number): (() => void) | null {
+    if (height < this.collectingBelow) return null;
     this.counts.set(height, (this.counts.get(height) ?? 0) + 1);
     let released = false;
     return () => {

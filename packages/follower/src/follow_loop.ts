@@ -358,21 +358,20 @@ export class FollowLoop {
             stopping = true;
             break;
           }
-          if (message === GONE && history.cursor() !== null) {
-            // Blocks were written since that fetch gave up: the height is a gap now, waited at.
-            window.set(taken, this.fetch(taken));
-            taken--;
-            continue;
-          }
           if (message === GONE) {
-            // What this batch holds so far is gone from the source too, or soon will be.
+            if (history.cursor() !== null) {
+              // Blocks were written since that fetch gave up: the height is a gap now, waited at.
+              window.set(taken, this.fetch(taken));
+              taken--;
+              continue;
+            }
+            // What this batch holds so far is gone from the source too, or soon will be: dropped.
             const start = await this.startAfterGone(taken);
             if (start === undefined) {
               stopping = true;
               break;
             }
             this.dropWindow(window);
-            batch.length = 0;
             restart = start;
             break;
           }

@@ -127,12 +127,10 @@ export function resolveChangesBlock(chain: ChainHandle, ref: BlockReference): Bl
  */
 export function holdChangesBlock(chain: ChainHandle, ref: BlockReference): [BlockHeader, () => void] {
   const header = resolveChangesBlock(chain, ref);
-  try {
-    return [header, chain.statePins.pin(header.lite.height, base58Encode(header.hash))];
-  } catch {
-    // GC is writing the block away right now.
-    throw changesUnknownBlock();
-  }
+  const release = chain.statePins.hold(header.lite.height);
+  // Null: GC is writing the block away right now.
+  if (!release) throw changesUnknownBlock();
+  return [header, release];
 }
 
 export function changesUnknownBlock(): HandlerError {

@@ -12,14 +12,9 @@ export async function buildHeld(
   chain: LiveStreamChain,
   builder: Pick<StreamerMessageBuilder, 'build'>,
   height: number,
-  hashHex = '',
 ): Promise<BuiltStreamerMessage | null | typeof COLLECTED> {
-  let release: () => void;
-  try {
-    release = chain.statePins.pin(height, hashHex);
-  } catch {
-    return COLLECTED;
-  }
+  const release = chain.statePins.hold(height);
+  if (!release) return COLLECTED;
   try {
     // A pin taken after GC finished with the height holds nothing.
     if (height < firstHeightOf(chain)) return COLLECTED;

@@ -6,10 +6,10 @@ export interface LiveStreamChain extends StreamChain {
   head(): Tip;
   headHeader(): BlockHeader;
   /**
-   * Holds a height's block from GC while its message is built (the chain's `StatePins`); throws while
+   * Holds a height's block from GC while its message is built (the chain's `StatePins`); null while
    * GC is writing that height away.
    */
-  readonly statePins: { pin(height: number, blockHash: string): () => void };
+  readonly statePins: { hold(height: number): (() => void) | null };
   readonly events: {
     on(event: 'block', listener: (e: { readonly header: BlockHeader }) => void): unknown;
     off(event: 'block', listener: (e: { readonly header: BlockHeader }) => void): unknown;

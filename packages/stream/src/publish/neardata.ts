@@ -79,7 +79,7 @@ export class NeardataService {
     const key = hash && toHex(hash);
     const cached = key && this.cache.get(key);
     if (cached) return { ok: true, json: cached, final };
-    const built = await buildHeld(this.chain, this.builder, height, key);
+    const built = await buildHeld(this.chain, this.builder, height);
     if (built === COLLECTED) return belowFirst();
     if (!built) return { ok: true, json: 'null', final };
     const json = streamerMessageJson(built);
