@@ -42,8 +42,8 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   const chainHeapUsed = value('nearlite_chain_thread_heap_used_bytes') ?? 0;
   t.ok(chainHeapUsed > 1e6, "the chain thread's heap");
   t.ok((value('nearlite_chain_thread_heap_total_bytes') ?? 0) >= chainHeapUsed);
-  // The chain thread's CPU time is one thread's of the node's process as the kernel counts it, as of
-  // the last block (blocks come every 50 ms here, so within a second of it).
+  // The chain thread's CPU time is one thread's of the node's process as the kernel counts it when
+  // scraped (read just before the threads are, so a tick or so behind).
   const chainCpu = value('nearlite_chain_thread_cpu_seconds_total') ?? 0;
   t.ok(chainCpu > 0, `the chain thread's CPU time (${chainCpu} s)`);
   const threadCpu = readdirSync(`/proc/${node.proc.pid}/task`).map((tid) => {
@@ -52,7 +52,7 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
     return (Number(f[11]) + Number(f[12])) / 100;
   });
   t.ok(
-    threadCpu.some((s) => s >= chainCpu && s - chainCpu < 1),
+    threadCpu.some((s) => s >= chainCpu && s - chainCpu < 0.2),
     `one of the process's threads has used it (${threadCpu.join(', ')})`,
   );
   t.equal(value('nearlite_gc_collected_blocks_total'), 0, 'GC progress (nothing old enough yet)');

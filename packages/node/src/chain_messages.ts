@@ -45,7 +45,11 @@ export interface CrossedError {
 }
 
 export type FromChain =
-  | { readonly t: 'ready' }
+  | {
+      readonly t: 'ready';
+      /** The thread's id in /proc/self/task, where its CPU time is read (null where there is none). */
+      readonly tid: number | null;
+    }
   | {
       readonly t: 'block';
       readonly height: number;
@@ -61,8 +65,6 @@ export type FromChain =
       readonly stats: StoreStats;
       /** The chain thread's JavaScript heap (bytes), sampled at most once a second. */
       readonly heap: ThreadHeap;
-      /** The chain thread's CPU time so far, in seconds (null where the system does not say). */
-      readonly cpuSeconds: number | null;
     }
   | {
       /** The chunks of the block after the head, made (and their transactions stored) ahead of it. */

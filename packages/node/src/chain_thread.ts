@@ -30,6 +30,7 @@ import { DBCol, emptyStoreStats, forEachWrittenRow, type Store, type StoreStats 
 import { Trie } from '@nearlite/trie';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import type { ChainWorkerData, CrossedError, FromChain, ThreadHeap, ToChain } from './chain_messages.js';
+import { taskCpuSeconds } from './thread_cpu.js';
 
 export interface ChainThreadLogger {
   info(msg: string): void;
@@ -149,8 +150,8 @@ export class ChainThread implements ChainHandle {
   private chainStats: StoreStats = emptyStoreStats();
   /** The chain thread's heap as its last block reported it. */
   heap: ThreadHeap = { used: 0, total: 0 };
-  /** The chain thread's CPU time (seconds) as its last block reported it; null where unknown. */
-  cpuSeconds: number | null = null;
+  /** The running chain thread's id in /proc/self/task; null where unknown. */
+  private tid: number | null = null;
   private stopping = false;
   private failedStarts = 0;
   private producedSinceStart = false;
@@ -184,6 +185,11 @@ export class ChainThread implements ChainHandle {
     this.hooks = hooks;
     this.running = true;
     this.post({ t: 'run' });
+  }
+
+  /** The chain thread's CPU time so far (seconds), read when asked; null where the system does not say. */
+  get cpuSeconds(): number | null {
+    return this.tid === null ? null : taskCpuSeconds(this.tid);
   }
 
   get store(): Store {
@@ -295,6 +301,8 @@ export class ChainThread implements ChainHandle {
     if (worker !== this.worker) return;
     // Until a new thread starts, what is asked of the chain waits for it.
     this.worker = null;
+    // Its id may go to another thread of the process.
+    this.tid = null;
     const orphans = [...this.requests.values()];
     this.requests.clear();
     const err = new Error(`the chain thread exited (${code})`);
@@ -330,13 +338,13 @@ export class ChainThread implements ChainHandle {
   private onMessage(m: FromChain): void {
     switch (m.t) {
       case 'ready':
+        this.tid = m.tid;
         return;
       case 'block': {
         this.producedSinceStart = true;
         this.o.store.takeWrittenRows(m.written);
         this.chainStats = m.stats;
         this.heap = m.heap;
-        this.cpuSeconds = m.cpuSeconds;
         this.tip = { height: m.height, hash: m.hash };
         this.pool.settle(m.settled);
         const header = this.chainStore.blockHeader(m.hash);

@@ -26,7 +26,7 @@ import {
   type ToChain,
 } from './chain_messages.js';
 import { CHAIN_STORE_OPTIONS } from './chain_store_options.js';
-import { threadCpuSeconds } from './thread_cpu.js';
+import { threadTaskId } from './thread_cpu.js';
 
 const port = parentPort!;
 const data = workerData as ChainWorkerData;
@@ -113,7 +113,6 @@ chain.committed.on('block', (b: CommittedBlock) => {
       seconds: (performance.now() - producingSince) / 1000,
       stats: { ...store.stats },
       heap: heapNow(),
-      cpuSeconds: threadCpuSeconds(),
     },
     [rows.buffer as ArrayBuffer],
   );
@@ -283,4 +282,4 @@ function handle(m: ToChain): void {
 
 deliver = handle;
 for (const m of inbox.splice(0)) handle(m);
-post({ t: 'ready' });
+post({ t: 'ready', tid: threadTaskId() });

@@ -119,7 +119,7 @@ export class NodeMetrics extends RpcMetrics {
       if (process.platform === 'linux')
         storeGauge(
           'nearlite_chain_thread_cpu_seconds_total',
-          'CPU time of the chain thread (block production, chunk application, commits, GC), as of its last block',
+          'CPU time of the chain thread (block production, chunk application, commits, GC)',
           () => chainThread().cpuSeconds ?? 0,
         );
     }

@@ -3,7 +3,7 @@
 // transactions reach the chain and are settled by their block, and a chain thread that dies is
 // started again with the pool whole.
 import { createPrivateKey, sign } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -267,6 +267,7 @@ if (!existsSync(${JSON.stringify(marker)}))
   const { chain, keyFile, logs } = await open(t, pathToFileURL(script));
   chain.run();
   await nextBlock(chain);
+  t.ok(isLiveThreadsCpu(chain.cpuSeconds), `the CPU time is a live thread's (${chain.cpuSeconds} s)`);
   const tx = transfer(keyFile, 'near', 1n, chain.headHeader().hash);
   const carried = nextBlock(chain, (e) => e.outcomeIds.has(toHex(tx.hash)) || e.rejected.has(toHex(tx.hash)));
   chain.pool.add(tx);
@@ -276,7 +277,19 @@ if (!existsSync(${JSON.stringify(marker)}))
     'the death is logged',
   );
   t.notOk(chain.pool.has(tx.hash));
+  t.ok(isLiveThreadsCpu(chain.cpuSeconds), `and the new thread's after it (${chain.cpuSeconds} s)`);
 });
+
+/** Whether `seconds` is what one of this process's threads has used (read just after it). */
+function isLiveThreadsCpu(seconds: number | null): boolean {
+  if (seconds === null) return false;
+  return readdirSync('/proc/self/task').some((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const used = (Number(f[11]) + Number(f[12])) / 100;
+    return used >= seconds && used - seconds < 0.1;
+  });
+}
 
 t.test('a stop while a block is made waits for its collection', async (t) => {
   // Blocks back to back on a node that collects: a stop that came while a block was made was let
