@@ -112,6 +112,24 @@ export async function hostileLoad(
     else if (kind < 0.8) return Buffer.concat([b, Buffer.from([1, 2, 3])]).toString('base64');
     return b.toString('base64');
   };
+  // Valid requests of every kind, on the node's own head, each sent with one part changed: the
+  // handlers' own checks are reached, not only the envelope's and the params' shape.
+  const templates = await validRequests(node);
+  const mutateOne = (params: unknown): unknown => {
+    const copy = structuredClone(params);
+    const paths = leafPaths(copy);
+    if (paths.length === 0) return pick(atoms);
+    const path = pick(paths);
+    let parent = copy as Record<string, unknown>;
+    for (const k of path.slice(0, -1)) parent = parent[k] as Record<string, unknown>;
+    const last = path.at(-1)!;
+    const how = r();
+    if (how < 0.15) delete parent[last];
+    else if (how < 0.25 && !Array.isArray(parent))
+      parent[pick(['extra', 'block_id', 'finality', 'shard_id'])] = pick(atoms);
+    else parent[last] = pick(atoms);
+    return copy;
+  };
   type Req = { path: string; verb: string; type: string | null; body: string | Uint8Array | null };
   const post = (body: string | Uint8Array, path = '/', type: string | null = 'application/json'): Req => ({
     path,
@@ -121,6 +139,10 @@ export async function hostileLoad(
   });
   const generators: (() => Req)[] = [
     () => post(JSON.stringify({ jsonrpc: '2.0', id: mutate(0), method: pick(methods), params: mutate(0) })),
+    () => {
+      const [method, params] = pick(templates);
+      return post(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: mutateOne(params) }));
+    },
     () =>
       post(
         JSON.stringify({
@@ -225,6 +247,9 @@ export async function hostileLoad(
           typeof body === 'object' && body !== null && (body as { jsonrpc?: unknown }).jsonrpc === '2.0';
         const isBare = req.verb === 'GET' && status === 200;
         if (!isEnvelope && !isBare) problems.push(`not an envelope: ${what}`);
+        const error = isEnvelope ? (body as { error?: unknown }).error : undefined;
+        if (error !== undefined && !isNearcoreError(error))
+          problems.push(`not nearcore's error shape: ${what}`);
       } else if (
         ![400, 404, 405, 413, 415, 503].includes(status) &&
         !(status === 200 && req.verb !== 'POST')
@@ -263,4 +288,103 @@ function documentedRefusal(text: string, documented: RegExp | undefined): boolea
   } catch {
     return false;
   }
+}
+
+/** nearcore's error object: a name, a cause with a name, a numeric code and a message. */
+function isNearcoreError(e: unknown): boolean {
+  const x = e as {
+    name?: unknown;
+    cause?: { name?: unknown } | null;
+    code?: unknown;
+    message?: unknown;
+  } | null;
+  return (
+    typeof x?.name === 'string' &&
+    typeof x.cause?.name === 'string' &&
+    typeof x.code === 'number' &&
+    typeof x.message === 'string'
+  );
+}
+
+/** The paths to every value in `v` (object keys and array indexes), for changing one of them. */
+function leafPaths(v: unknown, path: string[] = []): string[][] {
+  if (v === null || typeof v !== 'object') return path.length > 0 ? [path] : [];
+  const inner = Object.keys(v).flatMap((k) => leafPaths((v as Record<string, unknown>)[k], [...path, k]));
+  return path.length > 0 ? [path, ...inner] : inner;
+}
+
+/** A valid request of every method and query kind, on the node's head (any node kind). */
+async function validRequests(node: RunningNode): Promise<[string, unknown][]> {
+  const head = (
+    await node.rpc<{
+      header: { height: number; hash: string; epoch_id: string };
+      chunks: { chunk_hash: string }[];
+    }>('block', { finality: 'final' })
+  ).body.result!;
+  const { height, hash } = head.header;
+  const chunk = head.chunks[0]!.chunk_hash;
+  const account = 'test.near';
+  const key = 'ed25519:11111111111111111111111111111111';
+  const final = { finality: 'final' };
+  return [
+    ['query', { request_type: 'view_account', account_id: account, ...final }],
+    ['query', { request_type: 'view_code', account_id: account, block_id: height }],
+    [
+      'query',
+      { request_type: 'view_state', account_id: account, prefix_base64: '', include_proof: true, ...final },
+    ],
+    ['query', { request_type: 'view_access_key', account_id: account, public_key: key, block_id: hash }],
+    ['query', { request_type: 'view_access_key_list', account_id: account, ...final }],
+    [
+      'query',
+      { request_type: 'call_function', account_id: account, method_name: 'x', args_base64: 'e30=', ...final },
+    ],
+    ['query', { request_type: 'view_gas_key_nonces', account_id: account, public_key: key, ...final }],
+    ['query', { request_type: 'view_global_contract_code', code_hash: hash, ...final }],
+    ['query', { request_type: 'view_global_contract_code_by_account_id', account_id: account, ...final }],
+    ['query', [`account/${account}`, '']],
+    ['query', [`access_key/${account}/${key}`, '']],
+    ['block', { block_id: height }],
+    ['block', [hash]],
+    ['chunk', { chunk_id: chunk }],
+    ['chunk', { block_id: height, shard_id: 0 }],
+    ['tx', { tx_hash: hash, sender_account_id: account, wait_until: 'NONE' }],
+    ['EXPERIMENTAL_tx_status', { tx_hash: hash, sender_account_id: account, wait_until: 'NONE' }],
+    ['EXPERIMENTAL_receipt', { receipt_id: hash }],
+    ['EXPERIMENTAL_changes', { changes_type: 'account_changes', account_ids: [account], block_id: height }],
+    [
+      'EXPERIMENTAL_changes',
+      { changes_type: 'data_changes', account_ids: [account], key_prefix_base64: '', ...final },
+    ],
+    [
+      'EXPERIMENTAL_changes',
+      {
+        changes_type: 'single_access_key_changes',
+        keys: [{ account_id: account, public_key: key }],
+        ...final,
+      },
+    ],
+    ['EXPERIMENTAL_changes_in_block', { block_id: height }],
+    ['validators', { block_id: height }],
+    ['validators', { epoch_id: head.header.epoch_id }],
+    ['EXPERIMENTAL_validators_ordered', { block_id: height }],
+    [
+      'light_client_proof',
+      { type: 'transaction', transaction_hash: hash, sender_id: account, light_client_head: hash },
+    ],
+    [
+      'light_client_proof',
+      { type: 'receipt', receipt_id: hash, receiver_id: account, light_client_head: hash },
+    ],
+    ['next_light_client_block', { last_block_hash: hash }],
+    ['gas_price', [height]],
+    ['EXPERIMENTAL_protocol_config', { block_id: hash }],
+    ['EXPERIMENTAL_congestion_level', { block_id: height, shard_id: 0 }],
+    ['EXPERIMENTAL_congestion_level', { chunk_id: chunk }],
+    ['EXPERIMENTAL_maintenance_windows', { account_id: account }],
+    ['EXPERIMENTAL_view_account', { account_id: account, ...final }],
+    ['EXPERIMENTAL_view_state', { account_id: account, prefix_base64: '', ...final }],
+    ['EXPERIMENTAL_call_function', { account_id: account, method_name: 'x', args_base64: '', ...final }],
+    ['EXPERIMENTAL_receipt_to_tx', { receipt_id: hash }],
+  ];
 }
