@@ -333,7 +333,8 @@ function functionCall(
   const ar = receipt.receipt as Extract<Receipt['receipt'], { kind: 'Action' }>;
   const action = ar.actions[i] as Extract<(typeof ar.actions)[number], { type: 'FunctionCall' }>;
   if (!actx.account) return { AccountDoesNotExist: { account_id: receipt.receiverId } };
-  actx.account = { ...actx.account, amount: actx.account.amount + action.deposit };
+  // The deposit is not added here: the VM starts from the balance plus the attached deposit
+  // (nearcore's VMLogic), and its outcome's balance becomes the account's.
   writeAccount(actx);
   if (!ctx.functionCall) {
     return {

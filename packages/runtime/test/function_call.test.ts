@@ -6,7 +6,7 @@
 // → validate_receipt in NewReceipt mode → action_validation.rs validate_number_of_deploy_actions).
 import { type Action, encodeReceipt } from '@nearlite/primitives';
 import t from 'tap';
-import { contractChain, keyFromSeed, signTx, type TestChain, wat } from './helpers.js';
+import { contractChain, keyFromSeed, NEAR, signTx, type TestChain, wat } from './helpers.js';
 import { FEES, SNAPSHOT } from './snapshot.js';
 
 const RETURNED = 1000n;
@@ -113,4 +113,50 @@ t.test("a contract's batch over max_deploy_actions_per_receipt fails the call", 
     },
   });
   t.not(run(limit).kind, 'Failure');
+});
+
+// nearcore's VMLogic starts a call's balance at the account's amount plus the attached deposit
+// (logic.rs: current_account_balance = context.account_balance + context.attached_deposit), where
+// the runtime passes the account's amount as it is, before the deposit (actions.rs
+// action_function_call: account_balance: account.amount()); the outcome's balance becomes the
+// account's. So the deposit reaches the receiver once, and the contract sees it once.
+const BALANCE = wat(`(module
+  (import "env" "account_balance" (func $balance (param i64)))
+  (import "env" "value_return" (func $ret (param i64 i64)))
+  (memory 1)
+  (func (export "balance") (call $balance (i64.const 0)) (call $ret (i64.const 16) (i64.const 0))))`);
+
+t.test('an attached deposit reaches the receiver once, and its contract sees it once', async (t) => {
+  const c = contractChain(BALANCE);
+  const start = c.totalBalance() + c.burnt;
+  const before = c.account('alice.near')!.amount;
+  const deposit = 5n * NEAR;
+  const tx = signTx(bob, 'bob.near', 'alice.near', 10n, [{ ...call('balance'), deposit }]);
+  c.block([tx.bytes]);
+  const outcomes = c.settle();
+  const ran = outcomes.find((o) => o.executorId === 'alice.near')!;
+  t.equal(ran.status.kind, 'SuccessValue');
+  const seen = ran.status.kind === 'SuccessValue' ? Buffer.from(ran.status.value).readBigUInt64LE(0) : 0n;
+  const seenHigh = ran.status.kind === 'SuccessValue' ? Buffer.from(ran.status.value).readBigUInt64LE(8) : 0n;
+  t.equal(
+    seen + (seenHigh << 64n),
+    before + deposit,
+    'account_balance: the amount before the call plus the deposit',
+  );
+  // What alice gains beyond the deposit is her share of the call's burnt gas (burnt_gas_reward).
+  const reward = c.account('alice.near')!.amount - before - deposit;
+  t.ok(
+    reward >= 0n && reward < ran.tokensBurnt,
+    `beyond the deposit, a reward under the gas burnt (${reward})`,
+  );
+  t.equal(c.totalBalance() + c.burnt, start, 'balances + burnt are what they were: no money made');
+
+  // A call that fails keeps nothing of the deposit: it goes back to bob in a refund.
+  const aliceBefore = c.account('alice.near')!.amount;
+  const failing = signTx(bob, 'bob.near', 'alice.near', 11n, [{ ...call('missing'), deposit }]);
+  c.block([failing.bytes]);
+  const failed = c.settle().find((o) => o.executorId === 'alice.near')!;
+  t.equal(failed.status.kind, 'Failure');
+  t.equal(c.account('alice.near')!.amount, aliceBefore, 'a failed call leaves the receiver as it was');
+  t.equal(c.totalBalance() + c.burnt, start, 'and makes no money either');
 });
