@@ -334,8 +334,7 @@ function functionCall(
   const action = ar.actions[i] as Extract<(typeof ar.actions)[number], { type: 'FunctionCall' }>;
   if (!actx.account) return { AccountDoesNotExist: { account_id: receipt.receiverId } };
   // The deposit is not added here: the VM starts from the balance plus the attached deposit
-  // (nearcore's VMLogic), and its outcome's balance becomes the account's.
-  writeAccount(actx);
+  // (nearcore's VMLogic), and its outcome's balance becomes the account's, written with the receipt.
   if (!ctx.functionCall) {
     return {
       FunctionCallError: { CompilationError: { CodeDoesNotExist: { account_id: receipt.receiverId } } },
