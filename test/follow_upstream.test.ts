@@ -1,6 +1,6 @@
 // Write methods on a follower go to --upstream-rpc, and the upstream's answer comes back as it is.
 
-import { createPrivateKey, sign } from 'node:crypto';
+import { sign } from 'node:crypto';
 import { join } from 'node:path';
 import {
   base58Decode,
@@ -12,7 +12,7 @@ import {
   transactionHash,
 } from '@nearlite/primitives';
 import t from 'tap';
-import { cli, initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { cli, initHome, keyFilePrivateKey, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -66,12 +66,7 @@ t.test('send_tx through a follower is answered by its upstream', async (t) => {
     actions: [{ type: 'Transfer', deposit: 1n }],
   };
   const hash = transactionHash(tx);
-  const seed = base58Decode(key.secret_key.slice('ed25519:'.length)).subarray(0, 32);
-  const privateKey = createPrivateKey({
-    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
-    format: 'der',
-    type: 'pkcs8',
-  });
+  const privateKey = keyFilePrivateKey(key);
   const signature = { keyType: 0 as const, data: new Uint8Array(sign(null, hash, privateKey)) };
   const signed = toBase64(encodeSignedTransaction(tx, signature));
   const sent = await follower.rpc<{ transaction: { hash: string } }>('send_tx', {

@@ -4,12 +4,13 @@
 // bytes mangled before signing. Each must be answered in nearcore's shape at the layer that refuses
 // it (the body, the transaction's checks, the receipt's execution) and never as an internal error;
 // once they have all run, money is conserved and the stopped store verifies.
-import { createHash, createPrivateKey, sign } from 'node:crypto';
+import { createHash, sign } from 'node:crypto';
 import { ChainReader } from '@nearlite/chain';
+import { BorshWriter } from '@nearlite/primitives';
 import { baseDecode } from 'near-api-js';
 import t from 'tap';
 import { LEAK } from './helpers/hostile_load.js';
-import { cli, initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { cli, initHome, keyFilePrivateKey, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { postJson } from './helpers/post.js';
 import { rng } from './helpers/rng.js';
 import { supplyAtHead } from './helpers/supply.js';
@@ -20,53 +21,13 @@ const IN_FLIGHT = 8;
 const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 
-/** Borsh, written here rather than with the node's own encoder. */
-class Borsh {
-  private readonly b: number[] = [];
-  u8(v: number) {
-    this.b.push(v & 255);
-    return this;
-  }
-  u32(v: number) {
-    for (let i = 0; i < 4; i++) this.b.push((v >>> (8 * i)) & 255);
-    return this;
-  }
-  uint(v: bigint, bytes: number) {
-    let x = v;
-    for (let i = 0; i < bytes; i++) {
-      this.b.push(Number(x & 255n));
-      x >>= 8n;
-    }
-    return this;
-  }
-  u64(v: bigint) {
-    return this.uint(v, 8);
-  }
-  u128(v: bigint) {
-    return this.uint(v, 16);
-  }
-  raw(a: ArrayLike<number>) {
-    for (let i = 0; i < a.length; i++) this.b.push(a[i]!);
-    return this;
-  }
-  bytes(a: ArrayLike<number>) {
-    return this.u32(a.length).raw(a);
-  }
-  str(s: string) {
-    return this.bytes(Buffer.from(s, 'utf8'));
-  }
-  out(): Buffer {
-    return Buffer.from(this.b);
-  }
-}
-
 // (module (func (export "run")))
-const RUN_WASM = [
+const RUN_WASM = Uint8Array.from([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 7, 1, 3, 114, 117, 110, 0, 0, 10, 4, 1, 2, 0,
   11,
-];
+]);
 // A memory of 255 pages' minimum: over nearcore's initial_memory_pages, refused when prepared.
-const BIG_MEMORY_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 5, 4, 1, 0, 255, 1];
+const BIG_MEMORY_WASM = Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0, 5, 4, 1, 0, 255, 1]);
 
 /** A reason's outline: the names in it, none of its values (ids, keys, amounts). */
 function outline(v: unknown): string {
@@ -85,7 +46,7 @@ t.test(
     const r = rng(seed);
     const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
     const int = (n: number) => Math.floor(r() * n);
-    const randomBytes = (n: number) => Array.from({ length: n }, () => int(256));
+    const randomBytes = (n: number) => Uint8Array.from({ length: n }, () => int(256));
 
     const home = tempDir(t);
     initHome(home, ['--shards', '2']);
@@ -94,13 +55,8 @@ t.test(
     t.teardown(() => node.stop());
     await waitForHeight(node, 3);
 
-    const secret = baseDecode(key.secret_key.split(':')[1]!);
     const ownKey = baseDecode(key.public_key.split(':')[1]!);
-    const privateKey = createPrivateKey({
-      key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), secret.subarray(0, 32)]),
-      format: 'der',
-      type: 'pkcs8',
-    });
+    const privateKey = keyFilePrivateKey(key);
     const nonces = new Map<string, bigint>();
     const nextNonce = async (signer: string) => {
       let n = nonces.get(signer);
@@ -120,17 +76,17 @@ t.test(
     const signed = async (
       signer: string,
       receiver: string,
-      actions: (w: Borsh) => void,
-      o: { nonce?: bigint; blockHash?: ArrayLike<number>; mangle?: boolean } = {},
+      actions: (w: BorshWriter) => void,
+      o: { nonce?: bigint; blockHash?: Uint8Array; mangle?: boolean } = {},
     ) => {
       const hash = (await node.rpc<{ header: { hash: string } }>('block', { finality: 'final' })).body.result!
         .header.hash;
-      const w = new Borsh().str(signer).u8(0).raw(ownKey);
+      const w = new BorshWriter().string(signer).u8(0).fixed(ownKey);
       w.u64(o.nonce ?? (await nextNonce(signer)))
-        .str(receiver)
-        .raw(o.blockHash ?? baseDecode(hash));
+        .string(receiver)
+        .fixed(o.blockHash ?? baseDecode(hash));
       actions(w);
-      let tx = w.out();
+      let tx = Buffer.from(w.toBytes());
       // A valid signature over bytes that are not a transaction.
       if (o.mangle) tx = Buffer.concat([tx.subarray(0, int(tx.length)), Buffer.from(randomBytes(int(12)))]);
       const signature = sign(null, createHash('sha256').update(tx).digest(), privateKey);
@@ -147,7 +103,7 @@ t.test(
         w.u32(deploy ? 4 : 3);
         w.u8(0);
         w.u8(3).u128(10n ** 26n);
-        w.u8(5).u8(0).raw(ownKey).u64(0n).u8(1);
+        w.u8(5).u8(0).fixed(ownKey).u64(0n).u8(1);
         if (deploy) w.u8(1).bytes(RUN_WASM);
       });
       const { body } = await node.rpc<{ status: Record<string, unknown> }>('send_tx', {
@@ -174,18 +130,18 @@ t.test(
     const anyAccount = () =>
       r() < 0.95 ? pick(validAccounts) : pick(['Bad', 'x', 'a..near', 'z'.repeat(65)]);
     const amount = () => pick([0n, 1n, 10n ** 21n, 10n ** 24n, 10n ** 27n, 10n ** 30n, 1n << 127n, U128_MAX]);
-    const publicKey = (w: Borsh, own = 0.4) => {
+    const publicKey = (w: BorshWriter, own = 0.4) => {
       const k = r();
-      if (k < own) return w.u8(0).raw(ownKey);
-      if (k < 0.8) return w.u8(0).raw(randomBytes(32));
-      if (k < 0.97) return w.u8(1).raw(randomBytes(64));
-      return w.u8(2 + int(3)).raw(randomBytes(32));
+      if (k < own) return w.u8(0).fixed(ownKey);
+      if (k < 0.8) return w.u8(0).fixed(randomBytes(32));
+      if (k < 0.97) return w.u8(1).fixed(randomBytes(64));
+      return w.u8(2 + int(3)).fixed(randomBytes(32));
     };
-    const contractId = (w: Borsh) =>
+    const contractId = (w: BorshWriter) =>
       r() < 0.5
-        ? w.u8(0).raw(randomBytes(32))
-        : w.u8(1).str(pick(['test.near', 'a.test.near', 'nobody.near']));
-    const action = (w: Borsh, nested: boolean): void => {
+        ? w.u8(0).fixed(randomBytes(32))
+        : w.u8(1).string(pick(['test.near', 'a.test.near', 'nobody.near']));
+    const action = (w: BorshWriter, nested: boolean): void => {
       let kind = r() < 0.92 ? pick([0, 1, 2, 2, 2, 3, 3, 3, 4, 5, 5, 6, 7, 8, 9, 10, 11, 12, 13]) : int(16);
       if (nested && kind === 8) kind = 3;
       w.u8(kind);
@@ -193,10 +149,10 @@ t.test(
         case 0:
           return;
         case 1:
-          w.bytes(pick([RUN_WASM, RUN_WASM, BIG_MEMORY_WASM, [], randomBytes(40)]));
+          w.bytes(pick([RUN_WASM, RUN_WASM, BIG_MEMORY_WASM, new Uint8Array(0), randomBytes(40)]));
           return;
         case 2:
-          w.str(pick(['run', 'run', 'missing', '', 'a'.repeat(300)]));
+          w.string(pick(['run', 'run', 'missing', '', 'a'.repeat(300)]));
           w.bytes(Buffer.from(pick(['{}', '', 'x'.repeat(int(2000))])));
           w.u64(pick([0n, 10n ** 12n, 30n * 10n ** 12n, 300n * 10n ** 12n, 10n ** 15n, U64_MAX]));
           w.u128(pick([0n, 1n, 10n ** 24n, U128_MAX]));
@@ -218,10 +174,10 @@ t.test(
           w.u8(0);
           if (r() < 0.5) w.u8(0);
           else w.u8(1).u128(amount());
-          w.str(anyAccount());
+          w.string(anyAccount());
           const names = int(4);
           w.u32(names);
-          for (let i = 0; i < names; i++) w.str(pick(['run', '', 'm'.repeat(300)]));
+          for (let i = 0; i < names; i++) w.string(pick(['run', '', 'm'.repeat(300)]));
           return;
         }
         case 6:
@@ -229,16 +185,16 @@ t.test(
           publicKey(w, 0);
           return;
         case 7:
-          w.str(anyAccount());
+          w.string(anyAccount());
           return;
         case 8: {
-          w.str(anyAccount()).str(anyAccount());
+          w.string(anyAccount()).string(anyAccount());
           const inner = int(3);
           w.u32(inner);
           for (let i = 0; i < inner; i++) action(w, true);
           w.u64(BigInt(int(100))).u64(pick([0n, 1n, 10n ** 9n]));
           publicKey(w);
-          w.u8(0).raw(randomBytes(64));
+          w.u8(0).fixed(randomBytes(64));
           return;
         }
         case 9:
@@ -252,7 +208,7 @@ t.test(
           contractId(w);
           const entries = int(3);
           w.u32(entries);
-          for (let i = 0; i < entries; i++) w.bytes([i]).bytes(randomBytes(int(8)));
+          for (let i = 0; i < entries; i++) w.bytes(Uint8Array.of(i)).bytes(randomBytes(int(8)));
           w.u128(amount());
           return;
         }
@@ -262,7 +218,7 @@ t.test(
           w.u128(amount());
           return;
         default:
-          w.raw(randomBytes(int(40)));
+          w.fixed(randomBytes(int(40)));
       }
     };
 

@@ -10,7 +10,7 @@ import {
   type KeyPairString,
 } from 'near-api-js';
 import t from 'tap';
-import { camel, initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { camel, initHome, keyFilePrivateKey, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 const NEAR = 10n ** 24n;
@@ -273,7 +273,7 @@ t.test('every wait level, broadcast forms and bad transactions', async (t) => {
 });
 
 t.test('a TransactionV1 with a strict nonce runs; a gap is refused at admission', async (t) => {
-  const { createPrivateKey, sign } = await import('node:crypto');
+  const { sign } = await import('node:crypto');
   const P = await import('@nearlite/primitives');
   const home = tempDir(t);
   initHome(home);
@@ -281,12 +281,7 @@ t.test('a TransactionV1 with a strict nonce runs; a gap is refused at admission'
   const node = await startNode(home, ['--block-time', '60']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 3);
-  const seed = P.base58Decode(key.secret_key.slice('ed25519:'.length)).subarray(0, 32);
-  const privateKey = createPrivateKey({
-    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
-    format: 'der',
-    type: 'pkcs8',
-  });
+  const privateKey = keyFilePrivateKey(key);
   const ak = await node.rpc<{ nonce: number }>('query', {
     request_type: 'view_access_key',
     account_id: 'test.near',

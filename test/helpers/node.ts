@@ -1,7 +1,9 @@
 // Starts the real CLI in its own process on a free port and talks to it over HTTP.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { base58Decode } from '@nearlite/primitives';
 import { postJson } from './post.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -187,6 +189,16 @@ export async function waitForHeight(node: RunningNode, height: number, timeoutMs
 
 export function readKeyFile(home: string): { account_id: string; public_key: string; secret_key: string } {
   return JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8'));
+}
+
+/** The ed25519 private key of a key file's `secret_key` (seed then public key), for node:crypto's sign. */
+export function keyFilePrivateKey(key: { secret_key: string }): KeyObject {
+  const seed = base58Decode(key.secret_key.slice('ed25519:'.length)).subarray(0, 32);
+  return createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
 }
 
 /** snake_case → camelCase keys, as @near-js/jsonrpc-client does before validating. */
