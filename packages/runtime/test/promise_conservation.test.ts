@@ -1,14 +1,21 @@
 // Money and storage under receipts that contracts send: three contracts run random programs
 // (fixtures/actor.as.ts) that create promise batches of every action a contract may send, chain them
-// with callbacks, join them, panic after scheduling, write and remove storage, and call each other
-// with more programs as arguments. After every block: balances + locked + burnt + the value of every
-// receipt in flight, delayed or waiting for data is what it was at the start, and each account's
-// storage_usage is what its records add up to by nearcore's storage rules. Once everything settles,
-// no receipt is left waiting for data that will never come.
+// with callbacks, join them, panic after scheduling, write and remove storage, yield and resume, and
+// call each other with more programs as arguments. After every block: balances + locked + burnt + the
+// value of every receipt in flight, delayed, waiting for data or yielded is what it was at the start,
+// and each account's storage_usage is what its records add up to by nearcore's storage rules. Once
+// everything settles and the last yields time out, no receipt is left waiting for data that will
+// never come.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeAccount, decodeReceipt, decodeStoredReceipt, type Receipt } from '@nearlite/primitives';
-import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from '@nearlite/runtime';
+import {
+  type ExecutionOutcome,
+  totalDeposit,
+  totalPrepaidExecFees,
+  totalPrepaidGas,
+  totalPrepaidSendFees,
+} from '@nearlite/runtime';
 import { TrieKeyCol } from '@nearlite/trie';
 import asc from 'assemblyscript/asc';
 import t from 'tap';
@@ -39,13 +46,18 @@ function receiptValue(r: Receipt): bigint {
 
 const hexCol = (col: number) => col.toString(16).padStart(2, '0');
 
-/** Receipts sent and not yet applied: the next chunk's, the delayed queue's, those waiting for data. */
-function inFlight(c: TestChain): { value: bigint; postponed: number } {
+/**
+ * Receipts sent and not yet applied: the next chunk's, the delayed queue's, those waiting for data and
+ * the yielded callbacks waiting for a resume or their timeout.
+ */
+function inFlight(c: TestChain): { value: bigint; postponed: number; yielded: number } {
   let value = 0n;
   let postponed = 0;
+  let yielded = 0;
   for (const bytes of c.pending) value += receiptValue(decodeReceipt(bytes));
   const delayed = hexCol(TrieKeyCol.DelayedReceiptOrIndices);
   const waiting = hexCol(TrieKeyCol.PostponedReceipt);
+  const parked = hexCol(TrieKeyCol.PromiseYieldReceipt);
   for (const [k, v] of c.state) {
     // A delayed receipt's key is its column and a u64 index; the column alone holds the indices.
     if (k.startsWith(delayed) && k.length === 18) value += receiptValue(decodeStoredReceipt(v).receipt);
@@ -53,8 +65,12 @@ function inFlight(c: TestChain): { value: bigint; postponed: number } {
       value += receiptValue(decodeReceipt(v));
       postponed++;
     }
+    if (k.startsWith(parked)) {
+      value += receiptValue(decodeReceipt(v));
+      yielded++;
+    }
   }
-  return { value, postponed };
+  return { value, postponed, yielded };
 }
 
 /**
@@ -146,11 +162,19 @@ function program(random: () => number, runner: number, depth: number): number[] 
     else if (r < 0.82 && (target !== runner || runner === 2 || runner === -1)) out.push(0x16, 3 + int(5));
     else if (r < 0.83 && target !== runner) out.push(0x17);
     else if (r < 0.86) out.push(0x18, ...u128(BigInt(int(3)) * NEAR), ...STAKING_KEY);
-    else if (r < 0.91) out.push(0x20, ...u16(int(3) === 0 ? int(20_000) : int(300)));
-    else if (r < 0.94) out.push(0x21, int(5));
-    else if (r < 0.96) out.push(0x22);
-    else if (r < 0.985) out.push(0x23);
-    else out.push(target === -2 ? 0x24 : 0x04);
+    else if (r < 0.9) out.push(0x20, ...u16(int(3) === 0 ? int(20_000) : int(300)));
+    else if (r < 0.92) out.push(0x21, int(5));
+    else if (r < 0.935) out.push(0x22);
+    else if (r < 0.95) out.push(0x23);
+    else if (r < 0.965 && runner >= 0) {
+      // The yielded callback runs on the runner, which is where later batch actions then go.
+      const args = depth > 0 ? program(random, runner, depth - 1) : [];
+      out.push(0x25, 2 + int(30), int(3), ...u16(args.length), ...args);
+      target = runner;
+    } else if (r < 0.99) {
+      const n = int(40);
+      out.push(0x26, ...u16(n), ...Array.from({ length: n }, () => int(256)));
+    } else out.push(target === -2 ? 0x24 : 0x04);
   }
   return out;
 }
@@ -184,13 +208,24 @@ t.test('contract-sent receipts conserve money and storage, block after block', a
     success: 0,
     failure: 0,
     postponed: 0,
+    yielded: 0,
+    resumed: 0,
+    timedOut: 0,
     delayed: 0,
     created: new Set<string>(),
     locked: false,
   };
+  const tally = (outcomes: readonly ExecutionOutcome[]) => {
+    for (const o of outcomes) {
+      if (o.status.kind === 'Failure') seen.failure++;
+      else seen.success++;
+      if (o.logs.includes('resumed 1')) seen.resumed++;
+    }
+  };
   const check = (label: string): boolean => {
     const flight = inFlight(c);
     seen.postponed = Math.max(seen.postponed, flight.postponed);
+    seen.yielded = Math.max(seen.yielded, flight.yielded);
     const total = c.totalBalance() + c.burnt + flight.value;
     if (total !== initial) {
       t.fail(`${label}: balances + burnt + in flight ${total} !== ${initial} (diff ${total - initial})`);
@@ -230,17 +265,22 @@ t.test('contract-sent receipts conserve money and storage, block after block', a
     c.gasPrice = 100_000_000n + BigInt(Math.floor(random() * 20_000_000));
     const { res, outcomes } = c.block(txs);
     seen.delayed = Math.max(seen.delayed, res.delayedReceipts);
-    for (const o of outcomes) {
-      if (o.status.kind === 'Failure') seen.failure++;
-      else seen.success++;
-    }
+    tally(outcomes);
     if (!check(`block ${block}`)) return;
   }
   t.pass("after each of 60 blocks, money and every account's storage_usage added up");
-  const settled = c.settle(200);
-  for (const o of settled) {
-    if (o.status.kind === 'Failure') seen.failure++;
-    else seen.success++;
+  // Yields still parked wait for their timeout, whose callbacks send receipts of their own.
+  seen.timedOut = inFlight(c).yielded;
+  const parked = [TrieKeyCol.PromiseYieldTimeout, TrieKeyCol.PromiseYieldReceipt].map(hexCol);
+  const busy = (delayed: number) =>
+    c.pending.length > 0 ||
+    delayed > 0 ||
+    [...c.state.keys()].some((k) => parked.some((p) => k.startsWith(p)));
+  // A yield's callback may yield again, three deep at most: 1,000 blocks outlast them all.
+  for (let n = 0, delayed = 1; n < 1_000 && busy(delayed); n++) {
+    const { res, outcomes } = c.block();
+    delayed = res.delayedReceipts;
+    tally(outcomes);
   }
   if (!check('settled')) return;
   t.equal(c.pending.length, 0, 'nothing is in flight once settled');
@@ -249,6 +289,11 @@ t.test('contract-sent receipts conserve money and storage, block after block', a
     TrieKeyCol.PostponedReceiptId,
     TrieKeyCol.PendingDataCount,
     TrieKeyCol.PostponedReceipt,
+    TrieKeyCol.PromiseYieldTimeout,
+    TrieKeyCol.PromiseYieldReceipt,
+    TrieKeyCol.PromiseYieldStatus,
+    TrieKeyCol.YieldIdToDataId,
+    TrieKeyCol.DataIdToYieldId,
   ].flatMap((col) => [...c.state.keys()].filter((k) => k.startsWith(hexCol(col))));
   t.same(left, [], 'no receipt or data is left waiting once everything settled');
   t.equal(c.totalBalance() + c.burnt, initial, 'settled balances + burnt = the start');
@@ -258,4 +303,6 @@ t.test('contract-sent receipts conserve money and storage, block after block', a
   t.ok(seen.delayed > 0, 'busy blocks delayed receipts');
   t.ok(seen.created.size > 0, 'contracts created sub-accounts');
   t.ok(seen.locked, 'a contract staked');
+  t.ok(seen.yielded > 0 && seen.resumed > 0, 'contracts yielded, and resumed some');
+  t.ok(seen.timedOut > 0, 'some yields timed out');
 });
