@@ -1,45 +1,10 @@
 // Money conservation: random transfers, account creations and deletions, key changes and failures run
 // through applyChunk block after block (outgoing receipts fed back, some delayed by a small gas
 // limit); after every block, balances + burnt + value carried by receipts in flight = the start.
-import { type Action, decodeReceipt, decodeStoredReceipt, type Receipt, toHex } from '@nearlite/primitives';
-import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from '@nearlite/runtime';
-import { TrieKeyCol } from '@nearlite/trie';
+import type { Action } from '@nearlite/primitives';
 import t from 'tap';
-import { config, type Key, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
-
-/** What a receipt carries: its deposits and the gas bought for it. */
-function receiptValue(r: Receipt): bigint {
-  const x = r.receipt;
-  if (x.kind !== 'Action') return 0n;
-  const gas =
-    totalPrepaidGas(x.actions) +
-    totalPrepaidSendFees(config, x.actions) +
-    totalPrepaidExecFees(config, x.actions, r.receiverId) +
-    config.fees.fees.new_action_receipt.execution;
-  return totalDeposit(x.actions) + gas * x.gasPrice;
-}
-
-function inFlight(c: TestChain): bigint {
-  let sum = 0n;
-  for (const bytes of c.pending) sum += receiptValue(decodeReceipt(bytes));
-  // The queue's receipts, not its indices: the column byte and a u64 index.
-  const delayedPrefix = toHex(Uint8Array.of(TrieKeyCol.DelayedReceiptOrIndices));
-  for (const [k, v] of c.state) {
-    if (k.startsWith(delayedPrefix) && k.length === 18) sum += receiptValue(decodeStoredReceipt(v).receipt);
-  }
-  return sum;
-}
-
-/** mulberry32: a seeded generator so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { type Key, keyFromSeed, NEAR, signTx, TestChain } from './helpers.js';
+import { inFlight, rng } from './in_flight.js';
 
 t.test('sum(balances + locked) + burnt + in flight is constant every block', async (t) => {
   const random = rng(42);
@@ -124,7 +89,7 @@ t.test('sum(balances + locked) + burnt + in flight is constant every block', asy
     for (const id of now) if (!existing.has(id)) created++;
     for (const id of existing) if (!now.has(id)) deleted++;
     existing = now;
-    const total = c.totalBalance() + c.burnt + inFlight(c);
+    const total = c.totalBalance() + c.burnt + inFlight(c).value;
     if (total !== initial) {
       t.fail(`block ${block}: ${total} !== ${initial} (diff ${total - initial})`);
       return;

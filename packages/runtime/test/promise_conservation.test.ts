@@ -8,18 +8,13 @@
 // never come.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeAccount, decodeReceipt, decodeStoredReceipt, type Receipt } from '@nearlite/primitives';
-import {
-  type ExecutionOutcome,
-  totalDeposit,
-  totalPrepaidExecFees,
-  totalPrepaidGas,
-  totalPrepaidSendFees,
-} from '@nearlite/runtime';
+import { decodeAccount } from '@nearlite/primitives';
+import type { ExecutionOutcome } from '@nearlite/runtime';
 import { TrieKeyCol } from '@nearlite/trie';
 import asc from 'assemblyscript/asc';
 import t from 'tap';
 import { config, type Key, keyFromSeed, NEAR, signTx, TestChain, vmRuntime } from './helpers.js';
+import { hexCol, inFlight, rng } from './in_flight.js';
 
 const source = readFileSync(join(import.meta.dirname, 'fixtures', 'actor.as.ts'), 'utf8');
 const compiled = await asc.compileString({ 'assembly/actor.ts': source }, {
@@ -31,47 +26,6 @@ const compiled = await asc.compileString({ 'assembly/actor.ts': source }, {
 } as never);
 if (!compiled.binary) throw new Error(`asc actor: ${compiled.stderr.toString()}`);
 const ACTOR = compiled.binary;
-
-/** What a receipt carries: its deposits and the gas bought for it. */
-function receiptValue(r: Receipt): bigint {
-  const x = r.receipt;
-  if (x.kind !== 'Action') return 0n;
-  const gas =
-    totalPrepaidGas(x.actions) +
-    totalPrepaidSendFees(config, x.actions) +
-    totalPrepaidExecFees(config, x.actions, r.receiverId) +
-    config.fees.fees.new_action_receipt.execution;
-  return totalDeposit(x.actions) + gas * x.gasPrice;
-}
-
-const hexCol = (col: number) => col.toString(16).padStart(2, '0');
-
-/**
- * Receipts sent and not yet applied: the next chunk's, the delayed queue's, those waiting for data and
- * the yielded callbacks waiting for a resume or their timeout.
- */
-function inFlight(c: TestChain): { value: bigint; postponed: number; yielded: number } {
-  let value = 0n;
-  let postponed = 0;
-  let yielded = 0;
-  for (const bytes of c.pending) value += receiptValue(decodeReceipt(bytes));
-  const delayed = hexCol(TrieKeyCol.DelayedReceiptOrIndices);
-  const waiting = hexCol(TrieKeyCol.PostponedReceipt);
-  const parked = hexCol(TrieKeyCol.PromiseYieldReceipt);
-  for (const [k, v] of c.state) {
-    // A delayed receipt's key is its column and a u64 index; the column alone holds the indices.
-    if (k.startsWith(delayed) && k.length === 18) value += receiptValue(decodeStoredReceipt(v).receipt);
-    if (k.startsWith(waiting)) {
-      value += receiptValue(decodeReceipt(v));
-      postponed++;
-    }
-    if (k.startsWith(parked)) {
-      value += receiptValue(decodeReceipt(v));
-      yielded++;
-    }
-  }
-  return { value, postponed, yielded };
-}
 
 /**
  * Each account's storage by nearcore's rules (`StorageUsageConfig`): 100 bytes for the account, its
@@ -96,17 +50,6 @@ function storageFromRecords(c: TestChain): Map<string, bigint> {
     }
   }
   return usage;
-}
-
-/** mulberry32, seeded so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const u16 = (n: number) => [n & 0xff, n >> 8];
