@@ -81,7 +81,22 @@ function program(random: () => number, runner: number, depth: number): number[] 
   let target = -2; // the contract (0–2) the latest batch goes to; -1 for any other account
   for (let n = 1 + int(6); n > 0; n--) {
     const r = random();
-    if (target === -2 || r < 0.15) {
+    if ((target === -2 || r < 0.15) && depth > 0 && random() < 0.25) {
+      // promise_create or promise_then: a new receipt that calls `run` with a program of its own.
+      const a = random() < 0.7 ? int(3) : 3 + int(5);
+      const callee = a < 3 ? a : a === 7 ? runner : -1;
+      const args = program(random, callee, depth - 1);
+      const gas = int(4) === 0 ? 0 : 2 + int(60);
+      out.push(
+        target !== -2 && random() < 0.4 ? 0x28 : 0x27,
+        a,
+        gas,
+        ...u128(amount()),
+        ...u16(args.length),
+        ...args,
+      );
+      target = callee;
+    } else if (target === -2 || r < 0.15) {
       const a = random() < 0.6 ? int(3) : random() < 0.4 ? 7 : 3 + int(4);
       out.push(target !== -2 && random() < 0.4 ? 0x02 : 0x01, a);
       target = a < 3 ? a : a === 7 ? runner : -1;
@@ -211,9 +226,30 @@ t.test('contract-sent receipts conserve money and storage, block after block', a
     tally(outcomes);
     if (!check(`block ${block}`)) return;
   }
-  t.pass("after each of 60 blocks, money and every account's storage_usage added up");
-  // Yields still parked wait for their timeout, whose callbacks send receipts of their own.
-  seen.timedOut = inFlight(c).yielded;
+  // One yield nobody resumes, whatever the seed: the drain below then always sees a timeout.
+  const [signer, key] = users[0]!;
+  const { outcomes } = c.block([
+    signTx(key, signer, contracts[1]!, nextNonce(signer), [
+      {
+        type: 'FunctionCall',
+        methodName: 'run',
+        args: Uint8Array.of(0x25, 5, 1, 0, 0),
+        gas: 30n * 10n ** 12n,
+        deposit: 0n,
+      },
+    ]).bytes,
+  ]);
+  tally(outcomes);
+  if (!check('the last yield')) return;
+  t.pass("after each of 61 blocks, money and every account's storage_usage added up");
+  // Yields still parked wait for their timeout, whose callbacks send receipts of their own. A hundred
+  // blocks on, everything the transactions sent has run and none of their yields has timed out yet
+  // (the timeout is 200 blocks): those still parked then are the ones that time out.
+  const timeoutsFrom = c.height + 100;
+  t.ok(
+    c.height + 100 < Number(config.wasm.limit_config.yield_timeout_length_in_blocks),
+    'no yield timed out yet',
+  );
   const parked = [TrieKeyCol.PromiseYieldTimeout, TrieKeyCol.PromiseYieldReceipt].map(hexCol);
   const busy = (delayed: number) =>
     c.pending.length > 0 ||
@@ -224,6 +260,7 @@ t.test('contract-sent receipts conserve money and storage, block after block', a
     const { res, outcomes } = c.block();
     delayed = res.delayedReceipts;
     tally(outcomes);
+    if (c.height === timeoutsFrom) seen.timedOut = inFlight(c).yielded;
   }
   if (!check('settled')) return;
   t.equal(c.pending.length, 0, 'nothing is in flight once settled');
