@@ -7,10 +7,8 @@ import {
   type DelegateAction,
   delegateActionHash,
   delegateActionV2Hash,
-  encodeSignedTransaction,
   KeyType,
   type Transaction,
-  transactionHash,
 } from '@nearlite/primitives';
 import { trieKeyAccessKeyPrefix, trieKeyGasKeyNonce } from '@nearlite/trie';
 import t from 'tap';
@@ -44,30 +42,6 @@ function statusOf(c: TestChain, tx: { bytes: Uint8Array }) {
   return { tx: outcomes[0]!, receipt: outcomes[1], all: outcomes };
 }
 
-function signGasKeyTx(
-  key: Key,
-  nonce: bigint,
-  nonceIndex: number,
-  receiverId: string,
-  actions: Transaction['actions'],
-) {
-  const tx: Transaction = {
-    version: 1,
-    nonceIndex,
-    signerId: 'alice.near',
-    publicKey: key.publicKey,
-    nonce,
-    receiverId,
-    blockHash: new Uint8Array(32).fill(9),
-    actions,
-  };
-  const signature = {
-    keyType: KeyType.ED25519,
-    data: new Uint8Array(sign(null, transactionHash(tx), key.privateKey)),
-  };
-  return { bytes: encodeSignedTransaction(tx, signature) };
-}
-
 t.test('funded, used, and burnt with the account: every yocto accounted for', async (t) => {
   const c = new TestChain();
   c.addAccount('alice.near', 10n * NEAR, alice);
@@ -93,7 +67,9 @@ t.test('funded, used, and burnt with the account: every yocto accounted for', as
   const current = Buffer.from(nonceRow).readBigUInt64LE(0);
   const used = statusOf(
     c,
-    signGasKeyTx(gas, current + 1n, 2, 'bob.near', [{ type: 'Transfer', deposit: 7n }]),
+    signTx(gas, 'alice.near', 'bob.near', current + 1n, [{ type: 'Transfer', deposit: 7n }], {
+      nonceIndex: 2,
+    }),
   );
   t.equal(used.receipt?.status.kind, 'SuccessValue');
   t.equal(c.account('alice.near')!.amount, aliceBefore - 7n);

@@ -104,7 +104,7 @@ export function signTx(
   receiverId: string,
   nonce: bigint,
   actions: Action[],
-  v1?: Pick<Transaction, 'nonceMode'>,
+  v1?: Pick<Transaction, 'nonceMode' | 'nonceIndex'>,
 ): { bytes: Uint8Array; hash: Uint8Array } {
   const tx: Transaction = {
     ...(v1 ? { version: 1 as const, ...v1 } : {}),
