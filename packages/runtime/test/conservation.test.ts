@@ -13,6 +13,7 @@ import {
   type DelegateAction,
   decodeAccessKey,
   delegateActionHash,
+  delegateActionV2Hash,
   deriveDeterministicAccountId,
   KeyType,
   type StateInit,
@@ -81,10 +82,12 @@ t.test('every transaction action conserves money and storage, block after block'
   const initial = c.totalBalance();
   const total = () => c.totalBalance() + gasKeyBalances(c) + c.burnt + inFlight(c).value;
 
-  const nonces = new Map<string, bigint>();
-  const nextNonce = (id: string) => {
-    const n = (nonces.get(id) ?? c.accessKey(id, keys.get(id)!.publicKey)!.nonce) + 1n;
-    nonces.set(id, n);
+  // Keyed by account and key: an account signs with its own key and with the extra keys it added.
+  const nonces = new Map<string, [string, Key, bigint]>();
+  const nextNonce = (id: string, key = keys.get(id)!) => {
+    const at = `${id}/${toHex(key.publicKey.data)}`;
+    const n = (nonces.get(at)?.[2] ?? c.accessKey(id, key.publicKey)!.nonce) + 1n;
+    nonces.set(at, [id, key, n]);
     return n;
   };
   const gasNonces = new Map<string, bigint>();
@@ -127,6 +130,16 @@ t.test('every transaction action conserves money and storage, block after block'
       ];
       return id === 'keeper.near' ? signTx(keeper, id, id, 1n, actions).bytes : by(id, id, actions);
     }),
+    by('u4.near', 'u4.near', [
+      {
+        type: 'AddKey',
+        publicKey: extraKeys[0]!.publicKey,
+        accessKey: {
+          nonce: 0n,
+          permission: { kind: 'FunctionCall', allowance: NEAR, receiverId: 'u1.near', methodNames: [] },
+        },
+      },
+    ]),
     by('u2.near', implicit[0]!, [{ type: 'Transfer', deposit: NEAR }]),
     by('u2.near', eth[0]!, [{ type: 'Transfer', deposit: NEAR }]),
     by('u3.near', 'u3.near', [
@@ -277,23 +290,39 @@ t.test('every transaction action conserves money and storage, block after block'
   /** A meta transaction: `relayer` pays for `sender`'s plain actions, sometimes expired or forged. */
   function delegate(relayer: string, sender: string): Uint8Array {
     const { receiver, actions } = plain(sender);
-    const senderKey = keys.get(sender)!;
+    // A DelegateV2 may take its nonce from one of the sender's gas key's; the relayer still pays.
+    const byGasKey = random() < 0.3 && gasNonceRow(sender, 0) !== undefined;
+    const senderKey = byGasKey ? gasKeyOf(sender) : keys.get(sender)!;
     const d: DelegateAction = {
       senderId: sender,
       receiverId: receiver,
       actions,
-      nonce: random() < 0.1 ? 1n : nextNonce(sender),
+      nonce: random() < 0.1 ? 1n : byGasKey ? nextGasNonce(sender, 0) : nextNonce(sender),
       maxBlockHeight: BigInt(c.height + (random() < 0.1 ? 0 : 10)),
       publicKey: senderKey.publicKey,
+      ...(byGasKey ? { nonceIndex: 0 } : {}),
     };
     const signer = random() < 0.05 ? keyFromSeed(250) : senderKey;
-    const signature = {
-      keyType: KeyType.ED25519,
-      data: new Uint8Array(sign(null, delegateActionHash(d), signer.privateKey)),
-    };
+    const hash = byGasKey ? delegateActionV2Hash(d) : delegateActionHash(d);
+    const signature = { keyType: KeyType.ED25519, data: new Uint8Array(sign(null, hash, signer.privateKey)) };
     return signTx(keys.get(relayer)!, relayer, sender, nextNonce(relayer), [
-      { type: 'Delegate', delegateAction: d, signature },
+      { type: byGasKey ? 'DelegateV2' : 'Delegate', delegateAction: d, signature },
     ]).bytes;
+  }
+
+  /** A call signed with one of `signer`'s function-call keys, which pays its gas from the allowance. */
+  function byFunctionCallKey(signer: string, sign: boolean): Uint8Array | null {
+    for (const key of extraKeys) {
+      const permission = c.accessKey(signer, key.publicKey)?.permission;
+      if (permission?.kind !== 'FunctionCall' || permission.gasKey) continue;
+      if (!sign) return new Uint8Array(0);
+      const gas = BigInt(3 + Math.floor(random() * 40)) * 10n ** 12n;
+      const methodName = permission.methodNames[0] ?? pick(['set', 'get']);
+      return signTx(key, signer, permission.receiverId, nextNonce(signer, key), [
+        { type: 'FunctionCall', methodName, args: Uint8Array.of(seq & 0xff), gas, deposit: 0n },
+      ]).bytes;
+    }
+    return null;
   }
 
   const seen = {
@@ -306,6 +335,7 @@ t.test('every transaction action conserves money and storage, block after block'
     locked: false,
     gasKeyFunded: false,
     gasKeySigned: 0,
+    functionCallKeySigned: 0,
     delegated: 0,
   };
   const tally = (outcomes: readonly ExecutionOutcome[]) => {
@@ -368,6 +398,12 @@ t.test('every transaction action conserves money and storage, block after block'
             : plain(holder);
         txs.push(signTx(gasKeyOf(holder), holder, receiver, nonce, actions, { nonceIndex: index }).bytes);
         seen.gasKeySigned++;
+      } else if (roll < 0.33) {
+        // By an account that holds a function-call key.
+        const withKeys = signers.filter((id) => byFunctionCallKey(id, false) !== null);
+        if (withKeys.length === 0) continue;
+        txs.push(byFunctionCallKey(pick(withKeys), true)!);
+        seen.functionCallKeySigned++;
       } else {
         const { receiver, actions } = plain(signer);
         txs.push(signTx(keys.get(signer)!, signer, receiver, nextNonce(signer), actions).bytes);
@@ -378,8 +414,7 @@ t.test('every transaction action conserves money and storage, block after block'
     const { res, outcomes } = c.block(txs);
     seen.delayed = Math.max(seen.delayed, res.delayedReceipts);
     tally(outcomes);
-    for (const id of nonces.keys())
-      if (!c.account(id) || !c.accessKey(id, keys.get(id)!.publicKey)) nonces.delete(id);
+    for (const [at, [id, key]] of nonces) if (!c.accessKey(id, key.publicKey)) nonces.delete(at);
     for (const at of gasNonces.keys()) {
       const [id, index] = at.split('/') as [string, string];
       if (!c.state.has(toHex(trieKeyGasKeyNonce(id, gasKeyOf(id).publicKey, Number(index)))))
@@ -456,6 +491,7 @@ t.test('every transaction action conserves money and storage, block after block'
   t.ok(seen.delayed > 0, 'busy blocks delayed receipts');
   t.ok(seen.locked, 'a stake locked balance');
   t.ok(seen.gasKeyFunded && seen.gasKeySigned > 0, 'gas keys were funded and signed with');
+  t.ok(seen.functionCallKeySigned > 0, 'function-call keys signed calls');
   t.ok(
     implicit.some((id) => seen.accounts.has(id)),
     'a NEAR-implicit account was created',
