@@ -8,6 +8,8 @@ import {
   KeyType,
   type PublicKey,
   publicKeyTrieIdLength,
+  type Receipt,
+  SYSTEM_ACCOUNT,
   stateInitDataBytes,
   utf8,
   writeAccessKey,
@@ -210,6 +212,24 @@ export function totalDeposit(actions: readonly Action[]): bigint {
     else if (isDelegate(a)) sum += totalDeposit(a.delegateAction.actions);
   }
   return sum;
+}
+
+/**
+ * nearcore's balance_checker receipt_cost: the balance a receipt carries while no account holds it,
+ * its deposits and, unless `system` sent it, the gas bought for it at its price. Data, resume and
+ * distribution receipts carry none.
+ */
+export function receiptCost(c: RuntimeConfig, r: Receipt): bigint {
+  const x = r.receipt;
+  if (x.kind !== 'Action') return 0n;
+  const deposit = totalDeposit(x.actions);
+  if (r.predecessorId === SYSTEM_ACCOUNT) return deposit;
+  const gas =
+    c.fees.fees.new_action_receipt.execution +
+    totalPrepaidExecFees(c, x.actions, r.receiverId) +
+    totalPrepaidGas(x.actions) +
+    totalPrepaidSendFees(c, x.actions);
+  return deposit + gas * x.gasPrice;
 }
 
 export interface TransactionCost {

@@ -1,21 +1,11 @@
 // What the money checks count besides balances and burnt fees: the value receipts carry while no
 // account holds it. Shared by the conservation tests.
-import { decodeReceipt, decodeStoredReceipt, type Receipt } from '@nearlite/primitives';
-import { totalDeposit, totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from '@nearlite/runtime';
+import { decodeReceipt, decodeStoredReceipt } from '@nearlite/primitives';
+import { receiptCost } from '@nearlite/runtime';
 import { TrieKeyCol } from '@nearlite/trie';
 import { config, type TestChain } from './helpers.js';
 
-/** What a receipt carries: its deposits and the gas bought for it. */
-export function receiptValue(r: Receipt): bigint {
-  const x = r.receipt;
-  if (x.kind !== 'Action') return 0n;
-  const gas =
-    totalPrepaidGas(x.actions) +
-    totalPrepaidSendFees(config, x.actions) +
-    totalPrepaidExecFees(config, x.actions, r.receiverId) +
-    config.fees.fees.new_action_receipt.execution;
-  return totalDeposit(x.actions) + gas * x.gasPrice;
-}
+const receiptValue = (bytes: Uint8Array) => receiptCost(config, decodeReceipt(bytes));
 
 export const hexCol = (col: number) => col.toString(16).padStart(2, '0');
 
@@ -27,19 +17,20 @@ export function inFlight(c: TestChain): { value: bigint; postponed: number; yiel
   let value = 0n;
   let postponed = 0;
   let yielded = 0;
-  for (const bytes of c.pending) value += receiptValue(decodeReceipt(bytes));
+  for (const bytes of c.pending) value += receiptValue(bytes);
   const delayed = hexCol(TrieKeyCol.DelayedReceiptOrIndices);
   const waiting = hexCol(TrieKeyCol.PostponedReceipt);
   const parked = hexCol(TrieKeyCol.PromiseYieldReceipt);
   for (const [k, v] of c.state) {
     // A delayed receipt's key is its column and a u64 index; the column alone holds the indices.
-    if (k.startsWith(delayed) && k.length === 18) value += receiptValue(decodeStoredReceipt(v).receipt);
+    if (k.startsWith(delayed) && k.length === 18)
+      value += receiptCost(config, decodeStoredReceipt(v).receipt);
     if (k.startsWith(waiting)) {
-      value += receiptValue(decodeReceipt(v));
+      value += receiptValue(v);
       postponed++;
     }
     if (k.startsWith(parked)) {
-      value += receiptValue(decodeReceipt(v));
+      value += receiptValue(v);
       yielded++;
     }
   }
