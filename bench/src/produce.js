@@ -9,7 +9,7 @@
 // `store.compression` asks).
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Chain, loadGenesis, signerFromKeyFile } from '@nearlite/chain';
+import { Chain, flatStateReader, loadGenesis, signerFromKeyFile } from '@nearlite/chain';
 import { decodeAccessKey, decodeSignedTransaction, parsePublicKey } from '@nearlite/primitives';
 import { DBCol, Store } from '@nearlite/store';
 import { trieKeyAccessKey } from '@nearlite/trie';
@@ -63,7 +63,7 @@ export async function measureProduce(P, dataset, o) {
   const pk = parsePublicKey(pkText);
   /** The nonce the head's state holds for an account's key. */
   const nonceAtHead = (id) => {
-    const ak = store.get(DBCol.FlatState, trieKeyAccessKey(id, pk));
+    const ak = flatStateReader(store, chain.layout.accountIdToShardId(id)).get(trieKeyAccessKey(id, pk));
     if (!ak) throw new Error(`no access key for ${id}`);
     return decodeAccessKey(ak).nonce;
   };

@@ -37,6 +37,7 @@ import {
   validatorSelectionConfig,
 } from './epoch.js';
 import { EpochRewards, epochBlockProducers, epochStartReward } from './epoch_rewards.js';
+import { ensureFlatStateByShard, FLAT_STATE_BY_SHARD_KEY, writeFlatState } from './flat_state.js';
 import type { Genesis } from './genesis/config.js';
 import { epochConfigFields } from './genesis/epoch_config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
@@ -53,7 +54,7 @@ import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
 import type { StateWrite } from './state_records.js';
-import { recordingStateReader, trieStorage, writeFlatState, writeTrieChanges } from './state_store.js';
+import { recordingStateReader, trieStorage, writeTrieChanges } from './state_store.js';
 import { type PooledTransaction, TxPool } from './tx_pool.js';
 import { blockAuthor, blockViewJson } from './views/block_view.js';
 
@@ -126,9 +127,10 @@ export async function openChainStore(
     writeBlock(g.update, g.header, g.chunks);
     writeHead(g.update, g.header.lite.height, g.header.hash);
     writeGenesisPointers(g.update, g.header.lite.height, g.header.hash);
+    g.update.put(DBCol.BlockMisc, FLAT_STATE_BY_SHARD_KEY, new Uint8Array(0));
     await store.commit(g.update);
     head = { height: g.header.lite.height, hash: g.header.hash };
-  }
+  } else await ensureFlatStateByShard(store, layout.shardIds, head.hash);
   const genesisHash = chainStore.genesisHash();
   if (!genesisHash) throw new ChainError('the store has a head but no genesis pointer');
   const genesisHeader = chainStore.blockHeader(genesisHash);
@@ -468,7 +470,7 @@ export class Chain implements ChainHandle {
     for (const input of shardInputs) {
       const { shardId, prevExtra, walk } = input;
       const recorder = new TrieRecorder(walk);
-      const state = new TrieUpdate(recordingStateReader(flat, walk.trie, recorder), recorder);
+      const state = new TrieUpdate(recordingStateReader(flat(shardId), walk.trie, recorder), recorder);
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(
         {
@@ -506,7 +508,7 @@ export class Chain implements ChainHandle {
       const final = state.finalize();
       const trieChanges = applyChanges(storage, prevExtra.stateRoot, final.changes);
       writeTrieChanges(update, header.hash, shardId, trieChanges, this.opts.saveTrieChanges ?? true);
-      writeFlatState(update, final.changes);
+      writeFlatState(update, shardId, final.changes);
       encodeStateChanges(update, header.hash, final.stateChanges);
 
       // Chunks made ahead stored their transactions then.

@@ -11,9 +11,10 @@ import { ChainError } from './chain_error.js';
 import type { ChainStore } from './chain_store.js';
 import type { ChunkExtra, CongestionInfo } from './chunk.js';
 import type { ChunkApplier } from './chunk_applier.js';
+import { flatStateReader } from './flat_state.js';
 import { encodePreparedTxs, PREPARED_TXS_KEY, readPreparedTxs } from './prepared_txs.js';
 import type { ShardLayout } from './shard_layout.js';
-import { flatStateReader, recordingStateReader, trieStorage } from './state_store.js';
+import { recordingStateReader, trieStorage } from './state_store.js';
 import type { PooledTransaction, TxPool } from './tx_pool.js';
 
 /** nearcore's witness_config.combined_transactions_size_limit at protocol 86 (4 MiB). */
@@ -43,7 +44,8 @@ export interface PreparedShard extends ChunkStart {
 export interface PrepareContext {
   readonly prev: BlockHeader;
   readonly height: number;
-  readonly flat: ReturnType<typeof flatStateReader>;
+  /** Each shard's head state as flat rows. */
+  readonly flat: (shardId: number) => ReturnType<typeof flatStateReader>;
   /** nearcore prepares a chunk's transactions with its previous block's congestion info. */
   readonly prevCongestion: ReadonlyMap<number, CongestionInfo>;
   readonly rejected: Map<string, unknown>;
@@ -95,7 +97,7 @@ export class ChunkPreparer {
     return {
       prev,
       height,
-      flat: flatStateReader(this.o.store),
+      flat: (shardId) => flatStateReader(this.o.store, shardId),
       prevCongestion: new Map(
         (this.o.chainStore.blockChunkHeaders(prev.hash) ?? []).map((c) => [
           c.inner.shardId,
@@ -133,7 +135,7 @@ export class ChunkPreparer {
       // Recorded as nearcore's prepare_transactions records, against the state the chunk starts
       // from, for new_transactions_validation_state_size_soft_limit.
       const recorder = new TrieRecorder(walk);
-      const scratch = new TrieUpdate(recordingStateReader(ctx.flat, walk.trie, recorder), recorder);
+      const scratch = new TrieUpdate(recordingStateReader(ctx.flat(shardId), walk.trie, recorder), recorder);
       r = prepare.call(
         applier,
         scratch,

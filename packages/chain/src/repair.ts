@@ -16,14 +16,13 @@ import {
   StoreUpdate,
   u64be,
 } from '@nearlite/store';
-import { Trie } from '@nearlite/trie';
 import { decodeBlockHeader } from './block_header.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import { writeHead } from './chain_store_update.js';
+import { rebuildFlatState } from './flat_state.js';
 import { deleteBlockRows } from './gc.js';
 import { ChainIntegrityError, type ChainProblem, checkChain, lastWholeHeight } from './integrity.js';
 import { encodeRepairTarget, REPAIR_KEY, type RepairTarget, readRepairTarget } from './repair_marker.js';
-import { trieStorage } from './state_store.js';
 
 export interface RepairOptions {
   /** Blocks deleted per batch (each with every row of its own). */
@@ -195,25 +194,4 @@ async function dropBlocksAbove(
   }
   await lost.flush();
   return { dropped, transactions };
-}
-
-/** The flat head state, deleted and written again from the state roots of the block `hash`. */
-async function rebuildFlatState(
-  store: Store,
-  shardIds: readonly number[],
-  hash: Uint8Array,
-  rowsPerBatch: number,
-): Promise<void> {
-  await deleteRowsInBatches(store, DBCol.FlatState, rowsPerBatch);
-  const cs = new ChainStore(store);
-  const rows = new Batches(store, rowsPerBatch);
-  for (const shardId of shardIds) {
-    const extra = cs.chunkExtra(hash, shardId)!;
-    const trie = new Trie(trieStorage(store), extra.stateRoot);
-    for (const [key, value] of trie.iterPrefix(new Uint8Array(0))) {
-      rows.update.put(DBCol.FlatState, key, value);
-      await rows.added();
-    }
-  }
-  await rows.flush();
 }

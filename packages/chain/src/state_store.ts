@@ -37,22 +37,6 @@ export function readTrieDeletions(bytes: Uint8Array): { hash: CryptoHash; rc: nu
   return r.vec((r) => ({ hash: r.fixed(32), rc: r.u32() }));
 }
 
-/** Keeps the flat head-state column in step with a shard's net changes. */
-export function writeFlatState(
-  update: StoreUpdate,
-  changes: readonly { readonly key: Uint8Array; readonly value: Uint8Array | null }[],
-): void {
-  for (const c of changes) {
-    if (c.value === null) update.delete(DBCol.FlatState, c.key);
-    else update.put(DBCol.FlatState, c.key, c.value);
-  }
-}
-
-/** A sync reader of head state through the flat column. */
-export function flatStateReader(store: Store): { get(key: Uint8Array): Uint8Array | undefined } {
-  return { get: (key: Uint8Array) => store.get(DBCol.FlatState, key) };
-}
-
 /**
  * The state a chunk is applied on: values from the flat column, and every lookup recorded against
  * the recorder's trie (the chunk's base) as nearcore records it (a flat read still walks the trie to

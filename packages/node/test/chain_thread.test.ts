@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import {
   type ChainHandle,
   decodeStoredOutcome,
+  flatStateKey,
   loadGenesis,
   type NewBlockEvent,
   type NewChunksEvent,
@@ -129,7 +130,10 @@ t.test('the RPC thread reads what the chain thread commits, rows it had seen abs
   const genesisHeight = chain.head().height;
   // Read before the chain thread writes them: the read cache now holds them as absent.
   t.equal(chain.chainStore.blockHashByHeight(genesisHeight + 1), undefined);
-  const patched = trieKeyAccount('patched.test.near');
+  const patched = flatStateKey(
+    chain.layout.accountIdToShardId('patched.test.near'),
+    trieKeyAccount('patched.test.near'),
+  );
   t.equal(store.get(DBCol.FlatState, patched), undefined);
 
   const produced: number[] = [];

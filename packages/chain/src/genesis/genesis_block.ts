@@ -13,9 +13,10 @@ import {
   encodeChunkBody,
   encodeChunkExtra,
 } from '../chunk.js';
+import { writeFlatState } from '../flat_state.js';
 import { merklizeHashes } from '../merkle.js';
 import type { ShardLayout } from '../shard_layout.js';
-import { writeFlatState, writeTrieChanges } from '../state_store.js';
+import { writeTrieChanges } from '../state_store.js';
 import { computeBpHash } from '../validators.js';
 import { type Genesis, GenesisError, type GenesisRecord } from './config.js';
 import { genesisReceiptWrites, isReceiptRecord } from './genesis_receipts.js';
@@ -72,7 +73,7 @@ export function buildGenesisBlock(
     }
     const changes = applyChanges(storage, EMPTY_ROOT, kvs);
     writeTrieChanges(update, ZERO_HASH, shardId, { ...changes, deletions: [] });
-    writeFlatState(update, kvs);
+    writeFlatState(update, shardId, kvs);
     stateRoots.push(changes.newRoot);
     const inner = {
       prevBlockHash: ZERO_HASH,

@@ -12,7 +12,7 @@ import {
 import { decodeOutcome, outcomeView, type RuntimeConfig } from '@nearlite/runtime';
 import { DecodedRows } from '@nearlite/store';
 import type { ChainHandle } from '../chain_handle.js';
-import { flatStateReader } from '../state_store.js';
+import { flatStateReader } from '../flat_state.js';
 import { checkTransaction } from './check_transaction.js';
 import type { TxCodecs } from './codecs.js';
 
@@ -67,7 +67,9 @@ export function runtimeTxCodecs(chain: ChainHandle, config: RuntimeConfig): TxCo
       };
     },
     verify(bytes, ctx) {
-      return checkTransaction(flatStateReader(chain.store), decode(bytes), {
+      const stx = decode(bytes);
+      const shardId = chain.layout.accountIdToShardId(stx.transaction.signerId);
+      return checkTransaction(flatStateReader(chain.store, shardId), stx, {
         config,
         layout: chain.layout,
         gasPrice: ctx.gasPrice,
