@@ -9,6 +9,14 @@ import {
   type Signer,
   signerFromKeyFile,
 } from '@nearlite/chain';
+import {
+  type Action,
+  encodeSignedTransaction,
+  sha256,
+  type Transaction,
+  toHex,
+  transactionHash,
+} from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
 import type { Store } from '@nearlite/store';
 
@@ -43,5 +51,32 @@ export function openProtocol86Chain(raw: object, signer: Signer, store: Store): 
     signer,
     applier,
     storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
+  });
+}
+
+/** Signs a transaction with `signer`'s key and pools it on its signer's shard. */
+export function poolTransaction(
+  chain: Chain,
+  signer: Signer,
+  signerId: string,
+  receiverId: string,
+  nonce: bigint,
+  actions: readonly Action[],
+): void {
+  const tx: Transaction = {
+    signerId,
+    publicKey: signer.publicKey,
+    nonce,
+    receiverId,
+    blockHash: chain.head().hash,
+    actions,
+  };
+  const bytes = encodeSignedTransaction(tx, signer.sign(transactionHash(tx)));
+  chain.pool.add({
+    hash: sha256(bytes),
+    bytes,
+    shardId: chain.layout.accountIdToShardId(signerId),
+    accessKeyId: `${signerId}:${toHex(signer.publicKey.data)}`,
+    nonce,
   });
 }

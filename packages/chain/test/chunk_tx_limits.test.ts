@@ -13,18 +13,15 @@
 // new_transactions_validation_state_size_soft_limit, 572,864 bytes at protocol 86: with 2,400
 // signers of their own, that comes before the gas limit.
 import { type Chain, type Signer, trieStorage } from '@nearlite/chain';
-import {
-  decodeSignedTransaction,
-  encodeSignedTransaction,
-  sha256,
-  type Transaction,
-  toHex,
-  transactionHash,
-} from '@nearlite/primitives';
+import { decodeSignedTransaction, sha256, type Transaction, toHex } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import { Trie, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
-import { openProtocol86Chain, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
+import {
+  openProtocol86Chain,
+  poolTransaction,
+  protocol86Localnet,
+} from '../../../test/helpers/protocol86_chain.js';
 import { ProvenBytes } from '../../../test/helpers/proven_bytes.js';
 
 const TRANSFER_GAS = 223_182_562_500n;
@@ -37,22 +34,7 @@ function poolTransfer(
   nonce: bigint,
   actions: Transaction['actions'] = [{ type: 'Transfer', deposit: 1n }],
 ): void {
-  const tx: Transaction = {
-    signerId,
-    publicKey: signer.publicKey,
-    nonce,
-    receiverId: 'test.near',
-    blockHash: chain.head().hash,
-    actions,
-  };
-  const bytes = encodeSignedTransaction(tx, signer.sign(transactionHash(tx)));
-  chain.pool.add({
-    hash: sha256(bytes),
-    bytes,
-    shardId: 0,
-    accessKeyId: `${signerId}:${toHex(signer.publicKey.data)}`,
-    nonce,
-  });
+  poolTransaction(chain, signer, signerId, 'test.near', nonce, actions);
 }
 
 /** Adds alice.test.near to the genesis, with `amount` yocto and the validator's key at nonce 0. */

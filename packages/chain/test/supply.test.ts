@@ -14,17 +14,17 @@ import {
   decodeAccount,
   decodeReceipt,
   decodeStoredReceipt,
-  encodeSignedTransaction,
   sha256,
-  type Transaction,
-  toHex,
-  transactionHash,
 } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, receiptCost } from '@nearlite/runtime';
 import { blockShardKey, DBCol, Store } from '@nearlite/store';
 import { TrieKeyCol, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
-import { openProtocol86Chain, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
+import {
+  openProtocol86Chain,
+  poolTransaction,
+  protocol86Localnet,
+} from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 
 const NEAR = 10n ** 24n;
@@ -91,22 +91,7 @@ t.test('every header’s total_supply is the money on the chain, on four shards'
   const send = (signerId: string, receiverId: string, actions: Action[]) => {
     const nonce = (nonces.get(signerId) ?? 0n) + 1n;
     nonces.set(signerId, nonce);
-    const tx: Transaction = {
-      signerId,
-      publicKey: signer.publicKey,
-      nonce,
-      receiverId,
-      blockHash: chain.head().hash,
-      actions,
-    };
-    const bytes = encodeSignedTransaction(tx, signer.sign(transactionHash(tx)));
-    chain.pool.add({
-      hash: sha256(bytes),
-      bytes,
-      shardId: chain.layout.accountIdToShardId(signerId),
-      accessKeyId: `${signerId}:${toHex(signer.publicKey.data)}`,
-      nonce,
-    });
+    poolTransaction(chain, signer, signerId, receiverId, nonce, actions);
   };
 
   let delayedSeen = false;
