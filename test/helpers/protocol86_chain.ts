@@ -17,8 +17,14 @@ import {
   toHex,
   transactionHash,
 } from '@nearlite/primitives';
-import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
+import {
+  DEFAULT_RUNTIME_CONFIG_VIEW,
+  parseRuntimeConfig,
+  Runtime,
+  VmFunctionCallRunner,
+} from '@nearlite/runtime';
 import type { Store } from '@nearlite/store';
+import { ContractCache } from '@nearlite/vm';
 
 /** A localnet at protocol 86 whose validator is test.near; `raw.records` may take more. */
 export function protocol86Localnet(numShards = 1) {
@@ -34,12 +40,21 @@ export function protocol86Localnet(numShards = 1) {
   return { key, raw, signer: signerFromKeyFile(key) };
 }
 
-/** A chain of `raw` on `store`, producing with nearcore's runtime at protocol 86. */
-export function openProtocol86Chain(raw: object, signer: Signer, store: Store): Promise<Chain> {
+/**
+ * A chain of `raw` on `store`, producing with nearcore's runtime at protocol 86; with `vm`, function
+ * calls run their contracts.
+ */
+export function openProtocol86Chain(
+  raw: object,
+  signer: Signer,
+  store: Store,
+  opts: { vm?: boolean } = {},
+): Promise<Chain> {
   const runtime = new Runtime({
     config: parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW),
     chainId: 'unit',
     validators: new Map(),
+    ...(opts.vm ? { functionCall: new VmFunctionCallRunner(new ContractCache()) } : {}),
   });
   const applier: ChunkApplier = {
     prepareTransactions: (...a) => runtime.prepareTransactions(...a),

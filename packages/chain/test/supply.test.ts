@@ -6,6 +6,8 @@
 // block's chunks burnt) equals what the state of every shard holds (balances, locked, gas keys)
 // plus what receipts carry while no account holds it: those the block's chunks sent to the next
 // ones, and those delayed, postponed or yielded in a shard's trie (balance_checker's receipt_cost).
+// Then contracts on every shard park yields and resume some: each shard keeps its own yield queue,
+// and every yield is resumed or times out on its own shard.
 import type { Chain } from '@nearlite/chain';
 import { decodeBytesList } from '@nearlite/chain';
 import {
@@ -15,6 +17,7 @@ import {
   decodeReceipt,
   decodeStoredReceipt,
   sha256,
+  toHex,
 } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, receiptCost } from '@nearlite/runtime';
 import { blockShardKey, DBCol, Store } from '@nearlite/store';
@@ -26,6 +29,7 @@ import {
   protocol86Localnet,
 } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
+import { wat } from '../../../test/helpers/wat.js';
 
 const NEAR = 10n ** 24n;
 const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
@@ -173,4 +177,122 @@ t.test('every header’s total_supply is the money on the chain, on four shards'
     created.size > 0 && deleted.size > 0,
     `accounts were created (${created.size}) and deleted (${deleted.size})`,
   );
+});
+
+/**
+ * y parks a call of cb (its id kept under "id"), r resumes the id kept, cb does nothing: every yield
+ * is resumed by a later r or times out.
+ */
+const YIELDER = wat(`(module
+  (import "env" "promise_yield_create" (func $create (param i64 i64 i64 i64 i64 i64 i64) (result i64)))
+  (import "env" "promise_yield_resume" (func $resume (param i64 i64 i64 i64) (result i32)))
+  (import "env" "storage_write" (func $write (param i64 i64 i64 i64 i64) (result i64)))
+  (import "env" "storage_read" (func $read (param i64 i64 i64) (result i64)))
+  (import "env" "read_register" (func $reg (param i64 i64)))
+  (memory 1)
+  (data (i32.const 0) "cb")
+  (data (i32.const 8) "id")
+  (func (export "y")
+    (drop (call $create (i64.const 2) (i64.const 0) (i64.const 0) (i64.const 0)
+      (i64.const 5000000000000) (i64.const 0) (i64.const 1)))
+    (drop (call $write (i64.const 2) (i64.const 8) (i64.const -1) (i64.const 1) (i64.const 0))))
+  (func (export "r")
+    (if (i64.eq (call $read (i64.const 2) (i64.const 8) (i64.const 2)) (i64.const 1))
+      (then
+        (call $reg (i64.const 2) (i64.const 100))
+        (drop (call $resume (i64.const 32) (i64.const 100) (i64.const 0) (i64.const 0))))))
+  (func (export "cb")))`);
+
+t.test('yields on four shards: each shard keeps, resumes and times out its own', async (t) => {
+  const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const { raw, signer, key } = protocol86Localnet(4);
+  for (const id of USERS) {
+    const account = {
+      amount: (1000n * NEAR).toString(),
+      locked: '0',
+      code_hash: '11111111111111111111111111111111',
+      storage_usage: 182,
+    };
+    raw.records.push({ Account: { account_id: id, account } });
+    raw.records.push({
+      AccessKey: {
+        account_id: id,
+        public_key: key.public_key,
+        access_key: { nonce: 0, permission: 'FullAccess' },
+      },
+    });
+    raw.total_supply = (BigInt(raw.total_supply) + 1000n * NEAR).toString();
+  }
+  // One epoch for the whole run: no reward is minted.
+  (raw as typeof raw & { epoch_length: number }).epoch_length = 1000;
+  const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
+  const nonces = new Map<string, bigint>();
+  const send = (signerId: string, receiverId: string, actions: Action[]) => {
+    const nonce = (nonces.get(signerId) ?? 0n) + 1n;
+    nonces.set(signerId, nonce);
+    poolTransaction(chain, signer, signerId, receiverId, nonce, actions);
+  };
+  const code = await YIELDER;
+  for (const id of USERS) send(id, id, [{ type: 'DeployContract', code }]);
+  await chain.produceBlock();
+
+  const parked = (blockHash: Uint8Array) =>
+    chain.layout.shardIds.map((shardId) => {
+      let n = 0;
+      for (const [k] of chain
+        .stateTrie(blockHash, shardId)!
+        .iterPrefix(Uint8Array.of(TrieKeyCol.PromiseYieldReceipt)))
+        if (k.length > 1) n++;
+      return n;
+    });
+  const shardsWithYields = new Set<number>();
+  let before = 0;
+  let resumed = false;
+  const check = async (label: string): Promise<boolean> => {
+    const money = moneyAt(chain, chain.head().hash);
+    const header = await chain.produceBlock();
+    if (money !== header.rest.totalSupply) {
+      t.fail(
+        `${label}, height ${header.lite.height}: money ${money}, total_supply ${header.rest.totalSupply}`,
+      );
+      return false;
+    }
+    const now = parked(header.hash);
+    for (const [shardId, n] of now.entries()) if (n > 0) shardsWithYields.add(shardId);
+    // Fewer parked than a block before, long before any timeout: a resume ran.
+    const total = now.reduce((a, b) => a + b, 0);
+    if (total < before && header.lite.height < 150) resumed = true;
+    before = total;
+    return true;
+  };
+  for (let block = 0; block < 30; block++) {
+    for (let n = 0; n < 6; n++) {
+      const method = random() < 0.6 ? 'y' : 'r';
+      const deposit = BigInt(Math.floor(random() * 1e6)) * 10n ** 18n;
+      send(pick(USERS), pick(USERS), [
+        { type: 'FunctionCall', methodName: method, args: new Uint8Array(0), gas: 30n * 10n ** 12n, deposit },
+      ]);
+    }
+    if (!(await check(`block ${block}`))) return;
+  }
+  t.equal(shardsWithYields.size, 4, 'every shard held parked yields');
+  t.ok(resumed, 'some were resumed');
+  t.ok(before > 0, `${before} are left to time out`);
+  // The timeout is 200 blocks: past it, every yield has been resumed or has timed out on its shard.
+  for (let n = 0; n < 210; n++) if (!(await check(`drain ${n}`))) return;
+  t.same(parked(chain.head().hash), [0, 0, 0, 0], 'no yield is left parked on any shard');
+  const left = chain.layout.shardIds.flatMap((shardId) =>
+    [
+      TrieKeyCol.PromiseYieldTimeout,
+      TrieKeyCol.PromiseYieldStatus,
+      TrieKeyCol.DelayedReceiptOrIndices,
+    ].flatMap((col) =>
+      [...chain.stateTrie(chain.head().hash, shardId)!.iterPrefix(Uint8Array.of(col))]
+        .filter(([k]) => k.length > 1)
+        .map(([k]) => `${shardId}:${toHex(k)}`),
+    ),
+  );
+  t.same(left, [], 'nor a timeout, a yield status or a delayed receipt');
+  t.pass('the supply added up after every block');
 });
