@@ -36,6 +36,29 @@ const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
 // Two on each of the four shards the layout's boundaries (g0, n0, t0) make.
 const USERS = ['alice', 'bob.near', 'henry', 'kate.near', 'olga', 'ravi.near', 'ulf', 'zoe.near'];
 
+/** A four-shard localnet where every account of USERS has 1000 NEAR and the validator's key. */
+function withUsers() {
+  const { raw, signer, key } = protocol86Localnet(4);
+  for (const id of USERS) {
+    const account = {
+      amount: (1000n * NEAR).toString(),
+      locked: '0',
+      code_hash: '11111111111111111111111111111111',
+      storage_usage: 182,
+    };
+    raw.records.push({ Account: { account_id: id, account } });
+    raw.records.push({
+      AccessKey: {
+        account_id: id,
+        public_key: key.public_key,
+        access_key: { nonce: 0, permission: 'FullAccess' },
+      },
+    });
+    raw.total_supply = (BigInt(raw.total_supply) + 1000n * NEAR).toString();
+  }
+  return { raw, signer };
+}
+
 /** What every shard's state holds at a block, and what its receipts carry outside any account. */
 function moneyAt(chain: Chain, blockHash: Uint8Array): bigint {
   let sum = 0n;
@@ -64,26 +87,9 @@ function moneyAt(chain: Chain, blockHash: Uint8Array): bigint {
 t.test('every header’s total_supply is the money on the chain, on four shards', async (t) => {
   const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const { raw, signer, key } = protocol86Localnet(4);
+  const { raw, signer } = withUsers();
   const r = raw as typeof raw & { gas_limit: number };
   r.gas_limit = 3_000_000_000_000; // a few receipts a chunk: the rest are delayed
-  for (const id of USERS) {
-    const account = {
-      amount: (1000n * NEAR).toString(),
-      locked: '0',
-      code_hash: '11111111111111111111111111111111',
-      storage_usage: 182,
-    };
-    raw.records.push({ Account: { account_id: id, account } });
-    raw.records.push({
-      AccessKey: {
-        account_id: id,
-        public_key: key.public_key,
-        access_key: { nonce: 0, permission: 'FullAccess' },
-      },
-    });
-    raw.total_supply = (BigInt(raw.total_supply) + 1000n * NEAR).toString();
-  }
   const chain = await openProtocol86Chain(raw, signer, await Store.memory());
   const shards = new Set(USERS.map((id) => chain.layout.accountIdToShardId(id)));
   t.equal(shards.size, 4, 'the accounts live on every shard');
@@ -206,24 +212,7 @@ const YIELDER = wat(`(module
 t.test('yields on four shards: each shard keeps, resumes and times out its own', async (t) => {
   const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const { raw, signer, key } = protocol86Localnet(4);
-  for (const id of USERS) {
-    const account = {
-      amount: (1000n * NEAR).toString(),
-      locked: '0',
-      code_hash: '11111111111111111111111111111111',
-      storage_usage: 182,
-    };
-    raw.records.push({ Account: { account_id: id, account } });
-    raw.records.push({
-      AccessKey: {
-        account_id: id,
-        public_key: key.public_key,
-        access_key: { nonce: 0, permission: 'FullAccess' },
-      },
-    });
-    raw.total_supply = (BigInt(raw.total_supply) + 1000n * NEAR).toString();
-  }
+  const { raw, signer } = withUsers();
   // One epoch for the whole run: no reward is minted.
   (raw as typeof raw & { epoch_length: number }).epoch_length = 1000;
   const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
