@@ -2,9 +2,10 @@
 // walk. A row's key is its shard's id before the trie key, as nearcore puts the ShardUId first: the
 // delayed-receipt queue, the yield-timeout queue and the bandwidth scheduler's state have keys with
 // no account in them, one of each per shard, which one column without the shard would mix up.
-import { type CryptoHash, concatBytes } from '@nearlite/primitives';
-import { asciiKey, DBCol, deleteRowsInBatches, type Store, StoreUpdate } from '@nearlite/store';
+import type { CryptoHash } from '@nearlite/primitives';
+import { asciiKey, DBCol, deleteRowsInBatches, type Store, type StoreUpdate } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
+import { Batches } from './batches.js';
 import { ChainStore } from './chain_store.js';
 import { trieStorage } from './state_store.js';
 
@@ -12,9 +13,10 @@ import { trieStorage } from './state_store.js';
 export const FLAT_STATE_BY_SHARD_KEY = asciiKey('FLAT_STATE_BY_SHARD');
 
 export function flatStateKey(shardId: number, key: Uint8Array): Uint8Array {
-  const prefix = new Uint8Array(4);
-  new DataView(prefix.buffer).setUint32(0, shardId);
-  return concatBytes(prefix, key);
+  const out = new Uint8Array(4 + key.length);
+  new DataView(out.buffer).setUint32(0, shardId);
+  out.set(key, 4);
+  return out;
 }
 
 /** Keeps a shard's flat rows in step with its net changes. */
@@ -47,20 +49,17 @@ export async function rebuildFlatState(
 ): Promise<void> {
   await deleteRowsInBatches(store, DBCol.FlatState, rowsPerBatch);
   const cs = new ChainStore(store);
-  let update = new StoreUpdate();
-  let rows = 0;
+  const rows = new Batches(store, rowsPerBatch);
   for (const shardId of shardIds) {
     const trie = new Trie(trieStorage(store), cs.chunkExtra(hash, shardId)!.stateRoot);
     for (const [key, value] of trie.iterPrefix(new Uint8Array(0))) {
-      update.put(DBCol.FlatState, flatStateKey(shardId, key), value);
-      if (++rows % rowsPerBatch === 0) {
-        await store.commit(update);
-        update = new StoreUpdate();
-      }
+      rows.update.put(DBCol.FlatState, flatStateKey(shardId, key), value);
+      await rows.added();
     }
   }
-  update.put(DBCol.BlockMisc, FLAT_STATE_BY_SHARD_KEY, new Uint8Array(0));
-  await store.commit(update);
+  rows.update.put(DBCol.BlockMisc, FLAT_STATE_BY_SHARD_KEY, new Uint8Array(0));
+  await rows.added();
+  await rows.flush();
 }
 
 /**
@@ -71,8 +70,7 @@ export async function ensureFlatStateByShard(
   store: Store,
   shardIds: readonly number[],
   head: CryptoHash,
-): Promise<boolean> {
-  if (store.get(DBCol.BlockMisc, FLAT_STATE_BY_SHARD_KEY) !== undefined) return false;
-  await rebuildFlatState(store, shardIds, head, 10_000);
-  return true;
+): Promise<void> {
+  if (store.get(DBCol.BlockMisc, FLAT_STATE_BY_SHARD_KEY) === undefined)
+    await rebuildFlatState(store, shardIds, head, 10_000);
 }

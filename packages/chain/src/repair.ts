@@ -16,6 +16,7 @@ import {
   StoreUpdate,
   u64be,
 } from '@nearlite/store';
+import { Batches } from './batches.js';
 import { decodeBlockHeader } from './block_header.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import { writeHead } from './chain_store_update.js';
@@ -43,28 +44,6 @@ export interface RepairResult {
   readonly droppedTransactions: number;
   /** What the check found (empty for a resumed run: the stopped one found it). */
   readonly problems: readonly ChainProblem[];
-}
-
-/** Commits a batch whenever it holds `size` items; `flush` commits what is left. */
-class Batches {
-  update = new StoreUpdate();
-  private items = 0;
-  constructor(
-    private readonly store: Store,
-    private readonly size: number,
-  ) {}
-
-  async added(): Promise<void> {
-    if (++this.items < this.size) return;
-    await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.items === 0) return;
-    await this.store.commit(this.update);
-    this.update = new StoreUpdate();
-    this.items = 0;
-  }
 }
 
 /** Deletes every chain row (keeping the database's version and kind), the record last. */
