@@ -8,81 +8,14 @@
 // ones, and those delayed, postponed or yielded in a shard's trie (balance_checker's receipt_cost).
 // Then contracts on every shard park yields and resume some: each shard keeps its own yield queue,
 // and every yield is resumed or times out on its own shard.
-import type { Chain } from '@nearlite/chain';
-import { decodeBytesList } from '@nearlite/chain';
-import {
-  type Action,
-  decodeAccessKey,
-  decodeAccount,
-  decodeReceipt,
-  decodeStoredReceipt,
-  sha256,
-  toHex,
-} from '@nearlite/primitives';
-import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, receiptCost } from '@nearlite/runtime';
-import { blockShardKey, DBCol, Store } from '@nearlite/store';
+import { type Action, decodeAccessKey, sha256, toHex } from '@nearlite/primitives';
+import { Store } from '@nearlite/store';
 import { TrieKeyCol, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
-import {
-  openProtocol86Chain,
-  poolTransaction,
-  protocol86Localnet,
-} from '../../../test/helpers/protocol86_chain.js';
+import { openProtocol86Chain, poolTransaction } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 import { wat } from '../../../test/helpers/wat.js';
-
-const NEAR = 10n ** 24n;
-const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
-// Two on each of the four shards the layout's boundaries (g0, n0, t0) make.
-const USERS = ['alice', 'bob.near', 'henry', 'kate.near', 'olga', 'ravi.near', 'ulf', 'zoe.near'];
-
-/** A four-shard localnet where every account of USERS has 1000 NEAR and the validator's key. */
-function withUsers() {
-  const { raw, signer, key } = protocol86Localnet(4);
-  for (const id of USERS) {
-    const account = {
-      amount: (1000n * NEAR).toString(),
-      locked: '0',
-      code_hash: '11111111111111111111111111111111',
-      storage_usage: 182,
-    };
-    raw.records.push({ Account: { account_id: id, account } });
-    raw.records.push({
-      AccessKey: {
-        account_id: id,
-        public_key: key.public_key,
-        access_key: { nonce: 0, permission: 'FullAccess' },
-      },
-    });
-    raw.total_supply = (BigInt(raw.total_supply) + 1000n * NEAR).toString();
-  }
-  return { raw, signer };
-}
-
-/** What every shard's state holds at a block, and what its receipts carry outside any account. */
-function moneyAt(chain: Chain, blockHash: Uint8Array): bigint {
-  let sum = 0n;
-  for (const shardId of chain.layout.shardIds) {
-    for (const [key, value] of chain.stateTrie(blockHash, shardId)!.iterPrefix(new Uint8Array(0))) {
-      const col = key[0];
-      if (col === TrieKeyCol.Account) {
-        const a = decodeAccount(value);
-        sum += a.amount + a.locked;
-      } else if (col === TrieKeyCol.AccessKey && value.length !== 8) {
-        // A gas key's nonces are eight-byte rows under it; the key itself holds its balance.
-        sum += decodeAccessKey(value).permission.gasKey?.balance ?? 0n;
-      } else if (col === TrieKeyCol.DelayedReceiptOrIndices && key.length === 9) {
-        sum += receiptCost(config, decodeStoredReceipt(value).receipt);
-      } else if (col === TrieKeyCol.PostponedReceipt || col === TrieKeyCol.PromiseYieldReceipt) {
-        sum += receiptCost(config, decodeReceipt(value));
-      }
-    }
-    const outgoing = chain.store.get(DBCol.OutgoingReceipts, blockShardKey(blockHash, shardId));
-    for (const bytes of outgoing ? decodeBytesList(outgoing) : [])
-      sum += receiptCost(config, decodeReceipt(bytes));
-  }
-  return sum;
-}
+import { moneyAt, USERS, withUsers } from './four_shards.js';
 
 t.test('every header’s total_supply is the money on the chain, on four shards', async (t) => {
   const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));

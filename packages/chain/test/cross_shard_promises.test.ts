@@ -1,0 +1,238 @@
+// Promises between contracts on four shards: a call fans out to one or two contracts (joined with
+// promise_and) on any shard, some of which fail or do not exist, and a callback on the caller reads
+// what each returned. Data receipts cross shards to callbacks postponed until they come, a joined
+// callback holding one result while the other is on its way; a small chunk gas limit holds
+// receipts back in delayed queues. After every block the header's total_supply is the money on the
+// chain, and at the end every callback has run once, with the results its calls gave (nearcore's
+// promise_result: 1 successful, 2 failed), and nothing is left waiting on any shard.
+import type { Chain } from '@nearlite/chain';
+import { type Action, toHex } from '@nearlite/primitives';
+import { Store } from '@nearlite/store';
+import { TrieKeyCol, trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
+import t from 'tap';
+import { openProtocol86Chain, poolTransaction } from '../../../test/helpers/protocol86_chain.js';
+import { rng } from '../../../test/helpers/rng.js';
+import { wat } from '../../../test/helpers/wat.js';
+import { moneyAt, USERS, withUsers } from './four_shards.js';
+
+/**
+ * go: input is an id (8 bytes), a count n (1 or 2), then n slots of 34 bytes: [fail][len][account
+ * id]. It calls work([fail] ++ id) on each account, the attached deposit going to the first, joins
+ * the two with promise_and, and then calls done(id) on itself.
+ * work: traps if fail is set, else returns the id.
+ * done: writes, under the id, [n][status of each result][the id each successful one returned, or
+ * eight zero bytes].
+ */
+const RELAY = wat(`(module
+  (import "env" "input" (func $input (param i64)))
+  (import "env" "read_register" (func $reg (param i64 i64)))
+  (import "env" "register_len" (func $reglen (param i64) (result i64)))
+  (import "env" "current_account_id" (func $me (param i64)))
+  (import "env" "attached_deposit" (func $deposit (param i64)))
+  (import "env" "promise_create" (func $create (param i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+  (import "env" "promise_then" (func $then (param i64 i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+  (import "env" "promise_and" (func $and (param i64 i64) (result i64)))
+  (import "env" "promise_results_count" (func $count (result i64)))
+  (import "env" "promise_result" (func $result (param i64 i64) (result i64)))
+  (import "env" "value_return" (func $return (param i64 i64)))
+  (import "env" "storage_write" (func $write (param i64 i64 i64 i64 i64) (result i64)))
+  (memory 1)
+  (data (i32.const 0) "work")
+  (data (i32.const 8) "done")
+  ;; calls work on slot i with the u128 at amount; its arguments are built at 128 + 16 i
+  (func $call (param $i i32) (param $amount i64) (result i64)
+    (local $slot i32) (local $args i32)
+    (local.set $slot (i32.add (i32.const 1033) (i32.mul (local.get $i) (i32.const 34))))
+    (local.set $args (i32.add (i32.const 128) (i32.mul (local.get $i) (i32.const 16))))
+    (i32.store8 (local.get $args) (i32.load8_u (local.get $slot)))
+    (i64.store (i32.add (local.get $args) (i32.const 1)) (i64.load (i32.const 1024)))
+    (call $create
+      (i64.extend_i32_u (i32.load8_u (i32.add (local.get $slot) (i32.const 1))))
+      (i64.extend_i32_u (i32.add (local.get $slot) (i32.const 2)))
+      (i64.const 4) (i64.const 0)
+      (i64.const 9) (i64.extend_i32_u (local.get $args))
+      (local.get $amount)
+      (i64.const 10000000000000)))
+  (func (export "go")
+    (local $p i64)
+    (call $input (i64.const 0))
+    (call $reg (i64.const 0) (i64.const 1024))
+    (call $deposit (i64.const 64))
+    (local.set $p (call $call (i32.const 0) (i64.const 64)))
+    (if (i32.eq (i32.load8_u (i32.const 1032)) (i32.const 2))
+      (then
+        (i64.store (i32.const 96) (local.get $p))
+        (i64.store (i32.const 104) (call $call (i32.const 1) (i64.const 32)))
+        (local.set $p (call $and (i64.const 96) (i64.const 2)))))
+    (call $me (i64.const 1))
+    (call $reg (i64.const 1) (i64.const 256))
+    (drop (call $then (local.get $p)
+      (call $reglen (i64.const 1)) (i64.const 256)
+      (i64.const 4) (i64.const 8)
+      (i64.const 8) (i64.const 1024)
+      (i64.const 32) (i64.const 10000000000000))))
+  (func (export "work")
+    (call $input (i64.const 0))
+    (call $reg (i64.const 0) (i64.const 1024))
+    (if (i32.load8_u (i32.const 1024)) (then unreachable))
+    (call $return (i64.const 8) (i64.const 1025)))
+  (func (export "done")
+    (local $n i64) (local $j i64) (local $s i64)
+    (call $input (i64.const 0))
+    (call $reg (i64.const 0) (i64.const 1024))
+    (local.set $n (call $count))
+    (i64.store8 (i32.const 2048) (local.get $n))
+    (block $end (loop $next
+      (br_if $end (i64.ge_u (local.get $j) (local.get $n)))
+      (local.set $s (call $result (local.get $j) (i64.const 2)))
+      (i64.store8 (i32.wrap_i64 (i64.add (i64.const 2049) (local.get $j))) (local.get $s))
+      (if (i64.eq (local.get $s) (i64.const 1))
+        (then (call $reg (i64.const 2)
+          (i64.add (i64.add (i64.const 2049) (local.get $n)) (i64.mul (local.get $j) (i64.const 8))))))
+      (local.set $j (i64.add (local.get $j) (i64.const 1)))
+      (br $next)))
+    (drop (call $write (i64.const 8) (i64.const 1024)
+      (i64.add (i64.const 1) (i64.mul (local.get $n) (i64.const 9))) (i64.const 2048) (i64.const 3)))))`);
+
+type Call = { caller: string; id: Uint8Array; targets: { accountId: string; fail: boolean }[] };
+
+/** go's input for `call`. */
+function goArgs(call: Call): Uint8Array {
+  const out = new Uint8Array(9 + 34 * call.targets.length);
+  out.set(call.id, 0);
+  out[8] = call.targets.length;
+  call.targets.forEach(({ accountId, fail }, i) => {
+    const name = new TextEncoder().encode(accountId);
+    out[9 + 34 * i] = fail ? 1 : 0;
+    out[10 + 34 * i] = name.length;
+    out.set(name, 11 + 34 * i);
+  });
+  return out;
+}
+
+/** What done writes for `call`: work fails where it traps or its account does not exist. */
+function expectedRecord(call: Call): Uint8Array {
+  const n = call.targets.length;
+  const out = new Uint8Array(1 + 9 * n);
+  out[0] = n;
+  call.targets.forEach(({ accountId, fail }, j) => {
+    const ok = !fail && USERS.includes(accountId);
+    out[1 + j] = ok ? 1 : 2;
+    if (ok) out.set(call.id, 1 + n + 8 * j);
+  });
+  return out;
+}
+
+/** Rows of `col` on a shard at a block, by account where the key names one. */
+function rows(chain: Chain, blockHash: Uint8Array, shardId: number, col: number): Uint8Array[] {
+  return [...chain.stateTrie(blockHash, shardId)!.iterPrefix(Uint8Array.of(col))]
+    .map(([k]) => k)
+    .filter((k) => k.length > 1);
+}
+
+t.test('callbacks meet their data across four shards, in either order', async (t) => {
+  const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const { raw, signer } = withUsers();
+  const r = raw as typeof raw & { gas_limit: number; epoch_length: number };
+  r.gas_limit = 5_000_000_000_000; // a few calls a chunk: the rest wait in the delayed queue
+  r.epoch_length = 1000; // no reward is minted during the run
+  const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
+  const nonces = new Map<string, bigint>();
+  const send = (signerId: string, receiverId: string, actions: Action[]) => {
+    const nonce = (nonces.get(signerId) ?? 0n) + 1n;
+    nonces.set(signerId, nonce);
+    poolTransaction(chain, signer, signerId, receiverId, nonce, actions);
+  };
+  const code = await RELAY;
+  for (const id of USERS) send(id, id, [{ type: 'DeployContract', code }]);
+  // Under the small gas limit a chunk takes a deployment or two: wait until every account has code.
+  const deployed = () =>
+    USERS.every(
+      (id) =>
+        chain
+          .stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!
+          .get(trieKeyContractCode(id)) !== undefined,
+    );
+  for (let n = 0; n < 10 && !deployed(); n++) await chain.produceBlock();
+  t.ok(deployed(), 'every account has the contract');
+
+  let postponedSeen = false;
+  let partialSeen = false;
+  let delayedSeen = false;
+  const check = async (label: string): Promise<boolean> => {
+    const money = moneyAt(chain, chain.head().hash);
+    const header = await chain.produceBlock();
+    if (money !== header.rest.totalSupply) {
+      t.fail(
+        `${label}, height ${header.lite.height}: money ${money}, total_supply ${header.rest.totalSupply}`,
+      );
+      return false;
+    }
+    for (const shardId of chain.layout.shardIds) {
+      const postponed = rows(chain, header.hash, shardId, TrieKeyCol.PostponedReceipt);
+      if (postponed.length > 0) postponedSeen = true;
+      // Data is kept only while its callback waits for more: a joined callback holds one result.
+      if (rows(chain, header.hash, shardId, TrieKeyCol.ReceivedData).length > 0) partialSeen = true;
+    }
+    for (const chunk of chain.chainStore.blockChunkHeaders(header.hash)!)
+      if (chunk.inner.congestionInfo.delayedReceiptsGas > 0n) delayedSeen = true;
+    return true;
+  };
+
+  const calls: Call[] = [];
+  const anyone = [...USERS, 'ghost.near'];
+  for (let block = 0; block < 30; block++) {
+    for (let n = 0; n < 4; n++) {
+      const id = new Uint8Array(8);
+      new DataView(id.buffer).setUint32(0, calls.length);
+      const targets = Array.from({ length: random() < 0.5 ? 1 : 2 }, () => ({
+        accountId: pick(anyone),
+        fail: random() < 0.25,
+      }));
+      const call: Call = { caller: pick(USERS), id, targets };
+      calls.push(call);
+      const deposit = BigInt(Math.floor(random() * 1e6)) * 10n ** 18n;
+      send(pick(USERS), call.caller, [
+        { type: 'FunctionCall', methodName: 'go', args: goArgs(call), gas: 100n * 10n ** 12n, deposit },
+      ]);
+    }
+    if (!(await check(`block ${block}`))) return;
+  }
+  const waiting = (blockHash: Uint8Array) =>
+    chain.layout.shardIds.flatMap((shardId) =>
+      [
+        TrieKeyCol.PostponedReceipt,
+        TrieKeyCol.PostponedReceiptId,
+        TrieKeyCol.PendingDataCount,
+        TrieKeyCol.ReceivedData,
+        TrieKeyCol.DelayedReceiptOrIndices,
+      ].flatMap((col) => rows(chain, blockHash, shardId, col).map((k) => `${shardId}:${toHex(k)}`)),
+    );
+  let drained = 0;
+  while (waiting(chain.head().hash).length > 0 || chain.pool.size > 0) {
+    if (++drained > 300 || !(await check(`drain ${drained}`))) break;
+  }
+  // Receipts sent by the last chunks are still on their way; two more blocks deliver them.
+  for (let n = 0; n < 3; n++) if (!(await check(`settle ${n}`))) return;
+  t.same(waiting(chain.head().hash), [], `nothing waits on any shard after ${drained} more blocks`);
+  t.ok(postponedSeen, 'callbacks were postponed until their data came');
+  t.ok(partialSeen, 'joined callbacks held one result while they waited for the other');
+  t.ok(delayedSeen, 'receipts waited in a delayed queue');
+
+  const head = chain.head().hash;
+  const wrong: string[] = [];
+  for (const call of calls) {
+    const trie = chain.stateTrie(head, chain.layout.accountIdToShardId(call.caller))!;
+    const got = trie.get(trieKeyContractData(call.caller, call.id));
+    const want = expectedRecord(call);
+    if (got === undefined || toHex(got) !== toHex(want))
+      wrong.push(`${toHex(call.id)} on ${call.caller}: ${got && toHex(got)}, expected ${toHex(want)}`);
+  }
+  t.same(wrong, [], `all ${calls.length} callbacks ran with the results their calls gave`);
+  const records = chain.layout.shardIds.reduce(
+    (n, shardId) => n + rows(chain, head, shardId, TrieKeyCol.ContractData).length,
+    0,
+  );
+  t.equal(records, calls.length, 'and each ran once');
+});
