@@ -1,8 +1,19 @@
 // Per-block state changes with nearcore's causes, keyed `block ‖ trie key` so one account's changes
 // in a block are a prefix scan. Written in the block's batch.
+//
+// Only the columns the changes RPC reports are kept, as nearcore keeps them (shard_tries.rs,
+// state_changes_into): accounts, contract code, access keys (gas key nonces among them) and
+// contract data. The other keys (queues, postponed receipts, the bandwidth scheduler's state) are
+// not all keyed by account, so on a chain of several shards the same key would be written by every
+// shard's chunk into one row.
 import { BorshReader, BorshWriter, type CryptoHash, concatBytes } from '@nearlite/primitives';
 import { DBCol, type StoreUpdate } from '@nearlite/store';
-import type { RawStateChangesWithTrieKey, StateChangeCause, StateChangeRecord } from '@nearlite/trie';
+import {
+  type RawStateChangesWithTrieKey,
+  type StateChangeCause,
+  type StateChangeRecord,
+  TrieKeyCol,
+} from '@nearlite/trie';
 
 const CAUSES = [
   'not_writable_to_disk',
@@ -42,12 +53,25 @@ function readCause(r: BorshReader): StateChangeCause {
   }
 }
 
+const REPORTED: readonly boolean[] = (() => {
+  const cols: boolean[] = [];
+  for (const col of [
+    TrieKeyCol.Account,
+    TrieKeyCol.ContractCode,
+    TrieKeyCol.AccessKey,
+    TrieKeyCol.ContractData,
+  ])
+    cols[col] = true;
+  return cols;
+})();
+
 export function encodeStateChanges(
   update: StoreUpdate,
   blockHash: CryptoHash,
   changes: readonly RawStateChangesWithTrieKey[],
 ): void {
   for (const c of changes) {
+    if (!REPORTED[c.key[0]!]) continue;
     const w = new BorshWriter(64);
     w.vec(c.changes, (w, ch) => {
       writeCause(w, ch.cause);

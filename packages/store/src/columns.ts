@@ -135,7 +135,7 @@ export const DBCol = {
     insertOnly: true,
     refcounted: false,
     gc: { by: 'blockPrefix' },
-    doc: 'block ‖ trie key → changes',
+    doc: 'block ‖ trie key (accounts, code, access keys, contract data) → changes',
   },
   OutgoingReceipts: {
     id: 15,
