@@ -7,14 +7,14 @@
 // promise_result: 1 successful, 2 failed), and nothing is left waiting on any shard. Of all that
 // the blocks changed, the state changes stored are those of accounts, keys and contract data.
 import type { Chain } from '@nearlite/chain';
-import { type Action, toHex } from '@nearlite/primitives';
+import { toHex } from '@nearlite/primitives';
 import { DBCol, Store } from '@nearlite/store';
-import { TrieKeyCol, trieKeyContractCode, trieKeyContractData } from '@nearlite/trie';
+import { TrieKeyCol, trieKeyContractData } from '@nearlite/trie';
 import t from 'tap';
-import { openProtocol86Chain, poolTransaction } from '../../../test/helpers/protocol86_chain.js';
+import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 import { wat } from '../../../test/helpers/wat.js';
-import { moneyAt, USERS, withUsers } from './four_shards.js';
+import { deployToUsers, produceCheckingSupply, Sender, USERS, withUsers } from './four_shards.js';
 
 /**
  * go: input is an id (8 bytes), a count n (1 or 2), then n slots of 34 bytes: [fail][len][account
@@ -139,36 +139,17 @@ t.test('callbacks meet their data across four shards, in either order', async (t
   r.gas_limit = 5_000_000_000_000; // a few calls a chunk: the rest wait in the delayed queue
   r.epoch_length = 1000; // no reward is minted during the run
   const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
-  const nonces = new Map<string, bigint>();
-  const send = (signerId: string, receiverId: string, actions: Action[]) => {
-    const nonce = (nonces.get(signerId) ?? 0n) + 1n;
-    nonces.set(signerId, nonce);
-    poolTransaction(chain, signer, signerId, receiverId, nonce, actions);
-  };
-  const code = await RELAY;
-  for (const id of USERS) send(id, id, [{ type: 'DeployContract', code }]);
-  // Under the small gas limit a chunk takes a deployment or two: wait until every account has code.
-  const deployed = () =>
-    USERS.every(
-      (id) =>
-        chain
-          .stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!
-          .get(trieKeyContractCode(id)) !== undefined,
-    );
-  for (let n = 0; n < 10 && !deployed(); n++) await chain.produceBlock();
-  t.ok(deployed(), 'every account has the contract');
+  const sender = new Sender(chain, signer);
+  t.ok(await deployToUsers(chain, sender, await RELAY), 'every account has the contract');
 
   let postponedSeen = false;
   let partialSeen = false;
   let delayedSeen = false;
   const changedCols = new Set<number>();
   const check = async (label: string): Promise<boolean> => {
-    const money = moneyAt(chain, chain.head().hash);
-    const header = await chain.produceBlock();
-    if (money !== header.rest.totalSupply) {
-      t.fail(
-        `${label}, height ${header.lite.height}: money ${money}, total_supply ${header.rest.totalSupply}`,
-      );
+    const { header, mismatch } = await produceCheckingSupply(chain);
+    if (mismatch) {
+      t.fail(`${label}, ${mismatch}`);
       return false;
     }
     for (const shardId of chain.layout.shardIds) {
@@ -196,7 +177,7 @@ t.test('callbacks meet their data across four shards, in either order', async (t
       const call: Call = { caller: pick(USERS), id, targets };
       calls.push(call);
       const deposit = BigInt(Math.floor(random() * 1e6)) * 10n ** 18n;
-      send(pick(USERS), call.caller, [
+      sender.send(pick(USERS), call.caller, [
         { type: 'FunctionCall', methodName: 'go', args: goArgs(call), gas: 100n * 10n ** 12n, deposit },
       ]);
     }

@@ -1,12 +1,18 @@
 // Four shards with two funded accounts on each, and the money a block leaves on them: what the
-// supply tests compare with every header's total_supply.
-import type { Chain } from '@nearlite/chain';
+// supply tests compare with every header's total_supply, block after block.
+import type { BlockHeader, Chain, Signer } from '@nearlite/chain';
 import { decodeBytesList } from '@nearlite/chain';
-import { decodeAccessKey, decodeAccount, decodeReceipt, decodeStoredReceipt } from '@nearlite/primitives';
+import {
+  type Action,
+  decodeAccessKey,
+  decodeAccount,
+  decodeReceipt,
+  decodeStoredReceipt,
+} from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, receiptCost } from '@nearlite/runtime';
 import { blockShardKey, DBCol } from '@nearlite/store';
-import { TrieKeyCol } from '@nearlite/trie';
-import { protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
+import { TrieKeyCol, trieKeyContractCode } from '@nearlite/trie';
+import { poolTransaction, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
 
 export const NEAR = 10n ** 24n;
 const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
@@ -59,4 +65,52 @@ export function moneyAt(chain: Chain, blockHash: Uint8Array): bigint {
       sum += receiptCost(config, decodeReceipt(bytes));
   }
   return sum;
+}
+
+/** Pools transactions signed with the validator's key; each signer's nonces count up from `nonces`. */
+export class Sender {
+  readonly nonces = new Map<string, bigint>();
+  constructor(
+    private readonly chain: Chain,
+    private readonly signer: Signer,
+  ) {}
+
+  send(signerId: string, receiverId: string, actions: Action[]): void {
+    const nonce = (this.nonces.get(signerId) ?? 0n) + 1n;
+    this.nonces.set(signerId, nonce);
+    poolTransaction(this.chain, this.signer, signerId, receiverId, nonce, actions);
+  }
+}
+
+/** Deploys `code` on every account of USERS and produces blocks until all of them have it. */
+export async function deployToUsers(chain: Chain, sender: Sender, code: Uint8Array): Promise<boolean> {
+  for (const id of USERS) sender.send(id, id, [{ type: 'DeployContract', code }]);
+  const deployed = () =>
+    USERS.every(
+      (id) =>
+        chain
+          .stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!
+          .get(trieKeyContractCode(id)) !== undefined,
+    );
+  // Under a small chunk gas limit a chunk takes a deployment or two.
+  for (let n = 0; n < 10 && !deployed(); n++) await chain.produceBlock();
+  return deployed();
+}
+
+/**
+ * Produces a block and compares its total_supply with the money the block before it left. A header
+ * subtracts what the chunks of the block before it burnt (their prev_balance_burnt), so the money
+ * after a block's chunks is the next header's supply. `mismatch` says how they differ, if they do.
+ */
+export async function produceCheckingSupply(
+  chain: Chain,
+): Promise<{ header: BlockHeader; mismatch?: string }> {
+  const money = moneyAt(chain, chain.head().hash);
+  const header = await chain.produceBlock();
+  const supply = header.rest.totalSupply;
+  if (money === supply) return { header };
+  return {
+    header,
+    mismatch: `height ${header.lite.height}: the money after the block before ${money}, total_supply ${supply} (diff ${money - supply})`,
+  };
 }

@@ -8,14 +8,14 @@
 // ones, and those delayed, postponed or yielded in a shard's trie (balance_checker's receipt_cost).
 // Then contracts on every shard park yields and resume some: each shard keeps its own yield queue,
 // and every yield is resumed or times out on its own shard.
-import { type Action, decodeAccessKey, sha256, toHex } from '@nearlite/primitives';
+import { decodeAccessKey, sha256, toHex } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import { TrieKeyCol, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
-import { openProtocol86Chain, poolTransaction } from '../../../test/helpers/protocol86_chain.js';
+import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 import { wat } from '../../../test/helpers/wat.js';
-import { moneyAt, USERS, withUsers } from './four_shards.js';
+import { deployToUsers, produceCheckingSupply, Sender, USERS, withUsers } from './four_shards.js';
 
 t.test('every header’s total_supply is the money on the chain, on four shards', async (t) => {
   const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));
@@ -28,14 +28,10 @@ t.test('every header’s total_supply is the money on the chain, on four shards'
   t.equal(shards.size, 4, 'the accounts live on every shard');
 
   // Every account signs with the validator's key; a sub-account is given it when it is created.
-  const nonces = new Map<string, bigint>();
+  const sender = new Sender(chain, signer);
+  const send = sender.send.bind(sender);
   const live = new Set(USERS);
   let seq = 0;
-  const send = (signerId: string, receiverId: string, actions: Action[]) => {
-    const nonce = (nonces.get(signerId) ?? 0n) + 1n;
-    nonces.set(signerId, nonce);
-    poolTransaction(chain, signer, signerId, receiverId, nonce, actions);
-  };
 
   let delayedSeen = false;
   const created = new Set<string>();
@@ -83,14 +79,9 @@ t.test('every header’s total_supply is the money on the chain, on four shards'
         ]);
       }
     }
-    // A header subtracts what the chunks of the block before it burnt (their prev_balance_burnt),
-    // so the money after a block's chunks is the next header's supply.
-    const money = moneyAt(chain, chain.head().hash);
-    const header = await chain.produceBlock();
-    if (money !== header.rest.totalSupply) {
-      t.fail(
-        `block ${header.lite.height}: the money after the block before ${money}, total_supply ${header.rest.totalSupply} (diff ${money - header.rest.totalSupply})`,
-      );
+    const { header, mismatch } = await produceCheckingSupply(chain);
+    if (mismatch) {
+      t.fail(mismatch);
       return;
     }
     for (const chunk of chain.chainStore.blockChunkHeaders(header.hash)!)
@@ -101,12 +92,12 @@ t.test('every header’s total_supply is the money on the chain, on four shards'
       const key = trie.get(trieKeyAccessKey(id, signer.publicKey));
       if (trie.get(trieKeyAccount(id)) !== undefined && key !== undefined) {
         // A key added by a receipt starts at a nonce of the block's height times a million.
-        if (!live.has(id)) nonces.set(id, decodeAccessKey(key).nonce);
+        if (!live.has(id)) sender.nonces.set(id, decodeAccessKey(key).nonce);
         live.add(id);
       } else if (live.has(id)) {
         live.delete(id);
         deleted.add(id);
-        nonces.delete(id);
+        sender.nonces.delete(id);
       }
     }
   }
@@ -149,15 +140,8 @@ t.test('yields on four shards: each shard keeps, resumes and times out its own',
   // One epoch for the whole run: no reward is minted.
   (raw as typeof raw & { epoch_length: number }).epoch_length = 1000;
   const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
-  const nonces = new Map<string, bigint>();
-  const send = (signerId: string, receiverId: string, actions: Action[]) => {
-    const nonce = (nonces.get(signerId) ?? 0n) + 1n;
-    nonces.set(signerId, nonce);
-    poolTransaction(chain, signer, signerId, receiverId, nonce, actions);
-  };
-  const code = await YIELDER;
-  for (const id of USERS) send(id, id, [{ type: 'DeployContract', code }]);
-  await chain.produceBlock();
+  const sender = new Sender(chain, signer);
+  t.ok(await deployToUsers(chain, sender, await YIELDER), 'every account has the contract');
 
   const parked = (blockHash: Uint8Array) =>
     chain.layout.shardIds.map((shardId) => {
@@ -172,12 +156,9 @@ t.test('yields on four shards: each shard keeps, resumes and times out its own',
   let before = 0;
   let resumed = false;
   const check = async (label: string): Promise<boolean> => {
-    const money = moneyAt(chain, chain.head().hash);
-    const header = await chain.produceBlock();
-    if (money !== header.rest.totalSupply) {
-      t.fail(
-        `${label}, height ${header.lite.height}: money ${money}, total_supply ${header.rest.totalSupply}`,
-      );
+    const { header, mismatch } = await produceCheckingSupply(chain);
+    if (mismatch) {
+      t.fail(`${label}, ${mismatch}`);
       return false;
     }
     const now = parked(header.hash);
@@ -192,7 +173,7 @@ t.test('yields on four shards: each shard keeps, resumes and times out its own',
     for (let n = 0; n < 6; n++) {
       const method = random() < 0.6 ? 'y' : 'r';
       const deposit = BigInt(Math.floor(random() * 1e6)) * 10n ** 18n;
-      send(pick(USERS), pick(USERS), [
+      sender.send(pick(USERS), pick(USERS), [
         { type: 'FunctionCall', methodName: method, args: new Uint8Array(0), gas: 30n * 10n ** 12n, deposit },
       ]);
     }
