@@ -71,7 +71,7 @@ t.test('every transaction action conserves money and storage, block after block'
     keys.set(toHex(key.publicKey.data), key);
     return toHex(key.publicKey.data);
   });
-  const eth = ['0x' + 'ab'.repeat(20), '0x' + '0c'.repeat(20)];
+  const eth = [`0x${'ab'.repeat(20)}`, `0x${'0c'.repeat(20)}`];
   const gasKeyOf = (id: string) => keyFromSeed(90 + (id.length % 7));
   const extraKeys = [0, 1, 2].map((i) => keyFromSeed(200 + i));
   const deterministic = new Set<string>();
