@@ -19,10 +19,10 @@ const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
 // Two on each of the four shards the layout's boundaries (g0, n0, t0) make.
 export const USERS = ['alice', 'bob.near', 'henry', 'kate.near', 'olga', 'ravi.near', 'ulf', 'zoe.near'];
 
-/** A four-shard localnet where every account of USERS has 1000 NEAR and the validator's key. */
-export function withUsers() {
+/** A four-shard localnet where every account of USERS (and of `more`) has 1000 NEAR and the validator's key. */
+export function withUsers(more: readonly string[] = []) {
   const { raw, signer, key } = protocol86Localnet(4);
-  for (const id of USERS) {
+  for (const id of [...USERS, ...more]) {
     const account = {
       amount: (1000n * NEAR).toString(),
       locked: '0',
@@ -82,11 +82,16 @@ export class Sender {
   }
 }
 
-/** Deploys `code` on every account of USERS and produces blocks until all of them have it. */
-export async function deployToUsers(chain: Chain, sender: Sender, code: Uint8Array): Promise<boolean> {
-  for (const id of USERS) sender.send(id, id, [{ type: 'DeployContract', code }]);
+/** Deploys `code` on every account of `ids` and produces blocks until all of them have it. */
+export async function deployToUsers(
+  chain: Chain,
+  sender: Sender,
+  code: Uint8Array,
+  ids: readonly string[] = USERS,
+): Promise<boolean> {
+  for (const id of ids) sender.send(id, id, [{ type: 'DeployContract', code }]);
   const deployed = () =>
-    USERS.every(
+    ids.every(
       (id) =>
         chain
           .stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!
