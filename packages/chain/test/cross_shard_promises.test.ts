@@ -3,11 +3,11 @@
 // what each returned. Data receipts cross shards to callbacks postponed until they come, a joined
 // callback holding one result while the other is on its way; a small chunk gas limit holds
 // receipts back in delayed queues. Some callers delete themselves while callbacks wait for them.
-// After every block the header's total_supply is the money on the chain. At the end every callback
-// of a caller still there has run once, with the results its calls gave (nearcore's promise_result:
-// 1 successful, 2 failed); nothing is left waiting on any shard, nor anything of a deleted caller.
-// Of all that the blocks changed, the state changes stored are those of accounts, code, keys and
-// contract data.
+// After every block the header's total_supply is the money on the chain, and every account's
+// storage_usage what its records add up to. At the end every callback of a caller still there has
+// run once, with the results its calls gave (nearcore's promise_result: 1 successful, 2 failed);
+// nothing is left waiting on any shard, nor anything of a deleted caller. Of all that the blocks
+// changed, the state changes stored are those of accounts, code, keys and contract data.
 import type { Chain } from '@nearlite/chain';
 import { toHex } from '@nearlite/primitives';
 import { DBCol, Store } from '@nearlite/store';

@@ -1,5 +1,6 @@
 // Four shards with two funded accounts on each, and the money a block leaves on them: what the
-// supply tests compare with every header's total_supply, block after block.
+// supply tests compare with every header's total_supply, block after block, beside every account's
+// storage_usage.
 import type { BlockHeader, Chain, Signer } from '@nearlite/chain';
 import { decodeBytesList } from '@nearlite/chain';
 import {
@@ -13,6 +14,7 @@ import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, receiptCost } from '@n
 import { blockShardKey, DBCol } from '@nearlite/store';
 import { TrieKeyCol, trieKeyContractCode } from '@nearlite/trie';
 import { poolTransaction, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
+import { storageMismatch } from '../../runtime/test/storage_records.js';
 
 export const NEAR = 10n ** 24n;
 const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
@@ -105,7 +107,8 @@ export async function deployToUsers(
 /**
  * Produces a block and compares its total_supply with the money the block before it left. A header
  * subtracts what the chunks of the block before it burnt (their prev_balance_burnt), so the money
- * after a block's chunks is the next header's supply. `mismatch` says how they differ, if they do.
+ * after a block's chunks is the next header's supply. Then every account's storage_usage on every
+ * shard is checked against its records. `mismatch` says what differs, if anything does.
  */
 export async function produceCheckingSupply(
   chain: Chain,
@@ -113,9 +116,16 @@ export async function produceCheckingSupply(
   const money = moneyAt(chain, chain.head().hash);
   const header = await chain.produceBlock();
   const supply = header.rest.totalSupply;
-  if (money === supply) return { header };
-  return {
-    header,
-    mismatch: `height ${header.lite.height}: the money after the block before ${money}, total_supply ${supply} (diff ${money - supply})`,
-  };
+  const at = `height ${header.lite.height}`;
+  if (money !== supply)
+    return {
+      header,
+      mismatch: `${at}: the money after the block before ${money}, total_supply ${supply} (diff ${money - supply})`,
+    };
+  for (const shardId of chain.layout.shardIds) {
+    const trie = chain.stateTrie(header.hash, shardId)!;
+    const storage = storageMismatch(() => trie.iterPrefix(new Uint8Array(0)));
+    if (storage) return { header, mismatch: `${at}, shard ${shardId}: ${storage}` };
+  }
+  return { header };
 }

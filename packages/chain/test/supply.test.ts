@@ -5,7 +5,8 @@
 // total_supply (nearcore's block.rs: the previous supply, plus what is minted, minus what the
 // block's chunks burnt) equals what the state of every shard holds (balances, locked, gas keys)
 // plus what receipts carry while no account holds it: those the block's chunks sent to the next
-// ones, and those delayed, postponed or yielded in a shard's trie (balance_checker's receipt_cost).
+// ones, and those delayed, postponed or yielded in a shard's trie (balance_checker's receipt_cost);
+// and every account's storage_usage is what its records add up to.
 // Then contracts on every shard park yields and resume some: each shard keeps its own yield queue,
 // and every yield is resumed or times out on its own shard.
 import { decodeAccessKey, sha256, toHex } from '@nearlite/primitives';

@@ -360,7 +360,7 @@ t.test('every transaction action conserves money and storage, block after block'
       );
       return false;
     }
-    const mismatch = storageMismatch(c);
+    const mismatch = storageMismatch(() => c.stateEntries());
     if (mismatch !== null) {
       t.fail(`${label}: ${mismatch}`);
       return false;

@@ -145,6 +145,11 @@ export class TestChain {
    */
   recording = false;
 
+  /** The state as (trie key, value) pairs. */
+  *stateEntries(): Generator<readonly [Uint8Array, Uint8Array]> {
+    for (const [k, v] of this.state) yield [Buffer.from(k, 'hex'), v];
+  }
+
   constructor(runtime?: Runtime) {
     this.runtime =
       runtime ??
