@@ -4,35 +4,15 @@
 import {
   ChainStore,
   FLAT_STATE_BY_SHARD_KEY,
-  flatStateKey,
   flatStateReader,
   openLocalnetChain,
   trieStorage,
 } from '@nearlite/chain';
-import { toHex } from '@nearlite/primitives';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import { Trie, trieKeyAccount, trieKeyBandwidthSchedulerState } from '@nearlite/trie';
 import t from 'tap';
 import { openProtocol86Chain, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
-
-/** Every flat row, as hex key → hex value. */
-async function flatRows(store: Store): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for await (const [k, v] of store.iter(DBCol.FlatState)) out.set(toHex(k), toHex(v));
-  return out;
-}
-
-/** What the flat rows should be at the head: every shard's trie, each key under its shard. */
-function fromTries(store: Store, shardIds: readonly number[], head: Uint8Array): Map<string, string> {
-  const cs = new ChainStore(store);
-  const out = new Map<string, string>();
-  for (const shardId of shardIds) {
-    const trie = new Trie(trieStorage(store), cs.chunkExtra(head, shardId)!.stateRoot);
-    for (const [k, v] of trie.iterPrefix(new Uint8Array(0)))
-      out.set(toHex(flatStateKey(shardId, k)), toHex(v));
-  }
-  return out;
-}
+import { flatRows, fromTries } from './flat_rows.js';
 
 t.test('every shard has its own row of a key every shard has', async (t) => {
   const store = await Store.memory();

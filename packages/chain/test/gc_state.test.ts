@@ -4,7 +4,8 @@
 // State column (real LevelDB) holds every node and value reachable from the state roots after the
 // blocks still kept and from the one before the tail, whose nodes the tail's changes replace (they
 // go when the tail does, as nearcore's trie deletions do), and nothing else: no node a kept state
-// needs was released, and none that only collected states needed was left behind.
+// needs was released, and none that only collected states needed was left behind. The flat rows
+// are then every shard's trie at the head, key by key.
 import { gcStep } from '@nearlite/chain';
 import { type CryptoHash, decodeAccessKey, toHex } from '@nearlite/primitives';
 import { DBCol, Store } from '@nearlite/store';
@@ -14,6 +15,7 @@ import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { wat } from '../../../test/helpers/wat.js';
+import { flatRows, fromTries } from './flat_rows.js';
 import { deployToUsers, Sender, USERS, withUsers } from './four_shards.js';
 
 /** w: writes the input's bytes after the first under the first; d: removes the record under it. */
@@ -110,6 +112,13 @@ t.test('GC on four shards releases exactly the trie nodes no kept state reaches'
       );
       return false;
     }
+    const flat = await flatRows(store);
+    const want = fromTries(store, chain.layout.shardIds, chain.head().hash);
+    const wrong = [...new Set([...flat.keys(), ...want.keys()])].filter((k) => flat.get(k) !== want.get(k));
+    if (wrong.length > 0) {
+      t.fail(`${label}: ${wrong.length} flat rows differ from the head's tries, the first ${wrong[0]}`);
+      return false;
+    }
     return true;
   };
 
@@ -172,7 +181,11 @@ t.test('GC on four shards releases exactly the trie nodes no kept state reaches'
     if (block % 10 === 9 && !(await check(`block ${block}`))) return;
   }
   t.ok(chain.chainStore.tail()! > 20, `GC moved the tail to ${chain.chainStore.tail()}`);
-  t.equal(checks, 7, 'every checkpoint found the State column exactly what the kept states reach');
+  t.equal(
+    checks,
+    7,
+    "every checkpoint found the State column exactly what the kept states reach, and the flat rows the head's tries",
+  );
   const gone = deleted.filter(
     (id) =>
       chain.stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!.get(trieKeyAccount(id)) ===
