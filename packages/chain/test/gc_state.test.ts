@@ -1,40 +1,21 @@
-// GC on four shards releases exactly the trie nodes no kept state reaches. Contracts on every shard
-// write and remove records of random sizes, accounts are created and deleted, transfers cross
-// shards, and GC runs after every block with three epochs of five blocks kept. At checkpoints the
-// State column (real LevelDB) holds every node and value reachable from the state roots after the
-// blocks still kept and from the one before the tail, whose nodes the tail's changes replace (they
-// go when the tail does, as nearcore's trie deletions do), and nothing else: no node a kept state
-// needs was released, and none that only collected states needed was left behind. The flat rows
-// are then every shard's trie at the head, key by key.
+// GC on four shards releases exactly the trie nodes no kept state reaches. Under a workload that
+// keeps every shard's state changing (churn.ts), GC runs after every block with three epochs of five
+// blocks kept. At checkpoints the State column (real LevelDB) holds every node and value reachable
+// from the state roots after the blocks still kept and from the one before the tail, whose nodes the
+// tail's changes replace (they go when the tail does, as nearcore's trie deletions do), and nothing
+// else: no node a kept state needs was released, and none that only collected states needed was
+// left behind. The flat rows are then every shard's trie at the head, key by key.
 import { gcStep } from '@nearlite/chain';
-import { type CryptoHash, decodeAccessKey, toHex } from '@nearlite/primitives';
+import { type CryptoHash, toHex } from '@nearlite/primitives';
 import { DBCol, Store } from '@nearlite/store';
-import { decodeRawNode, isEmptyRoot, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import { decodeRawNode, isEmptyRoot } from '@nearlite/trie';
 import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
-import { wat } from '../../../test/helpers/wat.js';
+import { Churn } from './churn.js';
 import { flatRows, fromTries } from './flat_rows.js';
-import { deployToUsers, Sender, USERS, withUsers } from './four_shards.js';
-
-/** w: writes the input's bytes after the first under the first; d: removes the record under it. */
-const RECORDS = wat(`(module
-  (import "env" "input" (func $input (param i64)))
-  (import "env" "read_register" (func $reg (param i64 i64)))
-  (import "env" "register_len" (func $len (param i64) (result i64)))
-  (import "env" "storage_write" (func $write (param i64 i64 i64 i64 i64) (result i64)))
-  (import "env" "storage_remove" (func $remove (param i64 i64 i64) (result i64)))
-  (memory 1)
-  (func (export "w")
-    (call $input (i64.const 0))
-    (call $reg (i64.const 0) (i64.const 0))
-    (drop (call $write (i64.const 1) (i64.const 0)
-      (i64.sub (call $len (i64.const 0)) (i64.const 1)) (i64.const 1) (i64.const 1))))
-  (func (export "d")
-    (call $input (i64.const 0))
-    (call $reg (i64.const 0) (i64.const 0))
-    (drop (call $remove (i64.const 1) (i64.const 0) (i64.const 1)))))`);
+import { Sender, withUsers } from './four_shards.js';
 
 /** Every node and value hash reachable from `roots`, read from the State column. */
 function reachable(store: Store, roots: readonly CryptoHash[]): { found: Set<string>; missing: string[] } {
@@ -70,7 +51,7 @@ function reachable(store: Store, roots: readonly CryptoHash[]): { found: Set<str
 
 t.test('GC on four shards releases exactly the trie nodes no kept state reaches', async (t) => {
   const random = rng(Number(process.env.GC_FUZZ_SEED ?? 3));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const _pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const { raw, signer } = withUsers();
   (raw as typeof raw & { epoch_length: number }).epoch_length = 5;
   const store = await Store.open(tempDir(t));
@@ -86,14 +67,11 @@ t.test('GC on four shards releases exactly the trie nodes no kept state reaches'
     );
   };
   recordRoots();
-  t.ok(await deployToUsers(chain, sender, await RECORDS), 'every account has the contract');
+  const churn = new Churn(chain, signer, sender, random);
+  t.ok(await churn.deploy(), 'every account has the contract');
   recordRoots();
 
   const gc = { numEpochsToKeep: 3, blocksPerStep: 4 };
-  let seq = 0;
-  const live = new Set<string>();
-  const created: string[] = [];
-  const deleted: string[] = [];
   let checks = 0;
   const check = async (label: string): Promise<boolean> => {
     const tail = chain.chainStore.tail()!;
@@ -123,60 +101,10 @@ t.test('GC on four shards releases exactly the trie nodes no kept state reaches'
   };
 
   for (let block = 0; block < 70; block++) {
-    for (let n = 0; n < 8; n++) {
-      const roll = random();
-      const user = pick(USERS);
-      if (roll < 0.45) {
-        const value = new Uint8Array(1 + Math.floor(random() * 300));
-        value[0] = Math.floor(random() * 12);
-        for (let i = 1; i < value.length; i++) value[i] = Math.floor(random() * 256);
-        sender.send(user, user, [
-          { type: 'FunctionCall', methodName: 'w', args: value, gas: 10n ** 13n, deposit: 0n },
-        ]);
-      } else if (roll < 0.65) {
-        sender.send(user, user, [
-          {
-            type: 'FunctionCall',
-            methodName: 'd',
-            args: Uint8Array.of(Math.floor(random() * 12)),
-            gas: 10n ** 13n,
-            deposit: 0n,
-          },
-        ]);
-      } else if (roll < 0.85) {
-        sender.send(user, pick(USERS), [{ type: 'Transfer', deposit: 10n ** 21n }]);
-      } else if (roll < 0.93 || live.size === 0) {
-        // A sub-account, on its parent's shard or another, given the key every account signs with.
-        const id = `g${seq++}.${user}`;
-        created.push(id);
-        sender.send(user, id, [
-          { type: 'CreateAccount' },
-          { type: 'Transfer', deposit: 10n ** 22n },
-          {
-            type: 'AddKey',
-            publicKey: signer.publicKey,
-            accessKey: { nonce: 0n, permission: { kind: 'FullAccess' } },
-          },
-        ]);
-      } else {
-        const id = pick([...live]);
-        live.delete(id);
-        deleted.push(id);
-        sender.send(id, id, [{ type: 'DeleteAccount', beneficiaryId: pick(USERS) }]);
-      }
-    }
+    churn.send(8);
     await chain.produceBlock();
     recordRoots();
-    // A key added by a receipt starts at a nonce of the block's height times a million.
-    for (const id of created.splice(0)) {
-      const key = chain
-        .stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!
-        .get(trieKeyAccessKey(id, signer.publicKey));
-      if (key) {
-        sender.nonces.set(id, decodeAccessKey(key).nonce);
-        live.add(id);
-      } else created.push(id);
-    }
+    churn.afterBlock();
     while ((await gcStep(chain, gc)) > 0) {}
     if (block % 10 === 9 && !(await check(`block ${block}`))) return;
   }
@@ -186,10 +114,6 @@ t.test('GC on four shards releases exactly the trie nodes no kept state reaches'
     7,
     "every checkpoint found the State column exactly what the kept states reach, and the flat rows the head's tries",
   );
-  const gone = deleted.filter(
-    (id) =>
-      chain.stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!.get(trieKeyAccount(id)) ===
-      undefined,
-  );
-  t.ok(gone.length > 0, `accounts were created (${seq}) and deleted (${gone.length})`);
+  const { created, deleted } = churn.counts();
+  t.ok(deleted > 0, `accounts were created (${created}) and deleted (${deleted})`);
 });
