@@ -4,6 +4,7 @@
 // PromiseResume receipt and runs the callback in the next chunk, the timeout delivers
 // PromiseResult::Failed. Gas expectations are nearcore's formulas over the snapshot's numbers.
 import {
+  type Action,
   actionHash,
   BorshReader,
   base58Encode,
@@ -557,4 +558,93 @@ t.test('limits: payload over max_yield_payload_size, malformed ids', async (t) =
       ),
     /YieldIdMalformed/,
   );
+});
+
+// y.alice.near's contracts. Both: yield parks "cb" and returns the data id. The first: cb returns
+// the promise_result status; die deletes the account, its balance to alice.near. The second, deployed
+// on the account made again under the same id: cb returns "new" and the status.
+const DYING = wat(`(module
+  (import "env" "value_return" (func $value_return (param i64 i64)))
+  (import "env" "promise_result" (func $promise_result (param i64 i64) (result i64)))
+  (import "env" "promise_yield_create" (func $yc (param i64 i64 i64 i64 i64 i64 i64) (result i64)))
+  (import "env" "current_account_id" (func $me (param i64)))
+  (import "env" "read_register" (func $read_register (param i64 i64)))
+  (import "env" "register_len" (func $register_len (param i64) (result i64)))
+  (import "env" "promise_batch_create" (func $batch (param i64 i64) (result i64)))
+  (import "env" "promise_batch_action_delete_account" (func $delete (param i64 i64 i64)))
+  (memory 1)
+  (data (i32.const 0) "cb")
+  (data (i32.const 16) "alice.near")
+  (func (export "yield")
+    (drop (call $yc (i64.const 2) (i64.const 0) (i64.const 0) (i64.const 0)
+      (i64.const ${CALLBACK_GAS}) (i64.const 0) (i64.const 0)))
+    (call $value_return (i64.const -1) (i64.const 0)))
+  (func (export "die")
+    (call $me (i64.const 1))
+    (call $read_register (i64.const 1) (i64.const 100))
+    (call $delete
+      (call $batch (call $register_len (i64.const 1)) (i64.const 100))
+      (i64.const 10) (i64.const 16)))
+  (func (export "cb")
+    (i64.store8 (i32.const 2000) (call $promise_result (i64.const 0) (i64.const 1)))
+    (call $value_return (i64.const 1) (i64.const 2000))))`);
+const NEWBORN = wat(`(module
+  (import "env" "value_return" (func $value_return (param i64 i64)))
+  (import "env" "promise_result" (func $promise_result (param i64 i64) (result i64)))
+  (memory 1)
+  (data (i32.const 2000) "new")
+  (func (export "cb")
+    (i64.store8 (i32.const 2003) (call $promise_result (i64.const 0) (i64.const 1)))
+    (call $value_return (i64.const 4) (i64.const 2000))))`);
+
+t.test('a yield outlives its account: the timeout runs the callback on the account made again', async (t) => {
+  // nearcore's remove_account takes the account, its code, keys and data, not its parked yields,
+  // their statuses or their place in the timeout queue.
+  const s = setup();
+  const Y = 'y.alice.near';
+  /** alice's transaction to Y, and the block after, where its receipt runs. */
+  const toY = (actions: Action[]) => {
+    const tx = signTx(alice, ALICE, Y, s.nonce++, actions);
+    const receiptId = receiptIdFromTransaction(tx.hash, s.c.height + 1);
+    s.c.block([tx.bytes]);
+    const ran = s.c.block();
+    const outcome = ran.outcomes.find((o) => toHex(o.id) === toHex(receiptId));
+    if (!outcome) throw new Error('the receipt did not run');
+    return { receiptId, height: s.c.height, outcome, ...ran };
+  };
+  const callY = (methodName: string) =>
+    toY([
+      { type: 'FunctionCall', methodName, args: new Uint8Array(0), gas: 100_000_000_000_000n, deposit: 0n },
+    ]);
+  const make = (code: Uint8Array) =>
+    toY([
+      { type: 'CreateAccount' },
+      { type: 'Transfer', deposit: 10n * NEAR },
+      { type: 'DeployContract', code },
+    ]);
+
+  make(await DYING);
+  const y = callY('yield');
+  const id = value(y.outcome);
+  const callbackId = receiptIdFromReceipt(y.receiptId, y.height, 0);
+  const expiresAt = BigInt(y.height) + TIMEOUT;
+  t.ok(stateHas(s.c, trieKeyPromiseYieldReceipt(Y, id)), 'the callback is parked');
+
+  callY('die');
+  s.c.block();
+  t.equal(s.c.account(Y), null, `${Y} deleted itself`);
+  t.ok(stateHas(s.c, trieKeyPromiseYieldReceipt(Y, id)), 'its parked callback stays');
+  t.ok(stateHas(s.c, trieKeyPromiseYieldStatus(Y, id)), 'and the yield’s status');
+  t.same(indices(s.c), [0n, 1n], 'and its place in the timeout queue');
+
+  make(await NEWBORN);
+  t.ok(s.c.account(Y), `${Y} made again, with another contract`);
+  let cb: ExecutionOutcome | undefined;
+  while (!cb && BigInt(s.c.height) <= expiresAt + 2n)
+    cb = s.c.block().outcomes.find((o) => toHex(o.id) === toHex(callbackId));
+  t.ok(cb, 'the callback ran at the timeout');
+  t.equal(cb!.executorId, Y);
+  t.same(value(cb!), [...utf8('new'), 2], 'in the new contract, with PromiseResult::Failed');
+  t.notOk(stateHas(s.c, trieKeyPromiseYieldReceipt(Y, id)), 'nothing of the yield is left');
+  t.notOk(stateHas(s.c, trieKeyPromiseYieldStatus(Y, id)));
 });
