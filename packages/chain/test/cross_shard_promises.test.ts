@@ -234,7 +234,7 @@ t.test('callbacks meet their data across four shards', async (t) => {
   while (waiting(chain.head().hash).length > 0 || chain.pool.size > 0) {
     if (++drained > 300 || !(await check(`drain ${drained}`))) break;
   }
-  // Receipts sent by the last chunks are still on their way; two more blocks deliver them.
+  // Receipts the last chunks sent are still on their way: a few more blocks deliver and run them.
   for (let n = 0; n < 3; n++) if (!(await check(`settle ${n}`))) return;
   t.same(waiting(chain.head().hash), [], `nothing waits on any shard after ${drained} more blocks`);
   t.ok(postponedSeen, 'callbacks were postponed until their data came');
