@@ -9,18 +9,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainReader } from '@nearlite/chain';
 import { Store } from '@nearlite/store';
-import {
-  actions as A,
-  baseDecode,
-  baseEncode,
-  createTransaction,
-  KeyPairSigner,
-  type KeyPairString,
-} from 'near-api-js';
+import { actions as A, type Action, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import t from 'tap';
 import { flatRows, fromTries } from '../packages/chain/test/flat_rows.js';
 import { checkStateColumn } from '../packages/chain/test/state_column.js';
 import { initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { supplyAtHead } from './helpers/supply.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -49,19 +43,11 @@ t.test(`${CYCLES} SIGKILLs under transfers across four shards lose nothing and b
   t.teardown(() => node?.kill());
 
   const nonces = new Map<string, bigint>();
-  /** Signs a transaction from `from` with the validator's key, at the next nonce. */
-  const signed = async (
-    n: RunningNode,
-    from: string,
-    to: string,
-    actions: ReturnType<typeof A.transfer>[],
-  ) => {
+  /** A transaction from `from`, signed with the validator's key every account here holds. */
+  const signed = (n: RunningNode, from: string, to: string, actions: Action[]) => {
     const nonce = (nonces.get(from) ?? 0n) + 1n;
     nonces.set(from, nonce);
-    const final = (await n.rpc<Block>('block', { finality: 'final' })).body.result!.header;
-    const tx = createTransaction(from, pk, to, nonce, actions, baseDecode(final.hash));
-    const { txHash, signedTransaction } = await signer.signTransaction(tx);
-    return { hash: baseEncode(txHash), base64: Buffer.from(signedTransaction.encode()).toString('base64') };
+    return signFromValidator(n, { account_id: from, secret_key: key.secret_key }, to, actions, nonce);
   };
   /** The nonces of every signer's key as the node has them, raised to what was sent. */
   const syncNonces = async (n: RunningNode) => {

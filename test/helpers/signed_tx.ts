@@ -27,18 +27,21 @@ export async function signFromValidator(
 ): Promise<SignedTx> {
   const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
   const pk = await signer.getPublicKey();
-  const ak = await node.rpc<{ nonce: number }>('query', {
-    request_type: 'view_access_key',
-    account_id: key.account_id,
-    public_key: pk.toString(),
-    finality: 'optimistic',
-  });
+  const next = async () => {
+    const ak = await node.rpc<{ nonce: number }>('query', {
+      request_type: 'view_access_key',
+      account_id: key.account_id,
+      public_key: pk.toString(),
+      finality: 'optimistic',
+    });
+    return BigInt(ak.body.result!.nonce) + 1n;
+  };
   const head = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
   const tx = createTransaction(
     key.account_id,
     pk,
     receiverId,
-    nonce ?? BigInt(ak.body.result!.nonce) + 1n,
+    nonce ?? (await next()),
     actions,
     baseDecode(head.body.result!.header.hash),
   );
