@@ -53,17 +53,12 @@ function readCause(r: BorshReader): StateChangeCause {
   }
 }
 
-const REPORTED: readonly boolean[] = (() => {
-  const cols: boolean[] = [];
-  for (const col of [
-    TrieKeyCol.Account,
-    TrieKeyCol.ContractCode,
-    TrieKeyCol.AccessKey,
-    TrieKeyCol.ContractData,
-  ])
-    cols[col] = true;
-  return cols;
-})();
+const REPORTED = new Set<number>([
+  TrieKeyCol.Account,
+  TrieKeyCol.ContractCode,
+  TrieKeyCol.AccessKey,
+  TrieKeyCol.ContractData,
+]);
 
 export function encodeStateChanges(
   update: StoreUpdate,
@@ -71,7 +66,7 @@ export function encodeStateChanges(
   changes: readonly RawStateChangesWithTrieKey[],
 ): void {
   for (const c of changes) {
-    if (!REPORTED[c.key[0]!]) continue;
+    if (!REPORTED.has(c.key[0]!)) continue;
     const w = new BorshWriter(64);
     w.vec(c.changes, (w, ch) => {
       writeCause(w, ch.cause);
