@@ -2,10 +2,9 @@
 // sizes, transfers cross shards, sub-accounts are created (on their parent's shard or another) and
 // deleted. For the four-shard storage tests.
 import type { Chain, Signer } from '@nearlite/chain';
-import { decodeAccessKey } from '@nearlite/primitives';
-import { trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import { trieKeyAccount } from '@nearlite/trie';
 import { wat } from '../../../test/helpers/wat.js';
-import { deployToUsers, type Sender, USERS } from './four_shards.js';
+import { accountTrie, deployToUsers, keyNonce, type Sender, USERS } from './four_shards.js';
 
 /** w: writes the input's bytes after the first under the first; d: removes the record under it. */
 const RECORDS = wat(`(module
@@ -86,26 +85,20 @@ export class Churn {
 
   /** After a block: the sub-accounts it created sign from the nonce their key was given. */
   afterBlock(): void {
-    const { chain, signer } = this;
     for (const id of this.created.splice(0)) {
-      // A key added by a receipt starts at a nonce of the block's height times a million.
-      const key = chain
-        .stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!
-        .get(trieKeyAccessKey(id, signer.publicKey));
-      if (key) {
-        this.sender.nonces.set(id, decodeAccessKey(key).nonce);
+      const nonce = keyNonce(this.chain, id, this.signer.publicKey);
+      if (nonce === undefined) this.created.push(id);
+      else {
+        this.sender.nonces.set(id, nonce);
         this.live.add(id);
-      } else this.created.push(id);
+      }
     }
   }
 
   /** How many sub-accounts were created, and how many of those sent away are gone at the head. */
   counts(): { created: number; deleted: number } {
-    const head = this.chain.head().hash;
     const gone = this.deleted.filter(
-      (id) =>
-        this.chain.stateTrie(head, this.chain.layout.accountIdToShardId(id))!.get(trieKeyAccount(id)) ===
-        undefined,
+      (id) => accountTrie(this.chain, id).get(trieKeyAccount(id)) === undefined,
     );
     return { created: this.seq, deleted: gone.length };
   }

@@ -16,7 +16,16 @@ import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 import { wat } from '../../../test/helpers/wat.js';
-import { deployToUsers, produceCheckingSupply, Sender, USERS, withUsers } from './four_shards.js';
+import {
+  accountTrie,
+  deployToUsers,
+  keysLeft,
+  keysOf,
+  produceCheckingSupply,
+  Sender,
+  USERS,
+  withUsers,
+} from './four_shards.js';
 
 /**
  * go: input is an id (8 bytes), a count n (1 or 2), then n slots of 34 bytes: [fail][len][account
@@ -126,22 +135,13 @@ function expectedRecord(call: Call): Uint8Array {
   return out;
 }
 
-/** The keys of `col` on a shard at a block. */
-function rows(chain: Chain, blockHash: Uint8Array, shardId: number, col: number): Uint8Array[] {
-  return [...chain.stateTrie(blockHash, shardId)!.iterPrefix(Uint8Array.of(col))]
-    .map(([k]) => k)
-    .filter((k) => k.length > 1);
-}
-
 // Callers that delete themselves while their callbacks wait: one on each shard, never a target.
 const LEAVING = ['dave', 'jack', 'pete', 'walt'];
 
 /** The keys of `col` under one account, on its shard. */
 function ownRows(chain: Chain, blockHash: Uint8Array, accountId: string, col: number): Uint8Array[] {
   const prefix = new Uint8Array([col, ...new TextEncoder().encode(accountId), 0x2c]);
-  return [...chain.stateTrie(blockHash, chain.layout.accountIdToShardId(accountId))!.iterPrefix(prefix)].map(
-    ([k]) => k,
-  );
+  return [...accountTrie(chain, accountId, blockHash).iterPrefix(prefix)].map(([k]) => k);
 }
 
 t.test('callbacks meet their data across four shards', async (t) => {
@@ -163,7 +163,7 @@ t.test('callbacks meet their data across four shards', async (t) => {
     'every account has the contract',
   );
   const exists = (id: string, blockHash = chain.head().hash) =>
-    chain.stateTrie(blockHash, chain.layout.accountIdToShardId(id))!.get(trieKeyAccount(id)) !== undefined;
+    accountTrie(chain, id, blockHash).get(trieKeyAccount(id)) !== undefined;
 
   let postponedSeen = false;
   let partialSeen = false;
@@ -177,10 +177,10 @@ t.test('callbacks meet their data across four shards', async (t) => {
       return false;
     }
     for (const shardId of chain.layout.shardIds) {
-      const postponed = rows(chain, header.hash, shardId, TrieKeyCol.PostponedReceipt);
+      const postponed = keysOf(chain, header.hash, shardId, TrieKeyCol.PostponedReceipt);
       if (postponed.length > 0) postponedSeen = true;
       // Data is kept only while its callback waits for more: a joined callback holds one result.
-      if (rows(chain, header.hash, shardId, TrieKeyCol.ReceivedData).length > 0) partialSeen = true;
+      if (keysOf(chain, header.hash, shardId, TrieKeyCol.ReceivedData).length > 0) partialSeen = true;
     }
     for (const chunk of chain.chainStore.blockChunkHeaders(header.hash)!)
       if (chunk.inner.congestionInfo.delayedReceiptsGas > 0n) delayedSeen = true;
@@ -221,15 +221,13 @@ t.test('callbacks meet their data across four shards', async (t) => {
     if (!(await check(`block ${block}`))) return;
   }
   const waiting = (blockHash: Uint8Array) =>
-    chain.layout.shardIds.flatMap((shardId) =>
-      [
-        TrieKeyCol.PostponedReceipt,
-        TrieKeyCol.PostponedReceiptId,
-        TrieKeyCol.PendingDataCount,
-        TrieKeyCol.ReceivedData,
-        TrieKeyCol.DelayedReceiptOrIndices,
-      ].flatMap((col) => rows(chain, blockHash, shardId, col).map((k) => `${shardId}:${toHex(k)}`)),
-    );
+    keysLeft(chain, blockHash, [
+      TrieKeyCol.PostponedReceipt,
+      TrieKeyCol.PostponedReceiptId,
+      TrieKeyCol.PendingDataCount,
+      TrieKeyCol.ReceivedData,
+      TrieKeyCol.DelayedReceiptOrIndices,
+    ]);
   let drained = 0;
   while (waiting(chain.head().hash).length > 0 || chain.pool.size > 0) {
     if (++drained > 300 || !(await check(`drain ${drained}`))) break;
@@ -246,9 +244,7 @@ t.test('callbacks meet their data across four shards', async (t) => {
   // nearcore's remove_account takes an account's key, code and data; its callbacks then fail for want
   // of the account, and take their data with them.
   t.same(
-    LEAVING.flatMap((id) => [
-      ...chain.stateTrie(head, chain.layout.accountIdToShardId(id))!.iterPrefix(new Uint8Array(0)),
-    ])
+    LEAVING.flatMap((id) => [...accountTrie(chain, id, head).iterPrefix(new Uint8Array(0))])
       .map(([k]) => parseTrieKey(k))
       .filter((k) => 'accountId' in k && LEAVING.includes(k.accountId))
       .map((k) => JSON.stringify(k, (_, v) => (v instanceof Uint8Array ? toHex(v) : v))),
@@ -266,8 +262,7 @@ t.test('callbacks meet their data across four shards', async (t) => {
   const wrong: string[] = [];
   const stayed = calls.filter((call) => USERS.includes(call.caller));
   for (const call of stayed) {
-    const trie = chain.stateTrie(head, chain.layout.accountIdToShardId(call.caller))!;
-    const got = trie.get(trieKeyContractData(call.caller, call.id));
+    const got = accountTrie(chain, call.caller, head).get(trieKeyContractData(call.caller, call.id));
     const want = expectedRecord(call);
     if (got === undefined || toHex(got) !== toHex(want))
       wrong.push(`${toHex(call.id)} on ${call.caller}: ${got && toHex(got)}, expected ${toHex(want)}`);
@@ -278,7 +273,7 @@ t.test('callbacks meet their data across four shards', async (t) => {
     `all ${stayed.length} callbacks of the callers still there ran with the results their calls gave`,
   );
   const records = chain.layout.shardIds.reduce(
-    (n, shardId) => n + rows(chain, head, shardId, TrieKeyCol.ContractData).length,
+    (n, shardId) => n + keysOf(chain, head, shardId, TrieKeyCol.ContractData).length,
     0,
   );
   t.equal(records, stayed.length, 'and each ran once');

@@ -9,10 +9,12 @@ import {
   decodeAccount,
   decodeReceipt,
   decodeStoredReceipt,
+  type PublicKey,
+  toHex,
 } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, receiptCost } from '@nearlite/runtime';
 import { blockShardKey, DBCol } from '@nearlite/store';
-import { TrieKeyCol, trieKeyContractCode } from '@nearlite/trie';
+import { TrieKeyCol, trieKeyAccessKey, trieKeyAccount, trieKeyContractCode } from '@nearlite/trie';
 import { poolTransaction, protocol86Localnet } from '../../../test/helpers/protocol86_chain.js';
 import { storageMismatch } from '../../runtime/test/storage_records.js';
 
@@ -92,13 +94,7 @@ export async function deployToUsers(
   ids: readonly string[] = USERS,
 ): Promise<boolean> {
   for (const id of ids) sender.send(id, id, [{ type: 'DeployContract', code }]);
-  const deployed = () =>
-    ids.every(
-      (id) =>
-        chain
-          .stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))!
-          .get(trieKeyContractCode(id)) !== undefined,
-    );
+  const deployed = () => ids.every((id) => accountTrie(chain, id).get(trieKeyContractCode(id)) !== undefined);
   // Under a small chunk gas limit a chunk takes a deployment or two.
   for (let n = 0; n < 10 && !deployed(); n++) await chain.produceBlock();
   return deployed();
@@ -128,4 +124,35 @@ export async function produceCheckingSupply(
     if (storage) return { header, mismatch: `${at}, shard ${shardId}: ${storage}` };
   }
   return { header };
+}
+
+/** The trie of the shard holding `accountId`, at a block (the head by default). */
+export function accountTrie(chain: Chain, accountId: string, blockHash: Uint8Array = chain.head().hash) {
+  return chain.stateTrie(blockHash, chain.layout.accountIdToShardId(accountId))!;
+}
+
+/** The keys of column `col` on a shard at a block, the column's bare key (a queue's indices) left out. */
+export function keysOf(chain: Chain, blockHash: Uint8Array, shardId: number, col: number): Uint8Array[] {
+  return [...chain.stateTrie(blockHash, shardId)!.iterPrefix(Uint8Array.of(col))]
+    .map(([k]) => k)
+    .filter((k) => k.length > 1);
+}
+
+/** Every key of the columns `cols` left on any shard at a block, as `shard:hex`. */
+export function keysLeft(chain: Chain, blockHash: Uint8Array, cols: readonly number[]): string[] {
+  return chain.layout.shardIds.flatMap((shardId) =>
+    cols.flatMap((col) => keysOf(chain, blockHash, shardId, col).map((k) => `${shardId}:${toHex(k)}`)),
+  );
+}
+
+/**
+ * The nonce of `accountId`'s key `publicKey` while the account holds it, for signing after a receipt
+ * added the key (it starts at a nonce of the block's height times a million); undefined otherwise.
+ */
+export function keyNonce(chain: Chain, accountId: string, publicKey: PublicKey, blockHash?: Uint8Array) {
+  const trie = accountTrie(chain, accountId, blockHash);
+  const key = trie.get(trieKeyAccessKey(accountId, publicKey));
+  return key !== undefined && trie.get(trieKeyAccount(accountId)) !== undefined
+    ? decodeAccessKey(key).nonce
+    : undefined;
 }

@@ -9,14 +9,23 @@
 // and every account's storage_usage is what its records add up to.
 // Then contracts on every shard park yields and resume some: each shard keeps its own yield queue,
 // and every yield is resumed or times out on its own shard.
-import { decodeAccessKey, sha256, toHex } from '@nearlite/primitives';
+import { sha256 } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
-import { TrieKeyCol, trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import { TrieKeyCol } from '@nearlite/trie';
 import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
 import { wat } from '../../../test/helpers/wat.js';
-import { deployToUsers, produceCheckingSupply, Sender, USERS, withUsers } from './four_shards.js';
+import {
+  deployToUsers,
+  keyNonce,
+  keysLeft,
+  keysOf,
+  produceCheckingSupply,
+  Sender,
+  USERS,
+  withUsers,
+} from './four_shards.js';
 
 t.test('every header’s total_supply is the money on the chain, on four shards', async (t) => {
   const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));
@@ -89,11 +98,9 @@ t.test('every header’s total_supply is the money on the chain, on four shards'
       if (chunk.inner.congestionInfo.delayedReceiptsGas > 0n) delayedSeen = true;
     // Accounts come and go by the chain's own state; a deleted one signs no more.
     for (const id of created) {
-      const trie = chain.stateTrie(header.hash, chain.layout.accountIdToShardId(id))!;
-      const key = trie.get(trieKeyAccessKey(id, signer.publicKey));
-      if (trie.get(trieKeyAccount(id)) !== undefined && key !== undefined) {
-        // A key added by a receipt starts at a nonce of the block's height times a million.
-        if (!live.has(id)) sender.nonces.set(id, decodeAccessKey(key).nonce);
+      const nonce = keyNonce(chain, id, signer.publicKey, header.hash);
+      if (nonce !== undefined) {
+        if (!live.has(id)) sender.nonces.set(id, nonce);
         live.add(id);
       } else if (live.has(id)) {
         live.delete(id);
@@ -145,14 +152,9 @@ t.test('yields on four shards: each shard keeps, resumes and times out its own',
   t.ok(await deployToUsers(chain, sender, await YIELDER), 'every account has the contract');
 
   const parked = (blockHash: Uint8Array) =>
-    chain.layout.shardIds.map((shardId) => {
-      let n = 0;
-      for (const [k] of chain
-        .stateTrie(blockHash, shardId)!
-        .iterPrefix(Uint8Array.of(TrieKeyCol.PromiseYieldReceipt)))
-        if (k.length > 1) n++;
-      return n;
-    });
+    chain.layout.shardIds.map(
+      (shardId) => keysOf(chain, blockHash, shardId, TrieKeyCol.PromiseYieldReceipt).length,
+    );
   const shardsWithYields = new Set<number>();
   let before = 0;
   let resumed = false;
@@ -186,17 +188,11 @@ t.test('yields on four shards: each shard keeps, resumes and times out its own',
   // The timeout is 200 blocks: past it, every yield has been resumed or has timed out on its shard.
   for (let n = 0; n < 210; n++) if (!(await check(`drain ${n}`))) return;
   t.same(parked(chain.head().hash), [0, 0, 0, 0], 'no yield is left parked on any shard');
-  const left = chain.layout.shardIds.flatMap((shardId) =>
-    [
-      TrieKeyCol.PromiseYieldTimeout,
-      TrieKeyCol.PromiseYieldStatus,
-      TrieKeyCol.DelayedReceiptOrIndices,
-    ].flatMap((col) =>
-      [...chain.stateTrie(chain.head().hash, shardId)!.iterPrefix(Uint8Array.of(col))]
-        .filter(([k]) => k.length > 1)
-        .map(([k]) => `${shardId}:${toHex(k)}`),
-    ),
-  );
+  const left = keysLeft(chain, chain.head().hash, [
+    TrieKeyCol.PromiseYieldTimeout,
+    TrieKeyCol.PromiseYieldStatus,
+    TrieKeyCol.DelayedReceiptOrIndices,
+  ]);
   t.same(left, [], 'nor a timeout, a yield status or a delayed receipt');
   t.pass('the supply added up after every block');
 });
