@@ -24,7 +24,7 @@ const NEAR = 10n ** 24n;
 const USERS = ['alice.test.near', 'henry.test.near', 'olga.test.near', 'ulf.test.near'];
 
 type Block = { header: { height: number; hash: string } };
-type Outcome = { final_execution_status: string; status: { SuccessValue?: string; Failure?: unknown } };
+type Outcome = { status: { SuccessValue?: string; Failure?: unknown } };
 
 t.test(`${CYCLES} SIGKILLs under transfers across four shards lose nothing and break no shard`, async (t) => {
   const home = tempDir(t);
