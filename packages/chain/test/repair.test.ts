@@ -14,6 +14,7 @@ import {
 import { toBase64, toHex, utf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
 import t from 'tap';
+import { flatRows } from './flat_rows.js';
 
 const HEAD = 40;
 const HOLE = 25;
@@ -34,17 +35,11 @@ async function produceWithWrites(chain: Chain, h: number): Promise<void> {
   await p;
 }
 
-async function flatRows(store: Store): Promise<string[]> {
-  const out: string[] = [];
-  for await (const [k, v] of store.iter(DBCol.FlatState)) out.push(`${toHex(k)}=${toHex(v)}`);
-  return out;
-}
-
 /** A chain of HEAD blocks whose height index lost HOLE; the flat state as it was at HOLE - 1. */
 async function damagedChain() {
   const store = await Store.memory();
   const chain = await openLocalnetChain(store, { numShards: SHARDS.length, epochLength: 10 });
-  let flatBelowHole: string[] = [];
+  let flatBelowHole = new Map<string, string>();
   for (let h = 1; h <= HEAD; h++) {
     await produceWithWrites(chain, h);
     if (h === HOLE - 1) flatBelowHole = await flatRows(store);
@@ -72,7 +67,7 @@ function failAt(store: Store, n: number | null): { commits: number[] } {
 async function assertRolledBack(
   t: Pick<typeof t, 'same' | 'equal' | 'notOk' | 'fail'>,
   store: Store,
-  expected: { flatBelowHole: string[]; hashBelowHole: Uint8Array },
+  expected: { flatBelowHole: Map<string, string>; hashBelowHole: Uint8Array },
 ) {
   t.same(checkChain(store, SHARDS, { window: Number.POSITIVE_INFINITY }).problems, [], 'whole after it');
   const head = new ChainStore(store).head()!;
