@@ -2,7 +2,9 @@
 // per_receipt_storage_proof_size_limit (4,000,000 bytes) to it: a contract that passes it fails with
 // RecordedStorageExceeded, as it would on mainnet. Each removal a contract makes counts 2,000 bytes
 // towards that bound (nearcore#10890); a value read, overwritten or removed counts its length; a
-// key only tested with storage_has_key does not. View calls record nothing.
+// key only tested with storage_has_key does not. View calls record nothing. Since protocol 86
+// (EnforcePerReceiptStorageProofLimit) the bound is the receipt's: its calls together may add at most
+// that much, counted from when the receipt began (nearcore's test_per_receipt_storage_proof_size_limit).
 import { type Account, actions } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
@@ -33,18 +35,27 @@ function u32(n: number): Uint8Array {
   return b;
 }
 
-async function call(c: LocalChain, signer: Account, method: string, args: Uint8Array): Promise<Outcome> {
+/** One transaction of function calls to the contract, each with an equal share of 300 Tgas. */
+async function callAll(
+  c: LocalChain,
+  signer: Account,
+  calls: readonly (readonly [method: string, args: Uint8Array])[],
+): Promise<Outcome> {
+  const gas = (300n * TGAS) / BigInt(calls.length);
   const signed = await signer.createSignedTransaction({
     receiverId: CONTRACT,
-    actions: [actions.functionCall(method, args, 300n * TGAS, 0n)],
+    actions: calls.map(([method, args]) => actions.functionCall(method, args, gas, 0n)),
   });
   const r = await c.node.rpc<Outcome>('send_tx', {
     signed_tx_base64: Buffer.from(signed.encode()).toString('base64'),
     wait_until: 'EXECUTED_OPTIMISTIC',
   });
-  if (!r.body.result) throw new Error(`send_tx ${method}: ${JSON.stringify(r.body.error)}`);
+  if (!r.body.result) throw new Error(`send_tx ${calls[0]?.[0]}: ${JSON.stringify(r.body.error)}`);
   return r.body.result;
 }
+
+const call = (c: LocalChain, signer: Account, method: string, args: Uint8Array) =>
+  callAll(c, signer, [[method, args]]);
 
 const returned = (o: Outcome) => Buffer.from(o.status.SuccessValue ?? '', 'base64').toString();
 
@@ -90,4 +101,32 @@ t.test('a function call fails once its storage proof passes 4 MB, as nearcore fa
     '4194304',
     'a view call reads the whole value',
   );
+});
+
+t.test("a receipt's function calls share one 4 MB bound, as nearcore 86 bounds them", async (t) => {
+  const c = await localChain(t);
+  const bulk = await deployedAccount(c, CONTRACT, await compileContract('bulk_storage'), 100n * NEAR);
+
+  // Five values of 1,100,000 bytes, each of its own bytes, so that reading one never records another.
+  const SIZE = 1_100_000;
+  for (let key = 0; key < 5; key++) {
+    const written = await call(c, bulk, 'write_at', Uint8Array.of(key, ...u32(SIZE)));
+    t.same(written.status, { SuccessValue: '' }, `value ${key} is written`);
+  }
+  const reads = (n: number) =>
+    Array.from({ length: n }, (_, key) => ['read_at', Uint8Array.of(key)] as const);
+
+  const one = await callAll(c, bulk, reads(1));
+  t.equal(returned(one), String(SIZE), 'one call reading 1.1 MB succeeds');
+  const three = await callAll(c, bulk, reads(3));
+  t.equal(returned(three), String(SIZE), 'three calls in one receipt, 3.3 MB together, succeed');
+
+  // Each of the five calls stays under 4 MB on its own; before protocol 86 the receipt succeeded.
+  const five = await callAll(c, bulk, reads(5));
+  t.same(
+    five.status,
+    { Failure: { ActionError: { ...EXCEEDED.ActionError, index: 3 } } },
+    'the fourth call takes the receipt past 4 MB and fails with RecordedStorageExceeded',
+  );
+  t.ok(five.receipts_outcome[0]!.outcome.gas_burnt > 0, 'the failed receipt burnt its gas');
 });

@@ -11,12 +11,17 @@
 const X = String.UTF8.encode("x");
 const BIG = String.UTF8.encode("big");
 
-/** The call's input as a little-endian u32. */
-function arg(): u32 {
+/** Where the call's input is, copied into memory. */
+function inputAt(): usize {
   input(0);
   const buf = new ArrayBuffer(<i32>register_len(0));
   read_register(0, changetype<usize>(buf));
-  return load<u32>(changetype<usize>(buf));
+  return changetype<usize>(buf);
+}
+
+/** The call's input as a little-endian u32. */
+function arg(): u32 {
+  return load<u32>(inputAt());
 }
 
 function returnU64(v: u64): void {
@@ -50,4 +55,20 @@ export function has_big(): void {
 
 export function remove_big(): void {
   storage_remove(BIG.byteLength, changetype<usize>(BIG), 0);
+}
+
+/** Input: a key byte and a little-endian u32 length. Writes that many bytes, all equal to the key
+ * byte plus one, under the key: values under distinct keys differ, so none is recorded twice. */
+export function write_at(): void {
+  const key = inputAt();
+  const len = load<u32>(key + 1);
+  const value = new ArrayBuffer(<i32>len);
+  memory.fill(changetype<usize>(value), load<u8>(key) + 1, len);
+  storage_write(1, key, len, changetype<usize>(value), 0);
+}
+
+/** Input: a key byte. Reads the value under it and returns its length. */
+export function read_at(): void {
+  if (storage_read(1, inputAt(), 0) == 0) returnU64(0);
+  else returnU64(register_len(0));
 }

@@ -67,6 +67,11 @@ export interface ActionContext {
   readonly balanceRefundReceiver: string;
   /** The receiver's account as the receipt has changed it so far (null when it does not exist). */
   account: Account | null;
+  /**
+   * The chunk's recorded storage proof (its upper bound) when the receipt began: what the receipt's
+   * function calls add to it from there may not pass per_receipt_storage_proof_size_limit.
+   */
+  readonly storageProofSizeBeforeReceipt: number;
   /** Receipts the actions create, in order (DeleteAccount's payout, Delegate's inner receipt, calls). */
   readonly newReceipts: NewReceiptSpec[];
   readonly validatorProposals: { accountId: string; publicKey: PublicKey; stake: bigint }[];

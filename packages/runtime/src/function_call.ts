@@ -34,6 +34,8 @@ export interface FunctionCallInput {
   readonly actionIndex: number;
   readonly account: Account;
   readonly promiseResults: readonly PromiseResult[];
+  /** The chunk's recorded storage when the receipt began: its calls share one proof-size limit. */
+  readonly storageProofSizeBeforeReceipt: number;
 }
 
 export interface FunctionCallOutput {
@@ -68,7 +70,14 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
     const ar = receipt.receipt;
     if (ar.kind !== 'Action') throw new TypeError('not an action receipt');
     const hash = actionHash(receipt.receiptId, ctx.blockHeight, i.actionIndex);
-    const ext = new RuntimeExt(state, receipt.receiverId, hash, ctx.blockHeight, ctx.validators);
+    const ext = new RuntimeExt(
+      state,
+      receipt.receiverId,
+      hash,
+      ctx.blockHeight,
+      ctx.validators,
+      i.storageProofSizeBeforeReceipt,
+    );
     const contract = resolveContract(state, receipt.receiverId, account);
     const outcome: VMOutcome = runFunction({
       code: contract.code,

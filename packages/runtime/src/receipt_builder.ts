@@ -52,6 +52,8 @@ export class RuntimeExt implements External {
     private readonly actionHashValue: CryptoHash,
     private readonly blockHeight: number,
     private readonly validators: ReadonlyMap<string, bigint>,
+    /** The recorded storage when the executing receipt began; null for views. */
+    private readonly proofSizeBeforeReceipt: number | null = null,
   ) {}
 
   private key(k: Uint8Array): Uint8Array {
@@ -95,6 +97,10 @@ export class RuntimeExt implements External {
 
   get_recorded_storage_size(): number {
     return this.state.recordedStorageSize();
+  }
+
+  storage_proof_size_before_receipt(): number {
+    return this.proofSizeBeforeReceipt ?? this.get_recorded_storage_size();
   }
 
   generate_data_id(): Uint8Array {

@@ -106,6 +106,10 @@ export function executeActionReceipt(
   // Whatever the receipt's arrival changed (promise results taken) is committed before it runs.
   state.commit({ type: 'action_receipt_processing_started', receiptHash });
   const isRefund = receipt.predecessorId === SYSTEM_ACCOUNT;
+  const account = getAccount(state, receipt.receiverId);
+  // The receipt's proof-size baseline comes after its receiver is read, as nearcore takes it: the
+  // account's path never counts against the receipt's calls.
+  const storageProofSizeBeforeReceipt = state.recordedStorageSize();
   const actx: ActionContext = {
     state,
     config: c,
@@ -121,7 +125,8 @@ export function executeActionReceipt(
     isRefund,
     isOnlyAction: ar.actions.length === 1,
     balanceRefundReceiver: balanceRefundReceiver(receipt),
-    account: getAccount(state, receipt.receiverId),
+    account,
+    storageProofSizeBeforeReceipt,
     newReceipts: [],
     validatorProposals: [],
     tokensBurnt: 0n,
@@ -348,6 +353,7 @@ function functionCall(
     actionIndex: i,
     account: actx.account,
     promiseResults,
+    storageProofSizeBeforeReceipt: actx.storageProofSizeBeforeReceipt,
   });
   p.gasBurnt += r.burntGas;
   p.compute += r.computeUsage ?? r.burntGas;

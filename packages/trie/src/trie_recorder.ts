@@ -1,6 +1,6 @@
 // nearcore's TrieRecorder, as far as the protocol sees it: every chunk is applied recording the trie
 // nodes and values its lookups touch (the state witness), and two limits read the recorded size. A
-// function call fails once what it added passes per_receipt_storage_proof_size_limit
+// function call fails once what its receipt added passes per_receipt_storage_proof_size_limit
 // (RecordedStorageExceeded), and a chunk stops taking receipts once its total passes
 // main_storage_proof_size_soft_limit. Only sizes are kept here: nothing is proven to anyone.
 import type { CryptoHash } from '@nearlite/primitives';

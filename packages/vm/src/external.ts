@@ -28,6 +28,13 @@ export interface External {
    * recorded so far; 0 where nothing is recorded (view calls).
    */
   get_recorded_storage_size(): number;
+  /**
+   * nearcore's storage_proof_size_before_receipt: the upper bound as it stood when the executing
+   * receipt began (after its receiver's account was read), so that its function calls together add
+   * at most per_receipt_storage_proof_size_limit (protocol 86's EnforcePerReceiptStorageProofLimit).
+   * Where no receipt is executing (views), the current size.
+   */
+  storage_proof_size_before_receipt(): number;
 
   generate_data_id(): Uint8Array;
   /** Stake of `account_id` in the current epoch, or null if it is not a validator. */

@@ -30,7 +30,7 @@ export class VMLogic {
   currentStorageUsage: bigint;
   readonly isView: boolean;
   memory: Memory | null = null;
-  /** The chunk's recorded storage when the call began (nearcore's RecordedStorageCounter). */
+  /** The chunk's recorded storage when the call's receipt began (nearcore's RecordedStorageCounter). */
   private readonly recordedStorageAtStart: number;
 
   constructor(
@@ -44,12 +44,13 @@ export class VMLogic {
     this.gas = new GasCounter(config.ext_costs, maxBurnt, context.prepaid_gas, this.isView);
     this.currentAccountBalance = context.account_balance + context.attached_deposit;
     this.currentStorageUsage = context.storage_usage;
-    this.recordedStorageAtStart = ext.get_recorded_storage_size();
+    this.recordedStorageAtStart = ext.storage_proof_size_before_receipt();
   }
 
   /**
-   * After each storage operation: what this call has added to the chunk's recorded storage proof
-   * may not pass per_receipt_storage_proof_size_limit.
+   * After each storage operation: what the call's receipt has added to the chunk's recorded storage
+   * proof, this call and the receipt's actions before it, may not pass
+   * per_receipt_storage_proof_size_limit.
    */
   observeRecordedStorage(): void {
     const added = this.ext.get_recorded_storage_size() - this.recordedStorageAtStart;

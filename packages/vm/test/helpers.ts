@@ -69,6 +69,9 @@ export class MockExternal implements External {
   get_recorded_storage_size(): number {
     return this.recordedStorageSize;
   }
+  storage_proof_size_before_receipt(): number {
+    return this.recordedStorageSize;
+  }
   generate_data_id(): Uint8Array {
     return new Uint8Array(32).fill(++this.dataIds);
   }
