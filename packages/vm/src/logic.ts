@@ -31,7 +31,7 @@ export class VMLogic {
   readonly isView: boolean;
   memory: Memory | null = null;
   /** The chunk's recorded storage when the call's receipt began (nearcore's RecordedStorageCounter). */
-  private readonly recordedStorageAtStart: number;
+  private readonly recordedStorageBeforeReceipt: number;
 
   constructor(
     readonly ext: External,
@@ -44,7 +44,7 @@ export class VMLogic {
     this.gas = new GasCounter(config.ext_costs, maxBurnt, context.prepaid_gas, this.isView);
     this.currentAccountBalance = context.account_balance + context.attached_deposit;
     this.currentStorageUsage = context.storage_usage;
-    this.recordedStorageAtStart = ext.storage_proof_size_before_receipt();
+    this.recordedStorageBeforeReceipt = ext.storage_proof_size_before_receipt();
   }
 
   /**
@@ -53,7 +53,7 @@ export class VMLogic {
    * per_receipt_storage_proof_size_limit.
    */
   observeRecordedStorage(): void {
-    const added = this.ext.get_recorded_storage_size() - this.recordedStorageAtStart;
+    const added = this.ext.get_recorded_storage_size() - this.recordedStorageBeforeReceipt;
     const limit = this.config.limit_config.per_receipt_storage_proof_size_limit;
     if (added > limit) throw new HostError({ RecordedStorageExceeded: { limit: BigInt(limit) } });
   }
