@@ -11,22 +11,14 @@ import { join } from 'node:path';
 import { decodeAccount } from '@nearlite/primitives';
 import type { ExecutionOutcome } from '@nearlite/runtime';
 import { TrieKeyCol } from '@nearlite/trie';
-import asc from 'assemblyscript/asc';
 import t from 'tap';
+import { CONTRACT_OPTIONS, compileAssemblyScript } from '../../../test/helpers/asc.js';
 import { config, type Key, keyFromSeed, NEAR, signTx, TestChain, vmRuntime } from './helpers.js';
 import { hexCol, inFlight, rng } from './in_flight.js';
 import { storageMismatch } from './storage_records.js';
 
 const source = readFileSync(join(import.meta.dirname, 'fixtures', 'actor.as.ts'), 'utf8');
-const compiled = await asc.compileString({ 'assembly/actor.ts': source }, {
-  optimizeLevel: 3,
-  runtime: 'stub',
-  noAssert: true,
-  use: ['abort='],
-  disable: ['bulk-memory', 'nontrapping-f2i'],
-} as never);
-if (!compiled.binary) throw new Error(`asc actor: ${compiled.stderr.toString()}`);
-const ACTOR = compiled.binary;
+const ACTOR = await compileAssemblyScript({ 'assembly/actor.ts': source }, CONTRACT_OPTIONS);
 
 const u16 = (n: number) => [n & 0xff, n >> 8];
 function u128(v: bigint): number[] {

@@ -1,5 +1,5 @@
-import asc from 'assemblyscript/asc';
 import t from 'tap';
+import { compileAssemblyScript } from '../../../test/helpers/asc.js';
 import { call, freshHash, MockExternal, returned, text } from './helpers.js';
 
 // An AssemblyScript 0.28 contract with hand-declared NEAR imports (clients-and-contracts.md §4),
@@ -39,12 +39,10 @@ export function fail(): void {
 }
 `;
 
-const result = await asc.compileString(
+const code = await compileAssemblyScript(
   { 'assembly/index.ts': source },
   { optimizeLevel: 3, runtime: 'stub', noAssert: false, bindings: [] },
 );
-if (result.binary === null) throw new Error(`asc failed: ${result.stderr.toString()}`);
-const code = result.binary;
 const hash = freshHash();
 
 t.test('an AssemblyScript counter', async (t) => {
