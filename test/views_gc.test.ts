@@ -122,4 +122,20 @@ t.test('call_function near the GC tail while blocks and GC go on', async (t) => 
   });
   const cause = (below.body.error as { cause?: { name?: string } } | undefined)?.cause?.name;
   t.equal(cause, 'GARBAGE_COLLECTED_BLOCK', 'a call below the tail is told its block was collected');
+  // The method of its own makes that an INTERNAL_ERROR of RpcCallFunctionError, whose Display is `data`.
+  const own = await node.rpc('EXPERIMENTAL_call_function', {
+    block_id: tail - 1,
+    account_id: 'c.test.near',
+    method_name: 'get',
+    args_base64: '',
+  });
+  const collected = `The data for block #${tail - 1} is garbage collected on this node, use an archival node to fetch historical data`;
+  t.equal(own.status, 500);
+  t.same(own.body.error, {
+    name: 'INTERNAL_ERROR',
+    cause: { name: 'INTERNAL_ERROR', info: { error_message: collected } },
+    code: -32000,
+    message: 'Server error',
+    data: `The node reached its limits. Try again later. More details: ${collected}`,
+  });
 });

@@ -129,7 +129,7 @@ async function callOnce(
     try {
       return fail(
         id,
-        toRpcError(err, params, () => backend.headHeight()),
+        toRpcError(err, params, () => backend.headHeight(), method),
       );
     } catch (inner) {
       report(inner, method);

@@ -1,6 +1,7 @@
 // nearcore's JSON-RPC error shapes and HTTP codes (chain/jsonrpc-primitives/src/errors.rs and the
 // HTTP mapping of chain/jsonrpc/src/lib.rs). Field order on the wire is name, cause, code, message, data.
 import { HandlerError, InternalError } from '@nearlite/primitives';
+import { internalErrorParts, NO_ERROR_MESSAGE } from './internal_error.js';
 
 export interface RpcErrorBody {
   name: 'REQUEST_VALIDATION_ERROR' | 'HANDLER_ERROR' | 'INTERNAL_ERROR';
@@ -48,18 +49,14 @@ export function argsError(message: string): RpcError {
 
 /**
  * What a sandbox method throws for a failure of its call. nearcore answers every one as its error
- * enum's InternalError (RpcSandboxPatchStateError, RpcSandboxFastForwardError), whose legacy `data`
- * is the serialized error, `{name, info}`, rather than its text (rpc-wire.md §2.3). A bad param stays
- * PARSE_ERROR; anything else is rethrown as it is, for the operator's log.
+ * enum's InternalError (RpcSandboxPatchStateError, RpcSandboxFastForwardError): a refusal of the
+ * node's becomes that, typed, so it is not logged as a fault. A bad param stays PARSE_ERROR;
+ * anything else is rethrown as it is, for the operator's log.
  */
 export function sandboxFailure(err: unknown): unknown {
   if (err instanceof RpcParseError) return argsError(err.message);
-  let message: unknown;
-  if (err instanceof InternalError) message = err.message;
-  else if (err instanceof HandlerError && err.cause === 'INTERNAL_ERROR') message = err.info?.error_message;
-  if (typeof message !== 'string') return err;
-  const info = { error_message: message };
-  return new HandlerError('INTERNAL_ERROR', info, { name: 'INTERNAL_ERROR', info });
+  if (err instanceof InternalError) return HandlerError.internal(err.message);
+  return err;
 }
 
 export function methodNotFound(method: string): RpcError {
@@ -95,15 +92,25 @@ function isBlockBelowHead(params: unknown, headHeight: () => number): boolean {
   }
 }
 
+/** `method`'s INTERNAL_ERROR for `message`: its cause and legacy `data` as its nearcore enum makes them. */
+export function methodInternalError(method: string, message: string): RpcError {
+  const { errorMessage, data } = internalErrorParts(method, message);
+  return internalError(errorMessage, data);
+}
+
 /** HANDLER_ERROR; HTTP 408 for timeouts, 422 for UNKNOWN_BLOCK below the head. */
-export function handlerError(err: HandlerError, params: unknown, headHeight: () => number): RpcError {
+export function handlerError(
+  err: HandlerError,
+  params: unknown,
+  headHeight: () => number,
+  method: string,
+): RpcError {
   if (err.cause === 'INTERNAL_ERROR') {
     // nearcore lifts an INTERNAL_ERROR variant out of HANDLER_ERROR, keeping only error_message.
     const msg = err.info?.error_message;
-    return internalError(
-      typeof msg === 'string' ? msg : 'InternalError happened during serializing InternalError',
-      err.data,
-    );
+    return typeof msg === 'string'
+      ? methodInternalError(method, msg)
+      : internalError(NO_ERROR_MESSAGE, err.data);
   }
   let status = 200;
   if (err.cause === 'TIMEOUT_ERROR') status = 408;
@@ -115,11 +122,15 @@ export function handlerError(err: HandlerError, params: unknown, headHeight: () 
   return new RpcError(status, body);
 }
 
-/** Maps anything a method threw to the wire error. */
-export function toRpcError(err: unknown, params: unknown, headHeight: () => number): RpcError {
+/** Maps anything `method` threw to the wire error. */
+export function toRpcError(
+  err: unknown,
+  params: unknown,
+  headHeight: () => number,
+  method: string,
+): RpcError {
   if (err instanceof RpcError) return err;
   if (err instanceof RpcParseError) return parseError(err.message);
-  if (err instanceof HandlerError) return handlerError(err, params, headHeight);
-  if (err instanceof Error) return internalError(err.message);
-  return internalError(String(err));
+  if (err instanceof HandlerError) return handlerError(err, params, headHeight, method);
+  return methodInternalError(method, err instanceof Error ? err.message : String(err));
 }

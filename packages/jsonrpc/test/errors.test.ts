@@ -108,12 +108,13 @@ t.test('UNKNOWN_BLOCK is 422 only for an object params numeric block_id below th
 t.test('anything else thrown is INTERNAL_ERROR, HTTP 500', async (t) => {
   const r = await h.rpc('sandbox_fast_forward', { delta_height: 13 });
   t.equal(r.status, 500);
+  const info = { error_message: 'disk on fire' };
   t.same(r.json.error, {
     name: 'INTERNAL_ERROR',
-    cause: { name: 'INTERNAL_ERROR', info: { error_message: 'disk on fire' } },
+    cause: { name: 'INTERNAL_ERROR', info },
     code: -32000,
     message: 'Server error',
-    data: 'disk on fire',
+    data: { name: 'INTERNAL_ERROR', info },
   });
   validError(t, r.json);
 });
