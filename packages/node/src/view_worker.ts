@@ -38,10 +38,16 @@ class StateReadFailed extends Error {
   override readonly name = 'StateReadFailed';
 }
 
+/**
+ * Posts `post` and sleeps until the main thread has set ctrl[0]. A wake-up alone says nothing: the
+ * main thread stores the flag, then notifies, and in between this thread may see the flag, run on and
+ * sleep for its next read, which that late notify then wakes. Read then, ctrl[1] and the buffer
+ * still hold the previous answer, and the contract would get another key's value.
+ */
 function wait(post: object): number {
   Atomics.store(ctrl, 0, 0);
   port.postMessage(post);
-  Atomics.wait(ctrl, 0, 0);
+  while (Atomics.load(ctrl, 0) === 0) Atomics.wait(ctrl, 0, 0);
   return ctrl[1]!;
 }
 

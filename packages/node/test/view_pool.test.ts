@@ -178,3 +178,34 @@ t.test(
     });
   },
 );
+
+t.test('a wake-up without an answer does not hand the worker the previous one', async (t) => {
+  // The main thread stores the answer's flag, then notifies. A worker that sees the flag first runs
+  // on and sleeps for its next read, which that late notify wakes. Here the wake-up is sent on purpose
+  // while the worker waits for the counter: it must sleep on, not take the code (the previous answer)
+  // for the counter's value.
+  const pool = new ViewCallPool(1);
+  t.teardown(() => pool.close());
+  const get = state(counter(44));
+  let settled = false;
+  let wakeUps = 0;
+  const read = async (key: Uint8Array) => {
+    const value = get(key);
+    if (value === code) return value;
+    const { ctrl } = (pool as unknown as { slots: { ctrl: Int32Array }[] }).slots[0]!;
+    // notify says how many it woke: the first wakes the waiting worker, a second one finds it asleep
+    // again, unless it ran on with what the buffer held and the call has ended.
+    for (const _ of [1, 2]) {
+      while (Atomics.notify(ctrl, 0) === 0 && !settled) await new Promise((r) => setImmediate(r));
+      if (!settled) wakeUps++;
+    }
+    return value;
+  };
+  const call = pool.callLazy(request, read);
+  call.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  t.equal(result(await call), '44', 'the counter, read once its answer was in');
+  t.equal(wakeUps, 2, 'woken without an answer, the worker slept on');
+});
