@@ -113,6 +113,57 @@ t.test('changes, block_effects and queries at old blocks on an archival node', a
   }
 });
 
+t.test('block_effects names each changed trie key once, in key order, as nearcore does', async (t) => {
+  // nearcore's StateChangesKinds::from_changes maps every StateChanges row of the block (one per
+  // changed trie key, iterated in key order) to a kind; it merges nothing, so an account with two
+  // changed access keys and two changed data keys is named four times.
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '50', '--archive', '--sandbox']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 2);
+  const key = (publicKey: string) => ({
+    AccessKey: {
+      account_id: 'test.near',
+      public_key: publicKey,
+      access_key: { nonce: 0, permission: 'FullAccess' },
+    },
+  });
+  const data = (k: string) => ({ Data: { account_id: 'test.near', data_key: b64(k), value: b64('v') } });
+  const patched = await node.rpc('sandbox_patch_state', {
+    records: [
+      data('b'),
+      key('ed25519:8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR'),
+      data('a'),
+      key('ed25519:4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi'),
+    ],
+  });
+  t.same(patched.body.result, {});
+  const head = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  let block: string | undefined;
+  for (let h = 1; h <= head && !block; h++) {
+    const r = await node.rpc<{ block_hash: string; changes: unknown[] }>('EXPERIMENTAL_changes', {
+      changes_type: 'data_changes',
+      account_ids: ['test.near'],
+      key_prefix_base64: '',
+      block_id: h,
+    });
+    if (r.body.result && r.body.result.changes.length > 0) block = r.body.result.block_hash;
+  }
+  t.ok(block, 'a block carries the patch');
+  const expected = [
+    { type: 'access_key_touched', account_id: 'test.near' },
+    { type: 'access_key_touched', account_id: 'test.near' },
+    { type: 'data_touched', account_id: 'test.near' },
+    { type: 'data_touched', account_id: 'test.near' },
+  ];
+  for (const method of ['block_effects', 'EXPERIMENTAL_changes_in_block']) {
+    const r = await node.rpc<{ changes: unknown[] }>(method, { block_id: block });
+    t.same(r.body.result?.changes, expected, method);
+  }
+});
+
 t.test('GC keeps recent epochs: the tail answers, the block below it is gone', async (t) => {
   const home = tempDir(t);
   initHome(home, ['--epoch-length', '4']);

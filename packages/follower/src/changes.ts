@@ -97,16 +97,16 @@ const TOUCHED: Record<string, string> = {
 };
 
 export async function changesInBlockView(history: HistoryReader, block: StoredBlock): Promise<object> {
-  const seen = new Set<string>();
   const changes: object[] = [];
+  let last: Uint8Array | undefined;
+  // The stream publishes each change with its cause, so a key changed twice comes twice; nearcore
+  // names each changed trie key once (blockChanges sorts them by key).
   for (const c of await blockChanges(history, block)) {
     const type = TOUCHED[c.change.type];
-    const account = c.change.change.account_id;
     if (!type) continue;
-    const id = `${type}:${account}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    changes.push({ type, account_id: account });
+    if (last !== undefined && bytesEqual(last, c.key)) continue;
+    last = c.key;
+    changes.push({ type, account_id: c.change.change.account_id });
   }
   return { block_hash: blockHashText(block), changes };
 }

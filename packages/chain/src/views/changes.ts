@@ -170,16 +170,14 @@ const TOUCHED: Record<string, string> = {
 
 export async function blockEffectsView(chain: ChainHandle, ref: BlockReference): Promise<object> {
   const [header, release] = holdChangesBlock(chain, ref);
-  const seen = new Set<string>();
   const changes: object[] = [];
   try {
+    // One entry per changed trie key, in key order, as nearcore's StateChangesKinds::from_changes
+    // lists them: an account with three changed keys is named three times.
     for await (const [k] of chain.store.iter(DBCol.StateChanges, header.hash)) {
       const key = parseTrieKey(k.subarray(32));
       const type = TOUCHED[key.col];
       if (!type || !('accountId' in key)) continue;
-      const id = `${type}:${key.accountId}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
       changes.push({ type, account_id: key.accountId });
     }
   } finally {
