@@ -8,6 +8,7 @@ import {
   type CryptoHash,
   HandlerError,
   RawJson,
+  SYSTEM_ACCOUNT,
   type TxExecutionStatus,
 } from '@nearlite/primitives';
 import type { HistoryReader } from './history_reader.js';
@@ -55,6 +56,18 @@ function finalStatus(outcomes: readonly Loaded[]): unknown {
   return 'Started';
 }
 
+/**
+ * Whether a receipt that has not run is a refund. The stream publishes a receipt with the next chunk
+ * of the shard that made it, so the last receipts of the cursor's block are not here yet; those are
+ * taken for refunds, which nearly every such receipt is (a contract's own call leaves gas to refund).
+ */
+async function isRefund(history: HistoryReader, receiptId: string): Promise<boolean> {
+  const raw = await history.receipt(base58Decode(receiptId));
+  return (
+    raw === undefined || (JSON.parse(raw) as { predecessor_id: string }).predecessor_id === SYSTEM_ACCOUNT
+  );
+}
+
 /** The transaction's answer as of the history's cursor, with its level; null while it is unknown here. */
 export async function txStatusView(
   history: HistoryReader,
@@ -65,14 +78,11 @@ export async function txStatusView(
   if (txRaw === undefined || !txOutcome) return null;
   const outcomes: Loaded[] = [txOutcome];
   const seen = new Set<string>();
-  const executed = new Set<string>();
-  const nonRefund: string[] = [];
-  let pending = 0;
+  const lastIds: string[] = [];
+  const pending: string[] = [];
   const visit = async (o: Loaded, isTx: boolean): Promise<void> => {
-    if (!isTx) executed.add(o.parsed.id);
     const ids = o.parsed.outcome.receipt_ids;
-    // nearcore's get_tx_execution_status takes a receipt's last new receipt to be its refund.
-    for (const rid of isTx ? ids : ids.slice(0, -1)) nonRefund.push(rid);
+    if (!isTx && ids.length > 0) lastIds.push(ids[ids.length - 1]!);
     for (const rid of ids) {
       if (seen.has(rid)) continue;
       seen.add(rid);
@@ -80,12 +90,20 @@ export async function txStatusView(
       if (ro) {
         outcomes.push(ro);
         await visit(ro, false);
-      } else pending++;
+      } else pending.push(rid);
     }
   };
   await visit(txOutcome, true);
-  const allExecuted = nonRefund.every((id) => executed.has(id));
-  const level: TxExecutionStatus = !allExecuted ? 'INCLUDED_FINAL' : pending === 0 ? 'FINAL' : 'EXECUTED';
+  // nearcore's get_tx_execution_status does not wait for a receipt's last new receipt when that one
+  // has not run yet and is a refund (made by `system`).
+  const refunds = new Set<string>();
+  for (const rid of lastIds) if (pending.includes(rid) && (await isRefund(history, rid))) refunds.add(rid);
+  const allExecuted = pending.every((id) => refunds.has(id));
+  const level: TxExecutionStatus = !allExecuted
+    ? 'INCLUDED_FINAL'
+    : pending.length === 0
+      ? 'FINAL'
+      : 'EXECUTED';
   const tx = JSON.parse(txRaw) as { signer_id: string; receiver_id: string };
   const [, ...receiptOutcomes] = outcomes;
   const out: Record<string, unknown> = {

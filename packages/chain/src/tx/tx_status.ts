@@ -8,6 +8,8 @@ import {
   concatBytes,
   HandlerError,
   RawJson,
+  receiptPredecessorId,
+  SYSTEM_ACCOUNT,
   stringifyJson,
   type TxExecutionStatus,
   toBase64,
@@ -111,14 +113,11 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
   const outcomes: LoadedOutcome[] = [];
   const pendingIds: string[] = [];
   const seen = new Set<string>();
-  const executedIds = new Set<string>();
-  const nonRefund: string[] = [];
+  const lastIds: CryptoHash[] = [];
   const visit = (o: LoadedOutcome, isTx: boolean) => {
     outcomes.push(o);
-    if (!isTx) executedIds.add(toHex(o.id));
-    // nearcore's get_tx_execution_status: a receipt's last new receipt is taken to be its refund.
     const ids = o.decoded.receiptIds;
-    for (const rid of isTx ? ids : ids.slice(0, -1)) nonRefund.push(toHex(rid));
+    if (!isTx && ids.length > 0) lastIds.push(ids[ids.length - 1]!);
     for (const rid of ids) {
       const k = toHex(rid);
       if (seen.has(k)) continue;
@@ -135,10 +134,17 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
   const finalHash = chain.headHeader().rest.lastFinalBlock;
   const finalHeight =
     chain.chainStore.blockHeader(finalHash)?.lite.height ?? chain.genesis.config.genesisHeight;
-  // Every receipt ran, refunds included; every receipt but the refunds ran (nearcore counts the last
-  // receipt of a receipt as its refund).
+  // Every receipt ran, refunds included; every receipt but the refunds ran. nearcore's
+  // get_tx_execution_status does not wait for a receipt's last new receipt when that one has not run
+  // yet and is a refund (made by `system`); any other receipt is waited for.
   const executedWithRefunds = pendingIds.length === 0;
-  const executed = nonRefund.every((k) => executedIds.has(k));
+  const pending = new Set(pendingIds);
+  const refunds = new Set<string>();
+  for (const rid of lastIds) {
+    const k = toHex(rid);
+    if (pending.has(k) && isRefund(chain, rid)) refunds.add(k);
+  }
+  const executed = pendingIds.every((k) => refunds.has(k));
   const txFinal = txOutcome.height <= finalHeight;
   const allFinal = outcomes.every((o) => o.height <= finalHeight);
   const level: TxExecutionStatus = !txFinal
@@ -151,6 +157,12 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
         ? 'FINAL'
         : 'EXECUTED';
   return { level, outcomes, pendingIds };
+}
+
+/** Whether a stored receipt was made by `system`; one not in the store is waited for, as nearcore does. */
+function isRefund(chain: ChainHandle, receiptId: CryptoHash): boolean {
+  const bytes = chain.store.get(DBCol.Receipts, receiptId);
+  return bytes !== undefined && receiptPredecessorId(bytes) === SYSTEM_ACCOUNT;
 }
 
 /**

@@ -139,11 +139,24 @@ export function decodeReceipt(bytes: Uint8Array): Receipt {
   return receipt;
 }
 
-/** Reads a Receipt at the reader's position. */
-export function readReceipt(r: BorshReader): Receipt {
+/** A stored Receipt's predecessor, read without decoding the rest (its actions may be large). */
+export function receiptPredecessorId(bytes: Uint8Array): string {
+  const r = new BorshReader(bytes);
+  readReceiptVersion(r);
+  return readAccountId(r);
+}
+
+/** Steps over a V1's tag; whether there was one. */
+function readReceiptVersion(r: BorshReader): boolean {
   const second = r.peek(1);
   const v1 = r.peek() === 1 && second !== undefined && second !== 0;
   if (v1) r.u8();
+  return v1;
+}
+
+/** Reads a Receipt at the reader's position. */
+export function readReceipt(r: BorshReader): Receipt {
+  const v1 = readReceiptVersion(r);
   const predecessorId = readAccountId(r);
   const receiverId = readAccountId(r);
   const receiptId = r.fixed(32).slice();
