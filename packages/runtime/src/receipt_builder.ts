@@ -27,8 +27,6 @@ export interface NewReceipt {
   actions: Action[];
   inputDataIds: CryptoHash[];
   outputDataReceivers: { dataId: CryptoHash; receiverId: string }[];
-  /** Gas weights of function calls (index into actions → weight) for unused-gas distribution. */
-  weights: Map<number, bigint>;
   /** A PromiseYield receipt: its one input is delivered by a resume or the timeout. */
   isPromiseYield: boolean;
   /** Set by `promise_set_refund_to`: where the receipt's balance refunds go. */
@@ -41,9 +39,27 @@ export interface PromiseResumeData {
   data: Uint8Array;
 }
 
+/** A function call with a gas weight: where it is and its weight. */
+interface WeightedCall {
+  readonly receipt: NewReceipt;
+  readonly action: number;
+  readonly weight: bigint;
+}
+
+/** nearcore's String::from_utf8 of a name a contract passed, failing the call when it is not UTF-8. */
+function methodName(bytes: Uint8Array): string {
+  try {
+    return fromUtf8(bytes);
+  } catch {
+    throw new HostError('InvalidMethodName');
+  }
+}
+
 export class RuntimeExt implements External {
   readonly receipts: NewReceipt[] = [];
   readonly resumes: PromiseResumeData[] = [];
+  /** In the order the calls were appended, across receipts, as nearcore's gas_weights. */
+  private readonly weightedCalls: WeightedCall[] = [];
   private dataCount = 0;
 
   constructor(
@@ -129,7 +145,6 @@ export class RuntimeExt implements External {
       actions: [],
       inputDataIds,
       outputDataReceivers: [],
-      weights: new Map(),
       isPromiseYield: false,
     });
     return this.receipts.length - 1;
@@ -141,7 +156,6 @@ export class RuntimeExt implements External {
       actions: [],
       inputDataIds: [dataId],
       outputDataReceivers: [],
-      weights: new Map(),
       isPromiseYield: true,
     });
     return this.receipts.length - 1;
@@ -205,10 +219,12 @@ export class RuntimeExt implements External {
     gas_weight: bigint,
   ): void {
     const r = this.receipts[i]!;
-    if (gas_weight > 0n) r.weights.set(r.actions.length, gas_weight);
+    const name = methodName(method_name);
+    if (gas_weight > 0n)
+      this.weightedCalls.push({ receipt: r, action: r.actions.length, weight: gas_weight });
     r.actions.push({
       type: 'FunctionCall',
-      methodName: fromUtf8(method_name),
+      methodName: name,
       args: args.slice(),
       gas: prepaid_gas,
       deposit: attached_deposit,
@@ -247,7 +263,7 @@ export class RuntimeExt implements External {
           kind: 'FunctionCall' as const,
           allowance: fc.allowance,
           receiverId: fc.receiver_id,
-          methodNames: fc.method_names.map((m) => fromUtf8(m)),
+          methodNames: fc.method_names.map(methodName),
           gasKey,
         }
       : { kind: 'FullAccess' as const, gasKey };
@@ -271,7 +287,7 @@ export class RuntimeExt implements External {
           kind: 'FunctionCall',
           allowance,
           receiverId: receiver_id,
-          methodNames: method_names.map((m) => fromUtf8(m)),
+          methodNames: method_names.map(methodName),
         },
       },
     });
@@ -330,27 +346,25 @@ export class RuntimeExt implements External {
     return this.receipts[i]!.receiverId;
   }
 
-  /** nearcore's distribute_unused_gas: weighted function calls share the gas the call did not use. */
+  /**
+   * nearcore's distribute_unused_gas: weighted function calls share the gas the call did not use,
+   * each its weight's share rounded down, and the last call appended takes what rounding left.
+   */
   distributeUnusedGas(unused: bigint): bigint {
     let total = 0n;
-    for (const r of this.receipts) for (const w of r.weights.values()) total += w;
+    for (const c of this.weightedCalls) total += c.weight;
     if (total === 0n || unused === 0n) return 0n;
     let given = 0n;
-    let last: { r: NewReceipt; i: number } | null = null;
-    for (const r of this.receipts) {
-      for (const [i, w] of r.weights) {
-        const a = r.actions[i] as Extract<Action, { type: 'FunctionCall' }>;
-        const share = (unused * w) / total;
-        r.actions[i] = { ...a, gas: a.gas + share };
-        given += share;
-        last = { r, i };
+    this.weightedCalls.forEach((c, n) => {
+      const a = c.receipt.actions[c.action] as Extract<Action, { type: 'FunctionCall' }>;
+      let share = (unused * c.weight) / total;
+      given += share;
+      if (n === this.weightedCalls.length - 1) {
+        share += unused - given;
+        given = unused;
       }
-    }
-    if (last && given < unused) {
-      const a = last.r.actions[last.i] as Extract<Action, { type: 'FunctionCall' }>;
-      last.r.actions[last.i] = { ...a, gas: a.gas + (unused - given) };
-      given = unused;
-    }
+      c.receipt.actions[c.action] = { ...a, gas: a.gas + share };
+    });
     return given;
   }
 }
