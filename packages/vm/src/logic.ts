@@ -107,10 +107,9 @@ export class VMLogic {
   checkedPushLog(message: string): void {
     const len = BigInt(utf8Encoder.encode(message).length);
     this.totalLogLength += len;
-    if (this.totalLogLength > this.config.limit_config.max_total_log_length) {
-      this.totalLogLength -= len;
-      this.totalLogLengthExceeded(len);
-    }
+    // nearcore's checked_push_log keeps the sum and then reports it plus the message's length again,
+    // so the error counts this message twice.
+    if (this.totalLogLength > this.config.limit_config.max_total_log_length) this.totalLogLengthExceeded(len);
     this.logs.push(message);
   }
 

@@ -271,3 +271,20 @@ t.test('view calls refuse state-changing host functions', async (t) => {
   });
   t.equal(text(returned(run('current_account_id', { context: view }))), 'contract.near');
 });
+
+t.test('a log whose UTF-8 outgrows the limit its UTF-16 passed reports its length twice', async (t) => {
+  // log_utf16 checks the UTF-16 bytes against what is left of max_total_log_length (16384); the
+  // message pushed is its UTF-8 form. nearcore's checked_push_log adds that length to the total and
+  // then reports the total plus the length again (ExecutionResultState::total_log_length_exceeded).
+  // 6000 × U+20AC: 12000 bytes of UTF-16, 18000 of UTF-8.
+  const euros = await contract(`
+    (data (i32.const 1000) "${'\\ac\\20'.repeat(6000)}")
+    (func (export "euros") (call $log_utf16 (i64.const 12000) (i64.const 1000)))
+    (func (export "long_utf8") (call $log_utf8 (i64.const 16385) (i64.const 1000)))`);
+  const hash = freshHash();
+  const exceeded = (method: string) =>
+    call({ code: euros, codeHash: hash, method, external: new MockExternal() }).aborted;
+  t.same(exceeded('euros'), { HostError: { TotalLogLengthExceeded: { length: 36000n, limit: 16384n } } });
+  // Caught before decoding: the bytes asked for, once.
+  t.same(exceeded('long_utf8'), { HostError: { TotalLogLengthExceeded: { length: 16385n, limit: 16384n } } });
+});
