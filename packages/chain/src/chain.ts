@@ -55,6 +55,7 @@ import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
 import type { StateWrite } from './state_records.js';
 import { recordingStateReader, trieStorage, writeTrieChanges } from './state_store.js';
+import { isRefundReceipt, RecentRefunds } from './tx/recent_refunds.js';
 import { type PooledTransaction, TxPool } from './tx_pool.js';
 import { blockAuthor, blockViewJson } from './views/block_view.js';
 
@@ -95,6 +96,8 @@ export interface CommittedBlock extends NewBlockEvent {
   readonly rejectedTxs: readonly PooledTransaction[];
   /** Ids of the receipts its chunks sent: each runs in a later block, none has yet. */
   readonly sentReceiptIds: readonly CryptoHash[];
+  /** Hex ids of those that are refunds (made by `system`). */
+  readonly sentRefundIds: ReadonlySet<string>;
 }
 
 interface PendingPatch {
@@ -158,6 +161,7 @@ export class Chain implements ChainHandle {
   private readonly epochRewards: EpochRewards;
   private readonly selection: ValidatorSelectionConfig;
   private readonly chunks: ChunkPreparer;
+  private readonly recentRefunds = new RecentRefunds();
 
   private constructor(
     private readonly opts: ChainOptions,
@@ -287,6 +291,10 @@ export class Chain implements ChainHandle {
       return { skip, advanceNs: BigInt(skip + 1) * stepNs };
     };
     while (this.head().height < target) await this.produceStep(plan);
+  }
+
+  sentRefund(receiptIdHex: string): boolean {
+    return this.recentRefunds.has(receiptIdHex);
   }
 
   /** Runs `fn` as the single writer, between blocks. */
@@ -567,11 +575,24 @@ export class Chain implements ChainHandle {
     for (const p of patches) p.done();
     const outcomeIds = new Set<string>();
     const sentReceiptIds: CryptoHash[] = [];
+    const sentRefundIds = new Set<string>();
     for (const r of results.values()) {
       for (const o of r.outcomes) outcomeIds.add(toHex(o.id));
-      for (const o of r.outgoingReceipts) sentReceiptIds.push(o.receiptId);
+      for (const o of r.outgoingReceipts) {
+        sentReceiptIds.push(o.receiptId);
+        if (isRefundReceipt(o.bytes)) sentRefundIds.add(toHex(o.receiptId));
+      }
     }
-    const block: CommittedBlock = { header, outcomeIds, rejected, included, rejectedTxs, sentReceiptIds };
+    this.recentRefunds.add(sentRefundIds);
+    const block: CommittedBlock = {
+      header,
+      outcomeIds,
+      rejected,
+      included,
+      rejectedTxs,
+      sentReceiptIds,
+      sentRefundIds,
+    };
     this.committed.emit('block', block);
     this.events.emit('block', block);
     return header;

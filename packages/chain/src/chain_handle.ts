@@ -62,6 +62,11 @@ export interface ChainHandle {
   readonly canProduce: boolean;
   head(): Tip;
   headHeader(): BlockHeader;
+  /**
+   * True when one of the last few blocks sent this receipt (hex id) as a refund (made by `system`);
+   * false when not known without reading the store (`RecentRefunds`).
+   */
+  sentRefund(receiptIdHex: string): boolean;
   /** The state trie of a shard as of the end of block `blockHash` (after its chunks were applied). */
   stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined;
   /** Produces a block now (behind any write in progress); resolves with its header once committed. */

@@ -37,6 +37,7 @@ export * from './tx/codecs.js';
 export * from './tx/final_answers.js';
 export * from './tx/receipt_to_tx.js';
 export * from './tx/receipt_to_tx_chain.js';
+export * from './tx/recent_refunds.js';
 export * from './tx/runtime_codecs.js';
 export * from './tx/signature_checker.js';
 export * from './tx/tx_service.js';

@@ -61,10 +61,12 @@ interface Setup {
   /** Which of them ran (their outcome is at RECEIPT_BLOCK too). */
   readonly ran?: readonly CryptoHash[];
   readonly finalHeight: number;
+  /** Receipts the chain's recent blocks named refunds (ChainHandle.sentRefund). */
+  readonly named?: readonly CryptoHash[];
 }
 
 /** A chain whose store holds the transaction, its receipt's outcome and whatever `s` says. */
-function chainOf(s: Setup): { chain: ChainHandle; codecs: TxCodecs } {
+function chainOf(s: Setup): { chain: ChainHandle; codecs: TxCodecs; reads: number[] } {
   const rows = new Map<string, Uint8Array>();
   const put = (col: { id: number }, key: Uint8Array, value: Uint8Array) =>
     rows.set(`${col.id}:${toHex(key)}`, value);
@@ -85,8 +87,16 @@ function chainOf(s: Setup): { chain: ChainHandle; codecs: TxCodecs } {
   }
   for (const [id, by] of s.stored) put(DBCol.Receipts, id, receipt(id, by));
   const finalHash = s.finalHeight >= 11 ? RECEIPT_BLOCK : s.finalHeight >= 10 ? TX_BLOCK : hash(9);
+  const named = new Set((s.named ?? []).map(toHex));
+  const reads: number[] = [];
   const chain = {
-    store: { get: (col: { id: number }, key: Uint8Array) => rows.get(`${col.id}:${toHex(key)}`) },
+    store: {
+      get: (col: { id: number }, key: Uint8Array) => {
+        reads.push(col.id);
+        return rows.get(`${col.id}:${toHex(key)}`);
+      },
+    },
+    sentRefund: (hex: string) => named.has(hex),
     chainStore: {
       blockHeader: (h: CryptoHash) => {
         const height = HEIGHTS.get(toHex(h)) ?? (toHex(h) === toHex(hash(9)) ? 9 : undefined);
@@ -103,7 +113,7 @@ function chainOf(s: Setup): { chain: ChainHandle; codecs: TxCodecs } {
       return { receiptIds, status: { kind: 'Unknown' }, viewJson: '{}' } as unknown as DecodedOutcome;
     },
   } as unknown as TxCodecs;
-  return { chain, codecs };
+  return { chain, codecs, reads };
 }
 
 const level = (s: Setup) => {
@@ -135,5 +145,28 @@ t.test('only the last receipt may be skipped, and only when it is known to be a 
     level({ made: [CALL, REFUND], ran: [CALL], stored: new Map(), finalHeight: 11 }),
     'INCLUDED_FINAL',
     'a last receipt the store does not hold is waited for',
+  );
+});
+
+t.test('a refund a recent block named is skipped without reading its receipt', async (t) => {
+  const s = { made: [CALL, REFUND], ran: [CALL], stored: new Map(), named: [REFUND], finalHeight: 9 };
+  const { chain, codecs, reads } = chainOf(s);
+  t.equal(txProgress(chain, codecs, TX)!.level, 'EXECUTED_OPTIMISTIC');
+  t.notOk(reads.includes(DBCol.Receipts.id), 'the receipt row is not read');
+  t.equal(
+    level({ ...s, made: [REFUND, CALL], named: [REFUND], finalHeight: 11 }),
+    'INCLUDED_FINAL',
+    'a named refund that is not the last is still waited for',
+  );
+  t.equal(
+    level({
+      ...s,
+      made: [CALL, REFUND],
+      named: [CALL],
+      stored: new Map([[REFUND, 'alice.near']]),
+      finalHeight: 9,
+    }),
+    'INCLUDED',
+    'a last receipt not named is read from the store, and waited for when it is not a refund',
   );
 });

@@ -18,6 +18,7 @@ import {
   openChainStore,
   type PooledTransaction,
   pendingNonceKey,
+  RecentRefunds,
   type ShardLayout,
   StatePins,
   type StateWrite,
@@ -157,6 +158,7 @@ export class ChainThread implements ChainHandle {
   private producedSinceStart = false;
   private respawn: NodeJS.Timeout | null = null;
   private tipHeader: { readonly tip: Tip; readonly header: BlockHeader } | undefined;
+  private readonly recentRefunds = new RecentRefunds();
 
   private constructor(
     private readonly o: ChainThreadOptions,
@@ -225,6 +227,10 @@ export class ChainThread implements ChainHandle {
     const header = this.chainStore.blockHeader(tip.hash);
     if (header) this.tipHeader = { tip, header };
     return header!;
+  }
+
+  sentRefund(receiptIdHex: string): boolean {
+    return this.recentRefunds.has(receiptIdHex);
   }
 
   stateTrie(blockHash: CryptoHash, shardId: number): Trie | undefined {
@@ -346,6 +352,7 @@ export class ChainThread implements ChainHandle {
         this.chainStats = m.stats;
         this.heap = m.heap;
         this.tip = { height: m.height, hash: m.hash };
+        this.recentRefunds.add(m.sentRefundIds);
         this.pool.settle(m.settled);
         const header = this.chainStore.blockHeader(m.hash);
         if (!header) {

@@ -109,6 +109,7 @@ chain.committed.on('block', (b: CommittedBlock) => {
       written: rows,
       outcomeIds: b.outcomeIds,
       rejected: b.rejected,
+      sentRefundIds: b.sentRefundIds,
       settled: [...settle(b.included), ...settle(b.rejectedTxs)],
       seconds: (performance.now() - producingSince) / 1000,
       stats: { ...store.stats },

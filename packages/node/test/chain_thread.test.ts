@@ -20,6 +20,7 @@ import {
   concatBytes,
   encodeSignedTransaction,
   KeyType,
+  receiptPredecessorId,
   type Transaction,
   toHex,
   transactionHash,
@@ -186,6 +187,23 @@ t.test('the RPC thread reads what the chain thread commits, rows it had seen abs
   t.equal(store.stats.cacheHits, before + 1, 'its absence came with the announcement');
   const running = await ran;
   t.same(store.get(DBCol.ReceiptBlock, receiptId), running.header.hash, 'then the block that ran it is read');
+
+  // The receipt sent a gas refund, which has not run: the announcement names it a refund, so the
+  // clients waiting on the transfer skip it without reading its row.
+  const receiptOutcome = store.get(
+    DBCol.TransactionResultForBlock,
+    concatBytes(receiptId, running.header.hash),
+  );
+  const refunds = decodeOutcome(decodeStoredOutcome(receiptOutcome!).outcomeBytes).receiptIds;
+  t.equal(refunds.length, 1, 'the transfer receipt sent one refund');
+  const refundId = refunds[0]!;
+  t.equal(receiptPredecessorId(store.get(DBCol.Receipts, refundId)!), 'system', 'made by system');
+  t.ok(chain.sentRefund(toHex(refundId)), 'named a refund by the block that sent it');
+  t.notOk(chain.sentRefund(toHex(receiptId)), 'the transfer receipt is not one');
+  t.notOk(chain.sentRefund(toHex(tx.hash)), 'nor is anything else');
+  // Remembered for a few blocks only; older ones are read from the store.
+  for (let i = 0; i < 5; i++) await nextBlock(chain);
+  t.notOk(chain.sentRefund(toHex(refundId)), 'forgotten once older than a few blocks');
 });
 
 t.test(

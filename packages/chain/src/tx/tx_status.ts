@@ -8,8 +8,6 @@ import {
   concatBytes,
   HandlerError,
   RawJson,
-  receiptPredecessorId,
-  SYSTEM_ACCOUNT,
   stringifyJson,
   type TxExecutionStatus,
   toBase64,
@@ -20,6 +18,7 @@ import type { ChainHandle } from '../chain_handle.js';
 import type { MerklePathItem } from '../merkle.js';
 import { decodeStoredOutcome, storedOutcomeBytes, storedOutcomePath } from '../outcome_store.js';
 import type { DecodedOutcome, TxCodecs } from './codecs.js';
+import { isRefundReceipt } from './recent_refunds.js';
 
 /** One outcome of a transaction's DAG, read from its row. */
 export interface LoadedOutcome {
@@ -142,7 +141,7 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
   const refunds = new Set<string>();
   for (const rid of lastIds) {
     const k = toHex(rid);
-    if (pending.has(k) && isRefund(chain, rid)) refunds.add(k);
+    if (pending.has(k) && isRefund(chain, rid, k)) refunds.add(k);
   }
   const executed = pendingIds.every((k) => refunds.has(k));
   const txFinal = txOutcome.height <= finalHeight;
@@ -160,9 +159,10 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
 }
 
 /** Whether a stored receipt was made by `system`; one not in the store is waited for, as nearcore does. */
-function isRefund(chain: ChainHandle, receiptId: CryptoHash): boolean {
+function isRefund(chain: ChainHandle, receiptId: CryptoHash, hex: string): boolean {
+  if (chain.sentRefund(hex)) return true;
   const bytes = chain.store.get(DBCol.Receipts, receiptId);
-  return bytes !== undefined && receiptPredecessorId(bytes) === SYSTEM_ACCOUNT;
+  return bytes !== undefined && isRefundReceipt(bytes);
 }
 
 /**
