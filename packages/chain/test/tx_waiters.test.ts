@@ -195,3 +195,42 @@ t.test('chunks made ahead wake only the waiters for INCLUDED of the transactions
   for (const w of [included, executed, final, other]) waiters.remove(w.w);
   t.equal(events.listenerCount('chunks'), 0, 'the listener leaves with the last waiter');
 });
+
+t.test("a block's crowd of waiters is woken in slices, with a turn of the event loop between", async (t) => {
+  const events = new EventEmitter<ChainEvents>();
+  const waiters = new TxWaiters(events);
+  const order: number[] = [];
+  const all = Array.from({ length: 250 }, (_, i) => {
+    const w: TxWaiter = {
+      txHex: `t${i}`,
+      everyBlock: false,
+      atInclusion: false,
+      woken: () => {
+        order.push(i);
+        waiters.remove(w);
+      },
+      rejected: () => {},
+    };
+    waiters.add(w, new Set([`r${i}`]));
+    return w;
+  });
+  // One that leaves before its slice comes is not woken.
+  const leaving = all[180]!;
+  events.emit('block', block(all.map((_, i) => `r${i}`).reverse()));
+  t.same(order, [...Array(100).keys()], 'the first hundred, in the order they came, at once');
+  waiters.remove(leaving);
+  // What the sockets brought meanwhile is handled before the next slice.
+  let between = -1;
+  setImmediate(() => {
+    between = order.length;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.ok(between >= 100 && between < 249, 'the rest come after a turn of the event loop');
+  t.same(
+    order,
+    [...Array(250).keys()].filter((i) => i !== 180),
+    'every other waiter, in order, once each',
+  );
+  t.equal(waiters.size, 0);
+  t.equal(events.listenerCount('block'), 0);
+});
