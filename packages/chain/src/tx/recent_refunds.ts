@@ -5,7 +5,10 @@
 // would otherwise have to fetch from LevelDB for each waiter.
 import { receiptPredecessorId, SYSTEM_ACCOUNT } from '@nearlite/primitives';
 
-/** Blocks whose refunds are remembered: a refund runs in the block after the one that sent it, or waits while its shard is congested, and is then read from the store. */
+/**
+ * Blocks whose refunds are remembered: a refund runs in the block after the one that sent it, or
+ * waits while its shard is congested, and is then read from the store.
+ */
 const BLOCKS_KEPT = 4;
 
 export class RecentRefunds {
