@@ -158,7 +158,10 @@ export function txProgress(chain: ChainHandle, codecs: TxCodecs, txHash: CryptoH
   return { level, outcomes, pendingIds };
 }
 
-/** Whether a stored receipt was made by `system`; one not in the store is waited for, as nearcore does. */
+/**
+ * Whether a receipt was made by `system`: named a refund by a recent block, or read from the store.
+ * One in neither is waited for, as nearcore does.
+ */
 function isRefund(chain: ChainHandle, receiptId: CryptoHash, hex: string): boolean {
   if (chain.sentRefund(hex)) return true;
   const bytes = chain.store.get(DBCol.Receipts, receiptId);
