@@ -76,9 +76,32 @@ export interface SpawnedNearlite {
   readonly exited: Promise<number | null>;
 }
 
-/** Any nearlite command as its own process (in `cwd`, else this one's), its output collected, not waited for. */
-export function spawnLogged(args: readonly string[], env?: NodeJS.ProcessEnv, cwd?: string): SpawnedNearlite {
-  const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
+/**
+ * Any nearlite command as its own process (in `cwd`, else this one's), its output collected, not
+ * waited for. With `fileSizeLimit` (bytes, rounded up to the shell's 512-byte blocks) no file the
+ * process writes may grow past it (`ulimit -f`): a write beyond fails with EFBIG, as one on a full disk
+ * fails with ENOSPC (Node ignores SIGXFSZ).
+ */
+export function spawnLogged(
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+  cwd?: string,
+  fileSizeLimit?: number,
+): SpawnedNearlite {
+  const [command, argv] =
+    fileSizeLimit === undefined
+      ? [process.execPath, [CLI, ...args]]
+      : [
+          '/bin/sh',
+          [
+            '-c',
+            `ulimit -f ${Math.ceil(fileSizeLimit / 512)} && exec "$0" "$@"`,
+            process.execPath,
+            CLI,
+            ...args,
+          ],
+        ];
+  const proc = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
   let logs = '';
   const collect = (d: Buffer) => {
     logs += d.toString();
@@ -97,8 +120,9 @@ export async function spawnNearlite(
   args: readonly string[],
   timeoutMs = 60_000,
   cwd?: string,
+  fileSizeLimit?: number,
 ): Promise<RunningNode> {
-  const { proc, logs, exited } = spawnLogged(args, undefined, cwd);
+  const { proc, logs, exited } = spawnLogged(args, undefined, cwd, fileSizeLimit);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nearlite did not start:\n${logs()}`)), timeoutMs);
     let ready = false;
