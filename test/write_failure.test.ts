@@ -3,6 +3,7 @@
 // answering reads. Restarted without the limit, whether it was stopped or killed, it still has every
 // block it announced (same hashes) and every transaction it answered, checks whole, and produces again.
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { actions as A, baseEncode } from 'near-api-js';
 import t from 'tap';
 import { contract } from './helpers/contracts.js';
@@ -120,3 +121,60 @@ for (const ending of ['stopped', 'killed'] as const) {
     t.same(JSON.parse(verify.stdout).problems, [], 'every kept height checks whole');
   });
 }
+
+t.test('a follower whose write fails exits; started without the limit, it catches up whole', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const key = readKeyFile(home);
+  const codes = [contract('testnet-linkdrop.wasm'), contract('fungible_token.wasm')];
+  const producer = await startNode(home, ['--block-time', '100']);
+  t.teardown(() => producer.kill());
+  const followerHome = join(home, 'follower');
+  initHome(followerHome, ['--genesis', join(home, 'genesis.json')]);
+  const args = ['run', '--home', followerHome, '--rpc-addr', '127.0.0.1:0', '--follow', producer.url];
+  let follower = await spawnNearlite(args, 30_000, undefined, LOG_LIMIT);
+  t.teardown(() => follower.kill());
+  const exited = new Promise<number | null>((resolve) => follower.proc.on('exit', resolve));
+
+  const deploys: string[] = [];
+  for (let i = 0; i < 40 && follower.proc.exitCode === null; i++) {
+    const tx = await signFromValidator(producer, key, key.account_id, [A.deployContract(codes[i % 2]!)]);
+    const r = await producer.rpc<Outcome>('send_tx', { signed_tx_base64: tx.base64, wait_until: 'FINAL' });
+    t.same(r.body.result?.status, { SuccessValue: '' }, `deploy ${i} succeeded`);
+    deploys.push(tx.hash);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([
+    exited,
+    new Promise((r) => {
+      timer = setTimeout(() => r('still running'), 30_000);
+    }),
+  ]);
+  clearTimeout(timer);
+  t.equal(code, 1, 'the follower exits with an error once its write fails');
+  t.match(
+    follower.logs(),
+    /following stopped \(the database failed a write and takes no more until it is opened again: IO error: .*File too large\): shutting down/,
+  );
+
+  follower = await startNode(followerHome, ['--follow', producer.url]);
+  const final = (await producer.rpc<Block>('block', { finality: 'final' })).body.result!.header;
+  await waitForHeight(follower, final.height);
+  for (let h = 1; h <= final.height; h++) {
+    const [p, f] = await Promise.all([
+      producer.rpc<Block>('block', { block_id: h }),
+      follower.rpc<Block>('block', { block_id: h }),
+    ]);
+    if (f.body.result?.header.hash !== p.body.result?.header.hash)
+      t.fail(`block #${h}: ${JSON.stringify(f.body.result?.header.hash ?? f.body.error)}`);
+  }
+  t.pass(`blocks 1..${final.height} are the producer's`);
+  for (const hash of deploys) {
+    const r = await follower.rpc<Outcome>('tx', { tx_hash: hash, sender_account_id: key.account_id });
+    t.same(r.body.result?.status, { SuccessValue: '' }, `deploy ${hash} is followed`);
+  }
+  t.equal(await follower.stop(), 0);
+  const verify = cli(['inspect', '--home', followerHome, 'verify']);
+  t.equal(verify.status, 0, verify.stderr);
+  t.same(JSON.parse(verify.stdout).problems, [], 'every kept height checks whole');
+});
