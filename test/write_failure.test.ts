@@ -9,6 +9,7 @@ import t from 'tap';
 import { contract } from './helpers/contracts.js';
 import {
   cli,
+  editConfig,
   initHome,
   type RunningNode,
   readKeyFile,
@@ -16,6 +17,7 @@ import {
   startNode,
   waitForHeight,
 } from './helpers/node.js';
+import { httpRequest } from './helpers/post.js';
 import { signFromValidator } from './helpers/signed_tx.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -36,6 +38,11 @@ for (const ending of ['stopped', 'killed'] as const) {
   t.test(`a failed write, then the node ${ending} and started without the limit`, async (t) => {
     const home = tempDir(t);
     initHome(home);
+    // 200 ms, so that health's 10 × rule takes two seconds here rather than nearcore's default 20 s.
+    editConfig(home, (c) => ({
+      ...c,
+      consensus: { ...(c.consensus as object), max_block_production_delay: { secs: 0, nanos: 200_000_000 } },
+    }));
     const key = readKeyFile(home);
     const codes = [contract('testnet-linkdrop.wasm'), contract('fungible_token.wasm')];
     let node: RunningNode = await spawnNearlite(
@@ -85,6 +92,13 @@ for (const ending of ['stopped', 'killed'] as const) {
     const later = (await node.rpc<Block>('block', { finality: 'optimistic' })).body.result!.header;
     t.equal(later.height, head.height, 'no block is produced after the failure');
     t.equal(node.proc.exitCode, null, 'the process is still up');
+    let health = await node.rpc('health', []);
+    for (let i = 0; i < 100 && health.body.error === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      health = await node.rpc('health', []);
+    }
+    t.equal(health.body.error?.cause.name, 'NO_NEW_BLOCKS', 'health says no new blocks come');
+    t.equal((await httpRequest(`${node.url}/health`, 'GET', {})).status, 503);
 
     if (ending === 'stopped') t.equal(await node.stop(), 0, 'a stop after the failure exits cleanly');
     else await node.kill();
