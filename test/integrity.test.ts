@@ -1,7 +1,7 @@
 // A store damaged on disk: after a SIGKILL, LevelDB's log is torn, overwritten or cut, as a disk or
 // filesystem can leave it. The node must then either run on a whole chain or refuse, naming the
 // heights; `nearlite repair` must bring it back to a chain it can run on and serve in full.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainStore, loadGenesisConfig, repairChain, shardLayoutFromView } from '@nearlite/chain';
 import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
@@ -236,6 +236,75 @@ t.test('a repair stopped part way: the start refuses the store, the next repair 
     const top = await assertWhole(t, again, 'repaired');
     await waitForHeight(again, top + 3);
     await assertWhole(t, again, 'producing again');
+  } finally {
+    await again.stop();
+  }
+});
+
+t.test('a damaged table: altered header bytes are named, and repair rolls back below them', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(node, 60);
+  // A clean stop flushes LevelDB's log into a table: the rows below are in .ldb files only.
+  t.equal(await node.stop(), 0);
+
+  const store = await Store.open(join(home, 'data'), { readOnly: true });
+  const cs = new ChainStore(store);
+  const head = cs.head()!.height;
+  const [altered, undecodable] = [head - 20, head - 10];
+  const headerOf = (h: number) => store.get(DBCol.BlockHeader, cs.blockHashByHeight(h)!)!;
+  const rows = [altered, undecodable].map((h) => Buffer.from(headerOf(h)));
+  await store.close();
+
+  // LevelDB verifies no checksum when it reads, so the bytes come back as the disk has them. The
+  // tables are written uncompressed: each header is found as it is, and damaged in place — one a
+  // changed byte of its random value (still a header, of another block), the other a length that
+  // runs past its end.
+  const dataDir = join(home, 'data');
+  let damaged = 0;
+  for (const name of readdirSync(dataDir).filter((n) => n.endsWith('.ldb'))) {
+    const file = join(dataDir, name);
+    const bytes = readFileSync(file);
+    for (const [i, row] of rows.entries()) {
+      const at = bytes.indexOf(row);
+      if (at < 0) continue;
+      // The header's hash and prev_hash, then inner_lite: height, four hashes, timestamp, two hashes.
+      // inner_rest opens with six hashes (random_value the last) and the proposals' length.
+      const innerRest = 64 + 8 + 32 * 4 + 8 + 32 * 2;
+      if (i === 0) bytes[at + innerRest + 32 * 5] ^= 0x01;
+      else bytes.writeUInt32LE(0xfffffff, at + innerRest + 32 * 6);
+      damaged++;
+    }
+    writeFileSync(file, bytes);
+  }
+  t.equal(damaged, 2, 'both headers were found in the tables and damaged');
+
+  const named = new RegExp(
+    `the store is damaged beneath its head #${head}: #${altered}, #${undecodable} \\(first: #${altered} the header of block \\w+ is damaged: its contents hash to \\w+\\)`,
+  );
+  await t.rejects(startNode(home, ['--block-time', '20']), named, 'the start refuses, naming both');
+  const verify = cli(['inspect', '--home', home, 'verify']);
+  t.equal(verify.status, 1, 'inspect verify fails');
+  const problems = (JSON.parse(verify.stdout) as { problems: { height: number; what: string }[] }).problems;
+  t.same(
+    problems.map((p) => p.height),
+    [altered, undecodable],
+  );
+  t.match(problems[0]!.what, /the header of block \w+ is damaged: its contents hash to \w+/);
+  t.match(
+    problems[1]!.what,
+    /the header of block \w+ is damaged: vector length 268435455 exceeds remaining input/,
+  );
+
+  const repaired = cli(['repair', '--home', home]);
+  t.equal(repaired.status, 0, repaired.stderr);
+  t.match(repaired.stdout, new RegExp(`rolled back to #${altered - 1}`));
+  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
+  const again = await startNode(home, ['--block-time', '20']);
+  try {
+    await waitForHeight(again, head + 5);
+    await assertWhole(t, again, 'after the repair');
   } finally {
     await again.stop();
   }

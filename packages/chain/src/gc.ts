@@ -110,16 +110,17 @@ export async function deleteBlockRows(
   opts: { readonly isGenesis: boolean; readonly releaseTrieDeletions: boolean },
 ): Promise<void> {
   const { isGenesis } = opts;
-  const headerBytes = store.get(DBCol.BlockHeader, hash);
-  const header = headerBytes ? decodeBlockHeader(headerBytes) : undefined;
+  // A repair deletes blocks whose rows a damaged table may have altered: what cannot be decoded leads
+  // to no further rows, which stay behind unreachable.
+  const header = decodedOrUndefined(store.get(DBCol.BlockHeader, hash), decodeBlockHeader);
   const shardKeys = shardIds.map((shardId) => blockShardKey(hash, shardId));
   // Rows keyed by something other than the block are found through the block's own index rows,
   // read before the batch deletes them.
   const outcomeIds: Uint8Array[] = [];
   const chunkHashes: Uint8Array[] = [];
   for (const key of shardKeys) {
-    const ids = store.get(DBCol.OutcomeIds, key);
-    if (ids) outcomeIds.push(...decodeIdList(ids));
+    const ids = decodedOrUndefined(store.get(DBCol.OutcomeIds, key), decodeIdList);
+    if (ids) outcomeIds.push(...ids);
     const chunkHash = store.get(DBCol.ChunkHashesByBlock, key);
     if (chunkHash) chunkHashes.push(chunkHash);
     // The trie nodes this block's chunks replaced were still part of its parent's state; with the
@@ -154,5 +155,14 @@ export async function deleteBlockRows(
       default:
         rule.by satisfies never;
     }
+  }
+}
+
+function decodedOrUndefined<T>(bytes: Uint8Array | undefined, decode: (b: Uint8Array) => T): T | undefined {
+  if (!bytes) return undefined;
+  try {
+    return decode(bytes);
+  } catch {
+    return undefined;
   }
 }

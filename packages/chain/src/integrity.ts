@@ -5,7 +5,7 @@
 import { base58Encode, bytesEqual } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store } from '@nearlite/store';
 import { isEmptyRoot } from '@nearlite/trie';
-import { type BlockHeader, decodeBlockHeader } from './block_header.js';
+import { type BlockHeader, computeBlockHash, decodeBlockHeader, innerRestHash } from './block_header.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import { type RepairTarget, readRepairTarget, repairTargetText } from './repair_marker.js';
 
@@ -37,19 +37,47 @@ export class ChainIntegrityError extends Error {
   }
 }
 
+/**
+ * A stored header, or why it cannot be trusted: LevelDB verifies no checksum when it reads, so a
+ * damaged table can hand back altered bytes as readily as unreadable ones. A header's bytes hash to
+ * its block's hash, so any change to them shows.
+ */
+function readHeader(store: Store, hash: Uint8Array): BlockHeader | string | undefined {
+  let header: BlockHeader;
+  try {
+    const bytes = store.get(DBCol.BlockHeader, hash);
+    if (!bytes) return undefined;
+    header = decodeBlockHeader(bytes);
+  } catch (err) {
+    return `the header of block ${base58Encode(hash)} is damaged: ${(err as Error).message}`;
+  }
+  const actual = computeBlockHash(header.prevHash, header.lite, innerRestHash(header.rest));
+  if (!bytesEqual(actual, hash) || !bytesEqual(header.hash, hash))
+    return `the header of block ${base58Encode(hash)} is damaged: its contents hash to ${base58Encode(actual)}`;
+  return header;
+}
+
 /** The problems of the block stored at one height: its header, body, chunks and post-state. */
 function checkBlock(store: Store, cs: ChainStore, shardIds: readonly number[], h: number, hash: Uint8Array) {
   const out: string[] = [];
-  const headerBytes = store.get(DBCol.BlockHeader, hash);
-  if (!headerBytes) return { header: undefined, problems: [`block ${base58Encode(hash)} has no header`] };
-  const header = decodeBlockHeader(headerBytes);
+  const read = readHeader(store, hash);
+  if (read === undefined)
+    return { header: undefined, problems: [`block ${base58Encode(hash)} has no header`] };
+  if (typeof read === 'string') return { header: undefined, problems: [read] };
+  const header = read;
   if (header.lite.height !== h) out.push(`the height index names a block of height ${header.lite.height}`);
   if (!store.has(DBCol.Block, hash)) out.push('the block body (chunk headers) is missing');
   for (const shardId of shardIds) {
     const chunkHash = store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId));
     if (!chunkHash) out.push(`shard ${shardId}: no chunk`);
     else if (!store.has(DBCol.Chunks, chunkHash)) out.push(`shard ${shardId}: the chunk body is missing`);
-    const extra = cs.chunkExtra(hash, shardId);
+    let extra: ReturnType<ChainStore['chunkExtra']>;
+    try {
+      extra = cs.chunkExtra(hash, shardId);
+    } catch (err) {
+      out.push(`shard ${shardId}: the post-state (chunk extra) is damaged: ${(err as Error).message}`);
+      continue;
+    }
     if (!extra) out.push(`shard ${shardId}: no post-state (chunk extra)`);
     else if (!isEmptyRoot(extra.stateRoot) && !store.has(DBCol.State, extra.stateRoot))
       out.push(`shard ${shardId}: the state root node is missing`);
@@ -89,9 +117,8 @@ export function checkChain(
     const hash = cs.blockHashByHeight(h);
     if (!hash) {
       problems.push({ height: h, what: 'no block at this height' });
-      const bytes: Uint8Array | undefined = named ? store.get(DBCol.BlockHeader, named) : undefined;
-      const lost: BlockHeader | undefined = bytes ? decodeBlockHeader(bytes) : undefined;
-      if (lost !== undefined && lost.lite.height === h && lost.rest.prevHeight < h) {
+      const lost: BlockHeader | string | undefined = named ? readHeader(store, named) : undefined;
+      if (typeof lost === 'object' && lost.lite.height === h && lost.rest.prevHeight < h) {
         named = lost.prevHash;
         h = lost.rest.prevHeight;
       } else {

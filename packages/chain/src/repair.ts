@@ -146,7 +146,11 @@ async function dropBlocksAbove(
   const drop = async (update: StoreUpdate, hash: Uint8Array) => {
     for (const shardId of shardIds) {
       const chunkHash = store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId));
-      transactions += (chunkHash ? cs.chunk(chunkHash) : undefined)?.transactions.length ?? 0;
+      try {
+        transactions += (chunkHash ? cs.chunk(chunkHash) : undefined)?.transactions.length ?? 0;
+      } catch {
+        // A chunk the damage altered is dropped uncounted.
+      }
     }
     await deleteBlockRows(store, shardIds, update, hash, { isGenesis: false, releaseTrieDeletions: false });
   };
@@ -165,9 +169,16 @@ async function dropBlocksAbove(
   }
   const lost = new Batches(store, perBatch);
   for await (const [hash, bytes] of store.iter(DBCol.BlockHeader)) {
-    const h = decodeBlockHeader(bytes).lite.height;
-    if (h <= height) continue;
-    dropped.add(h);
+    // Every block the repair keeps has a header the check found whole, so one that cannot be decoded
+    // belongs to none of them.
+    let h: number | null;
+    try {
+      h = decodeBlockHeader(bytes).lite.height;
+    } catch {
+      h = null;
+    }
+    if (h !== null && h <= height) continue;
+    if (h !== null) dropped.add(h);
     await drop(lost.update, hash);
     await lost.added();
   }
