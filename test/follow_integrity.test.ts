@@ -3,9 +3,9 @@
 // catching up) and opens anyway. The follower must then either run on a whole history or refuse,
 // naming the heights; `nearlite repair` must roll it back so that following again from the source
 // brings every height back, answering as the producer does.
-import { cpSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Store } from '@nearlite/store';
+import { DBCol, Store, u64be } from '@nearlite/store';
 import tap from 'tap';
 import { localChain } from './helpers/chain.js';
 import { flatMismatches } from './helpers/flat_check.js';
@@ -188,3 +188,60 @@ tap.test(
     }
   },
 );
+
+tap.test('a follower whose table holds a damaged block names it; repair rolls back below it', async (t) => {
+  const lake = tempDir(t);
+  const home = join(lake, 'home');
+  const chain = syntheticChain(120, { from: 10_000_000 });
+  writeLake(join(lake, 'blocks'), chain);
+  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  const follow = ['--follow', `file:${join(lake, 'blocks')}`];
+  const top = chain.at(-1)!.block.header.height;
+  const first = await startNode(home, follow);
+  await waitForHeight(first, top, 60_000);
+  // A clean stop flushes LevelDB's log into a table: the rows below are in .ldb files only.
+  t.equal(await first.stop(), 0);
+
+  const damagedAt = top - 40;
+  const store = await Store.open(join(home, 'data'), { readOnly: true });
+  const hash = store.get(DBCol.StreamBlockHeight, u64be(damagedAt))!;
+  // The row is the height, then the block's JSON text.
+  const json = Buffer.from(store.get(DBCol.StreamBlock, hash)!.subarray(8));
+  await store.close();
+  // LevelDB verifies no checksum when it reads: a byte changed in a table comes back as it is.
+  let found = 0;
+  for (const name of readdirSync(join(home, 'data')).filter((n) => n.endsWith('.ldb'))) {
+    const file = join(home, 'data', name);
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf(json);
+    if (at < 0) continue;
+    bytes[at] = 0x78; // `x` for the opening brace
+    writeFileSync(file, bytes);
+    found++;
+  }
+  t.equal(found, 1, 'the block was found in a table and damaged');
+
+  const named = new RegExp(
+    `the followed history is damaged beneath its cursor #${top}: #${damagedAt} \\(first: #${damagedAt} the block stored at this height is damaged: Unexpected token`,
+  );
+  await t.rejects(startNode(home, follow), named, 'the start refuses, naming it');
+  const verify = cli(['inspect', '--home', home, 'verify']);
+  t.equal(verify.status, 1, 'inspect verify fails');
+  t.match(verify.stderr, new RegExp(`the followed history is damaged at #${damagedAt}`));
+  const repaired = cli(['repair', '--home', home]);
+  t.equal(repaired.status, 0, repaired.stderr);
+  t.match(repaired.stdout, new RegExp(`rolled back to #${damagedAt - 1}`));
+  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
+  const again = await startNode(home, follow);
+  try {
+    await waitForHeight(again, top, 60_000);
+    for (const m of chain) {
+      const h = m.block.header.height;
+      const { body } = await again.rpc<Block>('block', { block_id: h });
+      if (body.result?.header.hash !== m.block.header.hash) t.fail(`#${h} is not the stream's block`);
+    }
+    t.pass(`every block up to #${top} is followed again`);
+  } finally {
+    await again.stop();
+  }
+});

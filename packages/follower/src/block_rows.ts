@@ -10,7 +10,9 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
   const hash = history.blockHashAt(height);
   if (!hash) return;
   const block = history.blockSync(hash);
-  const view = block ? (JSON.parse(block.json) as { chunks?: { shard_id: number }[] }) : {};
+  // A repair deletes blocks a damaged table may have altered: a row that no longer parses leads to
+  // no rows of its own (its chunks are then looked for by shard, its outcomes stay behind unreachable).
+  const view = (block && parsedOrNull<{ chunks?: { shard_id: number }[] }>(block.json)) ?? {};
   const shardIds = new Set((view.chunks ?? []).map((c) => c.shard_id));
   // Blocks published without `chunks` (re-serialized streams): look for their chunk rows.
   if (!view.chunks) {
@@ -21,11 +23,12 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
     const at = blockShardKey(hash, shard);
     const raw = history.store.get(DBCol.StreamChunk, at);
     if (!raw) continue;
-    const chunk = JSON.parse(fromUtf8(raw)) as {
+    const chunk = parsedOrNull<{
       header: { chunk_hash: string };
       receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
-    };
+    }>(fromUtf8(raw));
     update.delete(DBCol.StreamChunk, at);
+    if (!chunk) continue;
     update.delete(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash));
     // A data receipt has no outcome of its own: it goes with the chunk that carried it. Action
     // receipts go with the block of their outcome (below), as they may wait in the delayed queue.
@@ -33,7 +36,7 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
       if (r.receipt.Data !== undefined) update.delete(DBCol.StreamReceipt, base58Decode(r.receipt_id));
   }
   const ids = history.json(DBCol.StreamOutcomeIds, hash);
-  for (const text of ids ? (JSON.parse(ids) as string[]) : []) {
+  for (const text of ids ? (parsedOrNull<string[]>(ids) ?? []) : []) {
     const id = base58Decode(text);
     update.delete(DBCol.StreamTransaction, id);
     update.delete(DBCol.StreamOutcome, id);
@@ -43,4 +46,12 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
   update.delete(DBCol.StreamStateChanges, hash);
   update.delete(DBCol.StreamBlock, hash);
   update.delete(DBCol.StreamBlockHeight, u64be(height));
+}
+
+function parsedOrNull<T>(text: string): T | null {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
 }

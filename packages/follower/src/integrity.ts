@@ -150,8 +150,23 @@ export async function checkHistory(
     }
     if (block.height !== h)
       problems.push({ height: h, what: `the height index names a block of height ${block.height}` });
-    // Parsed once a block, for its parent's link and, in a full check, its chunks.
-    const view = JSON.parse(block.json) as BlockLinks;
+    // Parsed once a block, for its parent's link and, in a full check, its chunks. LevelDB verifies
+    // no checksum when it reads, so a damaged table can hand back a row that no longer parses.
+    let view: BlockLinks;
+    try {
+      view = JSON.parse(block.json) as BlockLinks;
+      if (typeof view?.header?.height !== 'number') throw new Error('it has no header');
+    } catch (err) {
+      problems.push({
+        height: h,
+        what: `the block stored at this height is damaged: ${(err as Error).message}`,
+      });
+      const below = await storedBelow(history, h);
+      if (below === undefined) break;
+      h = below;
+      hash = history.blockHashAt(below);
+      continue;
+    }
     if (full)
       for (const what of missingRows(history, block.hash as CryptoHash, view))
         problems.push({ height: h, what });
@@ -276,7 +291,9 @@ export async function repairHistory(
     for (const height of heights) {
       const hash = history.blockHashAt(height)!;
       const changes = history.json(DBCol.StreamStateChanges, hash);
-      for (const c of changes ? (JSON.parse(changes) as StateChangeWithCauseJson[]) : []) {
+      // Changes a damaged table altered are not undone here: their rows are above the cursor, which
+      // no read reaches, and following the block again writes them anew.
+      for (const c of changes ? (parsedStateChanges(changes) ?? []) : []) {
         const w = stateChangeWrite(c);
         if (!w) continue;
         update.delete(DBCol.StateHistory, historyKey(w.key, height));
@@ -319,4 +336,12 @@ async function emptyHistory(history: HistoryStore, rowsPerBatch: number): Promis
   const columns = Object.values(DBCol).filter((c) => c !== DBCol.DbVersion && c !== DBCol.FollowerMisc);
   for (const col of [...columns, DBCol.FollowerMisc])
     await deleteRowsInBatches(history.store, col, rowsPerBatch);
+}
+
+function parsedStateChanges(text: string): StateChangeWithCauseJson[] | null {
+  try {
+    return JSON.parse(text) as StateChangeWithCauseJson[];
+  } catch {
+    return null;
+  }
 }
