@@ -3,7 +3,7 @@
 // disk damages LevelDB's log (LevelDB then drops the unreadable batches and opens anyway), so the
 // node never trusts that every height under its head is still there.
 import { base58Encode, bytesEqual } from '@nearlite/primitives';
-import { blockShardKey, DBCol, type Store } from '@nearlite/store';
+import { blockShardKey, DamagedRowError, DBCol, type Store } from '@nearlite/store';
 import { isEmptyRoot } from '@nearlite/trie';
 import { type BlockHeader, computeBlockHash, decodeBlockHeader, innerRestHash } from './block_header.js';
 import { ChainStore, type Tip } from './chain_store.js';
@@ -79,8 +79,15 @@ function checkBlock(store: Store, cs: ChainStore, shardIds: readonly number[], h
       continue;
     }
     if (!extra) out.push(`shard ${shardId}: no post-state (chunk extra)`);
-    else if (!isEmptyRoot(extra.stateRoot) && !store.has(DBCol.State, extra.stateRoot))
-      out.push(`shard ${shardId}: the state root node is missing`);
+    else if (!isEmptyRoot(extra.stateRoot)) {
+      try {
+        if (!store.has(DBCol.State, extra.stateRoot))
+          out.push(`shard ${shardId}: the state root node is missing`);
+      } catch (err) {
+        if (!(err instanceof DamagedRowError)) throw err;
+        out.push(`shard ${shardId}: the state root node is damaged: ${err.message}`);
+      }
+    }
   }
   return { header, problems: out };
 }

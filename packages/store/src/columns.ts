@@ -34,6 +34,11 @@ export interface ColumnSpec {
   /** Values carry a trailing i64 LE reference count, folded at commit time. */
   readonly refcounted: boolean;
   readonly gc: BlockRetention | 'refcount' | 'keep';
+  /**
+   * Each key is the sha256 of its row's value (without a count): a row read from LevelDB is checked
+   * against it, since LevelDB verifies no checksum and a damaged table returns altered bytes.
+   */
+  readonly contentAddressed?: true;
   readonly doc: string;
 }
 
@@ -99,6 +104,7 @@ export const DBCol = {
     insertOnly: false,
     refcounted: true,
     gc: 'refcount',
+    contentAddressed: true,
     doc: 'trie node or value hash → bytes ‖ rc',
   },
   FlatState: { id: 9, insertOnly: false, refcounted: false, gc: 'keep', doc: 'trie key → value at head' },

@@ -1,9 +1,12 @@
+import { base58Encode } from '@nearlite/primitives';
 export const StoreErrorCode = {
   Locked: 'LOCKED',
   Version: 'VERSION',
   Kind: 'KIND',
   Closed: 'CLOSED',
   Io: 'IO',
+  /** A row whose bytes are not what its key says they are. */
+  Damaged: 'DAMAGED',
 } as const;
 export type StoreErrorCode = (typeof StoreErrorCode)[keyof typeof StoreErrorCode];
 
@@ -27,6 +30,16 @@ export class StoreWriteFailure extends StoreError {
     super(
       StoreErrorCode.Io,
       `the database failed a write and takes no more until it is opened again: ${(cause as Error).message ?? String(cause)}`,
+    );
+  }
+}
+
+/** A content-addressed row (`ColumnSpec.contentAddressed`) whose bytes do not hash to its key. */
+export class DamagedRowError extends StoreError {
+  constructor(colName: string, key: Uint8Array, actual: Uint8Array) {
+    super(
+      StoreErrorCode.Damaged,
+      `the ${colName} row ${base58Encode(key)} is damaged: its bytes hash to ${base58Encode(actual)}`,
     );
   }
 }

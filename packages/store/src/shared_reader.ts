@@ -7,6 +7,7 @@
 // so a cached absent row could go stale. Callers cache what is immutable by key (trie nodes by hash).
 import { ClassicLevel } from 'classic-level';
 import type { DBColumn } from './columns.js';
+import { checkRowContent } from './content_check.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { columnPrefixed } from './off_heap.js';
 
@@ -36,7 +37,9 @@ export class SharedStoreReader {
   get(col: DBColumn, key: Uint8Array): Uint8Array | undefined {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     const v = this.db.getSync(columnPrefixed(col.id, key));
-    if (v === undefined || !col.refcounted) return v;
+    if (v === undefined) return v;
+    checkRowContent(col.id, key, v);
+    if (!col.refcounted) return v;
     return v.subarray(0, v.length - 8);
   }
 

@@ -6,8 +6,9 @@ import { compareBytes, isPartialView, offHeap, setU64 } from '@nearlite/primitiv
 import { ClassicLevel } from 'classic-level';
 import type { MemoryLevel } from 'memory-level';
 import { DBCol, type DBColumn } from './columns.js';
+import { checkRowContent } from './content_check.js';
 import { databaseExists } from './database_exists.js';
-import { StoreError, StoreErrorCode, StoreWriteFailure } from './errors.js';
+import { DamagedRowError, StoreError, StoreErrorCode, StoreWriteFailure } from './errors.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
 import { type AddedKeys, type FilteredDb, RefcountFilters } from './refcount_filters.js';
@@ -273,6 +274,7 @@ export class Store {
     }
     // LevelDB's key is made only on a miss: most reads are answered by the cache.
     const v = this.db.getSync(dbKey ?? columnPrefixed(colId, key));
+    if (v !== undefined) checkRowContent(colId, key, v);
     if (keep) {
       this.cachedColumns.add(colId);
       this.cache.set(ck, v ?? ABSENT);
@@ -401,15 +403,25 @@ export class Store {
         const k = columnPrefixed(r.col.id, r.key);
         // A key the filter denies was never added: absent, without a read.
         let cur: Uint8Array | undefined;
+        // A damaged row (its bytes no longer hash to its key) written again takes the written bytes,
+        // which do, and keeps its count: the same content written anew heals it.
+        let healed = false;
         if (filters?.denies(r.col.id, r.key)) this.stats.refcountsFiltered++;
-        else cur = this.lookup(ck, r.col.id, r.key, false, k);
+        else
+          try {
+            cur = this.lookup(ck, r.col.id, r.key, false, k);
+          } catch (err) {
+            if (!(err instanceof DamagedRowError)) throw err;
+            cur = this.db.getSync(k);
+            healed = r.value !== undefined;
+          }
         const rc = (cur ? readRc(cur) : 0) + r.delta;
         if (rc <= 0) {
           if (cur) batch.del(k);
           written.push([ck, ABSENT]);
           continue;
         }
-        const value = cur ? cur.subarray(0, cur.length - 8) : r.value;
+        const value = cur && !healed ? cur.subarray(0, cur.length - 8) : r.value;
         if (!value)
           throw new StoreError(
             StoreErrorCode.Io,
