@@ -3,7 +3,7 @@
 // catching up) and opens anyway. The follower must then either run on a whole history or refuse,
 // naming the heights; `nearlite repair` must roll it back so that following again from the source
 // brings every height back, answering as the producer does.
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, u64be } from '@nearlite/store';
 import tap from 'tap';
@@ -14,6 +14,7 @@ import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
 import { MAINNET_GENESIS } from './helpers/mainnet.js';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
+import { damageInTables } from './helpers/table_damage.js';
 import { tempDir } from './helpers/tmp.js';
 import { randomWorkload } from './helpers/workload.js';
 
@@ -209,16 +210,9 @@ tap.test('a follower whose table holds a damaged block names it; repair rolls ba
   const json = Buffer.from(store.get(DBCol.StreamBlock, hash)!.subarray(8));
   await store.close();
   // LevelDB verifies no checksum when it reads: a byte changed in a table comes back as it is.
-  let found = 0;
-  for (const name of readdirSync(join(home, 'data')).filter((n) => n.endsWith('.ldb'))) {
-    const file = join(home, 'data', name);
-    const bytes = readFileSync(file);
-    const at = bytes.indexOf(json);
-    if (at < 0) continue;
-    bytes[at] = 0x78; // `x` for the opening brace
-    writeFileSync(file, bytes);
-    found++;
-  }
+  const found = damageInTables(join(home, 'data'), json, (b, at) => {
+    b[at] = 0x78; // `x` for the opening brace
+  });
   t.equal(found, 1, 'the block was found in a table and damaged');
 
   const named = new RegExp(

@@ -1,13 +1,14 @@
 // A store damaged on disk: after a SIGKILL, LevelDB's log is torn, overwritten or cut, as a disk or
 // filesystem can leave it. The node must then either run on a whole chain or refuse, naming the
 // heights; `nearlite repair` must bring it back to a chain it can run on and serve in full.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainStore, loadGenesisConfig, repairChain, shardLayoutFromView } from '@nearlite/chain';
 import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
 import t from 'tap';
 import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { damageInTables } from './helpers/table_damage.js';
 import { tempDir } from './helpers/tmp.js';
 
 type Block = { header: { height: number; hash: string; prev_hash: string } };
@@ -261,23 +262,16 @@ t.test('a damaged table: altered header bytes are named, and repair rolls back b
   // tables are written uncompressed: each header is found as it is, and damaged in place — one a
   // changed byte of its random value (still a header, of another block), the other a length that
   // runs past its end.
-  const dataDir = join(home, 'data');
-  let damaged = 0;
-  for (const name of readdirSync(dataDir).filter((n) => n.endsWith('.ldb'))) {
-    const file = join(dataDir, name);
-    const bytes = readFileSync(file);
-    for (const [i, row] of rows.entries()) {
-      const at = bytes.indexOf(row);
-      if (at < 0) continue;
-      // The header's hash and prev_hash, then inner_lite: height, four hashes, timestamp, two hashes.
-      // inner_rest opens with six hashes (random_value the last) and the proposals' length.
-      const innerRest = 64 + 8 + 32 * 4 + 8 + 32 * 2;
-      if (i === 0) bytes[at + innerRest + 32 * 5] ^= 0x01;
-      else bytes.writeUInt32LE(0xfffffff, at + innerRest + 32 * 6);
-      damaged++;
-    }
-    writeFileSync(file, bytes);
-  }
+  // The header's hash and prev_hash, then inner_lite: height, four hashes, timestamp, two hashes.
+  // inner_rest opens with six hashes (random_value the last) and the proposals' length.
+  const innerRest = 64 + 8 + 32 * 4 + 8 + 32 * 2;
+  const damaged =
+    damageInTables(join(home, 'data'), rows[0]!, (b, at) => {
+      b[at + innerRest + 32 * 5]! ^= 0x01;
+    }) +
+    damageInTables(join(home, 'data'), rows[1]!, (b, at) =>
+      b.writeUInt32LE(0xfffffff, at + innerRest + 32 * 6),
+    );
   t.equal(damaged, 2, 'both headers were found in the tables and damaged');
 
   const named = new RegExp(
@@ -325,16 +319,9 @@ t.test('a damaged trie node in a table is named, not decoded; repair rolls back 
   await store.close();
 
   // Trie nodes are keyed by the hash of their bytes: a byte changed in the table no longer matches.
-  let found = 0;
-  for (const name of readdirSync(join(home, 'data')).filter((n) => n.endsWith('.ldb'))) {
-    const file = join(home, 'data', name);
-    const bytes = readFileSync(file);
-    const at = bytes.indexOf(nodeBytes);
-    if (at < 0) continue;
-    bytes[at + nodeBytes.length - 1] ^= 0x01;
-    writeFileSync(file, bytes);
-    found++;
-  }
+  const found = damageInTables(join(home, 'data'), nodeBytes, (b, at) => {
+    b[at + nodeBytes.length - 1]! ^= 0x01;
+  });
   t.equal(found, 1, "the head's state root node was found in a table and damaged");
 
   await t.rejects(
