@@ -50,6 +50,20 @@ async function assertWhole(
   t.equal(holes, 0, `${what}: every height below the cursor #${top} answers the producer's block`);
 }
 
+/** A follower of a synthetic chain of `blocks` blocks read from a lake directory, caught up. */
+async function followedLake(t: Parameters<typeof tempDir>[0], blocks: number) {
+  const lake = tempDir(t);
+  const home = join(lake, 'home');
+  const chain = syntheticChain(blocks, { from: 10_000_000 });
+  writeLake(join(lake, 'blocks'), chain);
+  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  const follow = ['--follow', `file:${join(lake, 'blocks')}`];
+  const top = chain.at(-1)!.block.header.height;
+  const first = await startNode(home, follow);
+  await waitForHeight(first, top, 60_000);
+  return { home, chain, follow, top, first };
+}
+
 tap.test(
   'a damaged follower runs on a whole history or refuses naming heights; repair restores it',
   async (t) => {
@@ -153,15 +167,7 @@ tap.test(
 tap.test(
   'a follower that lost its genesis batch refuses, rather than writing it again over newer rows',
   async (t) => {
-    const lake = tempDir(t);
-    const home = join(lake, 'home');
-    const chain = syntheticChain(200, { from: 10_000_000 });
-    writeLake(join(lake, 'blocks'), chain);
-    initHome(home, ['--genesis', MAINNET_GENESIS]);
-    const follow = ['--follow', `file:${join(lake, 'blocks')}`];
-    const top = chain.at(-1)!.block.header.height;
-    const first = await startNode(home, follow);
-    await waitForHeight(first, top, 60_000);
+    const { home, chain, follow, top, first } = await followedLake(t, 200);
     await first.kill();
     // The genesis state (mainnet's records) is the log's first large record: a byte early on takes it,
     // and the blocks' batches after it survive.
@@ -191,15 +197,7 @@ tap.test(
 );
 
 tap.test('a follower whose table holds a damaged block names it; repair rolls back below it', async (t) => {
-  const lake = tempDir(t);
-  const home = join(lake, 'home');
-  const chain = syntheticChain(120, { from: 10_000_000 });
-  writeLake(join(lake, 'blocks'), chain);
-  initHome(home, ['--genesis', MAINNET_GENESIS]);
-  const follow = ['--follow', `file:${join(lake, 'blocks')}`];
-  const top = chain.at(-1)!.block.header.height;
-  const first = await startNode(home, follow);
-  await waitForHeight(first, top, 60_000);
+  const { home, chain, follow, top, first } = await followedLake(t, 120);
   // A clean stop flushes LevelDB's log into a table: the rows below are in .ldb files only.
   t.equal(await first.stop(), 0);
 
