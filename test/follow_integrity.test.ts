@@ -196,44 +196,61 @@ tap.test(
   },
 );
 
-tap.test('a follower whose table holds a damaged block names it; repair rolls back below it', async (t) => {
-  const { home, chain, follow, top, first } = await followedLake(t, 120);
-  // A clean stop flushes LevelDB's log into a table: the rows below are in .ldb files only.
-  t.equal(await first.stop(), 0);
+tap.test(
+  'a follower whose table holds damaged blocks names them; repair rolls back below them',
+  async (t) => {
+    const { home, chain, follow, top, first } = await followedLake(t, 120);
+    // A clean stop flushes LevelDB's log into a table: the rows below are in .ldb files only.
+    t.equal(await first.stop(), 0);
 
-  const damagedAt = top - 40;
-  const store = await Store.open(join(home, 'data'), { readOnly: true });
-  const hash = store.get(DBCol.StreamBlockHeight, u64be(damagedAt))!;
-  // The row is the height, then the block's JSON text.
-  const json = Buffer.from(store.get(DBCol.StreamBlock, hash)!.subarray(8));
-  await store.close();
-  // LevelDB verifies no checksum when it reads: a byte changed in a table comes back as it is.
-  const found = damageInTables(join(home, 'data'), json, (b, at) => {
-    b[at] = 0x78; // `x` for the opening brace
-  });
-  t.equal(found, 1, 'the block was found in a table and damaged');
+    // One block altered so that it still parses (a digit of its header's gas price), one so that it
+    // does not (its opening brace).
+    const [damagedAt, altered] = [top - 40, top - 20];
+    const store = await Store.open(join(home, 'data'), { readOnly: true });
+    // The row is the height, then the block's JSON text.
+    const jsonAt = (h: number) =>
+      Buffer.from(store.get(DBCol.StreamBlock, store.get(DBCol.StreamBlockHeight, u64be(h))!)!.subarray(8));
+    const [json, alteredJson] = [jsonAt(damagedAt), jsonAt(altered)];
+    await store.close();
+    // LevelDB verifies no checksum when it reads: a byte changed in a table comes back as it is.
+    const found =
+      damageInTables(join(home, 'data'), json, (b, at) => {
+        b[at] = 0x78; // `x` for the opening brace
+      }) +
+      damageInTables(join(home, 'data'), alteredJson, (b, at) => {
+        const digit = at + alteredJson.indexOf('"gas_price":"') + '"gas_price":"'.length;
+        b[digit] = b[digit] === 0x39 ? 0x38 : b[digit]! + 1;
+      });
+    t.equal(found, 2, 'both blocks were found in a table and damaged');
 
-  const named = new RegExp(
-    `the followed history is damaged beneath its cursor #${top}: #${damagedAt} \\(first: #${damagedAt} the block stored at this height is damaged: Unexpected token`,
-  );
-  await t.rejects(startNode(home, follow), named, 'the start refuses, naming it');
-  const verify = cli(['inspect', '--home', home, 'verify']);
-  t.equal(verify.status, 1, 'inspect verify fails');
-  t.match(verify.stderr, new RegExp(`the followed history is damaged at #${damagedAt}`));
-  const repaired = cli(['repair', '--home', home]);
-  t.equal(repaired.status, 0, repaired.stderr);
-  t.match(repaired.stdout, new RegExp(`rolled back to #${damagedAt - 1}`));
-  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
-  const again = await startNode(home, follow);
-  try {
-    await waitForHeight(again, top, 60_000);
-    for (const m of chain) {
-      const h = m.block.header.height;
-      const { body } = await again.rpc<Block>('block', { block_id: h });
-      if (body.result?.header.hash !== m.block.header.hash) t.fail(`#${h} is not the stream's block`);
+    const named = new RegExp(
+      `the followed history is damaged beneath its cursor #${top}: #${damagedAt}, #${altered} \\(first: #${damagedAt} the block stored at this height is damaged: Unexpected token`,
+    );
+    await t.rejects(startNode(home, follow), named, 'the start refuses, naming both');
+    const verify = cli(['inspect', '--home', home, 'verify']);
+    t.equal(verify.status, 1, 'inspect verify fails');
+    t.match(verify.stderr, new RegExp(`the followed history is damaged at #${damagedAt}`));
+    t.match(
+      verify.stdout,
+      new RegExp(
+        `"height":${altered},"what":"the block stored at this height is damaged: its header does not hash to \\w+"`,
+      ),
+    );
+    const repaired = cli(['repair', '--home', home]);
+    t.equal(repaired.status, 0, repaired.stderr);
+    t.match(repaired.stdout, new RegExp(`rolled back to #${damagedAt - 1}`));
+    t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
+    const again = await startNode(home, follow);
+    try {
+      await waitForHeight(again, top, 60_000);
+      for (const m of chain) {
+        const h = m.block.header.height;
+        const { body } = await again.rpc<Block>('block', { block_id: h });
+        if (body.result?.header.hash !== m.block.header.hash) t.fail(`#${h} is not the stream's block`);
+      }
+      t.pass(`every block up to #${top} is followed again`);
+    } finally {
+      await again.stop();
     }
-    t.pass(`every block up to #${top} is followed again`);
-  } finally {
-    await again.stop();
-  }
-});
+  },
+);

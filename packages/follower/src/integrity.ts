@@ -7,7 +7,7 @@
 import { heightRanges } from '@nearlite/chain';
 import { base58Decode, base58Encode, bytesEqual, type CryptoHash, concatBytes } from '@nearlite/primitives';
 import { blockShardKey, DBCol, deleteRowsInBatches, readU64be, StoreUpdate, u64be } from '@nearlite/store';
-import type { StateChangeWithCauseJson } from '@nearlite/stream';
+import { parseStreamJson, type StateChangeWithCauseJson, verifiedHeaderLayout } from '@nearlite/stream';
 import { deleteStreamBlockRows } from './block_rows.js';
 import { encodeFlatRow } from './flat_state.js';
 import { decodeHistoryKey, historyKey, historyKeyPrefix, invertedHeight } from './history_key.js';
@@ -52,7 +52,12 @@ export class HistoryIntegrityError extends Error {
 
 /** What the check reads of a stored block view. */
 interface BlockLinks {
-  readonly header: { readonly height: number; readonly prev_hash?: unknown; readonly prev_height?: unknown };
+  readonly header: {
+    readonly height: number;
+    readonly hash?: unknown;
+    readonly prev_hash?: unknown;
+    readonly prev_height?: unknown;
+  };
   readonly chunks?: readonly { readonly shard_id: number; readonly height_included: number }[];
 }
 
@@ -151,11 +156,17 @@ export async function checkHistory(
     if (block.height !== h)
       problems.push({ height: h, what: `the height index names a block of height ${block.height}` });
     // Parsed once a block, for its parent's link and, in a full check, its chunks. LevelDB verifies
-    // no checksum when it reads, so a damaged table can hand back a row that no longer parses.
+    // no checksum when it reads, so a damaged table can hand back a row altered or no longer parsing:
+    // the header must hash to the block's hash, as it did when the block was followed.
     let view: BlockLinks;
     try {
-      view = JSON.parse(block.json) as BlockLinks;
+      view = parseStreamJson(block.json) as BlockLinks;
       if (typeof view?.header?.height !== 'number') throw new Error('it has no header');
+      if (
+        view.header.hash !== base58Encode(block.hash) ||
+        verifiedHeaderLayout(view.header as Record<string, unknown>) === null
+      )
+        throw new Error(`its header does not hash to ${base58Encode(block.hash)}`);
     } catch (err) {
       problems.push({
         height: h,
