@@ -2,7 +2,7 @@
 // `gc_num_epochs_to_keep` epochs (at least 3). Each step collects a bounded number of blocks and
 // moves the TAIL marker in the same batch as the deletions, so a crash mid-GC leaves the store
 // consistent: every block at or above TAIL is whole, everything below is gone or unreachable.
-import { concatBytes } from '@nearlite/primitives';
+import { attempt, concatBytes } from '@nearlite/primitives';
 import {
   type BlockRetention,
   blockShardKey,
@@ -112,14 +112,16 @@ export async function deleteBlockRows(
   const { isGenesis } = opts;
   // A repair deletes blocks whose rows a damaged table may have altered: what cannot be decoded leads
   // to no further rows, which stay behind unreachable.
-  const header = decodedOrUndefined(store.get(DBCol.BlockHeader, hash), decodeBlockHeader);
+  const headerBytes = store.get(DBCol.BlockHeader, hash);
+  const header = headerBytes && attempt(() => decodeBlockHeader(headerBytes));
   const shardKeys = shardIds.map((shardId) => blockShardKey(hash, shardId));
   // Rows keyed by something other than the block are found through the block's own index rows,
   // read before the batch deletes them.
   const outcomeIds: Uint8Array[] = [];
   const chunkHashes: Uint8Array[] = [];
   for (const key of shardKeys) {
-    const ids = decodedOrUndefined(store.get(DBCol.OutcomeIds, key), decodeIdList);
+    const idBytes = store.get(DBCol.OutcomeIds, key);
+    const ids = idBytes && attempt(() => decodeIdList(idBytes));
     if (ids) outcomeIds.push(...ids);
     const chunkHash = store.get(DBCol.ChunkHashesByBlock, key);
     if (chunkHash) chunkHashes.push(chunkHash);
@@ -155,14 +157,5 @@ export async function deleteBlockRows(
       default:
         rule.by satisfies never;
     }
-  }
-}
-
-function decodedOrUndefined<T>(bytes: Uint8Array | undefined, decode: (b: Uint8Array) => T): T | undefined {
-  if (!bytes) return undefined;
-  try {
-    return decode(bytes);
-  } catch {
-    return undefined;
   }
 }

@@ -6,7 +6,7 @@
 // is doing (repair_marker.ts), every check refuses the store while the record is there, and a repair
 // run again reads its target from the record and goes on. The last batch moves the head and removes
 // the record, so a start never sees a store half repaired.
-import { bytesEqual, type CryptoHash } from '@nearlite/primitives';
+import { attempt, bytesEqual, type CryptoHash } from '@nearlite/primitives';
 import {
   blockShardKey,
   DBCol,
@@ -146,11 +146,8 @@ async function dropBlocksAbove(
   const drop = async (update: StoreUpdate, hash: Uint8Array) => {
     for (const shardId of shardIds) {
       const chunkHash = store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId));
-      try {
-        transactions += (chunkHash ? cs.chunk(chunkHash) : undefined)?.transactions.length ?? 0;
-      } catch {
-        // A chunk the damage altered is dropped uncounted.
-      }
+      // A chunk the damage altered is dropped uncounted.
+      if (chunkHash) transactions += attempt(() => cs.chunk(chunkHash))?.transactions.length ?? 0;
     }
     await deleteBlockRows(store, shardIds, update, hash, { isGenesis: false, releaseTrieDeletions: false });
   };
@@ -171,14 +168,9 @@ async function dropBlocksAbove(
   for await (const [hash, bytes] of store.iter(DBCol.BlockHeader)) {
     // Every block the repair keeps has a header the check found whole, so one that cannot be decoded
     // belongs to none of them.
-    let h: number | null;
-    try {
-      h = decodeBlockHeader(bytes).lite.height;
-    } catch {
-      h = null;
-    }
-    if (h !== null && h <= height) continue;
-    if (h !== null) dropped.add(h);
+    const h = attempt(() => decodeBlockHeader(bytes).lite.height);
+    if (h !== undefined && h <= height) continue;
+    if (h !== undefined) dropped.add(h);
     await drop(lost.update, hash);
     await lost.added();
   }

@@ -1,7 +1,7 @@
 // Deleting one followed block's rows: what GC does below the tail and a repair above its roll-back
 // point. The rows are found from the block itself: its chunks (with the data receipts they carried)
 // and the outcome ids it lists.
-import { base58Decode, fromUtf8 } from '@nearlite/primitives';
+import { attempt, base58Decode, fromUtf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type StoreUpdate, u64be } from '@nearlite/store';
 import type { HistoryStore } from './history_store.js';
 
@@ -12,7 +12,7 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
   const block = history.blockSync(hash);
   // A repair deletes blocks a damaged table may have altered: a row that no longer parses leads to
   // no rows of its own (its chunks are then looked for by shard, its outcomes stay behind unreachable).
-  const view = (block && parsedOrNull<{ chunks?: { shard_id: number }[] }>(block.json)) ?? {};
+  const view = (block && attempt(() => JSON.parse(block.json) as { chunks?: { shard_id: number }[] })) ?? {};
   const shardIds = new Set((view.chunks ?? []).map((c) => c.shard_id));
   // Blocks published without `chunks` (re-serialized streams): look for their chunk rows.
   if (!view.chunks) {
@@ -23,10 +23,13 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
     const at = blockShardKey(hash, shard);
     const raw = history.store.get(DBCol.StreamChunk, at);
     if (!raw) continue;
-    const chunk = parsedOrNull<{
-      header: { chunk_hash: string };
-      receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
-    }>(fromUtf8(raw));
+    const chunk = attempt(
+      () =>
+        JSON.parse(fromUtf8(raw)) as {
+          header: { chunk_hash: string };
+          receipts?: { receipt_id: string; receipt: { Data?: unknown } }[];
+        },
+    );
     update.delete(DBCol.StreamChunk, at);
     if (!chunk) continue;
     update.delete(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash));
@@ -36,7 +39,7 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
       if (r.receipt.Data !== undefined) update.delete(DBCol.StreamReceipt, base58Decode(r.receipt_id));
   }
   const ids = history.json(DBCol.StreamOutcomeIds, hash);
-  for (const text of ids ? (parsedOrNull<string[]>(ids) ?? []) : []) {
+  for (const text of ids ? (attempt(() => JSON.parse(ids) as string[]) ?? []) : []) {
     const id = base58Decode(text);
     update.delete(DBCol.StreamTransaction, id);
     update.delete(DBCol.StreamOutcome, id);
@@ -46,12 +49,4 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
   update.delete(DBCol.StreamStateChanges, hash);
   update.delete(DBCol.StreamBlock, hash);
   update.delete(DBCol.StreamBlockHeight, u64be(height));
-}
-
-function parsedOrNull<T>(text: string): T | null {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
 }

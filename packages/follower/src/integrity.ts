@@ -5,7 +5,14 @@
 // reads at the heights after would answer from older values without a word. The source still holds
 // those blocks: a repair rolls back below the first hole, and following fetches the rest again.
 import { heightRanges } from '@nearlite/chain';
-import { base58Decode, base58Encode, bytesEqual, type CryptoHash, concatBytes } from '@nearlite/primitives';
+import {
+  attempt,
+  base58Decode,
+  base58Encode,
+  bytesEqual,
+  type CryptoHash,
+  concatBytes,
+} from '@nearlite/primitives';
 import { blockShardKey, DBCol, deleteRowsInBatches, readU64be, StoreUpdate, u64be } from '@nearlite/store';
 import { parseStreamJson, type StateChangeWithCauseJson, verifiedHeaderLayout } from '@nearlite/stream';
 import { deleteStreamBlockRows } from './block_rows.js';
@@ -304,7 +311,9 @@ export async function repairHistory(
       const changes = history.json(DBCol.StreamStateChanges, hash);
       // Changes a damaged table altered are not undone here: their rows are above the cursor, which
       // no read reaches, and following the block again writes them anew.
-      for (const c of changes ? (parsedStateChanges(changes) ?? []) : []) {
+      for (const c of changes
+        ? (attempt(() => JSON.parse(changes) as StateChangeWithCauseJson[]) ?? [])
+        : []) {
         const w = stateChangeWrite(c);
         if (!w) continue;
         update.delete(DBCol.StateHistory, historyKey(w.key, height));
@@ -347,12 +356,4 @@ async function emptyHistory(history: HistoryStore, rowsPerBatch: number): Promis
   const columns = Object.values(DBCol).filter((c) => c !== DBCol.DbVersion && c !== DBCol.FollowerMisc);
   for (const col of [...columns, DBCol.FollowerMisc])
     await deleteRowsInBatches(history.store, col, rowsPerBatch);
-}
-
-function parsedStateChanges(text: string): StateChangeWithCauseJson[] | null {
-  try {
-    return JSON.parse(text) as StateChangeWithCauseJson[];
-  } catch {
-    return null;
-  }
 }

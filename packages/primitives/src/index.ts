@@ -1,5 +1,6 @@
 export * from './account.js';
 export * from './account_id.js';
+export * from './attempt.js';
 export * from './base58.js';
 export * from './borsh.js';
 export * from './curves.js';

@@ -1,15 +1,8 @@
+import { attempt } from '@nearlite/primitives';
 import type { ChunkReference } from '../backend.js';
 import { blockId, cryptoHash, expectStruct, tuple, u64 } from '../params.js';
 import { noUntaggedMatch } from '../serde.js';
 import type { MethodHandler } from './types.js';
-
-function attempt<T>(fn: () => T): T | null {
-  try {
-    return fn();
-  } catch {
-    return null;
-  }
-}
 
 /** `{chunk_id}`, `{block_id, shard_id}`, or the legacy `[chunk_id]` and `[[block_id, shard_id]]`. */
 export function parseChunkRequest(params: unknown): ChunkReference {
@@ -25,7 +18,7 @@ export function parseChunkRequest(params: unknown): ChunkReference {
   // The untagged ChunkReference tries the block/shard form first, then the chunk hash.
   const byBlock = attempt(() => ({ blockId: blockId(o.block_id), shardId: u64(o.shard_id) }));
   const ref = byBlock ?? attempt(() => ({ chunkId: cryptoHash(o.chunk_id) }));
-  if (ref === null) throw noUntaggedMatch('ChunkReference');
+  if (ref === undefined) throw noUntaggedMatch('ChunkReference');
   return ref;
 }
 
