@@ -13,6 +13,7 @@ import { tempDir } from './helpers/tmp.js';
 
 type Block = { header: { height: number; hash: string; prev_hash: string } };
 type Checks = Pick<typeof t, 'fail' | 'equal'>;
+type RepairChecks = Pick<typeof t, 'fail' | 'equal' | 'match'>;
 type FinalRecord = { height: number; hash: string };
 
 /** Every kept height answers `block`, and each links to the one below: no hole is served. */
@@ -29,6 +30,43 @@ async function assertWhole(t: Checks, node: RunningNode, what: string): Promise<
     above = r.body.result.header;
   }
   return head.height;
+}
+
+/**
+ * `repair`, which must say it rolled back to `#to`; then `inspect verify` passes and `check` runs on
+ * the node started again. Returns what repair printed.
+ */
+async function repairedTo(
+  t: RepairChecks,
+  home: string,
+  to: number,
+  check: (node: RunningNode) => Promise<unknown>,
+): Promise<string> {
+  const repaired = cli(['repair', '--home', home]);
+  t.equal(repaired.status, 0, repaired.stderr);
+  t.match(repaired.stdout, new RegExp(`rolled back to #${to}`));
+  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
+  const again = await startNode(home, ['--block-time', '20']);
+  try {
+    await check(again);
+  } finally {
+    await again.stop();
+  }
+  return repaired.stdout;
+}
+
+/**
+ * A chain run to `height` and stopped cleanly, which flushes LevelDB's log into a table (the rows are
+ * in .ldb files only), with its store opened read-only.
+ */
+async function stoppedChain(t: Checks & { teardown(fn: () => unknown): void }, height: number) {
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(node, height);
+  t.equal(await node.stop(), 0);
+  const store = await Store.open(join(home, 'data'), { readOnly: true });
+  return { home, store, cs: new ChainStore(store) };
 }
 
 t.test(
@@ -227,31 +265,16 @@ t.test('a repair stopped part way: the start refuses the store, the next repair 
   const exported = cli(['lake-export', '--home', home, '--out', tempDir(t)]);
   t.equal(exported.status, 1, 'lake-export refuses it');
 
-  const repaired = cli(['repair', '--home', home]);
-  t.equal(repaired.status, 0, repaired.stderr);
-  t.match(repaired.stdout, /going on with a repair that stopped part way/);
-  t.match(repaired.stdout, new RegExp(`rolled back to #${hole - 1}`));
-  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
-  const again = await startNode(home, ['--block-time', '20']);
-  try {
+  const repaired = await repairedTo(t, home, hole - 1, async (again) => {
     const top = await assertWhole(t, again, 'repaired');
     await waitForHeight(again, top + 3);
     await assertWhole(t, again, 'producing again');
-  } finally {
-    await again.stop();
-  }
+  });
+  t.match(repaired, /going on with a repair that stopped part way/);
 });
 
 t.test('a damaged table: altered header bytes are named, and repair rolls back below them', async (t) => {
-  const home = tempDir(t);
-  initHome(home);
-  const node = await startNode(home, ['--block-time', '20']);
-  await waitForHeight(node, 60);
-  // A clean stop flushes LevelDB's log into a table: the rows below are in .ldb files only.
-  t.equal(await node.stop(), 0);
-
-  const store = await Store.open(join(home, 'data'), { readOnly: true });
-  const cs = new ChainStore(store);
+  const { home, store, cs } = await stoppedChain(t, 60);
   const head = cs.head()!.height;
   const [altered, undecodable] = [head - 20, head - 10];
   const headerOf = (h: number) => store.get(DBCol.BlockHeader, cs.blockHashByHeight(h)!)!;
@@ -291,28 +314,14 @@ t.test('a damaged table: altered header bytes are named, and repair rolls back b
     /the header of block \w+ is damaged: vector length 268435455 exceeds remaining input/,
   );
 
-  const repaired = cli(['repair', '--home', home]);
-  t.equal(repaired.status, 0, repaired.stderr);
-  t.match(repaired.stdout, new RegExp(`rolled back to #${altered - 1}`));
-  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
-  const again = await startNode(home, ['--block-time', '20']);
-  try {
+  await repairedTo(t, home, altered - 1, async (again) => {
     await waitForHeight(again, head + 5);
     await assertWhole(t, again, 'after the repair');
-  } finally {
-    await again.stop();
-  }
+  });
 });
 
 t.test('a damaged trie node in a table is named, not decoded; repair rolls back below it', async (t) => {
-  const home = tempDir(t);
-  initHome(home);
-  const node = await startNode(home, ['--block-time', '20']);
-  await waitForHeight(node, 30);
-  t.equal(await node.stop(), 0);
-
-  const store = await Store.open(join(home, 'data'), { readOnly: true });
-  const cs = new ChainStore(store);
+  const { home, store, cs } = await stoppedChain(t, 30);
   const head = cs.head()!;
   const root = cs.chunkExtra(head.hash, 0)!.stateRoot;
   const nodeBytes = Buffer.from(store.get(DBCol.State, root)!);
@@ -331,12 +340,7 @@ t.test('a damaged trie node in a table is named, not decoded; repair rolls back 
     ),
     'the start refuses, naming it',
   );
-  const repaired = cli(['repair', '--home', home]);
-  t.equal(repaired.status, 0, repaired.stderr);
-  t.match(repaired.stdout, new RegExp(`rolled back to #${head.height - 1}`));
-  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
-  const again = await startNode(home, ['--block-time', '20']);
-  try {
+  await repairedTo(t, home, head.height - 1, async (again) => {
     await waitForHeight(again, head.height + 5);
     const view = await again.rpc<{ amount: string }>('query', {
       request_type: 'view_account',
@@ -344,9 +348,7 @@ t.test('a damaged trie node in a table is named, not decoded; repair rolls back 
       finality: 'final',
     });
     t.ok(view.body.result?.amount, 'the state after the repair is read');
-  } finally {
-    await again.stop();
-  }
+  });
   // The block made again at the damaged block's height has the same state: writing its root node
   // again replaced the damaged bytes.
   const after = await Store.open(join(home, 'data'), { readOnly: true });
