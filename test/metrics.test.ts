@@ -9,6 +9,7 @@ import { tempDir } from './helpers/tmp.js';
 t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
   const home = tempDir(t);
   initHome(home);
+  const started = performance.now();
   const node = await startNode(home, ['--block-time', '50']);
   t.teardown(() => node.stop());
   await waitForHeight(node, 3);
@@ -55,6 +56,19 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
     threadCpu.some((s) => s >= chainCpu && s - chainCpu < 0.2),
     `one of the process's threads has used it (${threadCpu.join(', ')})`,
   );
+  // How long each thread's event loop has been busy: some of the time since the node started, and
+  // never less at a later scrape.
+  const elapsed = (performance.now() - started) / 1000;
+  const loopActive = (src: string) => ({
+    rpc: Number(/^nearlite_event_loop_active_seconds_total\{thread="rpc"\} (\S+)$/m.exec(src)?.[1]),
+    chain: Number(/^nearlite_event_loop_active_seconds_total\{thread="chain"\} (\S+)$/m.exec(src)?.[1]),
+  });
+  const active = loopActive(text);
+  for (const [thread, s] of Object.entries(active))
+    t.ok(s > 0 && s < elapsed, `the ${thread} thread's event loop was busy ${s} s of ${elapsed} s`);
+  await waitForHeight(node, (value('nearlite_block_height') ?? 0) + 2);
+  const later = loopActive(await (await fetch(`${node.url}/metrics`)).text());
+  t.ok(later.rpc >= active.rpc && later.chain > active.chain, 'and more of it at a later scrape');
   t.equal(value('nearlite_gc_collected_blocks_total'), 0, 'GC progress (nothing old enough yet)');
   t.equal(value('nearlite_tail_height'), 0, 'the tail');
   t.ok(value('nearlite_rpc_request_duration_seconds_count{method="status"}') === 1, 'latency histogram');
@@ -178,6 +192,7 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
   const cursor = fStatus.sync_info.latest_block_height;
   t.equal(cursor, final.header.height, "the follower holds the producer's final blocks");
   const f = await metrics(follower.url);
+  t.ok((f('nearlite_event_loop_active_seconds_total{thread="rpc"}') ?? 0) > 0, "the RPC thread's busy time");
   t.equal(f('near_block_height_head'), cursor, "a follower's head is its cursor");
   t.equal(f('near_largest_final_height'), cursor, 'every followed block is final');
   t.equal(f('near_tail_height'), fStatus.sync_info.earliest_block_height, 'the first followed block');

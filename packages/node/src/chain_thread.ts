@@ -153,6 +153,9 @@ export class ChainThread implements ChainHandle {
   heap: ThreadHeap = { used: 0, total: 0 };
   /** The running chain thread's id in /proc/self/task; null where unknown. */
   private tid: number | null = null;
+  /** Event loop seconds of the chain threads that exited, and of the running one when last read. */
+  private loopActiveBefore = 0;
+  private loopActiveNow = 0;
   private stopping = false;
   private failedStarts = 0;
   private producedSinceStart = false;
@@ -187,6 +190,15 @@ export class ChainThread implements ChainHandle {
     this.hooks = hooks;
     this.running = true;
     this.post({ t: 'run' });
+  }
+
+  /**
+   * Seconds the chain threads' event loops have spent running callbacks, the threads that exited
+   * included as far as they had been read: an exited thread's loop can no longer be asked.
+   */
+  get eventLoopActiveSeconds(): number {
+    if (this.worker) this.loopActiveNow = this.worker.performance.eventLoopUtilization().active / 1000;
+    return this.loopActiveBefore + this.loopActiveNow;
   }
 
   /** The chain thread's CPU time so far (seconds), read when asked; null where the system does not say. */
@@ -287,6 +299,8 @@ export class ChainThread implements ChainHandle {
   }
 
   private attach(worker: Worker): void {
+    this.loopActiveBefore += this.loopActiveNow;
+    this.loopActiveNow = 0;
     this.worker = worker;
     worker.postMessage({ t: 'open' } satisfies ToChain);
     this.producedSinceStart = false;

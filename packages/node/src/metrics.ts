@@ -11,6 +11,7 @@ import { RpcMetrics } from './rpc_metrics.js';
 export interface ChainThreadSample {
   readonly heap: { readonly used: number; readonly total: number };
   readonly cpuSeconds: number | null;
+  readonly eventLoopActiveSeconds: number;
 }
 
 const TX_METHODS = new Set(['send_tx', 'broadcast_tx_commit', 'broadcast_tx_async']);
@@ -105,6 +106,7 @@ export class NodeMetrics extends RpcMetrics {
       },
     });
     if (chainThread) {
+      this.loopActive.set('chain', () => chainThread().eventLoopActiveSeconds);
       storeGauge(
         'nearlite_chain_thread_heap_used_bytes',
         "The chain thread's JavaScript heap in use",

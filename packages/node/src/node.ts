@@ -245,7 +245,13 @@ export class NearliteNode {
         chain,
         () => chainThread?.storeStats() ?? store.stats,
         services.viewGasBurnt,
-        chainThread ? () => ({ heap: chainThread!.heap, cpuSeconds: chainThread!.cpuSeconds }) : null,
+        chainThread
+          ? () => ({
+              heap: chainThread!.heap,
+              cpuSeconds: chainThread!.cpuSeconds,
+              eventLoopActiveSeconds: chainThread!.eventLoopActiveSeconds,
+            })
+          : null,
       );
       // Made once the node is up (a failed start has nothing to warm).
       let warmUp: WarmUp | null = null;

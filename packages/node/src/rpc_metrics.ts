@@ -1,6 +1,7 @@
 // The metrics every node kind shares (producer, follower, front end): JSON-RPC calls by method and
 // outcome, with their latency, and the process's memory, in a registry each node adds its own
 // gauges to.
+import { performance } from 'node:perf_hooks';
 import { Gauge, Registry } from 'prom-client';
 import { CallStats } from './call_stats.js';
 
@@ -8,6 +9,10 @@ export class RpcMetrics {
   readonly registry = new Registry();
   /** Calls and their latency: counted on every answer, outside the registry's metric objects. */
   private readonly calls = new CallStats();
+  /** Each thread's event loop time spent running callbacks so far, by the thread's label. */
+  protected readonly loopActive = new Map<string, () => number>([
+    ['rpc', () => performance.eventLoopUtilization().active / 1000],
+  ]);
 
   constructor() {
     const registers = [this.registry];
@@ -35,6 +40,18 @@ export class RpcMetrics {
       'Memory of ArrayBuffers and Buffers, in bytes',
       (m) => m.arrayBuffers,
     );
+    // Node keeps these figures anyway, so reading them costs no timer: rate() over a window is the
+    // share of it a thread was busy, and a thread near 1 makes every request that reaches it wait.
+    const loopActive = this.loopActive;
+    new Gauge({
+      name: 'nearlite_event_loop_active_seconds_total',
+      help: "Time a thread's event loop spent running callbacks rather than waiting for work, in seconds",
+      labelNames: ['thread'],
+      registers,
+      collect() {
+        for (const [thread, read] of loopActive) this.set({ thread }, read());
+      },
+    });
   }
 
   /** For the RPC server's observe hook. */
