@@ -49,6 +49,39 @@ Usage:
   nearlite --version
 `;
 
+/** Where an entry of USAGE begins: each shows one way to run one command. */
+const USAGE_ENTRY = /\n(?= {2}nearlite )/;
+
+/**
+ * The usage of one command (`nearlite run --help`): its entries of USAGE, or all of it for a command
+ * it does not name.
+ */
+export function usageOf(command: string | undefined): string {
+  const [head, ...entries] = USAGE.split(USAGE_ENTRY);
+  const own = entries.filter((e) => commandOfEntry(e) === command);
+  return own.length === 0 ? USAGE : `${head}\n${own.join('\n').trimEnd()}\n`;
+}
+
+/** The command an entry of USAGE shows (`view-state` comes after `--home DIR`). */
+function commandOfEntry(entry: string): string | undefined {
+  return /^ {2}nearlite (?:--home DIR )?([a-z-]+)/.exec(entry)?.[1];
+}
+
+const COMMANDS = new Set(
+  USAGE.split(USAGE_ENTRY)
+    .map(commandOfEntry)
+    .filter((c) => c !== undefined),
+);
+
+/** Whether the arguments ask for help: `--help` or `-h` before any `--`. */
+function asksForHelp(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
+}
+
 /** What `nearlite start` takes; `quiet` is every command's. */
 const START_FLAGS = new Set(['home', 'rpc-addr', 'quiet']);
 
@@ -281,8 +314,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(argv[0] === 'help' ? usageOf(argv[1]) : USAGE);
     return argv.length === 0 ? 2 : 0;
+  }
+  if (asksForHelp(argv)) {
+    process.stdout.write(usageOf(argv.find((a) => COMMANDS.has(a))));
+    return 0;
   }
   // nearcore's state viewer has flags of its own: near-sandbox's library runs
   // `--home DIR view-state dump-state --stream` for its dump().

@@ -18,6 +18,29 @@ t.test('version, help and usage', async (t) => {
   t.equal(help.status, 0);
   t.match(help.stdout, /Usage:/);
   t.equal(spawnSync(process.execPath, [CLI], { encoding: 'utf8' }).status, 2, 'no command: usage, exit 2');
+  // A command's own usage, wherever the flag stands, and nothing started.
+  const home = tempDir(t);
+  for (const [args, shows, hides] of [
+    [['run', '--help'], /nearlite run +--home DIR --follow SOURCE/, /nearlite init/],
+    [['--home', home, 'run', '-h'], /nearlite run +--home DIR \[--rpc-addr/, /nearlite serve/],
+    [['help', 'inspect'], /nearlite inspect --home DIR block/, /nearlite run/],
+    [['start', '--rpc-addr', '127.0.0.1:0', '--help'], /nearlite start \[--home DIR\]/, /nearlite repair/],
+    [
+      ['--home', home, 'view-state', 'dump-state', '--help'],
+      /view-state dump-state \[--stream\]/,
+      /nearlite init/,
+    ],
+  ] as const) {
+    const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+    t.equal(r.status, 0, `${args.join(' ')}: exit 0`);
+    t.match(r.stdout, shows, `${args.join(' ')}: its usage`);
+    t.notMatch(r.stdout, hides, `${args.join(' ')}: no other command's`);
+  }
+  t.notOk(existsSync(join(home, 'data')), 'help runs nothing');
+  const after = spawnSync(process.execPath, [CLI, 'init', '--home', join(home, 'x'), '--', '--help'], {
+    encoding: 'utf8',
+  });
+  t.not(after.status, 0, 'after `--` it is an argument, refused as any other');
 });
 
 // The launchers are commands of their own: their first line sets the malloc settings `nearlite.js`
