@@ -1,6 +1,6 @@
 // The node home directory, laid out like nearcore's: genesis.json, config.json, validator_key.json,
 // node_key.json and the database under data/.
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import {
   ChainReader,
@@ -123,10 +123,30 @@ function checkInitOptions(o: InitOptions): void {
     throw new HomeError('--epoch-length must be a positive integer');
 }
 
-/** Writes a new home. Existing files are kept, as `neard init` does. */
+/**
+ * A home that has a config.json is refused, as `neard init` refuses it, naming the chain it holds:
+ * a second init with other flags would otherwise leave the first chain in place without a word.
+ */
+function refuseInitialisedHome(home: string, config: string): void {
+  if (!existsSync(config)) return;
+  const genesis = homeFiles(home, homeConfig(home)).genesis;
+  let chainId: unknown;
+  try {
+    chainId = (JSON.parse(readFileSync(genesis, 'utf8')) as { chain_id?: unknown }).chain_id;
+  } catch (err) {
+    throw new HomeError(`Failed to read genesis config ${genesis}: ${(err as Error).message}`);
+  }
+  throw new HomeError(`Config is already downloaded to ‘${genesis}’ with chain-id ‘${String(chainId)}’.`);
+}
+
+/**
+ * Writes a new home. A validator or node key already there is kept (`neard init` loads it); a home
+ * with a config.json is refused.
+ */
 export function initHome(o: InitOptions): { created: string[] } {
   const p = homePaths(o.home);
   checkInitOptions(o);
+  refuseInitialisedHome(o.home, p.config);
   mkdirSync(o.home, { recursive: true });
   const created: string[] = [];
   const accountId = o.accountId ?? 'test.near';

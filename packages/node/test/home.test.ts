@@ -1,5 +1,5 @@
-// `nearlite init`: the home laid out like nearcore's, existing files kept.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `nearlite init`: the home laid out like nearcore's; an initialised home refused, keys kept.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGenesis, shardLayoutFromView } from '@nearlite/chain';
 import { homePaths, initHome, loadConfig, main } from '@nearlite/node';
@@ -18,16 +18,36 @@ t.test('init writes genesis, config and both keys; the validator is the genesis 
   t.equal(genesis.config.validators[0]?.accountId, key.account_id);
 });
 
-t.test('init keeps what a home already has, as neard init does', async (t) => {
+t.test('init refuses a home that has a config.json, as neard init does, and keeps its keys', async (t) => {
   const home = tempDir(t);
   initHome({ home, chainId: 'first' });
   const p = homePaths(home);
   const genesisBefore = readFileSync(p.genesis, 'utf8');
   writeFileSync(p.config, '{"archive":true}');
-  const { created } = initHome({ home, chainId: 'second' });
-  t.same(created, [], 'nothing rewritten');
-  t.equal(readFileSync(p.genesis, 'utf8'), genesisBefore);
-  t.equal(readFileSync(p.config, 'utf8'), '{"archive":true}');
+  t.throws(
+    () => initHome({ home, chainId: 'second' }),
+    { name: 'HomeError', message: `Config is already downloaded to ‘${p.genesis}’ with chain-id ‘first’.` },
+    "nearcore's refusal, naming the chain the home holds",
+  );
+  t.equal(readFileSync(p.genesis, 'utf8'), genesisBefore, 'the genesis untouched');
+  t.equal(readFileSync(p.config, 'utf8'), '{"archive":true}', 'the config untouched');
+
+  // A home with keys and nothing else (a key placed there first): init loads the validator key.
+  const keyed = tempDir(t);
+  initHome({ home: keyed, chainId: 'keyed' });
+  const k = homePaths(keyed);
+  const key = readFileSync(k.validatorKey, 'utf8');
+  const nodeKey = readFileSync(k.nodeKey, 'utf8');
+  for (const f of [k.config, k.genesis]) rmSync(f);
+  const { created } = initHome({ home: keyed, chainId: 'keyed-again' });
+  t.same(created.sort(), [k.config, k.genesis].sort(), 'only what was missing is written');
+  t.equal(readFileSync(k.validatorKey, 'utf8'), key, 'the validator key kept');
+  t.equal(readFileSync(k.nodeKey, 'utf8'), nodeKey, 'the node key kept');
+  const genesis = parseGenesis(JSON.parse(readFileSync(k.genesis, 'utf8')));
+  t.equal(
+    genesis.config.validators[0]?.publicKeyText,
+    (JSON.parse(key) as { public_key: string }).public_key,
+  );
 });
 
 t.test('impossible shard counts and epoch lengths are refused before anything is written', async (t) => {
