@@ -56,7 +56,7 @@ const USAGE_ENTRY = /\n(?= {2}nearlite )/;
  * The usage of one command (`nearlite run --help`): its entries of USAGE, or all of it for a command
  * it does not name.
  */
-export function usageOf(command: string | undefined): string {
+function usageOf(command: string | undefined): string {
   const [head, ...entries] = USAGE.split(USAGE_ENTRY);
   const own = entries.filter((e) => commandOfEntry(e) === command);
   return own.length === 0 ? USAGE : `${head}\n${own.join('\n').trimEnd()}\n`;
