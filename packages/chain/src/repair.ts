@@ -169,8 +169,10 @@ async function dropBlocksAbove(
     // Every block the repair keeps has a header the check found whole, so one that cannot be decoded
     // belongs to none of them.
     const h = attempt(() => decodeBlockHeader(bytes).lite.height);
-    if (h !== undefined && h <= height) continue;
-    if (h !== undefined) dropped.add(h);
+    if (h !== undefined) {
+      if (h <= height) continue;
+      dropped.add(h);
+    }
     await drop(lost.update, hash);
     await lost.added();
   }

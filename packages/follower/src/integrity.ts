@@ -19,7 +19,7 @@ import { deleteStreamBlockRows } from './block_rows.js';
 import { encodeFlatRow } from './flat_state.js';
 import { decodeHistoryKey, historyKey, historyKeyPrefix, invertedHeight } from './history_key.js';
 import { CURSOR_KEY, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
-import type { Cursor } from './history_reader.js';
+import type { Cursor, StoredBlock } from './history_reader.js';
 import type { HistoryStore } from './history_store.js';
 import { stateChangeWrite } from './state_change_keys.js';
 
@@ -54,6 +54,26 @@ export class HistoryIntegrityError extends Error {
     readonly report: HistoryIntegrityReport,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A stored block's view, or what is wrong with it. LevelDB verifies no checksum when it reads, so a
+ * damaged table can hand back a row altered or no longer parsing: the header must hash to the
+ * block's hash, as it did when the block was followed.
+ */
+function storedView(block: StoredBlock): BlockLinks | string {
+  try {
+    const view = parseStreamJson(block.json) as BlockLinks;
+    if (typeof view?.header?.height !== 'number') throw new Error('it has no header');
+    if (
+      view.header.hash !== base58Encode(block.hash) ||
+      verifiedHeaderLayout(view.header as Record<string, unknown>) === null
+    )
+      throw new Error(`its header does not hash to ${base58Encode(block.hash)}`);
+    return view;
+  } catch (err) {
+    return `the block stored at this height is damaged: ${(err as Error).message}`;
   }
 }
 
@@ -152,41 +172,21 @@ export async function checkHistory(
   let hash: CryptoHash | undefined = cursor.hash as CryptoHash;
   while (h >= from) {
     const block = hash ? history.blockSync(hash) : undefined;
-    if (!block) {
-      problems.push({ height: h, what: 'no block is stored at this height' });
-      const below = await storedBelow(history, h);
-      if (below === undefined) break;
-      h = below;
-      hash = history.blockHashAt(below);
-      continue;
-    }
-    if (block.height !== h)
+    if (block && block.height !== h)
       problems.push({ height: h, what: `the height index names a block of height ${block.height}` });
-    // Parsed once a block, for its parent's link and, in a full check, its chunks. LevelDB verifies
-    // no checksum when it reads, so a damaged table can hand back a row altered or no longer parsing:
-    // the header must hash to the block's hash, as it did when the block was followed.
-    let view: BlockLinks;
-    try {
-      view = parseStreamJson(block.json) as BlockLinks;
-      if (typeof view?.header?.height !== 'number') throw new Error('it has no header');
-      if (
-        view.header.hash !== base58Encode(block.hash) ||
-        verifiedHeaderLayout(view.header as Record<string, unknown>) === null
-      )
-        throw new Error(`its header does not hash to ${base58Encode(block.hash)}`);
-    } catch (err) {
-      problems.push({
-        height: h,
-        what: `the block stored at this height is damaged: ${(err as Error).message}`,
-      });
+    // Parsed once a block, for its parent's link and, in a full check, its chunks.
+    const view = block ? storedView(block) : 'no block is stored at this height';
+    if (typeof view === 'string') {
+      problems.push({ height: h, what: view });
       const below = await storedBelow(history, h);
       if (below === undefined) break;
       h = below;
       hash = history.blockHashAt(below);
       continue;
     }
+    // A view comes only from a stored block.
     if (full)
-      for (const what of missingRows(history, block.hash as CryptoHash, view))
+      for (const what of missingRows(history, block!.hash as CryptoHash, view))
         problems.push({ height: h, what });
     if (h <= (tail ?? 0)) break;
     const header = view.header;
