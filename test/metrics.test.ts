@@ -22,10 +22,11 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   t.equal(res.status, 200);
   t.match(res.headers.get('content-type') ?? '', /^text\/plain/);
   const text = await res.text();
-  const value = (line: string) => {
-    const m = new RegExp(`^${line.replace(/[{}"[\]().]/g, '\\$&')} (\\S+)$`, 'm').exec(text);
+  const valueIn = (src: string, line: string) => {
+    const m = new RegExp(`^${line.replace(/[{}"[\]().]/g, '\\$&')} (\\S+)$`, 'm').exec(src);
     return m ? Number(m[1]) : null;
   };
+  const value = (line: string) => valueIn(text, line);
   t.equal(value('nearlite_rpc_requests_total{method="status",outcome="ok"}'), 1);
   t.equal(value('nearlite_rpc_requests_total{method="query.view_account",outcome="ok"}'), 1);
   t.equal(value('nearlite_rpc_requests_total{method="query.view_account",outcome="UNKNOWN_ACCOUNT"}'), 1);
@@ -60,8 +61,8 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   // never less at a later scrape.
   const elapsed = (performance.now() - started) / 1000;
   const loopActive = (src: string) => ({
-    rpc: Number(/^nearlite_event_loop_active_seconds_total\{thread="rpc"\} (\S+)$/m.exec(src)?.[1]),
-    chain: Number(/^nearlite_event_loop_active_seconds_total\{thread="chain"\} (\S+)$/m.exec(src)?.[1]),
+    rpc: valueIn(src, 'nearlite_event_loop_active_seconds_total{thread="rpc"}') ?? Number.NaN,
+    chain: valueIn(src, 'nearlite_event_loop_active_seconds_total{thread="chain"}') ?? Number.NaN,
   });
   const active = loopActive(text);
   for (const [thread, s] of Object.entries(active))
