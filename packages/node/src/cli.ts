@@ -49,29 +49,26 @@ Usage:
   nearlite --version
 `;
 
-/** Where an entry of USAGE begins: each shows one way to run one command. */
-const USAGE_ENTRY = /\n(?= {2}nearlite )/;
+/** The command an entry of USAGE shows (`view-state` comes after `--home DIR`). */
+function commandOfEntry(entry: string): string | undefined {
+  return /^ {2}nearlite (?:--home DIR )?([a-z-]+)/.exec(entry)?.[1];
+}
+
+// USAGE's title, and its entries: each shows one way to run one command, with the command it shows.
+const [USAGE_HEAD, ...USAGE_ENTRIES] = USAGE.split(/\n(?= {2}nearlite )/).map((text) => ({
+  text,
+  command: commandOfEntry(text),
+}));
+const COMMANDS = new Set(USAGE_ENTRIES.map((e) => e.command).filter((c) => c !== undefined));
 
 /**
  * The usage of one command (`nearlite run --help`): its entries of USAGE, or all of it for a command
  * it does not name.
  */
 function usageOf(command: string | undefined): string {
-  const [head, ...entries] = USAGE.split(USAGE_ENTRY);
-  const own = entries.filter((e) => commandOfEntry(e) === command);
-  return own.length === 0 ? USAGE : `${head}\n${own.join('\n').trimEnd()}\n`;
+  const own = USAGE_ENTRIES.filter((e) => e.command === command).map((e) => e.text);
+  return own.length === 0 ? USAGE : `${USAGE_HEAD!.text}\n${own.join('\n').trimEnd()}\n`;
 }
-
-/** The command an entry of USAGE shows (`view-state` comes after `--home DIR`). */
-function commandOfEntry(entry: string): string | undefined {
-  return /^ {2}nearlite (?:--home DIR )?([a-z-]+)/.exec(entry)?.[1];
-}
-
-const COMMANDS = new Set(
-  USAGE.split(USAGE_ENTRY)
-    .map(commandOfEntry)
-    .filter((c) => c !== undefined),
-);
 
 /** Whether the arguments ask for help: `--help` or `-h` before any `--`. */
 function asksForHelp(argv: readonly string[]): boolean {
