@@ -188,6 +188,7 @@ for (let i = 0; i < 3; i++) {
 const restartMedianMs = [...restartMs].sort((a, b) => a - b)[1];
 log(`restart after a clean stop: median ${restartMedianMs} ms (${restartMs.join(', ')})`);
 let sendTxCpu = null;
+let sendTxRps = null;
 let sendTxMemory = null;
 if (selected('send_tx transfers')) {
   const tx = await measureSendTx(home, meta, key, {
@@ -199,6 +200,7 @@ if (selected('send_tx transfers')) {
   });
   rows.push(tx.row);
   sendTxCpu = tx.row.cpuPerTransferUs;
+  sendTxRps = tx.row.rps;
   sendTxMemory = tx.memory;
   rss = Math.max(rss ?? 0, tx.rss ?? 0);
   peakPrivateMb = Math.max(peakPrivateMb, tx.memory?.anon ?? 0);
@@ -268,6 +270,16 @@ const result = {
   dataset: { ...P, buildSeconds: meta.buildSeconds },
 };
 writeFileSync(join(RESULTS, `${OUT}.json`), `${JSON.stringify(result, null, 2)}\n`);
+/**
+ * What the machine's cores hold at the run's own cost per transfer (the node's threads and the
+ * generator beside it), and how close the run came: the bound the send_tx figure is read against.
+ */
+function sendTxBound(cpu, rps, cpus) {
+  const perTransferUs = cpu.all + cpu.generator;
+  const most = Math.round((cpus * 1e6) / perTransferUs);
+  return `send_tx bound: at ${perTransferUs} µs of CPU a transfer (node and generator), ${cpus} CPUs hold at most ~${most} transfers/s; the run made ${rps}, ${Math.round((rps * 100) / most)} % of that`;
+}
+
 // The project's targets for a 2-core machine, printed beside the figures.
 const TARGETS = {
   'block by height': '20k or 50 %',
@@ -295,6 +307,7 @@ const table = [
   ...(sendTxCpu
     ? [
         `send_tx node CPU per transfer: main thread ${sendTxCpu.main} µs, chain thread ${sendTxCpu.chain} µs, all threads ${sendTxCpu.all} µs (the rest, ${sendTxCpu.chain === null ? '–' : sendTxCpu.all - sendTxCpu.main - sendTxCpu.chain} µs, is V8's compiler and garbage collector threads, LevelDB's compaction, the signature workers and libuv's pool); the load generator's own ${sendTxCpu.generator} µs on the same cores`,
+        sendTxBound(sendTxCpu, sendTxRps, machine.cpus),
         ...(sendTxMemory
           ? [
               `send_tx node memory at the end: ${sendTxMemory.rss} MB resident (${sendTxMemory.anon} MB private, ${sendTxMemory.file} MB mapped files); main thread's heap ${sendTxMemory.heapUsed} MB used of ${sendTxMemory.heapTotal} MB, the chain thread's ${sendTxMemory.chainHeapUsed} of ${sendTxMemory.chainHeapTotal} MB, ${sendTxMemory.external} MB outside them`,
