@@ -1,5 +1,6 @@
 // What an operator scrapes: GET /metrics in Prometheus' text format.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
@@ -103,6 +104,51 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   }
 });
 
+t.test("GET /metrics reads LevelDB's own figures: levels, compactions, memory", async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const first = await startNode(home, ['--block-time', '50']);
+  await waitForHeight(first, 5);
+  // A clean stop writes the memtable into a table, so the restarted node has files to count.
+  await first.stop();
+  const node = await startNode(home, ['--block-time', '600000']);
+  t.teardown(() => node.stop());
+  const tables = () => {
+    const data = join(home, 'data');
+    const files = readdirSync(data).filter((f) => f.endsWith('.ldb'));
+    return { files: files.length, bytes: files.reduce((n, f) => n + statSync(join(data, f)).size, 0) };
+  };
+  const before = tables();
+  const text = await (await fetch(`${node.url}/metrics`)).text();
+  t.same(tables(), before, 'no compaction meanwhile');
+  const perLevel = (name: string) =>
+    Array.from({ length: 7 }, (_, level) => {
+      const m = new RegExp(`^${name}\\{level="${level}"\\} (\\S+)$`, 'm').exec(text);
+      return m ? Number(m[1]) : null;
+    });
+  const files = perLevel('nearlite_leveldb_files');
+  const bytes = perLevel('nearlite_leveldb_level_bytes');
+  t.notOk(files.includes(null) || bytes.includes(null), 'every level is listed');
+  t.ok(before.files > 0, `the chain is in ${before.files} tables`);
+  t.equal(
+    files.reduce((n, v) => n! + v!, 0),
+    before.files,
+    "the levels' files are the table files on disk",
+  );
+  // LevelDB counts a level's bytes in whole MiB.
+  t.ok(
+    Math.abs(bytes.reduce((n, v) => n! + v!, 0)! - before.bytes) <= 2 ** 19,
+    "the levels' bytes are the table files' sizes, to the MiB",
+  );
+  for (const name of ['seconds', 'read_bytes', 'written_bytes'])
+    t.notOk(
+      perLevel(`nearlite_leveldb_compaction_${name}_total`).some((v) => v === null || v < 0),
+      `compaction ${name} for every level`,
+    );
+  const memory = Number(/^nearlite_leveldb_memory_bytes (\S+)$/m.exec(text)?.[1]);
+  t.ok(memory > 0, `memtable and block cache: ${memory} bytes`);
+});
+
 t.test('GET /metrics adds up the gas view calls burn', async (t) => {
   const code = await compileContract('echo');
   const { node, provider, root } = await localChain(t);
@@ -194,6 +240,7 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
   t.equal(cursor, final.header.height, "the follower holds the producer's final blocks");
   const f = await metrics(follower.url);
   t.ok((f('nearlite_event_loop_active_seconds_total{thread="rpc"}') ?? 0) > 0, "the RPC thread's busy time");
+  t.ok((f('nearlite_leveldb_memory_bytes') ?? 0) > 0, "the history's LevelDB memtable");
   t.equal(f('near_block_height_head'), cursor, "a follower's head is its cursor");
   t.equal(f('near_largest_final_height'), cursor, 'every followed block is final');
   t.equal(f('near_tail_height'), fStatus.sync_info.earliest_block_height, 'the first followed block');

@@ -136,6 +136,7 @@ export class FollowerNode {
         pool,
         loop,
         syncing: () => loop.syncing,
+        ...(opened.leveldb ? { leveldb: opened.leveldb } : {}),
         logger: o.logger,
       });
       loop.start();

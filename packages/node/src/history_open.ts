@@ -11,7 +11,7 @@ import {
   type PreparedWriter,
 } from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
-import { ensureMetadata, Store } from '@nearlite/store';
+import { ensureMetadata, type LeveldbStats, Store } from '@nearlite/store';
 import { checkGenesisConfig } from './genesis_fingerprint.js';
 import type { HistoryStoreConfig } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
@@ -22,6 +22,8 @@ export interface OpenedHistory {
   readonly prepared?: PreparedWriter;
   /** Where it is, for logs (no passwords). */
   readonly where: string;
+  /** LevelDB's own figures, for /metrics (the LevelDB history only). */
+  readonly leveldb?: () => LeveldbStats | null;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,13 @@ export async function openLevelHistory(
     await store.close();
     throw err;
   }
-  return { history, prepared: history, where: dataDir, close: () => store.close() };
+  return {
+    history,
+    prepared: history,
+    where: dataDir,
+    leveldb: () => store.leveldbStats(),
+    close: () => store.close(),
+  };
 }
 
 export async function openPgHistory(

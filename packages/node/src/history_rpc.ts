@@ -12,10 +12,12 @@ import {
 } from '@nearlite/follower';
 import { chargeViewGas, type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
 import { HandlerError } from '@nearlite/primitives';
+import type { LeveldbStats } from '@nearlite/store';
 import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import { nodePublicKey } from './key_files.js';
+import { registerLeveldbMetrics } from './leveldb_metrics.js';
 import type { Logger } from './log.js';
 import { noNewBlocks, staleAfterMs } from './rpc_backend.js';
 import { rpcSettings } from './rpc_settings.js';
@@ -39,6 +41,8 @@ export interface HistoryRpcOptions {
   readonly loop: FollowLoop | null;
   /** Whether the node is behind its source, for `status`. */
   readonly syncing: () => boolean;
+  /** LevelDB's own figures for /metrics, when the history is in the node's LevelDB. */
+  readonly leveldb?: () => LeveldbStats | null;
   readonly logger: Logger;
 }
 
@@ -47,6 +51,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
   if (o.upstreamRpc) await checkUpstream(o.upstreamRpc, o.genesis.config.chainId, o.logger);
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
+  if (o.leveldb) registerLeveldbMetrics(metrics.registry, o.leveldb);
   const backend = new FollowerBackend({
     history,
     genesis: o.genesis,

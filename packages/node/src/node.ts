@@ -31,6 +31,7 @@ import { checkGenesisConfig } from './genesis_fingerprint.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
+import { registerLeveldbMetrics } from './leveldb_metrics.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
@@ -253,6 +254,8 @@ export class NearliteNode {
             })
           : null,
       );
+      // The chain thread's database is this handle's: LevelDB shares one between the threads.
+      registerLeveldbMetrics(metrics.registry, () => store.leveldbStats());
       // Made once the node is up (a failed start has nothing to warm).
       let warmUp: WarmUp | null = null;
       const server = await startRpcServer({

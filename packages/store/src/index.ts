@@ -4,6 +4,7 @@ export * from './database_exists.js';
 export * from './decoded_rows.js';
 export * from './errors.js';
 export * from './keys.js';
+export * from './leveldb_stats.js';
 export * from './lru.js';
 export * from './metadata.js';
 export * from './shared_reader.js';

@@ -9,6 +9,7 @@ import { DBCol, type DBColumn } from './columns.js';
 import { checkRowContent } from './content_check.js';
 import { databaseExists } from './database_exists.js';
 import { DamagedRowError, StoreError, StoreErrorCode, StoreWriteFailure } from './errors.js';
+import { type LeveldbStats, parseLeveldbStats } from './leveldb_stats.js';
 import { LruCache } from './lru.js';
 import { columnPrefixed, offHeapCopy } from './off_heap.js';
 import { type AddedKeys, type FilteredDb, RefcountFilters } from './refcount_filters.js';
@@ -528,6 +529,16 @@ export class Store {
     const db = this.db as { approximateSize?: (a: Uint8Array, b: Uint8Array) => Promise<number> };
     if (!db.approximateSize) return 0;
     return db.approximateSize(Uint8Array.of(col.id), Uint8Array.of(col.id + 1));
+  }
+
+  /** What LevelDB says of its levels, compactions and memory (classic-level only, while open). */
+  leveldbStats(): LeveldbStats | null {
+    const db = this.db as { getProperty?: (p: string) => string };
+    if (this.closed || !db.getProperty) return null;
+    return parseLeveldbStats(
+      db.getProperty('leveldb.stats'),
+      db.getProperty('leveldb.approximate-memory-usage'),
+    );
   }
 
   async close(): Promise<void> {
