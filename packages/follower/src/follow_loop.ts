@@ -434,6 +434,9 @@ export class FollowLoop {
           }
           this.retrying = false;
           this.lastWriteAt = Date.now();
+          // Counted as soon as the cursor shows them, not after the GC step below: a reader that sees
+          // the cursor must not see fewer blocks written.
+          for (const m of batch) this.written(heightOf(m));
           // A step per block written, as at the head, so GC keeps pace with a batched catch-up.
           if (this.o.gc) {
             try {
@@ -446,7 +449,6 @@ export class FollowLoop {
               log.error(`GC failed: ${String(err)}`);
             }
           }
-          for (const m of batch) this.written(heightOf(m));
           doneSinceReport += batch.length;
         }
         next = taken;

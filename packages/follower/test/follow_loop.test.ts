@@ -141,6 +141,43 @@ t.test('a non-archival follower keeps the configured number of blocks below its 
   await store.close();
 });
 
+t.test('blocks count as written once the cursor shows them, before the GC step after them', async (t) => {
+  const chain = syntheticChain(12);
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store, { gcGraceMs: 0 });
+  // The GC step after the first batch waits until the test has looked.
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let steps = 0;
+  const collect = history.collectGarbage.bind(history);
+  history.collectGarbage = async (o) => {
+    if (steps++ === 0) await held;
+    return collect(o);
+  };
+  const loop = new FollowLoop({
+    history,
+    source: new MemorySource(chain),
+    startHeight: 1_000_000,
+    log: logs(),
+    pollMs: 10,
+    batchSize: 32,
+    gc: { keepBlocks: 100 },
+  });
+  t.teardown(async () => {
+    release();
+    await loop.stop();
+    await store.close();
+  });
+  loop.start();
+  const last = chain.at(-1)!.block.header.height;
+  await until(() => history.cursor()?.height === last, 'the batch written');
+  t.equal(steps, 1, 'its GC step is under way');
+  t.equal(loop.blocksWritten, chain.length, 'every block the cursor shows is counted');
+  release();
+});
+
 t.test('catching up, the loop fetches four batches ahead of the block it waits for', async (t) => {
   const chain = syntheticChain(40);
   const inner = new MemorySource(chain);
