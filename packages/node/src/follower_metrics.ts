@@ -6,9 +6,10 @@ import {
   type HistoryReader,
   type UpstreamOutcome,
 } from '@nearlite/follower';
-import { Counter, Gauge } from 'prom-client';
+import { Counter } from 'prom-client';
 import { registerNearcoreMetrics, SYNC_STATUS_BLOCK_SYNC, SYNC_STATUS_NO_SYNC } from './nearcore_metrics.js';
 import { RpcMetrics } from './rpc_metrics.js';
+import { scrapedGauge } from './scraped_gauge.js';
 
 export class FollowerMetrics extends RpcMetrics {
   private readonly upstreamCalls: Counter<'method' | 'outcome'>;
@@ -54,30 +55,19 @@ export class FollowerMetrics extends RpcMetrics {
       syncStatus: () =>
         (loop ? loop.syncing : history.cursor() === null) ? SYNC_STATUS_BLOCK_SYNC : SYNC_STATUS_NO_SYNC,
     });
-    new Gauge({
-      name: 'nearlite_block_height',
-      help: 'Height of the last followed block (the cursor)',
-      registers,
-      collect() {
-        this.set(history.cursor()?.height ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'nearlite_follower_source_height',
-      help: "The source's final height, as last seen",
-      registers,
-      collect() {
-        this.set(loop?.head ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'nearlite_follower_lag_blocks',
-      help: "Heights between the cursor and the source's final height",
-      registers,
-      collect() {
-        this.set(loop?.lag ?? 0);
-      },
-    });
+    const gauge = (name: string, help: string, read: () => number) =>
+      scrapedGauge(this.registry, name, help, read);
+    gauge('nearlite_block_height', 'Height of the last followed block (the cursor)', cursor);
+    gauge(
+      'nearlite_follower_source_height',
+      "The source's final height, as last seen",
+      () => loop?.head ?? 0,
+    );
+    gauge(
+      'nearlite_follower_lag_blocks',
+      "Heights between the cursor and the source's final height",
+      () => loop?.lag ?? 0,
+    );
   }
 
   /** For UpstreamRpc's observe hook. */

@@ -4,6 +4,7 @@
 // level 0 or a compaction rate near a core is what an operator sees before LevelDB slows writes.
 import type { LeveldbStats } from '@nearlite/store';
 import { Gauge, type Registry } from 'prom-client';
+import { scrapedGauge } from './scraped_gauge.js';
 
 export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbStats | null): void {
   const registers = [registry];
@@ -40,13 +41,10 @@ export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbSt
     'Bytes compactions into a level (memtable flushes included) wrote since the node opened the database (counted in whole MiB)',
     (l) => l.compactionWrittenBytes,
   );
-  new Gauge({
-    name: 'nearlite_leveldb_memory_bytes',
-    help: "LevelDB's memtables (the one filling and the one being flushed) and block cache",
-    registers,
-    collect() {
-      const stats = read();
-      if (stats) this.set(stats.memoryBytes);
-    },
-  });
+  scrapedGauge(
+    registry,
+    'nearlite_leveldb_memory_bytes',
+    "LevelDB's memtables (the one filling and the one being flushed) and block cache",
+    () => read()?.memoryBytes ?? 0,
+  );
 }

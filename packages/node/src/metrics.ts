@@ -3,9 +3,10 @@
 // view-call time and gas, store reads, writes and cache hits, and GC's tail.
 import { type ChainHandle, epochHeightOf, lookupBlock } from '@nearlite/chain';
 import type { StoreStats } from '@nearlite/store';
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import { registerNearcoreMetrics, SYNC_STATUS_NO_SYNC, shardLayoutVersion } from './nearcore_metrics.js';
 import { RpcMetrics } from './rpc_metrics.js';
+import { scrapedGauge } from './scraped_gauge.js';
 
 /** What the chain thread last reported of itself. */
 export interface ChainThreadSample {
@@ -56,22 +57,14 @@ export class NodeMetrics extends RpcMetrics {
       help: 'Blocks garbage-collected since start',
       registers,
     });
-    new Gauge({
-      name: 'nearlite_block_height',
-      help: 'Height of the head',
-      registers,
-      collect() {
-        this.set(chain.head().height);
-      },
-    });
-    new Gauge({
-      name: 'nearlite_tail_height',
-      help: 'Lowest kept height (moves up as GC collects)',
-      registers,
-      collect() {
-        this.set(chain.chainStore.tail() ?? chain.genesis.config.genesisHeight);
-      },
-    });
+    const gauge = (name: string, help: string, read: () => number) =>
+      scrapedGauge(this.registry, name, help, read);
+    gauge('nearlite_block_height', 'Height of the head', () => chain.head().height);
+    gauge(
+      'nearlite_tail_height',
+      'Lowest kept height (moves up as GC collects)',
+      () => chain.chainStore.tail() ?? chain.genesis.config.genesisHeight,
+    );
     const { genesisHeight, epochLength } = chain.genesis.config;
     registerNearcoreMetrics(this.registry, {
       head: () => chain.head().height,
@@ -88,52 +81,38 @@ export class NodeMetrics extends RpcMetrics {
         numShards: chain.layout.shardIds.length,
       },
     });
-    const storeGauge = (name: string, help: string, read: () => number) =>
-      new Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          this.set(read());
-        },
-      });
-    new Gauge({
-      name: 'nearlite_view_call_gas_total',
-      help: 'Gas burnt by call_function queries since start',
-      registers,
-      collect() {
-        this.set(Number(viewGasBurnt()));
-      },
-    });
+    gauge('nearlite_view_call_gas_total', 'Gas burnt by call_function queries since start', () =>
+      Number(viewGasBurnt()),
+    );
     if (chainThread) {
       this.loopActive.set('chain', () => chainThread().eventLoopActiveSeconds);
-      storeGauge(
+      gauge(
         'nearlite_chain_thread_heap_used_bytes',
         "The chain thread's JavaScript heap in use",
         () => chainThread().heap.used,
       );
-      storeGauge(
+      gauge(
         'nearlite_chain_thread_heap_total_bytes',
         "The chain thread's JavaScript heap reserved",
         () => chainThread().heap.total,
       );
       // Linux says what a thread has used (/proc/thread-self); elsewhere there is no figure to give.
       if (process.platform === 'linux')
-        storeGauge(
+        gauge(
           'nearlite_chain_thread_cpu_seconds_total',
           'CPU time of the chain thread (block production, chunk application, commits, GC)',
           () => chainThread().cpuSeconds ?? 0,
         );
     }
-    storeGauge('nearlite_store_reads_total', 'Store reads since start', () => storeStats().reads);
-    storeGauge(
+    gauge('nearlite_store_reads_total', 'Store reads since start', () => storeStats().reads);
+    gauge(
       'nearlite_store_cache_hits_total',
       'Store reads answered by the cache',
       () => storeStats().cacheHits,
     );
-    storeGauge('nearlite_store_batches_total', 'Batches committed since start', () => storeStats().batches);
-    storeGauge('nearlite_store_writes_total', 'Operations in committed batches', () => storeStats().writes);
-    storeGauge(
+    gauge('nearlite_store_batches_total', 'Batches committed since start', () => storeStats().batches);
+    gauge('nearlite_store_writes_total', 'Operations in committed batches', () => storeStats().writes);
+    gauge(
       'nearlite_store_refcounts_filtered_total',
       'Reference counts folded without a read: the key was not in the refcount filter',
       () => storeStats().refcountsFiltered,

@@ -3,7 +3,8 @@
 // head minus `near_largest_final_height`, `near_sync_status` above zero — reads a nearlite node as it
 // is. Only what the node knows is given: a follower of a real network, whose stream carries no epoch
 // heights and whose shard layout is not its genesis', leaves those out rather than guess them.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
+import { scrapedGauge } from './scraped_gauge.js';
 
 /** nearcore's SyncStatus::repr: NoSync, the state of a node that is not behind. */
 export const SYNC_STATUS_NO_SYNC = 0;
@@ -44,14 +45,7 @@ export function shardLayoutVersion(view: unknown): number {
 export function registerNearcoreMetrics(registry: Registry, facts: NearcoreChainFacts): void {
   const registers = [registry];
   const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
-    new Gauge({
-      name,
-      help,
-      registers,
-      async collect() {
-        this.set(await read());
-      },
-    });
+    scrapedGauge(registry, name, help, read);
   gauge('near_block_height_head', 'Height of the current head of the blockchain', facts.head);
   gauge('near_header_head_height', 'Height of the header head', facts.head);
   gauge(

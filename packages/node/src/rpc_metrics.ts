@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { Gauge, Registry } from 'prom-client';
 import { CallStats } from './call_stats.js';
+import { scrapedGauge } from './scraped_gauge.js';
 
 export class RpcMetrics {
   readonly registry = new Registry();
@@ -19,14 +20,7 @@ export class RpcMetrics {
     // Read when scraped (prom-client's default collectors would also start timers and GC hooks).
     // The names are the ones those collectors and other exporters use.
     const memory = (name: string, help: string, read: (m: NodeJS.MemoryUsage) => number) =>
-      new Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          this.set(read(process.memoryUsage()));
-        },
-      });
+      scrapedGauge(this.registry, name, help, () => read(process.memoryUsage()));
     memory('process_resident_memory_bytes', 'Resident memory of the process, in bytes', (m) => m.rss);
     memory('nodejs_heap_size_total_bytes', 'JavaScript heap reserved, in bytes', (m) => m.heapTotal);
     memory('nodejs_heap_size_used_bytes', 'JavaScript heap in use, in bytes', (m) => m.heapUsed);
