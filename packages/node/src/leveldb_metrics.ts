@@ -8,6 +8,18 @@ import { scrapedGauge } from './scraped_gauge.js';
 
 export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbStats | null): void {
   const registers = [registry];
+  // One read of LevelDB's properties a scrape, whichever of the gauges below asks first: prom-client
+  // collects a scrape's gauges within one turn, so the read is forgotten at the turn's end.
+  let taken: LeveldbStats | null | undefined;
+  const stats = (): LeveldbStats | null => {
+    if (taken === undefined) {
+      taken = read();
+      queueMicrotask(() => {
+        taken = undefined;
+      });
+    }
+    return taken;
+  };
   const perLevel = (name: string, help: string, pick: (l: LeveldbStats['levels'][number]) => number) =>
     new Gauge({
       name,
@@ -15,9 +27,7 @@ export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbSt
       labelNames: ['level'],
       registers,
       collect() {
-        const stats = read();
-        if (!stats) return;
-        for (const l of stats.levels) this.set({ level: String(l.level) }, pick(l));
+        for (const l of stats()?.levels ?? []) this.set({ level: String(l.level) }, pick(l));
       },
     });
   perLevel('nearlite_leveldb_files', "LevelDB's table files in a level", (l) => l.files);
@@ -45,6 +55,6 @@ export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbSt
     registry,
     'nearlite_leveldb_memory_bytes',
     "LevelDB's memtables (the one filling and the one being flushed) and block cache",
-    () => read()?.memoryBytes ?? 0,
+    () => stats()?.memoryBytes ?? 0,
   );
 }
