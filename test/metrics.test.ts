@@ -7,6 +7,12 @@ import { deployedAccount, localChain } from './helpers/chain.js';
 import { initHome, rawRpc, startFollower, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
+/** The value of one sample line of a scrape, named with its labels as written; null when absent. */
+function metricValue(text: string, line: string): number | null {
+  const m = new RegExp(`^${line.replace(/[{}"[\]().]/g, '\\$&')} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : null;
+}
+
 t.test('GET /metrics counts calls by method and outcome, blocks, transactions and store work', async (t) => {
   const home = tempDir(t);
   initHome(home);
@@ -23,11 +29,7 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   t.equal(res.status, 200);
   t.match(res.headers.get('content-type') ?? '', /^text\/plain/);
   const text = await res.text();
-  const valueIn = (src: string, line: string) => {
-    const m = new RegExp(`^${line.replace(/[{}"[\]().]/g, '\\$&')} (\\S+)$`, 'm').exec(src);
-    return m ? Number(m[1]) : null;
-  };
-  const value = (line: string) => valueIn(text, line);
+  const value = (line: string) => metricValue(text, line);
   t.equal(value('nearlite_rpc_requests_total{method="status",outcome="ok"}'), 1);
   t.equal(value('nearlite_rpc_requests_total{method="query.view_account",outcome="ok"}'), 1);
   t.equal(value('nearlite_rpc_requests_total{method="query.view_account",outcome="UNKNOWN_ACCOUNT"}'), 1);
@@ -62,8 +64,8 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
   // never less at a later scrape.
   const elapsed = (performance.now() - started) / 1000;
   const loopActive = (src: string) => ({
-    rpc: valueIn(src, 'nearlite_event_loop_active_seconds_total{thread="rpc"}') ?? Number.NaN,
-    chain: valueIn(src, 'nearlite_event_loop_active_seconds_total{thread="chain"}') ?? Number.NaN,
+    rpc: metricValue(src, 'nearlite_event_loop_active_seconds_total{thread="rpc"}') ?? Number.NaN,
+    chain: metricValue(src, 'nearlite_event_loop_active_seconds_total{thread="chain"}') ?? Number.NaN,
   });
   const active = loopActive(text);
   for (const [thread, s] of Object.entries(active))
@@ -122,10 +124,7 @@ t.test("GET /metrics reads LevelDB's own figures: levels, compactions, memory", 
   const text = await (await fetch(`${node.url}/metrics`)).text();
   t.same(tables(), before, 'no compaction meanwhile');
   const perLevel = (name: string) =>
-    Array.from({ length: 7 }, (_, level) => {
-      const m = new RegExp(`^${name}\\{level="${level}"\\} (\\S+)$`, 'm').exec(text);
-      return m ? Number(m[1]) : null;
-    });
+    Array.from({ length: 7 }, (_, level) => metricValue(text, `${name}{level="${level}"}`));
   const files = perLevel('nearlite_leveldb_files');
   const bytes = perLevel('nearlite_leveldb_level_bytes');
   t.notOk(files.includes(null) || bytes.includes(null), 'every level is listed');
@@ -145,7 +144,7 @@ t.test("GET /metrics reads LevelDB's own figures: levels, compactions, memory", 
       perLevel(`nearlite_leveldb_compaction_${name}_total`).some((v) => v === null || v < 0),
       `compaction ${name} for every level`,
     );
-  const memory = Number(/^nearlite_leveldb_memory_bytes (\S+)$/m.exec(text)?.[1]);
+  const memory = metricValue(text, 'nearlite_leveldb_memory_bytes') ?? Number.NaN;
   t.ok(memory > 0, `memtable and block cache: ${memory} bytes`);
 });
 
@@ -155,7 +154,7 @@ t.test('GET /metrics adds up the gas view calls burn', async (t) => {
   await deployedAccount({ provider, root }, 'echo.test.near', code, 10n ** 25n);
   const gas = async () => {
     const text = await (await fetch(`${node.url}/metrics`)).text();
-    return Number(/^nearlite_view_call_gas_total (\S+)$/m.exec(text)?.[1]);
+    return metricValue(text, 'nearlite_view_call_gas_total') ?? Number.NaN;
   };
   t.equal(await gas(), 0, 'nothing burnt before the first view call');
   const view = (s: string) =>
@@ -187,10 +186,7 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
   t.same(ff.body.result, {}, 'fast-forwarded');
   const metrics = async (url: string) => {
     const text = await (await fetch(`${url}/metrics`)).text();
-    return (name: string) => {
-      const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
-      return m ? Number(m[1]) : null;
-    };
+    return (name: string) => metricValue(text, name);
   };
   const result = async <T>(url: string, method: string, params: unknown): Promise<T> =>
     (JSON.parse((await rawRpc(url, method, params)).body) as { result: T }).result;
