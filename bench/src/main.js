@@ -187,8 +187,7 @@ for (let i = 0; i < 3; i++) {
 }
 const restartMedianMs = [...restartMs].sort((a, b) => a - b)[1];
 log(`restart after a clean stop: median ${restartMedianMs} ms (${restartMs.join(', ')})`);
-let sendTxCpu = null;
-let sendTxRps = null;
+let sendTxRow = null;
 let sendTxMemory = null;
 if (selected('send_tx transfers')) {
   const tx = await measureSendTx(home, meta, key, {
@@ -199,8 +198,7 @@ if (selected('send_tx transfers')) {
     log,
   });
   rows.push(tx.row);
-  sendTxCpu = tx.row.cpuPerTransferUs;
-  sendTxRps = tx.row.rps;
+  sendTxRow = tx.row;
   sendTxMemory = tx.memory;
   rss = Math.max(rss ?? 0, tx.rss ?? 0);
   peakPrivateMb = Math.max(peakPrivateMb, tx.memory?.anon ?? 0);
@@ -274,7 +272,7 @@ writeFileSync(join(RESULTS, `${OUT}.json`), `${JSON.stringify(result, null, 2)}\
  * What the machine's cores hold at the run's own cost per transfer (the node's threads and the
  * generator beside it), and how close the run came: the bound the send_tx figure is read against.
  */
-function sendTxBound(cpu, rps, cpus) {
+function sendTxBound({ cpuPerTransferUs: cpu, rps }, cpus) {
   const perTransferUs = cpu.all + cpu.generator;
   const most = Math.round((cpus * 1e6) / perTransferUs);
   return `send_tx bound: at ${perTransferUs} µs of CPU a transfer (node and generator), ${cpus} CPUs hold at most ~${most} transfers/s; the run made ${rps}, ${Math.round((rps * 100) / most)} % of that`;
@@ -292,6 +290,7 @@ const TARGETS = {
   'call_function get_balance': '3k',
   'send_tx transfers (EXECUTED_OPTIMISTIC)': '2k',
 };
+const sendTxCpu = sendTxRow?.cpuPerTransferUs;
 const table = [
   `| method | req/s | p50 ms | p99 ms | bare fastify beside it | vs bare fastify | target |`,
   `|---|---:|---:|---:|---:|---:|---:|`,
@@ -307,7 +306,7 @@ const table = [
   ...(sendTxCpu
     ? [
         `send_tx node CPU per transfer: main thread ${sendTxCpu.main} µs, chain thread ${sendTxCpu.chain} µs, all threads ${sendTxCpu.all} µs (the rest, ${sendTxCpu.chain === null ? '–' : sendTxCpu.all - sendTxCpu.main - sendTxCpu.chain} µs, is V8's compiler and garbage collector threads, LevelDB's compaction, the signature workers and libuv's pool); the load generator's own ${sendTxCpu.generator} µs on the same cores`,
-        sendTxBound(sendTxCpu, sendTxRps, machine.cpus),
+        sendTxBound(sendTxRow, machine.cpus),
         ...(sendTxMemory
           ? [
               `send_tx node memory at the end: ${sendTxMemory.rss} MB resident (${sendTxMemory.anon} MB private, ${sendTxMemory.file} MB mapped files); main thread's heap ${sendTxMemory.heapUsed} MB used of ${sendTxMemory.heapTotal} MB, the chain thread's ${sendTxMemory.chainHeapUsed} of ${sendTxMemory.chainHeapTotal} MB, ${sendTxMemory.external} MB outside them`,
