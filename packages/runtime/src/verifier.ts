@@ -8,6 +8,7 @@ import {
   type Account,
   type Action,
   accountIdError,
+  binaryKey,
   deriveDeterministicAccountId,
   formatPublicKey,
   isDelegate,
@@ -17,7 +18,6 @@ import {
   type StateInit,
   sha256,
   type Transaction,
-  toHex,
   verifySignature,
 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
@@ -181,21 +181,30 @@ export function validateActions(
 }
 
 // A transaction is checked at admission, when its chunk is prepared and when it is applied: its
-// signature needs verifying once. Keyed by hash and signature, bounded.
-const verified = new Set<string>();
+// signature needs verifying once. Remembered by hash and signature, in two generations: a lookup
+// sees both, and when the newer fills it becomes the older, so what was verified just before a
+// turnover is still known after it. A generation outlasts a transaction's few blocks from admission
+// to its chunk even at thousands a second; one missed only costs a second check.
+const GENERATION = 16_384;
+let recent = new Set<string>();
+let older = new Set<string>();
 
 /**
  * `verdict` is the outcome of a check already made elsewhere (the node verifies signatures on
  * worker threads before admission) for exactly this hash, key and signature.
  */
 function signatureValid(stx: SignedTransaction, verdict: boolean | undefined): boolean {
-  // An ML-DSA-65 signature (3,309 bytes) is remembered by its digest.
+  // One char a byte of the hash and the whole signature (an ML-DSA-65 one, 3,309 bytes, by its
+  // digest): 96 chars, where hex took twice that in every thread that checks transactions.
   const sig = stx.signature.data;
-  const key = `${toHex(stx.hash)}${toHex(sig.length > 65 ? sha256(sig) : sig)}`;
-  if (verified.has(key)) return true;
+  const key = binaryKey(stx.hash) + binaryKey(sig.length > 65 ? sha256(sig) : sig);
+  if (recent.has(key) || older.has(key)) return true;
   if (!(verdict ?? verifySignature(stx.hash, stx.signature, stx.transaction.publicKey))) return false;
-  if (verified.size >= 100_000) verified.clear();
-  verified.add(key);
+  if (recent.size >= GENERATION) {
+    older = recent;
+    recent = new Set();
+  }
+  recent.add(key);
   return true;
 }
 

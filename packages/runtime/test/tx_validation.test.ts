@@ -184,3 +184,44 @@ t.test('a nonce index on an ordinary access key is InvalidNonceIndex with no non
     error: { InvalidNonceIndex: { tx_nonce_index: 3, num_nonces: 0 } },
   });
 });
+
+t.test(
+  'a remembered signature check matches the whole signature, and only recent ones are kept',
+  async (t) => {
+    const c = chain();
+    const transfer: Action[] = [{ type: 'Transfer', deposit: 1n }];
+    const genuine = decodeSignedTransaction(signTx(alice, 'alice.near', 'bob.near', 7n, transfer).bytes);
+    const withSignature = (data: Uint8Array) =>
+      decodeSignedTransaction(
+        encodeSignedTransaction(genuine.transaction, { keyType: KeyType.ED25519, data }),
+      );
+    const update = new TrieUpdate({
+      get: (k: Uint8Array) => c.state.get(Buffer.from(k).toString('hex')),
+      iterPrefix: () => [],
+    });
+    const check = (stx: ReturnType<typeof decodeSignedTransaction>, signatureVerdict?: boolean) =>
+      verifyTransaction(update, stx, config, GAS_PRICE, { charge: false, signatureVerdict });
+    const refused = (r: ReturnType<typeof check>) => !r.ok && r.error === 'InvalidSignature';
+
+    t.notOk(refused(check(genuine)), 'the genuine signature passes');
+    // Same transaction hash, another signature: the check just remembered must not answer for it.
+    const forged = genuine.signature.data.slice();
+    forged[63] ^= 1;
+    t.ok(refused(check(withSignature(forged))), 'one flipped bit of the signature is refused');
+    t.ok(refused(check(withSignature(new Uint8Array(64)))), 'a zero signature is refused');
+
+    // Remembered: a later verdict is not asked for. A verdict of false shows whether it is.
+    t.notOk(refused(check(genuine, false)), 'remembered right after');
+    const others = (n: number, from: number) => {
+      for (let i = 0; i < n; i++) {
+        const data = new Uint8Array(64);
+        new DataView(data.buffer).setUint32(0, from + i);
+        check(withSignature(data), true);
+      }
+    };
+    others(20_000, 1);
+    t.notOk(refused(check(genuine, false)), 'still remembered after 20,000 other checks');
+    others(40_000, 100_000);
+    t.ok(refused(check(genuine, false)), 'forgotten after 60,000: the store of checks is bounded');
+  },
+);
