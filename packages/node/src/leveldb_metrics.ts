@@ -3,33 +3,16 @@
 // since the node opened it; and the memory its memtables and block cache hold. Files piling up in
 // level 0 or a compaction rate near a core is what an operator sees before LevelDB slows writes.
 import type { LeveldbStats } from '@nearlite/store';
-import { Gauge, type Registry } from 'prom-client';
-import { scrapedGauge } from './scraped_gauge.js';
+import type { Registry } from 'prom-client';
+import { oncePerScrape, scrapedGauge, scrapedLabeledGauge } from './scraped_gauge.js';
 
 export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbStats | null): void {
-  const registers = [registry];
-  // One read of LevelDB's properties a scrape, whichever of the gauges below asks first: prom-client
-  // collects a scrape's gauges within one turn, so the read is forgotten at the turn's end.
-  let taken: LeveldbStats | null | undefined;
-  const stats = (): LeveldbStats | null => {
-    if (taken === undefined) {
-      taken = read();
-      queueMicrotask(() => {
-        taken = undefined;
-      });
-    }
-    return taken;
-  };
+  // LevelDB's properties are read once a scrape, whichever of the gauges below asks first.
+  const stats = oncePerScrape(read);
   const perLevel = (name: string, help: string, pick: (l: LeveldbStats['levels'][number]) => number) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ['level'],
-      registers,
-      collect() {
-        for (const l of stats()?.levels ?? []) this.set({ level: String(l.level) }, pick(l));
-      },
-    });
+    scrapedLabeledGauge(registry, name, help, 'level', () =>
+      (stats()?.levels ?? []).map((l) => [String(l.level), pick(l)] as const),
+    );
   perLevel('nearlite_leveldb_files', "LevelDB's table files in a level", (l) => l.files);
   perLevel(
     'nearlite_leveldb_level_bytes',

@@ -2,9 +2,9 @@
 // outcome, with their latency, and the process's memory, in a registry each node adds its own
 // gauges to.
 import { performance } from 'node:perf_hooks';
-import { Gauge, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import { CallStats } from './call_stats.js';
-import { scrapedGauge } from './scraped_gauge.js';
+import { oncePerScrape, scrapedGauge, scrapedLabeledGauge } from './scraped_gauge.js';
 
 export class RpcMetrics {
   readonly registry = new Registry();
@@ -16,11 +16,11 @@ export class RpcMetrics {
   ]);
 
   constructor() {
-    const registers = [this.registry];
     // Read when scraped (prom-client's default collectors would also start timers and GC hooks).
     // The names are the ones those collectors and other exporters use.
+    const usage = oncePerScrape(() => process.memoryUsage());
     const memory = (name: string, help: string, read: (m: NodeJS.MemoryUsage) => number) =>
-      scrapedGauge(this.registry, name, help, () => read(process.memoryUsage()));
+      scrapedGauge(this.registry, name, help, () => read(usage()));
     memory('process_resident_memory_bytes', 'Resident memory of the process, in bytes', (m) => m.rss);
     memory('nodejs_heap_size_total_bytes', 'JavaScript heap reserved, in bytes', (m) => m.heapTotal);
     memory('nodejs_heap_size_used_bytes', 'JavaScript heap in use, in bytes', (m) => m.heapUsed);
@@ -37,15 +37,13 @@ export class RpcMetrics {
     // Node keeps these figures anyway, so reading them costs no timer: rate() over a window is the
     // share of it a thread was busy, and a thread near 1 makes every request that reaches it wait.
     const loopActive = this.loopActive;
-    new Gauge({
-      name: 'nearlite_event_loop_active_seconds_total',
-      help: "Time a thread's event loop spent running callbacks rather than waiting for work, in seconds",
-      labelNames: ['thread'],
-      registers,
-      collect() {
-        for (const [thread, read] of loopActive) this.set({ thread }, read());
-      },
-    });
+    scrapedLabeledGauge(
+      this.registry,
+      'nearlite_event_loop_active_seconds_total',
+      "Time a thread's event loop spent running callbacks rather than waiting for work, in seconds",
+      'thread',
+      () => Array.from(loopActive, ([thread, read]) => [thread, read()] as const),
+    );
   }
 
   /** For the RPC server's observe hook. */
