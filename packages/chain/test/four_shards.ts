@@ -23,9 +23,12 @@ const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
 // Two on each of the four shards the layout's boundaries (g0, n0, t0) make.
 export const USERS = ['alice', 'bob.near', 'henry', 'kate.near', 'olga', 'ravi.near', 'ulf', 'zoe.near'];
 
-/** A four-shard localnet where every account of USERS (and of `more`) has 1000 NEAR and the validator's key. */
-export function withUsers(more: readonly string[] = []) {
-  const { raw, signer, key } = protocol86Localnet(4);
+/**
+ * A localnet of four shards (or `numShards`) where every account of USERS (and of `more`) has 1000
+ * NEAR and the validator's key.
+ */
+export function withUsers(more: readonly string[] = [], numShards = 4) {
+  const { raw, signer, key } = protocol86Localnet(numShards);
   for (const id of [...USERS, ...more]) {
     const account = {
       amount: (1000n * NEAR).toString(),

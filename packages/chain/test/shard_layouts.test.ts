@@ -1,0 +1,330 @@
+// The same transactions on a chain of one shard and on a chain of four. nearcore's fees, refunds and
+// burns do not depend on which shard an account lives on: a receipt that crosses shards runs a block
+// later, nothing more. So once each wave of transactions has run to the end, every account, access
+// key and contract is the same on both chains, and so is the total supply, which counts every yocto
+// burnt. A difference names a path that charges, refunds or routes by shard.
+// Each wave's transactions commute: every signer sends one, amounts stay far below balances, and no
+// account is made or deleted while something is on its way to it, so the order in which receipts
+// meet does not change what they leave. The contracts touch no storage: nearcore charges a storage
+// access by the trie nodes on its key's path (touching_trie_node, read_cached_trie_node), which the
+// other keys of the shard shape, so there the gas does depend on the layout.
+import { createHash } from 'node:crypto';
+import { type Chain, decodeBytesList } from '@nearlite/chain';
+import {
+  type AccessKey,
+  type Action,
+  decodeAccessKey,
+  decodeAccount,
+  KeyType,
+  type PublicKey,
+  toHex,
+} from '@nearlite/primitives';
+import { blockShardKey, DBCol, Store } from '@nearlite/store';
+import { parseTrieKey, TrieKeyCol } from '@nearlite/trie';
+import t from 'tap';
+import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
+import { rng } from '../../../test/helpers/rng.js';
+import { deployToUsers, keyNonce, keysLeft, NEAR, Sender, USERS, withUsers } from './four_shards.js';
+import { goArgs, relay } from './relay_contract.js';
+
+const WAVES = Number(process.env.LAYOUT_WAVES ?? 12);
+const GHOST = 'ghost.near';
+
+/** A transaction of the wave, its actions written for a chain whose validator key is `own`. */
+interface Op {
+  readonly signerId: string;
+  readonly receiverId: string;
+  readonly actions: (own: PublicKey) => Action[];
+}
+
+interface Twin {
+  readonly name: string;
+  readonly chain: Chain;
+  readonly sender: Sender;
+  readonly own: PublicKey;
+}
+
+const keyOf = (seed: string): PublicKey => ({
+  keyType: KeyType.ED25519,
+  data: createHash('sha256').update(seed).digest(),
+});
+
+const json = (v: unknown) =>
+  JSON.stringify(v, (_, x) =>
+    typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? toHex(x) : x,
+  );
+
+/**
+ * What the chain's state says of accounts at its head: each account, access key (the validator's own
+ * key, which differs between the two chains, named `own`; nonces left out, since a new key's starts
+ * at its block's height), contract and record, as text.
+ */
+function accountState(twin: Twin): Map<string, string> {
+  const { chain, own } = twin;
+  const head = chain.head().hash;
+  const out = new Map<string, string>();
+  for (const shardId of chain.layout.shardIds) {
+    for (const [key, value] of chain.stateTrie(head, shardId)!.iterPrefix(new Uint8Array(0))) {
+      switch (key[0]) {
+        case TrieKeyCol.Account: {
+          const p = parseTrieKey(key) as { accountId: string };
+          const a = decodeAccount(value);
+          out.set(`account ${p.accountId}`, json(a));
+          break;
+        }
+        case TrieKeyCol.AccessKey: {
+          const p = parseTrieKey(key) as { col: string; accountId: string; publicKey: PublicKey };
+          const pk = toHex(p.publicKey.data) === toHex(own.data) ? 'own' : toHex(p.publicKey.data);
+          const { permission }: AccessKey = decodeAccessKey(value);
+          out.set(`key ${p.accountId} ${pk}`, json(permission));
+          break;
+        }
+        case TrieKeyCol.ContractCode: {
+          const p = parseTrieKey(key) as { accountId: string };
+          out.set(`code ${p.accountId}`, createHash('sha256').update(value).digest('hex'));
+          break;
+        }
+        case TrieKeyCol.ContractData: {
+          const p = parseTrieKey(key) as { accountId: string; key: Uint8Array };
+          out.set(`data ${p.accountId} ${toHex(p.key)}`, toHex(value));
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether anything of the transactions sent is still to run: pooled, waiting in state, or on its way. */
+function busy(chain: Chain): boolean {
+  const head = chain.head().hash;
+  if (chain.pool.size > 0) return true;
+  const waiting = keysLeft(chain, head, [
+    TrieKeyCol.PostponedReceipt,
+    TrieKeyCol.PendingDataCount,
+    TrieKeyCol.ReceivedData,
+    TrieKeyCol.DelayedReceiptOrIndices,
+    TrieKeyCol.PromiseYieldReceipt,
+  ]);
+  if (waiting.length > 0) return true;
+  return chain.layout.shardIds.some((shardId) => {
+    const out = chain.store.get(DBCol.OutgoingReceipts, blockShardKey(head, shardId));
+    return out !== undefined && decodeBytesList(out).length > 0;
+  });
+}
+
+/** Produces blocks until the chain has been quiet for three in a row; returns how many it made. */
+async function settle(twin: Twin): Promise<number> {
+  let quiet = 0;
+  let made = 0;
+  while (quiet < 3 && made < 60) {
+    await twin.chain.produceBlock();
+    made++;
+    quiet = busy(twin.chain) ? 0 : quiet + 1;
+  }
+  return made;
+}
+
+function send(twin: Twin, op: Op): void {
+  const { chain, sender, own } = twin;
+  // An account made by a receipt gets its key at a nonce of its block's height times a million.
+  if (!sender.nonces.has(op.signerId))
+    sender.nonces.set(op.signerId, keyNonce(chain, op.signerId, own) ?? 0n);
+  sender.send(op.signerId, op.receiverId, op.actions(own));
+}
+
+t.test('one shard or four: the same transactions leave the same accounts and supply', async (t) => {
+  const seed = Number(process.env.LAYOUT_SEED ?? 20261205);
+  t.comment(`seed ${seed} (LAYOUT_SEED reruns it)`);
+  const random = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const amount = (maxNear: number) => BigInt(Math.floor(random() * maxNear * 1e6)) * 10n ** 18n + 1n;
+
+  const relayCode = await relay('return');
+  const twins: Twin[] = [];
+  for (const numShards of [1, 4]) {
+    const { raw, signer } = withUsers([], numShards);
+    (raw as typeof raw & { epoch_length: number }).epoch_length = 1000; // no reward is minted during the run
+    const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
+    twins.push({
+      name: `${numShards} shard(s)`,
+      chain,
+      sender: new Sender(chain, signer),
+      own: signer.publicKey,
+    });
+  }
+  const [one, four] = twins as [Twin, Twin];
+  t.equal(one.chain.layout.shardIds.length, 1);
+  t.equal(
+    new Set(USERS.map((id) => four.chain.layout.accountIdToShardId(id))).size,
+    4,
+    'the users are spread over the four shards',
+  );
+  for (const twin of twins)
+    t.ok(await deployToUsers(twin.chain, twin.sender, relayCode), `${twin.name}: relays deployed`);
+
+  // Accounts the waves made and have not deleted, by their parent; keys added, by their account.
+  const subs = new Map<string, string[]>(USERS.map((id) => [id, []]));
+  const addedKeys = new Map<string, PublicKey[]>(USERS.map((id) => [id, []]));
+  let made = 0;
+  let calls = 0;
+  const globalOwner = USERS[0]!;
+  // Set by opFor, which the compiler's narrowing does not follow.
+  let globalState = 'none' as 'none' | 'sent' | 'ready';
+  // Within a wave: accounts made or deleted in it are nobody's receiver, and an account something
+  // is sent to is not deleted, so that no receipt's outcome depends on which runs first.
+  const fresh = new Set<string>();
+  const doomed = new Set<string>();
+  const touched = new Set<string>();
+
+  const receiver = () => {
+    const live = [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
+    const to = pick([...USERS, GHOST, ...live]);
+    touched.add(to);
+    return to;
+  };
+  const opFor = (user: string): Op | null => {
+    const r = random();
+    if (globalState === 'none' && user === globalOwner) {
+      globalState = 'sent';
+      return {
+        signerId: user,
+        receiverId: user,
+        actions: () => [{ type: 'DeployGlobalContract', code: relayCode, deployMode: 1 }],
+      };
+    }
+    if (r < 0.2) {
+      const to = receiver();
+      const deposit = amount(5);
+      return { signerId: user, receiverId: to, actions: () => [{ type: 'Transfer', deposit }] };
+    }
+    if (r < 0.3) {
+      // A NEAR-implicit account, made by the transfer.
+      const to = toHex(keyOf(`implicit ${seed} ${made++}`).data);
+      const deposit = amount(1);
+      return { signerId: user, receiverId: to, actions: () => [{ type: 'Transfer', deposit }] };
+    }
+    if (r < 0.55) {
+      const id = new Uint8Array(8);
+      new DataView(id.buffer).setUint32(0, calls++);
+      const targets = Array.from({ length: random() < 0.5 ? 1 : 2 }, () => ({
+        accountId: receiver(),
+        fail: random() < 0.25,
+      }));
+      const caller = pick(USERS);
+      const args = goArgs({ caller, id, targets });
+      const deposit = random() < 0.5 ? 0n : amount(1);
+      // Now and then with a transfer before the call in the same receipt.
+      const before: Action[] = random() < 0.2 ? [{ type: 'Transfer', deposit: amount(1) }] : [];
+      return {
+        signerId: user,
+        receiverId: caller,
+        actions: () => [
+          ...before,
+          { type: 'FunctionCall', methodName: 'go', args, gas: 100n * 10n ** 12n, deposit },
+        ],
+      };
+    }
+    if (r < 0.67) {
+      const sub = `s${made++}.${user}`;
+      subs.get(user)!.push(sub);
+      fresh.add(sub);
+      const useGlobal = globalState === 'ready' && random() < 0.5;
+      const deposit = 10n * NEAR + amount(1);
+      return {
+        signerId: user,
+        receiverId: sub,
+        actions: (own) => [
+          { type: 'CreateAccount' },
+          { type: 'Transfer', deposit },
+          { type: 'AddKey', publicKey: own, accessKey: { nonce: 0n, permission: { kind: 'FullAccess' } } },
+          ...(useGlobal
+            ? [
+                {
+                  type: 'UseGlobalContract',
+                  identifier: { kind: 'AccountId', accountId: globalOwner },
+                } as const,
+              ]
+            : []),
+        ],
+      };
+    }
+    if (r < 0.75) {
+      const mine = subs.get(user)!;
+      const candidates = mine.filter((id) => !fresh.has(id) && !touched.has(id));
+      if (candidates.length === 0) return null;
+      const sub = pick(candidates);
+      mine.splice(mine.indexOf(sub), 1);
+      doomed.add(sub);
+      const beneficiaryId = pick([...USERS, GHOST]);
+      return { signerId: sub, receiverId: sub, actions: () => [{ type: 'DeleteAccount', beneficiaryId }] };
+    }
+    if (r < 0.87) {
+      const publicKey = keyOf(`key ${seed} ${made++}`);
+      addedKeys.get(user)!.push(publicKey);
+      const allowance = random() < 0.3 ? null : amount(1);
+      const receiverId = pick(USERS);
+      return {
+        signerId: user,
+        receiverId: user,
+        actions: () => [
+          {
+            type: 'AddKey',
+            publicKey,
+            accessKey: {
+              nonce: 0n,
+              permission: { kind: 'FunctionCall', allowance, receiverId, methodNames: ['go'] },
+            },
+          },
+        ],
+      };
+    }
+    const keys = addedKeys.get(user)!;
+    if (keys.length === 0) return null;
+    const publicKey = keys.splice(Math.floor(random() * keys.length), 1)[0]!;
+    return { signerId: user, receiverId: user, actions: () => [{ type: 'DeleteKey', publicKey }] };
+  };
+
+  const supplyOf = (twin: Twin) => twin.chain.headHeader().rest.totalSupply;
+  t.equal(supplyOf(one), supplyOf(four), 'the same supply to start with');
+  let sent = 0;
+  for (let wave = 0; wave < WAVES; wave++) {
+    fresh.clear();
+    doomed.clear();
+    touched.clear();
+    const ops = USERS.map((user) => (random() < 0.85 ? opFor(user) : null)).filter((op) => op !== null);
+    sent += ops.length;
+    if (process.env.LAYOUT_DEBUG)
+      for (const op of ops)
+        t.comment(
+          `wave ${wave}: ${op.signerId} -> ${op.receiverId}: ${json(op.actions(one.own)).slice(0, 300)}`,
+        );
+    for (const twin of twins) for (const op of ops) send(twin, op);
+    const blocks = [await settle(one), await settle(four)];
+    const a = accountState(one);
+    const b = accountState(four);
+    const differences = [...new Set([...a.keys(), ...b.keys()])]
+      .filter((k) => a.get(k) !== b.get(k))
+      .map((k) => `${k}: one shard ${a.get(k) ?? '(none)'}, four ${b.get(k) ?? '(none)'}`);
+    const supplies = [supplyOf(one), supplyOf(four)];
+    if (differences.length > 0 || supplies[0] !== supplies[1]) {
+      t.same(differences, [], `wave ${wave}: accounts differ (after ${blocks.join(' and ')} blocks)`);
+      t.equal(supplies[0], supplies[1], `wave ${wave}: total supply`);
+      return;
+    }
+    if (globalState === 'sent') globalState = 'ready';
+    // Both chains charge at the minimum gas price throughout, or the comparison would say nothing.
+    t.equal(one.chain.headHeader().rest.nextGasPrice, four.chain.headHeader().rest.nextGasPrice);
+  }
+  const final = accountState(one);
+  const count = (prefix: string) => [...final.keys()].filter((k) => k.startsWith(prefix)).length;
+  t.comment(
+    `${sent} transactions over ${WAVES} waves: ${calls} relayed calls, ${count('account ')} accounts, ${count('key ')} keys`,
+  );
+  t.ok(count('account ') > USERS.length + 4, 'the waves made accounts');
+  t.ok(calls > 10, 'and relayed calls across shards');
+  t.ok(
+    [...final.entries()].some(([k, v]) => k.startsWith('account ') && v.includes('"contract"')),
+    'an account uses the global contract',
+  );
+});
