@@ -5,19 +5,23 @@
 // contract is the same on all three chains, and the total supply, which counts every yocto burnt,
 // is the same on the two whose epochs do not end (an epoch's end mints rewards to the validator, the
 // one account left out of the comparison with the third). A difference names a path that charges,
-// refunds or routes by shard or by epoch.
+// refunds or routes by shard or by epoch. The waves hold transfers (to implicit accounts too), calls
+// relayed between contracts, sub-accounts made (some using a global contract) and deleted, keys added
+// and deleted, and meta transactions of the sub-accounts relayed by their parents.
 // Each wave's transactions commute: every signer sends one, amounts stay far below balances, and no
 // account is made or deleted while something is on its way to it, so the order in which receipts
 // meet does not change what they leave. The contracts touch no storage: nearcore charges a storage
 // access by the trie nodes on its key's path (touching_trie_node, read_cached_trie_node), which the
 // other keys of the shard shape, so there the gas does depend on the layout.
 import { createHash } from 'node:crypto';
-import { type Chain, decodeBytesList } from '@nearlite/chain';
+import { type Chain, decodeBytesList, type Signer } from '@nearlite/chain';
 import {
   type AccessKey,
   type Action,
+  type DelegateAction,
   decodeAccessKey,
   decodeAccount,
+  delegateActionHash,
   KeyType,
   type PublicKey,
   toHex,
@@ -30,20 +34,21 @@ import { rng } from '../../../test/helpers/rng.js';
 import { deployToUsers, keyNonce, keysLeft, NEAR, Sender, USERS, withUsers } from './four_shards.js';
 import { goArgs, relay } from './relay_contract.js';
 
-const WAVES = Number(process.env.LAYOUT_WAVES ?? 12);
+const WAVES = Number(process.env.LAYOUT_WAVES ?? 16);
 const GHOST = 'ghost.near';
 /** The chains' validator, and their protocol treasury. */
 const VALIDATOR = 'test.near';
 
-/** A transaction of the wave, its actions written for a chain whose validator key is `own`. */
+/** A transaction of the wave, its actions written for one of the chains (their keys differ). */
 interface Op {
   readonly signerId: string;
   readonly receiverId: string;
-  readonly actions: (own: PublicKey) => Action[];
+  readonly actions: (twin: Twin) => Action[];
 }
 
 interface Twin {
   readonly name: string;
+  readonly signer: Signer;
   /** Whether epochs end during the run, minting rewards to the validator. */
   readonly epochs: boolean;
   readonly chain: Chain;
@@ -132,12 +137,34 @@ async function settle(twin: Twin): Promise<number> {
   return made;
 }
 
-function send(twin: Twin, op: Op): void {
+/**
+ * Where `accountId`'s nonces count on from on the twin's chain. An account made by a receipt gets its
+ * key at a nonce of its block's height times a million, so the chains' nonces differ.
+ */
+function startNonces(twin: Twin, accountId: string): void {
   const { chain, sender, own } = twin;
-  // An account made by a receipt gets its key at a nonce of its block's height times a million.
-  if (!sender.nonces.has(op.signerId))
-    sender.nonces.set(op.signerId, keyNonce(chain, op.signerId, own) ?? 0n);
-  sender.send(op.signerId, op.receiverId, op.actions(own));
+  if (!sender.nonces.has(accountId)) sender.nonces.set(accountId, keyNonce(chain, accountId, own) ?? 0n);
+}
+
+function send(twin: Twin, op: Op): void {
+  startNonces(twin, op.signerId);
+  twin.sender.send(op.signerId, op.receiverId, op.actions(twin));
+}
+
+/** A meta transaction: `senderId`'s actions, signed with its key (the twin's own) for a relayer. */
+function delegate(twin: Twin, senderId: string, receiverId: string, inner: Action[]): Action {
+  startNonces(twin, senderId);
+  const nonce = twin.sender.nonces.get(senderId)! + 1n;
+  twin.sender.nonces.set(senderId, nonce);
+  const d: DelegateAction = {
+    senderId,
+    receiverId,
+    actions: inner,
+    nonce,
+    maxBlockHeight: BigInt(twin.chain.headHeader().lite.height + 100),
+    publicKey: twin.own,
+  };
+  return { type: 'Delegate', delegateAction: d, signature: twin.signer.sign(delegateActionHash(d)) };
 }
 
 t.test('one shard, four, short epochs: the same transactions leave the same accounts', async (t) => {
@@ -159,6 +186,7 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
     const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
     twins.push({
       name: `${numShards} shard(s), epochs of ${epochLength}`,
+      signer,
       epochs: epochLength < 1000,
       chain,
       sender: new Sender(chain, signer),
@@ -180,6 +208,8 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
   const addedKeys = new Map<string, PublicKey[]>(USERS.map((id) => [id, []]));
   let made = 0;
   let calls = 0;
+  // Sub-accounts whose actions users relayed.
+  const relayedFor = new Set<string>();
   const globalOwner = USERS[0]!;
   // Set by opFor, which the compiler's narrowing does not follow.
   let globalState = 'none' as 'none' | 'sent' | 'ready';
@@ -237,7 +267,26 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
         ],
       };
     }
-    if (r < 0.67) {
+    if (r < 0.6) {
+      // A sub-account's transfer or call, relayed by the user: the sub-account signs, the user pays.
+      const live = [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
+      if (live.length === 0) return null;
+      const senderId = pick(live);
+      touched.add(senderId);
+      relayedFor.add(senderId);
+      const to = receiver();
+      const deposit = amount(1);
+      const inner: Action[] =
+        random() < 0.5
+          ? [{ type: 'Transfer', deposit }]
+          : [{ type: 'FunctionCall', methodName: 'work', args: new Uint8Array(9), gas: 10n ** 13n, deposit }];
+      return {
+        signerId: user,
+        receiverId: senderId,
+        actions: (twin) => [delegate(twin, senderId, to, inner)],
+      };
+    }
+    if (r < 0.72) {
       const sub = `s${made++}.${user}`;
       subs.get(user)!.push(sub);
       fresh.add(sub);
@@ -246,7 +295,7 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
       return {
         signerId: user,
         receiverId: sub,
-        actions: (own) => [
+        actions: ({ own }) => [
           { type: 'CreateAccount' },
           { type: 'Transfer', deposit },
           { type: 'AddKey', publicKey: own, accessKey: { nonce: 0n, permission: { kind: 'FullAccess' } } },
@@ -261,7 +310,7 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
         ],
       };
     }
-    if (r < 0.75) {
+    if (r < 0.8) {
       const mine = subs.get(user)!;
       const candidates = mine.filter((id) => !fresh.has(id) && !touched.has(id));
       if (candidates.length === 0) return null;
@@ -271,7 +320,7 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
       const beneficiaryId = pick([...USERS, GHOST]);
       return { signerId: sub, receiverId: sub, actions: () => [{ type: 'DeleteAccount', beneficiaryId }] };
     }
-    if (r < 0.87) {
+    if (r < 0.9) {
       const publicKey = keyOf(`key ${seed} ${made++}`);
       addedKeys.get(user)!.push(publicKey);
       const allowance = random() < 0.3 ? null : amount(1);
@@ -308,9 +357,7 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
     sent += ops.length;
     if (process.env.LAYOUT_DEBUG)
       for (const op of ops)
-        t.comment(
-          `wave ${wave}: ${op.signerId} -> ${op.receiverId}: ${json(op.actions(one.own)).slice(0, 300)}`,
-        );
+        t.comment(`wave ${wave}: ${op.signerId} -> ${op.receiverId}: ${json(op.actions(one)).slice(0, 300)}`);
     for (const twin of twins) for (const op of ops) send(twin, op);
     const blocks: number[] = [];
     for (const twin of twins) blocks.push(await settle(twin));
@@ -346,6 +393,10 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
   t.not(epochOf(short), epochOf(four), 'epochs ended on the third chain');
   t.ok(count('account ') > USERS.length + 4, 'the waves made accounts');
   t.ok(calls > 10, 'and relayed calls across shards');
+  // A delegate action that ran left its nonce on the sender's key.
+  const live = [...subs.values()].flat().filter((id) => relayedFor.has(id));
+  const ran = live.filter((id) => keyNonce(one.chain, id, one.own) === one.sender.nonces.get(id));
+  t.ok(ran.length > 0 && ran.length === live.length, `meta transactions ran (${ran.length} senders)`);
   t.ok(
     [...final.entries()].some(([k, v]) => k.startsWith('account ') && v.includes('"contract"')),
     'an account uses the global contract',
