@@ -1,0 +1,329 @@
+// Waves of transactions that commute, for tests that run the same transactions on several chains
+// and compare what they leave. Every signer sends one transaction a wave, amounts stay far below
+// balances, and no account is made or deleted while something is on its way to it, so the order in
+// which receipts meet does not change what they leave. A wave holds transfers (to implicit accounts
+// too), calls relayed between the users' relay contracts, sub-accounts made (some using a global
+// contract) and deleted, keys added and deleted, and meta transactions of the sub-accounts relayed by
+// their parents. Each chain signs with its own validator key and nonces.
+import { createHash } from 'node:crypto';
+import { type Chain, decodeBytesList, type Signer } from '@nearlite/chain';
+import {
+  type AccessKey,
+  type Action,
+  type DelegateAction,
+  decodeAccessKey,
+  decodeAccount,
+  delegateActionHash,
+  KeyType,
+  type PublicKey,
+  toHex,
+} from '@nearlite/primitives';
+import { blockShardKey, DBCol } from '@nearlite/store';
+import { parseTrieKey, TrieKeyCol } from '@nearlite/trie';
+import { rng } from '../../../test/helpers/rng.js';
+import { keyNonce, keysLeft, NEAR, type Sender, USERS } from './four_shards.js';
+import { goArgs } from './relay_contract.js';
+
+const GHOST = 'ghost.near';
+
+/** A transaction of the wave, its actions written for one of the chains (their keys differ). */
+export interface Op {
+  readonly signerId: string;
+  readonly receiverId: string;
+  readonly actions: (twin: Twin) => Action[];
+}
+
+/** One of the chains the waves run on, with what signs for it. */
+export interface Twin {
+  readonly name: string;
+  readonly signer: Signer;
+  readonly chain: Chain;
+  readonly sender: Sender;
+  readonly own: PublicKey;
+}
+
+const keyOf = (seed: string): PublicKey => ({
+  keyType: KeyType.ED25519,
+  data: createHash('sha256').update(seed).digest(),
+});
+
+/** As text, bytes in hex: a Buffer too, which JSON.stringify would turn by its toJSON first. */
+export const json = (v: unknown) =>
+  JSON.stringify(v, function (this: Record<string, unknown>, key, x) {
+    const raw = this[key];
+    return typeof raw === 'bigint' ? raw.toString() : raw instanceof Uint8Array ? toHex(raw) : x;
+  });
+
+/**
+ * What the chain's state says of accounts at its head: each account, access key (the validator's own
+ * key, which may differ between chains, named `own`; nonces left out, since a new key's starts at its
+ * block's height), contract and record, as text.
+ */
+export function accountState(twin: Twin): Map<string, string> {
+  const { chain, own } = twin;
+  const head = chain.head().hash;
+  const out = new Map<string, string>();
+  for (const shardId of chain.layout.shardIds) {
+    for (const [key, value] of chain.stateTrie(head, shardId)!.iterPrefix(new Uint8Array(0))) {
+      switch (key[0]) {
+        case TrieKeyCol.Account: {
+          const p = parseTrieKey(key) as { accountId: string };
+          const a = decodeAccount(value);
+          out.set(`account ${p.accountId}`, json(a));
+          break;
+        }
+        case TrieKeyCol.AccessKey: {
+          const p = parseTrieKey(key) as { col: string; accountId: string; publicKey: PublicKey };
+          const pk = toHex(p.publicKey.data) === toHex(own.data) ? 'own' : toHex(p.publicKey.data);
+          const { permission }: AccessKey = decodeAccessKey(value);
+          out.set(`key ${p.accountId} ${pk}`, json(permission));
+          break;
+        }
+        case TrieKeyCol.ContractCode: {
+          const p = parseTrieKey(key) as { accountId: string };
+          out.set(`code ${p.accountId}`, createHash('sha256').update(value).digest('hex'));
+          break;
+        }
+        case TrieKeyCol.ContractData: {
+          const p = parseTrieKey(key) as { accountId: string; key: Uint8Array };
+          out.set(`data ${p.accountId} ${toHex(p.key)}`, toHex(value));
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether anything of the transactions sent is still to run: pooled, waiting in state, or on its way. */
+function busy(chain: Chain): boolean {
+  const head = chain.head().hash;
+  if (chain.pool.size > 0) return true;
+  const waiting = keysLeft(chain, head, [
+    TrieKeyCol.PostponedReceipt,
+    TrieKeyCol.PendingDataCount,
+    TrieKeyCol.ReceivedData,
+    TrieKeyCol.DelayedReceiptOrIndices,
+    TrieKeyCol.PromiseYieldReceipt,
+  ]);
+  if (waiting.length > 0) return true;
+  return chain.layout.shardIds.some((shardId) => {
+    const out = chain.store.get(DBCol.OutgoingReceipts, blockShardKey(head, shardId));
+    return out !== undefined && decodeBytesList(out).length > 0;
+  });
+}
+
+/** Produces blocks until the chain has been quiet for three in a row; returns how many it made. */
+export async function settle(twin: Twin): Promise<number> {
+  let quiet = 0;
+  let made = 0;
+  while (quiet < 3 && made < 60) {
+    await twin.chain.produceBlock();
+    made++;
+    quiet = busy(twin.chain) ? 0 : quiet + 1;
+  }
+  return made;
+}
+
+/**
+ * Where `accountId`'s nonces count on from on the twin's chain. An account made by a receipt gets its
+ * key at a nonce of its block's height times a million, so the chains' nonces differ.
+ */
+function startNonces(twin: Twin, accountId: string): void {
+  const { chain, sender, own } = twin;
+  if (!sender.nonces.has(accountId)) sender.nonces.set(accountId, keyNonce(chain, accountId, own) ?? 0n);
+}
+
+export function send(twin: Twin, op: Op): void {
+  startNonces(twin, op.signerId);
+  twin.sender.send(op.signerId, op.receiverId, op.actions(twin));
+}
+
+/** A meta transaction: `senderId`'s actions, signed with its key (the twin's own) for a relayer. */
+function delegate(twin: Twin, senderId: string, receiverId: string, inner: Action[]): Action {
+  startNonces(twin, senderId);
+  const nonce = twin.sender.nonces.get(senderId)! + 1n;
+  twin.sender.nonces.set(senderId, nonce);
+  const d: DelegateAction = {
+    senderId,
+    receiverId,
+    actions: inner,
+    nonce,
+    maxBlockHeight: BigInt(twin.chain.headHeader().lite.height + 100),
+    publicKey: twin.own,
+  };
+  return { type: 'Delegate', delegateAction: d, signature: twin.signer.sign(delegateActionHash(d)) };
+}
+
+/**
+ * The waves of `seed`, whose users run `relayCode` (and whose first user publishes it as a global
+ * contract under its account).
+ */
+export function commutingWaves(seed: number, relayCode: Uint8Array) {
+  const random = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const amount = (maxNear: number) => BigInt(Math.floor(random() * maxNear * 1e6)) * 10n ** 18n + 1n;
+  // Accounts the waves made and have not deleted, by their parent; keys added, by their account.
+  const subs = new Map<string, string[]>(USERS.map((id) => [id, []]));
+  const addedKeys = new Map<string, PublicKey[]>(USERS.map((id) => [id, []]));
+  let made = 0;
+  let calls = 0;
+  // Sub-accounts whose actions users relayed.
+  const relayedFor = new Set<string>();
+  const globalOwner = USERS[0]!;
+  // Set by opFor, which the compiler's narrowing does not follow.
+  let globalState = 'none' as 'none' | 'sent' | 'ready';
+  // Within a wave: accounts made or deleted in it are nobody's receiver, and an account something
+  // is sent to is not deleted, so that no receipt's outcome depends on which runs first.
+  const fresh = new Set<string>();
+  const doomed = new Set<string>();
+  const touched = new Set<string>();
+
+  const receiver = () => {
+    const live = [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
+    const to = pick([...USERS, GHOST, ...live]);
+    touched.add(to);
+    return to;
+  };
+  const opFor = (user: string): Op | null => {
+    const r = random();
+    if (globalState === 'none' && user === globalOwner) {
+      globalState = 'sent';
+      return {
+        signerId: user,
+        receiverId: user,
+        actions: () => [{ type: 'DeployGlobalContract', code: relayCode, deployMode: 1 }],
+      };
+    }
+    if (r < 0.2) {
+      const to = receiver();
+      const deposit = amount(5);
+      return { signerId: user, receiverId: to, actions: () => [{ type: 'Transfer', deposit }] };
+    }
+    if (r < 0.3) {
+      // A NEAR-implicit account, made by the transfer.
+      const to = toHex(keyOf(`implicit ${seed} ${made++}`).data);
+      const deposit = amount(1);
+      return { signerId: user, receiverId: to, actions: () => [{ type: 'Transfer', deposit }] };
+    }
+    if (r < 0.55) {
+      const id = new Uint8Array(8);
+      new DataView(id.buffer).setUint32(0, calls++);
+      const targets = Array.from({ length: random() < 0.5 ? 1 : 2 }, () => ({
+        accountId: receiver(),
+        fail: random() < 0.25,
+      }));
+      const caller = pick(USERS);
+      const args = goArgs({ caller, id, targets });
+      const deposit = random() < 0.5 ? 0n : amount(1);
+      // Now and then with a transfer before the call in the same receipt.
+      const before: Action[] = random() < 0.2 ? [{ type: 'Transfer', deposit: amount(1) }] : [];
+      return {
+        signerId: user,
+        receiverId: caller,
+        actions: () => [
+          ...before,
+          { type: 'FunctionCall', methodName: 'go', args, gas: 100n * 10n ** 12n, deposit },
+        ],
+      };
+    }
+    if (r < 0.6) {
+      // A sub-account's transfer or call, relayed by the user: the sub-account signs, the user pays.
+      const live = [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
+      if (live.length === 0) return null;
+      const senderId = pick(live);
+      touched.add(senderId);
+      relayedFor.add(senderId);
+      const to = receiver();
+      const deposit = amount(1);
+      const inner: Action[] =
+        random() < 0.5
+          ? [{ type: 'Transfer', deposit }]
+          : [{ type: 'FunctionCall', methodName: 'work', args: new Uint8Array(9), gas: 10n ** 13n, deposit }];
+      return {
+        signerId: user,
+        receiverId: senderId,
+        actions: (twin) => [delegate(twin, senderId, to, inner)],
+      };
+    }
+    if (r < 0.72) {
+      const sub = `s${made++}.${user}`;
+      subs.get(user)!.push(sub);
+      fresh.add(sub);
+      const useGlobal = globalState === 'ready' && random() < 0.5;
+      const deposit = 10n * NEAR + amount(1);
+      return {
+        signerId: user,
+        receiverId: sub,
+        actions: ({ own }) => [
+          { type: 'CreateAccount' },
+          { type: 'Transfer', deposit },
+          { type: 'AddKey', publicKey: own, accessKey: { nonce: 0n, permission: { kind: 'FullAccess' } } },
+          ...(useGlobal
+            ? [
+                {
+                  type: 'UseGlobalContract',
+                  identifier: { kind: 'AccountId', accountId: globalOwner },
+                } as const,
+              ]
+            : []),
+        ],
+      };
+    }
+    if (r < 0.8) {
+      const mine = subs.get(user)!;
+      const candidates = mine.filter((id) => !fresh.has(id) && !touched.has(id));
+      if (candidates.length === 0) return null;
+      const sub = pick(candidates);
+      mine.splice(mine.indexOf(sub), 1);
+      doomed.add(sub);
+      const beneficiaryId = pick([...USERS, GHOST]);
+      return { signerId: sub, receiverId: sub, actions: () => [{ type: 'DeleteAccount', beneficiaryId }] };
+    }
+    if (r < 0.9) {
+      const publicKey = keyOf(`key ${seed} ${made++}`);
+      addedKeys.get(user)!.push(publicKey);
+      const allowance = random() < 0.3 ? null : amount(1);
+      const receiverId = pick(USERS);
+      return {
+        signerId: user,
+        receiverId: user,
+        actions: () => [
+          {
+            type: 'AddKey',
+            publicKey,
+            accessKey: {
+              nonce: 0n,
+              permission: { kind: 'FunctionCall', allowance, receiverId, methodNames: ['go'] },
+            },
+          },
+        ],
+      };
+    }
+    const keys = addedKeys.get(user)!;
+    if (keys.length === 0) return null;
+    const publicKey = keys.splice(Math.floor(random() * keys.length), 1)[0]!;
+    return { signerId: user, receiverId: user, actions: () => [{ type: 'DeleteKey', publicKey }] };
+  };
+
+  return {
+    /** The next wave's transactions; call `settled` once it has run on every chain. */
+    next(): Op[] {
+      fresh.clear();
+      doomed.clear();
+      touched.clear();
+      return USERS.map((user) => (random() < 0.85 ? opFor(user) : null)).filter((op) => op !== null);
+    },
+    settled(): void {
+      if (globalState === 'sent') globalState = 'ready';
+    },
+    /** How many relayed calls the waves have sent. */
+    get calls(): number {
+      return calls;
+    },
+    /** The sub-accounts still there whose actions users relayed. */
+    relayedSenders(): string[] {
+      return [...subs.values()].flat().filter((id) => relayedFor.has(id));
+    },
+  };
+}
