@@ -19,9 +19,10 @@ import {
   toHex,
 } from '@nearlite/primitives';
 import { blockShardKey, DBCol } from '@nearlite/store';
-import { parseTrieKey, TrieKeyCol } from '@nearlite/trie';
+import { parseTrieKey, type Trie, TrieKeyCol } from '@nearlite/trie';
+import { poolTransaction } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
-import { keyNonce, keysLeft, NEAR, type Sender, USERS } from './four_shards.js';
+import { keyNonce, keysLeft, NEAR, Sender, USERS } from './four_shards.js';
 import { goArgs } from './relay_contract.js';
 
 const GHOST = 'ghost.near';
@@ -37,9 +38,45 @@ export interface Op {
 export interface Twin {
   readonly name: string;
   readonly signer: Signer;
-  readonly chain: Chain;
-  readonly sender: Sender;
+  /** The validator's key, which every account of the waves signs with. */
   readonly own: PublicKey;
+  /** The last nonce used, by account. */
+  readonly nonces: Map<string, bigint>;
+  /** The nonce of `accountId`'s own key as the chain holds it; undefined while it holds none. */
+  keyNonce(accountId: string): bigint | undefined;
+  /** The chain's head height. */
+  height(): number;
+  /** Signs a transaction and hands it to the chain. */
+  submit(signerId: string, receiverId: string, nonce: bigint, actions: readonly Action[]): void;
+}
+
+/** A twin that is a chain in this process, producing when asked (settle). */
+export class ChainTwin implements Twin {
+  readonly own: PublicKey;
+  readonly nonces: Map<string, bigint>;
+
+  constructor(
+    readonly name: string,
+    readonly chain: Chain,
+    readonly signer: Signer,
+    /** The sender that deployed the contracts, whose nonces the waves count on from. */
+    readonly sender: Sender = new Sender(chain, signer),
+  ) {
+    this.own = signer.publicKey;
+    this.nonces = sender.nonces;
+  }
+
+  keyNonce(accountId: string): bigint | undefined {
+    return keyNonce(this.chain, accountId, this.own);
+  }
+
+  height(): number {
+    return this.chain.headHeader().lite.height;
+  }
+
+  submit(signerId: string, receiverId: string, nonce: bigint, actions: readonly Action[]): void {
+    poolTransaction(this.chain, this.signer, signerId, receiverId, nonce, actions);
+  }
 }
 
 const keyOf = (seed: string): PublicKey => ({
@@ -59,12 +96,20 @@ export const json = (v: unknown) =>
  * key, which may differ between chains, named `own`; nonces left out, since a new key's starts at its
  * block's height), contract and record, as text.
  */
-export function accountState(twin: Twin): Map<string, string> {
-  const { chain, own } = twin;
+export function accountState(twin: ChainTwin): Map<string, string> {
+  const { chain } = twin;
   const head = chain.head().hash;
+  return accountStateOf(
+    chain.layout.shardIds.map((shardId) => chain.stateTrie(head, shardId)!),
+    twin.own,
+  );
+}
+
+/** accountState of the shards' tries, `own` the validator's key. */
+export function accountStateOf(tries: readonly Trie[], own: PublicKey): Map<string, string> {
   const out = new Map<string, string>();
-  for (const shardId of chain.layout.shardIds) {
-    for (const [key, value] of chain.stateTrie(head, shardId)!.iterPrefix(new Uint8Array(0))) {
+  for (const trie of tries) {
+    for (const [key, value] of trie.iterPrefix(new Uint8Array(0))) {
       switch (key[0]) {
         case TrieKeyCol.Account: {
           const p = parseTrieKey(key) as { accountId: string };
@@ -114,7 +159,7 @@ function busy(chain: Chain): boolean {
 }
 
 /** Produces blocks until the chain has been quiet for three in a row; returns how many it made. */
-export async function settle(twin: Twin): Promise<number> {
+export async function settle(twin: ChainTwin): Promise<number> {
   let quiet = 0;
   let made = 0;
   while (quiet < 3 && made < 60) {
@@ -126,30 +171,28 @@ export async function settle(twin: Twin): Promise<number> {
 }
 
 /**
- * Where `accountId`'s nonces count on from on the twin's chain. An account made by a receipt gets its
+ * The next nonce of `accountId`'s own key on the twin's chain. An account made by a receipt gets its
  * key at a nonce of its block's height times a million, so the chains' nonces differ.
  */
-function startNonces(twin: Twin, accountId: string): void {
-  const { chain, sender, own } = twin;
-  if (!sender.nonces.has(accountId)) sender.nonces.set(accountId, keyNonce(chain, accountId, own) ?? 0n);
+function nextNonce(twin: Twin, accountId: string): bigint {
+  const nonce = (twin.nonces.get(accountId) ?? twin.keyNonce(accountId) ?? 0n) + 1n;
+  twin.nonces.set(accountId, nonce);
+  return nonce;
 }
 
 export function send(twin: Twin, op: Op): void {
-  startNonces(twin, op.signerId);
-  twin.sender.send(op.signerId, op.receiverId, op.actions(twin));
+  const actions = op.actions(twin);
+  twin.submit(op.signerId, op.receiverId, nextNonce(twin, op.signerId), actions);
 }
 
 /** A meta transaction: `senderId`'s actions, signed with its key (the twin's own) for a relayer. */
 function delegate(twin: Twin, senderId: string, receiverId: string, inner: Action[]): Action {
-  startNonces(twin, senderId);
-  const nonce = twin.sender.nonces.get(senderId)! + 1n;
-  twin.sender.nonces.set(senderId, nonce);
   const d: DelegateAction = {
     senderId,
     receiverId,
     actions: inner,
-    nonce,
-    maxBlockHeight: BigInt(twin.chain.headHeader().lite.height + 100),
+    nonce: nextNonce(twin, senderId),
+    maxBlockHeight: BigInt(twin.height() + 100),
     publicKey: twin.own,
   };
   return { type: 'Delegate', delegateAction: d, signature: twin.signer.sign(delegateActionHash(d)) };

@@ -46,7 +46,7 @@ export function withUsers(more: readonly string[] = [], numShards = 4) {
     });
     raw.total_supply = (BigInt(raw.total_supply) + 1000n * NEAR).toString();
   }
-  return { raw, signer };
+  return { raw, signer, key };
 }
 
 /** What every shard's state holds at a block, and what its receipts carry outside any account. */

@@ -14,8 +14,8 @@ import { Store } from '@nearlite/store';
 import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
-import { accountState, commutingWaves, send, settle, type Twin } from './commuting_waves.js';
-import { deployToUsers, Sender, withUsers } from './four_shards.js';
+import { accountState, ChainTwin, commutingWaves, send, settle } from './commuting_waves.js';
+import { deployToUsers, withUsers } from './four_shards.js';
 import { relay } from './relay_contract.js';
 
 const WAVES = Number(process.env.RESTART_WAVES ?? 10);
@@ -31,20 +31,20 @@ t.test('a chain restarted after every wave makes the same state as one that ran 
   t.teardown(async () => {
     for (const store of stores) await store.close();
   });
-  const open = async (name: string, nonces: ReadonlyMap<string, bigint> = new Map()): Promise<Twin> => {
+  const open = async (name: string, nonces: ReadonlyMap<string, bigint> = new Map()): Promise<ChainTwin> => {
     const store = await Store.open(join(dir, name));
     stores.push(store);
     const chain = await openProtocol86Chain(raw, signer, store, { vm: true });
-    const sender = new Sender(chain, signer);
-    for (const [id, n] of nonces) sender.nonces.set(id, n);
-    return { name, signer, chain, sender, own: signer.publicKey };
+    const twin = new ChainTwin(name, chain, signer);
+    for (const [id, n] of nonces) twin.nonces.set(id, n);
+    return twin;
   };
   const ran = await open('ran');
   let restarted = await open('restarted');
   for (const twin of [ran, restarted])
     t.ok(await deployToUsers(twin.chain, twin.sender, relayCode), `${twin.name}: relays deployed`);
 
-  const roots = (twin: Twin) => {
+  const roots = (twin: ChainTwin) => {
     const head = twin.chain.head().hash;
     return twin.chain.layout.shardIds.map((shardId) =>
       toHex(twin.chain.chainStore.chunkExtra(head, shardId)!.stateRoot),
@@ -77,7 +77,7 @@ t.test('a chain restarted after every wave makes the same state as one that ran 
       return;
     }
     // The restart: the store closed and opened again, and a chain (a runtime, a contract cache) on it.
-    const nonces = new Map(restarted.sender.nonces);
+    const nonces = new Map(restarted.nonces);
     await restarted.chain.store.close();
     stores.splice(stores.indexOf(restarted.chain.store), 1);
     restarted = await open('restarted', nonces);

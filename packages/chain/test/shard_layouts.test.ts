@@ -13,17 +13,17 @@ import { toHex } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
-import { accountState, commutingWaves, json, send, settle, type Twin } from './commuting_waves.js';
-import { deployToUsers, keyNonce, Sender, USERS, withUsers } from './four_shards.js';
+import { accountState, ChainTwin, commutingWaves, json, send, settle } from './commuting_waves.js';
+import { deployToUsers, USERS, withUsers } from './four_shards.js';
 import { relay } from './relay_contract.js';
 
 const WAVES = Number(process.env.LAYOUT_WAVES ?? 16);
 /** The chains' validator, and their protocol treasury. */
 const VALIDATOR = 'test.near';
 
-interface LayoutTwin extends Twin {
+class LayoutTwin extends ChainTwin {
   /** Whether epochs end during the run, minting rewards to the validator. */
-  readonly epochs: boolean;
+  epochs = false;
 }
 
 t.test('one shard, four, short epochs: the same transactions leave the same accounts', async (t) => {
@@ -39,14 +39,9 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
     const { raw, signer } = withUsers([], numShards);
     (raw as typeof raw & { epoch_length: number }).epoch_length = epochLength;
     const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
-    twins.push({
-      name: `${numShards} shard(s), epochs of ${epochLength}`,
-      signer,
-      epochs: epochLength < 1000,
-      chain,
-      sender: new Sender(chain, signer),
-      own: signer.publicKey,
-    });
+    const twin = new LayoutTwin(`${numShards} shard(s), epochs of ${epochLength}`, chain, signer);
+    twin.epochs = epochLength < 1000;
+    twins.push(twin);
   }
   const [one, four, short] = twins as [LayoutTwin, LayoutTwin, LayoutTwin];
   t.equal(one.chain.layout.shardIds.length, 1);
@@ -59,7 +54,7 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
     t.ok(await deployToUsers(twin.chain, twin.sender, relayCode), `${twin.name}: relays deployed`);
 
   const waves = commutingWaves(seed, relayCode);
-  const supplyOf = (twin: Twin) => twin.chain.headHeader().rest.totalSupply;
+  const supplyOf = (twin: ChainTwin) => twin.chain.headHeader().rest.totalSupply;
   t.equal(supplyOf(one), supplyOf(four), 'the same supply to start with');
   let sent = 0;
   for (let wave = 0; wave < WAVES; wave++) {
@@ -99,13 +94,13 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
   t.comment(
     `${sent} transactions over ${WAVES} waves: ${waves.calls} relayed calls, ${count('account ')} accounts, ${count('key ')} keys`,
   );
-  const epochOf = (twin: Twin) => toHex(twin.chain.headHeader().lite.epochId);
+  const epochOf = (twin: ChainTwin) => toHex(twin.chain.headHeader().lite.epochId);
   t.not(epochOf(short), epochOf(four), 'epochs ended on the third chain');
   t.ok(count('account ') > USERS.length + 4, 'the waves made accounts');
   t.ok(waves.calls > 10, 'and relayed calls across shards');
   // A delegate action that ran left its nonce on the sender's key.
   const relayed = waves.relayedSenders();
-  const ran = relayed.filter((id) => keyNonce(one.chain, id, one.own) === one.sender.nonces.get(id));
+  const ran = relayed.filter((id) => one.keyNonce(id) === one.nonces.get(id));
   t.ok(ran.length > 0 && ran.length === relayed.length, `meta transactions ran (${ran.length} senders)`);
   t.ok(
     [...final.entries()].some(([k, v]) => k.startsWith('account ') && v.includes('"contract"')),
