@@ -1,0 +1,188 @@
+// A running node and the chain package, given the same genesis and the same transactions, leave the
+// same accounts and the same total supply. The node takes its transactions over JSON-RPC: signature
+// checks on its worker pool, admission on the RPC thread, chunks made ahead on the chain thread, its
+// own block timer; the chain in this process takes them straight into its pool and makes a block
+// when asked. Everything between the two may differ but what the transactions charge and change:
+// the waves (packages/chain/test/commuting_waves.ts) commute, so neither the blocks they land in
+// nor the order their receipts meet in changes what they leave.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChainReader, type Signer } from '@nearlite/chain';
+import {
+  type Action,
+  base58Decode,
+  base58Encode,
+  encodeSignedTransaction,
+  type Transaction,
+  toBase64,
+  transactionHash,
+} from '@nearlite/primitives';
+import { Store } from '@nearlite/store';
+import t from 'tap';
+import {
+  accountState,
+  accountStateOf,
+  ChainTwin,
+  commutingWaves,
+  type Op,
+  send,
+  settle,
+  type Twin,
+} from '../packages/chain/test/commuting_waves.js';
+import { USERS, withUsers } from '../packages/chain/test/four_shards.js';
+import { relay } from '../packages/chain/test/relay_contract.js';
+import { initHome, type RunningNode, startNode } from './helpers/node.js';
+import { openProtocol86Chain } from './helpers/protocol86_chain.js';
+import { tempDir } from './helpers/tmp.js';
+
+const WAVES = Number(process.env.NODE_WAVES ?? 12);
+
+/** The node as a twin: what it signs is sent over JSON-RPC once the wave is built (`flush`). */
+class NodeTwin implements Twin {
+  readonly nonces = new Map<string, bigint>();
+  private readonly keys = new Map<string, bigint>();
+  private head: { height: number; hash: Uint8Array } = { height: 0, hash: new Uint8Array(32) };
+  private queued: { hash: string; signerId: string; b64: string }[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly node: RunningNode,
+    readonly signer: Signer,
+  ) {}
+
+  get own() {
+    return this.signer.publicKey;
+  }
+
+  keyNonce(accountId: string): bigint | undefined {
+    return this.keys.get(accountId);
+  }
+
+  height(): number {
+    return this.head.height;
+  }
+
+  /** Reads the final head and the nonces of the validator's key on `accounts` from the node. */
+  async refresh(accounts: Iterable<string>): Promise<void> {
+    const { body } = await this.node.rpc<{ header: { height: number; hash: string } }>('block', {
+      finality: 'final',
+    });
+    this.head = { height: body.result!.header.height, hash: base58Decode(body.result!.header.hash) };
+    this.keys.clear();
+    for (const id of accounts) {
+      const key = await this.node.rpc<{ nonce: number }>('query', {
+        request_type: 'view_access_key',
+        finality: 'final',
+        account_id: id,
+        public_key: `ed25519:${base58Encode(this.own.data)}`,
+      });
+      if (key.body.result) this.keys.set(id, BigInt(key.body.result.nonce));
+    }
+  }
+
+  submit(signerId: string, receiverId: string, nonce: bigint, actions: readonly Action[]): void {
+    const tx: Transaction = {
+      signerId,
+      publicKey: this.own,
+      nonce,
+      receiverId,
+      blockHash: this.head.hash,
+      actions,
+    };
+    const hash = transactionHash(tx);
+    const bytes = encodeSignedTransaction(tx, this.signer.sign(hash));
+    this.queued.push({ hash: base58Encode(hash), signerId, b64: toBase64(bytes) });
+  }
+
+  /** Sends what the wave signed, then waits until each transaction and all it caused is final. */
+  async flush(): Promise<string[]> {
+    const queued = this.queued;
+    this.queued = [];
+    const errors: string[] = [];
+    for (const q of queued) {
+      const { body } = await this.node.rpc('send_tx', { signed_tx_base64: q.b64, wait_until: 'NONE' });
+      if (body.error) errors.push(`${q.signerId}: ${JSON.stringify(body.error)}`);
+    }
+    for (const q of queued) {
+      const { body } = await this.node.rpc('tx', {
+        tx_hash: q.hash,
+        sender_account_id: q.signerId,
+        wait_until: 'FINAL',
+      });
+      if (body.error) errors.push(`${q.signerId} ${q.hash}: ${JSON.stringify(body.error)}`);
+    }
+    return errors;
+  }
+}
+
+t.test('a node and the chain package leave the same accounts after the same transactions', async (t) => {
+  const seed = Number(process.env.NODE_SEED ?? 20261205);
+  t.comment(`seed ${seed} (NODE_SEED reruns it)`);
+  const relayCode = await relay('write');
+  const { raw, signer, key } = withUsers();
+  // No epoch ends during the run: its rewards would go to the validator on one chain only.
+  (raw as typeof raw & { epoch_length: number }).epoch_length = 100_000;
+
+  const home = tempDir(t);
+  initHome(home);
+  writeFileSync(join(home, 'genesis.json'), JSON.stringify(raw));
+  writeFileSync(join(home, 'validator_key.json'), JSON.stringify(key));
+  const node = await startNode(home, ['--block-time', '40']);
+  let stopped = false;
+  t.teardown(async () => {
+    if (!stopped) await node.stop();
+  });
+  const chain = new ChainTwin(
+    'chain',
+    await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true }),
+    signer,
+  );
+  const remote = new NodeTwin('node', node, signer);
+
+  const deploy: Op[] = USERS.map((id) => ({
+    signerId: id,
+    receiverId: id,
+    actions: () => [{ type: 'DeployContract', code: relayCode }],
+  }));
+  const run = async (ops: readonly Op[], wave: string) => {
+    await remote.refresh(ownKeyHolders(chain));
+    for (const twin of [chain, remote]) for (const op of ops) send(twin, op);
+    await settle(chain);
+    const errors = await remote.flush();
+    t.same(errors, [], `${wave}: the node took and ran every transaction`);
+  };
+  await run(deploy, 'deploy');
+  const waves = commutingWaves(seed, relayCode);
+  for (let wave = 0; wave < WAVES; wave++) {
+    await run(waves.next(), `wave ${wave}`);
+    waves.settled();
+  }
+
+  const supply = chain.chain.headHeader().rest.totalSupply;
+  const expected = accountState(chain);
+  stopped = true;
+  await node.stop();
+  const reader = await ChainReader.open(home);
+  t.teardown(() => reader.store.close());
+  const got = accountStateOf(
+    reader.layout.shardIds.map((shardId) => reader.shardState(shardId)),
+    signer.publicKey,
+  );
+  const differences = [...new Set([...expected.keys(), ...got.keys()])]
+    .filter((k) => expected.get(k) !== got.get(k))
+    .map((k) => `${k}: chain ${expected.get(k) ?? '(none)'}, node ${got.get(k) ?? '(none)'}`);
+  t.same(differences, [], 'every account, key, contract and record is the same');
+  const head = reader.blockByHeight(reader.head()!.height)!;
+  t.equal(head.rest.totalSupply, supply, 'and so is the total supply');
+  const records = [...expected.keys()].filter((k) => k.startsWith('data ')).length;
+  t.comment(`${waves.calls} relayed calls, ${records} callback records, ${expected.size} rows compared`);
+  t.ok(records > 5, 'callbacks wrote their records');
+});
+
+/** The accounts that hold the validator's key in the chain's state: every account the waves sign for. */
+function ownKeyHolders(chain: ChainTwin): string[] {
+  return [...accountState(chain).keys()]
+    .filter((k) => k.startsWith('key ') && k.endsWith(' own'))
+    .map((k) => k.split(' ')[1]!);
+}
