@@ -1,14 +1,15 @@
-// The same transactions on a chain of one shard, on a chain of four, and on a chain of four whose
-// epochs last six blocks. nearcore's fees, refunds and burns depend neither on which shard an
-// account lives on nor on where epochs end: a receipt that crosses shards runs a block later,
-// nothing more. So once each wave of transactions (commuting_waves.ts) has run to the end, every
-// account, access key and contract is the same on all three chains, and the total supply, which
-// counts every yocto burnt, is the same on the two whose epochs do not end (an epoch's end mints
-// rewards to the validator, the one account left out of the comparison with the third). A
-// difference names a path that charges, refunds or routes by shard or by epoch. The contracts touch
-// no storage: nearcore charges a storage access by the trie nodes on its key's path
-// (touching_trie_node, read_cached_trie_node), which the other keys of the shard shape, so there the
-// gas does depend on the layout.
+// The same transactions on a chain of one shard, on a chain of four, on a chain of four whose epochs
+// last six blocks, and on one that fast-forwards (sandbox_fast_forward) right after each wave is
+// sent, so that its receipts run in blocks that skipped heights. nearcore's fees, refunds and burns
+// depend neither on which shard an account lives on, nor on where epochs end, nor on the heights
+// between blocks: a receipt that crosses shards runs a block later, nothing more. So once each wave
+// of transactions (commuting_waves.ts) has run to the end, every account, access key and contract
+// is the same on all four chains, and the total supply, which counts every yocto burnt, is the same
+// on the two whose epochs do not end (an epoch's end mints rewards to the validator, the one account
+// left out of the comparison with the last two). A difference names a path that charges, refunds or
+// routes by shard, by epoch or by height. The contracts touch no storage: nearcore charges a storage
+// access by the trie nodes on its key's path (touching_trie_node, read_cached_trie_node), which the
+// other keys of the shard shape, so there the gas does depend on the layout.
 import { toHex } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import t from 'tap';
@@ -24,6 +25,8 @@ const VALIDATOR = 'test.near';
 class LayoutTwin extends ChainTwin {
   /** Whether epochs end during the run, minting rewards to the validator. */
   epochs = false;
+  /** Whether each wave starts with a sandbox fast-forward past skipped heights. */
+  fastForward = false;
 }
 
 t.test('one shard, four, short epochs: the same transactions leave the same accounts', async (t) => {
@@ -31,19 +34,22 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
   t.comment(`seed ${seed} (LAYOUT_SEED reruns it)`);
   const relayCode = await relay('return');
   const twins: LayoutTwin[] = [];
-  for (const [numShards, epochLength] of [
-    [1, 1000],
-    [4, 1000],
-    [4, 6],
+  for (const [numShards, epochLength, fastForward] of [
+    [1, 1000, false],
+    [4, 1000, false],
+    [4, 6, false],
+    [4, 20, true],
   ] as const) {
     const { raw, signer } = withUsers([], numShards);
     (raw as typeof raw & { epoch_length: number }).epoch_length = epochLength;
     const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
-    const twin = new LayoutTwin(`${numShards} shard(s), epochs of ${epochLength}`, chain, signer);
+    const name = `${numShards} shard(s), epochs of ${epochLength}${fastForward ? ', fast-forwarded' : ''}`;
+    const twin = new LayoutTwin(name, chain, signer);
     twin.epochs = epochLength < 1000;
+    twin.fastForward = fastForward;
     twins.push(twin);
   }
-  const [one, four, short] = twins as [LayoutTwin, LayoutTwin, LayoutTwin];
+  const [one, four, short, forwarded] = twins as [LayoutTwin, LayoutTwin, LayoutTwin, LayoutTwin];
   t.equal(one.chain.layout.shardIds.length, 1);
   t.equal(
     new Set(USERS.map((id) => four.chain.layout.accountIdToShardId(id))).size,
@@ -65,10 +71,14 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
         t.comment(`wave ${wave}: ${op.signerId} -> ${op.receiverId}: ${json(op.actions(one)).slice(0, 300)}`);
     for (const twin of twins) for (const op of ops) send(twin, op);
     const blocks: number[] = [];
-    for (const twin of twins) blocks.push(await settle(twin));
+    for (const twin of twins) {
+      // The wave's transactions go into the first block; their receipts run past the skipped heights.
+      if (twin.fastForward) await twin.chain.fastForward(45, 1_000_000_000n);
+      blocks.push(await settle(twin));
+    }
     waves.settled();
     const a = accountState(one);
-    for (const twin of [four, short]) {
+    for (const twin of [four, short, forwarded]) {
       const b = accountState(twin);
       const differences = [...new Set([...a.keys(), ...b.keys()])]
         .filter((k) => a.get(k) !== b.get(k))
@@ -96,6 +106,11 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
   );
   const epochOf = (twin: ChainTwin) => toHex(twin.chain.headHeader().lite.epochId);
   t.not(epochOf(short), epochOf(four), 'epochs ended on the third chain');
+  const forwardedHead = forwarded.chain.headHeader();
+  t.ok(
+    forwardedHead.lite.height > forwardedHead.rest.blockOrdinal + WAVES * 20,
+    `the fourth skipped heights (head #${forwardedHead.lite.height}, block ${forwardedHead.rest.blockOrdinal})`,
+  );
   t.ok(count('account ') > USERS.length + 4, 'the waves made accounts');
   t.ok(waves.calls > 10, 'and relayed calls across shards');
   // A delegate action that ran left its nonce on the sender's key.
