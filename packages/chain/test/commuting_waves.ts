@@ -4,7 +4,10 @@
 // which receipts meet does not change what they leave. A wave holds transfers (to implicit accounts
 // too), calls relayed between the users' relay contracts, sub-accounts made (some using a global
 // contract) and deleted, keys added and deleted, and meta transactions of the sub-accounts relayed by
-// their parents. Each chain signs with its own validator key and nonces.
+// their parents. Each chain signs with its own validator key and nonces. Gas is the same wherever
+// the receipts run but for contract storage: nearcore charges a write by the trie nodes on its key's
+// path in the state its chunk starts from, so chains whose blocks hold the waves differently are
+// compared with relays that touch no storage (relay('return')).
 import { createHash } from 'node:crypto';
 import { type Chain, decodeBytesList, type Signer } from '@nearlite/chain';
 import {
