@@ -14,7 +14,8 @@
 // are left out, and each chain's supply is checked against the money its state holds instead (with
 // a treasury that is no validator: when the treasury is also the validator, nearcore mints its share
 // and pays it to no one). Before the node stops, its views of every account and key are checked
-// against the chain's state too.
+// against the chain's state too, and, while no epoch ends, the light-client proof of every outcome
+// the waves made against a final head.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainReader, type Signer } from '@nearlite/chain';
@@ -42,6 +43,7 @@ import {
 } from '../packages/chain/test/commuting_waves.js';
 import { moneyAt, USERS, withUsers } from '../packages/chain/test/four_shards.js';
 import { relay } from '../packages/chain/test/relay_contract.js';
+import { type ExecutionProof, validateExecutionProof } from './helpers/light_client.js';
 import { editConfig, initHome, type RunningNode, startNode } from './helpers/node.js';
 import { openProtocol86Chain } from './helpers/protocol86_chain.js';
 import { supplyAtHead } from './helpers/supply.js';
@@ -55,6 +57,8 @@ class NodeTwin implements Twin {
   private readonly keys = new Map<string, bigint>();
   private head: { height: number; hash: Uint8Array } = { height: 0, hash: new Uint8Array(32) };
   private queued: { hash: string; signerId: string; b64: string }[] = [];
+  /** What `tx` answered at FINAL for each transaction sent, in order. */
+  readonly answers: FinalOutcome[] = [];
 
   constructor(
     readonly name: string,
@@ -116,15 +120,81 @@ class NodeTwin implements Twin {
       if (body.error) errors.push(`${q.signerId}: ${JSON.stringify(body.error)}`);
     }
     for (const q of queued) {
-      const { body } = await this.node.rpc('tx', {
+      const { body } = await this.node.rpc<FinalOutcome>('tx', {
         tx_hash: q.hash,
         sender_account_id: q.signerId,
         wait_until: 'FINAL',
       });
       if (body.error) errors.push(`${q.signerId} ${q.hash}: ${JSON.stringify(body.error)}`);
+      else this.answers.push(body.result!);
     }
     return errors;
   }
+}
+
+type ProvedOutcome = ExecutionProof['outcome_proof'];
+
+/** The parts of a FINAL `tx` answer the proofs are checked against. */
+interface FinalOutcome {
+  transaction: { hash: string; signer_id: string };
+  transaction_outcome: ProvedOutcome;
+  receipts_outcome: ProvedOutcome[];
+}
+
+/**
+ * Where the node's light-client proofs of every outcome the waves made (each transaction's and
+ * each receipt's) fail against a final head's block merkle root, or prove another outcome than the
+ * transaction's own answer gave: delegate actions, relayed calls, refunds and account creations,
+ * on every shard.
+ */
+async function proofFailures(node: RunningNode, answers: readonly FinalOutcome[]): Promise<string[]> {
+  // A head past every carrier (the block after an outcome's): nearcore proves no block under a root
+  // that does not hold it, and a carrier that is the head itself gets an empty path.
+  type Header = { height: number; hash: string; block_merkle_root: string };
+  const at = async (finality: string) =>
+    (await node.rpc<{ header: Header }>('block', { finality })).body.result!.header;
+  const past = (await at('optimistic')).height + 2;
+  let head = await at('final');
+  while (head.height < past) {
+    await new Promise((r) => setTimeout(r, 20));
+    head = await at('final');
+  }
+  const root = base58Decode(head.block_merkle_root);
+  const out: string[] = [];
+  for (const a of answers) {
+    const cases: [Record<string, string>, ProvedOutcome][] = [
+      [
+        { type: 'transaction', transaction_hash: a.transaction.hash, sender_id: a.transaction.signer_id },
+        a.transaction_outcome,
+      ],
+      ...a.receipts_outcome.map((r): [Record<string, string>, ProvedOutcome] => [
+        { type: 'receipt', receipt_id: r.id, receiver_id: r.outcome.executor_id },
+        r,
+      ]),
+    ];
+    for (const [params, answered] of cases) {
+      const p = await node.rpc<ExecutionProof>('EXPERIMENTAL_light_client_proof', {
+        ...params,
+        light_client_head: head.hash,
+      });
+      const id = params.transaction_hash ?? params.receipt_id;
+      if (!p.body.result) {
+        out.push(`${id}: ${JSON.stringify(p.body.error)}`);
+        continue;
+      }
+      try {
+        validateExecutionProof(p.body.result, root);
+      } catch (e) {
+        out.push(`${id}: ${(e as Error).message}`);
+      }
+      // The proof names its carrier block, the answer the block that ran the outcome.
+      const { block_hash: _carrier, ...proved } = p.body.result.outcome_proof;
+      const { block_hash: _ran, ...fromAnswer } = answered;
+      if (JSON.stringify(proved) !== JSON.stringify(fromAnswer))
+        out.push(`${id}: another outcome than answered`);
+    }
+  }
+  return out;
 }
 
 /** The validator and, in the variant whose epochs end, the protocol treasury: rewards go to them. */
@@ -196,6 +266,14 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
     [],
     "the node's views say what the chain's state holds",
   );
+  if (!epochs) {
+    const outcomes = remote.answers.reduce((n, a) => n + 1 + a.receipts_outcome.length, 0);
+    t.same(
+      await proofFailures(node, remote.answers),
+      [],
+      `light-client proofs of all ${outcomes} outcomes verify against a final head`,
+    );
+  }
   stopped = true;
   await node.stop();
   const reader = await ChainReader.open(home);
