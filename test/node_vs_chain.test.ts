@@ -125,8 +125,26 @@ class NodeTwin implements Twin {
         sender_account_id: q.signerId,
         wait_until: 'FINAL',
       });
-      if (body.error) errors.push(`${q.signerId} ${q.hash}: ${JSON.stringify(body.error)}`);
-      else this.answers.push(body.result!);
+      if (body.error) {
+        errors.push(`${q.signerId} ${q.hash}: ${JSON.stringify(body.error)}`);
+        if (process.env.NODE_DEBUG) {
+          const st = await this.node.rpc('EXPERIMENTAL_tx_status', {
+            tx_hash: q.hash,
+            sender_account_id: q.signerId,
+            wait_until: 'NONE',
+          });
+          errors.push(JSON.stringify(st.body).slice(0, 300));
+          errors.push(
+            this.node
+              .logs()
+              .split('\n')
+              .filter((l) => /warn|error|invalid|drop|refus/i.test(l))
+              .slice(-10)
+              .join(' | ')
+              .slice(0, 3000),
+          );
+        }
+      } else this.answers.push(body.result!);
     }
     return errors;
   }
@@ -246,6 +264,11 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
   }));
   const run = async (ops: readonly Op[], wave: string) => {
     await remote.refresh(ownKeyHolders(chain));
+    if (process.env.NODE_DEBUG)
+      for (const op of ops)
+        t.comment(
+          `${wave}: ${op.signerId} -> ${op.receiverId} ${JSON.stringify(op.actions(chain), (_, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? v.length : v)).slice(0, 1200)}`,
+        );
     for (const twin of [chain, remote]) for (const op of ops) send(twin, op);
     await settle(chain);
     const errors = await remote.flush();
@@ -342,13 +365,13 @@ async function viewMismatches(
     const viewed = new Map(
       (keys.body.result?.keys ?? []).map((k) => [
         k.public_key === own ? 'own' : toHex(base58Decode(k.public_key.slice('ed25519:'.length))),
-        JSON.stringify(k.access_key.permission),
+        canonical(k.access_key.permission),
       ]),
     );
     const stored = new Map(
       [...state]
         .filter(([k]) => k.startsWith(`key ${accountId} `))
-        .map(([k, p]) => [k.split(' ')[2]!, JSON.stringify(permissionView(JSON.parse(p)))]),
+        .map(([k, p]) => [k.split(' ')[2]!, canonical(permissionView(JSON.parse(p)))]),
     );
     for (const pk of new Set([...viewed.keys(), ...stored.keys()]))
       if (viewed.get(pk) !== stored.get(pk))
@@ -363,11 +386,21 @@ function permissionView(p: {
   allowance?: string | null;
   receiverId?: string;
   methodNames?: string[];
+  gasKey?: { balance: string; numNonces: number };
 }): unknown {
-  if (p.kind === 'FullAccess') return 'FullAccess';
-  return {
-    FunctionCall: { allowance: p.allowance ?? null, receiver_id: p.receiverId, method_names: p.methodNames },
-  };
+  const gas = p.gasKey && { balance: p.gasKey.balance, num_nonces: p.gasKey.numNonces };
+  if (p.kind === 'FullAccess') return gas ? { GasKeyFullAccess: gas } : 'FullAccess';
+  const call = { allowance: p.allowance ?? null, receiver_id: p.receiverId, method_names: p.methodNames };
+  return gas ? { GasKeyFunctionCall: { ...gas, ...call } } : { FunctionCall: call };
+}
+
+/** JSON with every object's keys sorted: two views compared whatever order their fields come in. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
 }
 
 /** The accounts that hold the validator's key in the chain's state: every account the waves sign for. */

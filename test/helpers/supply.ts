@@ -1,11 +1,11 @@
-// Money is conserved: the sum of every account's balance and stake in a stopped node's head state,
-// and what the head header says it should be (the total supply less what the head's own chunks
+// Money is conserved: the sum of every account's balance and stake, and of every gas key's balance,
+// in a stopped node's head state, and what the head header says it should be (the total supply less what the head's own chunks
 // burnt, which only the next header subtracts).
 import type { ChainReader } from '@nearlite/chain';
-import { decodeAccount } from '@nearlite/primitives';
+import { decodeAccessKey, decodeAccount } from '@nearlite/primitives';
 
 export interface SupplyCheck {
-  /** Σ amount + locked over every account of every shard at the head. */
+  /** Σ amount + locked over every account of every shard at the head, and what gas keys hold. */
   readonly held: bigint;
   /** The head header's total supply less the balance its chunks burnt. */
   readonly expected: bigint;
@@ -22,6 +22,9 @@ export function supplyAtHead(reader: ChainReader): SupplyCheck {
       held += a.amount + a.locked;
       accounts++;
     }
+    // A gas key's nonces are eight-byte rows under it; the key itself holds its balance.
+    for (const [, v] of reader.shardState(shard).iterPrefix(Uint8Array.of(2)))
+      if (v.length !== 8) held += decodeAccessKey(v).permission.gasKey?.balance ?? 0n;
   }
   const header = reader.blockByHeight(tip.height)!;
   let burnt = 0n;

@@ -3,8 +3,8 @@
 // balances, and no account is made or deleted while something is on its way to it, so the order in
 // which receipts meet does not change what they leave. A wave holds transfers (to implicit accounts
 // too), calls relayed between the users' relay contracts, sub-accounts made (some using a global
-// contract) and deleted, keys added and deleted, and meta transactions of the sub-accounts relayed by
-// their parents. Each chain signs with its own validator key and nonces. Gas is the same wherever
+// contract) and deleted, keys added (gas keys among them) and deleted, money moved into gas keys and
+// back, and meta transactions of the sub-accounts relayed by their parents. Each chain signs with its own validator key and nonces. Gas is the same wherever
 // the receipts run but for contract storage: nearcore charges a write by the trie nodes on its key's
 // path in the state its chunk starts from, so chains whose blocks hold the waves differently are
 // compared with relays that touch no storage (relay('return')).
@@ -121,8 +121,18 @@ export function accountStateOf(tries: readonly Trie[], own: PublicKey): Map<stri
           break;
         }
         case TrieKeyCol.AccessKey: {
-          const p = parseTrieKey(key) as { col: string; accountId: string; publicKey: PublicKey };
+          const p = parseTrieKey(key) as {
+            col: string;
+            accountId: string;
+            publicKey: PublicKey;
+            index?: number;
+          };
           const pk = toHex(p.publicKey.data) === toHex(own.data) ? 'own' : toHex(p.publicKey.data);
+          // A gas key's nonce, which starts at its block's height times a million like a key's.
+          if (p.col === 'gas_key_nonce') {
+            out.set(`gas-key-nonce ${p.accountId} ${pk} ${p.index}`, 'present');
+            break;
+          }
           const { permission }: AccessKey = decodeAccessKey(value);
           out.set(`key ${p.accountId} ${pk}`, json(permission));
           break;
@@ -212,6 +222,8 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
   // Accounts the waves made and have not deleted, by their parent; keys added, by their account.
   const subs = new Map<string, string[]>(USERS.map((id) => [id, []]));
   const addedKeys = new Map<string, PublicKey[]>(USERS.map((id) => [id, []]));
+  const gasKeys = new Map<string, PublicKey[]>(USERS.map((id) => [id, []]));
+  let gasKeyMoves = 0;
   let made = 0;
   let calls = 0;
   // Sub-accounts whose actions users relayed.
@@ -241,18 +253,30 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
         actions: () => [{ type: 'DeployGlobalContract', code: relayCode, deployMode: 1 }],
       };
     }
-    if (r < 0.2) {
+    // Money into a gas key of the user's, or back out of it (more than it holds fails, the same
+    // everywhere).
+    const fundable = gasKeys.get(user)!.filter((k) => addedKeys.get(user)!.includes(k));
+    if (fundable.length > 0 && random() < 0.3) {
+      gasKeyMoves++;
+      const publicKey = pick(fundable);
+      const action: Action =
+        random() < 0.6
+          ? { type: 'TransferToGasKey', publicKey, deposit: amount(2) }
+          : { type: 'WithdrawFromGasKey', publicKey, amount: amount(1) };
+      return { signerId: user, receiverId: user, actions: () => [action] };
+    }
+    if (r < 0.18) {
       const to = receiver();
       const deposit = amount(5);
       return { signerId: user, receiverId: to, actions: () => [{ type: 'Transfer', deposit }] };
     }
-    if (r < 0.3) {
+    if (r < 0.26) {
       // A NEAR-implicit account, made by the transfer.
       const to = toHex(keyOf(`implicit ${seed} ${made++}`).data);
       const deposit = amount(1);
       return { signerId: user, receiverId: to, actions: () => [{ type: 'Transfer', deposit }] };
     }
-    if (r < 0.55) {
+    if (r < 0.48) {
       const id = new Uint8Array(8);
       new DataView(id.buffer).setUint32(0, calls++);
       const targets = Array.from({ length: random() < 0.5 ? 1 : 2 }, () => ({
@@ -273,7 +297,7 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
         ],
       };
     }
-    if (r < 0.6) {
+    if (r < 0.58) {
       // A sub-account's transfer or call, relayed by the user: the sub-account signs, the user pays.
       const live = [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
       if (live.length === 0) return null;
@@ -292,7 +316,7 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
         actions: (twin) => [delegate(twin, senderId, to, inner)],
       };
     }
-    if (r < 0.72) {
+    if (r < 0.7) {
       const sub = `s${made++}.${user}`;
       subs.get(user)!.push(sub);
       fresh.add(sub);
@@ -316,7 +340,7 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
         ],
       };
     }
-    if (r < 0.8) {
+    if (r < 0.78) {
       const mine = subs.get(user)!;
       const candidates = mine.filter((id) => !fresh.has(id) && !touched.has(id));
       if (candidates.length === 0) return null;
@@ -326,24 +350,25 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
       const beneficiaryId = pick([...USERS, GHOST]);
       return { signerId: sub, receiverId: sub, actions: () => [{ type: 'DeleteAccount', beneficiaryId }] };
     }
-    if (r < 0.9) {
+    if (r < 0.86) {
       const publicKey = keyOf(`key ${seed} ${made++}`);
       addedKeys.get(user)!.push(publicKey);
       const allowance = random() < 0.3 ? null : amount(1);
       const receiverId = pick(USERS);
+      // Some are gas keys (GasKeys, 85), with nonces of their own and a balance to pay gas from.
+      const gasKey = random() < 0.4 ? { balance: 0n, numNonces: 1 + Math.floor(random() * 3) } : undefined;
+      if (gasKey) gasKeys.get(user)!.push(publicKey);
+      // A gas key's function-call permission has no allowance (validate_add_key_action).
+      const permission: AccessKey['permission'] =
+        random() < 0.5
+          ? { kind: 'FullAccess', ...(gasKey ? { gasKey } : {}) }
+          : gasKey
+            ? { kind: 'FunctionCall', allowance: null, receiverId, methodNames: ['go'], gasKey }
+            : { kind: 'FunctionCall', allowance, receiverId, methodNames: ['go'] };
       return {
         signerId: user,
         receiverId: user,
-        actions: () => [
-          {
-            type: 'AddKey',
-            publicKey,
-            accessKey: {
-              nonce: 0n,
-              permission: { kind: 'FunctionCall', allowance, receiverId, methodNames: ['go'] },
-            },
-          },
-        ],
+        actions: () => [{ type: 'AddKey', publicKey, accessKey: { nonce: 0n, permission } }],
       };
     }
     const keys = addedKeys.get(user)!;
@@ -366,6 +391,10 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
     /** How many relayed calls the waves have sent. */
     get calls(): number {
       return calls;
+    },
+    /** How many transfers into gas keys and withdrawals from them the waves have sent. */
+    get gasKeyMoves(): number {
+      return gasKeyMoves;
     },
     /** The sub-accounts still there whose actions users relayed. */
     relayedSenders(): string[] {

@@ -121,4 +121,5 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
     [...final.entries()].some(([k, v]) => k.startsWith('account ') && v.includes('"contract"')),
     'an account uses the global contract',
   );
+  t.ok(waves.gasKeyMoves > 0, `money moved into gas keys and out (${waves.gasKeyMoves} times)`);
 });
