@@ -125,26 +125,8 @@ class NodeTwin implements Twin {
         sender_account_id: q.signerId,
         wait_until: 'FINAL',
       });
-      if (body.error) {
-        errors.push(`${q.signerId} ${q.hash}: ${JSON.stringify(body.error)}`);
-        if (process.env.NODE_DEBUG) {
-          const st = await this.node.rpc('EXPERIMENTAL_tx_status', {
-            tx_hash: q.hash,
-            sender_account_id: q.signerId,
-            wait_until: 'NONE',
-          });
-          errors.push(JSON.stringify(st.body).slice(0, 300));
-          errors.push(
-            this.node
-              .logs()
-              .split('\n')
-              .filter((l) => /warn|error|invalid|drop|refus/i.test(l))
-              .slice(-10)
-              .join(' | ')
-              .slice(0, 3000),
-          );
-        }
-      } else this.answers.push(body.result!);
+      if (body.error) errors.push(`${q.signerId} ${q.hash}: ${JSON.stringify(body.error)}`);
+      else this.answers.push(body.result!);
     }
     return errors;
   }
@@ -264,11 +246,6 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
   }));
   const run = async (ops: readonly Op[], wave: string) => {
     await remote.refresh(ownKeyHolders(chain));
-    if (process.env.NODE_DEBUG)
-      for (const op of ops)
-        t.comment(
-          `${wave}: ${op.signerId} -> ${op.receiverId} ${JSON.stringify(op.actions(chain), (_, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? v.length : v)).slice(0, 1200)}`,
-        );
     for (const twin of [chain, remote]) for (const op of ops) send(twin, op);
     await settle(chain);
     const errors = await remote.flush();

@@ -88,7 +88,7 @@ const keyOf = (seed: string): PublicKey => ({
 });
 
 /** As text, bytes in hex: a Buffer too, which JSON.stringify would turn by its toJSON first. */
-export const json = (v: unknown) =>
+const json = (v: unknown) =>
   JSON.stringify(v, function (this: Record<string, unknown>, key, x) {
     const raw = this[key];
     return typeof raw === 'bigint' ? raw.toString() : raw instanceof Uint8Array ? toHex(raw) : x;

@@ -14,7 +14,7 @@ import { toHex } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
-import { accountState, ChainTwin, commutingWaves, json, send, settle } from './commuting_waves.js';
+import { accountState, ChainTwin, commutingWaves, send, settle } from './commuting_waves.js';
 import { deployToUsers, USERS, withUsers } from './four_shards.js';
 import { relay } from './relay_contract.js';
 
@@ -66,9 +66,6 @@ t.test('one shard, four, short epochs: the same transactions leave the same acco
   for (let wave = 0; wave < WAVES; wave++) {
     const ops = waves.next();
     sent += ops.length;
-    if (process.env.LAYOUT_DEBUG)
-      for (const op of ops)
-        t.comment(`wave ${wave}: ${op.signerId} -> ${op.receiverId}: ${json(op.actions(one)).slice(0, 300)}`);
     for (const twin of twins) for (const op of ops) send(twin, op);
     const blocks: number[] = [];
     for (const twin of twins) {
