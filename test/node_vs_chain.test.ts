@@ -14,8 +14,9 @@
 // are left out, and each chain's supply is checked against the money its state holds instead (with
 // a treasury that is no validator: when the treasury is also the validator, nearcore mints its share
 // and pays it to no one). Before the node stops, its views of every account and key are checked
-// against the chain's state too, and, while no epoch ends, so are those of a follower of the node
-// (which must answer every height and transaction as the node does), and the light-client proof of every outcome the waves made is verified against a final head.
+// against the chain's state too, and, while no epoch ends, so are those of two followers of the node,
+// one keeping its history in LevelDB and one in PostgreSQL (both must answer every height and
+// transaction as the node does), and the light-client proof of every outcome the waves made is verified against a final head.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainReader, type Signer } from '@nearlite/chain';
@@ -46,12 +47,14 @@ import { relay } from '../packages/chain/test/relay_contract.js';
 import { compareHistory, compareTransactions } from './helpers/follow_compare.js';
 import { type ExecutionProof, validateExecutionProof } from './helpers/light_client.js';
 import { editConfig, initHome, type RunningNode, startFollower, startNode } from './helpers/node.js';
+import { startPostgres } from './helpers/postgres.js';
 import { openProtocol86Chain } from './helpers/protocol86_chain.js';
 import { supplyAtHead } from './helpers/supply.js';
 import { tempDir } from './helpers/tmp.js';
 import type { Workload } from './helpers/workload.js';
 
 const WAVES = Number(process.env.NODE_WAVES ?? 12);
+const SHARDS = [0, 1, 2, 3];
 
 /** The node as a twin: what it signs is sent over JSON-RPC once the wave is built (`flush`). */
 class NodeTwin implements Twin {
@@ -228,6 +231,9 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
   initHome(home);
   writeFileSync(join(home, 'genesis.json'), JSON.stringify(raw));
   writeFileSync(join(home, 'validator_key.json'), JSON.stringify(key));
+  // The server first: it stops after the followers that write to it, which stop in their teardowns.
+  const pg = epochs ? null : await startPostgres();
+  if (pg) t.teardown(() => pg.stop());
   editConfig(home, (c) => ({ ...c, gc_num_epochs_to_keep: variant.gcEpochs }));
   const node = await startNode(home, ['--block-time', '40']);
   let stopped = false;
@@ -240,11 +246,19 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
     signer,
   );
   const remote = new NodeTwin('node', node, signer);
-  // A follower of the node, which stores what the node's block stream says rather than running it.
-  // Only of the node that keeps its blocks: one that keeps three epochs of ten blocks keeps about a
-  // second of them, and a follower a second behind would find its next block gone.
-  const follower = epochs ? null : await startFollower(home, node.url);
-  t.teardown(() => follower?.stop());
+  // Followers of the node, which store what the node's block stream says rather than running it:
+  // one in LevelDB, one in PostgreSQL (a meta database and one a shard). Only of the node that keeps
+  // its blocks: one that keeps three epochs of ten blocks keeps about a second of them, and a
+  // follower a second behind would find its next block gone.
+  const followers: [string, RunningNode][] = [];
+  if (pg) {
+    followers.push(['leveldb follower', await startFollower(home, node.url)]);
+    const store = ['--store', await pg.createDatabase('meta')];
+    for (const shard of SHARDS)
+      store.push('--shard-db', `${shard}=${await pg.createDatabase(`shard${shard}`)}`);
+    followers.push(['postgres follower', await startFollower(home, node.url, store, 'follower-pg')]);
+  }
+  for (const [, f] of followers) t.teardown(() => f.stop());
 
   const deploy: Op[] = USERS.map((id) => ({
     signerId: id,
@@ -273,31 +287,23 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
     [],
     "the node's views say what the chain's state holds",
   );
-  if (follower) {
+  if (followers.length > 0) {
     const final = (await node.rpc<{ header: { height: number } }>('block', { finality: 'final' })).body
       .result!;
-    await waitForFinal(follower, final.header.height);
-    t.same(
-      await viewMismatches(follower, expected, signer),
-      [],
-      "and so do a follower's, from the node's block stream",
-    );
+    for (const [name, f] of followers) {
+      await waitForFinal(f, final.header.height);
+      t.same(
+        await viewMismatches(f, expected, signer),
+        [],
+        `and so do the ${name}'s, from the node's block stream`,
+      );
+    }
     // And every height's block, chunks and changes, samples of every read method, and every
     // transaction's status and receipts, byte for byte as the node answers them.
     const w = wavesWorkload(expected, signer);
-    const followers: [string, RunningNode][] = [['follower', follower]];
-    const history = await compareHistory(
-      t,
-      node,
-      followers,
-      w,
-      [0, 1, 2, 3],
-      final.header.height,
-      seed,
-      false,
-    );
+    const history = await compareHistory(t, node, followers, w, SHARDS, final.header.height, seed, false);
     const txCalls = await compareTransactions(t, node, followers, history.txs);
-    t.ok(history.txs.length > 50, `the follower answered as the node: ${history.compared + txCalls} calls`);
+    t.ok(history.txs.length > 50, `the followers answered as the node: ${history.compared + txCalls} calls`);
   }
   if (!epochs) {
     const outcomes = remote.answers.reduce((n, a) => n + 1 + a.receipts_outcome.length, 0);
