@@ -16,7 +16,8 @@
 // and pays it to no one). Before the node stops, its views of every account and key are checked
 // against the chain's state too, and, while no epoch ends, so are those of two followers of the node,
 // one keeping its history in LevelDB and one in PostgreSQL (both must answer every height and
-// transaction as the node does), and the light-client proof of every outcome the waves made is verified against a final head.
+// transaction as the node does), and the light-client proof of every outcome the waves made is
+// verified against a final head.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainReader, type Signer } from '@nearlite/chain';
@@ -25,6 +26,9 @@ import {
   base58Decode,
   base58Encode,
   encodeSignedTransaction,
+  formatPublicKey,
+  KeyType,
+  parsePublicKey,
   type Transaction,
   toBase64,
   toHex,
@@ -40,13 +44,21 @@ import {
   type Op,
   send,
   settle,
+  stateDifferences,
   type Twin,
 } from '../packages/chain/test/commuting_waves.js';
 import { moneyAt, USERS, withUsers } from '../packages/chain/test/four_shards.js';
 import { relay } from '../packages/chain/test/relay_contract.js';
 import { compareHistory, compareTransactions } from './helpers/follow_compare.js';
 import { type ExecutionProof, validateExecutionProof } from './helpers/light_client.js';
-import { editConfig, initHome, type RunningNode, startFollower, startNode } from './helpers/node.js';
+import {
+  editConfig,
+  initHome,
+  type RunningNode,
+  startFollower,
+  startNode,
+  waitForHeight,
+} from './helpers/node.js';
 import { startPostgres } from './helpers/postgres.js';
 import { openProtocol86Chain } from './helpers/protocol86_chain.js';
 import { supplyAtHead } from './helpers/supply.js';
@@ -95,7 +107,7 @@ class NodeTwin implements Twin {
         request_type: 'view_access_key',
         finality: 'final',
         account_id: id,
-        public_key: `ed25519:${base58Encode(this.own.data)}`,
+        public_key: formatPublicKey(this.own),
       });
       if (key.body.result) this.keys.set(id, BigInt(key.body.result.nonce));
     }
@@ -158,12 +170,8 @@ async function proofFailures(node: RunningNode, answers: readonly FinalOutcome[]
   type Header = { height: number; hash: string; block_merkle_root: string };
   const at = async (finality: string) =>
     (await node.rpc<{ header: Header }>('block', { finality })).body.result!.header;
-  const past = (await at('optimistic')).height + 2;
-  let head = await at('final');
-  while (head.height < past) {
-    await new Promise((r) => setTimeout(r, 20));
-    head = await at('final');
-  }
+  await waitForHeight(node, (await at('optimistic')).height + 2, 30_000, 'final');
+  const head = await at('final');
   const root = base58Decode(head.block_merkle_root);
   const out: string[] = [];
   for (const a of answers) {
@@ -291,7 +299,7 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
     const final = (await node.rpc<{ header: { height: number } }>('block', { finality: 'final' })).body
       .result!;
     for (const [name, f] of followers) {
-      await waitForFinal(f, final.header.height);
+      await waitForHeight(f, final.header.height, 30_000, 'final');
       t.same(
         await viewMismatches(f, expected, signer),
         [],
@@ -321,10 +329,12 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
     reader.layout.shardIds.map((shardId) => reader.shardState(shardId)),
     signer.publicKey,
   );
-  const differences = [...new Set([...expected.keys(), ...got.keys()])]
-    .filter((k) => expected.get(k) !== got.get(k))
-    .filter((k) => !epochs || (k !== `account ${VALIDATOR}` && k !== `account ${TREASURY}`))
-    .map((k) => `${k}: chain ${expected.get(k) ?? '(none)'}, node ${got.get(k) ?? '(none)'}`);
+  const differences = stateDifferences(
+    expected,
+    got,
+    ['chain', 'node'],
+    (k) => !epochs || (k !== `account ${VALIDATOR}` && k !== `account ${TREASURY}`),
+  );
   t.same(differences, [], 'every account, key, contract and record is the same');
   const head = reader.blockByHeight(reader.head()!.height)!;
   if (!epochs) t.equal(head.rest.totalSupply, supply, 'and so is the total supply');
@@ -349,7 +359,7 @@ async function viewMismatches(
   signer: Signer,
 ): Promise<string[]> {
   const out: string[] = [];
-  const own = `ed25519:${base58Encode(signer.publicKey.data)}`;
+  const own = formatPublicKey(signer.publicKey);
   for (const [row, value] of state) {
     const [kind, accountId] = row.split(' ') as [string, string];
     if (kind !== 'account' || accountId === VALIDATOR || accountId === TREASURY) continue;
@@ -380,7 +390,7 @@ async function viewMismatches(
     );
     const viewed = new Map(
       (keys.body.result?.keys ?? []).map((k) => [
-        k.public_key === own ? 'own' : toHex(base58Decode(k.public_key.slice('ed25519:'.length))),
+        k.public_key === own ? 'own' : toHex(parsePublicKey(k.public_key).data),
         canonical(k.access_key.permission),
       ]),
     );
@@ -422,7 +432,6 @@ function canonical(v: unknown): string {
 /** What compareHistory asks about, from the accounts and keys an accountState holds. */
 function wavesWorkload(state: ReadonlyMap<string, string>, signer: Signer): Workload {
   const rows = [...state.keys()].map((k) => k.split(' '));
-  const own = `ed25519:${base58Encode(signer.publicKey.data)}`;
   return {
     // No token among the waves' contracts: its calls are asked of a relay, which has no such method.
     token: USERS[0]!,
@@ -433,19 +442,11 @@ function wavesWorkload(state: ReadonlyMap<string, string>, signer: Signer): Work
       .filter(([kind]) => kind === 'key')
       .map(([, id, pk]): [string, string] => [
         id!,
-        pk === 'own' ? own : `ed25519:${base58Encode(Buffer.from(pk!, 'hex'))}`,
+        formatPublicKey(
+          pk === 'own' ? signer.publicKey : { keyType: KeyType.ED25519, data: Buffer.from(pk!, 'hex') },
+        ),
       ]),
   };
-}
-
-/** Polls until the node's final head reaches `height`. */
-async function waitForFinal(node: RunningNode, height: number): Promise<void> {
-  for (let tries = 0; tries < 600; tries++) {
-    const { body } = await node.rpc<{ header: { height: number } }>('block', { finality: 'final' });
-    if ((body.result?.header.height ?? -1) >= height) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`the final head did not reach #${height}`);
 }
 
 /** The accounts that hold the validator's key in the chain's state: every account the waves sign for. */

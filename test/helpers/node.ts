@@ -194,13 +194,19 @@ export async function rawRpc(
 }
 
 /**
- * Polls until the node's head reaches `height`; a timeout names the head it got to and ends with the
- * node's last log lines, which say why (a follower's failing source, a producer that stopped).
+ * Polls until the node's head (its final head with `finality` 'final') reaches `height`; a timeout
+ * names the head it got to and ends with the node's last log lines, which say why (a follower's
+ * failing source, a producer that stopped).
  */
-export async function waitForHeight(node: RunningNode, height: number, timeoutMs = 30_000): Promise<void> {
+export async function waitForHeight(
+  node: RunningNode,
+  height: number,
+  timeoutMs = 30_000,
+  finality: 'optimistic' | 'final' = 'optimistic',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { body } = await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' });
+    const { body } = await node.rpc<{ header: { height: number } }>('block', { finality });
     if (body.result && body.result.header.height >= height) return;
     if (Date.now() > deadline) {
       const at = body.result ? `#${body.result.header.height}` : JSON.stringify(body.error);

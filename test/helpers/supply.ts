@@ -1,8 +1,9 @@
 // Money is conserved: the sum of every account's balance and stake, and of every gas key's balance,
-// in a stopped node's head state, and what the head header says it should be (the total supply less what the head's own chunks
-// burnt, which only the next header subtracts).
+// in a stopped node's head state, and what the head header says it should be (the total supply less
+// what the head's own chunks burnt, which only the next header subtracts).
 import type { ChainReader } from '@nearlite/chain';
 import { decodeAccessKey, decodeAccount } from '@nearlite/primitives';
+import { TrieKeyCol } from '@nearlite/trie';
 
 export interface SupplyCheck {
   /** Σ amount + locked over every account of every shard at the head, and what gas keys hold. */
@@ -17,18 +18,22 @@ export function supplyAtHead(reader: ChainReader): SupplyCheck {
   let held = 0n;
   let accounts = 0;
   for (const shard of reader.layout.shardIds) {
-    for (const [, v] of reader.shardState(shard).iterPrefix(Uint8Array.of(0))) {
+    for (const [, v] of reader.shardState(shard).iterPrefix(Uint8Array.of(TrieKeyCol.Account))) {
       const a = decodeAccount(v);
       held += a.amount + a.locked;
       accounts++;
     }
-    // A gas key's nonces are eight-byte rows under it; the key itself holds its balance.
-    for (const [, v] of reader.shardState(shard).iterPrefix(Uint8Array.of(2)))
-      if (v.length !== 8) held += decodeAccessKey(v).permission.gasKey?.balance ?? 0n;
+    for (const [, v] of reader.shardState(shard).iterPrefix(Uint8Array.of(TrieKeyCol.AccessKey)))
+      held += gasKeyBalance(v);
   }
   const header = reader.blockByHeight(tip.height)!;
   let burnt = 0n;
   for (const shard of reader.layout.shardIds)
     burnt += reader.chainStore.chunkExtra(header.hash, shard)?.balanceBurnt ?? 0n;
   return { held, expected: header.rest.totalSupply - burnt, accounts };
+}
+
+/** What a row of the access-key column holds as money: a gas key's balance (its nonces are eight-byte rows of their own). */
+export function gasKeyBalance(row: Uint8Array): bigint {
+  return row.length === 8 ? 0n : (decodeAccessKey(row).permission.gasKey?.balance ?? 0n);
 }

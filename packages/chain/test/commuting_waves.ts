@@ -4,10 +4,11 @@
 // which receipts meet does not change what they leave. A wave holds transfers (to implicit accounts
 // too), calls relayed between the users' relay contracts, sub-accounts made (some using a global
 // contract) and deleted, keys added (gas keys among them) and deleted, money moved into gas keys and
-// back, and meta transactions of the sub-accounts relayed by their parents. Each chain signs with its own validator key and nonces. Gas is the same wherever
-// the receipts run but for contract storage: nearcore charges a write by the trie nodes on its key's
-// path in the state its chunk starts from, so chains whose blocks hold the waves differently are
-// compared with relays that touch no storage (relay('return')).
+// back, and meta transactions of the sub-accounts relayed by their parents. Each chain signs with its
+// own validator key and nonces. Gas is the same wherever the receipts run but for contract storage:
+// nearcore charges a write by the trie nodes on its key's path in the state its chunk starts from,
+// so chains whose blocks hold the waves differently are compared with relays that touch no storage
+// (relay('return')).
 import { createHash } from 'node:crypto';
 import { type Chain, decodeBytesList, type Signer } from '@nearlite/chain';
 import {
@@ -55,18 +56,20 @@ export interface Twin {
 
 /** A twin that is a chain in this process, producing when asked (settle). */
 export class ChainTwin implements Twin {
-  readonly own: PublicKey;
-  readonly nonces: Map<string, bigint>;
-
   constructor(
     readonly name: string,
     readonly chain: Chain,
     readonly signer: Signer,
     /** The sender that deployed the contracts, whose nonces the waves count on from. */
     readonly sender: Sender = new Sender(chain, signer),
-  ) {
-    this.own = signer.publicKey;
-    this.nonces = sender.nonces;
+  ) {}
+
+  get own(): PublicKey {
+    return this.signer.publicKey;
+  }
+
+  get nonces(): Map<string, bigint> {
+    return this.sender.nonces;
   }
 
   keyNonce(accountId: string): bigint | undefined {
@@ -153,6 +156,21 @@ export function accountStateOf(tries: readonly Trie[], own: PublicKey): Map<stri
   return out;
 }
 
+/**
+ * The rows of two accountStates that differ, each as `row: <name a> <value> , <name b> <value>`,
+ * but for those `compared` leaves out.
+ */
+export function stateDifferences(
+  a: ReadonlyMap<string, string>,
+  b: ReadonlyMap<string, string>,
+  [nameA, nameB]: readonly [string, string],
+  compared: (row: string) => boolean = () => true,
+): string[] {
+  return [...new Set([...a.keys(), ...b.keys()])]
+    .filter((k) => a.get(k) !== b.get(k) && compared(k))
+    .map((k) => `${k}: ${nameA} ${a.get(k) ?? '(none)'}, ${nameB} ${b.get(k) ?? '(none)'}`);
+}
+
 /** Whether anything of the transactions sent is still to run: pooled, waiting in state, or on its way. */
 function busy(chain: Chain): boolean {
   const head = chain.head().hash;
@@ -222,7 +240,8 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
   // Accounts the waves made and have not deleted, by their parent; keys added, by their account.
   const subs = new Map<string, string[]>(USERS.map((id) => [id, []]));
   const addedKeys = new Map<string, PublicKey[]>(USERS.map((id) => [id, []]));
-  const gasKeys = new Map<string, PublicKey[]>(USERS.map((id) => [id, []]));
+  // Which of those are gas keys.
+  const gasKeys = new Set<PublicKey>();
   let gasKeyMoves = 0;
   let made = 0;
   let calls = 0;
@@ -237,9 +256,9 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
   const doomed = new Set<string>();
   const touched = new Set<string>();
 
+  const liveSubs = () => [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
   const receiver = () => {
-    const live = [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
-    const to = pick([...USERS, GHOST, ...live]);
+    const to = pick([...USERS, GHOST, ...liveSubs()]);
     touched.add(to);
     return to;
   };
@@ -255,7 +274,7 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
     }
     // Money into a gas key of the user's, or back out of it (more than it holds fails, the same
     // everywhere).
-    const fundable = gasKeys.get(user)!.filter((k) => addedKeys.get(user)!.includes(k));
+    const fundable = addedKeys.get(user)!.filter((k) => gasKeys.has(k));
     if (fundable.length > 0 && random() < 0.3) {
       gasKeyMoves++;
       const publicKey = pick(fundable);
@@ -299,7 +318,7 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
     }
     if (r < 0.58) {
       // A sub-account's transfer or call, relayed by the user: the sub-account signs, the user pays.
-      const live = [...subs.values()].flat().filter((id) => !fresh.has(id) && !doomed.has(id));
+      const live = liveSubs();
       if (live.length === 0) return null;
       const senderId = pick(live);
       touched.add(senderId);
@@ -357,7 +376,7 @@ export function commutingWaves(seed: number, relayCode: Uint8Array) {
       const receiverId = pick(USERS);
       // Some are gas keys (GasKeys, 85), with nonces of their own and a balance to pay gas from.
       const gasKey = random() < 0.4 ? { balance: 0n, numNonces: 1 + Math.floor(random() * 3) } : undefined;
-      if (gasKey) gasKeys.get(user)!.push(publicKey);
+      if (gasKey) gasKeys.add(publicKey);
       // A gas key's function-call permission has no allowance (validate_add_key_action).
       const permission: AccessKey['permission'] =
         random() < 0.5

@@ -14,7 +14,14 @@ import { toHex } from '@nearlite/primitives';
 import { Store } from '@nearlite/store';
 import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
-import { accountState, ChainTwin, commutingWaves, send, settle } from './commuting_waves.js';
+import {
+  accountState,
+  ChainTwin,
+  commutingWaves,
+  send,
+  settle,
+  stateDifferences,
+} from './commuting_waves.js';
 import { deployToUsers, USERS, withUsers } from './four_shards.js';
 import { relay } from './relay_contract.js';
 
@@ -99,10 +106,12 @@ async function sameAccounts(t: Tap.Test, record: 'return' | 'write'): Promise<vo
     const a = stateOf(one);
     for (const twin of [four, short, forwarded]) {
       const b = stateOf(twin);
-      const differences = [...new Set([...a.keys(), ...b.keys()])]
-        .filter((k) => a.get(k) !== b.get(k))
-        .filter((k) => !twin.epochs || !k.includes(` ${VALIDATOR}`))
-        .map((k) => `${k}: ${one.name} ${a.get(k) ?? '(none)'}, ${twin.name} ${b.get(k) ?? '(none)'}`);
+      const differences = stateDifferences(
+        a,
+        b,
+        [one.name, twin.name],
+        (k) => !twin.epochs || !k.includes(` ${VALIDATOR}`),
+      );
       const supplies = [supplyOf(one), supplyOf(twin)];
       const suppliesDiffer = record === 'return' && !twin.epochs && supplies[0] !== supplies[1];
       if (differences.length > 0 || suppliesDiffer) {
