@@ -241,6 +241,12 @@ t.test('every wait level, broadcast forms and bad transactions', async (t) => {
   t.same(stale.body.error?.data, { TxExecutionError: { InvalidTxError: 'Expired' } });
   const rich = await node.rpc('send_tx', { signed_tx_base64: await sign([A.transfer(10n ** 40n)]) });
   t.match(JSON.stringify(rich.body.error?.data), /NotEnoughBalance/);
+  // A deposit of u128::MAX: nearcore prices it with checked arithmetic and answers CostOverflow.
+  const overflow = await node.rpc('send_tx', {
+    signed_tx_base64: await sign([A.transfer((1n << 128n) - 1n)]),
+  });
+  t.equal(overflow.body.error?.cause.name, 'INVALID_TRANSACTION');
+  t.same(overflow.body.error?.data, { TxExecutionError: { InvalidTxError: 'CostOverflow' } });
   const badSig = Buffer.from(await sign(), 'base64');
   badSig[badSig.length - 5] ^= 0xff;
   const sig = await node.rpc('send_tx', { signed_tx_base64: badSig.toString('base64') });

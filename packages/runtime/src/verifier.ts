@@ -175,9 +175,22 @@ export function validateActions(
     if (err !== null) return err;
   }
   const gas = totalPrepaidGas(actions);
+  // nearcore sums the gas in u64: a sum past it is an overflow, not a total over the limit.
+  if (gas > U64_MAX) return 'IntegerOverflow';
   if (gas > c.maxTotalPrepaidGas)
     return { TotalPrepaidGasExceeded: { total_prepaid_gas: gas, limit: c.maxTotalPrepaidGas } };
   return null;
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+const U128_MAX = (1n << 128n) - 1n;
+
+/**
+ * nearcore's tx_cost adds gas in u64 and balances in u128 with checked arithmetic: a cost past either
+ * is CostOverflow (a deposit of u128::MAX, or deposits that add up past it), never a cost it reports.
+ */
+function costOverflows(cost: TransactionCost): boolean {
+  return cost.totalCost > U128_MAX || cost.gasBurnt > U64_MAX || cost.gasRemaining > U64_MAX;
 }
 
 // A transaction is checked at admission, when its chunk is prepared and when it is applied: its
@@ -261,10 +274,10 @@ function verifyGasKeyTransaction(
   state: TrieUpdate,
   stx: SignedTransaction,
   c: RuntimeConfig,
-  gasPrice: bigint,
   opts: { readonly blockHeight?: number; readonly charge: boolean },
   account: Account,
   key: AccessKey,
+  cost: TransactionCost,
 ): VerifyResult {
   const tx = stx.transaction;
   const index = tx.nonceIndex!;
@@ -276,7 +289,6 @@ function verifyGasKeyTransaction(
   if (current === null) return fail(invalidTx.invalidNonceIndex(index, gasKey.numNonces));
   const nonceErr = nonceError(tx, current, opts.blockHeight);
   if (nonceErr !== null) return fail(nonceErr);
-  const cost = txCost(c, tx.signerId, tx.publicKey.keyType, tx.receiverId, tx.actions, gasPrice);
   const { depositCost } = cost;
   const gasCost = cost.totalCost - depositCost;
   if (gasKey.balance < gasCost)
@@ -322,17 +334,18 @@ export function verifyTransaction(
   if (stx.bytes.length > c.maxTransactionSize)
     return fail(invalidTx.sizeExceeded(stx.bytes.length, c.maxTransactionSize));
   if (!signatureValid(stx, opts.signatureVerdict)) return fail('InvalidSignature');
+  // The cost comes before the signer, as in nearcore's can_verify_and_charge_tx.
+  const cost = txCost(c, tx.signerId, tx.publicKey.keyType, tx.receiverId, tx.actions, gasPrice);
+  if (costOverflows(cost)) return fail('CostOverflow');
   const account = getAccount(state, tx.signerId);
   if (!account) return fail(invalidTx.signerDoesNotExist(tx.signerId));
   const key = getAccessKey(state, tx.signerId, tx.publicKey);
   if (!key) return fail(invalidTx.accessKeyNotFound(tx.signerId, tx.publicKey));
-  if (tx.nonceIndex !== undefined)
-    return verifyGasKeyTransaction(state, stx, c, gasPrice, opts, account, key);
+  if (tx.nonceIndex !== undefined) return verifyGasKeyTransaction(state, stx, c, opts, account, key, cost);
   // A gas key signs only with one of its nonces (a GasKeyNonce).
   if (key.permission.gasKey) return fail(invalidTx.invalidNonceIndex(null, key.permission.gasKey.numNonces));
   const nonceErr = nonceError(tx, key.nonce, opts.blockHeight);
   if (nonceErr !== null) return fail(nonceErr);
-  const cost = txCost(c, tx.signerId, tx.publicKey.keyType, tx.receiverId, tx.actions, gasPrice);
   if (account.amount < cost.totalCost)
     return fail(invalidTx.notEnoughBalance(tx.signerId, account.amount, cost.totalCost));
   const perm = key.permission;

@@ -225,3 +225,118 @@ t.test(
     t.ok(refused(check(genuine, false)), 'forgotten after 60,000: the store of checks is bounded');
   },
 );
+
+t.test(
+  "each action's own limits, in validate_function_call_action's and validate_access_key_permission's order",
+  async (t) => {
+    const limits = SNAPSHOT.wasm_config.limit_config;
+    t.equal(limits.max_length_method_name, 256, "the snapshot's limits at 86");
+    t.equal(limits.max_arguments_length, 4_194_304);
+    t.equal(limits.max_number_bytes_method_names, 2000);
+    const call = (methodName: string, args: number, gas: bigint): Action => ({
+      type: 'FunctionCall',
+      methodName,
+      args: new Uint8Array(args),
+      gas,
+      deposit: 0n,
+    });
+    const long = 'm'.repeat(257);
+    // Zero gas first, then the name, then the arguments.
+    t.same(validateActions(config, [call(long, 4_194_305, 0n)], 'alice.near'), 'FunctionCallZeroAttachedGas');
+    t.same(validateActions(config, [call(long, 4_194_305, 1n)], 'alice.near'), {
+      FunctionCallMethodNameLengthExceeded: { length: 257, limit: 256 },
+    });
+    t.equal(
+      validateActions(config, [call('m'.repeat(256), 4_194_304, 1n)], 'alice.near'),
+      null,
+      'at the limits',
+    );
+    t.same(validateActions(config, [call('f', 4_194_305, 1n)], 'alice.near'), {
+      FunctionCallArgumentsLengthExceeded: { length: 4_194_305, limit: 4_194_304 },
+    });
+    // A method name's length is in bytes: 129 two-byte characters are 258.
+    t.same(validateActions(config, [call('é'.repeat(129), 0, 1n)], 'alice.near'), {
+      FunctionCallMethodNameLengthExceeded: { length: 258, limit: 256 },
+    });
+
+    const addKey = (methodNames: string[]): Action => ({
+      type: 'AddKey',
+      publicKey: other.publicKey,
+      accessKey: {
+        nonce: 0n,
+        permission: { kind: 'FunctionCall', allowance: null, receiverId: 'token.near', methodNames },
+      },
+    });
+    // Each name is checked as it comes; the total (each name and a terminator) after all of them.
+    t.same(validateActions(config, [addKey(['a', long, ...Array(10).fill('b'.repeat(250))])], 'alice.near'), {
+      AddKeyMethodNameLengthExceeded: { length: 257, limit: 256 },
+    });
+    t.equal(
+      validateActions(config, [addKey(Array(8).fill('c'.repeat(249)))], 'alice.near'),
+      null,
+      '8 × 250 = 2000',
+    );
+    t.same(validateActions(config, [addKey(Array(8).fill('c'.repeat(250)))], 'alice.near'), {
+      AddKeyMethodNamesNumberOfBytesExceeded: { total_number_of_bytes: 2008, limit: 2000 },
+    });
+  },
+);
+
+t.test('prepaid gas: over the limit, and past u64 (IntegerOverflow, as nearcore sums it)', async (t) => {
+  const limit = BigInt(SNAPSHOT.wasm_config.limit_config.max_total_prepaid_gas!);
+  t.equal(limit, 1_000_000_000_000_000n, "the snapshot's max_total_prepaid_gas at 86");
+  const call = (gas: bigint): Action => ({
+    type: 'FunctionCall',
+    methodName: 'f',
+    args: new Uint8Array(0),
+    gas,
+    deposit: 0n,
+  });
+  t.equal(validateActions(config, [call(limit / 2n), call(limit / 2n)], 'alice.near'), null);
+  t.same(validateActions(config, [call(limit / 2n), call(limit / 2n + 1n)], 'alice.near'), {
+    TotalPrepaidGasExceeded: { total_prepaid_gas: limit + 1n, limit },
+  });
+  // nearcore's test_validate_actions_gas_overflow: two of u64::MAX / 2 + 1.
+  const half = 1n << 63n;
+  t.same(validateActions(config, [call(half), call(half)], 'alice.near'), 'IntegerOverflow');
+  // Within a delegate's actions too: its inner list is validated on its own, before the outer total.
+  t.same(validateActions(config, [delegateWith([call(half), call(half)])], 'alice.near'), 'IntegerOverflow');
+
+  const c = chain();
+  const tx = signTx(alice, 'alice.near', 'bob.near', 1n, [call(half), call(half)]);
+  t.same(verify(c, tx.bytes), { ok: false, error: { ActionsValidation: 'IntegerOverflow' } });
+});
+
+t.test('a cost past u128 is CostOverflow, before the signer is looked up', async (t) => {
+  const U128_MAX = (1n << 128n) - 1n;
+  const c = chain();
+  const transfer = (deposit: bigint): Action => ({ type: 'Transfer', deposit });
+  // nearcore's test_validate_transaction_invalid_balance_overflow: send_money of Balance::MAX.
+  const all = signTx(alice, 'alice.near', 'bob.near', 1n, [transfer(U128_MAX)]);
+  t.same(verify(c, all.bytes), { ok: false, error: 'CostOverflow' });
+  // Deposits that each fit and together do not.
+  const halves = signTx(alice, 'alice.near', 'bob.near', 1n, [transfer(1n << 127n), transfer(1n << 127n)]);
+  t.same(verify(c, halves.bytes), { ok: false, error: 'CostOverflow' });
+  // can_verify_and_charge_tx prices the transaction before it reads the signer: an unknown signer
+  // with such a deposit is CostOverflow too, and a plain one is SignerDoesNotExist.
+  const nobody = signTx(alice, 'nobody.near', 'bob.near', 1n, [transfer(U128_MAX)]);
+  t.same(verify(c, nobody.bytes), { ok: false, error: 'CostOverflow' });
+  const nobodySmall = signTx(alice, 'nobody.near', 'bob.near', 1n, [transfer(1n)]);
+  t.same(verify(c, nobodySmall.bytes), {
+    ok: false,
+    error: { SignerDoesNotExist: { signer_id: 'nobody.near' } },
+  });
+  // A deposit that fits with the gas is only more than the balance.
+  const gasCost = (() => {
+    const r = verify(c, signTx(alice, 'alice.near', 'bob.near', 1n, [transfer(0n)]).bytes);
+    return r.ok ? r.cost.totalCost : 0n;
+  })();
+  t.ok(gasCost > 0n);
+  const most = signTx(alice, 'alice.near', 'bob.near', 1n, [transfer(U128_MAX - gasCost)]);
+  const r = verify(c, most.bytes);
+  t.same(Object.keys((r as { error: object }).error), ['NotEnoughBalance']);
+  t.equal(
+    (r as { error: { NotEnoughBalance: { cost: string } } }).error.NotEnoughBalance.cost,
+    U128_MAX.toString(),
+  );
+});
