@@ -14,27 +14,37 @@ const relayer = keyFromSeed(1);
 const sender = keyFromSeed(2);
 const bob = keyFromSeed(3);
 
-function delegateAction(nonce: bigint, maxBlockHeight: bigint, deposit: bigint) {
+/** A delegate action of sender.near transferring `deposit` to bob.near, signed by `key` (the sender's). */
+function delegateAction(nonce: bigint, maxBlockHeight: bigint, deposit: bigint, key = sender) {
   const d: DelegateAction = {
     senderId: 'sender.near',
     receiverId: 'bob.near',
     actions: [{ type: 'Transfer', deposit }],
     nonce,
     maxBlockHeight,
-    publicKey: sender.publicKey,
+    publicKey: key.publicKey,
   };
   const signature = {
     keyType: KeyType.ED25519,
-    data: new Uint8Array(sign(null, delegateActionHash(d), sender.privateKey)),
+    data: new Uint8Array(sign(null, delegateActionHash(d), key.privateKey)),
   };
   return { type: 'Delegate', delegateAction: d, signature } as const;
 }
 
-t.test('the relayer pays fees and deposit to the yocto; the sender nonce moves', async (t) => {
+/** The status of a receipt whose first action failed with `kind`. */
+const failed = (kind: unknown) => ({ kind: 'Failure', error: { ActionError: { index: 0, kind } } });
+
+/** The relayer with 10 NEAR, the sender and bob with 1 each, every one with its own key. */
+function threeAccounts(): TestChain {
   const c = new TestChain();
   c.addAccount('relayer.near', 10n * NEAR, relayer);
   c.addAccount('sender.near', NEAR, sender);
   c.addAccount('bob.near', NEAR, bob);
+  return c;
+}
+
+t.test('the relayer pays fees and deposit to the yocto; the sender nonce moves', async (t) => {
+  const c = threeAccounts();
   const tx = signTx(relayer, 'relayer.near', 'sender.near', 1n, [delegateAction(3n, 100n, 2n * NEAR)]);
   const { outcomes } = c.block([tx.bytes]);
   t.equal(outcomes[0]!.gasBurnt, RECEIPT + DELEGATE + TRANSFER, 'send fees include the inner actions');
@@ -55,24 +65,16 @@ t.test('the relayer pays fees and deposit to the yocto; the sender nonce moves',
 });
 
 t.test('an expired or replayed delegate action fails with nearcore kinds and refunds', async (t) => {
-  const c = new TestChain();
-  c.addAccount('relayer.near', 10n * NEAR, relayer);
-  c.addAccount('sender.near', NEAR, sender);
-  c.addAccount('bob.near', NEAR, bob);
+  const c = threeAccounts();
   const expired = signTx(relayer, 'relayer.near', 'sender.near', 1n, [delegateAction(3n, 1n, NEAR)]);
   c.block([expired.bytes]);
-  t.same(c.block().outcomes[0]!.status, {
-    kind: 'Failure',
-    error: { ActionError: { index: 0, kind: 'DelegateActionExpired' } },
-  });
+  t.same(c.block().outcomes[0]!.status, failed('DelegateActionExpired'));
   const stale = signTx(relayer, 'relayer.near', 'sender.near', 2n, [delegateAction(0n, 100n, NEAR)]);
   c.block([stale.bytes]);
-  t.same(c.block().outcomes[0]!.status, {
-    kind: 'Failure',
-    error: {
-      ActionError: { index: 0, kind: { DelegateActionInvalidNonce: { delegate_nonce: 0n, ak_nonce: 0n } } },
-    },
-  });
+  t.same(
+    c.block().outcomes[0]!.status,
+    failed({ DelegateActionInvalidNonce: { delegate_nonce: 0n, ak_nonce: 0n } }),
+  );
   c.settle();
   t.equal(c.account('bob.near')!.amount, NEAR);
   t.equal(c.totalBalance() + c.burnt, 12n * NEAR, 'deposits and unspent gas came back');
@@ -81,62 +83,31 @@ t.test('an expired or replayed delegate action fails with nearcore kinds and ref
 t.test(
   "a delegate sent to another account than its sender, or signed by a key it does not have: nearcore's order",
   async (t) => {
-    const c = new TestChain();
-    c.addAccount('relayer.near', 10n * NEAR, relayer);
-    c.addAccount('sender.near', NEAR, sender);
-    c.addAccount('bob.near', NEAR, bob);
+    const c = threeAccounts();
     // apply_delegate_action: signature, then expiry, then the sender against the receipt's receiver.
     const elsewhere = signTx(relayer, 'relayer.near', 'bob.near', 1n, [delegateAction(3n, 100n, NEAR)]);
     c.block([elsewhere.bytes]);
-    t.same(c.block().outcomes[0]!.status, {
-      kind: 'Failure',
-      error: {
-        ActionError: {
-          index: 0,
-          kind: {
-            DelegateActionSenderDoesNotMatchTxReceiver: { sender_id: 'sender.near', receiver_id: 'bob.near' },
-          },
-        },
-      },
-    });
+    t.same(
+      c.block().outcomes[0]!.status,
+      failed({
+        DelegateActionSenderDoesNotMatchTxReceiver: { sender_id: 'sender.near', receiver_id: 'bob.near' },
+      }),
+    );
     // Expired and misaddressed: the expiry is reported.
     const both = signTx(relayer, 'relayer.near', 'bob.near', 2n, [delegateAction(4n, 1n, NEAR)]);
     c.block([both.bytes]);
-    t.same(c.block().outcomes[0]!.status, {
-      kind: 'Failure',
-      error: { ActionError: { index: 0, kind: 'DelegateActionExpired' } },
-    });
+    t.same(c.block().outcomes[0]!.status, failed('DelegateActionExpired'));
     // Signed by a key the sender does not have (bob's, naming itself as the sender's key).
-    const d: DelegateAction = {
-      senderId: 'sender.near',
-      receiverId: 'bob.near',
-      actions: [{ type: 'Transfer', deposit: NEAR }],
-      nonce: 5n,
-      maxBlockHeight: 100n,
-      publicKey: bob.publicKey,
-    };
-    const foreign = {
-      type: 'Delegate',
-      delegateAction: d,
-      signature: {
-        keyType: KeyType.ED25519,
-        data: new Uint8Array(sign(null, delegateActionHash(d), bob.privateKey)),
-      },
-    } as const;
-    c.block([signTx(relayer, 'relayer.near', 'sender.near', 3n, [foreign]).bytes]);
-    t.same(c.block().outcomes[0]!.status, {
-      kind: 'Failure',
-      error: {
-        ActionError: {
-          index: 0,
-          kind: {
-            DelegateActionAccessKeyError: {
-              AccessKeyNotFound: { account_id: 'sender.near', public_key: formatPublicKey(bob.publicKey) },
-            },
-          },
+    const foreign = signTx(relayer, 'relayer.near', 'sender.near', 3n, [delegateAction(5n, 100n, NEAR, bob)]);
+    c.block([foreign.bytes]);
+    t.same(
+      c.block().outcomes[0]!.status,
+      failed({
+        DelegateActionAccessKeyError: {
+          AccessKeyNotFound: { account_id: 'sender.near', public_key: formatPublicKey(bob.publicKey) },
         },
-      },
-    });
+      }),
+    );
     c.settle();
     t.equal(c.account('bob.near')!.amount, NEAR, 'no transfer ran');
     t.equal(c.totalBalance() + c.burnt, 12n * NEAR, 'deposits and unspent gas came back');
