@@ -71,3 +71,66 @@ t.test('pairing_check', async (t) => {
   const b = run('pairing', [...g1(p), ...g2(q), ...g1(p.negate()), ...g2(q)]);
   t.ok(b.burnt_gas > a.burnt_gas, 'each pair costs a pairing element');
 });
+
+// nearcore's InvalidInput::new formats the offending bytes with Rust's `{:X?}`: upper-case hex, no
+// padding, in brackets.
+const rustHex = (bytes: number[]) => `[${bytes.map((b) => b.toString(16).toUpperCase()).join(', ')}]`;
+const invalidInput = (msg: string) => ({ HostError: { AltBn128InvalidInput: { msg } } });
+
+t.test("invalid inputs: nearcore's messages, the offending bytes, the first bad field first", async (t) => {
+  const P = bn254.fields.Fp.ORDER;
+  const R = bn254.fields.Fr.ORDER;
+  // A coordinate of p itself is no field element (decode_fq): the 32 bytes of p, little-endian.
+  t.same(
+    run('sum', [0, ...le32(P), ...le32(2n)]).aborted,
+    invalidInput(
+      'invalid fq: [47, FD, 7C, D8, 16, 8C, 20, 3C, 8D, CA, 71, 68, 91, 6A, 81, 97, 5D, 58, 81, 81, B6, 45, 50, ' +
+        'B8, 29, A0, 31, E1, 72, 4E, 64, 30]',
+    ),
+  );
+  // A scalar of r (decode_fr), after its point decoded.
+  t.same(
+    run('multiexp', [...g1(G1.BASE), ...le32(R)]).aborted,
+    invalidInput(`invalid fr: ${rustHex(le32(R))}`),
+  );
+  t.same(
+    run('multiexp', [...le32(P), ...le32(0n), ...le32(R)]).aborted,
+    invalidInput(`invalid fq: ${rustHex(le32(P))}`),
+    "the point's coordinates come before its scalar",
+  );
+  // G2: each of the four coordinates is an Fq; a point off the twist is "invalid g2" with all 128 bytes.
+  const q = g2(G2.BASE);
+  const offTwist = [...le32(1n), ...le32(0n), ...le32(1n), ...le32(0n)];
+  t.same(
+    run('pairing', [...g1(G1.BASE), ...offTwist]).aborted,
+    invalidInput(`invalid g2: ${rustHex(offTwist)}`),
+  );
+  const badImaginary = [...q.slice(0, 32), ...le32(P), ...q.slice(64)];
+  t.same(
+    run('pairing', [...g1(G1.BASE), ...badImaginary]).aborted,
+    invalidInput(`invalid fq: ${rustHex(le32(P))}`),
+  );
+  // On the twist but outside the prime-order subgroup: refused as well (bn's AffineG2::new checks the
+  // order). x = 2 + i is the first such x with x³ + b' a square.
+  const Fp2 = bn254.fields.Fp2;
+  const x = Fp2.create({ c0: 2n, c1: 1n });
+  const y = Fp2.sqrt(Fp2.add(Fp2.mul(Fp2.sqr(x), x), G2.CURVE().b));
+  t.ok(y, 'x³ + b′ has a square root');
+  const torsion = [...le32(x.c0), ...le32(x.c1), ...le32(y.c0), ...le32(y.c1)];
+  t.notOk(G2.fromAffine({ x, y }).isTorsionFree(), 'the point is not in the subgroup');
+  t.same(
+    run('pairing', [...g1(G1.BASE), ...torsion]).aborted,
+    invalidInput(`invalid g2: ${rustHex(torsion)}`),
+  );
+  // Elements are decoded in order, G1 before G2: a bad G1 is reported though its G2 is bad too.
+  const offCurveG1 = [...le32(1n), ...le32(1n)];
+  t.same(
+    run('pairing', [...offCurveG1, ...offTwist]).aborted,
+    invalidInput(`invalid g1: ${rustHex(offCurveG1)}`),
+  );
+  t.same(
+    run('pairing', [...g1(G1.BASE), ...q, ...offCurveG1, ...q]).aborted,
+    invalidInput(`invalid g1: ${rustHex(offCurveG1)}`),
+    'the second element, once the first decoded',
+  );
+});
