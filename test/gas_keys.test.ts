@@ -15,6 +15,7 @@ import {
 import { baseDecode, KeyPair, type KeyPairString } from 'near-api-js';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
+import { rawRpc, startFollower, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -152,6 +153,24 @@ t.test(
       'gas_key_nonce_update1',
       'gas_key_nonce_update2',
     ]);
+    // A follower answers from the stream's state changes what the node answers from its own.
+    const follower = await startFollower(c.home, node.url);
+    t.teardown(() => follower.stop());
+    await waitForHeight(follower, txHeight + 1);
+    for (const height of [txHeight, txHeight + 1]) {
+      for (const params of [
+        {
+          changes_type: 'single_access_key_changes',
+          keys: [{ account_id: 'test.near', public_key: gasKeyText }],
+        },
+        { changes_type: 'all_access_key_changes', account_ids: ['test.near'] },
+      ]) {
+        const [mine, theirs] = await Promise.all(
+          [node, follower].map((n) => rawRpc(n.url, 'EXPERIMENTAL_changes', { ...params, block_id: height })),
+        );
+        t.equal(theirs!.body, mine!.body, `the follower's ${params.changes_type} at #${height}`);
+      }
+    }
 
     // A plain nonce, and an empty balance, are refused.
     const plain = await send(viaGasKey, 'bob.test.near', [{ type: 'Transfer', deposit: 5n }], {

@@ -58,9 +58,10 @@ export async function changesView(
       }
       break;
     case 'single_access_key_changes':
+      // By prefix, as nearcore looks a key up: a gas key's nonces are stored under its key.
       for (const key of req.keys) {
         const k = trieKeyAccessKey(key.accountId, parsePublicKey(key.publicKey));
-        pick((x) => bytesEqual(x, k));
+        pick((x) => bytesEqualAt(k, x, 0));
       }
       break;
     case 'all_access_key_changes':
