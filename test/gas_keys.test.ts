@@ -157,20 +157,37 @@ t.test(
     const follower = await startFollower(c.home, node.url);
     t.teardown(() => follower.stop());
     await waitForHeight(follower, txHeight + 1);
-    for (const height of [txHeight, txHeight + 1]) {
-      for (const params of [
-        {
-          changes_type: 'single_access_key_changes',
-          keys: [{ account_id: 'test.near', public_key: gasKeyText }],
-        },
-        { changes_type: 'all_access_key_changes', account_ids: ['test.near'] },
-      ]) {
-        const [mine, theirs] = await Promise.all(
-          [node, follower].map((n) => rawRpc(n.url, 'EXPERIMENTAL_changes', { ...params, block_id: height })),
-        );
-        t.equal(theirs!.body, mine!.body, `the follower's ${params.changes_type} at #${height}`);
-      }
+    const sameOnFollower = async (method: string, params: Record<string, unknown>, what: string) => {
+      await waitForHeight(follower, params.block_id as number);
+      const [mine, theirs] = await Promise.all([node, follower].map((n) => rawRpc(n.url, method, params)));
+      t.equal(theirs!.body, mine!.body, `the follower's ${what} at #${params.block_id}`);
+    };
+    // The key's state views at the final head, on the node and on the follower.
+    const sameKeyViews = async () => {
+      const at = (await node.rpc<{ header: { height: number } }>('block', { finality: 'final' })).body.result!
+        .header.height;
+      const key = { account_id: 'test.near', public_key: gasKeyText };
+      for (const request of [
+        { request_type: 'view_gas_key_nonces', ...key },
+        { request_type: 'view_access_key', ...key },
+        { request_type: 'view_access_key_list', account_id: 'test.near' },
+      ])
+        await sameOnFollower('query', { ...request, block_id: at }, request.request_type);
+    };
+    for (const block_id of [txHeight, txHeight + 1]) {
+      const key = { account_id: 'test.near', public_key: gasKeyText };
+      await sameOnFollower(
+        'EXPERIMENTAL_changes',
+        { changes_type: 'single_access_key_changes', keys: [key], block_id },
+        'single_access_key_changes',
+      );
+      await sameOnFollower(
+        'EXPERIMENTAL_changes',
+        { changes_type: 'all_access_key_changes', account_ids: ['test.near'], block_id },
+        'all_access_key_changes',
+      );
     }
+    await sameKeyViews();
 
     // A plain nonce, and an empty balance, are refused.
     const plain = await send(viaGasKey, 'bob.test.near', [{ type: 'Transfer', deposit: 5n }], {
@@ -217,6 +234,7 @@ t.test(
       'the key paid for the gas burnt, the rest refunded to it',
     );
     t.same((await nonces()).result!.nonces, [start[0], Number(txNonce), start[2]]);
+    await sameKeyViews();
     const replay = await send(viaGasKey, 'bob.test.near', [{ type: 'Transfer', deposit: 5n }], {
       nonce: txNonce,
       nonceIndex: 1,
@@ -280,6 +298,7 @@ t.test(
     t.ok(receiptBurnt > left, 'the receipt burnt the key’s balance on top of its gas');
     t.equal((await account()).storage_usage, before.storage_usage);
     t.equal((await nonces()).error?.cause?.name, 'UNKNOWN_GAS_KEY');
+    await sameKeyViews();
 
     // A gas key holding more than 1 NEAR cannot be deleted.
     const rich = parsePublicKey(KeyPair.fromRandom('ed25519').getPublicKey().toString());
