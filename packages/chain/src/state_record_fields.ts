@@ -9,14 +9,13 @@ import {
   type PublicKey,
   parseAccountId,
   parsePublicKeyHandle,
+  U64_MAX,
+  U128_MAX,
 } from '@nearlite/primitives';
 
 export class StateRecordError extends Error {
   override readonly name = 'StateRecordError';
 }
-
-const U64_MAX = (1n << 64n) - 1n;
-const U128_MAX = (1n << 128n) - 1n;
 
 export type Obj = Record<string, unknown>;
 

@@ -5,9 +5,8 @@
 // The inverted height puts a key's newest entry first: "the value of K as of height H" is the first
 // row at or after escape(K) ‖ term ‖ u64be(MAX − H) within escape(K) ‖ term — one seek. A prefix scan
 // at H walks escape(prefix) (no terminator) and keeps each key's first row at or below H.
-import { concatBytes, setU64 } from '@nearlite/primitives';
+import { concatBytes, setU64, U64_MAX } from '@nearlite/primitives';
 
-const U64_MAX = (1n << 64n) - 1n;
 const TERMINATOR = Uint8Array.of(0, 0);
 
 export function escapeKey(key: Uint8Array): Uint8Array {

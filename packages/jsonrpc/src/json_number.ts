@@ -4,9 +4,8 @@
 // own it would take `5.0` as the height 5 (serde refuses a float where it wants a u64) and round
 // 9007199254740993 (serde keeps it exact). The body parser hands these numbers on as their own
 // kinds: a float as a JsonF64, an integer a double cannot hold as a bigint.
-import { JsonF64, shortestDigits } from '@nearlite/primitives';
+import { JsonF64, shortestDigits, U64_MAX } from '@nearlite/primitives';
 
-const U64_MAX = (1n << 64n) - 1n;
 const I64_MIN = -(1n << 63n);
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 

@@ -6,8 +6,9 @@ export class BorshError extends Error {
   override readonly name = 'BorshError';
 }
 
-const U64_MAX = (1n << 64n) - 1n;
-const U128_MAX = (1n << 128n) - 1n;
+/** The largest u64 and u128: borsh's bounds, and nearcore's checked arithmetic's. */
+export const U64_MAX = (1n << 64n) - 1n;
+export const U128_MAX = (1n << 128n) - 1n;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -18,6 +18,8 @@ import {
   type StateInit,
   sha256,
   type Transaction,
+  U64_MAX,
+  U128_MAX,
   verifySignature,
 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
@@ -181,9 +183,6 @@ export function validateActions(
     return { TotalPrepaidGasExceeded: { total_prepaid_gas: gas, limit: c.maxTotalPrepaidGas } };
   return null;
 }
-
-const U64_MAX = (1n << 64n) - 1n;
-const U128_MAX = (1n << 128n) - 1n;
 
 /**
  * nearcore's tx_cost adds gas in u64 and balances in u128 with checked arithmetic: a cost past either

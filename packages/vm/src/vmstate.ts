@@ -1,10 +1,10 @@
 // Guest memory and registers with nearcore's gas accounting (logic/vmstate.rs).
-import { uintLE } from '@nearlite/primitives';
+import { U64_MAX, uintLE } from '@nearlite/primitives';
 import type { LimitConfig } from './config.js';
 import { HostError } from './errors.js';
 import type { GasCounter } from './gas_counter.js';
 
-export const U64_MAX = (1n << 64n) - 1n;
+export { U64_MAX };
 
 /**
  * Guest memory as the contract sees it: the first `pages` pages of a larger pooled memory (see
