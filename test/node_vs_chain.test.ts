@@ -229,11 +229,10 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
   const seed = Number(process.env.NODE_SEED ?? 20261205);
   t.comment(`seed ${seed} (NODE_SEED reruns it)`);
   const relayCode = await relay('return');
-  const { raw, signer, key } = withUsers();
+  const { raw, signer, key } = withUsers([], 4, variant.epochLength);
   const epochs = variant.epochLength < 1000;
-  const r = raw as typeof raw & { epoch_length: number; protocol_treasury_account: string };
-  r.epoch_length = variant.epochLength;
-  if (epochs) r.protocol_treasury_account = TREASURY;
+  if (epochs)
+    (raw as typeof raw & { protocol_treasury_account: string }).protocol_treasury_account = TREASURY;
 
   const home = tempDir(t);
   initHome(home);

@@ -52,10 +52,10 @@ function ownRows(chain: Chain, blockHash: Uint8Array, accountId: string, col: nu
 t.test('callbacks meet their data across four shards', async (t) => {
   const random = rng(Number(process.env.SUPPLY_FUZZ_SEED ?? 5));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const { raw, signer } = withUsers(LEAVING);
-  const r = raw as typeof raw & { gas_limit: number; epoch_length: number };
-  r.gas_limit = 5_000_000_000_000; // a few calls a chunk: the rest wait in the delayed queue
-  r.epoch_length = 1000; // no reward is minted during the run
+  // Epochs of 1000 blocks: no reward is minted during the run.
+  const { raw, signer } = withUsers(LEAVING, 4, 1000);
+  // A few calls a chunk: the rest wait in the delayed queue.
+  (raw as typeof raw & { gas_limit: number }).gas_limit = 5_000_000_000_000;
   const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
   const sender = new Sender(chain, signer);
   t.equal(

@@ -26,10 +26,11 @@ export const USERS = ['alice', 'bob.near', 'henry', 'kate.near', 'olga', 'ravi.n
 
 /**
  * A localnet of four shards (or `numShards`) where every account of USERS (and of `more`) has 1000
- * NEAR and the validator's key.
+ * NEAR and the validator's key; its epochs last `epochLength` blocks where given.
  */
-export function withUsers(more: readonly string[] = [], numShards = 4) {
+export function withUsers(more: readonly string[] = [], numShards = 4, epochLength?: number) {
   const { raw, signer, key } = protocol86Localnet(numShards);
+  if (epochLength !== undefined) (raw as typeof raw & { epoch_length: number }).epoch_length = epochLength;
   for (const id of [...USERS, ...more]) {
     const account = {
       amount: (1000n * NEAR).toString(),

@@ -18,8 +18,7 @@ import { checkStateColumn } from './state_column.js';
 
 t.test('GC on four shards releases exactly the trie nodes no kept state reaches', async (t) => {
   const random = rng(Number(process.env.GC_FUZZ_SEED ?? 3));
-  const { raw, signer } = withUsers();
-  (raw as typeof raw & { epoch_length: number }).epoch_length = 5;
+  const { raw, signer } = withUsers([], 4, 5);
   const store = await Store.open(tempDir(t));
   t.teardown(() => store.close());
   const chain = await openProtocol86Chain(raw, signer, store, { vm: true });

@@ -31,8 +31,7 @@ t.test('a chain restarted after every wave makes the same state as one that ran 
   const seed = Number(process.env.RESTART_SEED ?? 20261205);
   t.comment(`seed ${seed} (RESTART_SEED reruns it)`);
   const relayCode = await relay('write');
-  const { raw, signer } = withUsers();
-  (raw as typeof raw & { epoch_length: number }).epoch_length = 1000;
+  const { raw, signer } = withUsers([], 4, 1000);
   const dir = tempDir(t);
   const stores: Store[] = [];
   t.teardown(async () => {

@@ -69,8 +69,7 @@ async function sameAccounts(t: Tap.Test, record: 'return' | 'write'): Promise<vo
     [4, 6, false],
     [4, 20, true],
   ] as const) {
-    const { raw, signer } = withUsers([], numShards);
-    (raw as typeof raw & { epoch_length: number }).epoch_length = epochLength;
+    const { raw, signer } = withUsers([], numShards, epochLength);
     const chain = await openProtocol86Chain(raw, signer, await Store.memory(), { vm: true });
     const name = `${numShards} shard(s), epochs of ${epochLength}${fastForward ? ', fast-forwarded' : ''}`;
     const twin = new LayoutTwin(name, chain, signer);
