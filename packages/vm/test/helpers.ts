@@ -325,6 +325,9 @@ export function call(c: Call): VMOutcome {
 
 export const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
+/** The u64 in a value's first eight bytes, little-endian, as contracts write one to value_return. */
+export const u64le = (b: Uint8Array): bigint => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
+
 export function returned(o: VMOutcome): Uint8Array {
   if (o.return_data.kind !== 'Value')
     throw new Error(

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { keccak_256, keccak_512 } from '@noble/hashes/sha3.js';
 import t from 'tap';
-import { call, contract, freshHash, MockExternal, returned, text } from './helpers.js';
+import { call, contract, freshHash, MockExternal, returned, text, u64le } from './helpers.js';
 
 // value_return(u64::MAX, r) returns register r.
 const RET = (reg: number) => `(call $value_return (i64.const -1) (i64.const ${reg}))`;
 const RET_I64 = (expr: string) =>
   `(i64.store (i32.const 0) ${expr}) (call $value_return (i64.const 8) (i64.const 0))`;
-const i64le = (b: Uint8Array): bigint => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 const u128le = (b: Uint8Array): bigint => {
   let v = 0n;
   for (let i = 15; i >= 0; i--) v = (v << 8n) | BigInt(b[i]!);
@@ -120,8 +119,8 @@ const run = (method: string, o: Omit<Parameters<typeof call>[0], 'code' | 'codeH
 t.test('registers', async (t) => {
   const out = returned(run('registers'));
   t.equal(text(out.subarray(0, 5)), 'hello');
-  t.equal(i64le(out.subarray(5)), 5n);
-  t.equal(i64le(out.subarray(13)), (1n << 64n) - 1n, 'unused register has length u64::MAX');
+  t.equal(u64le(out.subarray(5)), 5n);
+  t.equal(u64le(out.subarray(13)), (1n << 64n) - 1n, 'unused register has length u64::MAX');
   t.same(run('bad_register').aborted, { HostError: { InvalidRegisterId: { register_id: 3n } } });
 });
 
@@ -138,11 +137,11 @@ t.test('context getters', async (t) => {
     '{"a":1}',
   );
   t.same(returned(run('random_seed')), new Uint8Array(32).fill(9));
-  t.equal(i64le(returned(run('block_index'))), 10n);
-  t.equal(i64le(returned(run('block_timestamp'))), 1_700_000_000_000_000_000n);
-  t.equal(i64le(returned(run('epoch_height'))), 3n);
-  t.equal(i64le(returned(run('storage_usage'))), 1000n);
-  t.equal(i64le(returned(run('prepaid_gas'))), 300_000_000_000_000n);
+  t.equal(u64le(returned(run('block_index'))), 10n);
+  t.equal(u64le(returned(run('block_timestamp'))), 1_700_000_000_000_000_000n);
+  t.equal(u64le(returned(run('epoch_height'))), 3n);
+  t.equal(u64le(returned(run('storage_usage'))), 1000n);
+  t.equal(u64le(returned(run('prepaid_gas'))), 300_000_000_000_000n);
   t.equal(u128le(returned(run('account_balance'))), 1_000_005n, 'balance includes the attached deposit');
   t.equal(u128le(returned(run('account_locked_balance'))), 7n);
   t.equal(u128le(returned(run('attached_deposit'))), 5n);
@@ -215,7 +214,7 @@ t.test('ecrecover and ed25519_verify', async (t) => {
   const sig = secp256k1.sign(digest, sk, { prehash: false, format: 'recovered' });
   // 'recovered' is recovery ‖ r ‖ s; NEAR wants r ‖ s and v separately.
   const input = new Uint8Array([...digest, ...sig.subarray(1), sig[0]!]);
-  t.equal(i64le(returned(run('ecrecover', { context: { input } }))), 1n);
+  t.equal(u64le(returned(run('ecrecover', { context: { input } }))), 1n);
   const pk = secp256k1.getPublicKey(sk, false).subarray(1);
   t.same(returned(run('recovered', { context: { input } })), pk);
   const bad = input.slice();
@@ -229,10 +228,10 @@ t.test('ecrecover and ed25519_verify', async (t) => {
   const msg = new TextEncoder().encode('hello');
   const edSig = ed25519.sign(msg, edSk);
   const ok = new Uint8Array([...edSig, ...edPk, ...msg]);
-  t.equal(i64le(returned(run('ed25519_verify', { context: { input: ok } }))), 1n);
+  t.equal(u64le(returned(run('ed25519_verify', { context: { input: ok } }))), 1n);
   const tampered = ok.slice();
   tampered[100] ^= 1;
-  t.equal(i64le(returned(run('ed25519_verify', { context: { input: tampered } }))), 0n);
+  t.equal(u64le(returned(run('ed25519_verify', { context: { input: tampered } }))), 0n);
 });
 
 t.test(
@@ -250,7 +249,7 @@ t.test(
     const verdicts = spec.cases
       .map((c) => {
         const input = new Uint8Array(Buffer.concat([hex(c.signature), hex(c.pub_key), hex(c.message)]));
-        return i64le(returned(run('ed25519_verify_any', { context: { input } }))) === 1n ? 'V' : 'X';
+        return u64le(returned(run('ed25519_verify_any', { context: { input } }))) === 1n ? 'V' : 'X';
       })
       .join('');
     t.equal(verdicts, spec.verdicts.Dalek);

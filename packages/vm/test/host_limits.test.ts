@@ -6,7 +6,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import t from 'tap';
-import { call, contract, freshHash, rawConfig, returned } from './helpers.js';
+import { call, contract, freshHash, rawConfig, returned, u64le } from './helpers.js';
 
 const ext = (name: string): bigint =>
   BigInt((rawConfig.wasm_config.ext_costs as Record<string, number>)[name]!);
@@ -15,7 +15,6 @@ const u64 = (v: bigint): Uint8Array => {
   new DataView(b.buffer).setBigUint64(0, v, true);
   return b;
 };
-const i64le = (b: Uint8Array): bigint => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 const be32 = (v: bigint): Uint8Array => Uint8Array.from(Buffer.from(v.toString(16).padStart(64, '0'), 'hex'));
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -109,7 +108,7 @@ t.test("ecrecover checks its arguments in nearcore's order, with nearcore's mess
   const aborted = (input: Uint8Array) => run('ecrecover', input).aborted;
   const msg = (m: string) => ({ HostError: { ECRecoverError: { msg: m } } });
 
-  t.equal(i64le(returned(run('ecrecover', ecInput(sig, digest, v, 0n)))), 1n, 'a good signature');
+  t.equal(u64le(returned(run('ecrecover', ecInput(sig, digest, v, 0n)))), 1n, 'a good signature');
   // The signature's length is checked first, then v, then the hash's length, then the flag.
   t.same(
     aborted(ecInput(sig.subarray(0, 63), digest.subarray(0, 31), 9n, 7n)),
@@ -146,7 +145,7 @@ t.test('ecrecover refuses out-of-range values with 0, and high s only when asked
   const twin = new Uint8Array([...r, ...be32(N - s)]);
   t.ok(N - s > N / 2n, 'the twin has the high s');
   const verdict = (sig: Uint8Array, vv: bigint, flag: bigint) =>
-    i64le(returned(run('ecrecover', ecInput(sig, digest, vv, flag))));
+    u64le(returned(run('ecrecover', ecInput(sig, digest, vv, flag))));
   t.equal(verdict(twin, v ^ 1n, 0n), 1n, 'high s accepted without the malleability flag');
   t.same(returned(run('ecrecover_key', ecInput(twin, digest, v ^ 1n, 0n))), key, 'and it recovers the key');
   t.equal(verdict(twin, v ^ 1n, 1n), 0n, 'refused with the flag');
@@ -182,7 +181,7 @@ t.test(
 );
 
 t.test('promise_and counts the receipts it joins, joins of joins included', async (t) => {
-  t.equal(i64le(returned(run('and_flat', u64(128n)))), 128n, '128 dependencies: the join is promise 128');
+  t.equal(u64le(returned(run('and_flat', u64(128n)))), 128n, '128 dependencies: the join is promise 128');
   t.same(run('and_flat', u64(129n)).aborted, {
     HostError: {
       NumberInputDataDependenciesExceeded: { number_of_input_data_dependencies: 129n, limit: 128n },

@@ -4,11 +4,10 @@
 // tables or drop segments is never reused.
 import { keptInstances } from '@nearlite/vm';
 import t from 'tap';
-import { call, contract, freshHash, returned, text } from './helpers.js';
+import { call, contract, freshHash, returned, text, u64le } from './helpers.js';
 
 const ret64 = (expr: string) =>
   `(i64.store (i32.const 0) ${expr}) (call $value_return (i64.const 8) (i64.const 0))`;
-const u64 = (b: Uint8Array): bigint => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 
 t.test('globals, data and start are as instantiation left them, call after call', async (t) => {
   const code = await contract(`
@@ -32,11 +31,11 @@ t.test('globals, data and start are as instantiation left them, call after call'
   const codeHash = freshHash();
   const run = (method: string) => call({ code, codeHash, method });
   for (let i = 0; i < 3; i++) {
-    t.equal(u64(returned(run('bump'))), 6n, `bump ${i}: the global starts at 5 every call`);
-    t.equal(u64(returned(run('bump_f'))), 25n, `bump_f ${i}: the f64 global starts at 1.5`);
-    t.equal(u64(returned(run('started'))), 1n, `started ${i}: the start function ran once for this call`);
+    t.equal(u64le(returned(run('bump'))), 6n, `bump ${i}: the global starts at 5 every call`);
+    t.equal(u64le(returned(run('bump_f'))), 25n, `bump_f ${i}: the f64 global starts at 1.5`);
+    t.equal(u64le(returned(run('started'))), 1n, `started ${i}: the start function ran once for this call`);
     t.equal(text(returned(run('overwrite'))), 'abc', `overwrite ${i}: the data segment is as written`);
-    t.equal(u64(returned(run('read_far'))), 0n, `read_far ${i}: memory the last call wrote is zero`);
+    t.equal(u64le(returned(run('read_far'))), 0n, `read_far ${i}: memory the last call wrote is zero`);
   }
   t.ok(keptInstances() >= 1, 'the module was kept between calls');
 });
@@ -112,7 +111,11 @@ t.test('a module that changes its table gets a fresh instance every call', async
   const codeHash = freshHash();
   const before = keptInstances();
   for (let i = 0; i < 3; i++) {
-    t.equal(u64(returned(call({ code, codeHash, method: 'swap' }))), 1n, `call ${i}: the table as declared`);
+    t.equal(
+      u64le(returned(call({ code, codeHash, method: 'swap' }))),
+      1n,
+      `call ${i}: the table as declared`,
+    );
   }
   t.equal(keptInstances(), before, 'its instances are not kept');
 });

@@ -1,14 +1,13 @@
 // Guest memory as nearcore defines it — 1024 pages at the start of every call, growable to 2048 —
 // while the runner reuses one pooled memory: sizes, bounds, growth and a clean slate every call.
 import t from 'tap';
-import { call, config, contract, freshHash, returned } from './helpers.js';
+import { call, config, contract, freshHash, returned, u64le } from './helpers.js';
 
 const INITIAL = config.limit_config.initial_memory_pages;
 const MAX = config.limit_config.max_memory_pages;
 const PAGE = 65536;
 const ret64 = (expr: string) =>
   `(i64.store (i32.const 0) ${expr}) (call $value_return (i64.const 8) (i64.const 0))`;
-const u64 = (b: Uint8Array): bigint => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 
 const code = await contract(`
   (data (i32.const 64) "seed")
@@ -54,7 +53,7 @@ const code = await contract(`
 const codeHash = freshHash();
 const run = (method: string, input = new Uint8Array(0)) =>
   call({ code, codeHash, method, context: { input } });
-const value = (method: string): bigint => u64(returned(run(method)));
+const value = (method: string): bigint => u64le(returned(run(method)));
 
 t.test('every call starts with the initial pages and can grow to the maximum', async (t) => {
   t.equal(value('size'), BigInt(INITIAL));
@@ -69,7 +68,7 @@ t.test('accesses past the current size trap as MemoryOutOfBounds', async (t) => 
   t.equal(value('load_last'), 0n);
   for (const m of ['load_past', 'load_straddle', 'store_past', 'fill_past', 'copy_from_past'])
     t.same(run(m).aborted, { WasmTrap: 'MemoryOutOfBounds' }, m);
-  t.equal(value('seed'), u64(new Uint8Array([0x73, 0x65, 0x65, 0x64, 0, 0, 0, 0])), 'data is in place');
+  t.equal(value('seed'), u64le(new Uint8Array([0x73, 0x65, 0x65, 0x64, 0, 0, 0, 0])), 'data is in place');
 });
 
 t.test('what one call writes, the next call never sees', async (t) => {
@@ -97,7 +96,7 @@ t.test('a trap part way through still leaves a clean memory', async (t) => {
   t.same(call({ code: trapping, codeHash: h, method: 'write_then_trap' }).aborted, {
     WasmTrap: 'Unreachable',
   });
-  t.equal(u64(returned(call({ code: trapping, codeHash: h, method: 'read' }))), 0n);
+  t.equal(u64le(returned(call({ code: trapping, codeHash: h, method: 'read' }))), 0n);
   t.equal(value('sum'), 0x73n + 0x65n + 0x65n + 0x64n);
 });
 

@@ -4,11 +4,10 @@
 // test_chain_id.
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import { call, contract, freshHash, returned, text } from './helpers.js';
+import { call, contract, freshHash, returned, text, u64le } from './helpers.js';
 
 const RET_I64 = (expr: string) =>
   `(i64.store (i32.const 0) ${expr}) (call $value_return (i64.const 8) (i64.const 0))`;
-const i64le = (b: Uint8Array): bigint => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 const hex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
 const sha256 = (b: Uint8Array) => Uint8Array.from(createHash('sha256').update(b).digest());
 
@@ -44,7 +43,7 @@ function p256(sig: Uint8Array, msg: Uint8Array, pk: Uint8Array) {
   input.set(pk, 24 + sig.length + msg.length);
   return call({ code, codeHash: hash, method: 'p256', context: { input } });
 }
-const verdict = (o: ReturnType<typeof p256>) => i64le(returned(o));
+const verdict = (o: ReturnType<typeof p256>) => u64le(returned(o));
 
 // RFC 6979 A.2.5's P-256 key; nearcore's estimator contract carries these signatures.
 const PK = hex('0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6');

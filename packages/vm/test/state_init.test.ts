@@ -4,7 +4,7 @@
 // whose per-byte action cost it pins at 576,000,000 and 1,296,000,000 gas (72,000,000 a byte sent),
 // and the counts of each host cost per call. The base fee is protocol 86's.
 import t from 'tap';
-import { call, contract, freshHash, MockExternal, rawConfig } from './helpers.js';
+import { call, contract, freshHash, MockExternal, rawConfig, u64le } from './helpers.js';
 
 const ext = (name: string): bigint =>
   BigInt((rawConfig.wasm_config.ext_costs as Record<string, number>)[name]!);
@@ -91,7 +91,6 @@ const run = (
   over: Parameters<typeof call>[0]['context'] = {},
   external = new MockExternal(),
 ) => call({ code, codeHash: hash, method, external, context: over });
-const u64 = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 const aborted = (o: ReturnType<typeof run>) =>
   JSON.parse(JSON.stringify(o.aborted, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
 
@@ -112,7 +111,7 @@ t.test('the action a contract builds, entry by entry, in key order', async (t) =
   const second = new MockExternal();
   const s = run('second_action', {}, second);
   t.equal(
-    u64(s.return_data.kind === 'Value' ? s.return_data.data : new Uint8Array(8)),
+    u64le(s.return_data.kind === 'Value' ? s.return_data.data : new Uint8Array(8)),
     2n,
     'its index in the receipt',
   );
@@ -188,17 +187,17 @@ t.test('errors: a malformed hash, a deposit beyond the balance, a wrong index, a
 
 t.test('current_contract_code: what the account runs; refunds go to the predecessor', async (t) => {
   const value = (o: ReturnType<typeof run>) => (o.return_data.kind === 'Value' ? o.return_data.data : null);
-  t.equal(u64(value(run('code'))!), 0n, 'no contract known');
+  t.equal(u64le(value(run('code'))!), 0n, 'no contract known');
   const h = new Uint8Array(32).fill(7);
-  t.equal(u64(value(run('code', { account_contract: { kind: 'Local', hash: h } }))!), 1n);
+  t.equal(u64le(value(run('code', { account_contract: { kind: 'Local', hash: h } }))!), 1n);
   t.same(value(run('code_register', { account_contract: { kind: 'Local', hash: h } })), h);
-  t.equal(u64(value(run('code', { account_contract: { kind: 'Global', hash: h } }))!), 2n);
+  t.equal(u64le(value(run('code', { account_contract: { kind: 'Global', hash: h } }))!), 2n);
   t.same(value(run('code_register', { account_contract: { kind: 'Global', hash: h } })), h);
   const byAccount = { account_contract: { kind: 'GlobalByAccount' as const, accountId: 'global.near' } };
-  t.equal(u64(value(run('code', byAccount))!), 3n);
+  t.equal(u64le(value(run('code', byAccount))!), 3n);
   t.equal(Buffer.from(value(run('code_register', byAccount))!).toString(), 'global.near');
   t.equal(
-    u64(value(run('code', { view_config: { max_gas_burnt: 300_000_000_000_000n } }))!),
+    u64le(value(run('code', { view_config: { max_gas_burnt: 300_000_000_000_000n } }))!),
     0n,
     'allowed in views',
   );
