@@ -26,6 +26,14 @@ const WASM = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
 const DEPLOY_LIMIT = SNAPSHOT.wasm_config.limit_config.max_deploy_actions_per_receipt!;
 const deployLocal = (): Action => ({ type: 'DeployContract', code: WASM });
 const deployGlobal = (): Action => ({ type: 'DeployGlobalContract', code: WASM, deployMode: 0 });
+/** A call of `methodName` with `args` bytes of arguments and `gas` attached, no deposit. */
+const call = (gas: bigint, methodName = 'f', args = 0): Action => ({
+  type: 'FunctionCall',
+  methodName,
+  args: new Uint8Array(args),
+  gas,
+  deposit: 0n,
+});
 
 function chain(): TestChain {
   const c = new TestChain();
@@ -68,13 +76,7 @@ t.test(
     const mixed = [...Array.from({ length: 6 }, deployLocal), ...Array.from({ length: 5 }, deployGlobal)];
     t.same(validateActions(config, mixed, 'alice.near'), exceeded(11));
     // The count comes before the per-action checks: a zero-gas call after the deploys is not reached.
-    const zeroGasCall: Action = {
-      type: 'FunctionCall',
-      methodName: 'f',
-      args: new Uint8Array(0),
-      gas: 0n,
-      deposit: 0n,
-    };
+    const zeroGasCall = call(0n);
     t.same(
       validateActions(config, [...Array.from({ length: 11 }, deployLocal), zeroGasCall], 'alice.near'),
       exceeded(11),
@@ -106,17 +108,13 @@ t.test('actions are checked before the size, the size before the signature', asy
   const c = chain();
   const limit = SNAPSHOT.wasm_config.limit_config.max_transaction_size!;
   // Too large and with an invalid action: nearcore's validate_transaction runs validate_actions first.
-  const bigZeroGas = signTx(alice, 'alice.near', 'alice.near', 1n, [
-    { type: 'FunctionCall', methodName: 'f', args: new Uint8Array(2_000_000), gas: 0n, deposit: 0n },
-  ]);
+  const bigZeroGas = signTx(alice, 'alice.near', 'alice.near', 1n, [call(0n, 'f', 2_000_000)]);
   t.same(verify(c, bigZeroGas.bytes), {
     ok: false,
     error: { ActionsValidation: 'FunctionCallZeroAttachedGas' },
   });
   // Too large with valid actions and a wrong signature: check_valid_for_config, then the signature.
-  const big = signTx(other, 'alice.near', 'alice.near', 1n, [
-    { type: 'FunctionCall', methodName: 'f', args: new Uint8Array(2_000_000), gas: 1n, deposit: 0n },
-  ]);
+  const big = signTx(other, 'alice.near', 'alice.near', 1n, [call(1n, 'f', 2_000_000)]);
   const tampered = decodeSignedTransaction(big.bytes);
   const forged = encodeSignedTransaction(tampered.transaction, {
     keyType: KeyType.ED25519,
@@ -233,29 +231,22 @@ t.test(
     t.equal(limits.max_length_method_name, 256, "the snapshot's limits at 86");
     t.equal(limits.max_arguments_length, 4_194_304);
     t.equal(limits.max_number_bytes_method_names, 2000);
-    const call = (methodName: string, args: number, gas: bigint): Action => ({
-      type: 'FunctionCall',
-      methodName,
-      args: new Uint8Array(args),
-      gas,
-      deposit: 0n,
-    });
     const long = 'm'.repeat(257);
     // Zero gas first, then the name, then the arguments.
-    t.same(validateActions(config, [call(long, 4_194_305, 0n)], 'alice.near'), 'FunctionCallZeroAttachedGas');
-    t.same(validateActions(config, [call(long, 4_194_305, 1n)], 'alice.near'), {
+    t.same(validateActions(config, [call(0n, long, 4_194_305)], 'alice.near'), 'FunctionCallZeroAttachedGas');
+    t.same(validateActions(config, [call(1n, long, 4_194_305)], 'alice.near'), {
       FunctionCallMethodNameLengthExceeded: { length: 257, limit: 256 },
     });
     t.equal(
-      validateActions(config, [call('m'.repeat(256), 4_194_304, 1n)], 'alice.near'),
+      validateActions(config, [call(1n, 'm'.repeat(256), 4_194_304)], 'alice.near'),
       null,
       'at the limits',
     );
-    t.same(validateActions(config, [call('f', 4_194_305, 1n)], 'alice.near'), {
+    t.same(validateActions(config, [call(1n, 'f', 4_194_305)], 'alice.near'), {
       FunctionCallArgumentsLengthExceeded: { length: 4_194_305, limit: 4_194_304 },
     });
     // A method name's length is in bytes: 129 two-byte characters are 258.
-    t.same(validateActions(config, [call('é'.repeat(129), 0, 1n)], 'alice.near'), {
+    t.same(validateActions(config, [call(1n, 'é'.repeat(129), 0)], 'alice.near'), {
       FunctionCallMethodNameLengthExceeded: { length: 258, limit: 256 },
     });
 
@@ -285,13 +276,6 @@ t.test(
 t.test('prepaid gas: over the limit, and past u64 (IntegerOverflow, as nearcore sums it)', async (t) => {
   const limit = BigInt(SNAPSHOT.wasm_config.limit_config.max_total_prepaid_gas!);
   t.equal(limit, 1_000_000_000_000_000n, "the snapshot's max_total_prepaid_gas at 86");
-  const call = (gas: bigint): Action => ({
-    type: 'FunctionCall',
-    methodName: 'f',
-    args: new Uint8Array(0),
-    gas,
-    deposit: 0n,
-  });
   t.equal(validateActions(config, [call(limit / 2n), call(limit / 2n)], 'alice.near'), null);
   t.same(validateActions(config, [call(limit / 2n), call(limit / 2n + 1n)], 'alice.near'), {
     TotalPrepaidGasExceeded: { total_prepaid_gas: limit + 1n, limit },
