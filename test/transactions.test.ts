@@ -1,5 +1,8 @@
 // Transactions from near-api-js 7 as a new user sends them: accounts, transfers, keys, waits, failures.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as T from '@near-js/jsonrpc-types';
+import { base58Encode, decodeSignedTransaction } from '@nearlite/primitives';
 import {
   actions as A,
   Account,
@@ -200,6 +203,11 @@ t.test('near-api-js 7 end to end', async (t) => {
 t.test('every wait level, broadcast forms and bad transactions', async (t) => {
   const home = tempDir(t);
   initHome(home);
+  // A shorter polling timeout, for the wait below that ends in one.
+  const cfgPath = join(home, 'config.json');
+  const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
+  cfg.rpc.polling_config.polling_timeout = { secs: 4, nanos: 0 };
+  writeFileSync(cfgPath, JSON.stringify(cfg));
   const key = readKeyFile(home);
   const node = await startNode(home, ['--block-time', '60']);
   t.teardown(() => node.stop());
@@ -258,8 +266,10 @@ t.test('every wait level, broadcast forms and bad transactions', async (t) => {
   t.equal(garbage.body.error?.cause.name, 'PARSE_ERROR');
 
   // A nonce above nearcore's upper bound (height × 10^6): admission does not know the block it will
-  // land in and skips that check, as nearcore's validate_tx does; the chunk's check then refuses it,
-  // so it never runs and the key's nonce is untouched.
+  // land in and skips that check, as nearcore's validate_tx does; the chunk's check then drops it,
+  // so it never runs and the key's nonce is untouched. nearcore's tx_status_fetch never learns why:
+  // it checks the transaction again as admission would at every poll, finds it valid, and answers
+  // TIMEOUT_ERROR (HTTP 408) when its polling timeout ends.
   const keyNonce = async () =>
     (await provider.viewAccessKey({ accountId: 'test.near', publicKey: pk.toString() })).nonce;
   const nonceBefore = await keyNonce();
@@ -270,10 +280,37 @@ t.test('every wait level, broadcast forms and bad transactions', async (t) => {
   });
   t.same(admitted.body.result, { final_execution_status: 'NONE' }, 'admitted at NONE, as nearcore does');
   const waited = await node.rpc('send_tx', { signed_tx_base64: far, wait_until: 'INCLUDED' });
-  t.match(JSON.stringify(waited.body.error?.data), /NonceTooLarge/, 'refused once a chunk checks it');
+  t.equal(waited.status, 408, 'dropped by its chunk, it waits to the polling timeout');
+  t.equal(waited.body.error?.cause.name, 'TIMEOUT_ERROR');
+  const byHash = await node.rpc('tx', {
+    tx_hash: base58Encode(decodeSignedTransaction(Buffer.from(far, 'base64')).hash),
+    sender_account_id: 'test.near',
+    wait_until: 'NONE',
+  });
+  t.equal(byHash.body.error?.cause.name, 'UNKNOWN_TRANSACTION', 'and no chain holds it');
   const head = (await provider.viewBlock({ finality: 'optimistic' })).header.height;
   await waitForHeight(node, head + 4);
   t.equal(await keyNonce(), nonceBefore, 'it never ran');
+  // A transaction its chunk drops for what admission sees too is answered, with admission's error,
+  // once the head shows it: two transfers that each fit the balance and together do not, sent at
+  // once so that one chunk usually takes both (otherwise admission refuses the second itself).
+  const view = await node.rpc<{ amount: string }>('query', {
+    request_type: 'view_account',
+    account_id: 'test.near',
+    finality: 'optimistic',
+  });
+  const most = (BigInt(view.body.result!.amount) * 6n) / 10n;
+  const pair = [await sign([A.transfer(most)]), await sign([A.transfer(most)])];
+  const sent = await Promise.all(
+    pair.map((b64) => node.rpc('send_tx', { signed_tx_base64: b64, wait_until: 'INCLUDED' })),
+  );
+  t.same(
+    sent.map((r) => r.status),
+    [200, 200],
+  );
+  const refused = sent.filter((r) => r.body.error);
+  t.equal(refused.length, 1, 'one of the two is refused');
+  t.match(JSON.stringify(refused[0]?.body.error?.data), /NotEnoughBalance/);
   const status = await node.rpc('status', []);
   t.equal(status.status, 200, 'still serving');
 });

@@ -189,9 +189,23 @@ export class TxService {
       return { final_execution_status: 'NONE' };
     }
     const tx = await this.submitChecked(bytes);
+    const recheck = () => {
+      const err = this.checkOnly(tx, bytes);
+      if (err !== null) throw invalidTx(err);
+    };
     return (
       this.cachedFinal(tx.hash, false) ??
-      this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false)
+      this.waitFor(
+        tx.hash,
+        bytes,
+        tx.signerId === tx.receiverId,
+        waitUntil,
+        false,
+        undefined,
+        undefined,
+        undefined,
+        recheck,
+      )
     );
   }
 
@@ -232,6 +246,7 @@ export class TxService {
       withReceipts,
       stored,
       p ?? undefined,
+      recheck || undefined,
       recheck || undefined,
     );
   }
@@ -278,6 +293,14 @@ export class TxService {
     known?: TxProgress,
     /** Run at each block while the transaction is unknown; throws to end the wait. */
     whileUnknown?: () => void,
+    /**
+     * Run when chunks leave the transaction out as invalid, and then at every block while it is
+     * unknown; throws to end the wait. Absent, or returning, the client waits on: nearcore's loop
+     * never learns why a chunk dropped a transaction, and checks a signed one again as admission
+     * would (a nonce above the chunk's upper bound passes that check, so its client waits to the
+     * timeout).
+     */
+    onDropped?: () => void,
   ): Promise<object> {
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
@@ -289,6 +312,7 @@ export class TxService {
     const hashHex = toHex(hash);
     let watch = new Set<string>([hashHex]);
     let first = true;
+    let dropped = false;
     const atInclusion = levelImplies('INCLUDED', waitUntil);
     const check = (already?: TxProgress): object | null => {
       const p = already ?? this.progress(hash);
@@ -296,7 +320,7 @@ export class TxService {
         // Known once in a chunk: a signed transaction is then no longer checked again.
         const inChunk = (atInclusion || whileUnknown !== undefined) && this.inChunk(hash);
         // The caller ran the first check of an unknown transaction already.
-        if (!inChunk && !first) whileUnknown?.();
+        if (!inChunk && !first) (dropped ? onDropped : whileUnknown)?.();
         first = false;
         return inChunk && atInclusion ? { final_execution_status: 'INCLUDED' } : null;
       }
@@ -333,9 +357,19 @@ export class TxService {
           }
         },
         // Left out of the chunk as invalid (e.g. a nonce another transaction used first).
-        rejected: (dropped) => {
-          clearTimeout(timer);
-          reject(invalidTx(dropped as object | string));
+        rejected: () => {
+          try {
+            onDropped?.();
+          } catch (err) {
+            clearTimeout(timer);
+            reject(err);
+            return;
+          }
+          // Still valid as admission sees it: checked again at every block while it stays unknown,
+          // as nearcore's loop checks it at every poll (what the chunk saw first may reach the head).
+          dropped = true;
+          waiter.everyBlock = true;
+          this.waiters.add(waiter, watch);
         },
       };
       const timer = setTimeout(() => {

@@ -9,8 +9,11 @@ import type { ChainEvents, NewBlockEvent, NewChunksEvent } from '../chain_handle
 export interface TxWaiter {
   /** The transaction's hash (hex): a block that leaves it out as invalid rejects the waiter. */
   readonly txHex: string;
-  /** Woken by every block (finality-based levels), not only by blocks touching its ids. */
-  readonly everyBlock: boolean;
+  /**
+   * Woken by every block (finality-based levels, or a transaction a chunk dropped), not only by
+   * blocks touching its ids; read when the waiter is added.
+   */
+  everyBlock: boolean;
   /** Woken when chunks made ahead of their block take the transaction (it waits for INCLUDED). */
   readonly atInclusion: boolean;
   /**
