@@ -241,14 +241,17 @@ function mutator(r: () => number) {
  * The INTERNAL_ERRORs nearcore itself answers: a light-client head or block that is not final and
  * canonical, or is ahead of the head (check_blocks_final_and_canonical and
  * compute_past_block_proof_in_merkle_tree_of_later_block return Error::Other, which GetBlockProofError
- * makes InternalError: chain/client-primitives/src/types.rs).
+ * makes InternalError: chain/client-primitives/src/types.rs). And a Contract record without its
+ * account's code hash: nearcore's apply_state_patch panics on one, which stops its sandbox, and
+ * InternalError is the only error its sandbox_patch_state can answer.
  */
 function nearcoreInternal(method: string, error: unknown): boolean {
   const message =
     (error as { cause?: { info?: { error_message?: string } } }).cause?.info?.error_message ?? '';
   return (
-    (method === 'light_client_proof' || method === 'EXPERIMENTAL_light_client_block_proof') &&
-    / not on current chain$|^block \S+ is ahead of head block \S+$/.test(message)
+    ((method === 'light_client_proof' || method === 'EXPERIMENTAL_light_client_block_proof') &&
+      / not on current chain$|^block \S+ is ahead of head block \S+$/.test(message)) ||
+    (method === 'sandbox_patch_state' && /^Contract record of \S+/.test(message))
   );
 }
 

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { initHome, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 const rich = {
@@ -155,5 +155,139 @@ t.test(
       BigInt(next.timestamp_nanosec) > BigInt(after.timestamp_nanosec),
       'later blocks keep the moved clock',
     );
+  },
+);
+
+t.test(
+  'a patch lands after its block’s transactions; a Contract record needs its account’s code hash',
+  async (t) => {
+    const { actions, baseEncode, createTransaction, KeyPairSigner } = await import('near-api-js');
+    const { createHash } = await import('node:crypto');
+    const home = tempDir(t);
+    initHome(home);
+    // Blocks only on demand (fast-forward, patches): which block takes what is then exact.
+    const node = await startNode(home, ['--block-time', '3600000', '--sandbox']);
+    t.teardown(() => node.stop());
+    type Head = { header: { height: number; hash: string } };
+    const head = async () => (await node.rpc<Head>('block', { finality: 'optimistic' })).body.result!.header;
+    const account = async (id: string) =>
+      node.rpc<Record<string, unknown>>('query', {
+        request_type: 'view_account',
+        account_id: id,
+        finality: 'optimistic',
+      });
+    t.same((await node.rpc('sandbox_fast_forward', { delta_height: 2 })).body.result, {});
+    const key = readKeyFile(home);
+    const signer = KeyPairSigner.fromSecretKey(key.secret_key as `ed25519:${string}`);
+    const pk = await signer.getPublicKey();
+    const ak = await node.rpc<{ nonce: number }>('query', {
+      request_type: 'view_access_key',
+      account_id: 'test.near',
+      public_key: pk.toString(),
+      finality: 'optimistic',
+    });
+    const tx = createTransaction(
+      'test.near',
+      pk,
+      'test.near',
+      BigInt(ak.body.result!.nonce) + 1n,
+      [actions.transfer(1n)],
+      Buffer.from((await import('near-api-js')).baseDecode((await head()).hash)),
+    );
+    const { signedTransaction } = await signer.signTransaction(tx);
+    const txHash = baseEncode(createHash('sha256').update(tx.encode()).digest());
+    await node.rpc('broadcast_tx_async', [Buffer.from(signedTransaction.encode()).toString('base64')]);
+    const before = (await account('test.near')).body.result!;
+    const patched = '7'.repeat(30);
+    const records = [
+      {
+        Account: {
+          account_id: 'test.near',
+          account: {
+            amount: patched,
+            locked: before.locked,
+            code_hash: before.code_hash,
+            storage_usage: before.storage_usage,
+          },
+        },
+      },
+    ];
+    // Only patches make blocks here, each carrying the patch: the block that takes the transfer
+    // carries the patch too.
+    const ran = async () =>
+      (
+        await node.rpc<{ final_execution_status: string }>('tx', {
+          tx_hash: txHash,
+          sender_account_id: 'test.near',
+          wait_until: 'NONE',
+        })
+      ).body.result?.final_execution_status === 'EXECUTED_OPTIMISTIC';
+    for (let i = 0; i < 20 && !(await ran()); i++)
+      t.same((await node.rpc('sandbox_patch_state', { records })).body.result, {});
+    const block = await head();
+    const status = await node.rpc<{ transaction_outcome: { block_hash: string } }>('EXPERIMENTAL_tx_status', {
+      tx_hash: txHash,
+      sender_account_id: 'test.near',
+      wait_until: 'EXECUTED_OPTIMISTIC',
+    });
+    t.equal(
+      status.body.result?.transaction_outcome.block_hash,
+      block.hash,
+      'the patch’s block took the transfer',
+    );
+    // nearcore's apply_state_patch runs after the chunk's transactions and receipts: the patched
+    // amount stands, with no cost of the transfer taken from it.
+    t.equal((await account('test.near')).body.result!.amount, patched);
+    const changes = await node.rpc<{ changes: { cause: { type: string }; change: { amount: string } }[] }>(
+      'EXPERIMENTAL_changes',
+      { changes_type: 'account_changes', account_ids: ['test.near'], block_id: block.hash },
+    );
+    const causes = changes.body.result!.changes.map((c) => c.cause.type);
+    t.same(causes.at(-1), 'migration', `the patch is the block’s last change (${causes.join(', ')})`);
+    t.ok(causes.includes('transaction_processing'), 'after the transfer’s');
+
+    // A Contract record needs its account, holding that code's hash: nearcore asserts both and
+    // panics, which stops its sandbox; here the patch is refused whole and nothing is written.
+    const code = Buffer.from('AGFzbQEAAAA=', 'base64');
+    const hash = baseEncode(createHash('sha256').update(code).digest());
+    const contract = (id: string) => ({ Contract: { account_id: id, code: code.toString('base64') } });
+    const refused = [
+      [
+        [contract('test.near')],
+        `Contract record of test.near: its code hashes to ${hash}, the account's code_hash is ${before.code_hash}`,
+      ],
+      [
+        [contract('ghost.test.near')],
+        'Contract record of ghost.test.near should be preceded by the corresponding account record',
+      ],
+      [
+        [rich, contract('rich.test.near')],
+        `Contract record of rich.test.near: its code hashes to ${hash}, the account's code_hash is 11111111111111111111111111111111`,
+      ],
+    ] as const;
+    for (const [records, message] of refused) {
+      const r = await node.rpc('sandbox_patch_state', { records });
+      t.equal(r.status, 500);
+      t.equal(r.body.error?.cause.name, 'INTERNAL_ERROR');
+      t.equal(r.body.error?.cause.info?.error_message, message);
+    }
+    t.equal((await head()).height, block.height, 'no block was made for them');
+    t.equal((await account('rich.test.near')).body.error?.cause.name, 'UNKNOWN_ACCOUNT');
+    const noCode = await node.rpc('query', {
+      request_type: 'view_code',
+      account_id: 'test.near',
+      finality: 'optimistic',
+    });
+    t.equal(noCode.body.error?.cause.name, 'NO_CONTRACT_CODE');
+    const withCode = structuredClone(rich);
+    withCode.Account.account.code_hash = hash;
+    const ok = await node.rpc('sandbox_patch_state', { records: [withCode, contract('rich.test.near')] });
+    t.same(ok.body.result, {}, 'the account first, with the code’s hash: written');
+    const view = await node.rpc<{ hash: string }>('query', {
+      request_type: 'view_code',
+      account_id: 'rich.test.near',
+      finality: 'optimistic',
+    });
+    t.equal(view.body.result?.hash, hash);
   },
 );

@@ -1,16 +1,7 @@
 // The chain: genesis, block production and the single writer of the store. Every block, with its
 // chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
 import { EventEmitter } from 'node:events';
-import {
-  bytesEqual,
-  type CryptoHash,
-  concatBytes,
-  decodeAccount,
-  encodeAccount,
-  toHex,
-  utf8,
-  withContract,
-} from '@nearlite/primitives';
+import { bytesEqual, type CryptoHash, concatBytes, InternalError, toHex, utf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieRecorder, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
@@ -53,7 +44,7 @@ import {
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
-import type { StateWrite } from './state_records.js';
+import { contractRecordError, type StateWrite } from './state_records.js';
 import { recordingStateReader, trieStorage, writeTrieChanges } from './state_store.js';
 import { isRefundReceipt, RecentRefunds } from './tx/recent_refunds.js';
 import { type PooledTransaction, TxPool } from './tx_pool.js';
@@ -316,17 +307,18 @@ export class Chain implements ChainHandle {
     );
   }
 
+  /**
+   * nearcore's apply_state_patch, run after the chunk's transactions and receipts: a Contract record
+   * whose account is missing, or holds another code hash, fails the block (nearcore panics), and
+   * the patch's callers get the error.
+   */
   private applyPatches(shardId: number, state: TrieUpdate, writes: readonly StateWrite[]): void {
     let any = false;
     for (const w of writes) {
       if (this.layout.accountIdToShardId(w.accountId) !== shardId) continue;
+      const err = contractRecordError(w, (id) => state.get(trieKeyAccount(id)));
+      if (err !== null) throw new InternalError(err);
       state.set(w.key, w.value);
-      if (w.codeHash) {
-        const accountKey = trieKeyAccount(w.accountId);
-        const raw = state.get(accountKey);
-        const local = { kind: 'Local', hash: w.codeHash } as const;
-        if (raw) state.set(accountKey, encodeAccount(withContract(decodeAccount(raw), local)));
-      }
       any = true;
     }
     if (any) state.commit({ type: 'migration' });
@@ -479,7 +471,6 @@ export class Chain implements ChainHandle {
       const { shardId, prevExtra, walk } = input;
       const recorder = new TrieRecorder(walk);
       const state = new TrieUpdate(recordingStateReader(flat(shardId), walk.trie, recorder), recorder);
-      if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const res = this.opts.applier.applyChunk(
         {
           shardId,
@@ -513,6 +504,7 @@ export class Chain implements ChainHandle {
         input.prevOutgoingReceipts,
       );
       results.set(shardId, res);
+      if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
       const final = state.finalize();
       const trieChanges = applyChanges(storage, prevExtra.stateRoot, final.changes);
       writeTrieChanges(update, header.hash, shardId, trieChanges, this.opts.saveTrieChanges ?? true);

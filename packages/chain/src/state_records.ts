@@ -5,6 +5,9 @@
 import {
   type Account,
   type AccountContract,
+  base58Encode,
+  bytesEqual,
+  decodeAccount,
   encodeAccessKey,
   encodeAccount,
   encodeGasKeyNonce,
@@ -123,6 +126,43 @@ export function stateRecordToWrite(record: unknown, index = 0): StateWrite {
         value: base64(o, 'value', path),
       };
   }
+}
+
+/**
+ * Why nearcore's apply_state_patch would stop at a Contract record, or null: the account must be
+ * there when the record is applied (written by an earlier record or already in the state,
+ * `accountAt`) with a local code hash equal to the code's. nearcore asserts this and panics, which
+ * stops its sandbox; here the patch is refused.
+ */
+export function contractRecordError(
+  write: StateWrite,
+  accountAt: (accountId: string) => Uint8Array | undefined,
+): string | null {
+  if (!write.codeHash) return null;
+  const raw = accountAt(write.accountId);
+  if (raw === undefined)
+    return `Contract record of ${write.accountId} should be preceded by the corresponding account record`;
+  const accountHash = decodeAccount(raw).codeHash;
+  if (bytesEqual(accountHash, write.codeHash)) return null;
+  return `Contract record of ${write.accountId}: its code hashes to ${base58Encode(write.codeHash)}, the account's code_hash is ${base58Encode(accountHash)}`;
+}
+
+/**
+ * `contractRecordError` for a whole patch against the state before it (`stateAccount`), each
+ * Contract record seeing the Account records before it.
+ */
+export function patchError(
+  writes: readonly StateWrite[],
+  stateAccount: (accountId: string) => Uint8Array | undefined,
+): string | null {
+  const written = new Map<string, Uint8Array>();
+  for (const w of writes) {
+    if (w.codeHash) {
+      const err = contractRecordError(w, (id) => (written.has(id) ? written.get(id) : stateAccount(id)));
+      if (err !== null) return err;
+    } else if (bytesEqual(w.key, trieKeyAccount(w.accountId))) written.set(w.accountId, w.value);
+  }
+  return null;
 }
 
 /** Every record checked before any is written: one bad record refuses the whole patch. */

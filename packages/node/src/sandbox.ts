@@ -1,8 +1,9 @@
 // sandbox_patch_state and sandbox_fast_forward, as nearcore's sandbox build offers them.
-import { type ChainHandle, StateRecordError, stateRecordsToWrites } from '@nearlite/chain';
+import { type ChainHandle, patchError, StateRecordError, stateRecordsToWrites } from '@nearlite/chain';
 import type { RpcBackend } from '@nearlite/jsonrpc';
 import { RpcParseError } from '@nearlite/jsonrpc';
 import { InternalError } from '@nearlite/primitives';
+import { trieKeyAccount } from '@nearlite/trie';
 
 export type SandboxMethods = Required<Pick<RpcBackend, 'sandboxPatchState' | 'sandboxFastForward'>>;
 
@@ -21,11 +22,23 @@ export function sandboxMethods(chain: ChainHandle, stepMs: number): SandboxMetho
       }
       if (!chain.canProduce)
         throw new InternalError('this node holds no validator key and cannot produce blocks');
+      // Checked against the head's state first, so a Contract record nearcore would stop at is
+      // refused before it reaches a block; the block checks again against its own state.
+      const err = patchError(writes, (id) =>
+        chain.stateTrie(chain.head().hash, chain.layout.accountIdToShardId(id))?.get(trieKeyAccount(id)),
+      );
+      if (err !== null) throw new InternalError(err);
       // Produce the block that carries the patch now rather than waiting for the timer; if that
       // block fails, the patch's promise rejects with its error and the caller gets it. Both are
       // awaited together: from the chain thread the patch's failure arrives as a message of its own,
       // before the block's, and a rejection left without a handler until then stops the process.
-      await Promise.all([chain.patchState(writes), chain.produceBlock().catch(() => undefined)]);
+      try {
+        await Promise.all([chain.patchState(writes), chain.produceBlock().catch(() => undefined)]);
+      } catch (e) {
+        // The block's own check, answered as the one above (from the chain thread, by name).
+        if ((e as Error).name === 'InternalError') throw new InternalError((e as Error).message);
+        throw e;
+      }
       return {};
     },
     async sandboxFastForward(delta) {
