@@ -12,6 +12,7 @@ import {
 } from '@nearlite/primitives';
 import type { BlockId, BlockReference, Finality, TxExecutionStatus } from './backend.js';
 import { Base64DecodeError, decodeBase64 } from './base64.js';
+import { type Bs58Failure, bs58Decoded, bs58Message } from './bs58.js';
 import { argsError } from './errors.js';
 import {
   invalidLength,
@@ -70,31 +71,25 @@ export function accountId(v: unknown): string {
   return s;
 }
 
-const BS58_ALPHABET = /[^1-9A-HJ-NP-Za-km-z]/;
-
-/** bs58's complaint about the first character outside the alphabet, or null. */
-function bs58CharError(s: string): string | null {
-  const m = BS58_ALPHABET.exec(s);
-  if (!m) return null;
-  const byte = Buffer.byteLength(s.slice(0, m.index), 'utf8');
-  return `provided string contained invalid character '${m[0]}' at byte ${byte}`;
-}
+const BS58_OUTSIDE = /[^1-9A-HJ-NP-Za-km-z]/;
 
 const HASH = 'base58-encoded 256-bit hash';
 
 export function cryptoHash(v: unknown): CryptoHash {
   if (typeof v !== 'string') throw invalidType(v, HASH);
-  const charErr = bs58CharError(v);
-  if (charErr !== null) throw argsError(charErr);
-  // 32 bytes never take more than 44 base58 digits; longer input is refused before decoding.
-  const bytes = v.length <= 44 ? base58Decode(v) : null;
-  if (bytes?.length !== 32) throw invalidLength(v.length, HASH);
-  return bytes;
+  const bytes = maybeHash(v);
+  if (bytes !== null) return bytes;
+  // nearcore's CryptoHash visitor: a wrong length (the decoded one, or digits past 32 bytes) is
+  // serde's invalid_length of the text's bytes; any other failure is bs58's own text.
+  const r = bs58Decoded(v, 32);
+  if (typeof r === 'number' || r.kind === 'BufferTooSmall') throw invalidLength(Buffer.byteLength(v), HASH);
+  throw argsError(bs58Message(r));
 }
 
 /** Like `cryptoHash`, but reports null instead of throwing (for untagged enums). */
 function maybeHash(v: string): CryptoHash | null {
-  if (v.length > 44 || bs58CharError(v) !== null) return null;
+  // 32 bytes never take more than 44 base58 digits: longer input is refused before decoding.
+  if (v.length > 44 || BS58_OUTSIDE.test(v)) return null;
   const bytes = base58Decode(v);
   return bytes.length === 32 ? bytes : null;
 }
@@ -106,21 +101,31 @@ const KEY_LENGTHS: Readonly<Record<string, number>> = {
   'ml-dsa-65': PUBLIC_KEY_LENGTH[KeyType.MLDSA65],
 };
 
-/** near-crypto's PublicKey parsing, messages included; returns the `type:base58` text. */
+/**
+ * near-crypto's PublicKey parsing, messages included; returns the `type:base58` text, its type
+ * lowercased (KeyType::from_str takes any ASCII case: `ED25519:…` is an ed25519 key).
+ */
 export function publicKey(v: unknown): string {
   const s = str(v);
   const colon = s.indexOf(':');
-  const keyType = colon < 0 ? 'ed25519' : s.slice(0, colon);
+  const keyType = colon < 0 ? 'ed25519' : asciiLowercase(s.slice(0, colon));
   const data = colon < 0 ? s : s.slice(colon + 1);
   const expected = Object.hasOwn(KEY_LENGTHS, keyType) ? KEY_LENGTHS[keyType] : undefined;
   if (expected === undefined) throw argsError(`unknown key type '${keyType}'`);
-  const charErr = bs58CharError(data);
-  if (charErr !== null) throw argsError(`invalid key data: ${charErr}`);
-  const received = data.length <= 2 * expected ? base58Decode(data).length : data.length;
-  if (received !== expected) {
-    throw argsError(`invalid key length: expected the input of ${expected} bytes, but ${received} was given`);
-  }
-  return `${keyType}:${data}`;
+  const decoded = data.length <= 2 * expected && !BS58_OUTSIDE.test(data) ? base58Decode(data).length : null;
+  if (decoded === expected) return `${keyType}:${data}`;
+  // decode_bs58_impl: a wrong decoded length, or digits past the key's size (reported as one byte
+  // more than it), is a length error; any other failure bs58's own text.
+  const r = bs58Decoded(data, expected);
+  if (r === expected) return `${keyType}:${data}`;
+  const received = typeof r === 'number' ? r : r.kind === 'BufferTooSmall' ? expected + 1 : null;
+  if (received === null) throw argsError(`invalid key data: ${bs58Message(r as Bs58Failure)}`);
+  throw argsError(`invalid key length: expected the input of ${expected} bytes, but ${received} was given`);
+}
+
+/** Rust's to_ascii_lowercase: other letters are left as they are. */
+function asciiLowercase(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /** A base64 field (nearcore's base64_format): the crate's message on failure. */

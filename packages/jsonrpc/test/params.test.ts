@@ -97,6 +97,16 @@ t.test('chunk: chunk_id, block_id + shard_id, [chunk_id], [[block_id, shard_id]]
     'Failed parsing args: data did not match any variant of untagged enum ChunkReference',
   );
   await parseFails(t, 'chunk', [[12]], 'Failed parsing args: invalid length 1, expected a tuple of size 2');
+  // Other params are the untagged ChunkReference itself (parse_chunk_reference), whose struct
+  // variants serde also reads from a sequence of their fields.
+  for (const params of [null, 'x', 7, [], [12, 0, 1]])
+    await parseFails(
+      t,
+      'chunk',
+      params,
+      'Failed parsing args: data did not match any variant of untagged enum ChunkReference',
+    );
+  t.same(await reaches('chunk', [12, 0]), ['chunk', { blockId: 12, shardId: 0 }]);
   await parseFails(
     t,
     'chunk',
@@ -314,8 +324,89 @@ t.test('changes / EXPERIMENTAL_changes: every changes_type', async (t) => {
         changes_type: 'single_access_key_changes',
         keys: [{ account_id: 'a.near', public_key: `${type}:abc` }],
       },
-      `Failed parsing args: unknown key type '${type}'`,
+      // near-crypto's KeyType::from_str names the type it refuses lowercased.
+      `Failed parsing args: unknown key type '${type.toLowerCase()}'`,
     );
+});
+
+t.test('keys, hashes and account ids are read and refused as nearcore’s crates read them', async (t) => {
+  const keyQuery = (public_key: string) => ({
+    request_type: 'view_access_key',
+    finality: 'final',
+    account_id: 'a.near',
+    public_key,
+  });
+  const data = PK.slice('ed25519:'.length);
+  // KeyType::from_str takes the type in any ASCII case (core/crypto/src/signature.rs).
+  for (const typed of [`ED25519:${data}`, `Ed25519:${data}`]) {
+    const got = (await reaches('query', keyQuery(typed)))[2] as { publicKey: string };
+    t.equal(got.publicKey, PK, `${typed.slice(0, 8)} is an ed25519 key`);
+  }
+  await parseFails(t, 'query', keyQuery(`RSA:${data}`), "Failed parsing args: unknown key type 'rsa'");
+  // decode_bs58_impl decodes into the key's 32 bytes: digits past them are one byte too many, even
+  // when a character outside the alphabet follows.
+  await parseFails(
+    t,
+    'query',
+    keyQuery(`${PK}zz`),
+    'Failed parsing args: invalid key length: expected the input of 32 bytes, but 33 was given',
+  );
+  await parseFails(
+    t,
+    'query',
+    keyQuery(`${PK}zz0`),
+    'Failed parsing args: invalid key length: expected the input of 32 bytes, but 33 was given',
+  );
+  await parseFails(
+    t,
+    'query',
+    keyQuery('ed25519:aé'),
+    'Failed parsing args: invalid key data: provided string contained non-ascii character starting at byte 1',
+  );
+  await parseFails(
+    t,
+    'query',
+    keyQuery("ed25519:a'b"),
+    "Failed parsing args: invalid key data: provided string contained invalid character '\\'' at byte 1",
+  );
+  // A hash: bs58 stops at the 32nd byte before it reads the bad digit after (hash.rs from_base58_impl).
+  await parseFails(
+    t,
+    'EXPERIMENTAL_receipt',
+    { receipt_id: `${'z'.repeat(44)}0` },
+    'Failed parsing args: invalid length 45, expected base58-encoded 256-bit hash',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_receipt',
+    { receipt_id: '1'.repeat(1000) },
+    'Failed parsing args: invalid length 1000, expected base58-encoded 256-bit hash',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_receipt',
+    { receipt_id: 'aé' },
+    'Failed parsing args: provided string contained non-ascii character starting at byte 1',
+  );
+  await parseFails(
+    t,
+    'EXPERIMENTAL_receipt',
+    { receipt_id: 'a\\b' },
+    "Failed parsing args: provided string contained invalid character '\\\\' at byte 1",
+  );
+  // near-account-id prints the character with {:?} (errors.rs).
+  const accountFails = (id: string, shown: string) =>
+    parseFails(
+      t,
+      'query',
+      { request_type: 'view_account', finality: 'final', account_id: id },
+      `Failed parsing args: invalid value: "${id}", the Account ID contains an invalid character ${shown} at index 1`,
+    );
+  await accountFails('a\tb', "'\\t'");
+  await accountFails("a'b", "'\\''");
+  await accountFails('a"b', `'"'`);
+  await accountFails('a\u200bb', "'\\u{200b}'");
+  await accountFails('aé', "'é'");
 });
 
 t.test('EXPERIMENTAL_receipt and the light client methods', async (t) => {

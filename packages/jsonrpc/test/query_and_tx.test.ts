@@ -323,6 +323,17 @@ t.test('tx and EXPERIMENTAL_tx_status params', async (t) => {
       { signed_tx_base64: undecodable },
       'Failed parsing args: data did not match any variant of untagged enum TransactionInfo',
     );
+    // The untagged TransactionInfo tries the hash form when the signed one does not decode.
+    const fallback = await h.rpc(m, {
+      signed_tx_base64: undecodable,
+      tx_hash: HASH,
+      sender_account_id: 'a.near',
+      wait_until: 'NONE',
+    });
+    t.notOk(fallback.json.error, `${m}: an undecodable transaction beside a hash answers for the hash`);
+    const [, q2, w2] = h.backend.last();
+    t.equal(base58Encode((q2 as { txHash: Uint8Array }).txHash), HASH);
+    t.same([(q2 as { senderAccountId: string }).senderAccountId, w2], ['a.near', 'NONE']);
     await fails(
       t,
       m,

@@ -1,4 +1,6 @@
 // nearcore's account-id rules (near-account-id 2.x), with its Display strings, which clients see.
+import { rustDebugChar } from './rust_debug.js';
+
 export type AccountId = string;
 
 export class InvalidAccountIdError extends Error {
@@ -28,17 +30,18 @@ export function accountIdError(id: string): string | null {
   for (let i = 0; i < id.length; i++) {
     const c = id.charCodeAt(i);
     if (isSeparator(c)) {
-      if (lastSeparator) return `the Account ID has a redundant separator '${id[i]}' at index ${i}`;
+      if (lastSeparator)
+        return `the Account ID has a redundant separator ${rustDebugChar(id[i]!)} at index ${i}`;
       lastSeparator = true;
     } else if (isAlnum(c)) {
       lastSeparator = false;
     } else {
       const ch = String.fromCodePoint(id.codePointAt(i)!);
-      return `the Account ID contains an invalid character '${ch}' at index ${i}`;
+      return `the Account ID contains an invalid character ${rustDebugChar(ch)} at index ${i}`;
     }
   }
   if (lastSeparator)
-    return `the Account ID has a redundant separator '${id[id.length - 1]}' at index ${id.length - 1}`;
+    return `the Account ID has a redundant separator ${rustDebugChar(id[id.length - 1]!)} at index ${id.length - 1}`;
   return null;
 }
 

@@ -43,7 +43,8 @@ function parseTyped(
   let keyType: KeyType = KeyType.ED25519;
   let body = text;
   if (colon >= 0) {
-    const prefix = text.slice(0, colon);
+    // KeyType::from_str takes the type in any ASCII case, and names it lowercased when refused.
+    const prefix = text.slice(0, colon).replace(/[A-Z]/g, (c) => c.toLowerCase());
     body = text.slice(colon + 1);
     const t = allowed.find((k) => PREFIX[k] === prefix);
     if (t === undefined) {

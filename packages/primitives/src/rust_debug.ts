@@ -25,6 +25,13 @@ export function rustDebugString(s: string): string {
   return `${out}"`;
 }
 
+/** A char as `{:?}` prints it (`char::escape_debug`: single quotes, the single one escaped). */
+export function rustDebugChar(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === '"') return `'"'`;
+  return `'${rustDebugString(c).slice(1, -1)}'`;
+}
+
 function isVariant(s: string): boolean {
   return /^[A-Z][A-Za-z0-9]*$/.test(s);
 }

@@ -212,6 +212,9 @@ t.test('public keys parse and format; account and access key values match trie.m
   t.same(parsePublicKey('9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj'), pk, 'no prefix means ed25519');
   t.throws(() => parsePublicKey('ed25519:abc'), /length/);
   t.throws(() => parsePublicKey('rsa:abc'), /unknown key type/);
+  // near-crypto's KeyType::from_str lowercases the type (ASCII only) before matching it.
+  t.same(parsePublicKey('ED25519:9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj'), pk, 'a type in capitals');
+  t.throws(() => parsePublicKey('RSA:abc'), /unknown key type 'rsa'/);
   // trie.md §6.1: the treasury.near account value
   const account = { amount: 10n ** 25n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 182n };
   const bytes = encodeAccount(account);

@@ -14,10 +14,18 @@ export function parseChunkRequest(params: unknown): ChunkReference {
     }
     return { chunkId: cryptoHash(v) };
   }
-  const o = expectStruct(params, 'RpcChunkRequest');
-  // The untagged ChunkReference tries the block/shard form first, then the chunk hash.
-  const byBlock = attempt(() => ({ blockId: blockId(o.block_id), shardId: u64(o.shard_id) }));
-  const ref = byBlock ?? attempt(() => ({ chunkId: cryptoHash(o.chunk_id) }));
+  // Anything else is the untagged ChunkReference itself (nearcore's parse_chunk_reference): the
+  // block/shard form first, then the chunk hash, each a struct that serde also reads from a
+  // sequence of its fields (`[block_id, shard_id]`, `[chunk_id]` taken above).
+  const byBlock = attempt(() => {
+    if (Array.isArray(params)) {
+      if (params.length !== 2) throw new Error('not two fields');
+      return { blockId: blockId(params[0]), shardId: u64(params[1]) };
+    }
+    const o = expectStruct(params, 'BlockShardId');
+    return { blockId: blockId(o.block_id), shardId: u64(o.shard_id) };
+  });
+  const ref = byBlock ?? attempt(() => ({ chunkId: cryptoHash(expectStruct(params, 'ChunkHash').chunk_id) }));
   if (ref === undefined) throw noUntaggedMatch('ChunkReference');
   return ref;
 }

@@ -2,19 +2,15 @@
 // optimistic head, `data` base58, and errors worded without the "Failed parsing args" prefix.
 import { accountIdError, base58Decode } from '@nearlite/primitives';
 import type { BlockReference, QueryRequest } from '../backend.js';
+import { bs58CharFailure, bs58Message } from '../bs58.js';
 import { parseError } from '../errors.js';
 import { publicKey, str } from '../params.js';
 
 const QUERY_DATA_MAX_SIZE = 10 * 1024;
-const BS58_INVALID = /[^1-9A-HJ-NP-Za-km-z]/;
-
-/** bs58 decoding into a buffer of `maxLen` bytes, as nearcore does, with its two failure texts. */
+/** bs58 decoding of the whole text, as nearcore does, then its size against `maxLen`. */
 function decodeData(data: string, maxLen: number): Uint8Array {
-  const bad = BS58_INVALID.exec(data);
-  if (bad) {
-    const at = Buffer.byteLength(data.slice(0, bad.index), 'utf8');
-    throw parseError(`provided string contained invalid character '${bad[0]}' at byte ${at}`);
-  }
+  const bad = bs58CharFailure(data);
+  if (bad) throw parseError(bs58Message(bad));
   // Every base58 digit past the first carries at least 5.8 bits, so longer input cannot fit; this
   // also keeps the quadratic decoder away from megabytes of digits.
   let zeros = 0;

@@ -1,11 +1,6 @@
-import { decodeFailure, parseTxStatusRequest } from './tx_params.js';
+import { parseTxStatusRequest, txStatusOf } from './tx_params.js';
 import type { MethodHandler } from './types.js';
 
 export const tx: MethodHandler = async (params, backend) => {
-  const { query, waitUntil, form } = parseTxStatusRequest(params);
-  try {
-    return await backend.txStatus(query, waitUntil, false);
-  } catch (err) {
-    throw decodeFailure(err, form);
-  }
+  return txStatusOf(backend, parseTxStatusRequest(params), false);
 };

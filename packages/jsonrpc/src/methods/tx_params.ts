@@ -1,7 +1,7 @@
 // Params shared by the transaction methods, with nearcore's split between the array forms (errors
 // worded "Failed to decode transaction: …") and the object forms (plain serde errors). The RPC layer
 // checks base64; the backend decodes borsh and throws RpcParseError, which `decodeFailure` words.
-import type { TxExecutionStatus, TxStatusQuery } from '../backend.js';
+import type { RpcBackend, TxExecutionStatus, TxStatusQuery } from '../backend.js';
 import { Base64DecodeError, decodeBase64 } from '../base64.js';
 import { argsError, parseError, RpcParseError } from '../errors.js';
 import { accountId, cryptoHash, expectStruct, str, waitUntil } from '../params.js';
@@ -58,6 +58,11 @@ export interface TxStatusParams {
   readonly query: TxStatusQuery;
   readonly waitUntil: TxExecutionStatus;
   readonly form: TxForm;
+  /**
+   * The hash form, when the object also holds one: the untagged TransactionInfo tries it when the
+   * signed transaction's borsh does not decode.
+   */
+  readonly fallback?: TxStatusQuery;
 }
 
 /** `{tx_hash, sender_account_id}` or `{signed_tx_base64}` (+ wait_until), `[hash, sender]`, `[base64]`. */
@@ -81,16 +86,31 @@ export function parseTxStatusRequest(params: unknown): TxStatusParams {
   const w = waitUntil(o);
   // The untagged TransactionInfo: a signed transaction first, then hash + sender.
   const signed = typeof o.signed_tx_base64 === 'string' ? tryBase64(o.signed_tx_base64) : null;
-  if (signed !== null) return { query: { signedTx: signed }, waitUntil: w, form: 'status_object' };
+  const byHash = hashForm(o);
+  if (signed !== null) {
+    const query = { signedTx: signed };
+    return { query, waitUntil: w, form: 'status_object', ...(byHash ? { fallback: byHash } : {}) };
+  }
+  if (byHash === null) throw noUntaggedMatch('TransactionInfo');
+  return { query: byHash, waitUntil: w, form: 'status_object' };
+}
+
+function hashForm(o: Readonly<Record<string, unknown>>): TxStatusQuery | null {
   try {
-    const txHash = cryptoHash(o.tx_hash);
-    return {
-      query: { txHash, senderAccountId: accountId(o.sender_account_id) },
-      waitUntil: w,
-      form: 'status_object',
-    };
+    return { txHash: cryptoHash(o.tx_hash), senderAccountId: accountId(o.sender_account_id) };
   } catch {
-    throw noUntaggedMatch('TransactionInfo');
+    return null;
+  }
+}
+
+/** `tx` and `EXPERIMENTAL_tx_status`: the status, the hash form tried when the borsh does not decode. */
+export async function txStatusOf(backend: RpcBackend, p: TxStatusParams, withReceipts: boolean) {
+  try {
+    return await backend.txStatus(p.query, p.waitUntil, withReceipts);
+  } catch (err) {
+    if (err instanceof RpcParseError && p.fallback)
+      return backend.txStatus(p.fallback, p.waitUntil, withReceipts);
+    throw decodeFailure(err, p.form);
   }
 }
 
