@@ -4,9 +4,10 @@
 // (send_fee(sir) + exec_fee) * bytes); and a contract's new receipt with more deploy actions than
 // max_deploy_actions_per_receipt fails the call with NewReceiptValidationError (lib.rs apply_action
 // → validate_receipt in NewReceipt mode → action_validation.rs validate_number_of_deploy_actions).
-import { type Action, encodeReceipt } from '@nearlite/primitives';
+import { type Action, encodeAccount, encodeReceipt } from '@nearlite/primitives';
+import { trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
-import { contractChain, keyFromSeed, NEAR, signTx, type TestChain, wat } from './helpers.js';
+import { config, contractChain, keyFromSeed, NEAR, signTx, type TestChain, wat } from './helpers.js';
 import { FEES, SNAPSHOT } from './snapshot.js';
 
 const RETURNED = 1000n;
@@ -159,4 +160,52 @@ t.test('an attached deposit reaches the receiver once, and its contract sees it 
   t.equal(failed.status.kind, 'Failure');
   t.equal(c.account('alice.near')!.amount, aliceBefore, 'a failed call leaves the receiver as it was');
   t.equal(c.totalBalance() + c.burnt, start, 'and makes no money either');
+});
+
+// Writes a value of 1,000 bytes under the one-byte key "k".
+const WRITER = wat(`(module
+  (import "env" "storage_write" (func $write (param i64 i64 i64 i64 i64) (result i64)))
+  (memory 1)
+  (data (i32.const 0) "k")
+  (func (export "write") (drop (call $write (i64.const 1) (i64.const 0) (i64.const 1000) (i64.const 100) (i64.const 0)))))`);
+
+t.test('a receipt that leaves its account short of its storage stake fails whole (index None)', async (t) => {
+  // nearcore's apply_action_receipt checks the receiver's storage stake once every action has run
+  // (check_storage_stake): short of it, the receipt fails with LackBalanceForState { amount: required
+  // minus amount and locked } and no action index, and none of its effects stay.
+  const poor = keyFromSeed(7);
+  const bob = keyFromSeed(2);
+  const c = contractChain(WRITER);
+  c.addAccount('poor.near', 100n * NEAR, poor);
+  c.block([signTx(poor, 'poor.near', 'poor.near', 1n, [{ type: 'DeployContract', code: WRITER }]).bytes]);
+  c.settle();
+  const deployed = c.account('poor.near')!;
+  // What the account holds now covers its storage and 500 bytes more; the write adds 1,041 (the key,
+  // the value and storage_num_extra_bytes_record's 40).
+  const perByte = config.storageAmountPerByte;
+  const amount = (deployed.storageUsage + 500n) * perByte;
+  c.state.set(
+    Buffer.from(trieKeyAccount('poor.near')).toString('hex'),
+    encodeAccount({ ...deployed, amount }),
+  );
+  // bob pays for the call, so poor.near's amount is what it was when the storage is checked.
+  c.block([
+    signTx(bob, 'bob.near', 'poor.near', 1n, [
+      { type: 'FunctionCall', methodName: 'write', args: new Uint8Array(0), gas: 10n ** 13n, deposit: 0n },
+    ]).bytes,
+  ]);
+  const outcomes = c.settle();
+  t.same(outcomes[0]!.status, {
+    kind: 'Failure',
+    error: {
+      ActionError: {
+        index: null,
+        kind: { LackBalanceForState: { account_id: 'poor.near', amount: (541n * perByte).toString() } },
+      },
+    },
+  });
+  const after = c.account('poor.near')!;
+  t.equal(after.storageUsage, deployed.storageUsage, 'the write did not stay');
+  // nearcore pays the receiver its share of the call's gas after the rollback, failed or not.
+  t.ok(after.amount > amount, 'it lost nothing, and got the gas reward');
 });
