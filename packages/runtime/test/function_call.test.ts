@@ -209,3 +209,71 @@ t.test('a receipt that leaves its account short of its storage stake fails whole
   // nearcore pays the receiver its share of the call's gas after the rollback, failed or not.
   t.ok(after.amount > amount, 'it lost nothing, and got the gas reward');
 });
+
+// start: bob.near's middle, then alice.near's cb, whose result is the call's. middle: returns a
+// promise of alice.near's leaf. leaf: returns "leaf!". cb: returns what its one promise gave.
+const CHAIN = wat(`(module
+  (import "env" "promise_create" (func $create (param i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+  (import "env" "promise_then" (func $then (param i64 i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+  (import "env" "promise_return" (func $return (param i64)))
+  (import "env" "promise_result" (func $result (param i64 i64) (result i64)))
+  (import "env" "value_return" (func $value (param i64 i64)))
+  (import "env" "read_register" (func $read (param i64 i64)))
+  (import "env" "register_len" (func $len (param i64) (result i64)))
+  (memory 1)
+  (data (i32.const 0) "alice.near")
+  (data (i32.const 16) "bob.near")
+  (data (i32.const 32) "middle")
+  (data (i32.const 48) "leaf")
+  (data (i32.const 64) "cb")
+  (data (i32.const 80) "leaf!")
+  (func (export "start")
+    (call $return
+      (call $then
+        (call $create (i64.const 8) (i64.const 16) (i64.const 6) (i64.const 32) (i64.const 0) (i64.const 0)
+          (i64.const 200) (i64.const 60000000000000))
+        (i64.const 10) (i64.const 0) (i64.const 2) (i64.const 64) (i64.const 0) (i64.const 0) (i64.const 200)
+        (i64.const 30000000000000))))
+  (func (export "middle")
+    (call $return
+      (call $create (i64.const 10) (i64.const 0) (i64.const 4) (i64.const 48) (i64.const 0) (i64.const 0)
+        (i64.const 200) (i64.const 20000000000000))))
+  (func (export "leaf") (call $value (i64.const 5) (i64.const 80)))
+  (func (export "cb")
+    (drop (call $result (i64.const 0) (i64.const 0)))
+    (call $read (i64.const 0) (i64.const 300))
+    (call $value (call $len (i64.const 0)) (i64.const 300))))`);
+
+t.test('a call that returns a promise hands the data its caller waits for to that promise', async (t) => {
+  // nearcore's apply_action_receipt: a receipt whose result is ReturnData::ReceiptIndex passes its
+  // output_data_receivers to that new receipt, so the callback waiting on middle gets leaf's value.
+  const alice = keyFromSeed(1);
+  const bob = keyFromSeed(2);
+  const c = contractChain(CHAIN);
+  c.block([signTx(bob, 'bob.near', 'bob.near', 1n, [{ type: 'DeployContract', code: CHAIN }]).bytes]);
+  c.settle();
+  c.block([
+    signTx(alice, 'alice.near', 'alice.near', 10n, [
+      {
+        type: 'FunctionCall',
+        methodName: 'start',
+        args: new Uint8Array(0),
+        gas: 200n * 10n ** 12n,
+        deposit: 0n,
+      },
+    ]).bytes,
+  ]);
+  const outcomes = c.settle();
+  const values = outcomes
+    .filter((o) => o.status.kind === 'SuccessValue')
+    .map((o) => Buffer.from((o.status as { value: Uint8Array }).value).toString());
+  t.ok(
+    outcomes.every((o) => o.status.kind !== 'Failure'),
+    'nothing failed',
+  );
+  t.same(
+    values.filter((v) => v !== ''),
+    ['leaf!', 'leaf!'],
+    'leaf returned it, and cb got it',
+  );
+});
