@@ -22,7 +22,6 @@ import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
 import { EpochStakesReader } from '../epoch_rewards.js';
 import { blockHashOf, dbNotFound, lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
-import { type PreparedViewCall, prepareViewCall } from './call_function.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { congestionLevel, congestionLimits } from './congestion_level.js';
 import { EpochProposals } from './epoch_proposals.js';
@@ -207,24 +206,13 @@ export class ViewClient {
     );
   }
 
-  /** The header and shard trie that a query for `accountId` reads. */
-  /** A `call_function` query made ready to run: its input and the state as of its block. */
-  prepareViewCall(
-    ref: BlockReference,
-    accountId: string,
-    methodName: string,
-    args: Uint8Array,
-  ): PreparedViewCall {
-    const at = this.queryAt(ref, accountId);
-    return prepareViewCall(at, this.o.chain.genesis, accountId, methodName, args, this.validatorStakes(at));
-  }
-
   /** The validators and stakes of the epoch a query's block is in (`validator_stake` in view calls). */
   validatorStakes(at: QueryAt): ReadonlyMap<string, bigint> | undefined {
     const epochId = at.header.lite.epochId;
     return epochId ? this.stakes.of(epochId).stakes : undefined;
   }
 
+  /** The header and shard trie that a query for `accountId` reads. */
   queryAt(ref: BlockReference, accountId: string): QueryAt {
     return this.queryAtShard(ref, this.o.chain.layout.accountIdToShardId(accountId));
   }
