@@ -1,0 +1,107 @@
+// ChainReader, the read-only view of a stopped node's home that the README offers tool authors:
+// each of its lookups checked against what the client sent and what the node answered while it ran.
+import { ChainReader } from '@nearlite/chain';
+import { base58Decode, base58Encode, decodeReceipt, toHex } from '@nearlite/primitives';
+import { decodeOutcome } from '@nearlite/runtime';
+import { actions as A, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
+import t from 'tap';
+import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+
+interface Outcome {
+  id: string;
+  block_hash: string;
+  outcome: { receipt_ids: string[] };
+}
+
+t.test(
+  'a stopped home read back: blocks, chunks, a transaction, its receipt, outcomes and changes',
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    const key = readKeyFile(home);
+    const node = await startNode(home, ['--block-time', '60']);
+    await waitForHeight(node, 3);
+    const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
+    const pk = await signer.getPublicKey();
+    const ak = await node.rpc<{ nonce: number }>('query', {
+      request_type: 'view_access_key',
+      account_id: 'test.near',
+      public_key: pk.toString(),
+      finality: 'final',
+    });
+    const final = await node.rpc<{ header: { hash: string } }>('block', { finality: 'final' });
+    const amount = 123_456_789n;
+    const tx = createTransaction(
+      'test.near',
+      pk,
+      'near',
+      BigInt(ak.body.result!.nonce) + 1n,
+      [A.transfer(amount)],
+      base58Decode(final.body.result!.header.hash),
+    );
+    const signed = (await signer.signTransaction(tx)).signedTransaction.encode();
+    const sent = await node.rpc<{ transaction_outcome: Outcome; receipts_outcome: Outcome[] }>('send_tx', {
+      signed_tx_base64: Buffer.from(signed).toString('base64'),
+      wait_until: 'FINAL',
+    });
+    const { transaction_outcome: txOutcome, receipts_outcome: receiptOutcomes } = sent.body.result!;
+    const txBlock = await node.rpc<{ header: { height: number; hash: string } }>('block', {
+      block_id: txOutcome.block_hash,
+    });
+    const receiptOutcome = receiptOutcomes[0]!;
+    await node.stop();
+
+    const reader = await ChainReader.open(home);
+    t.teardown(() => reader.close());
+    const txHash = base58Decode(txOutcome.id);
+
+    const stored = reader.transaction(txHash);
+    t.ok(
+      Buffer.from(stored!.bytes).equals(Buffer.from(signed)),
+      'the transaction is the bytes the client signed',
+    );
+    t.equal(base58Encode(stored!.blockHash!), txOutcome.block_hash, 'in the block its outcome names');
+
+    const header = reader.blockByHash(base58Decode(txOutcome.block_hash));
+    t.equal(header?.lite.height, txBlock.body.result!.header.height);
+    t.equal(base58Encode(reader.blockByHeight(header!.lite.height)!.hash), txOutcome.block_hash);
+
+    // The chunk that included it: the transaction's block at shard 0, the only shard.
+    const chunk = reader.chunk(header!.lite.height, 0);
+    t.ok(
+      chunk?.transactions.some((b) => Buffer.from(b).equals(Buffer.from(signed))),
+      'its chunk holds the transaction',
+    );
+
+    const outcome = reader.outcome(txHash);
+    t.equal(base58Encode(outcome!.blockHash), txOutcome.block_hash);
+    t.same(
+      decodeOutcome(outcome!.outcomeBytes).receiptIds.map((id) => base58Encode(id)),
+      txOutcome.outcome.receipt_ids,
+      'the outcome the node answered',
+    );
+
+    const receiptId = base58Decode(receiptOutcome.id);
+    const receipt = decodeReceipt(reader.receipt(receiptId)!);
+    t.equal(receipt.predecessorId, 'test.near');
+    t.equal(receipt.receiverId, 'near');
+    t.same(
+      receipt.receipt.kind === 'Action' ? receipt.receipt.actions : null,
+      [{ type: 'Transfer', deposit: amount }],
+      'the receipt carries the transfer that was sent',
+    );
+    t.equal(base58Encode(reader.outcome(receiptId)!.blockHash), receiptOutcome.block_hash);
+
+    // The block that ran the receipt changed the receiver's account, for that receipt.
+    const changes = await reader.stateChanges(base58Decode(receiptOutcome.block_hash));
+    const near = changes.find((c) => c.key.col === 'account' && c.key.accountId === 'near');
+    t.ok(near, 'the receiver’s account changed there');
+    t.ok(
+      near!.changes.some(
+        (c) => c.cause.type === 'receipt_processing' && toHex(c.cause.receiptHash) === toHex(receiptId),
+      ),
+      'by the receipt',
+    );
+  },
+);
