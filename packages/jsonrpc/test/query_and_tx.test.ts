@@ -280,6 +280,47 @@ t.test('send_tx, broadcast_tx_commit, broadcast_tx_async params', async (t) => {
     { signed_tx_base64: tx, wait_until: 'SOON' },
     /unknown variant `SOON`, expected one of `NONE`, `INCLUDED`/,
   );
+  // Any other array is the struct read from a sequence (nearcore's unwrap_or_parse): its two
+  // fields from the first two elements, each failing as it would in the object, then the rest
+  // refused.
+  const { actions, createTransaction, KeyPair, KeyPairSigner } = await import('near-api-js');
+  const kp = KeyPair.fromRandom('ed25519');
+  const made = createTransaction(
+    'a.near',
+    kp.getPublicKey(),
+    'b.near',
+    1n,
+    [actions.transfer(1n)],
+    new Uint8Array(32),
+  );
+  const real = Buffer.from(
+    (await new KeyPairSigner(kp).signTransaction(made)).signedTransaction.encode(),
+  ).toString('base64');
+  await fails(
+    t,
+    'send_tx',
+    [real, 'FINAL', 'x'],
+    'Failed parsing args: invalid length 3, expected fewer elements in array',
+  );
+  await fails(t, 'send_tx', [real, 'SOON', 'x'], /^Failed parsing args: unknown variant `SOON`/);
+  await fails(
+    t,
+    'send_tx',
+    ['!!!!', 'FINAL', 'x'],
+    'Failed parsing args: the value could not decoded from base64 due to: Invalid symbol 33, offset 0.',
+  );
+  await fails(
+    t,
+    'send_tx',
+    [tx, 'FINAL', 'x'],
+    /^Failed parsing args: the value could not decoded from borsh due to: /,
+  );
+  await fails(
+    t,
+    'send_tx',
+    [],
+    'Failed parsing args: invalid length 0, expected struct RpcSendTransactionRequest with 2 elements',
+  );
 });
 
 t.test('tx and EXPERIMENTAL_tx_status params', async (t) => {

@@ -1,6 +1,7 @@
 // Params shared by the transaction methods, with nearcore's split between the array forms (errors
 // worded "Failed to decode transaction: …") and the object forms (plain serde errors). The RPC layer
 // checks base64; the backend decodes borsh and throws RpcParseError, which `decodeFailure` words.
+import { decodeSignedTransaction } from '@nearlite/primitives';
 import type { RpcBackend, TxExecutionStatus, TxStatusQuery } from '../backend.js';
 import { Base64DecodeError, decodeBase64 } from '../base64.js';
 import { argsError, parseError, RpcParseError } from '../errors.js';
@@ -38,20 +39,33 @@ export function parseSendTxRequest(params: unknown): SignedTxParams {
       str(params[1]);
       throw parseError('Unable to parse send request: too many params passed');
     }
-    throw invalidLength(params.length, 'struct RpcSendTransactionRequest with 2 elements');
+    if (params.length === 0) throw invalidLength(0, 'struct RpcSendTransactionRequest with 2 elements');
+    // serde reads the struct's two fields from the first two elements, then refuses the rest: each
+    // field's own failure comes first, the borsh of the transaction included.
+    const tx = signedTxField(params[0]);
+    try {
+      decodeSignedTransaction(tx);
+    } catch (err) {
+      // Any failure to read it, as the backend words a transaction it cannot decode.
+      throw argsError(`the value could not decoded from borsh due to: ${(err as Error).message}`);
+    }
+    waitUntil({ wait_until: params[1] });
+    throw argsError(`invalid length ${params.length}, expected fewer elements in array`);
   }
   const o = expectStruct(params, 'RpcSendTransactionRequest');
   if (!Object.hasOwn(o, 'signed_tx_base64')) throw missingField('signed_tx_base64');
-  // SignedTransaction's own Deserialize words its failures (core/primitives/src/transaction.rs).
-  const s = str(o.signed_tx_base64);
-  let tx: Uint8Array;
+  return { tx: signedTxField(o.signed_tx_base64), waitUntil: waitUntil(o), form: 'send_object' };
+}
+
+/** `signed_tx_base64`'s base64 step, worded by SignedTransaction's own Deserialize (core/primitives/src/transaction.rs). */
+function signedTxField(v: unknown): Uint8Array {
+  const s = str(v);
   try {
-    tx = decodeBase64(s);
+    return decodeBase64(s);
   } catch (err) {
     if (!(err instanceof Base64DecodeError)) throw err;
     throw argsError(`the value could not decoded from base64 due to: ${err.message}`);
   }
-  return { tx, waitUntil: waitUntil(o), form: 'send_object' };
 }
 
 export interface TxStatusParams {
