@@ -195,17 +195,7 @@ export class TxService {
     };
     return (
       this.cachedFinal(tx.hash, false) ??
-      this.waitFor(
-        tx.hash,
-        bytes,
-        tx.signerId === tx.receiverId,
-        waitUntil,
-        false,
-        undefined,
-        undefined,
-        undefined,
-        recheck,
-      )
+      this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false, { onDropped: recheck })
     );
   }
 
@@ -238,17 +228,11 @@ export class TxService {
       recheck?.();
       if (waitUntil === 'NONE') throw unknownTx(hash);
     }
-    return this.waitFor(
-      hash,
-      null,
-      null,
-      waitUntil,
-      withReceipts,
-      stored,
-      p ?? undefined,
-      recheck || undefined,
-      recheck || undefined,
-    );
+    return this.waitFor(hash, null, null, waitUntil, withReceipts, {
+      load: stored,
+      ...(p ? { known: p } : {}),
+      ...(recheck ? { whileUnknown: recheck, onDropped: recheck } : {}),
+    });
   }
 
   private progress(hash: CryptoHash): TxProgress | null {
@@ -288,20 +272,10 @@ export class TxService {
     sir: boolean | null,
     waitUntil: TxExecutionStatus,
     withReceipts: boolean,
-    load: () => Uint8Array | undefined = () => bytes ?? undefined,
-    /** The progress just read by the caller, so the first check does not walk the outcomes again. */
-    known?: TxProgress,
-    /** Run at each block while the transaction is unknown; throws to end the wait. */
-    whileUnknown?: () => void,
-    /**
-     * Run when chunks leave the transaction out as invalid, and then at every block while it is
-     * unknown; throws to end the wait. Absent, or returning, the client waits on: nearcore's loop
-     * never learns why a chunk dropped a transaction, and checks a signed one again as admission
-     * would (a nonce above the chunk's upper bound passes that check, so its client waits to the
-     * timeout).
-     */
-    onDropped?: () => void,
+    opts: WaitOptions = {},
   ): Promise<object> {
+    const { known, whileUnknown, onDropped } = opts;
+    const load = opts.load ?? (() => bytes ?? undefined);
     // What to watch for in new blocks: outcome ids that would change this transaction's status.
     // Finality-based levels change with every block, so those waiters look at every block.
     const everyBlock =
@@ -392,6 +366,23 @@ export class TxService {
     }
     return this.o.codecs.receiptView(bytes);
   }
+}
+
+interface WaitOptions {
+  /** The transaction's bytes, when the caller has none at hand. */
+  readonly load?: () => Uint8Array | undefined;
+  /** The progress just read by the caller, so the first check does not walk the outcomes again. */
+  readonly known?: TxProgress;
+  /** Run at each block while the transaction is unknown; throws to end the wait. */
+  readonly whileUnknown?: () => void;
+  /**
+   * Run when chunks leave the transaction out as invalid, and then at every block while it is
+   * unknown; throws to end the wait. Absent, or returning, the client waits on: nearcore's loop
+   * never learns why a chunk dropped a transaction, and checks a signed one again as admission
+   * would (a nonce above the chunk's upper bound passes that check, so its client waits to the
+   * timeout).
+   */
+  readonly onDropped?: () => void;
 }
 
 function holdsExactly(set: ReadonlySet<string>, ids: readonly string[]): boolean {
