@@ -157,11 +157,14 @@ export class TxService {
 
   /**
    * nearcore's process_tx with check_only (chain/client/src/rpc_handler.rs): the checks of admission
-   * against the head's state, the pool left out; the InvalidTxError, or null when it would be taken.
+   * against the head's state, the pool left out; throws INVALID_TRANSACTION with the InvalidTxError
+   * when the transaction would not be taken.
    */
-  private checkOnly(tx: DecodedTransaction, bytes: Uint8Array): object | string | null {
-    if (this.expired(tx)) return 'Expired';
-    return this.verify(bytes, this.o.chain.layout.accountIdToShardId(tx.signerId));
+  private checkOnly(tx: DecodedTransaction, bytes: Uint8Array): void {
+    const err = this.expired(tx)
+      ? 'Expired'
+      : this.verify(bytes, this.o.chain.layout.accountIdToShardId(tx.signerId));
+    if (err !== null) throw invalidTx(err);
   }
 
   broadcastTxAsync(bytes: Uint8Array): string {
@@ -189,13 +192,11 @@ export class TxService {
       return { final_execution_status: 'NONE' };
     }
     const tx = await this.submitChecked(bytes);
-    const recheck = () => {
-      const err = this.checkOnly(tx, bytes);
-      if (err !== null) throw invalidTx(err);
-    };
     return (
       this.cachedFinal(tx.hash, false) ??
-      this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false, { onDropped: recheck })
+      this.waitFor(tx.hash, bytes, tx.signerId === tx.receiverId, waitUntil, false, {
+        onDropped: () => this.checkOnly(tx, bytes),
+      })
     );
   }
 
@@ -219,11 +220,7 @@ export class TxService {
     // is UNKNOWN_TRANSACTION then, at any other level it is checked again at each block.
     const p = this.progress(hash);
     const recheck =
-      signed &&
-      (() => {
-        const err = this.checkOnly(signed, (query as { readonly signedTx: Uint8Array }).signedTx);
-        if (err !== null) throw invalidTx(err);
-      });
+      signed && (() => this.checkOnly(signed, (query as { readonly signedTx: Uint8Array }).signedTx));
     if (!p && !this.inChunk(hash)) {
       recheck?.();
       if (waitUntil === 'NONE') throw unknownTx(hash);
