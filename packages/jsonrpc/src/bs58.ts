@@ -2,11 +2,7 @@
 // digit by digit from the left into a buffer of the field's size, so the first failure the input
 // meets is the one reported. A bad character past more digits than the buffer holds is reported as
 // a buffer too small (a length error), and a non-ASCII byte has a message of its own.
-import { rustDebugChar } from '@nearlite/primitives';
-
-const DIGITS = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS.charCodeAt(i)] = i;
+import { base58Digit, rustDebugChar } from '@nearlite/primitives';
 
 export type Bs58Failure =
   | { readonly kind: 'BufferTooSmall' }
@@ -25,7 +21,7 @@ export function bs58Decoded(text: string, capacity: number): number | Bs58Failur
   for (let i = 0; i < input.length; i++) {
     const c = input[i]!;
     if (c > 127) return { kind: 'NonAsciiCharacter', index: i };
-    let carry = VALUE[c]!;
+    let carry = base58Digit(c);
     if (carry < 0) return { kind: 'InvalidCharacter', character: String.fromCharCode(c), index: i };
     for (let j = 0; j < out.length; j++) {
       carry += out[j]! * 58;
@@ -45,11 +41,12 @@ export function bs58Decoded(text: string, capacity: number): number | Bs58Failur
   return out.length;
 }
 
-const OUTSIDE = /[^1-9A-HJ-NP-Za-km-z]/;
+/** A character outside the base58 alphabet. */
+export const BS58_OUTSIDE = /[^1-9A-HJ-NP-Za-km-z]/;
 
 /** What bs58's `into_vec`, which has no size to pass, fails at: the first byte outside the alphabet. */
 export function bs58CharFailure(text: string): Bs58Failure | null {
-  const m = OUTSIDE.exec(text);
+  const m = BS58_OUTSIDE.exec(text);
   if (!m) return null;
   const index = Buffer.byteLength(text.slice(0, m.index), 'utf8');
   return m[0].charCodeAt(0) > 127

@@ -4,15 +4,17 @@
 import {
   accountIdError,
   base58Decode,
+  base58Hash,
   type CryptoHash,
   JsonF64,
   KeyType,
+  keyTypeName,
   PUBLIC_KEY_LENGTH,
   TX_EXECUTION_STATUSES,
 } from '@nearlite/primitives';
 import type { BlockId, BlockReference, Finality, TxExecutionStatus } from './backend.js';
 import { Base64DecodeError, decodeBase64 } from './base64.js';
-import { type Bs58Failure, bs58Decoded, bs58Message } from './bs58.js';
+import { BS58_OUTSIDE, type Bs58Failure, bs58Decoded, bs58Message } from './bs58.js';
 import { argsError } from './errors.js';
 import {
   invalidLength,
@@ -71,8 +73,6 @@ export function accountId(v: unknown): string {
   return s;
 }
 
-const BS58_OUTSIDE = /[^1-9A-HJ-NP-Za-km-z]/;
-
 const HASH = 'base58-encoded 256-bit hash';
 
 export function cryptoHash(v: unknown): CryptoHash {
@@ -89,9 +89,7 @@ export function cryptoHash(v: unknown): CryptoHash {
 /** Like `cryptoHash`, but reports null instead of throwing (for untagged enums). */
 function maybeHash(v: string): CryptoHash | null {
   // 32 bytes never take more than 44 base58 digits: longer input is refused before decoding.
-  if (v.length > 44 || BS58_OUTSIDE.test(v)) return null;
-  const bytes = base58Decode(v);
-  return bytes.length === 32 ? bytes : null;
+  return v.length > 44 ? null : base58Hash(v);
 }
 
 /** The key types a request may name, by their text prefix. */
@@ -108,7 +106,7 @@ const KEY_LENGTHS: Readonly<Record<string, number>> = {
 export function publicKey(v: unknown): string {
   const s = str(v);
   const colon = s.indexOf(':');
-  const keyType = colon < 0 ? 'ed25519' : asciiLowercase(s.slice(0, colon));
+  const keyType = colon < 0 ? 'ed25519' : keyTypeName(s.slice(0, colon));
   const data = colon < 0 ? s : s.slice(colon + 1);
   const expected = Object.hasOwn(KEY_LENGTHS, keyType) ? KEY_LENGTHS[keyType] : undefined;
   if (expected === undefined) throw argsError(`unknown key type '${keyType}'`);
@@ -121,11 +119,6 @@ export function publicKey(v: unknown): string {
   const received = typeof r === 'number' ? r : r.kind === 'BufferTooSmall' ? expected + 1 : null;
   if (received === null) throw argsError(`invalid key data: ${bs58Message(r as Bs58Failure)}`);
   throw argsError(`invalid key length: expected the input of ${expected} bytes, but ${received} was given`);
-}
-
-/** Rust's to_ascii_lowercase: other letters are left as they are. */
-function asciiLowercase(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /** A base64 field (nearcore's base64_format): the crate's message on failure. */

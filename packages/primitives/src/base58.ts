@@ -3,6 +3,11 @@ const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const INDEX = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) INDEX[ALPHABET.charCodeAt(i)] = i;
 
+/** A base58 digit's value by its character code, or -1 for any other character. */
+export function base58Digit(code: number): number {
+  return code < 128 ? INDEX[code]! : -1;
+}
+
 export class Base58Error extends Error {
   override readonly name = 'Base58Error';
 }
@@ -94,7 +99,7 @@ export function base58Decode(text: string): Uint8Array {
     let scale = 1;
     for (let k = i; k < i + take; k++) {
       const c = text.charCodeAt(k);
-      const value = c < 128 ? INDEX[c]! : -1;
+      const value = base58Digit(c);
       if (value < 0)
         throw new Base58Error(`invalid base58 character ${JSON.stringify(text[k])} at index ${k}`);
       group = group * 58 + value;

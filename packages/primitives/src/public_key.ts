@@ -33,6 +33,14 @@ export interface Signature {
   readonly data: Uint8Array;
 }
 
+/**
+ * A key type's name as near-crypto's KeyType::from_str reads it: any ASCII case, lowercased (other
+ * letters left as they are), which is also how it names a type it refuses.
+ */
+export function keyTypeName(prefix: string): string {
+  return prefix.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
 function parseTyped(
   text: string,
   lens: Record<number, number>,
@@ -43,8 +51,7 @@ function parseTyped(
   let keyType: KeyType = KeyType.ED25519;
   let body = text;
   if (colon >= 0) {
-    // KeyType::from_str takes the type in any ASCII case, and names it lowercased when refused.
-    const prefix = text.slice(0, colon).replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const prefix = keyTypeName(text.slice(0, colon));
     body = text.slice(colon + 1);
     const t = allowed.find((k) => PREFIX[k] === prefix);
     if (t === undefined) {

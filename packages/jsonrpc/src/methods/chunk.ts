@@ -17,12 +17,13 @@ export function parseChunkRequest(params: unknown): ChunkReference {
   // Anything else is the untagged ChunkReference itself (nearcore's parse_chunk_reference): the
   // block/shard form first, then the chunk hash, each a struct that serde also reads from a
   // sequence of its fields (`[block_id, shard_id]`, `[chunk_id]` taken above).
+  const fields = Array.isArray(params)
+    ? params.length === 2
+      ? { block_id: params[0], shard_id: params[1] }
+      : null
+    : params;
   const byBlock = attempt(() => {
-    if (Array.isArray(params)) {
-      if (params.length !== 2) throw new Error('not two fields');
-      return { blockId: blockId(params[0]), shardId: u64(params[1]) };
-    }
-    const o = expectStruct(params, 'BlockShardId');
+    const o = expectStruct(fields, 'BlockShardId');
     return { blockId: blockId(o.block_id), shardId: u64(o.shard_id) };
   });
   const ref = byBlock ?? attempt(() => ({ chunkId: cryptoHash(expectStruct(params, 'ChunkHash').chunk_id) }));
