@@ -26,7 +26,7 @@ import {
   type TxPoolHandle,
   trieStorage,
 } from '@nearlite/chain';
-import { type CryptoHash, toHex } from '@nearlite/primitives';
+import { type CryptoHash, InternalError, toHex } from '@nearlite/primitives';
 import { DBCol, emptyStoreStats, forEachWrittenRow, type Store, type StoreStats } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
@@ -403,7 +403,13 @@ export class ChainThread implements ChainHandle {
         const r = this.requests.get(m.id);
         if (!r) return;
         this.requests.delete(m.id);
-        if (m.error) r.reject(new ChainThreadError(m.error));
+        // An InternalError keeps its type across the thread, so a method answers it as its own.
+        if (m.error)
+          r.reject(
+            m.error.name === 'InternalError'
+              ? new InternalError(m.error.message)
+              : new ChainThreadError(m.error),
+          );
         else r.resolve(m.value);
         return;
       }
