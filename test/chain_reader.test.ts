@@ -3,9 +3,10 @@
 import { ChainReader } from '@nearlite/chain';
 import { base58Decode, base58Encode, decodeReceipt, toHex } from '@nearlite/primitives';
 import { decodeOutcome } from '@nearlite/runtime';
-import { actions as A, createTransaction, KeyPairSigner, type KeyPairString } from 'near-api-js';
+import { actions as A } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { tempDir } from './helpers/tmp.js';
 
 interface Outcome {
@@ -22,27 +23,10 @@ t.test(
     const key = readKeyFile(home);
     const node = await startNode(home, ['--block-time', '60']);
     await waitForHeight(node, 3);
-    const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
-    const pk = await signer.getPublicKey();
-    const ak = await node.rpc<{ nonce: number }>('query', {
-      request_type: 'view_access_key',
-      account_id: 'test.near',
-      public_key: pk.toString(),
-      finality: 'final',
-    });
-    const final = await node.rpc<{ header: { hash: string } }>('block', { finality: 'final' });
     const amount = 123_456_789n;
-    const tx = createTransaction(
-      'test.near',
-      pk,
-      'near',
-      BigInt(ak.body.result!.nonce) + 1n,
-      [A.transfer(amount)],
-      base58Decode(final.body.result!.header.hash),
-    );
-    const signed = (await signer.signTransaction(tx)).signedTransaction.encode();
+    const tx = await signFromValidator(node, key, 'near', [A.transfer(amount)]);
     const sent = await node.rpc<{ transaction_outcome: Outcome; receipts_outcome: Outcome[] }>('send_tx', {
-      signed_tx_base64: Buffer.from(signed).toString('base64'),
+      signed_tx_base64: tx.base64,
       wait_until: 'FINAL',
     });
     const { transaction_outcome: txOutcome, receipts_outcome: receiptOutcomes } = sent.body.result!;
@@ -55,12 +39,10 @@ t.test(
     const reader = await ChainReader.open(home);
     t.teardown(() => reader.close());
     const txHash = base58Decode(txOutcome.id);
+    const signed = Buffer.from(tx.base64, 'base64');
 
     const stored = reader.transaction(txHash);
-    t.ok(
-      Buffer.from(stored!.bytes).equals(Buffer.from(signed)),
-      'the transaction is the bytes the client signed',
-    );
+    t.ok(Buffer.from(stored!.bytes).equals(signed), 'the transaction is the bytes the client signed');
     t.equal(base58Encode(stored!.blockHash!), txOutcome.block_hash, 'in the block its outcome names');
 
     const header = reader.blockByHash(base58Decode(txOutcome.block_hash));
@@ -70,7 +52,7 @@ t.test(
     // The chunk that included it: the transaction's block at shard 0, the only shard.
     const chunk = reader.chunk(header!.lite.height, 0);
     t.ok(
-      chunk?.transactions.some((b) => Buffer.from(b).equals(Buffer.from(signed))),
+      chunk?.transactions.some((b) => Buffer.from(b).equals(signed)),
       'its chunk holds the transaction',
     );
 

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { tempDir } from './helpers/tmp.js';
 
 const rich = {
@@ -161,7 +162,7 @@ t.test(
 t.test(
   'a patch lands after its block’s transactions; a Contract record needs its account’s code hash',
   async (t) => {
-    const { actions, baseEncode, createTransaction, KeyPairSigner } = await import('near-api-js');
+    const { actions, baseEncode } = await import('near-api-js');
     const { createHash } = await import('node:crypto');
     const home = tempDir(t);
     initHome(home);
@@ -177,26 +178,8 @@ t.test(
         finality: 'optimistic',
       });
     t.same((await node.rpc('sandbox_fast_forward', { delta_height: 2 })).body.result, {});
-    const key = readKeyFile(home);
-    const signer = KeyPairSigner.fromSecretKey(key.secret_key as `ed25519:${string}`);
-    const pk = await signer.getPublicKey();
-    const ak = await node.rpc<{ nonce: number }>('query', {
-      request_type: 'view_access_key',
-      account_id: 'test.near',
-      public_key: pk.toString(),
-      finality: 'optimistic',
-    });
-    const tx = createTransaction(
-      'test.near',
-      pk,
-      'test.near',
-      BigInt(ak.body.result!.nonce) + 1n,
-      [actions.transfer(1n)],
-      Buffer.from((await import('near-api-js')).baseDecode((await head()).hash)),
-    );
-    const { signedTransaction } = await signer.signTransaction(tx);
-    const txHash = baseEncode(createHash('sha256').update(tx.encode()).digest());
-    await node.rpc('broadcast_tx_async', [Buffer.from(signedTransaction.encode()).toString('base64')]);
+    const tx = await signFromValidator(node, readKeyFile(home), 'test.near', [actions.transfer(1n)]);
+    await node.rpc('broadcast_tx_async', [tx.base64]);
     const before = (await account('test.near')).body.result!;
     const patched = '7'.repeat(30);
     const records = [
@@ -217,7 +200,7 @@ t.test(
     const ran = async () =>
       (
         await node.rpc<{ final_execution_status: string }>('tx', {
-          tx_hash: txHash,
+          tx_hash: tx.hash,
           sender_account_id: 'test.near',
           wait_until: 'NONE',
         })
@@ -226,7 +209,7 @@ t.test(
       t.same((await node.rpc('sandbox_patch_state', { records })).body.result, {});
     const block = await head();
     const status = await node.rpc<{ transaction_outcome: { block_hash: string } }>('EXPERIMENTAL_tx_status', {
-      tx_hash: txHash,
+      tx_hash: tx.hash,
       sender_account_id: 'test.near',
       wait_until: 'EXECUTED_OPTIMISTIC',
     });
