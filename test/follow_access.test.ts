@@ -31,7 +31,7 @@ t.test("a follower's RPC takes config.json's API keys and view-gas limit", async
   const home = join(dir, 'home');
   initHome(home);
   await addGenesisCounter(home);
-  const chain = syntheticChain(3);
+  const chain = syntheticChain(3, { afterGenesis: 0 });
   writeLake(join(dir, 'blocks'), chain);
   // One view call burns far more than one gas: the first runs, and the second finds the budget spent.
   editRpc(home, {

@@ -11,7 +11,7 @@ import { localChain } from './helpers/chain.js';
 import { flatMismatches } from './helpers/flat_check.js';
 import { compareHistory, inFlight, type ProducerAnswers, settledTop } from './helpers/follow_compare.js';
 import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
-import { MAINNET_GENESIS } from './helpers/mainnet.js';
+import { MAINNET_GENESIS, MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { damageInTables } from './helpers/table_damage.js';
@@ -54,7 +54,7 @@ async function assertWhole(
 async function followedLake(t: Parameters<typeof tempDir>[0], blocks: number) {
   const lake = tempDir(t);
   const home = join(lake, 'home');
-  const chain = syntheticChain(blocks, { from: 10_000_000 });
+  const chain = syntheticChain(blocks, { from: 10_000_000, afterGenesis: MAINNET_GENESIS_HEIGHT });
   writeLake(join(lake, 'blocks'), chain);
   initHome(home, ['--genesis', MAINNET_GENESIS]);
   const follow = ['--follow', `file:${join(lake, 'blocks')}`];

@@ -6,7 +6,7 @@ import { HistoryStore } from '@nearlite/follower';
 import { Store } from '@nearlite/store';
 import t from 'tap';
 import { flatMismatches } from './helpers/flat_check.js';
-import { MAINNET_GENESIS } from './helpers/mainnet.js';
+import { MAINNET_GENESIS, MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
 import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
@@ -16,7 +16,11 @@ const SKIPPED = [10_000_100, 10_000_101, 10_000_250, 10_001_500];
 t.test('a follower killed during ingest resumes with the same answers', async (t) => {
   const lake = tempDir(t);
   const home = join(lake, 'home');
-  const chain = syntheticChain(3000, { from: 10_000_000, skip: SKIPPED });
+  const chain = syntheticChain(3000, {
+    from: 10_000_000,
+    afterGenesis: MAINNET_GENESIS_HEIGHT,
+    skip: SKIPPED,
+  });
   writeLake(join(lake, 'blocks'), chain);
   // A real chain's genesis: the follower starts from mainnet's genesis records.
   initHome(home, ['--genesis', MAINNET_GENESIS]);

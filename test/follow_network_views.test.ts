@@ -39,7 +39,7 @@ async function follower(t: Tap.Test, chainId: string, versions = versionAt) {
   } else initHome(home);
   addGenesisContract(home, 'gated.test.near', await wat(CHAIN_ID));
   addGenesisContract(home, 'plain.test.near', await wat(PLAIN));
-  const chain = syntheticChain(4, { from: FROM, versionAt: versions });
+  const chain = syntheticChain(4, { from: FROM, afterGenesis: 0, versionAt: versions });
   writeLake(join(dir, 'blocks'), chain);
   const node = await startNode(home, ['--follow', `file:${join(dir, 'blocks')}`]);
   t.teardown(() => node.stop());

@@ -15,7 +15,7 @@ t.test('a follower answers state views and runs view calls on its history', asyn
   initHome(home);
   const { code, codeHash } = await addGenesisCounter(home);
   const genesis = JSON.parse(readFileSync(join(home, 'genesis.json'), 'utf8')) as { records: unknown[] };
-  const chain = syntheticChain(3);
+  const chain = syntheticChain(3, { afterGenesis: 0 });
   writeLake(join(dir, 'blocks'), chain);
   const node = await startNode(home, ['--follow', `file:${join(dir, 'blocks')}`]);
   t.teardown(() => node.stop());

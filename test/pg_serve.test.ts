@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
+import { MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
 import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
@@ -14,7 +15,11 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
   const { metaUrl, shardUrl, dir, home } = await pgHome(t);
   const lake = join(dir, 'blocks');
   const skipped = 10_000_050;
-  const chain = syntheticChain(260, { from: 10_000_000, skip: [skipped] });
+  const chain = syntheticChain(260, {
+    from: 10_000_000,
+    afterGenesis: MAINNET_GENESIS_HEIGHT,
+    skip: [skipped],
+  });
   const last = chain.at(-1)!.block.header.height;
   const hashes = new Map(chain.map((m) => [m.block.header.height, m.block.header.hash]));
   const publish = lakePublisher(lake, join(dir, 'staging'));

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { type Genesis, loadGenesis } from '@nearlite/chain';
 
 export const MAINNET_GENESIS = join(import.meta.dirname, '..', 'fixtures', 'mainnet_genesis.json');
+/** Its `genesis_height`. */
+export const MAINNET_GENESIS_HEIGHT = 9_820_210;
 
 let mainnet: Genesis | null = null;
 export function mainnetGenesis(): Genesis {

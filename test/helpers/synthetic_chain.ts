@@ -12,6 +12,12 @@ export function syntheticChain(
   opts: {
     skip?: readonly number[];
     from?: number;
+    /**
+     * The genesis height the first block follows (its `prev_height`, the heights between skipped): a
+     * follower of the chain then holds its whole state. Otherwise the height below the first block,
+     * and the state is held from the first block on.
+     */
+    afterGenesis?: number;
     protocolVersion?: number;
     /** The protocol version each height's block names (over `protocolVersion`). */
     versionAt?: (height: number) => number;
@@ -23,7 +29,7 @@ export function syntheticChain(
   const out: StreamerMessage[] = [];
   let height = opts.from ?? 1_000_000;
   let prevHash = base58Encode(new Uint8Array(32).fill(1));
-  let prevHeight = height - 1;
+  let prevHeight = opts.afterGenesis ?? height - 1;
   while (out.length < count) {
     if (skip.has(height)) {
       height++;

@@ -79,6 +79,7 @@ import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { ranOwnParameters } from './own_parameters.js';
 import { PrefetchedState } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
+import { StateNotHeld } from './state_from.js';
 import { FollowerTxCheck } from './tx_check.js';
 import { HistoryTxStatus } from './tx_status.js';
 import { receiptView } from './tx_views.js';
@@ -89,6 +90,7 @@ import {
   validatorInfoUnavailable,
 } from './unavailable.js';
 import { UpstreamEpochFacts } from './upstream_epoch.js';
+import { upstreamQueryParams } from './upstream_query.js';
 import { FollowerValidatorFacts } from './validator_facts.js';
 
 export type { FollowerBackendOptions };
@@ -201,6 +203,16 @@ export class FollowerBackend implements RpcBackend {
 
   async query(ref: BlockReference, req: QueryRequest): Promise<object> {
     const b = await resolveQueryBlock(this.history, ref, this.history.firstHeight());
+    try {
+      return await this.queryAt(b, req);
+    } catch (err) {
+      // State from before this node followed the chain is the upstream's, at the same block.
+      if (!(err instanceof StateNotHeld) || !this.o.upstream) throw err;
+      return this.o.upstream.call('query', upstreamQueryParams(req, b.hash));
+    }
+  }
+
+  private async queryAt(b: StoredBlock, req: QueryRequest): Promise<object> {
     const state = new PrefetchedState(this.history, b.height);
     if (req.requestType === 'view_global_contract_code')
       return this.globalCodeView(b, state, { kind: 'CodeHash', hash: req.codeHash });
@@ -218,16 +230,8 @@ export class FollowerBackend implements RpcBackend {
         return viewCode(this.at(b, state), id);
       case 'view_state': {
         // A proof needs trie nodes, which the stream does not carry: the upstream's, at this block.
-        if (req.includeProof) {
-          const params = {
-            request_type: 'view_state',
-            account_id: id,
-            prefix_base64: toBase64(req.prefix),
-            include_proof: true,
-            block_id: base58Encode(b.hash),
-          };
-          return this.fromUpstream('query', params, proofUnavailable);
-        }
+        if (req.includeProof)
+          return this.fromUpstream('query', upstreamQueryParams(req, b.hash), proofUnavailable);
         await state.key(trieKeyAccount(id));
         // The code's size counts against the limit of an unpaged view only.
         if (!req.page) await state.key(trieKeyContractCode(id));

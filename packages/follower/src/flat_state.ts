@@ -29,6 +29,11 @@ export function flatValueAt(
   height: number,
 ): Uint8Array | null | typeof FLAT_MISS {
   if (row === undefined) return null;
-  if (Number(readU64be(row, 0)) > height) return FLAT_MISS;
+  if (flatRowHeight(row) > height) return FLAT_MISS;
   return decodeHistoryValue(row.subarray(8));
+}
+
+/** The height of the row a flat row copies: the key's newest. */
+export function flatRowHeight(row: Uint8Array): number {
+  return Number(readU64be(row, 0));
 }

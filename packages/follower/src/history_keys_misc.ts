@@ -1,5 +1,5 @@
 // The FollowerMisc rows of the LevelDB history: the cursor, the first followed height, the genesis
-// height, how far GC's deletions have gone and the flat-state marker.
+// height, the height the state is held from, how far GC's deletions have gone and the flat-state marker.
 import { concatBytes } from '@nearlite/primitives';
 import { asciiKey, u64be } from '@nearlite/store';
 import type { Cursor } from './history_reader.js';
@@ -7,6 +7,11 @@ import type { Cursor } from './history_reader.js';
 export const CURSOR_KEY = asciiKey('cursor');
 export const GENESIS_KEY = asciiKey('genesis');
 export const FIRST_KEY = asciiKey('first');
+/**
+ * The height from which every state change is held (state_from.ts), written with the first block when
+ * it does not follow the genesis; unlike FIRST_KEY, GC never moves it.
+ */
+export const STATE_FROM_KEY = asciiKey('state_from');
 /** The height below which GC has deleted every row (gc.ts); absent: the first height. */
 export const GC_DONE_KEY = asciiKey('gc_done');
 /** Present when StateHistoryFlat was written from the genesis state on (flat_state.ts). */

@@ -32,6 +32,11 @@ export interface HistoryReader {
   genesisHeight(): number | null;
   /** Height of the first followed block: below it (down to genesis) there are no blocks. */
   firstHeight(): number | null;
+  /**
+   * The height from which this history holds every state change, when its first block did not follow
+   * the genesis (state_from.ts); null when it holds the whole state.
+   */
+  stateFrom(): number | null;
 
   block(hash: CryptoHash): Promise<StoredBlock | undefined>;
   blockAt(height: number): Promise<StoredBlock | undefined>;
@@ -50,11 +55,14 @@ export interface HistoryReader {
   /** The block's state changes with causes (a JSON array). */
   stateChanges(blockHash: CryptoHash): Promise<string | undefined>;
 
-  /** The value of a trie key as of `height` (after that block), or null when absent then. */
+  /**
+   * The value of a trie key as of `height` (after that block), or null when absent then. Throws
+   * StateNotHeld when the key's newest row by then is below `stateFrom()`, or it has none.
+   */
   valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null>;
   /**
    * The (trie key, value) pairs under `prefix` as of `height`, in trie-key order; with a bound, only
-   * keys above `after` and at most `limit` of them.
+   * keys above `after` and at most `limit` of them. Throws StateNotHeld when `stateFrom()` is set.
    */
   scanAt(prefix: Uint8Array, height: number, bound?: ScanBound): Promise<[Uint8Array, Uint8Array][]>;
 }

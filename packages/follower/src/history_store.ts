@@ -21,7 +21,7 @@ import {
   u64be,
 } from '@nearlite/store';
 import type { StreamerMessage } from '@nearlite/stream';
-import { encodeFlatRow, FLAT_MISS, flatValueAt } from './flat_state.js';
+import { encodeFlatRow, FLAT_MISS, flatRowHeight, flatValueAt } from './flat_state.js';
 import { DEFAULT_GC_GRACE_MS, FollowerGc } from './gc.js';
 import {
   decodeHistoryKey,
@@ -33,7 +33,14 @@ import {
   historyScanPrefix,
   invertedHeight,
 } from './history_key.js';
-import { CURSOR_KEY, FIRST_KEY, FLAT_KEY, GC_DONE_KEY, GENESIS_KEY } from './history_keys_misc.js';
+import {
+  CURSOR_KEY,
+  FIRST_KEY,
+  FLAT_KEY,
+  GC_DONE_KEY,
+  GENESIS_KEY,
+  STATE_FROM_KEY,
+} from './history_keys_misc.js';
 import type {
   Cursor,
   FollowerGcOptions,
@@ -44,9 +51,16 @@ import type {
   ScanBound,
   StoredBlock,
 } from './history_reader.js';
-import { blockUpdate } from './ingest_update.js';
+import { blockUpdate, firstBlockRows } from './ingest_update.js';
 import { type PreparedBlock, unpackRows } from './prepared_block.js';
 import { SeekCache } from './seek_cache.js';
+import { heldScan, heldValue, stateFromOf } from './state_from.js';
+
+/** The newest history row of a key at or below a height: its height (-1: none) and value. */
+interface FoundRow {
+  readonly from: number;
+  readonly value: Uint8Array | null;
+}
 
 export {
   blockRowPrefix,
@@ -55,6 +69,7 @@ export {
   FIRST_KEY,
   FLAT_KEY,
   GENESIS_KEY,
+  STATE_FROM_KEY,
 } from './history_keys_misc.js';
 
 // Ingested rows are not written through to the read cache (Store.commit): a catch-up would push out
@@ -92,7 +107,9 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    * Seeks under way, by key and height: identical reads that arrive together (many clients asking
    * for the same account at the same block) share one seek instead of each making its own.
    */
-  private readonly seeking = new Map<string, Promise<Uint8Array | null>>();
+  private readonly seeking = new Map<string, Promise<FoundRow>>();
+  /** STATE_FROM_KEY once known: it is written with the first block and never changes. */
+  private heldFrom: number | null | undefined;
 
   /** The rows read most, decoded once per stored row (DecodedRows); larger JSON rows on each read. */
   private readonly cursors = new DecodedRows<Cursor>();
@@ -205,20 +222,36 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   /** Every block in one batch, each with its cursor row; the last one's cursor wins. */
   async writeBlocks(messages: readonly StreamerMessage[], first: boolean): Promise<void> {
     const update = new StoreUpdate();
-    messages.forEach((m, i) => {
-      blockUpdate(m, first && i === 0, update);
-    });
+    for (const m of messages) blockUpdate(m, update);
+    const header = messages[0]?.block.header;
+    if (first && header) this.firstBlock(update, header.height, header.prev_height ?? null);
     await this.store.commit(update, BULK);
   }
 
   /** Prepared blocks (see prepare.ts) in one batch, as `writeBlocks` writes their messages. */
   async writePrepared(blocks: readonly PreparedBlock[], first: boolean): Promise<void> {
     const update = new StoreUpdate();
-    blocks.forEach((b, i) => {
-      unpackRows(b.rows, update);
-      if (first && i === 0) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(b.height));
-    });
+    for (const b of blocks) unpackRows(b.rows, update);
+    const head = blocks[0];
+    if (first && head) this.firstBlock(update, head.height, head.prevHeight);
     await this.store.commit(update, BULK);
+  }
+
+  private firstBlock(update: StoreUpdate, height: number, prevHeight: number | null): void {
+    firstBlockRows(update, height, stateFromOf(this.genesisHeight(), { height, prevHeight }));
+  }
+
+  /**
+   * The height from which every state change is held (state_from.ts); null when the history holds the
+   * whole state, from the genesis on.
+   */
+  stateFrom(): number | null {
+    if (this.heldFrom !== undefined) return this.heldFrom;
+    const v = this.store.get(DBCol.FollowerMisc, STATE_FROM_KEY);
+    const from = v ? Number(readU64be(v, 0)) : null;
+    // Known for good once a block is written: the row comes with the first one or never.
+    if (from !== null || this.cursor() !== null) this.heldFrom = from;
+    return from;
   }
 
   collectGarbage(o: FollowerGcOptions): Promise<number> {
@@ -280,19 +313,27 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    */
   valueAtSync(trieKey: Uint8Array, height: number): Uint8Array | null | typeof FLAT_MISS {
     if (!this.hasFlatState()) return FLAT_MISS;
-    return flatValueAt(this.store.get(DBCol.StateHistoryFlat, trieKey), height);
+    const row = this.store.get(DBCol.StateHistoryFlat, trieKey);
+    const value = flatValueAt(row, height);
+    if (value === FLAT_MISS) return value;
+    return heldValue(this.stateFrom(), height, row ? flatRowHeight(row) : null, value);
   }
 
-  /** The value of a trie key as of `height` (after that block), or null when absent then. */
+  /**
+   * The value of a trie key as of `height` (after that block), or null when absent then; StateNotHeld
+   * when this history cannot tell (state_from.ts).
+   */
   async valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
     const flat = this.valueAtSync(trieKey, height);
-    return flat === FLAT_MISS ? this.historyValueAt(trieKey, height) : flat;
+    if (flat !== FLAT_MISS) return flat;
+    const row = await this.historyRowAt(trieKey, height);
+    return heldValue(this.stateFrom(), height, row.from < 0 ? null : row.from, row.value);
   }
 
-  /** `valueAt` from the history rows (its flat row could not tell): one seek, shared and remembered. */
-  private async historyValueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
+  /** The key's newest row at or below `height` (its flat row could not tell): one seek, shared and remembered. */
+  private async historyRowAt(trieKey: Uint8Array, height: number): Promise<FoundRow> {
     const cacheKey = binaryKey(trieKey);
-    const known = this.seeks.get(cacheKey, height);
+    const known = this.seeks.find(cacheKey, height);
     if (known !== undefined) return known;
     const id = `${height}:${cacheKey}`;
     let pending = this.seeking.get(id);
@@ -303,16 +344,19 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     return pending;
   }
 
-  private async seek(trieKey: Uint8Array, cacheKey: string, height: number): Promise<Uint8Array | null> {
+  private async seek(trieKey: Uint8Array, cacheKey: string, height: number): Promise<FoundRow> {
     const prefix = historyKeyPrefix(trieKey);
     const row = await this.store.first(
       DBCol.StateHistory,
       prefix,
       concatBytes(prefix, invertedHeight(height)),
     );
-    const value = row ? decodeHistoryValue(row[1]) : null;
-    this.seeks.add(cacheKey, row ? decodeHistoryKey(row[0]).height : -1, height, value);
-    return value;
+    const found = {
+      from: row ? decodeHistoryKey(row[0]).height : -1,
+      value: row ? decodeHistoryValue(row[1]) : null,
+    };
+    this.seeks.add(cacheKey, found.from, height, found.value);
+    return found;
   }
 
   /**
@@ -325,6 +369,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     height: number,
     bound: ScanBound = {},
   ): Promise<[Uint8Array, Uint8Array][]> {
+    heldScan(this.stateFrom(), height);
     if (!this.hasFlatState()) return this.scanHistoryAt(prefix, height, bound);
     const out: [Uint8Array, Uint8Array][] = [];
     const limit = bound.limit ?? Infinity;
@@ -333,7 +378,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     const gte = bound.after ? concatBytes(bound.after, Uint8Array.of(0)) : undefined;
     for await (const [key, row] of this.store.iter(DBCol.StateHistoryFlat, prefix, { gte })) {
       const flat = flatValueAt(row, height);
-      const value = flat === FLAT_MISS ? await this.historyValueAt(key, height) : flat;
+      const value = flat === FLAT_MISS ? (await this.historyRowAt(key, height)).value : flat;
       if (value) out.push([key.slice(), value.slice()]);
       if (out.length >= limit) break;
     }

@@ -21,6 +21,7 @@ export * from './prepared_block.js';
 export * from './receipt_to_tx.js';
 export * from './seek_cache.js';
 export * from './state_change_keys.js';
+export * from './state_from.js';
 export * from './tx_views.js';
 export * from './upstream.js';
 export * from './upstream_epoch.js';

@@ -12,23 +12,28 @@ import { blockShardKey, DBCol, type DBColumn, StoreUpdate, u64be } from '@nearli
 import type { StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
 import { encodeHistoryValue, historyKey } from './history_key.js';
-import { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY } from './history_keys_misc.js';
+import { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY, STATE_FROM_KEY } from './history_keys_misc.js';
 import { checkOutcomeShape } from './outcome_shape.js';
 import { type RowSink, storeRows } from './prepared_block.js';
 import { stateChangeWrite } from './state_change_keys.js';
 
 /** Builds the block's batch; exported for tests that inspect what one block writes. */
-export function blockUpdate(
-  message: StreamerMessage,
-  first: boolean,
-  update = new StoreUpdate(),
-): StoreUpdate {
-  writeBlockRows(message, first, storeRows(update));
+export function blockUpdate(message: StreamerMessage, update = new StoreUpdate()): StoreUpdate {
+  writeBlockRows(message, storeRows(update));
   return update;
 }
 
+/**
+ * The rows that make a block the first of a history: its height, and the height the state is held
+ * from (state_from.ts) when that is not the whole chain's.
+ */
+export function firstBlockRows(update: StoreUpdate, height: number, stateFrom: number | null): void {
+  update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
+  if (stateFrom !== null) update.put(DBCol.FollowerMisc, STATE_FROM_KEY, u64be(stateFrom));
+}
+
 /** Writes the block's rows to `update` in the order `blockUpdate` lists them. */
-export function writeBlockRows(message: StreamerMessage, first: boolean, update: RowSink): void {
+export function writeBlockRows(message: StreamerMessage, update: RowSink): void {
   const json = (col: DBColumn, key: Uint8Array, v: unknown) => update.putText(col, key, stringifyJson(v));
   const { block, shards } = message;
   const height = block.header.height;
@@ -93,6 +98,5 @@ export function writeBlockRows(message: StreamerMessage, first: boolean, update:
   }
   update.putTexts(DBCol.StreamStateChanges, hash, jsonArrayTexts(stateChanges.map((c) => stringifyJson(c))));
   json(DBCol.StreamOutcomeIds, hash, outcomeIds);
-  if (first) update.put(DBCol.FollowerMisc, FIRST_KEY, u64be(height));
   update.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height, hash }));
 }

@@ -27,11 +27,17 @@ export function prepareBlock(message: StreamerMessage): PreparedOrRefused {
   try {
     // Encoding the rows decodes every value `checkShape` checks (hashes, keys, base64): a value that
     // fails refuses the block here, with its rows not yet anywhere but this packer.
-    writeBlockRows(message, false, packer);
+    writeBlockRows(message, packer);
   } catch (err) {
     return { height: header.height, refused: { check: VerifyCheck.Shape, detail: (err as Error).message } };
   }
   const rows = packer.finish();
   rowsHint = Math.min(4 * 1024 * 1024, Math.max(4 * 1024, Math.ceil(rows.length * 1.25)));
-  return { height: header.height, hash: header.hash, prevHash: header.prev_hash, rows };
+  return {
+    height: header.height,
+    hash: header.hash,
+    prevHash: header.prev_hash,
+    prevHeight: header.prev_height ?? null,
+    rows,
+  };
 }

@@ -1,7 +1,7 @@
 // A block made ready for the LevelDB history off the follow loop's thread: the fields the loop
 // checks in height order (height, hash, prev_hash) and the block's rows, packed into one buffer that
-// moves between threads without a copy. The rows are those `blockUpdate` writes, minus the first
-// block's marker, which only the loop knows to add.
+// moves between threads without a copy. The rows are those `blockUpdate` writes; the first block's
+// markers are the writer's to add.
 import { concatBytes, utf8 } from '@nearlite/primitives';
 import { DBCol, type DBColumn, type StoreUpdate } from '@nearlite/store';
 import type { VerifyCheck } from '@nearlite/stream';
@@ -10,6 +10,8 @@ export interface PreparedBlock {
   readonly height: number;
   readonly hash: string;
   readonly prevHash: string;
+  /** The header's `prev_height`, where it has one: whether a first block follows the genesis. */
+  readonly prevHeight: number | null;
   /** `[u8 column id][u32 key length][key][u32 value length][value]` per put, in write order. */
   readonly rows: Uint8Array;
 }

@@ -30,9 +30,17 @@ export class SeekCache {
 
   /** The key's value at `height`, null if absent then; undefined when no seek has told. */
   get(key: string, height: number): Uint8Array | null | undefined {
+    return this.find(key, height)?.value;
+  }
+
+  /** The row a seek found for `height` (`from`: its height, -1 for none); undefined when none has told. */
+  find(
+    key: string,
+    height: number,
+  ): { readonly from: number; readonly value: Uint8Array | null } | undefined {
     const spans = this.keys.get(key);
     if (!spans) return undefined;
-    for (const s of spans) if (s.from <= height && height <= s.to) return s.value;
+    for (const s of spans) if (s.from <= height && height <= s.to) return s;
     return undefined;
   }
 

@@ -5,7 +5,8 @@
 //
 // The checks need the runtime's parameters and the shard layout, which this node has for the blocks
 // of a chain nearlite produces (own_parameters.ts): at a head that ran others (a real network's)
-// nothing is checked and the wait goes on.
+// nothing is checked and the wait goes on. So too where the signer's state is not held here (a
+// history that begins after the genesis, state_from.ts): an unknown key proves nothing.
 import {
   type CongestionInfoJson,
   checkTransaction,
@@ -23,6 +24,7 @@ import type { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { ranOwnParameters } from './own_parameters.js';
 import { PrefetchedState } from './prefetched_state.js';
+import { StateNotHeld } from './state_from.js';
 
 type Congestion = NonNullable<TransactionCheck['congestion']>;
 
@@ -57,8 +59,13 @@ export class FollowerTxCheck {
       throw invalidTx('Expired');
     // The signer's account, and its key with the gas key nonces stored beneath it.
     const state = new PrefetchedState(this.history, head.height);
-    await state.key(trieKeyAccount(tx.signerId));
-    await state.prefix(trieKeyAccessKey(tx.signerId, tx.publicKey));
+    try {
+      await state.key(trieKeyAccount(tx.signerId));
+      await state.prefix(trieKeyAccessKey(tx.signerId, tx.publicKey));
+    } catch (err) {
+      if (err instanceof StateNotHeld) return;
+      throw err;
+    }
     const err = checkTransaction(state, stx, {
       config: this.config(),
       layout: this.layout,

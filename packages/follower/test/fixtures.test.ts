@@ -314,13 +314,14 @@ t.test('errors in nearcore shape', async (t) => {
     block_id: 93085000,
   });
   t.equal(below.error.cause.name, 'GARBAGE_COLLECTED_BLOCK', 'below the first followed block');
+  // One block of mainnet, without the chain before it: an account it did not touch cannot be told.
   const account = await rpc(backend, 'query', {
     request_type: 'view_account',
     account_id: 'nobody-here.near',
     finality: 'final',
   });
-  t.equal(account.error.cause.name, 'UNKNOWN_ACCOUNT');
-  t.equal(account.error.cause.info.block_height, 93085141);
+  t.equal(account.error.cause.name, 'INTERNAL_ERROR');
+  t.match(account.error.cause.info.error_message, /^the state at block #93085141 is not held here/);
   const proof = await rpc(backend, 'query', {
     request_type: 'view_state',
     account_id: 'near',
@@ -530,24 +531,15 @@ t.test('view_state over the size limit is refused before the state is read from 
       }),
   });
   const m = loadFixture('mainnet-93085141').message;
-  await ingestBlock(history, m);
-  // An account whose recorded storage is far past the 50,000-byte limit, with three data rows.
-  const height = m.block.header.height;
+  // An account whose recorded storage is far past the 50,000-byte limit, with three data rows, in
+  // the state of a genesis that is the block's parent (so the history holds the whole state).
   const id = 'big-state.near';
-  const u = new StoreUpdate();
   const account = { amount: 10n ** 24n, locked: 0n, codeHash: new Uint8Array(32), storageUsage: 5_000_000n };
-  u.put(
-    DBCol.StateHistory,
-    historyKey(trieKeyAccount(id), height),
-    encodeHistoryValue(encodeAccount(account)),
-  );
-  for (const k of ['a', 'b', 'c'])
-    u.put(
-      DBCol.StateHistory,
-      historyKey(trieKeyContractData(id, utf8(k)), height),
-      encodeHistoryValue(utf8(k)),
-    );
-  await store.commit(u);
+  await history.writeGenesis(m.block.header.prev_height!, [
+    { key: trieKeyAccount(id), value: encodeAccount(account) },
+    ...['a', 'b', 'c'].map((k) => ({ key: trieKeyContractData(id, utf8(k)), value: utf8(k) })),
+  ]);
+  await ingestBlock(history, m);
   const base = { request_type: 'view_state', account_id: id, prefix_base64: '', finality: 'final' };
   const whole = await rpc(backend, 'query', base);
   t.equal(whole.error.cause.name, 'TOO_LARGE_CONTRACT_STATE');

@@ -54,7 +54,7 @@ t.test('every real block prepares to the rows the in-thread path writes', async 
     t.equal(prepared.prevHash, message.block.header.prev_hash, `${name}: prev_hash`);
     const unpacked = new StoreUpdate();
     unpackRows(prepared.rows, unpacked);
-    t.same(rowsOf(unpacked), rowsOf(blockUpdate(message, false)), `${name}: the same rows in the same order`);
+    t.same(rowsOf(unpacked), rowsOf(blockUpdate(message)), `${name}: the same rows in the same order`);
   }
 });
 
@@ -113,7 +113,7 @@ t.test('a block writes each chunk, transaction and receipt as its own JSON, a re
   let transactions = 0;
   for (const name of fixtureNames({ verifiable: true })) {
     const { message } = loadFixture(name);
-    const rows = blockUpdate(message, false).ops.flatMap((op) => (op.type === 'put' ? [op] : []));
+    const rows = blockUpdate(message).ops.flatMap((op) => (op.type === 'put' ? [op] : []));
     const of = (col: DBColumn) => rows.filter((r) => r.col === col);
     const chunks = of(DBCol.StreamChunk);
     const withChunk = message.shards.filter((s) => s.chunk);

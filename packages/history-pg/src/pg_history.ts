@@ -15,15 +15,18 @@
 // once readers have had `gcGraceMs` to learn it, and `gc_done` records how far they are gone, so
 // no reader sees a half-collected height and a writer that restarts finishes what was started.
 
-import type {
-  Cursor,
-  FollowerGcOptions,
-  GenesisStateRow,
-  HeightOutcomes,
-  HistoryReader,
-  HistoryWriter,
-  ScanBound,
-  StoredBlock,
+import {
+  type Cursor,
+  type FollowerGcOptions,
+  type GenesisStateRow,
+  type HeightOutcomes,
+  type HistoryReader,
+  type HistoryWriter,
+  heldScan,
+  heldValue,
+  type ScanBound,
+  type StoredBlock,
+  stateFromOf,
 } from '@nearlite/follower';
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
@@ -104,6 +107,8 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   private current: Cursor | null = null;
   private genesis: number | null = null;
   private first: number | null = null;
+  /** The height the state is held from (@nearlite/follower's state_from.ts); null: from the genesis. */
+  private heldFrom: number | null = null;
   /** Rows below this height are gone (the writer's GC finished up to it). */
   private gcDone: number | null = null;
   /**
@@ -231,6 +236,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       // Like the cursor, the tail only moves forward.
       else if (row.name === 'first') this.first = Math.max(this.first ?? height, height);
       else if (row.name === 'gc_done') this.gcDone = height;
+      else if (row.name === 'state_from') this.heldFrom = height;
     }
   }
 
@@ -244,6 +250,10 @@ export class PgHistory implements HistoryReader, HistoryWriter {
 
   firstHeight(): number | null {
     return this.first;
+  }
+
+  stateFrom(): number | null {
+    return this.heldFrom;
   }
 
   private get bound(): number {
@@ -334,11 +344,17 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     return `[${parts.join(',')}]`;
   }
 
-  valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
-    return this.dbOfKey(trieKey).valueAt(trieKey, Math.min(height, this.bound));
+  async valueAt(trieKey: Uint8Array, height: number): Promise<Uint8Array | null> {
+    const db = this.dbOfKey(trieKey);
+    const at = Math.min(height, this.bound);
+    const from = this.heldFrom;
+    if (from === null) return db.valueAt(trieKey, at);
+    const row = await db.rowAt(trieKey, at);
+    return heldValue(from, height, row?.height ?? null, row?.value ?? null);
   }
 
-  scanAt(prefix: Uint8Array, height: number, bound?: ScanBound): Promise<[Uint8Array, Uint8Array][]> {
+  async scanAt(prefix: Uint8Array, height: number, bound?: ScanBound): Promise<[Uint8Array, Uint8Array][]> {
+    heldScan(this.heldFrom, height);
     return this.dbOfKey(prefix).scanAt(prefix, Math.min(height, this.bound), bound);
   }
 
@@ -407,6 +423,10 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     const { blocks, shards } = batchRows(messages, (key) => shardOfTrieKey(this.o.shardLayout, key));
     await Promise.all([...this.byDb(shards)].map(([db, list]) => db.writeRows(list)));
     const cursor = blocks.at(-1)!;
+    const header = messages[0]!.block.header;
+    const stateFrom = first
+      ? stateFromOf(this.genesis, { height: header.height, prevHeight: header.prev_height ?? null })
+      : null;
     await inTransaction(meta, async () => {
       await meta.query(
         `INSERT INTO blocks (block_height, block_hash, json)
@@ -420,6 +440,12 @@ export class PgHistory implements HistoryReader, HistoryWriter {
            ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
           [blocks[0]!.height],
         );
+        if (stateFrom !== null)
+          await meta.query(
+            `INSERT INTO meta (name, block_height) VALUES ('state_from', $1)
+             ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
+            [stateFrom],
+          );
       }
       await meta.query(
         `INSERT INTO meta (name, block_height, block_hash) VALUES ('cursor', $1, $2)
@@ -428,7 +454,10 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       );
       await meta.query(`SELECT pg_notify('${CURSOR_CHANNEL}', $1)`, [String(cursor.height)]);
     });
-    if (first) this.first = blocks[0]!.height;
+    if (first) {
+      this.first = blocks[0]!.height;
+      this.heldFrom = stateFrom;
+    }
     this.current = { height: cursor.height, hash: bytes(cursor.hash) };
   }
 

@@ -204,6 +204,21 @@ export class ShardDb {
     return v ? bytes(v) : null;
   }
 
+  /** The key's newest row at or below `height` (its value null: deleted then); null when it has none. */
+  async rowAt(key: Uint8Array, height: number): Promise<{ height: number; value: Uint8Array | null } | null> {
+    // The flat row is the newest: when it is not above `height` it is the answer, else the history's.
+    const r = await this.pool.query<{ block_height: string; value: Buffer | null }>(
+      `(SELECT block_height, value FROM state_flat WHERE key = $1 AND block_height <= $2)
+       UNION ALL
+       (SELECT block_height, value FROM state_history WHERE key = $1 AND block_height <= $2
+        ORDER BY block_height DESC LIMIT 1)
+       LIMIT 1`,
+      [key, height],
+    );
+    const row = r.rows[0];
+    return row ? { height: Number(row.block_height), value: row.value ? bytes(row.value) : null } : null;
+  }
+
   async scanAt(
     prefix: Uint8Array,
     height: number,

@@ -2,6 +2,7 @@
 // history rows alone do (every version of every key), from one flat row a key; a crash's rows above
 // the cursor leave no flat row behind; a database of the schema before them gets them filled; and a
 // front end does not upgrade a schema that an older writer is still writing.
+
 import { PgHistoryErrorCode, prefixEnd, scanQuery } from '@nearlite/history-pg';
 import { utf8 } from '@nearlite/primitives';
 import type pg from 'pg';
@@ -57,7 +58,9 @@ t.test('flat state rows of a PostgreSQL history', async (t) => {
     0,
     [[], [0], [0, 0], [1]].map((tail) => ({ key: keyOf(tail), value: utf8(`genesis ${tail.length}`) })),
   );
-  await writer.writeBlocks([dataBlock(10, [[[1, 0], 'new at 10']])], true);
+  // Its parent is the genesis (the heights between skipped): the history holds the whole state.
+  await writer.writeBlocks([dataBlock(10, [[[1, 0], 'new at 10']], 0)], true);
+  t.equal(writer.stateFrom(), null);
   await writer.writeBlocks(
     [
       dataBlock(20, [[[0], null]]),
@@ -175,4 +178,32 @@ t.test('flat state rows of a PostgreSQL history', async (t) => {
   heights.push(2051);
   await allAlike('after GC', collector);
   await collector.close();
+});
+
+t.test('a PostgreSQL history that begins after the genesis answers only what it holds', async (t) => {
+  const { dbs } = await oneDatabase(t, 'late');
+  const writer = await openPg(dbs, ONE_SHARD, 'writer');
+  await writer.writeGenesis(
+    0,
+    [[0], [1]].map((tail) => ({ key: keyOf(tail), value: utf8('genesis') })),
+  );
+  // The first block is at 10 and its parent at 9: whatever the heights 1 to 9 changed is not here.
+  await writer.writeBlocks([dataBlock(10, [[[0], 'new at 10']], 9)], true);
+  await writer.writeBlocks([dataBlock(11, [[[2], null]])], false);
+  const reader = await openPg(dbs, ONE_SHARD, 'reader');
+  for (const [who, h] of [
+    ['writer', writer],
+    ['a front end', reader],
+  ] as const) {
+    t.equal(h.stateFrom(), 10, `${who}: the state is held from the first block`);
+    t.same(await h.valueAt(keyOf([0]), 11), utf8('new at 10'), `${who}: a key written since`);
+    t.equal(await h.valueAt(keyOf([2]), 11), null, `${who}: a key deleted since is absent`);
+    const notHeld = { name: 'HandlerError', stateFrom: 10, height: 11 };
+    await t.rejects(h.valueAt(keyOf([1]), 11), notHeld, `${who}: a genesis row is not the state at 11`);
+    await t.rejects(h.valueAt(keyOf([3]), 11), notHeld, `${who}: nor is no row at all`);
+    await t.rejects(h.scanAt(base, 11), notHeld, `${who}: a scan would miss keys`);
+    await t.rejects(h.valueAt(keyOf([0]), 9), { ...notHeld, height: 9 }, `${who}: nor below the first block`);
+  }
+  await reader.close();
+  await writer.close();
 });

@@ -72,11 +72,22 @@ export async function call(backend: FollowerBackend, method: string, params: unk
 }
 
 /** A block whose only content is data updates (value) and removals (null) of app.near. */
-export function dataBlock(height: number, writes: [number[], string | null][]): StreamerMessage {
+export function dataBlock(
+  height: number,
+  writes: [number[], string | null][],
+  /** The parent's height, when the block says (a first block whose parent is the genesis). */
+  prevHeight?: number,
+): StreamerMessage {
   const hash = new Uint8Array(32);
   new DataView(hash.buffer).setUint32(0, height);
   return {
-    block: { header: { height, hash: base58Encode(hash) } },
+    block: {
+      header: {
+        height,
+        hash: base58Encode(hash),
+        ...(prevHeight === undefined ? {} : { prev_height: prevHeight }),
+      },
+    },
     shards: [
       {
         shard_id: 0,

@@ -72,9 +72,15 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
         history instanceof HistoryStore && history.hasFlatState() ? history.store.sharedPath() : null;
       // What the call burnt counts against its client's `view_gas_per_second`, as on a producer.
       if (path === null) return o.pool.callLazy(req, read, chargeViewGas);
+      const stateFrom = history.stateFrom();
       return o.pool.callHistory(
         req,
-        { path, height, ...(given.length > 0 ? { given } : {}) },
+        {
+          path,
+          height,
+          ...(given.length > 0 ? { given } : {}),
+          ...(stateFrom !== null ? { stateFrom } : {}),
+        },
         read,
         chargeViewGas,
       );

@@ -1,10 +1,22 @@
 // `nearlite inspect` on a follower's home: the same subcommands, read from the followed history
 // (the stream's JSON views as the source published them, and the state as of a height) rather
 // than from a produced chain's columns, which such a home does not have.
-import type { HistoryStore, StoredBlock } from '@nearlite/follower';
+import { type HistoryStore, StateNotHeld, type StoredBlock } from '@nearlite/follower';
 import { accountView, decodeAccount, toBase64, utf8 } from '@nearlite/primitives';
 import { trieKeyAccount, trieKeyContractData, trieKeyContractDataPrefix } from '@nearlite/trie';
 import { hashArg, heightArg, InspectError } from './inspect_args.js';
+
+/** A state read the history cannot answer (its source began after the genesis), said as inspect says. */
+async function held<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (!(err instanceof StateNotHeld)) throw err;
+    throw new InspectError(
+      `the state at #${err.height} is not held: this history follows its chain from #${err.stateFrom} and holds only what changed since`,
+    );
+  }
+}
 
 /** Runs one inspect subcommand against a followed history; false for a subcommand it does not serve. */
 export async function inspectFollowed(
@@ -55,7 +67,7 @@ export async function inspectFollowed(
     case 'account': {
       if (!a) throw new InspectError('inspect account needs an account id');
       const height = atCursor(heightArg(b));
-      const value = await history.valueAt(trieKeyAccount(a), height);
+      const value = await held(history.valueAt(trieKeyAccount(a), height));
       if (!value) throw new InspectError(`account ${a} does not exist at #${height}`);
       print({ account_id: a, ...accountView(decodeAccount(value)) });
       return true;
@@ -65,7 +77,7 @@ export async function inspectFollowed(
       const prefixAt = args.indexOf('--prefix');
       const prefix = prefixAt >= 0 ? utf8(args[prefixAt + 1] ?? '') : new Uint8Array(0);
       const skip = trieKeyContractDataPrefix(a).length;
-      for (const [k, v] of await history.scanAt(trieKeyContractData(a, prefix), atCursor(undefined)))
+      for (const [k, v] of await held(history.scanAt(trieKeyContractData(a, prefix), atCursor(undefined))))
         print({ key: toBase64(k.subarray(skip)), value: toBase64(v) });
       return true;
     }

@@ -21,6 +21,11 @@ export type WorkerState =
       readonly height: number;
       /** Rows the history does not hold, known otherwise (a global contract's code): read first. */
       readonly given?: readonly (readonly [Uint8Array, Uint8Array | null])[];
+      /**
+       * The history's state is held from this height (@nearlite/follower's state_from.ts): a flat row
+       * below it cannot answer, and its key goes to the main thread, which says so.
+       */
+      readonly stateFrom?: number;
     };
 
 /**
@@ -156,7 +161,9 @@ export class ViewCallPool {
         slot.readError = undefined;
         if (job) {
           if (msg.gas !== undefined) job.onGas?.(msg.gas);
-          if (readError !== undefined)
+          // A read refused with a client's error (state this node does not hold) fails the call with it.
+          if (readError instanceof HandlerError) job.reject(readError);
+          else if (readError !== undefined)
             job.reject(
               new InternalError(`a state read failed during the view call: ${(readError as Error).message}`),
             );

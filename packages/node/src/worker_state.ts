@@ -2,7 +2,7 @@
 // follower's flat history rows as of the view's height, over the worker's handle on the node's
 // LevelDB (one per database path, opened on first use and kept for the worker's life). Decoded trie
 // nodes are cached by the trie package, per thread.
-import { FLAT_MISS, flatValueAt } from '@nearlite/follower/flat';
+import { FLAT_MISS, flatRowHeight, flatValueAt } from '@nearlite/follower/flat';
 import { toHex } from '@nearlite/primitives';
 import { DBCol, SharedStoreReader } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
@@ -31,14 +31,18 @@ export async function workerStateGet(
 ): Promise<(key: Uint8Array) => Uint8Array | undefined> {
   const db = await reader(at.path);
   if ('height' in at) {
-    const { height } = at;
+    const { height, stateFrom } = at;
     const given = at.given && new Map(at.given.map(([k, v]) => [toHex(k), v]));
     return (key) => {
       if (given) {
         const k = toHex(key);
         if (given.has(k)) return given.get(k) ?? undefined;
       }
-      const v = flatValueAt(db.get(DBCol.StateHistoryFlat, key), height);
+      const row = db.get(DBCol.StateHistoryFlat, key);
+      // A row from before the state is held (or none) cannot tell: the main thread answers why.
+      if (stateFrom !== undefined && (row === undefined || flatRowHeight(row) < stateFrom))
+        return fallback(key);
+      const v = flatValueAt(row, height);
       return v === FLAT_MISS ? fallback(key) : (v ?? undefined);
     };
   }

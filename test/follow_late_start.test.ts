@@ -1,0 +1,110 @@
+// A follower whose source begins after the genesis holds only the state changed since: what it
+// cannot tell (a key no followed block touched, a scan, a view call reading such a key) is asked of
+// --upstream-rpc at the same block, or answered as an error; never as the genesis' value or as absent.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { localChain } from './helpers/chain.js';
+import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { streamActivity } from './helpers/stream_activity.js';
+
+const NOT_HELD =
+  /^the state at block #\d+ is not held here: this node follows a block stream from block #(\d+) on/;
+
+async function finalHeight(node: RunningNode): Promise<number> {
+  const { body } = await node.rpc<{ header: { height: number } }>('block', { finality: 'final' });
+  return body.result!.header.height;
+}
+
+t.test('a follower that starts after the genesis serves only the state it holds', async (t) => {
+  const chain = await localChain(t, { blockTimeMs: 50, archive: true });
+  // hello.test.near: created, deployed and given state before the window the follower gets.
+  await streamActivity(chain);
+  await waitForHeight(chain.node, (await finalHeight(chain.node)) + 3, 30_000, 'final');
+  const from = (await finalHeight(chain.node)) + 1;
+  await waitForHeight(chain.node, from + 2, 30_000, 'final');
+  // In the window: test.near pays hello.test.near, whose account changes; its code and state do not.
+  await chain.root.transfer({ receiverId: 'hello.test.near', amount: 5n });
+  await waitForHeight(chain.node, (await finalHeight(chain.node)) + 3, 30_000, 'final');
+  t.equal(await chain.node.stop(), 0);
+
+  const lake = join(chain.home, 'lake');
+  const exported = cli(['lake-export', '--home', chain.home, '--out', lake, '--from', String(from)]);
+  t.equal(exported.status, 0, exported.stderr);
+  const home = join(chain.home, 'follower');
+  initHome(home, ['--genesis', join(chain.home, 'genesis.json')]);
+  const follow = ['--follow', `file:${lake}`, '--archive'];
+  const last = Math.max(
+    ...readdirSync(lake)
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number),
+  );
+  let follower = await startNode(home, follow);
+  await waitForHeight(follower, last, 60_000);
+  // The producer again, to answer the same questions (its new blocks lie above `last`).
+  const producer = await startNode(chain.home, ['--block-time', '60000', '--archive']);
+  t.teardown(() => producer.stop());
+
+  const at = { block_id: last };
+  const q = (params: object) => ({ ...params, ...at });
+  const account = (id: string) => q({ request_type: 'view_account', account_id: id });
+  const held = [account('test.near'), account('hello.test.near')];
+  const notHeld = [
+    account('nobody.test.near'),
+    q({ request_type: 'view_code', account_id: 'hello.test.near' }),
+    q({ request_type: 'view_state', account_id: 'hello.test.near', prefix_base64: '' }),
+    q({ request_type: 'view_access_key_list', account_id: 'hello.test.near' }),
+    // The account row is held (the transfer), the code and the value the call reads are not: the view
+    // worker's read of them is refused on the main thread.
+    q({
+      request_type: 'call_function',
+      account_id: 'hello.test.near',
+      method_name: 'getValue',
+      args_base64: '',
+    }),
+  ];
+
+  for (const params of held) {
+    const mine = await follower.rpc('query', params);
+    const theirs = await producer.rpc('query', params);
+    t.same(mine.body.result, theirs.body.result, `${JSON.stringify(params)}: changed in the window, held`);
+  }
+  for (const params of notHeld) {
+    const mine = await follower.rpc<never>('query', params);
+    const error = mine.body.error as { cause: { name: string; info: { error_message: string } } } | undefined;
+    t.equal(error?.cause.name, 'INTERNAL_ERROR', `${JSON.stringify(params)}: not held`);
+    t.equal(
+      error?.cause.info.error_message.match(NOT_HELD)?.[1],
+      String(from),
+      'names where the state begins',
+    );
+  }
+  // The genesis records put test.near's key in the state; the follower does not answer from them.
+  const genesisKey = await follower.rpc<never>(
+    'query',
+    q({ request_type: 'view_access_key_list', account_id: 'test.near' }),
+  );
+  t.match(
+    JSON.stringify(genesisKey.body.error),
+    /not held here/,
+    "the genesis' access keys are not this block's",
+  );
+  await follower.stop();
+  // `inspect` on the stopped home says the same.
+  const inspected = cli(['inspect', '--home', home, 'account', 'nobody.test.near']);
+  t.equal(inspected.status, 1);
+  t.match(inspected.stderr, `is not held: this history follows its chain from #${from}`);
+  const heldAccount = cli(['inspect', '--home', home, 'account', 'hello.test.near']);
+  t.equal(heldAccount.status, 0, heldAccount.stderr);
+
+  // With the producer as its upstream, every one of them is the producer's answer at that block.
+  follower = await startNode(home, [...follow, '--upstream-rpc', producer.url]);
+  t.teardown(() => follower.stop());
+  for (const params of [...held, ...notHeld]) {
+    const mine = await follower.rpc('query', params);
+    const theirs = await producer.rpc('query', params);
+    t.ok(theirs.body.result ?? theirs.body.error, 'the producer answers');
+    t.same(mine.body.result, theirs.body.result, `${JSON.stringify(params)}: as the producer answers`);
+    t.same(mine.body.error, theirs.body.error, 'and its error, if any');
+  }
+});
