@@ -242,6 +242,29 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   }
 
   /**
+   * For a history written before the `state_from` row existed: works the row out from its first block,
+   * as its first batch would now. Only while that block is the one it began with: the caller says
+   * so (an archival follower never moves it; a collecting one may have, and a moved tail's block
+   * would look like a late start). Run by the one writer before it ingests; returns the height
+   * written, or null (nothing to mark).
+   */
+  async markStateFrom(): Promise<number | null> {
+    const first = this.firstHeight();
+    if (first === null || this.collectedTo() !== null || this.store.has(DBCol.FollowerMisc, STATE_FROM_KEY))
+      return null;
+    const block = this.blockAtSync(first);
+    if (!block) return null;
+    const header = (JSON.parse(block.json) as { header: { prev_height?: number | null } }).header;
+    const from = stateFromOf(this.genesisHeight(), { height: first, prevHeight: header.prev_height ?? null });
+    if (from === null) return null;
+    const update = new StoreUpdate();
+    update.put(DBCol.FollowerMisc, STATE_FROM_KEY, u64be(from));
+    await this.store.commit(update);
+    this.heldFrom = from;
+    return from;
+  }
+
+  /**
    * The height from which every state change is held (state_from.ts); null when the history holds the
    * whole state, from the genesis on.
    */

@@ -2,9 +2,9 @@
 // a read the rows since cannot answer is refused (or asked of the upstream), never answered from the
 // genesis records or as absent.
 import { join } from 'node:path';
-import { HistoryStore, ingestBlock, StateNotHeld, stateFromOf, UpstreamRpc } from '@nearlite/follower';
+import { HistoryStore, ingestBlock, STATE_FROM_KEY, stateFromOf, UpstreamRpc } from '@nearlite/follower';
 import { encodeAccount } from '@nearlite/primitives';
-import { Store } from '@nearlite/store';
+import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import { trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
 import { MAINNET_GENESIS_HEIGHT } from '../../../test/helpers/mainnet.js';
@@ -144,4 +144,33 @@ t.test('a history whose first block follows the genesis holds the whole state', 
   const nobody = await rpc(backend, 'query', viewAccount('nobody-here.near'));
   t.equal(nobody.error.cause.name, 'UNKNOWN_ACCOUNT');
   await store.close();
+});
+
+t.test('a history written before the mark gets it from its first block', async (t) => {
+  const dir = tempDir(t);
+  const { store, history } = await openFollower(dir);
+  await history.writeGenesis(MAINNET_GENESIS_HEIGHT, []);
+  await ingestBlock(history, loadFixture(BLOCK).message);
+  // As such a history was: the first block and no mark.
+  const u = new StoreUpdate();
+  u.delete(DBCol.FollowerMisc, STATE_FROM_KEY);
+  await store.commit(u);
+  await store.close();
+
+  const reopened = await Store.open(join(dir, 'data'));
+  const old = new HistoryStore(reopened);
+  t.equal(old.stateFrom(), null, 'without the mark it claims the whole state');
+  t.equal(await old.markStateFrom(), HEIGHT, 'marked from its first block');
+  t.equal(old.stateFrom(), HEIGHT);
+  t.equal(await old.markStateFrom(), null, 'once');
+  await reopened.close();
+
+  // A history that followed from the genesis' child is left as it is.
+  const whole = await openFollower(tempDir(t));
+  const { message } = loadFixture(BLOCK);
+  await whole.history.writeGenesis(message.block.header.prev_height!, []);
+  await ingestBlock(whole.history, message);
+  t.equal(await whole.history.markStateFrom(), null);
+  t.equal(whole.history.stateFrom(), null);
+  await whole.store.close();
 });
