@@ -89,9 +89,9 @@ t.test('argument errors and view calls', async (t) => {
   t.same(call({ code, codeHash: hash, method: 'yield_in_view', context: view }).aborted, {
     HostError: { ProhibitedInView: { method_name: 'promise_yield_create' } },
   });
-  // nearcore's wasmtime_runner/logic.rs promise_yield_resume names itself.
+  // nearcore's promise_yield_resume (wasmtime_runner/logic.rs) names itself "promise_submit_data".
   t.same(call({ code, codeHash: hash, method: 'resume_in_view', context: view }).aborted, {
-    HostError: { ProhibitedInView: { method_name: 'promise_yield_resume' } },
+    HostError: { ProhibitedInView: { method_name: 'promise_submit_data' } },
   });
   t.same(call({ code, codeHash: hash, method: 'with_id_in_view', context: view }).aborted, {
     HostError: { ProhibitedInView: { method_name: 'promise_yield_create_with_id' } },

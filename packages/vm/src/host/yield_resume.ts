@@ -89,7 +89,8 @@ export function promise_yield_resume(
   payload_ptr: bigint,
 ): number {
   l.gas.payBase('base');
-  l.prohibitInView('promise_yield_resume');
+  // The name nearcore's promise_yield_resume gives itself in this error.
+  l.prohibitInView('promise_submit_data');
   l.gas.payBase('yield_resume_base');
   l.gas.payPer('yield_resume_byte', payload_len);
   const dataId = l.read(data_id_ptr, data_id_len);
