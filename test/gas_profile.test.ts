@@ -9,6 +9,7 @@ import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { camel } from './helpers/node.js';
+import { wat } from './helpers/wat.js';
 
 const NEAR = 10n ** 24n;
 const snap = readFileSync(
@@ -114,4 +115,43 @@ t.test('a contract call reports its gas profile and contract like nearcore', asy
   const refund = status.receipts_outcome.find((o) => o.outcome.executor_id === 'test.near');
   t.ok(refund, 'the gas refund ran');
   t.same(refund!.outcome.metadata, { version: 4, gas_profile: [], contracts: [null] });
+});
+
+// nearcore's AccountingState (runtime/src/ext.rs) lives for a chunk: a storage write's lookup that
+// meets a trie node (or value) an earlier lookup of the chunk fetched is READ_CACHED_TRIE_NODE, any
+// other TOUCHING_TRIE_NODE. The two cost the same since protocol 82, so only the profile tells them.
+t.test('storage writes: nodes met again in the chunk are READ_CACHED_TRIE_NODE', async (t) => {
+  const code = await wat(`(module
+    (import "env" "storage_write" (func $w (param i64 i64 i64 i64 i64) (result i64)))
+    (memory (export "memory") 1)
+    (data (i32.const 0) "abxy")
+    (func (export "w2")
+      (drop (call $w (i64.const 1) (i64.const 0) (i64.const 1) (i64.const 2) (i64.const 0)))
+      (drop (call $w (i64.const 1) (i64.const 1) (i64.const 1) (i64.const 3) (i64.const 0)))))`);
+  const { node, provider, root } = await localChain(t);
+  await deployedAccount({ provider, root }, 'w2.test.near', code, 5n * NEAR);
+  await root.callFunction({ contractId: 'w2.test.near', methodName: 'w2', args: {} });
+  // Both keys are in the state now: each write's lookup walks from the root down to its key.
+  const second = await root.callFunctionRaw({ contractId: 'w2.test.near', methodName: 'w2', args: {} });
+  const res = await node.rpc<TxStatus>('EXPERIMENTAL_tx_status', {
+    tx_hash: second.transaction_outcome.id,
+    sender_account_id: 'test.near',
+    wait_until: 'FINAL',
+  });
+  const call = res.body.result!.receipts_outcome.find((o) => o.outcome.executor_id === 'w2.test.near')!;
+  const profile = call.outcome.metadata.gas_profile!;
+  const nodes = (cost: string, unit: bigint) => {
+    const gas = BigInt(profile.find((c) => c.cost === cost)?.gas_used ?? '0');
+    t.equal(gas % unit, 0n, `${cost}: whole nodes`);
+    return gas / unit;
+  };
+  const touched = nodes('TOUCHING_TRIE_NODE', ext('touching_trie_node'));
+  const cached = nodes('READ_CACHED_TRIE_NODE', ext('read_cached_trie_node'));
+  // The keys "a" (0x61) and "b" (0x62) differ only in their last nibble, and nothing else of the
+  // account's data shares their path: both run from the root to one branch, each to a leaf of its own
+  // holding its own value ("x", "y"). The first lookup meets P nodes, its leaf among them, and its
+  // value; the second meets the same P - 1 nodes down to the branch again (cached), then its leaf and
+  // value: P + 1 + 2 touched, P - 1 cached.
+  t.ok(cached >= 1n, `the second lookup meets the first one's path again (${cached} nodes)`);
+  t.equal(touched - cached, 4n, `touched ${touched}, cached ${cached}`);
 });

@@ -67,6 +67,7 @@ export function recordingStateReader(
       return flat.get(key) !== undefined;
     },
     iterPrefix: (prefix) => trie.iterPrefix(prefix),
-    touchedNodes: (key) => (recorded(key) ? recorder.recordLookup(key, false) : trie.touchedNodes(key)),
+    touchedNodes: (key, accounting) =>
+      recorded(key) ? recorder.recordLookup(key, false, accounting) : trie.touchedNodes(key, accounting),
   };
 }

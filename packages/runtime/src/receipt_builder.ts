@@ -55,6 +55,14 @@ function methodName(bytes: Uint8Array): string {
   }
 }
 
+function chargeTouched(
+  t: StorageAccessTracker,
+  n: { readonly touched: number; readonly cached: number },
+): void {
+  if (n.touched > 0) t.trie_node_touched(BigInt(n.touched));
+  if (n.cached > 0) t.cached_trie_node_access(BigInt(n.cached));
+}
+
 export class RuntimeExt implements External {
   readonly receipts: NewReceipt[] = [];
   readonly resumes: PromiseResumeData[] = [];
@@ -78,14 +86,13 @@ export class RuntimeExt implements External {
 
   // nearcore's ext.rs: writes and removes look the key up through the trie (MemOrTrie), so they pay
   // for the old value's bytes and then for every trie node the lookup touched (its path and the
-  // value), none when the chunk already wrote the key. Touching and reading a cached node cost the
-  // same since protocol 82, so only the count matters.
+  // value), none when the chunk already wrote the key: first those met for the first time in the
+  // chunk (touching_trie_node), then those met before (read_cached_trie_node).
   storage_set(t: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null {
     const k = this.key(key);
     const prev = this.state.get(k) ?? null;
     if (prev) t.deref_write_evicted_value_bytes(BigInt(prev.length));
-    const touched = this.state.touchedNodes(k);
-    if (touched > 0) t.trie_node_touched(BigInt(touched));
+    chargeTouched(t, this.state.touchedNodes(k));
     this.state.set(k, value);
     return prev;
   }
@@ -103,7 +110,7 @@ export class RuntimeExt implements External {
     const touched = this.state.touchedNodes(k);
     // nearcore removes unconditionally: an absent key is then in the chunk's overlay too.
     this.state.remove(k);
-    if (touched > 0) t.trie_node_touched(BigInt(touched));
+    chargeTouched(t, touched);
     return prev;
   }
 

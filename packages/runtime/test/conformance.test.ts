@@ -338,7 +338,7 @@ function storageState(oldLen: number): TrieUpdate {
     { key: trieKeyContractData('alice.near', utf8('a')), value: new Uint8Array(oldLen).fill(1) },
     { key: trieKeyContractData('alice.near', utf8('b')), value: new Uint8Array(3) },
   ]);
-  return new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k) => trie.touchedNodes(k) });
+  return new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k, a) => trie.touchedNodes(k, a) });
 }
 
 let codeHashes = 0;

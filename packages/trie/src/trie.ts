@@ -2,7 +2,18 @@
 import { type CryptoHash, concatBytes, toHex, ZERO_HASH } from '@nearlite/primitives';
 import { commonPrefixLength, fromNibbles, toNibbles } from './nibbles.js';
 import { NodeCache } from './node_cache.js';
-import { decodeRawNode, type RawNode, type RawNodeWithSize } from './raw_node.js';
+import { decodeRawNode, type RawNode, type RawNodeWithSize, type ValueRef } from './raw_node.js';
+import type { TrieAccounting } from './trie_accounting.js';
+
+/**
+ * The nodes a lookup touched (its path), whether it found the key (and so touched its value too),
+ * and how many of those nodes and value an accounting had met before.
+ */
+export interface TouchedNodes {
+  readonly nodes: number;
+  readonly found: boolean;
+  readonly cached: number;
+}
 
 /** Where trie nodes and values live, by hash (nearcore's State column holds both). */
 export interface TrieStorage {
@@ -116,34 +127,41 @@ export class Trie {
   /**
    * What a lookup of `key` touches, as nearcore's lookup_from_state_column counts it for gas: every
    * node on the path (root first, the last one included when the key is absent), plus the value
-   * when the key is present.
+   * when the key is present. With `accounting`, `cached` counts those of them (nodes and value) met
+   * before.
    */
-  touchedNodes(key: Uint8Array): { readonly nodes: number; readonly found: boolean } {
-    if (isEmptyRoot(this.root)) return { nodes: 0, found: false };
+  touchedNodes(key: Uint8Array, accounting?: TrieAccounting): TouchedNodes {
+    if (isEmptyRoot(this.root)) return { nodes: 0, found: false, cached: 0 };
     const nibbles = toNibbles(key);
     let pos = 0;
     let hash = this.root;
     let nodes = 0;
+    let cached = 0;
+    const value = (v: ValueRef | null): TouchedNodes => {
+      if (v && accounting?.cached(v.hash)) cached++;
+      return { nodes, found: v !== null, cached };
+    };
     for (;;) {
       const node = this.node(hash);
       nodes++;
+      if (accounting?.cached(hash)) cached++;
       if (node.kind === 'leaf') {
-        if (node.key.length !== nibbles.length - pos) return { nodes, found: false };
+        if (node.key.length !== nibbles.length - pos) return { nodes, found: false, cached };
         for (let i = 0; i < node.key.length; i++)
-          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false };
-        return { nodes, found: true };
+          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached };
+        return value(node.value);
       }
       if (node.kind === 'extension') {
-        if (node.key.length > nibbles.length - pos) return { nodes, found: false };
+        if (node.key.length > nibbles.length - pos) return { nodes, found: false, cached };
         for (let i = 0; i < node.key.length; i++)
-          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false };
+          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached };
         pos += node.key.length;
         hash = node.child;
         continue;
       }
-      if (pos === nibbles.length) return { nodes, found: node.value !== null };
+      if (pos === nibbles.length) return value(node.value);
       const child = node.children.get(nibbles[pos]!);
-      if (!child) return { nodes, found: false };
+      if (!child) return { nodes, found: false, cached };
       pos++;
       hash = child;
     }

@@ -4,8 +4,10 @@
 // (RecordedStorageExceeded), and a chunk stops taking receipts once its total passes
 // main_storage_proof_size_soft_limit. Only sizes are kept here: nothing is proven to anyone.
 import type { CryptoHash } from '@nearlite/primitives';
+import { HashSet32 } from './hash_set32.js';
 import { encodedNodeLength, type RawNode, type ValueRef } from './raw_node.js';
-import { isEmptyRoot, type Trie } from './trie.js';
+import { isEmptyRoot, type TouchedNodes, type Trie } from './trie.js';
+import type { TrieAccounting } from './trie_accounting.js';
 
 /** What nearcore adds to the upper bound for each removal a contract makes (nearcore#10890). */
 export const REMOVAL_UPPER_BOUND_BYTES = 2000;
@@ -80,34 +82,43 @@ export class TrieRecorder {
    * whether the key exists does not read it). Returns what it touched, as Trie.touchedNodes counts
    * it for gas: a lookup through nodes already walked costs a slot index a level.
    */
-  recordLookup(key: Uint8Array, deref: boolean): { readonly nodes: number; readonly found: boolean } {
+  recordLookup(key: Uint8Array, deref: boolean, accounting?: TrieAccounting): TouchedNodes {
     const w = this.walked;
     if (isEmptyRoot(w.trie.root)) return NOTHING;
     let e = w.root ?? w.walk(w.trie.root);
     w.root = e;
     const end = key.length * 2;
     let pos = 0;
+    let cached = 0;
     for (let nodes = 1; ; nodes++) {
       if ((e.recordedBy & this.bit) === 0) {
         e.recordedBy |= this.bit;
         this.add(e.hash, e.length);
       }
+      if (accounting?.cached(e.hash)) cached++;
       const node = e.node;
       if (node.kind === 'leaf') {
         const found = node.key.length === end - pos && matchesAt(node.key, key, pos);
-        if (found) this.value(e, node.value, deref);
-        return { nodes, found };
+        if (found) {
+          this.value(e, node.value, deref);
+          if (accounting?.cached(node.value.hash)) cached++;
+        }
+        return { nodes, found, cached };
       }
       if (node.kind === 'extension') {
-        if (node.key.length > end - pos || !matchesAt(node.key, key, pos)) return { nodes, found: false };
+        if (node.key.length > end - pos || !matchesAt(node.key, key, pos))
+          return { nodes, found: false, cached };
         pos += node.key.length;
         if (e.kids === null) e.kids = [w.walk(node.child)];
         e = e.kids[0]!;
         continue;
       }
       if (pos === end) {
-        if (node.value) this.value(e, node.value, deref);
-        return { nodes, found: node.value !== null };
+        if (node.value) {
+          this.value(e, node.value, deref);
+          if (accounting?.cached(node.value.hash)) cached++;
+        }
+        return { nodes, found: node.value !== null, cached };
       }
       const slot = nibbleAt(key, pos);
       if (e.kids === null) e.kids = new Array<Walked | undefined>(16);
@@ -115,7 +126,7 @@ export class TrieRecorder {
       let next = kids[slot];
       if (next === undefined) {
         const child = node.children.get(slot);
-        if (!child) return { nodes, found: false };
+        if (!child) return { nodes, found: false, cached };
         next = kids[slot] = w.walk(child);
       }
       pos++;
@@ -139,7 +150,7 @@ export class TrieRecorder {
   }
 }
 
-const NOTHING = { nodes: 0, found: false } as const;
+const NOTHING: TouchedNodes = { nodes: 0, found: false, cached: 0 };
 
 function nibbleAt(key: Uint8Array, pos: number): number {
   const b = key[pos >> 1]!;
@@ -151,55 +162,4 @@ function matchesAt(nibbles: Uint8Array, key: Uint8Array, pos: number): boolean {
   const n = Math.min(nibbles.length, key.length * 2 - pos);
   for (let i = 0; i < n; i++) if (nibbles[i] !== nibbleAt(key, pos + i)) return false;
   return true;
-}
-
-/**
- * A set of 32-byte hashes, open addressing over one byte array: a chunk's lookups add tens of
- * thousands, and a Map keyed by strings would make a string of each.
- */
-class HashSet32 {
-  private keys = new Uint8Array(1024 * 32);
-  private used = new Uint8Array(1024);
-  private count = 0;
-
-  /** Adds `hash`; false when it was already there. */
-  add(hash: Uint8Array): boolean {
-    if ((this.count + 1) * 2 > this.used.length) this.grow();
-    const slot = this.find(hash);
-    if (this.used[slot] === 1) return false;
-    this.used[slot] = 1;
-    this.keys.set(hash, slot * 32);
-    this.count++;
-    return true;
-  }
-
-  /** The slot holding `hash`, or the empty slot where it would go. Hashes are sha256: uniform. */
-  private find(hash: Uint8Array): number {
-    const mask = this.used.length - 1;
-    let slot = (hash[0]! | (hash[1]! << 8) | (hash[2]! << 16) | (hash[3]! << 24)) & mask;
-    for (;;) {
-      if (this.used[slot] === 0 || this.equals(slot, hash)) return slot;
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  private equals(slot: number, hash: Uint8Array): boolean {
-    const at = slot * 32;
-    for (let i = 31; i >= 0; i--) if (this.keys[at + i] !== hash[i]) return false;
-    return true;
-  }
-
-  private grow(): void {
-    const oldKeys = this.keys;
-    const oldUsed = this.used;
-    this.keys = new Uint8Array(oldKeys.length * 2);
-    this.used = new Uint8Array(oldUsed.length * 2);
-    for (let s = 0; s < oldUsed.length; s++) {
-      if (oldUsed[s] === 0) continue;
-      const h = oldKeys.subarray(s * 32, s * 32 + 32);
-      const slot = this.find(h);
-      this.used[slot] = 1;
-      this.keys.set(h, slot * 32);
-    }
-  }
 }

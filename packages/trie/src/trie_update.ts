@@ -1,6 +1,8 @@
 // The overlay the runtime writes through: prospective writes (one receipt or transaction) on top of
 // committed ones (the chunk so far) on top of the base state. Reads are synchronous.
 import { binaryKey } from '@nearlite/primitives';
+import type { TouchedNodes } from './trie.js';
+import { TrieAccounting } from './trie_accounting.js';
 import { TrieKeyCol } from './trie_key.js';
 import type { TrieRecorder } from './trie_recorder.js';
 import type {
@@ -21,7 +23,7 @@ export interface StateReader {
    */
   valueLength?(key: Uint8Array): number | undefined;
   /** Trie nodes a lookup of `key` touches in the base state (Trie.touchedNodes). */
-  touchedNodes?(key: Uint8Array): { readonly nodes: number; readonly found: boolean };
+  touchedNodes?(key: Uint8Array, accounting?: TrieAccounting): TouchedNodes;
 }
 
 const keyOf = binaryKey;
@@ -42,8 +44,12 @@ interface Committed {
   readonly changes: StateChangeRecord[];
 }
 
+const NONE_TOUCHED = { touched: 0, cached: 0 } as const;
+
 export class TrieUpdate {
   private readonly prospective = new Map<string, Prospective>();
+  /** What this update's contract storage lookups have met (one per chunk or view call, as nearcore's). */
+  private accounting: TrieAccounting | undefined;
   private readonly committed = new Map<string, Committed>();
 
   /**
@@ -74,13 +80,15 @@ export class TrieUpdate {
 
   /**
    * Trie nodes nearcore's storage_write / storage_remove charge for `key` (a MemOrTrie lookup): none
-   * when the chunk already wrote or removed it, else the base trie's path plus its value. A base
-   * without a trie charges none.
+   * when the chunk already wrote or removed it, else the base trie's path plus its value, those this
+   * update's lookups met before (trie_accounting.ts) as `cached`. A base without a trie charges none.
    */
-  touchedNodes(key: Uint8Array): number {
-    if (this.overlay(key)) return 0;
-    const t = this.base.touchedNodes?.(key);
-    return t ? t.nodes + (t.found ? 1 : 0) : 0;
+  touchedNodes(key: Uint8Array): { readonly touched: number; readonly cached: number } {
+    if (this.overlay(key)) return NONE_TOUCHED;
+    this.accounting ??= new TrieAccounting();
+    const t = this.base.touchedNodes?.(key, this.accounting);
+    if (!t) return NONE_TOUCHED;
+    return { touched: t.nodes + (t.found ? 1 : 0) - t.cached, cached: t.cached };
   }
 
   /** The length of the value at `key`, as nearcore's get_ref finds it: without reading the value. */

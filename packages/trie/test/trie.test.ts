@@ -12,9 +12,11 @@ import {
   parseTrieKey,
   rootMemoryUsage,
   Trie,
+  TrieAccounting,
   type TrieChanges,
   TrieKeyCol,
   TrieKeyParseError,
+  TrieRecorder,
   TrieUpdate,
   trieKeyAccessKey,
   trieKeyAccessKeyPrefix,
@@ -415,7 +417,11 @@ t.test('TrieUpdate.finalize lists keys in byte order, a prefix before its extens
 
 t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', async (t) => {
   const storage = new MemoryTrieStorage();
-  t.same(new Trie(storage, EMPTY_ROOT).touchedNodes(utf8('a')), { nodes: 0, found: false }, 'empty trie');
+  t.same(
+    new Trie(storage, EMPTY_ROOT).touchedNodes(utf8('a')),
+    { nodes: 0, found: false, cached: 0 },
+    'empty trie',
+  );
   // Keys 0x01 0x23, 0x01 0x24 and 0x01: an extension [0,1], a branch holding 0x01's value, a
   // branch at nibble 2 with children 3 and 4, and two leaves with empty keys.
   const ch = applyChanges(storage, EMPTY_ROOT, [
@@ -425,15 +431,93 @@ t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', 
   ]);
   store(storage, ch);
   const trie = new Trie(storage, ch.newRoot);
-  t.same(trie.touchedNodes(fromHex('0123')), { nodes: 4, found: true }, 'ext, branch, branch, leaf');
-  t.same(trie.touchedNodes(fromHex('01')), { nodes: 2, found: true }, 'a value on a branch');
-  t.same(trie.touchedNodes(fromHex('0125')), { nodes: 3, found: false }, 'no child 5: the last node counts');
-  t.same(trie.touchedNodes(fromHex('02')), { nodes: 1, found: false }, 'leaves the extension');
-  const update = new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k) => trie.touchedNodes(k) });
-  t.equal(update.touchedNodes(fromHex('0123')), 5, 'path plus the value');
+  t.same(
+    trie.touchedNodes(fromHex('0123')),
+    { nodes: 4, found: true, cached: 0 },
+    'ext, branch, branch, leaf',
+  );
+  t.same(trie.touchedNodes(fromHex('01')), { nodes: 2, found: true, cached: 0 }, 'a value on a branch');
+  t.same(
+    trie.touchedNodes(fromHex('0125')),
+    { nodes: 3, found: false, cached: 0 },
+    'no child 5: the last node counts',
+  );
+  t.same(trie.touchedNodes(fromHex('02')), { nodes: 1, found: false, cached: 0 }, 'leaves the extension');
+  const update = new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k, a) => trie.touchedNodes(k, a) });
+  t.same(update.touchedNodes(fromHex('0123')), { touched: 5, cached: 0 }, 'path plus the value');
   update.set(fromHex('0123'), utf8('w'));
-  t.equal(update.touchedNodes(fromHex('0123')), 0, 'written in this update: served from memory');
-  t.equal(new TrieUpdate({ get: () => undefined }).touchedNodes(fromHex('0123')), 0, 'no trie, no nodes');
+  t.same(
+    update.touchedNodes(fromHex('0123')),
+    { touched: 0, cached: 0 },
+    'written in this update: from memory',
+  );
+  t.same(
+    new TrieUpdate({ get: () => undefined }).touchedNodes(fromHex('0123')),
+    { touched: 0, cached: 0 },
+    'no trie, no nodes',
+  );
+});
+
+// nearcore's AccountingState (runtime/src/ext.rs) keeps the nodes and values a chunk's contract
+// storage lookups fetched, by hash: track_mem_lookup finds one there (read_cached_trie_node),
+// track_disk_lookup counts any other (touching_trie_node) and keeps it.
+t.test('a lookup counts the nodes and values met before, by hash, as cached', async (t) => {
+  const storage = new MemoryTrieStorage();
+  // The trie of the test above: an extension, a branch with 0x01's value, a branch, two leaves.
+  const ch = applyChanges(storage, EMPTY_ROOT, [
+    { key: fromHex('0123'), value: utf8('x') },
+    { key: fromHex('0124'), value: utf8('y') },
+    { key: fromHex('01'), value: utf8('z') },
+  ]);
+  store(storage, ch);
+  const trie = new Trie(storage, ch.newRoot);
+  const accounting = new TrieAccounting();
+  t.same(trie.touchedNodes(fromHex('0123'), accounting), { nodes: 4, found: true, cached: 0 }, 'all new');
+  t.same(
+    trie.touchedNodes(fromHex('0124'), accounting),
+    { nodes: 4, found: true, cached: 3 },
+    'the extension and both branches again; the leaf and its value new',
+  );
+  t.same(trie.touchedNodes(fromHex('01'), accounting), { nodes: 2, found: true, cached: 2 }, 'path again');
+  t.same(trie.touchedNodes(fromHex('0125'), accounting), { nodes: 3, found: false, cached: 3 }, 'absent');
+  t.same(
+    trie.touchedNodes(fromHex('01')),
+    { nodes: 2, found: true, cached: 0 },
+    'no accounting, none cached',
+  );
+
+  // Two leaves of the same suffix and value are the same node, and the value the same value: met
+  // again at another place of the trie, they are cached.
+  const twin = applyChanges(storage, EMPTY_ROOT, [
+    { key: fromHex('10'), value: utf8('v') },
+    { key: fromHex('20'), value: utf8('v') },
+  ]);
+  store(storage, twin);
+  const twins = new Trie(storage, twin.newRoot);
+  const a = new TrieAccounting();
+  t.same(twins.touchedNodes(fromHex('10'), a), { nodes: 2, found: true, cached: 0 });
+  t.same(
+    twins.touchedNodes(fromHex('20'), a),
+    { nodes: 2, found: true, cached: 3 },
+    'branch, twin leaf, value',
+  );
+
+  // A recorder's lookups count the same way, and an update keeps one accounting for all its lookups.
+  const recorded = new TrieAccounting();
+  const recorder = new TrieRecorder(trie);
+  const plain = new TrieAccounting();
+  for (const key of ['0123', '0124', '01', '0125', '02'])
+    t.same(
+      recorder.recordLookup(fromHex(key), false, recorded),
+      trie.touchedNodes(fromHex(key), plain),
+      `recorded lookup of ${key}`,
+    );
+  const update = new TrieUpdate({
+    get: (k) => trie.get(k),
+    touchedNodes: (k, acc) => trie.touchedNodes(k, acc),
+  });
+  t.same(update.touchedNodes(fromHex('0123')), { touched: 5, cached: 0 });
+  t.same(update.touchedNodes(fromHex('0124')), { touched: 2, cached: 3 }, 'its own accounting');
 });
 
 t.test("column ids are nearcore's (core/primitives/src/trie_key.rs col), one per key kind", async (t) => {
