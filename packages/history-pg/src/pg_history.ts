@@ -497,7 +497,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       tail = this.publishedTails.shift()!.tail;
     if (tail !== null && (this.gcDone === null || this.gcDone < tail)) {
       const below = tail;
-      await Promise.all([...this.dbs.values()].map((db) => db.collect(below)));
+      await Promise.all([...this.dbs.values()].map((db) => db.collect(below, this.heldFrom)));
       await inTransaction(meta, async () => {
         await meta.query('DELETE FROM blocks WHERE block_height < $1', [below]);
         await meta.query(

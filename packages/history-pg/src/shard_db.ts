@@ -259,9 +259,11 @@ export class ShardDb {
    * GC below `tail`, in one transaction: the rows of collected blocks are deleted, and the state
    * history partitions wholly below the tail's partition are dropped once the values they hold that
    * are still current are carried to that partition's first height. Reads at or above the tail
-   * answer as before: a value is the last one written at or below the height asked.
+   * answer as before: a value is the last one written at or below the height asked. Where the state
+   * is held from `stateFrom` (@nearlite/follower's state_from.ts), a value written below it is not
+   * carried: at the partition's height it would pass for one the history holds.
    */
-  async collect(tail: number): Promise<void> {
+  async collect(tail: number, stateFrom: number | null = null): Promise<void> {
     await this.transaction(async (c) => {
       for (const t of BLOCK_TABLES) await c.query(`DELETE FROM ${t} WHERE ${GC_HEIGHT[t]} < $1`, [tail]);
       const kept = Math.floor(tail / this.partitionSize) * this.partitionSize;
@@ -273,13 +275,13 @@ export class ShardDb {
       await c.query(
         `INSERT INTO state_history (key, block_height, value)
          SELECT last.key, $1, last.value FROM (
-           SELECT DISTINCT ON (key) key, value FROM state_history WHERE block_height < $1
+           SELECT DISTINCT ON (key) key, value, block_height FROM state_history WHERE block_height < $1
            ORDER BY key, block_height DESC
          ) AS last
-         WHERE last.value IS NOT NULL AND NOT EXISTS (
+         WHERE last.value IS NOT NULL AND ($3::bigint IS NULL OR last.block_height >= $3) AND NOT EXISTS (
            SELECT 1 FROM state_history n WHERE n.key = last.key AND n.block_height BETWEEN $1 AND $2
          )`,
-        [kept, tail],
+        [kept, tail, stateFrom],
       );
       // A key whose newest row is a deletion below the kept partition has no history left once the
       // partitions go: its flat row goes too (found from the deletions those partitions hold).

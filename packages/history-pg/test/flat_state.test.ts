@@ -207,3 +207,29 @@ t.test('a PostgreSQL history that begins after the genesis answers only what it 
   await reader.close();
   await writer.close();
 });
+
+t.test('GC of a history that begins after the genesis carries no value from before it', async (t) => {
+  const { dbs } = await oneDatabase(t, 'late_gc');
+  // Partitions of 10 heights: GC to 35 drops those of 0–9, 10–19 and 20–29, carrying to 30 the
+  // values still current there.
+  const writer = await openPg(dbs, ONE_SHARD, 'writer', { partitionSize: 10, gcGraceMs: 0 });
+  await writer.writeGenesis(
+    0,
+    [[0], [1]].map((tail) => ({ key: keyOf(tail), value: utf8('genesis') })),
+  );
+  await writer.writeBlocks([dataBlock(12, [[[2], 'at 12']], 11)], true);
+  t.equal(writer.stateFrom(), 12);
+  const blocks = [];
+  for (let h = 13; h <= 45; h++) blocks.push(dataBlock(h, h === 40 ? [[[0], 'at 40']] : []));
+  await writer.writeBlocks(blocks, false);
+  await writer.collectGarbage({ keepBlocks: 10, heightsPerStep: 100 });
+  await writer.collectGarbage({ keepBlocks: 10, heightsPerStep: 100 });
+  t.equal(writer.firstHeight(), 35, 'collected up to 35');
+  const notHeld = { name: 'HandlerError', stateFrom: 12 };
+  // [0]'s genesis value was current until 40: carried to 30, it would read as held at 35.
+  await t.rejects(writer.valueAt(keyOf([0]), 35), notHeld, 'a genesis value is still not held');
+  t.same(await writer.valueAt(keyOf([0]), 40), utf8('at 40'), 'its value written since is');
+  await t.rejects(writer.valueAt(keyOf([1]), 45), notHeld);
+  t.same(await writer.valueAt(keyOf([2]), 35), utf8('at 12'), 'a value written since, carried to 30');
+  await writer.close();
+});
