@@ -1,14 +1,23 @@
 // A follower whose source begins after the genesis holds only the state changed since: what it
 // cannot tell (a key no followed block touched, a scan, a view call reading such a key) is asked of
 // --upstream-rpc at the same block, or answered as an error; never as the genesis' value or as absent.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATE_FROM_KEY } from '@nearlite/follower';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
-import { localChain } from './helpers/chain.js';
+import { deployedAccount, localChain } from './helpers/chain.js';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { streamActivity } from './helpers/stream_activity.js';
+import { wat } from './helpers/wat.js';
+
+const STAKE_CONTRACT = `(module
+  (import "env" "validator_total_stake" (func $total (param i64)))
+  (import "env" "value_return" (func $return (param i64 i64)))
+  (memory (export "memory") 1)
+  (data (i32.const 100) "pong")
+  (func (export "total") (call $total (i64.const 0)) (call $return (i64.const 16) (i64.const 0)))
+  (func (export "ping") (call $return (i64.const 4) (i64.const 100))))`;
 
 const NOT_HELD =
   /^the state at block #\d+ is not held here: this node follows a block stream from block #(\d+) on/;
@@ -19,7 +28,9 @@ async function finalHeight(node: RunningNode): Promise<number> {
 }
 
 t.test('a follower that starts after the genesis serves only the state it holds', async (t) => {
-  const chain = await localChain(t, { blockTimeMs: 50, archive: true });
+  // Epochs of 10 blocks: the window lies epochs past the first two, where the validators' stakes
+  // have grown by their rewards, which the stream does not carry.
+  const chain = await localChain(t, { blockTimeMs: 50, archive: true, epochLength: 10 });
   // hello.test.near: created, deployed and given state before the window the follower gets.
   await streamActivity(chain);
   await waitForHeight(chain.node, (await finalHeight(chain.node)) + 3, 30_000, 'final');
@@ -27,6 +38,8 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   await waitForHeight(chain.node, from + 2, 30_000, 'final');
   // In the window: test.near pays hello.test.near, whose account changes; its code and state do not.
   await chain.root.transfer({ receiverId: 'hello.test.near', amount: 5n });
+  // And stake.test.near is made, with a contract that reads the validators' total stake, or not.
+  await deployedAccount(chain, 'stake.test.near', await wat(STAKE_CONTRACT), 5n * 10n ** 24n);
   await waitForHeight(chain.node, (await finalHeight(chain.node)) + 3, 30_000, 'final');
   t.equal(await chain.node.stop(), 0);
 
@@ -50,7 +63,10 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   const at = { block_id: last };
   const q = (params: object) => ({ ...params, ...at });
   const account = (id: string) => q({ request_type: 'view_account', account_id: id });
-  const held = [account('test.near'), account('hello.test.near')];
+  const stakeCall = (method_name: string) =>
+    q({ request_type: 'call_function', account_id: 'stake.test.near', method_name, args_base64: '' });
+  // Made in the window, its code runs here; a call that reads no stake needs nothing else.
+  const held = [account('test.near'), account('hello.test.near'), stakeCall('ping')];
   const notHeld = [
     account('nobody.test.near'),
     q({ request_type: 'view_code', account_id: 'hello.test.near' }),
@@ -81,6 +97,22 @@ t.test('a follower that starts after the genesis serves only the state it holds'
       'names where the state begins',
     );
   }
+  // The stakes have grown since the genesis; the follower cannot work them out from the window.
+  const total = await follower.rpc<never>('query', stakeCall('total'));
+  t.match(
+    JSON.stringify(total.body.error),
+    /the validators' stakes at block #\d+ are not known here/,
+    'a call reading the stakes is refused, not answered with the genesis stakes',
+  );
+  const theirs = await producer.rpc<{ result: number[] }>('query', stakeCall('total'));
+  const genesisTotal = (
+    JSON.parse(readFileSync(join(chain.home, 'genesis.json'), 'utf8')) as {
+      validators: { amount: string }[];
+    }
+  ).validators.reduce((sum, v) => sum + BigInt(v.amount), 0n);
+  const u128 = (bytes: number[]) =>
+    Buffer.from(bytes).readBigUInt64LE(0) + (Buffer.from(bytes).readBigUInt64LE(8) << 64n);
+  t.ok(u128(theirs.body.result!.result) > genesisTotal, 'the producer’s stakes grew since the genesis');
   // The genesis records put test.near's key in the state; the follower does not answer from them.
   const genesisKey = await follower.rpc<never>(
     'query',
@@ -108,7 +140,7 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   follower = await startNode(home, [...follow, '--upstream-rpc', producer.url]);
   t.teardown(() => follower.stop());
   t.match(follower.logs(), `its state is held from #${from} on`);
-  for (const params of [...held, ...notHeld]) {
+  for (const params of [...held, ...notHeld, stakeCall('total')]) {
     const mine = await follower.rpc('query', params);
     const theirs = await producer.rpc('query', params);
     t.ok(theirs.body.result ?? theirs.body.error, 'the producer answers');

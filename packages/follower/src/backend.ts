@@ -87,6 +87,7 @@ import {
   lightClientUnavailable,
   proofUnavailable,
   readOnly,
+  StakesNotKnown,
   validatorInfoUnavailable,
 } from './unavailable.js';
 import { UpstreamEpochFacts } from './upstream_epoch.js';
@@ -206,8 +207,9 @@ export class FollowerBackend implements RpcBackend {
     try {
       return await this.queryAt(b, req);
     } catch (err) {
-      // State from before this node followed the chain is the upstream's, at the same block.
-      if (!(err instanceof StateNotHeld) || !this.o.upstream) throw err;
+      // State from before this node followed the chain, and stakes it cannot work out, are the
+      // upstream's, at the same block.
+      if (!(err instanceof StateNotHeld || err instanceof StakesNotKnown) || !this.o.upstream) throw err;
       return this.o.upstream.call('query', upstreamQueryParams(req, b.hash));
     }
   }
@@ -254,7 +256,7 @@ export class FollowerBackend implements RpcBackend {
       case 'call_function': {
         await state.key(trieKeyAccount(id));
         await giveAccountsGlobalCode(this.globalCode, b.hash, state, id);
-        const { stakes } = await this.validatorFacts.stakesAt(b.height);
+        const { stakes, known } = await this.validatorFacts.stakesAt(b.height);
         const prepared = prepareViewCall(
           this.at(b, state),
           this.o.genesis,
@@ -268,7 +270,7 @@ export class FollowerBackend implements RpcBackend {
         const run = ranOwnParameters(this.o.genesis.config, version)
           ? prepared
           : { ...prepared, input: { ...prepared.input, blockProtocolVersion: version } };
-        return this.o.runView(run, (key) => state.read(key), b.height, state.givenRows());
+        return this.o.runView(run, (key) => state.read(key), b.height, state.givenRows(), known);
       }
     }
   }

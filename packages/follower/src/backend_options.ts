@@ -25,6 +25,11 @@ export interface FollowerBackendOptions {
     height: number,
     /** Rows the history does not hold, known otherwise (global contract code): they come first. */
     given: readonly (readonly [Uint8Array, Uint8Array | null])[],
+    /**
+     * Whether `prepared`'s validators are the block's. If not, a call that reads a stake fails with
+     * StakesNotKnown (unavailable.ts) rather than read the genesis ones standing in.
+     */
+    validatorsKnown: boolean,
   ) => Promise<object>;
   /** True while the follow loop is behind its source. */
   readonly syncing: () => boolean;

@@ -20,6 +20,8 @@ export interface HeightStakes {
   readonly stakes: ReadonlyMap<string, bigint>;
   /** The stakes of the epoch after it. */
   readonly nextStakes: ReadonlyMap<string, bigint>;
+  /** False where the genesis stakes only stand in for stakes this history cannot give. */
+  readonly known: boolean;
 }
 
 interface HeaderJson {
@@ -47,7 +49,7 @@ export class FollowerEpochStakes {
     private readonly history: HistoryReader,
   ) {
     const stakes = new Map(genesis.config.validators.map((v) => [v.accountId, v.amount]));
-    this.genesisStakes = { stakes, nextStakes: stakes };
+    this.genesisStakes = { stakes, nextStakes: stakes, known: false };
     this.rewards = new EpochRewards(genesis.config, { get: () => undefined }, numShards, (h) =>
       this.blocks.get(h),
     );
@@ -73,9 +75,9 @@ export class FollowerEpochStakes {
   }
 
   private answer(index: number): HeightStakes {
-    if (this.rows.length < index) return this.genesisStakes;
+    if (this.rows.length < index) return { ...this.genesisStakes, known: index < 2 };
     const infoOf = (e: number) => (e < 2 ? this.genesisStakes.stakes : this.rows[e - 2]!.epochInfo.stakes);
-    return { stakes: infoOf(index), nextStakes: infoOf(index + 1) };
+    return { stakes: infoOf(index), nextStakes: infoOf(index + 1), known: true };
   }
 
   private async work(index: number): Promise<HeightStakes> {

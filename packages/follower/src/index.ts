@@ -23,5 +23,6 @@ export * from './seek_cache.js';
 export * from './state_change_keys.js';
 export * from './state_from.js';
 export * from './tx_views.js';
+export * from './unavailable.js';
 export * from './upstream.js';
 export * from './upstream_epoch.js';

@@ -24,6 +24,17 @@ export function proofUnavailable(): HandlerError {
   return HandlerError.internal(message);
 }
 
+/**
+ * A view call read a validator's stake at a block whose stakes this history cannot work out (it does
+ * not reach back to the chain's first epoch, or follows a real network, whose stream carries none).
+ */
+export class StakesNotKnown extends HandlerError {
+  constructor(readonly height: number) {
+    const message = `the validators' stakes at block #${height} are not known here: this node follows a block stream, which does not carry them, from after the chain's first epoch, and was started without --upstream-rpc to ask; ask a validator or archival node`;
+    super('INTERNAL_ERROR', { error_message: message }, message);
+  }
+}
+
 /** Global contract code travels in distribution receipts, not in the stream's state changes. */
 export function globalCodeUnavailable(): HandlerError {
   const message =

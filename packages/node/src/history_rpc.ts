@@ -8,6 +8,7 @@ import {
   type FollowLoop,
   type HistoryReader,
   HistoryStore,
+  StakesNotKnown,
   UpstreamRpc,
 } from '@nearlite/follower';
 import { chargeViewGas, type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
@@ -24,6 +25,7 @@ import { rpcSettings } from './rpc_settings.js';
 import type { Services } from './services.js';
 import { checkUpstream } from './upstream_check.js';
 import { BUILD_VERSION } from './version.js';
+import { ValidatorsUnknown } from './view_errors.js';
 import type { ViewCallPool } from './view_pool.js';
 
 export interface HistoryRpcOptions {
@@ -64,26 +66,31 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
           metrics.observeUpstream(method, outcome, seconds),
         )
       : null,
-    runView: (prepared, read, height, given) => {
-      const req = { ...prepared.input, validators: [...prepared.input.validators] };
+    runView: (prepared, read, height, given, validatorsKnown) => {
+      const req = { ...prepared.input, validators: validatorsKnown ? [...prepared.input.validators] : null };
       // A LevelDB history with flat rows: the worker reads them itself, the main thread only the
       // keys changed after `height`.
       const path =
         history instanceof HistoryStore && history.hasFlatState() ? history.store.sharedPath() : null;
       // What the call burnt counts against its client's `view_gas_per_second`, as on a producer.
-      if (path === null) return o.pool.callLazy(req, read, chargeViewGas);
       const stateFrom = history.stateFrom();
-      return o.pool.callHistory(
-        req,
-        {
-          path,
-          height,
-          ...(given.length > 0 ? { given } : {}),
-          ...(stateFrom !== null ? { stateFrom } : {}),
-        },
-        read,
-        chargeViewGas,
-      );
+      const call =
+        path === null
+          ? o.pool.callLazy(req, read, chargeViewGas)
+          : o.pool.callHistory(
+              req,
+              {
+                path,
+                height,
+                ...(given.length > 0 ? { given } : {}),
+                ...(stateFrom !== null ? { stateFrom } : {}),
+              },
+              read,
+              chargeViewGas,
+            );
+      return call.catch((err: unknown) => {
+        throw err instanceof ValidatorsUnknown ? new StakesNotKnown(height) : err;
+      });
     },
     syncing: o.syncing,
     health: () => {

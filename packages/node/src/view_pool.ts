@@ -7,6 +7,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import type { CryptoHash } from '@nearlite/primitives';
 import { HandlerError, InternalError } from '@nearlite/primitives';
+import { ValidatorsUnknown } from './view_errors.js';
 import type { ViewRequest } from './view_worker.js';
 
 /**
@@ -126,6 +127,7 @@ export class ViewCallPool {
         result?: object;
         handler?: { cause: string; info: Record<string, unknown> | undefined; data: unknown };
         message?: string;
+        validatorsUnknown?: boolean;
       }) => {
         if (msg.type === 'sandboxLog') return this.sandbox?.log?.(msg.message!);
         const job = slot.job;
@@ -168,6 +170,7 @@ export class ViewCallPool {
               new InternalError(`a state read failed during the view call: ${(readError as Error).message}`),
             );
           else if (msg.type === 'result') job.resolve(msg.result!);
+          else if (msg.validatorsUnknown) job.reject(new ValidatorsUnknown());
           else if (msg.handler)
             job.reject(new HandlerError(msg.handler.cause, msg.handler.info, msg.handler.data));
           else job.reject(new InternalError(msg.message ?? 'view call failed'));

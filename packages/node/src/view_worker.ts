@@ -11,11 +11,13 @@ import {
   viewCall,
 } from '@nearlite/runtime';
 import { ContractCache, offerSandboxHostFunctions } from '@nearlite/vm';
+import { unknownValidators, ValidatorsUnknown } from './view_errors.js';
 import type { WorkerState } from './view_pool.js';
 import { workerStateGet } from './worker_state.js';
 
 export interface ViewRequest extends Omit<ViewCallInput, 'config' | 'state' | 'validators' | 'cache'> {
-  readonly validators: [string, bigint][];
+  /** The block's validators and stakes; null where they are not known (view_errors.ts). */
+  readonly validators: [string, bigint][] | null;
 }
 
 const { ctrlBuffer, dataBuffer, sandbox } = workerData as {
@@ -95,7 +97,7 @@ port.on('message', async (msg: { id: number; req: ViewRequest; at: WorkerState |
       ...msg.req,
       config,
       cache,
-      validators: new Map(msg.req.validators),
+      validators: msg.req.validators ? new Map(msg.req.validators) : unknownValidators(failed),
       state: { get },
       meter,
     });
@@ -103,6 +105,10 @@ port.on('message', async (msg: { id: number; req: ViewRequest; at: WorkerState |
     port.postMessage({ type: 'result', id: msg.id, result, gas: meter.burnt });
   } catch (e) {
     const err = failed.err ?? e;
+    if (err instanceof ValidatorsUnknown) {
+      port.postMessage({ type: 'error', id: msg.id, gas: meter.burnt, validatorsUnknown: true });
+      return;
+    }
     if (failed.err !== undefined) {
       // Not the contract's doing: the store could not be opened or read from this thread.
       port.postMessage({
