@@ -5,9 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATE_FROM_KEY } from '@nearlite/follower';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
+import { actions as A } from 'near-api-js';
 import t from 'tap';
 import { deployedAccount, localChain } from './helpers/chain.js';
 import { cli, initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { streamActivity } from './helpers/stream_activity.js';
 import { wat } from './helpers/wat.js';
 
@@ -113,6 +115,35 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   const u128 = (bytes: number[]) =>
     Buffer.from(bytes).readBigUInt64LE(0) + (Buffer.from(bytes).readBigUInt64LE(8) << 64n);
   t.ok(u128(theirs.body.result!.result) > genesisTotal, 'the producer’s stakes grew since the genesis');
+  // `tx` of a signed transaction no followed block holds: nearcore's check at the head (test.near's
+  // account and key changed in the window, so they are held).
+  const belowWindow = await producer.rpc<{ header: { hash: string } }>('block', { block_id: from - 1 });
+  const headOfWindow = await producer.rpc<{ header: { hash: string } }>('block', { block_id: last });
+  const checks = {
+    'a block below the window, within the validity period': await signFromValidator(
+      producer,
+      chain.key,
+      'test.near',
+      [A.transfer(1n)],
+      undefined,
+      belowWindow.body.result!.header.hash,
+    ),
+    'a nonce used already': await signFromValidator(
+      producer,
+      chain.key,
+      'test.near',
+      [A.transfer(1n)],
+      1n,
+      headOfWindow.body.result!.header.hash,
+    ),
+  };
+  for (const [what, signed] of Object.entries(checks)) {
+    const params = { signed_tx_base64: signed.base64, wait_until: 'NONE' };
+    const mine = await follower.rpc('tx', params);
+    const theirs = await producer.rpc('tx', params);
+    t.ok(theirs.body.error, `${what}: the producer answers an error`);
+    t.same(mine.body.error, theirs.body.error, `${what}: as the producer answers`);
+  }
   // The genesis records put test.near's key in the state; the follower does not answer from them.
   const genesisKey = await follower.rpc<never>(
     'query',

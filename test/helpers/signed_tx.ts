@@ -24,6 +24,8 @@ export async function signFromValidator(
   actions: Action[],
   /** The key's next nonce when absent. */
   nonce?: bigint,
+  /** The block the transaction names (base58); the head's when absent. */
+  blockHash?: string,
 ): Promise<SignedTx> {
   const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
   const pk = await signer.getPublicKey();
@@ -36,14 +38,16 @@ export async function signFromValidator(
     });
     return BigInt(ak.body.result!.nonce) + 1n;
   };
-  const head = await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' });
+  const head = async () =>
+    (await node.rpc<{ header: { hash: string } }>('block', { finality: 'optimistic' })).body.result!.header
+      .hash;
   const tx = createTransaction(
     key.account_id,
     pk,
     receiverId,
     nonce ?? (await next()),
     actions,
-    baseDecode(head.body.result!.header.hash),
+    baseDecode(blockHash ?? (await head())),
   );
   const { txHash, signedTransaction } = await signer.signTransaction(tx);
   return { hash: baseEncode(txHash), base64: Buffer.from(signedTransaction.encode()).toString('base64') };

@@ -5,8 +5,9 @@
 //
 // The checks need the runtime's parameters and the shard layout, which this node has for the blocks
 // of a chain nearlite produces (own_parameters.ts): at a head that ran others (a real network's)
-// nothing is checked and the wait goes on. So too where the signer's state is not held here (a
-// history that begins after the genesis, state_from.ts): an unknown key proves nothing.
+// nothing is checked and the wait goes on. So too where the history cannot tell: the signer's state
+// from before a history that begins after the genesis (state_from.ts), or whether a block it does
+// not hold is older than the validity period.
 import {
   type CongestionInfoJson,
   checkTransaction,
@@ -19,7 +20,7 @@ import {
   transactionExpired,
 } from '@nearlite/chain';
 import { bytesEqual, type CryptoHash, type SignedTransaction } from '@nearlite/primitives';
-import { trieKeyAccessKey, trieKeyAccount } from '@nearlite/trie';
+import { trieKeyAccessKey, trieKeyAccount, trieKeyGasKeyNonce } from '@nearlite/trie';
 import type { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { ranOwnParameters } from './own_parameters.js';
@@ -55,13 +56,19 @@ export class FollowerTxCheck {
     if (!ranOwnParameters(this.genesis.config, facts.protocolVersion)) return;
     const tx = stx.transaction;
     const base = await this.history.block(tx.blockHash);
-    if (transactionExpired(head.height, base?.height, this.genesis.config.transactionValidityPeriod))
+    const period = this.genesis.config.transactionValidityPeriod;
+    // A history that begins after the genesis, less than a validity period ago, cannot tell an
+    // unknown block from one before its first.
+    const first = this.history.firstHeight();
+    const window = this.history.stateFrom() === null || first === null || first <= head.height - period;
+    if (transactionExpired(head.height, base?.height, period)) {
+      if (base === undefined && !window) return;
       throw invalidTx('Expired');
-    // The signer's account, and its key with the gas key nonces stored beneath it.
+    }
     const state = new PrefetchedState(this.history, head.height);
     try {
       await state.key(trieKeyAccount(tx.signerId));
-      await state.prefix(trieKeyAccessKey(tx.signerId, tx.publicKey));
+      await this.prefetchKey(state, tx);
     } catch (err) {
       if (err instanceof StateNotHeld) return;
       throw err;
@@ -73,6 +80,21 @@ export class FollowerTxCheck {
       congestion: this.congestionAt(head),
     });
     if (err !== null) throw invalidTx(err);
+  }
+
+  /**
+   * The signer's key with the gas key nonces stored beneath it; where the history cannot scan (it
+   * begins after the genesis), the key and the one nonce the transaction names.
+   */
+  private async prefetchKey(state: PrefetchedState, tx: SignedTransaction['transaction']): Promise<void> {
+    try {
+      await state.prefix(trieKeyAccessKey(tx.signerId, tx.publicKey));
+    } catch (err) {
+      if (!(err instanceof StateNotHeld)) throw err;
+      await state.key(trieKeyAccessKey(tx.signerId, tx.publicKey));
+      if (tx.nonceIndex !== undefined)
+        await state.key(trieKeyGasKeyNonce(tx.signerId, tx.publicKey, tx.nonceIndex));
+    }
   }
 
   /** Made on first use: most followers are never asked to check a transaction. */
