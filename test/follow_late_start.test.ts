@@ -171,6 +171,12 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   follower = await startNode(home, [...follow, '--upstream-rpc', producer.url]);
   t.teardown(() => follower.stop());
   t.match(follower.logs(), `its state is held from #${from} on`);
+  const [mineStatus, theirStatus] = await Promise.all([
+    follower.rpc('status', []),
+    producer.rpc('status', []),
+  ]);
+  const genesisHash = (s: typeof mineStatus) => (s.body.result as { genesis_hash: string }).genesis_hash;
+  t.equal(genesisHash(mineStatus), genesisHash(theirStatus), "status: the upstream's genesis hash");
   for (const params of [...held, ...notHeld, stakeCall('total')]) {
     const mine = await follower.rpc('query', params);
     const theirs = await producer.rpc('query', params);

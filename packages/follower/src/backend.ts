@@ -73,6 +73,7 @@ import type { FollowerBackendOptions } from './backend_options.js';
 import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
 import { EpochStarts } from './epoch_start.js';
+import { genesisHashFromChild, UpstreamGenesisHash } from './genesis_hash.js';
 import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
@@ -115,6 +116,7 @@ export class FollowerBackend implements RpcBackend {
   private readonly txCheck: FollowerTxCheck;
   private readonly epochStarts: EpochStarts;
   private readonly upstreamEpoch: UpstreamEpochFacts;
+  private readonly upstreamGenesis: UpstreamGenesisHash;
 
   constructor(private readonly o: FollowerBackendOptions) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
@@ -122,6 +124,7 @@ export class FollowerBackend implements RpcBackend {
     const layout = shardLayoutFromView(o.genesis.config.shardLayout);
     this.epochStarts = new EpochStarts(o.history, this.facts);
     this.upstreamEpoch = new UpstreamEpochFacts(o.upstream);
+    this.upstreamGenesis = new UpstreamGenesisHash(o.upstream);
     this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
     this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
@@ -334,7 +337,12 @@ export class FollowerBackend implements RpcBackend {
       validatorPublicKey: null,
       nodePublicKey: this.o.nodePublicKey,
       uptimeSec: Math.floor((Date.now() - this.startedAt) / 1000),
-      genesisHash: genesisBlock ? base58Encode(genesisBlock.hash) : (nearNetworkGenesisHash(cfg) ?? zero),
+      genesisHash: genesisBlock
+        ? base58Encode(genesisBlock.hash)
+        : (genesisHashFromChild(earliest, cfg.genesisHeight) ??
+          nearNetworkGenesisHash(cfg) ??
+          (await this.upstreamGenesis.get()) ??
+          zero),
       // A real network's head runs a later version than its genesis' (mainnet's 29); its header says
       // which its producers run, the one fact of it the stream carries.
       ...(hf ? { headProtocolVersion: hf.protocolVersion } : {}),

@@ -9,6 +9,7 @@ import { trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
 import { MAINNET_GENESIS_HEIGHT } from '../../../test/helpers/mainnet.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { jsonRpcServer, openFollower, rpc } from './helpers.js';
 
@@ -173,4 +174,24 @@ t.test('a history written before the mark gets it from its first block', async (
   t.equal(await whole.history.markStateFrom(), null);
   t.equal(whole.history.stateFrom(), null);
   await whole.store.close();
+});
+
+t.test("without the genesis block, status names the genesis hash its first block's parent has", async (t) => {
+  // The genesis' child, and a first block after skipped heights whose parent is the genesis.
+  for (const from of [MAINNET_GENESIS_HEIGHT + 1, MAINNET_GENESIS_HEIGHT + 5]) {
+    const [first] = syntheticChain(1, { from, afterGenesis: MAINNET_GENESIS_HEIGHT });
+    const f = await openFollower(tempDir(t));
+    await f.history.writeGenesis(MAINNET_GENESIS_HEIGHT, []);
+    await ingestBlock(f.history, first!);
+    const status = await rpc(f.backend, 'status', []);
+    t.equal(status.result.genesis_hash, first!.block.header.prev_hash, `first block #${from}`);
+    await f.store.close();
+  }
+  // A first block that does not follow the genesis names none: mainnet's is the one nearcore asserts.
+  const { store, history, backend } = await openFollower(tempDir(t));
+  await history.writeGenesis(MAINNET_GENESIS_HEIGHT, []);
+  await ingestBlock(history, loadFixture(BLOCK).message);
+  const status = await rpc(backend, 'status', []);
+  t.equal(status.result.genesis_hash, 'EPnLgE7iEq9s7yTkos96M3cWymH5avBAPm3qx3NXqR8H');
+  await store.close();
 });

@@ -1,0 +1,43 @@
+// The genesis hash `status` names, where the history does not hold the genesis block: a stream need
+// not carry it, and a history that begins later never sees it.
+import { isJsonObject } from '@nearlite/primitives';
+import type { StoredBlock } from './history_reader.js';
+import { UpstreamRpc } from './upstream.js';
+
+/** The genesis hash the first held block names as its parent, when its parent is the genesis block. */
+export function genesisHashFromChild(first: StoredBlock | undefined, genesisHeight: number): string | null {
+  if (!first) return null;
+  const { header } = JSON.parse(first.json) as { header: { prev_hash: string; prev_height?: number | null } };
+  const parent = header.prev_height ?? (first.height === genesisHeight + 1 ? genesisHeight : null);
+  return parent === genesisHeight ? header.prev_hash : null;
+}
+
+/** How long `status` may wait for the upstream's, and how often it is asked again meanwhile. */
+const ASK_TIMEOUT_MS = 5_000;
+const ASK_EVERY_MS = 60_000;
+
+/** The upstream's `status.genesis_hash`, asked once it answers; null while it cannot be had. */
+export class UpstreamGenesisHash {
+  private known: string | null = null;
+  private askedAt = -Infinity;
+  private readonly upstream: UpstreamRpc | null;
+
+  constructor(upstream: UpstreamRpc | null) {
+    // Its own client, with a short deadline: `status` does not wait a minute on a silent upstream.
+    this.upstream = upstream && new UpstreamRpc(upstream.url, ASK_TIMEOUT_MS);
+  }
+
+  async get(): Promise<string | null> {
+    if (this.known !== null || this.upstream === null) return this.known;
+    if (Date.now() - this.askedAt < ASK_EVERY_MS) return null;
+    this.askedAt = Date.now();
+    try {
+      const status = JSON.parse((await this.upstream.call('status', [])).json) as unknown;
+      const hash = isJsonObject(status) ? status.genesis_hash : undefined;
+      if (typeof hash === 'string') this.known = hash;
+    } catch {
+      // Asked again a while later: an upstream that is down now may answer then.
+    }
+    return this.known;
+  }
+}
