@@ -68,7 +68,14 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   const stakeCall = (method_name: string) =>
     q({ request_type: 'call_function', account_id: 'stake.test.near', method_name, args_base64: '' });
   // Made in the window, its code runs here; a call that reads no stake needs nothing else.
-  const held = [account('test.near'), account('hello.test.near'), stakeCall('ping')];
+  const held = [
+    account('test.near'),
+    account('hello.test.near'),
+    stakeCall('ping'),
+    // test.near's held account names no code: there is none to read, held or not.
+    q({ request_type: 'view_code', account_id: 'test.near' }),
+    q({ request_type: 'call_function', account_id: 'test.near', method_name: 'x', args_base64: '' }),
+  ];
   const notHeld = [
     account('nobody.test.near'),
     q({ request_type: 'view_code', account_id: 'hello.test.near' }),
@@ -88,6 +95,7 @@ t.test('a follower that starts after the genesis serves only the state it holds'
     const mine = await follower.rpc('query', params);
     const theirs = await producer.rpc('query', params);
     t.same(mine.body.result, theirs.body.result, `${JSON.stringify(params)}: changed in the window, held`);
+    t.same(mine.body.error, theirs.body.error, 'and its error, if any');
   }
   for (const params of notHeld) {
     const mine = await follower.rpc<never>('query', params);
@@ -156,6 +164,8 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   );
   await follower.stop();
   // `inspect` on the stopped home says the same.
+  const followed = cli(['inspect', '--home', home, 'follow']);
+  t.equal(JSON.parse(followed.stdout).state_held_from, from, 'inspect follow: where the state is held from');
   const inspected = cli(['inspect', '--home', home, 'account', 'nobody.test.near']);
   t.equal(inspected.status, 1);
   t.match(inspected.stderr, `is not held: this history follows its chain from #${from}`);

@@ -52,6 +52,7 @@ import {
   base58Encode,
   bytesEqual,
   type CryptoHash,
+  decodeAccount,
   decodeSignedTransaction,
   type GlobalContractIdentifier,
   HandlerError,
@@ -104,6 +105,17 @@ function decodeTx(bytes: Uint8Array): SignedTransaction {
     if (err instanceof TransactionDecodeError) throw new RpcParseError(err.message);
     throw err;
   }
+}
+
+/**
+ * The account's contract code, after its account: absent without reading it when the account names
+ * no local code (a history that begins after the genesis may not hold the code key of an account it
+ * holds); with `read` false, only that absence is told, and a view worker reads the code itself.
+ */
+async function codeOf(state: PrefetchedState, id: string, read = true): Promise<void> {
+  const raw = state.get(trieKeyAccount(id));
+  if (raw && bytesEqual(decodeAccount(raw).codeHash, ZERO_HASH)) state.set(trieKeyContractCode(id), null);
+  else if (read) await state.key(trieKeyContractCode(id));
 }
 
 export class FollowerBackend implements RpcBackend {
@@ -230,7 +242,7 @@ export class FollowerBackend implements RpcBackend {
         return viewAccount(this.at(b, state), id);
       case 'view_code':
         await state.key(trieKeyAccount(id));
-        await state.key(trieKeyContractCode(id));
+        await codeOf(state, id);
         await giveAccountsGlobalCode(this.globalCode, b.hash, state, id);
         return viewCode(this.at(b, state), id);
       case 'view_state': {
@@ -239,7 +251,7 @@ export class FollowerBackend implements RpcBackend {
           return this.fromUpstream('query', upstreamQueryParams(req, b.hash), proofUnavailable);
         await state.key(trieKeyAccount(id));
         // The code's size counts against the limit of an unpaged view only.
-        if (!req.page) await state.key(trieKeyContractCode(id));
+        if (!req.page) await codeOf(state, id);
         // Refused for its size before the state is read: a contract's history can hold gigabytes.
         checkViewState(this.at(b, state), id, this.o.stateSizeLimit, req.page);
         const { full, after } = viewStateRange(id, req.prefix, req.page);
@@ -258,6 +270,7 @@ export class FollowerBackend implements RpcBackend {
         return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
       case 'call_function': {
         await state.key(trieKeyAccount(id));
+        await codeOf(state, id, false);
         await giveAccountsGlobalCode(this.globalCode, b.hash, state, id);
         const { stakes, known } = await this.validatorFacts.stakesAt(b.height);
         const prepared = prepareViewCall(

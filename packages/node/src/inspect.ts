@@ -25,6 +25,8 @@ function followView(store: ChainReader['store']): object {
     cursor_hash: cursor ? base58Encode(cursor.hash) : null,
     first_height: h.firstHeight(),
     genesis_history_height: h.genesisHeight(),
+    // Where the history began after the genesis: the height its state is held from.
+    state_held_from: h.stateFrom(),
   };
 }
 
