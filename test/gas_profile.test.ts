@@ -123,30 +123,39 @@ t.test('a contract call reports its gas profile and contract like nearcore', asy
 t.test('storage writes: nodes met again in the chunk are READ_CACHED_TRIE_NODE', async (t) => {
   const code = await wat(`(module
     (import "env" "storage_write" (func $w (param i64 i64 i64 i64 i64) (result i64)))
+    (import "env" "storage_read" (func $r (param i64 i64 i64) (result i64)))
     (memory (export "memory") 1)
     (data (i32.const 0) "abxy")
     (func (export "w2")
       (drop (call $w (i64.const 1) (i64.const 0) (i64.const 1) (i64.const 2) (i64.const 0)))
-      (drop (call $w (i64.const 1) (i64.const 1) (i64.const 1) (i64.const 3) (i64.const 0)))))`);
+      (drop (call $w (i64.const 1) (i64.const 1) (i64.const 1) (i64.const 3) (i64.const 0))))
+    (func (export "rw")
+      (drop (call $r (i64.const 1) (i64.const 0) (i64.const 0)))
+      (drop (call $w (i64.const 1) (i64.const 0) (i64.const 1) (i64.const 2) (i64.const 0)))))`);
   const { node, provider, root } = await localChain(t);
   await deployedAccount({ provider, root }, 'w2.test.near', code, 5n * NEAR);
   await root.callFunction({ contractId: 'w2.test.near', methodName: 'w2', args: {} });
   // Both keys are in the state now: each write's lookup walks from the root down to its key.
-  const second = await root.callFunctionRaw({ contractId: 'w2.test.near', methodName: 'w2', args: {} });
-  const res = await node.rpc<TxStatus>('EXPERIMENTAL_tx_status', {
-    tx_hash: second.transaction_outcome.id,
-    sender_account_id: 'test.near',
-    wait_until: 'FINAL',
-  });
-  const call = res.body.result!.receipts_outcome.find((o) => o.outcome.executor_id === 'w2.test.near')!;
-  const profile = call.outcome.metadata.gas_profile!;
-  const nodes = (cost: string, unit: bigint) => {
-    const gas = BigInt(profile.find((c) => c.cost === cost)?.gas_used ?? '0');
-    t.equal(gas % unit, 0n, `${cost}: whole nodes`);
-    return gas / unit;
+  const profileOf = async (methodName: string) => {
+    const sent = await root.callFunctionRaw({ contractId: 'w2.test.near', methodName, args: {} });
+    const res = await node.rpc<TxStatus>('EXPERIMENTAL_tx_status', {
+      tx_hash: sent.transaction_outcome.id,
+      sender_account_id: 'test.near',
+      wait_until: 'FINAL',
+    });
+    const call = res.body.result!.receipts_outcome.find((o) => o.outcome.executor_id === 'w2.test.near')!;
+    const profile = call.outcome.metadata.gas_profile!;
+    const nodes = (cost: string, unit: bigint) => {
+      const gas = BigInt(profile.find((c) => c.cost === cost)?.gas_used ?? '0');
+      t.equal(gas % unit, 0n, `${methodName} ${cost}: whole nodes`);
+      return gas / unit;
+    };
+    return {
+      touched: nodes('TOUCHING_TRIE_NODE', ext('touching_trie_node')),
+      cached: nodes('READ_CACHED_TRIE_NODE', ext('read_cached_trie_node')),
+    };
   };
-  const touched = nodes('TOUCHING_TRIE_NODE', ext('touching_trie_node'));
-  const cached = nodes('READ_CACHED_TRIE_NODE', ext('read_cached_trie_node'));
+  const { touched, cached } = await profileOf('w2');
   // The keys "a" (0x61) and "b" (0x62) differ only in their last nibble, and nothing else of the
   // account's data shares their path: both run from the root to one branch, each to a leaf of its own
   // holding its own value ("x", "y"). The first lookup meets P nodes, its leaf among them, and its
@@ -154,4 +163,9 @@ t.test('storage writes: nodes met again in the chunk are READ_CACHED_TRIE_NODE',
   // value: P + 1 + 2 touched, P - 1 cached.
   t.ok(cached >= 1n, `the second lookup meets the first one's path again (${cached} nodes)`);
   t.equal(touched - cached, 4n, `touched ${touched}, cached ${cached}`);
+  // A read goes through flat storage, touching no node, but its value's dereference goes through
+  // the accounting: the write of the same key then walks the P nodes of its path (new) and meets
+  // the value again.
+  const rw = await profileOf('rw');
+  t.same(rw, { touched: cached + 1n, cached: 1n }, 'read then write: the path touched, the value cached');
 });

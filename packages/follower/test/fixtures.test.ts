@@ -1,14 +1,8 @@
 // Every real block of the fixtures is ingested and served; the answers are derived from the data.
 
-import {
-  encodeHistoryValue,
-  gcFollowerStep,
-  type HistoryStore,
-  historyKey,
-  ingestBlock,
-} from '@nearlite/follower';
+import { gcFollowerStep, type HistoryStore, ingestBlock } from '@nearlite/follower';
 import { base58Encode, encodeAccount, fromHex, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
-import { DBCol, StoreUpdate } from '@nearlite/store';
+import { DBCol } from '@nearlite/store';
 import { BlockVerificationError, jsonEqual, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
 import { trieKeyAccount, trieKeyContractData } from '@nearlite/trie';
 import t from 'tap';

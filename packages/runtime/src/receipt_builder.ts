@@ -55,12 +55,23 @@ function methodName(bytes: Uint8Array): string {
   }
 }
 
-function chargeTouched(
-  t: StorageAccessTracker,
-  n: { readonly touched: number; readonly cached: number },
-): void {
-  if (n.touched > 0) t.trie_node_touched(BigInt(n.touched));
-  if (n.cached > 0) t.cached_trie_node_access(BigInt(n.cached));
+/**
+ * nearcore's ext.rs around a write or remove: the lookup's path goes through the accounting first;
+ * `payBytes` pays for the old value (and may run out of gas, leaving the value unread); the value is
+ * then dereferenced through it; the nodes are charged last, those met for the first time in the chunk
+ * (touching_trie_node) before those met again (read_cached_trie_node).
+ */
+function lookUp(state: TrieUpdate, t: StorageAccessTracker, key: Uint8Array, payBytes: () => void): void {
+  const path = state.touchedNodes(key);
+  payBytes();
+  let touched = path.touched;
+  let cached = path.cached;
+  if (path.valueHash !== null) {
+    if (state.touchValue(path.valueHash)) cached++;
+    else touched++;
+  }
+  if (touched > 0) t.trie_node_touched(BigInt(touched));
+  if (cached > 0) t.cached_trie_node_access(BigInt(cached));
 }
 
 export class RuntimeExt implements External {
@@ -85,32 +96,37 @@ export class RuntimeExt implements External {
   }
 
   // nearcore's ext.rs: writes and removes look the key up through the trie (MemOrTrie), so they pay
-  // for the old value's bytes and then for every trie node the lookup touched (its path and the
-  // value), none when the chunk already wrote the key: first those met for the first time in the
-  // chunk (touching_trie_node), then those met before (read_cached_trie_node).
+  // for the old value's bytes and for every trie node the lookup touched (its path and the value),
+  // none when the chunk already wrote the key (lookUp).
   storage_set(t: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null {
     const k = this.key(key);
     const prev = this.state.get(k) ?? null;
-    if (prev) t.deref_write_evicted_value_bytes(BigInt(prev.length));
-    chargeTouched(t, this.state.touchedNodes(k));
+    lookUp(this.state, t, k, () => {
+      if (prev) t.deref_write_evicted_value_bytes(BigInt(prev.length));
+    });
     this.state.set(k, value);
     return prev;
   }
 
   // Reads and has_key go through flat storage (MemOrFlatOrTrie): no node is charged, and the value
-  // is dereferenced with a free gas counter.
+  // is dereferenced with a free gas counter (storage_value_read).
   storage_get(_t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
     return this.state.get(this.key(key)) ?? null;
+  }
+
+  // The dereference goes through the chunk's accounting, uncharged: a later write meets it cached.
+  storage_value_read(key: Uint8Array, value: Uint8Array): void {
+    this.state.readValue(this.key(key), value);
   }
 
   storage_remove(t: StorageAccessTracker, key: Uint8Array): Uint8Array | null {
     const k = this.key(key);
     const prev = this.state.get(k) ?? null;
-    if (prev) t.deref_removed_value_bytes(BigInt(prev.length));
-    const touched = this.state.touchedNodes(k);
+    lookUp(this.state, t, k, () => {
+      if (prev) t.deref_removed_value_bytes(BigInt(prev.length));
+    });
     // nearcore removes unconditionally: an absent key is then in the chunk's overlay too.
     this.state.remove(k);
-    chargeTouched(t, touched);
     return prev;
   }
 

@@ -6,13 +6,15 @@ import { decodeRawNode, type RawNode, type RawNodeWithSize, type ValueRef } from
 import type { TrieAccounting } from './trie_accounting.js';
 
 /**
- * The nodes a lookup touched (its path), whether it found the key (and so touched its value too),
- * and how many of those nodes and value an accounting had met before.
+ * The nodes a lookup touched (its path), whether it found the key, with its value's hash, and how
+ * many of the path's nodes an accounting had met before (the value is the caller's to account: a
+ * contract's write dereferences it only once the old value's bytes are paid for).
  */
 export interface TouchedNodes {
   readonly nodes: number;
   readonly found: boolean;
   readonly cached: number;
+  readonly valueHash: CryptoHash | null;
 }
 
 /** Where trie nodes and values live, by hash (nearcore's State column holds both). */
@@ -127,41 +129,42 @@ export class Trie {
   /**
    * What a lookup of `key` touches, as nearcore's lookup_from_state_column counts it for gas: every
    * node on the path (root first, the last one included when the key is absent), plus the value
-   * when the key is present. With `accounting`, `cached` counts those of them (nodes and value) met
-   * before.
+   * when the key is present. With `accounting`, `cached` counts the path's nodes it met before.
    */
   touchedNodes(key: Uint8Array, accounting?: TrieAccounting): TouchedNodes {
-    if (isEmptyRoot(this.root)) return { nodes: 0, found: false, cached: 0 };
+    if (isEmptyRoot(this.root)) return { nodes: 0, found: false, cached: 0, valueHash: null };
     const nibbles = toNibbles(key);
     let pos = 0;
     let hash = this.root;
     let nodes = 0;
     let cached = 0;
-    const value = (v: ValueRef | null): TouchedNodes => {
-      if (v && accounting?.cached(v.hash)) cached++;
-      return { nodes, found: v !== null, cached };
-    };
+    const value = (v: ValueRef | null): TouchedNodes => ({
+      nodes,
+      found: v !== null,
+      cached,
+      valueHash: v?.hash ?? null,
+    });
     for (;;) {
       const node = this.node(hash);
       nodes++;
       if (accounting?.cached(hash)) cached++;
       if (node.kind === 'leaf') {
-        if (node.key.length !== nibbles.length - pos) return { nodes, found: false, cached };
+        if (node.key.length !== nibbles.length - pos) return { nodes, found: false, cached, valueHash: null };
         for (let i = 0; i < node.key.length; i++)
-          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached };
+          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached, valueHash: null };
         return value(node.value);
       }
       if (node.kind === 'extension') {
-        if (node.key.length > nibbles.length - pos) return { nodes, found: false, cached };
+        if (node.key.length > nibbles.length - pos) return { nodes, found: false, cached, valueHash: null };
         for (let i = 0; i < node.key.length; i++)
-          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached };
+          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached, valueHash: null };
         pos += node.key.length;
         hash = node.child;
         continue;
       }
       if (pos === nibbles.length) return value(node.value);
       const child = node.children.get(nibbles[pos]!);
-      if (!child) return { nodes, found: false, cached };
+      if (!child) return { nodes, found: false, cached, valueHash: null };
       pos++;
       hash = child;
     }

@@ -99,26 +99,20 @@ export class TrieRecorder {
       const node = e.node;
       if (node.kind === 'leaf') {
         const found = node.key.length === end - pos && matchesAt(node.key, key, pos);
-        if (found) {
-          this.value(e, node.value, deref);
-          if (accounting?.cached(node.value.hash)) cached++;
-        }
-        return { nodes, found, cached };
+        if (found) this.value(e, node.value, deref);
+        return { nodes, found, cached, valueHash: found ? node.value.hash : null };
       }
       if (node.kind === 'extension') {
         if (node.key.length > end - pos || !matchesAt(node.key, key, pos))
-          return { nodes, found: false, cached };
+          return { nodes, found: false, cached, valueHash: null };
         pos += node.key.length;
         if (e.kids === null) e.kids = [w.walk(node.child)];
         e = e.kids[0]!;
         continue;
       }
       if (pos === end) {
-        if (node.value) {
-          this.value(e, node.value, deref);
-          if (accounting?.cached(node.value.hash)) cached++;
-        }
-        return { nodes, found: node.value !== null, cached };
+        if (node.value) this.value(e, node.value, deref);
+        return { nodes, found: node.value !== null, cached, valueHash: node.value?.hash ?? null };
       }
       const slot = nibbleAt(key, pos);
       if (e.kids === null) e.kids = new Array<Walked | undefined>(16);
@@ -126,7 +120,7 @@ export class TrieRecorder {
       let next = kids[slot];
       if (next === undefined) {
         const child = node.children.get(slot);
-        if (!child) return { nodes, found: false, cached };
+        if (!child) return { nodes, found: false, cached, valueHash: null };
         next = kids[slot] = w.walk(child);
       }
       pos++;
@@ -150,7 +144,7 @@ export class TrieRecorder {
   }
 }
 
-const NOTHING: TouchedNodes = { nodes: 0, found: false, cached: 0 };
+const NOTHING: TouchedNodes = { nodes: 0, found: false, cached: 0, valueHash: null };
 
 function nibbleAt(key: Uint8Array, pos: number): number {
   const b = key[pos >> 1]!;

@@ -1,6 +1,6 @@
 // The overlay the runtime writes through: prospective writes (one receipt or transaction) on top of
 // committed ones (the chunk so far) on top of the base state. Reads are synchronous.
-import { binaryKey } from '@nearlite/primitives';
+import { binaryKey, type CryptoHash, sha256 } from '@nearlite/primitives';
 import type { TouchedNodes } from './trie.js';
 import { TrieAccounting } from './trie_accounting.js';
 import { TrieKeyCol } from './trie_key.js';
@@ -44,12 +44,21 @@ interface Committed {
   readonly changes: StateChangeRecord[];
 }
 
-const NONE_TOUCHED = { touched: 0, cached: 0 } as const;
+/** A write's lookup (TrieUpdate.touchedNodes): its path's nodes, new and met before, and its value. */
+export interface TouchedPath {
+  readonly touched: number;
+  readonly cached: number;
+  readonly valueHash: CryptoHash | null;
+}
+
+const NONE_TOUCHED: TouchedPath = { touched: 0, cached: 0, valueHash: null };
 
 export class TrieUpdate {
   private readonly prospective = new Map<string, Prospective>();
   /** What this update's contract storage lookups have met (one per chunk or view call, as nearcore's). */
   private accounting: TrieAccounting | undefined;
+  /** Values contract reads found in the base since the last lookup, to account before the next. */
+  private readValues: Uint8Array[] | null = null;
   private readonly committed = new Map<string, Committed>();
 
   /**
@@ -79,16 +88,42 @@ export class TrieUpdate {
   }
 
   /**
-   * Trie nodes nearcore's storage_write / storage_remove charge for `key` (a MemOrTrie lookup): none
-   * when the chunk already wrote or removed it, else the base trie's path plus its value, those this
-   * update's lookups met before (trie_accounting.ts) as `cached`. A base without a trie charges none.
+   * The path of `key`'s lookup by nearcore's storage_write / storage_remove (MemOrTrie): nothing when
+   * the chunk already wrote or removed it, else the base trie's nodes down to it, those this update's
+   * lookups met before (trie_accounting.ts) as `cached`, and the value's hash when it is present,
+   * for `touchValue` once the caller has paid for its bytes. A base without a trie has none.
    */
-  touchedNodes(key: Uint8Array): { readonly touched: number; readonly cached: number } {
+  touchedNodes(key: Uint8Array): TouchedPath {
     if (this.overlay(key)) return NONE_TOUCHED;
-    this.accounting ??= new TrieAccounting();
-    const t = this.base.touchedNodes?.(key, this.accounting);
+    const accounting = this.accounted();
+    const t = this.base.touchedNodes?.(key, accounting);
     if (!t) return NONE_TOUCHED;
-    return { touched: t.nodes + (t.found ? 1 : 0) - t.cached, cached: t.cached };
+    return { touched: t.nodes - t.cached, cached: t.cached, valueHash: t.valueHash };
+  }
+
+  /** A value a write or remove dereferences, by hash: true when this update's lookups met it before. */
+  touchValue(hash: CryptoHash): boolean {
+    return this.accounted().cached(hash);
+  }
+
+  /**
+   * A contract read of `key` found `value`: nearcore dereferences it through the accounting (uncharged),
+   * so a later write that meets it finds it cached. A value from this chunk's own writes is not the
+   * trie's. Hashed only once a write or remove looks something up: a view call never does.
+   */
+  readValue(key: Uint8Array, value: Uint8Array): void {
+    if (this.overlay(key)) return;
+    this.readValues ??= [];
+    this.readValues.push(value);
+  }
+
+  private accounted(): TrieAccounting {
+    this.accounting ??= new TrieAccounting();
+    if (this.readValues) {
+      for (const v of this.readValues) this.accounting.cached(sha256(v));
+      this.readValues = null;
+    }
+    return this.accounting;
   }
 
   /** The length of the value at `key`, as nearcore's get_ref finds it: without reading the value. */

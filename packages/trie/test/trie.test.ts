@@ -419,7 +419,7 @@ t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', 
   const storage = new MemoryTrieStorage();
   t.same(
     new Trie(storage, EMPTY_ROOT).touchedNodes(utf8('a')),
-    { nodes: 0, found: false, cached: 0 },
+    { nodes: 0, found: false, cached: 0, valueHash: null },
     'empty trie',
   );
   // Keys 0x01 0x23, 0x01 0x24 and 0x01: an extension [0,1], a branch holding 0x01's value, a
@@ -431,36 +431,50 @@ t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', 
   ]);
   store(storage, ch);
   const trie = new Trie(storage, ch.newRoot);
+  const [x, z] = [sha256(utf8('x')), sha256(utf8('z'))];
   t.same(
     trie.touchedNodes(fromHex('0123')),
-    { nodes: 4, found: true, cached: 0 },
-    'ext, branch, branch, leaf',
+    { nodes: 4, found: true, cached: 0, valueHash: x },
+    'ext, branch, branch, leaf, and the value’s hash',
   );
-  t.same(trie.touchedNodes(fromHex('01')), { nodes: 2, found: true, cached: 0 }, 'a value on a branch');
+  t.same(
+    trie.touchedNodes(fromHex('01')),
+    { nodes: 2, found: true, cached: 0, valueHash: z },
+    'a value on a branch',
+  );
   t.same(
     trie.touchedNodes(fromHex('0125')),
-    { nodes: 3, found: false, cached: 0 },
+    { nodes: 3, found: false, cached: 0, valueHash: null },
     'no child 5: the last node counts',
   );
-  t.same(trie.touchedNodes(fromHex('02')), { nodes: 1, found: false, cached: 0 }, 'leaves the extension');
+  t.same(
+    trie.touchedNodes(fromHex('02')),
+    { nodes: 1, found: false, cached: 0, valueHash: null },
+    'leaves the extension',
+  );
   const update = new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k, a) => trie.touchedNodes(k, a) });
-  t.same(update.touchedNodes(fromHex('0123')), { touched: 5, cached: 0 }, 'path plus the value');
+  t.same(
+    update.touchedNodes(fromHex('0123')),
+    { touched: 4, cached: 0, valueHash: x },
+    'the path, and the value',
+  );
   update.set(fromHex('0123'), utf8('w'));
   t.same(
     update.touchedNodes(fromHex('0123')),
-    { touched: 0, cached: 0 },
+    { touched: 0, cached: 0, valueHash: null },
     'written in this update: from memory',
   );
   t.same(
     new TrieUpdate({ get: () => undefined }).touchedNodes(fromHex('0123')),
-    { touched: 0, cached: 0 },
+    { touched: 0, cached: 0, valueHash: null },
     'no trie, no nodes',
   );
 });
 
 // nearcore's AccountingState (runtime/src/ext.rs) keeps the nodes and values a chunk's contract
 // storage lookups fetched, by hash: track_mem_lookup finds one there (read_cached_trie_node),
-// track_disk_lookup counts any other (touching_trie_node) and keeps it.
+// track_disk_lookup counts any other (touching_trie_node) and keeps it. A value is dereferenced
+// through it too: by a write or remove once the old value's bytes are paid, and by a read (uncharged).
 t.test('a lookup counts the nodes and values met before, by hash, as cached', async (t) => {
   const storage = new MemoryTrieStorage();
   // The trie of the test above: an extension, a branch with 0x01's value, a branch, two leaves.
@@ -472,22 +486,15 @@ t.test('a lookup counts the nodes and values met before, by hash, as cached', as
   store(storage, ch);
   const trie = new Trie(storage, ch.newRoot);
   const accounting = new TrieAccounting();
-  t.same(trie.touchedNodes(fromHex('0123'), accounting), { nodes: 4, found: true, cached: 0 }, 'all new');
-  t.same(
-    trie.touchedNodes(fromHex('0124'), accounting),
-    { nodes: 4, found: true, cached: 3 },
-    'the extension and both branches again; the leaf and its value new',
-  );
-  t.same(trie.touchedNodes(fromHex('01'), accounting), { nodes: 2, found: true, cached: 2 }, 'path again');
-  t.same(trie.touchedNodes(fromHex('0125'), accounting), { nodes: 3, found: false, cached: 3 }, 'absent');
-  t.same(
-    trie.touchedNodes(fromHex('01')),
-    { nodes: 2, found: true, cached: 0 },
-    'no accounting, none cached',
-  );
+  const cachedOf = (key: string) => trie.touchedNodes(fromHex(key), accounting).cached;
+  t.equal(cachedOf('0123'), 0, 'all new');
+  t.equal(cachedOf('0124'), 3, 'the extension and both branches again; the leaf new');
+  t.equal(cachedOf('01'), 2, 'the path again');
+  t.equal(cachedOf('0125'), 3, 'absent: its path again');
+  t.equal(trie.touchedNodes(fromHex('01')).cached, 0, 'no accounting, none cached');
 
-  // Two leaves of the same suffix and value are the same node, and the value the same value: met
-  // again at another place of the trie, they are cached.
+  // Two leaves of the same suffix and value are the same node: met again at another place of the
+  // trie, it is cached, and so is the value, the same value.
   const twin = applyChanges(storage, EMPTY_ROOT, [
     { key: fromHex('10'), value: utf8('v') },
     { key: fromHex('20'), value: utf8('v') },
@@ -495,14 +502,12 @@ t.test('a lookup counts the nodes and values met before, by hash, as cached', as
   store(storage, twin);
   const twins = new Trie(storage, twin.newRoot);
   const a = new TrieAccounting();
-  t.same(twins.touchedNodes(fromHex('10'), a), { nodes: 2, found: true, cached: 0 });
-  t.same(
-    twins.touchedNodes(fromHex('20'), a),
-    { nodes: 2, found: true, cached: 3 },
-    'branch, twin leaf, value',
-  );
+  t.equal(twins.touchedNodes(fromHex('10'), a).cached, 0);
+  t.equal(a.cached(sha256(utf8('v'))), false, 'the first value dereferenced');
+  t.equal(twins.touchedNodes(fromHex('20'), a).cached, 2, 'branch, twin leaf');
+  t.equal(a.cached(sha256(utf8('v'))), true, 'the same value again');
 
-  // A recorder's lookups count the same way, and an update keeps one accounting for all its lookups.
+  // A recorder's lookups count the same way.
   const recorded = new TrieAccounting();
   const recorder = new TrieRecorder(trie);
   const plain = new TrieAccounting();
@@ -512,12 +517,25 @@ t.test('a lookup counts the nodes and values met before, by hash, as cached', as
       trie.touchedNodes(fromHex(key), plain),
       `recorded lookup of ${key}`,
     );
+
+  // An update keeps one accounting for all its lookups, and its reads' values warm it.
   const update = new TrieUpdate({
     get: (k) => trie.get(k),
     touchedNodes: (k, acc) => trie.touchedNodes(k, acc),
   });
-  t.same(update.touchedNodes(fromHex('0123')), { touched: 5, cached: 0 });
-  t.same(update.touchedNodes(fromHex('0124')), { touched: 2, cached: 3 }, 'its own accounting');
+  const y = sha256(utf8('y'));
+  update.readValue(fromHex('0124'), utf8('y'));
+  t.same(update.touchedNodes(fromHex('0123')), { touched: 4, cached: 0, valueHash: sha256(utf8('x')) });
+  t.equal(update.touchValue(sha256(utf8('x'))), false, 'x dereferenced for the first time');
+  t.same(update.touchedNodes(fromHex('0124')), { touched: 1, cached: 3, valueHash: y }, 'its own accounting');
+  t.equal(update.touchValue(y), true, 'y was read before: cached');
+  update.set(fromHex('01'), utf8('w'));
+  update.readValue(fromHex('01'), utf8('w'));
+  t.equal(
+    update.touchValue(sha256(utf8('w'))),
+    false,
+    'a value this update wrote is not the trie’s: not kept',
+  );
 });
 
 t.test("column ids are nearcore's (core/primitives/src/trie_key.rs col), one per key kind", async (t) => {

@@ -20,6 +20,11 @@ export interface External {
   /** Writes `value` under `key` of the current account; returns the previous value, if any. */
   storage_set(tracker: StorageAccessTracker, key: Uint8Array, value: Uint8Array): Uint8Array | null;
   storage_get(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | null;
+  /**
+   * `storage_read` paid for the value `storage_get` found and dereferences it (nearcore's
+   * ValuePtr::deref, with a free gas counter): what the chunk's trie accounting learns of it.
+   */
+  storage_value_read?(key: Uint8Array, value: Uint8Array): void;
   /** Removes `key`; returns the removed value, if any. */
   storage_remove(tracker: StorageAccessTracker, key: Uint8Array): Uint8Array | null;
   storage_has_key(tracker: StorageAccessTracker, key: Uint8Array): boolean;

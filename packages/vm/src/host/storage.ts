@@ -56,6 +56,7 @@ export function storage_read(l: VMLogic, key_len: bigint, key_ptr: bigint, regis
       l.gas.payBase('storage_large_read_overhead_base');
       l.gas.payPer('storage_large_read_overhead_byte', BigInt(value.length));
     }
+    l.ext.storage_value_read?.(key, value);
   }
   l.observeRecordedStorage();
   if (value === null) return 0n;
