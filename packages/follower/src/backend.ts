@@ -108,13 +108,15 @@ function decodeTx(bytes: Uint8Array): SignedTransaction {
 }
 
 /**
- * The account's contract code, after its account: absent without reading it when the account names
- * no local code (a history that begins after the genesis may not hold the code key of an account it
- * holds); with `read` false, only that absence is told, and a view worker reads the code itself.
+ * The account's contract code, after its account: absent without reading it when there is no account
+ * or it names no local code (a history that begins after the genesis may not hold the code key of
+ * an account it holds); with `read` false, only that absence is told, and a view worker reads the
+ * code itself.
  */
 async function codeOf(state: PrefetchedState, id: string, read = true): Promise<void> {
   const raw = state.get(trieKeyAccount(id));
-  if (raw && bytesEqual(decodeAccount(raw).codeHash, ZERO_HASH)) state.set(trieKeyContractCode(id), null);
+  // No account (held as absent: the read above would have refused otherwise) has no code either.
+  if (!raw || bytesEqual(decodeAccount(raw).codeHash, ZERO_HASH)) state.set(trieKeyContractCode(id), null);
   else if (read) await state.key(trieKeyContractCode(id));
 }
 

@@ -104,4 +104,10 @@ export interface HistoryWriter {
    * lies below it, so that heights below the tail answer as collected. Returns the blocks collected.
    */
   collectGarbage(o: FollowerGcOptions): Promise<number>;
+  /**
+   * For a history written before the height its state is held from was recorded: records it from the
+   * first block, as its first batch would now. Only while that block is the one it began with, which
+   * the caller vouches for (an archival follower never moves it). Returns the height, or null.
+   */
+  markStateFrom(): Promise<number | null>;
 }

@@ -224,8 +224,10 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     const update = new StoreUpdate();
     for (const m of messages) blockUpdate(m, update);
     const header = messages[0]?.block.header;
-    if (first && header) this.firstBlock(update, header.height, header.prev_height ?? null);
+    const from =
+      first && header ? this.firstBlock(update, header.height, header.prev_height ?? null) : undefined;
     await this.store.commit(update, BULK);
+    if (from !== undefined) this.heldFrom = from;
   }
 
   /** Prepared blocks (see prepare.ts) in one batch, as `writeBlocks` writes their messages. */
@@ -233,12 +235,16 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     const update = new StoreUpdate();
     for (const b of blocks) unpackRows(b.rows, update);
     const head = blocks[0];
-    if (first && head) this.firstBlock(update, head.height, head.prevHeight);
+    const from = first && head ? this.firstBlock(update, head.height, head.prevHeight) : undefined;
     await this.store.commit(update, BULK);
+    if (from !== undefined) this.heldFrom = from;
   }
 
-  private firstBlock(update: StoreUpdate, height: number, prevHeight: number | null): void {
-    firstBlockRows(update, height, stateFromOf(this.genesisHeight(), { height, prevHeight }));
+  /** The first block's rows; returns the height the state is held from (null: the whole state). */
+  private firstBlock(update: StoreUpdate, height: number, prevHeight: number | null): number | null {
+    const from = stateFromOf(this.genesisHeight(), { height, prevHeight });
+    firstBlockRows(update, height, from);
+    return from;
   }
 
   /**
@@ -270,10 +276,12 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    */
   stateFrom(): number | null {
     if (this.heldFrom !== undefined) return this.heldFrom;
+    // Known for good once a block is written: the row comes in the first block's batch or never. The
+    // cursor is read first: seen, its batch is whole, and the row read after it is that batch's.
+    const written = this.cursor() !== null;
     const v = this.store.get(DBCol.FollowerMisc, STATE_FROM_KEY);
     const from = v ? Number(readU64be(v, 0)) : null;
-    // Known for good once a block is written: the row comes with the first one or never.
-    if (from !== null || this.cursor() !== null) this.heldFrom = from;
+    if (from !== null || written) this.heldFrom = from;
     return from;
   }
 
@@ -353,7 +361,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     return heldValue(this.stateFrom(), height, row.from < 0 ? null : row.from, row.value);
   }
 
-  /** The key's newest row at or below `height` (its flat row could not tell): one seek, shared and remembered. */
+  /** The key's newest row at or below `height` (its flat row could not tell): one seek, shared, kept. */
   private async historyRowAt(trieKey: Uint8Array, height: number): Promise<FoundRow> {
     const cacheKey = binaryKey(trieKey);
     const known = this.seeks.find(cacheKey, height);

@@ -2,8 +2,17 @@
 // a read the rows since cannot answer is refused (or asked of the upstream), never answered from the
 // genesis records or as absent.
 import { join } from 'node:path';
-import { HistoryStore, ingestBlock, STATE_FROM_KEY, stateFromOf, UpstreamRpc } from '@nearlite/follower';
-import { encodeAccount } from '@nearlite/primitives';
+import {
+  encodeFlatRow,
+  encodeHistoryValue,
+  HistoryStore,
+  historyKey,
+  ingestBlock,
+  STATE_FROM_KEY,
+  stateFromOf,
+  UpstreamRpc,
+} from '@nearlite/follower';
+import { encodeAccount, utf8 } from '@nearlite/primitives';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import { trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
@@ -67,6 +76,41 @@ t.test('a history that begins after the genesis', async (t) => {
       got.error.cause.info.error_message,
       `the state at block #${HEIGHT} is not held here: this node follows a block stream from block #${HEIGHT} on`,
     );
+  }
+  // Below a key's newest row, a read seeks the history: the row it finds answers only if held.
+  const seek = trieKeyAccount('seek.near');
+  const [a, b] = [encodeHistoryValue(utf8('a')), encodeHistoryValue(utf8('b'))];
+  await store.commit(
+    new StoreUpdate()
+      .put(DBCol.StateHistory, historyKey(seek, HEIGHT), a)
+      .put(DBCol.StateHistory, historyKey(seek, HEIGHT + 5), b)
+      .put(DBCol.StateHistoryFlat, seek, encodeFlatRow(HEIGHT + 5, b))
+      .put(DBCol.StateHistory, historyKey(trieKeyAccount(GENESIS_ONLY), HEIGHT + 5), b)
+      .put(DBCol.StateHistoryFlat, trieKeyAccount(GENESIS_ONLY), encodeFlatRow(HEIGHT + 5, b)),
+  );
+  t.same(await history.valueAt(seek, HEIGHT + 2), utf8('a'), 'a row since the first block, found by a seek');
+  await t.rejects(
+    history.valueAt(trieKeyAccount(GENESIS_ONLY), HEIGHT + 2),
+    { name: 'HandlerError', stateFrom: HEIGHT },
+    'a seek that finds the genesis row',
+  );
+  // An account the history holds as deleted: no account, so no code to read either.
+  const gone = trieKeyAccount('gone.near');
+  const deletion = encodeHistoryValue(null);
+  await store.commit(
+    new StoreUpdate()
+      .put(DBCol.StateHistory, historyKey(gone, HEIGHT), deletion)
+      .put(DBCol.StateHistoryFlat, gone, encodeFlatRow(HEIGHT, deletion)),
+  );
+  for (const request_type of ['view_code', 'call_function']) {
+    const got = await rpc(backend, 'query', {
+      request_type,
+      account_id: 'gone.near',
+      method_name: 'm',
+      args_base64: '',
+      block_id: HEIGHT,
+    });
+    t.equal(got.error.cause.name, 'UNKNOWN_ACCOUNT', `${request_type} of an account deleted since`);
   }
   await t.rejects(
     history.valueAt(trieKeyAccount(GENESIS_ONLY), HEIGHT),

@@ -461,6 +461,24 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     this.current = { height: cursor.height, hash: bytes(cursor.hash) };
   }
 
+  async markStateFrom(): Promise<number | null> {
+    const first = this.first;
+    if (first === null || this.gcDone !== null || this.heldFrom !== null) return null;
+    const meta = this.writer();
+    const r = await meta.query<{ json: string }>('SELECT json FROM blocks WHERE block_height = $1', [first]);
+    const json = r.rows[0]?.json;
+    if (json === undefined) return null;
+    const header = (JSON.parse(json) as { header: { prev_height?: number | null } }).header;
+    const from = stateFromOf(this.genesis, { height: first, prevHeight: header.prev_height ?? null });
+    if (from === null) return null;
+    await meta.query(
+      `INSERT INTO meta (name, block_height) VALUES ('state_from', $1) ON CONFLICT (name) DO NOTHING`,
+      [from],
+    );
+    this.heldFrom = from;
+    return from;
+  }
+
   async collectGarbage(o: FollowerGcOptions): Promise<number> {
     const meta = this.writer();
     const cursor = this.current;

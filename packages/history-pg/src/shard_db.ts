@@ -260,8 +260,10 @@ export class ShardDb {
    * history partitions wholly below the tail's partition are dropped once the values they hold that
    * are still current are carried to that partition's first height. Reads at or above the tail
    * answer as before: a value is the last one written at or below the height asked. Where the state
-   * is held from `stateFrom` (@nearlite/follower's state_from.ts), a value written below it is not
-   * carried: at the partition's height it would pass for one the history holds.
+   * is held from `stateFrom` (@nearlite/follower's state_from.ts), a row is what says a key is held:
+   * a value written below it is not carried (at the partition's height it would pass for one the
+   * history holds), and a deletion since it is carried and its flat row kept (without a row, the
+   * key would read as not held rather than absent).
    */
   async collect(tail: number, stateFrom: number | null = null): Promise<void> {
     await this.transaction(async (c) => {
@@ -278,7 +280,7 @@ export class ShardDb {
            SELECT DISTINCT ON (key) key, value, block_height FROM state_history WHERE block_height < $1
            ORDER BY key, block_height DESC
          ) AS last
-         WHERE last.value IS NOT NULL AND ($3::bigint IS NULL OR last.block_height >= $3) AND NOT EXISTS (
+         WHERE (($3::bigint IS NULL AND last.value IS NOT NULL) OR last.block_height >= $3) AND NOT EXISTS (
            SELECT 1 FROM state_history n WHERE n.key = last.key AND n.block_height BETWEEN $1 AND $2
          )`,
         [kept, tail, stateFrom],
@@ -288,8 +290,9 @@ export class ShardDb {
       await c.query(
         `DELETE FROM state_flat f USING (
            SELECT DISTINCT key FROM state_history WHERE block_height < $1 AND value IS NULL
-         ) AS d WHERE f.key = d.key AND f.value IS NULL AND f.block_height < $1`,
-        [kept],
+         ) AS d WHERE f.key = d.key AND f.value IS NULL AND f.block_height < $1
+         AND ($2::bigint IS NULL OR f.block_height < $2)`,
+        [kept, stateFrom],
       );
       for (const start of below) {
         await c.query(`DROP TABLE state_history_${start}`);

@@ -181,7 +181,7 @@ t.test('flat state rows of a PostgreSQL history', async (t) => {
 });
 
 t.test('a PostgreSQL history that begins after the genesis answers only what it holds', async (t) => {
-  const { dbs } = await oneDatabase(t, 'late');
+  const { dbs, sql } = await oneDatabase(t, 'late');
   const writer = await openPg(dbs, ONE_SHARD, 'writer');
   await writer.writeGenesis(
     0,
@@ -206,6 +206,17 @@ t.test('a PostgreSQL history that begins after the genesis answers only what it 
   }
   await reader.close();
   await writer.close();
+
+  // A history written before the mark was recorded gets it from its first block.
+  await sql.query(`DELETE FROM meta WHERE name = 'state_from'`);
+  const old = await openPg(dbs, ONE_SHARD, 'writer');
+  t.equal(old.stateFrom(), null, 'without the mark it claims the whole state');
+  t.equal(await old.markStateFrom(), 10, 'marked from its first block');
+  t.equal(await old.markStateFrom(), null, 'once');
+  await old.close();
+  const front = await openPg(dbs, ONE_SHARD, 'reader');
+  t.equal(front.stateFrom(), 10, 'a front end reads the mark');
+  await front.close();
 });
 
 t.test('GC of a history that begins after the genesis carries no value from before it', async (t) => {
@@ -220,7 +231,22 @@ t.test('GC of a history that begins after the genesis carries no value from befo
   await writer.writeBlocks([dataBlock(12, [[[2], 'at 12']], 11)], true);
   t.equal(writer.stateFrom(), 12);
   const blocks = [];
-  for (let h = 13; h <= 45; h++) blocks.push(dataBlock(h, h === 40 ? [[[0], 'at 40']] : []));
+  // [4] is written at 14 and deleted at 20, [5] written at 14, deleted at 20 and written again at 40.
+  const writes: Record<number, [number[], string | null][]> = {
+    14: [
+      [[4], 'at 14'],
+      [[5], 'at 14'],
+    ],
+    20: [
+      [[4], null],
+      [[5], null],
+    ],
+    40: [
+      [[0], 'at 40'],
+      [[5], 'at 40'],
+    ],
+  };
+  for (let h = 13; h <= 45; h++) blocks.push(dataBlock(h, writes[h] ?? []));
   await writer.writeBlocks(blocks, false);
   await writer.collectGarbage({ keepBlocks: 10, heightsPerStep: 100 });
   await writer.collectGarbage({ keepBlocks: 10, heightsPerStep: 100 });
@@ -231,5 +257,8 @@ t.test('GC of a history that begins after the genesis carries no value from befo
   t.same(await writer.valueAt(keyOf([0]), 40), utf8('at 40'), 'its value written since is');
   await t.rejects(writer.valueAt(keyOf([1]), 45), notHeld);
   t.same(await writer.valueAt(keyOf([2]), 35), utf8('at 12'), 'a value written since, carried to 30');
+  t.equal(await writer.valueAt(keyOf([4]), 35), null, 'a deletion since is absent, not unknown');
+  t.equal(await writer.valueAt(keyOf([5]), 35), null, 'and so below a later write');
+  t.same(await writer.valueAt(keyOf([5]), 45), utf8('at 40'));
   await writer.close();
 });

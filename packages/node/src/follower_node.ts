@@ -104,10 +104,10 @@ export class FollowerNode {
       if (history instanceof HistoryStore) {
         const keys = await history.buildFlatState();
         if (keys > 0) o.logger.info(`flat state rows of ${keys} keys written from the state history`);
-        const from = archive ? await history.markStateFrom() : null;
-        if (from !== null)
-          o.logger.info(`the history began after the genesis: its state is held from #${from} on`);
       }
+      const from = archive ? await history.markStateFrom() : null;
+      if (from !== null)
+        o.logger.info(`the history began after the genesis: its state is held from #${from} on`);
       const cursor = history.cursor();
       const first = cursor ? null : await o.source.firstHeight();
       const startHeight = Math.max(genesis.config.genesisHeight, first ?? genesis.config.genesisHeight);
