@@ -20,6 +20,7 @@ const ASK_EVERY_MS = 60_000;
 export class UpstreamGenesisHash {
   private known: string | null = null;
   private askedAt = -Infinity;
+  private asking: Promise<string | null> | null = null;
   private readonly upstream: UpstreamRpc | null;
 
   constructor(upstream: UpstreamRpc | null) {
@@ -29,10 +30,19 @@ export class UpstreamGenesisHash {
 
   async get(): Promise<string | null> {
     if (this.known !== null || this.upstream === null) return this.known;
+    // Calls that come while it is asked wait for the same answer.
+    if (this.asking) return this.asking;
     if (Date.now() - this.askedAt < ASK_EVERY_MS) return null;
     this.askedAt = Date.now();
+    this.asking = this.ask(this.upstream).finally(() => {
+      this.asking = null;
+    });
+    return this.asking;
+  }
+
+  private async ask(upstream: UpstreamRpc): Promise<string | null> {
     try {
-      const status = JSON.parse((await this.upstream.call('status', [])).json) as unknown;
+      const status = JSON.parse((await upstream.call('status', [])).json) as unknown;
       const hash = isJsonObject(status) ? status.genesis_hash : undefined;
       if (typeof hash === 'string') this.known = hash;
     } catch {
