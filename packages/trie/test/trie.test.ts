@@ -415,6 +415,20 @@ t.test('TrieUpdate.finalize lists keys in byte order, a prefix before its extens
   );
 });
 
+/**
+ * Keys 0x01 0x23, 0x01 0x24 and 0x01: an extension [0,1], a branch holding 0x01's value ("z"), a
+ * branch at nibble 2 with children 3 and 4, and two leaves with empty keys ("x", "y").
+ */
+function smallTrie(storage: MemoryTrieStorage): Trie {
+  const ch = applyChanges(storage, EMPTY_ROOT, [
+    { key: fromHex('0123'), value: utf8('x') },
+    { key: fromHex('0124'), value: utf8('y') },
+    { key: fromHex('01'), value: utf8('z') },
+  ]);
+  store(storage, ch);
+  return new Trie(storage, ch.newRoot);
+}
+
 t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', async (t) => {
   const storage = new MemoryTrieStorage();
   t.same(
@@ -422,36 +436,16 @@ t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', 
     { nodes: 0, found: false, cached: 0, valueHash: null },
     'empty trie',
   );
-  // Keys 0x01 0x23, 0x01 0x24 and 0x01: an extension [0,1], a branch holding 0x01's value, a
-  // branch at nibble 2 with children 3 and 4, and two leaves with empty keys.
-  const ch = applyChanges(storage, EMPTY_ROOT, [
-    { key: fromHex('0123'), value: utf8('x') },
-    { key: fromHex('0124'), value: utf8('y') },
-    { key: fromHex('01'), value: utf8('z') },
-  ]);
-  store(storage, ch);
-  const trie = new Trie(storage, ch.newRoot);
+  const trie = smallTrie(storage);
   const [x, z] = [sha256(utf8('x')), sha256(utf8('z'))];
-  t.same(
-    trie.touchedNodes(fromHex('0123')),
-    { nodes: 4, found: true, cached: 0, valueHash: x },
-    'ext, branch, branch, leaf, and the value’s hash',
-  );
-  t.same(
-    trie.touchedNodes(fromHex('01')),
-    { nodes: 2, found: true, cached: 0, valueHash: z },
-    'a value on a branch',
-  );
-  t.same(
-    trie.touchedNodes(fromHex('0125')),
-    { nodes: 3, found: false, cached: 0, valueHash: null },
-    'no child 5: the last node counts',
-  );
-  t.same(
-    trie.touchedNodes(fromHex('02')),
-    { nodes: 1, found: false, cached: 0, valueHash: null },
-    'leaves the extension',
-  );
+  const lookups: [string, number, Uint8Array | null, string][] = [
+    ['0123', 4, x, 'ext, branch, branch, leaf, and the value’s hash'],
+    ['01', 2, z, 'a value on a branch'],
+    ['0125', 3, null, 'no child 5: the last node counts'],
+    ['02', 1, null, 'leaves the extension'],
+  ];
+  for (const [key, nodes, valueHash, what] of lookups)
+    t.same(trie.touchedNodes(fromHex(key)), { nodes, found: valueHash !== null, cached: 0, valueHash }, what);
   const update = new TrieUpdate({ get: (k) => trie.get(k), touchedNodes: (k, a) => trie.touchedNodes(k, a) });
   t.same(
     update.touchedNodes(fromHex('0123')),
@@ -477,14 +471,7 @@ t.test('touchedNodes counts what nearcore’s lookup_from_state_column visits', 
 // through it too: by a write or remove once the old value's bytes are paid, and by a read (uncharged).
 t.test('a lookup counts the nodes and values met before, by hash, as cached', async (t) => {
   const storage = new MemoryTrieStorage();
-  // The trie of the test above: an extension, a branch with 0x01's value, a branch, two leaves.
-  const ch = applyChanges(storage, EMPTY_ROOT, [
-    { key: fromHex('0123'), value: utf8('x') },
-    { key: fromHex('0124'), value: utf8('y') },
-    { key: fromHex('01'), value: utf8('z') },
-  ]);
-  store(storage, ch);
-  const trie = new Trie(storage, ch.newRoot);
+  const trie = smallTrie(storage);
   const accounting = new TrieAccounting();
   const cachedOf = (key: string) => trie.touchedNodes(fromHex(key), accounting).cached;
   t.equal(cachedOf('0123'), 0, 'all new');
