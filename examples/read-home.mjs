@@ -1,8 +1,16 @@
 // Reads a stopped node's home directly through @nearlite/chain: node examples/read-home.mjs <home>
+// (a home whose config.json keeps the default places: `data` and `genesis.json`).
 import { ChainReader } from '@nearlite/chain';
 import { base58Encode } from '@nearlite/primitives';
 
-const reader = await ChainReader.open(process.argv[2] ?? '.nearlite');
+const home = process.argv[2] ?? '.nearlite';
+let reader;
+try {
+  reader = await ChainReader.open(home);
+} catch (err) {
+  console.error(`cannot read ${home}: ${err.message}`);
+  process.exit(1);
+}
 try {
   const head = reader.head();
   console.log(`head #${head.height} ${base58Encode(head.hash)}, kept from #${reader.tail()}`);

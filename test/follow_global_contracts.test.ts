@@ -169,5 +169,6 @@ t.test('a follower with an upstream runs global contracts as the producer', asyn
   t.equal(count('EXPERIMENTAL_light_client_proof', 'result'), 2);
   t.equal(count('EXPERIMENTAL_light_client_proof', 'error'), 1);
   t.equal(count('next_light_client_block', 'result'), 1);
+  t.ok(count('status', 'result') >= 1, 'the check of its chain at start');
   t.match(metrics, /^nearlite_upstream_request_seconds_total\{method="query"\} [\d.e-]+$/m);
 });

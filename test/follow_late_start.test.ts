@@ -1,6 +1,7 @@
 // A follower whose source begins after the genesis holds only the state changed since: what it
 // cannot tell (a key no followed block touched, a scan, a view call reading such a key) is asked of
 // --upstream-rpc at the same block, or answered as an error; never as the genesis' value or as absent.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATE_FROM_KEY } from '@nearlite/follower';
@@ -171,6 +172,13 @@ t.test('a follower that starts after the genesis serves only the state it holds'
   t.match(inspected.stderr, `is not held: this history follows its chain from #${from}`);
   const heldAccount = cli(['inspect', '--home', home, 'account', 'hello.test.near']);
   t.equal(heldAccount.status, 0, heldAccount.stderr);
+  // So does the example a tool author starts from.
+  const example = execFileSync(
+    process.execPath,
+    [join(import.meta.dirname, '..', 'examples', 'read-follower-home.mjs'), home, 'hello.test.near'],
+    { encoding: 'utf8' },
+  );
+  t.match(example, `contract state not held (the state is held from #${from})`);
 
   // A history made before the mark existed has none: an archival follower works it out at start.
   const store = await Store.open(join(home, 'data'));

@@ -17,6 +17,20 @@ import { measureProduce } from './produce.js';
 import { measureSendTx } from './send_tx.js';
 import { measureWorkspaces } from './workspaces.js';
 
+// A full run takes an hour or more: anything but the flags it knows stops it before it starts.
+const USAGE = `usage: npm run bench [-- --quick] [-- --only <text>]
+  --quick        a small dataset, 4 s per case (about 9 minutes)
+  --only <text>  just the cases whose name contains the text`;
+const flags = process.argv.slice(2);
+for (let i = 0; i < flags.length; i++) {
+  if (flags[i] === '--only' && i + 1 < flags.length) i++;
+  else if (flags[i] !== '--quick') {
+    console.error(
+      flags[i] === '--help' || flags[i] === '-h' ? USAGE : `unknown argument ${flags[i]}\n${USAGE}`,
+    );
+    process.exit(flags[i] === '--help' || flags[i] === '-h' ? 0 : 2);
+  }
+}
 const quick = process.argv.includes('--quick');
 // `--only <text>`: run just the cases whose name contains the text (send_tx, `follower` and
 // `PostgreSQL history` are cases too).

@@ -2,7 +2,7 @@
 // not carry it, and a history that begins later never sees it.
 import { isJsonObject } from '@nearlite/primitives';
 import type { StoredBlock } from './history_reader.js';
-import { UpstreamRpc } from './upstream.js';
+import type { UpstreamRpc } from './upstream.js';
 
 /** The genesis hash the first held block names as its parent, when its parent is the genesis block. */
 export function genesisHashFromChild(first: StoredBlock | undefined, genesisHeight: number): string | null {
@@ -25,7 +25,7 @@ export class UpstreamGenesisHash {
 
   constructor(upstream: UpstreamRpc | null) {
     // Its own client, with a short deadline: `status` does not wait a minute on a silent upstream.
-    this.upstream = upstream && new UpstreamRpc(upstream.url, ASK_TIMEOUT_MS);
+    this.upstream = upstream && upstream.withTimeout(ASK_TIMEOUT_MS);
   }
 
   async get(): Promise<string | null> {

@@ -23,6 +23,11 @@ export class UpstreamRpc {
     private readonly observe?: (method: string, outcome: UpstreamOutcome, seconds: number) => void,
   ) {}
 
+  /** The same upstream, observed the same, with another deadline. */
+  withTimeout(timeoutMs: number): UpstreamRpc {
+    return new UpstreamRpc(this.url, timeoutMs, this.observe);
+  }
+
   async call(method: string, params: unknown): Promise<RawJson> {
     const started = performance.now();
     let outcome: UpstreamOutcome = 'failed';

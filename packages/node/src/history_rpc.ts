@@ -50,10 +50,15 @@ export interface HistoryRpcOptions {
 
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
   const { history, fileConfig } = o;
-  if (o.upstreamRpc) await checkUpstream(o.upstreamRpc, o.genesis.config.chainId, o.logger);
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
   if (o.leveldb) registerLeveldbMetrics(metrics.registry, o.leveldb);
+  const upstream = o.upstreamRpc
+    ? new UpstreamRpc(o.upstreamRpc, undefined, (method, outcome, seconds) =>
+        metrics.observeUpstream(method, outcome, seconds),
+      )
+    : null;
+  if (upstream) await checkUpstream(upstream, o.genesis.config.chainId, o.logger);
   const backend = new FollowerBackend({
     history,
     genesis: o.genesis,
@@ -61,11 +66,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     version: BUILD_VERSION,
     rpcAddr: o.rpcAddr,
     nodePublicKey: nodeKey,
-    upstream: o.upstreamRpc
-      ? new UpstreamRpc(o.upstreamRpc, undefined, (method, outcome, seconds) =>
-          metrics.observeUpstream(method, outcome, seconds),
-        )
-      : null,
+    upstream,
     runView: (prepared, read, height, given, validatorsKnown) => {
       const req = { ...prepared.input, validators: validatorsKnown ? [...prepared.input.validators] : null };
       // A LevelDB history with flat rows: the worker reads them itself, the main thread only the

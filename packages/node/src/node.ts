@@ -80,8 +80,12 @@ function loadSigner(
     (v) => v.accountId === signer.accountId && publicKeyEquals(v.publicKey, signer.publicKey),
   );
   if (!match) {
+    const named = genesisValidators.some((v) => v.accountId === signer.accountId);
+    const what = named
+      ? `does not hold genesis validator ${signer.accountId}'s public key`
+      : `names ${signer.accountId}, which is not a genesis validator`;
     log.warn(
-      `validator key ${signer.accountId} is not a genesis validator: this node holds no block producer key, ` +
+      `the validator key ${what}: this node holds no block producer key, ` +
         'so it serves the chain read-only (queries answer on the blocks it has)',
     );
     return null;

@@ -3,17 +3,18 @@
 // as the upstream gives them, so an upstream of another network (a testnet RPC for a mainnet
 // follower) would answer with another chain's data. One that does not answer yet is only warned of:
 // it may come up later, and forwarded calls say so until it does.
-import { UpstreamRpc } from '@nearlite/follower';
+import type { UpstreamRpc } from '@nearlite/follower';
 import { isJsonObject } from '@nearlite/primitives';
 import { ConfigError } from './config.js';
 import type { Logger } from './log.js';
 
 const CHECK_TIMEOUT_MS = 5_000;
 
-export async function checkUpstream(url: string, chainId: string, log: Logger): Promise<void> {
+export async function checkUpstream(upstream: UpstreamRpc, chainId: string, log: Logger): Promise<void> {
+  const { url } = upstream;
   let status: unknown;
   try {
-    status = JSON.parse((await new UpstreamRpc(url, CHECK_TIMEOUT_MS).call('status', [])).json);
+    status = JSON.parse((await upstream.withTimeout(CHECK_TIMEOUT_MS).call('status', [])).json);
   } catch (err) {
     log.warn(
       `--upstream-rpc ${url} did not answer status (${(err as Error).message}); calls forwarded to it fail until it does`,
