@@ -7,7 +7,6 @@ import {
   blockIdJson,
   type CongestionInfoJson,
   changesUnknownBlock,
-  checkViewState,
   congestionInfoFromView,
   congestionLevel,
   congestionLimits,
@@ -19,22 +18,12 @@ import {
   maintenanceWindowsView,
   nearNetworkGenesisHash,
   networkInfoView,
-  prepareViewCall,
   protocolConfigView,
-  type QueryAt,
   receiptToTxOver,
   shardLayoutFromView,
   statusView,
   validatorsOrderedView,
   validatorsView,
-  viewAccessKey,
-  viewAccessKeyList,
-  viewAccount,
-  viewCode,
-  viewGasKeyNonces,
-  viewGlobalContractCode,
-  viewState,
-  viewStateRange,
 } from '@nearlite/chain';
 import {
   type BlockId,
@@ -52,48 +41,30 @@ import {
   base58Encode,
   bytesEqual,
   type CryptoHash,
-  decodeAccount,
   decodeSignedTransaction,
-  type GlobalContractIdentifier,
   HandlerError,
   JsonF64,
-  parsePublicKey,
   RawJson,
   type SignedTransaction,
   TransactionDecodeError,
   toBase64,
   ZERO_HASH,
 } from '@nearlite/primitives';
-import {
-  trieKeyAccessKey,
-  trieKeyAccessKeyPrefix,
-  trieKeyAccount,
-  trieKeyContractCode,
-} from '@nearlite/trie';
 import type { FollowerBackendOptions } from './backend_options.js';
-import { lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
+import { lookupBlock, resolveBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
 import { EpochStarts } from './epoch_start.js';
 import { genesisHashFromChild, UpstreamGenesisHash } from './genesis_hash.js';
-import { GlobalCode, giveAccountsGlobalCode, giveGlobalCode } from './global_code.js';
 import { HeaderFactsCache } from './header_facts.js';
+import { HistoryQueries } from './history_queries.js';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 import { ranOwnParameters } from './own_parameters.js';
-import { PrefetchedState } from './prefetched_state.js';
 import { historyReceiptSource } from './receipt_to_tx.js';
-import { StateNotHeld } from './state_from.js';
 import { FollowerTxCheck } from './tx_check.js';
 import { HistoryTxStatus } from './tx_status.js';
 import { receiptView } from './tx_views.js';
-import {
-  lightClientUnavailable,
-  proofUnavailable,
-  readOnly,
-  StakesNotKnown,
-  validatorInfoUnavailable,
-} from './unavailable.js';
+import { lightClientUnavailable, readOnly, validatorInfoUnavailable } from './unavailable.js';
 import { UpstreamEpochFacts } from './upstream_epoch.js';
-import { upstreamQueryParams } from './upstream_query.js';
 import { FollowerValidatorFacts } from './validator_facts.js';
 
 export type { FollowerBackendOptions };
@@ -107,25 +78,12 @@ function decodeTx(bytes: Uint8Array): SignedTransaction {
   }
 }
 
-/**
- * The account's contract code, after its account: absent without reading it when there is no account
- * or it names no local code (a history that begins after the genesis may not hold the code key of
- * an account it holds); with `read` false, only that absence is told, and a view worker reads the
- * code itself.
- */
-async function codeOf(state: PrefetchedState, id: string, read = true): Promise<void> {
-  const raw = state.get(trieKeyAccount(id));
-  // No account (held as absent: the read above would have refused otherwise) has no code either.
-  if (!raw || bytesEqual(decodeAccount(raw).codeHash, ZERO_HASH)) state.set(trieKeyContractCode(id), null);
-  else if (read) await state.key(trieKeyContractCode(id));
-}
-
 export class FollowerBackend implements RpcBackend {
   private readonly facts = new HeaderFactsCache();
   private readonly shardIds: readonly number[];
   private readonly startedAt = Date.now();
   private readonly validatorFacts: FollowerValidatorFacts;
-  private readonly globalCode: GlobalCode | null;
+  private readonly queries: HistoryQueries;
   private readonly txs: HistoryTxStatus;
   private readonly txCheck: FollowerTxCheck;
   private readonly epochStarts: EpochStarts;
@@ -133,7 +91,6 @@ export class FollowerBackend implements RpcBackend {
   private readonly upstreamGenesis: UpstreamGenesisHash;
 
   constructor(private readonly o: FollowerBackendOptions) {
-    this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
     this.txs = new HistoryTxStatus(o.history, o.pollingTimeoutMs);
     const layout = shardLayoutFromView(o.genesis.config.shardLayout);
     this.epochStarts = new EpochStarts(o.history, this.facts);
@@ -142,6 +99,7 @@ export class FollowerBackend implements RpcBackend {
     this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
     this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
+    this.queries = new HistoryQueries(o, this.facts, this.validatorFacts);
   }
 
   /**
@@ -163,11 +121,6 @@ export class FollowerBackend implements RpcBackend {
 
   private get history(): HistoryReader {
     return this.o.history;
-  }
-
-  private at(b: StoredBlock, state: PrefetchedState): QueryAt {
-    const f = this.facts.of(b);
-    return { header: { hash: b.hash, lite: { height: f.height, timestamp: f.timestamp } }, trie: state };
   }
 
   headHeight(): number {
@@ -214,83 +167,8 @@ export class FollowerBackend implements RpcBackend {
   }
 
   /** view_global_contract_code(_by_account_id): the code as the upstream gives it at the block. */
-  private async globalCodeView(b: StoredBlock, state: PrefetchedState, id: GlobalContractIdentifier) {
-    await giveGlobalCode(this.globalCode, b.hash, state, id);
-    return viewGlobalContractCode(this.at(b, state), id);
-  }
-
-  async query(ref: BlockReference, req: QueryRequest): Promise<object> {
-    const b = await resolveQueryBlock(this.history, ref, this.history.firstHeight());
-    try {
-      return await this.queryAt(b, req);
-    } catch (err) {
-      // State from before this node followed the chain, and stakes it cannot work out, are the
-      // upstream's, at the same block.
-      if (!(err instanceof StateNotHeld || err instanceof StakesNotKnown) || !this.o.upstream) throw err;
-      return this.o.upstream.call('query', upstreamQueryParams(req, b.hash));
-    }
-  }
-
-  private async queryAt(b: StoredBlock, req: QueryRequest): Promise<object> {
-    const state = new PrefetchedState(this.history, b.height);
-    if (req.requestType === 'view_global_contract_code')
-      return this.globalCodeView(b, state, { kind: 'CodeHash', hash: req.codeHash });
-    if (req.requestType === 'view_global_contract_code_by_account_id')
-      return this.globalCodeView(b, state, { kind: 'AccountId', accountId: req.accountId });
-    const id = req.accountId;
-    switch (req.requestType) {
-      case 'view_account':
-        await state.key(trieKeyAccount(id));
-        return viewAccount(this.at(b, state), id);
-      case 'view_code':
-        await state.key(trieKeyAccount(id));
-        await codeOf(state, id);
-        await giveAccountsGlobalCode(this.globalCode, b.hash, state, id);
-        return viewCode(this.at(b, state), id);
-      case 'view_state': {
-        // A proof needs trie nodes, which the stream does not carry: the upstream's, at this block.
-        if (req.includeProof)
-          return this.fromUpstream('query', upstreamQueryParams(req, b.hash), proofUnavailable);
-        await state.key(trieKeyAccount(id));
-        // The code's size counts against the limit of an unpaged view only.
-        if (!req.page) await codeOf(state, id);
-        // Refused for its size before the state is read: a contract's history can hold gigabytes.
-        checkViewState(this.at(b, state), id, this.o.stateSizeLimit, req.page);
-        const { full, after } = viewStateRange(id, req.prefix, req.page);
-        await (req.page ? state.page(full, after, req.page) : state.prefix(full));
-        return viewState(this.at(b, state), id, req.prefix, false, this.o.stateSizeLimit, req.page);
-      }
-      case 'view_access_key':
-        await state.key(trieKeyAccessKey(id, parsePublicKey(req.publicKey)));
-        return viewAccessKey(this.at(b, state), id, req.publicKey);
-      case 'view_access_key_list':
-        await state.prefix(trieKeyAccessKeyPrefix(id));
-        return viewAccessKeyList(this.at(b, state), id);
-      case 'view_gas_key_nonces':
-        // The key's row and its nonces' rows, which follow it.
-        await state.prefix(trieKeyAccessKey(id, parsePublicKey(req.publicKey)));
-        return viewGasKeyNonces(this.at(b, state), id, req.publicKey);
-      case 'call_function': {
-        await state.key(trieKeyAccount(id));
-        await codeOf(state, id, false);
-        await giveAccountsGlobalCode(this.globalCode, b.hash, state, id);
-        const { stakes, known } = await this.validatorFacts.stakesAt(b.height);
-        const prepared = prepareViewCall(
-          this.at(b, state),
-          this.o.genesis,
-          id,
-          req.methodName,
-          req.args,
-          stakes,
-        );
-        // A block of NEAR's own networks ran its version's parameters, which the call runs under.
-        const version = this.facts.of(b).protocolVersion;
-        const run = ranOwnParameters(this.o.genesis.config, version)
-          ? prepared
-          : { ...prepared, input: { ...prepared.input, blockProtocolVersion: version } };
-        return this.o.runView(run, (key) => state.read(key), b.height, state.givenRows(), known);
-      }
-    }
+  query(ref: BlockReference, req: QueryRequest): Promise<object> {
+    return this.queries.query(ref, req);
   }
 
   /** UNKNOWN_BLOCK with the cause as legacy `data`, as RpcStateChangesError gives it (changesUnknownBlock). */
@@ -354,7 +232,7 @@ export class FollowerBackend implements RpcBackend {
       uptimeSec: Math.floor((Date.now() - this.startedAt) / 1000),
       genesisHash: genesisBlock
         ? base58Encode(genesisBlock.hash)
-        : (genesisHashFromChild(earliest, cfg.genesisHeight) ??
+        : (genesisHashFromChild(ef, cfg.genesisHeight) ??
           nearNetworkGenesisHash(cfg) ??
           (await this.upstreamGenesis.get()) ??
           zero),

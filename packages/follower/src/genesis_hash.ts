@@ -1,15 +1,15 @@
 // The genesis hash `status` names, where the history does not hold the genesis block: a stream need
 // not carry it, and a history that begins later never sees it.
 import { isJsonObject } from '@nearlite/primitives';
-import type { StoredBlock } from './history_reader.js';
+import type { HeaderFacts } from './header_facts.js';
+import { followsGenesis } from './state_from.js';
 import type { UpstreamRpc } from './upstream.js';
 
 /** The genesis hash the first held block names as its parent, when its parent is the genesis block. */
-export function genesisHashFromChild(first: StoredBlock | undefined, genesisHeight: number): string | null {
-  if (!first) return null;
-  const { header } = JSON.parse(first.json) as { header: { prev_hash: string; prev_height?: number | null } };
-  const parent = header.prev_height ?? (first.height === genesisHeight + 1 ? genesisHeight : null);
-  return parent === genesisHeight ? header.prev_hash : null;
+export function genesisHashFromChild(first: HeaderFacts | undefined, genesisHeight: number): string | null {
+  return first && first.height > genesisHeight && followsGenesis(genesisHeight, first)
+    ? first.prevHash
+    : null;
 }
 
 /** How long `status` may wait for the upstream's, and how often it is asked again meanwhile. */
@@ -25,7 +25,7 @@ export class UpstreamGenesisHash {
 
   constructor(upstream: UpstreamRpc | null) {
     // Its own client, with a short deadline: `status` does not wait a minute on a silent upstream.
-    this.upstream = upstream && upstream.withTimeout(ASK_TIMEOUT_MS);
+    this.upstream = upstream?.withTimeout(ASK_TIMEOUT_MS) ?? null;
   }
 
   async get(): Promise<string | null> {

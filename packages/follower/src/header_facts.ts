@@ -11,6 +11,9 @@ export interface HeaderFacts {
   readonly hash: CryptoHash;
   readonly timestamp: bigint;
   readonly prevStateRoot: string;
+  readonly prevHash: string;
+  /** The header's `prev_height`, where it has one. */
+  readonly prevHeight: number | null;
   readonly epochId: string;
   readonly gasPrice: string;
   readonly nextBpHash: string;
@@ -41,6 +44,8 @@ export class HeaderFactsCache {
       hash: b.hash,
       timestamp: BigInt(String(h.timestamp_nanosec ?? h.timestamp)),
       prevStateRoot: String(h.prev_state_root),
+      prevHash: String(h.prev_hash),
+      prevHeight: typeof h.prev_height === 'number' ? h.prev_height : null,
       epochId: String(h.epoch_id),
       gasPrice: String(h.gas_price),
       nextBpHash: String(h.next_bp_hash),

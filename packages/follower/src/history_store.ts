@@ -54,7 +54,7 @@ import type {
 import { blockUpdate, firstBlockRows } from './ingest_update.js';
 import { type PreparedBlock, unpackRows } from './prepared_block.js';
 import { SeekCache } from './seek_cache.js';
-import { heldScan, heldValue, stateFromOf } from './state_from.js';
+import { heldScan, heldValue, stateFromOf, stateFromOfBlockView } from './state_from.js';
 
 /** The newest history row of a key at or below a height: its height (-1: none) and value. */
 interface FoundRow {
@@ -259,9 +259,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     if (first === null || this.collectedTo() !== null || this.store.has(DBCol.FollowerMisc, STATE_FROM_KEY))
       return null;
     const block = this.blockAtSync(first);
-    if (!block) return null;
-    const header = (JSON.parse(block.json) as { header: { prev_height?: number | null } }).header;
-    const from = stateFromOf(this.genesisHeight(), { height: first, prevHeight: header.prev_height ?? null });
+    const from = block ? stateFromOfBlockView(this.genesisHeight(), first, block.json) : null;
     if (from === null) return null;
     const update = new StoreUpdate();
     update.put(DBCol.FollowerMisc, STATE_FROM_KEY, u64be(from));

@@ -16,11 +16,28 @@ export function stateFromOf(
   genesisHeight: number | null,
   first: { readonly height: number; readonly prevHeight: number | null },
 ): number | null {
-  if (genesisHeight === null) return first.height;
-  // A first block at or right after the genesis, or whose parent is the genesis block (the heights
-  // between were skipped), misses no change.
-  if (first.height <= genesisHeight + 1 || first.prevHeight === genesisHeight) return null;
-  return first.height;
+  return genesisHeight !== null && followsGenesis(genesisHeight, first) ? null : first.height;
+}
+
+/**
+ * Whether a block is the genesis block, its child, or names the genesis block as its parent (the
+ * heights between were skipped): a history from it misses no change.
+ */
+export function followsGenesis(
+  genesisHeight: number,
+  b: { readonly height: number; readonly prevHeight: number | null },
+): boolean {
+  return b.height <= genesisHeight + 1 || b.prevHeight === genesisHeight;
+}
+
+/** `stateFromOf` for a stored first block, from its view's header (the writer's own, or an older one). */
+export function stateFromOfBlockView(
+  genesisHeight: number | null,
+  height: number,
+  json: string,
+): number | null {
+  const { header } = JSON.parse(json) as { header: { prev_height?: number | null } };
+  return stateFromOf(genesisHeight, { height, prevHeight: header.prev_height ?? null });
 }
 
 /** A state read this history cannot answer: the key's value when following began is not held. */

@@ -27,6 +27,7 @@ import {
   type ScanBound,
   type StoredBlock,
   stateFromOf,
+  stateFromOfBlockView,
 } from '@nearlite/follower';
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
@@ -467,9 +468,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     const meta = this.writer();
     const r = await meta.query<{ json: string }>('SELECT json FROM blocks WHERE block_height = $1', [first]);
     const json = r.rows[0]?.json;
-    if (json === undefined) return null;
-    const header = (JSON.parse(json) as { header: { prev_height?: number | null } }).header;
-    const from = stateFromOf(this.genesis, { height: first, prevHeight: header.prev_height ?? null });
+    const from = json === undefined ? null : stateFromOfBlockView(this.genesis, first, json);
     if (from === null) return null;
     await meta.query(
       `INSERT INTO meta (name, block_height) VALUES ('state_from', $1) ON CONFLICT (name) DO NOTHING`,
