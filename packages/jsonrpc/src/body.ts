@@ -92,8 +92,10 @@ function scan(text: string): Scan {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
+      // Each search starts where the last ended, so a string of escapes is one pass, not one pass
+      // an escape (ten megabytes of `\n` took minutes when the quote was sought again after each).
+      let close = text.indexOf('"', i + 1);
       for (let from = i + 1; ; ) {
-        const close = text.indexOf('"', from);
         // Unterminated: JSON.parse refuses it.
         if (close < 0) return { tooDeep: false, surrogates, numbers: NO_NUMBERS, topLevelCommas };
         if (backslash >= 0 && backslash < from) backslash = text.indexOf('\\', from);
@@ -103,6 +105,8 @@ function scan(text: string): Scan {
         }
         if (text.charCodeAt(backslash + 1) === 0x75 && isSurrogateEscape(text, backslash)) surrogates = true;
         from = backslash + 2;
+        // The quote found was the escaped one.
+        if (close < from) close = text.indexOf('"', from);
       }
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_DEPTH) return TOO_DEEP;
