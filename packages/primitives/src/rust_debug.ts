@@ -36,6 +36,20 @@ function isVariant(s: string): boolean {
   return /^[A-Z][A-Za-z0-9]*$/.test(s);
 }
 
+/**
+ * The tuple variants of nearcore's FunctionCallError whose payload is a `String`, not an enum: its
+ * text is quoted however it reads.
+ */
+const STRING_PAYLOAD = new Set(['ExecutionError']);
+
+/**
+ * A struct variant's field: in nearcore's errors a string there is always a `String`
+ * (`GuestPanic { panic_msg: "Unauthorized" }`), never a unit variant, however it reads.
+ */
+function fieldDebug(v: unknown): string {
+  return typeof v === 'string' ? rustDebugString(v) : rustDebug(v);
+}
+
 /** `{A: {B: {x: "y"}}}` → `A(B { x: "y" })`, as `{:?}` prints nearcore's enums. */
 export function rustDebug(v: unknown): string {
   if (typeof v === 'string') return isVariant(v) ? v : rustDebugString(v);
@@ -52,10 +66,10 @@ export function rustDebug(v: unknown): string {
       Object.keys(inner).every((f) => !isVariant(f))
     ) {
       return `${k} { ${Object.entries(inner)
-        .map(([f, x]) => `${f}: ${rustDebug(x)}`)
+        .map(([f, x]) => `${f}: ${fieldDebug(x)}`)
         .join(', ')} }`;
     }
-    return `${k}(${rustDebug(inner)})`;
+    return `${k}(${STRING_PAYLOAD.has(k) ? fieldDebug(inner) : rustDebug(inner)})`;
   }
-  return `{ ${entries.map(([f, x]) => `${f}: ${rustDebug(x)}`).join(', ')} }`;
+  return `{ ${entries.map(([f, x]) => `${f}: ${fieldDebug(x)}`).join(', ')} }`;
 }

@@ -138,4 +138,17 @@ t.test("rustDebug prints nearcore's enums and strings as Rust's {:?} does", asyn
   ];
   for (const [s, want] of cases)
     t.equal(rustDebug({ GuestPanic: { panic_msg: s } }), `GuestPanic { panic_msg: ${want} }`, want);
+  // A String reading like a variant name is still a String: quoted in a struct's field, and as
+  // ExecutionError's payload; a unit variant in a tuple variant is not.
+  t.equal(
+    rustDebug({ HostError: { GuestPanic: { panic_msg: 'Unauthorized' } } }),
+    'HostError(GuestPanic { panic_msg: "Unauthorized" })',
+  );
+  t.equal(
+    rustDebug({ HostError: { Deprecated: { method_name: 'Abort' } } }),
+    'HostError(Deprecated { method_name: "Abort" })',
+  );
+  t.equal(rustDebug({ ExecutionError: 'Paused' }), 'ExecutionError("Paused")');
+  t.equal(rustDebug({ HostError: 'IntegerOverflow' }), 'HostError(IntegerOverflow)');
+  t.equal(rustDebug({ WasmTrap: 'Unreachable' }), 'WasmTrap(Unreachable)');
 });
