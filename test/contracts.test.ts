@@ -139,6 +139,53 @@ t.test('real contracts', async (t) => {
         gas: 100n * TGAS,
       });
       t.equal(three, true, 'the callback saw the promise result');
+
+      // The account patched to say it has no contract (near-workspaces' updateAccount writes the
+      // all-zero code hash): its code row stays, and nothing runs it or serves it, as on nearcore.
+      const noCode = await node.rpc('sandbox_patch_state', {
+        records: [
+          {
+            Account: {
+              account_id: 'words.examples',
+              account: {
+                amount: (20n * NEAR).toString(),
+                locked: '0',
+                code_hash: '11111111111111111111111111111111',
+                storage_usage: 100,
+              },
+            },
+          },
+        ],
+      });
+      t.same(noCode.body.result, {});
+      const view = await node.rpc<{ error: string }>('query', {
+        request_type: 'call_function',
+        account_id: 'words.examples',
+        method_name: 'examples',
+        args_base64: '',
+        finality: 'optimistic',
+      });
+      t.equal(
+        view.body.result?.error,
+        'wasm execution failed with error: CompilationError(CodeDoesNotExist { account_id: "words.examples" })',
+      );
+      const code = await node.rpc('query', {
+        request_type: 'view_code',
+        account_id: 'words.examples',
+        finality: 'optimistic',
+      });
+      t.equal(code.body.error?.cause.name, 'NO_CONTRACT_CODE');
+      // near-api-js reads the outcome's CompilationError(CodeDoesNotExist) and throws this.
+      await t.rejects(
+        root.callFunctionRaw({
+          contractId: 'words.examples',
+          methodName: 'examples',
+          args: {},
+          gas: 30n * TGAS,
+        }),
+        /Contract code for contract ID words\.examples does not exist/,
+        'a call fails with CodeDoesNotExist',
+      );
     },
   );
 

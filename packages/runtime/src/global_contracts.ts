@@ -20,6 +20,7 @@ import {
   setU64,
   sha256,
   withContract,
+  ZERO_HASH,
 } from '@nearlite/primitives';
 import {
   type TrieUpdate,
@@ -63,6 +64,9 @@ export function resolveContract(
   a: Account,
 ): ResolvedContract {
   const c = accountContract(a);
+  // An account without a contract runs none, whatever code row a state patch left under its id
+  // (nearcore's RuntimeContractIdentifier::resolve: NotDeployed).
+  if (c.kind === 'None') return { hash: ZERO_HASH, code: () => null };
   if (c.kind === 'Global') {
     const key = trieKeyGlobalContractCode({ kind: 'CodeHash', hash: c.hash });
     return { hash: c.hash, code: () => state.get(key) ?? null };
