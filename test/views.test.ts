@@ -1,9 +1,11 @@
 // View calls run off the RPC loop: a runaway view ends at the view gas limit with nearcore's legacy
 // error, and other requests are answered while it runs.
+import { createHash } from 'node:crypto';
+import { baseDecode } from 'near-api-js';
 import t from 'tap';
 import wabt from 'wabt';
 import { deployedAccount, localChain } from './helpers/chain.js';
-import { waitForHeight } from './helpers/node.js';
+import { startFollower, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('a runaway view does not hold up other requests', async (t) => {
@@ -125,6 +127,73 @@ t.test('a view sees its block’s epoch, as a receipt in that block does', async
   t.equal(await view('recorded', receiptBlock), await view('epoch', receiptBlock));
   t.ok((await view('recorded', receiptBlock)) >= 4n, 'recorded after several epochs');
 });
+
+t.test(
+  'a view’s random seed is made from the state root it reads, as nearcore and read-rpc make it',
+  async (t) => {
+    const code = (await wabt())
+      .parseWat(
+        'seed.wat',
+        `(module
+        (import "env" "random_seed" (func $seed (param i64)))
+        (import "env" "read_register" (func $read_register (param i64 i64)))
+        (import "env" "value_return" (func $ret (param i64 i64)))
+        (memory 1)
+        (func (export "seed") (call $seed (i64.const 0)) (call $read_register (i64.const 0) (i64.const 0))
+          (call $ret (i64.const 32) (i64.const 0))))`,
+      )
+      .toBinary({}).buffer;
+    // Archival, so that the follower reads every block the producer made.
+    const { home, node, provider, root } = await localChain(t, { archive: true });
+    await deployedAccount({ provider, root }, 'seed.test.near', code, 10n ** 25n);
+    const seedAt = async (n: { rpc: typeof node.rpc }, height: number) =>
+      Buffer.from(
+        (
+          await n.rpc<{ result: number[] }>('query', {
+            request_type: 'call_function',
+            account_id: 'seed.test.near',
+            method_name: 'seed',
+            args_base64: '',
+            block_id: height,
+          })
+        ).body.result!.result,
+      ).toString('hex');
+    const block = async (height: number) =>
+      (
+        await node.rpc<{ header: { prev_state_root: string }; chunks: { prev_state_root: string }[] }>(
+          'block',
+          {
+            block_id: height,
+          },
+        )
+      ).body.result!;
+    const zero = Buffer.alloc(32);
+    const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+    const head = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+      .result!.header.height;
+    await waitForHeight(node, head + 3);
+    // nearcore (runtime/src/state_viewer): ApplyState.random_seed is the shard's state root at the
+    // block read, the post-state the next chunk names as its prev_state_root; the action hash is
+    // zero: sha256(0^32 ‖ root).
+    const seeds = new Set<string>();
+    for (const height of [head, head + 1, head + 2]) {
+      const after = (await block(height + 1)).chunks[0]!.prev_state_root;
+      const want = sha(Buffer.concat([zero, baseDecode(after)]));
+      t.equal(await seedAt(node, height), want, `the producer's seed at ${height}`);
+      seeds.add(want);
+    }
+    t.ok(seeds.size > 1, 'the seed moves with the state');
+    // read-rpc (rpc-server/src/modules/queries/contract_runner) has no chunk's post-state root and
+    // takes the header's prev_state_root: a follower answers as it does.
+    const follower = await startFollower(home, node.url, ['--archive']);
+    t.teardown(() => follower.stop());
+    await waitForHeight(follower, head + 3);
+    for (const height of [head, head + 2]) {
+      const want = sha(Buffer.concat([zero, baseDecode((await block(height)).header.prev_state_root)]));
+      t.equal(await seedAt(follower, height), want, `the follower's seed at ${height}`);
+    }
+  },
+);
 
 t.test('protocol 85’s host functions: chain_id and p256_verify, in views and receipts', async (t) => {
   // value_return of chain_id; and p256_verify of input = sig(64) ‖ pk(33) ‖ digest(32).

@@ -17,6 +17,7 @@ import {
 } from '@nearlite/chain';
 import type { BlockReference, QueryRequest } from '@nearlite/jsonrpc';
 import {
+  base58Decode,
   bytesEqual,
   decodeAccount,
   type GlobalContractIdentifier,
@@ -71,7 +72,14 @@ export class HistoryQueries {
 
   private at(b: StoredBlock, state: PrefetchedState): QueryAt {
     const f = this.facts.of(b);
-    return { header: { hash: b.hash, lite: { height: f.height, timestamp: f.timestamp } }, trie: state };
+    return {
+      header: { hash: b.hash, lite: { height: f.height, timestamp: f.timestamp } },
+      trie: state,
+      // Decoded only for a view call, the one query that reads it.
+      get stateRoot() {
+        return base58Decode(f.prevStateRoot);
+      },
+    };
   }
 
   private async globalCodeView(b: StoredBlock, state: PrefetchedState, id: GlobalContractIdentifier) {

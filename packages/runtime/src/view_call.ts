@@ -1,6 +1,13 @@
 // `query call_function`: a read-only run of a contract method at some block's state. State-changing
 // host functions fail with ProhibitedInView; gas is capped by the view limit.
-import { type Account, HandlerError, type PublicKey, rustDebug, sha256 } from '@nearlite/primitives';
+import {
+  type Account,
+  concatBytes,
+  HandlerError,
+  type PublicKey,
+  rustDebug,
+  sha256,
+} from '@nearlite/primitives';
 import { TrieUpdate } from '@nearlite/trie';
 import { type ContractCache, runFunction } from '@nearlite/vm';
 import { networkViewVMConfig } from './config/network_view_config.js';
@@ -29,9 +36,13 @@ export interface ViewCallInput extends BlockContext {
    * (network_view_config.ts). Absent: `config`'s.
    */
   readonly blockProtocolVersion?: number;
+  /** The state root the call's random seed is made from (QueryAt.stateRoot in the chain package). */
+  readonly stateRoot: Uint8Array;
 }
 
 const NO_KEY: PublicKey = { keyType: 0, data: new Uint8Array(32) };
+/** A view call runs no action: nearcore's TrieViewer passes CryptoHash::default() as its hash. */
+const NO_ACTION_HASH = new Uint8Array(32);
 
 export function viewCall(i: ViewCallInput): {
   result: number[];
@@ -40,7 +51,7 @@ export function viewCall(i: ViewCallInput): {
   block_hash: string;
 } {
   const state = new TrieUpdate(i.state);
-  const ext = new RuntimeExt(state, i.accountId, sha256(new Uint8Array(0)), i.blockHeight, i.validators);
+  const ext = new RuntimeExt(state, i.accountId, NO_ACTION_HASH, i.blockHeight, i.validators);
   const maxGas = i.maxGasBurnt ?? i.config.wasm.limit_config.max_gas_burnt;
   const contract = resolveContract(state, i.accountId, i.account);
   const outcome = runFunction({
@@ -56,7 +67,8 @@ export function viewCall(i: ViewCallInput): {
       promiseResults: [],
       attachedDeposit: 0n,
       prepaidGas: maxGas,
-      randomSeed: sha256(new Uint8Array(0)),
+      // create_random_seed(action_hash, ApplyState.random_seed), the action hash zero.
+      randomSeed: sha256(concatBytes(NO_ACTION_HASH, i.stateRoot)),
       viewMaxGasBurnt: maxGas,
       outputDataReceivers: [],
     }),

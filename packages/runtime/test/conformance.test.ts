@@ -456,6 +456,7 @@ t.test('a view call sees its block’s epoch height, as a receipt in that block 
     blockTimestamp: 0n,
     epochHeight: 5,
     chainId: 'test',
+    stateRoot: new Uint8Array(32),
     validators: new Map(),
   });
   t.same(r.result, [5, 0, 0, 0, 0, 0, 0, 0]);

@@ -75,6 +75,7 @@ export function view(c: TestChain, accountId: string, methodName: string): strin
     blockTimestamp: 0n,
     epochHeight: 1,
     chainId: 'test',
+    stateRoot: new Uint8Array(32),
     validators: new Map(),
   });
   return Buffer.from(r.result).toString();

@@ -42,6 +42,7 @@ export function prepareViewCall(
       blockTimestamp: at.header.lite.timestamp,
       epochHeight: epochHeightOf(at.header.lite.height, cfg.genesisHeight, cfg.epochLength),
       chainId: cfg.chainId,
+      stateRoot: at.stateRoot,
       validators: validators ?? new Map(cfg.validators.map((v) => [v.accountId, v.amount])),
     },
     get: (key) => at.trie.get(key),

@@ -51,6 +51,12 @@ export interface QueryAt {
       Partial<Pick<BlockHeader['lite'], 'epochId'>>;
   };
   readonly trie: StateReader;
+  /**
+   * What a view call's random seed is made from (ApplyState.random_seed): the shard's state root at
+   * the block, as nearcore's TrieViewer::call_function takes it; on a follower, which has no chunk's
+   * post-state root, the header's prev_state_root, as read-rpc takes it.
+   */
+  readonly stateRoot: Uint8Array;
 }
 
 // Headers are cached objects, so their hashes are too: each view of the same block reuses its text.

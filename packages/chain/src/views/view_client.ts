@@ -233,7 +233,7 @@ export class ViewClient {
         `The data for block #${header.lite.height} is garbage collected on this node, use an archival node to fetch historical data`,
       );
     }
-    return { header, trie };
+    return { header, trie, stateRoot: trie.root };
   }
 
   /**
