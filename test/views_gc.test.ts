@@ -139,3 +139,61 @@ t.test('call_function near the GC tail while blocks and GC go on', async (t) => 
     data: `The node reached its limits. Try again later. More details: ${collected}`,
   });
 });
+
+// nearcore's GC never collects a block's header nor the height index (chain/chain/src/
+// garbage_collection.rs): below the tail a height still names its block, and what reads a header
+// alone answers there as before.
+t.test('a collected block keeps its header: what nearcore answers below the tail', async (t) => {
+  const { node } = await localChain(t, { epochLength: 4, blockTimeMs: 20 });
+  const result = async (method: string, params: unknown) => {
+    const r = await node.rpc<Record<string, unknown>>(method, params);
+    t.notOk(r.body.error, `${method} ${JSON.stringify(params)} answers`);
+    return r.body.result!;
+  };
+  const h2 = ((await result('block', { block_id: 2 })) as { header: { hash: string } }).header.hash;
+  const finalHead = ((await result('block', { finality: 'final' })) as { header: { hash: string } }).header
+    .hash;
+  const before = {
+    gasPrice: await result('gas_price', [2]),
+    config: await result('EXPERIMENTAL_protocol_config', { block_id: 2 }),
+    proof: await result('EXPERIMENTAL_light_client_block_proof', {
+      block_hash: h2,
+      light_client_head: finalHead,
+    }),
+  };
+  const tail = async () =>
+    ((await result('status', [])) as { sync_info: { earliest_block_height: number } }).sync_info
+      .earliest_block_height;
+  while ((await tail()) <= 3) await new Promise((r) => setTimeout(r, 50));
+
+  const collected = {
+    name: 'HANDLER_ERROR',
+    cause: { name: 'GARBAGE_COLLECTED_BLOCK', info: { block_height: 2, block_hash: h2 } },
+    code: -32000,
+    message: 'Server error',
+    data: 'The data for block #2 is garbage collected on this node, use an archival node to fetch historical data',
+  };
+  for (const blockId of [2, h2]) {
+    const q = await node.rpc('query', {
+      request_type: 'view_account',
+      account_id: 'test.near',
+      block_id: blockId,
+    });
+    t.same(q.body.error, collected, `query at ${blockId}: GARBAGE_COLLECTED_BLOCK naming the block`);
+    const b = await node.rpc('block', { block_id: blockId });
+    t.equal(
+      (b.body.error as { data?: unknown } | undefined)?.data,
+      `DB Not Found Error: BLOCK: ${h2} \n Cause: Unknown`,
+      `block ${blockId}: the block itself is gone`,
+    );
+    t.same(await result('gas_price', [blockId]), before.gasPrice, `gas_price at ${blockId}, from the header`);
+    t.same(await result('EXPERIMENTAL_protocol_config', { block_id: blockId }), before.config);
+  }
+  t.same(
+    await result('EXPERIMENTAL_light_client_block_proof', { block_hash: h2, light_client_head: finalHead }),
+    before.proof,
+    "a light client's proof of the collected block, as before",
+  );
+  const next = (await result('next_light_client_block', [h2])) as { inner_lite?: { height: number } };
+  t.ok((next.inner_lite?.height ?? 0) > 2, 'next_light_client_block from the collected block');
+});

@@ -67,7 +67,7 @@ export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.s
     }
     await deleteBlockRows(store, chain.layout.shardIds, update, hash, {
       isGenesis: tail === genesisHeight,
-      releaseTrieDeletions: true,
+      collect: true,
     });
     collected.push(hash);
     tail++;
@@ -99,15 +99,17 @@ const BLOCK_COLUMNS = Object.values(DBCol).flatMap((col) =>
 );
 
 /**
- * Deletes every row of one block, column by column as the registry says. GC releases the trie nodes
- * the block's chunks replaced (their parent state is gone); a rollback does not (the parent stays).
+ * Deletes the rows of one block, column by column as the registry says. GC (`collect`) releases the
+ * trie nodes the block's chunks replaced (their parent state is gone) and leaves the rows that
+ * outlive it (the header, the height index); a rollback deletes every row and keeps the trie nodes
+ * (the parent stays).
  */
 export async function deleteBlockRows(
   store: Store,
   shardIds: readonly number[],
   update: StoreUpdate,
   hash: Uint8Array,
-  opts: { readonly isGenesis: boolean; readonly releaseTrieDeletions: boolean },
+  opts: { readonly isGenesis: boolean; readonly collect: boolean },
 ): Promise<void> {
   const { isGenesis } = opts;
   // A repair deletes blocks whose rows a damaged table may have altered: what cannot be decoded leads
@@ -127,11 +129,11 @@ export async function deleteBlockRows(
     if (chunkHash) chunkHashes.push(chunkHash);
     // The trie nodes this block's chunks replaced were still part of its parent's state; with the
     // parent below the tail they are unreachable now.
-    const dels = opts.releaseTrieDeletions ? store.get(DBCol.TrieChanges, key) : undefined;
+    const dels = opts.collect ? store.get(DBCol.TrieChanges, key) : undefined;
     if (dels) for (const d of readTrieDeletions(dels)) update.decRef(DBCol.State, d.hash, d.rc);
   }
   for (const { col, rule } of BLOCK_COLUMNS) {
-    if (isGenesis && rule.keepGenesis) continue;
+    if ((isGenesis && rule.keepGenesis) || (opts.collect && rule.outlivesGc)) continue;
     switch (rule.by) {
       case 'block':
         update.delete(col, hash);

@@ -149,7 +149,7 @@ async function dropBlocksAbove(
       // A chunk the damage altered is dropped uncounted.
       if (chunkHash) transactions += attempt(() => cs.chunk(chunkHash))?.transactions.length ?? 0;
     }
-    await deleteBlockRows(store, shardIds, update, hash, { isGenesis: false, releaseTrieDeletions: false });
+    await deleteBlockRows(store, shardIds, update, hash, { isGenesis: false, collect: false });
   };
   for (;;) {
     const update = new StoreUpdate();

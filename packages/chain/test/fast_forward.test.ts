@@ -48,7 +48,14 @@ t.test('GC passes the skipped heights and leaves its tail on a block', async (t)
   const tail = chain.chainStore.tail()!;
   t.ok(tail > L, `tail moved to ${tail}`);
   t.ok(chain.chainStore.blockHashByHeight(tail), 'the tail names a block');
-  for (let h = 1; h < tail; h++) t.notOk(chain.chainStore.blockHashByHeight(h), `#${h} is collected`);
+  // The height index outlives GC: below the tail it still names a block where there was one and
+  // nothing where the fast-forward skipped, and no block below the tail is kept whole.
+  for (let h = 1; h < tail; h++) {
+    const hash = chain.chainStore.blockHashByHeight(h);
+    const skipped = h > 1 && h % L !== 8 && h % L !== 9 && h % L !== 0 && h % L !== 1;
+    t.equal(hash === undefined, skipped, `#${h}: ${skipped ? 'skipped' : 'named'}`);
+    if (hash) t.notOk(chain.store.get(DBCol.Block, hash), `#${h}: its block is collected`);
+  }
 });
 
 t.test('the integrity check tells a skipped height from a hole', async (t) => {

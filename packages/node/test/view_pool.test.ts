@@ -20,6 +20,7 @@ const request = {
   blockTimestamp: 1n,
   epochHeight: 1,
   chainId: 'test',
+  stateRoot: new Uint8Array(32),
   validators: [] as [string, bigint][],
 };
 

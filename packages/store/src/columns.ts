@@ -25,6 +25,12 @@ export interface BlockRetention {
   readonly by: GcKey;
   /** The genesis block's row outlives GC: the chain is anchored there. */
   readonly keepGenesis?: true;
+  /**
+   * GC leaves the row, as nearcore's never collects headers nor the height index: a collected
+   * height still names its block (GARBAGE_COLLECTED_BLOCK with its hash), and light clients are
+   * still given old blocks' headers and proofs. A rollback deletes it with its block.
+   */
+  readonly outlivesGc?: true;
 }
 
 export interface ColumnSpec {
@@ -61,7 +67,7 @@ export const DBCol = {
     id: 2,
     insertOnly: true,
     refcounted: false,
-    gc: { by: 'block', keepGenesis: true },
+    gc: { by: 'block', keepGenesis: true, outlivesGc: true },
     doc: 'block hash → header',
   },
   Block: {
@@ -75,7 +81,7 @@ export const DBCol = {
     id: 4,
     insertOnly: false,
     refcounted: false,
-    gc: { by: 'height', keepGenesis: true },
+    gc: { by: 'height', keepGenesis: true, outlivesGc: true },
     doc: 'u64be height → canonical hash',
   },
   Chunks: {

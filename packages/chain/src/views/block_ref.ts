@@ -70,42 +70,45 @@ export function lookupBlock(chain: ChainHandle, ref: BlockReference): BlockHeade
     const hash = tail === null ? undefined : cs.blockHashByHeight(tail);
     return hash ? (cs.blockHeader(hash) ?? null) : null;
   }
-  const hash = blockHashOf(chain, ref.blockId);
-  const header = hash ? cs.blockHeader(hash) : undefined;
-  if (!header) return null;
-  // Below the tail only genesis is kept: a block being collected is gone already.
-  const tail = cs.tail();
-  const height = header.lite.height;
-  if (tail !== null && height < tail && height !== chain.genesis.config.genesisHeight) return null;
-  return header;
+  const header = headerOf(chain, ref.blockId);
+  return header && !isCollected(chain, header) ? header : null;
 }
 
-/** True when a height-or-hash names a block below the GC tail. */
-function isCollected(chain: ChainHandle, ref: BlockReference): { height: number } | null {
-  if (!('blockId' in ref) || typeof ref.blockId !== 'number') return null;
+/**
+ * The header a reference names, its block collected or not: GC keeps headers and the height index,
+ * as nearcore's does, and the methods that read a header alone (`gas_price`, the protocol config,
+ * light clients' proofs) answer for a collected block as nearcore's do.
+ */
+export function lookupHeader(chain: ChainHandle, ref: BlockReference): BlockHeader | null {
+  return 'blockId' in ref ? (headerOf(chain, ref.blockId) ?? null) : lookupBlock(chain, ref);
+}
+
+function headerOf(chain: ChainHandle, id: BlockId): BlockHeader | undefined {
+  const hash = blockHashOf(chain, id);
+  return hash ? chain.chainStore.blockHeader(hash) : undefined;
+}
+
+/** Below the tail only genesis is kept whole: a block being collected is gone already. */
+function isCollected(chain: ChainHandle, header: BlockHeader): boolean {
   const tail = chain.chainStore.tail();
-  const head = chain.head().height;
-  if (
-    tail !== null &&
-    ref.blockId < tail &&
-    ref.blockId >= chain.genesis.config.genesisHeight &&
-    ref.blockId <= head
-  ) {
-    return { height: ref.blockId };
-  }
-  return null;
+  const height = header.lite.height;
+  return tail !== null && height < tail && height !== chain.genesis.config.genesisHeight;
 }
 
-/** For block, chunk, gas_price: UNKNOWN_BLOCK with empty info (RpcBlockError's legacy text). */
+/**
+ * For block and chunk (`BLOCK`: the whole block) and gas_price (`BLOCK HEADER`: its header alone):
+ * UNKNOWN_BLOCK with empty info (RpcBlockError's legacy text). A collected block's height still names
+ * its hash, which nearcore's get_block_by_height then misses in the Block column.
+ */
 export function resolveBlock(
   chain: ChainHandle,
   ref: BlockReference,
   column: BlockColumn = 'BLOCK HEADER',
 ): BlockHeader {
-  const h = lookupBlock(chain, ref);
+  const h = column === 'BLOCK' ? lookupBlock(chain, ref) : lookupHeader(chain, ref);
   if (h) return h;
-  const text =
-    'blockId' in ref ? notFoundText(ref.blockId, column) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  let text = 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  if ('blockId' in ref) text = notFoundText(headerOf(chain, ref.blockId)?.hash ?? ref.blockId, column);
   throw new HandlerError('UNKNOWN_BLOCK', {}, text);
 }
 
@@ -137,18 +140,15 @@ export function changesUnknownBlock(): HandlerError {
   return new HandlerError('UNKNOWN_BLOCK', {}, { name: 'UNKNOWN_BLOCK', info: {} });
 }
 
-/** For query: GARBAGE_COLLECTED_BLOCK first, then UNKNOWN_BLOCK with the reference in info. */
+/**
+ * For query: a block whose header is kept and whose state is collected is GARBAGE_COLLECTED_BLOCK,
+ * by height or hash (nearcore's handle_query, once the header is found and the chunk extra is not);
+ * a block with no header, UNKNOWN_BLOCK with the reference in info.
+ */
 export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): BlockHeader {
-  const h = lookupBlock(chain, ref);
+  const h = lookupHeader(chain, ref);
+  if (h && isCollected(chain, h)) throw garbageCollected(h);
   if (h) return h;
-  const gc = isCollected(chain, ref);
-  if (gc) {
-    throw new HandlerError(
-      'GARBAGE_COLLECTED_BLOCK',
-      { block_height: gc.height, block_hash: '11111111111111111111111111111111' },
-      `The data for block #${gc.height} is garbage collected on this node, use an archival node to fetch historical data`,
-    );
-  }
   const blockReference =
     'blockId' in ref
       ? { block_id: blockIdJson(ref.blockId) }
@@ -156,6 +156,15 @@ export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): Bloc
         ? { sync_checkpoint: ref.syncCheckpoint }
         : ref;
   throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, queryNotFoundText(ref));
+}
+
+export function garbageCollected(header: BlockHeader): HandlerError {
+  const height = header.lite.height;
+  return new HandlerError(
+    'GARBAGE_COLLECTED_BLOCK',
+    { block_height: height, block_hash: base58Encode(header.hash) },
+    `The data for block #${height} is garbage collected on this node, use an archival node to fetch historical data`,
+  );
 }
 
 /**

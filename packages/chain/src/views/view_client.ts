@@ -20,7 +20,15 @@ import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
 import { EpochStakesReader } from '../epoch_rewards.js';
-import { blockHashOf, dbNotFound, lookupBlock, resolveBlock, resolveQueryBlock } from './block_ref.js';
+import {
+  blockHashOf,
+  dbNotFound,
+  garbageCollected,
+  lookupBlock,
+  lookupHeader,
+  resolveBlock,
+  resolveQueryBlock,
+} from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
 import { congestionLevel, congestionLimits } from './congestion_level.js';
@@ -226,13 +234,7 @@ export class ViewClient {
     const collected =
       height === chain.genesis.config.genesisHeight && (chain.chainStore.tail() ?? 0) > height;
     const trie = collected ? undefined : this.shardTrie(header, shardId);
-    if (!trie) {
-      throw new HandlerError(
-        'GARBAGE_COLLECTED_BLOCK',
-        { block_height: header.lite.height, block_hash: base58Encode(header.hash) },
-        `The data for block #${header.lite.height} is garbage collected on this node, use an archival node to fetch historical data`,
-      );
-    }
+    if (!trie) throw garbageCollected(header);
     return { header, trie, stateRoot: trie.root };
   }
 
@@ -307,8 +309,9 @@ export class ViewClient {
 
   protocolConfig(ref: BlockReference): object {
     // RpcProtocolConfigError's legacy text is "Block Not Found: " and the chain store's DBNotFoundErr
-    // message (nearcore chain/jsonrpc-primitives/src/types/config.rs), no " \n Cause".
-    if (!lookupBlock(this.o.chain, ref)) {
+    // message (nearcore chain/jsonrpc-primitives/src/types/config.rs), no " \n Cause". It reads the
+    // block's header alone, which outlives GC.
+    if (!lookupHeader(this.o.chain, ref)) {
       const text = 'blockId' in ref ? dbNotFound(ref.blockId, 'BLOCK HEADER') : 'EarliestAvailable';
       throw new HandlerError('UNKNOWN_BLOCK', {}, `Block Not Found: ${text}`);
     }

@@ -54,6 +54,9 @@ export class StreamerMessageBuilder {
   /** The message of the canonical block at `height`, or null when no block is kept there. */
   async build(height: number): Promise<BuiltStreamerMessage | null> {
     const cs = this.chain.chainStore;
+    // A collected height keeps its header and hash, not its block (genesis aside).
+    const tail = cs.tail();
+    if (tail !== null && height < tail && height !== this.chain.genesis.config.genesisHeight) return null;
     const hash = cs.blockHashByHeight(height);
     const header = hash && cs.blockHeader(hash);
     if (!hash || !header) return null;
