@@ -309,10 +309,7 @@ t.test('a damaged table: altered header bytes are named, and repair rolls back b
     [altered, undecodable],
   );
   t.match(problems[0]!.what, /the header of block \w+ is damaged: its contents hash to \w+/);
-  t.match(
-    problems[1]!.what,
-    /the header of block \w+ is damaged: vector length 268435455 exceeds remaining input/,
-  );
+  t.match(problems[1]!.what, /the header of block \w+ is damaged: Unexpected length of input/);
 
   await repairedTo(t, home, altered - 1, async (again) => {
     await waitForHeight(again, head + 5);

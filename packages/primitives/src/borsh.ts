@@ -1,10 +1,16 @@
 // Hand-written borsh codec: the hot types (transactions, trie values, headers) are encoded with these
 // directly; a generic schema library is an order of magnitude slower here.
 import { offHeap } from './off_heap.js';
+import { rustUtf8Error } from './rust_utf8.js';
 
 export class BorshError extends Error {
   override readonly name = 'BorshError';
 }
+
+// The borsh crate's own texts, which nearcore passes on in a decode failure's message
+// ("Failed to decode transaction: Unexpected length of input").
+const UNEXPECTED_LENGTH = 'Unexpected length of input';
+const NOT_ALL_BYTES_READ = 'Not all bytes read';
 
 /** The largest u64 and u128: borsh's bounds, and nearcore's checked arithmetic's. */
 export const U64_MAX = (1n << 64n) - 1n;
@@ -150,11 +156,7 @@ export class BorshReader {
   }
 
   private need(n: number): void {
-    if (this.offset + n > this.buf.length) {
-      throw new BorshError(
-        `unexpected end of input: need ${n} bytes at offset ${this.offset} of ${this.buf.length}`,
-      );
-    }
+    if (this.offset + n > this.buf.length) throw new BorshError(UNEXPECTED_LENGTH);
   }
 
   u8(): number {
@@ -164,7 +166,7 @@ export class BorshReader {
 
   bool(): boolean {
     const v = this.u8();
-    if (v > 1) throw new BorshError(`invalid bool ${v}`);
+    if (v > 1) throw new BorshError(`Invalid bool representation: ${v}`);
     return v === 1;
   }
 
@@ -214,7 +216,7 @@ export class BorshReader {
     try {
       return decoder.decode(b);
     } catch {
-      throw new BorshError('invalid utf-8 in string');
+      throw new BorshError(rustUtf8Error(b) ?? 'invalid utf-8');
     }
   }
 
@@ -222,13 +224,13 @@ export class BorshReader {
     const tag = this.u8();
     if (tag === 0) return null;
     if (tag === 1) return read(this);
-    throw new BorshError(`invalid option tag ${tag}`);
+    throw new BorshError(`Invalid Option representation: ${tag}. The first byte must be 0 or 1`);
   }
 
   vec<T>(read: (r: this) => T): T[] {
     const n = this.u32();
     // Each element takes at least one byte, so a count above what is left is malformed.
-    if (n > this.remaining) throw new BorshError(`vector length ${n} exceeds remaining input`);
+    if (n > this.remaining) throw new BorshError(UNEXPECTED_LENGTH);
     const out: T[] = [];
     for (let i = 0; i < n; i++) out.push(read(this));
     return out;
@@ -245,8 +247,6 @@ export class BorshReader {
 
   /** Throws unless every byte was consumed (borsh rejects trailing bytes). */
   end(): void {
-    if (this.offset !== this.buf.length) {
-      throw new BorshError(`${this.buf.length - this.offset} trailing bytes after offset ${this.offset}`);
-    }
+    if (this.offset !== this.buf.length) throw new BorshError(NOT_ALL_BYTES_READ);
   }
 }

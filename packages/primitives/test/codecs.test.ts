@@ -69,8 +69,11 @@ t.test('borsh integers, strings, options and strict ends', async (t) => {
   );
   r.end();
   t.throws(() => new BorshReader(Uint8Array.of(1, 2)).u32(), BorshError);
-  t.throws(() => new BorshReader(Uint8Array.of(1, 2)).end(), /trailing bytes/);
-  t.throws(() => new BorshReader(Uint8Array.of(255, 255, 255, 255)).vec((r) => r.u8()), /exceeds remaining/);
+  t.throws(() => new BorshReader(Uint8Array.of(1, 2)).end(), /^Not all bytes read$/);
+  t.throws(
+    () => new BorshReader(Uint8Array.of(255, 255, 255, 255)).vec((r) => r.u8()),
+    /^Unexpected length of input$/,
+  );
   t.throws(() => new BorshWriter().u64(-1n), BorshError);
   // A leading byte-order mark is a character of the string (a method name "\uFEFFsay" is not "say").
   const bom = Uint8Array.of(5, 0, 0, 0, 0xef, 0xbb, 0xbf, 0x68, 0x69);
@@ -356,4 +359,53 @@ t.test('AccountV2: the u128::MAX sentinel, version 0, then the contract enum', a
     storage_paid_at: 0,
     global_contract_account_id: 'owner.near',
   });
+});
+
+// The borsh crate's error texts (borsh 1.x: ERROR_UNEXPECTED_LENGTH_OF_INPUT, ERROR_NOT_ALL_BYTES_READ,
+// bool and Option, a String's core::str::Utf8Error), which nearcore passes on in its decode failures.
+t.test("a decode failure says what Rust's borsh says", async (t) => {
+  const fails = (bytes: number[], read: (r: BorshReader) => unknown) => {
+    try {
+      read(new BorshReader(Uint8Array.from(bytes)));
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'no error';
+  };
+  t.equal(
+    fails([1, 2, 3], (r) => r.u32()),
+    'Unexpected length of input',
+  );
+  t.equal(
+    fails([3, 0, 0, 0, 1], (r) => r.bytes()),
+    'Unexpected length of input',
+  );
+  t.equal(
+    fails([1, 2], (r) => r.end()),
+    'Not all bytes read',
+  );
+  t.equal(
+    fails([2], (r) => r.bool()),
+    'Invalid bool representation: 2',
+  );
+  t.equal(
+    fails([5], (r) => r.option((x) => x.u8())),
+    'Invalid Option representation: 5. The first byte must be 0 or 1',
+  );
+  // Rust's Utf8Error: where the valid prefix ends, and the invalid sequence's length by the
+  // maximal-subpart rule, or that the input ends inside a sequence.
+  const utf8 = (bytes: number[]) => fails([bytes.length, 0, 0, 0, ...bytes], (r) => r.string());
+  t.equal(utf8([0x61, 0xff]), 'invalid utf-8 sequence of 1 bytes from index 1');
+  t.equal(utf8([0x61, 0x62, 0x63, 0x80]), 'invalid utf-8 sequence of 1 bytes from index 3');
+  t.equal(utf8([0xc0, 0x80]), 'invalid utf-8 sequence of 1 bytes from index 0', 'an overlong lead byte');
+  t.equal(
+    utf8([0xe0, 0x80, 0x80]),
+    'invalid utf-8 sequence of 1 bytes from index 0',
+    'an overlong three-byte form',
+  );
+  t.equal(utf8([0xed, 0xa0, 0x80]), 'invalid utf-8 sequence of 1 bytes from index 0', 'a surrogate');
+  t.equal(utf8([0xe2, 0x82, 0x41]), 'invalid utf-8 sequence of 2 bytes from index 0');
+  t.equal(utf8([0xf0, 0x9f, 0x98, 0x41]), 'invalid utf-8 sequence of 3 bytes from index 0');
+  t.equal(utf8([0x41, 0xe2, 0x82]), 'incomplete utf-8 byte sequence from index 1');
+  t.equal(utf8([0xf4, 0x90, 0x80, 0x80]), 'invalid utf-8 sequence of 1 bytes from index 0', 'above U+10FFFF');
 });

@@ -220,7 +220,7 @@ export function readAction(r: BorshReader, nested = false): Action {
       if (nested) throw new BorshError('a delegate action cannot contain another delegate action');
       return { type, delegateAction: readDelegateActionPayload(r), signature: readSignature(r) };
     default:
-      throw new BorshError(`unknown action variant ${tag}`);
+      throw new BorshError(`Unexpected variant tag: ${tag}`);
   }
 }
 
