@@ -3,6 +3,7 @@
 import * as T from '@near-js/jsonrpc-types';
 import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
+import { bs58Decoded } from '../dist/bs58.js';
 import { BLOCK_HASH as HASH, PUBLIC_KEY as PK, UNDECODABLE_TX } from './fixtures/fake_backend.js';
 import { camel, harness, parseFailsOn, reachesOn } from './fixtures/http.js';
 
@@ -181,6 +182,28 @@ t.test('query: the legacy [path, data] form, always optimistic', async (t) => {
     "provided string contained invalid character '0' at byte 0",
   );
   await fails(t, 'query', ['contract/a.near', 'z'.repeat(20_000)], 'Query data size is too large');
+  // nearcore decodes into a buffer of 10 KiB less the path: a bad character is reported only where
+  // the digits before it still fit, else the buffer is too small first.
+  await fails(
+    t,
+    'query',
+    ['contract/a.near', `${'z'.repeat(100)}0`],
+    "provided string contained invalid character '0' at byte 100",
+  );
+  await fails(t, 'query', ['contract/a.near', `${'z'.repeat(14_000)}0`], 'Query data size is too large');
+  const capacity = 10 * 1024 - 'contract/a.near'.length;
+  for (const k of [13_962, 13_963, 13_964, 13_965]) {
+    // bs58's own decode onto a buffer of that size (bs58.ts) says where it overflows.
+    const overflows = typeof bs58Decoded('z'.repeat(k), capacity) !== 'number';
+    await fails(
+      t,
+      'query',
+      ['contract/a.near', `${'z'.repeat(k)}0`],
+      overflows
+        ? 'Query data size is too large'
+        : `provided string contained invalid character '0' at byte ${k}`,
+    );
+  }
   await fails(
     t,
     'query',
