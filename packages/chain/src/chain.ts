@@ -41,6 +41,7 @@ import {
   encodeStoredOutcome,
   outcomeLeaf,
 } from './outcome_store.js';
+import { outgoingReceiptsRoot, type SentReceipt } from './receipts_root.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
@@ -532,10 +533,12 @@ export class Chain implements ChainHandle {
       // the block of its outcome, so only the receipts this chunk made and ran are new here.
       for (const r of res.processedReceipts)
         if (!r.incoming) update.put(DBCol.Receipts, r.receiptId, r.bytes);
+      const sent: SentReceipt[] = [];
       for (const r of res.outgoingReceipts) {
         update.put(DBCol.Receipts, r.receiptId, r.bytes);
         const to = r.targetShard ?? this.layout.accountIdToShardId(r.receiverId);
         outgoingByShard.get(to)!.push(r.bytes);
+        sent.push({ shardId: to, bytes: r.bytes });
       }
       const extra: ChunkExtra = {
         stateRoot: trieChanges.newRoot,
@@ -543,7 +546,7 @@ export class Chain implements ChainHandle {
         gasUsed: res.gasUsed,
         gasLimit: cfg.gasLimit,
         balanceBurnt: res.balanceBurnt,
-        outgoingReceiptsRoot: merklizeLeaves(res.outgoingReceipts.map((r) => r.receiptId)).root,
+        outgoingReceiptsRoot: outgoingReceiptsRoot(this.layout.shardIds, sent),
         validatorProposals: res.validatorProposals,
         ...(res.congestionInfo ? { congestionInfo: res.congestionInfo } : {}),
       };

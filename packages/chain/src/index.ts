@@ -25,6 +25,7 @@ export * from './merkle.js';
 export * from './outcome_store.js';
 export * from './reader.js';
 export { actionFromJson, receiptFromJson } from './receipt_record.js';
+export * from './receipts_root.js';
 export * from './repair.js';
 export { REPAIR_KEY, type RepairTarget, readRepairTarget } from './repair_marker.js';
 export * from './shard_layout.js';

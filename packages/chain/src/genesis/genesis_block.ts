@@ -15,6 +15,7 @@ import {
 } from '../chunk.js';
 import { writeFlatState } from '../flat_state.js';
 import { merklizeHashes } from '../merkle.js';
+import { outgoingReceiptsRoot } from '../receipts_root.js';
 import type { ShardLayout } from '../shard_layout.js';
 import { writeTrieChanges } from '../state_store.js';
 import { computeBpHash } from '../validators.js';
@@ -144,7 +145,8 @@ export function buildGenesisBlock(
       gasUsed: 0n,
       gasLimit: cfg.gasLimit,
       balanceBurnt: 0n,
-      outgoingReceiptsRoot: ZERO_HASH,
+      // What the first chunks name as their previous chunks' receipts: none, whose root is not zeros.
+      outgoingReceiptsRoot: outgoingReceiptsRoot(layout.shardIds, []),
       validatorProposals: [],
     };
     update.put(DBCol.ChunkExtra, blockShardKey(hash, shardId), encodeChunkExtra(extra));
