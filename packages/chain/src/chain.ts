@@ -36,6 +36,7 @@ import type { Signer } from './genesis/keys.js';
 import { merklizeLeaves } from './merkle.js';
 import {
   decodeBytesList,
+  decodeIdList,
   encodeBytesList,
   encodeIdList,
   encodeStoredOutcome,
@@ -325,6 +326,27 @@ export class Chain implements ChainHandle {
     if (any) state.commit({ type: 'migration' });
   }
 
+  /**
+   * The receipts a shard's chunk of block `blockHash` made, in the order it made them: the next chunk
+   * of that shard carries them as its prev_outgoing_receipts (whatever shard each goes to), as
+   * nearcore's chunks do. Their rows stay until the block that runs them is collected.
+   */
+  private sentBy(blockHash: CryptoHash, shardId: number): readonly Uint8Array[] {
+    // The block made last, which the next is built on: its receipts are still at hand.
+    const last = this.lastSent;
+    if (last && bytesEqual(last.blockHash, blockHash)) return last.byShard.get(shardId) ?? [];
+    const ids = this.store.get(DBCol.OutgoingReceiptIds, blockShardKey(blockHash, shardId));
+    if (!ids) return [];
+    return decodeIdList(ids).map((id) => {
+      const bytes = this.store.get(DBCol.Receipts, id);
+      if (!bytes) throw new ChainError(`receipt ${toHex(id)} sent by shard ${shardId} is not stored`);
+      return bytes;
+    });
+  }
+
+  /** What each shard's chunk of the block made last sent, for the next block's chunks (sentBy). */
+  private lastSent: { blockHash: CryptoHash; byShard: Map<number, readonly Uint8Array[]> } | null = null;
+
   private hashAt(height: number): CryptoHash {
     const h = this.chainStore.blockHashByHeight(height);
     if (!h) throw new ChainError(`missing canonical block at height ${height}`);
@@ -429,7 +451,8 @@ export class Chain implements ChainHandle {
         prevExtra,
         pooled,
         transactions: pooled.map((t) => t.bytes),
-        prevOutgoingReceipts: incoming ? decodeBytesList(incoming) : [],
+        prevOutgoingReceipts: this.sentBy(prev.hash, shardId),
+        incomingReceipts: incoming ? decodeBytesList(incoming) : [],
         walk,
       };
     });
@@ -467,6 +490,7 @@ export class Chain implements ChainHandle {
       ]),
     );
     const outgoingByShard = new Map<number, Uint8Array[]>(this.layout.shardIds.map((s) => [s, []]));
+    const sentByShard = new Map<number, readonly Uint8Array[]>();
 
     for (const input of shardInputs) {
       const { shardId, prevExtra, walk } = input;
@@ -502,7 +526,7 @@ export class Chain implements ChainHandle {
         },
         state,
         input.transactions,
-        input.prevOutgoingReceipts,
+        input.incomingReceipts,
       );
       results.set(shardId, res);
       if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
@@ -534,6 +558,16 @@ export class Chain implements ChainHandle {
       for (const r of res.processedReceipts)
         if (!r.incoming) update.put(DBCol.Receipts, r.receiptId, r.bytes);
       const sent: SentReceipt[] = [];
+      sentByShard.set(
+        shardId,
+        res.outgoingReceipts.map((r) => r.bytes),
+      );
+      if (res.outgoingReceipts.length > 0)
+        update.put(
+          DBCol.OutgoingReceiptIds,
+          blockShardKey(header.hash, shardId),
+          encodeIdList(res.outgoingReceipts.map((r) => r.receiptId)),
+        );
       for (const r of res.outgoingReceipts) {
         update.put(DBCol.Receipts, r.receiptId, r.bytes);
         const to = r.targetShard ?? this.layout.accountIdToShardId(r.receiverId);
@@ -567,6 +601,7 @@ export class Chain implements ChainHandle {
     this.chunks.rowCommitted(preparedRow);
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
+    this.lastSent = { blockHash: header.hash, byShard: sentByShard };
     for (const p of patches) p.done();
     const outcomeIds = new Set<string>();
     const sentReceiptIds: CryptoHash[] = [];

@@ -16,6 +16,7 @@ const READ_BACK = [
   DBCol.ChunkExtra,
   DBCol.FlatState,
   DBCol.OutgoingReceipts,
+  DBCol.OutgoingReceiptIds,
   DBCol.BlockMerkleTree,
   DBCol.TrieChanges,
   DBCol.ChunkHashesByBlock,

@@ -156,6 +156,13 @@ export const DBCol = {
     gc: { by: 'blockShard' },
     doc: 'block ‖ u64be receiving shard → receipts this block produced for that shard, applied in the next block',
   },
+  OutgoingReceiptIds: {
+    id: 23,
+    insertOnly: true,
+    refcounted: false,
+    gc: { by: 'blockShard' },
+    doc: "block ‖ u64be sending shard → ids of the receipts its chunk made, in order: the next chunk's prev_outgoing_receipts",
+  },
   TrieChanges: {
     id: 16,
     insertOnly: true,
