@@ -243,7 +243,9 @@ function mutator(r: () => number) {
  * compute_past_block_proof_in_merkle_tree_of_later_block return Error::Other, which GetBlockProofError
  * makes InternalError: chain/client-primitives/src/types.rs). And a Contract record without its
  * account's code hash: nearcore's apply_state_patch panics on one, which stops its sandbox, and
- * InternalError is the only error its sandbox_patch_state can answer.
+ * InternalError is the only error its sandbox_patch_state can answer. And a collected block asked of
+ * the query methods of their own: their errors have no GARBAGE_COLLECTED_BLOCK, and nearcore makes it
+ * an InternalError with its text (jsonrpc-primitives' types/view_account.rs and the rest).
  */
 function nearcoreInternal(method: string, error: unknown): boolean {
   const message =
@@ -251,7 +253,9 @@ function nearcoreInternal(method: string, error: unknown): boolean {
   return (
     ((method === 'light_client_proof' || method === 'EXPERIMENTAL_light_client_block_proof') &&
       / not on current chain$|^block \S+ is ahead of head block \S+$/.test(message)) ||
-    (method === 'sandbox_patch_state' && /^Contract record of \S+/.test(message))
+    (method === 'sandbox_patch_state' && /^Contract record of \S+/.test(message)) ||
+    (/^EXPERIMENTAL_(view_|call_function)/.test(method) &&
+      /^The data for block #\d+ is garbage collected on this node, use an archival node/.test(message))
   );
 }
 

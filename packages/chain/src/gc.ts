@@ -26,7 +26,7 @@ export interface GcConfig {
 }
 
 /** The lowest height GC must keep: the start of the oldest epoch still kept. */
-export function gcStopHeight(chain: Chain, numEpochsToKeep: number): number {
+export function gcStopHeight(chain: Pick<Chain, 'genesis' | 'head'>, numEpochsToKeep: number): number {
   const cfg = chain.genesis.config;
   const head = chain.head().height;
   const epoch = epochOf(head, cfg.genesisHeight, cfg.epochLength);

@@ -2,6 +2,7 @@ import {
   blockView,
   encodeIdList,
   gcStep,
+  gcStopHeight,
   generateKeyFile,
   openLocalnetChain,
   stateRecordToWrite,
@@ -44,6 +45,7 @@ async function setup(opts: { shards?: number; epochLength?: number } = {}) {
     validatorAccountId: 'test.near',
     rpcAddr: '127.0.0.1:0',
     version: { version: 'test', build: 'test', commit: 'unknown', rustc_version: 'n/a' },
+    gcNumEpochsToKeep: 3,
   });
   return { chain, views, store, key };
 }
@@ -236,21 +238,26 @@ t.test('a block viewed before GC collects it answers GARBAGE_COLLECTED_BLOCK aft
         }
       })();
       // GC keeps the header and the height index (nearcore's clear_block_data leaves BlockHeader,
-      // BlockHeight is no column it collects): by height or hash, the block is named with its hash.
-      const by = typeof blockId === 'number' ? 'height' : 'hash';
-      t.ok(err instanceof HandlerError, `block ${h} by ${by} is refused`);
-      t.equal((err as HandlerError).cause, 'GARBAGE_COLLECTED_BLOCK', `block ${h} by ${by}`);
-      t.same(
-        (err as HandlerError).info,
-        { block_height: h, block_hash: base58Encode(hashes.get(h)!) },
-        `block ${h} by ${by}: its height and hash`,
-      );
+      // BlockHeight is no column it collects). nearcore's handle_query: by height, below GC's stop
+      // height, GARBAGE_COLLECTED_BLOCK naming the block's hash; by hash the header is found, the
+      // chunk extra is not, and with ContinuousEpochSync the answer is UNAVAILABLE_SHARD.
+      t.ok(err instanceof HandlerError, `block ${h} by ${typeof blockId} is refused`);
+      if (typeof blockId === 'number') {
+        t.equal((err as HandlerError).cause, 'GARBAGE_COLLECTED_BLOCK', `block ${h} by height`);
+        t.same((err as HandlerError).info, { block_height: h, block_hash: base58Encode(hashes.get(h)!) });
+      } else {
+        t.equal((err as HandlerError).cause, 'UNAVAILABLE_SHARD', `block ${h} by hash`);
+        t.same((err as HandlerError).info, { requested_shard_id: 0 });
+      }
     }
   }
   t.ok(views.viewAccount({ blockId: tail }, 'test.near'), 'the tail block still answers');
   // GC keeps the genesis header, not the genesis state.
   const genesisHeight = chain.genesis.config.genesisHeight;
-  for (const ref of [{ blockId: genesisHeight }, { syncCheckpoint: 'genesis' as const }]) {
+  for (const [ref, cause] of [
+    [{ blockId: genesisHeight }, 'GARBAGE_COLLECTED_BLOCK'],
+    [{ syncCheckpoint: 'genesis' as const }, 'UNAVAILABLE_SHARD'],
+  ] as const) {
     const err = (() => {
       try {
         views.viewAccount(ref, 'test.near');
@@ -258,10 +265,19 @@ t.test('a block viewed before GC collects it answers GARBAGE_COLLECTED_BLOCK aft
         return e;
       }
     })();
-    t.equal(
-      (err as HandlerError).cause,
-      'GARBAGE_COLLECTED_BLOCK',
-      `genesis (${JSON.stringify(ref)}) is collected`,
+    t.equal((err as HandlerError).cause, cause, `genesis (${JSON.stringify(ref)}) is collected`);
+  }
+  // Blocks made with no GC step after them: GC's stop height moves past the tail, and the heights
+  // between are refused by height as nearcore refuses them, though their rows are still here; by
+  // hash they answer.
+  while (gcStopHeight(chain, 3) <= tail) await chain.produceBlock();
+  const stop = gcStopHeight(chain, 3);
+  t.equal(chain.chainStore.tail(), tail, 'GC has not moved');
+  for (let h = tail; h < stop; h++) {
+    t.throws(() => views.viewAccount({ blockId: h }, 'test.near'), { cause: 'GARBAGE_COLLECTED_BLOCK' });
+    t.ok(
+      views.viewAccount({ blockId: chain.chainStore.blockHashByHeight(h)! }, 'test.near'),
+      `#${h} by hash`,
     );
   }
 });
@@ -338,3 +354,28 @@ t.test(
     t.ok(chain.chainStore.blockHashByHeight(0), 'genesis stays');
   },
 );
+
+t.test('query at a height with no block: below GC’s stop height collected, above it unknown', async (t) => {
+  const { chain, views } = await setup({ epochLength: 5, shards: 1 });
+  await chain.fastForward(12, 1_000_000_000n);
+  const skipped: number[] = [];
+  for (let h = 1; h <= chain.head().height; h++) if (!chain.chainStore.blockHashByHeight(h)) skipped.push(h);
+  t.ok(skipped.length > 0, `the fast-forward skipped #${skipped.join(', #')}`);
+  const refused = (h: number) => {
+    try {
+      views.viewAccount({ blockId: h }, 'test.near');
+    } catch (e) {
+      return e as HandlerError;
+    }
+    return null;
+  };
+  t.equal(refused(skipped[0]!)?.cause, 'UNKNOWN_BLOCK', 'above the stop height: never a block there');
+  while (gcStopHeight(chain, 3) <= skipped.at(-1)!) await chain.produceBlock();
+  // nearcore's handle_query refuses the height before any lookup, naming what the height index holds
+  // there: nothing, the default hash.
+  for (const h of skipped) {
+    const err = refused(h);
+    t.equal(err?.cause, 'GARBAGE_COLLECTED_BLOCK', `#${h}`);
+    t.same(err?.info, { block_height: h, block_hash: '11111111111111111111111111111111' });
+  }
+});

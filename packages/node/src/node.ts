@@ -222,6 +222,7 @@ export class NearliteNode {
         version: BUILD_VERSION,
         stateSizeLimit:
           config.trieViewerStateSizeLimit === null ? null : BigInt(config.trieViewerStateSizeLimit),
+        ...(config.archive ? {} : { gcNumEpochsToKeep: config.gcNumEpochsToKeep }),
       });
       const backend = createRpcBackend(
         views,

@@ -5,6 +5,7 @@ import {
   base58Encode,
   type CryptoHash,
   HandlerError,
+  ZERO_HASH,
 } from '@nearlite/primitives';
 import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
@@ -71,7 +72,7 @@ export function lookupBlock(chain: ChainHandle, ref: BlockReference): BlockHeade
     return hash ? (cs.blockHeader(hash) ?? null) : null;
   }
   const header = headerOf(chain, ref.blockId);
-  return header && !isCollected(chain, header) ? header : null;
+  return header && !belowTail(chain, header) ? header : null;
 }
 
 /**
@@ -89,10 +90,16 @@ function headerOf(chain: ChainHandle, id: BlockId): BlockHeader | undefined {
 }
 
 /** Below the tail only genesis is kept whole: a block being collected is gone already. */
-function isCollected(chain: ChainHandle, header: BlockHeader): boolean {
+function belowTail(chain: ChainHandle, header: BlockHeader): boolean {
   const tail = chain.chainStore.tail();
   const height = header.lite.height;
   return tail !== null && height < tail && height !== chain.genesis.config.genesisHeight;
+}
+
+/** Whether GC has taken the block's state: below the tail, genesis included. */
+export function isCollected(chain: ChainHandle, header: BlockHeader): boolean {
+  const tail = chain.chainStore.tail();
+  return tail !== null && header.lite.height < tail;
 }
 
 /**
@@ -141,13 +148,20 @@ export function changesUnknownBlock(): HandlerError {
 }
 
 /**
- * For query: a block whose header is kept and whose state is collected is GARBAGE_COLLECTED_BLOCK,
- * by height or hash (nearcore's handle_query, once the header is found and the chunk extra is not);
- * a block with no header, UNKNOWN_BLOCK with the reference in info.
+ * For query, as nearcore's handle_query: a height below GC's stop height (`gcStop`, null on an
+ * archival node) is GARBAGE_COLLECTED_BLOCK before anything is looked up, naming the hash the height
+ * index holds (all ones at a height with no block); then the block's header, collected or not (the
+ * caller refuses a collected block's state); no header is UNKNOWN_BLOCK with the reference in info.
  */
-export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): BlockHeader {
+export function resolveQueryBlock(
+  chain: ChainHandle,
+  ref: BlockReference,
+  gcStop: number | null,
+): BlockHeader {
+  if ('blockId' in ref && typeof ref.blockId === 'number' && gcStop !== null && ref.blockId < gcStop) {
+    throw garbageCollected(ref.blockId, chain.chainStore.blockHashByHeight(ref.blockId) ?? ZERO_HASH);
+  }
   const h = lookupHeader(chain, ref);
-  if (h && isCollected(chain, h)) throw garbageCollected(h);
   if (h) return h;
   const blockReference =
     'blockId' in ref
@@ -158,12 +172,19 @@ export function resolveQueryBlock(chain: ChainHandle, ref: BlockReference): Bloc
   throw new HandlerError('UNKNOWN_BLOCK', { block_reference: blockReference }, queryNotFoundText(ref));
 }
 
-export function garbageCollected(header: BlockHeader): HandlerError {
-  const height = header.lite.height;
+function garbageCollected(height: number, hash: CryptoHash): HandlerError {
   return new HandlerError(
     'GARBAGE_COLLECTED_BLOCK',
-    { block_height: height, block_hash: base58Encode(header.hash) },
+    { block_height: height, block_hash: base58Encode(hash) },
     `The data for block #${height} is garbage collected on this node, use an archival node to fetch historical data`,
+  );
+}
+
+export function unavailableShard(shardId: number): HandlerError {
+  return new HandlerError(
+    'UNAVAILABLE_SHARD',
+    { requested_shard_id: shardId },
+    `The node does not track the shard ID ${shardId}`,
   );
 }
 

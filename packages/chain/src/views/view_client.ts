@@ -20,14 +20,16 @@ import type { BlockHeader } from '../block_header.js';
 import type { ChainHandle } from '../chain_handle.js';
 import { type Chunk, decodeChunk, readChunkHeader } from '../chunk.js';
 import { EpochStakesReader } from '../epoch_rewards.js';
+import { gcStopHeight } from '../gc.js';
 import {
   blockHashOf,
   dbNotFound,
-  garbageCollected,
+  isCollected,
   lookupBlock,
   lookupHeader,
   resolveBlock,
   resolveQueryBlock,
+  unavailableShard,
 } from './block_ref.js';
 import { blockAuthor, blockViewJson, chunkHeaderView } from './block_view.js';
 import { genesisConfigView, protocolConfigView } from './config_views.js';
@@ -70,6 +72,11 @@ export interface ViewClientOptions {
   readonly version: BuildVersion;
   /** config.json's trie_viewer_state_size_limit (bytes; null: unlimited); nearcore's 50,000 if absent. */
   readonly stateSizeLimit?: bigint | null;
+  /**
+   * config.json's gc_num_epochs_to_keep on a node that collects garbage; absent on an archival one.
+   * `query` by height below GC's stop height is refused before any lookup, as nearcore's is.
+   */
+  readonly gcNumEpochsToKeep?: number;
 }
 
 type ChunkId =
@@ -227,14 +234,13 @@ export class ViewClient {
 
   private queryAtShard(ref: BlockReference, shardId: number): QueryAt {
     const chain = this.o.chain;
-    const header = resolveQueryBlock(chain, ref);
-    // resolveQueryBlock refuses every block below the tail but genesis, whose header GC keeps and
-    // whose state it does not: only there is the tail read again.
-    const height = header.lite.height;
-    const collected =
-      height === chain.genesis.config.genesisHeight && (chain.chainStore.tail() ?? 0) > height;
-    const trie = collected ? undefined : this.shardTrie(header, shardId);
-    if (!trie) throw garbageCollected(header);
+    const keep = this.o.gcNumEpochsToKeep;
+    const header = resolveQueryBlock(chain, ref, keep === undefined ? null : gcStopHeight(chain, keep));
+    // A block found by hash, finality or checkpoint whose state GC took (genesis included, whose
+    // header and row it keeps): nearcore finds no chunk extra there and, with ContinuousEpochSync
+    // (protocol 85), answers that the shard is not tracked (view_client_actor.rs, handle_query).
+    const trie = isCollected(chain, header) ? undefined : this.shardTrie(header, shardId);
+    if (!trie) throw unavailableShard(shardId);
     return { header, trie, stateRoot: trie.root };
   }
 
