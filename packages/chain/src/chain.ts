@@ -1,7 +1,15 @@
 // The chain: genesis, block production and the single writer of the store. Every block, with its
 // chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
 import { EventEmitter } from 'node:events';
-import { bytesEqual, type CryptoHash, concatBytes, InternalError, toHex, utf8 } from '@nearlite/primitives';
+import {
+  bytesEqual,
+  type CryptoHash,
+  concatBytes,
+  decodeReceipt,
+  InternalError,
+  toHex,
+  utf8,
+} from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieRecorder, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
@@ -337,11 +345,29 @@ export class Chain implements ChainHandle {
     if (last && bytesEqual(last.blockHash, blockHash)) return last.byShard.get(shardId) ?? [];
     const ids = this.store.get(DBCol.OutgoingReceiptIds, blockShardKey(blockHash, shardId));
     if (!ids) return [];
+    let delivered: Map<string, Uint8Array> | undefined;
     return decodeIdList(ids).map((id) => {
-      const bytes = this.store.get(DBCol.Receipts, id);
+      // A rollback to this block took the rows of the receipts the dropped block after it ran; the
+      // receiving shards' rows still hold them.
+      let bytes = this.store.get(DBCol.Receipts, id);
+      if (!bytes) {
+        delivered ??= this.deliveredBy(blockHash);
+        bytes = delivered.get(toHex(id));
+      }
       if (!bytes) throw new ChainError(`receipt ${toHex(id)} sent by shard ${shardId} is not stored`);
       return bytes;
     });
+  }
+
+  /** The receipts a block's chunks sent, by id, as the receiving shards' rows hold them. */
+  private deliveredBy(blockHash: CryptoHash): Map<string, Uint8Array> {
+    const out = new Map<string, Uint8Array>();
+    for (const shardId of this.layout.shardIds) {
+      const row = this.store.get(DBCol.OutgoingReceipts, blockShardKey(blockHash, shardId));
+      if (row)
+        for (const bytes of decodeBytesList(row)) out.set(toHex(decodeReceipt(bytes).receiptId), bytes);
+    }
+    return out;
   }
 
   /** What each shard's chunk of the block made last sent, for the next block's chunks (sentBy). */
