@@ -1,15 +1,7 @@
 // The chain: genesis, block production and the single writer of the store. Every block, with its
 // chunks, outcomes, receipts, trie nodes, flat state and the head pointer, is one batch.
 import { EventEmitter } from 'node:events';
-import {
-  bytesEqual,
-  type CryptoHash,
-  concatBytes,
-  decodeReceipt,
-  InternalError,
-  toHex,
-  utf8,
-} from '@nearlite/primitives';
+import { bytesEqual, type CryptoHash, concatBytes, InternalError, toHex, utf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
 import { applyChanges, Trie, TrieRecorder, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
@@ -42,15 +34,8 @@ import { epochConfigFields } from './genesis/epoch_config.js';
 import { buildGenesisBlock } from './genesis/genesis_block.js';
 import type { Signer } from './genesis/keys.js';
 import { merklizeLeaves } from './merkle.js';
-import {
-  decodeBytesList,
-  decodeIdList,
-  encodeBytesList,
-  encodeIdList,
-  encodeStoredOutcome,
-  outcomeLeaf,
-} from './outcome_store.js';
-import { outgoingReceiptsRoot, type SentReceipt } from './receipts_root.js';
+import { encodeIdList, encodeStoredOutcome, outcomeLeaf } from './outcome_store.js';
+import { SentReceipts } from './sent_receipts.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
 import { StatePins } from './state_pins.js';
@@ -163,6 +148,7 @@ export class Chain implements ChainHandle {
   private readonly selection: ValidatorSelectionConfig;
   private readonly chunks: ChunkPreparer;
   private readonly recentRefunds = new RecentRefunds();
+  private readonly sent: SentReceipts;
 
   private constructor(
     private readonly opts: ChainOptions,
@@ -175,6 +161,7 @@ export class Chain implements ChainHandle {
     this.layout = layout;
     this.headTip = head;
     this.genesisHashValue = genesisHash;
+    this.sent = new SentReceipts(opts.store, layout);
     const cfg = opts.genesis.config;
     this.selection = validatorSelectionConfig(epochConfigFields(cfg), cfg.validators.length);
     this.epochRewards = new EpochRewards(cfg, chainStore.store, layout.shardIds.length, (h) => {
@@ -334,45 +321,6 @@ export class Chain implements ChainHandle {
     if (any) state.commit({ type: 'migration' });
   }
 
-  /**
-   * The receipts a shard's chunk of block `blockHash` made, in the order it made them: the next chunk
-   * of that shard carries them as its prev_outgoing_receipts (whatever shard each goes to), as
-   * nearcore's chunks do. Their rows stay until the block that runs them is collected.
-   */
-  private sentBy(blockHash: CryptoHash, shardId: number): readonly Uint8Array[] {
-    // The block made last, which the next is built on: its receipts are still at hand.
-    const last = this.lastSent;
-    if (last && bytesEqual(last.blockHash, blockHash)) return last.byShard.get(shardId) ?? [];
-    const ids = this.store.get(DBCol.OutgoingReceiptIds, blockShardKey(blockHash, shardId));
-    if (!ids) return [];
-    let delivered: Map<string, Uint8Array> | undefined;
-    return decodeIdList(ids).map((id) => {
-      // A rollback to this block took the rows of the receipts the dropped block after it ran; the
-      // receiving shards' rows still hold them.
-      let bytes = this.store.get(DBCol.Receipts, id);
-      if (!bytes) {
-        delivered ??= this.deliveredBy(blockHash);
-        bytes = delivered.get(toHex(id));
-      }
-      if (!bytes) throw new ChainError(`receipt ${toHex(id)} sent by shard ${shardId} is not stored`);
-      return bytes;
-    });
-  }
-
-  /** The receipts a block's chunks sent, by id, as the receiving shards' rows hold them. */
-  private deliveredBy(blockHash: CryptoHash): Map<string, Uint8Array> {
-    const out = new Map<string, Uint8Array>();
-    for (const shardId of this.layout.shardIds) {
-      const row = this.store.get(DBCol.OutgoingReceipts, blockShardKey(blockHash, shardId));
-      if (row)
-        for (const bytes of decodeBytesList(row)) out.set(toHex(decodeReceipt(bytes).receiptId), bytes);
-    }
-    return out;
-  }
-
-  /** What each shard's chunk of the block made last sent, for the next block's chunks (sentBy). */
-  private lastSent: { blockHash: CryptoHash; byShard: Map<number, readonly Uint8Array[]> } | null = null;
-
   private hashAt(height: number): CryptoHash {
     const h = this.chainStore.blockHashByHeight(height);
     if (!h) throw new ChainError(`missing canonical block at height ${height}`);
@@ -469,7 +417,6 @@ export class Chain implements ChainHandle {
       const made = ready?.get(shardId);
       // What checking the chunk's transactions walked of the trie, applying them walks again.
       const { prevExtra, walk } = made ?? this.chunks.startingState(prev, shardId);
-      const incoming = store.get(DBCol.OutgoingReceipts, blockShardKey(prev.hash, shardId));
       const pooled = made?.pooled ?? this.chunks.shard(ctx, shardId, walk);
       taken.push(pooled);
       return {
@@ -477,8 +424,8 @@ export class Chain implements ChainHandle {
         prevExtra,
         pooled,
         transactions: pooled.map((t) => t.bytes),
-        prevOutgoingReceipts: this.sentBy(prev.hash, shardId),
-        incomingReceipts: incoming ? decodeBytesList(incoming) : [],
+        prevOutgoingReceipts: this.sent.sentBy(prev.hash, shardId),
+        incomingReceipts: this.sent.sentTo(prev.hash, shardId),
         walk,
       };
     });
@@ -515,8 +462,7 @@ export class Chain implements ChainHandle {
         { congestionInfo: h.inner.congestionInfo, missedChunksCount: 0 },
       ]),
     );
-    const outgoingByShard = new Map<number, Uint8Array[]>(this.layout.shardIds.map((s) => [s, []]));
-    const sentByShard = new Map<number, readonly Uint8Array[]>();
+    const sent = this.sent.forBlock(header.hash);
 
     for (const input of shardInputs) {
       const { shardId, prevExtra, walk } = input;
@@ -583,39 +529,20 @@ export class Chain implements ChainHandle {
       // the block of its outcome, so only the receipts this chunk made and ran are new here.
       for (const r of res.processedReceipts)
         if (!r.incoming) update.put(DBCol.Receipts, r.receiptId, r.bytes);
-      const sent: SentReceipt[] = [];
-      sentByShard.set(
-        shardId,
-        res.outgoingReceipts.map((r) => r.bytes),
-      );
-      if (res.outgoingReceipts.length > 0)
-        update.put(
-          DBCol.OutgoingReceiptIds,
-          blockShardKey(header.hash, shardId),
-          encodeIdList(res.outgoingReceipts.map((r) => r.receiptId)),
-        );
-      for (const r of res.outgoingReceipts) {
-        update.put(DBCol.Receipts, r.receiptId, r.bytes);
-        const to = r.targetShard ?? this.layout.accountIdToShardId(r.receiverId);
-        outgoingByShard.get(to)!.push(r.bytes);
-        sent.push({ shardId: to, bytes: r.bytes });
-      }
+      const outgoingReceiptsRoot = sent.add(update, shardId, res.outgoingReceipts);
       const extra: ChunkExtra = {
         stateRoot: trieChanges.newRoot,
         outcomeRoot,
         gasUsed: res.gasUsed,
         gasLimit: cfg.gasLimit,
         balanceBurnt: res.balanceBurnt,
-        outgoingReceiptsRoot: outgoingReceiptsRoot(this.layout.shardIds, sent),
+        outgoingReceiptsRoot,
         validatorProposals: res.validatorProposals,
         ...(res.congestionInfo ? { congestionInfo: res.congestionInfo } : {}),
       };
       update.put(DBCol.ChunkExtra, blockShardKey(header.hash, shardId), encodeChunkExtra(extra));
     }
-    for (const [shardId, receipts] of outgoingByShard) {
-      if (receipts.length > 0)
-        update.put(DBCol.OutgoingReceipts, blockShardKey(header.hash, shardId), encodeBytesList(receipts));
-    }
+    sent.write(update);
     update.put(DBCol.BlockMerkleTree, header.hash, encodeMerkleTree(merkleTreeInsert(prevTree, header.hash)));
     // A refused transaction stored by chunks made ahead (since put back in the pool) is in no chunk.
     for (const t of rejectedTxs) update.delete(DBCol.Transactions, t.hash);
@@ -627,7 +554,7 @@ export class Chain implements ChainHandle {
     this.chunks.rowCommitted(preparedRow);
     for (const input of shardInputs) this.pool.committed(input.pooled);
     this.headTip = { height, hash: header.hash };
-    this.lastSent = { blockHash: header.hash, byShard: sentByShard };
+    this.sent.committed(sent);
     for (const p of patches) p.done();
     const outcomeIds = new Set<string>();
     const sentReceiptIds: CryptoHash[] = [];
