@@ -6,9 +6,7 @@ import {
   type Action,
   actionHash,
   balanceRefundReceiver,
-  concatBytes,
   type Receipt,
-  sha256,
 } from '@nearlite/primitives';
 import type { TrieUpdate } from '@nearlite/trie';
 import {
@@ -23,7 +21,7 @@ import { resolveContract } from './global_contracts.js';
 import { PromiseYieldTimeoutQueue } from './promise_yield.js';
 import { type NewReceipt, type PromiseResumeData, RuntimeExt } from './receipt_builder.js';
 import type { ExecContext } from './receipt_exec.js';
-import { buildVMContext } from './vm_context.js';
+import { buildVMContext, createRandomSeed } from './vm_context.js';
 import { functionCallErrorView } from './vm_error.js';
 
 export interface FunctionCallInput {
@@ -92,7 +90,7 @@ export class VmFunctionCallRunner implements FunctionCallRunner {
         promiseResults: i.promiseResults,
         attachedDeposit: action.deposit,
         prepaidGas: action.gas,
-        randomSeed: sha256(concatBytes(hash, ctx.randomSeed)),
+        randomSeed: createRandomSeed(hash, ctx.randomSeed),
         viewMaxGasBurnt: null,
         // Only the last action's result is the receipt's, so only it is told where that result goes
         // (value_return charges data-receipt bytes per receiver).

@@ -1,20 +1,13 @@
 // `query call_function`: a read-only run of a contract method at some block's state. State-changing
 // host functions fail with ProhibitedInView; gas is capped by the view limit.
-import {
-  type Account,
-  concatBytes,
-  HandlerError,
-  type PublicKey,
-  rustDebug,
-  sha256,
-} from '@nearlite/primitives';
+import { type Account, HandlerError, type PublicKey, rustDebug } from '@nearlite/primitives';
 import { TrieUpdate } from '@nearlite/trie';
 import { type ContractCache, runFunction } from '@nearlite/vm';
 import { networkViewVMConfig } from './config/network_view_config.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
 import { resolveContract } from './global_contracts.js';
 import { RuntimeExt } from './receipt_builder.js';
-import { type BlockContext, buildVMContext } from './vm_context.js';
+import { type BlockContext, buildVMContext, createRandomSeed } from './vm_context.js';
 import { functionCallErrorView } from './vm_error.js';
 
 export interface ViewCallInput extends BlockContext {
@@ -67,8 +60,7 @@ export function viewCall(i: ViewCallInput): {
       promiseResults: [],
       attachedDeposit: 0n,
       prepaidGas: maxGas,
-      // create_random_seed(action_hash, ApplyState.random_seed), the action hash zero.
-      randomSeed: sha256(concatBytes(NO_ACTION_HASH, i.stateRoot)),
+      randomSeed: createRandomSeed(NO_ACTION_HASH, i.stateRoot),
       viewMaxGasBurnt: maxGas,
       outputDataReceivers: [],
     }),

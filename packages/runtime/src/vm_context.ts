@@ -1,8 +1,24 @@
 // The VMContext of a contract call, built in one place for receipts and view calls: both see their
 // block's height, timestamp and epoch height (nearcore's ApplyState for the block) and the account as
 // it is before the call.
-import { type Account, accountContract, type PublicKey, publicKeyBytes } from '@nearlite/primitives';
+import {
+  type Account,
+  accountContract,
+  type CryptoHash,
+  concatBytes,
+  type PublicKey,
+  publicKeyBytes,
+  sha256,
+} from '@nearlite/primitives';
 import type { PromiseResult, VMContext } from '@nearlite/vm';
+
+/**
+ * nearcore's create_random_seed: a call's seed is the hash of its action's hash and the apply's
+ * random seed (a block's random value; for a view call, the state root it reads and a zero hash).
+ */
+export function createRandomSeed(actionHash: CryptoHash, applySeed: Uint8Array): Uint8Array {
+  return sha256(concatBytes(actionHash, applySeed));
+}
 
 /** What a call sees of the block it runs in. */
 export interface BlockContext {
