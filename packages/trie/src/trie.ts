@@ -138,6 +138,7 @@ export class Trie {
     let hash = this.root;
     let nodes = 0;
     let cached = 0;
+    // The lookup ends at the key's value, or (null) where the key is absent.
     const value = (v: ValueRef | null): TouchedNodes => ({
       nodes,
       found: v !== null,
@@ -149,22 +150,20 @@ export class Trie {
       nodes++;
       if (accounting?.cached(hash)) cached++;
       if (node.kind === 'leaf') {
-        if (node.key.length !== nibbles.length - pos) return { nodes, found: false, cached, valueHash: null };
-        for (let i = 0; i < node.key.length; i++)
-          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached, valueHash: null };
+        if (node.key.length !== nibbles.length - pos) return value(null);
+        for (let i = 0; i < node.key.length; i++) if (node.key[i] !== nibbles[pos + i]) return value(null);
         return value(node.value);
       }
       if (node.kind === 'extension') {
-        if (node.key.length > nibbles.length - pos) return { nodes, found: false, cached, valueHash: null };
-        for (let i = 0; i < node.key.length; i++)
-          if (node.key[i] !== nibbles[pos + i]) return { nodes, found: false, cached, valueHash: null };
+        if (node.key.length > nibbles.length - pos) return value(null);
+        for (let i = 0; i < node.key.length; i++) if (node.key[i] !== nibbles[pos + i]) return value(null);
         pos += node.key.length;
         hash = node.child;
         continue;
       }
       if (pos === nibbles.length) return value(node.value);
       const child = node.children.get(nibbles[pos]!);
-      if (!child) return { nodes, found: false, cached, valueHash: null };
+      if (!child) return value(null);
       pos++;
       hash = child;
     }

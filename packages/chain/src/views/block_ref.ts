@@ -91,9 +91,7 @@ function headerOf(chain: ChainHandle, id: BlockId): BlockHeader | undefined {
 
 /** Below the tail only genesis is kept whole: a block being collected is gone already. */
 function belowTail(chain: ChainHandle, header: BlockHeader): boolean {
-  const tail = chain.chainStore.tail();
-  const height = header.lite.height;
-  return tail !== null && height < tail && height !== chain.genesis.config.genesisHeight;
+  return isCollected(chain, header) && header.lite.height !== chain.genesis.config.genesisHeight;
 }
 
 /** Whether GC has taken the block's state: below the tail, genesis included. */
