@@ -2,9 +2,10 @@
 // the receipts a chunk lists are the ones its shard's previous chunk sent, and the header's root is
 // nearcore's over them, grouped by the shard each goes to.
 import { readFileSync } from 'node:fs';
-import { outgoingReceiptsRoot, receiptFromJson } from '@nearlite/chain';
-import { base58Encode, encodeReceipt } from '@nearlite/primitives';
+import { outgoingReceiptsRoot } from '@nearlite/chain';
+import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
+import { receiptBytesFromView } from '../../../test/helpers/receipt_view.js';
 
 interface Network {
   readonly block: string;
@@ -20,16 +21,6 @@ const { networks } = JSON.parse(
   readFileSync(new URL('./fixtures/real_outgoing_receipts_roots.json', import.meta.url), 'utf8'),
 ) as { networks: Network[] };
 
-/**
- * A ReceiptView as Lake carries it, in the serde form of nearcore's Receipt that receiptFromJson reads:
- * ActionView::CreateAccount is a bare string, Action::CreateAccount an empty object.
- */
-function recordForm(view: unknown): unknown {
-  return JSON.parse(JSON.stringify(view), (_k, v) =>
-    Array.isArray(v) ? v.map((a) => (a === 'CreateAccount' ? { CreateAccount: {} } : a)) : v,
-  );
-}
-
 /** ShardLayoutV1's account → shard: how many boundary accounts sort at or below it. */
 const shardOf = (boundaries: readonly string[], account: string) =>
   boundaries.filter((b) => Buffer.compare(Buffer.from(account), Buffer.from(b)) >= 0).length;
@@ -40,7 +31,7 @@ t.test('outgoing_receipts_root of real chunks, with and without receipts', async
     for (const c of n.chunks) {
       const sent = c.receipts.map((r, i) => ({
         shardId: shardOf(n.boundary_accounts ?? [], r.receiver_id),
-        bytes: encodeReceipt(receiptFromJson(recordForm(r), `receipts[${i}]`)),
+        bytes: receiptBytesFromView(r, `receipts[${i}]`),
       }));
       if (sent.length > 0) withReceipts++;
       t.equal(
