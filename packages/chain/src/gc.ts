@@ -131,6 +131,11 @@ export async function deleteBlockRows(
     // parent below the tail they are unreachable now.
     const dels = opts.collect ? store.get(DBCol.TrieChanges, key) : undefined;
     if (dels) for (const d of readTrieDeletions(dels)) update.decRef(DBCol.State, d.hash, d.rc);
+    // What the block sent is gone from the chain with it; GC leaves each receipt to the block that
+    // ran it.
+    const sent = opts.collect ? undefined : store.get(DBCol.OutgoingReceiptIds, key);
+    const sentIds = sent && attempt(() => decodeIdList(sent));
+    if (sentIds) for (const id of sentIds) update.delete(DBCol.Receipts, id);
   }
   for (const { col, rule } of BLOCK_COLUMNS) {
     if ((isGenesis && rule.keepGenesis) || (opts.collect && rule.outlivesGc)) continue;

@@ -23,6 +23,7 @@ import { writeHead } from './chain_store_update.js';
 import { rebuildFlatState } from './flat_state.js';
 import { deleteBlockRows } from './gc.js';
 import { ChainIntegrityError, type ChainProblem, checkChain, lastWholeHeight } from './integrity.js';
+import { restorePendingReceipts } from './pending_receipts.js';
 import { encodeRepairTarget, REPAIR_KEY, type RepairTarget, readRepairTarget } from './repair_marker.js';
 
 export interface RepairOptions {
@@ -114,6 +115,7 @@ export async function repairChain(
   for (const p of problems) if (p.height > target.height) dropped.add(p.height);
   if (!resumed) dropped.add(target.headHeight);
   await rebuildFlatState(store, shardIds, target.hash, rowsPerBatch);
+  await restorePendingReceipts(store, shardIds, target.hash, rowsPerBatch);
   const last = new StoreUpdate();
   writeHead(last, target.height, target.hash);
   last.delete(DBCol.BlockMisc, REPAIR_KEY);

@@ -80,8 +80,8 @@ export class SentReceipts {
     if (!ids) return [];
     let delivered: Map<string, Uint8Array> | undefined;
     return decodeIdList(ids).map((id) => {
-      // A rollback to this block took the rows of the receipts the dropped block after it ran; the
-      // receiving shards' rows still hold them.
+      // A store rolled back before repairs restored the rows of what the head sent (see
+      // pending_receipts.ts): the receiving shards' rows still hold them.
       let bytes = this.store.get(DBCol.Receipts, id);
       if (!bytes) {
         delivered ??= this.deliveredBy(blockHash);
