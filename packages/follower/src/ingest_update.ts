@@ -9,7 +9,7 @@ import {
   stringifyJson,
 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type DBColumn, StoreUpdate, u64be } from '@nearlite/store';
-import type { StreamerMessage } from '@nearlite/stream';
+import { chunkViewReceipts, type StreamerMessage } from '@nearlite/stream';
 import { encodeFlatRow } from './flat_state.js';
 import { encodeHistoryValue, historyKey } from './history_key.js';
 import { blockRowPrefix, CURSOR_KEY, encodeCursor, FIRST_KEY, STATE_FROM_KEY } from './history_keys_misc.js';
@@ -58,6 +58,9 @@ export function writeBlockRows(message: StreamerMessage, update: RowSink): void 
       // Each transaction and receipt is serialized once, for its own row and inside the chunk's.
       const txs = chunk.transactions.map((t) => stringifyJson(t.transaction));
       const receipts = chunk.receipts.map((r) => stringifyJson(r));
+      // The `chunk` result leaves out the local receipts older indexers listed among them; their rows
+      // are written all the same, for EXPERIMENTAL_receipt.
+      const viewed = new Set(chunkViewReceipts(chunk));
       update.putTexts(
         DBCol.StreamChunk,
         at,
@@ -65,7 +68,7 @@ export function writeBlockRows(message: StreamerMessage, update: RowSink): void 
           ['author', jsonTexts(chunk.author)],
           ['header', jsonTexts(chunk.header)],
           ['transactions', jsonArrayTexts(txs)],
-          ['receipts', jsonArrayTexts(receipts)],
+          ['receipts', jsonArrayTexts(receipts.filter((_, i) => viewed.has(chunk.receipts[i]!)))],
         ]),
       );
       update.put(DBCol.StreamChunkHash, base58Decode(chunk.header.chunk_hash), at);

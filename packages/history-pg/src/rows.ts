@@ -5,7 +5,7 @@
 
 import { stateChangeWrite } from '@nearlite/follower';
 import { base58Decode, stringifyJson, toHex } from '@nearlite/primitives';
-import type { StreamerMessage } from '@nearlite/stream';
+import { chunkViewReceipts, type StreamerMessage } from '@nearlite/stream';
 
 export interface JsonRow {
   readonly id: Uint8Array;
@@ -133,7 +133,7 @@ export function batchRows(
             author: chunk.author,
             header: chunk.header,
             transactions: chunk.transactions.map((t) => t.transaction),
-            receipts: chunk.receipts,
+            receipts: chunkViewReceipts(chunk),
           }),
         });
         for (const t of chunk.transactions) {

@@ -1,3 +1,4 @@
+export * from './chunk_receipts.js';
 export * from './errors.js';
 export * from './file_spec.js';
 export * from './header_errors.js';
