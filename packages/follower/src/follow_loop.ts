@@ -27,7 +27,10 @@ type Fetched = StreamerMessage | PreparedOrRefused;
  * oldest blocks), fetched before anything was written: the loop starts over at the source's first.
  */
 const GONE: unique symbol = Symbol("below the source's first block");
-type Fetch = Promise<Fetched | null | undefined | typeof GONE>;
+/** A fetch under way; `failing` settles at its first failed attempt. */
+type Fetch = Promise<Fetched | null | undefined | typeof GONE> & { readonly failing: Promise<void> };
+/** A batch's next block is failing: the blocks before it are written first. */
+const HELD: unique symbol = Symbol('held back by a failing fetch');
 
 /** A source's refusal of a height below its first block, directly or from a preparing thread. */
 function isBelowFirst(err: unknown): boolean {
@@ -236,6 +239,7 @@ export class FollowLoop {
     label: string,
     what: () => Promise<T>,
     giveUp: (err: unknown) => boolean = () => false,
+    onFailure?: () => void,
   ): Promise<T | undefined> {
     let delay = this.o.retryInitialMs ?? 250;
     for (let attempt = 1; !this.stopped; attempt++) {
@@ -247,6 +251,7 @@ export class FollowLoop {
         // Stopping ends the fetches under way (the preparing threads are closed): not a failure.
         if (this.stopped) break;
         if (giveUp(err)) throw err;
+        onFailure?.();
         this.failingSince ??= Date.now();
         const failed = `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`;
         // Past a gap the history would have a hole: the loop waits at the height (the source may be
@@ -267,13 +272,19 @@ export class FollowLoop {
   private fetch(height: number): Fetch {
     const prepared = this.o.prepared;
     const window = this.windowNumber;
-    return this.retry<Fetched | null>(
+    let failed!: () => void;
+    const failing = new Promise<void>((resolve) => {
+      failed = resolve;
+    });
+    const fetched = this.retry<Fetched | null>(
       `fetching block ${height} from ${this.o.source.name}`,
       () => (prepared ? prepared.pool.fetchPrepared(height) : this.o.source.fetchBlock(height)),
       // A fetch of a dropped window is wanted no more; and while nothing is written, a height below
       // the source's first block is no gap: the history may begin later.
       (err) => window !== this.windowNumber || (isBelowFirst(err) && this.o.history.cursor() === null),
-    ).catch(() => GONE);
+      failed,
+    ).catch((): typeof GONE => GONE);
+    return Object.assign(fetched, { failing });
   }
 
   /** Forgets the fetches under way: those still failing stop retrying. */
@@ -352,7 +363,15 @@ export class FollowLoop {
         let restart: number | null = null;
         let bytes = 0;
         for (; taken <= last; taken++) {
-          const message = await this.untilStopped(window.get(taken)!);
+          const pending = window.get(taken)!;
+          // A block still failing (a shard file not yet in the bucket) does not hold back the ones
+          // fetched before it: they are written, and the next batch waits for it.
+          const message = await this.untilStopped(
+            batch.length > 0
+              ? Promise.race([pending, pending.failing.then((): typeof HELD => HELD)])
+              : pending,
+          );
+          if (message === HELD) break;
           window.delete(taken);
           if (message === undefined) {
             stopping = true;
@@ -457,8 +476,11 @@ export class FollowLoop {
           const rate = (doneSinceReport * 1000) / (now - reportedAt);
           const lag = head - (next - 1);
           const eta = rate > 0 ? `${Math.round(lag / rate)} s` : 'unknown';
+          // The cursor, not `next`: heights stepped over on the way to a block not yet written are no
+          // progress to report.
+          const at = history.cursor()?.height ?? next - 1;
           log.info(
-            `followed to #${next - 1}: ${rate.toFixed(1)} blocks/s, ${lag} behind ${this.o.source.name}, ETA ${eta}`,
+            `followed to #${at}: ${rate.toFixed(1)} blocks/s, ${lag} behind ${this.o.source.name}, ETA ${eta}`,
           );
           reportedAt = now;
           doneSinceReport = 0;

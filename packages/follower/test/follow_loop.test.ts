@@ -212,6 +212,43 @@ t.test('catching up, the loop fetches four batches ahead of the block it waits f
   await store.close();
 });
 
+t.test('catching up, a block that keeps failing does not hold back the blocks before it', async (t) => {
+  const chain = syntheticChain(20);
+  const inner = new MemorySource(chain);
+  const first = chain[0]!.block.header.height;
+  const missing = first + 5;
+  // As a Lake bucket whose newest block lacks a shard file yet: that height fails until it is there.
+  let present = false;
+  const source = Object.assign(Object.create(inner) as MemorySource, {
+    fetchBlock: async (h: number) => {
+      if (h === missing && !present) throw new Error(`shard_0.json of ${h} is not there yet`);
+      return inner.fetchBlock(h);
+    },
+  });
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  const loop = new FollowLoop({
+    history,
+    source,
+    startHeight: first,
+    log: logs(),
+    pollMs: 10,
+    retryMaxMs: 20,
+    batchSize: 32,
+  });
+  t.teardown(async () => {
+    await loop.stop();
+    await store.close();
+  });
+  loop.start();
+  await until(() => history.cursor()?.height === missing - 1, 'the blocks before the failing one');
+  await new Promise((r) => setTimeout(r, 100));
+  t.equal(history.cursor()?.height, missing - 1, 'and no further while it fails');
+  present = true;
+  const last = chain.at(-1)!.block.header.height;
+  await until(() => history.cursor()?.height === last, 'the rest once it is there');
+});
+
 t.test('a block with a member missing is refused and refetched; the loop goes on', async (t) => {
   const chain = syntheticChain(6);
   const shard = (m: StreamerMessage) => m.shards[0] as unknown as Record<string, unknown>;
