@@ -35,6 +35,21 @@ export function restoreTimestamp(message: StreamerMessage): StreamerMessage {
   return message;
 }
 
+/** A Lake `block.json` (a BlockView) camelCased, in snake_case; anything else as it is. */
+export function normalizeBlockView(view: unknown): unknown {
+  const header = (view as { header?: Record<string, unknown> } | null)?.header;
+  if (header?.prevHash === undefined && header?.timestampNanosec === undefined) return view;
+  return restoreTimestamp({ block: convert(view), shards: [] } as unknown as StreamerMessage).block;
+}
+
+/** A Lake `shard_<id>.json` (an IndexerShard) camelCased, in snake_case; anything else as it is. */
+export function normalizeShard(shard: unknown): unknown {
+  const s = shard as Record<string, unknown> | null;
+  return s && typeof s === 'object' && s.shardId !== undefined && s.shard_id === undefined
+    ? convert(s)
+    : shard;
+}
+
 /** A camelCased message in nearcore's snake_case form; a snake_case message is returned as is. */
 export function normalizeStreamerMessage(message: unknown): StreamerMessage {
   const m = (isCamelCased(message) ? convert(message) : message) as StreamerMessage;

@@ -183,6 +183,41 @@ t.test('http: neardata-style server, retried until it answers', async (t) => {
   t.equal(getEventListeners(closing, 'abort').length, 0, 'no request listens for the close once settled');
 });
 
+/** What near-lake-framework-js hands its users: every key camelCased, u64s as JS numbers. */
+function camelCased(text: string): string {
+  const convert = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(convert);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()),
+        convert(x),
+      ]),
+    );
+  };
+  return JSON.stringify(convert(JSON.parse(text)));
+}
+
+t.test('camelCased messages are read as nearcore writes them', async (t) => {
+  const base = await httpServer(t, (path) =>
+    path === `/v0/block/${HEIGHT}`
+      ? { status: 200, body: camelCased(`{"block":${blockText},"shards":[${shardText}]}`) }
+      : { status: 404, body: '' },
+  );
+  const fromHttp = await openSource(base, fast).fetchBlock(HEIGHT);
+  t.same(fromHttp, expected, 'a whole message, neardata-style');
+  t.equal(
+    String(fromHttp?.block.header.timestamp),
+    String(expected.block.header.timestamp_nanosec),
+    'the u64 timestamp JavaScript rounded is exact again',
+  );
+  const dir = join(tempDir(t), '000000879765');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'block.json'), camelCased(blockText));
+  writeFileSync(join(dir, 'shard_0.json'), camelCased(shardText));
+  t.same(await openSource(`file:${join(dir, '..')}`, fast).fetchBlock(HEIGHT), expected, 'Lake files');
+});
+
 t.test('s3: NEAR Lake bucket on s3rver', async (t) => {
   const endpoint = await s3rver(t, ['near-lake-test']);
   const sink = new S3LakeSink('near-lake-test', 'testnet/', { endpoint });

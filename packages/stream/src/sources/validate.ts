@@ -4,6 +4,7 @@ import { isJsonObject } from '@nearlite/primitives';
 import { TransientSourceError } from '../errors.js';
 import { parseStreamJson } from '../json.js';
 import type { BlockViewJson, IndexerShard, StreamerMessage } from '../message.js';
+import { isCamelCased, normalizeBlockView, normalizeShard, normalizeStreamerMessage } from '../normalize.js';
 
 /** Parses JSON text; anything unreadable is transient (a partial write, a proxy's error page). */
 export function parseJsonText(text: string, what: string): unknown {
@@ -14,7 +15,10 @@ export function parseJsonText(text: string, what: string): unknown {
   }
 }
 
-export function asBlockView(v: unknown, height: number, what: string): BlockViewJson {
+// Messages camelCased by near-lake-framework-js (served again by whoever read them through it) are
+// turned back into nearcore's snake_case before they are checked.
+export function asBlockView(raw: unknown, height: number, what: string): BlockViewJson {
+  const v = normalizeBlockView(raw);
   const header = isJsonObject(v) ? v.header : undefined;
   if (
     !isJsonObject(v) ||
@@ -28,14 +32,16 @@ export function asBlockView(v: unknown, height: number, what: string): BlockView
   return v as BlockViewJson;
 }
 
-export function asShard(v: unknown, shardId: number, what: string): IndexerShard {
+export function asShard(raw: unknown, shardId: number, what: string): IndexerShard {
+  const v = normalizeShard(raw);
   if (!isJsonObject(v) || v.shard_id !== shardId || !Array.isArray(v.state_changes))
     throw new TransientSourceError(`${what} is not shard ${shardId} of an IndexerShard`);
   return v as IndexerShard;
 }
 
-export function asStreamerMessage(v: unknown, height: number, what: string): StreamerMessage | null {
-  if (v === null) return null;
+export function asStreamerMessage(raw: unknown, height: number, what: string): StreamerMessage | null {
+  if (raw === null) return null;
+  const v = isCamelCased(raw) ? normalizeStreamerMessage(raw) : raw;
   if (!isJsonObject(v) || !Array.isArray(v.shards))
     throw new TransientSourceError(`${what} is not a StreamerMessage`);
   const block = asBlockView(v.block, height, what);
