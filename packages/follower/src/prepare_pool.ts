@@ -15,6 +15,20 @@ export interface PrepareReply {
   readonly error?: { readonly name: string; readonly message: string; readonly code?: string };
 }
 
+/** A process warning raised in a worker, handed to the main thread's. */
+export interface PrepareWarning {
+  readonly warning: { readonly name: string; readonly message: string; readonly code?: string };
+}
+
+/** Each distinct warning once: every thread loads the same libraries, which warn alike. */
+const warned = new Set<string>();
+function rewarn({ warning: w }: PrepareWarning): void {
+  const key = `${w.code ?? ''} ${w.name} ${w.message}`;
+  if (warned.has(key)) return;
+  warned.add(key);
+  process.emitWarning(w.message, { type: w.name, ...(w.code ? { code: w.code } : {}) });
+}
+
 /**
  * A fetch or preparation that failed in a worker, with the original error's name, message and, for a
  * source's typed failure, its code (`StreamErrorCode`).
@@ -60,7 +74,8 @@ export class PreparePool {
       dead: false,
       pending: new Map(),
     };
-    slot.worker.on('message', (reply: PrepareReply) => {
+    slot.worker.on('message', (reply: PrepareReply | PrepareWarning) => {
+      if ('warning' in reply) return rewarn(reply);
       const p = slot.pending.get(reply.id);
       if (!p) return;
       slot.pending.delete(reply.id);

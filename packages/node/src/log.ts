@@ -82,7 +82,8 @@ export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Log
  * as one line, in place of Node's printing them as text on stderr: several lines of it between the
  * JSON events broke the log for anything that reads it line by line (the AWS SDK's notice of the
  * Node versions its later releases need is seven). A later call replaces an earlier one's route.
- * Worker threads keep Node's printing.
+ * Worker threads keep Node's printing, but for a follower's block preparation threads, which load the
+ * AWS SDK too and hand their warnings to the main thread (`prepare_worker.ts`).
  */
 export function routeProcessWarnings(write: (line: string) => void): void {
   process.removeAllListeners('warning');
