@@ -51,7 +51,7 @@ import {
   ZERO_HASH,
 } from '@nearlite/primitives';
 import type { FollowerBackendOptions } from './backend_options.js';
-import { lookupBlock, resolveBlock } from './block_ref.js';
+import { lookupBlock, lookupHeader, resolveBlock } from './block_ref.js';
 import { changesInBlockView, changesView } from './changes.js';
 import { EpochStarts } from './epoch_start.js';
 import { genesisHashFromChild, UpstreamGenesisHash } from './genesis_hash.js';
@@ -99,7 +99,7 @@ export class FollowerBackend implements RpcBackend {
     this.txCheck = new FollowerTxCheck(o.history, o.genesis, layout, o.runtimeConfigView, this.facts);
     this.shardIds = layout.shardIds;
     this.validatorFacts = new FollowerValidatorFacts(o.genesis, this.shardIds.length, o.history, this.facts);
-    this.queries = new HistoryQueries(o, this.facts, this.validatorFacts);
+    this.queries = new HistoryQueries(o, this.facts, this.validatorFacts, layout);
   }
 
   /**
@@ -313,7 +313,8 @@ export class FollowerBackend implements RpcBackend {
   }
 
   async protocolConfig(ref: BlockReference): Promise<object> {
-    const b = await lookupBlock(this.history, ref, this.history.firstHeight());
+    // A header is enough: a collected block's answers as nearcore's does.
+    const b = await lookupHeader(this.history, ref, this.history.firstHeight());
     if (!b) {
       // RpcProtocolConfigError's legacy text (see the chain's ViewClient.protocolConfig).
       const text = 'blockId' in ref ? dbNotFound(ref.blockId, 'BLOCK HEADER') : 'EarliestAvailable';

@@ -1,14 +1,37 @@
 // Block references resolved against the history store, with nearcore's view-client error shapes.
 // A follower's head is its cursor: every block it holds came from the stream as final.
-import { type BlockColumn, blockIdJson, dbNotFound, queryNotFoundText } from '@nearlite/chain';
-import { type BlockId, type BlockReference, HandlerError } from '@nearlite/primitives';
+import {
+  type BlockColumn,
+  blockIdJson,
+  dbNotFound,
+  queryNotFoundText,
+  unavailableShard,
+} from '@nearlite/chain';
+import { type BlockId, type BlockReference, base58Encode, HandlerError } from '@nearlite/primitives';
 import type { HistoryReader, StoredBlock } from './history_reader.js';
 
 function notFoundText(id: BlockId, column: BlockColumn): string {
   return `DB Not Found Error: ${dbNotFound(id, column)} \n Cause: Unknown`;
 }
 
+/** The block a reference names; null when it names none this node holds whole (collected included). */
 export async function lookupBlock(
+  history: HistoryReader,
+  ref: BlockReference,
+  firstHeight: number | null,
+): Promise<StoredBlock | null> {
+  const b = await lookupHeader(history, ref, firstHeight);
+  // Below the tail a block is collected (its header kept), though its rows may outlive the tail's
+  // move a moment; genesis too, which a follower does not keep whole.
+  return b && firstHeight !== null && b.height < firstHeight ? null : b;
+}
+
+/**
+ * The block a reference names, or for a collected one its header alone (`{"header": …}`): GC keeps
+ * headers and the height index, as nearcore's does, so what reads a header (`gas_price`, the
+ * protocol config) answers for a collected block as nearcore's does.
+ */
+export async function lookupHeader(
   history: HistoryReader,
   ref: BlockReference,
   firstHeight: number | null,
@@ -25,8 +48,6 @@ export async function lookupBlock(
     // No block is above 2^53, where a height is a bigint.
     if (typeof id === 'object') b = await history.block(id);
     else if (typeof id === 'number') b = await history.blockAt(id);
-    // Below the tail a block is collected, though its rows may outlive the tail's move a moment.
-    if (b && firstHeight !== null && b.height < firstHeight) b = undefined;
   }
   // A block above the cursor is not whole yet (its writer has not moved the cursor): unknown.
   return b && b.height <= cursor.height ? b : null;
@@ -42,11 +63,17 @@ export async function resolveBlock(
   firstHeight: number | null,
   column: BlockColumn = 'BLOCK HEADER',
 ): Promise<StoredBlock> {
-  const b = await lookupBlock(history, ref, firstHeight);
+  const b = await (column === 'BLOCK' ? lookupBlock : lookupHeader)(history, ref, firstHeight);
   if (b) return b;
-  const text =
-    'blockId' in ref ? notFoundText(ref.blockId, column) : 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  let text = 'DB Not Found Error: BLOCK \n Cause: Unknown';
+  // A collected height still names its block, which nearcore's get_block_by_height then misses.
+  if ('blockId' in ref) text = notFoundText((await indexedHash(history, ref.blockId)) ?? ref.blockId, column);
   throw new HandlerError('UNKNOWN_BLOCK', {}, text);
+}
+
+/** The hash the height index holds at a height (a collected block's too); undefined otherwise. */
+async function indexedHash(history: HistoryReader, id: BlockId): Promise<Uint8Array | undefined> {
+  return typeof id === 'number' ? (await history.blockAt(id))?.hash : undefined;
 }
 
 /**
@@ -57,6 +84,8 @@ export async function resolveQueryBlock(
   history: HistoryReader,
   ref: BlockReference,
   firstHeight: number | null,
+  /** The shard the query reads, for a collected block found by hash or finality. */
+  shardId: () => number,
 ): Promise<StoredBlock> {
   const b = await lookupBlock(history, ref, firstHeight);
   if (b) return b;
@@ -71,12 +100,18 @@ export async function resolveQueryBlock(
     ref.blockId >= genesis
   ) {
     const h = ref.blockId;
+    // Named by the height index, as nearcore's handle_query does; all ones where this node holds no
+    // hash (heights before the first block it followed).
+    const hash = await indexedHash(history, h);
     throw new HandlerError(
       'GARBAGE_COLLECTED_BLOCK',
-      { block_height: h, block_hash: '11111111111111111111111111111111' },
+      { block_height: h, block_hash: hash ? base58Encode(hash) : '11111111111111111111111111111111' },
       `The data for block #${h} is garbage collected on this node, use an archival node to fetch historical data`,
     );
   }
+  // A collected block found by hash or checkpoint: nearcore finds no chunk extra there and, since
+  // ContinuousEpochSync (protocol 85), answers that the shard is not tracked.
+  if (await lookupHeader(history, ref, firstHeight)) throw unavailableShard(shardId());
   const blockReference =
     'blockId' in ref
       ? { block_id: blockIdJson(ref.blockId) }

@@ -1,12 +1,30 @@
 // Deleting one followed block's rows: what GC does below the tail and a repair above its roll-back
 // point. The rows are found from the block itself: its chunks (with the data receipts they carried)
-// and the outcome ids it lists.
-import { attempt, base58Decode, fromUtf8 } from '@nearlite/primitives';
+// and the outcome ids it lists. GC keeps the block's header and its height index row, as nearcore's
+// does (`clear_block_data` leaves BlockHeader and BlockHeight): the block row becomes
+// `{"header": …}`.
+import { attempt, base58Decode, concatBytes, fromUtf8, stringifyJson, utf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type StoreUpdate, u64be } from '@nearlite/store';
+import { parseStreamJson } from '@nearlite/stream';
+import { blockRowPrefix } from './history_keys_misc.js';
 import type { HistoryStore } from './history_store.js';
 
-/** Adds the deletion of the block stored at `height` (the one the height index names) to `update`. */
-export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate, height: number): void {
+/** A collected block's row: its header alone, in the block view's own JSON. */
+export function headerOnlyJson(blockJson: string): string | undefined {
+  const view = attempt(() => parseStreamJson(blockJson) as { header?: unknown });
+  return view?.header === undefined ? undefined : `{"header":${stringifyJson(view.header)}}`;
+}
+
+/**
+ * Adds the deletion of the block stored at `height` (the one the height index names) to `update`;
+ * `keepHeader` (GC) leaves its header and height index row.
+ */
+export function deleteStreamBlockRows(
+  history: HistoryStore,
+  update: StoreUpdate,
+  height: number,
+  opts: { readonly keepHeader?: boolean } = {},
+): void {
   const hash = history.blockHashAt(height);
   if (!hash) return;
   const block = history.blockSync(hash);
@@ -47,6 +65,11 @@ export function deleteStreamBlockRows(history: HistoryStore, update: StoreUpdate
   }
   update.delete(DBCol.StreamOutcomeIds, hash);
   update.delete(DBCol.StreamStateChanges, hash);
+  const header = opts.keepHeader && block ? headerOnlyJson(block.json) : undefined;
+  if (header !== undefined) {
+    update.put(DBCol.StreamBlock, hash, concatBytes(blockRowPrefix(height), utf8(header)));
+    return;
+  }
   update.delete(DBCol.StreamBlock, hash);
   update.delete(DBCol.StreamBlockHeight, u64be(height));
 }

@@ -4,7 +4,8 @@
 // the heights below a tail are deleted once `gcGraceMs` has passed since it moved, so a request that
 // passed the tail check just before (a transaction status reading its receipts one by one) never
 // reads half of a block, as the PostgreSQL history waits for its readers. `gc_done` records how far
-// the deletions have gone, so a restart finishes what was started (block_rows.ts deletes a block).
+// the deletions have gone, so a restart finishes what was started (block_rows.ts deletes a block but
+// its header and height index row, which nearcore's GC keeps too).
 // State history is kept: the rows below the tail still hold the values current at it.
 import { DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import { deleteStreamBlockRows } from './block_rows.js';
@@ -80,7 +81,7 @@ export class FollowerGc {
   private async deleteRows(from: number, to: number): Promise<void> {
     const history = this.history;
     const update = new StoreUpdate();
-    for (let h = from; h < to; h++) deleteStreamBlockRows(history, update, h);
+    for (let h = from; h < to; h++) deleteStreamBlockRows(history, update, h, { keepHeader: true });
     update.put(DBCol.FollowerMisc, GC_DONE_KEY, u64be(to));
     await history.store.commit(update);
   }

@@ -6,6 +6,7 @@ import {
   checkViewState,
   prepareViewCall,
   type QueryAt,
+  type ShardLayout,
   viewAccessKey,
   viewAccessKeyList,
   viewAccount,
@@ -62,6 +63,7 @@ export class HistoryQueries {
     private readonly o: FollowerBackendOptions,
     private readonly facts: HeaderFactsCache,
     private readonly validatorFacts: FollowerValidatorFacts,
+    private readonly layout: ShardLayout,
   ) {
     this.globalCode = o.upstream ? new GlobalCode(o.upstream) : null;
   }
@@ -88,7 +90,12 @@ export class HistoryQueries {
   }
 
   async query(ref: BlockReference, req: QueryRequest): Promise<object> {
-    const b = await resolveQueryBlock(this.history, ref, this.history.firstHeight());
+    const b = await resolveQueryBlock(this.history, ref, this.history.firstHeight(), () =>
+      // Every shard holds a global contract: by account on the owner's shard, by hash on the first.
+      req.requestType === 'view_global_contract_code'
+        ? this.layout.shardIds[0]!
+        : this.layout.accountIdToShardId(req.accountId),
+    );
     try {
       return await this.queryAt(b, req);
     } catch (err) {

@@ -2,12 +2,13 @@
 
 import { gcFollowerStep, type HistoryStore, ingestBlock } from '@nearlite/follower';
 import { base58Encode, encodeAccount, fromHex, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
-import { DBCol } from '@nearlite/store';
+import { asciiKey, DBCol, StoreUpdate, u64be } from '@nearlite/store';
 import { BlockVerificationError, jsonEqual, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
 import { trieKeyAccount, trieKeyContractData } from '@nearlite/trie';
 import t from 'tap';
 import { CHANGES_TYPE } from '../../../test/helpers/mainnet.js';
 import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { openFollower, resultText, rpc } from './helpers.js';
 
@@ -439,8 +440,10 @@ t.test('GC collects a block with every row it wrote, and moves the tail', async 
   t.equal(await gcFollowerStep(history, { keepBlocks: 0 }), 1, 'one block collected');
   t.equal(history.firstHeight(), 107503705);
   const after = await rowsOf();
-  t.equal(after.StreamBlock, 1);
-  t.equal(after.StreamBlockHeight, 1);
+  // nearcore's GC keeps every header and the height index (clear_block_data leaves BlockHeader and
+  // BlockHeight): the collected block's row is its header alone.
+  t.equal(after.StreamBlock, 2);
+  t.equal(after.StreamBlockHeight, 2);
   t.equal(after.StreamStateChanges, 1);
   t.equal(after.StreamOutcomeIds, 1);
   t.ok(after.StreamOutcome! < before.StreamOutcome!, 'outcomes of the collected block are gone');
@@ -458,16 +461,57 @@ t.test('GC collects a block with every row it wrote, and moves the tail', async 
   }
   const chunk = await rpc(backend, 'chunk', { chunk_id: a.shards[0]!.chunk!.header.chunk_hash });
   t.equal(chunk.error?.cause.name, 'UNKNOWN_CHUNK');
+  const hashA = a.block.header.hash;
   const block = await rpc(backend, 'block', { block_id: 107503704 });
   t.equal(block.error?.cause.name, 'UNKNOWN_BLOCK');
+  t.equal(block.error?.data, `DB Not Found Error: BLOCK: ${hashA} \n Cause: Unknown`, 'naming its hash');
+  const byHash = await rpc(backend, 'block', { block_id: hashA });
+  t.equal(byHash.error?.cause.name, 'UNKNOWN_BLOCK');
   const query = await rpc(backend, 'query', {
     request_type: 'view_account',
     account_id: 'near',
     block_id: 107503704,
   });
   t.equal(query.error?.cause.name, 'GARBAGE_COLLECTED_BLOCK');
+  t.same(
+    query.error?.cause.info,
+    { block_height: 107503704, block_hash: hashA },
+    'the height index names it',
+  );
+  // Found by hash, a collected block has no state: the shard is not tracked, since protocol 85.
+  const queryByHash = await rpc(backend, 'query', {
+    request_type: 'view_account',
+    account_id: 'near',
+    block_id: hashA,
+  });
+  t.equal(queryByHash.error?.cause.name, 'UNAVAILABLE_SHARD');
+  t.same(queryByHash.error?.cause.info, { requested_shard_id: 0 });
+  // What reads a header alone still answers.
+  const price = await rpc(backend, 'gas_price', [107503704]);
+  t.equal(price.result?.gas_price, a.block.header.gas_price, 'gas_price from the kept header');
   await servesBlock(t, backend, b);
   await store.close();
+});
+
+t.test('a collected genesis is no whole block: its checkpoint is UNKNOWN_BLOCK, and no state', async (t) => {
+  const { store, history, backend } = await openFollower(tempDir(t), { gcGraceMs: 0 });
+  const chain = syntheticChain(6);
+  const genesis = chain[0]!.block.header.height;
+  // A history whose first followed block is its genesis (a nearlite chain followed from the start).
+  await store.commit(new StoreUpdate().put(DBCol.FollowerMisc, asciiKey('genesis'), u64be(genesis)));
+  for (const m of chain) await ingestBlock(history, m);
+  const checkpoint = { sync_checkpoint: 'genesis' };
+  t.equal((await rpc(backend, 'block', checkpoint)).result?.header.height, genesis, 'whole before GC');
+  while ((history.firstHeight() ?? 0) <= genesis) await gcFollowerStep(history, { keepBlocks: 2 });
+  await gcFollowerStep(history, { keepBlocks: 2 });
+  const block = await rpc(backend, 'block', checkpoint);
+  t.equal(block.error?.cause.name, 'UNKNOWN_BLOCK', 'its header alone is no block');
+  const query = await rpc(backend, 'query', {
+    request_type: 'view_account',
+    account_id: 'near',
+    ...checkpoint,
+  });
+  t.equal(query.error?.cause.name, 'UNAVAILABLE_SHARD', 'nor state to read');
 });
 
 t.test('GC keeps a collected block readable for the grace after the tail moves past it', async (t) => {

@@ -132,11 +132,9 @@ t.test('a non-archival follower keeps the configured number of blocks below its 
   await loop.stop();
   for (const m of chain) {
     const h = m.block.header.height;
-    t.equal(
-      (await history.blockAt(h)) !== undefined,
-      h >= last - 10,
-      `block ${h} ${h >= last - 10 ? 'kept' : 'collected'}`,
-    );
+    // A collected block keeps its header alone, as nearcore's GC leaves headers.
+    const view = JSON.parse((await history.blockAt(h))!.json) as { chunks?: unknown };
+    t.equal(view.chunks !== undefined, h >= last - 10, `block ${h} ${h >= last - 10 ? 'kept' : 'collected'}`);
   }
   await store.close();
 });

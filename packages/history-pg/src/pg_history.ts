@@ -281,17 +281,19 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     return all.find((x) => x !== undefined);
   }
 
+  // Below the tail a block's row holds its header for good (GC keeps headers, as nearcore's does): the
+  // callers tell a collected block by its height.
   async block(hash: CryptoHash): Promise<StoredBlock | undefined> {
     const r = await this.meta.query<{ block_height: string; json: string }>(
-      'SELECT block_height, json FROM blocks WHERE block_hash = $1 AND block_height BETWEEN $2 AND $3',
-      [hash, this.heights.from, this.heights.to],
+      'SELECT block_height, json FROM blocks WHERE block_hash = $1 AND block_height <= $2',
+      [hash, this.heights.to],
     );
     const row = r.rows[0];
     return row && { height: Number(row.block_height), hash, json: row.json };
   }
 
   async blockAt(height: number): Promise<StoredBlock | undefined> {
-    if (height > this.bound || height < this.heights.from) return undefined;
+    if (height > this.bound) return undefined;
     const r = await this.meta.query<{ block_hash: Buffer; json: string }>(
       'SELECT block_hash, json FROM blocks WHERE block_height = $1',
       [height],
@@ -516,7 +518,13 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       const below = tail;
       await Promise.all([...this.dbs.values()].map((db) => db.collect(below, this.heldFrom)));
       await inTransaction(meta, async () => {
-        await meta.query('DELETE FROM blocks WHERE block_height < $1', [below]);
+        // The header and the height's hash outlive the block, as nearcore's GC keeps them: the row
+        // becomes `{"header": …}`, the header's text as it was (json's `->` keeps a value's text).
+        await meta.query(
+          `UPDATE blocks SET json = '{"header":' || ((json::json) -> 'header')::text || '}'
+           WHERE block_height < $1 AND block_height >= $2`,
+          [below, this.gcDone ?? 0],
+        );
         await meta.query(
           `INSERT INTO meta (name, block_height) VALUES ('gc_done', $1)
            ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
