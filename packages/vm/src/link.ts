@@ -2,12 +2,21 @@
 // its method is looked up, as nearcore's Wasmtime runner links it (`Linker::instantiate_pre` when
 // the module is loaded, vm_kind Wasmtime since protocol 84): the first import with no host
 // function of its name fails it with "unknown or invalid import"; otherwise the first whose
-// signature differs with "incompatible import type for `env::NAME`" (Wasmtime's context message).
+// signature differs with Wasmtime's type mismatch (`into_vm_error` keeps the error's root cause, not
+// the "incompatible import type for `env::NAME`" context Wasmtime wraps around it).
 import type { CompiledContract } from './cache.js';
 import type { HostFunctionDef } from './imports.js';
 import type { ContractImport } from './prepare/prepare.js';
 
-const VAL_TYPES: Readonly<Record<number, string>> = { 127: 'i32', 126: 'i64' };
+/** Value types by their byte, as Wasmtime writes them (host functions take only i32 and i64). */
+const VAL_TYPES: Readonly<Record<number, string>> = {
+  127: 'i32',
+  126: 'i64',
+  125: 'f32',
+  124: 'f64',
+  112: 'funcref',
+  111: 'externref',
+};
 
 function sameSignature(i: ContractImport, d: HostFunctionDef): boolean {
   const { params, result } = i.type;
@@ -16,13 +25,28 @@ function sameSignature(i: ContractImport, d: HostFunctionDef): boolean {
   return result === 0 ? d.result === null : VAL_TYPES[result] === d.result;
 }
 
+/** A function type as Wasmtime writes it: `(func (param i32 i64) (result i64))`. */
+function funcType(params: readonly string[], results: readonly string[]): string {
+  const p = params.length === 0 ? '' : ` (param ${params.join(' ')})`;
+  const r = results.length === 0 ? '' : ` (result ${results.join(' ')})`;
+  return `(func${p}${r})`;
+}
+
 export function linkError(
   imports: readonly ContractImport[],
   table: Readonly<Record<string, HostFunctionDef>>,
 ): string | null {
   for (const i of imports) if (!Object.hasOwn(table, i.name)) return 'unknown or invalid import';
   for (const i of imports)
-    if (!sameSignature(i, table[i.name]!)) return `incompatible import type for \`env::${i.name}\``;
+    if (!sameSignature(i, table[i.name]!)) {
+      const host = table[i.name]!;
+      const declared = funcType(
+        i.type.params.map((p) => VAL_TYPES[p] ?? '?'),
+        i.type.result === 0 ? [] : [VAL_TYPES[i.type.result] ?? '?'],
+      );
+      const found = funcType(host.params, host.result === null ? [] : [host.result]);
+      return `function types incompatible: expected type \`${declared}\`, found type \`${found}\``;
+    }
   return null;
 }
 

@@ -105,10 +105,13 @@ function classify(e: unknown, gas: WasmGas, stack: WebAssembly.Global | null): F
     }
     if (stack !== null && (stack.value as number) === NULL_CALL_STACK)
       return { WasmTrap: 'IndirectCallToNull' };
-    if (stack !== null && (stack.value as number) < 0) return { WasmTrap: 'StackOverflow' };
+    // nearcore's instrumentation calls finite_wasm_stack_exhausted, which fails with
+    // MemoryAccessViolation; Wasmtime's own stack (1 GiB) never overflows first.
+    if (stack !== null && (stack.value as number) < 0) return { HostError: 'MemoryAccessViolation' };
     return { WasmTrap: trapKind(e.message) };
   }
-  if (e instanceof RangeError && e.message.includes('call stack')) return { WasmTrap: 'StackOverflow' };
+  if (e instanceof RangeError && e.message.includes('call stack'))
+    return { HostError: 'MemoryAccessViolation' };
   throw new VMRunnerError('ExternalError', `contract execution failed outside the VM: ${String(e)}`, {
     cause: e,
   });

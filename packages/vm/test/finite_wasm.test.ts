@@ -40,8 +40,9 @@ t.test('function entry pays ceil(frame / 8) ops (runtime_errors.rs)', async (t) 
   t.same(trap.aborted, { WasmTrap: 'Unreachable' });
   t.equal(trap.burnt_gas, 80_976_092n, 'test_trap_contract');
 
+  // The stack budget runs out: nearcore's instrumentation calls finite_wasm_stack_exhausted.
   const overflow = run(withFunctionNames(await wat('(module (func $f (export "main") (call $f)))'), ['f']));
-  t.same(overflow.aborted, { WasmTrap: 'StackOverflow' });
+  t.same(overflow.aborted, { HostError: 'MemoryAccessViolation' });
   t.equal(overflow.burnt_gas, 30_418_898_602n, 'test_stack_overflow');
 
   // Locals widen the frame: more gas per call and fewer calls before the stack runs out.
@@ -52,10 +53,10 @@ t.test('function entry pays ceil(frame / 8) ops (runtime_errors.rs)', async (t) 
     ['f1', 'f2'],
   );
   const f1 = run(locals, 'f1');
-  t.same(f1.aborted, { WasmTrap: 'StackOverflow' });
+  t.same(f1.aborted, { HostError: 'MemoryAccessViolation' });
   t.equal(f1.burnt_gas, 31_825_672_528n, 'test_stack_instrumentation_protocol_upgrade f1');
   const f2 = run(locals, 'f2');
-  t.same(f2.aborted, { WasmTrap: 'StackOverflow' });
+  t.same(f2.aborted, { HostError: 'MemoryAccessViolation' });
   t.equal(f2.burnt_gas, 29_757_263_944n, 'test_stack_instrumentation_protocol_upgrade f2');
 });
 
@@ -152,7 +153,7 @@ t.test('each call reserves its operand stack besides its frame (instrument_v3)',
   const fits = run(await code(1984));
   t.equal(fits.aborted, null);
   t.same(returned(fits), Uint8Array.of(1984 & 0xff, 1984 >> 8, 0, 0));
-  t.same(run(await code(1985)).aborted, { WasmTrap: 'StackOverflow' });
+  t.same(run(await code(1985)).aborted, { HostError: 'MemoryAccessViolation' });
 });
 
 t.test('float arithmetic answers the canonical NaN, as Cranelift canonicalizes it', async (t) => {
@@ -312,6 +313,26 @@ t.test('tables: TooManyTables and TooManyTableElements (prepare_v3, 82.yaml)', a
   t.equal(prepareError(await wat('(module (table 1 funcref) (table 1 funcref))')), 'TooManyTables');
   t.equal(prepareError(await wat('(module (table 10001 funcref))')), 'TooManyTableElements');
   t.equal(prepareError(await wat('(module (table 10000 funcref))')), null);
+});
+
+t.test('table.grow stops at max_elements_per_contract_table (Wasmtime StoreLimits)', async (t) => {
+  // nearcore's store refuses to grow a table past 10,000 elements, whatever the table declares.
+  const grow = (table: string, by: number) =>
+    wat(`(module
+      (import "env" "value_return" (func $ret (param i64 i64)))
+      (memory 1) (table ${table} funcref)
+      (func (export "main")
+        (i32.store (i32.const 0) (table.grow (ref.null func) (i32.const ${by})))
+        (i32.store (i32.const 4) (table.size))
+        (call $ret (i64.const 8) (i64.const 0))))`);
+  const answer = (o: VMOutcome) => {
+    const v = new DataView(returned(o).buffer);
+    return [v.getInt32(0, true), v.getInt32(4, true)];
+  };
+  t.same(answer(run(await grow('2', 9998))), [2, 10_000], 'up to 10,000: the old size');
+  t.same(answer(run(await grow('2', 9999))), [-1, 2], 'one more: -1, the table as it was');
+  t.same(answer(run(await grow('2 20000', 9999))), [-1, 2], 'a larger declared maximum too');
+  t.same(answer(run(await grow('2 5', 4))), [-1, 2], 'a smaller one stands');
 });
 
 t.test('the limits of instrument_v3 yield to anything prepare_v3 finds first', async (t) => {

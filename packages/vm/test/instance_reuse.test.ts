@@ -86,7 +86,7 @@ t.test('a trapped call leaves nothing behind: gas and stack budgets are whole ag
   const run = (method: string) => call({ code, codeHash, method });
   const first = run('work');
   t.equal(first.aborted, null);
-  t.same(run('recurse').aborted, { WasmTrap: 'StackOverflow' });
+  t.same(run('recurse').aborted, { HostError: 'MemoryAccessViolation' });
   const afterOverflow = run('work');
   t.equal(afterOverflow.aborted, null, 'the stack budget is whole after an overflow');
   t.equal(afterOverflow.burnt_gas, first.burnt_gas, 'and the call burns exactly what it burnt before');

@@ -115,14 +115,17 @@ function readTypes(r: Reader | undefined, f: Features): FuncType[] {
 
 /** Reads limits, the maximum (if any) at most `maxBound`; returns the minimum. */
 function readLimits(r: Reader, maxBound: number): number {
+  return readBounds(r, maxBound).min;
+}
+
+function readBounds(r: Reader, maxBound: number): { min: number; max: number | null } {
   const flags = r.u8();
   if (flags > 1) fail();
   const min = r.u32();
-  if (flags === 1) {
-    const max = r.u32();
-    if (max < min || max > maxBound) fail();
-  }
-  return min;
+  if (flags !== 1) return { min, max: null };
+  const max = r.u32();
+  if (max < min || max > maxBound) fail();
+  return { min, max };
 }
 
 // wasmparser's own bounds, which it checks before nearcore's limits.
@@ -130,24 +133,37 @@ const MAX_TABLES = 100;
 const MAX_TABLE_ENTRIES = 10_000_000;
 const MAX_MEMORY_PAGES = 65_536;
 
-/** Validates the table section, then applies nearcore's table limits. */
-function checkTables(r: Reader, f: Features, limits: VMConfig['limit_config']): void {
+/**
+ * Validates the table section, then applies nearcore's table limits. Returns the section to run:
+ * each table's maximum at most `max_elements_per_contract_table`, since nearcore's Wasmtime store
+ * refuses to grow a table past it (`StoreLimits::table_elements`: `table.grow` answers -1) where V8
+ * would grow it to ten million.
+ */
+function checkTables(r: Reader, f: Features, limits: VMConfig['limit_config']): Sink {
   const count = r.u32();
   if (count > MAX_TABLES) fail();
-  const initial: number[] = [];
+  const tables: { type: number; min: number; max: number | null }[] = [];
   for (let i = 0; i < count; i++) {
-    const t = r.u8();
-    if (t !== 0x70 && !(t === 0x6f && f.reftypesBulkMemory)) fail();
-    const min = readLimits(r, 0xffffffff);
+    const type = r.u8();
+    if (type !== 0x70 && !(type === 0x6f && f.reftypesBulkMemory)) fail();
+    const { min, max } = readBounds(r, 0xffffffff);
     if (min > MAX_TABLE_ENTRIES) fail();
-    initial.push(min);
+    tables.push({ type, min, max });
   }
   if (!r.done()) fail();
   if (limits.max_tables_per_contract !== null && BigInt(count) > limits.max_tables_per_contract)
     throw new PrepareFailure('TooManyTables');
   const maxElements = limits.max_elements_per_contract_table;
-  if (maxElements !== null && initial.some((n) => BigInt(n) > maxElements))
+  if (maxElements !== null && tables.some((t) => BigInt(t.min) > maxElements))
     throw new PrepareFailure('TooManyTableElements');
+  const out = new Sink().u32(count);
+  for (const { type, min, max } of tables) {
+    const cap = maxElements === null ? max : Math.min(max ?? Number(maxElements), Number(maxElements));
+    out.byte(type);
+    if (cap === null) out.byte(0).u32(min);
+    else out.byte(1).u32(min).u32(cap);
+  }
+  return out;
 }
 
 /** Validates the element section; returns its size as nearcore's instrument_v3 re-encodes it. */
@@ -344,9 +360,8 @@ export function prepareContract(code: Uint8Array, config: VMConfig): PreparedCod
   funcTypes.push(...definedTypes);
   const table = s.get(4);
   if (table !== undefined) {
-    out.section(4, new Sink().bytes(rest(table)));
     nearcore += sectionSize(table.end - table.pos);
-    checkTables(table, f, limits);
+    out.section(4, checkTables(table, f, limits));
   }
   // nearcore's memory: one, of initial_memory_pages up to max_memory_pages.
   nearcore += sectionSize(2 + lebSize(limits.initial_memory_pages) + lebSize(limits.max_memory_pages));
