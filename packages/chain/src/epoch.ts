@@ -4,7 +4,7 @@
 import { type CryptoHash, ZERO_HASH } from '@nearlite/primitives';
 
 export interface EpochPosition {
-  /** 0-based epoch index (nearcore's epoch_height is this + 1). */
+  /** 0-based epoch index (nearcore's epoch_height: `epochHeightOf`). */
   readonly index: number;
   readonly startHeight: number;
   readonly endHeight: number;
@@ -18,9 +18,13 @@ export function epochOf(height: number, genesisHeight: number, epochLength: numb
   return { index, startHeight, endHeight: startHeight + epochLength - 1 };
 }
 
-/** nearcore's epoch_height of the epoch holding `height`: what receipts and view calls at it see. */
+/**
+ * nearcore's epoch_height of the epoch holding `height`: what receipts and view calls at it see. The
+ * genesis' epoch info is 1 and serves the first two epochs (record_block_info saves it again under
+ * the genesis hash, the second epoch's id); each later epoch's is its predecessor's plus one.
+ */
 export function epochHeightOf(height: number, genesisHeight: number, epochLength: number): number {
-  return epochOf(height, genesisHeight, epochLength).index + 1;
+  return Math.max(1, epochOf(height, genesisHeight, epochLength).index);
 }
 
 /**
