@@ -40,6 +40,7 @@ interface ValidatorsView {
   next_validators: StakeView[];
   current_proposals: StakeView[];
   epoch_start_height: number;
+  validator_reward_paid_prev_epoch: Record<string, string>;
 }
 interface AccountChange {
   cause: { type: string };
@@ -162,10 +163,11 @@ t.test("a validator's stake grows by its reward two epochs on, and next_bp_hash 
     if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
     return body.result;
   };
-  const genesis = await rpc<{ genesis_height: number; validators: { amount: string }[] }>(
-    'EXPERIMENTAL_genesis_config',
-    {},
-  );
+  const genesis = await rpc<{
+    genesis_height: number;
+    validators: { amount: string }[];
+    protocol_treasury_account: string;
+  }>('EXPERIMENTAL_genesis_config', {});
   const g = genesis.genesis_height;
   const genesisStake = BigInt(genesis.validators[0]!.amount);
   // Epoch index e starts at g + 1 + e·EPOCH. Epoch 0's reward is paid in epoch 1's first block.
@@ -234,12 +236,21 @@ t.test("a validator's stake grows by its reward two epochs on, and next_bp_hash 
   };
   t.ok((await reward(0)) > 0n && (await reward(1)) > 0n, 'each epoch pays the validator');
 
+  // The localnet's treasury is its validator, whose reward replaces the treasury's share in the map.
+  t.equal(genesis.protocol_treasury_account, 'test.near');
   for (const e of [0, 1, 2, firstViewed, firstViewed + 1]) {
     const v = await rpc<ValidatorsView>('validators', [start(e + 1) - 1]);
     t.same(
       { current: BigInt(v.current_validators[0]!.stake), next: BigInt(v.next_validators[0]!.stake) },
       { current: e === 0 ? genesisStake : await stakeOf(e), next: await stakeOf(e + 1) },
       `validators of epoch ${e}`,
+    );
+    // nearcore 2.12: the epoch info's validator_reward, paid in the first block of the epoch before
+    // (epoch e − 2's reward); the genesis info's, the treasury at zero, for the first two epochs.
+    t.same(
+      v.validator_reward_paid_prev_epoch,
+      { 'test.near': (e < 2 ? 0n : await reward(e - 2)).toString() },
+      `validator_reward_paid_prev_epoch of epoch ${e}`,
     );
   }
   const ordered = await rpc<StakeView[]>('EXPERIMENTAL_validators_ordered', { block_id: start(2) });

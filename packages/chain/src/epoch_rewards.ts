@@ -215,6 +215,11 @@ export interface EpochRewardRow extends EpochReward {
 export interface EpochStakes {
   readonly stakes: ReadonlyMap<string, bigint>;
   readonly stakeChange: ReadonlyMap<string, bigint>;
+  /**
+   * The info's validator_reward: the reward of the epoch two before, paid by the first block of the
+   * one before (the genesis info's: the treasury at zero). `validators` reports it.
+   */
+  readonly validatorReward: ReadonlyMap<string, bigint>;
 }
 
 const ROW_PREFIX = utf8('EPOCH_REWARD');
@@ -246,7 +251,12 @@ function decodeRow(b: Uint8Array): EpochRewardRow {
   // Rows written before proposals were followed: the validators kept their stakes plus rewards.
   const stakes = o.info ? map(o.info) : grownBy(nextStakes, validatorReward);
   const stakeChange = o.change ? map(o.change) : stakes;
-  return { mintedAmount: BigInt(o.minted), validatorReward, nextStakes, epochInfo: { stakes, stakeChange } };
+  return {
+    mintedAmount: BigInt(o.minted),
+    validatorReward,
+    nextStakes,
+    epochInfo: { stakes, stakeChange, validatorReward },
+  };
 }
 
 function grownBy(
@@ -311,7 +321,7 @@ export function epochBlockProducers(
 function genesisEpochStakes(cfg: GenesisConfig): EpochStakes {
   const stakes = new Map<string, bigint>();
   for (const v of cfg.validators) stakes.set(v.accountId, v.amount);
-  return { stakes, stakeChange: stakes };
+  return { stakes, stakeChange: stakes, validatorReward: new Map([[cfg.protocolTreasuryAccount, 0n]]) };
 }
 
 /**
@@ -478,7 +488,11 @@ export class EpochRewards {
       infoStakes.set(id, stake);
       stakeChange.set(id, stake);
     }
-    const row = { ...r, nextStakes, epochInfo: { stakes: infoStakes, stakeChange } };
+    const row = {
+      ...r,
+      nextStakes,
+      epochInfo: { stakes: infoStakes, stakeChange, validatorReward: r.validatorReward },
+    };
     this.known.set(toHex(last.hash), row);
     this.unsaved.push([last.hash, row]);
     return row;

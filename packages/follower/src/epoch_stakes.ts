@@ -20,6 +20,8 @@ export interface HeightStakes {
   readonly stakes: ReadonlyMap<string, bigint>;
   /** The stakes of the epoch after it. */
   readonly nextStakes: ReadonlyMap<string, bigint>;
+  /** The reward its epoch info holds (the chain's EpochStakes.validatorReward). */
+  readonly rewards: ReadonlyMap<string, bigint>;
   /** False where the genesis stakes only stand in for stakes this history cannot give. */
   readonly known: boolean;
 }
@@ -49,7 +51,8 @@ export class FollowerEpochStakes {
     private readonly history: HistoryReader,
   ) {
     const stakes = new Map(genesis.config.validators.map((v) => [v.accountId, v.amount]));
-    this.genesisStakes = { stakes, nextStakes: stakes, known: false };
+    const rewards = new Map([[genesis.config.protocolTreasuryAccount, 0n]]);
+    this.genesisStakes = { stakes, nextStakes: stakes, rewards, known: false };
     this.rewards = new EpochRewards(genesis.config, { get: () => undefined }, numShards, (h) =>
       this.blocks.get(h),
     );
@@ -77,7 +80,8 @@ export class FollowerEpochStakes {
   private answer(index: number): HeightStakes {
     if (this.rows.length < index) return { ...this.genesisStakes, known: index < 2 };
     const infoOf = (e: number) => (e < 2 ? this.genesisStakes.stakes : this.rows[e - 2]!.epochInfo.stakes);
-    return { stakes: infoOf(index), nextStakes: infoOf(index + 1), known: true };
+    const rewards = index < 2 ? this.genesisStakes.rewards : this.rows[index - 2]!.validatorReward;
+    return { stakes: infoOf(index), nextStakes: infoOf(index + 1), rewards, known: true };
   }
 
   private async work(index: number): Promise<HeightStakes> {

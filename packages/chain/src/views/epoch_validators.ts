@@ -28,6 +28,7 @@ export function epochValidatorFacts(
   return {
     ...(beforeHeader ? { blocks: header.rest.blockOrdinal - beforeHeader.rest.blockOrdinal } : {}),
     stakes: stakes.of(header.lite.epochId).stakes,
+    rewards: stakes.of(header.lite.epochId).validatorReward,
     nextStakes: stakes.of(header.lite.nextEpochId).stakes,
     proposals: proposals.upTo(cfg, header.lite.height, (h) => {
       const hash = cs.blockHashByHeight(h);

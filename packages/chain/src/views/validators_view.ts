@@ -12,6 +12,8 @@ import { type ValidatorStake, validatorStakeView } from '../validator_stake.js';
 export interface EpochValidatorFacts {
   readonly stakes: ReadonlyMap<string, bigint>;
   readonly nextStakes: ReadonlyMap<string, bigint>;
+  /** The reward its epoch info holds (EpochStakes.validatorReward). */
+  readonly rewards?: ReadonlyMap<string, bigint>;
   /** The last of each account's proposals in the epoch so far, by account id. */
   readonly proposals: readonly ValidatorStake[];
   /**
@@ -74,6 +76,12 @@ export function validatorsView(
     prev_epoch_kickout: [],
     epoch_start_height: epoch.startHeight,
     epoch_height: epochHeightOf(height, cfg.genesisHeight, cfg.epochLength),
+    // nearcore 2.12's field (a HashMap, in no order of its own: here by account id).
+    validator_reward_paid_prev_epoch: Object.fromEntries(
+      [...(facts?.rewards ?? new Map([[cfg.protocolTreasuryAccount, 0n]]))]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([id, amount]) => [id, amount.toString()]),
+    ),
   };
 }
 
