@@ -9,6 +9,8 @@ export const PgHistoryErrorCode = {
   BadConfig: 'BAD_CONFIG',
   NotWriter: 'NOT_WRITER',
   WriterLost: 'WRITER_LOST',
+  /** A shard database holds rows of a history its meta database does not name. */
+  ForeignHistory: 'FOREIGN_HISTORY',
 } as const;
 export type PgHistoryErrorCode = (typeof PgHistoryErrorCode)[keyof typeof PgHistoryErrorCode];
 

@@ -166,8 +166,10 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         await db.loadSettings(o.partitionSize ?? DEFAULT_PARTITION_SIZE);
       }
       await h.refresh();
-      if (o.role === 'writer') await h.dropAboveCursor();
-      else await h.follow();
+      if (o.role === 'writer') {
+        await h.refuseForeignShards();
+        await h.dropAboveCursor();
+      } else await h.follow();
     } catch (err) {
       await h.close();
       throw err;
@@ -378,6 +380,26 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   }
 
   /** Rows a crash left above the cursor (a block whose meta transaction never committed). */
+  /**
+   * A meta database that names no history yet (no genesis, no cursor) takes only shard databases that
+   * hold nothing: a writer clears everything above its cursor at start, which with no cursor would be
+   * every row of a history another meta database names.
+   */
+  private async refuseForeignShards(): Promise<void> {
+    if (this.current !== null || this.genesis !== null) return;
+    for (const db of this.dbs.values()) {
+      const r = await db.pool.query<{ held: boolean }>(
+        'SELECT EXISTS (SELECT 1 FROM chunks) OR EXISTS (SELECT 1 FROM state_history) AS held',
+      );
+      if (r.rows[0]?.held) {
+        throw new PgHistoryError(
+          PgHistoryErrorCode.ForeignHistory,
+          `shard database ${redactUrl(db.url)} holds a history the meta database ${redactUrl(this.o.metaUrl)} does not name: give the writer that history's own meta database, or an empty shard database`,
+        );
+      }
+    }
+  }
+
   private async dropAboveCursor(): Promise<void> {
     const stateBound = this.current?.height ?? this.genesis ?? -1;
     for (const db of this.dbs.values()) await db.dropAbove(this.current?.height ?? -1, stateBound);

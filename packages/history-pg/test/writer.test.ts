@@ -127,4 +127,20 @@ t.test('one writer; a crash above the cursor is invisible and cleaned up', async
   );
   const inPart = await c.query(`SELECT count(*)::int AS n FROM state_history_107503000`);
   t.ok(inPart.rows[0].n > 0, 'the blocks’ state rows are in their partition');
+
+  // A writer given a new meta database and this history's shard databases would clear everything
+  // above its cursor, which it has not: it is refused, and the rows stay.
+  await again.close();
+  const chunks = async () => (await c.query(`SELECT count(*)::int AS n FROM chunks`)).rows[0].n as number;
+  const before = await chunks();
+  t.ok(before > 0, 'the shard database holds chunks');
+  const otherMeta = await server.createDatabase('meta_other');
+  await t.rejects(openPg({ metaUrl: otherMeta, shardUrls: dbs.shardUrls }, layout, 'writer'), {
+    name: 'PgHistoryError',
+    code: PgHistoryErrorCode.ForeignHistory,
+  });
+  t.equal(await chunks(), before, 'no row of the history is deleted');
+  const resumed = await openPg(dbs, layout, 'writer');
+  t.teardown(() => resumed.close());
+  t.equal(resumed.cursor()?.height, b.block.header.height, 'its own meta database still takes it');
 });
