@@ -11,6 +11,8 @@ export const PgHistoryErrorCode = {
   WriterLost: 'WRITER_LOST',
   /** A shard database holds rows of a history its meta database does not name. */
   ForeignHistory: 'FOREIGN_HISTORY',
+  /** An archival history given to a writer that collects garbage. */
+  KindMismatch: 'KIND_MISMATCH',
 } as const;
 export type PgHistoryErrorCode = (typeof PgHistoryErrorCode)[keyof typeof PgHistoryErrorCode];
 

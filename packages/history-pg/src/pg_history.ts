@@ -57,6 +57,12 @@ export interface PgHistoryOptions {
    * readers (which re-read the tail on the writer's notification and every `pollMs`) know it first.
    */
   readonly gcGraceMs?: number;
+  /**
+   * The writer keeps every block (archival): recorded in the meta database, which then refuses a
+   * writer that would collect, as nearcore's store opener refuses an archival database to a node
+   * that is not (`DbKindMismatch`).
+   */
+  readonly archive?: boolean;
 }
 
 const WRITER_LOCK = 0x6e6c2d7772697465n;
@@ -168,6 +174,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       await h.refresh();
       if (o.role === 'writer') {
         await h.refuseForeignShards();
+        await h.checkKind(o.archive ?? false);
         await h.dropAboveCursor();
       } else await h.follow();
     } catch (err) {
@@ -398,6 +405,30 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         );
       }
     }
+  }
+
+  /**
+   * An archival history stays archival: a writer that would collect its blocks is refused. A history
+   * that collects may become archival (its tail stays), as nearcore lets an RPC store be opened as an
+   * archive. A history from before the kind was recorded takes the writer's.
+   */
+  private async checkKind(archive: boolean): Promise<void> {
+    const r = await this.meta.query<{ block_height: string }>(
+      `SELECT block_height FROM meta WHERE name = 'archive'`,
+    );
+    const archival = r.rows[0] === undefined ? undefined : r.rows[0].block_height === '1';
+    if (archival && !archive) {
+      throw new PgHistoryError(
+        PgHistoryErrorCode.KindMismatch,
+        `the history in ${redactUrl(this.o.metaUrl)} is archival, and a writer without --archive (archive: false) would collect its blocks: start it with --archive`,
+      );
+    }
+    if (archival !== archive)
+      await this.meta.query(
+        `INSERT INTO meta (name, block_height) VALUES ('archive', $1)
+         ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
+        [archive ? 1 : 0],
+      );
   }
 
   private async dropAboveCursor(): Promise<void> {

@@ -52,7 +52,7 @@ export function openPg(
   dbs: { metaUrl: string; shardUrls: Map<number, string> },
   layout: ShardLayoutLike,
   role: 'writer' | 'reader',
-  more: { partitionSize?: number; gcGraceMs?: number } = {},
+  more: { partitionSize?: number; gcGraceMs?: number; archive?: boolean } = {},
 ): Promise<PgHistory> {
   return PgHistory.open({ ...dbs, shardLayout: layout, role, partitionSize: 1000, pollMs: 50, ...more });
 }

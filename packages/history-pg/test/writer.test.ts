@@ -141,6 +141,18 @@ t.test('one writer; a crash above the cursor is invisible and cleaned up', async
   });
   t.equal(await chunks(), before, 'no row of the history is deleted');
   const resumed = await openPg(dbs, layout, 'writer');
-  t.teardown(() => resumed.close());
   t.equal(resumed.cursor()?.height, b.block.header.height, 'its own meta database still takes it');
+  await resumed.close();
+
+  // An archival history stays archival, as nearcore's store opener refuses an archive to a node
+  // that is not one (DbKindMismatch): a writer that would collect its blocks is refused.
+  const archival = await openPg(dbs, layout, 'writer', { archive: true });
+  await archival.close();
+  await t.rejects(openPg(dbs, layout, 'writer'), {
+    name: 'PgHistoryError',
+    code: PgHistoryErrorCode.KindMismatch,
+  });
+  const stillArchival = await openPg(dbs, layout, 'writer', { archive: true });
+  t.teardown(() => stillArchival.close());
+  t.equal(stillArchival.cursor()?.height, b.block.header.height, 'an archival writer still takes it');
 });

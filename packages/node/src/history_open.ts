@@ -62,12 +62,14 @@ export async function openPgHistory(
   cfg: Extract<HistoryStoreConfig, { kind: 'postgres' }>,
   genesis: Genesis,
   role: 'writer' | 'reader',
+  archive = false,
 ): Promise<OpenedHistory> {
   const history = await PgHistory.open({
     metaUrl: cfg.metaUrl,
     shardUrls: cfg.shardUrls,
     shardLayout: shardLayoutFromView(genesis.config.shardLayout),
     role,
+    archive,
   });
   const shards = [...cfg.shardUrls].map(([id, url]) => `${id}=${redactUrl(url)}`).join(', ');
   return {
