@@ -4,10 +4,11 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { PgHistory } from '@nearlite/history-pg';
 import pg from 'pg';
 import t from 'tap';
 import { refused } from './helpers/node.js';
-import { followLakeArgs, pgHome } from './helpers/pg_home.js';
+import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -95,3 +96,33 @@ t.test('bad PostgreSQL configuration is refused at start', async (t) => {
   const tables = await c.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'blocks'`);
   t.equal(tables.rows[0].n, 0, 'nothing was created in a database it refused');
 });
+
+t.test(
+  'a history made from another genesis is refused, as nearcore refuses a genesis mismatch',
+  async (t) => {
+    const pgh = await pgHome(t);
+    // The databases of a history whose writer recorded another genesis config's digest.
+    const history = await PgHistory.open({
+      metaUrl: pgh.metaUrl,
+      shardUrls: new Map([[0, pgh.shardUrl]]),
+      shardLayout: { shardIds: [0] },
+      role: 'writer',
+    });
+    await history.recordGenesisDigest(new Uint8Array(32).fill(7));
+    await history.close();
+    const mismatch =
+      /genesis\.json is not the genesis this store was made from .*genesis mismatch between storage and config/;
+    refused(
+      t,
+      ['serve', '--home', pgh.home, '--rpc-addr', '127.0.0.1:0', ...storeArgs(pgh)],
+      mismatch,
+      'a front end',
+    );
+    refused(
+      t,
+      [...followLakeArgs(pgh.home, join(pgh.dir, 'blocks')), ...storeArgs(pgh)],
+      mismatch,
+      'a writer',
+    );
+  },
+);

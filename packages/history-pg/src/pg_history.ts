@@ -431,6 +431,23 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       );
   }
 
+  /** The digest of the genesis config the history was made from, where one is recorded. */
+  async genesisDigest(): Promise<Uint8Array | undefined> {
+    const r = await this.meta.query<{ block_hash: Buffer | null }>(
+      `SELECT block_hash FROM meta WHERE name = 'genesis_config'`,
+    );
+    const hash = r.rows[0]?.block_hash;
+    return hash ? bytes(hash) : undefined;
+  }
+
+  /** Records it (the writer, in a history that has none). */
+  async recordGenesisDigest(digest: Uint8Array): Promise<void> {
+    await this.writer().query(
+      `INSERT INTO meta (name, block_height, block_hash) VALUES ('genesis_config', 0, $1) ON CONFLICT (name) DO NOTHING`,
+      [digest],
+    );
+  }
+
   private async dropAboveCursor(): Promise<void> {
     const stateBound = this.current?.height ?? this.genesis ?? -1;
     for (const db of this.dbs.values()) await db.dropAbove(this.current?.height ?? -1, stateBound);

@@ -78,7 +78,7 @@ export class FollowerNode {
     const storeConfig = o.store ?? fileConfig.store;
     const opened: OpenedHistory =
       storeConfig.kind === 'postgres'
-        ? await openPgHistory(storeConfig, genesis, 'writer', archive)
+        ? await openPgHistory(storeConfig, genesis, 'writer', { genesisPath: p.genesis, archive })
         : await openLevelHistory(p.data, {
             home: o.home,
             archive,

@@ -48,7 +48,15 @@ export async function checkGenesisConfig(
     return;
   }
   if (bytesEqual(kept, digest)) return;
-  throw new GenesisMismatchError(
+  throw genesisMismatch(genesisPath, digest, kept);
+}
+
+export function genesisMismatch(
+  genesisPath: string,
+  digest: Uint8Array,
+  kept: Uint8Array,
+): GenesisMismatchError {
+  return new GenesisMismatchError(
     `${genesisPath} is not the genesis this store was made from (config digest ${toHex(digest).slice(0, 16)}…, ` +
       `the store's ${toHex(kept).slice(0, 16)}…): nearcore refuses such a start as a genesis mismatch between ` +
       'storage and config. Put the original genesis.json back, or start a new home from this one.',

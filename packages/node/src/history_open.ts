@@ -11,8 +11,9 @@ import {
   type PreparedWriter,
 } from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
+import { bytesEqual } from '@nearlite/primitives';
 import { ensureMetadata, type LeveldbStats, Store } from '@nearlite/store';
-import { checkGenesisConfig } from './genesis_fingerprint.js';
+import { checkGenesisConfig, genesisConfigDigest, genesisMismatch } from './genesis_fingerprint.js';
 import type { HistoryStoreConfig } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
 
@@ -62,15 +63,27 @@ export async function openPgHistory(
   cfg: Extract<HistoryStoreConfig, { kind: 'postgres' }>,
   genesis: Genesis,
   role: 'writer' | 'reader',
-  archive = false,
+  o: { readonly genesisPath: string; readonly archive?: boolean },
 ): Promise<OpenedHistory> {
   const history = await PgHistory.open({
     metaUrl: cfg.metaUrl,
     shardUrls: cfg.shardUrls,
     shardLayout: shardLayoutFromView(genesis.config.shardLayout),
     role,
-    archive,
+    archive: o.archive ?? false,
   });
+  // The genesis the history was made from, as for a LevelDB history (checkGenesisConfig): a writer
+  // records it, and a writer or front end with another genesis.json is refused.
+  try {
+    const digest = genesisConfigDigest(genesis.config);
+    const kept = await history.genesisDigest();
+    if (kept === undefined) {
+      if (role === 'writer') await history.recordGenesisDigest(digest);
+    } else if (!bytesEqual(kept, digest)) throw genesisMismatch(o.genesisPath, digest, kept);
+  } catch (err) {
+    await history.close();
+    throw err;
+  }
   const shards = [...cfg.shardUrls].map(([id, url]) => `${id}=${redactUrl(url)}`).join(', ');
   return {
     history,

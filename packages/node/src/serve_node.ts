@@ -47,7 +47,7 @@ export class ServeNode {
     const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
     const genesis = loadValidGenesis(p.genesis);
     const services = createServices();
-    const opened = await openPgHistory(store, genesis, 'reader');
+    const opened = await openPgHistory(store, genesis, 'reader', { genesisPath: p.genesis });
     const history = opened.history;
     const pool = new ViewCallPool(2);
     try {
