@@ -214,5 +214,9 @@ t.test(
     const sent = await follower.rpc('send_tx', { signed_tx_base64: SIGNED_TX, wait_until: 'NONE' });
     t.equal(sent.status, 500);
     t.match(sent.body.error?.data, /the upstream RPC http:\/\/127\.0\.0\.1:1 is unreachable/);
+    // Not a hash for a transaction nobody holds: the forward failed, and the client is told.
+    const async = await follower.rpc('broadcast_tx_async', [SIGNED_TX]);
+    t.equal(async.status, 500);
+    t.match(async.body.error?.data, /the upstream RPC http:\/\/127\.0\.0\.1:1 is unreachable/);
   },
 );

@@ -345,12 +345,14 @@ export class FollowerBackend implements RpcBackend {
     return this.fromUpstream('send_tx', params, () => readOnly('send_tx'));
   }
 
-  broadcastTxAsync(signedTx: Uint8Array): string {
+  async broadcastTxAsync(signedTx: Uint8Array): Promise<string> {
     const { hash } = decodeTx(signedTx);
     const upstream = this.o.upstream;
     if (!upstream) throw readOnly('broadcast_tx_async');
-    // nearcore answers broadcast_tx_async with the hash before the transaction is checked.
-    upstream.call('broadcast_tx_async', [toBase64(signedTx)]).catch(() => {});
+    // nearcore answers with the hash before it checks the transaction, but has it in its pool by
+    // then; here it is the upstream's to keep, so a forward that fails is the client's error (as
+    // read-rpc answers), not a hash for a transaction nobody has.
+    await upstream.call('broadcast_tx_async', [toBase64(signedTx)]);
     return base58Encode(hash);
   }
 

@@ -106,7 +106,7 @@ export interface RpcBackend {
    */
   sendTx(signedTx: Uint8Array, waitUntil: TxExecutionStatus): Promise<View>;
   /** `broadcast_tx_async`: validates and queues, returns the base58 transaction hash. */
-  broadcastTxAsync(signedTx: Uint8Array): string;
+  broadcastTxAsync(signedTx: Uint8Array): string | Promise<string>;
   txStatus(query: TxStatusQuery, waitUntil: TxExecutionStatus, withReceipts: boolean): Promise<View>;
   receipt(receiptId: CryptoHash): View | Promise<View>;
   /** `{transaction_hash, sender_account_id}` of the transaction a receipt descends from. */
