@@ -6,6 +6,7 @@ import pg from 'pg';
 import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
 import { MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
+import { editConfig } from './helpers/node.js';
 import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
@@ -34,6 +35,16 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
     return r.rows[0] ? Number(r.rows[0].h) : -1;
   };
 
+  // nearcore's staleness bound is ten times this (3 s): a front end whose cursor stands that long
+  // has no new blocks.
+  editConfig(home, (c) => ({
+    ...c,
+    consensus: {
+      ...(c.consensus as object),
+      min_block_production_delay: { secs: 0, nanos: 100_000_000 },
+      max_block_production_delay: { secs: 0, nanos: 300_000_000 },
+    },
+  }));
   const store = storeArgs({ metaUrl, shardUrl });
   const writerArgs = [...followLakeArgs(home, lake), ...store];
   const procs: CliProcess[] = [];
@@ -102,6 +113,13 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
   const atKill = await cursor();
   t.ok(atKill >= 10_000_000, `writer killed with the cursor at #${atKill}`);
   await sleep(800);
+  // The writer is gone: once the cursor has stood past the bound, the front ends are unhealthy.
+  for (const front of fronts) await front.rpc('health', []);
+  await sleep(3_300);
+  for (const [i, front] of fronts.entries()) {
+    const health = await front.rpc('health', []);
+    t.equal(health.body.error?.cause.name, 'NO_NEW_BLOCKS', `front end ${i}: no new blocks`);
+  }
   for (const [i, front] of fronts.entries()) {
     const final = await front.rpc<{ header: { height: number } }>('block', { finality: 'final' });
     t.equal(final.body.result?.header.height, atKill, `front end ${i}: final is the cursor the writer left`);
@@ -118,6 +136,10 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
   const deadline = Date.now() + 120_000;
   while ((await cursor()) < last && Date.now() < deadline) await sleep(100);
   t.equal(await cursor(), last, 'the restarted writer resumed to the last block');
+  for (const [i, front] of fronts.entries()) {
+    const health = await front.rpc('health', []);
+    t.equal(health.body.error, undefined, `front end ${i}: healthy once the cursor moves again`);
+  }
   await sleep(800);
   stopLoad = true;
   await Promise.all(loads);

@@ -48,8 +48,23 @@ export interface HistoryRpcOptions {
   readonly logger: Logger;
 }
 
+/** How long the cursor has stood at a height, as seen by the calls that ask. */
+class CursorIdle {
+  private height: number | null = null;
+  private since = Date.now();
+
+  idleMs(height: number): number {
+    if (height !== this.height) {
+      this.height = height;
+      this.since = Date.now();
+    }
+    return Date.now() - this.since;
+  }
+}
+
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
   const { history, fileConfig } = o;
+  const cursorWatch = new CursorIdle();
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
   if (o.leveldb) registerLeveldbMetrics(metrics.registry, o.leveldb);
@@ -95,7 +110,14 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     },
     syncing: o.syncing,
     health: () => {
-      if (history.cursor() === null) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
+      const cursor = history.cursor();
+      if (cursor === null) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
+      // A front end follows no source: its head is the writer's cursor, and a cursor that stopped
+      // moving (the writer stopped, or its database went away) is a head with no new blocks.
+      if (!o.loop) {
+        const elapsed = cursorWatch.idleMs(cursor.height);
+        if (elapsed > staleAfterMs(fileConfig.maxBlockProductionDelayMs)) throw noNewBlocks(elapsed);
+      }
       // A follow loop that stopped on its own leaves the history where it was: a supervisor or a
       // load balancer learns it here (the command line also exits).
       if (o.loop?.failed) throw noNewBlocks(Date.now() - o.loop.lastWrite);
