@@ -56,6 +56,9 @@ t.test('LevelDB and PostgreSQL followers answer a 2-shard random workload as the
   // A front end started on the history the PostgreSQL follower has written so far.
   const front = await startCli(['serve', '--home', pgHome, '--rpc-addr', '127.0.0.1:0', ...store]);
   procs.push(front);
+  // Its home's config says nothing of archive: the history's kind is the writer's (--archive).
+  const config = await front.rpc<{ archive: boolean }>('client_config', []);
+  t.equal(config.body.result?.archive, true, 'the front end reports the history as archival');
   await waitForHeight(front, top, 30_000);
 
   const followers: [string, RunningNode][] = [

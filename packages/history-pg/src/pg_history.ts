@@ -413,10 +413,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
    * archive. A history from before the kind was recorded takes the writer's.
    */
   private async checkKind(archive: boolean): Promise<void> {
-    const r = await this.meta.query<{ block_height: string }>(
-      `SELECT block_height FROM meta WHERE name = 'archive'`,
-    );
-    const archival = r.rows[0] === undefined ? undefined : r.rows[0].block_height === '1';
+    const archival = await this.archival();
     if (archival && !archive) {
       throw new PgHistoryError(
         PgHistoryErrorCode.KindMismatch,
@@ -429,6 +426,14 @@ export class PgHistory implements HistoryReader, HistoryWriter {
          ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
         [archive ? 1 : 0],
       );
+  }
+
+  /** Whether the history is archival, as its writer recorded; undefined before any did. */
+  async archival(): Promise<boolean | undefined> {
+    const r = await this.meta.query<{ block_height: string }>(
+      `SELECT block_height FROM meta WHERE name = 'archive'`,
+    );
+    return r.rows[0] === undefined ? undefined : r.rows[0].block_height === '1';
   }
 
   /** The digest of the genesis config the history was made from, where one is recorded. */

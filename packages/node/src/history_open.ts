@@ -25,6 +25,8 @@ export interface OpenedHistory {
   readonly where: string;
   /** LevelDB's own figures, for /metrics (the LevelDB history only). */
   readonly leveldb?: () => LeveldbStats | null;
+  /** Whether the history is archival, as its writer recorded (the PostgreSQL history only). */
+  readonly archival?: () => Promise<boolean | undefined>;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ export async function openPgHistory(
   return {
     history,
     where: `PostgreSQL (meta ${redactUrl(cfg.metaUrl)}; shards ${shards})`,
+    archival: () => history.archival(),
     close: () => history.close(),
   };
 }

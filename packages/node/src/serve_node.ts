@@ -57,7 +57,8 @@ export class ServeNode {
         services,
         fileConfig,
         rpcAddr,
-        archive: fileConfig.archive,
+        // The history's kind, as its writer recorded it: a front end keeps nothing of its own.
+        archive: (await opened.archival?.()) ?? fileConfig.archive,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,
