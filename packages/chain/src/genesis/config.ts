@@ -81,10 +81,16 @@ export function parseRfc3339Ns(text: string): bigint {
   return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
 }
 
+/**
+ * ns since the epoch → RFC 3339 as chrono serializes a DateTime<Utc> (SecondsFormat::AutoSi): the
+ * fraction with 3, 6 or 9 digits, as many as its non-zero digits need, or none.
+ */
 export function formatRfc3339Ns(ns: bigint): string {
   const ms = Number(ns / 1_000_000n);
-  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0');
-  return `${new Date(ms).toISOString().slice(0, 19)}.${frac}Z`;
+  const sub = ns % 1_000_000_000n;
+  const digits = sub === 0n ? 0 : sub % 1_000_000n === 0n ? 3 : sub % 1_000n === 0n ? 6 : 9;
+  const frac = digits === 0 ? '' : `.${sub.toString().padStart(9, '0').slice(0, digits)}`;
+  return `${new Date(ms).toISOString().slice(0, 19)}${frac}Z`;
 }
 
 export function parseGenesisConfig(raw: Record<string, unknown>): GenesisConfig {
