@@ -321,7 +321,12 @@ export function epochBlockProducers(
 function genesisEpochStakes(cfg: GenesisConfig): EpochStakes {
   const stakes = new Map<string, bigint>();
   for (const v of cfg.validators) stakes.set(v.accountId, v.amount);
-  return { stakes, stakeChange: stakes, validatorReward: new Map([[cfg.protocolTreasuryAccount, 0n]]) };
+  return { stakes, stakeChange: stakes, validatorReward: genesisValidatorReward(cfg) };
+}
+
+/** The genesis epoch info's validator_reward: the treasury at zero. */
+export function genesisValidatorReward(cfg: GenesisConfig): Map<string, bigint> {
+  return new Map([[cfg.protocolTreasuryAccount, 0n]]);
 }
 
 /**
@@ -521,7 +526,7 @@ export function epochStartReward(
   const reward: EpochReward =
     epoch.index > 0
       ? rewards.of(epoch.index - 1)
-      : { validatorReward: new Map([[cfg.protocolTreasuryAccount, 0n]]), mintedAmount: 0n };
+      : { validatorReward: genesisValidatorReward(cfg), mintedAmount: 0n };
   return {
     mintedAmount: reward.mintedAmount,
     validatorAccountsUpdate: {

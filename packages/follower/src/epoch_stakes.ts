@@ -10,6 +10,7 @@ import {
   EpochRewards,
   epochOf,
   type Genesis,
+  genesisValidatorReward,
   type RewardBlockInfo,
 } from '@nearlite/chain';
 import { base58Decode } from '@nearlite/primitives';
@@ -51,7 +52,7 @@ export class FollowerEpochStakes {
     private readonly history: HistoryReader,
   ) {
     const stakes = new Map(genesis.config.validators.map((v) => [v.accountId, v.amount]));
-    const rewards = new Map([[genesis.config.protocolTreasuryAccount, 0n]]);
+    const rewards = genesisValidatorReward(genesis.config);
     this.genesisStakes = { stakes, nextStakes: stakes, rewards, known: false };
     this.rewards = new EpochRewards(genesis.config, { get: () => undefined }, numShards, (h) =>
       this.blocks.get(h),

@@ -4,7 +4,7 @@
 // Their stakes are the epoch's (epoch_rewards.ts): genesis stakes grown by rewards and proposals.
 
 import { epochHeightOf, epochOf } from '../epoch.js';
-import { epochBlockProducers } from '../epoch_rewards.js';
+import { epochBlockProducers, genesisValidatorReward } from '../epoch_rewards.js';
 import type { GenesisConfig } from '../genesis/config.js';
 import { type ValidatorStake, validatorStakeView } from '../validator_stake.js';
 
@@ -78,7 +78,7 @@ export function validatorsView(
     epoch_height: epochHeightOf(height, cfg.genesisHeight, cfg.epochLength),
     // nearcore 2.12's field (a HashMap, in no order of its own: here by account id).
     validator_reward_paid_prev_epoch: Object.fromEntries(
-      [...(facts?.rewards ?? new Map([[cfg.protocolTreasuryAccount, 0n]]))]
+      [...(facts?.rewards ?? genesisValidatorReward(cfg))]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([id, amount]) => [id, amount.toString()]),
     ),
