@@ -21,9 +21,15 @@ export async function lookupBlock(
   firstHeight: number | null,
 ): Promise<StoredBlock | null> {
   const b = await lookupHeader(history, ref, firstHeight);
-  // Below the tail a block is collected (its header kept), though its rows may outlive the tail's
-  // move a moment; genesis too, which a follower does not keep whole.
-  return b && firstHeight !== null && b.height < firstHeight ? null : b;
+  return b && isCollected(b, firstHeight) ? null : b;
+}
+
+/**
+ * Below the tail a block is collected (its header kept), though its rows may outlive the tail's move
+ * a moment; genesis too, which a follower does not keep whole.
+ */
+function isCollected(b: StoredBlock, firstHeight: number | null): boolean {
+  return firstHeight !== null && b.height < firstHeight;
 }
 
 /**
@@ -63,17 +69,12 @@ export async function resolveBlock(
   firstHeight: number | null,
   column: BlockColumn = 'BLOCK HEADER',
 ): Promise<StoredBlock> {
-  const b = await (column === 'BLOCK' ? lookupBlock : lookupHeader)(history, ref, firstHeight);
-  if (b) return b;
+  const header = await lookupHeader(history, ref, firstHeight);
+  if (header && (column !== 'BLOCK' || !isCollected(header, firstHeight))) return header;
   let text = 'DB Not Found Error: BLOCK \n Cause: Unknown';
   // A collected height still names its block, which nearcore's get_block_by_height then misses.
-  if ('blockId' in ref) text = notFoundText((await indexedHash(history, ref.blockId)) ?? ref.blockId, column);
+  if ('blockId' in ref) text = notFoundText(header?.hash ?? ref.blockId, column);
   throw new HandlerError('UNKNOWN_BLOCK', {}, text);
-}
-
-/** The hash the height index holds at a height (a collected block's too); undefined otherwise. */
-async function indexedHash(history: HistoryReader, id: BlockId): Promise<Uint8Array | undefined> {
-  return typeof id === 'number' ? (await history.blockAt(id))?.hash : undefined;
 }
 
 /**
@@ -87,8 +88,8 @@ export async function resolveQueryBlock(
   /** The shard the query reads, for a collected block found by hash or finality. */
   shardId: () => number,
 ): Promise<StoredBlock> {
-  const b = await lookupBlock(history, ref, firstHeight);
-  if (b) return b;
+  const header = await lookupHeader(history, ref, firstHeight);
+  if (header && !isCollected(header, firstHeight)) return header;
   const cursor = history.cursor();
   const genesis = history.genesisHeight() ?? 0;
   if (
@@ -102,7 +103,7 @@ export async function resolveQueryBlock(
     const h = ref.blockId;
     // Named by the height index, as nearcore's handle_query does; all ones where this node holds no
     // hash (heights before the first block it followed).
-    const hash = await indexedHash(history, h);
+    const hash = header?.hash;
     throw new HandlerError(
       'GARBAGE_COLLECTED_BLOCK',
       { block_height: h, block_hash: hash ? base58Encode(hash) : '11111111111111111111111111111111' },
@@ -111,7 +112,7 @@ export async function resolveQueryBlock(
   }
   // A collected block found by hash or checkpoint: nearcore finds no chunk extra there and, since
   // ContinuousEpochSync (protocol 85), answers that the shard is not tracked.
-  if (await lookupHeader(history, ref, firstHeight)) throw unavailableShard(shardId());
+  if (header) throw unavailableShard(shardId());
   const blockReference =
     'blockId' in ref
       ? { block_id: blockIdJson(ref.blockId) }
