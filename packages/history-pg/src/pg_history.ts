@@ -33,6 +33,13 @@ import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
 import type pg from 'pg';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
+import {
+  checkKind,
+  readArchival,
+  readGenesisDigest,
+  refuseForeignShards,
+  writeGenesisDigest,
+} from './history_checks.js';
 import { type ShardLayoutLike, shardOfTrieKey } from './key_shard.js';
 import { batchRows, type ShardRows, type StateRow } from './rows.js';
 import { type Component, migrate } from './schema.js';
@@ -173,8 +180,9 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       }
       await h.refresh();
       if (o.role === 'writer') {
-        await h.refuseForeignShards();
-        await h.checkKind(o.archive ?? false);
+        // A meta database naming no history yet takes only empty shard databases.
+        if (h.current === null && h.genesis === null) await refuseForeignShards(h.dbs.values(), o.metaUrl);
+        await checkKind(meta, o.metaUrl, o.archive ?? false);
         await h.dropAboveCursor();
       } else await h.follow();
     } catch (err) {
@@ -386,73 +394,22 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     return this.writerClient;
   }
 
-  /** Rows a crash left above the cursor (a block whose meta transaction never committed). */
-  /**
-   * A meta database that names no history yet (no genesis, no cursor) takes only shard databases that
-   * hold nothing: a writer clears everything above its cursor at start, which with no cursor would be
-   * every row of a history another meta database names.
-   */
-  private async refuseForeignShards(): Promise<void> {
-    if (this.current !== null || this.genesis !== null) return;
-    for (const db of this.dbs.values()) {
-      const r = await db.pool.query<{ held: boolean }>(
-        'SELECT EXISTS (SELECT 1 FROM chunks) OR EXISTS (SELECT 1 FROM state_history) AS held',
-      );
-      if (r.rows[0]?.held) {
-        throw new PgHistoryError(
-          PgHistoryErrorCode.ForeignHistory,
-          `shard database ${redactUrl(db.url)} holds a history the meta database ${redactUrl(this.o.metaUrl)} does not name: give the writer that history's own meta database, or an empty shard database`,
-        );
-      }
-    }
-  }
-
-  /**
-   * An archival history stays archival: a writer that would collect its blocks is refused. A history
-   * that collects may become archival (its tail stays), as nearcore lets an RPC store be opened as an
-   * archive. A history from before the kind was recorded takes the writer's.
-   */
-  private async checkKind(archive: boolean): Promise<void> {
-    const archival = await this.archival();
-    if (archival && !archive) {
-      throw new PgHistoryError(
-        PgHistoryErrorCode.KindMismatch,
-        `the history in ${redactUrl(this.o.metaUrl)} is archival, and a writer without --archive (archive: false) would collect its blocks: start it with --archive`,
-      );
-    }
-    if (archival !== archive)
-      await this.meta.query(
-        `INSERT INTO meta (name, block_height) VALUES ('archive', $1)
-         ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
-        [archive ? 1 : 0],
-      );
-  }
-
   /** Whether the history is archival, as its writer recorded; undefined before any did. */
-  async archival(): Promise<boolean | undefined> {
-    const r = await this.meta.query<{ block_height: string }>(
-      `SELECT block_height FROM meta WHERE name = 'archive'`,
-    );
-    return r.rows[0] === undefined ? undefined : r.rows[0].block_height === '1';
+  archival(): Promise<boolean | undefined> {
+    return readArchival(this.meta);
   }
 
   /** The digest of the genesis config the history was made from, where one is recorded. */
-  async genesisDigest(): Promise<Uint8Array | undefined> {
-    const r = await this.meta.query<{ block_hash: Buffer | null }>(
-      `SELECT block_hash FROM meta WHERE name = 'genesis_config'`,
-    );
-    const hash = r.rows[0]?.block_hash;
-    return hash ? bytes(hash) : undefined;
+  genesisDigest(): Promise<Uint8Array | undefined> {
+    return readGenesisDigest(this.meta);
   }
 
   /** Records it (the writer, in a history that has none). */
-  async recordGenesisDigest(digest: Uint8Array): Promise<void> {
-    await this.writer().query(
-      `INSERT INTO meta (name, block_height, block_hash) VALUES ('genesis_config', 0, $1) ON CONFLICT (name) DO NOTHING`,
-      [digest],
-    );
+  recordGenesisDigest(digest: Uint8Array): Promise<void> {
+    return writeGenesisDigest(this.writer(), digest);
   }
 
+  /** Rows a crash left above the cursor (a block whose meta transaction never committed). */
   private async dropAboveCursor(): Promise<void> {
     const stateBound = this.current?.height ?? this.genesis ?? -1;
     for (const db of this.dbs.values()) await db.dropAbove(this.current?.height ?? -1, stateBound);
