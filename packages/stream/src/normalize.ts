@@ -26,12 +26,17 @@ export function isCamelCased(message: unknown): boolean {
   return m.block?.header?.prevHash !== undefined || m.block?.header?.timestampNanosec !== undefined;
 }
 
-/** Restores the exact u64 `header.timestamp` (a bigint) from `timestamp_nanosec`. */
-export function restoreTimestamp(message: StreamerMessage): StreamerMessage {
-  const header = message.block?.header as Record<string, unknown> | undefined;
+/** Restores a block view's exact u64 `header.timestamp` (a bigint) from `timestamp_nanosec`. */
+function restoreBlockTimestamp(block: unknown): void {
+  const header = (block as { header?: Record<string, unknown> } | undefined)?.header;
   if (header && typeof header.timestamp_nanosec === 'string') {
     header.timestamp = BigInt(header.timestamp_nanosec);
   }
+}
+
+/** Restores the exact u64 `header.timestamp` (a bigint) from `timestamp_nanosec`. */
+export function restoreTimestamp(message: StreamerMessage): StreamerMessage {
+  restoreBlockTimestamp(message.block);
   return message;
 }
 
@@ -39,7 +44,9 @@ export function restoreTimestamp(message: StreamerMessage): StreamerMessage {
 export function normalizeBlockView(view: unknown): unknown {
   const header = (view as { header?: Record<string, unknown> } | null)?.header;
   if (header?.prevHash === undefined && header?.timestampNanosec === undefined) return view;
-  return restoreTimestamp({ block: convert(view), shards: [] } as unknown as StreamerMessage).block;
+  const block = convert(view);
+  restoreBlockTimestamp(block);
+  return block;
 }
 
 /** A Lake `shard_<id>.json` (an IndexerShard) camelCased, in snake_case; anything else as it is. */
