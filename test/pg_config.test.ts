@@ -1,6 +1,7 @@
 // Bad PostgreSQL configurations are refused at start with a clear error and no stack trace: an
 // unreachable database (its password never printed), a schema written by a newer nearlite, a shard
-// without a database, a malformed --shard-db, `serve` without PostgreSQL, and a second writer.
+// without a database or a database for a shard the chain does not have, a malformed --shard-db,
+// `serve` without PostgreSQL, and a second writer.
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -52,6 +53,12 @@ t.test('bad PostgreSQL configuration is refused at start', async (t) => {
     [...serve, '--store', metaUrl, '--shard-db', '0=mysql://x'],
     /--shard-db 0 must be a postgres:\/\/ URL/,
     'not a postgres URL',
+  );
+  refused(
+    t,
+    [...serve, '--store', metaUrl, '--shard-db', `0=${shardUrl}`, '--shard-db', `5=${shardUrl}`],
+    /shard 5 is given a database, and the chain has no shard 5/,
+    'a database for a shard the chain does not have',
   );
   refused(t, serve, /serve reads a PostgreSQL history/, 'serve without PostgreSQL');
   refused(t, [...follow.slice(0, 5), '--store', metaUrl], /--store needs --follow/, '--store on a producer');

@@ -11,6 +11,8 @@ export const PgHistoryErrorCode = {
   WriterLost: 'WRITER_LOST',
   /** A shard database holds rows of a history its meta database does not name. */
   ForeignHistory: 'FOREIGN_HISTORY',
+  /** A shard database given for a shard of the history that it does not hold. */
+  ShardMismatch: 'SHARD_MISMATCH',
   /** An archival history given to a writer that collects garbage. */
   KindMismatch: 'KIND_MISMATCH',
 } as const;

@@ -1,5 +1,6 @@
 // What the meta database records of the history it names, checked when a writer opens it: that its
 // shard databases are its own, its kind (archival or not), the genesis it was made from.
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import type { ShardDb } from './shard_db.js';
@@ -69,4 +70,74 @@ export async function writeGenesisDigest(meta: Queryable, digest: Uint8Array): P
     `INSERT INTO meta (name, block_height, block_hash) VALUES ('genesis_config', 0, $1) ON CONFLICT (name) DO NOTHING`,
     [digest],
   );
+}
+
+/** The history's id, which its first writer records and each of its shard databases claims. */
+export async function readHistoryId(meta: Queryable): Promise<Uint8Array | undefined> {
+  const r = await meta.query<{ block_hash: Buffer | null }>(
+    `SELECT block_hash FROM meta WHERE name = 'history_id'`,
+  );
+  const id = r.rows[0]?.block_hash;
+  return id ? new Uint8Array(id) : undefined;
+}
+
+/** A new history's id. */
+export const newHistoryId = (): Uint8Array => new Uint8Array(randomBytes(16));
+
+/** Records the history's id, where none is. */
+export async function recordHistoryId(meta: Queryable, id: Uint8Array): Promise<void> {
+  await meta.query(
+    `INSERT INTO meta (name, block_height, block_hash) VALUES ('history_id', 0, $1) ON CONFLICT (name) DO NOTHING`,
+    [id],
+  );
+}
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+/**
+ * Each shard's database must be the one its rows were written to. A database claimed by another
+ * history is refused (`FOREIGN_HISTORY`); one that does not claim its shard is refused
+ * (`SHARD_MISMATCH`) unless `claim` (a history that holds nothing yet, or one from before claims were
+ * recorded), which records the claim: an empty database, or two URLs swapped, would otherwise answer
+ * as a shard without rows.
+ */
+export async function checkShardClaims(
+  shardUrls: ReadonlyMap<number, string>,
+  dbs: ReadonlyMap<string, ShardDb>,
+  historyId: Uint8Array,
+  metaUrl: string,
+  claim: boolean,
+): Promise<void> {
+  const claims = new Map<string, Map<number, string>>();
+  for (const [url, db] of dbs) {
+    const r = await db.pool.query<{ shard_id: number; history_id: Buffer }>(
+      'SELECT shard_id, history_id FROM shard_claims ORDER BY shard_id',
+    );
+    const held = new Map(r.rows.map((row) => [row.shard_id, hex(row.history_id)]));
+    if ([...held.values()].some((id) => id !== hex(historyId))) {
+      throw new PgHistoryError(
+        PgHistoryErrorCode.ForeignHistory,
+        `shard database ${redactUrl(url)} holds shards ${[...held.keys()].join(', ')} of a history the meta database ${redactUrl(metaUrl)} does not name: give the writer that history's own meta database, or an empty shard database`,
+      );
+    }
+    claims.set(url, held);
+  }
+  for (const [shardId, url] of shardUrls) {
+    const held = claims.get(url)!;
+    if (held.has(shardId)) continue;
+    if (!claim) {
+      const holds = held.size === 0 ? 'no shard' : `shard ${[...held.keys()].join(', ')}`;
+      throw new PgHistoryError(
+        PgHistoryErrorCode.ShardMismatch,
+        `shard database ${redactUrl(url)}, given for shard ${shardId}, holds ${holds} of the history in ${redactUrl(metaUrl)}: give the database shard ${shardId} was written to (store.shard_urls in config.json, or --shard-db ${shardId}=URL)`,
+      );
+    }
+    await dbs
+      .get(url)!
+      .pool.query(
+        'INSERT INTO shard_claims (shard_id, history_id) VALUES ($1, $2) ON CONFLICT (shard_id) DO NOTHING',
+        [shardId, historyId],
+      );
+    held.set(shardId, hex(historyId));
+  }
 }

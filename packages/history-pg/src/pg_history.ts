@@ -35,8 +35,12 @@ import type pg from 'pg';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import {
   checkKind,
+  checkShardClaims,
+  newHistoryId,
   readArchival,
   readGenesisDigest,
+  readHistoryId,
+  recordHistoryId,
   refuseForeignShards,
   writeGenesisDigest,
 } from './history_checks.js';
@@ -136,6 +140,12 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   /** Why the writer's session ended; its advisory lock ended with it. */
   private writerLost: Error | null = null;
   private closed = false;
+  /**
+   * A reader found its shard databases to be the history's own. One started before its writer
+   * first ran checks them once the writer has recorded the history's id, and until then holds no
+   * cursor: it answers as a history without blocks rather than from another's databases.
+   */
+  private shardsChecked = false;
 
   private constructor(
     private readonly o: PgHistoryOptions,
@@ -145,6 +155,14 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   ) {}
 
   static async open(o: PgHistoryOptions): Promise<PgHistory> {
+    for (const id of o.shardUrls.keys()) {
+      if (!o.shardLayout.shardIds.includes(id)) {
+        throw new PgHistoryError(
+          PgHistoryErrorCode.BadConfig,
+          `shard ${id} is given a database, and the chain has no shard ${id} (its shards are ${o.shardLayout.shardIds.join(', ')}): remove it from store.shard_urls in config.json or --shard-db`,
+        );
+      }
+    }
     for (const id of o.shardLayout.shardIds) {
       if (!o.shardUrls.has(id)) {
         throw new PgHistoryError(
@@ -181,7 +199,14 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       await h.refresh();
       if (o.role === 'writer') {
         // A meta database naming no history yet takes only empty shard databases.
-        if (h.current === null && h.genesis === null) await refuseForeignShards(h.dbs.values(), o.metaUrl);
+        const fresh = h.current === null && h.genesis === null;
+        if (fresh) await refuseForeignShards(h.dbs.values(), o.metaUrl);
+        // A history from before shards were claimed takes the databases it is given, as it did.
+        // The id is recorded once its shards are claimed: a reader that finds it checks them.
+        const known = await readHistoryId(meta);
+        const id = known ?? newHistoryId();
+        await checkShardClaims(o.shardUrls, dbs, id, o.metaUrl, fresh || known === undefined);
+        if (known === undefined) await recordHistoryId(meta, id);
         await checkKind(meta, o.metaUrl, o.archive ?? false);
         await h.dropAboveCursor();
       } else await h.follow();
@@ -244,6 +269,16 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     const r = await this.meta.query<{ name: string; block_height: string; block_hash: Buffer | null }>(
       'SELECT name, block_height, block_hash FROM meta',
     );
+    if (this.o.role === 'reader' && !this.shardsChecked) {
+      const id = r.rows.find((row) => row.name === 'history_id')?.block_hash;
+      if (id) {
+        await checkShardClaims(this.o.shardUrls, this.dbs, bytes(id), this.o.metaUrl, false);
+        this.shardsChecked = true;
+      } else if (r.rows.some((row) => row.name === 'cursor')) {
+        // Written by a writer from before shards were claimed: nothing to check them against.
+        this.shardsChecked = true;
+      } else return;
+    }
     for (const row of r.rows) {
       const height = Number(row.block_height);
       if (row.name === 'cursor' && row.block_hash) {

@@ -86,10 +86,19 @@ const SHARD_FLAT_STATE: readonly string[] = [
    SELECT DISTINCT ON (key) key, block_height, value FROM state_history ORDER BY key, block_height DESC`,
 ];
 
+/**
+ * Version 4: which shards of which history a database holds, so that a database given for a shard
+ * it does not hold (an empty replacement, two URLs swapped) is refused rather than read as if the
+ * shard had no rows.
+ */
+const SHARD_CLAIMS: readonly string[] = [
+  `CREATE TABLE shard_claims (shard_id integer PRIMARY KEY, history_id bytea NOT NULL)`,
+];
+
 /** Each component's migrations, in order: version N is the first N entries applied. */
 const MIGRATIONS: Record<Component, readonly (readonly string[])[]> = {
   meta: [META],
-  shard: [SHARD, SHARD_GC_HEIGHT, SHARD_FLAT_STATE],
+  shard: [SHARD, SHARD_GC_HEIGHT, SHARD_FLAT_STATE, SHARD_CLAIMS],
 };
 
 export const SCHEMA_VERSION: Record<Component, number> = {

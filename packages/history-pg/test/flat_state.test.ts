@@ -144,6 +144,8 @@ t.test('flat state rows of a PostgreSQL history', async (t) => {
   // writer runs or not (an older writer would not keep the rows); a writer of this schema fills the
   // rows from the history.
   await sql.query('DROP TABLE state_flat');
+  await sql.query('DROP TABLE shard_claims');
+  await sql.query(`DELETE FROM meta WHERE name = 'history_id'`);
   await sql.query(`UPDATE schema_version SET version = 2 WHERE component = 'shard'`);
   const refused = { name: 'PgHistoryError', code: PgHistoryErrorCode.SchemaTooOld };
   await t.rejects(openPg(dbs, ONE_SHARD, 'reader'), refused, 'with a writer running');
@@ -157,7 +159,7 @@ t.test('flat state rows of a PostgreSQL history', async (t) => {
   const upgraded = await openPg(dbs, ONE_SHARD, 'writer');
   t.equal(
     (await sql.query(`SELECT version FROM schema_version WHERE component = 'shard'`)).rows[0].version,
-    3,
+    4,
   );
   const reader = await openPg(dbs, ONE_SHARD, 'reader');
   await allAlike('after the upgrade', reader);
