@@ -13,6 +13,8 @@ export const PgHistoryErrorCode = {
   ForeignHistory: 'FOREIGN_HISTORY',
   /** A shard database given for a shard of the history that it does not hold. */
   ShardMismatch: 'SHARD_MISMATCH',
+  /** A front end's statement the database did not answer in time. */
+  Timeout: 'TIMEOUT',
   /** An archival history given to a writer that collects garbage. */
   KindMismatch: 'KIND_MISMATCH',
 } as const;

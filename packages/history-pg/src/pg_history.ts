@@ -32,6 +32,7 @@ import {
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
 import type pg from 'pg';
+import { withDeadline } from './deadline.js';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import {
   checkKind,
@@ -74,12 +75,15 @@ export interface PgHistoryOptions {
    * that is not (`DbKindMismatch`).
    */
   readonly archive?: boolean;
+  /** A reader's statements fail with `TIMEOUT` after this long (deadline.ts). */
+  readonly readDeadlineMs?: number;
 }
 
 const WRITER_LOCK = 0x6e6c2d7772697465n;
 const CURSOR_CHANNEL = 'nearlite_cursor';
 const DEFAULT_PARTITION_SIZE = 100_000;
 const DEFAULT_GC_GRACE_MS = 5_000;
+const DEFAULT_READ_DEADLINE_MS = 10_000;
 /** Deletes are set-based, so one step may move the tail over many heights (a catch-up batch). */
 const DEFAULT_GC_HEIGHTS_PER_STEP = 10_000;
 
@@ -93,10 +97,16 @@ const pgDriver = (): Promise<typeof pg> => {
   return driver;
 };
 
-async function connectPool(url: string, what: string, max: number): Promise<pg.Pool> {
+async function connectPool(url: string, what: string, max: number, deadlineMs?: number): Promise<pg.Pool> {
   const { Pool } = await pgDriver();
-  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  const pool = new Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 10_000,
+    ...(deadlineMs === undefined ? {} : { query_timeout: deadlineMs }),
+  });
   pool.on('error', () => {});
+  if (deadlineMs !== undefined) withDeadline(pool, deadlineMs, what, url);
   try {
     const c = await pool.connect();
     c.release();
@@ -172,12 +182,13 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       }
     }
     const poolSize = o.poolSize ?? 8;
-    const meta = await connectPool(o.metaUrl, 'meta', poolSize);
+    const deadline = o.role === 'reader' ? (o.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS) : undefined;
+    const meta = await connectPool(o.metaUrl, 'meta', poolSize, deadline);
     const dbs = new Map<string, ShardDb>();
     try {
       const urls = new Set(o.shardUrls.values());
       for (const url of urls) {
-        const pool = url === o.metaUrl ? meta : await connectPool(url, 'shard', poolSize);
+        const pool = url === o.metaUrl ? meta : await connectPool(url, 'shard', poolSize, deadline);
         dbs.set(url, new ShardDb(url, pool));
       }
     } catch (err) {

@@ -52,7 +52,13 @@ export function openPg(
   dbs: { metaUrl: string; shardUrls: Map<number, string> },
   layout: ShardLayoutLike,
   role: 'writer' | 'reader',
-  more: { partitionSize?: number; gcGraceMs?: number; archive?: boolean } = {},
+  more: {
+    partitionSize?: number;
+    gcGraceMs?: number;
+    archive?: boolean;
+    readDeadlineMs?: number;
+    poolSize?: number;
+  } = {},
 ): Promise<PgHistory> {
   return PgHistory.open({ ...dbs, shardLayout: layout, role, partitionSize: 1000, pollMs: 50, ...more });
 }
