@@ -195,7 +195,7 @@ export function readAction(r: BorshReader, nested = false): Action {
     case 'DeleteAccount':
       return { type, beneficiaryId: readAccountId(r) };
     case 'Delegate':
-      if (nested) throw new BorshError('a delegate action cannot contain another delegate action');
+      if (nested) throw new BorshError("DelegateAction mustn't contain a nested one");
       return { type, delegateAction: readDelegateAction(r), signature: readSignature(r) };
     case 'DeployGlobalContract': {
       const code = r.bytes().slice();
@@ -217,7 +217,7 @@ export function readAction(r: BorshReader, nested = false): Action {
     case 'WithdrawFromGasKey':
       return { type, publicKey: readPublicKey(r), amount: r.u128() };
     case 'DelegateV2':
-      if (nested) throw new BorshError('a delegate action cannot contain another delegate action');
+      if (nested) throw new BorshError("DelegateAction mustn't contain a nested one");
       return { type, delegateAction: readDelegateActionPayload(r), signature: readSignature(r) };
     default:
       throw new BorshError(`Unexpected variant tag: ${tag}`);
