@@ -111,6 +111,19 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
     last = bs58.encode(blockHash(b));
   }
   t.ok(epochs.size >= 4, `light client blocks span ${epochs.size} epochs`);
+  // nearcore's LightClientBlockView declares its fields in this order, and serde writes them so.
+  t.same(
+    Object.keys(blocks[0]!),
+    [
+      'prev_block_hash',
+      'next_block_inner_hash',
+      'inner_lite',
+      'inner_rest_hash',
+      'next_bps',
+      'approvals_after_next',
+    ],
+    'the block view’s fields in nearcore’s order',
+  );
   const head = blocks[blocks.length - 1]!;
   // The block the light client computed is the node's block at that height.
   const same = await node.rpc<{ header: { hash: string } }>('block', { block_id: head.inner_lite.height });

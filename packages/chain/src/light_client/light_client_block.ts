@@ -65,9 +65,13 @@ function lightClientBlockView(chain: ChainHandle, b: BlockHeader): object {
   const afterNext = nextHeader(chain, next);
   // The hash of next's inner parts without its prev hash: block hash = combine(inner, prev_hash).
   const nextInner = combineHash(sha256(encodeInnerLite(next.lite)), innerRestHash(next.rest));
+  // nearcore's LightClientBlockView field order, which is not its LightClientBlockLiteView's.
+  const lite = blockHeaderLiteView(b);
   return {
-    ...blockHeaderLiteView(b),
+    prev_block_hash: lite.prev_block_hash,
     next_block_inner_hash: base58Encode(nextInner),
+    inner_lite: lite.inner_lite,
+    inner_rest_hash: lite.inner_rest_hash,
     next_bps: validatorsOrderedView(
       chain.genesis.config,
       epochStakes(chain.store, chain.genesis.config, b.lite.nextEpochId).stakes,

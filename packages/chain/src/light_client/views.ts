@@ -17,7 +17,11 @@ export function innerLiteView(h: BlockHeader): object {
   };
 }
 
-export function blockHeaderLiteView(h: BlockHeader): object {
+export function blockHeaderLiteView(h: BlockHeader): {
+  prev_block_hash: string;
+  inner_rest_hash: string;
+  inner_lite: object;
+} {
   return {
     prev_block_hash: base58Encode(h.prevHash),
     inner_rest_hash: base58Encode(innerRestHash(h.rest)),
