@@ -173,6 +173,19 @@ t.test('near-api-js 7 end to end', async (t) => {
       wait_until: 'FINAL',
     });
     t.equal(r.body.result?.final_execution_status, 'FINAL', `${method} reaches FINAL`);
+    // RpcTransactionResponse: the flattened outcome view, then its own final_execution_status.
+    t.same(
+      Object.keys(r.body.result ?? {}),
+      [
+        'status',
+        'transaction',
+        'transaction_outcome',
+        'receipts_outcome',
+        ...(method === 'tx' ? [] : ['receipts']),
+        'final_execution_status',
+      ],
+      `${method}: fields in nearcore's order`,
+    );
     t.ok(T.RpcTransactionResponseSchema().safeParse(camel(r.body.result)).success, `${method} schema`);
     // The transfer and the refund of the gas bought above the chunk's price.
     if (method === 'EXPERIMENTAL_tx_status') t.equal(r.body.result?.receipts?.length, 2);

@@ -107,7 +107,6 @@ export async function txStatusView(
   const tx = JSON.parse(txRaw) as { signer_id: string; receiver_id: string };
   const [, ...receiptOutcomes] = outcomes;
   const out: Record<string, unknown> = {
-    final_execution_status: level,
     status: finalStatus(outcomes),
     transaction: new RawJson(txRaw),
     transaction_outcome: new RawJson(txOutcome.raw),
@@ -119,6 +118,8 @@ export async function txStatusView(
     const raws = await Promise.all(wanted.map((o) => history.receipt(base58Decode(o.parsed.id))));
     out.receipts = raws.filter((raw) => raw !== undefined).map((raw) => new RawJson(raw));
   }
+  // RpcTransactionResponse flattens the outcome view before its own final_execution_status.
+  out.final_execution_status = level;
   return { answer: out, level };
 }
 

@@ -52,6 +52,18 @@ t.test('a wait ends with the block that takes the transaction to its wait_until'
     'the answer holds the receipt that ran in the next block',
   );
   t.ok(Array.isArray(got.result.receipts), 'EXPERIMENTAL_tx_status with its receipts');
+  t.same(
+    Object.keys(got.result),
+    [
+      'status',
+      'transaction',
+      'transaction_outcome',
+      'receipts_outcome',
+      'receipts',
+      'final_execution_status',
+    ],
+    "fields in nearcore's order: the flattened outcome view, then final_execution_status",
+  );
   const legacy = await byDefault;
   t.equal(legacy.status, 200);
   t.match(

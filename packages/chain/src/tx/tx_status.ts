@@ -263,7 +263,7 @@ export function finalExecutionOutcomeView(
 ): RawJson {
   const [txOutcome, ...receiptOutcomes] = p.outcomes;
   const parts = [
-    `{"final_execution_status":"${p.level}","status":`,
+    '{"status":',
     stringifyJson(finalStatus(p)),
     ',"transaction":',
     stringifyJson(codecs.transactionView(txBytes)),
@@ -282,6 +282,7 @@ export function finalExecutionOutcomeView(
     });
     parts.push(',"receipts":', stringifyJson(receipts));
   }
-  parts.push('}');
+  // RpcTransactionResponse flattens the outcome view before its own final_execution_status.
+  parts.push(`,"final_execution_status":"${p.level}"}`);
   return new RawJson(parts.join(''));
 }
