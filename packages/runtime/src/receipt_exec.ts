@@ -377,7 +377,9 @@ function functionCall(
       inputDataIds: n.inputDataIds,
       actions: n.actions,
       ...(n.isPromiseYield ? { isPromiseYield: true as const } : {}),
-      ...(n.refundTo !== undefined ? { refundTo: n.refundTo } : {}),
+      // nearcore's action_function_call makes every receipt a contract creates an
+      // ActionReceiptV2 (ActionV2 / PromiseYieldV2), its refund_to None unless the contract set it.
+      refundTo: n.refundTo ?? null,
     });
   }
   // Resumes follow the call's action receipts, so the returned receipt index stays valid.

@@ -24,8 +24,11 @@ export type NewReceiptSpec =
       inputDataIds: CryptoHash[];
       actions: Action[];
       isPromiseYield?: true;
-      /** Where its balance refunds go instead of its predecessor (an ActionReceiptV2). */
-      refundTo?: string;
+      /**
+       * Where its balance refunds go instead of its predecessor: present on an ActionReceiptV2 (what
+       * a contract creates), null for its None.
+       */
+      refundTo?: string | null;
     }
   | {
       kind: 'Data';

@@ -160,8 +160,16 @@ t.test('promise_yield_create parks the callback and queues its timeout', async (
   );
   const processed = y.res.processedReceipts.find((r) => toHex(r.receiptId) === toHex(yieldReceiptId));
   t.ok(processed, 'recorded as processed in this chunk');
-  const parked = decodeReceipt(stateGet(s.c, trieKeyPromiseYieldReceipt(ALICE, id))!);
+  const parkedBytes = stateGet(s.c, trieKeyPromiseYieldReceipt(ALICE, id))!;
+  const parked = decodeReceipt(parkedBytes);
   t.same(parked.receiptId, yieldReceiptId);
+  // nearcore's action_function_call makes every receipt a contract creates an ActionReceiptV2: the
+  // yield is a PromiseYieldV2 (tag 6, after predecessor, receiver and id), refund_to None after the
+  // signer.
+  const tagAt = 4 + ALICE.length + 4 + ALICE.length + 32;
+  t.equal(parkedBytes[tagAt], 6, 'stored as a PromiseYieldV2');
+  t.equal(parkedBytes[tagAt + 1 + 4 + ALICE.length], 0, 'its refund_to None');
+  t.equal(parked.receipt.kind === 'Action' && parked.receipt.refundTo, null);
   t.same(receiptView(parked), receiptView(decodeReceipt(processed!.bytes)));
   const view = receiptView(parked) as { receipt: { Action: Record<string, unknown> } };
   t.equal(view.receipt.Action.is_promise_yield, true);
