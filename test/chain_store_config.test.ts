@@ -233,6 +233,16 @@ t.test(
     t.equal(dumpedStatus.validator_public_key, validatorKey, 'a node runs in the dump directory');
     t.equal(await node.stop(), 0);
 
+    // nearcore's load_config fails without the node key ("Failed reading node key file from …").
+    renameSync(join(home, 'nk.json'), join(home, 'nk.json.gone'));
+    refused(
+      t,
+      ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
+      /Failed reading node key file from .*nk\.json: it does not exist/,
+      'no node key file',
+    );
+    renameSync(join(home, 'nk.json.gone'), join(home, 'nk.json'));
+
     editConfig(home, (c) => ({ ...c, genesis_file: 5 }));
     refused(
       t,

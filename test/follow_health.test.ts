@@ -126,7 +126,11 @@ t.test(
     // 100 ms, so the 10 × rule takes a second here rather than nearcore's default 20 s.
     const configPath = join(home, 'config.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8'));
-    config.consensus = { ...config.consensus, max_block_production_delay: { secs: 0, nanos: 100_000_000 } };
+    config.consensus = {
+      ...config.consensus,
+      min_block_production_delay: { secs: 0, nanos: 100_000_000 },
+      max_block_production_delay: { secs: 0, nanos: 100_000_000 },
+    };
     writeFileSync(configPath, JSON.stringify(config));
     const chain = syntheticChain(10, { from: FROM });
     const gated = gatedSource(chain);

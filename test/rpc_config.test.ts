@@ -80,16 +80,16 @@ t.test('rpc.prometheus_addr serves the metrics alone on an address of its own', 
   await t.rejects(fetch(`${at}/metrics`), 'the metrics listener is gone');
 });
 
-t.test('an rpc.prometheus_addr that is not HOST:PORT stops the start', async (t) => {
+t.test('an rpc.prometheus_addr that is not IP:PORT stops the start', async (t) => {
   const home = tempDir(t);
   initHome(home);
-  for (const bad of ['127.0.0.1:99999', 5, ['127.0.0.1:9100']]) {
+  for (const [bad, message] of [
+    ['127.0.0.1:99999', /rpc\.prometheus_addr: invalid socket address syntax: '127\.0\.0\.1:99999'/],
+    ['localhost:9100', /rpc\.prometheus_addr: invalid socket address syntax: 'localhost:9100'/],
+    [5, /rpc\.prometheus_addr must be "IP:PORT" or null/],
+    [['127.0.0.1:9100'], /rpc\.prometheus_addr must be "IP:PORT" or null/],
+  ] as const) {
     editRpc(home, { prometheus_addr: bad });
-    refused(
-      t,
-      ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
-      /rpc\.prometheus_addr must be "HOST:PORT" or null/,
-      JSON.stringify(bad),
-    );
+    refused(t, ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], message, JSON.stringify(bad));
   }
 });

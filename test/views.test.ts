@@ -320,3 +320,31 @@ t.test('view-call gas per second is limited per client', async (t) => {
   t.match(odd.body.error, { name: 'REQUEST_VALIDATION_ERROR', cause: { name: 'PARSE_ERROR' } });
   t.equal((await node.rpc('status', [])).status, 200, 'other methods are not limited by view gas');
 });
+
+t.test("config.json's max_gas_burnt_view bounds what a view call may burn", async (t) => {
+  // nearcore's ClientConfig::max_gas_burnt_view overrides the protocol's max_gas_burnt for view
+  // calls (TrieViewer::call_function); client_config reports it.
+  const limit = 10_000_000_000_000;
+  const w = await wabt();
+  const code = w
+    .parseWat('spin.wat', '(module (func (export "spin") (loop $l (br $l))))')
+    .toBinary({}).buffer;
+  const { node, provider, root } = await localChain(t, { config: { max_gas_burnt_view: limit } });
+  await deployedAccount({ provider, root }, 'spin.test.near', code, 10n ** 25n);
+  const burnt = async () => {
+    const text = await (await fetch(`${node.url}/metrics`)).text();
+    return Number(/^nearlite_view_call_gas_total (\d+)$/m.exec(text)?.[1]);
+  };
+  const before = await burnt();
+  const spun = await node.rpc<{ error: string }>('query', {
+    request_type: 'call_function',
+    account_id: 'spin.test.near',
+    method_name: 'spin',
+    args_base64: '',
+    finality: 'optimistic',
+  });
+  t.equal(spun.body.result?.error, 'wasm execution failed with error: HostError(GasLimitExceeded)');
+  t.equal((await burnt()) - before, limit, 'the view burnt the configured limit, not the protocol’s 1 Pgas');
+  const config = await node.rpc<{ max_gas_burnt_view: number | null }>('client_config', []);
+  t.equal(config.body.result?.max_gas_burnt_view, limit);
+});

@@ -41,7 +41,11 @@ for (const ending of ['stopped', 'killed'] as const) {
     // 200 ms, so that health's 10 × rule takes two seconds here rather than nearcore's default 20 s.
     editConfig(home, (c) => ({
       ...c,
-      consensus: { ...(c.consensus as object), max_block_production_delay: { secs: 0, nanos: 200_000_000 } },
+      consensus: {
+        ...(c.consensus as object),
+        min_block_production_delay: { secs: 0, nanos: 100_000_000 },
+        max_block_production_delay: { secs: 0, nanos: 200_000_000 },
+      },
     }));
     const key = readKeyFile(home);
     const codes = [contract('testnet-linkdrop.wasm'), contract('fungible_token.wasm')];

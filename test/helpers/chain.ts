@@ -1,6 +1,14 @@
 import { Account, JsonRpcProvider, KeyPair, KeyPairSigner, type KeyPairString } from 'near-api-js';
 import type t from 'tap';
-import { editRpc, initHome, type RunningNode, readKeyFile, startNode, waitForHeight } from './node.js';
+import {
+  editConfig,
+  editRpc,
+  initHome,
+  type RunningNode,
+  readKeyFile,
+  startNode,
+  waitForHeight,
+} from './node.js';
 import { tempDir } from './tmp.js';
 
 export interface LocalChain {
@@ -22,6 +30,8 @@ export async function localChain(
     archive?: boolean;
     /** Merged into config.json's `rpc` section before the node starts. */
     rpc?: Record<string, unknown>;
+    /** Merged into config.json's top level before the node starts. */
+    config?: Record<string, unknown>;
     /** More `nearlite run` flags. */
     args?: readonly string[];
   } = {},
@@ -33,6 +43,7 @@ export async function localChain(
   ]);
   const key = readKeyFile(home);
   if (opts.rpc) editRpc(home, opts.rpc);
+  if (opts.config) editConfig(home, (c) => ({ ...c, ...opts.config }));
   const node = await startNode(home, [
     '--block-time',
     String(opts.blockTimeMs ?? 50),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountIdError } from '@nearlite/primitives';
 import { fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
+import { parseHostPort } from './config.js';
 import type { FollowOptions } from './follower_node.js';
 import { homeConfig, homeFiles, initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
@@ -123,6 +124,33 @@ function onlyOwnFlags(command: string, values: Record<string, unknown>): void {
   const other = Object.keys(values).filter((k) => values[k] !== undefined && !own.has(k));
   if (other.length > 0)
     throw new UsageError(`${command} does not take ${other.map((k) => `--${k}`).join(', ')}`);
+}
+
+/**
+ * --s3-endpoint, --s3-region and --s3-prefix configure an S3 target or source: given where none is
+ * (a directory, an HTTP source, no --lake-out), they would be ignored, so they are refused.
+ */
+function refuseIdleS3Flags(
+  command: string | undefined,
+  values: { [k: string]: string | boolean | string[] | undefined },
+): void {
+  const given = [...S3_FLAGS, 's3-prefix'].filter((f) => values[f] !== undefined);
+  if (given.length === 0) return;
+  const flags = given.map((f) => `--${f}`).join(', ');
+  const isS3 = (v: unknown) => typeof v === 'string' && v.startsWith('s3://');
+  if (command === 'lake-export') {
+    if (values['s3-bucket'] === undefined)
+      throw new UsageError(`${flags} apply to --s3-bucket, and lake-export was given --out`);
+    return;
+  }
+  if (command !== 'run') return;
+  if (values.follow !== undefined) {
+    if (!isS3(values.follow)) throw new UsageError(`${flags} apply to an s3:// source, not ${values.follow}`);
+  } else if (!isS3(values['lake-out'])) {
+    throw new UsageError(
+      `${flags} apply to --lake-out s3://BUCKET[/PREFIX]${values['lake-out'] === undefined ? ', which was not given' : `, not ${values['lake-out']}`}`,
+    );
+  }
 }
 
 export class UsageError extends Error {
@@ -311,6 +339,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    if (argv[0] === 'help' && argv[1] !== undefined && !COMMANDS.has(argv[1])) {
+      process.stderr.write(`nearlite: unknown command '${argv[1]}'\n\n${USAGE}`);
+      return 2;
+    }
     process.stdout.write(argv[0] === 'help' ? usageOf(argv[1]) : USAGE);
     return argv.length === 0 ? 2 : 0;
   }
@@ -370,6 +402,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (command in COMMAND_FLAGS)
       onlyOwnFlags(command === 'run' && values.follow !== undefined ? 'run --follow' : command, values);
   }
+  if (values['rpc-addr'] !== undefined) {
+    try {
+      parseHostPort(values['rpc-addr'], '--rpc-addr');
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  refuseIdleS3Flags(command, values);
   // The commands that print plain text (`inspect`, `lake-export`, `repair`) print a warning as one line
   // of it; those that log route it into the log (below).
   routeProcessWarnings((line) => process.stderr.write(`warning: ${line}\n`));

@@ -10,8 +10,6 @@ import { BUILD_VERSION } from './version.js';
 export interface ClientConfigInput {
   readonly config: NodeConfig;
   readonly genesis: GenesisConfig;
-  /** Whether this node produces blocks (a follower or front end does not). */
-  readonly producing: boolean;
 }
 
 /** A top-level duration as nearcore's ClientConfig writes it: `[secs, nanos]`. */
@@ -19,9 +17,7 @@ const duration = (ms: number): [number, number] => [Math.floor(ms / 1000), (ms %
 /** A nested one (`serde_duration_as_std`). */
 const stdDuration = (ms: number) => ({ secs: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 });
 
-/** nearcore's defaults for the production delays; a producer's own block time sets the minimum. */
-const MIN_BLOCK_PRODUCTION_DELAY_MS = 600;
-const MAX_BLOCK_PRODUCTION_DELAY_MS = 2_000;
+/** nearcore's default max_block_wait_delay, which nearlite does not read. */
 const MAX_BLOCK_WAIT_DELAY_MS = 6_000;
 
 const RESHARDING_CONFIG = {
@@ -33,8 +29,9 @@ const RESHARDING_CONFIG = {
   catch_up_blocks: 20,
 };
 
-export function clientConfigView({ config, genesis, producing }: ClientConfigInput): object {
-  const blockMs = producing ? config.blockTimeMs : MIN_BLOCK_PRODUCTION_DELAY_MS;
+export function clientConfigView({ config, genesis }: ClientConfigInput): object {
+  // As configured, on every node: a follower's and a front end's set their health rule.
+  const blockMs = config.blockTimeMs;
   const seats = genesis.raw.num_block_producer_seats;
   return {
     version: BUILD_VERSION,
@@ -44,9 +41,7 @@ export function clientConfigView({ config, genesis, producing }: ClientConfigInp
     expected_shutdown: 'null',
     block_production_tracking_delay: duration(10),
     min_block_production_delay: duration(blockMs),
-    max_block_production_delay: duration(
-      producing ? maxBlockProductionDelayMs(config) : Math.max(blockMs, MAX_BLOCK_PRODUCTION_DELAY_MS),
-    ),
+    max_block_production_delay: duration(maxBlockProductionDelayMs(config)),
     max_block_wait_delay: duration(Math.max(blockMs, MAX_BLOCK_WAIT_DELAY_MS)),
     chunk_wait_mult: [1, 6],
     skip_sync_wait: false,
@@ -94,7 +89,7 @@ export function clientConfigView({ config, genesis, producing }: ClientConfigInp
     state_requests_per_throttle_period: 30,
     state_request_server_threads: 4,
     trie_viewer_state_size_limit: config.trieViewerStateSizeLimit,
-    max_gas_burnt_view: null,
+    max_gas_burnt_view: config.maxGasBurntView === null ? null : Number(config.maxGasBurntView),
     enable_statistics_export: true,
     client_background_migration_threads: 8,
     state_sync_enabled: true,

@@ -1,5 +1,6 @@
 // The node's config.json (a nearcore-style subset) with defaults; CLI flags override it.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parseCommentedJson } from '@nearlite/primitives';
 import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson, storePathFromJson } from './store_config.js';
 
@@ -10,6 +11,11 @@ export interface NodeConfig {
    * `/metrics` stays); null: none.
    */
   readonly prometheusAddr: string | null;
+  /**
+   * `max_gas_burnt_view`: the gas a view call may burn, overriding the protocol's `max_gas_burnt`
+   * for view calls only (nearcore's ClientConfig, read by its TrieViewer); null: the protocol's.
+   */
+  readonly maxGasBurntView: bigint | null;
   readonly blockTimeMs: number;
   /** `consensus.max_block_production_delay` (nearcore's 2 s by default); in effect never below the block time. */
   readonly maxBlockProductionDelayMs: number;
@@ -66,6 +72,7 @@ export interface NodeConfig {
 export const DEFAULT_CONFIG: NodeConfig = {
   rpcAddr: '127.0.0.1:3030',
   prometheusAddr: null,
+  maxGasBurntView: null,
   // nearcore's MIN_BLOCK_PRODUCTION_DELAY and MAX_BLOCK_PRODUCTION_DELAY: what `neard init` (and so
   // near-sandbox's) writes for a local chain, and what a sandbox fast-forward moves time by.
   blockTimeMs: 600,
@@ -195,16 +202,17 @@ export function loadConfig(path: string): NodeConfig {
     `${path}: gc_num_epochs_to_keep`,
   );
   if (rpc.addr !== undefined && typeof rpc.addr !== 'string')
-    throw new ConfigError(`${path}: rpc.addr must be "HOST:PORT"`);
+    throw new ConfigError(`${path}: rpc.addr must be "IP:PORT"`);
+  if (typeof rpc.addr === 'string') parseHostPort(rpc.addr, `${path}: rpc.addr`);
   const prometheusAddr = rpc.prometheus_addr ?? null;
   if (prometheusAddr !== null) {
     if (typeof prometheusAddr !== 'string')
-      throw new ConfigError(`${path}: rpc.prometheus_addr must be "HOST:PORT" or null`);
-    try {
-      parseHostPort(prometheusAddr);
-    } catch {
-      throw new ConfigError(`${path}: rpc.prometheus_addr must be "HOST:PORT" or null`);
-    }
+      throw new ConfigError(`${path}: rpc.prometheus_addr must be "IP:PORT" or null`);
+    parseHostPort(prometheusAddr, `${path}: rpc.prometheus_addr`);
+    if (prometheusAddr === (rpc.addr ?? DEFAULT_CONFIG.rpcAddr))
+      throw new ConfigError(
+        `${path}: rpc.prometheus_addr is rpc.addr (${prometheusAddr}): the metrics listener needs an address of its own`,
+      );
   }
   const payload = uintOr(
     limits.json_payload_max_size,
@@ -226,16 +234,32 @@ export function loadConfig(path: string): NodeConfig {
     !(typeof stateLimit === 'number' && Number.isSafeInteger(stateLimit) && stateLimit >= 0)
   )
     throw new ConfigError(`${path}: trie_viewer_state_size_limit must be a non-negative integer or null`);
+  const blockTimeMs =
+    durationToMs(consensus.min_block_production_delay, `${path}: consensus.min_block_production_delay`) ??
+    DEFAULT_CONFIG.blockTimeMs;
+  const maxDelayMs =
+    durationToMs(consensus.max_block_production_delay, `${path}: consensus.max_block_production_delay`) ??
+    DEFAULT_CONFIG.maxBlockProductionDelayMs;
+  const archive = boolOr(raw.archive, false, `${path}: archive`);
+  checkSemantics(path, {
+    archive,
+    saveTrieChanges: saveTrieChanges ?? null,
+    blockTimeMs,
+    maxDelayMs,
+    gc,
+    gcBlocksLimit: uintOr(raw.gc_blocks_limit, 2, `${path}: gc_blocks_limit`),
+    gcForkCleanStep: uintOr(raw.gc_fork_clean_step, 100, `${path}: gc_fork_clean_step`),
+  });
+  const viewGas = raw.max_gas_burnt_view;
+  if (viewGas !== undefined && viewGas !== null && !isUint(viewGas))
+    throw new ConfigError(`${path}: max_gas_burnt_view must be a non-negative integer (gas) or null`);
   return {
     rpcAddr: typeof rpc.addr === 'string' ? rpc.addr : DEFAULT_CONFIG.rpcAddr,
     prometheusAddr,
-    blockTimeMs:
-      durationToMs(consensus.min_block_production_delay, `${path}: consensus.min_block_production_delay`) ??
-      DEFAULT_CONFIG.blockTimeMs,
-    maxBlockProductionDelayMs:
-      durationToMs(consensus.max_block_production_delay, `${path}: consensus.max_block_production_delay`) ??
-      DEFAULT_CONFIG.maxBlockProductionDelayMs,
-    archive: boolOr(raw.archive, false, `${path}: archive`),
+    maxGasBurntView: typeof viewGas === 'number' ? BigInt(viewGas) : null,
+    blockTimeMs,
+    maxBlockProductionDelayMs: maxDelayMs,
+    archive,
     saveTrieChanges: saveTrieChanges ?? null,
     // nearcore never keeps fewer than 3 epochs
     gcNumEpochsToKeep: Math.max(3, gc),
@@ -275,6 +299,44 @@ export function loadConfig(path: string): NodeConfig {
   };
 }
 
+/** Rust's Debug text of a Duration, as nearcore's messages print one ("600ms", "2s", "1.5s"). */
+function rustDuration(ms: number): string {
+  return ms === 0 ? '0ns' : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
+}
+
+/**
+ * The checks of nearcore's ConfigValidator (nearcore/src/config_validate.rs) that apply to what
+ * nearlite reads, with its messages: a config.json nearcore refuses to start with is refused here.
+ */
+function checkSemantics(
+  path: string,
+  c: {
+    archive: boolean;
+    saveTrieChanges: boolean | null;
+    blockTimeMs: number;
+    maxDelayMs: number;
+    gc: number;
+    gcBlocksLimit: number;
+    gcForkCleanStep: number;
+  },
+): void {
+  const issues: string[] = [];
+  if (!c.archive && c.saveTrieChanges === false)
+    issues.push(
+      'Configuration with archive = false and save_trie_changes = false is not supported because non-archival nodes must save trie changes in order to do do garbage collection.',
+    );
+  if (c.blockTimeMs > c.maxDelayMs)
+    issues.push(
+      `min_block_production_delay: ${rustDuration(c.blockTimeMs)} is greater than max_block_production_delay: ${rustDuration(c.maxDelayMs)}`,
+    );
+  if (c.gcBlocksLimit === 0 || c.gcForkCleanStep === 0 || c.gc === 0)
+    issues.push(
+      `gc config values should all be greater than 0, but gc_blocks_limit is ${c.gcBlocksLimit}, gc_fork_clean_step is ${c.gcForkCleanStep}, gc_num_epochs_to_keep is ${c.gc}.`,
+    );
+  if (issues.length > 0)
+    throw new ConfigError(issues.map((i) => `${path}: config.json semantic issue: ${i}`).join('\n'));
+}
+
 function fileName(v: unknown, dflt: string, what: string): string {
   if (v === undefined || v === null) return dflt;
   if (typeof v !== 'string' || v.length === 0 || v.includes('\0'))
@@ -309,10 +371,17 @@ function positiveOrNull(v: unknown, what: string): number | null {
   return v;
 }
 
-export function parseHostPort(addr: string): { host: string; port: number } {
-  const i = addr.lastIndexOf(':');
-  const host = i >= 0 ? addr.slice(0, i).replace(/^\[|\]$/g, '') : addr;
-  const port = i >= 0 ? Number(addr.slice(i + 1)) : 3030;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`invalid address '${addr}'`);
-  return { host: host || '0.0.0.0', port };
+/**
+ * nearcore's SocketAddr, as its config and flags take a listening address: an IP address and a port
+ * ("0.0.0.0:3030", "[::1]:3030"); a host name or a missing port is refused.
+ */
+export function parseHostPort(addr: string, what = 'address'): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(addr);
+  const host = m?.[1] ?? m?.[2] ?? '';
+  const port = m ? Number(m[3]) : Number.NaN;
+  if (!m || isIP(host) !== (m[1] === undefined ? 4 : 6) || !(port <= 65535))
+    throw new ConfigError(
+      `${what}: invalid socket address syntax: '${addr}' (an IP address and a port, as 0.0.0.0:3030)`,
+    );
+  return { host, port };
 }

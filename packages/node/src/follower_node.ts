@@ -86,7 +86,7 @@ export class FollowerNode {
             compression: storeConfig.compression,
             genesis: { config: genesis.config, path: p.genesis },
           });
-    const pool = new ViewCallPool(2);
+    const pool = new ViewCallPool(2, null, fileConfig.maxGasBurntView);
     // Parsing, checking and encoding blocks take most of a catch-up: worker threads do them, each
     // with its own copy of the source, when the source says how to open it again.
     const prepareThreads = o.prepareThreads ?? defaultPrepareThreads();

@@ -136,7 +136,6 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     clientConfig: clientConfigView({
       config: { ...fileConfig, rpcAddr: o.rpcAddr, archive: o.archive },
       genesis: o.genesis.config,
-      producing: false,
     }),
     pollingTimeoutMs: fileConfig.pollingTimeoutMs,
   });

@@ -20,7 +20,11 @@ export function readKeyFile(path: string): Record<string, string> {
 
 /** node_key.json's public key, as `status` shows it; empty when the home has none. */
 export function nodePublicKey(path: string): string {
-  if (!existsSync(path)) return '';
+  // nearcore's load_config refuses a home without its node key file.
+  if (!existsSync(path))
+    throw new KeyFileError(
+      `Failed reading node key file from ${path}: it does not exist ('nearlite init' writes one; node_key_file in config.json names it)`,
+    );
   const key = readKeyFile(path).public_key;
   if (typeof key !== 'string' || !key.startsWith('ed25519:'))
     throw new KeyFileError(`${path} has no ed25519 public_key`);

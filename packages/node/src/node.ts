@@ -186,7 +186,10 @@ export class NearliteNode {
         o.logger.info(
           `the store is as its clean stop at #${existingHead.height} left it: heights beneath the head not re-checked`,
         );
-      const services = createServices(config.sandbox ? { log: o.logger.sandboxDebug ?? null } : null);
+      const services = createServices(
+        config.sandbox ? { log: o.logger.sandboxDebug ?? null } : null,
+        config.maxGasBurntView,
+      );
       chainThread =
         chainData && booted
           ? await ChainThread.open({ store, genesis, data: chainData, log: o.logger, booted })

@@ -49,7 +49,7 @@ export class ServeNode {
     const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader', { genesisPath: p.genesis });
     const history = opened.history;
-    const pool = new ViewCallPool(2);
+    const pool = new ViewCallPool(2, null, fileConfig.maxGasBurntView);
     try {
       const server = await startHistoryRpc({
         history,

@@ -61,9 +61,10 @@ function asParseError<T>(fn: () => T): T {
 /** `sandbox`: view calls offer the sandbox's host functions, their debug messages going to `log`. */
 export function createServices(
   sandbox: { readonly log: ((message: string) => void) | null } | null = null,
+  maxGasBurntView: bigint | null = null,
 ): Services {
   const runtimeConfig = RUNTIME_CONFIG;
-  const viewPool = new ViewCallPool(2, sandbox);
+  const viewPool = new ViewCallPool(2, sandbox, maxGasBurntView);
   const signatures = new SignaturePool({ size: 2 });
   let viewGasBurnt = 0n;
   return {
@@ -91,7 +92,6 @@ export function createServices(
       const clientConfig = clientConfigView({
         config,
         genesis: chain.genesis.config,
-        producing: chain.canProduce,
       });
       const callFunction = producerCallFunction(chain, views, viewPool, (gas) => {
         chargeViewGas(gas);

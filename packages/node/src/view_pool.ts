@@ -82,6 +82,8 @@ export class ViewCallPool {
   constructor(
     private readonly size = 2,
     private readonly sandbox: { readonly log: ((message: string) => void) | null } | null = null,
+    /** config.json's max_gas_burnt_view: the gas a view call may burn, where set (nearcore's TrieViewer). */
+    private readonly maxGasBurntView: bigint | null = null,
   ) {}
 
   /**
@@ -193,7 +195,8 @@ export class ViewCallPool {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.worker.postMessage({ id: this.nextId++, req: job.req, at: job.at });
+      const req = this.maxGasBurntView === null ? job.req : { ...job.req, maxGasBurnt: this.maxGasBurntView };
+      slot.worker.postMessage({ id: this.nextId++, req, at: job.at });
     }
   }
 

@@ -107,6 +107,57 @@ t.test('usage errors', async (t) => {
     message: /not --archive, --block-time/,
   });
   t.notOk(existsSync(join(home, 'genesis.json')), 'nothing was initialised');
+  // A listening address is nearcore's SocketAddr: an IP address and a port.
+  for (const addr of ['127.0.0.1', 'abc:3511', '127.0.0.1:70000']) {
+    await t.rejects(
+      main(['run', '--home', home, '--rpc-addr', addr]),
+      {
+        name: 'UsageError',
+        message: `--rpc-addr: invalid socket address syntax: '${addr}' (an IP address and a port, as 0.0.0.0:3030)`,
+      },
+      `--rpc-addr ${addr}`,
+    );
+  }
+  t.notOk(existsSync(join(home, 'genesis.json')), 'nothing was initialised');
+  const help = spawnSync(process.execPath, [CLI, 'help', 'bogus'], { encoding: 'utf8' });
+  t.equal(help.status, 2, 'help for a command there is not: exit 2');
+  t.match(help.stderr, /unknown command 'bogus'/);
+});
+
+// The S3 flags configure an S3 target or source; where there is none they would be ignored.
+t.test('S3 flags without an S3 target or source are refused', async (t) => {
+  const home = tempDir(t);
+  const cases: [string[], RegExp][] = [
+    [
+      ['run', '--home', home, '--s3-endpoint', 'http://127.0.0.1:1'],
+      /--s3-endpoint apply to --lake-out s3:\/\/BUCKET\[\/PREFIX\], which was not given/,
+    ],
+    [
+      ['run', '--home', home, '--lake-out', join(home, 'lake'), '--s3-region', 'r'],
+      /--s3-region apply to --lake-out s3:\/\/BUCKET\[\/PREFIX\], not /,
+    ],
+    [
+      ['run', '--home', home, '--follow', 'http://127.0.0.1:1', '--s3-endpoint', 'http://x'],
+      /--s3-endpoint apply to an s3:\/\/ source, not http:\/\/127\.0\.0\.1:1/,
+    ],
+    [
+      [
+        'lake-export',
+        '--home',
+        home,
+        '--out',
+        join(home, 'out'),
+        '--s3-prefix',
+        'p',
+        '--s3-endpoint',
+        'http://x',
+      ],
+      /--s3-endpoint, --s3-region|--s3-endpoint, --s3-prefix apply to --s3-bucket, and lake-export was given --out/,
+    ],
+  ];
+  for (const [args, message] of cases)
+    await t.rejects(main(args), { name: 'UsageError', message }, args.join(' '));
+  t.notOk(existsSync(join(home, 'out')), 'nothing was exported');
 });
 
 // One parser reads every command's flags: a flag of another command was taken and ignored.

@@ -81,7 +81,7 @@ t.test("nearcore's example config reads; a field of the wrong type stops the sta
   const cases: [unknown, RegExp][] = [
     [[], /is not a JSON object/],
     [{ rpc: 5 }, /rpc must be an object/],
-    [{ rpc: { addr: 3030 } }, /rpc.addr must be "HOST:PORT"/],
+    [{ rpc: { addr: 3030 } }, /rpc.addr must be "IP:PORT"/],
     [{ rpc: { limits_config: { json_payload_max_size: 'abc' } } }, /json_payload_max_size must be/],
     [{ rpc: { limits_config: { json_payload_max_size: 0 } } }, /json_payload_max_size must be above 0/],
     [{ rpc: { polling_config: { polling_timeout: 10 } } }, /polling_timeout must be a duration/],
@@ -97,12 +97,79 @@ t.test("nearcore's example config reads; a field of the wrong type stops the sta
   }
 });
 
-t.test('RPC addresses: host and port, IPv6 brackets, refusals', async (t) => {
+t.test('RPC addresses: an IP address and a port, as nearcore parses a SocketAddr', async (t) => {
   t.same(parseHostPort('127.0.0.1:3030'), { host: '127.0.0.1', port: 3030 });
+  t.same(parseHostPort('0.0.0.0:0'), { host: '0.0.0.0', port: 0 });
   t.same(parseHostPort('[::1]:8080'), { host: '::1', port: 8080 });
-  t.same(parseHostPort(':9000'), { host: '0.0.0.0', port: 9000 });
-  t.throws(() => parseHostPort('localhost:70000'), ConfigError);
-  t.throws(() => parseHostPort('localhost:http'), ConfigError);
+  for (const bad of [
+    ':9000',
+    '127.0.0.1',
+    '127.0.0.1:70000',
+    'localhost:3030',
+    'abc:3511',
+    '::1:80',
+    '[1.2.3.4]:80',
+  ])
+    t.throws(
+      () => parseHostPort(bad, '--rpc-addr'),
+      { name: 'ConfigError', message: `--rpc-addr: invalid socket address syntax: '${bad}'` },
+      bad,
+    );
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  for (const [rpc, message] of [
+    [{ addr: 'abc:3511' }, /rpc\.addr: invalid socket address syntax: 'abc:3511'/],
+    [{ prometheus_addr: 'nonsense' }, /rpc\.prometheus_addr: invalid socket address syntax: 'nonsense'/],
+    [
+      { addr: '127.0.0.1:3511', prometheus_addr: '127.0.0.1:3511' },
+      /rpc\.prometheus_addr is rpc\.addr \(127\.0\.0\.1:3511\)/,
+    ],
+  ] as const) {
+    writeFileSync(path, JSON.stringify({ rpc }));
+    t.throws(() => loadConfig(path), { name: 'ConfigError', message }, JSON.stringify(rpc));
+  }
+});
+
+t.test("config.json values nearcore's ConfigValidator refuses are refused, with its messages", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  const cases: [object, string][] = [
+    [
+      { archive: false, save_trie_changes: false },
+      'Configuration with archive = false and save_trie_changes = false is not supported because non-archival nodes must save trie changes in order to do do garbage collection.',
+    ],
+    [
+      { consensus: { min_block_production_delay: { secs: 3, nanos: 0 } } },
+      'min_block_production_delay: 3s is greater than max_block_production_delay: 2s',
+    ],
+    [
+      {
+        consensus: {
+          min_block_production_delay: { secs: 1, nanos: 500_000_000 },
+          max_block_production_delay: { secs: 0, nanos: 300_000_000 },
+        },
+      },
+      'min_block_production_delay: 1.5s is greater than max_block_production_delay: 300ms',
+    ],
+    [
+      { gc_num_epochs_to_keep: 0 },
+      'gc config values should all be greater than 0, but gc_blocks_limit is 2, gc_fork_clean_step is 100, gc_num_epochs_to_keep is 0.',
+    ],
+  ];
+  for (const [raw, issue] of cases) {
+    writeFileSync(path, JSON.stringify(raw));
+    t.throws(
+      () => loadConfig(path),
+      { name: 'ConfigError', message: `${path}: config.json semantic issue: ${issue}` },
+      JSON.stringify(raw),
+    );
+  }
+  writeFileSync(path, JSON.stringify({ archive: true, save_trie_changes: false }));
+  t.equal(loadConfig(path).saveTrieChanges, false, 'an archival node may skip trie changes');
+  writeFileSync(path, JSON.stringify({ max_gas_burnt_view: 300_000_000_000_000 }));
+  t.equal(loadConfig(path).maxGasBurntView, 300_000_000_000_000n);
+  writeFileSync(path, JSON.stringify({ max_gas_burnt_view: -1 }));
+  t.throws(() => loadConfig(path), { name: 'ConfigError', message: /max_gas_burnt_view/ });
 });
 
 t.test('API keys and rate limits are read from rpc, and bad ones refused at start', async (t) => {
