@@ -136,10 +136,15 @@ t.test(
     const gated = gatedSource(chain);
     gated.release(FROM + 9);
     let down = false;
+    // A source retrying a failing request by itself (the stream sources do, ~25 s) keeps the call
+    // waiting instead of failing it.
+    let hung: Promise<void> | null = null;
+    let unhang = () => {};
     const source: BlockSource = {
       ...gated.source,
       async finalHeight() {
         if (down) throw new Error('connection refused');
+        if (hung) await hung;
         return gated.source.finalHeight();
       },
     };
@@ -173,6 +178,18 @@ t.test(
     t.ok(body.error.cause.info.elapsed.secs >= 1, 'with the time since the last block was written');
 
     down = false;
+    for (let i = 0; i < 250 && (await health()) !== 'healthy'; i++) await sleep(20);
+    t.equal(await health(), 'healthy', 'healthy again once the source answers');
+
+    hung = new Promise((resolve) => {
+      unhang = resolve;
+    });
+    await sleep(200);
+    t.equal(await health(), 'healthy', 'a call kept waiting for less than a second is not yet a stale node');
+    await sleep(1000);
+    t.equal(await health(), 'NO_NEW_BLOCKS', 'NO_NEW_BLOCKS once every call has waited longer, as if failed');
+    hung = null;
+    unhang();
     for (let i = 0; i < 250 && (await health()) !== 'healthy'; i++) await sleep(20);
     t.equal(await health(), 'healthy', 'healthy again once the source answers');
   },

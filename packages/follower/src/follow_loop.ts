@@ -115,6 +115,14 @@ export class FollowLoop {
   private lastWriteAt = Date.now();
   /** When the source began to fail every call, as far as the last one tells; null while it answers. */
   private failingSince: number | null = null;
+  /**
+   * Calls to the source under way, since when some has been, and when one last answered: a source
+   * retries a failing request by itself before the call fails (~25 s for the stream sources), and
+   * a call that has not answered for that long is a source failing as much as one that threw.
+   */
+  private calls = 0;
+  private callingSince = Date.now();
+  private lastAnswerAt = Date.now();
   private readonly concurrency: number;
   private readonly batchSize: number;
   private readonly batchBytes: number;
@@ -147,9 +155,14 @@ export class FollowLoop {
     return this.failedAt;
   }
 
-  /** How long (ms) every call to the source has failed, up to now; 0 while it answers. */
+  /**
+   * How long (ms) the source has failed every call or kept every call waiting, up to now; 0 while
+   * it answers.
+   */
   get sourceFailingMs(): number {
-    return this.failingSince === null ? 0 : Date.now() - this.failingSince;
+    const now = Date.now();
+    if (this.failingSince !== null) return now - this.failingSince;
+    return this.calls > 0 ? now - Math.max(this.callingSince, this.lastAnswerAt) : 0;
   }
 
   /** When a block was last written, or the loop made, for how long the history has not moved. */
@@ -243,8 +256,16 @@ export class FollowLoop {
   ): Promise<T | undefined> {
     let delay = this.o.retryInitialMs ?? 250;
     for (let attempt = 1; !this.stopped; attempt++) {
+      if (this.calls++ === 0) this.callingSince = Date.now();
+      const waitedFrom = Math.max(this.callingSince, this.lastAnswerAt);
       try {
-        const answer = await this.untilStopped(what());
+        let answer: Awaited<T> | undefined;
+        try {
+          answer = await this.untilStopped(what());
+        } finally {
+          this.calls--;
+        }
+        this.lastAnswerAt = Date.now();
         this.failingSince = null;
         return answer;
       } catch (err) {
@@ -252,7 +273,8 @@ export class FollowLoop {
         if (this.stopped) break;
         if (giveUp(err)) throw err;
         onFailure?.();
-        this.failingSince ??= Date.now();
+        // Failing since the call began waiting, which the source's own retries may have made long.
+        this.failingSince ??= waitedFrom;
         const failed = `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`;
         // Past a gap the history would have a hole: the loop waits at the height (the source may be
         // restored from a backup), and says why it cannot go on by itself.
