@@ -363,7 +363,8 @@ export class FollowerBackend implements RpcBackend {
   ): Promise<object> {
     if ('txHash' in query) return this.txs.status(query.txHash, waitUntil, withReceipts);
     const stx = decodeTx(query.signedTx);
-    return this.txs.status(stx.hash, waitUntil, withReceipts, () => this.txCheck.check(stx));
+    const wait = {};
+    return this.txs.status(stx.hash, waitUntil, withReceipts, () => this.txCheck.check(stx, wait));
   }
 
   receipt(receiptId: CryptoHash): Promise<object> {

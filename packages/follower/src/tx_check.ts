@@ -7,7 +7,9 @@
 // of a chain nearlite produces (own_parameters.ts): at a head that ran others (a real network's)
 // nothing is checked and the wait goes on. So too where the history cannot tell: the signer's state
 // from before a history that begins after the genesis (state_from.ts), or whether a block it does
-// not hold is older than the validity period.
+// not hold is older than the validity period. A block it does not hold may also be one it has not
+// followed yet: the transaction is Expired once the followed head has moved on a few blocks without
+// it.
 import {
   type CongestionInfoJson,
   checkTransaction,
@@ -29,6 +31,20 @@ import { StateNotHeld } from './state_from.js';
 
 type Congestion = NonNullable<TransactionCheck['congestion']>;
 
+/**
+ * Heights a follower waits for a transaction's block it does not hold before calling the transaction
+ * Expired, as nearcore calls one whose block it does not know: the block may be one its source has
+ * and it has not followed yet (a client signs against the producer's latest final block, which a
+ * follower holds a block or two later).
+ */
+const UNKNOWN_BLOCK_GRACE = 3;
+
+/** What one request's checks remember between the blocks it waits through. */
+export interface TxCheckWait {
+  /** The head at which the transaction's block was first not held. */
+  unknownSince?: number;
+}
+
 interface ChunkView {
   readonly shard_id: number;
   readonly congestion_info?: CongestionInfoJson | null;
@@ -48,7 +64,7 @@ export class FollowerTxCheck {
   ) {}
 
   /** Throws INVALID_TRANSACTION where a producer at the followed head would refuse `stx`. */
-  async check(stx: SignedTransaction): Promise<void> {
+  async check(stx: SignedTransaction, wait: TxCheckWait = {}): Promise<void> {
     const cursor = this.history.cursor();
     const head = cursor && (await this.history.block(cursor.hash));
     if (!head) return;
@@ -62,7 +78,11 @@ export class FollowerTxCheck {
     const first = this.history.firstHeight();
     const window = this.history.stateFrom() === null || first === null || first <= head.height - period;
     if (transactionExpired(head.height, base?.height, period)) {
-      if (base === undefined && !window) return;
+      if (base === undefined) {
+        if (!window) return;
+        wait.unknownSince ??= head.height;
+        if (head.height - wait.unknownSince < UNKNOWN_BLOCK_GRACE) return;
+      }
       throw invalidTx('Expired');
     }
     const state = new PrefetchedState(this.history, head.height);
