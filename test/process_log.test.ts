@@ -77,6 +77,30 @@ t.test('a running node logs a warning as one event, its code first as Node print
   ]);
 });
 
+/**
+ * Waits for the node's first NoticeWarning, and `settleMs` more for the threads that would raise it
+ * again; stops the node: its log holds the warning once, as a JSON event, and no Node text.
+ */
+async function loggedOnce(
+  t: Tap.Test,
+  node: ReturnType<typeof spawnLogged>,
+  settleMs: number,
+): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!/NoticeWarning/.test(node.logs()) && node.proc.exitCode === null && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, settleMs));
+  node.proc.kill('SIGTERM');
+  t.equal(await node.exited, 0, node.logs());
+  t.notMatch(node.logs(), /\(node:\d+\)/, "no warning in Node's own text");
+  t.same(
+    warnings(events(t, node.logs())),
+    ["NoticeWarning: a dependency's notice over several lines"],
+    'once',
+  );
+}
+
 t.test("a follower's block preparation threads log their warnings as the node's own", async (t) => {
   // A thread that fetches and prepares blocks (its data names the source) warns as the AWS SDK does
   // when it loads there: once the thread listens for requests, its modules are all loaded.
@@ -99,19 +123,28 @@ if (!isMainThread && typeof workerData?.spec === 'string') {
     ['run', '--home', home, '--follow', `file:${join(dir, 'lake')}`, '--rpc-addr', '127.0.0.1:0'],
     env,
   );
-  const deadline = Date.now() + 20_000;
-  while (!/NoticeWarning/.test(node.logs()) && node.proc.exitCode === null && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await new Promise((r) => setTimeout(r, 500));
-  node.proc.kill('SIGTERM');
-  t.equal(await node.exited, 0, node.logs());
-  t.notMatch(node.logs(), /\(node:\d+\)/, "no warning in Node's own text");
-  t.same(
-    warnings(events(t, node.logs())),
-    ["NoticeWarning: a dependency's notice over several lines"],
-    'once',
-  );
+  await loggedOnce(t, node, 500);
+});
+
+t.test("a producer's threads (chain, signatures, views) log their warnings as the node's own", async (t) => {
+  // Every worker thread warns once it listens for work, as a dependency loaded there would.
+  const script = `
+const { isMainThread, parentPort } = require('node:worker_threads');
+if (!isMainThread) {
+  const on = parentPort.on.bind(parentPort);
+  parentPort.on = (event, listener) => {
+    if (event === 'message')
+      process.nextTick(() => process.emitWarning("a dependency's notice\\n\\nover several lines", 'NoticeWarning'));
+    return on(event, listener);
+  };
+}
+`;
+  const dir = tempDir(t, { 'preload.cjs': script });
+  const home = join(dir, 'home');
+  initHome(home);
+  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dir, 'preload.cjs')}` };
+  const node = spawnLogged(['run', '--home', home, '--rpc-addr', '127.0.0.1:0', '--block-time', '100'], env);
+  await loggedOnce(t, node, 1000);
 });
 
 t.test('a command that prints plain text prints a warning as one line of it', async (t) => {

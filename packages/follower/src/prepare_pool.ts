@@ -1,6 +1,7 @@
 // Worker threads that fetch and prepare blocks for the follow loop (see prepare_worker.ts), each
 // with its own copy of the source. A request goes to the thread with the fewest under way.
 import { Worker } from 'node:worker_threads';
+import { receiveThreadWarnings } from '@nearlite/primitives';
 import type { SourceSpec } from '@nearlite/stream';
 import type { PreparedOrRefused } from './prepared_block.js';
 
@@ -13,20 +14,6 @@ export interface PrepareReply {
   readonly id: number;
   readonly block?: PreparedOrRefused | null;
   readonly error?: { readonly name: string; readonly message: string; readonly code?: string };
-}
-
-/** A process warning raised in a worker, handed to the main thread's. */
-export interface PrepareWarning {
-  readonly warning: { readonly name: string; readonly message: string; readonly code?: string };
-}
-
-/** Each distinct warning once: every thread loads the same libraries, which warn alike. */
-const warned = new Set<string>();
-function rewarn({ warning: w }: PrepareWarning): void {
-  const key = `${w.code ?? ''} ${w.name} ${w.message}`;
-  if (warned.has(key)) return;
-  warned.add(key);
-  process.emitWarning(w.message, { type: w.name, ...(w.code ? { code: w.code } : {}) });
 }
 
 /**
@@ -69,13 +56,13 @@ export class PreparePool {
   }
 
   private spawn(): Slot {
+    receiveThreadWarnings();
     const slot: Slot = {
       worker: new Worker(this.workerUrl, { workerData: this.spec }),
       dead: false,
       pending: new Map(),
     };
-    slot.worker.on('message', (reply: PrepareReply | PrepareWarning) => {
-      if ('warning' in reply) return rewarn(reply);
+    slot.worker.on('message', (reply: PrepareReply) => {
       const p = slot.pending.get(reply.id);
       if (!p) return;
       slot.pending.delete(reply.id);

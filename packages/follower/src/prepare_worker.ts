@@ -2,23 +2,16 @@
 // (prepare.ts): parsing, hashing and encoding leave the follow loop's thread, which only checks the
 // links and commits.
 import { parentPort, workerData } from 'node:worker_threads';
+import { forwardThreadWarnings } from '@nearlite/primitives';
 import { openSource, type SourceSpec } from '@nearlite/stream';
 import { prepareBlock } from './prepare.js';
-import type { PrepareReply, PrepareRequest, PrepareWarning } from './prepare_pool.js';
+import type { PrepareReply, PrepareRequest } from './prepare_pool.js';
 
 const port = parentPort!;
 const spec = workerData as SourceSpec;
 // A warning here (the AWS SDK's notice of the Node versions it will need) goes to the main thread's
 // log as its own would, not to stderr as Node's text.
-process.removeAllListeners('warning');
-process.on('warning', (w: Error & { code?: unknown }) => {
-  const warning = {
-    name: w.name,
-    message: w.message,
-    ...(typeof w.code === 'string' ? { code: w.code } : {}),
-  };
-  port.postMessage({ warning } satisfies PrepareWarning);
-});
+forwardThreadWarnings();
 const source = openSource(spec.spec, spec.options);
 
 port.on('message', async ({ id, height }: PrepareRequest) => {

@@ -26,7 +26,7 @@ import {
   type TxPoolHandle,
   trieStorage,
 } from '@nearlite/chain';
-import { type CryptoHash, InternalError, toHex } from '@nearlite/primitives';
+import { type CryptoHash, InternalError, receiveThreadWarnings, toHex } from '@nearlite/primitives';
 import { DBCol, emptyStoreStats, forEachWrittenRow, type Store, type StoreStats } from '@nearlite/store';
 import { Trie } from '@nearlite/trie';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
@@ -60,6 +60,7 @@ const CHAIN_WORKER_URL = new URL('./chain_worker.js', import.meta.url);
  * that fails before then terminates it.
  */
 export function bootChainThread(data: ChainWorkerData, workerUrl: URL = CHAIN_WORKER_URL): Worker {
+  receiveThreadWarnings();
   return new Worker(workerUrl, { workerData: data });
 }
 

@@ -14,7 +14,7 @@ import {
   type PooledTransaction,
   signerFromKeyFile,
 } from '@nearlite/chain';
-import { toHex } from '@nearlite/primitives';
+import { forwardThreadWarnings, toHex } from '@nearlite/primitives';
 import { DBCol, Store, WrittenRows } from '@nearlite/store';
 import { offerSandboxHostFunctions } from '@nearlite/vm';
 import { createApplier, STORAGE_USAGE_CONFIG } from './applier.js';
@@ -28,6 +28,7 @@ import {
 import { CHAIN_STORE_OPTIONS } from './chain_store_options.js';
 import { threadTaskId } from './thread_cpu.js';
 
+forwardThreadWarnings();
 const port = parentPort!;
 const data = workerData as ChainWorkerData;
 const post = (m: FromChain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);

@@ -4,7 +4,7 @@
 // turn of the event loop, to the worker with the least outstanding work.
 import { Worker } from 'node:worker_threads';
 import type { SignatureCheck, SignatureChecker } from '@nearlite/chain';
-import { verifySignature } from '@nearlite/primitives';
+import { receiveThreadWarnings, verifySignature } from '@nearlite/primitives';
 import { packable, packCheck, recordBytes, type SignatureBatch } from './signature_batch.js';
 
 interface Pending {
@@ -107,6 +107,7 @@ export class SignaturePool implements SignatureChecker {
   }
 
   private spawn(): Slot {
+    receiveThreadWarnings();
     const slot: Slot = {
       worker: new Worker(this.workerUrl),
       inFlight: new Map(),

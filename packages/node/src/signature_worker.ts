@@ -1,9 +1,10 @@
 // Verifies a batch of transaction signatures (see signature_pool.ts for the layout) and answers
 // with one verdict byte per check.
 import { parentPort } from 'node:worker_threads';
-import { verifySignature } from '@nearlite/primitives';
+import { forwardThreadWarnings, verifySignature } from '@nearlite/primitives';
 import { type SignatureBatch, unpackChecks } from './signature_batch.js';
 
+forwardThreadWarnings();
 parentPort!.on('message', (batch: SignatureBatch) => {
   const items = new Uint8Array(batch.items);
   const verdicts = new Uint8Array(batch.count);

@@ -6,7 +6,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import type { CryptoHash } from '@nearlite/primitives';
-import { HandlerError, InternalError } from '@nearlite/primitives';
+import { HandlerError, InternalError, receiveThreadWarnings } from '@nearlite/primitives';
 import { ValidatorsUnknown } from './view_errors.js';
 import type { ViewRequest } from './view_worker.js';
 
@@ -96,6 +96,7 @@ export class ViewCallPool {
   }
 
   private spawn(): Slot {
+    receiveThreadWarnings();
     const ctrlBuffer = new SharedArrayBuffer(8);
     const dataBuffer = new SharedArrayBuffer(DATA_BYTES);
     const worker = new Worker(new URL('./view_worker.js', import.meta.url), {

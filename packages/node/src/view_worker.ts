@@ -3,7 +3,7 @@
 // this thread's own database handle (worker_state.ts); otherwise the worker posts each key and
 // sleeps on a shared buffer until the main thread has copied the value in (Atomics.wait / notify).
 import { parentPort, workerData } from 'node:worker_threads';
-import { HandlerError } from '@nearlite/primitives';
+import { forwardThreadWarnings, HandlerError } from '@nearlite/primitives';
 import {
   DEFAULT_RUNTIME_CONFIG_VIEW,
   parseRuntimeConfig,
@@ -20,6 +20,7 @@ export interface ViewRequest extends Omit<ViewCallInput, 'config' | 'state' | 'v
   readonly validators: [string, bigint][] | null;
 }
 
+forwardThreadWarnings();
 const { ctrlBuffer, dataBuffer, sandbox } = workerData as {
   ctrlBuffer: SharedArrayBuffer;
   dataBuffer: SharedArrayBuffer;

@@ -19,4 +19,5 @@ export * from './public_key.js';
 export * from './rpc_types.js';
 export * from './rust_debug.js';
 export * from './sodium.js';
+export * from './thread_warnings.js';
 export * from './transaction/index.js';
