@@ -1,5 +1,7 @@
 // ChainReader, the read-only view of a stopped node's home that the README offers tool authors:
 // each of its lookups checked against what the client sent and what the node answered while it ran.
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { ChainReader } from '@nearlite/chain';
 import { base58Decode, base58Encode, decodeReceipt, toHex } from '@nearlite/primitives';
 import { decodeOutcome } from '@nearlite/runtime';
@@ -74,6 +76,15 @@ t.test(
       'the receipt carries the transfer that was sent',
     );
     t.equal(base58Encode(reader.outcome(receiptId)!.blockHash), receiptOutcome.block_hash);
+
+    // The files where a config.json would move them: names relative to the home, as config.json's.
+    renameSync(join(home, 'data'), join(home, 'db'));
+    renameSync(join(home, 'genesis.json'), join(home, 'g.json'));
+    const moved = await ChainReader.open(home, { dataDir: 'db', genesisFile: 'g.json' });
+    t.equal(moved.head().height, reader.head().height, 'relative names are the home’s files');
+    await moved.close();
+    renameSync(join(home, 'db'), join(home, 'data'));
+    renameSync(join(home, 'g.json'), join(home, 'genesis.json'));
 
     // The block that ran the receipt changed the receiver's account, for that receipt.
     const changes = await reader.stateChanges(base58Decode(receiptOutcome.block_hash));

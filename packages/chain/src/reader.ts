@@ -1,7 +1,7 @@
 // A read-only view of a stopped node's home for tools: blocks, chunks, transactions, receipts,
 // outcomes, state changes and account state at any kept block. Opening takes the database lock, so
 // the node must not be running.
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import {
   type Account,
   base58Encode,
@@ -38,15 +38,15 @@ export class ChainReader {
 
   /**
    * Opens the home's database read-only (`<home>/data`), with `<home>/genesis.json` (its config) for
-   * the shard layout; `at` names other places, where the node's config.json puts them
-   * (`store.path`, `genesis_file`).
+   * the shard layout; `at` names other places as the node's config.json does (`store.path`,
+   * `genesis_file`): relative to the home, or absolute.
    */
   static async open(
     home: string,
     at: { readonly dataDir?: string; readonly genesisFile?: string } = {},
   ): Promise<ChainReader> {
-    const config = loadGenesisConfig(at.genesisFile ?? join(home, 'genesis.json'));
-    const store = await Store.open(at.dataDir ?? join(home, 'data'), { readOnly: true });
+    const config = loadGenesisConfig(resolve(home, at.genesisFile ?? 'genesis.json'));
+    const store = await Store.open(resolve(home, at.dataDir ?? 'data'), { readOnly: true });
     return new ChainReader(store, new ChainStore(store), { config }, shardLayoutFromView(config.shardLayout));
   }
 
