@@ -68,7 +68,7 @@ function envelope(body: unknown, topLevelCommas: number): Request | null {
  * The id as serde_json writes back what it read (a float as an f64, an integer above 2^53 exactly);
  * null (and a parse error) if it cannot be written back.
  */
-function idJson(id: unknown): string | null {
+export function idJson(id: unknown): string | null {
   try {
     return stringifyJson(id) ?? null;
   } catch {

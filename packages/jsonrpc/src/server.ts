@@ -15,7 +15,7 @@ import { type AccessConfig, AccessControl, withGasMeter } from './access.js';
 import type { RpcBackend } from './backend.js';
 import { type BlockStreamProvider, registerBlockStreamRoutes } from './block_stream.js';
 import { parseJsonBytes } from './body.js';
-import { type DispatchResult, dispatch } from './dispatch.js';
+import { type DispatchResult, dispatch, idJson } from './dispatch.js';
 import { internalError, parseError } from './errors.js';
 import { lazyRequestLogger } from './request_logger.js';
 
@@ -73,7 +73,7 @@ function reply(r: FastifyReply, status: number, type: string, body: string | Buf
 type Report = (err: unknown, where: string) => void;
 
 /** A refusal by the access rules, as a JSON-RPC envelope. */
-function refuse(r: FastifyReply, status: 401 | 429, message: string): FastifyReply {
+function refuse(r: FastifyReply, status: 401 | 429, message: string, id = 'null'): FastifyReply {
   const cause = status === 401 ? 'UNAUTHORIZED' : 'TOO_MANY_REQUESTS';
   const body = {
     name: 'REQUEST_VALIDATION_ERROR',
@@ -82,7 +82,7 @@ function refuse(r: FastifyReply, status: 401 | 429, message: string): FastifyRep
     message: status === 401 ? 'Unauthorized' : 'Too Many Requests',
     data: message,
   };
-  return reply(r, status, JSON_CT, `{"jsonrpc":"2.0","error":${stringifyJson(body)},"id":null}`);
+  return reply(r, status, JSON_CT, `{"jsonrpc":"2.0","error":${stringifyJson(body)},"id":${id}}`);
 }
 
 /** A view call runs contract code: its slots are limited per client. */
@@ -133,7 +133,12 @@ async function answer(
   let release: () => void = () => undefined;
   if (isViewCall(body.value, pathMethod)) {
     const slot = access.beginViewCall(admitted.client);
-    if (!slot) return refuse(r, 429, 'too many view calls in flight, or their gas per second is spent');
+    if (!slot) {
+      // Refused once the body is read: the answer names the request, as its own answer would.
+      const v = body.value as { jsonrpc?: unknown; id?: unknown };
+      const id = 'jsonrpc' in v ? (idJson(v.id) ?? 'null') : 'null';
+      return refuse(r, 429, 'too many view calls in flight, or their gas per second is spent', id);
+    }
     release = slot;
   }
   let res: DispatchResult;

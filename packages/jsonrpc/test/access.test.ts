@@ -85,4 +85,29 @@ t.test('view calls in flight per client', async (t) => {
     });
     t.not(r.status, 429, 'one at a time is within the limit');
   }
+  // A second view call while the first runs is refused, the answer naming the request it refuses.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const query = h.backend.query.bind(h.backend);
+  h.backend.query = async (ref, req) => {
+    await held;
+    return query(ref, req);
+  };
+  const params = {
+    request_type: 'call_function',
+    account_id: 'a.near',
+    method_name: 'get',
+    args_base64: '',
+    finality: 'final',
+  };
+  const first = h.rpc('query', params, 'first');
+  await new Promise((r) => setTimeout(r, 100));
+  const second = await h.rpc('query', params, 'second');
+  t.equal(second.status, 429);
+  t.equal(second.json.error.cause.name, 'TOO_MANY_REQUESTS');
+  t.equal(second.json.id, 'second', 'the refusal carries the request id');
+  release();
+  t.equal((await first).status, 200);
 });
