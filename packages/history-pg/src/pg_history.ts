@@ -32,7 +32,6 @@ import {
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
 import type pg from 'pg';
-import { withDeadline } from './deadline.js';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import {
   checkKind,
@@ -46,10 +45,10 @@ import {
   writeGenesisDigest,
 } from './history_checks.js';
 import { type ShardLayoutLike, shardOfTrieKey } from './key_shard.js';
+import { connectPool, migrated, pgDriver } from './pools.js';
 import { batchRows, type ShardRows, type StateRow } from './rows.js';
-import { type Component, migrate } from './schema.js';
 import { type HeightRange, ShardDb } from './shard_db.js';
-import { inTransaction, withConnection } from './transaction.js';
+import { inTransaction } from './transaction.js';
 
 export interface PgHistoryOptions {
   readonly metaUrl: string;
@@ -88,48 +87,6 @@ const DEFAULT_READ_DEADLINE_MS = 10_000;
 const DEFAULT_GC_HEIGHTS_PER_STEP = 10_000;
 
 const bytes = (b: Uint8Array) => new Uint8Array(b);
-
-// Loaded on first use: every node's start would otherwise pay for the driver (~50 ms of module
-// loading), and only a node whose store is PostgreSQL needs it.
-let driver: Promise<typeof pg> | undefined;
-const pgDriver = (): Promise<typeof pg> => {
-  driver ??= import('pg').then((m) => m.default);
-  return driver;
-};
-
-async function connectPool(url: string, what: string, max: number, deadlineMs?: number): Promise<pg.Pool> {
-  const { Pool } = await pgDriver();
-  const pool = new Pool({
-    connectionString: url,
-    max,
-    connectionTimeoutMillis: 10_000,
-    ...(deadlineMs === undefined ? {} : { query_timeout: deadlineMs }),
-  });
-  pool.on('error', () => {});
-  if (deadlineMs !== undefined) withDeadline(pool, deadlineMs, what, url);
-  try {
-    const c = await pool.connect();
-    c.release();
-  } catch (err) {
-    await pool.end().catch(() => {});
-    throw new PgHistoryError(
-      PgHistoryErrorCode.Unreachable,
-      `cannot reach the ${what} database ${redactUrl(url)}: ${(err as Error).message}`,
-    );
-  }
-  return pool;
-}
-
-async function migrated(
-  pool: pg.Pool,
-  components: readonly Component[],
-  url: string,
-  upgrade: boolean,
-): Promise<void> {
-  await withConnection(pool, async (c) => {
-    for (const component of components) await migrate(c, component, url, upgrade);
-  });
-}
 
 export class PgHistory implements HistoryReader, HistoryWriter {
   private current: Cursor | null = null;

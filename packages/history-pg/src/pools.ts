@@ -1,0 +1,54 @@
+// Connections to a history's databases: the driver loaded on first use, a pool per database checked
+// reachable at once, and each component's schema brought up to date.
+import type pg from 'pg';
+import { withDeadline } from './deadline.js';
+import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
+import { type Component, migrate } from './schema.js';
+import { withConnection } from './transaction.js';
+
+// Loaded on first use: every node's start would otherwise pay for the driver (~50 ms of module
+// loading), and only a node whose store is PostgreSQL needs it.
+let driver: Promise<typeof pg> | undefined;
+export const pgDriver = (): Promise<typeof pg> => {
+  driver ??= import('pg').then((m) => m.default);
+  return driver;
+};
+
+export async function connectPool(
+  url: string,
+  what: string,
+  max: number,
+  deadlineMs?: number,
+): Promise<pg.Pool> {
+  const { Pool } = await pgDriver();
+  const pool = new Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 10_000,
+    ...(deadlineMs === undefined ? {} : { query_timeout: deadlineMs }),
+  });
+  pool.on('error', () => {});
+  if (deadlineMs !== undefined) withDeadline(pool, deadlineMs, what, url);
+  try {
+    const c = await pool.connect();
+    c.release();
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw new PgHistoryError(
+      PgHistoryErrorCode.Unreachable,
+      `cannot reach the ${what} database ${redactUrl(url)}: ${(err as Error).message}`,
+    );
+  }
+  return pool;
+}
+
+export async function migrated(
+  pool: pg.Pool,
+  components: readonly Component[],
+  url: string,
+  upgrade: boolean,
+): Promise<void> {
+  await withConnection(pool, async (c) => {
+    for (const component of components) await migrate(c, component, url, upgrade);
+  });
+}
