@@ -1,6 +1,7 @@
 // What the meta database records of the history it names, checked when a writer opens it: that its
 // shard databases are its own, its kind (archival or not), the genesis it was made from.
 import { randomBytes } from 'node:crypto';
+import { toHex } from '@nearlite/primitives';
 import type pg from 'pg';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import type { ShardDb } from './shard_db.js';
@@ -55,44 +56,34 @@ export async function checkKind(meta: Queryable, metaUrl: string, archive: boole
     );
 }
 
-/** The digest of the genesis config the history was made from, where one is recorded. */
-export async function readGenesisDigest(meta: Queryable): Promise<Uint8Array | undefined> {
-  const r = await meta.query<{ block_hash: Buffer | null }>(
-    `SELECT block_hash FROM meta WHERE name = 'genesis_config'`,
-  );
-  const hash = r.rows[0]?.block_hash;
-  return hash ? new Uint8Array(hash) : undefined;
+/** A `meta` row that holds bytes (in its `block_hash` column), where one is recorded. */
+async function readMetaBytes(meta: Queryable, name: string): Promise<Uint8Array | undefined> {
+  const r = await meta.query<{ block_hash: Buffer | null }>('SELECT block_hash FROM meta WHERE name = $1', [
+    name,
+  ]);
+  const value = r.rows[0]?.block_hash;
+  return value ? new Uint8Array(value) : undefined;
 }
 
-/** Records it, where none is. */
-export async function writeGenesisDigest(meta: Queryable, digest: Uint8Array): Promise<void> {
+/** Records it, where none is: the first value stands. */
+async function recordMetaBytes(meta: Queryable, name: string, value: Uint8Array): Promise<void> {
   await meta.query(
-    `INSERT INTO meta (name, block_height, block_hash) VALUES ('genesis_config', 0, $1) ON CONFLICT (name) DO NOTHING`,
-    [digest],
+    'INSERT INTO meta (name, block_height, block_hash) VALUES ($1, 0, $2) ON CONFLICT (name) DO NOTHING',
+    [name, value],
   );
 }
+
+/** The digest of the genesis config the history was made from, where one is recorded. */
+export const readGenesisDigest = (meta: Queryable) => readMetaBytes(meta, 'genesis_config');
+export const writeGenesisDigest = (meta: Queryable, digest: Uint8Array) =>
+  recordMetaBytes(meta, 'genesis_config', digest);
 
 /** The history's id, which its first writer records and each of its shard databases claims. */
-export async function readHistoryId(meta: Queryable): Promise<Uint8Array | undefined> {
-  const r = await meta.query<{ block_hash: Buffer | null }>(
-    `SELECT block_hash FROM meta WHERE name = 'history_id'`,
-  );
-  const id = r.rows[0]?.block_hash;
-  return id ? new Uint8Array(id) : undefined;
-}
+export const readHistoryId = (meta: Queryable) => readMetaBytes(meta, 'history_id');
+export const recordHistoryId = (meta: Queryable, id: Uint8Array) => recordMetaBytes(meta, 'history_id', id);
 
 /** A new history's id. */
 export const newHistoryId = (): Uint8Array => new Uint8Array(randomBytes(16));
-
-/** Records the history's id, where none is. */
-export async function recordHistoryId(meta: Queryable, id: Uint8Array): Promise<void> {
-  await meta.query(
-    `INSERT INTO meta (name, block_height, block_hash) VALUES ('history_id', 0, $1) ON CONFLICT (name) DO NOTHING`,
-    [id],
-  );
-}
-
-const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 /**
  * Each shard's database must be the one its rows were written to. A database claimed by another
@@ -108,13 +99,14 @@ export async function checkShardClaims(
   metaUrl: string,
   claim: boolean,
 ): Promise<void> {
+  const ours = toHex(historyId);
   const claims = new Map<string, Map<number, string>>();
   for (const [url, db] of dbs) {
     const r = await db.pool.query<{ shard_id: number; history_id: Buffer }>(
       'SELECT shard_id, history_id FROM shard_claims ORDER BY shard_id',
     );
-    const held = new Map(r.rows.map((row) => [row.shard_id, hex(row.history_id)]));
-    if ([...held.values()].some((id) => id !== hex(historyId))) {
+    const held = new Map(r.rows.map((row) => [row.shard_id, toHex(row.history_id)]));
+    if ([...held.values()].some((id) => id !== ours)) {
       throw new PgHistoryError(
         PgHistoryErrorCode.ForeignHistory,
         `shard database ${redactUrl(url)} holds shards ${[...held.keys()].join(', ')} of a history the meta database ${redactUrl(metaUrl)} does not name: give the writer that history's own meta database, or an empty shard database`,
@@ -138,6 +130,6 @@ export async function checkShardClaims(
         'INSERT INTO shard_claims (shard_id, history_id) VALUES ($1, $2) ON CONFLICT (shard_id) DO NOTHING',
         [shardId, historyId],
       );
-    held.set(shardId, hex(historyId));
+    held.set(shardId, ours);
   }
 }

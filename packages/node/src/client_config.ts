@@ -4,7 +4,12 @@
 // nearcore's defaults, which describe peer-to-peer machinery nearlite does not run.
 import type { GenesisConfig } from '@nearlite/chain';
 import type { NodeConfig } from './config.js';
-import { maxBlockProductionDelayMs, savesTrieChanges } from './config.js';
+import {
+  GC_BLOCKS_LIMIT,
+  GC_FORK_CLEAN_STEP,
+  maxBlockProductionDelayMs,
+  savesTrieChanges,
+} from './config.js';
 import { BUILD_VERSION } from './version.js';
 
 export interface ClientConfigInput {
@@ -70,8 +75,8 @@ export function clientConfigView({ config, genesis }: ClientConfigInput): object
     doomslug_step_period: duration(10),
     block_header_fetch_horizon: 50,
     gc: {
-      gc_blocks_limit: 2,
-      gc_fork_clean_step: 100,
+      gc_blocks_limit: GC_BLOCKS_LIMIT,
+      gc_fork_clean_step: GC_FORK_CLEAN_STEP,
       gc_num_epochs_to_keep: config.gcNumEpochsToKeep,
       gc_step_period: stdDuration(500),
     },

@@ -247,8 +247,8 @@ export function loadConfig(path: string): NodeConfig {
     blockTimeMs,
     maxDelayMs,
     gc,
-    gcBlocksLimit: uintOr(raw.gc_blocks_limit, 2, `${path}: gc_blocks_limit`),
-    gcForkCleanStep: uintOr(raw.gc_fork_clean_step, 100, `${path}: gc_fork_clean_step`),
+    gcBlocksLimit: uintOr(raw.gc_blocks_limit, GC_BLOCKS_LIMIT, `${path}: gc_blocks_limit`),
+    gcForkCleanStep: uintOr(raw.gc_fork_clean_step, GC_FORK_CLEAN_STEP, `${path}: gc_fork_clean_step`),
   });
   const viewGas = raw.max_gas_burnt_view;
   if (viewGas !== undefined && viewGas !== null && !isUint(viewGas))
@@ -298,6 +298,10 @@ export function loadConfig(path: string): NodeConfig {
     nodeKeyFile: fileName(raw.node_key_file, DEFAULT_CONFIG.nodeKeyFile, `${path}: node_key_file`),
   };
 }
+
+/** nearcore's GCConfig defaults of the fields nearlite only checks (its GC steps are its own). */
+export const GC_BLOCKS_LIMIT = 2;
+export const GC_FORK_CLEAN_STEP = 100;
 
 /** Rust's Debug text of a Duration, as nearcore's messages print one ("600ms", "2s", "1.5s"). */
 function rustDuration(ms: number): string {

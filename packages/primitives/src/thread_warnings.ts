@@ -44,8 +44,9 @@ export function receiveThreadWarnings(): void {
   channel.unref();
   channel.onmessage = (e) => {
     const w = (e as { data: ThreadWarning }).data;
-    if (seen.has(keyOf(w))) return;
-    seen.add(keyOf(w));
+    const key = keyOf(w);
+    if (seen.has(key)) return;
+    seen.add(key);
     process.emitWarning(w.message, { type: w.name, ...(w.code ? { code: w.code } : {}) });
   };
 }

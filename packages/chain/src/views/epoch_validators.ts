@@ -25,10 +25,11 @@ export function epochValidatorFacts(
     epochOf(header.lite.height, cfg.genesisHeight, cfg.epochLength).startHeight - 1,
   );
   const beforeHeader = before && cs.blockHeader(before);
+  const info = stakes.of(header.lite.epochId);
   return {
     ...(beforeHeader ? { blocks: header.rest.blockOrdinal - beforeHeader.rest.blockOrdinal } : {}),
-    stakes: stakes.of(header.lite.epochId).stakes,
-    rewards: stakes.of(header.lite.epochId).validatorReward,
+    stakes: info.stakes,
+    rewards: info.validatorReward,
     nextStakes: stakes.of(header.lite.nextEpochId).stakes,
     proposals: proposals.upTo(cfg, header.lite.height, (h) => {
       const hash = cs.blockHashByHeight(h);
