@@ -3,13 +3,11 @@
 // until it is back at the source's final height. One height behind is not syncing (nearcore's
 // sync_height_threshold), so a follower tailing the head does not flap; the rule's other turns are
 // unit-tested with `syncingAfter`.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { FollowerNode } from '@nearlite/node';
 import type { BlockSource } from '@nearlite/stream';
 import t from 'tap';
 import { MAINNET_GENESIS } from './helpers/mainnet.js';
-import { initHome, rawRpc } from './helpers/node.js';
+import { editProductionDelays, initHome, rawRpc } from './helpers/node.js';
 import { MemorySource } from './helpers/stream_fixtures.js';
 import { syntheticChain } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
@@ -124,14 +122,7 @@ t.test(
     const home = tempDir(t);
     initHome(home, ['--genesis', MAINNET_GENESIS]);
     // 100 ms, so the 10 × rule takes a second here rather than nearcore's default 20 s.
-    const configPath = join(home, 'config.json');
-    const config = JSON.parse(readFileSync(configPath, 'utf8'));
-    config.consensus = {
-      ...config.consensus,
-      min_block_production_delay: { secs: 0, nanos: 100_000_000 },
-      max_block_production_delay: { secs: 0, nanos: 100_000_000 },
-    };
-    writeFileSync(configPath, JSON.stringify(config));
+    editProductionDelays(home, 100, 100);
     const chain = syntheticChain(10, { from: FROM });
     const gated = gatedSource(chain);
     gated.release(FROM + 9);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import t from 'tap';
 import { type CliProcess, startCli } from './helpers/cli_process.js';
 import { MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
-import { editConfig } from './helpers/node.js';
+import { editProductionDelays } from './helpers/node.js';
 import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
@@ -37,14 +37,7 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
 
   // nearcore's staleness bound is ten times this (3 s): a front end whose cursor stands that long
   // has no new blocks.
-  editConfig(home, (c) => ({
-    ...c,
-    consensus: {
-      ...(c.consensus as object),
-      min_block_production_delay: { secs: 0, nanos: 100_000_000 },
-      max_block_production_delay: { secs: 0, nanos: 300_000_000 },
-    },
-  }));
+  editProductionDelays(home, 100, 300);
   const store = storeArgs({ metaUrl, shardUrl });
   const writerArgs = [...followLakeArgs(home, lake), ...store];
   const procs: CliProcess[] = [];

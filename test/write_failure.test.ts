@@ -9,7 +9,7 @@ import t from 'tap';
 import { contract } from './helpers/contracts.js';
 import {
   cli,
-  editConfig,
+  editProductionDelays,
   initHome,
   type RunningNode,
   readKeyFile,
@@ -39,14 +39,7 @@ for (const ending of ['stopped', 'killed'] as const) {
     const home = tempDir(t);
     initHome(home);
     // 200 ms, so that health's 10 × rule takes two seconds here rather than nearcore's default 20 s.
-    editConfig(home, (c) => ({
-      ...c,
-      consensus: {
-        ...(c.consensus as object),
-        min_block_production_delay: { secs: 0, nanos: 100_000_000 },
-        max_block_production_delay: { secs: 0, nanos: 200_000_000 },
-      },
-    }));
+    editProductionDelays(home, 100, 200);
     const key = readKeyFile(home);
     const codes = [contract('testnet-linkdrop.wasm'), contract('fungible_token.wasm')];
     let node: RunningNode = await spawnNearlite(

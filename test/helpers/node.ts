@@ -34,6 +34,17 @@ export function editConfig(home: string, edit: (config: ConfigJson) => ConfigJso
   writeFileSync(path, JSON.stringify(edit(JSON.parse(readFileSync(path, 'utf8')) as ConfigJson), null, 2));
 }
 
+/** Sets config.json's block production delays (ms), for tests of the 10 × max staleness rule. */
+export const editProductionDelays = (home: string, minMs: number, maxMs: number) =>
+  editConfig(home, (c) => ({
+    ...c,
+    consensus: {
+      ...(c.consensus as object),
+      min_block_production_delay: { secs: Math.floor(minMs / 1000), nanos: (minMs % 1000) * 1_000_000 },
+      max_block_production_delay: { secs: Math.floor(maxMs / 1000), nanos: (maxMs % 1000) * 1_000_000 },
+    },
+  }));
+
 /** Merges `rpc` into config.json's `rpc` section. */
 export const editRpc = (home: string, rpc: Record<string, unknown>) =>
   editConfig(home, (c) => ({ ...c, rpc: { ...c.rpc, ...rpc } }));
