@@ -12,13 +12,8 @@ import {
 import type { BlockHeader } from './block_header.js';
 import { computeBlockHash, innerRestHash } from './block_header.js';
 import { merkleTreeRoot, type PartialMerkleTree } from './block_merkle_tree.js';
-import {
-  type ChunkExtra,
-  type ChunkHeader,
-  computeChunkHash,
-  encodeChunkBody,
-  encodeChunkHeaders,
-} from './chunk.js';
+import { type ChunkExtra, type ChunkHeader, computeChunkHash, encodeChunkHeaders } from './chunk.js';
+import { type ChunkParts, chunkEncoding } from './chunk_encoding.js';
 import { nextGasPrice } from './gas_price.js';
 import type { GenesisConfig } from './genesis/config.js';
 import type { Signer } from './genesis/keys.js';
@@ -45,6 +40,8 @@ export interface ProduceInput {
   readonly lastFinalBlock: CryptoHash;
   readonly shards: readonly ShardInput[];
   readonly signer: Signer;
+  /** How many Reed-Solomon parts a chunk is cut into (chunk_encoding.ts). */
+  readonly chunkParts: ChunkParts;
   /** In the first block of an epoch: what the ended epoch minted (its rewards); otherwise 0. */
   readonly mintedAmount?: bigint;
   /** The next epoch's block producers, whose hash the header commits to; default: the genesis validators. */
@@ -71,13 +68,11 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
   const { config, prev, signer, height } = input;
   if (!(height > prev.lite.height)) throw new Error(`block height ${height} is not above its parent's`);
   const chunkHeaders: ChunkHeader[] = input.shards.map((s) => {
-    const body = encodeChunkBody(s.transactions, s.prevOutgoingReceipts);
     const inner = {
       prevBlockHash: prev.hash,
       prevStateRoot: s.prevExtra.stateRoot,
       prevOutcomeRoot: s.prevExtra.outcomeRoot,
-      encodedMerkleRoot: sha256(body),
-      encodedLength: body.length,
+      ...chunkEncoding(s.transactions, s.prevOutgoingReceipts, input.chunkParts),
       heightCreated: height,
       shardId: s.shardId,
       prevGasUsed: s.prevExtra.gasUsed,

@@ -18,6 +18,7 @@ import { ChainStore, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
+import { type ChunkParts, chunkParts } from './chunk_encoding.js';
 import { ChunkPreparer, type PreparedChunksResult } from './chunk_preparer.js';
 import {
   epochHeightOf,
@@ -146,6 +147,7 @@ export class Chain implements ChainHandle {
   private readonly genesisHashValue: CryptoHash;
   private readonly epochRewards: EpochRewards;
   private readonly selection: ValidatorSelectionConfig;
+  private readonly chunkParts: ChunkParts;
   private readonly chunks: ChunkPreparer;
   private readonly recentRefunds = new RecentRefunds();
   private readonly sent: SentReceipts;
@@ -164,6 +166,7 @@ export class Chain implements ChainHandle {
     this.sent = new SentReceipts(opts.store, layout);
     const cfg = opts.genesis.config;
     this.selection = validatorSelectionConfig(epochConfigFields(cfg), cfg.validators.length);
+    this.chunkParts = chunkParts(this.selection.numBlockProducerSeats);
     this.epochRewards = new EpochRewards(cfg, chainStore.store, layout.shardIds.length, (h) => {
       const hash = this.chainStore.blockHashByHeight(h);
       const header = hash && this.chainStore.blockHeader(hash);
@@ -440,6 +443,7 @@ export class Chain implements ChainHandle {
       lastFinalBlock,
       shards: shardInputs,
       signer,
+      chunkParts: this.chunkParts,
       nextBlockProducers: epochBlockProducers(cfg, nextStakes),
       ...(epochReward ? { mintedAmount: epochReward.mintedAmount } : {}),
     });

@@ -46,6 +46,15 @@ export interface ChunkHeader {
 
 export function encodeChunkHeaderInner(c: ChunkHeaderInner): Uint8Array {
   const w = new BorshWriter(512);
+  writeInnerFields(w, c, false);
+  return w.toBytes();
+}
+
+/**
+ * The stored form leaves out the enum tags nearcore's borsh writes (the inner's version, the
+ * congestion info's and the bandwidth requests'); the hash commits to them.
+ */
+function writeInnerFields(w: BorshWriter, c: ChunkHeaderInner, tagged: boolean): void {
   w.fixed(c.prevBlockHash)
     .fixed(c.prevStateRoot)
     .fixed(c.prevOutcomeRoot)
@@ -58,12 +67,25 @@ export function encodeChunkHeaderInner(c: ChunkHeaderInner): Uint8Array {
     .u128(c.prevBalanceBurnt)
     .fixed(c.prevOutgoingReceiptsRoot)
     .fixed(c.txRoot)
-    .vec(c.prevValidatorProposals, writeValidatorStake)
-    .u128(c.congestionInfo.delayedReceiptsGas)
+    .vec(c.prevValidatorProposals, writeValidatorStake);
+  if (tagged) w.u8(0); // CongestionInfo::V1
+  w.u128(c.congestionInfo.delayedReceiptsGas)
     .u128(c.congestionInfo.bufferedReceiptsGas)
     .u64(c.congestionInfo.receiptBytes)
-    .u16(c.congestionInfo.allowedShard)
-    .u32(0); // bandwidth requests: none
+    .u16(c.congestionInfo.allowedShard);
+  if (tagged) w.u8(0); // BandwidthRequests::V1
+  w.u32(0); // bandwidth requests: none
+}
+
+/**
+ * borsh(ShardChunkHeaderInner) as nearcore writes it: V5 (tag 4) from protocol 85
+ * (DynamicResharding), with no proposed split; V4 (tag 3) before, from protocol 74.
+ */
+export function encodeShardChunkHeaderInner(c: ChunkHeaderInner, version: 4 | 5 = 5): Uint8Array {
+  const w = new BorshWriter(512);
+  w.u8(version - 1);
+  writeInnerFields(w, c, true);
+  if (version === 5) w.u8(0); // proposed_split: None
   return w.toBytes();
 }
 
@@ -93,9 +115,9 @@ function readChunkHeaderInner(r: BorshReader): ChunkHeaderInner {
   return inner;
 }
 
-/** nearcore: chunk_hash = combine(sha256(borsh(inner)), encoded_merkle_root). */
+/** nearcore's ShardChunkHeaderV3::compute_hash: combine(sha256(borsh(inner)), encoded_merkle_root). */
 export function computeChunkHash(inner: ChunkHeaderInner): CryptoHash {
-  return combineHash(sha256(encodeChunkHeaderInner(inner)), inner.encodedMerkleRoot);
+  return combineHash(sha256(encodeShardChunkHeaderInner(inner)), inner.encodedMerkleRoot);
 }
 
 export function writeChunkHeader(w: BorshWriter, h: ChunkHeader): void {
@@ -131,17 +153,6 @@ export function decodeChunk(bytes: Uint8Array): Chunk {
   const prevOutgoingReceipts = r.vec((r) => r.bytes());
   r.end();
   return { header, transactions, prevOutgoingReceipts };
-}
-
-/** The body the chunk hash commits to, standing in for nearcore's erasure-coded parts. */
-export function encodeChunkBody(
-  transactions: readonly Uint8Array[],
-  receipts: readonly Uint8Array[],
-): Uint8Array {
-  const w = new BorshWriter(256);
-  w.vec(transactions, (w, t) => w.bytes(t));
-  w.vec(receipts, (w, t) => w.bytes(t));
-  return w.toBytes();
 }
 
 /** The chunk header list of a block, stored as the block body. */

@@ -5,6 +5,7 @@ export * from './chain_handle.js';
 export * from './chain_store.js';
 export * from './chunk.js';
 export * from './chunk_applier.js';
+export * from './chunk_encoding.js';
 export * from './epoch.js';
 export * from './epoch_rewards.js';
 export { FLAT_STATE_BY_SHARD_KEY, flatStateKey, flatStateReader } from './flat_state.js';

@@ -16,6 +16,7 @@ export * from './json_values.js';
 export * from './lazy.js';
 export * from './off_heap.js';
 export * from './public_key.js';
+export * from './reed_solomon.js';
 export * from './rpc_types.js';
 export * from './rust_debug.js';
 export * from './sodium.js';

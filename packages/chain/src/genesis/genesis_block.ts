@@ -1,6 +1,6 @@
 // Applies a genesis: builds each shard's state trie from the records and writes the genesis block,
 // its chunks and their post-state in one batch.
-import { type CryptoHash, compareBytes, type Signature, sha256, ZERO_HASH } from '@nearlite/primitives';
+import { type CryptoHash, compareBytes, type Signature, ZERO_HASH } from '@nearlite/primitives';
 import { blockShardKey, DBCol, StoreUpdate } from '@nearlite/store';
 import { applyChanges, EMPTY_ROOT, genesisStateFromRecords, type TrieStorage } from '@nearlite/trie';
 import { type BlockHeader, computeBlockHash, innerRestHash } from '../block_header.js';
@@ -10,9 +10,9 @@ import {
   type ChunkExtra,
   type ChunkHeader,
   computeChunkHash,
-  encodeChunkBody,
   encodeChunkExtra,
 } from '../chunk.js';
+import { chunkEncoding, GENESIS_CHUNK_PARTS } from '../chunk_encoding.js';
 import { writeFlatState } from '../flat_state.js';
 import { merklizeHashes } from '../merkle.js';
 import { outgoingReceiptsRoot } from '../receipts_root.js';
@@ -61,7 +61,7 @@ export function buildGenesisBlock(
   const stateRoots: CryptoHash[] = [];
   const chunkHeaders: ChunkHeader[] = [];
   const chunks: Chunk[] = [];
-  const emptyBody = encodeChunkBody([], []);
+  const emptyBody = chunkEncoding([], [], GENESIS_CHUNK_PARTS);
   for (const shardId of layout.shardIds) {
     const receipts = genesisReceiptWrites(receiptsByShard.get(shardId)!);
     const kvs = genesisStateFromRecords(byShard.get(shardId)!, {
@@ -80,8 +80,7 @@ export function buildGenesisBlock(
       prevBlockHash: ZERO_HASH,
       prevStateRoot: changes.newRoot,
       prevOutcomeRoot: ZERO_HASH,
-      encodedMerkleRoot: sha256(emptyBody),
-      encodedLength: emptyBody.length,
+      ...emptyBody,
       heightCreated: cfg.genesisHeight,
       shardId,
       prevGasUsed: 0n,
