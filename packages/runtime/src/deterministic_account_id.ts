@@ -31,13 +31,12 @@ export function deterministicStateInit(
     account = { ...account, storageUsage: usage };
   }
   // The deposit pays for the storage the account lacks and the rest goes back as a balance refund.
-  // A deposit short of it fails the action here, with the whole amount missing: later actions of the
-  // receipt (a Transfer) cannot make up for it.
+  // A deposit short of it all goes to the account, refunding nothing: the actions after it (a
+  // Transfer) may still make up the rest, and the receipt's storage check after its last action
+  // fails it if they do not.
   const missing = storageShortfall(account, ctx.config.storageAmountPerByte);
-  if (missing > action.deposit)
-    return { LackBalanceForState: { account_id: ctx.receiverId, amount: missing.toString() } };
-  ctx.account = { ...account, amount: account.amount + missing };
-  const refund = action.deposit - missing;
+  const refund = missing < action.deposit ? action.deposit - missing : 0n;
+  ctx.account = { ...account, amount: account.amount + action.deposit - refund };
   if (refund > 0n) ctx.newReceipts.push(balanceRefund(ctx.balanceRefundReceiver, refund));
   return null;
 }

@@ -237,40 +237,52 @@ t.test('errors: a missing global contract, a deposit short of the storage', asyn
   t.equal(c2.account(bigId), null);
 });
 
-t.test('a short deposit fails the StateInit itself, with the whole amount missing', async (t) => {
-  // action_deterministic_state_init: when check_storage_stake's missing amount exceeds the deposit,
-  // the action fails at once with LackBalanceForState { amount: missing_amount } and lib.rs sets
-  // its index; the receipt's later actions never run.
-  const c = chain();
-  const s = init(byHash, [['key', new Uint8Array(100_000)]]);
-  const id = deriveDeterministicAccountId(s);
-  const required = 1_001_750_000_000_000_000_000_000n; // test_deterministic_state_init's figure
-  const error = (index: number) => ({
-    ActionError: { index, kind: { LackBalanceForState: { account_id: id, amount: required.toString() } } },
-  });
-  const short = send(c, id, [action(s, NEAR)]);
-  t.same(short.rest[0]!.status, { kind: 'Failure', error: error(0) });
-  t.equal(c.account(id), null);
-  // A transfer after it would cover the storage, but the StateInit has already failed.
-  const topped = send(c, id, [action(s, 0n), { type: 'Transfer', deposit: 2n * NEAR }]);
-  t.same(topped.rest[0]!.status, { kind: 'Failure', error: error(0) });
-  t.equal(c.account(id), null);
-  // On an account that a lone transfer created uninitialised, the balance it holds counts, and the
-  // failing StateInit reports its own index.
-  send(c, id, [{ type: 'Transfer', deposit: 1000n }]);
-  t.equal(c.account(id)?.amount, 1000n);
-  const later = send(c, id, [{ type: 'Transfer', deposit: 1n }, action(s, NEAR)]);
-  t.same(later.rest[0]!.status, {
-    kind: 'Failure',
-    error: {
-      ActionError: {
-        index: 1,
-        kind: { LackBalanceForState: { account_id: id, amount: (required - 1001n).toString() } },
+t.test(
+  'a short deposit all goes to the account; the receipt fails only if nothing makes up the rest',
+  async (t) => {
+    // action_deterministic_state_init: when check_storage_stake's missing amount exceeds the deposit,
+    // the whole deposit is added to the account and nothing is refunded ("following actions might be
+    // able to fix the balance requirements"); apply_action_receipt's storage check after the last
+    // action fails the receipt with LackBalanceForState and no action index.
+    const c = chain();
+    const s = init(byHash, [['key', new Uint8Array(100_000)]]);
+    const id = deriveDeterministicAccountId(s);
+    const required = 1_001_750_000_000_000_000_000_000n; // test_deterministic_state_init's figure
+    const lacking = (amount: bigint) => ({
+      kind: 'Failure',
+      error: {
+        ActionError: {
+          index: null,
+          kind: { LackBalanceForState: { account_id: id, amount: amount.toString() } },
+        },
       },
-    },
-  });
-  t.equal(c.account(id)?.amount, 1000n);
-});
+    });
+    const before = c.account('bob.near')!.amount;
+    const short = send(c, id, [action(s, NEAR)]);
+    t.same(short.rest[0]!.status, lacking(required - NEAR), 'what is still missing once the deposit is in');
+    t.equal(c.account(id), null, 'no account is left behind');
+    t.ok(before - c.account('bob.near')!.amount < NEAR / 100n, 'the failed receipt refunds the deposit');
+
+    // A transfer after it covers the storage: the account is made, holding both amounts.
+    const topped = send(c, id, [action(s, NEAR / 2n), { type: 'Transfer', deposit: 2n * NEAR }]);
+    t.equal(topped.rest[0]!.status.kind, 'SuccessValue');
+    t.equal(c.account(id)?.amount, NEAR / 2n + 2n * NEAR, 'the short deposit stays on the account');
+    t.equal(c.account(id)?.storageUsage, 100_175n);
+    t.equal(
+      topped.rest.filter((o) => o.executorId === 'bob.near').length,
+      1,
+      'the only receipt back to the signer is the gas refund',
+    );
+
+    // On an account that a lone transfer created uninitialised, the balance it holds counts too.
+    const c2 = chain();
+    send(c2, id, [{ type: 'Transfer', deposit: 1000n }]);
+    t.equal(c2.account(id)?.amount, 1000n);
+    const later = send(c2, id, [{ type: 'Transfer', deposit: 1n }, action(s, NEAR)]);
+    t.same(later.rest[0]!.status, lacking(required - 1001n - NEAR));
+    t.equal(c2.account(id)?.amount, 1000n, 'the failed receipt leaves the account as it was');
+  },
+);
 
 t.test('a lone transfer creates the account uninitialised; its StateInit activates it', async (t) => {
   const c = chain();
