@@ -26,6 +26,11 @@ const held = async (read) => {
 try {
   const history = new HistoryStore(store);
   const cursor = history.cursor();
+  if (!cursor) {
+    console.error(`${home} holds no followed block: not a follower's home, or one that has followed nothing yet`);
+    process.exitCode = 1;
+    process.exit();
+  }
   const block = JSON.parse(history.blockAtSync(cursor.height).json);
   console.log(`cursor #${cursor.height} ${block.header.hash}, kept from #${history.firstHeight()}`);
   const balanceAt = (h) =>

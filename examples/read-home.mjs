@@ -17,7 +17,7 @@ try {
   const block = reader.blockByHeight(head.height);
   console.log(`timestamp ${block.lite.timestamp}, gas price ${block.rest.nextGasPrice}`);
   const account = reader.account('test.near');
-  console.log(`test.near balance ${account.amount} at head, ${reader.account('test.near', reader.tail())?.amount} at the tail`);
+  console.log(`test.near balance ${account?.amount ?? 'absent'} at head, ${reader.account('test.near', reader.tail())?.amount ?? 'absent'} at the tail`);
   for (const [key, value] of reader.contractState('test.near')) {
     console.log(`  ${Buffer.from(key).toString()} = ${Buffer.from(value).toString()}`);
   }

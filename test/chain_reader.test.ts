@@ -1,10 +1,11 @@
 // ChainReader, the read-only view of a stopped node's home that the README offers tool authors:
 // each of its lookups checked against what the client sent and what the node answered while it ran.
-import { renameSync } from 'node:fs';
+import { copyFileSync, cpSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainReader } from '@nearlite/chain';
 import { base58Decode, base58Encode, decodeReceipt, toHex } from '@nearlite/primitives';
 import { decodeOutcome } from '@nearlite/runtime';
+import { DBCol, Store, StoreUpdate, writeMetadata } from '@nearlite/store';
 import { actions as A } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
@@ -96,5 +97,75 @@ t.test(
       ),
       'by the receipt',
     );
+  },
+);
+
+t.test(
+  'what a reader refuses: another genesis, another version, no chain, writes and bad arguments',
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    const node = await startNode(home, ['--block-time', '60']);
+    await waitForHeight(node, 3);
+    await node.stop();
+
+    const reader = await ChainReader.open(home);
+    const head = reader.head();
+    await t.rejects(
+      reader.store.commit(new StoreUpdate().put(DBCol.BlockMisc, Uint8Array.of(1), Uint8Array.of(1))),
+      {
+        name: 'StoreError',
+        code: 'READ_ONLY',
+      },
+    );
+    t.throws(() => reader.blockByHash('8s41rye686T2ronWmFE38ji19vgeb6uPxjYMPt8y8pSV' as never), {
+      name: 'TypeError',
+      message: /32-byte hash/,
+    });
+    t.throws(() => reader.transaction(new Uint8Array(31)), TypeError);
+    await t.rejects(reader.stateChanges(new Uint8Array(0)), TypeError, 'not a prefix of every key');
+    t.throws(() => reader.blockByHeight(-1), RangeError);
+    t.throws(() => reader.chunk(1.5, 0), RangeError);
+    t.throws(() => reader.chunk(head.height, 7), { name: 'RangeError', message: /shard 7/ });
+    t.throws(() => reader.account('BAD ID'), { name: 'InvalidAccountIdError' });
+    await reader.close();
+
+    // A store made from another genesis is not read against this one.
+    const other = tempDir(t);
+    initHome(other, ['--chain-id', 'other-chain']);
+    const swapped = tempDir(t);
+    cpSync(home, swapped, { recursive: true });
+    copyFileSync(join(other, 'genesis.json'), join(swapped, 'genesis.json'));
+    await t.rejects(ChainReader.open(swapped), { name: 'GenesisMismatchError' });
+
+    // Versions this nearlite does not read, newer or older.
+    for (const [version, text] of [
+      [2, /newer than this node supports/],
+      [0, /which no nearlite wrote/],
+    ] as const) {
+      const copy = tempDir(t);
+      cpSync(home, copy, { recursive: true });
+      const store = await Store.open(join(copy, 'data'));
+      const u = new StoreUpdate();
+      writeMetadata(u, { version, kind: 'gc' });
+      await store.commit(u);
+      await store.close();
+      await t.rejects(
+        ChainReader.open(copy),
+        { name: 'StoreError', code: 'VERSION', message: text },
+        `version ${version}`,
+      );
+    }
+
+    // A database with no chain a node made (as a follower's history, or anything else).
+    const bare = tempDir(t);
+    copyFileSync(join(home, 'genesis.json'), join(bare, 'genesis.json'));
+    await (await Store.open(join(bare, 'data'))).close();
+    await t.rejects(ChainReader.open(bare), { name: 'StoreError', code: 'KIND', message: /HistoryStore/ });
+
+    // The refused write left the store as it was: the node starts on it and goes on from its head.
+    const again = await startNode(home, ['--block-time', '60']);
+    t.teardown(() => again.stop());
+    await waitForHeight(again, head.height + 1);
   },
 );

@@ -13,6 +13,7 @@ export * from './gas_price.js';
 export * from './gc.js';
 export * from './genesis/config.js';
 export * from './genesis/epoch_config.js';
+export * from './genesis/fingerprint.js';
 export { genesisReceiptWrites, isReceiptRecord } from './genesis/genesis_receipts.js';
 export * from './genesis/keys.js';
 export * from './genesis/localnet.js';

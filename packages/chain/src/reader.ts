@@ -1,6 +1,8 @@
 // A read-only view of a stopped node's home for tools: blocks, chunks, transactions, receipts,
 // outcomes, state changes and account state at any kept block. Opening takes the database lock, so
-// the node must not be running.
+// the node must not be running. It refuses what the node refuses (a store of another genesis or of
+// a version it does not read) and what it cannot read (a follower's history, a database nearlite
+// did not make): every answer is the store's, never a guess from the wrong one.
 import { resolve } from 'node:path';
 import {
   type Account,
@@ -8,8 +10,17 @@ import {
   type CryptoHash,
   concatBytes,
   decodeAccount,
+  parseAccountId,
 } from '@nearlite/primitives';
-import { blockShardKey, DBCol, readMetadata, Store } from '@nearlite/store';
+import {
+  blockShardKey,
+  checkDbVersion,
+  DBCol,
+  readMetadata,
+  Store,
+  StoreError,
+  StoreErrorCode,
+} from '@nearlite/store';
 import {
   type ParsedTrieKey,
   parseTrieKey,
@@ -22,6 +33,7 @@ import type { BlockHeader } from './block_header.js';
 import { ChainStore, type Tip } from './chain_store.js';
 import type { Chunk } from './chunk.js';
 import { type GenesisConfig, loadGenesisConfig } from './genesis/config.js';
+import { ensureGenesisConfig } from './genesis/fingerprint.js';
 import { decodeStoredOutcome, type StoredOutcome } from './outcome_store.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { decodeStateChangeRecords } from './state_changes.js';
@@ -43,10 +55,32 @@ export class ChainReader {
    */
   static async open(
     home: string,
-    at: { readonly dataDir?: string; readonly genesisFile?: string } = {},
+    at: {
+      readonly dataDir?: string;
+      readonly genesisFile?: string;
+      /** Opens a database that holds no chain a node made too (`inspect` reads a follower's). */
+      readonly withoutChain?: boolean;
+    } = {},
   ): Promise<ChainReader> {
-    const config = loadGenesisConfig(resolve(home, at.genesisFile ?? 'genesis.json'));
-    const store = await Store.open(resolve(home, at.dataDir ?? 'data'), { readOnly: true });
+    const genesisPath = resolve(home, at.genesisFile ?? 'genesis.json');
+    const config = loadGenesisConfig(genesisPath);
+    const dataDir = resolve(home, at.dataDir ?? 'data');
+    const store = await Store.open(dataDir, { readOnly: true });
+    try {
+      const meta = readMetadata(store);
+      if (!meta && !at.withoutChain) {
+        throw new StoreError(
+          StoreErrorCode.Kind,
+          `the database at ${dataDir} holds no chain a nearlite node made: a follower's history is read ` +
+            'through HistoryStore from @nearlite/follower, and a database nearlite did not make is not read',
+        );
+      }
+      if (meta) checkDbVersion(meta.version);
+      ensureGenesisConfig(store, config, genesisPath);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     return new ChainReader(store, new ChainStore(store), { config }, shardLayoutFromView(config.shardLayout));
   }
 
@@ -64,16 +98,21 @@ export class ChainReader {
   }
 
   blockByHeight(height: number): BlockHeader | undefined {
-    const hash = this.chainStore.blockHashByHeight(height);
+    const hash = this.chainStore.blockHashByHeight(heightArg(height));
     return hash ? this.chainStore.blockHeader(hash) : undefined;
   }
 
   blockByHash(hash: CryptoHash): BlockHeader | undefined {
-    return this.chainStore.blockHeader(hash);
+    return this.chainStore.blockHeader(hashArg(hash));
   }
 
   chunk(height: number, shardId: number): Chunk | undefined {
-    const hash = this.chainStore.blockHashByHeight(height);
+    if (!this.layout.shardIds.includes(shardId)) {
+      throw new RangeError(
+        `shard ${String(shardId)} is not one of the chain's (${this.layout.shardIds.join(', ')})`,
+      );
+    }
+    const hash = this.chainStore.blockHashByHeight(heightArg(height));
     const chunkHash = hash
       ? this.store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId))
       : undefined;
@@ -82,23 +121,29 @@ export class ChainReader {
 
   /** Borsh of a signed transaction, and the block whose chunk included it. */
   transaction(hash: CryptoHash): { bytes: Uint8Array; blockHash: CryptoHash | undefined } | undefined {
-    const bytes = this.store.get(DBCol.Transactions, hash);
+    const bytes = this.store.get(DBCol.Transactions, hashArg(hash));
     return bytes ? { bytes, blockHash: this.store.get(DBCol.TransactionBlock, hash) } : undefined;
   }
 
   /** Borsh of a receipt. */
   receipt(id: CryptoHash): Uint8Array | undefined {
-    return this.store.get(DBCol.Receipts, id);
+    return this.store.get(DBCol.Receipts, hashArg(id));
   }
 
   /** The execution outcome of a transaction or receipt, with its block and merkle proof. */
   outcome(id: CryptoHash): StoredOutcome | undefined {
+    hashArg(id);
     const block = this.store.get(DBCol.TransactionBlock, id) ?? this.store.get(DBCol.ReceiptBlock, id);
     const bytes = block ? this.store.get(DBCol.TransactionResultForBlock, concatBytes(id, block)) : undefined;
     return bytes ? decodeStoredOutcome(bytes) : undefined;
   }
 
+  /** The state changes a block made; a RangeError for a block GC collected them from. */
   async stateChanges(blockHash: CryptoHash): Promise<{ key: ParsedTrieKey; changes: StateChangeRecord[] }[]> {
+    const header = this.blockByHash(blockHash);
+    if (header && header.lite.height < this.tail()) {
+      throw new RangeError(`block ${header.lite.height} is below the GC tail ${this.tail()}`);
+    }
     const out: { key: ParsedTrieKey; changes: StateChangeRecord[] }[] = [];
     for await (const [k, v] of this.store.iter(DBCol.StateChanges, blockHash)) {
       out.push({ key: parseTrieKey(k.subarray(32)), changes: decodeStateChangeRecords(v) });
@@ -108,12 +153,12 @@ export class ChainReader {
 
   /** The state trie of the shard holding `accountId`, as of block `height` (default: head). */
   stateAt(accountId: string, height?: number): Trie {
-    return this.shardState(this.layout.accountIdToShardId(accountId), height);
+    return this.shardState(this.layout.accountIdToShardId(parseAccountId(accountId)), height);
   }
 
   /** The state trie of one shard as of block `height` (default: head). */
   shardState(shardId: number, height?: number): Trie {
-    const h = height ?? this.head()?.height;
+    const h = height === undefined ? this.head()?.height : heightArg(height);
     const header = h === undefined ? undefined : this.blockByHeight(h);
     if (!header) throw new RangeError(`no block at height ${h}`);
     if (header.lite.height < this.tail())
@@ -124,7 +169,8 @@ export class ChainReader {
   }
 
   account(accountId: string, height?: number): Account | undefined {
-    const raw = this.stateAt(accountId, height).get(trieKeyAccount(accountId));
+    const trie = this.stateAt(accountId, height);
+    const raw = trie.get(trieKeyAccount(accountId));
     return raw ? decodeAccount(raw) : undefined;
   }
 
@@ -143,4 +189,20 @@ export class ChainReader {
   async close(): Promise<void> {
     await this.store.close();
   }
+}
+
+/** A block hash argument: 32 bytes, or a TypeError that says what was given. */
+function hashArg(hash: CryptoHash): CryptoHash {
+  if (!(hash instanceof Uint8Array) || hash.length !== 32) {
+    const given = hash instanceof Uint8Array ? `${hash.length} bytes` : typeof hash;
+    throw new TypeError(`expected a 32-byte hash (a Uint8Array; base58Decode a text one), got ${given}`);
+  }
+  return hash;
+}
+
+function heightArg(height: number): number {
+  if (!Number.isSafeInteger(height) || height < 0) {
+    throw new RangeError(`a block height is a non-negative integer, got ${String(height)}`);
+  }
+  return height;
 }

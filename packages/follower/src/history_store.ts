@@ -110,6 +110,8 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   private readonly seeking = new Map<string, Promise<FoundRow>>();
   /** STATE_FROM_KEY once known: it is written with the first block and never changes. */
   private heldFrom: number | null | undefined;
+  /** The highest height seen followed: state reads at or below it need no look at the cursor. */
+  private followedTo = -1;
 
   /** The rows read most, decoded once per stored row (DecodedRows); larger JSON rows on each read. */
   private readonly cursors = new DecodedRows<Cursor>();
@@ -341,6 +343,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    * `height`): the value or null, else FLAT_MISS and `valueAt` seeks the history.
    */
   valueAtSync(trieKey: Uint8Array, height: number): Uint8Array | null | typeof FLAT_MISS {
+    this.checkFollowed(height);
     if (!this.hasFlatState()) return FLAT_MISS;
     const row = this.store.get(DBCol.StateHistoryFlat, trieKey);
     const value = flatValueAt(row, height);
@@ -357,6 +360,25 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     if (flat !== FLAT_MISS) return flat;
     const row = await this.historyRowAt(trieKey, height);
     return heldValue(this.stateFrom(), height, row.from < 0 ? null : row.from, row.value);
+  }
+
+  /**
+   * Refuses a state read at a height this history has not followed (above its cursor: its rows would
+   * answer with the newest state), or at no height at all.
+   */
+  private checkFollowed(height: number): void {
+    if (height <= this.followedTo && height >= 0 && Number.isSafeInteger(height)) return;
+    if (!Number.isSafeInteger(height) || height < 0) {
+      throw new RangeError(`a block height is a non-negative integer, got ${String(height)}`);
+    }
+    this.followedTo = Math.max(this.cursor()?.height ?? -1, this.genesisHeight() ?? -1);
+    if (height > this.followedTo) {
+      throw new RangeError(
+        this.followedTo < 0
+          ? `no block at height ${height}: this history holds none yet`
+          : `no block at height ${height}: this history reaches #${this.followedTo}`,
+      );
+    }
   }
 
   /** The key's newest row at or below `height` (its flat row could not tell): one seek, shared, kept. */
@@ -398,6 +420,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     height: number,
     bound: ScanBound = {},
   ): Promise<[Uint8Array, Uint8Array][]> {
+    this.checkFollowed(height);
     heldScan(this.stateFrom(), height);
     if (!this.hasFlatState()) return this.scanHistoryAt(prefix, height, bound);
     const out: [Uint8Array, Uint8Array][] = [];

@@ -12,6 +12,7 @@ import { compareBytes, utf8 } from '@nearlite/primitives';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
+import { followedTo } from './followed_to.js';
 
 const keys = [
   Uint8Array.of(),
@@ -49,6 +50,7 @@ t.test('escaped keys keep the trie keys order and are prefix-free', async (t) =>
 t.test('the value of a key as of a height, and prefix scans at a height', async (t) => {
   const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
+  await followedTo(store, 1_000_000);
   const k = utf8('\u0009app.near,a');
   const k2 = utf8('\u0009app.near,ab');
   const other = utf8('\u0009app.nearx,a');
@@ -87,6 +89,7 @@ t.test('the value of a key as of a height, and prefix scans at a height', async 
 t.test('a bounded prefix scan: the keys above a bound, at most a limit of them', async (t) => {
   const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
+  await followedTo(store, 1_000_000);
   // Keys with zero bytes (escaped as 0x00 0x01), keys that are prefixes of others, and a deletion.
   const base = utf8('\u0009app.near,');
   const tails = [[], [0], [0, 0], [0, 1], [0, 255], [1], [1, 0], [1, 0, 0], [2], [255], [255, 0]];
@@ -121,6 +124,7 @@ t.test('a bounded prefix scan: the keys above a bound, at most a limit of them',
 t.test('a page read from history brings the entry past its caps, whichever batch holds it', async (t) => {
   const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
+  await followedTo(store, 1_000_000);
   // 300 entries of 195 bytes of full key and value: the 50,000-byte cap is reached by the 257th,
   // the last of the first batch (256 + 1), so the entry past it is the next batch's first.
   const base = utf8('\u0009app.near,');
@@ -144,6 +148,7 @@ t.test('a page read from history brings the entry past its caps, whichever batch
 t.test('prefix scans from the flat rows answer as the history rows do, one row a key', async (t) => {
   const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
+  await followedTo(store, 1_000_000);
   const base = utf8('\u0009app.near,');
   const keyOf = (tail: number[]) => Uint8Array.of(...base, ...tail);
   const tails = [[], [0], [0, 0], [1], [1, 0], [2], [3], [255]];
@@ -214,6 +219,7 @@ t.test('prefix scans from the flat rows answer as the history rows do, one row a
 t.test('a value given from elsewhere answers over the history, and is handed on', async (t) => {
   const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
+  await followedTo(store, 1_000_000);
   const held = utf8('\u0009app.near,held');
   const given = utf8('\u0012global');
   const gone = utf8('\u0012gone');
@@ -231,4 +237,27 @@ t.test('a value given from elsewhere answers over the history, and is handed on'
     [gone, null],
   ]);
   await store.close();
+});
+
+t.test('state is read only at heights the history has followed', async (t) => {
+  const store = await Store.open(tempDir(t));
+  t.teardown(() => store.close());
+  const history = new HistoryStore(store);
+  const k = utf8('\u0009app.near,a');
+  await history.writeGenesis(100, [{ key: k, value: utf8('g') }]);
+  t.same(await history.valueAt(k, 100), utf8('g'), 'the genesis state, before any block');
+  await t.rejects(history.valueAt(k, 101), RangeError, 'no block followed yet');
+  await followedTo(store, 120);
+  t.same(await history.valueAt(k, 120), utf8('g'), 'at the cursor');
+  // Its rows would answer any height above with the newest state, as if it were that height's.
+  for (const h of [121, 10_000]) {
+    await t.rejects(history.valueAt(k, h), { name: 'RangeError', message: /reaches #120/ }, `at ${h}`);
+    t.throws(() => history.valueAtSync(k, h), RangeError);
+    await t.rejects(history.scanAt(utf8('\u0009app.near,'), h), RangeError);
+  }
+  for (const h of [-1, 1.5, Number.NaN]) {
+    await t.rejects(history.valueAt(k, h), { name: 'RangeError', message: /non-negative integer/ }, `${h}`);
+  }
+  await followedTo(store, 130);
+  t.same(await history.valueAt(k, 125), utf8('g'), 'the cursor moved on: so do the reads');
 });

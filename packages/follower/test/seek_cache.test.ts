@@ -10,6 +10,7 @@ import {
 } from '@nearlite/follower';
 import { DBCol, Store, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
+import { followedTo } from './followed_to.js';
 
 /** Counts the history seeks a store makes from now on. */
 function countSeeks(store: Store): { n: number } {
@@ -44,6 +45,7 @@ t.test('a follower answers old heights from its seeks, and stays right as rows c
   const store = await Store.memory();
   t.teardown(() => store.close());
   const history = new HistoryStore(store);
+  await followedTo(store, 1_000_000);
   const key = Uint8Array.of(9, 1, 2);
   const write = async (height: number, value: Uint8Array | null) => {
     const stored = encodeHistoryValue(value);
@@ -91,6 +93,7 @@ t.test('identical reads that arrive together share one seek', async (t) => {
   const store = await Store.memory();
   t.teardown(() => store.close());
   const history = new HistoryStore(store);
+  await followedTo(store, 1_000_000);
   const key = Uint8Array.of(9, 1, 3);
   const other = Uint8Array.of(9, 1, 4);
   const u = new StoreUpdate().put(DBCol.FollowerMisc, FLAT_KEY, Uint8Array.of(1));

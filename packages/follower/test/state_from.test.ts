@@ -20,6 +20,7 @@ import { MAINNET_GENESIS_HEIGHT } from '../../../test/helpers/mainnet.js';
 import { loadFixture } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain } from '../../../test/helpers/synthetic_chain.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
+import { followedTo } from './followed_to.js';
 import { jsonRpcServer, openFollower, rpc } from './helpers.js';
 
 const BLOCK = 'mainnet-93085141';
@@ -88,6 +89,7 @@ t.test('a history that begins after the genesis', async (t) => {
       .put(DBCol.StateHistory, historyKey(trieKeyAccount(GENESIS_ONLY), HEIGHT + 5), b)
       .put(DBCol.StateHistoryFlat, trieKeyAccount(GENESIS_ONLY), encodeFlatRow(HEIGHT + 5, b)),
   );
+  await followedTo(store, HEIGHT + 5);
   t.same(await history.valueAt(seek, HEIGHT + 2), utf8('a'), 'a row since the first block, found by a seek');
   await t.rejects(
     history.valueAt(trieKeyAccount(GENESIS_ONLY), HEIGHT + 2),

@@ -2,7 +2,12 @@
 // node's LevelDB (a follower only: one process owns it), or PostgreSQL databases any number of
 // `nearlite serve` front ends read while one follower writes.
 import type { Genesis, GenesisConfig } from '@nearlite/chain';
-import { shardLayoutFromView } from '@nearlite/chain';
+import {
+  checkGenesisConfig,
+  genesisConfigDigest,
+  genesisMismatch,
+  shardLayoutFromView,
+} from '@nearlite/chain';
 import {
   assertHistoryWhole,
   type HistoryReader,
@@ -13,7 +18,6 @@ import {
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
 import { bytesEqual } from '@nearlite/primitives';
 import { ensureMetadata, type LeveldbStats, Store } from '@nearlite/store';
-import { checkGenesisConfig, genesisConfigDigest, genesisMismatch } from './genesis_fingerprint.js';
 import type { HistoryStoreConfig } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
 

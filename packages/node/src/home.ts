@@ -75,7 +75,7 @@ const inHome = (home: string, path: string) => (isAbsolute(path) ? path : join(h
 /** The embeddable reader over a stopped node's home, where its config.json puts its files. */
 export function openHomeReader(home: string): Promise<ChainReader> {
   const f = homeFiles(home, homeConfig(home));
-  return ChainReader.open(home, { dataDir: f.data, genesisFile: f.genesis });
+  return ChainReader.open(home, { dataDir: f.data, genesisFile: f.genesis, withoutChain: true });
 }
 
 /** config.json of the home, or the defaults without one. */

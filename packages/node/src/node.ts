@@ -7,6 +7,7 @@ import {
   Chain,
   type ChainHandle,
   ChainStore,
+  checkGenesisConfig,
   type Genesis,
   KeyFileError,
   loadValidGenesis,
@@ -27,7 +28,6 @@ import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { maxBlockProductionDelayMs, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
 import { checkFinalHead, FinalHeadWriter, forgetFinalHeadOfRemovedStore } from './final_head.js';
-import { checkGenesisConfig } from './genesis_fingerprint.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';

@@ -146,9 +146,8 @@ t.test(
 t.test(
   "a worker reads a follower history's flat rows itself; a key changed after the view's height is read here",
   async (t) => {
-    const { encodeFlatRow, encodeHistoryValue, HistoryStore, historyKey } = await import(
-      '@nearlite/follower'
-    );
+    const { CURSOR_KEY, encodeCursor, encodeFlatRow, encodeHistoryValue, HistoryStore, historyKey } =
+      await import('@nearlite/follower');
     const { store, pool } = await storeAndPool(t);
     const counterKey = trieKeyContractData('c.near', utf8('n'));
     const history = new HistoryStore(store);
@@ -161,6 +160,8 @@ t.test(
     const stored = encodeHistoryValue(counter(42));
     u.put(DBCol.StateHistory, historyKey(counterKey, 20), stored);
     u.put(DBCol.StateHistoryFlat, counterKey, encodeFlatRow(20, stored));
+    // Followed to 25: the history answers state reads up to its cursor.
+    u.put(DBCol.FollowerMisc, CURSOR_KEY, encodeCursor({ height: 25, hash: new Uint8Array(32) }));
     await store.commit(u);
 
     const asked: string[] = [];

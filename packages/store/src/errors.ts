@@ -4,6 +4,8 @@ export const StoreErrorCode = {
   Version: 'VERSION',
   Kind: 'KIND',
   Closed: 'CLOSED',
+  /** A write to a store opened read-only. */
+  ReadOnly: 'READ_ONLY',
   Io: 'IO',
   /** A row whose bytes are not what its key says they are. */
   Damaged: 'DAMAGED',

@@ -31,6 +31,25 @@ export function writeMetadata(update: StoreUpdate, meta: DbMetadata): void {
 }
 
 /**
+ * Refuses a database this nearlite would misread, as nearcore's opener does (DbVersionTooNew, and
+ * a version below the first it knows).
+ */
+export function checkDbVersion(version: number): void {
+  if (version > DB_VERSION) {
+    throw new StoreError(
+      StoreErrorCode.Version,
+      `the database has version ${version}, newer than this node supports (${DB_VERSION}); upgrade nearlite`,
+    );
+  }
+  if (!(version >= 1)) {
+    throw new StoreError(
+      StoreErrorCode.Version,
+      `the database has version ${version}, which no nearlite wrote (the first is 1); it is not a store this node reads`,
+    );
+  }
+}
+
+/**
  * Checks (or, for a fresh store, records) version and kind. Opening an archival store as GC, or back,
  * is refused unless `convert` is set: GC would destroy history an operator chose to keep, and an
  * archival node on a pruned store would answer "unknown" for data it is expected to have.
@@ -47,12 +66,7 @@ export async function ensureMetadata(
     await store.commit(u);
     return { version: DB_VERSION, kind };
   }
-  if (meta.version > DB_VERSION) {
-    throw new StoreError(
-      StoreErrorCode.Version,
-      `the database has version ${meta.version}, newer than this node supports (${DB_VERSION}); upgrade nearlite`,
-    );
-  }
+  checkDbVersion(meta.version);
   if (meta.kind !== kind) {
     if (!opts.convert) {
       throw new StoreError(

@@ -362,6 +362,7 @@ export class Store {
     const cacheRows = opts.cacheRows ?? true;
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     if (this.failedWrite) throw this.failedWrite;
+    if (this.readOnly) throw readOnlyError(this.path ?? 'memory');
     this.stats.batches++;
     this.stats.writes += update.ops.length + update.refcounts.size;
     const batch = this.db.batch();
@@ -557,10 +558,17 @@ export class Store {
   }
 }
 
+function readOnlyError(path: string): StoreError {
+  return new StoreError(
+    StoreErrorCode.ReadOnly,
+    `the database at ${path} was opened read-only and takes no writes`,
+  );
+}
+
 function lockedError(path: string): StoreError {
   return new StoreError(
     StoreErrorCode.Locked,
-    `the database at ${path} is already in use by another process (its LOCK file is held); stop that node first`,
+    `the database at ${path} is already in use by another process (its LOCK file is held): a running node, or a tool reading its store; stop it first`,
   );
 }
 

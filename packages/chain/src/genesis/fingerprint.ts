@@ -4,9 +4,9 @@
 // formatting does not count) beside the DB version and refuses a start whose genesis.json differs:
 // a chain id, epoch length, shard layout or validator set edited after the first start would
 // otherwise be served over blocks made from the old one.
-import type { GenesisConfig } from '@nearlite/chain';
 import { bytesEqual, sha256, toHex } from '@nearlite/primitives';
 import { asciiKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
+import type { GenesisConfig } from './config.js';
 
 const KEY = asciiKey('genesis_config');
 
@@ -34,6 +34,14 @@ export function genesisConfigDigest(config: GenesisConfig): Uint8Array {
  * Records the digest in a store that has none (a new one, or one made before digests were kept) and
  * refuses one that holds another. `genesisPath` names the file in the refusal.
  */
+/** Refuses a store that holds the digest of another genesis config; a reader's check, writing nothing. */
+export function ensureGenesisConfig(store: Store, config: GenesisConfig, genesisPath: string): void {
+  const kept = store.get(DBCol.DbVersion, KEY);
+  if (kept === undefined) return;
+  const digest = genesisConfigDigest(config);
+  if (!bytesEqual(kept, digest)) throw genesisMismatch(genesisPath, digest, kept);
+}
+
 export async function checkGenesisConfig(
   store: Store,
   config: GenesisConfig,
