@@ -4,7 +4,13 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { base58Encode, stringifyJson } from '@nearlite/primitives';
-import { computeHeaderHash, HeaderLayout, lakeHeightFolder, type StreamerMessage } from '@nearlite/stream';
+import {
+  chunkHeadersRoot,
+  computeHeaderHash,
+  HeaderLayout,
+  lakeHeightFolder,
+  type StreamerMessage,
+} from '@nearlite/stream';
 import { freshMessage } from './stream_fixtures.js';
 
 export function syntheticChain(
@@ -44,8 +50,10 @@ export function syntheticChain(
     if (opts.protocolVersion !== undefined) h.latest_protocol_version = opts.protocolVersion;
     if (opts.versionAt) h.latest_protocol_version = opts.versionAt(height);
     if (opts.epochAt) h.epoch_id = opts.epochAt(height);
-    h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
     for (const c of m.block.chunks) c.height_included = height;
+    // The header commits to its chunks' heights too.
+    h.chunk_headers_root = base58Encode(chunkHeadersRoot(m.block.chunks as never));
+    h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
     for (const s of m.shards) {
       if (s.chunk) s.chunk.header.height_included = height;
       for (const t of s.chunk?.transactions ?? []) t.outcome.execution_outcome.block_hash = h.hash;

@@ -12,7 +12,13 @@ import {
 import type { BlockHeader } from './block_header.js';
 import { computeBlockHash, innerRestHash } from './block_header.js';
 import { merkleTreeRoot, type PartialMerkleTree } from './block_merkle_tree.js';
-import { type ChunkExtra, type ChunkHeader, computeChunkHash, encodeChunkHeaders } from './chunk.js';
+import {
+  type ChunkExtra,
+  type ChunkHeader,
+  chunkHeadersRoot,
+  computeChunkHash,
+  encodeChunkHeaders,
+} from './chunk.js';
 import { type ChunkParts, chunkEncoding } from './chunk_encoding.js';
 import { nextGasPrice } from './gas_price.js';
 import type { GenesisConfig } from './genesis/config.js';
@@ -116,11 +122,7 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
   const rest = {
     blockBodyHash: sha256(encodeChunkHeaders(chunkHeaders)),
     chunkReceiptsRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.prevOutgoingReceiptsRoot)),
-    chunkHeadersRoot: merklizeLeaves(
-      chunkHeaders.map((c) =>
-        sha256(concatBytes(c.chunkHash, new BorshWriter(8).u64(c.heightIncluded).toBytes())),
-      ),
-    ).root,
+    chunkHeadersRoot: chunkHeadersRoot(chunkHeaders),
     chunkTxRoot: merklizeHashes(chunkHeaders.map((c) => c.inner.txRoot)),
     challengesRoot: ZERO_HASH,
     randomValue: sha256(concatBytes(prev.rest.randomValue, heightBytes)),

@@ -11,6 +11,7 @@ import {
   sha256,
   writeSignature,
 } from '@nearlite/primitives';
+import { merklizeLeaves } from './merkle.js';
 import { readValidatorStake, type ValidatorStake, writeValidatorStake } from './validator_stake.js';
 
 export interface CongestionInfo {
@@ -118,6 +119,13 @@ function readChunkHeaderInner(r: BorshReader): ChunkHeaderInner {
 /** nearcore's ShardChunkHeaderV3::compute_hash: combine(sha256(borsh(inner)), encoded_merkle_root). */
 export function computeChunkHash(inner: ChunkHeaderInner): CryptoHash {
   return combineHash(sha256(encodeShardChunkHeaderInner(inner)), inner.encodedMerkleRoot);
+}
+
+/** Block::compute_chunk_headers_root: the merkle root of each chunk's ChunkHashHeight. */
+export function chunkHeadersRoot(headers: readonly ChunkHeader[]): CryptoHash {
+  return merklizeLeaves(
+    headers.map((c) => sha256(new BorshWriter(40).fixed(c.chunkHash).u64(c.heightIncluded).toBytes())),
+  ).root;
 }
 
 export function writeChunkHeader(w: BorshWriter, h: ChunkHeader): void {

@@ -1,3 +1,4 @@
+export * from './chunk_hash.js';
 export * from './chunk_receipts.js';
 export * from './errors.js';
 export * from './file_spec.js';

@@ -1,13 +1,18 @@
 // What a follower checks of its source before it stores a block. A block is accepted only when its
 // hash is recomputed from its header, it links to the block stored before it, its header and chunk
-// headers hold nearcore's JSON types, every chunk header in its shards is the block's own `chunks[]`
-// entry, every outcome names this block, and outcome ids are the transaction hashes and receipt ids
-// they belong to. Not checked, and answered as published: the chunk headers against
-// `chunk_headers_root`, the chunks' transactions against `tx_root` (nearcore's SignedTransactionView
-// omits the transaction's `block_hash`, which its borsh and hash include), the receipts and outcomes
-// against their roots, and the block's signature (it needs the epoch's validator keys). A follower
-// trusts its source for those, as NEAR's read-rpc trusts NEAR Lake.
+// headers hold nearcore's JSON types, each chunk header's hash is recomputed from its fields and the
+// header's `chunk_headers_root` from those hashes (so the block hash vouches for every chunk header
+// field; from protocol 57, the oldest real chunks the tests hold), every chunk header in its shards
+// is the block's own `chunks[]` entry, every outcome names this block, and outcome ids are the
+// transaction hashes and receipt ids they belong to. Not checked, and answered as published: the
+// chunks' transactions against `tx_root` (nearcore's SignedTransactionView omits the transaction's
+// `block_hash`, which its borsh and hash include), the receipts and outcomes against their roots,
+// and the block's signature (it needs the epoch's validator keys). A follower trusts its source for
+// those, as NEAR's read-rpc trusts NEAR Lake.
 // A failure names the height and the check; the caller stores nothing of that block.
+import { base58Encode } from '@nearlite/primitives';
+import { CHUNK_HASH_CHECKED_FROM, chunkHeadersRoot, verifiedChunkVersion } from './chunk_hash.js';
+import { HeaderViewError } from './header_errors.js';
 import { verifiedHeaderLayout } from './header_hash.js';
 import type { StreamerMessage } from './message.js';
 import { chunkHeaderTypeError, timestampsAgree, viewTypeError } from './view_types.js';
@@ -18,6 +23,8 @@ export const VerifyCheck = {
   PrevHash: 'prev_hash',
   Height: 'height',
   ChunkHeader: 'chunk_header',
+  ChunkHash: 'chunk_hash',
+  ChunkHeadersRoot: 'chunk_headers_root',
   OutcomeBlockHash: 'outcome_block_hash',
   TxOutcomeId: 'tx_outcome_id',
   ReceiptOutcomeId: 'receipt_outcome_id',
@@ -134,6 +141,8 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
 
   const blockHash = header.hash;
   const chunks = Array.isArray(msg.block.chunks) ? msg.block.chunks : null;
+  if (chunks && header.latest_protocol_version >= CHUNK_HASH_CHECKED_FROM)
+    verifyChunkHeaders(header, chunks, fail);
   for (const shard of msg.shards) {
     const chunk = shard.chunk;
     if (chunk) {
@@ -180,4 +189,40 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
       }
     }
   }
+}
+
+/** Each chunk header against its hash, and the hashes against the header's `chunk_headers_root`. */
+function verifyChunkHeaders(
+  header: StreamerMessage['block']['header'],
+  chunks: StreamerMessage['block']['chunks'],
+  fail: (check: VerifyCheck, detail: string) => never,
+): void {
+  const views = chunks as unknown as Record<string, unknown>[];
+  try {
+    for (const c of views) {
+      if (verifiedChunkVersion(c) === null) {
+        fail(
+          VerifyCheck.ChunkHash,
+          `shard ${String(c.shard_id)}: chunk hash ${String(c.chunk_hash)} does not match its header's fields`,
+        );
+      }
+    }
+    const root = base58Encode(chunkHeadersRoot(views));
+    if (root !== header.chunk_headers_root && !legacyGenesis(header)) {
+      fail(
+        VerifyCheck.ChunkHeadersRoot,
+        `the chunk headers make root ${root}, the header says ${header.chunk_headers_root}`,
+      );
+    }
+  } catch (err) {
+    if (err instanceof HeaderViewError) fail(VerifyCheck.ChunkHash, err.message);
+    throw err;
+  }
+}
+
+const ZERO_HASH_TEXT = '11111111111111111111111111111111';
+
+/** nearlite before it committed its genesis block to that block's chunks wrote a zero root there. */
+function legacyGenesis(header: StreamerMessage['block']['header']): boolean {
+  return header.prev_hash === ZERO_HASH_TEXT && header.chunk_headers_root === ZERO_HASH_TEXT;
 }

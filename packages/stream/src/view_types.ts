@@ -39,6 +39,38 @@ const objectOf =
   (v) =>
     isJsonObject(v) && fieldsHold(v, fields) === null;
 
+/** An object holding every one of `fields`, each of its type. */
+const objectWith =
+  (fields: Record<string, Check>): Check =>
+  (v) =>
+    isJsonObject(v) &&
+    Object.keys(fields).every((k) => Object.hasOwn(v, k)) &&
+    fieldsHold(v, fields) === null;
+const u16: Check = (v) => u32(v) && (v as number) <= 0xffff;
+const u8: Check = (v) => u32(v) && (v as number) <= 0xff;
+
+/** CongestionInfoView; the chunk hash covers each of its values. */
+const congestionInfo = objectWith({
+  delayed_receipts_gas: u128s,
+  buffered_receipts_gas: u128s,
+  receipt_bytes: u64,
+  allowed_shard: u16,
+});
+
+/** BandwidthRequests::V1: each request a shard and a 40-bit bitmap of five bytes. */
+const bandwidthRequests = objectWith({
+  V1: objectWith({
+    requests: arrayOf(
+      objectWith({
+        to_shard: u16,
+        requested_values_bitmap: objectWith({
+          data: (v) => Array.isArray(v) && v.length === 5 && v.every(u8),
+        }),
+      }),
+    ),
+  }),
+});
+
 const validatorStake = objectOf({
   account_id: str,
   public_key: str,
@@ -103,8 +135,9 @@ const CHUNK_HEADER: Record<string, Check> = {
   outgoing_receipts_root: hash,
   tx_root: hash,
   validator_proposals: arrayOf(validatorStake),
-  congestion_info: nullable(isJsonObject),
-  bandwidth_requests: nullable(isJsonObject),
+  congestion_info: nullable(congestionInfo),
+  bandwidth_requests: nullable(bandwidthRequests),
+  proposed_split: nullable(objectWith({ boundary_account: str, left_memory: u64, right_memory: u64 })),
   signature: str,
 };
 

@@ -1,9 +1,20 @@
 import {
+  type ChunkHeader,
+  chunkHeaderView,
+  computeChunkHash,
+  encodeChunkHeaderInner,
+  encodeShardChunkHeaderInner,
+} from '@nearlite/chain';
+import { BorshWriter, base58Encode, combineHash, sha256 } from '@nearlite/primitives';
+import {
   BlockVerificationError,
+  ChunkInnerVersion,
+  chunkHeadersRoot,
   HeaderLayout,
   normalizeStreamerMessage,
   snakeCaseKey,
   VerifyCheck,
+  verifiedChunkVersion,
   verifiedHeaderLayout,
   verifyStreamerMessage,
 } from '@nearlite/stream';
@@ -54,6 +65,81 @@ t.test('every real block verifies, under the layout nearcore used for it', async
     t.equal(verifiedHeaderLayout(message.block.header), EXPECTED_LAYOUT[name], `${name} layout`);
     t.doesNotThrow(() => verifyStreamerMessage(message), name);
   }
+});
+
+/** ShardChunkHeaderInner's version by protocol: V2 from 41, V3 from 68, V4 from 74. */
+const chunkVersionOf = (protocol: number) =>
+  protocol >= 74 ? ChunkInnerVersion.V4 : protocol >= 68 ? ChunkInnerVersion.V3 : ChunkInnerVersion.V2;
+
+t.test('every real chunk header verifies against its hash, and the hashes against the block', async (t) => {
+  let chunks = 0;
+  for (const name of fixtureNames({ verifiable: true })) {
+    const { block } = loadFixture(name).message;
+    if (!Array.isArray(block.chunks)) continue;
+    const views = block.chunks as unknown as Record<string, unknown>[];
+    const protocol = block.header.latest_protocol_version;
+    for (const c of views) {
+      t.equal(verifiedChunkVersion(c), chunkVersionOf(protocol), `${name} shard ${String(c.shard_id)}`);
+      chunks++;
+    }
+    t.equal(
+      base58Encode(chunkHeadersRoot(views)),
+      block.header.chunk_headers_root,
+      `${name} chunk_headers_root`,
+    );
+  }
+  t.ok(chunks >= 60, `${chunks} real chunk headers`);
+});
+
+t.test("a node's own chunk headers verify: V5, and the untagged hash of nearlite before it", async (t) => {
+  const { block } = loadFixture('testnet-232952651').message;
+  const view = { ...(block.chunks[0] as unknown as Record<string, unknown>) };
+  const inner = {
+    prevBlockHash: new Uint8Array(32).fill(1),
+    prevStateRoot: new Uint8Array(32).fill(2),
+    prevOutcomeRoot: new Uint8Array(32).fill(3),
+    encodedMerkleRoot: new Uint8Array(32).fill(4),
+    encodedLength: 8,
+    heightCreated: 10,
+    shardId: 0,
+    prevGasUsed: 5n,
+    gasLimit: 1_000_000_000_000_000n,
+    prevBalanceBurnt: 7n,
+    prevOutgoingReceiptsRoot: new Uint8Array(32).fill(5),
+    txRoot: new Uint8Array(32).fill(6),
+    prevValidatorProposals: [],
+    congestionInfo: { delayedReceiptsGas: 1n, bufferedReceiptsGas: 2n, receiptBytes: 3n, allowedShard: 0 },
+  };
+  const header: ChunkHeader = {
+    chunkHash: computeChunkHash(inner),
+    inner,
+    heightIncluded: 10,
+    signature: { keyType: 0, data: new Uint8Array(64) },
+  };
+  const own = chunkHeaderView(header);
+  t.equal(verifiedChunkVersion(own), ChunkInnerVersion.V5);
+  const legacy = combineHash(sha256(encodeChunkHeaderInner(inner)), inner.encodedMerkleRoot);
+  t.equal(verifiedChunkVersion({ ...own, chunk_hash: base58Encode(legacy) }), ChunkInnerVersion.Untagged);
+  t.equal(verifiedChunkVersion({ ...own, gas_used: 6 }), null, 'an edited field matches no version');
+  // A chunk proposing a split (dynamic resharding): Some(TrieSplit) in place of None.
+  const proposal = { boundary_account: 'm.near', left_memory: 1000, right_memory: 2000 };
+  const v5 = encodeShardChunkHeaderInner(inner);
+  const some = new BorshWriter(v5.length + 30)
+    .fixed(v5.subarray(0, v5.length - 1))
+    .u8(1)
+    .string('m.near')
+    .u64(1000n)
+    .u64(2000n)
+    .toBytes();
+  const proposing = {
+    ...own,
+    proposed_split: proposal,
+    chunk_hash: base58Encode(combineHash(sha256(some), inner.encodedMerkleRoot)),
+  };
+  t.equal(verifiedChunkVersion(proposing), ChunkInnerVersion.V5, 'with its proposed split');
+  t.equal(verifiedChunkVersion({ ...proposing, proposed_split: null }), null, 'the split left out');
+  t.equal(verifiedChunkVersion({ ...proposing, proposed_split: { ...proposal, left_memory: 1001 } }), null);
+  t.equal(verifiedChunkVersion({ ...view, congestion_info: null }), null, 'nor does a field left out');
 });
 
 t.test('the altered mainnet header 34834053 is refused by its hash', async (t) => {
@@ -147,6 +233,29 @@ t.test('tampered copies are refused with the failing check named', async (t) => 
       },
       VerifyCheck.ChunkHeader,
     ],
+    [
+      'chunk header field edited in the block and its shard alike',
+      (m) => {
+        m.block.chunks[1]!.balance_burnt = '1';
+        m.shards[1]!.chunk!.header.balance_burnt = '1';
+      },
+      VerifyCheck.ChunkHash,
+    ],
+    [
+      'chunk headers in another order',
+      (m) => {
+        m.block.chunks.reverse();
+      },
+      VerifyCheck.ChunkHeadersRoot,
+    ],
+    [
+      'a chunk included at another height',
+      (m) => {
+        m.block.chunks[2]!.height_included = 93085140;
+        m.shards[2]!.chunk!.header.height_included = 93085140;
+      },
+      VerifyCheck.ChunkHeadersRoot,
+    ],
   ];
   // Values a decoder would forgive, or fields no hash covers, of another type than nearcore writes:
   // each would change the shape of what a follower answers.
@@ -165,6 +274,26 @@ t.test('tampered copies are refused with the failing check named', async (t) => 
       (_h, m) => ((m.block as Record<string, unknown>).author = { not: 'a string' }),
     ],
     ['a chunk author of null', (_h, m) => ((m.shards[0]!.chunk as Record<string, unknown>).author = null)],
+    [
+      'an allowed shard as text',
+      (_h, m) => {
+        for (const c of [m.block.chunks[0], m.shards[0]!.chunk!.header] as Record<string, unknown>[])
+          c.congestion_info = {
+            delayed_receipts_gas: '0',
+            buffered_receipts_gas: '0',
+            receipt_bytes: 0,
+            allowed_shard: '0',
+          };
+      },
+    ],
+    [
+      'a bandwidth bitmap of four bytes',
+      (_h, m) => {
+        const request = { to_shard: 1, requested_values_bitmap: { data: [1, 2, 3, 4] } };
+        for (const c of [m.block.chunks[0], m.shards[0]!.chunk!.header] as Record<string, unknown>[])
+          c.bandwidth_requests = { V1: { requests: [request] } };
+      },
+    ],
     [
       'gas used as a word',
       (_h, m) => {

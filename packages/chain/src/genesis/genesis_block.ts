@@ -9,6 +9,7 @@ import {
   type Chunk,
   type ChunkExtra,
   type ChunkHeader,
+  chunkHeadersRoot,
   computeChunkHash,
   encodeChunkExtra,
 } from '../chunk.js';
@@ -119,7 +120,7 @@ export function buildGenesisBlock(
   const rest = {
     blockBodyHash: ZERO_HASH,
     chunkReceiptsRoot: merklizeHashes(chunkHeaders.map(() => ZERO_HASH)),
-    chunkHeadersRoot: ZERO_HASH,
+    chunkHeadersRoot: chunkHeadersRoot(chunkHeaders),
     chunkTxRoot: merklizeHashes(chunkHeaders.map(() => ZERO_HASH)),
     challengesRoot: ZERO_HASH,
     randomValue: ZERO_HASH,
