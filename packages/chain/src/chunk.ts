@@ -46,16 +46,64 @@ export interface ChunkHeader {
 }
 
 export function encodeChunkHeaderInner(c: ChunkHeaderInner): Uint8Array {
-  const w = new BorshWriter(512);
-  writeInnerFields(w, c, false);
-  return w.toBytes();
+  return writeInner(c, null);
+}
+
+/** BandwidthRequest: a shard and its 40-bit bitmap of requested values. */
+export interface BandwidthRequest {
+  readonly toShard: number;
+  readonly bitmap: Uint8Array;
+}
+
+/** nearcore's TrieSplit (core/primitives/src/trie_split.rs), a V5 chunk's proposed split. */
+export interface TrieSplit {
+  readonly boundaryAccount: string;
+  readonly leftMemory: bigint;
+  readonly rightMemory: bigint;
 }
 
 /**
- * The stored form leaves out the enum tags nearcore's borsh writes (the inner's version, the
- * congestion info's and the bandwidth requests'); the hash commits to them.
+ * A chunk header's inner as any version of nearcore's holds it: no congestion info before V3, no
+ * bandwidth requests before V4, no proposed split before V5. The node's own chunks have no requests
+ * and no split.
  */
-function writeInnerFields(w: BorshWriter, c: ChunkHeaderInner, tagged: boolean): void {
+export type ShardChunkHeaderInnerFields = Omit<ChunkHeaderInner, 'congestionInfo'> & {
+  readonly congestionInfo: CongestionInfo | null;
+  readonly bandwidthRequests?: readonly BandwidthRequest[] | null;
+  readonly proposedSplit?: TrieSplit | null;
+};
+
+/** ShardChunkHeaderInner's versions a hash is taken over (borsh tag = version − 1). */
+export type ShardChunkHeaderInnerVersion = 2 | 3 | 4 | 5;
+
+/**
+ * borsh(ShardChunkHeaderInner) as nearcore writes it: V5 (tag 4) from protocol 85
+ * (DynamicResharding), V4 from 74, V3 from 68, V2 from 41; null when the fields do not fit the
+ * version (congestion info before V3, say).
+ */
+export function encodeShardChunkHeaderInner(
+  c: ShardChunkHeaderInnerFields,
+  version: ShardChunkHeaderInnerVersion = 5,
+): Uint8Array | null {
+  const fits =
+    (c.congestionInfo !== null) === version >= 3 &&
+    (version >= 4 || (c.bandwidthRequests ?? null) === null) &&
+    (version === 5 || (c.proposedSplit ?? null) === null);
+  return fits ? writeInner(c, version) : null;
+}
+
+/**
+ * The fields in nearcore's order. The stored form (`version` null) leaves out the enum tags
+ * nearcore's borsh writes (the inner's version, the congestion info's and the bandwidth requests');
+ * the hash commits to them.
+ */
+function writeInner(
+  c: ShardChunkHeaderInnerFields,
+  version: ShardChunkHeaderInnerVersion | null,
+): Uint8Array {
+  const tagged = version !== null;
+  const w = new BorshWriter(512);
+  if (tagged) w.u8(version - 1);
   w.fixed(c.prevBlockHash)
     .fixed(c.prevStateRoot)
     .fixed(c.prevOutcomeRoot)
@@ -69,24 +117,20 @@ function writeInnerFields(w: BorshWriter, c: ChunkHeaderInner, tagged: boolean):
     .fixed(c.prevOutgoingReceiptsRoot)
     .fixed(c.txRoot)
     .vec(c.prevValidatorProposals, writeValidatorStake);
-  if (tagged) w.u8(0); // CongestionInfo::V1
-  w.u128(c.congestionInfo.delayedReceiptsGas)
-    .u128(c.congestionInfo.bufferedReceiptsGas)
-    .u64(c.congestionInfo.receiptBytes)
-    .u16(c.congestionInfo.allowedShard);
-  if (tagged) w.u8(0); // BandwidthRequests::V1
-  w.u32(0); // bandwidth requests: none
-}
-
-/**
- * borsh(ShardChunkHeaderInner) as nearcore writes it: V5 (tag 4) from protocol 85
- * (DynamicResharding), with no proposed split; V4 (tag 3) before, from protocol 74.
- */
-export function encodeShardChunkHeaderInner(c: ChunkHeaderInner, version: 4 | 5 = 5): Uint8Array {
-  const w = new BorshWriter(512);
-  w.u8(version - 1);
-  writeInnerFields(w, c, true);
-  if (version === 5) w.u8(0); // proposed_split: None
+  const ci = c.congestionInfo;
+  if (ci) {
+    if (tagged) w.u8(0); // CongestionInfo::V1
+    w.u128(ci.delayedReceiptsGas).u128(ci.bufferedReceiptsGas).u64(ci.receiptBytes).u16(ci.allowedShard);
+  }
+  if (!tagged || version >= 4) {
+    if (tagged) w.u8(0); // BandwidthRequests::V1
+    w.vec(c.bandwidthRequests ?? [], (w, r) => w.u16(r.toShard).fixed(r.bitmap));
+  }
+  if (version === 5) {
+    const split = c.proposedSplit;
+    if (split) w.u8(1).string(split.boundaryAccount).u64(split.leftMemory).u64(split.rightMemory);
+    else w.u8(0);
+  }
   return w.toBytes();
 }
 
@@ -118,11 +162,13 @@ function readChunkHeaderInner(r: BorshReader): ChunkHeaderInner {
 
 /** nearcore's ShardChunkHeaderV3::compute_hash: combine(sha256(borsh(inner)), encoded_merkle_root). */
 export function computeChunkHash(inner: ChunkHeaderInner): CryptoHash {
-  return combineHash(sha256(encodeShardChunkHeaderInner(inner)), inner.encodedMerkleRoot);
+  return combineHash(sha256(encodeShardChunkHeaderInner(inner)!), inner.encodedMerkleRoot);
 }
 
 /** Block::compute_chunk_headers_root: the merkle root of each chunk's ChunkHashHeight. */
-export function chunkHeadersRoot(headers: readonly ChunkHeader[]): CryptoHash {
+export function chunkHeadersRoot(
+  headers: readonly { readonly chunkHash: CryptoHash; readonly heightIncluded: number }[],
+): CryptoHash {
   return merklizeLeaves(
     headers.map((c) => sha256(new BorshWriter(40).fixed(c.chunkHash).u64(c.heightIncluded).toBytes())),
   ).root;

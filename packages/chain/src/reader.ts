@@ -200,7 +200,8 @@ function hashArg(hash: CryptoHash): CryptoHash {
   return hash;
 }
 
-function heightArg(height: number): number {
+/** A block height argument of a tool's read: a RangeError that says what was given otherwise. */
+export function heightArg(height: number): number {
   if (!Number.isSafeInteger(height) || height < 0) {
     throw new RangeError(`a block height is a non-negative integer, got ${String(height)}`);
   }

@@ -3,6 +3,8 @@
 // blocks. Point reads of stored views are synchronous (`getSync`); a state read "as of height H" is a
 // synchronous lookup of the key's flat row when the key has not changed since H (flat_state.ts), and
 // otherwise an async seek of the StateHistory column (classic-level has no synchronous iterator).
+
+import { heightArg } from '@nearlite/chain';
 import {
   base58Decode,
   binaryKey,
@@ -367,10 +369,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    * answer with the newest state), or at no height at all.
    */
   private checkFollowed(height: number): void {
-    if (height <= this.followedTo && height >= 0 && Number.isSafeInteger(height)) return;
-    if (!Number.isSafeInteger(height) || height < 0) {
-      throw new RangeError(`a block height is a non-negative integer, got ${String(height)}`);
-    }
+    if (heightArg(height) <= this.followedTo) return;
     this.followedTo = Math.max(this.cursor()?.height ?? -1, this.genesisHeight() ?? -1);
     if (height > this.followedTo) {
       throw new RangeError(

@@ -4,15 +4,13 @@
 // encoded_merkle_root), and Block::compute_chunk_headers_root = merklize(ChunkHashHeight(chunk_hash,
 // height_included)). The view does not name the inner's version; the fields it holds narrow it, and
 // the versions that fit are tried (a match under any is a sha256 preimage match).
-import { merklizeLeaves } from '@nearlite/chain';
 import {
-  BorshWriter,
-  base58Decode,
-  combineHash,
-  parsePublicKey,
-  sha256,
-  writePublicKey,
-} from '@nearlite/primitives';
+  chunkHeadersRoot as chainChunkHeadersRoot,
+  encodeChunkHeaderInner,
+  encodeShardChunkHeaderInner,
+  type ShardChunkHeaderInnerFields,
+} from '@nearlite/chain';
+import { base58Decode, bytesEqual, combineHash, parsePublicKey, sha256 } from '@nearlite/primitives';
 import { HeaderViewError } from './header_errors.js';
 
 type Json = Record<string, unknown>;
@@ -44,66 +42,62 @@ interface BandwidthRequestView {
   requested_values_bitmap: { data: number[] };
 }
 
-export function encodeChunkInnerView(c: Json, version: ChunkInnerVersion): Uint8Array | null {
+/** The view's fields as chain's encoder takes them; the version decides which it writes. */
+function innerFields(c: Json): ShardChunkHeaderInnerFields {
   const congestion = c.congestion_info as Json | null | undefined;
   const bandwidth = c.bandwidth_requests as { V1?: { requests: BandwidthRequestView[] } } | null | undefined;
-  // What each version holds, as the view shows it: no congestion info before V3, no bandwidth
-  // requests before V4.
-  const fits =
-    version === ChunkInnerVersion.V2
-      ? !congestion && !bandwidth
-      : version === ChunkInnerVersion.V3
-        ? !!congestion && !bandwidth
-        : !!congestion && !!bandwidth?.V1;
   const split = c.proposed_split as Json | null | undefined;
-  if (!fits || (split && version !== ChunkInnerVersion.V5)) return null;
-  const tagged = version !== ChunkInnerVersion.Untagged;
-  const w = new BorshWriter(512);
-  if (tagged) w.u8(version - 1);
-  w.fixed(hashField(c, 'prev_block_hash'))
-    .fixed(hashField(c, 'prev_state_root'))
-    .fixed(hashField(c, 'outcome_root'))
-    .fixed(hashField(c, 'encoded_merkle_root'))
-    .u64(big(c, 'encoded_length'))
-    .u64(big(c, 'height_created'))
-    .u64(big(c, 'shard_id'))
-    .u64(big(c, 'gas_used'))
-    .u64(big(c, 'gas_limit'))
-    .u128(big(c, 'balance_burnt'))
-    .fixed(hashField(c, 'outgoing_receipts_root'))
-    .fixed(hashField(c, 'tx_root'));
-  const proposals = (c.validator_proposals ?? []) as Json[];
-  w.u32(proposals.length);
-  for (const p of proposals) {
-    w.u8(0); // ValidatorStake::V1
-    w.string(String(p.account_id));
-    writePublicKey(w, parsePublicKey(String(p.public_key)));
-    w.u128(BigInt(p.stake as string));
-  }
-  if (congestion) {
-    if (tagged) w.u8(0); // CongestionInfo::V1
-    w.u128(big(congestion, 'delayed_receipts_gas'))
-      .u128(big(congestion, 'buffered_receipts_gas'))
-      .u64(big(congestion, 'receipt_bytes'))
-      .u16(Number(congestion.allowed_shard));
-  }
-  if (bandwidth?.V1) {
-    if (tagged) w.u8(0); // BandwidthRequests::V1
-    w.u32(bandwidth.V1.requests.length);
-    for (const r of bandwidth.V1.requests) {
-      w.u16(r.to_shard).fixed(Uint8Array.from(r.requested_values_bitmap.data));
-    }
-  }
-  if (version === ChunkInnerVersion.V5) {
-    // proposed_split: Option<TrieSplit { boundary_account, left_memory: u64, right_memory: u64 }>.
-    if (split)
-      w.u8(1)
-        .string(String(split.boundary_account))
-        .u64(big(split, 'left_memory'))
-        .u64(big(split, 'right_memory'));
-    else w.u8(0);
-  }
-  return w.toBytes();
+  return {
+    prevBlockHash: hashField(c, 'prev_block_hash'),
+    prevStateRoot: hashField(c, 'prev_state_root'),
+    prevOutcomeRoot: hashField(c, 'outcome_root'),
+    encodedMerkleRoot: hashField(c, 'encoded_merkle_root'),
+    encodedLength: Number(big(c, 'encoded_length')),
+    heightCreated: Number(big(c, 'height_created')),
+    shardId: Number(big(c, 'shard_id')),
+    prevGasUsed: big(c, 'gas_used'),
+    gasLimit: big(c, 'gas_limit'),
+    prevBalanceBurnt: big(c, 'balance_burnt'),
+    prevOutgoingReceiptsRoot: hashField(c, 'outgoing_receipts_root'),
+    txRoot: hashField(c, 'tx_root'),
+    prevValidatorProposals: ((c.validator_proposals ?? []) as Json[]).map((p) => ({
+      accountId: String(p.account_id),
+      publicKey: parsePublicKey(String(p.public_key)),
+      stake: BigInt(p.stake as string),
+    })),
+    congestionInfo: congestion
+      ? {
+          delayedReceiptsGas: big(congestion, 'delayed_receipts_gas'),
+          bufferedReceiptsGas: big(congestion, 'buffered_receipts_gas'),
+          receiptBytes: big(congestion, 'receipt_bytes'),
+          allowedShard: Number(congestion.allowed_shard),
+        }
+      : null,
+    bandwidthRequests: bandwidth?.V1
+      ? bandwidth.V1.requests.map((r) => ({
+          toShard: r.to_shard,
+          bitmap: Uint8Array.from(r.requested_values_bitmap.data),
+        }))
+      : null,
+    proposedSplit: split
+      ? {
+          boundaryAccount: String(split.boundary_account),
+          leftMemory: big(split, 'left_memory'),
+          rightMemory: big(split, 'right_memory'),
+        }
+      : null,
+  };
+}
+
+export function encodeChunkInnerView(c: Json, version: ChunkInnerVersion): Uint8Array | null {
+  const fields = innerFields(c);
+  // A view shows bandwidth requests from V4 on, as the untagged form's (nearlite's own) did.
+  if (version !== ChunkInnerVersion.V2 && version !== ChunkInnerVersion.V3 && !fields.bandwidthRequests)
+    return null;
+  if (version !== ChunkInnerVersion.Untagged) return encodeShardChunkHeaderInner(fields, version);
+  const { congestionInfo } = fields;
+  if (!congestionInfo || fields.proposedSplit) return null;
+  return encodeChunkHeaderInner({ ...fields, congestionInfo });
 }
 
 /** The inner version under which the view's `chunk_hash` verifies, or null when none does. */
@@ -118,22 +112,17 @@ export function verifiedChunkVersion(c: Json): ChunkInnerVersion | null {
     ChunkInnerVersion.Untagged,
   ]) {
     const inner = encodeChunkInnerView(c, version);
-    if (inner && bytesEq(combineHash(sha256(inner), root), expected)) return version;
+    if (inner && bytesEqual(combineHash(sha256(inner), root), expected)) return version;
   }
   return null;
 }
 
 /** Block::compute_chunk_headers_root over a block's chunk headers. */
 export function chunkHeadersRoot(chunks: readonly Json[]): Uint8Array {
-  return merklizeLeaves(
-    chunks.map((c) =>
-      sha256(new BorshWriter(40).fixed(hashField(c, 'chunk_hash')).u64(big(c, 'height_included')).toBytes()),
-    ),
-  ).root;
-}
-
-function bytesEq(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return chainChunkHeadersRoot(
+    chunks.map((c) => ({
+      chunkHash: hashField(c, 'chunk_hash'),
+      heightIncluded: Number(big(c, 'height_included')),
+    })),
+  );
 }
