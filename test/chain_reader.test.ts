@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ChainReader } from '@nearlite/chain';
 import { base58Decode, base58Encode, decodeReceipt, toHex } from '@nearlite/primitives';
 import { decodeOutcome } from '@nearlite/runtime';
-import { DBCol, Store, StoreUpdate, writeMetadata } from '@nearlite/store';
+import { DB_VERSION, DBCol, Store, StoreUpdate, writeMetadata } from '@nearlite/store';
 import { actions as A } from 'near-api-js';
 import t from 'tap';
 import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
@@ -140,7 +140,7 @@ t.test(
 
     // Versions this nearlite does not read, newer or older.
     for (const [version, text] of [
-      [2, /newer than this node supports/],
+      [DB_VERSION + 1, /newer than this node supports/],
       [0, /which no nearlite wrote/],
     ] as const) {
       const copy = tempDir(t);

@@ -1,6 +1,9 @@
 // Block headers: the lite part (what light clients hash), the rest, and the stored record.
 // hash = combine(combine(sha256(borsh(inner_lite)), sha256(borsh(inner_rest))), prev_hash), as in
 // nearcore's BlockHeader::compute_hash, so a light client can recompute it from `block_header_lite`.
+// inner_rest is nearcore's BlockHeaderInnerRestV5 before protocol 85 and BlockHeaderInnerRestV6 from
+// it (DynamicResharding): V5's fields less the retired challenges_root and challenges_result, then a
+// `shard_split` option. nearlite's shard layout is static, so its split is always None.
 import {
   BorshReader,
   BorshWriter,
@@ -42,6 +45,17 @@ export interface BlockHeaderInnerRest {
   readonly approvals: readonly (Signature | null)[];
   readonly latestProtocolVersion: number;
   readonly chunkEndorsements: readonly Uint8Array[];
+  /** Which BlockHeaderInnerRest the hash was taken over; blocks stored before V6 keep V5. */
+  readonly layout: InnerRestLayout;
+}
+
+export type InnerRestLayout = 5 | 6;
+
+/** First protocol version whose headers hash BlockHeaderInnerRestV6 (DynamicResharding). */
+export const INNER_REST_V6_FROM = 85;
+
+export function innerRestLayout(protocolVersion: number): InnerRestLayout {
+  return protocolVersion >= INNER_REST_V6_FROM ? 6 : 5;
 }
 
 export interface BlockHeader {
@@ -80,18 +94,21 @@ function readInnerLite(r: BorshReader): BlockHeaderInnerLite {
 
 export function encodeInnerRest(x: BlockHeaderInnerRest): Uint8Array {
   const w = new BorshWriter(512);
-  w.fixed(x.blockBodyHash)
-    .fixed(x.chunkReceiptsRoot)
-    .fixed(x.chunkHeadersRoot)
-    .fixed(x.chunkTxRoot)
-    .fixed(x.challengesRoot)
-    .fixed(x.randomValue)
+  writeInnerRest(w, x, x.layout);
+  return w.toBytes();
+}
+
+/** nearcore's field order; `layout` 5 as stored records keep it, whatever the block's layout. */
+function writeInnerRest(w: BorshWriter, x: BlockHeaderInnerRest, layout: InnerRestLayout): void {
+  w.fixed(x.blockBodyHash).fixed(x.chunkReceiptsRoot).fixed(x.chunkHeadersRoot).fixed(x.chunkTxRoot);
+  if (layout === 5) w.fixed(x.challengesRoot);
+  w.fixed(x.randomValue)
     .vec(x.validatorProposals, writeValidatorStake)
     .vec(x.chunkMask, (w, b) => w.bool(b))
     .u128(x.nextGasPrice)
-    .u128(x.totalSupply)
-    .u32(0) // challenges_result: always empty
-    .fixed(x.lastFinalBlock)
+    .u128(x.totalSupply);
+  if (layout === 5) w.u32(0); // challenges_result: always empty
+  w.fixed(x.lastFinalBlock)
     .fixed(x.lastDsFinalBlock)
     .u64(x.blockOrdinal)
     .u64(x.prevHeight)
@@ -99,10 +116,10 @@ export function encodeInnerRest(x: BlockHeaderInnerRest): Uint8Array {
     .vec(x.approvals, (w, s) => w.option(s, writeSignature))
     .u32(x.latestProtocolVersion)
     .vec(x.chunkEndorsements, (w, b) => w.bytes(b));
-  return w.toBytes();
+  if (layout === 6) w.u8(0); // shard_split: None
 }
 
-function readInnerRest(r: BorshReader): BlockHeaderInnerRest {
+function readInnerRest(r: BorshReader): Omit<BlockHeaderInnerRest, 'layout'> {
   const blockBodyHash = r.fixed(32);
   const chunkReceiptsRoot = r.fixed(32);
   const chunkHeadersRoot = r.fixed(32);
@@ -155,11 +172,16 @@ export function computeBlockHash(
   return combineHash(combineHash(sha256(encodeInnerLite(lite)), restHash), prevHash);
 }
 
-/** Stored form: hash ‖ prev_hash ‖ inner_lite ‖ inner_rest ‖ signature. */
+/**
+ * Stored form: hash ‖ prev_hash ‖ inner_lite ‖ inner_rest in V5's fields ‖ signature ‖ layout. The
+ * trailing layout byte is written for V6 only, so the records stored before it still read as V5.
+ */
 export function encodeBlockHeader(h: BlockHeader): Uint8Array {
   const w = new BorshWriter(1024);
-  w.fixed(h.hash).fixed(h.prevHash).fixed(encodeInnerLite(h.lite)).fixed(encodeInnerRest(h.rest));
+  w.fixed(h.hash).fixed(h.prevHash).fixed(encodeInnerLite(h.lite));
+  writeInnerRest(w, h.rest, 5);
   writeSignature(w, h.signature);
+  if (h.rest.layout === 6) w.u8(6);
   return w.toBytes();
 }
 
@@ -168,8 +190,14 @@ export function decodeBlockHeader(bytes: Uint8Array): BlockHeader {
   const hash = r.fixed(32);
   const prevHash = r.fixed(32);
   const lite = readInnerLite(r);
-  const rest = readInnerRest(r);
+  const fields = readInnerRest(r);
   const signature = readSignature(r);
+  const layout: InnerRestLayout = r.remaining > 0 ? storedLayout(r.u8()) : 5;
   r.end();
-  return { hash, prevHash, lite, rest, signature };
+  return { hash, prevHash, lite, rest: { ...fields, layout }, signature };
+}
+
+function storedLayout(tag: number): InnerRestLayout {
+  if (tag !== 6) throw new RangeError(`unknown block header layout ${tag}`);
+  return 6;
 }

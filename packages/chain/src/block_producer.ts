@@ -10,7 +10,7 @@ import {
   ZERO_HASH,
 } from '@nearlite/primitives';
 import type { BlockHeader } from './block_header.js';
-import { computeBlockHash, innerRestHash } from './block_header.js';
+import { computeBlockHash, innerRestHash, innerRestLayout } from './block_header.js';
 import { merkleTreeRoot, type PartialMerkleTree } from './block_merkle_tree.js';
 import {
   type ChunkExtra,
@@ -144,6 +144,7 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
     prevHeight: prev.lite.height,
     approvals: [signer.sign(approvalMessage(prev, height))],
     latestProtocolVersion: config.protocolVersion,
+    layout: innerRestLayout(config.protocolVersion),
     chunkEndorsements: chunkHeaders.map(() => Uint8Array.of(1)),
   };
   const hash = computeBlockHash(prev.hash, lite, innerRestHash(rest));

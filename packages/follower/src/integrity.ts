@@ -68,7 +68,10 @@ function storedView(block: StoredBlock): BlockLinks | string {
     if (typeof view?.header?.height !== 'number') throw new Error('it has no header');
     if (
       view.header.hash !== base58Encode(block.hash) ||
-      verifiedHeaderLayout(view.header as Record<string, unknown>) === null
+      verifiedHeaderLayout(
+        view.header as Record<string, unknown>,
+        view.chunks as unknown as Record<string, unknown>[] | undefined,
+      ) === null
     )
       throw new Error(`its header does not hash to ${base58Encode(block.hash)}`);
     return view;

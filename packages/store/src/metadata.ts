@@ -1,11 +1,13 @@
 // DB version and kind live inside the DB so a node never opens a store it would misread.
+// Version 2: block header records may end in a layout byte (BlockHeaderInnerRestV6); version 1
+// records still read, and an older nearlite refuses a version-2 store rather than misread it.
 import { DBCol } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { asciiKey } from './keys.js';
 import type { Store } from './store.js';
 import { StoreUpdate } from './store_update.js';
 
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 export type DbKind = 'archival' | 'gc';
 
 const VERSION_KEY = asciiKey('version');
@@ -67,6 +69,14 @@ export async function ensureMetadata(
     return { version: DB_VERSION, kind };
   }
   checkDbVersion(meta.version);
+  if (meta.version < DB_VERSION) {
+    // Everything an older version wrote still reads; what this node writes from now on may not
+    // read in the older one.
+    const u = new StoreUpdate();
+    writeMetadata(u, { version: DB_VERSION, kind: meta.kind });
+    await store.commit(u);
+    return ensureMetadata(store, kind, opts);
+  }
   if (meta.kind !== kind) {
     if (!opts.convert) {
       throw new StoreError(

@@ -6,10 +6,12 @@ import {
   DBCol,
   ensureMetadata,
   joinKey,
+  readMetadata,
   Store,
   StoreError,
   StoreUpdate,
   u64be,
+  writeMetadata,
 } from '@nearlite/store';
 import t from 'tap';
 import { MIB, tableBytesOfZeros } from '../../../test/helpers/table_bytes.js';
@@ -113,6 +115,25 @@ t.test('data survives reopen; kind mismatch is refused unless converting', async
   t.same(await ensureMetadata(store, 'gc'), { version: DB_VERSION, kind: 'gc' });
   await store.close();
 });
+
+t.test(
+  'a store of an older version opens and is recorded as this version; a newer one is refused',
+  async (t) => {
+    const path = joinPath(tempDir(t), 'data');
+    const store = await Store.open(path);
+    t.teardown(() => store.close());
+    const old = new StoreUpdate();
+    writeMetadata(old, { version: 1, kind: 'gc' });
+    await store.commit(old);
+    t.equal(DB_VERSION, 2);
+    t.same(await ensureMetadata(store, 'gc'), { version: 2, kind: 'gc' });
+    t.same(readMetadata(store), { version: 2, kind: 'gc' }, 'written, so an older node refuses it');
+    const u = new StoreUpdate();
+    writeMetadata(u, { version: 3, kind: 'gc' });
+    await store.commit(u);
+    await t.rejects(ensureMetadata(store, 'gc'), { name: 'StoreError', code: 'VERSION' });
+  },
+);
 
 /** A store like a chain thread's: only the columns it reads back (here one) are written through. */
 async function chainThreadStore(t: Parameters<typeof tempDir>[0]): Promise<Store> {

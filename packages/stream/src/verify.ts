@@ -129,7 +129,7 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
 
   let layout: number | null = null;
   try {
-    layout = verifiedHeaderLayout(header);
+    layout = verifiedHeaderLayout(header, Array.isArray(msg.block.chunks) ? msg.block.chunks : undefined);
   } catch (err) {
     fail(VerifyCheck.BlockHash, `the header does not decode: ${(err as Error).message}`);
   }

@@ -114,6 +114,7 @@ const HEADER: Record<string, Check> = {
   signature: str,
   latest_protocol_version: u32,
   chunk_endorsements: nullable(arrayOf(arrayOf((v) => u32(v) && (v as number) <= 255))),
+  shard_split: nullable((v) => Array.isArray(v) && v.length === 2 && u64(v[0]) && str(v[1])),
 };
 
 /** ChunkHeaderView. */

@@ -3,7 +3,7 @@
 import { type CryptoHash, compareBytes, type Signature, ZERO_HASH } from '@nearlite/primitives';
 import { blockShardKey, DBCol, StoreUpdate } from '@nearlite/store';
 import { applyChanges, EMPTY_ROOT, genesisStateFromRecords, type TrieStorage } from '@nearlite/trie';
-import { type BlockHeader, computeBlockHash, innerRestHash } from '../block_header.js';
+import { type BlockHeader, computeBlockHash, innerRestHash, innerRestLayout } from '../block_header.js';
 import { EMPTY_MERKLE_TREE, encodeMerkleTree, merkleTreeInsert } from '../block_merkle_tree.js';
 import {
   type Chunk,
@@ -134,6 +134,7 @@ export function buildGenesisBlock(
     prevHeight: 0,
     approvals: [],
     latestProtocolVersion: cfg.protocolVersion,
+    layout: innerRestLayout(cfg.protocolVersion),
     chunkEndorsements: [],
   };
   const hash = computeBlockHash(ZERO_HASH, lite, innerRestHash(rest));
