@@ -576,7 +576,13 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.listener?.end().catch(() => {});
-    this.writerClient?.release();
+    const writer = this.writerClient;
+    if (writer) {
+      // The lock is the session's: unlocked here, it is free once close returns, and not only when
+      // the server has noticed the connection end, so a writer restarted at once can take it.
+      await writer.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK.toString()]).catch(() => {});
+      writer.release(true);
+    }
     const pools = new Set([this.meta, ...[...this.dbs.values()].map((d) => d.pool)]);
     await Promise.all([...pools].map((p) => p.end().catch(() => {})));
   }

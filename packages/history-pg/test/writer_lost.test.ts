@@ -1,6 +1,8 @@
 // A writer whose database session ends (the server restarted, the connection dropped) has lost the
 // writer lock with it: it writes nothing more and says so, with an error the follow loop stops on
-// rather than retry; a new writer then takes the lock and resumes after the cursor.
+// rather than retry; a new writer then takes the lock and resumes after the cursor. A writer that
+// stops cleanly frees the lock before its close returns.
+import net from 'node:net';
 import { FollowLoop } from '@nearlite/follower';
 import { PgHistoryErrorCode } from '@nearlite/history-pg';
 import t from 'tap';
@@ -81,4 +83,42 @@ t.test('a shard connection that drops mid-transaction fails that write alone', a
   t.equal(writer.cursor()?.height, 10, 'the cursor did not move');
   await writer.writeBlocks([dataBlock(11, [[[1], 'a']])], false);
   t.equal(writer.cursor()?.height, 11, 'the next write takes a new connection and lands');
+});
+
+/**
+ * A TCP relay to `port` whose client-to-server bytes are held back `delayMs` once `slow` is set: the
+ * server then sees a closing session's Terminate late, as a loaded server handles it late.
+ */
+async function relay(t: Tap.Test, port: number) {
+  const state = { slow: false, delayMs: 2000 };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(port, '127.0.0.1');
+    const later = (f: () => void) => (state.slow ? setTimeout(f, state.delayMs) : f());
+    client.on('data', (d) => later(() => upstream.write(d)));
+    client.on('end', () => later(() => upstream.end()));
+    upstream.on('data', (d) => client.write(d));
+    upstream.on('end', () => client.end());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { state, port: (server.address() as net.AddressInfo).port };
+}
+
+t.test('a writer closed cleanly leaves the writer lock free when close returns', async (t) => {
+  const { dbs } = await oneDatabase(t, 'restart');
+  const direct = new URL(dbs.metaUrl);
+  const r = await relay(t, Number(direct.port));
+  const relayed = new URL(dbs.metaUrl);
+  relayed.port = String(r.port);
+  const through = { metaUrl: relayed.href, shardUrls: new Map([[0, relayed.href]]) };
+  const writer = await openPg(through, ONE_SHARD, 'writer');
+  r.state.slow = true;
+  await writer.close();
+  // An operator's stop and immediate start: the lock must not wait for the server to see the old
+  // session end.
+  const next = await openPg(dbs, ONE_SHARD, 'writer');
+  t.pass('the next writer took the lock at once');
+  await next.close();
 });
