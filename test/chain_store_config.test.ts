@@ -1,7 +1,7 @@
 // What a node that keeps its own chain takes of config.json's `store`: snappy on its LevelDB when
 // `compression` asks for it, and a refusal for a PostgreSQL store, which only a follower writes.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import t from 'tap';
 import { cli, editConfig, initHome, refused, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
@@ -135,6 +135,18 @@ t.test(
     const inspected = cli(['inspect', '--home', home, 'block', String(at.height)]);
     t.equal(inspected.status, 0, inspected.stderr);
     t.equal((JSON.parse(inspected.stdout) as { hash: string }).hash, at.hash, 'inspect');
+    // A home given relative to the working directory, as an operator types it.
+    const relative = cli(
+      ['inspect', '--home', basename(home), 'block', String(at.height)],
+      undefined,
+      dirname(home),
+    );
+    t.equal(relative.status, 0, relative.stderr);
+    t.equal(
+      (JSON.parse(relative.stdout) as { hash: string }).hash,
+      at.hash,
+      'inspect with a relative --home',
+    );
     const repaired = cli(['repair', '--home', home]);
     t.equal(repaired.status, 0, repaired.stderr);
     t.match(repaired.stdout, /every kept height is whole/, 'repair');

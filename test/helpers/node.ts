@@ -12,8 +12,9 @@ export const CLI = join(ROOT, 'packages', 'node', 'bin', 'nearlite.js');
 export function cli(
   args: readonly string[],
   env?: NodeJS.ProcessEnv,
+  cwd?: string,
 ): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env, cwd });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

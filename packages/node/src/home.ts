@@ -1,7 +1,7 @@
 // The node home directory, laid out like nearcore's: genesis.json, config.json, validator_key.json,
 // node_key.json and the database under data/.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   ChainReader,
   generateKeyFile,
@@ -74,8 +74,11 @@ const inHome = (home: string, path: string) => (isAbsolute(path) ? path : join(h
 
 /** The embeddable reader over a stopped node's home, where its config.json puts its files. */
 export function openHomeReader(home: string): Promise<ChainReader> {
-  const f = homeFiles(home, homeConfig(home));
-  return ChainReader.open(home, { dataDir: f.data, genesisFile: f.genesis, withoutChain: true });
+  // The reader takes the files' places relative to the home it is given: an absolute home, so a
+  // relative `--home` is not joined twice.
+  const at = resolve(home);
+  const f = homeFiles(at, homeConfig(at));
+  return ChainReader.open(at, { dataDir: f.data, genesisFile: f.genesis, withoutChain: true });
 }
 
 /** config.json of the home, or the defaults without one. */
