@@ -167,19 +167,25 @@ export class Chain implements ChainHandle {
     const cfg = opts.genesis.config;
     this.selection = validatorSelectionConfig(epochConfigFields(cfg), cfg.validators.length);
     this.chunkParts = chunkParts(this.selection.numBlockProducerSeats);
-    this.epochRewards = new EpochRewards(cfg, chainStore.store, layout.shardIds.length, (h) => {
-      const hash = this.chainStore.blockHashByHeight(h);
-      const header = hash && this.chainStore.blockHeader(hash);
-      return header
-        ? {
-            hash,
-            timestamp: header.lite.timestamp,
-            totalSupply: header.rest.totalSupply,
-            ordinal: header.rest.blockOrdinal,
-            proposals: header.rest.validatorProposals,
-          }
-        : undefined;
-    });
+    this.epochRewards = new EpochRewards(
+      cfg,
+      chainStore.store,
+      layout.shardIds.length,
+      (h) => {
+        const hash = this.chainStore.blockHashByHeight(h);
+        const header = hash && this.chainStore.blockHeader(hash);
+        return header
+          ? {
+              hash,
+              timestamp: header.lite.timestamp,
+              totalSupply: header.rest.totalSupply,
+              ordinal: header.rest.blockOrdinal,
+              proposals: header.rest.validatorProposals,
+            }
+          : undefined;
+      },
+      true,
+    );
     // Pools again what chunks made ahead of a block that never came had taken (answered INCLUDED).
     this.chunks = new ChunkPreparer({
       store: opts.store,

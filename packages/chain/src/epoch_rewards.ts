@@ -352,6 +352,12 @@ export class EpochRewards {
     private readonly numShards: number,
     /** The canonical block at a height; undefined once collected. */
     private readonly blockAt: (height: number) => RewardBlockInfo | undefined,
+    /**
+     * The store has kept a row for every epoch whose next epoch's first block it holds, ever since
+     * this chain paid rewards (a producer's store; a follower keeps none). A row missing there is an
+     * epoch that ended under a build that paid none.
+     */
+    private readonly rowsKept = false,
   ) {
     this.calc = rewardCalculatorOf(cfg);
     this.epochConfig = rewardEpochConfig(cfg);
@@ -382,7 +388,7 @@ export class EpochRewards {
   of(index: number): EpochRewardRow {
     const own = this.blockAt(this.lastHeight(index));
     if (!own) throw new Error(`epoch ${index}: its last block is not stored`);
-    const known = this.lookup(own.hash);
+    const known = this.lookup(own.hash) ?? this.unpaid(index, own.hash);
     if (known) return known;
     // Back to the latest epoch already worked out, or to the oldest whose blocks are still stored.
     let start = index;
@@ -390,13 +396,32 @@ export class EpochRewards {
     while (start > 0) {
       const prevLast = this.blockAt(this.lastHeight(start - 1));
       if (!prevLast) break;
-      base = this.lookup(prevLast.hash);
+      base = this.lookup(prevLast.hash) ?? this.unpaid(start - 1, prevLast.hash);
       if (base || !this.blockAt(this.lastHeight(start - 2))) break;
       start--;
     }
     let row = base;
     for (let i = start; i <= index; i++) row = this.compute(i, row);
     return row!;
+  }
+
+  /**
+   * The row of an epoch that ended under a build that paid no reward (see `rowsKept`): what the
+   * blocks after it committed to, the genesis stakes with nothing minted or paid. A reward worked out
+   * now would change the epoch info those blocks already named in `next_bp_hash`, and pay nobody.
+   */
+  private unpaid(index: number, lastHash: CryptoHash): EpochRewardRow | undefined {
+    if (!this.rowsKept || !this.blockAt(this.lastHeight(index) + 1)) return undefined;
+    const info = genesisEpochStakes(this.cfg);
+    const row: EpochRewardRow = {
+      validatorReward: info.validatorReward,
+      mintedAmount: 0n,
+      nextStakes: info.stakes,
+      epochInfo: info,
+    };
+    this.known.set(toHex(lastHash), row);
+    this.unsaved.push([lastHash, row]);
+    return row;
   }
 
   /** The stakes of the epoch `epochId` names, including a row worked out for the block in the making. */

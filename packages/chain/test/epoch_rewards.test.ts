@@ -368,3 +368,36 @@ t.test(
     t.same(epochStakes(store, cfg, new Uint8Array(32)).stakes, m(['a', 1n], ['b', 2n]), 'the genesis epochs');
   },
 );
+
+t.test(
+  "EpochRewards on a producer's store: an epoch that ended under a build paying no reward keeps what its next blocks named",
+  async (t) => {
+    // Epoch 0 (heights 1–2) ended, and block 3 was made, by a build that kept no rows and paid
+    // nothing: blocks 3 and 4 named epoch 2 (the id hash(block 2)) with the genesis stakes.
+    const cfg = TWO_VALIDATORS;
+    const block = (h: number) =>
+      h > 4
+        ? undefined
+        : { hash: new Uint8Array(32).fill(h), timestamp: BigInt(h) * NS, totalSupply: 315_360_000_000n };
+    const m = (...e: [string, bigint][]) => new Map(e);
+    const epoch2 = new Uint8Array(32).fill(2);
+    const store = await Store.memory();
+    const named = epochStakes(store, cfg, epoch2).stakes;
+    t.same(named, m(['a', 1n], ['b', 2n]));
+
+    // Block 5 starts epoch 2: it pays epoch 1's reward.
+    const rewards = new EpochRewards(cfg, store, 1, block, true);
+    const e1 = rewards.of(1);
+    const update = new StoreUpdate();
+    rewards.save(update);
+    await store.commit(update);
+    t.same(epochStakes(store, cfg, epoch2).stakes, named, 'epoch 2 keeps the stakes blocks 3 and 4 named');
+    t.equal(rewards.of(0).mintedAmount, 0n, 'epoch 0 minted nothing');
+    t.same(e1.validatorReward, m(['a', 300n], ['b', 600n]), "epoch 1's reward, by the genesis stakes");
+    t.same(e1.epochInfo.stakes, m(['a', 301n], ['b', 602n]), 'epoch 3: the stakes plus what block 5 pays');
+
+    // A follower keeps no rows: it works every epoch's reward out, as the producer that paid them did.
+    const follower = new EpochRewards(cfg, { get: () => undefined }, 1, block);
+    t.equal(follower.of(0).mintedAmount, 1000n);
+  },
+);
