@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { ChainReader } from '@nearlite/chain';
 import { base58Decode, base58Encode, decodeReceipt, toHex } from '@nearlite/primitives';
 import { decodeOutcome } from '@nearlite/runtime';
-import { DB_VERSION, DBCol, Store, StoreUpdate, writeMetadata } from '@nearlite/store';
+import { DB_VERSION, DBCol, readMetadata, Store, StoreUpdate, writeMetadata } from '@nearlite/store';
 import { actions as A } from 'near-api-js';
 import t from 'tap';
-import { initHome, readKeyFile, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, readKeyFile, refused, startNode, waitForHeight } from './helpers/node.js';
 import { signFromValidator } from './helpers/signed_tx.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -155,6 +155,8 @@ t.test(
         { name: 'StoreError', code: 'VERSION', message: text },
         `version ${version}`,
       );
+      // Nor does repair, which would take rows it cannot read for damage and drop them.
+      refused(t, ['repair', '--home', copy], text, `repair of version ${version}`);
     }
 
     // A database with no chain a node made (as a follower's history, or anything else).
@@ -167,5 +169,41 @@ t.test(
     const again = await startNode(home, ['--block-time', '60']);
     t.teardown(() => again.stop());
     await waitForHeight(again, head.height + 1);
+  },
+);
+
+t.test(
+  "a node records this database version once its start's checks pass; a refused start leaves it",
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    const first = await startNode(home, ['--block-time', '60']);
+    await waitForHeight(first, 2);
+    await first.stop();
+    const version = async (set?: number) => {
+      const store = await Store.open(join(home, 'data'));
+      if (set !== undefined) {
+        const u = new StoreUpdate();
+        writeMetadata(u, { version: set, kind: 'gc' });
+        await store.commit(u);
+      }
+      const v = readMetadata(store)?.version;
+      await store.close();
+      return v;
+    };
+    // A store as the previous version left it.
+    t.equal(await version(1), 1);
+    refused(
+      t,
+      ['run', '--home', home, '--archive', '--rpc-addr', '127.0.0.1:0'],
+      /garbage-collected store/,
+      'a start of the other kind',
+    );
+    t.equal(await version(), 1, 'the refused start left the older version, for the older node to go on with');
+    const again = await startNode(home, ['--block-time', '60']);
+    t.teardown(() => again.stop());
+    await waitForHeight(again, 4);
+    await again.stop();
+    t.equal(await version(), DB_VERSION, 'the start that went on recorded this version');
   },
 );

@@ -19,7 +19,7 @@ import {
 } from '@nearlite/chain';
 import { startRpcServer } from '@nearlite/jsonrpc';
 import { base58Encode, publicKeyEquals } from '@nearlite/primitives';
-import { ensureMetadata, Store } from '@nearlite/store';
+import { ensureMetadata, recordDbVersion, Store } from '@nearlite/store';
 import { LakePublisher, NeardataService } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import type { ChainWorkerData } from './chain_messages.js';
@@ -186,6 +186,7 @@ export class NearliteNode {
         o.logger.info(
           `the store is as its clean stop at #${existingHead.height} left it: heights beneath the head not re-checked`,
         );
+      await recordDbVersion(store);
       const services = createServices(
         config.sandbox ? { log: o.logger.sandboxDebug ?? null } : null,
         config.maxGasBurntView,

@@ -1,6 +1,6 @@
 // DB version and kind live inside the DB so a node never opens a store it would misread.
 // Version 2: block header records may end in a layout byte (BlockHeaderInnerRestV6); version 1
-// records still read, and an older nearlite refuses a version-2 store rather than misread it.
+// records still read, and an older nearlite's node refuses a version-2 store rather than misread it.
 import { DBCol } from './columns.js';
 import { StoreError, StoreErrorCode } from './errors.js';
 import { asciiKey } from './keys.js';
@@ -69,14 +69,6 @@ export async function ensureMetadata(
     return { version: DB_VERSION, kind };
   }
   checkDbVersion(meta.version);
-  if (meta.version < DB_VERSION) {
-    // Everything an older version wrote still reads; what this node writes from now on may not
-    // read in the older one.
-    const u = new StoreUpdate();
-    writeMetadata(u, { version: DB_VERSION, kind: meta.kind });
-    await store.commit(u);
-    return ensureMetadata(store, kind, opts);
-  }
   if (meta.kind !== kind) {
     if (!opts.convert) {
       throw new StoreError(
@@ -91,4 +83,18 @@ export async function ensureMetadata(
     return { version: meta.version, kind };
   }
   return meta;
+}
+
+/**
+ * Records this version on a store of an older one, which this node reads as it is: what it writes
+ * from now on (V6 header records) the older node would misread, and it refuses a newer version. A
+ * node calls it once every check of its start has passed, so a refused start leaves the store to the
+ * older node as it was.
+ */
+export async function recordDbVersion(store: Store): Promise<void> {
+  const meta = readMetadata(store);
+  if (!meta || meta.version >= DB_VERSION) return;
+  const u = new StoreUpdate();
+  writeMetadata(u, { version: DB_VERSION, kind: meta.kind });
+  await store.commit(u);
 }

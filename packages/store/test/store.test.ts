@@ -7,6 +7,7 @@ import {
   ensureMetadata,
   joinKey,
   readMetadata,
+  recordDbVersion,
   Store,
   StoreError,
   StoreUpdate,
@@ -117,7 +118,7 @@ t.test('data survives reopen; kind mismatch is refused unless converting', async
 });
 
 t.test(
-  'a store of an older version opens and is recorded as this version; a newer one is refused',
+  'a store of an older version opens, and is recorded as this version when asked; a newer one is refused',
   async (t) => {
     const path = joinPath(tempDir(t), 'data');
     const store = await Store.open(path);
@@ -126,8 +127,15 @@ t.test(
     writeMetadata(old, { version: 1, kind: 'gc' });
     await store.commit(old);
     t.equal(DB_VERSION, 2);
-    t.same(await ensureMetadata(store, 'gc'), { version: 2, kind: 'gc' });
-    t.same(readMetadata(store), { version: 2, kind: 'gc' }, 'written, so an older node refuses it');
+    await t.rejects(ensureMetadata(store, 'archival'), { code: 'KIND' });
+    t.same(await ensureMetadata(store, 'gc'), { version: 1, kind: 'gc' }, 'read as it is');
+    t.same(readMetadata(store), { version: 1, kind: 'gc' }, 'a refused or checked start records nothing');
+    await recordDbVersion(store);
+    t.same(
+      readMetadata(store),
+      { version: 2, kind: 'gc' },
+      'recorded once a start goes on: an older node refuses it',
+    );
     const u = new StoreUpdate();
     writeMetadata(u, { version: 3, kind: 'gc' });
     await store.commit(u);
