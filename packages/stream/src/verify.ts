@@ -13,7 +13,7 @@
 import { base58Encode } from '@nearlite/primitives';
 import { CHUNK_HASH_CHECKED_FROM, chunkHeadersRoot, verifiedChunkVersion } from './chunk_hash.js';
 import { HeaderViewError } from './header_errors.js';
-import { verifiedHeaderLayout } from './header_hash.js';
+import { HeaderLayout, verifiedHeaderLayout } from './header_hash.js';
 import type { StreamerMessage } from './message.js';
 import { chunkHeaderTypeError, timestampsAgree, viewTypeError } from './view_types.js';
 
@@ -134,6 +134,10 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
     fail(VerifyCheck.BlockHash, `the header does not decode: ${(err as Error).message}`);
   }
   if (layout === null) fail(VerifyCheck.BlockHash, `hash ${header.hash} does not match the header's fields`);
+  // V6 no longer hashes the retired challenge fields; nearcore's view shows their defaults, so any
+  // other value is one the hash does not vouch for.
+  if (layout === HeaderLayout.V6 && !challengesRetired(header as Record<string, unknown>))
+    fail(VerifyCheck.Shape, 'a V6 header shows challenges_root or challenges_result other than none');
   if (!timestampsAgree(header))
     fail(VerifyCheck.Shape, 'header fields timestamp and timestamp_nanosec differ');
 
@@ -225,4 +229,16 @@ const ZERO_HASH_TEXT = '11111111111111111111111111111111';
 /** nearlite before it committed its genesis block to that block's chunks wrote a zero root there. */
 function legacyGenesis(header: StreamerMessage['block']['header']): boolean {
   return header.prev_hash === ZERO_HASH_TEXT && header.chunk_headers_root === ZERO_HASH_TEXT;
+}
+
+const ZERO_HASH = '11111111111111111111111111111111';
+
+/** The challenge fields as nearcore's view shows them once V6 retired them: absent, or zero and empty. */
+function challengesRetired(header: Record<string, unknown>): boolean {
+  const root = header.challenges_root;
+  const result = header.challenges_result;
+  return (
+    (root === undefined || root === ZERO_HASH) &&
+    (result === undefined || (Array.isArray(result) && result.length === 0))
+  );
 }

@@ -86,6 +86,16 @@ t.test('a header of protocol 85 or later verifies under V6', async (t) => {
   const v6 = parseStreamJson(stringifyJson(message).replaceAll(old, h.hash as string)) as StreamerMessage;
   v6.block.header.latest_protocol_version = 86;
   t.doesNotThrow(() => verifyStreamerMessage(v6));
+  // The retired challenge fields are not hashed: anything but nearcore's defaults is refused.
+  const challenged = structuredClone(v6);
+  (challenged.block.header as unknown as Json).challenges_result = [
+    { account_id: 'x.near', is_double_sign: true },
+  ];
+  t.equal(verifiedHeaderLayout(challenged.block.header as unknown as Json), HeaderLayout.V6);
+  t.throws(() => verifyStreamerMessage(challenged), { check: VerifyCheck.Shape, message: /challenges/ });
+  const rooted = structuredClone(v6);
+  (rooted.block.header as unknown as Json).challenges_root = base58Encode(new Uint8Array(32).fill(1));
+  t.throws(() => verifyStreamerMessage(rooted), { check: VerifyCheck.Shape });
   v6.block.header.gas_price = '1';
   t.throws(() => verifyStreamerMessage(v6), { check: VerifyCheck.BlockHash });
 });
