@@ -476,7 +476,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     case 'serve': {
-      if (!values.home) throw new UsageError("serve needs --home DIR (with the chain's genesis.json)");
+      if (!values.home)
+        throw new UsageError(
+          "serve needs --home DIR (the chain's genesis.json and a node key: 'nearlite init --home DIR --genesis FILE' writes both)",
+        );
       return serveUntilSignal({
         home: values.home,
         logger,

@@ -16,7 +16,7 @@ import { VERSION } from './version.js';
 import { ViewCallPool } from './view_pool.js';
 
 export interface ServeOptions {
-  /** A home with the chain's genesis.json (and optionally config.json); nothing is written there. */
+  /** A home with the chain's genesis.json and node_key.json (and optionally config.json); nothing is written there. */
   readonly home: string;
   readonly store?: HistoryStoreConfig;
   readonly upstreamRpc?: string;

@@ -9,6 +9,7 @@
 // retired challenges_root and challenges_result, then `shard_split: Option<(ShardId, AccountId)>`,
 // which the last block of an epoch sets from one of its chunks' proposed splits. A view that does
 // not show the split is tried with none and then with each chunk's proposal.
+import { INNER_REST_V6_FROM } from '@nearlite/chain';
 import {
   BorshWriter,
   base58Decode,
@@ -33,7 +34,7 @@ export type HeaderLayout = (typeof HeaderLayout)[keyof typeof HeaderLayout];
 const V3_FROM = 49;
 const V4_FROM = 63;
 const V5_FROM = 69;
-const V6_FROM = 85;
+const V6_FROM = INNER_REST_V6_FROM;
 
 /** `shard_split` of a V6 header: the shard to split and the boundary account. */
 export interface ShardSplit {
