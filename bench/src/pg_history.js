@@ -108,10 +108,13 @@ export async function measurePgHistory({ quick, log }) {
     await server.initialise();
     await server.start();
   } catch (err) {
+    await server.stop().catch(() => {});
+    rmSync(parent, { recursive: true, force: true });
     throw new PgUnavailable(`its server did not start: ${err.message}`);
   }
   const url = (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
   const results = { blocks: BLOCKS };
+  const fronts = [];
 
   try {
     const layout = shardLayoutFromView({ V0: { num_shards: 1 } });
@@ -152,19 +155,20 @@ export async function measurePgHistory({ quick, log }) {
       params: { block_id: 10_000_000 + Math.floor(Math.random() * BLOCKS) },
     });
     const a = await serve(home, store);
+    fronts.push(a);
     const one = await load(a.url, body, { duration: DURATION });
     results['block by height, one front end'] = one;
     log(`one front end: ${one.rps} req/s (p99 ${one.p99} ms, ${one.errors} errors)`);
     const b = await serve(home, store);
+    fronts.push(b);
     const [x, y] = await Promise.all([
       load(a.url, body, { duration: DURATION, connections: 25 }),
       load(b.url, body, { duration: DURATION, connections: 25 }),
     ]);
     results['block by height, two front ends'] = { rps: x.rps + y.rps, errors: x.errors + y.errors };
     log(`two front ends: ${x.rps + y.rps} req/s (${x.errors + y.errors} errors)`);
-    a.stop();
-    b.stop();
   } finally {
+    for (const f of fronts) f.stop();
     await server.stop();
     rmSync(parent, { recursive: true, force: true });
   }
