@@ -197,6 +197,8 @@ export interface RewardBlockInfo {
   readonly ordinal?: number;
   /** The header's validator proposals (the Stake actions its chunks' previous chunks ran). */
   readonly proposals?: readonly { readonly accountId: string; readonly stake: bigint }[];
+  /** What the block's new chunks burnt: with the supplies, what the block minted. */
+  readonly balanceBurnt?: bigint;
 }
 
 export interface EpochRewardRow extends EpochReward {
@@ -412,6 +414,10 @@ export class EpochRewards {
    */
   private unpaid(index: number, lastHash: CryptoHash): EpochRewardRow | undefined {
     if (!this.rowsKept || !this.blockAt(this.lastHeight(index) + 1)) return undefined;
+    return this.unpaidRow(lastHash);
+  }
+
+  private unpaidRow(lastHash: CryptoHash): EpochRewardRow {
     const info = genesisEpochStakes(this.cfg);
     const row: EpochRewardRow = {
       validatorReward: info.validatorReward,
@@ -507,6 +513,16 @@ export class EpochRewards {
       this.epochConfig.onlineThresholds,
       this.epochConfig.maxInflationRate,
     );
+    // Without rows, the chain itself tells an epoch a pre-reward build ended: its next block minted
+    // nothing where a reward was due.
+    const next = this.blockAt(this.lastHeight(index) + 1);
+    if (
+      !this.rowsKept &&
+      r.mintedAmount > 0n &&
+      next?.balanceBurnt !== undefined &&
+      next.totalSupply - last.totalSupply + next.balanceBurnt === 0n
+    )
+      return this.unpaidRow(last.hash);
     // The epoch info of T + 1 was made when T − 1 ended; T + 2's is made here.
     const nextStakes = index > 0 && prev ? new Map(prev.epochInfo.stakes) : new Map(stakes);
     const proposals = this.proposalsOf(index);

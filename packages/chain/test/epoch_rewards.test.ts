@@ -396,8 +396,27 @@ t.test(
     t.same(e1.validatorReward, m(['a', 300n], ['b', 600n]), "epoch 1's reward, by the genesis stakes");
     t.same(e1.epochInfo.stakes, m(['a', 301n], ['b', 602n]), 'epoch 3: the stakes plus what block 5 pays');
 
-    // A follower keeps no rows: it works every epoch's reward out, as the producer that paid them did.
-    const follower = new EpochRewards(cfg, { get: () => undefined }, 1, block);
-    t.equal(follower.of(0).mintedAmount, 1000n);
+    // A follower keeps no rows: it reads from the blocks what each epoch's next block minted. Block 3
+    // minted nothing where 1000 was due: epoch 0 ended unpaid, and the follower keeps what the
+    // producer keeps.
+    const none = { get: () => undefined };
+    const burnt = (h: number) => {
+      const b = block(h);
+      return b && { ...b, balanceBurnt: 0n };
+    };
+    const follower = new EpochRewards(cfg, none, 1, burnt);
+    t.equal(follower.of(0).mintedAmount, 0n, 'unpaid, as block 3 shows');
+    t.same(follower.of(1).epochInfo.stakes, e1.epochInfo.stakes, "the producer's epoch 3");
+    // Where block 3 minted the reward, the reward stands.
+    const paid = (h: number) => {
+      const b = burnt(h);
+      return b && h >= 3 ? { ...b, totalSupply: b.totalSupply + 1000n } : b;
+    };
+    t.equal(new EpochRewards(cfg, none, 1, paid).of(0).mintedAmount, 1000n, 'paid, as block 3 shows');
+    t.equal(
+      new EpochRewards(cfg, none, 1, block).of(0).mintedAmount,
+      1000n,
+      'without burnt amounts, as before',
+    );
   },
 );

@@ -112,7 +112,9 @@ export class FollowerEpochStakes {
     const cfg = this.genesis.config;
     const from = cfg.genesisHeight + i * cfg.epochLength;
     const to = cfg.genesisHeight + (i + 1) * cfg.epochLength;
-    for (let h = from; h <= to; h++) {
+    // The next epoch's first block too, where the history has it: what it minted says whether the
+    // epoch's reward was paid.
+    for (let h = from; h <= to + 1; h++) {
       if (this.blocks.has(h)) continue;
       const b = await this.history.blockAt(h);
       if (!b && h === cfg.genesisHeight) {
@@ -126,11 +128,16 @@ export class FollowerEpochStakes {
         continue;
       }
       if (!b) {
+        if (h === to + 1) continue;
         const first = this.history.firstHeight();
         if (h === from || h === to || first === null || h < first) return false;
         continue;
       }
-      const header = (JSON.parse(b.json) as { header: HeaderJson }).header;
+      const view = JSON.parse(b.json) as {
+        header: HeaderJson;
+        chunks?: { balance_burnt: string; height_included: number }[];
+      };
+      const header = view.header;
       this.blocks.set(h, {
         hash: base58Decode(header.hash),
         timestamp: BigInt(String(header.timestamp_nanosec ?? header.timestamp)),
@@ -140,6 +147,13 @@ export class FollowerEpochStakes {
           accountId: p.account_id,
           stake: BigInt(p.stake),
         })),
+        ...(view.chunks
+          ? {
+              balanceBurnt: view.chunks
+                .filter((c) => c.height_included === h)
+                .reduce((n, c) => n + BigInt(c.balance_burnt), 0n),
+            }
+          : {}),
       });
     }
     return true;
