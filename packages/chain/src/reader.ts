@@ -14,8 +14,8 @@ import {
 } from '@nearlite/primitives';
 import {
   blockShardKey,
-  checkDbVersion,
   DBCol,
+  readCheckedMetadata,
   readMetadata,
   Store,
   StoreError,
@@ -67,7 +67,7 @@ export class ChainReader {
     const dataDir = resolve(home, at.dataDir ?? 'data');
     const store = await Store.open(dataDir, { readOnly: true });
     try {
-      const meta = readMetadata(store);
+      const meta = readCheckedMetadata(store);
       if (!meta && !at.withoutChain) {
         throw new StoreError(
           StoreErrorCode.Kind,
@@ -75,7 +75,6 @@ export class ChainReader {
             'through HistoryStore from @nearlite/follower, and a database nearlite did not make is not read',
         );
       }
-      if (meta) checkDbVersion(meta.version);
       ensureGenesisConfig(store, config, genesisPath);
     } catch (err) {
       await store.close();

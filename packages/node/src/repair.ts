@@ -8,7 +8,7 @@ import {
   shardLayoutFromView,
 } from '@nearlite/chain';
 import { HistoryStore, holdsHistory, repairHistory } from '@nearlite/follower';
-import { checkDbVersion, databaseExists, readMetadata, Store } from '@nearlite/store';
+import { databaseExists, readCheckedMetadata, Store } from '@nearlite/store';
 import { CHAIN_DB_OPTIONS } from './chain_store_options.js';
 import { finalHeadPath, readFinalHead, writeFinalHead } from './final_head.js';
 import { homeConfig, homeFiles } from './home.js';
@@ -25,8 +25,7 @@ export async function repair(home: string, out: (line: string) => void): Promise
   const store = await Store.open(p.data, CHAIN_DB_OPTIONS);
   try {
     // A database of another version holds rows this repair would misread as damage, and drop.
-    const meta = readMetadata(store);
-    if (meta) checkDbVersion(meta.version);
+    readCheckedMetadata(store);
     if (holdsHistory(store)) {
       await repairFollowed(store, out);
       return;

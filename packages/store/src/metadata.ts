@@ -51,6 +51,13 @@ export function checkDbVersion(version: number): void {
   }
 }
 
+/** The store's metadata, refused (checkDbVersion) where its version is one this nearlite does not read. */
+export function readCheckedMetadata(store: Store): DbMetadata | null {
+  const meta = readMetadata(store);
+  if (meta) checkDbVersion(meta.version);
+  return meta;
+}
+
 /**
  * Checks (or, for a fresh store, records) version and kind. Opening an archival store as GC, or back,
  * is refused unless `convert` is set: GC would destroy history an operator chose to keep, and an
@@ -61,14 +68,13 @@ export async function ensureMetadata(
   kind: DbKind,
   opts: { convert?: boolean } = {},
 ): Promise<DbMetadata> {
-  const meta = readMetadata(store);
+  const meta = readCheckedMetadata(store);
   if (!meta) {
     const u = new StoreUpdate();
     writeMetadata(u, { version: DB_VERSION, kind });
     await store.commit(u);
     return { version: DB_VERSION, kind };
   }
-  checkDbVersion(meta.version);
   if (meta.kind !== kind) {
     if (!opts.convert) {
       throw new StoreError(

@@ -231,14 +231,12 @@ function legacyGenesis(header: StreamerMessage['block']['header']): boolean {
   return header.prev_hash === ZERO_HASH_TEXT && header.chunk_headers_root === ZERO_HASH_TEXT;
 }
 
-const ZERO_HASH = '11111111111111111111111111111111';
-
 /** The challenge fields as nearcore's view shows them once V6 retired them: absent, or zero and empty. */
 function challengesRetired(header: Record<string, unknown>): boolean {
   const root = header.challenges_root;
   const result = header.challenges_result;
   return (
-    (root === undefined || root === ZERO_HASH) &&
+    (root === undefined || root === ZERO_HASH_TEXT) &&
     (result === undefined || (Array.isArray(result) && result.length === 0))
   );
 }
