@@ -6,6 +6,8 @@ import { type Genesis, loadGenesis } from '@nearlite/chain';
 export const MAINNET_GENESIS = join(import.meta.dirname, '..', 'fixtures', 'mainnet_genesis.json');
 /** Its `genesis_height`. */
 export const MAINNET_GENESIS_HEIGHT = 9_820_210;
+/** mainnet's genesis block hash, which nearcore asserts (chain/chain/src/chain.rs). */
+export const MAINNET_GENESIS_HASH = 'EPnLgE7iEq9s7yTkos96M3cWymH5avBAPm3qx3NXqR8H';
 
 let mainnet: Genesis | null = null;
 export function mainnetGenesis(): Genesis {

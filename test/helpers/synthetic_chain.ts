@@ -11,6 +11,7 @@ import {
   lakeHeightFolder,
   type StreamerMessage,
 } from '@nearlite/stream';
+import { MAINNET_GENESIS_HASH, MAINNET_GENESIS_HEIGHT } from './mainnet.js';
 import { freshMessage } from './stream_fixtures.js';
 
 export function syntheticChain(
@@ -24,6 +25,11 @@ export function syntheticChain(
      * and the state is held from the first block on.
      */
     afterGenesis?: number;
+    /**
+     * The hash of that genesis block, the first block's `prev_hash`: by default mainnet's for mainnet's
+     * genesis height (a follower on mainnet's genesis.json checks it), else a made-up one.
+     */
+    genesisHash?: string;
     protocolVersion?: number;
     /** The protocol version each height's block names (over `protocolVersion`). */
     versionAt?: (height: number) => number;
@@ -34,7 +40,11 @@ export function syntheticChain(
   const skip = new Set(opts.skip ?? []);
   const out: StreamerMessage[] = [];
   let height = opts.from ?? 1_000_000;
-  let prevHash = base58Encode(new Uint8Array(32).fill(1));
+  let prevHash =
+    opts.genesisHash ??
+    (opts.afterGenesis === MAINNET_GENESIS_HEIGHT
+      ? MAINNET_GENESIS_HASH
+      : base58Encode(new Uint8Array(32).fill(1)));
   let prevHeight = opts.afterGenesis ?? height - 1;
   while (out.length < count) {
     if (skip.has(height)) {

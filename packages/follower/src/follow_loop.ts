@@ -10,6 +10,7 @@ import {
   StreamErrorCode,
   type StreamerMessage,
 } from '@nearlite/stream';
+import type { GenesisAnchor } from './genesis_anchor.js';
 import type { FollowerGcOptions, HistoryWriter } from './history_reader.js';
 import { ingestBlocks } from './ingest.js';
 import { ingestPrepared, type PreparedWriter } from './ingest_prepared.js';
@@ -64,6 +65,8 @@ export interface FollowLoopOptions {
   readonly source: BlockSource;
   /** First height to fetch when the store has no cursor yet. */
   readonly startHeight: number;
+  /** The genesis the history's first block must show, where it shows one (`genesis_anchor.ts`). */
+  readonly genesis?: GenesisAnchor;
   readonly log: FollowLogger;
   /** Heights fetched ahead of the cursor at once (at least `batchSize`; four batches by default). */
   readonly concurrency?: number;
@@ -346,8 +349,8 @@ export class FollowLoop {
 
   private ingest(batch: Fetched[]): Promise<void> {
     const prepared = this.o.prepared;
-    if (prepared) return ingestPrepared(prepared.writer, batch as PreparedOrRefused[]);
-    return ingestBlocks(this.o.history, batch as StreamerMessage[]);
+    if (prepared) return ingestPrepared(prepared.writer, batch as PreparedOrRefused[], this.o.genesis);
+    return ingestBlocks(this.o.history, batch as StreamerMessage[], this.o.genesis);
   }
 
   /** Starts the fetches of heights `from`..`head` that fit the window and are not under way. */

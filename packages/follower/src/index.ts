@@ -5,6 +5,7 @@ export * from './epoch_start.js';
 export * from './flat_state.js';
 export * from './follow_loop.js';
 export * from './gc.js';
+export * from './genesis_anchor.js';
 export * from './genesis_hash.js';
 export * from './genesis_history.js';
 export * from './global_code.js';

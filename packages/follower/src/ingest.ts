@@ -5,6 +5,7 @@
 import { base58Encode } from '@nearlite/primitives';
 import { type StreamerMessage, verifyStreamerMessage } from '@nearlite/stream';
 import { checkShape } from './check_shape.js';
+import { checkGenesisAnchor, type FirstBlock, type GenesisAnchor, genesisFactsOf } from './genesis_anchor.js';
 import type { HistoryWriter } from './history_reader.js';
 
 export { blockUpdate } from './ingest_update.js';
@@ -25,6 +26,7 @@ export async function ingestBlock(history: HistoryWriter, message: StreamerMessa
 export async function ingestBlocks(
   history: HistoryWriter,
   messages: readonly StreamerMessage[],
+  anchor?: GenesisAnchor,
 ): Promise<void> {
   const cursor = history.cursor();
   let prev = cursor ? { height: cursor.height, hash: base58Encode(cursor.hash) } : null;
@@ -33,10 +35,22 @@ export async function ingestBlocks(
     for (const m of messages) {
       verifyStreamerMessage(m, { prev });
       checkShape(m);
+      if (prev === null && anchor) checkGenesisAnchor(anchor, firstBlockOf(m));
       verified.push(m);
       prev = { height: m.block.header.height, hash: m.block.header.hash };
     }
   } finally {
     if (verified.length > 0) await history.writeBlocks(verified, cursor === null);
   }
+}
+
+function firstBlockOf(m: StreamerMessage): FirstBlock {
+  const h = m.block.header;
+  return {
+    height: h.height,
+    hash: h.hash,
+    prevHash: h.prev_hash,
+    prevHeight: h.prev_height ?? null,
+    genesis: genesisFactsOf(h),
+  };
 }

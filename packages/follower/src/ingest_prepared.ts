@@ -3,6 +3,7 @@
 // BlockVerificationError is thrown.
 import { base58Encode } from '@nearlite/primitives';
 import { BlockVerificationError, verifyLink } from '@nearlite/stream';
+import { checkGenesisAnchor, type GenesisAnchor } from './genesis_anchor.js';
 import type { PreparedBlock, PreparedOrRefused } from './prepared_block.js';
 
 /** Where prepared blocks are written: the LevelDB history (`HistoryStore`). */
@@ -14,6 +15,7 @@ export interface PreparedWriter {
 export async function ingestPrepared(
   history: PreparedWriter,
   blocks: readonly PreparedOrRefused[],
+  anchor?: GenesisAnchor,
 ): Promise<void> {
   const cursor = history.cursor();
   let prev = cursor ? { height: cursor.height, hash: base58Encode(cursor.hash) } : null;
@@ -22,6 +24,7 @@ export async function ingestPrepared(
     for (const b of blocks) {
       if ('refused' in b) throw new BlockVerificationError(b.height, b.refused.check, b.refused.detail);
       if (prev) verifyLink(b.height, b.prevHash, prev);
+      else if (anchor) checkGenesisAnchor(anchor, b);
       verified.push(b);
       prev = { height: b.height, hash: b.hash };
     }

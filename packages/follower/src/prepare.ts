@@ -7,6 +7,7 @@ import {
   VerifyCheck,
   verifyStreamerMessage,
 } from '@nearlite/stream';
+import { genesisFactsOf } from './genesis_anchor.js';
 import { writeBlockRows } from './ingest_update.js';
 import { type PreparedOrRefused, RowPacker } from './prepared_block.js';
 
@@ -33,11 +34,13 @@ export function prepareBlock(message: StreamerMessage): PreparedOrRefused {
   }
   const rows = packer.finish();
   rowsHint = Math.min(4 * 1024 * 1024, Math.max(4 * 1024, Math.ceil(rows.length * 1.25)));
+  const genesis = genesisFactsOf(header);
   return {
     height: header.height,
     hash: header.hash,
     prevHash: header.prev_hash,
     prevHeight: header.prev_height ?? null,
+    ...(genesis ? { genesis } : {}),
     rows,
   };
 }

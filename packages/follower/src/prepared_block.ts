@@ -5,6 +5,7 @@
 import { concatBytes, utf8 } from '@nearlite/primitives';
 import { DBCol, type DBColumn, type StoreUpdate } from '@nearlite/store';
 import type { VerifyCheck } from '@nearlite/stream';
+import type { GenesisFacts } from './genesis_anchor.js';
 
 export interface PreparedBlock {
   readonly height: number;
@@ -12,6 +13,8 @@ export interface PreparedBlock {
   readonly prevHash: string;
   /** The header's `prev_height`, where it has one: whether a first block follows the genesis. */
   readonly prevHeight: number | null;
+  /** A genesis block's header facts, which the first block of a history is checked by. */
+  readonly genesis?: GenesisFacts;
   /** `[u8 column id][u32 key length][key][u32 value length][value]` per put, in write order. */
   readonly rows: Uint8Array;
 }

@@ -225,7 +225,11 @@ t.test('a history written before the mark gets it from its first block', async (
 t.test("without the genesis block, status names the genesis hash its first block's parent has", async (t) => {
   // The genesis' child, and a first block after skipped heights whose parent is the genesis.
   for (const from of [MAINNET_GENESIS_HEIGHT + 1, MAINNET_GENESIS_HEIGHT + 5]) {
-    const [first] = syntheticChain(1, { from, afterGenesis: MAINNET_GENESIS_HEIGHT });
+    const [first] = syntheticChain(1, {
+      from,
+      afterGenesis: MAINNET_GENESIS_HEIGHT,
+      genesisHash: 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx',
+    });
     const f = await openFollower(tempDir(t));
     await f.history.writeGenesis(MAINNET_GENESIS_HEIGHT, []);
     await ingestBlock(f.history, first!);

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { loadValidGenesis } from '@nearlite/chain';
 import {
   FollowLoop,
+  genesisAnchor,
   type HistoryReader,
   HistoryStore,
   type HistoryWriter,
@@ -115,6 +116,7 @@ export class FollowerNode {
         history,
         source: o.source,
         startHeight,
+        genesis: genesisAnchor(genesis.config),
         log: o.logger,
         // Like a producer's GC: gc_num_epochs_to_keep epochs of blocks below the head.
         gc: archive ? null : { keepBlocks: fileConfig.gcNumEpochsToKeep * genesis.config.epochLength },

@@ -9,7 +9,8 @@
 // `block_hash`, which its borsh and hash include), the receipts and outcomes against their roots,
 // and the block's signature (it needs the epoch's validator keys). A follower trusts its source for
 // those, as NEAR's read-rpc trusts NEAR Lake.
-// A failure names the height and the check; the caller stores nothing of that block.
+// A failure names the height and the check; the caller stores nothing of that block. The follower
+// also checks the genesis a history's first block shows against its own (check `genesis`).
 import { base58Encode } from '@nearlite/primitives';
 import { CHUNK_HASH_CHECKED_FROM, chunkHeadersRoot, verifiedChunkVersion } from './chunk_hash.js';
 import { HeaderViewError } from './header_errors.js';
@@ -28,6 +29,8 @@ export const VerifyCheck = {
   OutcomeBlockHash: 'outcome_block_hash',
   TxOutcomeId: 'tx_outcome_id',
   ReceiptOutcomeId: 'receipt_outcome_id',
+  /** The stream's genesis is not the follower's genesis.json's (checked by the follower). */
+  Genesis: 'genesis',
 } as const;
 export type VerifyCheck = (typeof VerifyCheck)[keyof typeof VerifyCheck];
 
