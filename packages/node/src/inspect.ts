@@ -7,7 +7,15 @@ import {
   heightRanges,
 } from '@nearlite/chain';
 import { checkHistory, HistoryStore, holdsHistory } from '@nearlite/follower';
-import { accountView, base58Encode, stringifyJson, toBase64, utf8 } from '@nearlite/primitives';
+import {
+  accountView,
+  base58Encode,
+  decodeReceipt,
+  decodeSignedTransaction,
+  stringifyJson,
+  toBase64,
+  utf8,
+} from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
 import { openHomeReader } from './home.js';
@@ -54,10 +62,11 @@ export async function inspect(
       case 'chunk': {
         const c = reader.chunk(heightArg(a) ?? reader.head()!.height, heightArg(b, 'a shard id') ?? 0);
         if (!c) throw new InspectError(`no chunk at height ${a} shard ${b ?? 0}`);
+        // The hashes and ids `inspect tx` and the RPC take, not the bodies.
         print({
           header: chunkHeaderView(c.header),
-          transactions: c.transactions.length,
-          receipts: c.prevOutgoingReceipts.length,
+          transactions: c.transactions.map((t) => base58Encode(decodeSignedTransaction(t).hash)),
+          receipts: c.prevOutgoingReceipts.map((r) => base58Encode(decodeReceipt(r).receiptId)),
         });
         return;
       }

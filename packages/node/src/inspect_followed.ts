@@ -48,11 +48,16 @@ export async function inspectFollowed(
       const text = hash ? await history.chunk(hash, shard) : undefined;
       if (!text)
         throw new InspectError(`no chunk at height ${height} shard ${shard} in the followed history`);
-      const chunk = JSON.parse(text) as { header: unknown; transactions?: unknown[]; receipts?: unknown[] };
+      const chunk = JSON.parse(text) as {
+        header: unknown;
+        transactions?: { hash?: unknown }[];
+        receipts?: { receipt_id?: unknown }[];
+      };
+      // The hashes and ids `inspect tx` and the RPC take, not the bodies.
       print({
         header: chunk.header,
-        transactions: chunk.transactions?.length ?? 0,
-        receipts: chunk.receipts?.length ?? 0,
+        transactions: (chunk.transactions ?? []).map((t) => t.hash),
+        receipts: (chunk.receipts ?? []).map((r) => r.receipt_id),
       });
       return true;
     }
