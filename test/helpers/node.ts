@@ -92,27 +92,24 @@ export interface SpawnedNearlite {
  * Any nearlite command as its own process (in `cwd`, else this one's), its output collected, not
  * waited for. With `fileSizeLimit` (bytes, rounded up to the shell's 512-byte blocks) no file the
  * process writes may grow past it (`ulimit -f`): a write beyond fails with EFBIG, as one on a full disk
- * fails with ENOSPC (Node ignores SIGXFSZ).
+ * fails with ENOSPC (Node ignores SIGXFSZ). With `openFilesLimit` the process may hold that many
+ * descriptors (`ulimit -n`).
  */
 export function spawnLogged(
   args: readonly string[],
   env?: NodeJS.ProcessEnv,
   cwd?: string,
   fileSizeLimit?: number,
+  openFilesLimit?: number,
 ): SpawnedNearlite {
+  const limits = [
+    ...(fileSizeLimit === undefined ? [] : [`ulimit -f ${Math.ceil(fileSizeLimit / 512)}`]),
+    ...(openFilesLimit === undefined ? [] : [`ulimit -n ${openFilesLimit}`]),
+  ];
   const [command, argv] =
-    fileSizeLimit === undefined
+    limits.length === 0
       ? [process.execPath, [CLI, ...args]]
-      : [
-          '/bin/sh',
-          [
-            '-c',
-            `ulimit -f ${Math.ceil(fileSizeLimit / 512)} && exec "$0" "$@"`,
-            process.execPath,
-            CLI,
-            ...args,
-          ],
-        ];
+      : ['/bin/sh', ['-c', `${limits.join(' && ')} && exec "$0" "$@"`, process.execPath, CLI, ...args]];
   const proc = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
   let logs = '';
   const collect = (d: Buffer) => {
@@ -133,8 +130,9 @@ export async function spawnNearlite(
   timeoutMs = 60_000,
   cwd?: string,
   fileSizeLimit?: number,
+  openFilesLimit?: number,
 ): Promise<RunningNode> {
-  const { proc, logs, exited } = spawnLogged(args, undefined, cwd, fileSizeLimit);
+  const { proc, logs, exited } = spawnLogged(args, undefined, cwd, fileSizeLimit, openFilesLimit);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nearlite did not start:\n${logs()}`)), timeoutMs);
     let ready = false;

@@ -53,7 +53,21 @@ export interface RpcServerOptions {
    * authorization, accept and content-type, preflights cached an hour).
    */
   readonly corsAllowedOrigins?: readonly string[];
+  /** How long a client may take to send a whole request (`REQUEST_TIMEOUT_MS` by default). */
+  readonly requestTimeoutMs?: number;
+  /** How often Node checks requests against that timeout (its own 30 s by default). */
+  readonly timeoutCheckEveryMs?: number;
+  /** Connections held at once; more are closed as they come. Absent: no cap. */
+  readonly maxConnections?: number;
 }
+
+/**
+ * A client that opens a connection and sends a request slowly, or never finishes it, holds the
+ * connection only this long, as Node's own default has it (fastify turns it off): such connections
+ * would otherwise pile up until nothing else, the database included, could open a file. Answering
+ * takes as long as it takes (a `tx` waits for its block), so only receiving is timed.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface RpcServer {
   readonly url: string;
@@ -226,9 +240,20 @@ const unused = (what: string) => () => () => {
 };
 const compilersFactory = { buildValidator: unused('validation'), buildSerializer: unused('serialization') };
 
+/** What Node's HTTP layer refuses, by its error code; anything else is 400. */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, readonly [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  // The request was not received whole within the request timeout (or its headers within theirs).
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
 export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   const app = Fastify({
     bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024,
+    requestTimeout: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    ...(o.timeoutCheckEveryMs !== undefined
+      ? { http: { connectionsCheckingInterval: o.timeoutCheckEveryMs } }
+      : {}),
     ...(o.loggerInstance
       ? {
           loggerInstance: o.loggerInstance,
@@ -241,10 +266,10 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     // route: it is answered here, still with a JSON-RPC body, and the connection closed.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return void socket.destroy();
-      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const [status, reason] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad Request'];
       const body = envelope(requestRefused());
       socket.end(
-        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `HTTP/1.1 ${status} ${reason}\r\n` +
           `Content-Type: ${JSON_CT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     },
@@ -348,6 +373,9 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   const notAllowed = (_req: FastifyRequest, r: FastifyReply) => reply(r, 405, TEXT_CT, 'Method Not Allowed');
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 
+  if (o.maxConnections !== undefined) app.server.maxConnections = o.maxConnections;
+  // Node checks neither timeout while the headers' one (60 s) is the longer.
+  app.server.headersTimeout = Math.min(app.server.headersTimeout, o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   await app.listen({ host: o.host, port: o.port });
   const { url, port } = listening(app, o.host, o.port);
   if (!(o.metricsListen && metrics)) return { url, port, close: () => app.close() };

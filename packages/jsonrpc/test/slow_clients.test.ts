@@ -1,0 +1,87 @@
+// Clients that open connections and never finish a request: each is closed once the request timeout
+// passes, and connections above the cap are closed as they come, so such clients cannot take every
+// file descriptor the process has (the database's included).
+import { connect, type Socket } from 'node:net';
+import { REQUEST_TIMEOUT_MS, startRpcServer } from '@nearlite/jsonrpc';
+import t from 'tap';
+import { fakeBackend } from './fixtures/fake_backend.js';
+
+/** A connection that sends the start of a request and nothing more; resolves with what it got back once closed. */
+function partialRequest(url: string): { socket: Socket; closed: Promise<{ text: string; ms: number }> } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const started = Date.now();
+  let text = '';
+  socket.on('data', (d) => {
+    text += d.toString();
+  });
+  socket.on('error', () => {});
+  socket.write(
+    'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+  );
+  const closed = new Promise<{ text: string; ms: number }>((resolve) =>
+    socket.on('close', () => resolve({ text, ms: Date.now() - started })),
+  );
+  return { socket, closed };
+}
+
+t.test(
+  'a request not received whole within the timeout is answered 408 and its connection closed',
+  async (t) => {
+    t.equal(
+      REQUEST_TIMEOUT_MS,
+      60_000,
+      "Node's own default request timeout is 300 s; the node's is a minute",
+    );
+    const server = await startRpcServer({
+      backend: fakeBackend(),
+      host: '127.0.0.1',
+      port: 0,
+      requestTimeoutMs: 500,
+      timeoutCheckEveryMs: 100,
+    });
+    t.teardown(() => server.close());
+    const slow = partialRequest(server.url);
+    t.teardown(() => slow.socket.destroy());
+    const { text, ms } = await slow.closed;
+    t.match(text, /^HTTP\/1\.1 408/, 'answered 408 Request Timeout');
+    t.ok(ms >= 400 && ms < 10_000, `closed after the timeout (${ms} ms)`);
+    const ok = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
+    });
+    t.equal(ok.status, 200, 'a whole request is answered as ever');
+  },
+);
+
+t.test('connections above the cap are closed as they come; the ones held go on', async (t) => {
+  const server = await startRpcServer({
+    backend: fakeBackend(),
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 5,
+  });
+  t.teardown(() => server.close());
+  const held = Array.from({ length: 12 }, () => partialRequest(server.url));
+  t.teardown(() => {
+    for (const c of held) c.socket.destroy();
+  });
+  const settled = await Promise.all(
+    held.map((c) =>
+      Promise.race([c.closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('open'), 1500))]),
+    ),
+  );
+  t.equal(settled.filter((s) => s === 'open').length, 5, 'five held');
+  t.equal(settled.filter((s) => s === 'closed').length, 7, 'the rest closed');
+  for (const c of held) c.socket.destroy();
+  await Promise.all(held.map((c) => c.closed));
+  // The server notices the closes on its next turn.
+  await new Promise((r) => setTimeout(r, 100));
+  const ok = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
+  });
+  t.equal(ok.status, 200, 'a connection is taken again once they are gone');
+});

@@ -1,0 +1,35 @@
+// The RPC's connection cap from the process's open-file limit: what LevelDB may keep open stays free.
+import t from 'tap';
+import {
+  connectionCap,
+  DB_OPEN_FILES,
+  MIN_CONNECTIONS,
+  openFilesLimit,
+  RESERVED_FILES,
+} from '../src/open_files.js';
+
+const limits = (soft: string, hard: string) =>
+  [
+    'Limit                     Soft Limit           Hard Limit           Units     ',
+    'Max cpu time              unlimited            unlimited            seconds   ',
+    `Max open files            ${soft.padEnd(20)} ${hard.padEnd(20)} files     `,
+    'Max locked memory         8388608              8388608              bytes     ',
+  ].join('\n');
+
+t.test("the soft limit is read from the system's table", async (t) => {
+  t.equal(openFilesLimit(limits('20000', '20000')), 20000);
+  t.equal(openFilesLimit(limits('1024', '1048576')), 1024, 'the soft one, which the process is held to');
+  t.equal(openFilesLimit(limits('unlimited', 'unlimited')), null);
+  t.equal(openFilesLimit(null), null, 'no table (not Linux)');
+  t.type(openFilesLimit(), 'number', "this machine's");
+});
+
+t.test('connections get what the database and the process leave', async (t) => {
+  t.equal(DB_OPEN_FILES, 1000, "LevelDB's max_open_files as classic-level sets it");
+  t.same(connectionCap(20_000), { maxConnections: 20_000 - RESERVED_FILES });
+  t.same(connectionCap(null), { maxConnections: undefined }, 'no cap where the limit is unknown');
+  const low = connectionCap(256);
+  t.equal(low.maxConnections, MIN_CONNECTIONS);
+  t.match(low.warning, /open-file limit is 256: .* capped at 64 .* raise it \(ulimit -n\) to 1164 or more/);
+  t.equal(connectionCap(RESERVED_FILES + MIN_CONNECTIONS).warning, undefined, 'enough: nothing to say');
+});
