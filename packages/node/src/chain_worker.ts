@@ -26,6 +26,7 @@ import {
   type ToChain,
 } from './chain_messages.js';
 import { CHAIN_STORE_OPTIONS } from './chain_store_options.js';
+import { CompactionSchedule } from './compaction_schedule.js';
 import { threadTaskId } from './thread_cpu.js';
 
 forwardThreadWarnings();
@@ -168,7 +169,11 @@ const pins: GcPins = {
   endCollect() {},
 };
 
-let collectedSinceCompaction = 0;
+const compaction = new CompactionSchedule(
+  genesis.config.epochLength,
+  () => store.compact(),
+  (err) => log('warn', `compacting the store after GC failed: ${describe(err)}`),
+);
 async function collectGarbage(): Promise<void> {
   let blocks = 0;
   try {
@@ -183,18 +188,13 @@ async function collectGarbage(): Promise<void> {
       post({ t: 'collected', written: rows, blocks }, [rows.buffer as ArrayBuffer]);
     }
   }
-  collectedSinceCompaction += blocks;
-  // LevelDB keeps deleted rows until compaction: give the space back once an epoch's worth is gone.
-  if (collectedSinceCompaction >= genesis.config.epochLength) {
-    collectedSinceCompaction = 0;
-    await store.compact();
-  }
+  compaction.collected(blocks);
 }
 
 let stopping = false;
 let timer: NodeJS.Timeout | null = null;
-// The tick under way: a stop waits for it, since its collection and compaction run between the
-// chain's exclusive sections and would otherwise reach a closed store.
+// The tick under way: a stop waits for it (and for a compaction GC started), since its collection
+// runs between the chain's exclusive sections and would otherwise reach a closed store.
 let ticking: Promise<void> = Promise.resolve();
 function scheduleBlocks(): void {
   const tick = async () => {
@@ -212,7 +212,7 @@ function scheduleBlocks(): void {
         log(
           'error',
           `block production stopped: ${failure.message}. The blocks announced so far are kept; ` +
-            'restart the node once the cause (a full disk?) is fixed',
+            'restart the node once the cause (a full disk, or too many open files?) is fixed',
         );
         return;
       }
@@ -241,6 +241,7 @@ async function stop(): Promise<void> {
   if (timer) clearTimeout(timer);
   await ticking;
   await chain.exclusive(async () => undefined);
+  await compaction.settled();
   await store.close();
 }
 
