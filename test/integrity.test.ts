@@ -1,7 +1,7 @@
 // A store damaged on disk: after a SIGKILL, LevelDB's log is torn, overwritten or cut, as a disk or
 // filesystem can leave it. The node must then either run on a whole chain or refuse, naming the
 // heights; `nearlite repair` must bring it back to a chain it can run on and serve in full.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainStore, loadGenesisConfig, repairChain, shardLayoutFromView } from '@nearlite/chain';
 import { DBCol, Store, StoreUpdate, u64be } from '@nearlite/store';
@@ -229,6 +229,28 @@ t.test('a clean stop vouches for the store only while nothing has touched it sin
     'the record no longer matches the files, so the window is checked and the hole named',
   );
 });
+
+t.test(
+  'a clean stop that cannot write its record still stops cleanly, and the next start checks',
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    const node = await startNode(home, ['--block-time', '20']);
+    await waitForHeight(node, 10);
+    // Where the record is written first stands something that cannot be written, as a full disk refuses.
+    mkdirSync(join(home, 'clean_stop.json.tmp'));
+    t.equal(await node.stop(), 0, 'the store closed whole: a clean exit');
+    t.match(
+      node.logs(),
+      /the clean-stop record could not be written \(EISDIR[^)]*\): the next start checks the store/,
+    );
+    t.notOk(existsSync(join(home, 'clean_stop.json')), 'no record, not a half-written one');
+    const again = await startNode(home, ['--block-time', '600000']);
+    t.teardown(() => again.stop());
+    t.notMatch(again.logs(), /clean stop/, 'the start checks every height in the window');
+    await assertWhole(t, again, 'after a stop without its record');
+  },
+);
 
 t.test('a repair stopped part way: the start refuses the store, the next repair finishes it', async (t) => {
   const home = tempDir(t);

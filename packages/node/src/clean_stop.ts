@@ -12,6 +12,8 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeFileSync,
@@ -38,10 +40,31 @@ export function dataFingerprint(dataDir: string): string {
     .join('/');
 }
 
-/** Written once the store is closed: the files are final from here on. */
-export function writeCleanStop(home: string, dataDir: string, head: { height: number; hash: string }): void {
+/**
+ * Written once the store is closed: the files are final from here on. Written whole or not at all
+ * (a temporary file renamed over), and a failure (a full disk) is returned, not thrown: the store
+ * is closed whole, and a start without the record checks it.
+ */
+export function writeCleanStop(
+  home: string,
+  dataDir: string,
+  head: { height: number; hash: string },
+): Error | null {
   const record: CleanStop = { height: head.height, hash: head.hash, files: dataFingerprint(dataDir) };
-  writeFileSync(cleanStopPath(home), JSON.stringify(record));
+  const path = cleanStopPath(home);
+  const tmp = `${path}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify(record));
+    renameSync(tmp, path);
+    return null;
+  } catch (err) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Whatever stands there is no record: a start reads only `path`.
+    }
+    return err as Error;
+  }
 }
 
 /**

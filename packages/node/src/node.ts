@@ -110,6 +110,7 @@ export class NearliteNode {
     private readonly closeServer: () => Promise<void>,
     private readonly closeServices: () => Promise<void>,
     private readonly chainThread: ChainThread | null,
+    private readonly logger: Logger,
   ) {}
 
   static async start(o: RunOptions): Promise<NearliteNode> {
@@ -302,6 +303,7 @@ export class NearliteNode {
           await services.close();
         },
         chainThread,
+        o.logger,
       );
       node.lake = lake;
       o.logger.info(
@@ -336,9 +338,14 @@ export class NearliteNode {
     const head = this.chain.head();
     await this.store.flushLog();
     await this.store.close();
-    writeCleanStop(this.home, homeFiles(this.home, this.config).data, {
+    const unwritten = writeCleanStop(this.home, homeFiles(this.home, this.config).data, {
       height: head.height,
       hash: base58Encode(head.hash),
     });
+    // The store is closed whole either way; without the record the next start checks every kept height.
+    if (unwritten)
+      this.logger.warn(
+        `the clean-stop record could not be written (${unwritten.message}): the next start checks the store`,
+      );
   }
 }
