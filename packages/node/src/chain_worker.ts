@@ -57,7 +57,11 @@ if (data.sandboxHostFunctions)
 const genesis = loadGenesis(data.genesisPath, data.genesisRecordsPath ?? undefined);
 const applier = createApplier(genesis);
 await mayOpen;
-const store = await Store.open(data.dataPath, { ...CHAIN_STORE_OPTIONS, compression: data.compression });
+const store = await Store.open(data.dataPath, {
+  ...CHAIN_STORE_OPTIONS,
+  compression: data.compression,
+  diskSpace: { warn: (m) => log('warn', m) },
+});
 const chain = await Chain.open({
   store,
   genesis,

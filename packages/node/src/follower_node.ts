@@ -86,6 +86,7 @@ export class FollowerNode {
             convertDbKind: o.convertDbKind ?? false,
             compression: storeConfig.compression,
             genesis: { config: genesis.config, path: p.genesis },
+            warn: (m) => o.logger.warn(m),
           });
     const pool = new ViewCallPool(2, null, fileConfig.maxGasBurntView);
     // Parsing, checking and encoding blocks take most of a catch-up: worker threads do them, each

@@ -43,9 +43,11 @@ export async function openLevelHistory(
     convertDbKind: boolean;
     compression: boolean;
     genesis: { config: GenesisConfig; path: string };
+    /** Where a warning of a disk running low goes. */
+    warn: (msg: string) => void;
   },
 ): Promise<OpenedHistory> {
-  const store = await Store.open(dataDir, { compression: o.compression });
+  const store = await Store.open(dataDir, { compression: o.compression, diskSpace: { warn: o.warn } });
   const history = new HistoryStore(store);
   try {
     checkStoreRole(store, 'history', dataDir);

@@ -2,6 +2,7 @@ export * from './batched_delete.js';
 export * from './columns.js';
 export * from './database_exists.js';
 export * from './decoded_rows.js';
+export * from './disk_space.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './leveldb_stats.js';

@@ -8,6 +8,7 @@ import type { MemoryLevel } from 'memory-level';
 import { DBCol, type DBColumn } from './columns.js';
 import { checkRowContent } from './content_check.js';
 import { databaseExists } from './database_exists.js';
+import { DiskSpaceCheck, type DiskSpaceOptions } from './disk_space.js';
 import { DamagedRowError, StoreError, StoreErrorCode, StoreWriteFailure } from './errors.js';
 import { type LeveldbStats, parseLeveldbStats } from './leveldb_stats.js';
 import { LruCache } from './lru.js';
@@ -103,6 +104,8 @@ export interface StoreOptions {
   readonly refcountFilter?: boolean;
   /** The filter's first capacity in keys; it is built anew, twice as large, once outgrown. 1M by default. */
   readonly refcountFilterKeys?: number;
+  /** Check the disk's free space before writes (`DiskSpaceCheck`), for the store that writes a node's data. */
+  readonly diskSpace?: DiskSpaceOptions;
 }
 
 /** Counters since open, for an operator's metrics. */
@@ -176,7 +179,9 @@ export class Store {
     this.refcountFilters = opts.refcountFilter
       ? new RefcountFilters(this.filteredDb(), opts.refcountFilterKeys ?? 1 << 20, this.stats)
       : null;
+    this.diskSpace = opts.diskSpace && path !== null ? new DiskSpaceCheck(path, opts.diskSpace) : null;
   }
+  private readonly diskSpace: DiskSpaceCheck | null;
 
   /**
    * The filters a clean close kept take over, or a build starts. The kept row is deleted before
@@ -363,6 +368,12 @@ export class Store {
     if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     if (this.failedWrite) throw this.failedWrite;
     if (this.readOnly) throw readOnlyError(this.path ?? 'memory');
+    try {
+      this.diskSpace?.check();
+    } catch (err) {
+      this.failedWrite = new StoreWriteFailure(err);
+      throw this.failedWrite;
+    }
     this.stats.batches++;
     this.stats.writes += update.ops.length + update.refcounts.size;
     const batch = this.db.batch();
