@@ -37,6 +37,8 @@ export interface NewChunksEvent {
 export interface ChainEvents {
   block: [NewBlockEvent];
   chunks: [NewChunksEvent];
+  /** Block production has stopped for good (the node is stopping): no block will wake a waiter. */
+  stopped: [];
 }
 
 /** Admission's view of the transaction pool. */

@@ -378,7 +378,7 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   app.server.headersTimeout = Math.min(app.server.headersTimeout, o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   await app.listen({ host: o.host, port: o.port });
   const { url, port } = listening(app, o.host, o.port);
-  if (!(o.metricsListen && metrics)) return { url, port, close: () => app.close() };
+  if (!(o.metricsListen && metrics)) return { url, port, close: () => closeServer(app) };
   let scrape: Awaited<ReturnType<typeof startMetricsListener>>;
   try {
     scrape = await startMetricsListener(o.metricsListen, metrics);
@@ -392,9 +392,24 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     metricsUrl: scrape.url,
     close: async () => {
       await scrape.close();
-      await app.close();
+      await closeServer(app);
     },
   };
+}
+
+/**
+ * Closes the server once its requests are answered. A connection busy when the close begins (a
+ * client waiting on a transaction, answered as the node stops) turns idle after it, and Node closes
+ * only those idle at the start: each is closed as it turns idle, rather than kept to the keep-alive
+ * timeout (72 s) with the stop waiting on it.
+ */
+async function closeServer(app: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
 }
 
 function listening(app: FastifyInstance, host: string, given: number): { url: string; port: number } {

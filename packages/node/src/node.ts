@@ -332,6 +332,7 @@ export class NearliteNode {
     if (this.stopping) return;
     this.stopping = true;
     await this.chainThread?.stop();
+    this.chain.events.emit('stopped');
     await this.lake?.stop();
     await this.closeServer();
     await this.closeServices();

@@ -69,8 +69,16 @@ export class TxService {
    */
   private admissions: Promise<unknown> = Promise.resolve();
 
+  /** Each pending wait's end with TIMEOUT_ERROR, which its timer or a stop calls. */
+  private readonly expirers = new Set<() => void>();
+
   constructor(private readonly o: TxServiceOptions) {
     this.waiters = new TxWaiters(o.chain.events);
+    // No block will come: a client waiting is answered now, as its timeout would answer it, rather
+    // than hold the node's stop for the whole polling timeout.
+    o.chain.events.on('stopped', () => {
+      for (const expire of [...this.expirers]) expire();
+    });
   }
 
   private decode(bytes: Uint8Array): DecodedTransaction {
@@ -310,6 +318,7 @@ export class TxService {
       const done = () => {
         clearTimeout(timer);
         this.waiters.remove(waiter);
+        this.expirers.delete(expire);
       };
       const waiter: TxWaiter = {
         txHex: hashHex,
@@ -333,6 +342,7 @@ export class TxService {
             onDropped?.();
           } catch (err) {
             clearTimeout(timer);
+            this.expirers.delete(expire);
             reject(err);
             return;
           }
@@ -343,10 +353,12 @@ export class TxService {
           this.waiters.add(waiter, watch);
         },
       };
-      const timer = setTimeout(() => {
-        this.waiters.remove(waiter);
+      const expire = () => {
+        done();
         reject(txWaitTimeout());
-      }, this.o.timeoutMs);
+      };
+      const timer = setTimeout(expire, this.o.timeoutMs);
+      this.expirers.add(expire);
       this.waiters.add(waiter, watch);
     });
   }
