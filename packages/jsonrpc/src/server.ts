@@ -62,12 +62,13 @@ export interface RpcServerOptions {
 }
 
 /**
- * A client that opens a connection and sends a request slowly, or never finishes it, holds the
- * connection only this long, as Node's own default has it (fastify turns it off): such connections
- * would otherwise pile up until nothing else, the database included, could open a file. Answering
- * takes as long as it takes (a `tx` waits for its block), so only receiving is timed.
+ * A client that opens a connection and never finishes its request holds it only this long: Node's
+ * own default, which fastify turns off. Long enough for a body at the 10 MiB limit over a slow
+ * uplink (~0.3 Mbit/s); the connection cap, not this, keeps such clients from the descriptors the
+ * database needs. Answering takes as long as it takes (a `tx` waits for its block), so only
+ * receiving is timed.
  */
-export const REQUEST_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_MS = 300_000;
 
 export interface RpcServer {
   readonly url: string;
@@ -373,7 +374,12 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   const notAllowed = (_req: FastifyRequest, r: FastifyReply) => reply(r, 405, TEXT_CT, 'Method Not Allowed');
   app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 
-  if (o.maxConnections !== undefined) app.server.maxConnections = o.maxConnections;
+  if (o.maxConnections !== undefined) {
+    app.server.maxConnections = o.maxConnections;
+    // A connection refused at the cap makes room: the idle kept-alive ones are closed (their clients
+    // open new ones when they next ask), so one client's pool of idle sockets cannot lock others out.
+    app.server.on('drop', () => app.server.closeIdleConnections());
+  }
   // Node checks neither timeout while the headers' one (60 s) is the longer.
   app.server.headersTimeout = Math.min(app.server.headersTimeout, o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   await app.listen({ host: o.host, port: o.port });
@@ -397,18 +403,24 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
   };
 }
 
+/** How long a close waits for requests in flight before it ends their connections (actix's shutdown_timeout, which nearcore's RPC sets to 5 s). */
+export const SHUTDOWN_TIMEOUT_MS = 5_000;
+
 /**
  * Closes the server once its requests are answered. A connection busy when the close begins (a
  * client waiting on a transaction, answered as the node stops) turns idle after it, and Node closes
  * only those idle at the start: each is closed as it turns idle, rather than kept to the keep-alive
- * timeout (72 s) with the stop waiting on it.
+ * timeout (72 s) with the stop waiting on it. What is still in flight after the shutdown timeout (a
+ * client that never finishes its request) is cut off, as nearcore's RPC does.
  */
 async function closeServer(app: FastifyInstance): Promise<void> {
   const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_TIMEOUT_MS);
   try {
     await app.close();
   } finally {
     clearInterval(sweep);
+    clearTimeout(cut);
   }
 }
 

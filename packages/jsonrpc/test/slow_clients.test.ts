@@ -2,7 +2,7 @@
 // passes, and connections above the cap are closed as they come, so such clients cannot take every
 // file descriptor the process has (the database's included).
 import { connect, type Socket } from 'node:net';
-import { REQUEST_TIMEOUT_MS, startRpcServer } from '@nearlite/jsonrpc';
+import { REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, startRpcServer } from '@nearlite/jsonrpc';
 import t from 'tap';
 import { fakeBackend } from './fixtures/fake_backend.js';
 
@@ -28,11 +28,7 @@ function partialRequest(url: string): { socket: Socket; closed: Promise<{ text: 
 t.test(
   'a request not received whole within the timeout is answered 408 and its connection closed',
   async (t) => {
-    t.equal(
-      REQUEST_TIMEOUT_MS,
-      60_000,
-      "Node's own default request timeout is 300 s; the node's is a minute",
-    );
+    t.equal(REQUEST_TIMEOUT_MS, 300_000, "Node's own default, which fastify turns off");
     const server = await startRpcServer({
       backend: fakeBackend(),
       host: '127.0.0.1',
@@ -84,4 +80,69 @@ t.test('connections above the cap are closed as they come; the ones held go on',
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
   });
   t.equal(ok.status, 200, 'a connection is taken again once they are gone');
+});
+
+/** A connection that sends one whole request and stays open (kept alive) once answered. */
+async function answeredAndIdle(url: string): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] });
+  const answered = new Promise<string>((resolve) => {
+    let text = '';
+    socket.on('data', (d) => {
+      text += d.toString();
+      if (text.includes('"jsonrpc"')) resolve(text);
+    });
+  });
+  socket.write(
+    `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  );
+  const text = await answered;
+  if (!text.startsWith('HTTP/1.1 200')) throw new Error(text);
+  return { socket, closed };
+}
+
+t.test('at the cap, a refused connection makes room: the idle kept-alive ones are closed', async (t) => {
+  const server = await startRpcServer({
+    backend: fakeBackend(),
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 3,
+  });
+  t.teardown(() => server.close());
+  const idle = await Promise.all([1, 2, 3].map(() => answeredAndIdle(server.url)));
+  t.teardown(() => {
+    for (const c of idle) c.socket.destroy();
+  });
+  const refused = partialRequest(server.url);
+  await refused.closed;
+  const idleNow = await Promise.race([
+    Promise.all(idle.map((c) => c.closed)).then(() => 'closed'),
+    new Promise((r) => setTimeout(() => r('still open'), 5_000).unref()),
+  ]);
+  t.equal(idleNow, 'closed', 'the idle connections were closed');
+  const ok = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
+  });
+  t.equal(ok.status, 200, 'the next connection is taken');
+});
+
+t.test('a close waits for requests in flight only up to the shutdown timeout', async (t) => {
+  t.equal(SHUTDOWN_TIMEOUT_MS, 5_000, "nearcore's RPC: actix's shutdown_timeout(5)");
+  const server = await startRpcServer({ backend: fakeBackend(), host: '127.0.0.1', port: 0 });
+  const slow = partialRequest(server.url);
+  t.teardown(() => slow.socket.destroy());
+  await new Promise((r) => setTimeout(r, 100));
+  const started = Date.now();
+  await Promise.race([server.close(), new Promise((r) => setTimeout(r, 30_000).unref())]);
+  const took = Date.now() - started;
+  await slow.closed;
+  t.ok(
+    took >= 4_000 && took < 20_000,
+    `closed after ${took} ms, not the ${REQUEST_TIMEOUT_MS / 1000} s request timeout`,
+  );
 });

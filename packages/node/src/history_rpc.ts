@@ -144,7 +144,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     backend,
     host,
     port,
-    ...rpcSettings(fileConfig, (m) => o.logger.warn(m)),
+    ...rpcSettings(fileConfig, (m) => o.logger.warn(m), o.leveldb !== undefined),
     observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
     metrics: () => metrics.text(),
     ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),

@@ -278,7 +278,7 @@ export class NearliteNode {
         blockStream: new NeardataService(chain, { archive: config.archive }),
         host,
         port,
-        ...rpcSettings(config, (m) => o.logger.warn(m)),
+        ...rpcSettings(config, (m) => o.logger.warn(m), true),
         ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
         onInternalError: (err, where) => {
           if (o.logger.pino) o.logger.pino.error({ err, where }, `internal error in ${where}`);

@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs';
 
 /** LevelDB's max_open_files (classic-level's default). */
 export const DB_OPEN_FILES = 1000;
-/** The database's tables, and the rest a node opens: its logs, the manifest, threads, the log file. */
-export const RESERVED_FILES = DB_OPEN_FILES + 100;
+/** What a node opens besides LevelDB's tables and its connections: logs, the manifest, threads, pipes. */
+export const OTHER_FILES = 100;
+/** What a node on LevelDB keeps free of connections. */
+export const RESERVED_FILES = DB_OPEN_FILES + OTHER_FILES;
 /** Connections allowed however low the limit. */
 export const MIN_CONNECTIONS = 64;
 
@@ -35,15 +37,22 @@ export interface ConnectionCap {
   readonly warning?: string;
 }
 
-export function connectionCap(limit: number | null = openFilesLimit()): ConnectionCap {
+/**
+ * `leveldb`: the process keeps a LevelDB (a producer, a follower on LevelDB), whose tables are set
+ * aside; a PostgreSQL writer or front end keeps only its few pooled connections besides.
+ */
+export function connectionCap(leveldb: boolean, limit: number | null = openFilesLimit()): ConnectionCap {
   if (limit === null) return { maxConnections: undefined };
-  const left = limit - RESERVED_FILES;
+  const reserved = leveldb ? RESERVED_FILES : OTHER_FILES;
+  const left = limit - reserved;
   if (left >= MIN_CONNECTIONS) return { maxConnections: left };
   return {
     maxConnections: MIN_CONNECTIONS,
     warning:
-      `the open-file limit is ${limit}: the database may keep ${DB_OPEN_FILES} files open, so RPC connections ` +
-      `are capped at ${MIN_CONNECTIONS} and the database may still run short; raise it (ulimit -n) to ` +
-      `${RESERVED_FILES + MIN_CONNECTIONS} or more`,
+      `the open-file limit is ${limit}: ` +
+      (leveldb ? `the database may keep ${DB_OPEN_FILES} files open, so ` : '') +
+      `RPC connections are capped at ${MIN_CONNECTIONS}` +
+      (leveldb ? ' and the database may still run short' : '') +
+      `; raise it (ulimit -n) to ${reserved + MIN_CONNECTIONS} or more`,
   };
 }

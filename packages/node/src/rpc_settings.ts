@@ -8,11 +8,13 @@ import { connectionCap } from './open_files.js';
 export function rpcSettings(
   c: NodeConfig,
   warn: (msg: string) => void,
+  /** Whether the process keeps a LevelDB, whose tables the connection cap leaves free. */
+  leveldb: boolean,
 ): Pick<
   RpcServerOptions,
   'bodyLimit' | 'access' | 'corsAllowedOrigins' | 'metricsListen' | 'maxConnections'
 > {
-  const cap = connectionCap();
+  const cap = connectionCap(leveldb);
   if (cap.warning) warn(cap.warning);
   return {
     ...(cap.maxConnections !== undefined ? { maxConnections: cap.maxConnections } : {}),

@@ -77,9 +77,13 @@ export class TxService {
     // No block will come: a client waiting is answered now, as its timeout would answer it, rather
     // than hold the node's stop for the whole polling timeout.
     o.chain.events.on('stopped', () => {
+      this.stopped = true;
       for (const expire of [...this.expirers]) expire();
     });
   }
+
+  /** Block production has ended: a wait begun since is answered at once. */
+  private stopped = false;
 
   private decode(bytes: Uint8Array): DecodedTransaction {
     try {
@@ -314,6 +318,7 @@ export class TxService {
     };
     const now = check(known);
     if (now) return Promise.resolve(now);
+    if (this.stopped) return Promise.reject(txWaitTimeout());
     return new Promise((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
