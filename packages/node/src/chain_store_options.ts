@@ -68,3 +68,8 @@ export const CHAIN_STORE_OPTIONS: StoreOptions = {
   cacheBytes: 8 * 1024 * 1024,
   refcountFilter: true,
 };
+
+/** The running chain thread's: with config.json's compression, and the disk's free space checked before its writes. */
+export function chainThreadStoreOptions(compression: boolean, warn: (msg: string) => void): StoreOptions {
+  return { ...CHAIN_STORE_OPTIONS, compression, diskSpace: { warn } };
+}

@@ -25,7 +25,7 @@ import {
   type ThreadHeap,
   type ToChain,
 } from './chain_messages.js';
-import { CHAIN_STORE_OPTIONS } from './chain_store_options.js';
+import { chainThreadStoreOptions } from './chain_store_options.js';
 import { CompactionSchedule } from './compaction_schedule.js';
 import { threadTaskId } from './thread_cpu.js';
 
@@ -57,11 +57,10 @@ if (data.sandboxHostFunctions)
 const genesis = loadGenesis(data.genesisPath, data.genesisRecordsPath ?? undefined);
 const applier = createApplier(genesis);
 await mayOpen;
-const store = await Store.open(data.dataPath, {
-  ...CHAIN_STORE_OPTIONS,
-  compression: data.compression,
-  diskSpace: { warn: (m) => log('warn', m) },
-});
+const store = await Store.open(
+  data.dataPath,
+  chainThreadStoreOptions(data.compression, (m) => log('warn', m)),
+);
 const chain = await Chain.open({
   store,
   genesis,

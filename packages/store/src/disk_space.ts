@@ -12,6 +12,11 @@ export const FREE_SPACE_THRESHOLD = 16 * 1024 * 1024;
 export const LOW_SPACE_WARNING = 16 * FREE_SPACE_THRESHOLD;
 /** Commits between two reads of the free space (nearcore's check_free_space_interval is 256 writes). */
 export const CHECK_EVERY_COMMITS = 64;
+/**
+ * Bytes written between two reads at the most: a follower catching up commits batches of up to
+ * ~1 MiB, so 64 of them could pass the 16 MB margin.
+ */
+export const CHECK_EVERY_BYTES = 4 * 1024 * 1024;
 /** The low-space warning is repeated at most this often. */
 const WARN_EVERY_MS = 60_000;
 
@@ -31,6 +36,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export class DiskSpaceCheck {
   private commits = 0;
+  private bytesSince = 0;
   private warnedAt = Number.NEGATIVE_INFINITY;
   private unverifiedSaid = false;
   private readonly available: (path: string) => number;
@@ -42,9 +48,11 @@ export class DiskSpaceCheck {
     this.available = o.available ?? statfsAvailable;
   }
 
-  /** Before a commit: throws below the threshold, warns below the low mark. */
-  check(): void {
-    if (this.commits++ % CHECK_EVERY_COMMITS !== 0) return;
+  /** Before a commit of about `bytes`: throws below the threshold, warns below the low mark. */
+  check(bytes = 0): void {
+    this.bytesSince += bytes;
+    if (this.commits++ % CHECK_EVERY_COMMITS !== 0 && this.bytesSince < CHECK_EVERY_BYTES) return;
+    this.bytesSince = 0;
     let left: number;
     try {
       left = this.available(this.path);

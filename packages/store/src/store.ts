@@ -183,6 +183,11 @@ export class Store {
   }
   private readonly diskSpace: DiskSpaceCheck | null;
 
+  /** Whether its writes are preceded by the check of the disk's free space (`StoreOptions.diskSpace`). */
+  get checksDiskSpace(): boolean {
+    return this.diskSpace !== null;
+  }
+
   /**
    * The filters a clean close kept take over, or a build starts. The kept row is deleted before
    * anything else is written: from here on a crash leaves no row that could miss a key written since.
@@ -369,7 +374,7 @@ export class Store {
     if (this.failedWrite) throw this.failedWrite;
     if (this.readOnly) throw readOnlyError(this.path ?? 'memory');
     try {
-      this.diskSpace?.check();
+      this.diskSpace?.check(updateBytes(update));
     } catch (err) {
       this.failedWrite = new StoreWriteFailure(err);
       throw this.failedWrite;
@@ -593,4 +598,12 @@ function upperBound(prefix: Uint8Array): Uint8Array | undefined {
     }
   }
   return undefined;
+}
+
+/** About what a commit writes: its values (keys and deletions are small beside them). */
+function updateBytes(update: StoreUpdate): number {
+  let n = 0;
+  for (const op of update.ops) if (op.type === 'put') n += op.value.length;
+  for (const r of update.refcounts.values()) if (r.value) n += r.value.length;
+  return n;
 }

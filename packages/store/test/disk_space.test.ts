@@ -2,6 +2,7 @@
 // so many commits; below 256 MB a warning (at most once a minute), below 16 MB the write is refused
 // and the store takes no more, with what was written before intact.
 import {
+  CHECK_EVERY_BYTES,
   CHECK_EVERY_COMMITS,
   DBCol,
   DiskSpaceCheck,
@@ -64,6 +65,29 @@ t.test('a store whose disk runs low warns, then refuses before it is full', asyn
   );
   t.same(store.get(DBCol.BlockMisc, Uint8Array.of(5)), Uint8Array.of(5), 'what was written before is kept');
   t.equal(store.get(DBCol.BlockMisc, Uint8Array.of(6)), undefined);
+});
+
+t.test('large commits are checked sooner: every 4 MiB written at the most', async (t) => {
+  let reads = 0;
+  const store = await Store.open(tempDir(t), {
+    diskSpace: {
+      warn: () => {},
+      available: () => {
+        reads++;
+        return 1024 * MB;
+      },
+    },
+  });
+  t.teardown(() => store.close());
+  await store.commit(row(1));
+  t.equal(reads, 1);
+  const big = (i: number) =>
+    new StoreUpdate().put(DBCol.BlockMisc, Uint8Array.of(100 + i), new Uint8Array(MB));
+  for (let i = 0; i < 3; i++) await store.commit(big(i));
+  t.equal(reads, 1, '3 MiB since the last read: not yet');
+  await store.commit(big(3));
+  t.equal(reads, 2, `4 MiB since: read again, well before ${CHECK_EVERY_COMMITS} commits`);
+  t.equal(CHECK_EVERY_BYTES, 4 * MB);
 });
 
 t.test('free space that cannot be read: the writes go on, said once', async (t) => {
