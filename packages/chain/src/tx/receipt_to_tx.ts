@@ -45,6 +45,12 @@ export interface ReceiptToTxSource {
   ): MaybePromise<{ readonly id: CryptoHash; readonly height: number } | null>;
   /** The signer of the transaction `hash`; undefined when `hash` is not a kept transaction's. */
   signerOf(hash: CryptoHash): MaybePromise<string | undefined>;
+  /**
+   * False when the source holds no trace of the receipt at all (no row of it, no block that ran it),
+   * so no walk could find its creator: it is UNKNOWN_RECEIPT at once, rather than after a scan of the
+   * last blocks' outcomes. Absent: every receipt is looked for.
+   */
+  holds?(receiptId: CryptoHash): MaybePromise<boolean>;
 }
 
 /** nearcore's RECEIPT_TO_TX_MAX_DEPTH: hops from a receipt to its transaction. */
@@ -96,6 +102,7 @@ export async function receiptToTxOver(source: ReceiptToTxSource, req: ReceiptToT
   const head = source.headHeight();
   const budget: OutcomeBudget = { left: RECEIPT_TO_TX_MAX_OUTCOMES };
   let id = req.receiptId;
+  if (source.holds && !(await source.holds(id))) throw unknownReceipt(id);
   // Where the first scan starts: the block that executed the receipt, or above the caller's hint,
   // or the head for a receipt still in flight.
   const executedIn = await source.executedAt(id);

@@ -40,6 +40,11 @@ export function chainReceiptSource(chain: ChainHandle, codecs: TxCodecs): Receip
       }
       return null;
     },
+    // Every receipt a block sends or holds pending is kept in Receipts until GC collects the block
+    // that made it, and with it the outcome a walk would look for.
+    holds: (receiptId) =>
+      store.get(DBCol.Receipts, receiptId) !== undefined ||
+      store.get(DBCol.ReceiptBlock, receiptId) !== undefined,
     signerOf: (hash: CryptoHash) => {
       const tx = store.get(DBCol.Transactions, hash);
       return tx ? codecs.decodeTransaction(tx).signerId : undefined;
