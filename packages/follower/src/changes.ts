@@ -40,6 +40,18 @@ async function blockChanges(history: HistoryReader, block: StoredBlock): Promise
 
 const view = (c: StateChangeWithCauseJson) => ({ cause: c.cause, type: c.type, change: c.change });
 
+/** The first change whose key is not below `k`. */
+function lowerBound(all: readonly Keyed[], k: Uint8Array): number {
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareBytes(all[mid]!.key, k) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export async function changesView(
   history: HistoryReader,
   block: StoredBlock,
@@ -47,40 +59,35 @@ export async function changesView(
 ): Promise<object> {
   const all = await blockChanges(history, block);
   const out: object[] = [];
-  const pick = (match: (k: Uint8Array) => boolean) => {
-    for (const c of all) if (match(c.key)) out.push(view(c.change));
+  // Each key or prefix once, as the producer answers (chain's views/changes.ts `once`), and found by
+  // a binary search of the block's sorted changes rather than a pass over them all per id.
+  const seen = new Set<string>();
+  const pick = (k: Uint8Array, exact: boolean) => {
+    const hex = Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('hex');
+    if (seen.has(hex)) return;
+    seen.add(hex);
+    for (let i = lowerBound(all, k); i < all.length; i++) {
+      const key = all[i]!.key;
+      if (exact ? !bytesEqual(key, k) : !bytesEqualAt(k, key, 0)) break;
+      out.push(view(all[i]!.change));
+    }
   };
   switch (req.changesType) {
     case 'account_changes':
-      for (const id of req.accountIds) {
-        const k = trieKeyAccount(id);
-        pick((x) => bytesEqual(x, k));
-      }
+      for (const id of req.accountIds) pick(trieKeyAccount(id), true);
       break;
     case 'single_access_key_changes':
       // By prefix, as nearcore looks a key up: a gas key's nonces are stored under its key.
-      for (const key of req.keys) {
-        const k = trieKeyAccessKey(key.accountId, parsePublicKey(key.publicKey));
-        pick((x) => bytesEqualAt(k, x, 0));
-      }
+      for (const key of req.keys) pick(trieKeyAccessKey(key.accountId, parsePublicKey(key.publicKey)), false);
       break;
     case 'all_access_key_changes':
-      for (const id of req.accountIds) {
-        const p = trieKeyAccessKeyPrefix(id);
-        pick((x) => bytesEqualAt(p, x, 0));
-      }
+      for (const id of req.accountIds) pick(trieKeyAccessKeyPrefix(id), false);
       break;
     case 'contract_code_changes':
-      for (const id of req.accountIds) {
-        const k = trieKeyContractCode(id);
-        pick((x) => bytesEqual(x, k));
-      }
+      for (const id of req.accountIds) pick(trieKeyContractCode(id), true);
       break;
     case 'data_changes':
-      for (const id of req.accountIds) {
-        const p = concatBytes(trieKeyContractDataPrefix(id), req.keyPrefix);
-        pick((x) => bytesEqualAt(p, x, 0));
-      }
+      for (const id of req.accountIds) pick(concatBytes(trieKeyContractDataPrefix(id), req.keyPrefix), false);
       break;
   }
   return { block_hash: blockHashText(block), changes: out };
