@@ -1,50 +1,31 @@
 // `changes` naming many accounts (one pass over the block's changes) answers what naming them one at
 // a time does (a lookup each), prefix by prefix in the request's order; a repeated account is
 // answered once; and a follower answers the same.
-import {
-  actions as A,
-  baseDecode,
-  createTransaction,
-  KeyPair,
-  KeyPairSigner,
-  type KeyPairString,
-} from 'near-api-js';
+import { actions as A, KeyPair } from 'near-api-js';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
 import { rawRpc, startFollower, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 
 const ACCOUNTS = 24;
 
 t.test('many account ids: the same changes as one at a time, each account once', async (t) => {
   const chain = await localChain(t, { blockTimeMs: 400 });
   const { node, key } = chain;
-  const signer = KeyPairSigner.fromSecretKey(key.secret_key as KeyPairString);
-  const pk = await signer.getPublicKey();
   const ak = await node.rpc<{ nonce: number }>('query', {
     request_type: 'view_access_key',
     account_id: 'test.near',
-    public_key: pk.toString(),
+    public_key: key.public_key,
     finality: 'optimistic',
   });
-  const head = (await node.rpc<{ header: { hash: string } }>('block', { finality: 'final' })).body.result!
-    .header;
   const ids = Array.from({ length: ACCOUNTS }, (_, i) => `acc${String(i).padStart(2, '0')}.test.near`);
   const hashes: string[] = [];
   for (const [i, id] of ids.entries()) {
-    const tx = createTransaction(
-      'test.near',
-      pk,
-      id,
-      BigInt(ak.body.result!.nonce) + 1n + BigInt(i),
-      [
-        A.createAccount(),
-        A.transfer(10n ** 22n),
-        A.addFullAccessKey(KeyPair.fromRandom('ed25519').getPublicKey()),
-      ],
-      baseDecode(head.hash),
-    );
-    const b64 = Buffer.from((await signer.signTransaction(tx)).signedTransaction.encode()).toString('base64');
-    hashes.push(JSON.parse((await rawRpc(node.url, 'broadcast_tx_async', [b64])).body).result);
+    const newKey = KeyPair.fromRandom('ed25519').getPublicKey();
+    const actions = [A.createAccount(), A.transfer(10n ** 22n), A.addFullAccessKey(newKey)];
+    const nonce = BigInt(ak.body.result!.nonce) + 1n + BigInt(i);
+    const { base64 } = await signFromValidator(node, key, id, actions, nonce);
+    hashes.push(JSON.parse((await rawRpc(node.url, 'broadcast_tx_async', [base64])).body).result);
   }
   // The blocks that ran the accounts' creations: each account's key is added there.
   const blocks = new Set<string>();

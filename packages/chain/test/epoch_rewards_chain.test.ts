@@ -6,53 +6,22 @@
 // the epoch before, genesis for the first). The first block of the next epoch mints it (block.rs:
 // prev + minted − burnt) and its chunk adds the validator's share to `locked` (runtime lib.rs
 // update_validator_accounts, cause ValidatorAccountsUpdate).
-import {
-  Chain,
-  ChainStore,
-  type ChunkApplier,
-  decodeStateChangeRecords,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  parseGenesis,
-  signerFromKeyFile,
-} from '@nearlite/chain';
+import { type Chain, ChainStore, decodeStateChangeRecords } from '@nearlite/chain';
 import { concatBytes, decodeAccount } from '@nearlite/primitives';
-import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
-import { DBCol, Store } from '@nearlite/store';
+import { DBCol, type Store } from '@nearlite/store';
 import { trieKeyAccount } from '@nearlite/trie';
 import t from 'tap';
+import { openLocalChain } from './local_chain.js';
 
 const SECONDS_PER_YEAR = 31_536_000n;
 const EPOCH_LENGTH = 5;
 
 async function setup(tweak: (raw: Record<string, unknown>) => void = () => {}, existing?: Store) {
-  const key = generateKeyFile('test.near');
-  const raw = makeLocalnetGenesis({
+  const { chain, store } = await openLocalChain({
     chainId: 'test-chain-rwd01',
-    numShards: 1,
     epochLength: EPOCH_LENGTH,
-    validatorAccountId: 'test.near',
-    validatorPublicKey: key.public_key,
-    protocolVersion: 86,
-  });
-  tweak(raw);
-  const genesis = parseGenesis(raw);
-  const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
-  const runtime = new Runtime({
-    config,
-    chainId: genesis.config.chainId,
-    validators: new Map(genesis.config.validators.map((v) => [v.accountId, v.amount])),
-  });
-  const applier: ChunkApplier = {
-    applyChunk: (ctx, state, txs, incoming) => runtime.applyChunk(ctx, state, txs, incoming),
-  };
-  const store = existing ?? (await Store.memory());
-  const chain = await Chain.open({
-    store,
-    genesis,
-    signer: signerFromKeyFile(key),
-    applier,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
+    tweak,
+    ...(existing ? { store: existing } : {}),
   });
   return { chain, store };
 }

@@ -1,47 +1,11 @@
 // A chain that stops producing ends every client's wait on a transaction with nearcore's
 // TIMEOUT_ERROR at once, and answers a wait begun after it the same way: no block will come.
-import {
-  Chain,
-  type ChunkApplier,
-  generateKeyFile,
-  makeLocalnetGenesis,
-  parseGenesis,
-  runtimeTxCodecs,
-  signerFromKeyFile,
-  TxService,
-} from '@nearlite/chain';
-import { DEFAULT_RUNTIME_CONFIG_VIEW, parseRuntimeConfig, Runtime } from '@nearlite/runtime';
-import { Store } from '@nearlite/store';
+import { runtimeTxCodecs, TxService } from '@nearlite/chain';
 import t from 'tap';
+import { openLocalChain } from './local_chain.js';
 
 async function service() {
-  const key = generateKeyFile('test.near');
-  const genesis = parseGenesis(
-    makeLocalnetGenesis({
-      chainId: 'test-chain-stop1',
-      numShards: 1,
-      epochLength: 100,
-      validatorAccountId: 'test.near',
-      validatorPublicKey: key.public_key,
-      protocolVersion: 86,
-    }),
-  );
-  const config = parseRuntimeConfig(DEFAULT_RUNTIME_CONFIG_VIEW);
-  const runtime = new Runtime({
-    config,
-    chainId: genesis.config.chainId,
-    validators: new Map(genesis.config.validators.map((v) => [v.accountId, v.amount])),
-  });
-  const applier: ChunkApplier = {
-    applyChunk: (ctx, state, txs, incoming) => runtime.applyChunk(ctx, state, txs, incoming),
-  };
-  const chain = await Chain.open({
-    store: await Store.memory(),
-    genesis,
-    signer: signerFromKeyFile(key),
-    applier,
-    storageUsageConfig: { numBytesAccount: 100n, numExtraBytesRecord: 40n },
-  });
+  const { chain, config } = await openLocalChain({ chainId: 'test-chain-stop1', epochLength: 100 });
   // A wait far longer than the test: only the stop can end it in time.
   return { chain, txs: new TxService({ chain, codecs: runtimeTxCodecs(chain, config), timeoutMs: 600_000 }) };
 }
