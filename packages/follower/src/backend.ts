@@ -245,6 +245,11 @@ export class FollowerBackend implements RpcBackend {
     });
   }
 
+  /** The node is stopping: clients waiting on transactions are answered TIMEOUT_ERROR now. */
+  endWaits(): void {
+    this.txs.stop();
+  }
+
   health(): void {
     this.o.health?.();
   }

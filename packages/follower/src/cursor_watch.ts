@@ -18,16 +18,27 @@ export class CursorWatch {
     private readonly everyMs = 20,
   ) {}
 
-  /** True once the cursor is above `seen`; false when `deadline` (a `Date.now()` time) comes first. */
+  private stopped = false;
+
+  /** True once the cursor is above `seen`; false when `deadline` (a `Date.now()` time) comes first, or the watch stops. */
   next(seen: number, deadline: number): Promise<boolean> {
     if (this.height() > seen) return Promise.resolve(true);
-    if (Date.now() >= deadline) return Promise.resolve(false);
+    if (this.stopped || Date.now() >= deadline) return Promise.resolve(false);
     return new Promise((resolve) => {
       this.waiters.add({ seen, deadline, resolve });
       if (this.timer === undefined) {
         this.timer = setInterval(() => this.tick(), this.everyMs);
       }
     });
+  }
+
+  /** The node is stopping and the cursor moves no more: every wait ends now, as at its deadline, and any begun later at once. */
+  stop(): void {
+    this.stopped = true;
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters.clear();
+    clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   /** How many wait now. */

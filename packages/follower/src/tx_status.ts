@@ -45,6 +45,11 @@ export class HistoryTxStatus {
     }
   }
 
+  /** Ends every wait with TIMEOUT_ERROR, as the node stops: no block will be followed to answer it. */
+  stop(): void {
+    this.cursorWatch.stop();
+  }
+
   private async now(
     hash: CryptoHash,
     withReceipts: boolean,

@@ -154,5 +154,12 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       ),
   });
   if (server.metricsUrl) o.logger.info(`Prometheus metrics on ${server.metricsUrl}`);
-  return server;
+  return {
+    ...server,
+    // Closed once following has stopped: no block will answer the clients still waiting.
+    close: () => {
+      backend.endWaits();
+      return server.close();
+    },
+  };
 }
