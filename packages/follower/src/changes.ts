@@ -9,6 +9,7 @@ import {
   compareBytes,
   concatBytes,
   parsePublicKey,
+  toHex,
 } from '@nearlite/primitives';
 import type { StateChangeWithCauseJson } from '@nearlite/stream';
 import {
@@ -63,7 +64,7 @@ export async function changesView(
   // a binary search of the block's sorted changes rather than a pass over them all per id.
   const seen = new Set<string>();
   const pick = (k: Uint8Array, exact: boolean) => {
-    const hex = Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('hex');
+    const hex = toHex(k);
     if (seen.has(hex)) return;
     seen.add(hex);
     for (let i = lowerBound(all, k); i < all.length; i++) {

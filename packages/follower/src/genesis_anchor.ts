@@ -10,9 +10,7 @@
 // block after the genesis names as its parent. A history that begins later (a window of a chain) has
 // nothing to compare with here.
 import { type GenesisConfig, nearNetworkGenesisHash } from '@nearlite/chain';
-import { type BlockHeaderJson, BlockVerificationError, VerifyCheck } from '@nearlite/stream';
-
-const ZERO_HASH_TEXT = '11111111111111111111111111111111';
+import { type BlockHeaderJson, BlockVerificationError, VerifyCheck, ZERO_HASH_TEXT } from '@nearlite/stream';
 
 /** What genesis.json says the stream's genesis block must be. */
 export interface GenesisAnchor {

@@ -5,6 +5,7 @@
 // write does (`StoreWriteFailure`): a producer stops making blocks and says why, a follower exits.
 import { statfsSync } from 'node:fs';
 import { StoreError, StoreErrorCode } from './errors.js';
+import type { StoreUpdate } from './store_update.js';
 
 /** nearcore's `free_space_threshold`, 16 MB. */
 export const FREE_SPACE_THRESHOLD = 16 * 1024 * 1024;
@@ -48,9 +49,9 @@ export class DiskSpaceCheck {
     this.available = o.available ?? statfsAvailable;
   }
 
-  /** Before a commit of about `bytes`: throws below the threshold, warns below the low mark. */
-  check(bytes = 0): void {
-    this.bytesSince += bytes;
+  /** Before a commit of `update`: throws below the threshold, warns below the low mark. */
+  check(update: StoreUpdate): void {
+    this.bytesSince += updateBytes(update);
     if (this.commits++ % CHECK_EVERY_COMMITS !== 0 && this.bytesSince < CHECK_EVERY_BYTES) return;
     this.bytesSince = 0;
     let left: number;
@@ -77,4 +78,12 @@ export class DiskSpaceCheck {
       this.o.warn(`remaining disk space is running low: ${mb(left)} left on the disk holding ${this.path}`);
     }
   }
+}
+
+/** About what a commit writes: its values (keys and deletions are small beside them). */
+function updateBytes(update: StoreUpdate): number {
+  let n = 0;
+  for (const op of update.ops) if (op.type === 'put') n += op.value.length;
+  for (const r of update.refcounts.values()) if (r.value) n += r.value.length;
+  return n;
 }

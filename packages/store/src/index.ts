@@ -10,5 +10,6 @@ export * from './lru.js';
 export * from './metadata.js';
 export * from './shared_reader.js';
 export * from './store.js';
+export * from './store_options.js';
 export * from './store_update.js';
 export * from './written_rows.js';

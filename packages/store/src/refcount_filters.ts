@@ -3,7 +3,7 @@
 // to it, so a count for a key it denies is folded from zero without a read.
 import { DBCol, type DBColumn } from './columns.js';
 import { PresenceFilter } from './presence_filter.js';
-import type { StoreStats } from './store.js';
+import type { StoreStats } from './store_options.js';
 
 /** Keys one batch adds to refcounted columns, by column id. */
 export type AddedKeys = [number, Uint8Array][];

@@ -98,12 +98,12 @@ t.test('free space that cannot be read: the writes go on, said once', async (t) 
       throw new Error('ENOSYS');
     },
   });
-  for (let i = 0; i < 3 * CHECK_EVERY_COMMITS; i++) check.check();
+  for (let i = 0; i < 3 * CHECK_EVERY_COMMITS; i++) check.check(new StoreUpdate());
   t.same(warnings, ['unable to verify remaining disk space (ENOSYS); writing on without it']);
 });
 
 t.test("statfs of this machine's disk", async (t) => {
   const warnings: string[] = [];
-  new DiskSpaceCheck(tempDir(t), { warn: (m) => warnings.push(m) }).check();
+  new DiskSpaceCheck(tempDir(t), { warn: (m) => warnings.push(m) }).check(new StoreUpdate());
   t.same(warnings, [], 'this disk has room');
 });

@@ -227,7 +227,8 @@ function verifyChunkHeaders(
   }
 }
 
-const ZERO_HASH_TEXT = '11111111111111111111111111111111';
+/** The all-zero hash as views write it: a genesis block's `prev_hash`. */
+export const ZERO_HASH_TEXT = '11111111111111111111111111111111';
 
 /** nearlite before it committed its genesis block to that block's chunks wrote a zero root there. */
 function legacyGenesis(header: StreamerMessage['block']['header']): boolean {

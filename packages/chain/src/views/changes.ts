@@ -13,6 +13,7 @@ import {
   formatPublicKey,
   parsePublicKey,
   toBase64,
+  toHex,
   u64View,
 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
@@ -178,7 +179,7 @@ async function changesOf(chain: ChainHandle, h: Uint8Array, req: ChangesRequest)
 function once(keys: readonly Uint8Array[]): Uint8Array[] {
   const seen = new Set<string>();
   return keys.filter((k) => {
-    const hex = Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('hex');
+    const hex = toHex(k);
     if (seen.has(hex)) return false;
     seen.add(hex);
     return true;
