@@ -5,9 +5,27 @@ import { join } from 'node:path';
 import { actions as A } from 'near-api-js';
 import t from 'tap';
 import { localChain } from './helpers/chain.js';
-import { editRpc, initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { editRpc, initHome, type RunningNode, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 import { TX_TIMEOUT } from './helpers/rpc_errors.js';
 import { signFromValidator } from './helpers/signed_tx.js';
+
+/** Stops `node` while `waiting` is under way: the client is answered TIMEOUT_ERROR and the stop is clean and prompt. */
+async function stopWhileWaiting(
+  t: Tap.Test,
+  node: RunningNode,
+  waiting: Promise<{ status: number; body: string }>,
+  notWhat: string,
+): Promise<void> {
+  await new Promise((r) => setTimeout(r, 300));
+  const started = Date.now();
+  const exited = node.stop();
+  const answer = await waiting;
+  t.equal(answer.status, 408);
+  t.same(JSON.parse(answer.body).error, TX_TIMEOUT, "nearcore's TIMEOUT_ERROR");
+  t.equal(await exited, 0, 'a clean stop');
+  const took = Date.now() - started;
+  t.ok(took < 20_000, `the stop took ${took} ms, ${notWhat}`);
+}
 
 t.test('a stop answers the clients waiting on transactions and ends promptly', async (t) => {
   // A polling timeout far longer than the stop may take.
@@ -19,15 +37,7 @@ t.test('a stop answers the clients waiting on transactions and ends promptly', a
   const { base64: b64 } = await signFromValidator(node, key, 'test.near', [A.transfer(1n)]);
   // FINAL takes blocks a second apart to reach: the client is still waiting when the node stops.
   const waiting = rawRpc(node.url, 'send_tx', { signed_tx_base64: b64, wait_until: 'FINAL' });
-  await new Promise((r) => setTimeout(r, 300));
-  const started = Date.now();
-  const exited = node.stop();
-  const answer = await waiting;
-  t.equal(answer.status, 408);
-  t.same(JSON.parse(answer.body).error, TX_TIMEOUT, "nearcore's TIMEOUT_ERROR");
-  t.equal(await exited, 0, 'a clean stop');
-  const took = Date.now() - started;
-  t.ok(took < 20_000, `the stop took ${took} ms, not the 40 s polling timeout nor the 72 s keep-alive`);
+  await stopWhileWaiting(t, node, waiting, 'not the 40 s polling timeout nor the 72 s keep-alive');
 });
 
 t.test("a follower's stop answers the clients waiting on transactions as well", async (t) => {
@@ -43,13 +53,5 @@ t.test("a follower's stop answers the clients waiting on transactions as well", 
     sender_account_id: 'test.near',
     wait_until: 'FINAL',
   });
-  await new Promise((r) => setTimeout(r, 300));
-  const started = Date.now();
-  const exited = follower.stop();
-  const answer = await waiting;
-  t.equal(answer.status, 408);
-  t.same(JSON.parse(answer.body).error, TX_TIMEOUT, "nearcore's TIMEOUT_ERROR");
-  t.equal(await exited, 0);
-  const took = Date.now() - started;
-  t.ok(took < 20_000, `the stop took ${took} ms, not the 40 s polling timeout`);
+  await stopWhileWaiting(t, follower, waiting, 'not the 40 s polling timeout');
 });

@@ -6,23 +6,41 @@ import { REQUEST_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS, startRpcServer } from '@nearli
 import t from 'tap';
 import { fakeBackend } from './fixtures/fake_backend.js';
 
-/** A connection that sends the start of a request and nothing more; resolves with what it got back once closed. */
-function partialRequest(url: string): { socket: Socket; closed: Promise<{ text: string; ms: number }> } {
+const STATUS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] });
+const HEAD = 'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
+
+/** A raw connection that sends `request`; `closed` resolves with all it got back once it is closed. */
+function rawConnection(url: string, request: string) {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket: Socket = connect(Number(port), hostname);
   const started = Date.now();
   let text = '';
   socket.on('data', (d) => {
     text += d.toString();
   });
   socket.on('error', () => {});
-  socket.write(
-    'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
-  );
+  socket.write(request);
   const closed = new Promise<{ text: string; ms: number }>((resolve) =>
     socket.on('close', () => resolve({ text, ms: Date.now() - started })),
   );
-  return { socket, closed };
+  return { socket, closed, received: () => text };
+}
+
+/** A connection that sends the start of a request and nothing more. */
+const partialRequest = (url: string) => rawConnection(url, `${HEAD}Content-Length: 1000\r\n\r\n{`);
+
+/** A connection that sends one whole request and stays open (kept alive) once answered. */
+async function answeredAndIdle(url: string) {
+  const c = rawConnection(url, `${HEAD}Content-Length: ${STATUS.length}\r\n\r\n${STATUS}`);
+  while (!c.received().includes('"jsonrpc"')) await new Promise((r) => setTimeout(r, 5));
+  if (!c.received().startsWith('HTTP/1.1 200')) throw new Error(c.received());
+  return c;
+}
+
+/** The HTTP status a `status` request gets on a connection of its own. */
+async function statusCode(url: string): Promise<number> {
+  return (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: STATUS }))
+    .status;
 }
 
 t.test(
@@ -42,12 +60,7 @@ t.test(
     const { text, ms } = await slow.closed;
     t.match(text, /^HTTP\/1\.1 408/, 'answered 408 Request Timeout');
     t.ok(ms >= 400 && ms < 10_000, `closed after the timeout (${ms} ms)`);
-    const ok = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
-    });
-    t.equal(ok.status, 200, 'a whole request is answered as ever');
+    t.equal(await statusCode(server.url), 200, 'a whole request is answered as ever');
   },
 );
 
@@ -74,35 +87,8 @@ t.test('connections above the cap are closed as they come; the ones held go on',
   await Promise.all(held.map((c) => c.closed));
   // The server notices the closes on its next turn.
   await new Promise((r) => setTimeout(r, 100));
-  const ok = await fetch(server.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
-  });
-  t.equal(ok.status, 200, 'a connection is taken again once they are gone');
+  t.equal(await statusCode(server.url), 200, 'a connection is taken again once they are gone');
 });
-
-/** A connection that sends one whole request and stays open (kept alive) once answered. */
-async function answeredAndIdle(url: string): Promise<{ socket: Socket; closed: Promise<void> }> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] });
-  const answered = new Promise<string>((resolve) => {
-    let text = '';
-    socket.on('data', (d) => {
-      text += d.toString();
-      if (text.includes('"jsonrpc"')) resolve(text);
-    });
-  });
-  socket.write(
-    `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-  );
-  const text = await answered;
-  if (!text.startsWith('HTTP/1.1 200')) throw new Error(text);
-  return { socket, closed };
-}
 
 t.test('at the cap, a refused connection makes room: the idle kept-alive ones are closed', async (t) => {
   const server = await startRpcServer({
@@ -123,12 +109,7 @@ t.test('at the cap, a refused connection makes room: the idle kept-alive ones ar
     new Promise((r) => setTimeout(() => r('still open'), 5_000).unref()),
   ]);
   t.equal(idleNow, 'closed', 'the idle connections were closed');
-  const ok = await fetch(server.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: [] }),
-  });
-  t.equal(ok.status, 200, 'the next connection is taken');
+  t.equal(await statusCode(server.url), 200, 'the next connection is taken');
 });
 
 t.test('a close waits for requests in flight only up to the shutdown timeout', async (t) => {
