@@ -242,7 +242,7 @@ t.test(
     t.equal(await node.stop(), 0, 'the store closed whole: a clean exit');
     t.match(
       node.logs(),
-      /the clean-stop record could not be written \(EISDIR[^)]*\): the next start checks the store/,
+      /the clean-stop record could not be written \(cannot write \S*clean_stop\.json: EISDIR[^)]*\): the next start checks the store/,
     );
     t.notOk(existsSync(join(home, 'clean_stop.json')), 'no record, not a half-written one');
     const again = await startNode(home, ['--block-time', '600000']);

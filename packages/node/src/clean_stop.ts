@@ -12,13 +12,11 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  renameSync,
-  rmSync,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileWhole } from './write_whole.js';
 
 export interface CleanStop {
   readonly height: number;
@@ -51,18 +49,10 @@ export function writeCleanStop(
   head: { height: number; hash: string },
 ): Error | null {
   const record: CleanStop = { height: head.height, hash: head.hash, files: dataFingerprint(dataDir) };
-  const path = cleanStopPath(home);
-  const tmp = `${path}.tmp`;
   try {
-    writeFileSync(tmp, JSON.stringify(record));
-    renameSync(tmp, path);
+    writeFileWhole(cleanStopPath(home), JSON.stringify(record));
     return null;
   } catch (err) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // Whatever stands there is no record: a start reads only `path`.
-    }
     return err as Error;
   }
 }

@@ -1,6 +1,6 @@
 // The node home directory, laid out like nearcore's: genesis.json, config.json, validator_key.json,
 // node_key.json and the database under data/.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   ChainReader,
@@ -14,6 +14,7 @@ import { accountIdError } from '@nearlite/primitives';
 import { PROTOCOL_VERSION } from '@nearlite/runtime';
 import { configFileJson, DEFAULT_CONFIG, loadConfig, type NodeConfig } from './config.js';
 import { readKeyFile } from './key_files.js';
+import { copyFileWhole, writeFileWhole } from './write_whole.js';
 
 // The version a fresh genesis reports is the one whose parameters the runtime implements.
 export { PROTOCOL_VERSION };
@@ -159,27 +160,16 @@ export function initHome(o: InitOptions): { created: string[] } {
   } else {
     validatorKey =
       o.testSeed === undefined ? generateKeyFile(accountId) : keyFileFromTestSeed(accountId, o.testSeed);
-    writeFileSync(p.validatorKey, `${JSON.stringify(validatorKey, null, 2)}\n`, { mode: 0o600 });
+    writeFileWhole(p.validatorKey, `${JSON.stringify(validatorKey, null, 2)}\n`, 0o600);
     created.push(p.validatorKey);
   }
   if (!existsSync(p.nodeKey)) {
-    writeFileSync(p.nodeKey, `${JSON.stringify(generateKeyFile('node'), null, 2)}\n`, { mode: 0o600 });
+    writeFileWhole(p.nodeKey, `${JSON.stringify(generateKeyFile('node'), null, 2)}\n`, 0o600);
     created.push(p.nodeKey);
-  }
-  if (!existsSync(p.config)) {
-    const config = o.fast
-      ? {
-          ...DEFAULT_CONFIG,
-          blockTimeMs: FAST_INIT.blockTimeMs,
-          maxBlockProductionDelayMs: FAST_INIT.maxBlockProductionDelayMs,
-        }
-      : DEFAULT_CONFIG;
-    writeFileSync(p.config, `${JSON.stringify(configFileJson(config), null, 2)}\n`);
-    created.push(p.config);
   }
   if (!existsSync(p.genesis)) {
     if (o.genesisFile) {
-      copyFileSync(o.genesisFile, p.genesis);
+      copyFileWhole(o.genesisFile, p.genesis);
     } else {
       const shards = o.shards ?? 1;
       const epochLength = o.epochLength ?? (o.fast ? FAST_INIT.epochLength : 500);
@@ -191,9 +181,21 @@ export function initHome(o: InitOptions): { created: string[] } {
         validatorPublicKey: validatorKey.public_key,
         protocolVersion: PROTOCOL_VERSION,
       });
-      writeFileSync(p.genesis, `${JSON.stringify(genesis, null, 2)}\n`);
+      writeFileWhole(p.genesis, `${JSON.stringify(genesis, null, 2)}\n`);
     }
     created.push(p.genesis);
+  }
+  // The config last: a home with one is initialised, so an init cut short can be run again.
+  if (!existsSync(p.config)) {
+    const config = o.fast
+      ? {
+          ...DEFAULT_CONFIG,
+          blockTimeMs: FAST_INIT.blockTimeMs,
+          maxBlockProductionDelayMs: FAST_INIT.maxBlockProductionDelayMs,
+        }
+      : DEFAULT_CONFIG;
+    writeFileWhole(p.config, `${JSON.stringify(configFileJson(config), null, 2)}\n`);
+    created.push(p.config);
   }
   return { created };
 }

@@ -6,3 +6,4 @@ export * from './log.js';
 export * from './node.js';
 export * from './rpc_backend.js';
 export { VERSION } from './version.js';
+export * from './write_whole.js';

@@ -19,7 +19,6 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -46,6 +45,7 @@ import {
 import { databaseExists } from '@nearlite/store';
 import { parseTrieKey } from '@nearlite/trie';
 import { homeConfig, homeFiles } from './home.js';
+import { copyFileWhole, writeFileWhole } from './write_whole.js';
 
 export class StateDumpError extends Error {
   override readonly name = 'StateDumpError';
@@ -296,20 +296,20 @@ function write(
   };
   if (!o.stream) {
     const file = o.file ?? join(home, 'output.json');
-    writeFileSync(file, `${stringifyJson({ ...out, records: all })}\n`);
+    writeFileWhole(file, `${stringifyJson({ ...out, records: all })}\n`);
     return { files: [file], yieldsLeftOut: tally.yields };
   }
   const dir = o.file ?? join(home, 'output');
   mkdirSync(dir, { recursive: true });
   const recordsFile = join(dir, 'records.json');
-  writeFileSync(recordsFile, `${stringifyJson(all)}\n`);
+  writeFileWhole(recordsFile, `${stringifyJson(all)}\n`);
   const genesisFile = join(dir, 'genesis.json');
-  writeFileSync(genesisFile, `${stringifyJson({ ...out, records_file: recordsFile })}\n`);
+  writeFileWhole(genesisFile, `${stringifyJson({ ...out, records_file: recordsFile })}\n`);
   const nodeConfig = existsSync(p.config)
     ? (parseCommentedJson(readFileSync(p.config)) as { store?: Record<string, unknown> })
     : {};
   const configFile = join(dir, 'config.json');
-  writeFileSync(
+  writeFileWhole(
     configFile,
     // The output is a home of its own: its files under the names it gives them, its database anew.
     `${JSON.stringify(
@@ -330,7 +330,7 @@ function write(
   for (const key of [p.nodeKey, p.validatorKey]) {
     if (!existsSync(key)) continue;
     const to = join(dir, basename(key));
-    copyFileSync(key, to);
+    copyFileWhole(key, to);
     written.push(to);
   }
   return { files: written, yieldsLeftOut: tally.yields };

@@ -1,8 +1,8 @@
 // `nearlite init`: the home laid out like nearcore's; an initialised home refused, keys kept.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGenesis, shardLayoutFromView } from '@nearlite/chain';
-import { homePaths, initHome, loadConfig, main } from '@nearlite/node';
+import { FileWriteError, homePaths, initHome, loadConfig, main, writeFileWhole } from '@nearlite/node';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 
@@ -136,4 +136,37 @@ t.test("a home's key file that cannot be read stops the start naming the file", 
   await t.rejects(run(), { name: 'KeyFileError', message: /node_key\.json has no ed25519 public_key/ });
   writeFileSync(p.nodeKey, '[1]');
   await t.rejects(run(), { name: 'KeyFileError', message: /node_key\.json is not a key file/ });
+});
+
+t.test('an init cut short by a failed write leaves no half-written file and can be run again', async (t) => {
+  const home = tempDir(t);
+  const p = homePaths(home);
+  // Where the genesis is written first stands something that cannot be written, as a full disk refuses.
+  mkdirSync(`${p.genesis}.tmp`, { recursive: true });
+  t.throws(() => initHome({ home, chainId: 'cut-short' }), {
+    name: 'FileWriteError',
+    message: new RegExp(`^cannot write ${p.genesis.replace(/[.]/g, '\\.')}: EISDIR`),
+  });
+  t.notOk(existsSync(p.genesis), 'no genesis, not a truncated one');
+  t.notOk(existsSync(p.config), 'no config: the home is not initialised');
+  const key = readFileSync(p.validatorKey, 'utf8');
+
+  rmSync(`${p.genesis}.tmp`, { recursive: true });
+  const { created } = initHome({ home, chainId: 'cut-short' });
+  t.same(created.sort(), [p.config, p.genesis].sort(), 'the second init writes what the first did not');
+  t.equal(readFileSync(p.validatorKey, 'utf8'), key, 'the key written first is kept');
+  const genesis = JSON.parse(readFileSync(p.genesis, 'utf8'));
+  t.equal(genesis.validators[0].public_key, JSON.parse(key).public_key, 'the genesis names that key');
+  t.same(readdirSync(home).sort(), ['config.json', 'genesis.json', 'node_key.json', 'validator_key.json']);
+});
+
+t.test('a failed write names the file and says why in words', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'kept.json');
+  writeFileWhole(path, '{"a":1}');
+  mkdirSync(`${path}.tmp`);
+  t.throws(() => writeFileWhole(path, '{"a":2}'), { name: 'FileWriteError', path });
+  t.equal(readFileSync(path, 'utf8'), '{"a":1}', 'the file as it was');
+  const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  t.equal(new FileWriteError(path, full).message, `cannot write ${path}: no space left on the disk`);
 });
