@@ -34,6 +34,7 @@ import {
 } from './prepare_transactions.js';
 import { setPromiseYieldReceipt } from './promise_yield.js';
 import { type ExecContext, executeActionReceipt, type ReceiptResult } from './receipt_exec.js';
+import { bufferedCongestionTotals, ReceiptSink } from './receipt_sink.js';
 import { specReceipt } from './receipt_spec.js';
 import { updateValidatorAccounts, type ValidatorAccountsUpdate } from './validator_accounts.js';
 import { verifyTransaction } from './verifier.js';
@@ -132,6 +133,8 @@ function appliedReceipt(r: Receipt): AppliedReceipt {
 }
 
 export class Runtime {
+  /** Where the chunk being applied sends its receipts (null outside `applyChunk`). */
+  private sink: ReceiptSink | null = null;
   /** What every receipt of a chunk runs with, made once per chunk (its ApplyContext). */
   private exec: { readonly ctx: ApplyContext; readonly value: ExecContext } | null = null;
 
@@ -168,13 +171,44 @@ export class Runtime {
       updateValidatorAccounts(state, ctx.validatorAccountsUpdate, ctx.shardId, ctx.accountShard);
     const shardIds = ctx.shardIds ?? [ctx.shardId];
     const { config } = this.o;
+    const blockCongestion = ctx.blockCongestion ?? ownBlockCongestion(ctx, shardIds);
     runBandwidthScheduler(
       state,
       shardIds,
-      ctx.blockCongestion ?? ownBlockCongestion(ctx, shardIds),
+      blockCongestion,
       config.bandwidthScheduler,
       config.congestionControl,
     );
+    const sink = new ReceiptSink(
+      state,
+      config,
+      ctx.shardId,
+      (r) => r.targetShard ?? ctx.accountShard(r.receiverId),
+      blockCongestion,
+      res.outgoingReceipts,
+    );
+    this.sink = sink;
+    try {
+      this.applyWithSink(ctx, state, transactions, incoming, res, sink);
+    } finally {
+      this.sink = null;
+    }
+    return res;
+  }
+
+  private applyWithSink(
+    ctx: ApplyContext,
+    state: TrieUpdate,
+    transactions: readonly Uint8Array[],
+    incoming: readonly Uint8Array[],
+    res: ApplyResult,
+    sink: ReceiptSink,
+  ): void {
+    const delayed = new DelayedReceiptQueue(state, this.o.config);
+    // Before anything moves: a bootstrap reads the queue and buffers as the last chunk left them.
+    const prevCongestion = ctx.congestionInfo ?? bootstrapCongestionInfo(ctx, state, this.o.config, delayed);
+    // Receipts buffered by earlier chunks go first, as far as the limits allow.
+    sink.forwardFromBuffers(ctx.shardIds ?? [ctx.shardId]);
     const local: Receipt[] = [];
     // nearcore's UniqueChunkTransactions (85): a transaction's hash is its outcome id, so a repeat of
     // one earlier in the chunk is skipped before it makes a second outcome under that id.
@@ -183,8 +217,6 @@ export class Runtime {
       const r = this.applyTransaction(ctx, state, bytes, res, seen);
       if (r) local.push(r);
     }
-    const delayed = new DelayedReceiptQueue(state, this.o.config);
-    const prevCongestion = ctx.congestionInfo ?? bootstrapCongestionInfo(ctx, delayed);
     // nearcore stops at the chunk's compute limit, or once the storage proof recorded so far passes
     // its soft limit; what is left waits in the delayed queue.
     const proofLimit = this.o.config.mainStorageProofSizeSoftLimit;
@@ -207,7 +239,7 @@ export class Runtime {
       else this.processReceipt(ctx, state, receipt, res, bytes);
     }
     for (const resume of resolvePromiseYieldTimeouts(ctx, state, full)) {
-      res.outgoingReceipts.push({
+      this.emit(res, resume, {
         receiptId: resume.receiptId,
         receiverId: resume.receiverId,
         bytes: encodeReceipt(resume),
@@ -215,8 +247,13 @@ export class Runtime {
     }
     delayed.flush();
     res.delayedReceipts = delayed.length;
-    res.congestionInfo = ownCongestionInfo(ctx, prevCongestion, delayed);
-    return res;
+    res.congestionInfo = ownCongestionInfo(ctx, prevCongestion, delayed, sink);
+  }
+
+  /** A receipt for another chunk: through the sink while a chunk is applied. */
+  private emit(res: ApplyResult, receipt: Receipt, applied: AppliedReceipt): void {
+    if (this.sink) this.sink.forwardOrBuffer(applied, receipt);
+    else res.outgoingReceipts.push(applied);
   }
 
   /** nearcore's prepare_transactions with this runtime's config (`prepare_transactions.ts`). */
@@ -323,7 +360,7 @@ export class Runtime {
       true,
     );
     if (tx.signerId === tx.receiverId) return receipt;
-    res.outgoingReceipts.push({ receiptId, receiverId: receipt.receiverId, bytes: encodeReceipt(receipt) });
+    this.emit(res, receipt, { receiptId, receiverId: receipt.receiverId, bytes: encodeReceipt(receipt) });
     return null;
   }
 
@@ -362,7 +399,7 @@ export class Runtime {
         receipt,
       );
       res.computeUsage += compute;
-      if (next) res.outgoingReceipts.push(appliedReceipt(next));
+      if (next) this.emit(res, next, appliedReceipt(next));
       return [];
     }
     let ready: { receipt: Receipt; results: PromiseResult[] } | null;
@@ -389,7 +426,7 @@ export class Runtime {
         instant.push(n);
         continue;
       }
-      res.outgoingReceipts.push(appliedReceipt(n));
+      this.emit(res, n, appliedReceipt(n));
     }
     res.gasUsed += r.gasBurnt;
     res.computeUsage += r.computeUsage;
@@ -435,32 +472,45 @@ function ownBlockCongestion(ctx: ApplyContext, shardIds: readonly number[]): Map
   );
 }
 
-/** The congestion info of a shard's state as it stands, from its delayed queue (no buffers here). */
-function bootstrapCongestionInfo(ctx: ApplyContext, delayed: DelayedReceiptQueue): CongestionInfo {
+/** The congestion info of a shard's state as it stands, from its delayed queue and outgoing buffers. */
+function bootstrapCongestionInfo(
+  ctx: ApplyContext,
+  state: TrieUpdate,
+  config: RuntimeConfig,
+  delayed: DelayedReceiptQueue,
+): CongestionInfo {
   const { gas, bytes } = delayed.congestionTotals();
+  const buffered = bufferedCongestionTotals(state, config);
   return {
-    ...DEFAULT_CONGESTION_INFO,
     delayedReceiptsGas: gas,
-    receiptBytes: bytes,
+    bufferedReceiptsGas: buffered.gas,
+    receiptBytes: bytes + buffered.bytes,
     allowedShard: ctx.shardId,
   };
 }
 
 /**
- * The previous chunk's congestion info with this chunk's delayed-queue changes, and the allowed shard
- * picked by nearcore's seed: block height plus the shard's index in the layout.
+ * The previous chunk's congestion info with this chunk's changes to the delayed queue and the outgoing
+ * buffers, and the allowed shard picked by nearcore's seed: block height plus the shard's index in
+ * the layout.
  */
 function ownCongestionInfo(
   ctx: ApplyContext,
   prev: CongestionInfo,
   delayed: DelayedReceiptQueue,
+  sink: ReceiptSink,
 ): CongestionInfo {
   const allShards = ctx.shardIds ?? [ctx.shardId];
   const shardIndex = Math.max(0, allShards.indexOf(ctx.shardId));
   return {
     delayedReceiptsGas: prev.delayedReceiptsGas + delayed.newDelayedGas - delayed.removedDelayedGas,
-    bufferedReceiptsGas: prev.bufferedReceiptsGas,
-    receiptBytes: prev.receiptBytes + delayed.newDelayedBytes - delayed.removedDelayedBytes,
+    bufferedReceiptsGas: prev.bufferedReceiptsGas + sink.bufferedGas - sink.forwardedGas,
+    receiptBytes:
+      prev.receiptBytes +
+      delayed.newDelayedBytes -
+      delayed.removedDelayedBytes +
+      sink.bufferedBytes -
+      sink.forwardedBytes,
     allowedShard: finalizeAllowedShard(ctx.shardId, allShards, ctx.blockHeight + shardIndex),
   };
 }

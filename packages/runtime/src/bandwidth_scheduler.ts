@@ -4,10 +4,11 @@
 // of max_shard_bandwidth each height (up to max_allowance) and shrinks by what is granted on it; the
 // sanity-check hash chains the shard layout height after height.
 //
-// Grants beyond the base bandwidth answer bandwidth requests, which a shard makes only for receipts
-// in its outgoing buffers. This chain keeps no buffers (its receipts go out at once), so its chunks
-// request nothing and only the base grants move the allowances; the distribution of what remains
-// changes grants, never allowances. That is the scheduler as nearcore runs it with no requests.
+// Grants beyond the base bandwidth answer bandwidth requests, which a shard makes for more than the
+// base bandwidth of receipts in its outgoing buffer to another. This chain's buffers
+// (`receipt_sink.ts`) make no requests, so only the base grants move the allowances; the
+// distribution of what remains changes grants, never allowances. That is the scheduler as nearcore
+// runs it with no requests.
 import { BorshReader, BorshWriter, type CryptoHash, sha256 } from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyBandwidthSchedulerState } from '@nearlite/trie';
 import type { BandwidthSchedulerConfig, CongestionControlConfig } from './config/runtime_config.js';

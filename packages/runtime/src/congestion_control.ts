@@ -1,9 +1,8 @@
 // Congestion control as nearcore has it since protocol 68 (core/primitives/src/congestion_info.rs,
 // runtime/runtime/src/congestion_control.rs): each chunk reports its shard's CongestionInfo, and
-// the next chunks read it to bound how much gas goes to new transactions and whether transactions
-// to a shard are still taken. This chain keeps no outgoing-receipt buffers (its receipts go out at
-// once, so it makes no bandwidth requests), so buffered_receipts_gas stays 0 and receipt_bytes
-// counts only the delayed receipts.
+// the next chunks read it to bound how much gas goes to new transactions, how much gas other shards
+// may send it (what they cannot send waits in their outgoing buffers, `receipt_sink.ts`) and
+// whether transactions to a shard are still taken.
 import type { Receipt } from '@nearlite/primitives';
 import type { CongestionControlConfig, RuntimeConfig } from './config/runtime_config.js';
 import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
@@ -52,6 +51,21 @@ function memoryCongestion(info: CongestionInfo, c: CongestionControlConfig): num
 function missedChunksCongestion(missedChunksCount: number, c: CongestionControlConfig): number {
   if (missedChunksCount <= 1) return 0;
   return clampedF64Fraction(BigInt(missedChunksCount), c.maxCongestionMissedChunks);
+}
+
+/**
+ * CongestionControl::outgoing_gas_limit: the gas `senderShard` may send this shard in the next chunk.
+ * A fully congested shard takes only `allowed_shard_outgoing_gas`, and only from its allowed shard.
+ */
+export function outgoingGasLimit(
+  info: CongestionInfo,
+  missedChunksCount: number,
+  c: CongestionControlConfig,
+  senderShard: number,
+): bigint {
+  const level = congestionLevel(info, missedChunksCount, c);
+  if (level === 1) return senderShard === info.allowedShard ? c.allowedShardOutgoingGas : 0n;
+  return mix(c.maxOutgoingGas, c.minOutgoingGas, level);
 }
 
 /** CongestionControl::process_tx_limit: the gas a chunk spends at most on converting transactions. */

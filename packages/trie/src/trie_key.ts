@@ -35,6 +35,8 @@ export const TrieKeyCol = {
   BufferedReceiptIndices: 13,
   BufferedReceipt: 14,
   BandwidthSchedulerState: 15,
+  BufferedReceiptGroupsQueueData: 16,
+  BufferedReceiptGroupsQueueItem: 17,
   GlobalContractCode: 18,
   GlobalContractNonce: 19,
   PromiseYieldStatus: 20,
@@ -133,6 +135,26 @@ function indexKey(c: number, index: bigint): Uint8Array {
   return out;
 }
 export const trieKeyPromiseYieldIndices = () => col(TrieKeyCol.PromiseYieldIndices);
+/** The indices of every outgoing buffer, one value (nearcore's BufferedReceiptIndices). */
+export const trieKeyBufferedReceiptIndices = () => col(TrieKeyCol.BufferedReceiptIndices);
+/** column ‖ receiving shard u64 LE ‖ index u64 LE, as nearcore's BufferedReceipt. */
+export const trieKeyBufferedReceipt = (receivingShard: number, index: bigint) =>
+  shardIndexKey(TrieKeyCol.BufferedReceipt, receivingShard, index);
+export const trieKeyBufferedReceiptGroupsQueueData = (receivingShard: number) => {
+  const out = new Uint8Array(9);
+  out[0] = TrieKeyCol.BufferedReceiptGroupsQueueData;
+  setU64(out, 1, BigInt(receivingShard), true);
+  return out;
+};
+export const trieKeyBufferedReceiptGroupsQueueItem = (receivingShard: number, index: bigint) =>
+  shardIndexKey(TrieKeyCol.BufferedReceiptGroupsQueueItem, receivingShard, index);
+function shardIndexKey(c: number, shard: number, index: bigint): Uint8Array {
+  const out = new Uint8Array(17);
+  out[0] = c;
+  setU64(out, 1, BigInt(shard), true);
+  setU64(out, 9, index, true);
+  return out;
+}
 export const trieKeyBandwidthSchedulerState = () => col(TrieKeyCol.BandwidthSchedulerState);
 export const trieKeyPromiseYieldTimeout = (index: bigint) => indexKey(TrieKeyCol.PromiseYieldTimeout, index);
 export const trieKeyPromiseYieldReceipt = (id: string, dataId: CryptoHash) =>

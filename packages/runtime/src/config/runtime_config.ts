@@ -16,6 +16,11 @@ export interface CongestionControlConfig {
   readonly maxTxGas: bigint;
   readonly minTxGas: bigint;
   readonly rejectTxCongestionThreshold: number;
+  /** What a shard may send another at congestion 0 and just below 1 (mixed between by the level). */
+  readonly maxOutgoingGas: bigint;
+  readonly minOutgoingGas: bigint;
+  /** What the allowed shard alone may send a fully congested shard. */
+  readonly allowedShardOutgoingGas: bigint;
 }
 
 /**
@@ -171,5 +176,8 @@ function parseCongestionControl(v: Record<string, number | string>): CongestionC
     maxTxGas: BigInt(v.max_tx_gas!),
     minTxGas: BigInt(v.min_tx_gas!),
     rejectTxCongestionThreshold: Number(v.reject_tx_congestion_threshold),
+    maxOutgoingGas: BigInt(v.max_outgoing_gas!),
+    minOutgoingGas: BigInt(v.min_outgoing_gas!),
+    allowedShardOutgoingGas: BigInt(v.allowed_shard_outgoing_gas!),
   };
 }
