@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PgHistory } from '@nearlite/history-pg';
 import pg from 'pg';
 import t from 'tap';
+import { startCli } from './helpers/cli_process.js';
 import { refused } from './helpers/node.js';
 import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
 
@@ -130,6 +131,43 @@ t.test(
       [...followLakeArgs(pgh.home, join(pgh.dir, 'blocks')), ...storeArgs(pgh)],
       mismatch,
       'a writer',
+    );
+  },
+);
+
+t.test(
+  'a front end started before its writer refuses another chain written into its databases, and exits',
+  async (t) => {
+    const pgh = await pgHome(t);
+    const front = await startCli([
+      'serve',
+      '--home',
+      pgh.home,
+      '--rpc-addr',
+      '127.0.0.1:0',
+      ...storeArgs(pgh),
+    ]);
+    t.teardown(() => front.stop());
+    const exited = new Promise<number | null>((resolve) => front.proc.once('exit', resolve));
+    // Empty databases: a history without blocks yet.
+    const before = await front.rpc('block', { finality: 'final' });
+    t.ok(before.body.error, 'no block to answer before a writer writes one');
+    // Another chain's writer takes the empty databases: its genesis is not the front end's.
+    const history = await PgHistory.open({
+      metaUrl: pgh.metaUrl,
+      shardUrls: new Map([[0, pgh.shardUrl]]),
+      shardLayout: { shardIds: [0] },
+      role: 'writer',
+    });
+    await history.recordGenesisDigest(new Uint8Array(32).fill(7));
+    await history.close();
+    const still = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('still serving'), 20_000).unref(),
+    );
+    t.equal(await Promise.race([exited, still]), 1, 'the front end exits, as its restart would refuse it');
+    t.match(
+      front.logs(),
+      /serving stopped \(.*genesis\.json is not the genesis this store was made from .*genesis mismatch between storage and config.*\): shutting down/,
     );
   },
 );

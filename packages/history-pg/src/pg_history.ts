@@ -76,6 +76,12 @@ export interface PgHistoryOptions {
   readonly archive?: boolean;
   /** A reader's statements fail with `TIMEOUT` after this long (deadline.ts). */
   readonly readDeadlineMs?: number;
+  /**
+   * Checks the digest of the genesis the history was made from (undefined where none is recorded),
+   * throwing to refuse the history. A reader started before its writer checks it once the writer has
+   * recorded one, before it takes the history's first cursor.
+   */
+  readonly checkGenesis?: (kept: Uint8Array | undefined) => void;
 }
 
 const WRITER_LOCK = 0x6e6c2d7772697465n;
@@ -113,6 +119,13 @@ export class PgHistory implements HistoryReader, HistoryWriter {
    * cursor: it answers as a history without blocks rather than from another's databases.
    */
   private shardsChecked = false;
+  /** Why a reader refused the history its databases came to hold; it then holds no cursor. */
+  private refusal: Error | null = null;
+  private onRefused: (err: Error) => void = () => {};
+  /** Settles with the reason once a reader refuses the history (`checkGenesis`). */
+  readonly refused = new Promise<Error>((resolve) => {
+    this.onRefused = resolve;
+  });
 
   private constructor(
     private readonly o: PgHistoryOptions,
@@ -237,15 +250,27 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     const r = await this.meta.query<{ name: string; block_height: string; block_hash: Buffer | null }>(
       'SELECT name, block_height, block_hash FROM meta',
     );
+    if (this.refusal) return;
     if (this.o.role === 'reader' && !this.shardsChecked) {
+      const hasCursor = r.rows.some((row) => row.name === 'cursor');
       const id = r.rows.find((row) => row.name === 'history_id')?.block_hash;
       if (id) {
         await checkShardClaims(this.o.shardUrls, this.dbs, bytes(id), this.o.metaUrl, false);
-        this.shardsChecked = true;
-      } else if (r.rows.some((row) => row.name === 'cursor')) {
-        // Written by a writer from before shards were claimed: nothing to check them against.
-        this.shardsChecked = true;
-      } else return;
+      } else if (!hasCursor) return;
+      // Else written by a writer from before shards were claimed: nothing to check them against.
+      if (this.o.checkGenesis) {
+        const kept = await readGenesisDigest(this.meta);
+        // A writer records the genesis before its first block; one from before it did, never.
+        if (kept === undefined && !hasCursor) return;
+        try {
+          this.o.checkGenesis(kept);
+        } catch (err) {
+          this.refusal = err as Error;
+          this.onRefused(this.refusal);
+          return;
+        }
+      }
+      this.shardsChecked = true;
     }
     for (const row of r.rows) {
       const height = Number(row.block_height);

@@ -208,7 +208,11 @@ interface Running {
  * and a supervisor may stop the node the moment it announces its RPC address. A signal during the
  * start stops the node once it is up; a second one ends the process where it is.
  */
-async function untilSignal(logger: Logger, start: () => Promise<Running>): Promise<number> {
+async function untilSignal(
+  logger: Logger,
+  start: () => Promise<Running>,
+  what = 'following',
+): Promise<number> {
   let starting = true;
   let received = false;
   let resolveSignalled: () => void = () => {};
@@ -243,7 +247,7 @@ async function untilSignal(logger: Logger, start: () => Promise<Running>): Promi
     node.failed?.() ?? new Promise<never>(() => {}),
   ]);
   off();
-  if (failure) logger.error(`following stopped (${failure.message}): shutting down`);
+  if (failure) logger.error(`${what} stopped (${failure.message}): shutting down`);
   await node.stop();
   return failure ? 1 : 0;
 }
@@ -258,10 +262,14 @@ function followUntilSignal(opts: FollowOptions): Promise<number> {
 }
 
 function serveUntilSignal(opts: ServeOptions): Promise<number> {
-  return untilSignal(opts.logger, async () => {
-    const { ServeNode } = await import('./serve_node.js');
-    return ServeNode.start(opts);
-  });
+  return untilSignal(
+    opts.logger,
+    async () => {
+      const { ServeNode } = await import('./serve_node.js');
+      return ServeNode.start(opts);
+    },
+    'serving',
+  );
 }
 
 function runUntilSignal(opts: Parameters<typeof NearliteNode.start>[0]): Promise<number> {

@@ -29,6 +29,11 @@ export interface OpenedHistory {
   readonly where: string;
   /** LevelDB's own figures, for /metrics (the LevelDB history only). */
   readonly leveldb?: () => LeveldbStats | null;
+  /**
+   * Settles once a front end refuses the history its databases came to hold (another chain's, written
+   * after it started): it then serves nothing of it, and exits.
+   */
+  readonly refused?: Promise<Error>;
   /** Whether the history is archival, as its writer recorded (the PostgreSQL history only). */
   readonly archival?: () => Promise<boolean | undefined>;
   close(): Promise<void>;
@@ -73,17 +78,20 @@ export async function openPgHistory(
   role: 'writer' | 'reader',
   o: { readonly genesisPath: string; readonly archive?: boolean },
 ): Promise<OpenedHistory> {
+  const digest = genesisConfigDigest(genesis.config);
   const history = await PgHistory.open({
     metaUrl: cfg.metaUrl,
     shardUrls: cfg.shardUrls,
     shardLayout: shardLayoutFromView(genesis.config.shardLayout),
     role,
     archive: o.archive ?? false,
+    checkGenesis: (kept) => {
+      if (kept !== undefined && !bytesEqual(kept, digest)) throw genesisMismatch(o.genesisPath, digest, kept);
+    },
   });
   // The genesis the history was made from, as for a LevelDB history (checkGenesisConfig): a writer
   // records it, and a writer or front end with another genesis.json is refused.
   try {
-    const digest = genesisConfigDigest(genesis.config);
     const kept = await history.genesisDigest();
     if (kept === undefined) {
       if (role === 'writer') await history.recordGenesisDigest(digest);
@@ -96,6 +104,7 @@ export async function openPgHistory(
   return {
     history,
     where: `PostgreSQL (meta ${redactUrl(cfg.metaUrl)}; shards ${shards})`,
+    refused: history.refused,
     archival: () => history.archival(),
     close: () => history.close(),
   };

@@ -30,6 +30,7 @@ export class ServeNode {
     readonly port: number,
     readonly history: HistoryReader,
     private readonly close: () => Promise<void>,
+    private readonly refused: Promise<Error> | undefined,
   ) {}
 
   static async start(o: ServeOptions): Promise<ServeNode> {
@@ -75,12 +76,18 @@ export class ServeNode {
           (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
           `, RPC on ${server.url}`,
       );
-      return new ServeNode(server.url, server.port, history, async () => {
-        await server.close();
-        await pool.close();
-        await services.close();
-        await opened.close();
-      });
+      return new ServeNode(
+        server.url,
+        server.port,
+        history,
+        async () => {
+          await server.close();
+          await pool.close();
+          await services.close();
+          await opened.close();
+        },
+        opened.refused,
+      );
     } catch (err) {
       await pool.close();
       await services.close();
@@ -91,5 +98,10 @@ export class ServeNode {
 
   async stop(): Promise<void> {
     await this.close();
+  }
+
+  /** Settles once the databases came to hold another chain's history: the front end then exits. */
+  failed(): Promise<Error> {
+    return this.refused ?? new Promise<never>(() => {});
   }
 }
