@@ -32,15 +32,28 @@ export function loadFixture(name: string): FixtureBlock {
   return { name, text, message: parseStreamerMessage(text) };
 }
 
-/** Every fixture block (not bare headers). `verifiable` leaves out the one altered header. */
-export function fixtureNames(opts: { verifiable?: boolean } = {}): string[] {
+/**
+ * Every fixture block (not bare headers). `verifiable` leaves out the one altered header; `whole`
+ * leaves out the blocks kept without their shards (`<name>.block.json` alone), which no source
+ * would send as they are.
+ */
+export function fixtureNames(opts: { verifiable?: boolean; whole?: boolean } = {}): string[] {
   const names = new Set<string>();
   for (const f of readdirSync(STREAM_FIXTURES)) {
     const m = /^(.+?)\.(streamer[^/]*|block)\.json$/.exec(f);
     if (m) names.add(m[1]!);
   }
-  const all = [...names].sort();
-  return opts.verifiable ? all.filter((n) => n !== 'mainnet-34834053') : all;
+  let all = [...names].sort();
+  if (opts.verifiable) all = all.filter((n) => n !== 'mainnet-34834053');
+  return opts.whole ? all.filter((n) => !headerOnly(n)) : all;
+}
+
+/** A block kept without its shards: `<name>.block.json` and no `shard_N.json` beside it. */
+export function headerOnly(name: string): boolean {
+  return (
+    existsSync(join(STREAM_FIXTURES, `${name}.block.json`)) &&
+    !existsSync(join(STREAM_FIXTURES, `${name}.shard_0.json`))
+  );
 }
 
 /** A fresh parse of a fixture: tests may edit it freely. */

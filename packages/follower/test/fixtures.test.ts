@@ -192,7 +192,7 @@ async function servesBlock(
 }
 
 t.test('every real block is ingested and served from the history store', async (t) => {
-  for (const name of fixtureNames({ verifiable: true })) {
+  for (const name of fixtureNames({ verifiable: true, whole: true })) {
     await t.test(name, async (t) => {
       const { store, history, backend } = await openFollower(tempDir(t));
       const { message } = loadFixture(name);

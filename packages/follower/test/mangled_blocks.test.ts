@@ -78,7 +78,7 @@ function readsOf(height: number, shards: readonly Shard[]): [string, unknown][] 
 t.test('mangled blocks: what the follower stores, it serves without internal errors', async (t) => {
   const r = rng(2026);
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
-  const names = fixtureNames({ verifiable: true });
+  const names = fixtureNames({ verifiable: true, whole: true });
   const dir = tempDir(t);
   const problems: string[] = [];
   let stored = 0;

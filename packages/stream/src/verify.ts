@@ -150,6 +150,7 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
   const chunks = Array.isArray(msg.block.chunks) ? msg.block.chunks : null;
   if (chunks && header.latest_protocol_version >= CHUNK_HASH_CHECKED_FROM)
     verifyChunkHeaders(header, chunks, fail);
+  if (chunks) verifyShardsComplete(msg, chunks, fail);
   for (const shard of msg.shards) {
     const chunk = shard.chunk;
     if (chunk) {
@@ -196,6 +197,37 @@ function verifyMessage(msg: StreamerMessage, opts: VerifyOptions): void {
       }
     }
   }
+}
+
+/**
+ * nearcore's indexer writes one shard for every shard of the block, each once, and gives every chunk
+ * new in the block (`height_included` its height) to its shard (chain/indexer/src/streamer/mod.rs,
+ * build_streamer_message). A message that leaves a shard or its new chunk out would store the block
+ * without that chunk's transactions, outcomes and state changes.
+ */
+function verifyShardsComplete(
+  msg: StreamerMessage,
+  chunks: StreamerMessage['block']['chunks'],
+  fail: (check: VerifyCheck, detail: string) => never,
+): void {
+  const byId = new Map<number, StreamerMessage['shards'][number]>();
+  for (const shard of msg.shards) {
+    if (byId.has(shard.shard_id)) fail(VerifyCheck.Shape, `shard ${shard.shard_id} is in the message twice`);
+    byId.set(shard.shard_id, shard);
+  }
+  for (const c of chunks) {
+    const id = Number(c.shard_id);
+    const shard = byId.get(id);
+    if (!shard) fail(VerifyCheck.Shape, `shard ${id} of the block is not in the message`);
+    if (c.height_included === msg.block.header.height && shard.chunk?.header.chunk_hash !== c.chunk_hash) {
+      fail(
+        VerifyCheck.ChunkHeader,
+        `shard ${c.shard_id}: the block's new chunk ${c.chunk_hash} is not in the message`,
+      );
+    }
+  }
+  if (byId.size !== chunks.length)
+    fail(VerifyCheck.Shape, `the message has ${byId.size} shards, the block ${chunks.length}`);
 }
 
 /** Each chunk header against its hash, and the hashes against the header's `chunk_headers_root`. */

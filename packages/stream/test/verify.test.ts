@@ -19,7 +19,12 @@ import {
   verifyStreamerMessage,
 } from '@nearlite/stream';
 import t from 'tap';
-import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
+import {
+  fixtureNames,
+  freshMessage,
+  headerOnly,
+  loadFixture,
+} from '../../../test/helpers/stream_fixtures.js';
 
 // Layouts as recomputed independently for each real block (fixtures' SOURCES: V2 for protocol 43,
 // V3 for 51–60, V4 for 63–66, V5 from 73).
@@ -63,9 +68,42 @@ t.test('every real block verifies, under the layout nearcore used for it', async
   for (const name of names) {
     const { message } = loadFixture(name);
     t.equal(verifiedHeaderLayout(message.block.header), EXPECTED_LAYOUT[name], `${name} layout`);
-    t.doesNotThrow(() => verifyStreamerMessage(message), name);
+    // A block kept without its shards is no message a source would send: refused for them.
+    if (headerOnly(name))
+      t.throws(() => verifyStreamerMessage(message), {
+        check: 'shape',
+        message: /shard 0 of the block is not in/,
+      });
+    else t.doesNotThrow(() => verifyStreamerMessage(message), name);
   }
 });
+
+t.test(
+  "a message must carry every shard of its block and each new chunk (nearcore's indexer does)",
+  async (t) => {
+    const name = 'mainnet-107503704';
+    const whole = freshMessage(name);
+    t.doesNotThrow(() => verifyStreamerMessage(whole));
+    const newChunk = whole.block.chunks.find((c) => c.height_included === whole.block.header.height)!;
+    const at = whole.shards.findIndex((s) => s.shard_id === newChunk.shard_id);
+
+    const left = freshMessage(name);
+    left.shards.splice(at, 1);
+    t.throws(() => verifyStreamerMessage(left), {
+      check: 'shape',
+      message: new RegExp(`shard ${newChunk.shard_id} of the block is not in the message`),
+    });
+    const emptied = freshMessage(name);
+    emptied.shards[at]!.chunk = null;
+    t.throws(() => verifyStreamerMessage(emptied), {
+      check: 'chunk_header',
+      message: new RegExp(`the block's new chunk ${newChunk.chunk_hash} is not in the message`),
+    });
+    const twice = freshMessage(name);
+    twice.shards[at === 0 ? 1 : 0] = twice.shards[at]!;
+    t.throws(() => verifyStreamerMessage(twice), { check: 'shape', message: /is in the message twice/ });
+  },
+);
 
 /** ShardChunkHeaderInner's version by protocol: V2 from 41, V3 from 68, V4 from 74. */
 const chunkVersionOf = (protocol: number) =>
