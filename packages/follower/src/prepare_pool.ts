@@ -2,12 +2,21 @@
 // with its own copy of the source. A request goes to the thread with the fewest under way.
 import { Worker } from 'node:worker_threads';
 import { receiveThreadWarnings } from '@nearlite/primitives';
-import type { SourceSpec } from '@nearlite/stream';
+import type { RetryEvent, SourceSpec } from '@nearlite/stream';
 import type { PreparedOrRefused } from './prepared_block.js';
 
 export interface PrepareRequest {
   readonly id: number;
   readonly height: number;
+}
+
+/** A failed attempt of a thread's source, as it tells it (the error as its text). */
+export interface RetryReport {
+  readonly source: string;
+  readonly height: number | null;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly message: string;
 }
 
 export interface PrepareReply {
@@ -51,6 +60,8 @@ export class PreparePool {
     threads: number,
     /** The thread's script (tests give one that crashes). */
     private readonly workerUrl: URL = new URL('./prepare_worker.js', import.meta.url),
+    /** Told of the threads' failed attempts, as the source's own `onRetry` is. */
+    private readonly onRetry?: (e: RetryEvent) => void,
   ) {
     for (let i = 0; i < Math.max(1, threads); i++) this.slots.push(this.spawn());
   }
@@ -62,7 +73,12 @@ export class PreparePool {
       dead: false,
       pending: new Map(),
     };
-    slot.worker.on('message', (reply: PrepareReply) => {
+    slot.worker.on('message', (reply: PrepareReply | { retry: RetryReport }) => {
+      if ('retry' in reply) {
+        const { message, ...e } = reply.retry;
+        this.onRetry?.({ ...e, error: new Error(message) });
+        return;
+      }
       const p = slot.pending.get(reply.id);
       if (!p) return;
       slot.pending.delete(reply.id);

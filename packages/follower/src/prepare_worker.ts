@@ -3,16 +3,29 @@
 // links and commits.
 import { parentPort, workerData } from 'node:worker_threads';
 import { forwardThreadWarnings } from '@nearlite/primitives';
-import { openSource, type SourceSpec } from '@nearlite/stream';
+import { describeSourceError, openSource, type SourceSpec } from '@nearlite/stream';
 import { prepareBlock } from './prepare.js';
-import type { PrepareReply, PrepareRequest } from './prepare_pool.js';
+import type { PrepareReply, PrepareRequest, RetryReport } from './prepare_pool.js';
 
 const port = parentPort!;
 const spec = workerData as SourceSpec;
 // A warning here (the AWS SDK's notice of the Node versions it will need) goes to the main thread's
 // log as its own would, not to stderr as Node's text.
 forwardThreadWarnings();
-const source = openSource(spec.spec, spec.options);
+// Each failed attempt is told to the main thread as it happens, which logs it as its own source's.
+const source = openSource(spec.spec, {
+  ...spec.options,
+  onRetry: (e) => {
+    const retry: RetryReport = {
+      source: e.source,
+      height: e.height,
+      attempt: e.attempt,
+      delayMs: e.delayMs,
+      message: describeSourceError(e.error),
+    };
+    port.postMessage({ retry });
+  },
+});
 
 port.on('message', async ({ id, height }: PrepareRequest) => {
   let reply: PrepareReply;

@@ -21,7 +21,13 @@ import {
 } from '@nearlite/follower';
 import { base58Encode, stringifyJson, toHex } from '@nearlite/primitives';
 import { DBCol, type DBColumn, Store, StoreUpdate } from '@nearlite/store';
-import { chunkViewReceipts, openSource, type StreamerMessage, VerifyCheck } from '@nearlite/stream';
+import {
+  chunkViewReceipts,
+  openSource,
+  type RetryEvent,
+  type StreamerMessage,
+  VerifyCheck,
+} from '@nearlite/stream';
 import t from 'tap';
 import { fixtureNames, freshMessage, loadFixture } from '../../../test/helpers/stream_fixtures.js';
 import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain.js';
@@ -41,7 +47,7 @@ async function dump(store: Store): Promise<string[]> {
 }
 
 t.test('every real block prepares to the rows the in-thread path writes', async (t) => {
-  const names = fixtureNames({ verifiable: true });
+  const names = fixtureNames({ verifiable: true, whole: true });
   t.ok(names.length > 10, `${names.length} real blocks`);
   for (const name of names) {
     const { message } = loadFixture(name);
@@ -111,7 +117,7 @@ t.test('a block writes each chunk, transaction and receipt as its own JSON, a re
   const text = (v: Uint8Array) => new TextDecoder().decode(v);
   let shared = 0;
   let transactions = 0;
-  for (const name of fixtureNames({ verifiable: true })) {
+  for (const name of fixtureNames({ verifiable: true, whole: true })) {
     const { message } = loadFixture(name);
     const rows = blockUpdate(message).ops.flatMap((op) => (op.type === 'put' ? [op] : []));
     const of = (col: DBColumn) => rows.filter((r) => r.col === col);
@@ -380,4 +386,27 @@ t.test('a thread that cannot start fails the requests and is replaced at the pac
   await new Promise((r) => setTimeout(r, 300));
   const n = readFileSync(starts, 'utf8').length;
   t.ok(n >= 3 && n <= 4, `started ${n} times: once, then once per request after a death`);
+});
+
+t.test("a thread's failed attempts are told to the main thread as they happen", async (t) => {
+  const lake = tempDir(t);
+  const [m] = syntheticChain(1);
+  writeLake(lake, [m!]);
+  const height = m!.block.header.height;
+  const folder = join(lake, String(height).padStart(12, '0'));
+  writeFileSync(join(folder, 'block.json'), readFileSync(join(folder, 'block.json'), 'utf8').slice(0, 40));
+  const told: RetryEvent[] = [];
+  const source = openSource(`file:${lake}`, { maxAttempts: 3, baseDelayMs: 1 });
+  const pool = new PreparePool(source.reopen!, 1, undefined, (e) => told.push(e));
+  t.teardown(() => pool.close());
+  await t.rejects(pool.fetchPrepared(height), /still failing after 3 attempts/);
+  t.same(
+    told.map((e) => [e.height, e.attempt]),
+    [
+      [height, 1],
+      [height, 2],
+    ],
+    'each attempt but the last, with its height',
+  );
+  t.match((told[0]!.error as Error).message, /JSON/, "with the thread's error");
 });

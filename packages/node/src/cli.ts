@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountIdError } from '@nearlite/primitives';
-import { fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
+import { describeSourceError, fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
 import { parseHostPort } from './config.js';
 import type { FollowOptions } from './follower_node.js';
 import { homeConfig, homeFiles, initHome } from './home.js';
@@ -185,7 +185,7 @@ function followSource(spec: string, s3: { endpoint?: string; region?: string }, 
       ...s3,
       onRetry: (e) =>
         logger.warn(
-          `${e.source}${e.height === null ? '' : ` block ${e.height}`}: attempt ${e.attempt} failed, retrying in ${e.delayMs} ms: ${e.error instanceof Error ? e.error.message : String(e.error)}`,
+          `${e.source}${e.height === null ? '' : ` block ${e.height}`}: attempt ${e.attempt} failed, retrying in ${e.delayMs} ms: ${describeSourceError(e.error)}`,
         ),
     });
   } catch (err) {

@@ -94,7 +94,7 @@ export class FollowerNode {
     const prepareThreads = o.prepareThreads ?? defaultPrepareThreads();
     const preparePool =
       opened.prepared && o.source.reopen && prepareThreads > 0
-        ? new PreparePool(o.source.reopen, prepareThreads)
+        ? new PreparePool(o.source.reopen, prepareThreads, undefined, o.source.onRetry)
         : null;
     try {
       const history = opened.history;

@@ -31,4 +31,11 @@ export class StreamSourceError extends Error {
 /** A failure worth retrying: the network, a 5xx, a body that is not JSON. */
 export class TransientSourceError extends Error {
   override readonly name = 'TransientSourceError';
+  constructor(
+    message: string,
+    /** How long the source asked to be left alone (an HTTP `Retry-After`), in milliseconds. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
 }

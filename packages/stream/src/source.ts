@@ -2,12 +2,15 @@
 // the Lake layout in a directory. Every source answers by height; heights with no block are `null`.
 import type { StreamerMessage } from './message.js';
 import type { SourceSpec } from './sources/open.js';
+import type { RetryEvent } from './sources/retry.js';
 
 export interface BlockSource {
   /** Human-readable name for logs and `status` (`http://…`, `s3://bucket`, `file:/dir`). */
   readonly name: string;
   /** How another thread opens the same source (`openSource` sets it); absent for a source built by hand. */
   readonly reopen?: SourceSpec;
+  /** What is told of each failed attempt, where it was given to `openSource`: threads report theirs to it. */
+  readonly onRetry?: (e: RetryEvent) => void;
   /** The block at `height`, or null when the source's chain has no block at that height. */
   fetchBlock(height: number): Promise<StreamerMessage | null>;
   /**

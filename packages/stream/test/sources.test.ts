@@ -9,14 +9,14 @@ import { pathToFileURL } from 'node:url';
 import S3rver from 's3rver';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
-import { StreamSourceError } from '../src/errors.js';
+import { StreamSourceError, TransientSourceError } from '../src/errors.js';
 import { parseStreamJson } from '../src/json.js';
 import { openLakeSink, S3LakeSink } from '../src/publish/lake_sink.js';
 import { Deadlines } from '../src/sources/deadline.js';
 import { FileSource } from '../src/sources/file.js';
 import { HttpSource } from '../src/sources/http.js';
 import { openSource } from '../src/sources/open.js';
-import type { RetryEvent } from '../src/sources/retry.js';
+import { type RetryEvent, retryDelayMs } from '../src/sources/retry.js';
 import { S3Source } from '../src/sources/s3.js';
 
 const HEIGHT = 879765;
@@ -124,10 +124,10 @@ t.test('file: garbage is retried, reported, then a typed error', async (t) => {
   const src = new FileSource(dir, { ...fast, maxAttempts: 4, onRetry: (e) => retries.push(e) });
   const e = await rejectsWith(t, src.fetchBlock(5), 'UNAVAILABLE', 'malformed block.json');
   t.equal(retries.length, 3, 'every failed attempt but the last is reported before a retry');
-  t.same(
-    retries.map((r) => r.delayMs),
-    [1, 2, 4],
-    'exponential backoff',
+  // Exponential steps of 1, 2 and 4 ms, each delay drawn from the step's upper half.
+  t.ok(
+    retries.every((r, i) => r.delayMs >= 2 ** i / 2 && r.delayMs <= 2 ** i),
+    `exponential backoff with jitter (${retries.map((r) => r.delayMs).join(', ')})`,
   );
   t.equal(retries[0]!.height, 5);
   t.match(e.message, /at height 5/);
@@ -338,4 +338,20 @@ t.test('many requests in flight at once are no leak warning', async (t) => {
   );
   await new Promise((resolve) => setImmediate(resolve));
   t.same(warnings, [], 'no MaxListenersExceededWarning for a follow window of requests');
+});
+
+t.test("backoff: jittered steps, and a source's Retry-After waited for up to a minute", async (t) => {
+  const o = { baseDelayMs: 200, maxDelayMs: 10_000 };
+  const plain = new Error('fetch failed');
+  t.equal(retryDelayMs(1, o, plain, 0), 100, 'the lower end of the first step');
+  t.equal(retryDelayMs(1, o, plain, 1), 200, 'its upper end');
+  t.equal(retryDelayMs(4, o, plain, 1), 1600, 'doubled per attempt');
+  t.equal(retryDelayMs(12, o, plain, 1), 10_000, 'up to the cap');
+  t.equal(retryDelayMs(1, o, new TransientSourceError('429', 30_000), 0), 30_000, 'Retry-After: 30');
+  t.equal(
+    retryDelayMs(1, o, new TransientSourceError('503', 3_600_000), 0),
+    60_000,
+    'an hour held to a minute',
+  );
+  t.equal(retryDelayMs(8, o, new TransientSourceError('503', 1000), 1), 10_000, 'a shorter ask is the step');
 });

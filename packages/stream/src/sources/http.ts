@@ -34,13 +34,9 @@ export class HttpSource implements BlockSource {
     signal: AbortSignal,
   ): Promise<Response> {
     const res = await fetch(`${this.base}${path}`, { redirect, headers: { ...this.o.headers }, signal });
-    if (res.status >= 500) {
+    if (res.status >= 500 || res.status === 429) {
       await res.body?.cancel();
-      throw new TransientSourceError(`GET ${path} answered ${res.status}`);
-    }
-    if (res.status === 429) {
-      await res.body?.cancel();
-      throw new TransientSourceError(`GET ${path} answered 429`);
+      throw new TransientSourceError(`GET ${path} answered ${res.status}`, retryAfterMs(res));
     }
     if (res.status >= 400 && res.status !== 404) {
       const text = await res.text();
@@ -108,4 +104,13 @@ export class HttpSource implements BlockSource {
   async close(): Promise<void> {
     this.deadlines.close();
   }
+}
+
+/** An HTTP `Retry-After`, in seconds or as a date, in milliseconds from now. */
+function retryAfterMs(res: Response): number | undefined {
+  const v = res.headers.get('retry-after');
+  if (v === null) return undefined;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

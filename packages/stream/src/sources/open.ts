@@ -18,10 +18,12 @@ export interface SourceSpec {
 }
 
 export function openSource(spec: string, options: OpenSourceOptions = {}): BlockSource {
-  const { onRetry: _, ...plain } = options;
+  const { onRetry, ...plain } = options;
   const reopen: SourceSpec = { spec, options: plain };
   const opened = openSourceOf(spec, options);
-  return opened ? Object.assign(opened, { reopen }) : badSpec(spec);
+  // The callback stays with the source: the threads that open their own copies report their
+  // failed attempts back to it.
+  return opened ? Object.assign(opened, { reopen, ...(onRetry ? { onRetry } : {}) }) : badSpec(spec);
 }
 
 function openSourceOf(spec: string, options: OpenSourceOptions): BlockSource | null {

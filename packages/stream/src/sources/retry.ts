@@ -1,5 +1,7 @@
 // Exponential backoff for transient source failures. Every failed attempt is reported, so a source
-// that keeps failing is visible in the logs rather than silently skipped.
+// that keeps failing is visible in the logs rather than silently skipped. Each delay is drawn from
+// the upper half of its step, so the heights a follow loop fetches at once do not retry in lockstep,
+// and a source that says how long to wait (`Retry-After`) is waited for that long, up to a minute.
 import { StreamErrorCode, StreamSourceError, TransientSourceError } from '../errors.js';
 
 export interface RetryOptions {
@@ -18,6 +20,27 @@ export interface RetryEvent {
   readonly attempt: number;
   readonly delayMs: number;
   readonly error: unknown;
+}
+
+/** The longest `Retry-After` honoured. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * An error's message with what caused it: fetch says only "fetch failed", with the refused or reset
+ * connection in its cause; the AWS SDK names its error code (`SlowDown`) apart from the message.
+ */
+export function describeSourceError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  const code = (err as { Code?: unknown; name?: string }).Code;
+  const parts = [err.message];
+  if (typeof code === 'string' && !err.message.includes(code)) parts[0] = `${code}: ${err.message}`;
+  if (cause instanceof Error) {
+    const causeCode = (cause as { code?: unknown }).code;
+    const named = typeof causeCode === 'string' && !cause.message.includes(causeCode);
+    parts.push(named ? `${causeCode} ${cause.message}` : cause.message);
+  }
+  return parts.join(': ');
 }
 
 export function isTransient(err: unknown): boolean {
@@ -43,8 +66,6 @@ export async function withRetry<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   const max = o.maxAttempts ?? 8;
-  const base = o.baseDelayMs ?? 200;
-  const cap = o.maxDelayMs ?? 10_000;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
@@ -55,13 +76,23 @@ export async function withRetry<T>(
           StreamErrorCode.UNAVAILABLE,
           source,
           height,
-          `still failing after ${attempt} attempts: ${err instanceof Error ? err.message : String(err)}`,
+          `still failing after ${attempt} attempts: ${describeSourceError(err)}`,
           { cause: err },
         );
       }
-      const delayMs = Math.min(cap, base * 2 ** (attempt - 1));
+      const delayMs = retryDelayMs(attempt, o, err);
       o.onRetry?.({ source, height, attempt, delayMs, error: err });
       await new Promise((r) => setTimeout(r, delayMs));
     }
   }
+}
+
+/**
+ * The wait before the attempt after `attempt`: its exponential step's upper half at random, or what
+ * the source asked for (`Retry-After`, up to a minute) when that is longer.
+ */
+export function retryDelayMs(attempt: number, o: RetryOptions, err: unknown, random = Math.random()): number {
+  const step = Math.min(o.maxDelayMs ?? 10_000, (o.baseDelayMs ?? 200) * 2 ** (attempt - 1));
+  const asked = err instanceof TransientSourceError ? (err.retryAfterMs ?? 0) : 0;
+  return Math.max(Math.round(step / 2 + (random * step) / 2), Math.min(asked, MAX_RETRY_AFTER_MS));
 }
