@@ -35,12 +35,15 @@ export class FollowerMetrics extends RpcMetrics {
     const cursor = () => history.cursor()?.height ?? 0;
     // The cursor block's ordinal and timestamp, parsed once per block as requests parse headers.
     const headers = new HeaderFactsCache(1);
+    let lastRead: HeaderFacts | null = null;
     const head = async (): Promise<HeaderFacts | null> => {
       const at = history.cursor();
       if (!at) return null;
-      // A failed read leaves the figure at 0 for this scrape rather than failing the whole scrape.
+      // A failed read (the database away) gives the head last read rather than 0, which would read
+      // as a head fifty years old, and rather than failing the whole scrape.
       const block = await history.blockAt(at.height).catch(() => undefined);
-      return block ? headers.of(block) : null;
+      if (block) lastRead = headers.of(block);
+      return lastRead;
     };
     registerNearcoreMetrics(this.registry, {
       head: cursor,
@@ -58,16 +61,19 @@ export class FollowerMetrics extends RpcMetrics {
     const gauge = (name: string, help: string, read: () => number) =>
       scrapedGauge(this.registry, name, help, read);
     gauge('nearlite_block_height', 'Height of the last followed block (the cursor)', cursor);
-    gauge(
-      'nearlite_follower_source_height',
-      "The source's final height, as last seen",
-      () => loop?.head ?? 0,
-    );
-    gauge(
-      'nearlite_follower_lag_blocks',
-      "Heights between the cursor and the source's final height",
-      () => loop?.lag ?? 0,
-    );
+    // A front end has no source: how far its writer is behind is the writer's /metrics to say.
+    if (loop) {
+      gauge(
+        'nearlite_follower_source_height',
+        "The source's final height, as last seen",
+        () => loop.head ?? 0,
+      );
+      gauge(
+        'nearlite_follower_lag_blocks',
+        "Heights between the cursor and the source's final height",
+        () => loop.lag ?? 0,
+      );
+    }
   }
 
   /** For UpstreamRpc's observe hook. */

@@ -17,6 +17,7 @@ import type { LeveldbStats } from '@nearlite/store';
 import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
 import { FollowerMetrics } from './follower_metrics.js';
+import { HeadClock } from './head_clock.js';
 import { nodePublicKey } from './key_files.js';
 import { registerLeveldbMetrics } from './leveldb_metrics.js';
 import type { Logger } from './log.js';
@@ -48,23 +49,10 @@ export interface HistoryRpcOptions {
   readonly logger: Logger;
 }
 
-/** How long the cursor has stood at a height, as seen by the calls that ask. */
-class CursorIdle {
-  private height: number | null = null;
-  private since = Date.now();
-
-  idleMs(height: number): number {
-    if (height !== this.height) {
-      this.height = height;
-      this.since = Date.now();
-    }
-    return Date.now() - this.since;
-  }
-}
-
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
   const { history, fileConfig } = o;
-  const cursorWatch = new CursorIdle();
+  // A follower's head moves with its loop; only a front end's is watched.
+  const headClock = o.loop ? null : new HeadClock(history);
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
   if (o.leveldb) registerLeveldbMetrics(metrics.registry, o.leveldb);
@@ -112,10 +100,8 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     health: () => {
       const cursor = history.cursor();
       if (cursor === null) throw new HandlerError('NODE_IS_SYNCING', undefined, 'Node is syncing');
-      // A front end follows no source: its head is the writer's cursor, and a cursor that stopped
-      // moving (the writer stopped, or its database went away) is a head with no new blocks.
-      if (!o.loop) {
-        const elapsed = cursorWatch.idleMs(cursor.height);
+      if (headClock) {
+        const elapsed = headClock.idleMs();
         if (elapsed > staleAfterMs(fileConfig.maxBlockProductionDelayMs)) throw noNewBlocks(elapsed);
       }
       // A follow loop that stopped on its own leaves the history where it was: a supervisor or a
@@ -158,6 +144,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     ...server,
     // Closed once following has stopped: no block will answer the clients still waiting.
     close: () => {
+      headClock?.stop();
       backend.endWaits();
       return server.close();
     },

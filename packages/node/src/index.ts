@@ -1,6 +1,7 @@
 export * from './cli.js';
 export * from './config.js';
 export * from './follower_node.js';
+export * from './head_clock.js';
 export * from './home.js';
 export * from './log.js';
 export * from './node.js';
