@@ -9,8 +9,10 @@ import { PgHistory } from '@nearlite/history-pg';
 import pg from 'pg';
 import t from 'tap';
 import { startCli } from './helpers/cli_process.js';
+import { MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
 import { refused } from './helpers/node.js';
 import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
+import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -171,3 +173,44 @@ t.test(
     );
   },
 );
+
+t.test('a front end runs on a role that may only read (as on a hot standby)', async (t) => {
+  const pgh = await pgHome(t);
+  const lake = join(pgh.dir, 'blocks');
+  const chain = syntheticChain(20, { from: 10_000_000, afterGenesis: MAINNET_GENESIS_HEIGHT });
+  lakePublisher(lake, join(pgh.dir, 'staging'))(chain);
+  const last = chain.at(-1)!.block.header;
+  const writer = await startCli([...followLakeArgs(pgh.home, lake), ...storeArgs(pgh)]);
+  t.teardown(() => writer.stop());
+  const deadline = Date.now() + 60_000;
+  while (
+    (await writer.rpc<{ header: { height: number } }>('block', { finality: 'final' })).body.result?.header
+      .height !== last.height &&
+    Date.now() < deadline
+  )
+    await new Promise((r) => setTimeout(r, 100));
+  await writer.stop();
+
+  // A role with SELECT and nothing more, on both databases.
+  for (const url of [pgh.metaUrl, pgh.shardUrl]) {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    if (url === pgh.metaUrl) await c.query(`CREATE ROLE reader LOGIN PASSWORD 'reader-pw'`);
+    await c.query('GRANT USAGE ON SCHEMA public TO reader');
+    await c.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader');
+    await c.end();
+  }
+  const asReader = (url: string) => url.replace(/\/\/[^@]*@/, '//reader:reader-pw@');
+  const front = await startCli([
+    'serve',
+    '--home',
+    pgh.home,
+    '--rpc-addr',
+    '127.0.0.1:0',
+    ...storeArgs({ metaUrl: asReader(pgh.metaUrl), shardUrl: asReader(pgh.shardUrl) }),
+  ]);
+  t.teardown(() => front.stop());
+  const block = await front.rpc<{ header: { hash: string } }>('block', { block_id: last.height });
+  t.equal(block.body.result?.header.hash, last.hash, 'it serves the history it may only read');
+  t.notMatch(front.logs(), /permission denied/);
+});

@@ -86,6 +86,8 @@ export interface PgHistoryOptions {
 
 const WRITER_LOCK = 0x6e6c2d7772697465n;
 const CURSOR_CHANNEL = 'nearlite_cursor';
+/** How often a reader whose listening session ended tries to open one again. */
+const RELISTEN_MS = 5000;
 const DEFAULT_PARTITION_SIZE = 100_000;
 const DEFAULT_GC_GRACE_MS = 5_000;
 const DEFAULT_READ_DEADLINE_MS = 10_000;
@@ -228,21 +230,54 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     this.writerClient = c;
   }
 
-  /** Readers keep up with the writer: its NOTIFY on each cursor move, and a poll as a fallback. */
+  /**
+   * Readers keep up with the writer: its NOTIFY on each cursor move, and a poll as a fallback. A
+   * listening session that ends (the server restarted) is opened again; one that cannot be opened
+   * (a hot standby refuses LISTEN) leaves the poll alone to do it.
+   */
   private async follow(): Promise<void> {
+    await this.listen();
+    this.timer = setInterval(() => {
+      this.refresh().catch(() => {});
+      if (this.listener === null && !this.listening && Date.now() >= this.nextListenAt) {
+        this.nextListenAt = Date.now() + RELISTEN_MS;
+        this.listening = true;
+        this.listen().finally(() => {
+          this.listening = false;
+        });
+      }
+    }, this.o.pollMs ?? 250);
+    this.timer.unref();
+  }
+
+  private listening = false;
+  private nextListenAt = 0;
+
+  private async listen(): Promise<void> {
     const { Client } = await pgDriver();
     const client = new Client({ connectionString: this.o.metaUrl });
-    client.on('error', () => {});
+    const lost = () => {
+      if (this.listener === client) this.listener = null;
+    };
+    client.on('error', lost);
+    client.on('end', lost);
     client.on('notification', () => {
       this.refresh().catch(() => {});
     });
-    await client.connect();
-    await client.query(`LISTEN ${CURSOR_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CURSOR_CHANNEL}`);
+    } catch {
+      await client.end().catch(() => {});
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.listener = client;
-    this.timer = setInterval(() => {
-      this.refresh().catch(() => {});
-    }, this.o.pollMs ?? 250);
-    this.timer.unref();
+    // Moves made while no session listened.
+    this.refresh().catch(() => {});
   }
 
   /** Re-reads the cursor, first and genesis heights from the meta database. */

@@ -120,6 +120,9 @@ export async function migrate(
   url: string,
   upgrade = true,
 ): Promise<void> {
+  // A front end on a database already at this schema writes nothing, so it runs on a read-only role
+  // or a hot standby.
+  if (!upgrade && (await versionOf(client, component)) === SCHEMA_VERSION[component]) return;
   await inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
     await client.query(
@@ -152,4 +155,15 @@ export async function migrate(
       );
     }
   });
+}
+
+/** The component's schema version, or 0 where none is recorded (read without writing). */
+async function versionOf(client: pg.ClientBase, component: Component): Promise<number> {
+  const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('schema_version')::text AS t`);
+  if (!exists.rows[0]?.t) return 0;
+  const r = await client.query<{ version: number }>(
+    'SELECT version FROM schema_version WHERE component = $1',
+    [component],
+  );
+  return r.rows[0]?.version ?? 0;
 }

@@ -141,13 +141,17 @@ export class ShardDb {
 
   /** Reads (or fixes, on a new database) the partition size, and which partitions exist. */
   async loadSettings(wanted: number): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO shard_settings (name, value) VALUES ('partition_size', $1) ON CONFLICT (name) DO NOTHING`,
-      [wanted],
-    );
-    const r = await this.pool.query<{ value: string }>(
-      `SELECT value FROM shard_settings WHERE name = 'partition_size'`,
-    );
+    const read = () =>
+      this.pool.query<{ value: string }>(`SELECT value FROM shard_settings WHERE name = 'partition_size'`);
+    // Read first: a front end on a read-only role or a hot standby writes nothing.
+    let r = await read();
+    if (r.rows.length === 0) {
+      await this.pool.query(
+        `INSERT INTO shard_settings (name, value) VALUES ('partition_size', $1) ON CONFLICT (name) DO NOTHING`,
+        [wanted],
+      );
+      r = await read();
+    }
     this.partitionSize = Number(r.rows[0]!.value);
     for (const start of await partitionStarts(this.pool)) this.partitions.add(start);
   }
