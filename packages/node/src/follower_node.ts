@@ -14,7 +14,7 @@ import {
   loadGenesisHistory,
   PreparePool,
 } from '@nearlite/follower';
-import type { BlockSource } from '@nearlite/stream';
+import { type BlockSource, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
@@ -111,7 +111,7 @@ export class FollowerNode {
       if (from !== null)
         o.logger.info(`the history began after the genesis: its state is held from #${from} on`);
       const cursor = history.cursor();
-      const first = cursor ? null : await o.source.firstHeight();
+      const first = cursor ? null : await firstHeightOf(o.source, o.logger);
       const startHeight = Math.max(genesis.config.genesisHeight, first ?? genesis.config.genesisHeight);
       const loop = new FollowLoop({
         history,
@@ -177,5 +177,22 @@ export class FollowerNode {
 
   async stop(): Promise<void> {
     await this.close();
+  }
+}
+
+/**
+ * The source's first height, for a follower with nothing followed yet: a source that is down at the
+ * start is waited for, as the follow loop waits for one that goes down later, rather than ending the
+ * start (a supervisor would restart it in a loop).
+ */
+async function firstHeightOf(source: BlockSource, logger: Logger): Promise<number | null> {
+  for (let wait = 1000; ; wait = Math.min(wait * 2, 30_000)) {
+    try {
+      return await source.firstHeight();
+    } catch (err) {
+      if (!(err instanceof StreamSourceError) || err.code !== StreamErrorCode.UNAVAILABLE) throw err;
+      logger.warn(`${err.message}; asking ${source.name} for its first block again in ${wait / 1000} s`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
   }
 }

@@ -1,0 +1,61 @@
+// A new follower whose source is down when it starts waits for it, as the follow loop waits for a
+// source that goes down later, instead of ending its start.
+import { FollowerNode } from '@nearlite/node';
+import { type BlockSource, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
+import t from 'tap';
+import { MAINNET_GENESIS } from './helpers/mainnet.js';
+import { initHome, rawRpc } from './helpers/node.js';
+import { MemorySource } from './helpers/stream_fixtures.js';
+import { syntheticChain } from './helpers/synthetic_chain.js';
+import { tempDir } from './helpers/tmp.js';
+
+const FROM = 10_000_000;
+
+t.test('a follower with nothing followed yet waits for a source that is down at its start', async (t) => {
+  const home = tempDir(t);
+  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  const chain = syntheticChain(5, { from: FROM });
+  const memory = new MemorySource(chain);
+  let refusals = 2;
+  const source: BlockSource = {
+    name: 'down:',
+    fetchBlock: (h) => memory.fetchBlock(h),
+    nextHeight: async (after: number) =>
+      chain.map((m) => m.block.header.height).find((h) => h > after) ?? null,
+    finalHeight: () => memory.finalHeight(),
+    firstHeight: async () => {
+      if (refusals-- > 0)
+        throw new StreamSourceError(
+          StreamErrorCode.UNAVAILABLE,
+          'down:',
+          null,
+          'still failing after 8 attempts: 503',
+        );
+      return memory.firstHeight();
+    },
+    close: async () => {},
+  };
+  const warnings: string[] = [];
+  const node = await FollowerNode.start({
+    home,
+    source,
+    rpcAddr: '127.0.0.1:0',
+    logger: { info: () => {}, warn: (m: string) => warnings.push(m), error: () => {} },
+    pollMs: 20,
+    prepareThreads: 0,
+  });
+  t.teardown(() => node.stop());
+  t.equal(
+    warnings.filter((w) => /asking down: for its first block again in/.test(w)).length,
+    2,
+    'each wait said',
+  );
+  const last = chain.at(-1)!.block.header;
+  let height = 0;
+  for (let i = 0; i < 200 && height !== last.height; i++) {
+    const status = JSON.parse((await rawRpc(node.url, 'status', [])).body);
+    height = status.result.sync_info.latest_block_height;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  t.equal(height, last.height, 'then it follows');
+});
