@@ -91,6 +91,12 @@ t.test('a follower behind its source is syncing: status, health and near_sync_st
     { height: genesisHeight, syncing: true, health: 'NODE_IS_SYNCING', syncStatus: 7 },
     'at genesis with the source far ahead: syncing',
   );
+  // The fetches of the blocks not handed out hang: the lag stands, and how long the source has kept
+  // every call waiting grows.
+  await until(
+    'the hanging fetch is counted',
+    async () => (await metric('nearlite_follower_source_failing_seconds')) > 0.2,
+  );
   const unhealthy = await call('health');
   t.equal(unhealthy.error.name, 'HANDLER_ERROR', "nearcore's error shape");
   t.equal((await fetch(`${node.url}/health`)).status, 503, 'GET /health fails too');
@@ -98,6 +104,8 @@ t.test('a follower behind its source is syncing: status, health and near_sync_st
   gated.release(FROM + 29);
   await until('caught up', async () => (await state()).height === FROM + 29);
   t.same(await state(), { height: FROM + 29, syncing: false, health: 'healthy', syncStatus: 0 }, 'in sync');
+  const written = await metric('nearlite_follower_last_write_timestamp_seconds');
+  t.ok(Math.abs(written - Date.now() / 1000) < 30, `the last write is now (${written})`);
 
   // The source is one final block ahead and has not handed it out yet.
   gated.release(FROM + 29, FROM + 30);

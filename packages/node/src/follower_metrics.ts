@@ -73,6 +73,18 @@ export class FollowerMetrics extends RpcMetrics {
         "Heights between the cursor and the source's final height",
         () => loop.lag ?? 0,
       );
+      // The two figures above are as the source last answered: these say how long ago that was, so a
+      // stuck fetch or write is seen however the lag stood when it began.
+      gauge(
+        'nearlite_follower_source_failing_seconds',
+        'How long every call to the source has failed or kept waiting; 0 while it answers',
+        () => loop.sourceFailingMs / 1000,
+      );
+      gauge(
+        'nearlite_follower_last_write_timestamp_seconds',
+        'When the follower last wrote a block (Unix time)',
+        () => loop.lastWrite / 1000,
+      );
     }
   }
 
