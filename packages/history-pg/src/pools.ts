@@ -28,6 +28,7 @@ export async function connectPool(
     ...(deadlineMs === undefined ? {} : { query_timeout: deadlineMs }),
   });
   pool.on('error', () => {});
+  nameFailures(pool, what, url);
   if (deadlineMs !== undefined) withDeadline(pool, deadlineMs, what, url);
   try {
     const c = await pool.connect();
@@ -51,4 +52,24 @@ export async function migrated(
   await withConnection(pool, async (c) => {
     for (const component of components) await migrate(c, component, url, upgrade);
   });
+}
+
+/**
+ * A statement's failure names the database it failed on: with a meta and several shard databases, a
+ * bare `ECONNREFUSED` or `Connection terminated unexpectedly` leaves an operator to guess which one.
+ * The error keeps its class and code.
+ */
+const named = new WeakSet<Error>();
+
+export function nameFailures(pool: pg.Pool, what: string, url: string): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const where = `the ${what} database ${redactUrl(url)}`;
+  (pool as { query: unknown }).query = (...args: unknown[]): Promise<unknown> =>
+    query(...args).catch((err: unknown) => {
+      if (err instanceof Error && !named.has(err)) {
+        named.add(err);
+        err.message = `${where}: ${err.message}`;
+      }
+      throw err;
+    });
 }

@@ -16,6 +16,7 @@ import { HandlerError } from '@nearlite/primitives';
 import type { LeveldbStats } from '@nearlite/store';
 import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
+import { internalErrorLog } from './error_log.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import { HeadClock } from './head_clock.js';
 import { nodePublicKey } from './key_files.js';
@@ -134,10 +135,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     observe: (method, outcome, seconds) => metrics.observe(method, outcome, seconds),
     metrics: () => metrics.text(),
     ...(o.logger.pino ? { loggerInstance: o.logger.pino } : {}),
-    onInternalError: (err, where) =>
-      o.logger.error(
-        `internal error in ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      ),
+    onInternalError: internalErrorLog(o.logger),
   });
   if (server.metricsUrl) o.logger.info(`Prometheus metrics on ${server.metricsUrl}`);
   return {

@@ -1,5 +1,6 @@
 export * from './cli.js';
 export * from './config.js';
+export * from './error_log.js';
 export * from './follower_node.js';
 export * from './head_clock.js';
 export * from './home.js';
