@@ -22,7 +22,7 @@ import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { createServices } from './services.js';
-import type { HistoryStoreConfig } from './store_config.js';
+import { effectiveStore, type HistoryStoreConfig } from './store_config.js';
 import { VERSION } from './version.js';
 import { ViewCallPool } from './view_pool.js';
 
@@ -76,7 +76,7 @@ export class FollowerNode {
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadValidGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
     const services = createServices();
-    const storeConfig = o.store ?? fileConfig.store;
+    const storeConfig = effectiveStore(o.store, fileConfig.store);
     const opened: OpenedHistory =
       storeConfig.kind === 'postgres'
         ? await openPgHistory(storeConfig, genesis, 'writer', { genesisPath: p.genesis, archive })

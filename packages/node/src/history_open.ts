@@ -85,6 +85,7 @@ export async function openPgHistory(
     shardLayout: shardLayoutFromView(genesis.config.shardLayout),
     role,
     archive: o.archive ?? false,
+    ...(cfg.poolSize !== undefined ? { poolSize: cfg.poolSize } : {}),
     checkGenesis: (kept) => {
       if (kept !== undefined && !bytesEqual(kept, digest)) throw genesisMismatch(o.genesisPath, digest, kept);
     },

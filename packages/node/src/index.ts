@@ -7,5 +7,6 @@ export * from './home.js';
 export * from './log.js';
 export * from './node.js';
 export * from './rpc_backend.js';
+export { effectiveStore, storeFromFlags } from './store_config.js';
 export { VERSION } from './version.js';
 export * from './write_whole.js';

@@ -11,7 +11,7 @@ import { homeConfig, homeFiles } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { createServices } from './services.js';
-import type { HistoryStoreConfig } from './store_config.js';
+import { effectiveStore, type HistoryStoreConfig } from './store_config.js';
 import { VERSION } from './version.js';
 import { ViewCallPool } from './view_pool.js';
 
@@ -40,7 +40,7 @@ export class ServeNode {
       throw new NodeError(
         `no ${fileConfig.genesisFile} in ${o.home}: a front end needs the chain's genesis to serve it`,
       );
-    const store = o.store ?? fileConfig.store;
+    const store = effectiveStore(o.store, fileConfig.store);
     if (store.kind !== 'postgres')
       throw new NodeError(
         'serve reads a PostgreSQL history: give --store postgres://META-URL and --shard-db ID=URL for each shard (or store in config.json)',

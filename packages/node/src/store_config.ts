@@ -10,6 +10,8 @@ export type HistoryStoreConfig =
       readonly kind: 'postgres';
       readonly metaUrl: string;
       readonly shardUrls: ReadonlyMap<number, string>;
+      /** Connections each process keeps to each database (`store.pool_size`; 8 by default). */
+      readonly poolSize?: number;
     };
 
 export const LEVELDB_STORE: HistoryStoreConfig = { kind: 'leveldb', compression: false };
@@ -29,7 +31,7 @@ function shardId(text: string, what: string): number {
 
 /**
  * config.json's `store`: absent or `{kind: 'leveldb', compression?: boolean}`, or
- * `{kind: 'postgres', meta_url, shard_urls}`. Without a `kind` it is nearcore's own `store` section
+ * `{kind: 'postgres', meta_url, shard_urls, pool_size?}`. Without a `kind` it is nearcore's own `store` section
  * (its RocksDB's `path`, `max_open_files`, cache sizes…, which tools such as near-sandbox's library
  * write into config.json): the node's LevelDB, whose directory `path` names (`storePathFromJson`),
  * the other settings having nothing to tune here.
@@ -55,7 +57,25 @@ export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
   const shardUrls = new Map<number, string>();
   for (const [k, v] of Object.entries(urls))
     shardUrls.set(shardId(k, `${path}: store.shard_urls`), postgresUrl(v, `${path}: store.shard_urls.${k}`));
-  return { kind: 'postgres', metaUrl, shardUrls };
+  if (o.pool_size === undefined) return { kind: 'postgres', metaUrl, shardUrls };
+  const poolSize = o.pool_size;
+  if (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)
+    throw new ConfigError(`${path}: store.pool_size must be a whole number of connections from 1 to 1000`);
+  return { kind: 'postgres', metaUrl, shardUrls, poolSize };
+}
+
+/**
+ * The store a command runs on: the flags' where given, with config.json's `store.pool_size` (the
+ * flags name the databases, not how many connections each process keeps to them).
+ */
+export function effectiveStore(
+  flags: HistoryStoreConfig | undefined,
+  file: HistoryStoreConfig,
+): HistoryStoreConfig {
+  if (!flags) return file;
+  if (flags.kind === 'postgres' && file.kind === 'postgres' && file.poolSize !== undefined)
+    return { ...flags, poolSize: file.poolSize };
+  return flags;
 }
 
 /**

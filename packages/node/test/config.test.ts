@@ -6,9 +6,11 @@ import {
   configFileJson,
   DEFAULT_CONFIG,
   dataDir,
+  effectiveStore,
   genesisRecordsPath,
   loadConfig,
   parseHostPort,
+  storeFromFlags,
 } from '@nearlite/node';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
@@ -287,4 +289,31 @@ t.test("a follower's LevelDB history takes store.compression, off unless set", a
     name: 'ConfigError',
     message: /store\.compression must be true or false/,
   });
+});
+
+t.test("a PostgreSQL store's pool_size: the connections a process keeps to each database", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  const pg = { kind: 'postgres', meta_url: 'postgres://h/meta', shard_urls: { 0: 'postgres://h/s0' } };
+  writeFileSync(path, JSON.stringify({ store: pg }));
+  t.equal(
+    (loadConfig(path).store as { poolSize?: number }).poolSize,
+    undefined,
+    'the default (8) when absent',
+  );
+  writeFileSync(path, JSON.stringify({ store: { ...pg, pool_size: 3 } }));
+  const file = loadConfig(path).store;
+  t.equal((file as { poolSize?: number }).poolSize, 3);
+  for (const bad of [0, 2.5, '4', 1001]) {
+    writeFileSync(path, JSON.stringify({ store: { ...pg, pool_size: bad } }));
+    t.throws(
+      () => loadConfig(path),
+      { name: 'ConfigError', message: /store\.pool_size must be/ },
+      String(bad),
+    );
+  }
+  // The flags name the databases; the file's pool size still applies to them.
+  const flags = storeFromFlags('postgres://other/meta', ['0=postgres://other/s0'])!;
+  t.same(effectiveStore(flags, file), { ...flags, poolSize: 3 });
+  t.same(effectiveStore(undefined, file), file);
 });
