@@ -14,7 +14,7 @@ import {
 import { produceBlockHeader } from './block_producer.js';
 import { ChainError } from './chain_error.js';
 import type { ChainEvents, ChainHandle, NewBlockEvent } from './chain_handle.js';
-import { ChainStore, type Tip } from './chain_store.js';
+import { ChainStore, type ChainStoreCaches, type Tip } from './chain_store.js';
 import { writeBlock, writeGenesisPointers, writeHead } from './chain_store_update.js';
 import { type Chunk, type ChunkExtra, encodeChunkExtra } from './chunk.js';
 import type { ApplyChunkResult, ChunkApplier } from './chunk_applier.js';
@@ -56,6 +56,8 @@ export interface ChainOptions {
   readonly signer: Signer | null;
   readonly applier: ChunkApplier;
   readonly storageUsageConfig: { readonly numBytesAccount: bigint; readonly numExtraBytesRecord: bigint };
+  /** The sizes of its store's decoded-row caches; a reader's by default (`READER_CACHES`). */
+  readonly caches?: ChainStoreCaches;
   /**
    * Pooled transactions a chunk considers at most; the runtime's prepareTransactions then takes
    * them up to the chunk's transaction gas and size limits, and the rest stay pooled.
@@ -108,8 +110,9 @@ export async function openChainStore(
   store: Store,
   genesis: Genesis,
   storageUsageConfig: ChainOptions['storageUsageConfig'],
+  caches?: ChainStoreCaches,
 ): Promise<OpenedChainStore> {
-  const chainStore = new ChainStore(store);
+  const chainStore = new ChainStore(store, caches);
   const layout = shardLayoutFromView(genesis.config.shardLayout);
   let head = chainStore.head();
   if (!head) {
@@ -200,7 +203,7 @@ export class Chain implements ChainHandle {
   }
 
   static async open(opts: ChainOptions): Promise<Chain> {
-    const o = await openChainStore(opts.store, opts.genesis, opts.storageUsageConfig);
+    const o = await openChainStore(opts.store, opts.genesis, opts.storageUsageConfig, opts.caches);
     return new Chain(opts, o.chainStore, o.layout, o.head, o.genesisHash);
   }
 

@@ -12,6 +12,7 @@ import {
   gcStep,
   loadGenesis,
   type PooledTransaction,
+  PRODUCER_CACHES,
   signerFromKeyFile,
 } from '@nearlite/chain';
 import { forwardThreadWarnings, toHex } from '@nearlite/primitives';
@@ -68,6 +69,8 @@ const chain = await Chain.open({
   applier,
   storageUsageConfig: STORAGE_USAGE_CONFIG,
   saveTrieChanges: data.saveTrieChanges,
+  // The RPC thread serves the reads: this thread reads back the blocks near its head.
+  caches: PRODUCER_CACHES,
 });
 
 // Trie nodes are content-addressed: a node's row never changes, so the RPC thread need not hear of them.
