@@ -9,7 +9,7 @@
 // `store.compression` asks).
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Chain, flatStateReader, loadGenesis, signerFromKeyFile } from '@nearlite/chain';
+import { Chain, flatStateReader, loadGenesis, PRODUCER_CACHES, signerFromKeyFile } from '@nearlite/chain';
 import { decodeAccessKey, decodeSignedTransaction, parsePublicKey } from '@nearlite/primitives';
 import { DBCol, Store } from '@nearlite/store';
 import { trieKeyAccessKey } from '@nearlite/trie';
@@ -45,6 +45,8 @@ export async function measureProduce(P, dataset, o) {
     applier: createApplier(genesis),
     storageUsageConfig: STORAGE_USAGE_CONFIG,
     saveTrieChanges: !o.archive,
+    // As the chain thread keeps them.
+    caches: PRODUCER_CACHES,
   });
   const byCol = new Map();
   if (o.bytes) {
