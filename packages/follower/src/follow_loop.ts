@@ -16,7 +16,11 @@ import { ingestBlocks } from './ingest.js';
 import { ingestPrepared, type PreparedWriter } from './ingest_prepared.js';
 import type { PreparedOrRefused } from './prepared_block.js';
 
+/** A write still under way after this long is said in the log, and every as long again. */
+const SLOW_WRITE_WARN_MS = 30_000;
+
 /** Blocks fetched and prepared off the loop's thread (`PreparePool`), and where they are written. */
+
 export interface PreparedPath {
   readonly pool: { fetchPrepared(height: number): Promise<PreparedOrRefused | null> };
   readonly writer: PreparedWriter;
@@ -74,6 +78,8 @@ export interface FollowLoopOptions {
   readonly pollMs?: number;
   readonly retryInitialMs?: number;
   readonly retryMaxMs?: number;
+  /** After how long a write still under way is said in the log (30 s). */
+  readonly slowWriteWarnMs?: number;
   /** How often catch-up progress is logged. */
   readonly progressEveryMs?: number;
   /** Retention for a non-archival follower; null keeps everything (archival). */
@@ -449,6 +455,16 @@ export class FollowLoop {
         // The next batch is fetched while this one is verified and written (not while retrying).
         if (!this.retrying) this.fill(window, taken, head);
         if (batch.length > 0) {
+          // A write that neither ends nor fails (a database that stopped answering) is said while it
+          // lasts: the loop logs nothing else meanwhile.
+          const began = Date.now();
+          const range = `${heightOf(batch[0]!)}..${heightOf(batch.at(-1)!)}`;
+          const watch = setInterval(() => {
+            log.warn(
+              `writing blocks ${range} has not finished after ${Math.round((Date.now() - began) / 1000)} s`,
+            );
+          }, this.o.slowWriteWarnMs ?? SLOW_WRITE_WARN_MS);
+          watch.unref();
           try {
             await this.ingest(batch);
           } catch (err) {
@@ -475,6 +491,8 @@ export class FollowLoop {
             this.retrying = true;
             await this.sleep(this.o.retryMaxMs ?? 10_000);
             continue;
+          } finally {
+            clearInterval(watch);
           }
           this.retrying = false;
           this.lastWriteAt = Date.now();

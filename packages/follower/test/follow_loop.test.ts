@@ -401,3 +401,45 @@ t.test(
     t.equal(syncingAfter(false, 0), false);
   },
 );
+
+t.test('a write that neither ends nor fails is said in the log while it lasts', async (t) => {
+  const chain = syntheticChain(3);
+  const store = await Store.open(tempDir(t));
+  const history = new HistoryStore(store);
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  const write = history.writeBlocks.bind(history);
+  history.writeBlocks = async (messages, first) => {
+    await held;
+    return write(messages, first);
+  };
+  const log = logs();
+  const loop = new FollowLoop({
+    history,
+    source: new MemorySource(chain),
+    startHeight: 1_000_000,
+    log,
+    pollMs: 10,
+    batchSize: 32,
+    slowWriteWarnMs: 40,
+  });
+  t.teardown(async () => {
+    release();
+    await loop.stop();
+    await store.close();
+  });
+  loop.start();
+  const last = chain.at(-1)!.block.header.height;
+  await until(() => log.lines.filter((l) => /has not finished after/.test(l)).length >= 2, 'two warnings');
+  t.match(
+    log.lines.find((l) => /has not finished/.test(l)),
+    new RegExp(`^WARN writing blocks 1000000\\.\\.${last} has not finished after \\d+ s$`),
+  );
+  release();
+  await until(() => history.cursor()?.height === last, 'the write done');
+  const said = log.lines.filter((l) => /has not finished/.test(l)).length;
+  await new Promise((r) => setTimeout(r, 150));
+  t.equal(log.lines.filter((l) => /has not finished/.test(l)).length, said, 'and no more once it is done');
+});
