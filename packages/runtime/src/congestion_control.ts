@@ -3,7 +3,7 @@
 // the next chunks read it to bound how much gas goes to new transactions, how much gas other shards
 // may send it (what they cannot send waits in their outgoing buffers, `receipt_sink.ts`) and
 // whether transactions to a shard are still taken.
-import type { Receipt } from '@nearlite/primitives';
+import type { Receipt, StoredReceipt } from '@nearlite/primitives';
 import type { CongestionControlConfig, RuntimeConfig } from './config/runtime_config.js';
 import { totalPrepaidExecFees, totalPrepaidGas, totalPrepaidSendFees } from './fees.js';
 
@@ -132,4 +132,18 @@ export function finalizeAllowedShard(
 ): number {
   if (allShards.length === 0) return ownShard;
   return allShards[congestionSeed % allShards.length]!;
+}
+
+/**
+ * nearcore's receipt_congestion_gas and receipt_size of a receipt read from the state: the metadata
+ * it was stored with, or for a plain receipt (stored before use_state_stored_receipt) what it
+ * computes to now. `raw` is its stored bytes.
+ */
+export function storedReceiptCongestion(
+  stored: StoredReceipt,
+  raw: Uint8Array,
+  config: RuntimeConfig,
+): { gas: bigint; bytes: bigint } {
+  if (stored.metadata) return { gas: stored.metadata.congestionGas, bytes: stored.metadata.congestionSize };
+  return { gas: receiptCongestionGas(stored.receipt, config), bytes: BigInt(raw.length) };
 }

@@ -7,7 +7,6 @@ import {
   decodeStoredReceipt,
   encodeReceipt,
   type Receipt,
-  type StoredReceipt,
   wrapStateStoredReceipt,
 } from '@nearlite/primitives';
 import {
@@ -17,7 +16,7 @@ import {
   trieKeyDelayedReceiptIndices,
 } from '@nearlite/trie';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import { receiptCongestionGas } from './congestion_control.js';
+import { receiptCongestionGas, storedReceiptCongestion } from './congestion_control.js';
 import { encodeQueueIndices, readQueueIndices } from './queue_indices.js';
 
 export class DelayedReceiptQueue {
@@ -51,7 +50,7 @@ export class DelayedReceiptQueue {
     let bytes = 0n;
     for (let i = this.first; i < this.next; i++) {
       const { raw } = this.read(i);
-      const counted = this.counted(decodeStoredReceipt(raw), raw);
+      const counted = storedReceiptCongestion(decodeStoredReceipt(raw), raw, this.config);
       gas += counted.gas;
       bytes += counted.bytes;
     }
@@ -70,15 +69,6 @@ export class DelayedReceiptQueue {
     const old = this.state.get(legacy);
     if (!old) throw new Error(`delayed receipt ${index} is missing`);
     return { key: legacy, raw: old };
-  }
-
-  /**
-   * nearcore's receipt_congestion_gas and receipt_size of a stored receipt: its metadata, or for a
-   * plain receipt (stored before use_state_stored_receipt) what it computes to now.
-   */
-  private counted(stored: StoredReceipt, raw: Uint8Array): { gas: bigint; bytes: bigint } {
-    if (stored.metadata) return { gas: stored.metadata.congestionGas, bytes: stored.metadata.congestionSize };
-    return { gas: receiptCongestionGas(stored.receipt, this.config), bytes: BigInt(raw.length) };
   }
 
   get length(): number {
@@ -106,7 +96,7 @@ export class DelayedReceiptQueue {
     this.first += 1n;
     this.dirty = true;
     const stored = decodeStoredReceipt(raw);
-    const { gas, bytes } = this.counted(stored, raw);
+    const { gas, bytes } = storedReceiptCongestion(stored, raw, this.config);
     this.removedDelayedGas += gas;
     this.removedDelayedBytes += bytes;
     return stored.receipt;

@@ -12,13 +12,12 @@ import {
   decodeStoredReceipt,
   encodeReceipt,
   type Receipt,
-  type StoredReceipt,
   wrapStateStoredReceipt,
 } from '@nearlite/primitives';
 import { type TrieUpdate, trieKeyBufferedReceipt } from '@nearlite/trie';
 import type { ShardCongestion } from './bandwidth_scheduler.js';
 import type { RuntimeConfig } from './config/runtime_config.js';
-import { outgoingGasLimit, receiptCongestionGas } from './congestion_control.js';
+import { outgoingGasLimit, receiptCongestionGas, storedReceiptCongestion } from './congestion_control.js';
 import { BufferedReceiptIndices, ReceiptGroupsQueue } from './outgoing_buffers.js';
 
 /** A receipt on its way out: its encoding and the shard it goes to. */
@@ -73,7 +72,7 @@ export class ReceiptSink {
         const raw = this.state.get(key);
         if (!raw) throw new Error(`buffered receipt ${index} to shard ${shard} is missing`);
         const stored = decodeStoredReceipt(raw);
-        const { gas, bytes } = this.counted(stored, raw);
+        const { gas, bytes } = storedReceiptCongestion(stored, raw, this.config);
         const receipt = sinkReceipt(stored.receipt);
         if (!this.tryForward(receipt, gas, this.shardOf(receipt))) break;
         this.forwardedGas += gas;
@@ -131,12 +130,6 @@ export class ReceiptSink {
     return g;
   }
 
-  /** receipt_congestion_gas and receipt_size of a stored receipt: its metadata, or computed now. */
-  private counted(stored: StoredReceipt, raw: Uint8Array): { gas: bigint; bytes: bigint } {
-    if (stored.metadata) return { gas: stored.metadata.congestionGas, bytes: stored.metadata.congestionSize };
-    return { gas: receiptCongestionGas(stored.receipt, this.config), bytes: BigInt(raw.length) };
-  }
-
   /**
    * The buffers' indices and groups written back, committed at once: a receipt whose execution fails
    * after this rolls back its own changes only.
@@ -169,9 +162,9 @@ export function bufferedCongestionTotals(
     for (let i = q.first; i < q.next; i++) {
       const raw = state.get(trieKeyBufferedReceipt(shard, i));
       if (!raw) throw new Error(`buffered receipt ${i} to shard ${shard} is missing`);
-      const stored = decodeStoredReceipt(raw);
-      gas += stored.metadata?.congestionGas ?? receiptCongestionGas(stored.receipt, config);
-      bytes += stored.metadata?.congestionSize ?? BigInt(raw.length);
+      const counted = storedReceiptCongestion(decodeStoredReceipt(raw), raw, config);
+      gas += counted.gas;
+      bytes += counted.bytes;
     }
   }
   return { gas, bytes };
