@@ -53,12 +53,20 @@ export interface PrevBlock {
 
 /** The block at `height` with `prevHash` extends `prev`: the check that needs the block before it. */
 export function verifyLink(height: number, prevHash: string, prev: PrevBlock): void {
-  if (prevHash !== prev.hash)
+  if (prevHash !== prev.hash) {
+    // Heights between were answered as having no block: one of them may be a block the source lacks.
+    const between =
+      height - prev.height === 2
+        ? `; height ${prev.height + 1} was answered as having no block`
+        : height - prev.height > 2
+          ? `; heights ${prev.height + 1}..${height - 1} were answered as having no block`
+          : '';
     throw new BlockVerificationError(
       height,
       VerifyCheck.PrevHash,
-      `prev_hash ${prevHash} is not the stored block ${prev.height} (${prev.hash})`,
+      `prev_hash ${prevHash} is not the stored block ${prev.height} (${prev.hash})${between}`,
     );
+  }
   if (height <= prev.height)
     throw new BlockVerificationError(
       height,

@@ -214,6 +214,16 @@ t.test('consecutive real blocks link; a wrong link is refused', async (t) => {
   );
   t.equal(err.check, VerifyCheck.PrevHash);
   t.equal(err.height, 107503705);
+  t.notMatch(err.message, /no block/, 'nothing between them');
+  // A block after heights the source answered as empty: one of them may be a block it lacks.
+  const after = refusal(() =>
+    verifyStreamerMessage(b, { prev: { hash: b.block.header.hash, height: 107503702 } }),
+  );
+  t.match(after.message, /; heights 107503703\.\.107503704 were answered as having no block$/);
+  const one = refusal(() =>
+    verifyStreamerMessage(b, { prev: { hash: b.block.header.hash, height: 107503703 } }),
+  );
+  t.match(one.message, /; height 107503704 was answered as having no block$/);
 });
 
 t.test('tampered copies are refused with the failing check named', async (t) => {
