@@ -214,3 +214,33 @@ t.test('a front end runs on a role that may only read (as on a hot standby)', as
   t.equal(block.body.result?.header.hash, last.hash, 'it serves the history it may only read');
   t.notMatch(front.logs(), /permission denied/);
 });
+
+t.test("a front end's listening session that ends is opened again", async (t) => {
+  const pgh = await pgHome(t);
+  const front = await startCli(['serve', '--home', pgh.home, '--rpc-addr', '127.0.0.1:0', ...storeArgs(pgh)]);
+  t.teardown(() => front.stop());
+  const admin = new pg.Client({ connectionString: pgh.metaUrl });
+  await admin.connect();
+  t.teardown(() => admin.end());
+  const listeners = async () =>
+    (
+      await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN nearlite_cursor' AND pid <> pg_backend_pid()`,
+      )
+    ).rows.map((r) => r.pid);
+  const until = async (ok: (pids: number[]) => boolean) => {
+    for (let i = 0; i < 150; i++) {
+      const pids = await listeners();
+      if (ok(pids)) return pids;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return listeners();
+  };
+  const [first] = await until((p) => p.length === 1);
+  t.ok(first, 'the front end listens for the cursor');
+  // The server ends the session, as a restart does.
+  await admin.query('SELECT pg_terminate_backend($1)', [first]);
+  const again = await until((p) => p.length === 1 && p[0] !== first);
+  t.equal(again.length, 1, 'a new session listens');
+  t.not(again[0], first);
+});
