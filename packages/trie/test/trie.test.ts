@@ -544,6 +544,8 @@ t.test("column ids are nearcore's (core/primitives/src/trie_key.rs col), one per
       BufferedReceiptIndices: 13,
       BufferedReceipt: 14,
       BandwidthSchedulerState: 15,
+      BufferedReceiptGroupsQueueData: 16,
+      BufferedReceiptGroupsQueueItem: 17,
       GlobalContractCode: 18,
       GlobalContractNonce: 19,
       PromiseYieldStatus: 20,
