@@ -1,10 +1,11 @@
 // A new follower whose source is down when it starts waits for it, as the follow loop waits for a
 // source that goes down later, instead of ending its start.
+import { createServer } from 'node:net';
 import { FollowerNode } from '@nearlite/node';
 import { type BlockSource, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
 import t from 'tap';
 import { MAINNET_GENESIS } from './helpers/mainnet.js';
-import { initHome, rawRpc } from './helpers/node.js';
+import { initHome, rawRpc, spawnLogged } from './helpers/node.js';
 import { MemorySource } from './helpers/stream_fixtures.js';
 import { syntheticChain } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
@@ -58,4 +59,35 @@ t.test('a follower with nothing followed yet waits for a source that is down at 
     await new Promise((r) => setTimeout(r, 25));
   }
   t.equal(height, last.height, 'then it follows');
+});
+
+t.test('a signal to stop ends a start that waits for its source', async (t) => {
+  const home = tempDir(t);
+  initHome(home, ['--genesis', MAINNET_GENESIS]);
+  // Nothing listens there: every attempt at the first block is refused.
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 1));
+    });
+  });
+  const node = spawnLogged([
+    'run',
+    '--home',
+    home,
+    '--rpc-addr',
+    '127.0.0.1:0',
+    '--follow',
+    `http://127.0.0.1:${port}`,
+  ]);
+  t.teardown(() => node.proc.kill('SIGKILL'));
+  // While the source's own attempts at the first block are under way (eight, ~25 s).
+  for (let i = 0; i < 300 && !/attempt 2 failed/.test(node.logs()); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  t.match(node.logs(), /attempt 2 failed/, 'the start waits for the source');
+  node.proc.kill('SIGTERM');
+  const still = new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000).unref());
+  t.equal(await Promise.race([node.exited, still]), 0, 'it stops, as a stop during a start does');
+  t.match(node.logs(), /stopped before the start finished/);
 });

@@ -210,11 +210,13 @@ interface Running {
  */
 async function untilSignal(
   logger: Logger,
-  start: () => Promise<Running>,
+  start: (startSignal: AbortSignal) => Promise<Running>,
   what = 'following',
 ): Promise<number> {
   let starting = true;
   let received = false;
+  // A start that waits (a follower for a source that is down) gives up on the first signal.
+  const startAbort = new AbortController();
   let resolveSignalled: () => void = () => {};
   const signalled = new Promise<void>((resolve) => {
     resolveSignalled = resolve;
@@ -226,6 +228,7 @@ async function untilSignal(
     }
     received = true;
     logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
+    if (starting) startAbort.abort();
     resolveSignalled();
   };
   process.on('SIGINT', onSignal);
@@ -236,9 +239,13 @@ async function untilSignal(
   };
   let node: Running;
   try {
-    node = await start();
+    node = await start(startAbort.signal);
   } catch (err) {
     off();
+    if ((err as Error | null)?.name === 'StartStopped') {
+      logger.info(`${(err as Error).message}: stopped before the start finished`);
+      return 0;
+    }
     throw err;
   }
   starting = false;
@@ -255,9 +262,9 @@ async function untilSignal(
 // Each command imports what it runs when it runs: a producer's start does not load the follower's
 // PostgreSQL driver, the front end's or the exporter's code.
 function followUntilSignal(opts: FollowOptions): Promise<number> {
-  return untilSignal(opts.logger, async () => {
+  return untilSignal(opts.logger, async (startSignal) => {
     const { FollowerNode } = await import('./follower_node.js');
-    return FollowerNode.start(opts);
+    return FollowerNode.start({ ...opts, startSignal });
   });
 }
 

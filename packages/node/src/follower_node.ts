@@ -29,6 +29,8 @@ import { ViewCallPool } from './view_pool.js';
 export interface FollowOptions {
   readonly home: string;
   readonly source: BlockSource;
+  /** Aborted to give up a start that is waiting for its source (a signal to stop came meanwhile). */
+  readonly startSignal?: AbortSignal;
   readonly upstreamRpc?: string;
   readonly rpcAddr?: string;
   readonly archive?: boolean;
@@ -111,7 +113,7 @@ export class FollowerNode {
       if (from !== null)
         o.logger.info(`the history began after the genesis: its state is held from #${from} on`);
       const cursor = history.cursor();
-      const first = cursor ? null : await firstHeightOf(o.source, o.logger);
+      const first = cursor ? null : await firstHeightOf(o.source, o.logger, o.startSignal);
       const startHeight = Math.max(genesis.config.genesisHeight, first ?? genesis.config.genesisHeight);
       const loop = new FollowLoop({
         history,
@@ -180,19 +182,56 @@ export class FollowerNode {
   }
 }
 
+/** A start given up on a signal to stop, while it waited for its source. */
+export class StartStopped extends Error {
+  override readonly name = 'StartStopped';
+}
+
 /**
  * The source's first height, for a follower with nothing followed yet: a source that is down at the
  * start is waited for, as the follow loop waits for one that goes down later, rather than ending the
  * start (a supervisor would restart it in a loop).
  */
-async function firstHeightOf(source: BlockSource, logger: Logger): Promise<number | null> {
+async function firstHeightOf(
+  source: BlockSource,
+  logger: Logger,
+  signal: AbortSignal | undefined,
+): Promise<number | null> {
+  // A stop closes the source: its own attempts under way end too.
+  const close = () => {
+    source.close().catch(() => {});
+  };
+  signal?.addEventListener('abort', close, { once: true });
+  try {
+    return await firstHeightWaiting(source, logger, signal);
+  } finally {
+    signal?.removeEventListener('abort', close);
+  }
+}
+
+async function firstHeightWaiting(
+  source: BlockSource,
+  logger: Logger,
+  signal: AbortSignal | undefined,
+): Promise<number | null> {
   for (let wait = 1000; ; wait = Math.min(wait * 2, 30_000)) {
     try {
       return await source.firstHeight();
     } catch (err) {
+      if (signal?.aborted)
+        throw new StartStopped(`stopped while waiting for ${source.name}: ${(err as Error).message}`);
       if (!(err instanceof StreamSourceError) || err.code !== StreamErrorCode.UNAVAILABLE) throw err;
       logger.warn(`${err.message}; asking ${source.name} for its first block again in ${wait / 1000} s`);
-      await new Promise((r) => setTimeout(r, wait));
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, wait);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+      if (signal?.aborted) throw new StartStopped(`stopped while waiting for ${source.name}: ${err.message}`);
     }
   }
 }

@@ -16,7 +16,7 @@ import { Deadlines } from '../src/sources/deadline.js';
 import { FileSource } from '../src/sources/file.js';
 import { HttpSource } from '../src/sources/http.js';
 import { openSource } from '../src/sources/open.js';
-import { type RetryEvent, retryDelayMs } from '../src/sources/retry.js';
+import { type RetryEvent, retryDelayMs, withRetry } from '../src/sources/retry.js';
 import { S3Source } from '../src/sources/s3.js';
 
 const HEIGHT = 879765;
@@ -354,4 +354,16 @@ t.test("backoff: jittered steps, and a source's Retry-After waited for up to a m
     'an hour held to a minute',
   );
   t.equal(retryDelayMs(8, o, new TransientSourceError('503', 1000), 1), 10_000, 'a shorter ask is the step');
+  t.equal(retryDelayMs(1, o, new TransientSourceError('429', 30_000), 1), 37_500, 'and up to a quarter more');
+});
+
+t.test("a source's close ends a wait between attempts at once", async (t) => {
+  const closing = new AbortController();
+  const started = Date.now();
+  const attempt = withRetry('test', 9, { signal: closing.signal }, async () => {
+    throw new TransientSourceError('GET /v0/block/9 answered 503', 60_000);
+  });
+  setTimeout(() => closing.abort(new Error('the source is closed')), 50);
+  await t.rejects(attempt, { message: 'the source is closed' });
+  t.ok(Date.now() - started < 30_000, 'not the minute the source asked for');
 });

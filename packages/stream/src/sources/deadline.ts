@@ -50,6 +50,11 @@ export class Deadlines {
     }
   }
 
+  /** Aborts when the source closes: its waits between attempts end with it. */
+  get closed(): AbortSignal {
+    return this.closing.signal;
+  }
+
   close(): void {
     this.closing.abort(new Error('the source is closed'));
   }

@@ -22,11 +22,15 @@ export class FileSource implements BlockSource {
 
   constructor(
     dir: string,
-    private readonly o: RetryOptions = {},
+    o: RetryOptions = {},
   ) {
     this.dir = resolve(dir);
     this.name = `file:${this.dir}`;
+    this.retry = { ...o, signal: this.closing.signal };
   }
+
+  private readonly closing = new AbortController();
+  private readonly retry: RetryOptions;
 
   /** The last listing of the directory, and the directory's modification time when it was made. */
   private listing: {
@@ -64,7 +68,7 @@ export class FileSource implements BlockSource {
   }
 
   fetchBlock(height: number): Promise<StreamerMessage | null> {
-    return withRetry(this.name, height, this.o, async () => {
+    return withRetry(this.name, height, this.retry, async () => {
       let text: string;
       try {
         text = readText(join(this.dir, lakeBlockKey(height)));
@@ -112,5 +116,7 @@ export class FileSource implements BlockSource {
     return (await this.heights())[0] ?? null;
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.closing.abort(new Error('the source is closed'));
+  }
 }

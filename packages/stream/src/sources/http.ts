@@ -17,6 +17,7 @@ export class HttpSource implements BlockSource {
   readonly name: string;
   private readonly base: string;
   private readonly deadlines: Deadlines;
+  private readonly retry: RetryOptions;
 
   constructor(
     base: string,
@@ -25,6 +26,7 @@ export class HttpSource implements BlockSource {
     this.base = base.replace(/\/+$/, '');
     this.name = this.base;
     this.deadlines = new Deadlines(o);
+    this.retry = { ...o, signal: this.deadlines.closed };
   }
 
   private async get(
@@ -52,7 +54,7 @@ export class HttpSource implements BlockSource {
 
   fetchBlock(height: number): Promise<StreamerMessage | null> {
     const path = `/v0/block/${height}`;
-    return withRetry(this.name, height, this.o, () =>
+    return withRetry(this.name, height, this.retry, () =>
       this.deadlines.run(`GET ${path}`, (signal) => this.block(path, height, signal)),
     );
   }
@@ -76,7 +78,7 @@ export class HttpSource implements BlockSource {
 
   /** The height a redirect route points at. */
   private redirectHeight(path: string): Promise<number | null> {
-    return withRetry(this.name, null, this.o, () =>
+    return withRetry(this.name, null, this.retry, () =>
       this.deadlines.run(`GET ${path}`, (signal) => this.redirect(path, signal)),
     );
   }

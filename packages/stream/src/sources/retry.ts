@@ -12,6 +12,8 @@ export interface RetryOptions {
   readonly maxDelayMs?: number;
   /** Called on every transient failure before the next attempt. */
   readonly onRetry?: (e: RetryEvent) => void;
+  /** Ends a wait between attempts at once (the source closed): the retry then fails with its reason. */
+  readonly signal?: AbortSignal;
 }
 
 export interface RetryEvent {
@@ -82,17 +84,36 @@ export async function withRetry<T>(
       }
       const delayMs = retryDelayMs(attempt, o, err);
       o.onRetry?.({ source, height, attempt, delayMs, error: err });
-      await new Promise((r) => setTimeout(r, delayMs));
+      await pause(delayMs, o.signal);
+      if (o.signal?.aborted) throw o.signal.reason;
     }
   }
 }
 
 /**
  * The wait before the attempt after `attempt`: its exponential step's upper half at random, or what
- * the source asked for (`Retry-After`, up to a minute) when that is longer.
+ * the source asked for (`Retry-After`, up to a minute) and up to a quarter more at random, when that
+ * is longer: the heights in flight that were all told the same wait do not come back together.
  */
 export function retryDelayMs(attempt: number, o: RetryOptions, err: unknown, random = Math.random()): number {
   const step = Math.min(o.maxDelayMs ?? 10_000, (o.baseDelayMs ?? 200) * 2 ** (attempt - 1));
-  const asked = err instanceof TransientSourceError ? (err.retryAfterMs ?? 0) : 0;
-  return Math.max(Math.round(step / 2 + (random * step) / 2), Math.min(asked, MAX_RETRY_AFTER_MS));
+  const asked = Math.min(
+    err instanceof TransientSourceError ? (err.retryAfterMs ?? 0) : 0,
+    MAX_RETRY_AFTER_MS,
+  );
+  return Math.max(Math.round(step / 2 + (random * step) / 2), Math.round(asked * (1 + random / 4)));
+}
+
+/** Waits `ms`, or less if `signal` aborts meanwhile. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -30,16 +30,18 @@ export class S3Source implements BlockSource {
   private readonly payer: { RequestPayer?: 'requester' };
   private highest: number | null = null;
   private readonly deadlines: Deadlines;
+  private readonly retry: RetryOptions;
 
   constructor(
     private readonly bucket: string,
     private readonly prefix: string,
-    private readonly o: S3SourceOptions = {},
+    o: S3SourceOptions = {},
   ) {
     this.name = `s3://${bucket}/${prefix}`.replace(/\/$/, '');
     this.s3 = new LazyS3Client(o);
     this.payer = o.requesterPays === false ? {} : { RequestPayer: 'requester' };
     this.deadlines = new Deadlines(o);
+    this.retry = { ...o, signal: this.deadlines.closed };
   }
 
   private async getText(key: string): Promise<string | null> {
@@ -78,7 +80,7 @@ export class S3Source implements BlockSource {
   }
 
   fetchBlock(height: number): Promise<StreamerMessage | null> {
-    return withRetry(this.name, height, this.o, async () => {
+    return withRetry(this.name, height, this.retry, async () => {
       const blockKey = lakeBlockKey(height);
       const text = await this.getText(blockKey);
       if (text === null) {
@@ -105,11 +107,11 @@ export class S3Source implements BlockSource {
   }
 
   nextHeight(after: number): Promise<number | null> {
-    return withRetry(this.name, after, this.o, () => this.firstAfter(after));
+    return withRetry(this.name, after, this.retry, () => this.firstAfter(after));
   }
 
   finalHeight(): Promise<number | null> {
-    return withRetry(this.name, null, this.o, async () => {
+    return withRetry(this.name, null, this.retry, async () => {
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const found = await this.listAfter(this.highest, 1000);
         if (found.length === 0) break;
@@ -120,7 +122,7 @@ export class S3Source implements BlockSource {
   }
 
   firstHeight(): Promise<number | null> {
-    return withRetry(this.name, null, this.o, async () => (await this.listAfter(null, 1))[0] ?? null);
+    return withRetry(this.name, null, this.retry, async () => (await this.listAfter(null, 1))[0] ?? null);
   }
 
   async close(): Promise<void> {
