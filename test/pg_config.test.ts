@@ -213,6 +213,26 @@ t.test('a front end runs on a role that may only read (as on a hot standby)', as
   const block = await front.rpc<{ header: { hash: string } }>('block', { block_id: last.height });
   t.equal(block.body.result?.header.hash, last.hash, 'it serves the history it may only read');
   t.notMatch(front.logs(), /permission denied/);
+  await front.stop();
+
+  // A schema this nearlite does not know is refused for what it is, not for the role's privileges.
+  const c = new pg.Client({ connectionString: pgh.shardUrl });
+  await c.connect();
+  await c.query(`UPDATE schema_version SET version = 99 WHERE component = 'shard'`);
+  await c.end();
+  refused(
+    t,
+    [
+      'serve',
+      '--home',
+      pgh.home,
+      '--rpc-addr',
+      '127.0.0.1:0',
+      ...storeArgs({ metaUrl: asReader(pgh.metaUrl), shardUrl: asReader(pgh.shardUrl) }),
+    ],
+    /the shard database .* has schema version 99, newer than this nearlite knows/,
+    'a read-only front end on a newer schema',
+  );
 });
 
 t.test("a front end's listening session that ends is opened again", async (t) => {

@@ -239,7 +239,12 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     await this.listen();
     this.timer = setInterval(() => {
       this.refresh().catch(() => {});
-      if (this.listener === null && !this.listening && Date.now() >= this.nextListenAt) {
+      if (
+        this.listener === null &&
+        !this.listening &&
+        !this.listenRefused &&
+        Date.now() >= this.nextListenAt
+      ) {
         this.nextListenAt = Date.now() + RELISTEN_MS;
         this.listening = true;
         this.listen().finally(() => {
@@ -251,6 +256,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   }
 
   private listening = false;
+  private listenRefused = false;
   private nextListenAt = 0;
 
   private async listen(): Promise<void> {
@@ -267,8 +273,11 @@ export class PgHistory implements HistoryReader, HistoryWriter {
     try {
       await client.connect();
       await client.query(`LISTEN ${CURSOR_CHANNEL}`);
-    } catch {
+    } catch (err) {
       await client.end().catch(() => {});
+      // A hot standby refuses LISTEN for as long as it is one (read_only_sql_transaction): the poll
+      // alone keeps up, rather than a session opened and refused every few seconds.
+      if ((err as { code?: unknown }).code === '25006') this.listenRefused = true;
       return;
     }
     if (this.closed) {

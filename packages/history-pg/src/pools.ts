@@ -51,6 +51,11 @@ export async function migrated(
 ): Promise<void> {
   await withConnection(pool, async (c) => {
     for (const component of components) await migrate(c, component, url, upgrade);
+  }).catch((err: unknown) => {
+    // The schema's own refusals name their database; anything else (a missing privilege) is named here.
+    if (err instanceof Error && !(err instanceof PgHistoryError))
+      err.message = `the ${components.join(' and ')} database ${redactUrl(url)}: ${err.message}`;
+    throw err;
   });
 }
 

@@ -120,9 +120,14 @@ export async function migrate(
   url: string,
   upgrade = true,
 ): Promise<void> {
-  // A front end on a database already at this schema writes nothing, so it runs on a read-only role
-  // or a hot standby.
-  if (!upgrade && (await versionOf(client, component)) === SCHEMA_VERSION[component]) return;
+  // A front end reads the version before anything else: on a database already at this schema it
+  // writes nothing (so it runs on a role that may only read), and one at another is refused with the
+  // schema's own message rather than the role's missing privilege.
+  if (!upgrade) {
+    const have = await versionOf(client, component);
+    if (have === SCHEMA_VERSION[component]) return;
+    if (have > 0) checkVersion(component, url, have, upgrade);
+  }
   await inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
     await client.query(
@@ -134,18 +139,7 @@ export async function migrate(
     );
     const have = r.rows[0]?.version ?? 0;
     const known = SCHEMA_VERSION[component];
-    if (have > known) {
-      throw new PgHistoryError(
-        PgHistoryErrorCode.SchemaTooNew,
-        `the ${component} database ${redactUrl(url)} has schema version ${have}, newer than this nearlite knows (${known}): upgrade nearlite, or point it at another database`,
-      );
-    }
-    if (have > 0 && have < known && !upgrade) {
-      throw new PgHistoryError(
-        PgHistoryErrorCode.SchemaTooOld,
-        `the ${component} database ${redactUrl(url)} has schema version ${have}, older than this nearlite's (${known}): stop its writer and start this nearlite's writer first (it upgrades the schema), then the front ends`,
-      );
-    }
+    checkVersion(component, url, have, upgrade);
     for (let v = have; v < known; v++) for (const sql of MIGRATIONS[component][v]!) await client.query(sql);
     if (have < known) {
       await client.query(
@@ -166,4 +160,21 @@ async function versionOf(client: pg.ClientBase, component: Component): Promise<n
     [component],
   );
   return r.rows[0]?.version ?? 0;
+}
+
+/** A version newer than this code's is refused; an older one too, to a front end (`upgrade` false). */
+function checkVersion(component: Component, url: string, have: number, upgrade: boolean): void {
+  const known = SCHEMA_VERSION[component];
+  if (have > known) {
+    throw new PgHistoryError(
+      PgHistoryErrorCode.SchemaTooNew,
+      `the ${component} database ${redactUrl(url)} has schema version ${have}, newer than this nearlite knows (${known}): upgrade nearlite, or point it at another database`,
+    );
+  }
+  if (have > 0 && have < known && !upgrade) {
+    throw new PgHistoryError(
+      PgHistoryErrorCode.SchemaTooOld,
+      `the ${component} database ${redactUrl(url)} has schema version ${have}, older than this nearlite's (${known}): stop its writer and start this nearlite's writer first (it upgrades the schema), then the front ends`,
+    );
+  }
 }

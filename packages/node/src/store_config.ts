@@ -59,8 +59,11 @@ export function storeFromJson(raw: unknown, path: string): HistoryStoreConfig {
     shardUrls.set(shardId(k, `${path}: store.shard_urls`), postgresUrl(v, `${path}: store.shard_urls.${k}`));
   if (o.pool_size === undefined) return { kind: 'postgres', metaUrl, shardUrls };
   const poolSize = o.pool_size;
-  if (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)
-    throw new ConfigError(`${path}: store.pool_size must be a whole number of connections from 1 to 1000`);
+  // A writer holds one of its meta pool's connections for its lock, and needs another to write.
+  if (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 2 || poolSize > 1000)
+    throw new ConfigError(
+      `${path}: store.pool_size must be a whole number of connections from 2 to 1000 (a writer keeps one for its lock)`,
+    );
   return { kind: 'postgres', metaUrl, shardUrls, poolSize };
 }
 

@@ -1,7 +1,18 @@
 // A home's files (keys, config, genesis, the clean-stop record, state dumps) are written whole or not
 // at all: a temporary file beside the target, renamed over it. A write that fails half way (a full
 // disk) would otherwise leave a truncated key or genesis that every later start or `init` trips on.
-import { closeSync, copyFileSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 
 /** A write that failed, naming the file (Node's own `ENOSPC` message names none). */
 export class FileWriteError extends Error {
@@ -32,7 +43,7 @@ export function writeFileWhole(path: string, data: string | Uint8Array, mode = 0
     const fd = openSync(tmp, 'w', mode);
     try {
       for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-      fsyncSync(fd);
+      syncIfFile(fd);
     } finally {
       closeSync(fd);
     }
@@ -44,7 +55,17 @@ export function copyFileWhole(src: string, path: string): void {
   whole(path, (tmp) => copyFileSync(src, tmp));
 }
 
-function whole(path: string, write: (tmp: string) => void): void {
+function whole(given: string, write: (tmp: string) => void): void {
+  const path = wholeTarget(given);
+  if (path === null) {
+    // Not a regular file (a device such as /dev/stdout, a pipe): written in place, as asked.
+    try {
+      write(given);
+    } catch (err) {
+      throw new FileWriteError(given, err as Error);
+    }
+    return;
+  }
   const tmp = `${path}.tmp`;
   try {
     write(tmp);
@@ -56,5 +77,37 @@ function whole(path: string, write: (tmp: string) => void): void {
       // The temporary file is never read: what matters is that `path` is untouched.
     }
     throw new FileWriteError(path, err as Error);
+  }
+}
+
+/**
+ * Where a whole write goes: the file a symlink names (the link stays a link), the path itself when
+ * nothing is there yet, or null for what is not a regular file and cannot be replaced by a rename.
+ */
+function wholeTarget(path: string): string | null {
+  let link: boolean;
+  try {
+    link = lstatSync(path).isSymbolicLink();
+  } catch {
+    return path;
+  }
+  let target = path;
+  if (link) {
+    try {
+      target = realpathSync(path);
+    } catch {
+      // A link to nothing yet: writing through it makes its target.
+      return null;
+    }
+  }
+  return statSync(target).isFile() ? target : null;
+}
+
+/** A pipe or a terminal (a dump to /dev/stdout) has nothing to sync, and says so with EINVAL. */
+function syncIfFile(fd: number): void {
+  try {
+    fsyncSync(fd);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EINVAL') throw err;
   }
 }

@@ -304,7 +304,7 @@ t.test("a PostgreSQL store's pool_size: the connections a process keeps to each 
   writeFileSync(path, JSON.stringify({ store: { ...pg, pool_size: 3 } }));
   const file = loadConfig(path).store;
   t.equal((file as { poolSize?: number }).poolSize, 3);
-  for (const bad of [0, 2.5, '4', 1001]) {
+  for (const bad of [0, 1, 2.5, '4', 1001]) {
     writeFileSync(path, JSON.stringify({ store: { ...pg, pool_size: bad } }));
     t.throws(
       () => loadConfig(path),

@@ -1,5 +1,15 @@
 // `nearlite init`: the home laid out like nearcore's; an initialised home refused, keys kept.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { parseGenesis, shardLayoutFromView } from '@nearlite/chain';
 import { FileWriteError, homePaths, initHome, loadConfig, main, writeFileWhole } from '@nearlite/node';
@@ -169,4 +179,26 @@ t.test('a failed write names the file and says why in words', async (t) => {
   t.equal(readFileSync(path, 'utf8'), '{"a":1}', 'the file as it was');
   const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
   t.equal(new FileWriteError(path, full).message, `cannot write ${path}: no space left on the disk`);
+});
+
+t.test('a whole write goes through a symlink to its file, and in place to what is not a file', async (t) => {
+  const dir = tempDir(t);
+  const target = join(dir, 'target.json');
+  const link = join(dir, 'link.json');
+  writeFileSync(target, 'old');
+  symlinkSync(target, link);
+  writeFileWhole(link, 'new');
+  t.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
+  t.equal(readFileSync(target, 'utf8'), 'new', 'its file has the new bytes');
+  t.same(readdirSync(dir).sort(), ['link.json', 'target.json'], 'nothing left beside them');
+  // A device (through a link of the test's own, so that a failure could only replace the link): written
+  // as asked, with nothing renamed over it.
+  const device = join(dir, 'device');
+  symlinkSync('/dev/null', device);
+  writeFileWhole(device, 'discarded');
+  t.ok(
+    lstatSync(device).isSymbolicLink() && statSync(device).isCharacterDevice(),
+    'still a link to the device',
+  );
+  t.notOk(existsSync(`${device}.tmp`), 'nothing left beside it');
 });
