@@ -20,10 +20,7 @@ export class FileSource implements BlockSource {
   readonly name: string;
   private readonly dir: string;
 
-  constructor(
-    dir: string,
-    o: RetryOptions = {},
-  ) {
+  constructor(dir: string, o: RetryOptions = {}) {
     this.dir = resolve(dir);
     this.name = `file:${this.dir}`;
     this.retry = { ...o, signal: this.closing.signal };
