@@ -44,21 +44,24 @@ t.test('a second process on the same home gets a clear error; SIGTERM exits clea
 });
 
 t.test('a signal while the node starts stops it once started; a second one ends the start', async (t) => {
-  // A block source that holds its first answer back keeps a follower's start waiting on it, so the
-  // signals land in the start, whatever the machine's pace.
+  // A follower's start asks its --upstream-rpc for `status` (for up to 5 s): an upstream that holds
+  // the answer back keeps the start waiting on it, so the signals land in the start. Its source
+  // answers at once, with a first block and no others yet.
   let held: ServerResponse[] = [];
+  const upstream = createServer((_req, res) => held.push(res));
   const source = createServer((req, res) => {
-    if (req.url === '/v0/first_block') held.push(res);
+    if (req.url === '/v0/first_block') res.writeHead(302, { location: '/v0/block/1' }).end();
     else res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"BLOCK_DOES_NOT_EXIST"}');
   });
-  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  for (const s of [upstream, source]) await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
     for (const res of held) res.destroy();
+    upstream.close();
     source.close();
   });
-  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
+  const address = (s: typeof source) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   const release = () => {
-    for (const res of held) res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+    for (const res of held) res.writeHead(500).end();
     held = [];
   };
 
@@ -70,7 +73,9 @@ t.test('a signal while the node starts stops it once started; a second one ends 
       '--home',
       home,
       '--follow',
-      url,
+      address(source),
+      '--upstream-rpc',
+      address(upstream),
       '--rpc-addr',
       '127.0.0.1:0',
     ]);
@@ -101,6 +106,36 @@ t.test('a signal while the node starts stops it once started; a second one ends 
   t.match(twice.logs(), /SIGTERM again while starting: exiting now/);
   t.notMatch(twice.logs(), /RPC on/);
   release();
+});
+
+t.test("a signal while a follower's start waits for its source's first block stops it at once", async (t) => {
+  const held: ServerResponse[] = [];
+  const source = createServer((req, res) => {
+    if (req.url === '/v0/first_block') held.push(res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const res of held) res.destroy();
+    source.close();
+  });
+  const home = tempDir(t);
+  initHome(home);
+  const { proc, logs, exited } = spawnLogged([
+    'run',
+    '--home',
+    home,
+    '--follow',
+    `http://127.0.0.1:${(source.address() as AddressInfo).port}`,
+    '--rpc-addr',
+    '127.0.0.1:0',
+  ]);
+  t.teardown(() => proc.kill('SIGKILL'));
+  while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  proc.kill('SIGTERM');
+  t.equal(await exited, 0, 'it stops without waiting for the source');
+  t.match(logs(), /stopped before the start finished/);
+  t.notMatch(logs(), /RPC on/);
 });
 
 t.test('init writes a nearcore-style home; opening it the other way round is refused', async (t) => {
