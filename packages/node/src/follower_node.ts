@@ -14,7 +14,7 @@ import {
   loadGenesisHistory,
   PreparePool,
 } from '@nearlite/follower';
-import { type BlockSource, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
+import { type BlockSource, pause, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
@@ -222,15 +222,7 @@ async function firstHeightWaiting(
         throw new StartStopped(`stopped while waiting for ${source.name}: ${(err as Error).message}`);
       if (!(err instanceof StreamSourceError) || err.code !== StreamErrorCode.UNAVAILABLE) throw err;
       logger.warn(`${err.message}; asking ${source.name} for its first block again in ${wait / 1000} s`);
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(done, wait);
-        signal?.addEventListener('abort', done, { once: true });
-      });
+      await pause(wait, signal);
       if (signal?.aborted) throw new StartStopped(`stopped while waiting for ${source.name}: ${err.message}`);
     }
   }

@@ -105,7 +105,7 @@ export function retryDelayMs(attempt: number, o: RetryOptions, err: unknown, ran
 }
 
 /** Waits `ms`, or less if `signal` aborts meanwhile. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const done = () => {
