@@ -32,6 +32,7 @@ import {
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { StreamerMessage } from '@nearlite/stream';
 import type pg from 'pg';
+import { CURSOR_CHANNEL, CursorFollower } from './cursor_follower.js';
 import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import {
   checkKind,
@@ -45,7 +46,7 @@ import {
   writeGenesisDigest,
 } from './history_checks.js';
 import { type ShardLayoutLike, shardOfTrieKey } from './key_shard.js';
-import { connectPool, migrated, pgDriver } from './pools.js';
+import { connectPool, migrated } from './pools.js';
 import { batchRows, type ShardRows, type StateRow } from './rows.js';
 import { type HeightRange, ShardDb } from './shard_db.js';
 import { inTransaction } from './transaction.js';
@@ -85,9 +86,6 @@ export interface PgHistoryOptions {
 }
 
 const WRITER_LOCK = 0x6e6c2d7772697465n;
-const CURSOR_CHANNEL = 'nearlite_cursor';
-/** How often a reader whose listening session ended tries to open one again. */
-const RELISTEN_MS = 5000;
 const DEFAULT_PARTITION_SIZE = 100_000;
 const DEFAULT_GC_GRACE_MS = 5_000;
 const DEFAULT_READ_DEADLINE_MS = 10_000;
@@ -109,8 +107,8 @@ export class PgHistory implements HistoryReader, HistoryWriter {
    * are deleted once readers have had `gcGraceMs` to learn it, however often the tail moves since.
    */
   private readonly publishedTails: { tail: number; at: number }[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private listener: pg.Client | null = null;
+  /** A reader's watch on the writer's cursor moves. */
+  private follower: CursorFollower | null = null;
   private writerClient: pg.PoolClient | null = null;
   /** Why the writer's session ended; its advisory lock ended with it. */
   private writerLost: Error | null = null;
@@ -192,7 +190,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         if (known === undefined) await recordHistoryId(meta, id);
         await checkKind(meta, o.metaUrl, o.archive ?? false);
         await h.dropAboveCursor();
-      } else await h.follow();
+      } else h.follower = await CursorFollower.start(o.metaUrl, o.pollMs ?? 250, () => h.refresh());
     } catch (err) {
       await h.close();
       throw err;
@@ -228,65 +226,6 @@ export class PgHistory implements HistoryReader, HistoryWriter {
       );
     }
     this.writerClient = c;
-  }
-
-  /**
-   * Readers keep up with the writer: its NOTIFY on each cursor move, and a poll as a fallback. A
-   * listening session that ends (the server restarted) is opened again; one that cannot be opened
-   * (a hot standby refuses LISTEN) leaves the poll alone to do it.
-   */
-  private async follow(): Promise<void> {
-    await this.listen();
-    this.timer = setInterval(() => {
-      this.refresh().catch(() => {});
-      if (
-        this.listener === null &&
-        !this.listening &&
-        !this.listenRefused &&
-        Date.now() >= this.nextListenAt
-      ) {
-        this.nextListenAt = Date.now() + RELISTEN_MS;
-        this.listening = true;
-        this.listen().finally(() => {
-          this.listening = false;
-        });
-      }
-    }, this.o.pollMs ?? 250);
-    this.timer.unref();
-  }
-
-  private listening = false;
-  private listenRefused = false;
-  private nextListenAt = 0;
-
-  private async listen(): Promise<void> {
-    const { Client } = await pgDriver();
-    const client = new Client({ connectionString: this.o.metaUrl });
-    const lost = () => {
-      if (this.listener === client) this.listener = null;
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', () => {
-      this.refresh().catch(() => {});
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CURSOR_CHANNEL}`);
-    } catch (err) {
-      await client.end().catch(() => {});
-      // A hot standby refuses LISTEN for as long as it is one (read_only_sql_transaction): the poll
-      // alone keeps up, rather than a session opened and refused every few seconds.
-      if ((err as { code?: unknown }).code === '25006') this.listenRefused = true;
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.listener = client;
-    // Moves made while no session listened.
-    this.refresh().catch(() => {});
   }
 
   /** Re-reads the cursor, first and genesis heights from the meta database. */
@@ -643,8 +582,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.listener?.end().catch(() => {});
+    await this.follower?.close();
     const writer = this.writerClient;
     if (writer) {
       // The lock is the session's: unlocked here, it is free once close returns, and not only when
