@@ -43,3 +43,19 @@ export function redactUrl(url: string): string {
     return '(an unparsable URL)';
   }
 }
+
+// Errors a history has named as failures of one of its databases, kept by identity so that no text
+// a statement's error carries can make another failure pass for one.
+const onDatabase = new WeakSet<Error>();
+
+/** Names the database an error happened on (`the shard database postgres://…: …`), once. */
+export function nameDatabaseFailure(err: Error, where: string): void {
+  if (onDatabase.has(err)) return;
+  onDatabase.add(err);
+  err.message = `${where}: ${err.message}`;
+}
+
+/** A failure of one of a history's databases: its own typed errors, or a statement named by it. */
+export function isDatabaseFailure(err: unknown): boolean {
+  return err instanceof PgHistoryError || (err instanceof Error && onDatabase.has(err));
+}

@@ -2,7 +2,7 @@
 // reachable at once, and each component's schema brought up to date.
 import type pg from 'pg';
 import { withDeadline } from './deadline.js';
-import { PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
+import { nameDatabaseFailure, PgHistoryError, PgHistoryErrorCode, redactUrl } from './errors.js';
 import { type Component, migrate } from './schema.js';
 import { withConnection } from './transaction.js';
 
@@ -54,7 +54,7 @@ export async function migrated(
   }).catch((err: unknown) => {
     // The schema's own refusals name their database; anything else (a missing privilege) is named here.
     if (err instanceof Error && !(err instanceof PgHistoryError))
-      err.message = `the ${components.join(' and ')} database ${redactUrl(url)}: ${err.message}`;
+      nameDatabaseFailure(err, `the ${components.join(' and ')} database ${redactUrl(url)}`);
     throw err;
   });
 }
@@ -64,17 +64,12 @@ export async function migrated(
  * bare `ECONNREFUSED` or `Connection terminated unexpectedly` leaves an operator to guess which one.
  * The error keeps its class and code.
  */
-const named = new WeakSet<Error>();
-
 export function nameFailures(pool: pg.Pool, what: string, url: string): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const where = `the ${what} database ${redactUrl(url)}`;
   (pool as { query: unknown }).query = (...args: unknown[]): Promise<unknown> =>
     query(...args).catch((err: unknown) => {
-      if (err instanceof Error && !named.has(err)) {
-        named.add(err);
-        err.message = `${where}: ${err.message}`;
-      }
+      if (err instanceof Error) nameDatabaseFailure(err, where);
       throw err;
     });
 }

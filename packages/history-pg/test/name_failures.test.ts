@@ -2,6 +2,7 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import t from 'tap';
+import { isDatabaseFailure } from '../src/errors.js';
 import { nameFailures } from '../src/pools.js';
 
 t.test('a failed statement names its database, without the password, and keeps its code', async (t) => {
@@ -24,4 +25,6 @@ t.test('a failed statement names its database, without the password, and keeps i
   );
   t.notMatch(err.message, /s3cret/);
   t.equal(err.code, 'ECONNREFUSED', 'the code is kept');
+  t.ok(isDatabaseFailure(err), 'known as a database failure');
+  t.notOk(isDatabaseFailure(new Error(err.message)), 'by identity, not by its text');
 });

@@ -2,6 +2,7 @@
 // every request the same way: each was logged with its stack, a thousand lines a minute under one
 // client. A failure of the history's database is logged once, without a stack, and repeats of the
 // same text within the interval are counted into the next line that says it.
+import { isDatabaseFailure } from '@nearlite/history-pg';
 import type { Logger } from './log.js';
 
 const REPEAT_MS = 10_000;
@@ -27,10 +28,4 @@ export function internalErrorLog(logger: Logger, now: () => number = Date.now) {
       `request failed in ${where}: ${text}${more > 0 ? ` (and ${more} more like it since the last such line)` : ''}`,
     );
   };
-}
-
-/** A failure named by the PostgreSQL history: its own typed errors, or a statement's on one of its databases. */
-function isDatabaseFailure(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return err.name === 'PgHistoryError' || /^the (meta|shard) database /.test(err.message);
 }

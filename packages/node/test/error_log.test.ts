@@ -1,4 +1,5 @@
 // A database that is away is logged once per interval, without a stack; other failures as before.
+import { nameDatabaseFailure } from '@nearlite/history-pg';
 import { internalErrorLog } from '@nearlite/node';
 import t from 'tap';
 
@@ -9,7 +10,11 @@ t.test('database failures are logged once per ten seconds, with a count of the r
     { info: () => {}, warn: () => {}, error: (m: string) => lines.push(m) },
     () => now,
   );
-  const down = () => new Error('the shard database postgres://x@h/s1: connect ECONNREFUSED 127.0.0.1:5432');
+  const down = () => {
+    const err = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    nameDatabaseFailure(err, 'the shard database postgres://x@h/s1');
+    return err;
+  };
   for (let i = 0; i < 50; i++) log(down(), 'block');
   t.same(lines, [
     'request failed in block: the shard database postgres://x@h/s1: connect ECONNREFUSED 127.0.0.1:5432',
@@ -24,4 +29,13 @@ t.test('database failures are logged once per ten seconds, with a count of the r
   log(new TypeError('cannot read x of undefined'), 'tx');
   t.equal(lines.length, 4, 'any other failure each time');
   t.match(lines[3], /^internal error in tx: TypeError: cannot read x of undefined\n\s+at /, 'with its stack');
+
+  // Only the history names a database failure: a text that reads like one is any other failure.
+  log(new Error('the shard database postgres://x@h/s1: connect ECONNREFUSED 127.0.0.1:5432'), 'tx');
+  t.equal(lines.length, 5);
+  t.match(
+    lines[4],
+    /^internal error in tx: Error: the shard database .*\n\s+at /,
+    'a look-alike keeps its stack',
+  );
 });
