@@ -11,7 +11,7 @@ import t from 'tap';
 import { startCli } from './helpers/cli_process.js';
 import { MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
 import { refused } from './helpers/node.js';
-import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
+import { followLakeArgs, pgHome, serveArgs, storeArgs } from './helpers/pg_home.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 function closedPort(): Promise<number> {
@@ -122,12 +122,7 @@ t.test(
     await history.close();
     const mismatch =
       /genesis\.json is not the genesis this store was made from .*genesis mismatch between storage and config/;
-    refused(
-      t,
-      ['serve', '--home', pgh.home, '--rpc-addr', '127.0.0.1:0', ...storeArgs(pgh)],
-      mismatch,
-      'a front end',
-    );
+    refused(t, serveArgs(pgh.home, pgh), mismatch, 'a front end');
     refused(
       t,
       [...followLakeArgs(pgh.home, join(pgh.dir, 'blocks')), ...storeArgs(pgh)],
@@ -141,14 +136,7 @@ t.test(
   'a front end started before its writer refuses another chain written into its databases, and exits',
   async (t) => {
     const pgh = await pgHome(t);
-    const front = await startCli([
-      'serve',
-      '--home',
-      pgh.home,
-      '--rpc-addr',
-      '127.0.0.1:0',
-      ...storeArgs(pgh),
-    ]);
+    const front = await startCli(serveArgs(pgh.home, pgh));
     t.teardown(() => front.stop());
     const exited = new Promise<number | null>((resolve) => front.proc.once('exit', resolve));
     // Empty databases: a history without blocks yet.
@@ -201,14 +189,9 @@ t.test('a front end runs on a role that may only read (as on a hot standby)', as
     await c.end();
   }
   const asReader = (url: string) => url.replace(/\/\/[^@]*@/, '//reader:reader-pw@');
-  const front = await startCli([
-    'serve',
-    '--home',
-    pgh.home,
-    '--rpc-addr',
-    '127.0.0.1:0',
-    ...storeArgs({ metaUrl: asReader(pgh.metaUrl), shardUrl: asReader(pgh.shardUrl) }),
-  ]);
+  const front = await startCli(
+    serveArgs(pgh.home, { metaUrl: asReader(pgh.metaUrl), shardUrl: asReader(pgh.shardUrl) }),
+  );
   t.teardown(() => front.stop());
   const block = await front.rpc<{ header: { hash: string } }>('block', { block_id: last.height });
   t.equal(block.body.result?.header.hash, last.hash, 'it serves the history it may only read');
@@ -222,14 +205,7 @@ t.test('a front end runs on a role that may only read (as on a hot standby)', as
   await c.end();
   refused(
     t,
-    [
-      'serve',
-      '--home',
-      pgh.home,
-      '--rpc-addr',
-      '127.0.0.1:0',
-      ...storeArgs({ metaUrl: asReader(pgh.metaUrl), shardUrl: asReader(pgh.shardUrl) }),
-    ],
+    serveArgs(pgh.home, { metaUrl: asReader(pgh.metaUrl), shardUrl: asReader(pgh.shardUrl) }),
     /the shard database .* has schema version 99, newer than this nearlite knows/,
     'a read-only front end on a newer schema',
   );
@@ -237,7 +213,7 @@ t.test('a front end runs on a role that may only read (as on a hot standby)', as
 
 t.test("a front end's listening session that ends is opened again", async (t) => {
   const pgh = await pgHome(t);
-  const front = await startCli(['serve', '--home', pgh.home, '--rpc-addr', '127.0.0.1:0', ...storeArgs(pgh)]);
+  const front = await startCli(serveArgs(pgh.home, pgh));
   t.teardown(() => front.stop());
   const admin = new pg.Client({ connectionString: pgh.metaUrl });
   await admin.connect();

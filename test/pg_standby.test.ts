@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startCli } from './helpers/cli_process.js';
 import { MAINNET_GENESIS_HEIGHT } from './helpers/mainnet.js';
-import { followLakeArgs, pgHome, storeArgs } from './helpers/pg_home.js';
+import { followLakeArgs, pgHome, serveArgs, storeArgs } from './helpers/pg_home.js';
 import { startStandby } from './helpers/standby.js';
 import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
@@ -31,14 +31,9 @@ t.test('a front end on a hot standby serves the history and follows the writer',
 
   const standby = await startStandby(pgh.server);
   t.teardown(() => standby.stop());
-  const front = await startCli([
-    'serve',
-    '--home',
-    pgh.home,
-    '--rpc-addr',
-    '127.0.0.1:0',
-    ...storeArgs({ metaUrl: standby.url('meta'), shardUrl: standby.url('shard0') }),
-  ]);
+  const front = await startCli(
+    serveArgs(pgh.home, { metaUrl: standby.url('meta'), shardUrl: standby.url('shard0') }),
+  );
   t.teardown(() => front.stop());
   const block = await front.rpc<{ header: { hash: string } }>('block', { block_id: at(10).height });
   t.equal(block.body.result?.header.hash, at(10).hash, 'it serves what the standby holds');

@@ -36,3 +36,8 @@ export function storeArgs(pg: Pick<PgHome, 'metaUrl' | 'shardUrl'>): string[] {
 export function followLakeArgs(home: string, lake: string): string[] {
   return ['run', '--home', home, '--rpc-addr', '127.0.0.1:0', '--follow', `file:${lake}`];
 }
+
+/** `serve` on a home's databases (given `storeArgs`), RPC on a free port: a front end. */
+export function serveArgs(home: string, store: Pick<PgHome, 'metaUrl' | 'shardUrl'>): string[] {
+  return ['serve', '--home', home, '--rpc-addr', '127.0.0.1:0', ...storeArgs(store)];
+}
