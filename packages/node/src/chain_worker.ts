@@ -15,7 +15,7 @@ import {
   PRODUCER_CACHES,
   signerFromKeyFile,
 } from '@nearlite/chain';
-import { forwardThreadWarnings, toHex } from '@nearlite/primitives';
+import { forwardThreadWarnings, type LongTimer, longTimeout, toHex } from '@nearlite/primitives';
 import { DBCol, Store, WrittenRows } from '@nearlite/store';
 import { offerSandboxHostFunctions } from '@nearlite/vm';
 import { createApplier, STORAGE_USAGE_CONFIG } from './applier.js';
@@ -198,7 +198,7 @@ async function collectGarbage(): Promise<void> {
 }
 
 let stopping = false;
-let timer: NodeJS.Timeout | null = null;
+let timer: LongTimer | null = null;
 // The tick under way: a stop waits for it (and for a compaction GC started), since its collection
 // runs between the chain's exclusive sections and would otherwise reach a closed store.
 let ticking: Promise<void> = Promise.resolve();
@@ -227,12 +227,12 @@ function scheduleBlocks(): void {
     // Like nearcore's min_block_production_delay, the block time runs from the start of the last
     // block, so a busy block does not stretch the cadence by its own production time.
     const wait = Math.max(0, data.blockTimeMs - (Date.now() - started));
-    if (!stopping) timer = setTimeout(run, wait);
+    if (!stopping) timer = longTimeout(run, wait);
   };
   const run = () => {
     ticking = tick();
   };
-  timer = setTimeout(run, data.blockTimeMs);
+  timer = longTimeout(run, data.blockTimeMs);
 }
 
 function answer(id: number, work: Promise<unknown>): void {
@@ -244,7 +244,7 @@ function answer(id: number, work: Promise<unknown>): void {
 
 async function stop(): Promise<void> {
   stopping = true;
-  if (timer) clearTimeout(timer);
+  timer?.clear();
   await ticking;
   await chain.exclusive(async () => undefined);
   await compaction.settled();

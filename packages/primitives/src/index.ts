@@ -14,6 +14,7 @@ export * from './json_comments.js';
 export * from './json_syntax.js';
 export * from './json_values.js';
 export * from './lazy.js';
+export * from './long_timeout.js';
 export * from './off_heap.js';
 export * from './public_key.js';
 export * from './reed_solomon.js';

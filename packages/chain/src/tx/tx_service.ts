@@ -5,6 +5,7 @@ import {
   type CryptoHash,
   HandlerError,
   JsonF64,
+  longTimeout,
   type RawJson,
   type TxExecutionStatus,
   toHex,
@@ -321,7 +322,7 @@ export class TxService {
     if (this.stopped) return Promise.reject(txWaitTimeout());
     return new Promise((resolve, reject) => {
       const done = () => {
-        clearTimeout(timer);
+        timer.clear();
         this.waiters.remove(waiter);
         this.expirers.delete(expire);
       };
@@ -346,7 +347,7 @@ export class TxService {
           try {
             onDropped?.();
           } catch (err) {
-            clearTimeout(timer);
+            timer.clear();
             this.expirers.delete(expire);
             reject(err);
             return;
@@ -362,7 +363,7 @@ export class TxService {
         done();
         reject(txWaitTimeout());
       };
-      const timer = setTimeout(expire, this.o.timeoutMs);
+      const timer = longTimeout(expire, this.o.timeoutMs);
       this.expirers.add(expire);
       this.waiters.add(waiter, watch);
     });
