@@ -39,6 +39,14 @@ t.test('GET /metrics counts calls by method and outcome, blocks, transactions an
     1,
     'names never from the client',
   );
+  // Prometheus' naming rules (promtool's lint): `_total` names a counter, and a counter's name ends so.
+  const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name, type }));
+  t.ok(types.length > 30, `${types.length} metrics`);
+  t.same(
+    types.filter((m) => m.name!.endsWith('_total') !== (m.type === 'counter')),
+    [],
+    'every _total is a counter and every counter a _total',
+  );
   t.ok((value('nearlite_block_height') ?? 0) >= 3, 'block height');
   t.ok((value('nearlite_block_production_seconds_count') ?? 0) >= 3, 'block production times');
   t.ok((value('nearlite_store_reads_total') ?? 0) > 0, 'store reads');

@@ -4,7 +4,7 @@
 // level 0 or a compaction rate near a core is what an operator sees before LevelDB slows writes.
 import type { LeveldbStats } from '@nearlite/store';
 import type { Registry } from 'prom-client';
-import { oncePerScrape, scrapedGauge, scrapedLabeledGauge } from './scraped_gauge.js';
+import { oncePerScrape, scrapedGauge, scrapedLabeledCounter, scrapedLabeledGauge } from './scraped_gauge.js';
 
 export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbStats | null): void {
   // LevelDB's properties are read once a scrape, whichever of the gauges below asks first.
@@ -13,23 +13,27 @@ export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbSt
     scrapedLabeledGauge(registry, name, help, 'level', () =>
       (stats()?.levels ?? []).map((l) => [String(l.level), pick(l)] as const),
     );
+  const perLevelTotal = (name: string, help: string, pick: (l: LeveldbStats['levels'][number]) => number) =>
+    scrapedLabeledCounter(registry, name, help, 'level', () =>
+      (stats()?.levels ?? []).map((l) => [String(l.level), pick(l)] as const),
+    );
   perLevel('nearlite_leveldb_files', "LevelDB's table files in a level", (l) => l.files);
   perLevel(
     'nearlite_leveldb_level_bytes',
     "Bytes of a level's table files (counted in whole MiB)",
     (l) => l.bytes,
   );
-  perLevel(
+  perLevelTotal(
     'nearlite_leveldb_compaction_seconds_total',
     'Time LevelDB spent on compactions writing into a level since the node opened the database (counted in whole seconds)',
     (l) => l.compactionSeconds,
   );
-  perLevel(
+  perLevelTotal(
     'nearlite_leveldb_compaction_read_bytes_total',
     'Bytes compactions into a level read since the node opened the database (counted in whole MiB)',
     (l) => l.compactionReadBytes,
   );
-  perLevel(
+  perLevelTotal(
     'nearlite_leveldb_compaction_written_bytes_total',
     'Bytes compactions into a level (memtable flushes included) wrote since the node opened the database (counted in whole MiB)',
     (l) => l.compactionWrittenBytes,

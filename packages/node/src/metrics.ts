@@ -6,7 +6,7 @@ import type { StoreStats } from '@nearlite/store';
 import { Counter, Histogram } from 'prom-client';
 import { registerNearcoreMetrics, SYNC_STATUS_NO_SYNC, shardLayoutVersion } from './nearcore_metrics.js';
 import { RpcMetrics } from './rpc_metrics.js';
-import { scrapedGauge } from './scraped_gauge.js';
+import { scrapedCounter, scrapedGauge } from './scraped_gauge.js';
 
 /** What the chain thread last reported of itself. */
 export interface ChainThreadSample {
@@ -59,6 +59,8 @@ export class NodeMetrics extends RpcMetrics {
     });
     const gauge = (name: string, help: string, read: () => number) =>
       scrapedGauge(this.registry, name, help, read);
+    const counter = (name: string, help: string, read: () => number) =>
+      scrapedCounter(this.registry, name, help, read);
     gauge('nearlite_block_height', 'Height of the head', () => chain.head().height);
     gauge(
       'nearlite_tail_height',
@@ -81,7 +83,7 @@ export class NodeMetrics extends RpcMetrics {
         numShards: chain.layout.shardIds.length,
       },
     });
-    gauge('nearlite_view_call_gas_total', 'Gas burnt by call_function queries since start', () =>
+    counter('nearlite_view_call_gas_total', 'Gas burnt by call_function queries since start', () =>
       Number(viewGasBurnt()),
     );
     if (chainThread) {
@@ -98,21 +100,21 @@ export class NodeMetrics extends RpcMetrics {
       );
       // Linux says what a thread has used (/proc/thread-self); elsewhere there is no figure to give.
       if (process.platform === 'linux')
-        gauge(
+        counter(
           'nearlite_chain_thread_cpu_seconds_total',
           'CPU time of the chain thread (block production, chunk application, commits, GC)',
           () => chainThread().cpuSeconds ?? 0,
         );
     }
-    gauge('nearlite_store_reads_total', 'Store reads since start', () => storeStats().reads);
-    gauge(
+    counter('nearlite_store_reads_total', 'Store reads since start', () => storeStats().reads);
+    counter(
       'nearlite_store_cache_hits_total',
       'Store reads answered by the cache',
       () => storeStats().cacheHits,
     );
-    gauge('nearlite_store_batches_total', 'Batches committed since start', () => storeStats().batches);
-    gauge('nearlite_store_writes_total', 'Operations in committed batches', () => storeStats().writes);
-    gauge(
+    counter('nearlite_store_batches_total', 'Batches committed since start', () => storeStats().batches);
+    counter('nearlite_store_writes_total', 'Operations in committed batches', () => storeStats().writes);
+    counter(
       'nearlite_store_refcounts_filtered_total',
       'Reference counts folded without a read: the key was not in the refcount filter',
       () => storeStats().refcountsFiltered,

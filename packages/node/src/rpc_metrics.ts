@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { CallStats } from './call_stats.js';
-import { oncePerScrape, scrapedGauge, scrapedLabeledGauge } from './scraped_gauge.js';
+import { oncePerScrape, scrapedGauge, scrapedLabeledCounter } from './scraped_gauge.js';
 
 export class RpcMetrics {
   readonly registry = new Registry();
@@ -37,7 +37,7 @@ export class RpcMetrics {
     // Node keeps these figures anyway, so reading them costs no timer: rate() over a window is the
     // share of it a thread was busy, and a thread near 1 makes every request that reaches it wait.
     const loopActive = this.loopActive;
-    scrapedLabeledGauge(
+    scrapedLabeledCounter(
       this.registry,
       'nearlite_event_loop_active_seconds_total',
       "Time a thread's event loop spent running callbacks rather than waiting for work, in seconds",

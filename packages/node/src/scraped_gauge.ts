@@ -1,7 +1,7 @@
-// Prometheus gauges whose values are read when /metrics is scraped, rather than kept up to date as
-// things happen: the figures behind them (the store's counters, the head, the process's memory) are
-// already kept elsewhere, and reading them costs nothing until someone asks.
-import { Gauge, type Registry } from 'prom-client';
+// Prometheus gauges and counters whose values are read when /metrics is scraped, rather than kept up
+// to date as things happen: the figures behind them (the store's counters, the head, the process's
+// memory) are already kept elsewhere, and reading them costs nothing until someone asks.
+import { Counter, Gauge, type Registry } from 'prom-client';
 
 export function scrapedGauge(
   registry: Registry,
@@ -17,6 +17,42 @@ export function scrapedGauge(
       const value = read();
       if (typeof value === 'number') this.set(value);
       else return value.then((v) => this.set(v));
+    },
+  });
+}
+
+/**
+ * A counter (a `_total` that only grows while the process runs) read when scraped: typed `counter`, so
+ * `rate()` and the tools that read the declared type treat it as one.
+ */
+export function scrapedCounter(registry: Registry, name: string, help: string, read: () => number): Counter {
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+/** A counter of one label, each of whose values `read` gives with its figure when scraped. */
+export function scrapedLabeledCounter(
+  registry: Registry,
+  name: string,
+  help: string,
+  label: string,
+  read: () => Iterable<readonly [string, number]>,
+): Counter {
+  return new Counter({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [value, figure] of read()) this.inc({ [label]: value }, figure);
     },
   });
 }
