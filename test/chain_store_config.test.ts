@@ -264,3 +264,43 @@ t.test(
     );
   },
 );
+
+t.test('a store.path tried and left: each store keeps its own announced final head', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const finalAt = async (node: Awaited<ReturnType<typeof startNode>>) =>
+    (await node.rpc<{ header: { height: number; hash: string } }>('block', { finality: 'final' })).body
+      .result!.header;
+  let node = await startNode(home, ['--block-time', '50']);
+  await waitForHeight(node, 6);
+  const first = await finalAt(node);
+  t.equal(await node.stop(), 0);
+
+  // A second disk tried: a new chain there, nothing said of the store left in <home>/data.
+  const disk2 = join(tempDir(t), 'disk2');
+  setStore(home, { path: disk2 });
+  node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3);
+  t.notMatch(node.logs(), /is forgotten/, 'the store left behind is not called forgotten');
+  t.equal(await node.stop(), 0);
+
+  // And left: the first store is as it was, and is not refused.
+  setStore(home, {});
+  node = await startNode(home, ['--block-time', '50']);
+  const back = await node.rpc<{ header: { hash: string } }>('block', { block_id: first.height });
+  t.equal(back.body.result?.header.hash, first.hash, 'the first chain goes on');
+  t.equal(await node.stop(), 0);
+  const verified = cli(['inspect', '--home', home, 'verify']);
+  t.equal(verified.status, 0, verified.stderr);
+
+  // A home's database moved to another disk keeps the record it had (homes kept one for any store).
+  const moved = join(tempDir(t), 'moved');
+  renameSync(join(home, 'data'), moved);
+  setStore(home, { path: moved });
+  node = await startNode(home, ['--block-time', '50']);
+  t.equal(await node.stop(), 0);
+  t.notOk(existsSync(join(home, 'final_head.json')), "the home's record went with its store");
+  const records = readdirSync(home).filter((f) => /^final_head\.[0-9a-f]{16}\.json$/.test(f));
+  t.equal(records.length, 2, 'one record for each store elsewhere');
+});

@@ -160,8 +160,8 @@ export class UsageError extends Error {
 function intFlag(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`--${name} must be a non-negative integer, got '${v}'`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a non-negative integer below 2^53, got '${v}'`);
   return n;
 }
 
@@ -314,7 +314,11 @@ async function viewState({
   const [, tool, ...rest] = positionals;
   const known = ['home', 'stream', 'sandbox', 'file', 'account-ids', 'include-validators'];
   const unknown = Object.keys(values).filter((k) => !known.includes(k));
-  if (tool !== 'dump-state' || rest.length > 0 || unknown.length > 0)
+  if (tool === 'dump-state' && unknown.length > 0)
+    throw new UsageError(`unknown flag --${unknown[0]} for view-state dump-state`);
+  if (tool === 'dump-state' && rest.length > 0)
+    throw new UsageError(`unexpected argument '${rest[0]}' for view-state dump-state`);
+  if (tool !== 'dump-state')
     throw new UsageError(
       "of nearcore's view-state tools only `dump-state [--stream] [--file PATH] [--account-ids ID]… [--include-validators ID]…` is implemented; `nearlite inspect --home DIR …` reads a stopped node's store",
     );
@@ -424,6 +428,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       throw new UsageError((err as Error).message);
     }
   }
+  // Only inspect takes arguments after its command (what to read); elsewhere one is a mistake.
+  if (command !== 'inspect' && positionals.length > 1)
+    throw new UsageError(`unexpected argument '${positionals[1]}'`);
   refuseIdleS3Flags(command, values);
   // The commands that print plain text (`inspect`, `lake-export`, `repair`) print a warning as one line
   // of it; those that log route it into the log (below).
@@ -468,7 +475,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     await repair(values.home, (line) => process.stdout.write(`${line}\n`));
     return 0;
   }
-  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const logger = stderrLogger(values.quiet ?? false);
   routeProcessWarnings((line) => logger.warn(line));
   logFatalErrors(logger);
@@ -476,6 +482,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     case 'init': {
       if (!values.home) throw new UsageError('init needs --home DIR');
+      // As nearcore's init takes it (a non-empty string), rather than a random id in its place.
+      if (values['chain-id'] === '') throw new UsageError('--chain-id must not be empty');
       const { created } = initHome({
         home: values.home,
         ...(values['chain-id'] ? { chainId: values['chain-id'] } : {}),

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseCommentedJson } from '@nearlite/primitives';
+import { unrecognisedFields, unrecognisedFieldsWarning } from './config_fields.js';
 import { type HistoryStoreConfig, LEVELDB_STORE, storeFromJson, storePathFromJson } from './store_config.js';
 
 export interface NodeConfig {
@@ -67,6 +68,8 @@ export interface NodeConfig {
   readonly genesisFile: string;
   readonly validatorKeyFile: string;
   readonly nodeKeyFile: string;
+  /** nearcore's warning of the fields in the file that neither it nor nearlite knows; null: none. */
+  readonly unrecognisedWarning: string | null;
 }
 
 export const DEFAULT_CONFIG: NodeConfig = {
@@ -95,6 +98,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   genesisFile: 'genesis.json',
   validatorKeyFile: 'validator_key.json',
   nodeKeyFile: 'node_key.json',
+  unrecognisedWarning: null,
 };
 
 /** config.json as written by `nearlite init` (field names follow nearcore's config.json). */
@@ -133,9 +137,10 @@ const isUint = (v: unknown): v is number => typeof v === 'number' && Number.isSa
 function durationToMs(d: unknown, what: string): number | undefined {
   if (d === undefined || d === null) return undefined;
   const o = d as { secs?: unknown; nanos?: unknown };
-  if (typeof d !== 'object' || !isUint(o.secs) || !(o.nanos === undefined || isUint(o.nanos)))
-    throw new ConfigError(`${what} must be a duration {"secs": N, "nanos": N}`);
-  return o.secs * 1000 + Math.floor((o.nanos ?? 0) / 1_000_000);
+  // serde's Duration needs both fields, nanos below a second.
+  if (typeof d !== 'object' || !isUint(o.secs) || !isUint(o.nanos) || o.nanos >= 1_000_000_000)
+    throw new ConfigError(`${what} must be a duration {"secs": N, "nanos": N} (nanos below 1000000000)`);
+  return o.secs * 1000 + Math.floor(o.nanos / 1_000_000);
 }
 
 /** A section of the file: an object, or empty when absent. */
@@ -145,14 +150,16 @@ function section(v: unknown, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
+// Fields nearcore types as plain integers and booleans: absent takes the default, null is refused as
+// serde refuses it.
 function uintOr(v: unknown, fallback: number, what: string): number {
-  if (v === undefined || v === null) return fallback;
+  if (v === undefined) return fallback;
   if (!isUint(v)) throw new ConfigError(`${what} must be a non-negative integer`);
   return v;
 }
 
 function boolOr(v: unknown, fallback: boolean, what: string): boolean {
-  if (v === undefined || v === null) return fallback;
+  if (v === undefined) return fallback;
   if (typeof v !== 'boolean') throw new ConfigError(`${what} must be true or false`);
   return v;
 }
@@ -296,6 +303,7 @@ export function loadConfig(path: string): NodeConfig {
       `${path}: validator_key_file`,
     ),
     nodeKeyFile: fileName(raw.node_key_file, DEFAULT_CONFIG.nodeKeyFile, `${path}: node_key_file`),
+    unrecognisedWarning: unrecognisedFieldsWarning(path, unrecognisedFields(raw)),
   };
 }
 

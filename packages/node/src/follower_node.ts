@@ -69,6 +69,7 @@ export class FollowerNode {
 
   static async start(o: FollowOptions): Promise<FollowerNode> {
     const fileConfig = homeConfig(o.home);
+    if (fileConfig.unrecognisedWarning) o.logger.warn(fileConfig.unrecognisedWarning);
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(

@@ -12,7 +12,7 @@ import {
 } from '@nearlite/chain';
 import { accountIdError } from '@nearlite/primitives';
 import { PROTOCOL_VERSION } from '@nearlite/runtime';
-import { configFileJson, DEFAULT_CONFIG, loadConfig, type NodeConfig } from './config.js';
+import { ConfigError, configFileJson, DEFAULT_CONFIG, loadConfig, type NodeConfig } from './config.js';
 import { readKeyFile } from './key_files.js';
 import { copyFileWhole, writeFileWhole } from './write_whole.js';
 
@@ -82,10 +82,19 @@ export function openHomeReader(home: string): Promise<ChainReader> {
   return ChainReader.open(at, { dataDir: f.data, genesisFile: f.genesis, withoutChain: true });
 }
 
-/** config.json of the home, or the defaults without one. */
+/**
+ * config.json of the home. A home without one that holds a genesis has lost it: refused, as nearcore
+ * refuses to start without its config, rather than run on defaults nobody chose. A home `init` has
+ * not made takes the defaults, and is told where it is used that it needs `init`.
+ */
 export function homeConfig(home: string): NodeConfig {
   const { config } = homePaths(home);
-  return existsSync(config) ? loadConfig(config) : DEFAULT_CONFIG;
+  if (existsSync(config)) return loadConfig(config);
+  if (existsSync(join(home, DEFAULT_CONFIG.genesisFile)))
+    throw new ConfigError(
+      `Failed to read config from ${config}: the file is missing (\`nearlite init\` writes it)`,
+    );
+  return DEFAULT_CONFIG;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from '@nearlite/primitives';
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
-import { openHomeReader } from './home.js';
+import { homeConfig, homeFiles, openHomeReader } from './home.js';
 import { hashArg, heightArg, InspectError } from './inspect_args.js';
 import { inspectFollowed } from './inspect_followed.js';
 
@@ -38,12 +38,28 @@ function followView(store: ChainReader['store']): object {
   };
 }
 
+/** How many arguments each subcommand takes after its name. */
+const MOST_ARGUMENTS: Record<string, number> = {
+  block: 1,
+  chunk: 2,
+  tx: 1,
+  account: 2,
+  state: 1,
+  follow: 0,
+  stats: 0,
+  verify: 0,
+};
+
 export async function inspect(
   home: string,
   args: readonly string[],
   out: (s: string) => void,
 ): Promise<void> {
   const [what, a, b] = args;
+  const given = args.indexOf('--prefix') >= 0 ? args.indexOf('--prefix') - 1 : args.length - 1;
+  const most = what === undefined ? undefined : MOST_ARGUMENTS[what];
+  if (most !== undefined && given > most)
+    throw new InspectError(`unexpected argument '${args[most + 1]}' for inspect ${what}`);
   const reader = await openHomeReader(home);
   try {
     const print = (v: unknown) => out(`${stringifyJson(v)}\n`);
@@ -137,7 +153,7 @@ export async function inspect(
         const report = checkChain(reader.store, reader.layout.shardIds, { window: Number.POSITIVE_INFINITY });
         let finalHead: string | null = null;
         try {
-          checkFinalHead(home, report.head, reader.chainStore);
+          checkFinalHead(home, homeFiles(home, homeConfig(home)).data, report.head, reader.chainStore);
         } catch (err) {
           if (!(err instanceof FinalHeadError)) throw err;
           finalHead = err.message;

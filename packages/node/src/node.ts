@@ -27,7 +27,12 @@ import { RPC_STORE_OPTIONS } from './chain_store_options.js';
 import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { maxBlockProductionDelayMs, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
-import { checkFinalHead, FinalHeadWriter, forgetFinalHeadOfRemovedStore } from './final_head.js';
+import {
+  adoptHomeFinalHead,
+  checkFinalHead,
+  FinalHeadWriter,
+  forgetFinalHeadOfRemovedStore,
+} from './final_head.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import { nodePublicKey, readKeyFile } from './key_files.js';
 import { type LakeTarget, lakeSink } from './lake.js';
@@ -115,6 +120,7 @@ export class NearliteNode {
 
   static async start(o: RunOptions): Promise<NearliteNode> {
     const fileConfig = homeConfig(o.home);
+    if (fileConfig.unrecognisedWarning) o.logger.warn(fileConfig.unrecognisedWarning);
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(
@@ -175,7 +181,8 @@ export class NearliteNode {
       assertNoStoppedRepair(store, o.home);
       const existing = new ChainStore(store);
       const existingHead = existing.head();
-      checkFinalHead(o.home, existingHead, existingHead ? existing : null);
+      adoptHomeFinalHead(o.home, data, existingHead ? existing : null);
+      checkFinalHead(o.home, data, existingHead, existingHead ? existing : null);
       const untouchedSinceCleanStop =
         cleanStop !== null &&
         existingHead !== null &&
@@ -206,7 +213,7 @@ export class NearliteNode {
           applier: NOOP_CHUNK_APPLIER,
           storageUsageConfig: STORAGE_USAGE_CONFIG,
         }));
-      const finalHeads = new FinalHeadWriter(o.home);
+      const finalHeads = new FinalHeadWriter(o.home, data);
       let node: NearliteNode | null = null;
       chain.events.on('block', ({ header }) => {
         if (node) node.lastBlockAt = Date.now();

@@ -47,7 +47,7 @@ export async function repair(home: string, out: (line: string) => void): Promise
     // Reconcile the announced final head with what the store now holds, saying what is lost.
     const cs = new ChainStore(store);
     const head = cs.head();
-    const seen = readFinalHead(home);
+    const seen = readFinalHead(home, p.data);
     const headHeader = head ? cs.blockHeader(head.hash) : undefined;
     const final = headHeader ? cs.blockHeader(headHeader.rest.lastFinalBlock) : undefined;
     if (seen && (!final || final.lite.height < seen.height))
@@ -55,8 +55,8 @@ export async function repair(home: string, out: (line: string) => void): Promise
         `final blocks up to #${seen.height} (${seen.hash}) were announced and are gone; ` +
           `the chain continues from #${head?.height ?? 'genesis'} and will give those heights new hashes`,
       );
-    if (final) writeFinalHead(home, final.lite.height, final.hash);
-    else rmSync(finalHeadPath(home), { force: true });
+    if (final) writeFinalHead(home, p.data, final.lite.height, final.hash);
+    else rmSync(finalHeadPath(home, p.data), { force: true });
   } finally {
     await store.close();
   }

@@ -35,6 +35,7 @@ export class ServeNode {
 
   static async start(o: ServeOptions): Promise<ServeNode> {
     const fileConfig = homeConfig(o.home);
+    if (fileConfig.unrecognisedWarning) o.logger.warn(fileConfig.unrecognisedWarning);
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(

@@ -78,6 +78,7 @@ t.test("nearcore's example config reads; a field of the wrong type stops the sta
   t.equal(example.pollingTimeoutMs, 10_000);
   t.equal(example.archive, false);
   t.equal(example.gcNumEpochsToKeep, 24);
+  t.equal(example.unrecognisedWarning, null, 'every field of it is known');
   const dir = tempDir(t);
   const path = join(dir, 'config.json');
   const cases: [unknown, RegExp][] = [
@@ -92,6 +93,11 @@ t.test("nearcore's example config reads; a field of the wrong type stops the sta
     [{ archive: 'true' }, /archive must be true or false/],
     [{ sandbox: 1 }, /sandbox must be true or false/],
     [{ gc_num_epochs_to_keep: 'five' }, /gc_num_epochs_to_keep must be a non-negative integer/],
+    // serde's Duration needs both fields, and nearcore's integers and booleans are not Options.
+    [{ rpc: { polling_config: { polling_timeout: { secs: 1 } } } }, /polling_timeout must be a duration/],
+    [{ consensus: { min_block_production_delay: { secs: 0, nanos: 1e9 } } }, /nanos below 1000000000/],
+    [{ archive: null }, /archive must be true or false/],
+    [{ gc_num_epochs_to_keep: null }, /gc_num_epochs_to_keep must be a non-negative integer/],
   ];
   for (const [raw, message] of cases) {
     writeFileSync(path, JSON.stringify(raw));
@@ -316,4 +322,38 @@ t.test("a PostgreSQL store's pool_size: the connections a process keeps to each 
   const flags = storeFromFlags('postgres://other/meta', ['0=postgres://other/s0'])!;
   t.same(effectiveStore(flags, file), { ...flags, poolSize: 3 });
   t.same(effectiveStore(undefined, file), file);
+});
+
+t.test('fields neither nearcore nor nearlite knows are named, as nearcore warns of them', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'config.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      archive: true,
+      archvie: false,
+      rpc: {
+        addr: '127.0.0.1:3030',
+        api_key: ['k'],
+        polling_config: { polling_timeout: { secs: 1, nanos: 0, ms: 1 } },
+      },
+      consensus: { min_block_production_delay: { secs: 1, nanos: 0 }, min_block_delay: 1 },
+      network: { anything: 'of nearcore' },
+      store: {
+        kind: 'postgres',
+        meta_url: 'postgres://h/m',
+        shard_urls: { '0': 'postgres://h/s' },
+        pool_sise: 4,
+      },
+    }),
+  );
+  t.equal(
+    loadConfig(path).unrecognisedWarning,
+    `${path}: encountered unrecognised fields: archvie, rpc.api_key, rpc.polling_config.polling_timeout.ms, consensus.min_block_delay, store.pool_sise`,
+  );
+  writeFileSync(path, JSON.stringify({ gc_step_period: { secs: 1, nanos: 0 }, oops: 1 }));
+  t.equal(loadConfig(path).unrecognisedWarning, `${path}: encountered unrecognised field: oops`, 'one field');
+  // nearcore's RocksDB settings (a store without a kind) are its own.
+  writeFileSync(path, JSON.stringify({ store: { path: 'db', max_open_files: 10000, trie_cache: {} } }));
+  t.equal(loadConfig(path).unrecognisedWarning, null);
 });

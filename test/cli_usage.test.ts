@@ -1,0 +1,94 @@
+// What the CLI refuses or warns of before it does anything: arguments it does not take, values
+// nearcore's CLI refuses, a home that lost its config.json, and config.json fields nobody knows.
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { editConfig, initHome, refused, startNode } from './helpers/node.js';
+import { tempDir } from './helpers/tmp.js';
+
+t.test('arguments a command does not take are refused, named', async (t) => {
+  const home = join(tempDir(t), 'home');
+  initHome(home);
+  refused(t, ['repair', '--home', home, 'extra'], /unexpected argument 'extra'$/m, 'repair');
+  refused(t, ['run', '--home', home, 'now'], /unexpected argument 'now'$/m, 'run');
+  refused(
+    t,
+    ['inspect', '--home', home, 'block', '0', 'extra'],
+    /unexpected argument 'extra' for inspect block/,
+    'inspect block',
+  );
+  refused(
+    t,
+    ['inspect', '--home', home, 'stats', 'all'],
+    /unexpected argument 'all' for inspect stats/,
+    'inspect stats',
+  );
+  refused(
+    t,
+    ['--home', home, 'view-state', 'dump-state', '--bogus'],
+    /unknown flag --bogus for view-state dump-state/,
+    'a dump-state flag',
+  );
+  refused(
+    t,
+    ['--home', home, 'view-state', 'dump-state', 'extra'],
+    /unexpected argument 'extra' for view-state dump-state/,
+    'a dump-state argument',
+  );
+});
+
+t.test('init refuses what nearcore refuses: an empty chain id, a number past u64', async (t) => {
+  const dir = tempDir(t);
+  refused(
+    t,
+    ['init', '--home', join(dir, 'a'), '--chain-id', ''],
+    /--chain-id must not be empty/,
+    'empty chain id',
+  );
+  refused(
+    t,
+    ['init', '--home', join(dir, 'b'), '--epoch-length', '99999999999999999999'],
+    /--epoch-length must be a non-negative integer below 2\^53, got '99999999999999999999'/,
+    'epoch length',
+  );
+  t.notOk(existsSync(join(dir, 'a')) || existsSync(join(dir, 'b')), 'no home is written');
+});
+
+t.test('a home that lost its config.json is refused, as nearcore refuses it', async (t) => {
+  const home = join(tempDir(t), 'home');
+  initHome(home);
+  rmSync(join(home, 'config.json'));
+  const missing = /Failed to read config from .*config\.json: the file is missing/;
+  refused(t, ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], missing, 'run');
+  refused(t, ['inspect', '--home', home, 'stats'], missing, 'inspect');
+  // A directory init has not made is still told to run init.
+  refused(t, ['run', '--home', join(home, 'nothing')], /run `nearlite init --home/, 'an empty home');
+});
+
+t.test('config.json fields neither nearcore nor nearlite knows are warned of at start', async (t) => {
+  const home = join(tempDir(t), 'home');
+  initHome(home);
+  editConfig(home, (c) => ({
+    ...c,
+    archival: true,
+    rpc: { ...c.rpc, api_key: ['k1'], rate_limit: { request_per_second: 5 } },
+  }));
+  const node = await startNode(home);
+  t.teardown(() => node.stop());
+  t.match(
+    node.logs(),
+    `${join(home, 'config.json')}: encountered unrecognised fields: rpc.api_key, rpc.rate_limit.request_per_second, archival`,
+  );
+  // nearcore's own fields, used here or not, are not.
+  const clean = join(tempDir(t), 'clean');
+  initHome(clean);
+  editConfig(clean, (c) => ({
+    ...c,
+    network: { addr: '0.0.0.0:24567', boot_nodes: '' },
+    tracked_shards_config: 'AllShards',
+    view_client_threads: 4,
+  }));
+  const quiet = await startNode(clean);
+  t.teardown(() => quiet.stop());
+  t.notMatch(quiet.logs(), /unrecognised/);
+});
