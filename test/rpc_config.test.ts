@@ -2,7 +2,7 @@
 // may read its answers, others may not; a list nearcore's CORS layer cannot take stops the start.
 // And `rpc.prometheus_addr`: a second listener with the metrics alone.
 import t from 'tap';
-import { editRpc, initHome, refused, startNode, waitForHeight } from './helpers/node.js';
+import { editConfig, editRpc, initHome, refused, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('a node with cors_allowed_origins names only those origins', async (t) => {
@@ -93,3 +93,38 @@ t.test('an rpc.prometheus_addr that is not IP:PORT stops the start', async (t) =
     refused(t, ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], message, JSON.stringify(bad));
   }
 });
+
+t.test(
+  "nearcore's run flags --rpc-prometheus-addr and --max-gas-burnt-view override config.json",
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    editConfig(home, (c) => ({ ...c, max_gas_burnt_view: 5 }));
+    const node = await startNode(home, [
+      '--rpc-prometheus-addr',
+      '127.0.0.1:0',
+      '--max-gas-burnt-view',
+      '12345678901',
+    ]);
+    t.teardown(() => node.stop());
+    // Said just after the start line.
+    await waitForHeight(node, 1);
+    const at = /metrics on (http:\/\/[^\s"]+)/.exec(node.logs())?.[1];
+    t.ok(at, 'the metrics listener is up');
+    t.equal((await fetch(`${at}/metrics`)).status, 200);
+    const config = await node.rpc<{ max_gas_burnt_view: number | null }>('client_config', []);
+    t.equal(config.body.result?.max_gas_burnt_view, 12345678901, 'the flag, not the file');
+    refused(
+      t,
+      ['run', '--home', home, '--max-gas-burnt-view=-1'],
+      /--max-gas-burnt-view must be an amount of gas, got '-1'/,
+      'a negative gas',
+    );
+    refused(
+      t,
+      ['run', '--home', home, '--rpc-prometheus-addr', 'localhost:9100'],
+      /--rpc-prometheus-addr: invalid socket address syntax: 'localhost:9100'/,
+      'a host name',
+    );
+  },
+);

@@ -23,6 +23,8 @@ Usage:
                 [--num-shards N] nearcore's name for --shards; [--test-seed SEED] the validator key from SEED
   nearlite run  --home DIR [--rpc-addr HOST:PORT] [--block-time MS] [--archive] [--convert-db-kind]
                 [--sandbox]     --sandbox serves sandbox_patch_state and sandbox_fast_forward
+                [--rpc-prometheus-addr HOST:PORT] [--max-gas-burnt-view GAS]
+                                nearcore's: override rpc.prometheus_addr and max_gas_burnt_view
                 [--lake-out DIR|s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]]
                                 publish every final block in the NEAR Lake layout as it comes
   nearlite run  --home DIR --follow SOURCE [--upstream-rpc URL] [--rpc-addr HOST:PORT] [--archive]
@@ -93,6 +95,8 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   init: ['chain-id', 'shards', 'num-shards', 'test-seed', 'epoch-length', 'genesis', 'account-id', 'fast'],
   run: [
     'rpc-addr',
+    'rpc-prometheus-addr',
+    'max-gas-burnt-view',
     'network-addr',
     'block-time',
     'archive',
@@ -163,6 +167,14 @@ function intFlag(v: string | undefined, name: string): number | undefined {
   if (!Number.isSafeInteger(n) || n < 0)
     throw new UsageError(`--${name} must be a non-negative integer below 2^53, got '${v}'`);
   return n;
+}
+
+function hostPortFlag(v: string, name: string): void {
+  try {
+    parseHostPort(v, name);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 /** `--upstream-rpc`: an http(s) URL, checked at start rather than at the first forwarded call. */
@@ -390,6 +402,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       'rpc-addr': { type: 'string' },
       'network-addr': { type: 'string' },
       'block-time': { type: 'string' },
+      'rpc-prometheus-addr': { type: 'string' },
+      'max-gas-burnt-view': { type: 'string' },
       archive: { type: 'boolean' },
       'convert-db-kind': { type: 'boolean' },
       sandbox: { type: 'boolean' },
@@ -421,13 +435,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (command in COMMAND_FLAGS)
       onlyOwnFlags(command === 'run' && values.follow !== undefined ? 'run --follow' : command, values);
   }
-  if (values['rpc-addr'] !== undefined) {
-    try {
-      parseHostPort(values['rpc-addr'], '--rpc-addr');
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  }
+  if (values['rpc-addr'] !== undefined) hostPortFlag(values['rpc-addr'], '--rpc-addr');
   // Only inspect takes arguments after its command (what to read); elsewhere one is a mistake.
   if (command !== 'inspect' && positionals.length > 1)
     throw new UsageError(`unexpected argument '${positionals[1]}'`);
@@ -526,10 +534,17 @@ export async function main(argv: readonly string[]): Promise<number> {
         });
       }
       const blockTimeMs = intFlag(values['block-time'], 'block-time');
+      const viewGas = values['max-gas-burnt-view'];
+      if (viewGas !== undefined && !/^\d{1,20}$/.test(viewGas))
+        throw new UsageError(`--max-gas-burnt-view must be an amount of gas, got '${viewGas}'`);
+      const prometheusAddr = values['rpc-prometheus-addr'];
+      if (prometheusAddr !== undefined) hostPortFlag(prometheusAddr, '--rpc-prometheus-addr');
       return runUntilSignal({
         home: values.home,
         logger,
         ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
+        ...(prometheusAddr !== undefined ? { prometheusAddr } : {}),
+        ...(viewGas !== undefined ? { maxGasBurntView: BigInt(viewGas) } : {}),
         ...(blockTimeMs !== undefined ? { blockTimeMs } : {}),
         ...(values.archive ? { archive: true } : {}),
         ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),

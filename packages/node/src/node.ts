@@ -50,6 +50,10 @@ import { WarmUp } from './warm_up.js';
 export interface RunOptions {
   readonly home: string;
   readonly rpcAddr?: string;
+  /** nearcore's `--rpc-prometheus-addr` (overrides config.json's `rpc.prometheus_addr`). */
+  readonly prometheusAddr?: string;
+  /** nearcore's `--max-gas-burnt-view` (overrides config.json's `max_gas_burnt_view`). */
+  readonly maxGasBurntView?: bigint;
   readonly blockTimeMs?: number;
   readonly archive?: boolean;
   readonly convertDbKind?: boolean;
@@ -129,6 +133,8 @@ export class NearliteNode {
     const config: NodeConfig = {
       ...fileConfig,
       rpcAddr: o.rpcAddr ?? fileConfig.rpcAddr,
+      prometheusAddr: o.prometheusAddr ?? fileConfig.prometheusAddr,
+      maxGasBurntView: o.maxGasBurntView ?? fileConfig.maxGasBurntView,
       blockTimeMs: o.blockTimeMs ?? fileConfig.blockTimeMs,
       archive: o.archive ?? fileConfig.archive,
       sandbox: o.sandbox ?? fileConfig.sandbox,
