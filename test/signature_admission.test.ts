@@ -151,3 +151,41 @@ t.test('the order of validation errors around the signature check is nearcore’
   }
   t.equal(await keyNonce(root), nonceBefore, 'nothing refused moved the nonce');
 });
+
+t.test('a nonce pending in the pool is checked after the signature and the balance', async (t) => {
+  // Blocks 5 s apart, the transactions sent just after one: the first stays pending meanwhile.
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '5000']);
+  t.teardown(() => node.stop());
+  const { root, sign, keyNonce } = clients(node, readKeyFile(home).secret_key);
+  await waitForHeight(node, 1);
+  const nonce = (await keyNonce(root)) + 1n;
+  const pending = await sign(root, { nonce });
+  const badSignature = await sign(root, { nonce, receiverId: 'other.near', corrupt: true });
+  const tooMuch = await sign(root, { nonce, actions: [A.transfer(10n ** 40n)] });
+  const second = await sign(root, { nonce, receiverId: 'other.near' });
+  const height = async () =>
+    (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body.result!.header
+      .height;
+  const at = await height();
+  await waitForHeight(node, at + 1);
+  const answers = [];
+  // NONE answers before any check, as nearcore's does; INCLUDED answers a refusal at once.
+  for (const [b64, waitUntil] of [
+    [pending, 'NONE'],
+    [badSignature, 'INCLUDED'],
+    [tooMuch, 'INCLUDED'],
+    [second, 'INCLUDED'],
+  ])
+    answers.push((await node.rpc('send_tx', { signed_tx_base64: b64, wait_until: waitUntil })).body);
+  t.equal(await height(), at + 1, 'no block came in between');
+  t.same(answers[0]?.result, { final_execution_status: 'NONE' }, 'the first is pending');
+  t.same(answers[1]?.error?.data, invalid('InvalidSignature'), 'a bad signature is named');
+  t.match(JSON.stringify(answers[2]?.error?.data), /NotEnoughBalance/, 'so is a balance too low');
+  t.same(
+    answers[3]?.error?.data,
+    invalid({ InvalidNonce: { tx_nonce: Number(nonce), ak_nonce: Number(nonce) } }),
+    'a valid second transaction of the pending nonce is refused as its chunk would refuse it',
+  );
+});

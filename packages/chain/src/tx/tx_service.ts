@@ -122,13 +122,14 @@ export class TxService {
     const { chain } = this.o;
     if (this.known(tx.hash)) return tx;
     if (this.expired(tx)) throw invalidTx('Expired');
-    if (chain.pool.hasPendingNonce(tx.accessKeyId, tx.nonce)) {
-      // Another transaction of this key with this nonce is already waiting for a chunk.
-      throw invalidTx({ InvalidNonce: { tx_nonce: tx.nonce, ak_nonce: tx.nonce } });
-    }
     const shardId = chain.layout.accountIdToShardId(tx.signerId);
     const err = this.verify(bytes, shardId, signatureVerdict);
     if (err !== null) throw invalidTx(err);
+    // Another transaction of this key with this nonce is already waiting for a chunk: this one would
+    // be refused when its chunk is made, the key's nonce then being this one. Checked after the
+    // runtime's checks, which nearcore's admission makes first (a bad signature is named as such).
+    if (chain.pool.hasPendingNonce(tx.accessKeyId, tx.nonce))
+      throw invalidTx({ InvalidNonce: { tx_nonce: tx.nonce, ak_nonce: tx.nonce } });
     chain.pool.add({
       hash: tx.hash,
       bytes,
