@@ -2,7 +2,7 @@
 // prefixed with "Failed parsing args: "). Clients only look at the code and cause name, but people
 // read these, so they match what a nearcore node would say for the same mistake.
 
-import { JsonF64 } from '@nearlite/primitives';
+import { JsonF64, rustDebugString } from '@nearlite/primitives';
 import { argsError, type RpcError } from './errors.js';
 import { serdeFloatText } from './json_number.js';
 
@@ -15,7 +15,8 @@ export function unexpected(v: unknown): string {
     case 'object':
       return 'map';
     case 'string':
-      return `string "${v}"`;
+      // serde's Unexpected::Str prints `string {:?}`: quotes, backslashes and controls escaped.
+      return `string ${rustDebugString(v)}`;
     case 'boolean':
       return `boolean \`${v}\``;
     case 'number':

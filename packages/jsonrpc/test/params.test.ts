@@ -292,6 +292,12 @@ t.test('changes / EXPERIMENTAL_changes: every changes_type', async (t) => {
   await parseFails(
     t,
     'changes',
+    { finality: 'final', changes_type: 'account_changes', account_ids: 'a"b\\c\u0000\n' },
+    'Failed parsing args: invalid type: string "a\\"b\\\\c\\0\\n", expected a sequence',
+  );
+  await parseFails(
+    t,
+    'changes',
     { finality: 'final', changes_type: 'data_changes', account_ids: [], key_prefix_base64: '!!' },
     'Failed parsing args: Invalid symbol 33, offset 0.',
   );
