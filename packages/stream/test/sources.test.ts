@@ -261,6 +261,25 @@ t.test('openLakeSink refuses a target that is neither a directory nor a bucket',
   t.equal(openLakeSink(dir).name, dir);
 });
 
+t.test('an HTTP server without neardata routes is refused at once, not waited on', async (t) => {
+  // As a nearlite follower answers: the RPC is there, the /v0 routes are not.
+  let asked = 0;
+  const base = await httpServer(t, () => {
+    asked++;
+    return { status: 404, body: '{"message":"Route GET:/v0/first_block not found","error":"Not Found"}' };
+  });
+  const src = new HttpSource(base, fast);
+  t.teardown(() => src.close());
+  for (const [what, p] of [
+    ['first block', src.firstHeight()],
+    ['final height', src.finalHeight()],
+  ] as const) {
+    const e = await rejectsWith(t, p, 'BAD_RESPONSE', what);
+    t.match(e.message, /answered 404: .* serves no neardata block stream/);
+  }
+  t.equal(asked, 2, 'each asked once');
+});
+
 t.test('a source that cannot be reached is retried, reported, then UNAVAILABLE', async (t) => {
   // A port that was just free: nothing listens there.
   const server = createServer();

@@ -77,19 +77,27 @@ export class HttpSource implements BlockSource {
   }
 
   /** The height a redirect route points at. */
-  private redirectHeight(path: string): Promise<number | null> {
+  private redirectHeight(path: string): Promise<number> {
     return withRetry(this.name, null, this.retry, () =>
       this.deadlines.run(`GET ${path}`, (signal) => this.redirect(path, signal)),
     );
   }
 
-  private async redirect(path: string, signal: AbortSignal): Promise<number | null> {
+  private async redirect(path: string, signal: AbortSignal): Promise<number> {
     const res = await this.get(path, null, 'manual', signal);
     await res.body?.cancel();
     const location = res.headers.get('location');
     const m = location ? /\/v0\/block(?:_opt)?\/(\d+)$/.exec(location) : null;
     if (res.status < 300 || res.status >= 400 || !m) {
-      if (res.status === 404) return null;
+      // neardata always redirects these routes: a 404 is a server without them, which waiting on
+      // would never change.
+      if (res.status === 404)
+        throw new StreamSourceError(
+          StreamErrorCode.BAD_RESPONSE,
+          this.name,
+          null,
+          `GET ${path} answered 404: ${this.base} serves no neardata block stream (a nearlite follower or front end publishes none; follow what it follows)`,
+        );
       throw new TransientSourceError(`GET ${path} answered ${res.status} without a block redirect`);
     }
     return Number(m[1]);
