@@ -99,7 +99,7 @@ t.test(
   async (t) => {
     const home = tempDir(t);
     initHome(home);
-    editConfig(home, (c) => ({ ...c, max_gas_burnt_view: 5 }));
+    editConfig(home, (c) => ({ ...c, max_gas_burnt_view: 5, gc_num_epochs_to_keep: 1 }));
     const node = await startNode(home, [
       '--rpc-prometheus-addr',
       '127.0.0.1:0',
@@ -114,6 +114,11 @@ t.test(
     t.equal((await fetch(`${at}/metrics`)).status, 200);
     const config = await node.rpc<{ max_gas_burnt_view: number | null }>('client_config', []);
     t.equal(config.body.result?.max_gas_burnt_view, 12345678901, 'the flag, not the file');
+    // nearcore shows gc_num_epochs_to_keep as written; GC keeps at least 3 all the same.
+    t.equal(
+      (config.body.result as unknown as { gc: { gc_num_epochs_to_keep: number } }).gc.gc_num_epochs_to_keep,
+      1,
+    );
     refused(
       t,
       ['run', '--home', home, '--max-gas-burnt-view=-1'],

@@ -54,7 +54,7 @@ export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.s
   const store = chain.store;
   const genesisHeight = chain.genesis.config.genesisHeight;
   // A view reading a kept state on another thread holds GC back (state_pins.ts).
-  const stop = await pins.gcStop(gcStopHeight(chain, cfg.numEpochsToKeep));
+  const stop = await pins.gcStop(await keptBlockHeight(chain, gcStopHeight(chain, cfg.numEpochsToKeep)));
   let tail = cs.tail() ?? genesisHeight;
   if (tail >= stop) return 0;
   const update = new StoreUpdate();
@@ -85,6 +85,21 @@ export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.s
   }
   for (const h of collected) cs.forget(h);
   return collected.length;
+}
+
+/**
+ * The block GC stops at: the parent of the first block at or above the stop height. nearcore clears
+ * each height from its tail up to the stop height by deleting the rows of the block before it
+ * (ChainStoreUpdate::clear_block_data, GCMode::Canonical), so that parent is kept whole and is its
+ * tail: `block`, `chunk`, changes and transactions still answer there, while `query` by height below
+ * the stop height is GARBAGE_COLLECTED_BLOCK. Its trie nodes its own chunks replaced go with it later.
+ */
+async function keptBlockHeight(chain: Chain, stop: number): Promise<number> {
+  const cs = chain.chainStore;
+  const first = await nextBlockHeight(chain.store, stop);
+  const hash = Number.isFinite(first) ? cs.blockHashByHeight(first) : undefined;
+  const header = hash && cs.blockHeader(hash);
+  return header && first > chain.genesis.config.genesisHeight ? Math.min(stop, header.rest.prevHeight) : stop;
 }
 
 /** The lowest height at or above `from` that holds a block (one seek), or Infinity. */

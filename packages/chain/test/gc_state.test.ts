@@ -5,8 +5,8 @@
 // does, as nearcore's trie deletions do), and nothing else (state_column.ts): no node a kept state
 // needs was released, and none that only collected states needed was left behind. The flat rows are
 // then every shard's trie at the head, key by key.
-import { gcStep } from '@nearlite/chain';
-import { Store } from '@nearlite/store';
+import { gcStep, gcStopHeight } from '@nearlite/chain';
+import { blockShardKey, DBCol, Store } from '@nearlite/store';
 import t from 'tap';
 import { openProtocol86Chain } from '../../../test/helpers/protocol86_chain.js';
 import { rng } from '../../../test/helpers/rng.js';
@@ -57,6 +57,20 @@ t.test('GC on four shards releases exactly the trie nodes no kept state reaches'
     if (block % 10 === 9 && !(await check(`block ${block}`))) return;
   }
   t.ok(chain.chainStore.tail()! > 20, `GC moved the tail to ${chain.chainStore.tail()}`);
+  // nearcore's canonical clearing deletes, for each height below the stop height, the block before
+  // it: the block just below the stop height is kept whole, and is the tail.
+  const tail = chain.chainStore.tail()!;
+  t.equal(tail, gcStopHeight(chain, gc.numEpochsToKeep) - 1, 'the tail is the block before the stop height');
+  const rows = (height: number) => {
+    const hash = chain.chainStore.blockHashByHeight(height)!;
+    return [
+      store.has(DBCol.Block, hash),
+      store.has(DBCol.ChunkExtra, blockShardKey(hash, 0)),
+      store.has(DBCol.BlockHeader, hash),
+    ];
+  };
+  t.same(rows(tail), [true, true, true], 'the tail block is whole');
+  t.same(rows(tail - 1), [false, false, true], 'the one below keeps its header alone');
   t.equal(
     checks,
     7,

@@ -77,7 +77,8 @@ export function clientConfigView({ config, genesis }: ClientConfigInput): object
     gc: {
       gc_blocks_limit: GC_BLOCKS_LIMIT,
       gc_fork_clean_step: GC_FORK_CLEAN_STEP,
-      gc_num_epochs_to_keep: config.gcNumEpochsToKeep,
+      // As written: nearcore serializes GCConfig's field; its floor applies where GC reads it.
+      gc_num_epochs_to_keep: config.gcNumEpochsToKeepAsWritten,
       gc_step_period: stdDuration(500),
     },
     // Every node here keeps every shard.

@@ -28,6 +28,8 @@ export interface NodeConfig {
    */
   readonly saveTrieChanges: boolean | null;
   readonly gcNumEpochsToKeep: number;
+  /** `gc_num_epochs_to_keep` as written, which nearcore's client_config shows (GC keeps at least 3). */
+  readonly gcNumEpochsToKeepAsWritten: number;
   readonly jsonPayloadMaxSize: number;
   readonly pollingTimeoutMs: number;
   readonly trieViewerStateSizeLimit: number | null;
@@ -83,6 +85,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   archive: false,
   saveTrieChanges: null,
   gcNumEpochsToKeep: 5,
+  gcNumEpochsToKeepAsWritten: 5,
   jsonPayloadMaxSize: 10 * 1024 * 1024,
   pollingTimeoutMs: 10_000,
   trieViewerStateSizeLimit: 50_000,
@@ -270,6 +273,7 @@ export function loadConfig(path: string): NodeConfig {
     saveTrieChanges: saveTrieChanges ?? null,
     // nearcore never keeps fewer than 3 epochs
     gcNumEpochsToKeep: Math.max(3, gc),
+    gcNumEpochsToKeepAsWritten: gc,
     jsonPayloadMaxSize: payload,
     pollingTimeoutMs:
       durationToMs(polling.polling_timeout, `${path}: rpc.polling_config.polling_timeout`) ??

@@ -58,7 +58,13 @@ t.test('missing fields take the defaults; gc keeps at least 3 epochs, as nearcor
   const dir = tempDir(t);
   const path = join(dir, 'config.json');
   writeFileSync(path, JSON.stringify({ gc_num_epochs_to_keep: 1 }));
-  t.same(loadConfig(path), { ...DEFAULT_CONFIG, gcNumEpochsToKeep: 3 });
+  t.same(loadConfig(path), {
+    ...DEFAULT_CONFIG,
+    gcNumEpochsToKeep: 3,
+    gcNumEpochsToKeepAsWritten: 1,
+    unrecognisedWarning: null,
+  });
+
   writeFileSync(path, JSON.stringify({ trie_viewer_state_size_limit: null }));
   t.equal(loadConfig(path).trieViewerStateSizeLimit, null, 'null lifts the view_state limit');
 });
