@@ -180,26 +180,27 @@ t.test(
     const first = await startNode(home, ['--block-time', '60']);
     await waitForHeight(first, 2);
     await first.stop();
-    const version = async (set?: number) => {
+    const version = async (set?: number, kind: 'gc' | 'archival' = 'gc') => {
       const store = await Store.open(join(home, 'data'));
       if (set !== undefined) {
         const u = new StoreUpdate();
-        writeMetadata(u, { version: set, kind: 'gc' });
+        writeMetadata(u, { version: set, kind });
         await store.commit(u);
       }
       const v = readMetadata(store)?.version;
       await store.close();
       return v;
     };
-    // A store as the previous version left it.
-    t.equal(await version(1), 1);
+    // A store as the previous version left it, recorded archival: a start that would collect it is refused.
+    t.equal(await version(1, 'archival'), 1);
     refused(
       t,
-      ['run', '--home', home, '--archive', '--rpc-addr', '127.0.0.1:0'],
-      /garbage-collected store/,
+      ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
+      /an archival store/,
       'a start of the other kind',
     );
     t.equal(await version(), 1, 'the refused start left the older version, for the older node to go on with');
+    await version(1, 'gc');
     const again = await startNode(home, ['--block-time', '60']);
     t.teardown(() => again.stop());
     await waitForHeight(again, 4);

@@ -151,6 +151,31 @@ t.test('init writes a nearcore-style home; opening it the other way round is ref
   t.match(gc.stderr, /archival store/);
 });
 
+t.test('archive on a GC home keeps every block from then on, as nearcore opens an RPC store', async (t) => {
+  const home = tempDir(t);
+  initHome(home, ['--epoch-length', '5']);
+  let node = await startNode(home, ['--block-time', '50']);
+  await waitForHeight(node, 3);
+  t.equal(await node.stop(), 0);
+  node = await startNode(home, ['--block-time', '50', '--archive']);
+  t.teardown(() => node.stop());
+  t.match(node.logs(), /archive on a garbage-collected store: every block from here on is kept/);
+  const storage = await node.rpc<{ hot_db_kind: string }>('EXPERIMENTAL_split_storage_info', {});
+  t.equal(
+    storage.body.result?.hot_db_kind,
+    'RPC',
+    "the store stays a GC store, as nearcore's hot_db_kind says",
+  );
+  // Five epochs of five blocks kept and more: nothing is collected.
+  await waitForHeight(node, 40);
+  const status = await node.rpc<{ sync_info: { earliest_block_height: number } }>('status', []);
+  t.equal(status.body.result?.sync_info.earliest_block_height, 0, 'nothing collected');
+  t.equal(await node.stop(), 0);
+  node = await startNode(home, ['--block-time', '50']);
+  t.ok(node.url, 'and it runs as a GC node again');
+  t.equal(await node.stop(), 0);
+});
+
 /** A home whose node has made a couple of blocks and stopped. */
 async function producedHome(t: Tap.Test): Promise<string> {
   const home = tempDir(t);

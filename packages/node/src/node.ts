@@ -180,7 +180,13 @@ export class NearliteNode {
     let chainThread: ChainThread | null = null;
     try {
       checkStoreRole(store, 'chain', data);
-      await ensureMetadata(store, config.archive ? 'archival' : 'gc', { convert: o.convertDbKind ?? false });
+      const { kind: storeKind } = await ensureMetadata(store, config.archive ? 'archival' : 'gc', {
+        convert: o.convertDbKind ?? false,
+      });
+      if (config.archive && storeKind === 'gc')
+        o.logger.info(
+          'archive on a garbage-collected store: every block from here on is kept (--convert-db-kind makes the store archival)',
+        );
       await checkGenesisConfig(store, genesis.config, p.genesis);
       // Before extending anything: the store must still hold what this node announced as final, and
       // every recent height beneath its head must be whole.
@@ -244,7 +250,7 @@ export class NearliteNode {
       });
       const backend = createRpcBackend(
         views,
-        services.bind(chain, views, config),
+        services.bind(chain, views, config, storeKind),
         healthCheck(
           () => node?.lastBlockAt ?? Date.now(),
           maxBlockProductionDelayMs(config),

@@ -20,6 +20,7 @@ import {
   signedTransactionView,
 } from '@nearlite/primitives';
 import { DEFAULT_RUNTIME_CONFIG_VIEW } from '@nearlite/runtime';
+import type { DbKind } from '@nearlite/store';
 import { RUNTIME_CONFIG } from './applier.js';
 import { clientConfigView } from './client_config.js';
 import { fastForwardStepMs, type NodeConfig } from './config.js';
@@ -35,7 +36,8 @@ export interface Services {
   readonly transactionView: (bytes: Uint8Array) => object;
   readonly receiptView: (bytes: Uint8Array) => object;
   /** The RPC methods served over `chain` besides the view client's own. */
-  bind(chain: ChainHandle, views: ViewClient, config: NodeConfig): ServiceMethods;
+  /** `storeKind`: the kind the store records, which EXPERIMENTAL_split_storage_info names. */
+  bind(chain: ChainHandle, views: ViewClient, config: NodeConfig, storeKind: DbKind): ServiceMethods;
   /** Gas burnt by view calls since start, for the metrics. */
   viewGasBurnt(): bigint;
   /** Starts the view-call and signature workers; called once the node is serving. */
@@ -79,7 +81,7 @@ export function createServices(
     close: async () => {
       await Promise.all([viewPool.close(), signatures.close()]);
     },
-    bind(chain, views, config) {
+    bind(chain, views, config, storeKind) {
       // One set of codecs serves admission, answers, proofs and receipt_to_tx.
       const txCodecs = runtimeTxCodecs(chain, runtimeConfig);
       const service = new TxService({
@@ -109,7 +111,7 @@ export function createServices(
         lightClientProof: (req, head) => lightClientExecutionProof(chain, txCodecs, req, head),
         nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
         lightClientBlockProof: (block, head) => lightClientBlockProof(chain, block, head),
-        splitStorageInfo: () => splitStorageInfo(chain, config.archive),
+        splitStorageInfo: () => splitStorageInfo(chain, storeKind),
         clientConfig: () => clientConfig,
         ...(config.sandbox ? sandboxMethods(chain, fastForwardStepMs(config)) : {}),
       };
@@ -118,13 +120,13 @@ export function createServices(
 }
 
 /** EXPERIMENTAL_split_storage_info of a node with one database: no cold head, the hot one's kind. */
-function splitStorageInfo(chain: ChainHandle, archive: boolean): object {
+function splitStorageInfo(chain: ChainHandle, kind: DbKind): object {
   const head = chain.headHeader();
   const final = chain.chainStore.blockHeader(head.rest.lastFinalBlock);
   return {
     head_height: head.lite.height,
     final_head_height: final?.lite.height ?? chain.genesis.config.genesisHeight,
     cold_head_height: null,
-    hot_db_kind: archive ? 'Archive' : 'RPC',
+    hot_db_kind: kind === 'archival' ? 'Archive' : 'RPC',
   };
 }

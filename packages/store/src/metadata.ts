@@ -76,6 +76,10 @@ export async function ensureMetadata(
     return { version: DB_VERSION, kind };
   }
   if (meta.kind !== kind) {
+    // nearcore opens an RPC store with `archive` set (StoreOpener, is_valid_kind_archive): the node
+    // collects nothing from then on and the store stays of its kind; only a conversion makes it an
+    // archival one. An archival store is refused to a node that would collect it.
+    if (meta.kind === 'gc' && kind === 'archival' && !opts.convert) return meta;
     if (!opts.convert) {
       throw new StoreError(
         StoreErrorCode.Kind,

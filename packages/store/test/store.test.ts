@@ -103,7 +103,7 @@ t.test('a second open of the same LevelDB is refused with a clear error', async 
   await again.close();
 });
 
-t.test('data survives reopen; kind mismatch is refused unless converting', async (t) => {
+t.test('data survives reopen; an archival store is refused to a GC node unless converting', async (t) => {
   const path = joinPath(tempDir(t), 'data');
   let store = await Store.open(path);
   t.same(await ensureMetadata(store, 'archival'), { version: DB_VERSION, kind: 'archival' });
@@ -114,6 +114,16 @@ t.test('data survives reopen; kind mismatch is refused unless converting', async
   await t.rejects(ensureMetadata(store, 'gc'), /archival store .* without --archive/);
   t.same(await ensureMetadata(store, 'gc', { convert: true }), { version: DB_VERSION, kind: 'gc' });
   t.same(await ensureMetadata(store, 'gc'), { version: DB_VERSION, kind: 'gc' });
+  // As nearcore's opener takes an RPC store with archive set: it stays a GC store.
+  t.same(
+    await ensureMetadata(store, 'archival'),
+    { version: DB_VERSION, kind: 'gc' },
+    'archive on a GC store',
+  );
+  t.same(await ensureMetadata(store, 'archival', { convert: true }), {
+    version: DB_VERSION,
+    kind: 'archival',
+  });
   await store.close();
 });
 
@@ -124,10 +134,13 @@ t.test(
     const store = await Store.open(path);
     t.teardown(() => store.close());
     const old = new StoreUpdate();
-    writeMetadata(old, { version: 1, kind: 'gc' });
+    writeMetadata(old, { version: 1, kind: 'archival' });
     await store.commit(old);
     t.equal(DB_VERSION, 2);
-    await t.rejects(ensureMetadata(store, 'archival'), { code: 'KIND' });
+    await t.rejects(ensureMetadata(store, 'gc'), { code: 'KIND' });
+    const gc = new StoreUpdate();
+    writeMetadata(gc, { version: 1, kind: 'gc' });
+    await store.commit(gc);
     t.same(await ensureMetadata(store, 'gc'), { version: 1, kind: 'gc' }, 'read as it is');
     t.same(readMetadata(store), { version: 1, kind: 'gc' }, 'a refused or checked start records nothing');
     await recordDbVersion(store);
