@@ -54,8 +54,12 @@ export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.s
   const store = chain.store;
   const genesisHeight = chain.genesis.config.genesisHeight;
   // A view reading a kept state on another thread holds GC back (state_pins.ts).
-  const stop = await pins.gcStop(await keptBlockHeight(chain, gcStopHeight(chain, cfg.numEpochsToKeep)));
   let tail = cs.tail() ?? genesisHeight;
+  const stopHeight = gcStopHeight(chain, cfg.numEpochsToKeep);
+  // The kept block is at most one below the stop height: a tail there needs no seek to know it is done
+  // (GC steps after every block).
+  if (tail >= stopHeight - 1) return 0;
+  const stop = await pins.gcStop(await keptBlockHeight(chain, stopHeight));
   if (tail >= stop) return 0;
   const update = new StoreUpdate();
   const collected: Uint8Array[] = [];

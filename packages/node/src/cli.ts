@@ -326,14 +326,12 @@ async function viewState({
   const [, tool, ...rest] = positionals;
   const known = ['home', 'stream', 'sandbox', 'file', 'account-ids', 'include-validators'];
   const unknown = Object.keys(values).filter((k) => !known.includes(k));
-  if (tool === 'dump-state' && unknown.length > 0)
-    throw new UsageError(`unknown flag --${unknown[0]} for view-state dump-state`);
-  if (tool === 'dump-state' && rest.length > 0)
-    throw new UsageError(`unexpected argument '${rest[0]}' for view-state dump-state`);
   if (tool !== 'dump-state')
     throw new UsageError(
       "of nearcore's view-state tools only `dump-state [--stream] [--file PATH] [--account-ids ID]… [--include-validators ID]…` is implemented; `nearlite inspect --home DIR …` reads a stopped node's store",
     );
+  if (unknown.length > 0) throw new UsageError(`unknown flag --${unknown[0]} for view-state dump-state`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}' for view-state dump-state`);
   if (typeof values.home !== 'string') throw new UsageError('view-state needs --home DIR');
   const ids = (flag: 'account-ids' | 'include-validators') => {
     const v = values[flag];

@@ -68,8 +68,7 @@ export class FollowerNode {
   ) {}
 
   static async start(o: FollowOptions): Promise<FollowerNode> {
-    const fileConfig = homeConfig(o.home);
-    if (fileConfig.unrecognisedWarning) o.logger.warn(fileConfig.unrecognisedWarning);
+    const fileConfig = homeConfig(o.home, (m) => o.logger.warn(m));
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(

@@ -87,9 +87,14 @@ export function openHomeReader(home: string): Promise<ChainReader> {
  * refuses to start without its config, rather than run on defaults nobody chose. A home `init` has
  * not made takes the defaults, and is told where it is used that it needs `init`.
  */
-export function homeConfig(home: string): NodeConfig {
+export function homeConfig(home: string, warn?: (message: string) => void): NodeConfig {
   const { config } = homePaths(home);
-  if (existsSync(config)) return loadConfig(config);
+  if (existsSync(config)) {
+    const loaded = loadConfig(config);
+    // A starting node says what nearcore's would of the fields nobody knows.
+    if (warn && loaded.unrecognisedWarning) warn(loaded.unrecognisedWarning);
+    return loaded;
+  }
   if (existsSync(join(home, DEFAULT_CONFIG.genesisFile)))
     throw new ConfigError(
       `Failed to read config from ${config}: the file is missing (\`nearlite init\` writes it)`,

@@ -9,14 +9,13 @@ import { oncePerScrape, scrapedGauge, scrapedLabeledCounter, scrapedLabeledGauge
 export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbStats | null): void {
   // LevelDB's properties are read once a scrape, whichever of the gauges below asks first.
   const stats = oncePerScrape(read);
-  const perLevel = (name: string, help: string, pick: (l: LeveldbStats['levels'][number]) => number) =>
-    scrapedLabeledGauge(registry, name, help, 'level', () =>
-      (stats()?.levels ?? []).map((l) => [String(l.level), pick(l)] as const),
-    );
-  const perLevelTotal = (name: string, help: string, pick: (l: LeveldbStats['levels'][number]) => number) =>
-    scrapedLabeledCounter(registry, name, help, 'level', () =>
-      (stats()?.levels ?? []).map((l) => [String(l.level), pick(l)] as const),
-    );
+  type Pick = (l: LeveldbStats['levels'][number]) => number;
+  const byLevel = (pick: Pick) => () =>
+    (stats()?.levels ?? []).map((l) => [String(l.level), pick(l)] as const);
+  const perLevel = (name: string, help: string, pick: Pick) =>
+    scrapedLabeledGauge(registry, name, help, 'level', byLevel(pick));
+  const perLevelTotal = (name: string, help: string, pick: Pick) =>
+    scrapedLabeledCounter(registry, name, help, 'level', byLevel(pick));
   perLevel('nearlite_leveldb_files', "LevelDB's table files in a level", (l) => l.files);
   perLevel(
     'nearlite_leveldb_level_bytes',

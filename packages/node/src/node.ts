@@ -123,8 +123,7 @@ export class NearliteNode {
   ) {}
 
   static async start(o: RunOptions): Promise<NearliteNode> {
-    const fileConfig = homeConfig(o.home);
-    if (fileConfig.unrecognisedWarning) o.logger.warn(fileConfig.unrecognisedWarning);
+    const fileConfig = homeConfig(o.home, (m) => o.logger.warn(m));
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(

@@ -34,8 +34,7 @@ export class ServeNode {
   ) {}
 
   static async start(o: ServeOptions): Promise<ServeNode> {
-    const fileConfig = homeConfig(o.home);
-    if (fileConfig.unrecognisedWarning) o.logger.warn(fileConfig.unrecognisedWarning);
+    const fileConfig = homeConfig(o.home, (m) => o.logger.warn(m));
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(
