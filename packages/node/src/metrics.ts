@@ -1,6 +1,7 @@
-// Prometheus metrics at GET /metrics (prom-client is imported only here): RPC calls per method and
-// outcome with their latency, blocks and their production time, transactions admitted and refused,
-// view-call time and gas, store reads, writes and cache hits, and GC's tail.
+// A producer's Prometheus metrics at GET /metrics (prom-client is imported in this package only):
+// RPC calls per method and outcome with their latency, blocks and their production time,
+// transactions admitted and refused, view-call time and gas, store reads, writes and cache hits,
+// and GC's tail.
 import { type ChainHandle, epochHeightOf, lookupBlock } from '@nearlite/chain';
 import type { StoreStats } from '@nearlite/store';
 import { Counter, Histogram } from 'prom-client';
