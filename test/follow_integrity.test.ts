@@ -7,7 +7,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBCol, Store, u64be } from '@nearlite/store';
 import tap from 'tap';
-import { localChain } from './helpers/chain.js';
+import { localChain, onSlowClock } from './helpers/chain.js';
 import { flatMismatches } from './helpers/flat_check.js';
 import { compareHistory, inFlight, type ProducerAnswers, settledTop } from './helpers/follow_compare.js';
 import { LOG_DAMAGE, logFile } from './helpers/log_damage.js';
@@ -84,9 +84,7 @@ tap.test(
     // From here the producer is the source and the reference, nothing more. At 30 ms a block it would
     // add thousands of empty blocks over the cases below, which every follower would ingest while
     // being compared: the same chain on a slow clock leaves the cases about the same heights.
-    await chain.node.stop();
-    const producer = await startNode(chain.home, ['--block-time', '2000', '--archive']);
-    t.teardown(() => producer.stop());
+    const producer = await onSlowClock(t, chain);
 
     // The heights compared are below the producer's head and final: its answers stay the same
     // from one damaged history to the next, so it is asked each question once.

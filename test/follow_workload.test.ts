@@ -3,7 +3,7 @@
 // read method answers byte for byte as the producer does, for every height.
 import { join } from 'node:path';
 import t from 'tap';
-import { localChain } from './helpers/chain.js';
+import { localChain, onSlowClock } from './helpers/chain.js';
 import { compareHistory, compareTransactions, settledTop } from './helpers/follow_compare.js';
 import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
 import { startS3 } from './helpers/s3.js';
@@ -16,26 +16,22 @@ t.test('followers over HTTP and S3 answer a 4-shard random workload as the produ
   t.comment(`seed ${seed} (FOLLOW_WORKLOAD_SEED reruns it)`);
   const endpoint = await startS3(t, ['lake']);
 
-  const chain = await localChain(t, {
-    shards: 4,
-    blockTimeMs: 60,
-    archive: true,
-    args: ['--lake-out', 's3://lake', '--s3-endpoint', endpoint],
-  });
-  const producer = chain.node;
+  const lakeOut = ['--lake-out', 's3://lake', '--s3-endpoint', endpoint];
+  const chain = await localChain(t, { shards: 4, blockTimeMs: 60, archive: true, args: lakeOut });
   const genesis = ['--genesis', join(chain.home, 'genesis.json')];
 
   // The HTTP follower starts before the workload and tails it; the S3 one catches up afterwards.
   const httpHome = join(chain.home, 'follower-http');
   initHome(httpHome, genesis);
-  const httpFollower = await startNode(httpHome, ['--follow', producer.url, '--archive']);
+  const httpFollower = await startNode(httpHome, ['--follow', chain.node.url, '--archive']);
   t.teardown(() => httpFollower.stop());
 
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   const w = await randomWorkload(chain, seed, 14);
   t.comment(`workload done after ${elapsed()}`);
-  const top = await settledTop(producer);
+  const top = await settledTop(chain.node);
+  const producer = await onSlowClock(t, chain, lakeOut);
 
   const s3Home = join(chain.home, 'follower-s3');
   initHome(s3Home, genesis);

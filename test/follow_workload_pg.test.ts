@@ -4,7 +4,7 @@
 // byte for byte as the producer does on all three, for every height, so LevelDB and PostgreSQL agree.
 import { join } from 'node:path';
 import t from 'tap';
-import { localChain } from './helpers/chain.js';
+import { localChain, onSlowClock } from './helpers/chain.js';
 import { startCli } from './helpers/cli_process.js';
 import { compareHistory, compareTransactions, settledTop } from './helpers/follow_compare.js';
 import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
@@ -31,17 +31,16 @@ t.test('LevelDB and PostgreSQL followers answer a 2-shard random workload as the
     store.push('--shard-db', `${shard}=${await server.createDatabase(`shard${shard}`)}`);
 
   const chain = await localChain(t, { shards: SHARDS.length, blockTimeMs: 60, archive: true });
-  const producer = chain.node;
   const genesis = ['--genesis', join(chain.home, 'genesis.json')];
 
   // Both start before the workload: each catches up with the first blocks, then tails the rest.
   const levelHome = join(chain.home, 'follower-leveldb');
   initHome(levelHome, genesis);
-  const levelFollower = await startNode(levelHome, ['--follow', producer.url, '--archive']);
+  const levelFollower = await startNode(levelHome, ['--follow', chain.node.url, '--archive']);
   procs.push(levelFollower);
   const pgHome = join(chain.home, 'follower-pg');
   initHome(pgHome, genesis);
-  const pgFollower = await startNode(pgHome, ['--follow', producer.url, '--archive', ...store]);
+  const pgFollower = await startNode(pgHome, ['--follow', chain.node.url, '--archive', ...store]);
   procs.push(pgFollower);
   t.match(pgFollower.logs(), /store at PostgreSQL \(meta /);
 
@@ -49,7 +48,8 @@ t.test('LevelDB and PostgreSQL followers answer a 2-shard random workload as the
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   const w = await randomWorkload(chain, seed, 10);
   t.comment(`workload done after ${elapsed()}`);
-  const top = await settledTop(producer);
+  const top = await settledTop(chain.node);
+  const producer = await onSlowClock(t, chain);
 
   await waitForHeight(levelFollower, top, 90_000);
   await waitForHeight(pgFollower, top, 90_000);

@@ -6,6 +6,7 @@ import {
   initHome,
   type RunningNode,
   readKeyFile,
+  spawnNearlite,
   startNode,
   waitForHeight,
 } from './node.js';
@@ -56,6 +57,35 @@ export async function localChain(
   const provider = new JsonRpcProvider({ url: node.url });
   const root = new Account('test.near', provider, key.secret_key as KeyPairString);
   return { home, key, node, provider, root };
+}
+
+/**
+ * The chain's producer stopped and started again on the same address, archival, with a block every 2 s
+ * and `args`: once a test has made the blocks it compares, a producer at tens of milliseconds a block
+ * would add empty ones, which every follower would ingest while it is compared, for nothing. The
+ * followers of its address go on from where they were.
+ */
+export async function onSlowClock(
+  test: typeof t,
+  chain: LocalChain,
+  args: readonly string[] = [],
+): Promise<RunningNode> {
+  const addr = new URL(chain.node.url).host;
+  const code = await chain.node.stop();
+  if (code !== 0) throw new Error(`the producer stopped with ${code}:\n${chain.node.logs()}`);
+  const node = await spawnNearlite([
+    'run',
+    '--home',
+    chain.home,
+    '--rpc-addr',
+    addr,
+    '--block-time',
+    '2000',
+    '--archive',
+    ...args,
+  ]);
+  test.teardown(() => node.stop());
+  return node;
 }
 
 /** A new account made by test.near with `balance` yoctoNEAR and a key of its own, `code` deployed. */
