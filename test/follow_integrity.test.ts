@@ -84,7 +84,7 @@ tap.test(
     // From here the producer is the source and the reference, nothing more. At 30 ms a block it would
     // add thousands of empty blocks over the cases below, which every follower would ingest while
     // being compared: the same chain on a slow clock leaves the cases about the same heights.
-    const producer = await onSlowClock(t, chain);
+    const producer = await onSlowClock(t, chain, ['--archive']);
 
     // The heights compared are below the producer's head and final: its answers stay the same
     // from one damaged history to the next, so it is asked each question once.

@@ -31,7 +31,7 @@ t.test('followers over HTTP and S3 answer a 4-shard random workload as the produ
   const w = await randomWorkload(chain, seed, 14);
   t.comment(`workload done after ${elapsed()}`);
   const top = await settledTop(chain.node);
-  const producer = await onSlowClock(t, chain, lakeOut);
+  const producer = await onSlowClock(t, chain, ['--archive', ...lakeOut]);
 
   const s3Home = join(chain.home, 'follower-s3');
   initHome(s3Home, genesis);

@@ -49,7 +49,7 @@ t.test('LevelDB and PostgreSQL followers answer a 2-shard random workload as the
   const w = await randomWorkload(chain, seed, 10);
   t.comment(`workload done after ${elapsed()}`);
   const top = await settledTop(chain.node);
-  const producer = await onSlowClock(t, chain);
+  const producer = await onSlowClock(t, chain, ['--archive']);
 
   await waitForHeight(levelFollower, top, 90_000);
   await waitForHeight(pgFollower, top, 90_000);

@@ -60,28 +60,27 @@ export async function localChain(
 }
 
 /**
- * The chain's producer stopped and started again on the same address, archival, with a block every 2 s
- * and `args`: once a test has made the blocks it compares, a producer at tens of milliseconds a block
+ * A producer stopped and started again from its home on the same address, with a block every 2 s and
+ * `args`: once a test has made the blocks it compares, a producer at tens of milliseconds a block
  * would add empty ones, which every follower would ingest while it is compared, for nothing. The
  * followers of its address go on from where they were.
  */
 export async function onSlowClock(
   test: typeof t,
-  chain: LocalChain,
+  producer: Pick<LocalChain, 'home' | 'node'>,
   args: readonly string[] = [],
 ): Promise<RunningNode> {
-  const addr = new URL(chain.node.url).host;
-  const code = await chain.node.stop();
-  if (code !== 0) throw new Error(`the producer stopped with ${code}:\n${chain.node.logs()}`);
+  const addr = new URL(producer.node.url).host;
+  const code = await producer.node.stop();
+  if (code !== 0) throw new Error(`the producer stopped with ${code}:\n${producer.node.logs()}`);
   const node = await spawnNearlite([
     'run',
     '--home',
-    chain.home,
+    producer.home,
     '--rpc-addr',
     addr,
     '--block-time',
     '2000',
-    '--archive',
     ...args,
   ]);
   test.teardown(() => node.stop());
