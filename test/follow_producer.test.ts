@@ -10,7 +10,7 @@ import { accountReads } from './helpers/account_reads.js';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
 import { comparer } from './helpers/follow_compare.js';
-import { cli, startFollower, waitForHeight } from './helpers/node.js';
+import { cli, startFollower, startNode, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -223,4 +223,15 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   t.match(read, /^cursor #\d+ \w+, kept from #\d+/);
   t.match(read, /alice\.test\.near balance \d+ at the cursor, absent at the first block/);
   for (const { key, value } of state.values) t.match(read, `  ${key} = ${value}`, `contract state ${key}`);
+
+  // Taken again with --archive, the GC history collects nothing from then on and stays a GC store,
+  // as a producer's store does (nearcore's StoreOpener): hot_db_kind says the store's kind.
+  const archived = await startNode(followerHome, ['--follow', producer.url, '--archive']);
+  t.teardown(() => archived.stop());
+  t.match(archived.logs(), /archive on a garbage-collected store: every block from here on is kept/);
+  const kind = await archived.rpc<Record<string, unknown>>('EXPERIMENTAL_split_storage_info', {});
+  t.equal(kind.body.result!.hot_db_kind, 'RPC', 'the store stays a GC store');
+  const archivedConfig = await archived.rpc<Record<string, unknown>>('client_config', null);
+  t.equal(archivedConfig.body.result!.archive, true, 'client_config gives the flag');
+  t.equal(await archived.stop(), 0);
 });

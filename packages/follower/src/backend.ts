@@ -497,7 +497,7 @@ export class FollowerBackend implements RpcBackend {
       head_height: height,
       final_head_height: height,
       cold_head_height: null,
-      hot_db_kind: this.o.archive ? 'Archive' : 'RPC',
+      hot_db_kind: this.o.archivalStore ? 'Archive' : 'RPC',
     };
   }
 

@@ -37,8 +37,11 @@ export interface FollowerBackendOptions {
   readonly health?: () => void;
   /** config.json's trie_viewer_state_size_limit. */
   readonly stateSizeLimit?: bigint | null;
-  /** Whether the history keeps every block (no GC), for `EXPERIMENTAL_split_storage_info`. */
-  readonly archive: boolean;
+  /**
+   * Whether the history's store is archival, for `EXPERIMENTAL_split_storage_info`'s `hot_db_kind`:
+   * the store's recorded kind, not the flag (a GC store opened with `--archive` stays a GC store).
+   */
+  readonly archivalStore: boolean;
   /** The `client_config` answer. */
   readonly clientConfig: object;
   /**

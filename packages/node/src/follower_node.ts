@@ -100,6 +100,13 @@ export class FollowerNode {
         : null;
     try {
       const history = opened.history;
+      // As a producer's store (node.ts): a GC store opened with --archive collects nothing from then
+      // on and stays a GC store.
+      const archivalStore = (await opened.archival()) ?? archive;
+      if (archive && !archivalStore)
+        o.logger.info(
+          'archive on a garbage-collected store: every block from here on is kept (--convert-db-kind makes the store archival)',
+        );
       if (await loadGenesisHistory(history, genesis, STORAGE_USAGE_CONFIG)) {
         o.logger.info(
           `genesis state of ${genesis.config.chainId} written as history at #${genesis.config.genesisHeight}`,
@@ -139,6 +146,7 @@ export class FollowerNode {
         fileConfig,
         rpcAddr,
         archive,
+        archivalStore,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,

@@ -17,7 +17,7 @@ import {
 } from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
 import { bytesEqual } from '@nearlite/primitives';
-import { ensureMetadata, type LeveldbStats, Store } from '@nearlite/store';
+import { type DbKind, ensureMetadata, type LeveldbStats, Store } from '@nearlite/store';
 import type { HistoryStoreConfig } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
 
@@ -34,8 +34,11 @@ export interface OpenedHistory {
    * after it started): it then serves nothing of it, and exits.
    */
   readonly refused?: Promise<Error>;
-  /** Whether the history is archival, as its writer recorded (the PostgreSQL history only). */
-  readonly archival?: () => Promise<boolean | undefined>;
+  /**
+   * Whether the history's store is archival, as recorded in it: a LevelDB store keeps its kind when
+   * opened with `--archive` (`ensureMetadata`); a PostgreSQL history takes its writer's.
+   */
+  readonly archival: () => Promise<boolean | undefined>;
   close(): Promise<void>;
 }
 
@@ -54,9 +57,10 @@ export async function openLevelHistory(
 ): Promise<OpenedHistory> {
   const store = await Store.open(dataDir, { compression: o.compression, diskSpace: { warn: o.warn } });
   const history = new HistoryStore(store);
+  let kind: DbKind;
   try {
     checkStoreRole(store, 'history', dataDir);
-    await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind });
+    ({ kind } = await ensureMetadata(store, o.archive ? 'archival' : 'gc', { convert: o.convertDbKind }));
     await checkGenesisConfig(store, o.genesis.config, o.genesis.path);
     await assertHistoryWhole(history, o.home);
   } catch (err) {
@@ -68,6 +72,7 @@ export async function openLevelHistory(
     prepared: history,
     where: dataDir,
     leveldb: () => store.leveldbStats(),
+    archival: async () => kind === 'archival',
     close: () => store.close(),
   };
 }

@@ -36,8 +36,10 @@ export interface HistoryRpcOptions {
   readonly services: Services;
   readonly fileConfig: NodeConfig;
   readonly rpcAddr: string;
-  /** Whether the history keeps every block (a follower without GC). */
+  /** Whether the history keeps every block (a follower without GC), as `client_config` says. */
   readonly archive: boolean;
+  /** Whether the history's store is archival (`hot_db_kind`); a GC store taken with `--archive` is not. */
+  readonly archivalStore: boolean;
   readonly nodeKeyPath: string;
   readonly upstreamRpc: string | undefined;
   readonly pool: ViewCallPool;
@@ -119,7 +121,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     },
     stateSizeLimit:
       fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
-    archive: o.archive,
+    archivalStore: o.archivalStore,
     clientConfig: clientConfigView({
       config: { ...fileConfig, rpcAddr: o.rpcAddr, archive: o.archive },
       genesis: o.genesis.config,

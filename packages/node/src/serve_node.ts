@@ -52,14 +52,16 @@ export class ServeNode {
     const history = opened.history;
     const pool = new ViewCallPool(2, null, fileConfig.maxGasBurntView);
     try {
+      // The history's kind, as its writer recorded it: a front end keeps nothing of its own.
+      const archival = (await opened.archival()) ?? fileConfig.archive;
       const server = await startHistoryRpc({
         history,
         genesis,
         services,
         fileConfig,
         rpcAddr,
-        // The history's kind, as its writer recorded it: a front end keeps nothing of its own.
-        archive: (await opened.archival?.()) ?? fileConfig.archive,
+        archive: archival,
+        archivalStore: archival,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,
