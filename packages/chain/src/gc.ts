@@ -99,11 +99,11 @@ export async function gcStep(chain: Chain, cfg: GcConfig, pins: GcPins = chain.s
  * the stop height is GARBAGE_COLLECTED_BLOCK. Its trie nodes its own chunks replaced go with it later.
  */
 async function keptBlockHeight(chain: Chain, stop: number): Promise<number> {
-  const cs = chain.chainStore;
-  const first = await nextBlockHeight(chain.store, stop);
-  const hash = Number.isFinite(first) ? cs.blockHashByHeight(first) : undefined;
-  const header = hash && cs.blockHeader(hash);
-  return header && first > chain.genesis.config.genesisHeight ? Math.min(stop, header.rest.prevHeight) : stop;
+  // The seek's row is the first block's hash: its header says the kept block's height.
+  const row = await chain.store.first(DBCol.BlockHeight, new Uint8Array(0), u64be(stop));
+  if (!row || Number(readU64be(row[0])) <= chain.genesis.config.genesisHeight) return stop;
+  const header = chain.chainStore.blockHeader(row[1]);
+  return header ? Math.min(stop, header.rest.prevHeight) : stop;
 }
 
 /** The lowest height at or above `from` that holds a block (one seek), or Infinity. */
