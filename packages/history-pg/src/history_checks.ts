@@ -36,24 +36,33 @@ export async function readArchival(meta: Queryable): Promise<boolean | undefined
 }
 
 /**
- * An archival history stays archival: a writer that would collect its blocks is refused. A history
- * that collects may become archival (its tail stays), as nearcore lets an RPC store be opened as an
- * archive. A history from before the kind was recorded takes the writer's.
+ * The history's kind, as nearcore's store opener takes a store's (and a LevelDB history's,
+ * `ensureMetadata`): an archival history is refused to a writer that would collect it; a collecting
+ * history taken by an archival writer keeps its kind (the writer collects nothing, and a later one
+ * without `--archive` collects again); `convert` records the writer's kind either way. A history from
+ * before the kind was recorded takes the writer's. Returns whether the history is archival.
  */
-export async function checkKind(meta: Queryable, metaUrl: string, archive: boolean): Promise<void> {
+export async function checkKind(
+  meta: Queryable,
+  metaUrl: string,
+  archive: boolean,
+  convert = false,
+): Promise<boolean> {
   const archival = await readArchival(meta);
-  if (archival && !archive) {
+  if (archival === archive) return archival;
+  if (archival !== undefined && !convert) {
+    if (!archival) return false;
     throw new PgHistoryError(
       PgHistoryErrorCode.KindMismatch,
-      `the history in ${redactUrl(metaUrl)} is archival, and a writer without --archive (archive: false) would collect its blocks: start it with --archive`,
+      `the history in ${redactUrl(metaUrl)} is archival, and a writer without --archive (archive: false) would collect its blocks: start it with --archive, or pass --convert-db-kind to convert it explicitly`,
     );
   }
-  if (archival !== archive)
-    await meta.query(
-      `INSERT INTO meta (name, block_height) VALUES ('archive', $1)
-       ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
-      [archive ? 1 : 0],
-    );
+  await meta.query(
+    `INSERT INTO meta (name, block_height) VALUES ('archive', $1)
+     ON CONFLICT (name) DO UPDATE SET block_height = EXCLUDED.block_height`,
+    [archive ? 1 : 0],
+  );
+  return archive;
 }
 
 /** A `meta` row that holds bytes (in its `block_hash` column), where one is recorded. */

@@ -70,11 +70,13 @@ export interface PgHistoryOptions {
    */
   readonly gcGraceMs?: number;
   /**
-   * The writer keeps every block (archival): recorded in the meta database, which then refuses a
-   * writer that would collect, as nearcore's store opener refuses an archival database to a node
-   * that is not (`DbKindMismatch`).
+   * The writer keeps every block (archival): recorded in the meta database of a new history, which
+   * then refuses a writer that would collect, as nearcore's store opener refuses an archival database
+   * to a node that is not (`DbKindMismatch`). A collecting history stays one (`checkKind`).
    */
   readonly archive?: boolean;
+  /** Records the writer's kind over the history's (`--convert-db-kind`). */
+  readonly convertDbKind?: boolean;
   /** A reader's statements fail with `TIMEOUT` after this long (deadline.ts). */
   readonly readDeadlineMs?: number;
   /**
@@ -188,7 +190,7 @@ export class PgHistory implements HistoryReader, HistoryWriter {
         const id = known ?? newHistoryId();
         await checkShardClaims(o.shardUrls, dbs, id, o.metaUrl, fresh || known === undefined);
         if (known === undefined) await recordHistoryId(meta, id);
-        await checkKind(meta, o.metaUrl, o.archive ?? false);
+        await checkKind(meta, o.metaUrl, o.archive ?? false, o.convertDbKind ?? false);
         await h.dropAboveCursor();
       } else h.follower = await CursorFollower.start(o.metaUrl, o.pollMs ?? 250, () => h.refresh());
     } catch (err) {

@@ -56,6 +56,7 @@ export function openPg(
     partitionSize?: number;
     gcGraceMs?: number;
     archive?: boolean;
+    convertDbKind?: boolean;
     readDeadlineMs?: number;
     poolSize?: number;
   } = {},

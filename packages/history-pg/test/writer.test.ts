@@ -144,15 +144,29 @@ t.test('one writer; a crash above the cursor is invisible and cleaned up', async
   t.equal(resumed.cursor()?.height, b.block.header.height, 'its own meta database still takes it');
   await resumed.close();
 
-  // An archival history stays archival, as nearcore's store opener refuses an archive to a node
+  // A collecting history taken by an archival writer stays a collecting one, as nearcore opens an RPC
+  // store with `archive` set: that writer collects nothing, and a later one without it collects again.
+  const taken = await openPg(dbs, layout, 'writer', { archive: true });
+  t.equal(await taken.archival(), false, 'an archival writer leaves a collecting history one');
+  await taken.close();
+  const collecting = await openPg(dbs, layout, 'writer');
+  t.equal(await collecting.archival(), false, 'and a collecting writer takes it again');
+  await collecting.close();
+  // Converted, it is archival and stays so, as nearcore's store opener refuses an archive to a node
   // that is not one (DbKindMismatch): a writer that would collect its blocks is refused.
-  const archival = await openPg(dbs, layout, 'writer', { archive: true });
-  await archival.close();
+  const converted = await openPg(dbs, layout, 'writer', { archive: true, convertDbKind: true });
+  t.equal(await converted.archival(), true, '--convert-db-kind makes it archival');
+  await converted.close();
   await t.rejects(openPg(dbs, layout, 'writer'), {
     name: 'PgHistoryError',
     code: PgHistoryErrorCode.KindMismatch,
+    message: /pass --convert-db-kind/,
   });
   const stillArchival = await openPg(dbs, layout, 'writer', { archive: true });
-  t.teardown(() => stillArchival.close());
   t.equal(stillArchival.cursor()?.height, b.block.header.height, 'an archival writer still takes it');
+  t.equal(await stillArchival.archival(), true);
+  await stillArchival.close();
+  const back = await openPg(dbs, layout, 'writer', { convertDbKind: true });
+  t.teardown(() => back.close());
+  t.equal(await back.archival(), false, 'and converts it back to a collecting history');
 });

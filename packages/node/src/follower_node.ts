@@ -81,7 +81,11 @@ export class FollowerNode {
     const storeConfig = effectiveStore(o.store, fileConfig.store);
     const opened: OpenedHistory =
       storeConfig.kind === 'postgres'
-        ? await openPgHistory(storeConfig, genesis, 'writer', { genesisPath: p.genesis, archive })
+        ? await openPgHistory(storeConfig, genesis, 'writer', {
+            genesisPath: p.genesis,
+            archive,
+            convertDbKind: o.convertDbKind ?? false,
+          })
         : await openLevelHistory(p.data, {
             home: o.home,
             archive,

@@ -81,7 +81,7 @@ export async function openPgHistory(
   cfg: Extract<HistoryStoreConfig, { kind: 'postgres' }>,
   genesis: Genesis,
   role: 'writer' | 'reader',
-  o: { readonly genesisPath: string; readonly archive?: boolean },
+  o: { readonly genesisPath: string; readonly archive?: boolean; readonly convertDbKind?: boolean },
 ): Promise<OpenedHistory> {
   const digest = genesisConfigDigest(genesis.config);
   const history = await PgHistory.open({
@@ -90,6 +90,7 @@ export async function openPgHistory(
     shardLayout: shardLayoutFromView(genesis.config.shardLayout),
     role,
     archive: o.archive ?? false,
+    convertDbKind: o.convertDbKind ?? false,
     ...(cfg.poolSize !== undefined ? { poolSize: cfg.poolSize } : {}),
     checkGenesis: (kept) => {
       if (kept !== undefined && !bytesEqual(kept, digest)) throw genesisMismatch(o.genesisPath, digest, kept);
