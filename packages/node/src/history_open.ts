@@ -35,8 +35,8 @@ export interface OpenedHistory {
    */
   readonly refused?: Promise<Error>;
   /**
-   * Whether the history's store is archival, as recorded in it: a LevelDB store keeps its kind when
-   * opened with `--archive` (`ensureMetadata`); a PostgreSQL history takes its writer's.
+   * Whether the history is archival, as recorded in it: a collecting history opened with `--archive`
+   * stays a collecting one (LevelDB's `ensureMetadata`, PostgreSQL's `checkKind`).
    */
   readonly archival: () => Promise<boolean | undefined>;
   close(): Promise<void>;
