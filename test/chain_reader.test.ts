@@ -100,6 +100,12 @@ t.test(
   },
 );
 
+function writeMetadataUpdate(): StoreUpdate {
+  const u = new StoreUpdate();
+  writeMetadata(u, { version: DB_VERSION, kind: 'gc' });
+  return u;
+}
+
 t.test(
   'what a reader refuses: another genesis, another version, no chain, writes and bad arguments',
   async (t) => {
@@ -163,6 +169,11 @@ t.test(
     const bare = tempDir(t);
     copyFileSync(join(home, 'genesis.json'), join(bare, 'genesis.json'));
     await (await Store.open(join(bare, 'data'))).close();
+    await t.rejects(ChainReader.open(bare), { name: 'StoreError', code: 'KIND', message: /HistoryStore/ });
+    // Nor one that records a node's metadata but holds no head, as a follower's history does.
+    const store = await Store.open(join(bare, 'data'));
+    await store.commit(writeMetadataUpdate());
+    await store.close();
     await t.rejects(ChainReader.open(bare), { name: 'StoreError', code: 'KIND', message: /HistoryStore/ });
 
     // The refused write left the store as it was: the node starts on it and goes on from its head.

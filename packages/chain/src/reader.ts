@@ -30,7 +30,7 @@ import {
   trieKeyContractDataPrefix,
 } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
-import { ChainStore, type Tip } from './chain_store.js';
+import { ChainStore, HEAD_KEY, type Tip } from './chain_store.js';
 import type { Chunk } from './chunk.js';
 import { type GenesisConfig, loadGenesisConfig } from './genesis/config.js';
 import { ensureGenesisConfig } from './genesis/fingerprint.js';
@@ -68,7 +68,8 @@ export class ChainReader {
     const store = await Store.open(dataDir, { readOnly: true });
     try {
       const meta = readCheckedMetadata(store);
-      if (!meta && !at.withoutChain) {
+      // A follower's history records the store's metadata too, but no head: the head is the chain.
+      if ((!meta || !store.has(DBCol.BlockMisc, HEAD_KEY)) && !at.withoutChain) {
         throw new StoreError(
           StoreErrorCode.Kind,
           `the database at ${dataDir} holds no chain a nearlite node made: a follower's history is read ` +
