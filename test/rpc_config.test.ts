@@ -2,7 +2,15 @@
 // may read its answers, others may not; a list nearcore's CORS layer cannot take stops the start.
 // And `rpc.prometheus_addr`: a second listener with the metrics alone.
 import t from 'tap';
-import { editConfig, editRpc, initHome, refused, startNode, waitForHeight } from './helpers/node.js';
+import {
+  editConfig,
+  editRpc,
+  initHome,
+  refused,
+  startFollower,
+  startNode,
+  waitForHeight,
+} from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('a node with cors_allowed_origins names only those origins', async (t) => {
@@ -131,5 +139,37 @@ t.test(
       /--rpc-prometheus-addr: invalid socket address syntax: 'localhost:9100'/,
       'a host name',
     );
+    // The flags put the metrics on the RPC's own address: refused before anything starts, as the
+    // config field is.
+    for (const follow of [[], ['--follow', node.url]])
+      refused(
+        t,
+        [
+          'run',
+          '--home',
+          home,
+          ...follow,
+          '--rpc-addr',
+          '127.0.0.1:9',
+          '--rpc-prometheus-addr',
+          '127.0.0.1:9',
+        ],
+        /the metrics address is the RPC address \(127\.0\.0\.1:9\): the metrics listener needs an address of its own/,
+        `the same address${follow.length > 0 ? ', following' : ''}`,
+      );
+
+    // The same flags on a follower, whose RPC reads the same settings.
+    const follower = await startFollower(home, node.url, [
+      '--rpc-prometheus-addr',
+      '127.0.0.1:0',
+      '--max-gas-burnt-view',
+      '777',
+    ]);
+    t.teardown(() => follower.stop());
+    const followerMetrics = /metrics on (http:\/\/[^\s"]+)/.exec(follower.logs())?.[1];
+    t.ok(followerMetrics, "the follower's metrics listener is up");
+    t.equal((await fetch(`${followerMetrics}/metrics`)).status, 200);
+    const followerConfig = await follower.rpc<{ max_gas_burnt_view: number | null }>('client_config', []);
+    t.equal(followerConfig.body.result?.max_gas_burnt_view, 777, "the follower's flag, not the file");
   },
 );

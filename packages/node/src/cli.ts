@@ -11,6 +11,7 @@ import { homeConfig, homeFiles, initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
 import { type Logger, logFatalErrors, routeProcessWarnings, stderrLogger } from './log.js';
 import type { NearliteNode } from './node.js';
+import type { RpcFlags } from './rpc_flags.js';
 import type { ServeOptions } from './serve_node.js';
 import { storeFromFlags } from './store_config.js';
 import { VERSION } from './version.js';
@@ -28,13 +29,15 @@ Usage:
                 [--lake-out DIR|s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region R]]
                                 publish every final block in the NEAR Lake layout as it comes
   nearlite run  --home DIR --follow SOURCE [--upstream-rpc URL] [--rpc-addr HOST:PORT] [--archive]
+                [--convert-db-kind] [--rpc-prometheus-addr HOST:PORT] [--max-gas-burnt-view GAS]
                 [--s3-endpoint URL] [--s3-region R]
                 follow a chain's block stream (SOURCE: http(s)://BASE neardata-style, s3://bucket[/prefix]
                 or file:DIR, the NEAR Lake layout) and serve the read RPC from it; writes go to --upstream-rpc
                 [--store postgres://META-URL --shard-db ID=postgres://URL ...]: write the history to PostgreSQL
                 (a meta database and one per shard; several may be one) instead of the node's LevelDB
   nearlite serve --home DIR --store postgres://META-URL --shard-db ID=URL ... [--rpc-addr HOST:PORT]
-                [--upstream-rpc URL]   a stateless RPC front end over the PostgreSQL history one
+                [--upstream-rpc URL] [--rpc-prometheus-addr HOST:PORT] [--max-gas-burnt-view GAS]
+                                a stateless RPC front end over the PostgreSQL history one
                 'run --follow' writes: start as many as needed
   nearlite start [--home DIR] [--rpc-addr HOST:PORT]
                                 init DIR (default ./.nearlite) if missing, then run a local
@@ -109,6 +112,8 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     'follow',
     'upstream-rpc',
     'rpc-addr',
+    'rpc-prometheus-addr',
+    'max-gas-burnt-view',
     'network-addr',
     'archive',
     'convert-db-kind',
@@ -116,11 +121,37 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     'shard-db',
     ...S3_FLAGS,
   ],
-  serve: ['rpc-addr', 'network-addr', 'upstream-rpc', 'store', 'shard-db'],
+  serve: [
+    'rpc-addr',
+    'rpc-prometheus-addr',
+    'max-gas-burnt-view',
+    'network-addr',
+    'upstream-rpc',
+    'store',
+    'shard-db',
+  ],
   inspect: ['prefix'],
   'lake-export': ['from', 'to', 'out', 's3-bucket', 's3-prefix', ...S3_FLAGS],
   repair: [],
 };
+
+/** The flags that override config.json's RPC settings, on every command that serves RPC (nearcore's `run` flags). */
+function rpcFlags(values: {
+  readonly 'rpc-addr'?: string;
+  readonly 'rpc-prometheus-addr'?: string;
+  readonly 'max-gas-burnt-view'?: string;
+}): RpcFlags {
+  const viewGas = values['max-gas-burnt-view'];
+  if (viewGas !== undefined && !/^\d{1,20}$/.test(viewGas))
+    throw new UsageError(`--max-gas-burnt-view must be an amount of gas, got '${viewGas}'`);
+  const prometheusAddr = values['rpc-prometheus-addr'];
+  if (prometheusAddr !== undefined) hostPortFlag(prometheusAddr, '--rpc-prometheus-addr');
+  return {
+    ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
+    ...(prometheusAddr !== undefined ? { prometheusAddr } : {}),
+    ...(viewGas !== undefined ? { maxGasBurntView: BigInt(viewGas) } : {}),
+  };
+}
 
 /** Refuses the flags `command` does not read, naming them. */
 function onlyOwnFlags(command: string, values: Record<string, unknown>): void {
@@ -514,7 +545,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         logger,
         ...(store ? { store } : {}),
         ...upstreamFlag(values['upstream-rpc']),
-        ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
+        ...rpcFlags(values),
       });
     }
     case 'run': {
@@ -525,24 +556,17 @@ export async function main(argv: readonly string[]): Promise<number> {
           logger,
           source: followSource(values.follow, s3, logger),
           ...upstreamFlag(values['upstream-rpc']),
-          ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
+          ...rpcFlags(values),
           ...(values.archive ? { archive: true } : {}),
           ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),
           ...(store ? { store } : {}),
         });
       }
       const blockTimeMs = intFlag(values['block-time'], 'block-time');
-      const viewGas = values['max-gas-burnt-view'];
-      if (viewGas !== undefined && !/^\d{1,20}$/.test(viewGas))
-        throw new UsageError(`--max-gas-burnt-view must be an amount of gas, got '${viewGas}'`);
-      const prometheusAddr = values['rpc-prometheus-addr'];
-      if (prometheusAddr !== undefined) hostPortFlag(prometheusAddr, '--rpc-prometheus-addr');
       return runUntilSignal({
         home: values.home,
         logger,
-        ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
-        ...(prometheusAddr !== undefined ? { prometheusAddr } : {}),
-        ...(viewGas !== undefined ? { maxGasBurntView: BigInt(viewGas) } : {}),
+        ...rpcFlags(values),
         ...(blockTimeMs !== undefined ? { blockTimeMs } : {}),
         ...(values.archive ? { archive: true } : {}),
         ...(values['convert-db-kind'] ? { convertDbKind: true } : {}),

@@ -219,7 +219,7 @@ export function loadConfig(path: string): NodeConfig {
     if (typeof prometheusAddr !== 'string')
       throw new ConfigError(`${path}: rpc.prometheus_addr must be "IP:PORT" or null`);
     parseHostPort(prometheusAddr, `${path}: rpc.prometheus_addr`);
-    if (prometheusAddr === (rpc.addr ?? DEFAULT_CONFIG.rpcAddr))
+    if (sameListenAddr(prometheusAddr, rpc.addr ?? DEFAULT_CONFIG.rpcAddr))
       throw new ConfigError(
         `${path}: rpc.prometheus_addr is rpc.addr (${prometheusAddr}): the metrics listener needs an address of its own`,
       );
@@ -400,4 +400,13 @@ export function parseHostPort(addr: string, what = 'address'): { host: string; p
       `${what}: invalid socket address syntax: '${addr}' (an IP address and a port, as 0.0.0.0:3030)`,
     );
   return { host, port };
+}
+
+/**
+ * Whether two listeners would take one address: the same host and port, unless the port is 0 (each
+ * then gets a free one of its own).
+ */
+export function sameListenAddr(a: string, b: string): boolean {
+  const [x, y] = [parseHostPort(a), parseHostPort(b)];
+  return x.port !== 0 && x.port === y.port && x.host === y.host;
 }

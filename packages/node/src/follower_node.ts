@@ -21,18 +21,18 @@ import { startHistoryRpc } from './history_rpc.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
+import { type RpcFlags, withRpcFlags } from './rpc_flags.js';
 import { createServices } from './services.js';
 import { effectiveStore, type HistoryStoreConfig } from './store_config.js';
 import { VERSION } from './version.js';
 import { ViewCallPool } from './view_pool.js';
 
-export interface FollowOptions {
+export interface FollowOptions extends RpcFlags {
   readonly home: string;
   readonly source: BlockSource;
   /** Aborted to give up a start that is waiting for its source (a signal to stop came meanwhile). */
   readonly startSignal?: AbortSignal;
   readonly upstreamRpc?: string;
-  readonly rpcAddr?: string;
   readonly archive?: boolean;
   readonly convertDbKind?: boolean;
   readonly logger: Logger;
@@ -68,13 +68,16 @@ export class FollowerNode {
   ) {}
 
   static async start(o: FollowOptions): Promise<FollowerNode> {
-    const fileConfig = homeConfig(o.home, (m) => o.logger.warn(m));
+    const fileConfig = withRpcFlags(
+      homeConfig(o.home, (m) => o.logger.warn(m)),
+      o,
+    );
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(
         `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home} --genesis FILE\` first`,
       );
-    const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
+    const { rpcAddr } = fileConfig;
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadValidGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
     const services = createServices();

@@ -40,6 +40,7 @@ import { registerLeveldbMetrics } from './leveldb_metrics.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
+import { type RpcFlags, withRpcFlags } from './rpc_flags.js';
 import { rpcSettings } from './rpc_settings.js';
 import { createServices } from './services.js';
 import { chainStoreCompression } from './store_config.js';
@@ -47,13 +48,8 @@ import { checkStoreRole } from './store_role.js';
 import { BUILD_VERSION, VERSION } from './version.js';
 import { WarmUp } from './warm_up.js';
 
-export interface RunOptions {
+export interface RunOptions extends RpcFlags {
   readonly home: string;
-  readonly rpcAddr?: string;
-  /** nearcore's `--rpc-prometheus-addr` (overrides config.json's `rpc.prometheus_addr`). */
-  readonly prometheusAddr?: string;
-  /** nearcore's `--max-gas-burnt-view` (overrides config.json's `max_gas_burnt_view`). */
-  readonly maxGasBurntView?: bigint;
   readonly blockTimeMs?: number;
   readonly archive?: boolean;
   readonly convertDbKind?: boolean;
@@ -130,10 +126,7 @@ export class NearliteNode {
         `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home}\` first`,
       );
     const config: NodeConfig = {
-      ...fileConfig,
-      rpcAddr: o.rpcAddr ?? fileConfig.rpcAddr,
-      prometheusAddr: o.prometheusAddr ?? fileConfig.prometheusAddr,
-      maxGasBurntView: o.maxGasBurntView ?? fileConfig.maxGasBurntView,
+      ...withRpcFlags(fileConfig, o),
       blockTimeMs: o.blockTimeMs ?? fileConfig.blockTimeMs,
       archive: o.archive ?? fileConfig.archive,
       sandbox: o.sandbox ?? fileConfig.sandbox,

@@ -10,17 +10,17 @@ import { startHistoryRpc } from './history_rpc.js';
 import { homeConfig, homeFiles } from './home.js';
 import type { Logger } from './log.js';
 import { NodeError } from './node.js';
+import { type RpcFlags, withRpcFlags } from './rpc_flags.js';
 import { createServices } from './services.js';
 import { effectiveStore, type HistoryStoreConfig } from './store_config.js';
 import { VERSION } from './version.js';
 import { ViewCallPool } from './view_pool.js';
 
-export interface ServeOptions {
+export interface ServeOptions extends RpcFlags {
   /** A home with the chain's genesis.json and node_key.json (and optionally config.json); nothing is written there. */
   readonly home: string;
   readonly store?: HistoryStoreConfig;
   readonly upstreamRpc?: string;
-  readonly rpcAddr?: string;
   readonly logger: Logger;
 }
 
@@ -34,7 +34,10 @@ export class ServeNode {
   ) {}
 
   static async start(o: ServeOptions): Promise<ServeNode> {
-    const fileConfig = homeConfig(o.home, (m) => o.logger.warn(m));
+    const fileConfig = withRpcFlags(
+      homeConfig(o.home, (m) => o.logger.warn(m)),
+      o,
+    );
     const p = homeFiles(o.home, fileConfig);
     if (!existsSync(p.genesis))
       throw new NodeError(
@@ -45,7 +48,7 @@ export class ServeNode {
       throw new NodeError(
         'serve reads a PostgreSQL history: give --store postgres://META-URL and --shard-db ID=URL for each shard (or store in config.json)',
       );
-    const rpcAddr = o.rpcAddr ?? fileConfig.rpcAddr;
+    const { rpcAddr } = fileConfig;
     const genesis = loadValidGenesis(p.genesis);
     const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader', { genesisPath: p.genesis });
