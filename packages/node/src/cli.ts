@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountIdError } from '@nearlite/primitives';
 import { describeSourceError, fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
-import { parseHostPort } from './config.js';
+import { hostPortFlag, intFlag, rpcFlags, UsageError, upstreamFlag } from './cli_flags.js';
 import type { FollowOptions } from './follower_node.js';
 import { homeConfig, homeFiles, initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
 import { type Logger, logFatalErrors, routeProcessWarnings, stderrLogger } from './log.js';
 import type { NearliteNode } from './node.js';
-import type { RpcFlags } from './rpc_flags.js';
 import type { ServeOptions } from './serve_node.js';
 import { storeFromFlags } from './store_config.js';
 import { VERSION } from './version.js';
@@ -135,24 +134,6 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   repair: [],
 };
 
-/** The flags that override config.json's RPC settings, on every command that serves RPC (nearcore's `run` flags). */
-function rpcFlags(values: {
-  readonly 'rpc-addr'?: string;
-  readonly 'rpc-prometheus-addr'?: string;
-  readonly 'max-gas-burnt-view'?: string;
-}): RpcFlags {
-  const viewGas = values['max-gas-burnt-view'];
-  if (viewGas !== undefined && !/^\d{1,20}$/.test(viewGas))
-    throw new UsageError(`--max-gas-burnt-view must be an amount of gas, got '${viewGas}'`);
-  const prometheusAddr = values['rpc-prometheus-addr'];
-  if (prometheusAddr !== undefined) hostPortFlag(prometheusAddr, '--rpc-prometheus-addr');
-  return {
-    ...(values['rpc-addr'] ? { rpcAddr: values['rpc-addr'] } : {}),
-    ...(prometheusAddr !== undefined ? { prometheusAddr } : {}),
-    ...(viewGas !== undefined ? { maxGasBurntView: BigInt(viewGas) } : {}),
-  };
-}
-
 /** Refuses the flags `command` does not read, naming them. */
 function onlyOwnFlags(command: string, values: Record<string, unknown>): void {
   const own = new Set(['home', 'quiet', ...(COMMAND_FLAGS[command] ?? [])]);
@@ -186,34 +167,6 @@ function refuseIdleS3Flags(
       `${flags} apply to --lake-out s3://BUCKET[/PREFIX]${values['lake-out'] === undefined ? ', which was not given' : `, not ${values['lake-out']}`}`,
     );
   }
-}
-
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-function intFlag(v: string | undefined, name: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new UsageError(`--${name} must be a non-negative integer below 2^53, got '${v}'`);
-  return n;
-}
-
-function hostPortFlag(v: string, name: string): void {
-  try {
-    parseHostPort(v, name);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
-/** `--upstream-rpc`: an http(s) URL, checked at start rather than at the first forwarded call. */
-function upstreamFlag(v: string | undefined): { upstreamRpc: string } | object {
-  if (v === undefined) return {};
-  if (!/^https?:\/\//i.test(v) || !URL.canParse(v))
-    throw new UsageError(`--upstream-rpc must be an http(s):// URL, got '${v}'`);
-  return { upstreamRpc: v };
 }
 
 /** A block source named on the command line; a bad spec is a usage error. */

@@ -1,4 +1,5 @@
 export * from './cli.js';
+export { UsageError } from './cli_flags.js';
 export * from './config.js';
 export * from './error_log.js';
 export * from './follower_node.js';
