@@ -33,4 +33,12 @@ t.test('a node on the mainnet genesis serves its genesis block with the real sta
     finality: 'final',
   });
   t.match(code.body.result?.hash, /^23tqXYRd/, 'the registrar contract hash from the genesis record');
+  // As nearcore's health check, which looks at the head block's age: a node that makes no blocks on
+  // a genesis of 2020 is a stale node, and a load balancer should not send clients to it.
+  const health = await node.rpc<null>('health', []);
+  t.equal(health.body.error?.cause?.name, 'NO_NEW_BLOCKS');
+  const secs =
+    (health.body.error?.cause?.info as { elapsed?: { secs: number } } | undefined)?.elapsed?.secs ?? 0;
+  t.ok(secs > 5 * 365 * 86_400, `the head block is ${secs} s old`);
+  t.equal((await fetch(`${node.url}/health`)).status, 503, 'GET /health says so too');
 });

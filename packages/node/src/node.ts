@@ -244,9 +244,10 @@ export class NearliteNode {
         views,
         services.bind(chain, views, config, storeKind),
         healthCheck(
-          () => node?.lastBlockAt ?? Date.now(),
+          chain.canProduce
+            ? () => node?.lastBlockAt ?? Date.now()
+            : () => Number(chain.headHeader().lite.timestamp / 1_000_000n),
           maxBlockProductionDelayMs(config),
-          chain.canProduce,
         ),
       );
       let lake: LakePublisher | null = null;

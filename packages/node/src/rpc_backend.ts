@@ -54,15 +54,14 @@ export function staleAfterMs(maxBlockProductionDelayMs: number): number {
   return 10 * maxBlockProductionDelayMs;
 }
 
-/** Health per nearcore: unhealthy once the head is older than `staleAfterMs`. */
-export function healthCheck(
-  lastBlockAt: () => number,
-  maxBlockProductionDelayMs: number,
-  producing: boolean,
-): () => void {
+/**
+ * Health per nearcore: unhealthy once the head is older than `staleAfterMs`. `headAt` is when the
+ * head last moved on a producer, or the head block's timestamp (milliseconds) on a node that makes no
+ * blocks, as nearcore measures it: a read-only node on an old genesis is a stale node.
+ */
+export function healthCheck(headAt: () => number, maxBlockProductionDelayMs: number): () => void {
   return () => {
-    if (!producing) return;
-    const elapsed = Date.now() - lastBlockAt();
+    const elapsed = Date.now() - headAt();
     if (elapsed > staleAfterMs(maxBlockProductionDelayMs)) throw noNewBlocks(elapsed);
   };
 }
