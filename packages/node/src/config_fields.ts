@@ -137,6 +137,36 @@ const NEARLITE_STORE: Fields = {
 };
 
 /**
+ * nearcore's own `store` section (core/store/src/config.rs, StoreConfig: its RocksDB's settings,
+ * which tools such as near-sandbox's library write), with nearlite's `compression`; the sections
+ * within it are not looked into.
+ */
+const NEARCORE_STORE: Fields = Object.fromEntries(
+  [
+    'path',
+    'enable_statistics',
+    'enable_statistics_export',
+    'max_open_files',
+    'col_state_cache_size',
+    'col_flat_state_cache_size',
+    'block_size',
+    'trie_cache',
+    'view_trie_cache',
+    'enable_receipt_prefetching',
+    'sweat_prefetch_receivers',
+    'sweat_prefetch_senders',
+    'claim_sweat_prefetch_config',
+    'kaiching_prefetch_config',
+    'load_mem_tries_for_shards',
+    'load_mem_tries_for_tracked_shards',
+    'migration_snapshot',
+    'state_snapshot_config',
+    'rocksdb',
+    'compression',
+  ].map((f) => [f, true]),
+);
+
+/**
  * The dotted paths of the fields in a parsed config.json that neither nearcore nor nearlite knows,
  * in the file's order.
  */
@@ -151,11 +181,10 @@ export function unrecognisedFields(raw: Record<string, unknown>): string[] {
     }
   };
   walk(raw, TOP_LEVEL, '');
-  // A `store` with a `kind` is nearlite's (store_config.ts); one without is nearcore's RocksDB
-  // settings, which are not looked into.
+  // A `store` with a `kind` is nearlite's (store_config.ts); one without is nearcore's section.
   const store = raw.store;
-  if (typeof store === 'object' && store !== null && !Array.isArray(store) && 'kind' in store)
-    walk(store as Record<string, unknown>, NEARLITE_STORE, 'store.');
+  if (typeof store === 'object' && store !== null && !Array.isArray(store))
+    walk(store as Record<string, unknown>, 'kind' in store ? NEARLITE_STORE : NEARCORE_STORE, 'store.');
   return out;
 }
 

@@ -359,7 +359,26 @@ t.test('fields neither nearcore nor nearlite knows are named, as nearcore warns 
   );
   writeFileSync(path, JSON.stringify({ gc_step_period: { secs: 1, nanos: 0 }, oops: 1 }));
   t.equal(loadConfig(path).unrecognisedWarning, `${path}: encountered unrecognised field: oops`, 'one field');
-  // nearcore's RocksDB settings (a store without a kind) are its own.
-  writeFileSync(path, JSON.stringify({ store: { path: 'db', max_open_files: 10000, trie_cache: {} } }));
+  // A store without a kind is nearcore's section (StoreConfig): its fields, and nearlite's
+  // compression, are known, the sections within it not looked into; a misspelt one is named, as
+  // nearcore names it, rather than the database going quietly where `path` would not have put it.
+  writeFileSync(
+    path,
+    JSON.stringify({
+      store: {
+        path: 'db',
+        max_open_files: 10000,
+        trie_cache: { anything: 1 },
+        load_mem_tries_for_tracked_shards: true,
+        rocksdb: { write_buffer_size: 1 },
+        compression: true,
+      },
+    }),
+  );
   t.equal(loadConfig(path).unrecognisedWarning, null);
+  writeFileSync(path, JSON.stringify({ store: { pth: '/other-disk', max_open_file: 1 } }));
+  t.equal(
+    loadConfig(path).unrecognisedWarning,
+    `${path}: encountered unrecognised fields: store.pth, store.max_open_file`,
+  );
 });
