@@ -108,6 +108,45 @@ t.test('a signal while the node starts stops it once started; a second one ends 
   release();
 });
 
+t.test(
+  'SIGHUP is logged and ignored; a stop says it finished; a second signal during it says so',
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    const node = await startNode(home, ['--block-time', '50']);
+    t.teardown(() => node.kill());
+    await waitForHeight(node, 2);
+    // nearcore reloads its dynamic config on SIGHUP; a terminal closing or a supervisor's reload must
+    // not end the node.
+    node.proc.kill('SIGHUP');
+    const seen = async (re: RegExp) => {
+      for (let i = 0; i < 250 && !re.test(node.logs()); i++) await new Promise((r) => setTimeout(r, 20));
+      return re.test(node.logs());
+    };
+    t.ok(await seen(/SIGHUP: nothing to reload/), 'SIGHUP is logged');
+    const height = (await node.rpc<{ sync_info: { latest_block_height: number } }>('status', [])).body.result!
+      .sync_info.latest_block_height;
+    await waitForHeight(node, height + 2);
+    t.equal(node.proc.exitCode, null, 'and the node goes on making blocks');
+    t.equal(await node.stop(), 0);
+    t.match(node.logs(), /SIGTERM: shutting down[\s\S]*"msg":"stopped"/, 'the log says the stop finished');
+
+    // A second signal while the node stops ends it where it is, and says so.
+    const again = await startNode(home, ['--block-time', '50']);
+    t.teardown(() => again.kill());
+    const exited = new Promise<number | null>((resolve) => again.proc.once('exit', resolve));
+    again.proc.kill('SIGTERM');
+    for (let i = 0; i < 250 && !/SIGTERM: shutting down/.test(again.logs()); i++)
+      await new Promise((r) => setTimeout(r, 5));
+    again.proc.kill('SIGTERM');
+    const code = await exited;
+    if (/again while stopping/.test(again.logs())) {
+      t.equal(code, 1, 'it exits at once');
+      t.match(again.logs(), /SIGTERM again while stopping: exiting now, without a clean stop/);
+    } else t.equal(code, 0, 'or the stop had finished before the second signal came');
+  },
+);
+
 t.test("a signal while a follower's start waits for its source's first block stops it at once", async (t) => {
   const held: ServerResponse[] = [];
   const source = createServer((req, res) => {

@@ -202,7 +202,9 @@ interface Running {
  *
  * The handlers are in place before the start: a process with none is ended by the signal outright,
  * and a supervisor may stop the node the moment it announces its RPC address. A signal during the
- * start stops the node once it is up; a second one ends the process where it is.
+ * start stops the node once it is up; a second one, during the start or the stop, ends the process
+ * where it is, saying so. SIGHUP, on which nearcore reloads its dynamic config, is logged and
+ * otherwise ignored: config.json is read at start (a terminal closing must not end the node).
  */
 async function untilSignal(
   logger: Logger,
@@ -218,8 +220,10 @@ async function untilSignal(
     resolveSignalled = resolve;
   });
   const onSignal = (sig: string) => {
-    if (received && starting) {
-      logger.warn(`${sig} again while starting: exiting now`);
+    if (received) {
+      logger.warn(
+        `${sig} again while ${starting ? 'starting' : 'stopping'}: exiting now, without a clean stop`,
+      );
       process.exit(1);
     }
     received = true;
@@ -227,11 +231,17 @@ async function untilSignal(
     if (starting) startAbort.abort();
     resolveSignalled();
   };
+  const onHangUp = () =>
+    logger.info(
+      'SIGHUP: nothing to reload (config.json is read at start): restart the node to apply a change',
+    );
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onHangUp);
   const off = () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onHangUp);
   };
   let node: Running;
   try {
@@ -249,9 +259,16 @@ async function untilSignal(
     signalled.then(() => null),
     node.failed?.() ?? new Promise<never>(() => {}),
   ]);
-  off();
-  if (failure) logger.error(`${what} stopped (${failure.message}): shutting down`);
-  await node.stop();
+  if (failure) {
+    logger.error(`${what} stopped (${failure.message}): shutting down`);
+    received = true;
+  }
+  try {
+    await node.stop();
+  } finally {
+    off();
+  }
+  logger.info('stopped');
   return failure ? 1 : 0;
 }
 
