@@ -1,9 +1,12 @@
 // A follower faces the internet as a producer does: config.json's `rpc.api_keys`, `rpc.rate_limit`
 // (view-call gas included), `rpc.cors_allowed_origins` and `rpc.prometheus_addr` hold for its RPC.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { actions } from 'near-api-js';
 import t from 'tap';
 import { addGenesisCounter, COUNTER_ACCOUNT } from './helpers/genesis_counter.js';
-import { editRpc, initHome, startNode } from './helpers/node.js';
+import { editRpc, initHome, startFollower, startNode, waitForHeight } from './helpers/node.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -96,3 +99,49 @@ t.test("a follower's RPC takes config.json's API keys and view-gas limit", async
   const other = await post(`${node.url}/${KEY}`, 'block', { finality: 'final' });
   t.equal(other.status, 200, 'other methods are not limited by view gas');
 });
+
+t.test(
+  "a follower of a keyed producer keeps the key and an upstream's password out of its logs and answers",
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    const SOURCE_KEY = 'source-key-9f3c';
+    const PASSWORD = 'upstream-pw-7d21';
+    editRpc(home, { api_keys: [SOURCE_KEY] });
+    const producer = await startNode(home, ['--block-time', '50']);
+    t.teardown(() => producer.stop());
+    const port = new URL(producer.url).port;
+    // The block stream behind the key in the path, as the README says to follow a keyed node; the
+    // upstream with a password in its URL, which fetch refuses: it goes as basic authorization.
+    const follower = await startFollower(home, `${producer.url}/${SOURCE_KEY}`, [
+      '--upstream-rpc',
+      `http://operator:${PASSWORD}@127.0.0.1:${port}/${SOURCE_KEY}`,
+    ]);
+    t.teardown(() => follower.stop());
+    await waitForHeight(follower, 3);
+    t.notMatch(
+      follower.logs(),
+      /did not answer status/,
+      'the upstream answers through a URL with credentials',
+    );
+    t.match(
+      follower.logs(),
+      /following http:\/\/127\.0\.0\.1:\d+\/\*\*\*/,
+      'the source named without its key',
+    );
+
+    // Forwarded while the upstream is away: the error names it without its secrets.
+    const key = JSON.parse(readFileSync(join(home, 'validator_key.json'), 'utf8'));
+    const tx = await signFromValidator(follower, key, key.account_id, [actions.transfer(1n)]);
+    await producer.stop();
+    const forwarded = await post(follower.url, 'broadcast_tx_async', [tx.base64]);
+    t.equal(forwarded.body.error?.cause.name, 'INTERNAL_ERROR');
+    t.match(
+      JSON.stringify(forwarded.body),
+      /the upstream RPC http:\/\/operator:\*\*\*@127\.0\.0\.1:\d+\/\*\*\* is unreachable/,
+    );
+    const texts = `${follower.logs()}${JSON.stringify(forwarded.body)}`;
+    t.notMatch(texts, SOURCE_KEY, 'the key is in no log line and no answer');
+    t.notMatch(texts, PASSWORD, 'nor is the password');
+  },
+);

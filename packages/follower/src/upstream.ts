@@ -2,7 +2,14 @@
 // upstream's result is returned as its bytes, and its error as its own error body and HTTP status.
 
 import { RpcError, type RpcErrorBody } from '@nearlite/jsonrpc';
-import { HandlerError, isJsonObject, RawJson, stringifyJson } from '@nearlite/primitives';
+import {
+  HandlerError,
+  isJsonObject,
+  RawJson,
+  stringifyJson,
+  urlForDisplay,
+  withoutCredentials,
+} from '@nearlite/primitives';
 
 /**
  * How long a forwarded call may take: above nearcore's own wait for a transaction (`send_tx` and
@@ -15,13 +22,19 @@ export type UpstreamOutcome = 'result' | 'error' | 'failed';
 
 export class UpstreamRpc {
   private nextId = 1;
+  /** The URL as logs and client-facing errors show it: no password, API key or query value. */
+  readonly shown: string;
+  private readonly target: { readonly url: string; readonly headers: Record<string, string> };
 
   constructor(
     readonly url: string,
     private readonly timeoutMs = UPSTREAM_TIMEOUT_MS,
     /** Every call, for metrics: an operator sees how much the node leans on its upstream. */
     private readonly observe?: (method: string, outcome: UpstreamOutcome, seconds: number) => void,
-  ) {}
+  ) {
+    this.shown = urlForDisplay(url);
+    this.target = withoutCredentials(url);
+  }
 
   /** The same upstream, observed the same, with another deadline. */
   withTimeout(timeoutMs: number): UpstreamRpc {
@@ -47,9 +60,9 @@ export class UpstreamRpc {
     let res: Response;
     let text: string;
     try {
-      res = await fetch(this.url, {
+      res = await fetch(this.target.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...this.target.headers, 'content-type': 'application/json' },
         body: stringifyJson({ jsonrpc: '2.0', id: `follower-${this.nextId++}`, method, params }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -58,8 +71,8 @@ export class UpstreamRpc {
       const e = err as Error;
       throw HandlerError.internal(
         e.name === 'TimeoutError'
-          ? `the upstream RPC ${this.url} did not answer within ${this.timeoutMs} ms`
-          : `the upstream RPC ${this.url} is unreachable: ${e.message}`,
+          ? `the upstream RPC ${this.shown} did not answer within ${this.timeoutMs} ms`
+          : `the upstream RPC ${this.shown} is unreachable: ${e.message}`,
       );
     }
     let body: unknown;

@@ -38,6 +38,9 @@ export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
+    // libpq takes the password as a parameter too (`?password=…`), as pg's connection strings do.
+    for (const name of new Set(u.searchParams.keys()))
+      if (name.toLowerCase() === 'password') u.searchParams.set(name, '***');
     return u.toString();
   } catch {
     return '(an unparsable URL)';

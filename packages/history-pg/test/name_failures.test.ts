@@ -28,3 +28,13 @@ t.test('a failed statement names its database, without the password, and keeps i
   t.ok(isDatabaseFailure(err), 'known as a database failure');
   t.notOk(isDatabaseFailure(new Error(err.message)), 'by identity, not by its text');
 });
+
+t.test('a database URL is shown without its password, in the user part or as a parameter', async (t) => {
+  const { redactUrl } = await import('../src/errors.js');
+  t.equal(redactUrl('postgres://u:secret@h:5432/meta'), 'postgres://u:***@h:5432/meta');
+  t.equal(
+    redactUrl('postgres://u@h/meta?sslmode=require&password=secret'),
+    'postgres://u@h/meta?sslmode=require&password=***',
+  );
+  t.equal(redactUrl('postgres://u@h/meta?PASSWORD=secret'), 'postgres://u@h/meta?PASSWORD=***');
+});

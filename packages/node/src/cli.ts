@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { accountIdError } from '@nearlite/primitives';
+import { accountIdError, urlForDisplay } from '@nearlite/primitives';
 import { describeSourceError, fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
 import { hostPortFlag, intFlag, rpcFlags, UsageError, upstreamFlag } from './cli_flags.js';
 import type { FollowOptions } from './follower_node.js';
@@ -161,7 +161,8 @@ function refuseIdleS3Flags(
   }
   if (command !== 'run') return;
   if (values.follow !== undefined) {
-    if (!isS3(values.follow)) throw new UsageError(`${flags} apply to an s3:// source, not ${values.follow}`);
+    if (!isS3(values.follow))
+      throw new UsageError(`${flags} apply to an s3:// source, not ${urlForDisplay(String(values.follow))}`);
   } else if (!isS3(values['lake-out'])) {
     throw new UsageError(
       `${flags} apply to --lake-out s3://BUCKET[/PREFIX]${values['lake-out'] === undefined ? ', which was not given' : `, not ${values['lake-out']}`}`,

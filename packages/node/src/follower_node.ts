@@ -14,6 +14,7 @@ import {
   loadGenesisHistory,
   PreparePool,
 } from '@nearlite/follower';
+import { urlForDisplay } from '@nearlite/primitives';
 import { type BlockSource, pause, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
@@ -166,7 +167,7 @@ export class FollowerNode {
       o.logger.info(
         `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
           `#${cursor ? cursor.height + 1 : startHeight}, store at ${opened.where}` +
-          (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
+          (o.upstreamRpc ? `, writes forwarded to ${urlForDisplay(o.upstreamRpc)}` : '') +
           (preparePool ? `, blocks prepared on ${prepareThreads} threads` : '') +
           `, RPC on ${server.url}`,
       );

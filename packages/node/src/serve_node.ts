@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { loadValidGenesis } from '@nearlite/chain';
 import type { HistoryReader } from '@nearlite/follower';
+import { urlForDisplay } from '@nearlite/primitives';
 import { openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
 import { homeConfig, homeFiles } from './home.js';
@@ -78,7 +79,7 @@ export class ServeNode {
       o.logger.info(
         `nearlite ${VERSION}: serving ${genesis.config.chainId} from ${opened.where} up to ` +
           `${cursor ? `#${cursor.height}` : 'the first block the writer commits'}` +
-          (o.upstreamRpc ? `, writes forwarded to ${o.upstreamRpc}` : '') +
+          (o.upstreamRpc ? `, writes forwarded to ${urlForDisplay(o.upstreamRpc)}` : '') +
           `, RPC on ${server.url}`,
       );
       return new ServeNode(

@@ -11,7 +11,7 @@ import type { Logger } from './log.js';
 const CHECK_TIMEOUT_MS = 5_000;
 
 export async function checkUpstream(upstream: UpstreamRpc, chainId: string, log: Logger): Promise<void> {
-  const { url } = upstream;
+  const url = upstream.shown;
   let status: unknown;
   try {
     status = JSON.parse((await upstream.withTimeout(CHECK_TIMEOUT_MS).call('status', [])).json);

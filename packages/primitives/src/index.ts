@@ -23,3 +23,4 @@ export * from './rust_debug.js';
 export * from './sodium.js';
 export * from './thread_warnings.js';
 export * from './transaction/index.js';
+export * from './url_secrets.js';

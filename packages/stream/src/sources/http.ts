@@ -1,6 +1,7 @@
 // A neardata-style HTTP server as a block source (a nearlite node's /v0 routes, or neardata itself):
 // GET /v0/block/:h, the final head from the /v0/last_block/final redirect, the first block from
 // /v0/first_block.
+import { urlForDisplay, withoutCredentials } from '@nearlite/primitives';
 import { StreamErrorCode, StreamSourceError, TransientSourceError } from '../errors.js';
 import type { StreamerMessage } from '../message.js';
 import type { BlockSource } from '../source.js';
@@ -16,6 +17,7 @@ export interface HttpSourceOptions extends RetryOptions, DeadlineOptions {
 export class HttpSource implements BlockSource {
   readonly name: string;
   private readonly base: string;
+  private readonly authorization: Record<string, string>;
   private readonly deadlines: Deadlines;
   private readonly retry: RetryOptions;
 
@@ -23,8 +25,11 @@ export class HttpSource implements BlockSource {
     base: string,
     private readonly o: HttpSourceOptions = {},
   ) {
-    this.base = base.replace(/\/+$/, '');
-    this.name = this.base;
+    // fetch refuses a URL with credentials: they go as a header; logs name the source without them.
+    const target = withoutCredentials(base.replace(/\/+$/, ''));
+    this.base = target.url;
+    this.authorization = target.headers;
+    this.name = urlForDisplay(this.base);
     this.deadlines = new Deadlines(o);
     this.retry = { ...o, signal: this.deadlines.closed };
   }
@@ -35,7 +40,11 @@ export class HttpSource implements BlockSource {
     redirect: 'manual' | 'follow',
     signal: AbortSignal,
   ): Promise<Response> {
-    const res = await fetch(`${this.base}${path}`, { redirect, headers: { ...this.o.headers }, signal });
+    const res = await fetch(`${this.base}${path}`, {
+      redirect,
+      headers: { ...this.authorization, ...this.o.headers },
+      signal,
+    });
     if (res.status >= 500 || res.status === 429) {
       await res.body?.cancel();
       throw new TransientSourceError(`GET ${path} answered ${res.status}`, retryAfterMs(res));
