@@ -158,6 +158,18 @@ t.test(
         `the same address${follow.length > 0 ? ', following' : ''}`,
       );
 
+    // A metrics address another process holds: the start fails naming the listener, not just the
+    // address (the RPC's own listener is up by then).
+    const busy = new URL(at!).host;
+    const second = tempDir(t);
+    initHome(second);
+    refused(
+      t,
+      ['run', '--home', second, '--rpc-addr', '127.0.0.1:0', '--rpc-prometheus-addr', busy],
+      new RegExp(`the metrics listener on ${busy.replace(/\./g, '\\.')}: listen EADDRINUSE`),
+      'a metrics address in use',
+    );
+
     // The same flags on a follower, whose RPC reads the same settings.
     const follower = await startFollower(home, node.url, [
       '--rpc-prometheus-addr',

@@ -390,7 +390,9 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     scrape = await startMetricsListener(o.metricsListen, metrics);
   } catch (err) {
     await app.close();
-    throw err;
+    // The RPC's listener is up by now: say which one could not start.
+    const { host, port: at } = o.metricsListen;
+    throw new Error(`the metrics listener on ${host}:${at}: ${(err as Error).message}`, { cause: err });
   }
   return {
     url,
