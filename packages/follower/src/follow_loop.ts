@@ -209,7 +209,11 @@ export class FollowLoop {
 
   start(): void {
     this.running ??= this.run().catch((err) => {
-      this.o.log.error(`follow loop stopped: ${(err as Error).stack ?? String(err)}`);
+      // A typed failure (one with a code: the history's, the source's, the system's) says what to do
+      // in its message; only an unexpected one needs its stack.
+      const e = err as Error & { code?: unknown };
+      const detail = typeof e?.code === 'string' ? `${e.name}: ${e.message}` : (e?.stack ?? String(err));
+      this.o.log.error(`follow loop stopped: ${detail}`);
       this.failure = err instanceof Error ? err : new Error(String(err));
       this.fail(this.failure);
     });

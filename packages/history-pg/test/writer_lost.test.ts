@@ -44,6 +44,10 @@ t.test('a writer whose session ended writes nothing more, and the follow loop st
   loop.start();
   await until(() => log.lines.some((l) => l.includes('follow loop stopped')), 'the loop to stop');
   t.match(log.lines.join('\n'), /WRITER_LOST|session on .* ended/);
+  // An expected failure whose message says what to do: one line, without the stack.
+  const stopped = log.lines.find((l) => l.includes('follow loop stopped'))!;
+  t.match(stopped, /^.*follow loop stopped: PgHistoryError: /);
+  t.notMatch(stopped, /\n\s+at /, 'no stack');
   await loop.stop();
 
   const next = await openPg(dbs, ONE_SHARD, 'writer');
