@@ -52,6 +52,7 @@ Usage:
                                 nearcore's state dump: the head's state as the genesis of a new chain
                                 (DIR/output.json, or DIR/output/ with --stream); the node may be running
   nearlite --version
+  Any command: [--quiet] logs warnings and errors only; RUST_LOG=warn|debug|off… sets the log level
 `;
 
 /** The command an entry of USAGE shows (`view-state` comes after `--home DIR`). */

@@ -61,9 +61,30 @@ export function rustLogShowsSandboxDebug(rustLog: string | undefined): boolean {
   return sandbox ?? fallback;
 }
 
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'silent'] as const;
+type Level = (typeof LEVELS)[number];
+
+/**
+ * The node's level from `RUST_LOG`'s bare directive (`warn`, `debug`, `off`…), as nearcore's filter
+ * takes its default level from it; null when it gives none.
+ */
+export function rustLogLevel(rustLog: string | undefined): Level | null {
+  let level: Level | null = null;
+  for (const directive of (rustLog ?? '').split(',')) {
+    const d = directive.trim().toLowerCase();
+    if (d === '' || d.includes('=')) continue;
+    if (d === 'off') level = 'silent';
+    else if ((LEVELS as readonly string[]).includes(d) && d !== 'silent') level = d as Level;
+  }
+  return level;
+}
+
 export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Logger {
   const destination = process.stderr.isTTY ? pretty() : pino.destination({ fd: 2, sync: true });
-  const log = pino({ level: quiet ? 'warn' : 'info', base: { pid: process.pid } }, destination);
+  // `--quiet` asks for warnings and errors at most; RUST_LOG may ask for less, or more without it.
+  const asked = rustLogLevel(rustLog) ?? 'info';
+  const level = quiet && LEVELS.indexOf(asked) < LEVELS.indexOf('warn') ? 'warn' : asked;
+  const log = pino({ level, base: { pid: process.pid } }, destination);
   // A child of its own level, so the target's messages show whatever the node's level.
   const sandbox = rustLogShowsSandboxDebug(rustLog)
     ? log.child({ target: 'sandbox' }, { level: 'debug' })

@@ -1,7 +1,7 @@
 // RUST_LOG, the filter near-sandbox reads, decides whether contracts' sandbox_debug_log messages are
 // logged: a `sandbox=LEVEL` directive where there is one, else the bare default level.
 import t from 'tap';
-import { rustLogShowsSandboxDebug } from '../src/log.js';
+import { rustLogLevel, rustLogShowsSandboxDebug, stderrLogger } from '../src/log.js';
 
 t.test('RUST_LOG lets the sandbox target through at debug or trace', async (t) => {
   const cases: [string | undefined, boolean][] = [
@@ -19,3 +19,25 @@ t.test('RUST_LOG lets the sandbox target through at debug or trace', async (t) =
   ];
   for (const [rustLog, shown] of cases) t.equal(rustLogShowsSandboxDebug(rustLog), shown, `${rustLog}`);
 });
+
+t.test(
+  "RUST_LOG's bare level is the node's level, as nearcore's filter takes it; --quiet is warn at most",
+  async (t) => {
+    const cases: [string | undefined, boolean, string][] = [
+      [undefined, false, 'info'],
+      ['warn', false, 'warn'],
+      ['ERROR', false, 'error'],
+      ['debug', false, 'debug'],
+      ['off', false, 'silent'],
+      ['sandbox=debug', false, 'info'],
+      ['warn,sandbox=debug', false, 'warn'],
+      ['bogus', false, 'info'],
+      [undefined, true, 'warn'],
+      ['debug', true, 'warn'],
+      ['error', true, 'error'],
+    ];
+    for (const [rustLog, quiet, level] of cases)
+      t.equal(stderrLogger(quiet, rustLog).pino?.level, level, `${rustLog}${quiet ? ' --quiet' : ''}`);
+    t.equal(rustLogLevel('info,near=debug,trace'), 'trace', 'the last bare level');
+  },
+);
