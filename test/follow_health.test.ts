@@ -1,8 +1,9 @@
 // A follower behind its source is syncing, as nearcore's client counts it: `status` says so, `health`
 // answers NODE_IS_SYNCING (so a load balancer sends clients elsewhere) and `near_sync_status` is 7,
 // until it is back at the source's final height. One height behind is not syncing (nearcore's
-// sync_height_threshold), so a follower tailing the head does not flap; the rule's other turns are
-// unit-tested with `syncingAfter`.
+// sync_height_threshold), nor is a follower behind for less than two of its polls of the source's
+// head, so one tailing the head does not flap; the rule's other turns are unit-tested with
+// `syncingAfter`.
 import { FollowerNode } from '@nearlite/node';
 import type { BlockSource } from '@nearlite/stream';
 import t from 'tap';
@@ -114,6 +115,18 @@ t.test('a follower behind its source is syncing: status, health and near_sync_st
     await state(),
     { height: FROM + 29, syncing: false, health: 'healthy', syncStatus: 0 },
     'one height behind is not syncing',
+  );
+  // Back at the tip, then the source six ahead with the blocks not handed out: once it has been
+  // behind for two polls (20 ms each here) it is syncing.
+  gated.release(FROM + 30);
+  await until('at the tip', async () => (await state()).height === FROM + 30);
+  gated.release(FROM + 30, FROM + 36);
+  await until('the source seen six ahead', async () => (await metric('nearlite_follower_lag_blocks')) === 6);
+  await until('syncing once behind for two polls', async () => (await state()).syncing);
+  t.same(
+    await state(),
+    { height: FROM + 30, syncing: true, health: 'NODE_IS_SYNCING', syncStatus: 7 },
+    'behind for longer than two polls is syncing',
   );
   gated.release(FROM + 39);
   await until('back at the tip', async () => (await state()).height === FROM + 39);

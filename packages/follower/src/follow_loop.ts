@@ -52,10 +52,19 @@ export const SYNC_HEIGHT_THRESHOLD = 1;
  * nearcore's client: syncing until it knows the network's height, then a node in sync starts syncing
  * once more than `SYNC_HEIGHT_THRESHOLD` heights behind, and a syncing node stops at the tip. The
  * threshold keeps a node that tails the head from flapping each time the source is a block ahead.
+ * A follower learns the source's head by asking it every poll, so one that tails the head finds a
+ * poll's worth of blocks at each (two at 600 ms blocks and 1 s polls) and has them a moment later:
+ * it starts syncing only once it has been that far behind for `toleranceMs`.
  */
-export function syncingAfter(wasSyncing: boolean, lag: number | null): boolean {
+export function syncingAfter(
+  wasSyncing: boolean,
+  lag: number | null,
+  behindForMs = Number.POSITIVE_INFINITY,
+  toleranceMs = 0,
+): boolean {
   if (lag === null) return true;
-  return wasSyncing ? lag > 0 : lag > SYNC_HEIGHT_THRESHOLD;
+  if (wasSyncing) return lag > 0;
+  return lag > SYNC_HEIGHT_THRESHOLD && behindForMs >= toleranceMs;
 }
 
 export interface FollowLogger {
@@ -111,6 +120,8 @@ export class FollowLoop {
   private writtenCount = 0;
   private catchingUp = true;
   private sourceHead: number | null = null;
+  /** Since when the cursor has been more than `SYNC_HEIGHT_THRESHOLD` below the source's head. */
+  private behindSince: number | null = null;
   /**
    * After a refused block or a failed write, one height at a time until a write lands: a source that
    * keeps sending a bad block is asked for it alone every pause, not for the whole window (on a
@@ -198,12 +209,21 @@ export class FollowLoop {
 
   private written(height: number): void {
     this.writtenCount++;
+    this.noteLag();
     this.o.onBlock?.(height);
+  }
+
+  private noteLag(): void {
+    const lag = this.lag;
+    if (lag !== null && lag > SYNC_HEIGHT_THRESHOLD) this.behindSince ??= Date.now();
+    else this.behindSince = null;
   }
 
   /** Whether the node is catching up, as nearcore's client decides it (`syncingAfter`). */
   get syncing(): boolean {
-    this.catchingUp = syncingAfter(this.catchingUp, this.lag);
+    this.noteLag();
+    const behindFor = this.behindSince === null ? 0 : Date.now() - this.behindSince;
+    this.catchingUp = syncingAfter(this.catchingUp, this.lag, behindFor, 2 * (this.o.pollMs ?? 1000));
     return this.catchingUp;
   }
 
@@ -383,6 +403,7 @@ export class FollowLoop {
       );
       if (head === undefined) break;
       this.sourceHead = head;
+      this.noteLag();
       if (head === null || next > head) {
         await this.sleep(this.o.pollMs ?? 1000);
         continue;

@@ -399,6 +399,10 @@ t.test(
     t.equal(syncingAfter(false, 1), false, 'one height behind is not enough to start syncing');
     t.equal(syncingAfter(false, SYNC_HEIGHT_THRESHOLD + 1), true, 'two heights behind starts it');
     t.equal(syncingAfter(false, 0), false);
+    // A follower polls its source's head: a poll's worth of blocks behind for a moment is tailing.
+    t.equal(syncingAfter(false, 2, 300, 2000), false, 'two behind for less than two polls: in sync');
+    t.equal(syncingAfter(false, 2, 2000, 2000), true, 'behind for two polls: syncing');
+    t.equal(syncingAfter(true, 2, 0, 2000), true, 'a syncing node stays so whatever the time');
   },
 );
 
