@@ -59,10 +59,20 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
   if (o.leveldb) registerLeveldbMetrics(metrics.registry, o.leveldb);
+  // Whether the upstream answered its last call: an operator learns from the log when the calls
+  // forwarded to it begin to fail and when they answer again (the start's check says how it began).
+  let failing: boolean | null = null;
   const upstream = o.upstreamRpc
-    ? new UpstreamRpc(o.upstreamRpc, undefined, (method, outcome, seconds) =>
-        metrics.observeUpstream(method, outcome, seconds),
-      )
+    ? new UpstreamRpc(o.upstreamRpc, undefined, (method, outcome, seconds) => {
+        metrics.observeUpstream(method, outcome, seconds);
+        const now = outcome === 'failed';
+        if (failing === false && now)
+          o.logger.warn(
+            `--upstream-rpc ${upstream?.shown} did not answer ${method}: calls forwarded to it fail until it does`,
+          );
+        else if (failing === true && !now) o.logger.info(`--upstream-rpc ${upstream?.shown} answers again`);
+        failing = now;
+      })
     : null;
   if (upstream) await checkUpstream(upstream, o.genesis.config.chainId, o.logger);
   const backend = new FollowerBackend({
