@@ -68,6 +68,8 @@ export function healthCheck(headAt: () => number, maxBlockProductionDelayMs: num
 
 /** nearcore's NO_NEW_BLOCKS, `elapsed` since the head last moved. */
 export function noNewBlocks(elapsedMs: number): HandlerError {
-  const elapsed = { secs: Math.floor(elapsedMs / 1000), nanos: 0 };
+  // A Rust Duration, as nearcore serializes it: whole seconds and the nanoseconds beyond them.
+  const ms = Math.max(0, Math.floor(elapsedMs));
+  const elapsed = { secs: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
   return new HandlerError('NO_NEW_BLOCKS', { elapsed }, { name: 'NO_NEW_BLOCKS', info: { elapsed } });
 }
