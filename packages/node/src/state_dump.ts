@@ -236,7 +236,8 @@ export async function dumpState(home: string, o: StateDumpOptions): Promise<Stat
   try {
     copyFileSync(p.genesis, join(scratch, 'genesis.json'));
     snapshot(data, join(scratch, 'data'));
-    const reader = await ChainReader.open(scratch);
+    // A follower's history opens too, so that it is refused by name (`write`).
+    const reader = await ChainReader.open(scratch, { withoutChain: true });
     try {
       return write(home, p, reader, o);
     } finally {
