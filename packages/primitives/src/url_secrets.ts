@@ -15,9 +15,13 @@ export function urlForDisplay(url: string): string {
   if (u.pathname !== '/' && u.pathname !== '') u.pathname = '/***';
   for (const name of new Set(u.searchParams.keys())) u.searchParams.set(name, '***');
   u.hash = '';
+  return asGiven(url, u);
+}
+
+/** `new URL('http://h')` shows `http://h/`: no slash is added where the URL given had no path. */
+function asGiven(given: string, u: URL): string {
   const shown = u.toString();
-  // `new URL('http://h')` shows `http://h/`: keep what was given when there was no path.
-  return url.endsWith('/') || u.pathname !== '/' || u.search !== '' ? shown : shown.replace(/\/$/, '');
+  return given.endsWith('/') || u.pathname !== '/' || u.search !== '' ? shown : shown.replace(/\/$/, '');
 }
 
 /**
@@ -36,9 +40,8 @@ export function withoutCredentials(url: string): { url: string; headers: Record<
   const password = decodeURIComponent(u.password);
   u.username = '';
   u.password = '';
-  const bare = u.toString();
   return {
-    url: url.endsWith('/') || u.pathname !== '/' || u.search !== '' ? bare : bare.replace(/\/$/, ''),
+    url: asGiven(url, u),
     headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
   };
 }
