@@ -146,6 +146,29 @@ async function callOnce(
   return { status: 200, body: `{"jsonrpc":"2.0","result":${text ?? 'null'},"id":${id}}` };
 }
 
+/** In the path form (`POST /<method>`), a body that is no JSON-RPC request is the method's params. */
+function isBareParams(body: unknown, pathMethod: string | undefined): pathMethod is string {
+  return pathMethod !== undefined && !(isObj(body) && Object.hasOwn(body, 'jsonrpc'));
+}
+
+/**
+ * The method and params `dispatch` will call for this body, or null where it answers an error
+ * instead: what a gate in front of it (the view-call limits) must judge the request by, whatever
+ * else the body holds.
+ */
+export function requestedCall(
+  body: unknown,
+  pathMethod: string | undefined,
+  topLevelCommas = 0,
+): { readonly method: string; readonly params: unknown } | null {
+  if (isBareParams(body, pathMethod)) return { method: pathMethod, params: body ?? null };
+  const req = envelope(body, topLevelCommas);
+  const method = req?.method ?? pathMethod;
+  if (req === null || method === undefined || (pathMethod !== undefined && method !== pathMethod))
+    return null;
+  return { method, params: req.params };
+}
+
 /** Answers one parsed request body (`POST /`, or `POST /<method>` with `opts.pathMethod`). */
 export async function dispatch(
   body: unknown,
@@ -154,7 +177,7 @@ export async function dispatch(
 ): Promise<DispatchResult> {
   const { pathMethod } = opts;
   const report = opts.onInternalError ?? (() => undefined);
-  if (pathMethod !== undefined && !(isObj(body) && Object.hasOwn(body, 'jsonrpc'))) {
+  if (isBareParams(body, pathMethod)) {
     return call(pathMethod, body ?? null, 'null', backend, report, opts.observe);
   }
   const req = envelope(body, opts.topLevelCommas ?? 0);

@@ -15,7 +15,7 @@ import { type AccessConfig, AccessControl, withGasMeter } from './access.js';
 import type { RpcBackend } from './backend.js';
 import { type BlockStreamProvider, registerBlockStreamRoutes } from './block_stream.js';
 import { parseJsonBytes } from './body.js';
-import { type DispatchResult, dispatch, idJson } from './dispatch.js';
+import { type DispatchResult, dispatch, idJson, requestedCall } from './dispatch.js';
 import { internalError, parseError } from './errors.js';
 import { lazyRequestLogger } from './request_logger.js';
 
@@ -100,13 +100,16 @@ function refuse(r: FastifyReply, status: 401 | 429, message: string, id = 'null'
   return reply(r, status, JSON_CT, `{"jsonrpc":"2.0","error":${stringifyJson(body)},"id":${id}}`);
 }
 
-/** A view call runs contract code: its slots are limited per client. */
-function isViewCall(body: unknown, pathMethod: string | undefined): boolean {
-  if (typeof body !== 'object' || body === null) return false;
-  const o = body as Record<string, unknown>;
-  const method = typeof o.method === 'string' ? o.method : pathMethod;
+/**
+ * A view call runs contract code: its slots are limited per client. Judged by the method and params
+ * dispatch will call, not by keys a client may add to the body (a `method` inside the bare params of
+ * `POST /query` is a params key, and must not pass the call for another method).
+ */
+function isViewCall(body: unknown, pathMethod: string | undefined, topLevelCommas: number): boolean {
+  const call = requestedCall(body, pathMethod, topLevelCommas);
+  if (call === null) return false;
+  const { method, params } = call;
   if (method === 'EXPERIMENTAL_call_function') return true;
-  const params = 'jsonrpc' in o ? o.params : o;
   if (method !== 'query' || typeof params !== 'object' || params === null) return false;
   if (Array.isArray(params)) return typeof params[0] === 'string' && params[0].startsWith('call/');
   return (params as Record<string, unknown>).request_type === 'call_function';
@@ -146,7 +149,7 @@ async function answer(
   const body = parseJsonBytes(req.headers['content-type'], req.body as Uint8Array);
   if (!body.ok) return reply(r, body.status, TEXT_CT, body.text);
   let release: () => void = () => undefined;
-  if (isViewCall(body.value, pathMethod)) {
+  if (isViewCall(body.value, pathMethod, body.topLevelCommas)) {
     const slot = access.beginViewCall(admitted.client);
     if (!slot) {
       // Refused once the body is read: the answer names the request, as its own answer would.

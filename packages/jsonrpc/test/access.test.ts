@@ -108,6 +108,18 @@ t.test('view calls in flight per client', async (t) => {
   t.equal(second.status, 429);
   t.equal(second.json.error.cause.name, 'TOO_MANY_REQUESTS');
   t.equal(second.json.id, 'second', 'the refusal carries the request id');
+  // The path form is judged by the path's method and the params it carries: a `method` key a client
+  // adds to the bare params is one of the params, and does not pass the call off as another method.
+  for (const [path, body] of [
+    ['/query', params],
+    ['/query', { method: 'x', ...params }],
+    ['/query', { method: 'query', ...params }],
+    ['/EXPERIMENTAL_call_function', { method: 'x', ...params }],
+    ['/query', { jsonrpc: '2.0', id: 'full', method: 'query', params }],
+  ] as const) {
+    const r = await h.post(path, JSON.stringify(body));
+    t.equal(r.status, 429, `${path} ${JSON.stringify(body).slice(0, 40)}: refused`);
+  }
   release();
   t.equal((await first).status, 200);
 });
