@@ -261,6 +261,7 @@ export class Store {
       lt?: Uint8Array | undefined;
     } = {},
   ): AsyncGenerator<[Uint8Array, Uint8Array]> {
+    if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
     const from = opts.gte && compareBytes(opts.gte, prefix) > 0 ? opts.gte : prefix;
     const gte = columnPrefixed(col.id, from);
     const end = upperBound(columnPrefixed(col.id, prefix));
@@ -276,6 +277,10 @@ export class Store {
       for await (const [k, v] of it) {
         yield [k.subarray(1), col.refcounted ? v.subarray(0, v.length - 8) : v];
       }
+    } catch (err) {
+      // The store closed while the scan ran: LevelDB's own error says so in its terms.
+      if (this.closed) throw new StoreError(StoreErrorCode.Closed, 'the store is closed');
+      throw err;
     } finally {
       await it.close();
     }

@@ -410,3 +410,22 @@ t.test(
     t.same(again.get(DBCol.BlockMisc, b(3)), b(3), 'a store opened again writes');
   },
 );
+
+t.test("a scan on a closed store, or one the store's close ends, fails with StoreError CLOSED", async (t) => {
+  const store = await Store.open(tempDir(t));
+  const col = DBCol.StateHistory;
+  const u = new StoreUpdate();
+  for (let i = 0; i < 2000; i++) u.put(col, u64be(i), Uint8Array.of(i & 255));
+  await store.commit(u);
+  const scan = store.iter(col);
+  t.ok(await scan.next(), 'a row before the close');
+  await store.close();
+  await t.rejects(
+    (async () => {
+      for await (const _ of scan);
+    })(),
+    { name: 'StoreError', code: 'CLOSED' },
+    'the scan under way',
+  );
+  await t.rejects(store.iter(col).next(), { name: 'StoreError', code: 'CLOSED' }, 'a scan begun after');
+});
