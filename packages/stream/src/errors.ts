@@ -12,6 +12,8 @@ export const StreamErrorCode = {
   BAD_RESPONSE: 'BAD_RESPONSE',
   /** Transient failures went on past the retry budget. */
   UNAVAILABLE: 'UNAVAILABLE',
+  /** The source was closed: a call under way when it closed, or made after. */
+  CLOSED: 'CLOSED',
 } as const;
 export type StreamErrorCode = (typeof StreamErrorCode)[keyof typeof StreamErrorCode];
 

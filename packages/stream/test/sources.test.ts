@@ -383,6 +383,15 @@ t.test("a source's close ends a wait between attempts at once", async (t) => {
     throw new TransientSourceError('GET /v0/block/9 answered 503', 60_000);
   });
   setTimeout(() => closing.abort(new Error('the source is closed')), 50);
-  await t.rejects(attempt, { message: 'the source is closed' });
+  await t.rejects(attempt, {
+    name: 'StreamSourceError',
+    code: 'CLOSED',
+    message: 'test at height 9: the source is closed',
+  });
   t.ok(Date.now() - started < 30_000, 'not the minute the source asked for');
+  await t.rejects(
+    withRetry('test', 10, { signal: closing.signal }, async () => null),
+    { name: 'StreamSourceError', code: 'CLOSED' },
+    'and a call after it',
+  );
 });

@@ -68,10 +68,15 @@ export async function withRetry<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   const max = o.maxAttempts ?? 8;
+  // A close aborts the signal: whatever a call under way then fails with, it failed for that.
+  const closed = (cause?: unknown) =>
+    new StreamSourceError(StreamErrorCode.CLOSED, source, height, 'the source is closed', { cause });
   for (let attempt = 1; ; attempt++) {
+    if (o.signal?.aborted) throw closed();
     try {
       return await fn();
     } catch (err) {
+      if (o.signal?.aborted) throw closed(err);
       if (!isTransient(err)) throw err;
       if (attempt >= max) {
         throw new StreamSourceError(
@@ -85,7 +90,7 @@ export async function withRetry<T>(
       const delayMs = retryDelayMs(attempt, o, err);
       o.onRetry?.({ source, height, attempt, delayMs, error: err });
       await pause(delayMs, o.signal);
-      if (o.signal?.aborted) throw o.signal.reason;
+      if (o.signal?.aborted) throw closed();
     }
   }
 }
