@@ -130,6 +130,11 @@ t.test(
     });
     t.throws(() => reader.transaction(new Uint8Array(31)), TypeError);
     await t.rejects(reader.stateChanges(new Uint8Array(0)), TypeError, 'not a prefix of every key');
+    await t.rejects(
+      reader.stateChanges(new Uint8Array(32)),
+      { name: 'RangeError', message: /^no block with hash 1{32}$/ },
+      "a hash that is no block's: not a block that changed nothing",
+    );
     t.throws(() => reader.blockByHeight(-1), RangeError);
     t.throws(() => reader.chunk(1.5, 0), RangeError);
     t.throws(() => reader.chunk(head.height, 7), { name: 'RangeError', message: /shard 7/ });

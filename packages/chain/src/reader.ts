@@ -138,10 +138,14 @@ export class ChainReader {
     return bytes ? decodeStoredOutcome(bytes) : undefined;
   }
 
-  /** The state changes a block made; a RangeError for a block GC collected them from. */
+  /**
+   * The state changes a block made; a RangeError for a hash that is no kept block's (an empty list
+   * would say the block changed nothing) or a block GC collected them from.
+   */
   async stateChanges(blockHash: CryptoHash): Promise<{ key: ParsedTrieKey; changes: StateChangeRecord[] }[]> {
     const header = this.blockByHash(blockHash);
-    if (header && header.lite.height < this.tail()) {
+    if (!header) throw new RangeError(`no block with hash ${base58Encode(blockHash)}`);
+    if (header.lite.height < this.tail()) {
       throw new RangeError(`block ${header.lite.height} is below the GC tail ${this.tail()}`);
     }
     const out: { key: ParsedTrieKey; changes: StateChangeRecord[] }[] = [];
