@@ -136,6 +136,12 @@ t.test(
       "a hash that is no block's: not a block that changed nothing",
     );
     t.throws(() => reader.blockByHeight(-1), RangeError);
+    // From JavaScript, a string where a number goes is named as one.
+    t.throws(() => reader.blockByHeight('10' as never), {
+      name: 'TypeError',
+      message: 'a block height is a number, got string "10"',
+    });
+    t.throws(() => reader.chunk(1, '0' as never), { name: 'TypeError', message: /shard id is a number/ });
     t.throws(() => reader.chunk(1.5, 0), RangeError);
     t.throws(() => reader.chunk(head.height, 7), { name: 'RangeError', message: /shard 7/ });
     t.throws(() => reader.account('BAD ID'), { name: 'InvalidAccountIdError' });

@@ -107,6 +107,8 @@ export class ChainReader {
   }
 
   chunk(height: number, shardId: number): Chunk | undefined {
+    if (typeof shardId !== 'number')
+      throw new TypeError(`a shard id is a number, got ${describeArg(shardId)}`);
     if (!this.layout.shardIds.includes(shardId)) {
       throw new RangeError(
         `shard ${String(shardId)} is not one of the chain's (${this.layout.shardIds.join(', ')})`,
@@ -206,8 +208,15 @@ function hashArg(hash: CryptoHash): CryptoHash {
 
 /** A block height argument of a tool's read: a RangeError that says what was given otherwise. */
 export function heightArg(height: number): number {
+  if (typeof height !== 'number')
+    throw new TypeError(`a block height is a number, got ${describeArg(height)}`);
   if (!Number.isSafeInteger(height) || height < 0) {
     throw new RangeError(`a block height is a non-negative integer, got ${String(height)}`);
   }
   return height;
+}
+
+/** A JavaScript caller's argument of the wrong type, as an error names it: `string "10"`. */
+function describeArg(v: unknown): string {
+  return `${typeof v} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`;
 }
