@@ -376,6 +376,20 @@ t.test("backoff: jittered steps, and a source's Retry-After waited for up to a m
   t.equal(retryDelayMs(1, o, new TransientSourceError('429', 30_000), 1), 37_500, 'and up to a quarter more');
 });
 
+t.test("a height that is no block height is the caller's RangeError, before any request", async (t) => {
+  let asked = 0;
+  for (const h of [-1, 1.5, Number.NaN, 2 ** 53])
+    await t.rejects(
+      withRetry('test', h, {}, async () => {
+        asked++;
+        return null;
+      }),
+      RangeError,
+      String(h),
+    );
+  t.equal(asked, 0);
+});
+
 t.test("a source's close ends a wait between attempts at once", async (t) => {
   const closing = new AbortController();
   const started = Date.now();

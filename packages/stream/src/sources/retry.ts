@@ -67,6 +67,10 @@ export async function withRetry<T>(
   o: RetryOptions,
   fn: () => Promise<T>,
 ): Promise<T> {
+  // A caller's bad height is the caller's error, the same from every source: not a height the chain
+  // lacks (null), nor a source's odd answer to a request for it.
+  if (height !== null && (!Number.isSafeInteger(height) || height < 0))
+    throw new RangeError(`a block height is a non-negative integer, got ${String(height)}`);
   const max = o.maxAttempts ?? 8;
   // A close aborts the signal: whatever a call under way then fails with, it failed for that.
   const closed = (cause?: unknown) =>
