@@ -142,6 +142,10 @@ t.test(
       message: 'a block height is a number, got string "10"',
     });
     t.throws(() => reader.chunk(1, '0' as never), { name: 'TypeError', message: /shard id is a number/ });
+    t.throws(() => reader.shardState(9), {
+      name: 'RangeError',
+      message: /shard 9 is not one of the chain's/,
+    });
     t.throws(() => reader.chunk(1.5, 0), RangeError);
     t.throws(() => reader.chunk(head.height, 7), { name: 'RangeError', message: /shard 7/ });
     t.throws(() => reader.account('BAD ID'), { name: 'InvalidAccountIdError' });

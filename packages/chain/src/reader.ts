@@ -84,6 +84,16 @@ export class ChainReader {
     return new ChainReader(store, new ChainStore(store), { config }, shardLayoutFromView(config.shardLayout));
   }
 
+  private shardArg(shardId: number): void {
+    if (typeof shardId !== 'number')
+      throw new TypeError(`a shard id is a number, got ${describeArg(shardId)}`);
+    if (!this.layout.shardIds.includes(shardId)) {
+      throw new RangeError(
+        `shard ${String(shardId)} is not one of the chain's (${this.layout.shardIds.join(', ')})`,
+      );
+    }
+  }
+
   kind(): string | null {
     return readMetadata(this.store)?.kind ?? null;
   }
@@ -107,13 +117,7 @@ export class ChainReader {
   }
 
   chunk(height: number, shardId: number): Chunk | undefined {
-    if (typeof shardId !== 'number')
-      throw new TypeError(`a shard id is a number, got ${describeArg(shardId)}`);
-    if (!this.layout.shardIds.includes(shardId)) {
-      throw new RangeError(
-        `shard ${String(shardId)} is not one of the chain's (${this.layout.shardIds.join(', ')})`,
-      );
-    }
+    this.shardArg(shardId);
     const hash = this.chainStore.blockHashByHeight(heightArg(height));
     const chunkHash = hash
       ? this.store.get(DBCol.ChunkHashesByBlock, blockShardKey(hash, shardId))
@@ -164,6 +168,7 @@ export class ChainReader {
 
   /** The state trie of one shard as of block `height` (default: head). */
   shardState(shardId: number, height?: number): Trie {
+    this.shardArg(shardId);
     const h = height === undefined ? this.head()?.height : heightArg(height);
     const header = h === undefined ? undefined : this.blockByHeight(h);
     if (!header) throw new RangeError(`no block at height ${h}`);
