@@ -63,6 +63,11 @@ export class AccessControl {
     return this.keys.size > 0;
   }
 
+  /** Whether view calls are limited at all (in flight or by gas): only then is a body judged for one. */
+  get limitsViewCalls(): boolean {
+    return this.o.concurrentViewCalls !== undefined || this.o.viewGasPerSecond !== undefined;
+  }
+
   /** Whether view calls are charged for the gas they burn (a gas budget per client is set). */
   get metersGas(): boolean {
     return this.o.viewGasPerSecond !== undefined;

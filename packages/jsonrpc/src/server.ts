@@ -149,7 +149,7 @@ async function answer(
   const body = parseJsonBytes(req.headers['content-type'], req.body as Uint8Array);
   if (!body.ok) return reply(r, body.status, TEXT_CT, body.text);
   let release: () => void = () => undefined;
-  if (isViewCall(body.value, pathMethod, body.topLevelCommas)) {
+  if (access.limitsViewCalls && isViewCall(body.value, pathMethod, body.topLevelCommas)) {
     const slot = access.beginViewCall(admitted.client);
     if (!slot) {
       // Refused once the body is read: the answer names the request, as its own answer would.
