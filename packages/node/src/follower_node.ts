@@ -78,7 +78,6 @@ export class FollowerNode {
       throw new NodeError(
         `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home} --genesis FILE\` first`,
       );
-    const { rpcAddr } = fileConfig;
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadValidGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
     const services = createServices();
@@ -152,7 +151,6 @@ export class FollowerNode {
         genesis,
         services,
         fileConfig,
-        rpcAddr,
         archive,
         archivalStore,
         nodeKeyPath: p.nodeKey,

@@ -34,8 +34,8 @@ export interface HistoryRpcOptions {
   readonly history: HistoryReader;
   readonly genesis: Genesis;
   readonly services: Services;
+  /** config.json's settings with the command line's RPC flags over them (`withRpcFlags`). */
   readonly fileConfig: NodeConfig;
-  readonly rpcAddr: string;
   /** Whether the history keeps every block (a follower without GC), as `client_config` says. */
   readonly archive: boolean;
   /** Whether the history's store is archival (`hot_db_kind`); a GC store taken with `--archive` is not. */
@@ -80,7 +80,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     genesis: o.genesis,
     runtimeConfigView: o.services.runtimeConfigView,
     version: BUILD_VERSION,
-    rpcAddr: o.rpcAddr,
+    rpcAddr: fileConfig.rpcAddr,
     nodePublicKey: nodeKey,
     upstream,
     runView: (prepared, read, height, given, validatorsKnown) => {
@@ -133,12 +133,12 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
     archivalStore: o.archivalStore,
     clientConfig: clientConfigView({
-      config: { ...fileConfig, rpcAddr: o.rpcAddr, archive: o.archive },
+      config: { ...fileConfig, archive: o.archive },
       genesis: o.genesis.config,
     }),
     pollingTimeoutMs: fileConfig.pollingTimeoutMs,
   });
-  const { host, port } = parseHostPort(o.rpcAddr);
+  const { host, port } = parseHostPort(fileConfig.rpcAddr);
   const server = await startRpcServer({
     backend,
     host,

@@ -49,7 +49,6 @@ export class ServeNode {
       throw new NodeError(
         'serve reads a PostgreSQL history: give --store postgres://META-URL and --shard-db ID=URL for each shard (or store in config.json)',
       );
-    const { rpcAddr } = fileConfig;
     const genesis = loadValidGenesis(p.genesis);
     const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader', { genesisPath: p.genesis });
@@ -63,7 +62,6 @@ export class ServeNode {
         genesis,
         services,
         fileConfig,
-        rpcAddr,
         archive: archival,
         archivalStore: archival,
         nodeKeyPath: p.nodeKey,
