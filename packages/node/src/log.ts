@@ -49,16 +49,34 @@ function pretty(): pino.DestinationStream {
  * bare default level) lets the "sandbox" target's debug messages through.
  */
 export function rustLogShowsSandboxDebug(rustLog: string | undefined): boolean {
-  if (!rustLog) return false;
-  const verbose = (level: string) => ['debug', 'trace'].includes(level.trim().toLowerCase());
-  let fallback = false;
-  let sandbox: boolean | null = null;
-  for (const directive of rustLog.split(',')) {
+  const { bare, targets } = rustLogDirectives(rustLog);
+  const level = targets.get('sandbox') ?? bare.at(-1);
+  return level === 'debug' || level === 'trace';
+}
+
+/**
+ * `RUST_LOG`'s directives, each trimmed, levels in lower case: the bare ones (default levels) in their
+ * order, and each target's level, the last one given.
+ */
+function rustLogDirectives(rustLog: string | undefined): {
+  readonly bare: string[];
+  readonly targets: Map<string, string>;
+} {
+  const bare: string[] = [];
+  const targets = new Map<string, string>();
+  for (const directive of rustLog ? rustLog.split(',') : []) {
     const eq = directive.indexOf('=');
-    if (eq < 0) fallback = verbose(directive);
-    else if (directive.slice(0, eq).trim() === 'sandbox') sandbox = verbose(directive.slice(eq + 1));
+    if (eq < 0) bare.push(directive.trim().toLowerCase());
+    else
+      targets.set(
+        directive.slice(0, eq).trim(),
+        directive
+          .slice(eq + 1)
+          .trim()
+          .toLowerCase(),
+      );
   }
-  return sandbox ?? fallback;
+  return { bare, targets };
 }
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -70,9 +88,7 @@ type Level = (typeof LEVELS)[number];
  */
 export function rustLogLevel(rustLog: string | undefined): Level | null {
   let level: Level | null = null;
-  for (const directive of (rustLog ?? '').split(',')) {
-    const d = directive.trim().toLowerCase();
-    if (d === '' || d.includes('=')) continue;
+  for (const d of rustLogDirectives(rustLog).bare) {
     if (d === 'off') level = 'silent';
     else if ((LEVELS as readonly string[]).includes(d) && d !== 'silent') level = d as Level;
   }
