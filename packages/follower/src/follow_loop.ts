@@ -34,8 +34,14 @@ type Fetched = StreamerMessage | PreparedOrRefused;
 const GONE: unique symbol = Symbol("below the source's first block");
 /** A fetch under way; `failing` settles at its first failed attempt. */
 type Fetch = Promise<Fetched | null | undefined | typeof GONE> & { readonly failing: Promise<void> };
-/** A batch's next block is failing: the blocks before it are written first. */
+/** A batch's next block is failing, or slow: the blocks before it are written first. */
 const HELD: unique symbol = Symbol('held back by a failing fetch');
+/**
+ * How long a batch's next block may keep the blocks fetched before it unwritten. A source retries a
+ * failing request by itself (~25 s for the stream sources) before the loop hears of it, so the
+ * loop cannot wait for the failure: a block answered 5xx would hold the good one before it that long.
+ */
+const HOLD_BATCH_MS = 250;
 
 /** A source's refusal of a height below its first block, directly or from a preparing thread. */
 function isBelowFirst(err: unknown): boolean {
@@ -342,6 +348,17 @@ export class FollowLoop {
     return Object.assign(fetched, { failing });
   }
 
+  /** The fetch's block, or HELD once it has failed an attempt or kept the batch `HOLD_BATCH_MS`. */
+  private orHeld(pending: Fetch): Promise<Awaited<Fetch> | typeof HELD> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const held = new Promise<typeof HELD>((resolve) => {
+      timer = setTimeout(() => resolve(HELD), HOLD_BATCH_MS);
+    });
+    return Promise.race([pending, pending.failing.then((): typeof HELD => HELD), held]).finally(() =>
+      clearTimeout(timer),
+    );
+  }
+
   /** Forgets the fetches under way: those still failing stop retrying. */
   private dropWindow(window: Map<number, Fetch>): void {
     window.clear();
@@ -420,13 +437,9 @@ export class FollowLoop {
         let bytes = 0;
         for (; taken <= last; taken++) {
           const pending = window.get(taken)!;
-          // A block still failing (a shard file not yet in the bucket) does not hold back the ones
-          // fetched before it: they are written, and the next batch waits for it.
-          const message = await this.untilStopped(
-            batch.length > 0
-              ? Promise.race([pending, pending.failing.then((): typeof HELD => HELD)])
-              : pending,
-          );
+          // A block still failing (a shard file not yet in the bucket) or slow does not hold back
+          // the ones fetched before it: they are written, and the next batch waits for it.
+          const message = await this.untilStopped(batch.length > 0 ? this.orHeld(pending) : pending);
           if (message === HELD) break;
           window.delete(taken);
           if (message === undefined) {

@@ -247,6 +247,48 @@ t.test('catching up, a block that keeps failing does not hold back the blocks be
   await until(() => history.cursor()?.height === last, 'the rest once it is there');
 });
 
+t.test(
+  'a block whose fetch is still retrying inside the source does not hold back the one before it',
+  async (t) => {
+    const chain = syntheticChain(6);
+    const inner = new MemorySource(chain);
+    const first = chain[0]!.block.header.height;
+    const slow = first + 1;
+    // As a source answered 5xx for `slow`: it retries by itself (~25 s) before the loop hears of it.
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const source = Object.assign(Object.create(inner) as MemorySource, {
+      fetchBlock: async (h: number) => {
+        if (h === slow) await released;
+        return inner.fetchBlock(h);
+      },
+    });
+    const store = await Store.open(tempDir(t));
+    const history = new HistoryStore(store);
+    const loop = new FollowLoop({
+      history,
+      source,
+      startHeight: first,
+      log: logs(),
+      pollMs: 10,
+      batchSize: 32,
+    });
+    t.teardown(async () => {
+      release();
+      await loop.stop();
+      await store.close();
+    });
+    loop.start();
+    await until(() => history.cursor()?.height === first, 'the block before the retrying one');
+    t.equal(history.cursor()?.height, first, 'written while the next one is still being fetched');
+    release();
+    const last = chain.at(-1)!.block.header.height;
+    await until(() => history.cursor()?.height === last, 'the rest once it answers');
+  },
+);
+
 t.test('a block with a member missing is refused and refetched; the loop goes on', async (t) => {
   const chain = syntheticChain(6);
   const shard = (m: StreamerMessage) => m.shards[0] as unknown as Record<string, unknown>;
