@@ -84,6 +84,12 @@ export interface FollowLoopOptions {
   readonly source: BlockSource;
   /** First height to fetch when the store has no cursor yet. */
   readonly startHeight: number;
+  /**
+   * Where the source's history begins, asked before the first fetch while nothing is written (null:
+   * at `startHeight`), so that a node whose source is down at its start answers RPC meanwhile. Its
+   * failure ends the loop.
+   */
+  readonly firstHeight?: () => Promise<number | null>;
   /** The genesis the history's first block must show, where it shows one (`genesis_anchor.ts`). */
   readonly genesis?: GenesisAnchor;
   readonly log: FollowLogger;
@@ -410,6 +416,12 @@ export class FollowLoop {
 
   private async run(): Promise<void> {
     const { history, log } = this.o;
+    if (history.cursor() === null && this.o.firstHeight) {
+      const first = await this.untilStopped(this.o.firstHeight());
+      if (first === undefined) return;
+      if (first !== null) this.startAt = Math.max(this.startAt, first);
+      log.info(`following from #${this.startAt}`);
+    }
     let next = (history.cursor()?.height ?? this.startAt - 1) + 1;
     const window = new Map<number, Fetch>();
     let reportedAt = Date.now();

@@ -210,13 +210,11 @@ interface Running {
  */
 async function untilSignal(
   logger: Logger,
-  start: (startSignal: AbortSignal) => Promise<Running>,
+  start: () => Promise<Running>,
   what = 'following',
 ): Promise<number> {
   let starting = true;
   let received = false;
-  // A start that waits (a follower for a source that is down) gives up on the first signal.
-  const startAbort = new AbortController();
   let resolveSignalled: () => void = () => {};
   const signalled = new Promise<void>((resolve) => {
     resolveSignalled = resolve;
@@ -230,7 +228,6 @@ async function untilSignal(
     }
     received = true;
     logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
-    if (starting) startAbort.abort();
     resolveSignalled();
   };
   const onHangUp = () =>
@@ -247,13 +244,9 @@ async function untilSignal(
   };
   let node: Running;
   try {
-    node = await start(startAbort.signal);
+    node = await start();
   } catch (err) {
     off();
-    if ((err as Error | null)?.name === 'StartStopped') {
-      logger.info(`${(err as Error).message}: stopped before the start finished`);
-      return 0;
-    }
     throw err;
   }
   starting = false;
@@ -277,9 +270,9 @@ async function untilSignal(
 // Each command imports what it runs when it runs: a producer's start does not load the follower's
 // PostgreSQL driver, the front end's or the exporter's code.
 function followUntilSignal(opts: FollowOptions): Promise<number> {
-  return untilSignal(opts.logger, async (startSignal) => {
+  return untilSignal(opts.logger, async () => {
     const { FollowerNode } = await import('./follower_node.js');
-    return FollowerNode.start({ ...opts, startSignal });
+    return FollowerNode.start(opts);
   });
 }
 

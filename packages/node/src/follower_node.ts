@@ -31,8 +31,6 @@ import { ViewCallPool } from './view_pool.js';
 export interface FollowOptions extends RpcFlags {
   readonly home: string;
   readonly source: BlockSource;
-  /** Aborted to give up a start that is waiting for its source (a signal to stop came meanwhile). */
-  readonly startSignal?: AbortSignal;
   readonly upstreamRpc?: string;
   readonly archive?: boolean;
   readonly convertDbKind?: boolean;
@@ -98,6 +96,8 @@ export class FollowerNode {
             warn: (m) => o.logger.warn(m),
           });
     const pool = new ViewCallPool(2, null, fileConfig.maxGasBurntView);
+    // Ends a wait for the source's first block when the node stops.
+    const firstAbort = new AbortController();
     // Parsing, checking and encoding blocks take most of a catch-up: worker threads do them, each
     // with its own copy of the source, when the source says how to open it again.
     const prepareThreads = o.prepareThreads ?? defaultPrepareThreads();
@@ -127,12 +127,13 @@ export class FollowerNode {
       if (from !== null)
         o.logger.info(`the history began after the genesis: its state is held from #${from} on`);
       const cursor = history.cursor();
-      const first = cursor ? null : await firstHeightOf(o.source, o.logger, o.startSignal);
-      const startHeight = Math.max(genesis.config.genesisHeight, first ?? genesis.config.genesisHeight);
+      // On a new home the loop asks the source where its history begins, with the RPC up: a source
+      // that is down at the start is waited for there, and `health` says the node is syncing.
       const loop = new FollowLoop({
         history,
         source: o.source,
-        startHeight,
+        startHeight: genesis.config.genesisHeight,
+        ...(cursor ? {} : { firstHeight: () => firstHeightOf(o.source, o.logger, firstAbort.signal) }),
         genesis: genesisAnchor(genesis.config),
         log: o.logger,
         // Like a producer's GC: gc_num_epochs_to_keep epochs of blocks below the head.
@@ -164,13 +165,14 @@ export class FollowerNode {
       loop.start();
       o.logger.info(
         `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
-          `#${cursor ? cursor.height + 1 : startHeight}, store at ${opened.where}` +
+          `${cursor ? `#${cursor.height + 1}` : 'its first block'}, store at ${opened.where}` +
           (o.upstreamRpc ? `, writes forwarded to ${urlForDisplay(o.upstreamRpc)}` : '') +
           (preparePool ? `, blocks prepared on ${prepareThreads} threads` : '') +
           `, RPC on ${server.url}`,
       );
       return new FollowerNode(server.url, server.port, history, loop, async () => {
         await loop.stop();
+        firstAbort.abort();
         await preparePool?.close();
         await server.close();
         await pool.close();
@@ -196,48 +198,30 @@ export class FollowerNode {
   }
 }
 
-/** A start given up on a signal to stop, while it waited for its source. */
-export class StartStopped extends Error {
-  override readonly name = 'StartStopped';
+/** What a wait for the source's first block ends with when the node stops (nobody awaits it then). */
+class FirstHeightAbandoned extends Error {
+  override readonly name = 'FirstHeightAbandoned';
 }
 
 /**
- * The source's first height, for a follower with nothing followed yet: a source that is down at the
- * start is waited for, as the follow loop waits for one that goes down later, rather than ending the
- * start (a supervisor would restart it in a loop).
+ * The source's first height, for a follower with nothing followed yet: a source that is down is
+ * waited for, as the follow loop waits for one that goes down later, rather than ending the node (a
+ * supervisor would restart it in a loop). Any other failure (a bucket that does not exist) ends it.
  */
 async function firstHeightOf(
   source: BlockSource,
   logger: Logger,
-  signal: AbortSignal | undefined,
-): Promise<number | null> {
-  // A stop closes the source: its own attempts under way end too.
-  const close = () => {
-    source.close().catch(() => {});
-  };
-  signal?.addEventListener('abort', close, { once: true });
-  try {
-    return await firstHeightWaiting(source, logger, signal);
-  } finally {
-    signal?.removeEventListener('abort', close);
-  }
-}
-
-async function firstHeightWaiting(
-  source: BlockSource,
-  logger: Logger,
-  signal: AbortSignal | undefined,
+  signal: AbortSignal,
 ): Promise<number | null> {
   for (let wait = 1000; ; wait = Math.min(wait * 2, 30_000)) {
     try {
       return await source.firstHeight();
     } catch (err) {
-      if (signal?.aborted)
-        throw new StartStopped(`stopped while waiting for ${source.name}: ${(err as Error).message}`);
+      if (signal.aborted) throw new FirstHeightAbandoned((err as Error).message);
       if (!(err instanceof StreamSourceError) || err.code !== StreamErrorCode.UNAVAILABLE) throw err;
       logger.warn(`${err.message}; asking ${source.name} for its first block again in ${wait / 1000} s`);
       await pause(wait, signal);
-      if (signal?.aborted) throw new StartStopped(`stopped while waiting for ${source.name}: ${err.message}`);
+      if (signal.aborted) throw new FirstHeightAbandoned(err.message);
     }
   }
 }
