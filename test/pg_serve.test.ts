@@ -124,8 +124,20 @@ t.test('a writer and two serve front ends share a PostgreSQL history', async (t)
     );
   }
 
-  writer = await startCli(writerArgs);
+  const kinds = async () =>
+    Promise.all(
+      fronts.map(
+        async (f) =>
+          (await f.rpc<{ hot_db_kind: string }>('EXPERIMENTAL_split_storage_info', {})).body.result
+            ?.hot_db_kind,
+      ),
+    );
+  t.same(await kinds(), ['RPC', 'RPC'], 'the front ends report the GC history the writer made');
+  // The operator makes the history archival, the front ends running: they report the kind it has now,
+  // as nearcore reads its store's kind at each call.
+  writer = await startCli([...writerArgs, '--archive', '--convert-db-kind']);
   procs.push(writer);
+  t.same(await kinds(), ['Archive', 'Archive'], 'and the archival history once the writer converted it');
   const deadline = Date.now() + 120_000;
   while ((await cursor()) < last && Date.now() < deadline) await sleep(100);
   t.equal(await cursor(), last, 'the restarted writer resumed to the last block');

@@ -491,13 +491,13 @@ export class FollowerBackend implements RpcBackend {
   }
 
   /** The stream carries final blocks only: the head is final as soon as it is kept. */
-  splitStorageInfo(): object {
+  async splitStorageInfo(): Promise<object> {
     const height = this.history.cursor()?.height ?? null;
     return {
       head_height: height,
       final_head_height: height,
       cold_head_height: null,
-      hot_db_kind: this.o.archivalStore ? 'Archive' : 'RPC',
+      hot_db_kind: (await this.o.archivalStore()) ? 'Archive' : 'RPC',
     };
   }
 

@@ -40,8 +40,9 @@ export interface FollowerBackendOptions {
   /**
    * Whether the history's store is archival, for `EXPERIMENTAL_split_storage_info`'s `hot_db_kind`:
    * the store's recorded kind, not the flag (a GC store opened with `--archive` stays a GC store).
+   * Asked at each call, as nearcore reads its store's kind: a front end's writer may convert it.
    */
-  readonly archivalStore: boolean;
+  readonly archivalStore: () => Promise<boolean>;
   /** The `client_config` answer. */
   readonly clientConfig: object;
   /**

@@ -153,7 +153,8 @@ export class FollowerNode {
         services,
         fileConfig,
         archive,
-        archivalStore,
+        // Only this process converts its history, at its start.
+        archivalStore: async () => archivalStore,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,

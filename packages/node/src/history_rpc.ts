@@ -38,8 +38,11 @@ export interface HistoryRpcOptions {
   readonly fileConfig: NodeConfig;
   /** Whether the history keeps every block (a follower without GC), as `client_config` says. */
   readonly archive: boolean;
-  /** Whether the history's store is archival (`hot_db_kind`); a GC store taken with `--archive` is not. */
-  readonly archivalStore: boolean;
+  /**
+   * Whether the history's store is archival (`hot_db_kind`), asked at each call; a GC store taken
+   * with `--archive` is not.
+   */
+  readonly archivalStore: () => Promise<boolean>;
   readonly nodeKeyPath: string;
   readonly upstreamRpc: string | undefined;
   readonly pool: ViewCallPool;

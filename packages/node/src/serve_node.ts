@@ -63,7 +63,8 @@ export class ServeNode {
         services,
         fileConfig,
         archive: archival,
-        archivalStore: archival,
+        // Asked again at each call: the writer may convert the history while this front end runs.
+        archivalStore: async () => (await opened.archival()) ?? fileConfig.archive,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,
