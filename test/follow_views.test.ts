@@ -2,10 +2,12 @@
 // call_function runs the contract on the node's view workers against that history.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { actions, KeyPair } from 'near-api-js';
 import t from 'tap';
 import { addGenesisCounter } from './helpers/genesis_counter.js';
 import { initHome, startNode, waitForHeight } from './helpers/node.js';
 import { postJson } from './helpers/post.js';
+import { signFromValidator } from './helpers/signed_tx.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -81,8 +83,24 @@ t.test('a follower answers state views and runs view calls on its history', asyn
   t.same(validators.body.error?.cause, { name: 'VALIDATOR_INFO_UNAVAILABLE' });
   const gas = await node.rpc<{ gas_price: string }>('gas_price', [head]);
   t.equal(gas.body.result!.gas_price, chain.at(-1)!.block.header.gas_price);
-  const send = await node.rpc('broadcast_tx_commit', ['AAAA']);
-  t.ok(send.body.error, 'no write method without --upstream-rpc');
+  // A transaction that decodes, from a key nobody holds: refused before anything would check it.
+  const someone = KeyPair.fromRandom('ed25519').toString();
+  const tx = await signFromValidator(
+    node,
+    { account_id: 'test.near', secret_key: someone },
+    'test.near',
+    [actions.transfer(1n)],
+    1n,
+    chain.at(-1)!.block.header.hash,
+  );
+  for (const method of ['broadcast_tx_commit', 'broadcast_tx_async', 'send_tx']) {
+    const send = await node.rpc(method, method === 'send_tx' ? { signed_tx_base64: tx.base64 } : [tx.base64]);
+    t.match(
+      send.body.error?.data,
+      /started without --upstream-rpc: it has no validator to send a transaction to/,
+      `${method}: no write method without --upstream-rpc, said without naming another method`,
+    );
+  }
 
   // A height above 2^53 is a u64 no block has, named exactly, as on a producer.
   const big = '9007199254740993';

@@ -347,13 +347,13 @@ export class FollowerBackend implements RpcBackend {
   async sendTx(signedTx: Uint8Array, waitUntil: Parameters<RpcBackend['sendTx']>[1]): Promise<object> {
     decodeTx(signedTx);
     const params = { signed_tx_base64: toBase64(signedTx), wait_until: waitUntil };
-    return this.fromUpstream('send_tx', params, () => readOnly('send_tx'));
+    return this.fromUpstream('send_tx', params, readOnly);
   }
 
   async broadcastTxAsync(signedTx: Uint8Array): Promise<string> {
     const { hash } = decodeTx(signedTx);
     const upstream = this.o.upstream;
-    if (!upstream) throw readOnly('broadcast_tx_async');
+    if (!upstream) throw readOnly();
     // nearcore answers with the hash before it checks the transaction, but has it in its pool by
     // then; here it is the upstream's to keep, so a forward that fails is the client's error (as
     // read-rpc answers), not a hash for a transaction nobody has.

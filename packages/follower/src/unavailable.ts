@@ -2,8 +2,13 @@
 // --upstream-rpc to ask: each error says what is missing and where to ask instead.
 import { HandlerError } from '@nearlite/primitives';
 
-export function readOnly(method: string): HandlerError {
-  const message = `${method} needs a validator: this node follows a block stream and was started without --upstream-rpc`;
+/**
+ * A transaction sent to a node with nobody to send it to. One text for every method that sends one:
+ * broadcast_tx_commit and send_tx reach the backend as the same call.
+ */
+export function readOnly(): HandlerError {
+  const message =
+    'this node follows a block stream and was started without --upstream-rpc: it has no validator to send a transaction to';
   return HandlerError.internal(message);
 }
 
