@@ -298,6 +298,8 @@ export class FollowLoop {
     what: () => Promise<T>,
     giveUp: (err: unknown) => boolean = () => false,
     onFailure?: () => void,
+    /** The height fetched, where `what` fetches one. */
+    height?: number,
   ): Promise<T | undefined> {
     let delay = this.o.retryInitialMs ?? 250;
     for (let attempt = 1; !this.stopped; attempt++) {
@@ -322,13 +324,15 @@ export class FollowLoop {
         this.failingSince ??= waitedFrom;
         const failed = `${label} failed (attempt ${attempt}, retrying in ${delay} ms): ${(err as Error).message}`;
         // Past a gap the history would have a hole: the loop waits at the height (the source may be
-        // restored from a backup), and says why it cannot go on by itself.
-        if (isBelowFirst(err))
-          this.o.log.error(
-            `${failed}; ${this.o.source.name} no longer keeps this block, and following on from a later ` +
-              'one would leave a gap in the history: follow an archival source',
-          );
-        else this.o.log.warn(failed);
+        // restored from a backup), and says why it cannot go on by itself. Said of the height it
+        // waits at: the window's heights above it fail alike, and would each say it at every attempt.
+        if (isBelowFirst(err)) {
+          if (height === undefined || height === this.nextHeight())
+            this.o.log.error(
+              `${failed}; ${this.o.source.name} no longer keeps this block, and following on from a later ` +
+                'one would leave a gap in the history: follow an archival source',
+            );
+        } else this.o.log.warn(failed);
         await this.sleep(delay);
         delay = Math.min(delay * 2, this.o.retryMaxMs ?? 10_000);
       }
@@ -350,6 +354,7 @@ export class FollowLoop {
       // the source's first block is no gap: the history may begin later.
       (err) => window !== this.windowNumber || (isBelowFirst(err) && this.o.history.cursor() === null),
       failed,
+      height,
     ).catch((): typeof GONE => GONE);
     return Object.assign(fetched, { failing });
   }
@@ -412,6 +417,11 @@ export class FollowLoop {
     for (let h = from; h <= Math.min(head, from + ahead - 1); h++) {
       if (!window.has(h)) window.set(h, this.fetch(h));
     }
+  }
+
+  /** The height the loop takes next: the one after the cursor. */
+  private nextHeight(): number {
+    return (this.o.history.cursor()?.height ?? this.startAt - 1) + 1;
   }
 
   private async run(): Promise<void> {

@@ -87,6 +87,11 @@ for (const threads of [false, true]) {
             'history: follow an archival source$',
         ),
       );
+      t.same(
+        errors().filter((l) => !l.startsWith(`ERROR fetching block ${height(10)} `)),
+        [],
+        'said of the height waited at alone, not of each height above it in the window',
+      );
       t.equal(history.cursor()?.height, height(9), 'the cursor waits before the gap');
       t.equal(await history.blockAt(height(15)), undefined, 'nothing past it is written');
       server.restore();
