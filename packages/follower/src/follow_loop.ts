@@ -432,7 +432,7 @@ export class FollowLoop {
       if (first !== null) this.startAt = Math.max(this.startAt, first);
       log.info(`following from #${this.startAt}`);
     }
-    let next = (history.cursor()?.height ?? this.startAt - 1) + 1;
+    let next = this.nextHeight();
     const window = new Map<number, Fetch>();
     let reportedAt = Date.now();
     let doneSinceReport = 0;
