@@ -1,6 +1,8 @@
 // A real 4-shard node with short epochs, read by the independent light client in helpers/: the chain
 // of light-client blocks from genesis validates across several epochs, and execution proofs of a
 // transaction, a local receipt and a cross-shard receipt verify against the head's block merkle root.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import bs58 from 'bs58';
 import { actions as A, Account, JsonRpcProvider, type KeyPairString } from 'near-api-js';
 import t from 'tap';
@@ -335,4 +337,80 @@ t.test('at genesis the next light client block is UNKNOWN_BLOCK, as nearcore ans
     t.equal(r.status, 200, JSON.stringify(params));
     t.same(r.body.error, UNKNOWN_BLOCK_AS_DATA, JSON.stringify(params));
   }
+});
+
+t.test('with two block producers, approvals hold a slot for each, null where one did not sign', async (t) => {
+  // nearcore's producer lists a slot per epoch approver (get_epoch_block_approvers_ordered), null for
+  // each whose approval it lacks; a bridge's light client refuses a list shorter than next_bps.
+  const home = tempDir(t);
+  initHome(home, ['--epoch-length', String(EPOCH)]);
+  const path = join(home, 'genesis.json');
+  const genesis = JSON.parse(readFileSync(path, 'utf8'));
+  const stake = 5n * 10n ** 30n;
+  genesis.validators.push({
+    account_id: 'near',
+    public_key: 'ed25519:379SeEwFgHs6mXtmf1iJ7EpEjcYZxieFfgDEf33hUJjU',
+    amount: String(stake),
+  });
+  const near = genesis.records.find(
+    (r: { Account?: { account_id: string } }) => r.Account?.account_id === 'near',
+  ).Account.account;
+  near.locked = String(stake);
+  genesis.total_supply = String(BigInt(genesis.total_supply) + stake);
+  writeFileSync(path, JSON.stringify(genesis));
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 3 * EPOCH);
+
+  const header = (
+    await node.rpc<{ header: { approvals: (string | null)[] } }>('block', { finality: 'final' })
+  ).body.result!.header;
+  t.equal(header.approvals.length, 2, 'a slot for each block producer');
+  t.match(header.approvals[0], /^ed25519:/, "test.near's approval, first as in next_bps");
+  t.equal(header.approvals[1], null, "near's slot: no approval");
+
+  const g = (await node.rpc<{ header: Record<string, unknown> }>('block', { block_id: 0 })).body.result!
+    .header;
+  const state: LightClientState = {
+    head: {
+      prev_block_hash: String(g.prev_hash),
+      inner_rest_hash: String(g.prev_hash),
+      inner_lite: {
+        height: Number(g.height),
+        epoch_id: String(g.epoch_id),
+        next_epoch_id: String(g.next_epoch_id),
+        prev_state_root: String(g.prev_state_root),
+        outcome_root: String(g.outcome_root),
+        timestamp_nanosec: String(g.timestamp_nanosec),
+        next_bp_hash: String(g.next_bp_hash),
+        block_merkle_root: String(g.block_merkle_root),
+      },
+    },
+    epochBlockProducers: new Map([
+      [
+        String(g.epoch_id),
+        genesis.validators.map((v: { account_id: string; public_key: string; amount: string }) => ({
+          account_id: v.account_id,
+          public_key: v.public_key,
+          stake: v.amount,
+        })),
+      ],
+    ]),
+  };
+  let last = String(g.hash);
+  let validated = 0;
+  for (let i = 0; i < 20; i++) {
+    const b = (await node.rpc<LightClientBlock | Record<string, never>>('next_light_client_block', [last]))
+      .body.result;
+    if (!b || !('inner_lite' in b)) break;
+    t.same(
+      b.approvals_after_next.map((a) => a !== null),
+      [true, false],
+      `approvals_after_next at ${b.inner_lite.height}`,
+    );
+    t.doesNotThrow(() => validateLightClientBlock(state, b), `light client block at ${b.inner_lite.height}`);
+    validated++;
+    last = bs58.encode(blockHash(b));
+  }
+  t.ok(validated >= 2, `${validated} light client blocks validated`);
 });

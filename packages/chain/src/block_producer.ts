@@ -6,6 +6,7 @@ import {
   type CryptoHash,
   concatBytes,
   type PublicKey,
+  type Signature,
   sha256,
   ZERO_HASH,
 } from '@nearlite/primitives';
@@ -68,6 +69,20 @@ export function approvalMessage(prev: BlockHeader, targetHeight: number): Uint8A
   if (targetHeight === prev.lite.height + 1)
     return new BorshWriter(41).u8(0).fixed(prev.hash).u64(targetHeight).toBytes();
   return new BorshWriter(17).u8(1).u64(prev.lite.height).u64(targetHeight).toBytes();
+}
+
+/**
+ * The header's approvals as nearcore's producer lists them (`get_epoch_block_approvers_ordered`): a
+ * slot for each of the epoch's block producers, once each, in the order `next_bps` gives them (a
+ * light client pairs the two), holding the approval of the one whose key signs here and `null` for
+ * the others, who approve nothing on this node. The validator set is the genesis one in every
+ * epoch, so an epoch's end brings no approver of its own. A signer that is none of them (no
+ * validator's key) approves in the one slot.
+ */
+function approvals(config: GenesisConfig, signer: Signer, message: Uint8Array): (Signature | null)[] {
+  const approvers = [...new Set(config.validators.map((v) => v.accountId))];
+  if (!approvers.includes(signer.accountId)) return [signer.sign(message)];
+  return approvers.map((id) => (id === signer.accountId ? signer.sign(message) : null));
 }
 
 export function produceBlockHeader(input: ProduceInput): ProducedBlock {
@@ -142,7 +157,7 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
     lastDsFinalBlock: height === prev.lite.height + 1 ? prev.hash : prev.rest.lastDsFinalBlock,
     blockOrdinal: prev.rest.blockOrdinal + 1,
     prevHeight: prev.lite.height,
-    approvals: [signer.sign(approvalMessage(prev, height))],
+    approvals: approvals(config, signer, approvalMessage(prev, height)),
     latestProtocolVersion: config.protocolVersion,
     layout: innerRestLayout(config.protocolVersion),
     chunkEndorsements: chunkHeaders.map(() => Uint8Array.of(1)),
