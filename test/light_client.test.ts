@@ -9,9 +9,9 @@ import t from 'tap';
 import {
   blockHash,
   type ExecutionProof,
+  genesisTrust,
   type LightClientBlock,
   type LightClientState,
-  type ValidatorStake,
   validateExecutionProof,
   validateLightClientBlock,
 } from './helpers/light_client.js';
@@ -71,28 +71,8 @@ t.test('light client blocks and execution proofs from a 4-shard node', async (t)
     'EXPERIMENTAL_genesis_config',
     {},
   );
-  const genesisBps: ValidatorStake[] = gc.body.result!.validators.map((v) => ({
-    account_id: v.account_id,
-    public_key: v.public_key,
-    stake: v.amount,
-  }));
-  const state: LightClientState = {
-    head: {
-      prev_block_hash: String(g.prev_hash),
-      inner_rest_hash: String(g.prev_hash),
-      inner_lite: {
-        height: Number(g.height),
-        epoch_id: String(g.epoch_id),
-        next_epoch_id: String(g.next_epoch_id),
-        prev_state_root: String(g.prev_state_root),
-        outcome_root: String(g.outcome_root),
-        timestamp_nanosec: String(g.timestamp_nanosec),
-        next_bp_hash: String(g.next_bp_hash),
-        block_merkle_root: String(g.block_merkle_root),
-      },
-    },
-    epochBlockProducers: new Map([[String(g.epoch_id), genesisBps]]),
-  };
+  const state = genesisTrust(g, gc.body.result!.validators);
+  const genesisBps = state.epochBlockProducers.get(String(g.epoch_id))!;
 
   let last = String(g.hash);
   const epochs = new Set<string>();
@@ -371,32 +351,7 @@ t.test('with two block producers, approvals hold a slot for each, null where one
 
   const g = (await node.rpc<{ header: Record<string, unknown> }>('block', { block_id: 0 })).body.result!
     .header;
-  const state: LightClientState = {
-    head: {
-      prev_block_hash: String(g.prev_hash),
-      inner_rest_hash: String(g.prev_hash),
-      inner_lite: {
-        height: Number(g.height),
-        epoch_id: String(g.epoch_id),
-        next_epoch_id: String(g.next_epoch_id),
-        prev_state_root: String(g.prev_state_root),
-        outcome_root: String(g.outcome_root),
-        timestamp_nanosec: String(g.timestamp_nanosec),
-        next_bp_hash: String(g.next_bp_hash),
-        block_merkle_root: String(g.block_merkle_root),
-      },
-    },
-    epochBlockProducers: new Map([
-      [
-        String(g.epoch_id),
-        genesis.validators.map((v: { account_id: string; public_key: string; amount: string }) => ({
-          account_id: v.account_id,
-          public_key: v.public_key,
-          stake: v.amount,
-        })),
-      ],
-    ]),
-  };
+  const state = genesisTrust(g, genesis.validators);
   let last = String(g.hash);
   let validated = 0;
   for (let i = 0; i < 20; i++) {

@@ -208,6 +208,38 @@ export interface LightClientState {
   epochBlockProducers: Map<string, ValidatorStake[]>;
 }
 
+/**
+ * A client trusting the genesis block (its header as `block` answers it) and the genesis validators
+ * (`genesis_config`'s), the block producers of the genesis epoch.
+ */
+export function genesisTrust(
+  g: Record<string, unknown>,
+  validators: readonly { account_id: string; public_key: string; amount: string }[],
+): LightClientState {
+  return {
+    head: {
+      prev_block_hash: String(g.prev_hash),
+      inner_rest_hash: String(g.prev_hash),
+      inner_lite: {
+        height: Number(g.height),
+        epoch_id: String(g.epoch_id),
+        next_epoch_id: String(g.next_epoch_id),
+        prev_state_root: String(g.prev_state_root),
+        outcome_root: String(g.outcome_root),
+        timestamp_nanosec: String(g.timestamp_nanosec),
+        next_bp_hash: String(g.next_bp_hash),
+        block_merkle_root: String(g.block_merkle_root),
+      },
+    },
+    epochBlockProducers: new Map([
+      [
+        String(g.epoch_id),
+        validators.map((v) => ({ account_id: v.account_id, public_key: v.public_key, stake: v.amount })),
+      ],
+    ]),
+  };
+}
+
 /** validateLightClientBlock: accepts `b` after `state.head` or throws; then advances the state. */
 export function validateLightClientBlock(state: LightClientState, b: LightClientBlock): void {
   const last = state.head.inner_lite;

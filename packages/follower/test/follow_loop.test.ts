@@ -7,6 +7,22 @@ import { syntheticChain, writeLake } from '../../../test/helpers/synthetic_chain
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { logs, until } from './helpers.js';
 
+/** `inner`, whose fetch of `height` answers only once `open` is called. */
+function gated(inner: MemorySource, height: number): { source: MemorySource; open: () => void } {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => {
+    open = r;
+  });
+  const source = Object.assign(Object.create(inner) as MemorySource, {
+    fetchBlock: async (h: number) => {
+      const m = inner.fetchBlock(h);
+      if (h === height) await gate;
+      return m;
+    },
+  });
+  return { source, open };
+}
+
 /**
  * A loop over `source` into a fresh LevelDB history, writing on the loop's thread (as a PostgreSQL
  * history does), with short pauses; the store closes when the test ends.
@@ -179,19 +195,9 @@ t.test('blocks count as written once the cursor shows them, before the GC step a
 t.test('catching up, the loop fetches four batches ahead of the block it waits for', async (t) => {
   const chain = syntheticChain(40);
   const inner = new MemorySource(chain);
-  let open!: () => void;
-  const gate = new Promise<void>((r) => {
-    open = r;
-  });
   const first = chain[0]!.block.header.height;
   // The first block is held back: everything the loop asks for meanwhile is its window.
-  const source = Object.assign(Object.create(inner) as MemorySource, {
-    fetchBlock: async (h: number) => {
-      const m = inner.fetchBlock(h);
-      if (h === first) await gate;
-      return m;
-    },
-  });
+  const { source, open } = gated(inner, first);
   const store = await Store.open(tempDir(t));
   const history = new HistoryStore(store);
   const loop = new FollowLoop({ history, source, startHeight: first, log: logs(), batchSize: 4 });
@@ -253,18 +259,8 @@ t.test(
     const chain = syntheticChain(6);
     const inner = new MemorySource(chain);
     const first = chain[0]!.block.header.height;
-    const slow = first + 1;
-    // As a source answered 5xx for `slow`: it retries by itself (~25 s) before the loop hears of it.
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    const source = Object.assign(Object.create(inner) as MemorySource, {
-      fetchBlock: async (h: number) => {
-        if (h === slow) await released;
-        return inner.fetchBlock(h);
-      },
-    });
+    // As a source answered 5xx for the next block: it retries by itself (~25 s) before the loop hears.
+    const { source, open: release } = gated(inner, first + 1);
     const store = await Store.open(tempDir(t));
     const history = new HistoryStore(store);
     const loop = new FollowLoop({
