@@ -97,3 +97,54 @@ t.test('a transaction its chunk drops is waited for to the polling timeout, sign
   });
   t.equal(status.body.error?.cause.name, 'UNKNOWN_TRANSACTION', 'in no chunk');
 });
+
+t.test(
+  'a run transaction sent again answers its outcome until its block hash expires, then Expired',
+  async (t) => {
+    // nearcore's process_tx_internal checks the validity period before anything else: a resend is
+    // known (its nonce is used, tx_exists answers) only while the block hash it names is valid.
+    const home = tempDir(t);
+    initHome(home);
+    const genesisPath = join(home, 'genesis.json');
+    const genesis = JSON.parse(readFileSync(genesisPath, 'utf8'));
+    genesis.transaction_validity_period = 10;
+    writeFileSync(genesisPath, JSON.stringify(genesis));
+    const key = readKeyFile(home);
+    const node = await startNode(home, ['--block-time', '50']);
+    t.teardown(() => node.stop());
+    await waitForHeight(node, 2);
+    const { hash, base64: signed } = await signFromValidator(node, key, 'near', [A.transfer(1n)]);
+    const first = await node.rpc<{ transaction: { hash: string } }>('send_tx', {
+      signed_tx_base64: signed,
+      wait_until: 'FINAL',
+    });
+    t.equal(first.body.result?.transaction.hash, hash, 'run');
+    const again = await node.rpc<{ transaction: { hash: string } }>('send_tx', {
+      signed_tx_base64: signed,
+      wait_until: 'FINAL',
+    });
+    t.equal(again.body.result?.transaction.hash, hash, 'sent again at once: its outcome');
+
+    // The block the transaction names is the head it was signed at, at most this one.
+    const named = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+      .result!.header.height;
+    await waitForHeight(node, named + 12);
+    for (const method of ['send_tx', 'broadcast_tx_commit']) {
+      const late = await node.rpc(
+        method,
+        method === 'send_tx' ? { signed_tx_base64: signed, wait_until: 'FINAL' } : [signed],
+      );
+      t.equal(late.status, 200, method);
+      t.same(
+        late.body.error?.data,
+        { TxExecutionError: { InvalidTxError: 'Expired' } },
+        `${method}: Expired`,
+      );
+    }
+    const status = await node.rpc<{ transaction: { hash: string } }>('tx', {
+      signed_tx_base64: signed,
+      wait_until: 'FINAL',
+    });
+    t.equal(status.body.result?.transaction.hash, hash, 'tx by the signed transaction still finds it');
+  },
+);

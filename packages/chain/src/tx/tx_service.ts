@@ -120,8 +120,11 @@ export class TxService {
 
   private admit(tx: DecodedTransaction, bytes: Uint8Array, signatureVerdict: boolean | undefined) {
     const { chain } = this.o;
-    if (this.known(tx.hash)) return tx;
+    // nearcore's order (process_tx_internal): the validity period first, so a transaction already
+    // known is answered as such only while its block hash is still valid; after that a resend is
+    // Expired, as any other would be.
     if (this.expired(tx)) throw invalidTx('Expired');
+    if (this.known(tx.hash)) return tx;
     const shardId = chain.layout.accountIdToShardId(tx.signerId);
     const err = this.verify(bytes, shardId, signatureVerdict);
     if (err !== null) throw invalidTx(err);
