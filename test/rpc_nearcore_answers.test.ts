@@ -232,6 +232,34 @@ t.test('a transaction that does not decode: one prefix, or SignedTransaction’s
   const trailing = Buffer.from([...whole, 0]).toString('base64');
   const extra = await node.rpc('send_tx', [trailing]);
   t.equal(extra.body.error?.data, 'Failed to decode transaction: Not all bytes read');
+  // near-crypto's Signature decoder refuses an ed25519 signature whose last byte has any of its top
+  // three bits set (core/crypto/src/signature.rs), for every method, broadcast_tx_async too.
+  const odd = Uint8Array.from(whole);
+  odd[odd.length - 1]! |= 0b1110_0000;
+  const oddB64 = Buffer.from(odd).toString('base64');
+  for (const method of ['send_tx', 'broadcast_tx_commit', 'broadcast_tx_async']) {
+    const r = await node.rpc(method, [oddB64]);
+    t.equal(r.status, 400, `${method}: an odd signature`);
+    t.equal(
+      r.body.error?.data,
+      'Failed to decode transaction: signature error',
+      `${method}: an odd signature`,
+    );
+  }
+  t.equal(
+    (await node.rpc('send_tx', { signed_tx_base64: oddB64 })).body.error?.data,
+    'Failed parsing args: the value could not decoded from borsh due to: signature error',
+  );
+  // An unknown key type, as near-crypto's KeyType::try_from words it, for the key and the signature.
+  const keyAt = 4 + 'test.near'.length;
+  const badKey = Uint8Array.from(whole);
+  badKey[keyAt] = 7;
+  const badSig = Uint8Array.from(whole);
+  badSig[badSig.length - 65] = 7;
+  for (const bytes of [badKey, badSig]) {
+    const r = await node.rpc('send_tx', [Buffer.from(bytes).toString('base64')]);
+    t.equal(r.body.error?.data, "Failed to decode transaction: unknown key type '7'");
+  }
   const b64 = await node.rpc('send_tx', { signed_tx_base64: '!!!!' });
   t.equal(
     b64.body.error?.data,

@@ -128,7 +128,8 @@ export function writePublicKey(w: BorshWriter, pk: PublicKey): void {
 /** A `PublicKey` (tags 0, 1, 2): what transactions, actions and receipts carry. */
 export function readPublicKey(r: BorshReader): PublicKey {
   const t = r.u8();
-  if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown public key type ${t}`);
+  // near-crypto's words: KeyType::try_from's ParseKeyTypeError, for keys and signatures alike.
+  if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown key type '${t}'`);
   return { keyType: t, data: r.fixed(PUBLIC_KEY_LENGTH[t]).slice() };
 }
 
@@ -145,8 +146,13 @@ export function writeSignature(w: BorshWriter, sig: Signature): void {
 
 export function readSignature(r: BorshReader): Signature {
   const t = r.u8();
-  if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown signature type ${t}`);
-  return { keyType: t, data: r.fixed(SIGNATURE_LENGTH[t]!).slice() };
+  if (t !== 0 && t !== 1 && t !== 2) throw new BorshError(`unknown key type '${t}'`);
+  const data = r.fixed(SIGNATURE_LENGTH[t]!).slice();
+  // near-crypto refuses an ed25519 signature with any of the top three bits of its last byte set
+  // when it decodes one (a check ed25519-dalek made before its version 2), before any verification:
+  // no canonical signature has them.
+  if (t === 0 && (data[63]! & 0b1110_0000) !== 0) throw new BorshError('signature error');
+  return { keyType: t, data };
 }
 
 /** borsh bytes of a public key (1 type byte + raw key). */

@@ -80,7 +80,7 @@ t.test('the trie handle is the domain-separated sha3-256 of the key, tag 3', asy
   const bytes = w.toBytes();
   t.same(bytes, Uint8Array.of(3, ...handleOf(pk.data)));
   t.same(readPublicKeyHandle(new BorshReader(bytes)), h);
-  t.throws(() => readPublicKey(new BorshReader(bytes)), /unknown public key type 3/);
+  t.throws(() => readPublicKey(new BorshReader(bytes)), /unknown key type '3'/);
 
   const ed = parsePublicKey('ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp');
   t.equal(publicKeyHandle(ed), ed, 'a classical key is its own handle');
@@ -98,7 +98,7 @@ t.test('wrong lengths and unknown types are refused with near-crypto-style messa
     () => parsePublicKey(`ml-dsa-87:${base58Encode(new Uint8Array(32))}`),
     /unknown key type 'ml-dsa-87'/,
   );
-  t.throws(() => readSignature(new BorshReader(Uint8Array.of(3, 0))), /unknown signature type 3/);
+  t.throws(() => readSignature(new BorshReader(Uint8Array.of(3, 0))), /unknown key type '3'/);
 });
 
 t.test('signatures verify over the message and nothing else', async (t) => {
@@ -139,4 +139,16 @@ t.test('only an ed25519 key on the prime-order subgroup can stake', async (t) =>
   const offCurve = new Uint8Array(32);
   offCurve[0] = 2;
   t.notOk(isValidStakingKey({ keyType: KeyType.ED25519, data: offCurve }));
+});
+
+t.test("an ed25519 signature near-crypto's decoder refuses: a top bit of its last byte set", async (t) => {
+  // core/crypto/src/signature.rs: no canonical signature has any of them.
+  for (const last of [0x20, 0x40, 0x80, 0xff]) {
+    const bytes = new Uint8Array(65);
+    bytes[64] = last;
+    t.throws(() => readSignature(new BorshReader(bytes)), /^signature error$/, `last byte ${last}`);
+  }
+  const bytes = new Uint8Array(65);
+  bytes[64] = 0x1f;
+  t.equal(readSignature(new BorshReader(bytes)).data[63], 0x1f, 'the bits below them are no concern');
 });
