@@ -73,14 +73,18 @@ export function approvalMessage(prev: BlockHeader, targetHeight: number): Uint8A
 
 /**
  * The header's approvals as nearcore's producer lists them (`get_epoch_block_approvers_ordered`): a
- * slot for each of the epoch's block producers, once each, in the order `next_bps` gives them (a
+ * slot for each of the epoch's block producers, once each, from the list `next_bps` is made of (a
  * light client pairs the two), holding the approval of the one whose key signs here and `null` for
  * the others, who approve nothing on this node. The validator set is the genesis one in every
  * epoch, so an epoch's end brings no approver of its own. A signer that is none of them (no
  * validator's key) approves in the one slot.
  */
-function approvals(config: GenesisConfig, signer: Signer, message: Uint8Array): (Signature | null)[] {
-  const approvers = [...new Set(config.validators.map((v) => v.accountId))];
+function approvals(
+  producers: readonly { readonly accountId: string }[],
+  signer: Signer,
+  message: Uint8Array,
+): (Signature | null)[] {
+  const approvers = [...new Set(producers.map((v) => v.accountId))];
   if (!approvers.includes(signer.accountId)) return [signer.sign(message)];
   return approvers.map((id) => (id === signer.accountId ? signer.sign(message) : null));
 }
@@ -157,7 +161,7 @@ export function produceBlockHeader(input: ProduceInput): ProducedBlock {
     lastDsFinalBlock: height === prev.lite.height + 1 ? prev.hash : prev.rest.lastDsFinalBlock,
     blockOrdinal: prev.rest.blockOrdinal + 1,
     prevHeight: prev.lite.height,
-    approvals: approvals(config, signer, approvalMessage(prev, height)),
+    approvals: approvals(validators, signer, approvalMessage(prev, height)),
     latestProtocolVersion: config.protocolVersion,
     layout: innerRestLayout(config.protocolVersion),
     chunkEndorsements: chunkHeaders.map(() => Uint8Array.of(1)),

@@ -210,8 +210,7 @@ export class FollowLoop {
   /** Blocks between the cursor and the source's final head; null before the source answered. */
   get lag(): number | null {
     if (this.sourceHead === null) return null;
-    const at = this.o.history.cursor()?.height ?? this.startAt - 1;
-    return Math.max(0, this.sourceHead - at);
+    return Math.max(0, this.sourceHead - (this.nextHeight() - 1));
   }
 
   /** Blocks written since the loop started. */

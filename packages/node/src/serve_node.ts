@@ -55,16 +55,17 @@ export class ServeNode {
     const history = opened.history;
     const pool = new ViewCallPool(2, null, fileConfig.maxGasBurntView);
     try {
-      // The history's kind, as its writer recorded it: a front end keeps nothing of its own.
-      const archival = (await opened.archival()) ?? fileConfig.archive;
+      // The history's kind, as its writer recorded it: a front end keeps nothing of its own. Asked
+      // again at each `hot_db_kind`: the writer may convert the history while this front end runs.
+      const kind = async () => (await opened.archival()) ?? fileConfig.archive;
+      const archival = await kind();
       const server = await startHistoryRpc({
         history,
         genesis,
         services,
         fileConfig,
         archive: archival,
-        // Asked again at each call: the writer may convert the history while this front end runs.
-        archivalStore: async () => (await opened.archival()) ?? fileConfig.archive,
+        archivalStore: kind,
         nodeKeyPath: p.nodeKey,
         upstreamRpc: o.upstreamRpc,
         pool,
