@@ -2,18 +2,17 @@
 // (mod tests) and chain/epoch-manager/src/validator_stats.rs (mod test), with their inputs and numbers.
 import { Store, StoreUpdate } from '@nearlite/store';
 import t from 'tap';
+import { EpochRewards, epochStakes } from '../src/epoch_rewards.js';
+import type { GenesisConfig } from '../src/genesis/config.js';
 import {
   type BlockChunkValidatorStats,
   calculateReward,
-  EpochRewards,
-  epochStakes,
   getValidatorOnlineRatio,
   NUM_SECONDS_IN_A_YEAR,
   type RewardCalculator,
   type ValidatorOnlineThresholds,
   type ValidatorStats,
-} from '../src/epoch_rewards.js';
-import type { GenesisConfig } from '../src/genesis/config.js';
+} from '../src/reward_calculator.js';
 
 const NS = 1_000_000_000n;
 const NEAR = 10n ** 24n;
