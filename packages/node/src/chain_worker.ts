@@ -28,6 +28,7 @@ import {
 } from './chain_messages.js';
 import { chainThreadStoreOptions } from './chain_store_options.js';
 import { CompactionSchedule } from './compaction_schedule.js';
+import { dataBytes } from './data_size.js';
 import { threadTaskId } from './thread_cpu.js';
 
 forwardThreadWarnings();
@@ -179,6 +180,7 @@ const compaction = new CompactionSchedule(
   genesis.config.epochLength,
   () => store.compact(),
   (err) => log('warn', `compacting the store after GC failed: ${describe(err)}`),
+  () => dataBytes(data.dataPath),
 );
 async function collectGarbage(): Promise<void> {
   let blocks = 0;
