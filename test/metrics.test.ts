@@ -154,6 +154,13 @@ t.test("GET /metrics reads LevelDB's own figures: levels, compactions, memory", 
     );
   const memory = metricValue(text, 'nearlite_leveldb_memory_bytes') ?? Number.NaN;
   t.ok(memory > 0, `memtable and block cache: ${memory} bytes`);
+  const data = join(home, 'data');
+  const onDisk = readdirSync(data).reduce((n, f) => n + statSync(join(data, f)).size, 0);
+  t.equal(
+    metricValue(text, 'nearlite_store_size_bytes'),
+    onDisk,
+    "the store's size is its files' bytes: tables, log and manifest",
+  );
 });
 
 t.test('GET /metrics adds up the gas view calls burn', async (t) => {

@@ -17,7 +17,8 @@ import {
 } from '@nearlite/follower';
 import { PgHistory, redactUrl } from '@nearlite/history-pg';
 import { bytesEqual } from '@nearlite/primitives';
-import { type DbKind, ensureMetadata, type LeveldbStats, Store } from '@nearlite/store';
+import { type DbKind, ensureMetadata, Store } from '@nearlite/store';
+import type { LeveldbSource } from './leveldb_metrics.js';
 import type { HistoryStoreConfig } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
 
@@ -27,8 +28,8 @@ export interface OpenedHistory {
   readonly prepared?: PreparedWriter;
   /** Where it is, for logs (no passwords). */
   readonly where: string;
-  /** LevelDB's own figures, for /metrics (the LevelDB history only). */
-  readonly leveldb?: () => LeveldbStats | null;
+  /** LevelDB's own figures and directory, for /metrics (the LevelDB history only). */
+  readonly leveldb?: LeveldbSource;
   /**
    * Settles once a front end refuses the history its databases came to hold (another chain's, written
    * after it started): it then serves nothing of it, and exits.
@@ -71,7 +72,7 @@ export async function openLevelHistory(
     history,
     prepared: history,
     where: dataDir,
-    leveldb: () => store.leveldbStats(),
+    leveldb: { stats: () => store.leveldbStats(), dataDir },
     archival: async () => kind === 'archival',
     close: () => store.close(),
   };

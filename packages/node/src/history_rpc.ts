@@ -13,14 +13,13 @@ import {
 } from '@nearlite/follower';
 import { chargeViewGas, type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
 import { HandlerError } from '@nearlite/primitives';
-import type { LeveldbStats } from '@nearlite/store';
 import { clientConfigView } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
 import { internalErrorLog } from './error_log.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import { HeadClock } from './head_clock.js';
 import { nodePublicKey } from './key_files.js';
-import { registerLeveldbMetrics } from './leveldb_metrics.js';
+import { type LeveldbSource, registerLeveldbMetrics } from './leveldb_metrics.js';
 import type { Logger } from './log.js';
 import { noNewBlocks, staleAfterMs } from './rpc_backend.js';
 import { rpcSettings } from './rpc_settings.js';
@@ -51,7 +50,7 @@ export interface HistoryRpcOptions {
   /** Whether the node is behind its source, for `status`. */
   readonly syncing: () => boolean;
   /** LevelDB's own figures for /metrics, when the history is in the node's LevelDB. */
-  readonly leveldb?: () => LeveldbStats | null;
+  readonly leveldb?: LeveldbSource;
   readonly logger: Logger;
 }
 

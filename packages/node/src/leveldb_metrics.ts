@@ -1,12 +1,22 @@
 // LevelDB's own figures in /metrics, read from the database when scraped (`Store.leveldbStats`): per
 // level, the table files and their bytes, and what compaction has spent, read and written there
-// since the node opened it; and the memory its memtables and block cache hold. Files piling up in
-// level 0 or a compaction rate near a core is what an operator sees before LevelDB slows writes.
+// since the node opened it; the memory its memtables and block cache hold; and the bytes of the
+// database's files. Files piling up in level 0 or a compaction rate near a core is what an operator
+// sees before LevelDB slows writes.
 import type { LeveldbStats } from '@nearlite/store';
 import type { Registry } from 'prom-client';
+import { dataBytes } from './data_size.js';
 import { oncePerScrape, scrapedGauge, scrapedLabeledCounter, scrapedLabeledGauge } from './scraped_gauge.js';
 
-export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbStats | null): void {
+/** What /metrics reads of a LevelDB store. */
+export interface LeveldbSource {
+  readonly stats: () => LeveldbStats | null;
+  /** The database's directory. */
+  readonly dataDir: string;
+}
+
+export function registerLeveldbMetrics(registry: Registry, source: LeveldbSource): void {
+  const read = source.stats;
   // LevelDB's properties are read once a scrape, whichever of the gauges below asks first.
   const stats = oncePerScrape(read);
   type Pick = (l: LeveldbStats['levels'][number]) => number;
@@ -42,5 +52,11 @@ export function registerLeveldbMetrics(registry: Registry, read: () => LeveldbSt
     'nearlite_leveldb_memory_bytes',
     "LevelDB's memtables (the one filling and the one being flushed) and block cache",
     () => stats()?.memoryBytes ?? 0,
+  );
+  scrapedGauge(
+    registry,
+    'nearlite_store_size_bytes',
+    "Bytes of the database's files (tables, log, manifest), as the disk holds them",
+    () => dataBytes(source.dataDir),
   );
 }

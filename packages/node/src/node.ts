@@ -277,7 +277,7 @@ export class NearliteNode {
           : null,
       );
       // The chain thread's database is this handle's: LevelDB shares one between the threads.
-      registerLeveldbMetrics(metrics.registry, () => store.leveldbStats());
+      registerLeveldbMetrics(metrics.registry, { stats: () => store.leveldbStats(), dataDir: data });
       // Made once the node is up (a failed start has nothing to warm).
       let warmUp: WarmUp | null = null;
       const server = await startRpcServer({
