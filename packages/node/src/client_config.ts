@@ -63,7 +63,7 @@ export function clientConfigView({ config, genesis }: ClientConfigInput): object
     state_sync_retry_backoff: duration(1_000),
     state_sync_external_backoff: duration(60_000),
     min_num_peers: 3,
-    log_summary_period: duration(10_000),
+    log_summary_period: duration(config.logSummaryPeriodMs),
     log_summary_style: 'colored',
     produce_empty_blocks: true,
     epoch_length: genesis.epochLength,

@@ -32,6 +32,8 @@ export interface NodeConfig {
   readonly gcNumEpochsToKeepAsWritten: number;
   readonly jsonPayloadMaxSize: number;
   readonly pollingTimeoutMs: number;
+  /** How often the `stats` line is logged: nearcore's `log_summary_period`. */
+  readonly logSummaryPeriodMs: number;
   readonly trieViewerStateSizeLimit: number | null;
   /**
    * Serve `sandbox_patch_state` and `sandbox_fast_forward`, which let any caller rewrite state: only
@@ -88,6 +90,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   gcNumEpochsToKeepAsWritten: 5,
   jsonPayloadMaxSize: 10 * 1024 * 1024,
   pollingTimeoutMs: 10_000,
+  logSummaryPeriodMs: 10_000,
   trieViewerStateSizeLimit: 50_000,
   sandbox: false,
   corsAllowedOrigins: ['*'],
@@ -135,6 +138,13 @@ function msToDuration(ms: number): { secs: number; nanos: number } {
 // nearcore reads config.json with serde into typed fields: a value of the wrong type stops the start
 // naming its field, where a lax read would run with NaN or a default the operator did not choose.
 const isUint = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** `log_summary_period`: a period of zero would log without a pause. */
+function logSummaryPeriodMs(raw: unknown, path: string): number {
+  const ms = durationToMs(raw, `${path}: log_summary_period`) ?? DEFAULT_CONFIG.logSummaryPeriodMs;
+  if (ms < 1) throw new ConfigError(`${path}: log_summary_period must be at least a millisecond`);
+  return ms;
+}
 
 /** A `{secs, nanos}` Duration in milliseconds; undefined when absent. */
 function durationToMs(d: unknown, what: string): number | undefined {
@@ -278,6 +288,7 @@ export function loadConfig(path: string): NodeConfig {
     pollingTimeoutMs:
       durationToMs(polling.polling_timeout, `${path}: rpc.polling_config.polling_timeout`) ??
       DEFAULT_CONFIG.pollingTimeoutMs,
+    logSummaryPeriodMs: logSummaryPeriodMs(raw.log_summary_period, path),
     trieViewerStateSizeLimit:
       raw.trie_viewer_state_size_limit === null
         ? null

@@ -12,6 +12,8 @@ export interface Logger {
    * near-sandbox logs it; present only when `RUST_LOG` asks for that target's debug messages.
    */
   readonly sandboxDebug?: (message: string) => void;
+  /** The periodic status line, at info level under the target "stats" as nearcore logs it. */
+  readonly stats?: (message: string) => void;
   /** The pino instance behind it, handed to the RPC server. */
   readonly pino?: Pino;
 }
@@ -105,7 +107,9 @@ export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Log
   const sandbox = rustLogShowsSandboxDebug(rustLog)
     ? log.child({ target: 'sandbox' }, { level: 'debug' })
     : null;
+  const stats = log.child({ target: 'stats' });
   return {
+    stats: (m) => stats.info(m),
     info: (m) => log.info(m),
     warn: (m) => log.warn(m),
     error: (m) => log.error(m),

@@ -39,10 +39,12 @@ import { type LakeTarget, lakeSink } from './lake.js';
 import { registerLeveldbMetrics } from './leveldb_metrics.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
+import { newChunksGasUsed, producerStats } from './producer_stats.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
 import { type RpcFlags, withRpcFlags } from './rpc_flags.js';
 import { rpcSettings } from './rpc_settings.js';
 import { createServices } from './services.js';
+import type { StatsLog } from './stats_log.js';
 import { chainStoreCompression } from './store_config.js';
 import { checkStoreRole } from './store_role.js';
 import { BUILD_VERSION, VERSION } from './version.js';
@@ -219,8 +221,11 @@ export class NearliteNode {
         }));
       const finalHeads = new FinalHeadWriter(o.home, data);
       let node: NearliteNode | null = null;
+      // Made once the RPC is up, with the node (a failed start logs no status).
+      let stats: StatsLog | null = null;
       chain.events.on('block', ({ header }) => {
         if (node) node.lastBlockAt = Date.now();
+        stats?.blockProcessed(newChunksGasUsed(chain, header));
         const final = chain.chainStore.blockHeader(header.rest.lastFinalBlock);
         if (final) finalHeads.write(final.lite.height, final.hash);
       });
@@ -310,6 +315,7 @@ export class NearliteNode {
         o.home,
         server.close,
         async () => {
+          stats?.stop();
           warmUp?.cancel();
           finalHeads.close();
           await services.close();
@@ -318,6 +324,7 @@ export class NearliteNode {
         o.logger,
       );
       node.lake = lake;
+      stats = producerStats(chain, config.logSummaryPeriodMs, o.logger);
       o.logger.info(
         `nearlite ${VERSION}: chain ${genesis.config.chainId}, head #${chain.head().height}, ` +
           `${config.archive ? 'archival' : 'gc'} store at ${data}, RPC on ${server.url}`,
