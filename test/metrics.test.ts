@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { deployedAccount, localChain } from './helpers/chain.js';
-import { initHome, rawRpc, startFollower, startNode, waitForHeight } from './helpers/node.js';
+import { editConfig, initHome, rawRpc, startFollower, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 /** The value of one sample line of a scrape, named with its labels as written; null when absent. */
@@ -269,5 +269,28 @@ t.test("nearcore's chain metrics read as on neard, on a producer and on its foll
     f('nearlite_head_block_timestamp_seconds'),
     seconds(cursorBlock),
     "the cursor block's timestamp, from the block the stream gave",
+  );
+});
+
+t.test("nearcore's GC gauges: the height below which query answers GARBAGE_COLLECTED_BLOCK", async (t) => {
+  const home = tempDir(t);
+  initHome(home, ['--epoch-length', '10']);
+  editConfig(home, (c) => ({ ...c, gc_num_epochs_to_keep: 3 }));
+  const node = await startNode(home, ['--block-time', '600000', '--sandbox']);
+  t.teardown(() => node.stop());
+  t.same((await node.rpc('sandbox_fast_forward', { delta_height: 45 })).body.result, {});
+  const text = await (await fetch(`${node.url}/metrics`)).text();
+  const stop = metricValue(text, 'near_gc_stop_height')!;
+  t.ok(stop > 1, `GC collects up to #${stop}`);
+  const query = (h: number) =>
+    node.rpc<unknown>('query', { request_type: 'view_account', account_id: 'test.near', block_id: h });
+  t.equal((await query(stop - 1)).body.error?.cause.name, 'GARBAGE_COLLECTED_BLOCK', 'below it: collected');
+  t.ok((await query(stop)).body.result, 'at it: answered');
+  const status = (await node.rpc<{ sync_info: { earliest_block_height: number } }>('status', [])).body
+    .result!;
+  t.equal(
+    metricValue(text, 'near_chunk_tail_height'),
+    status.sync_info.earliest_block_height,
+    'the chunk tail',
   );
 });

@@ -2,7 +2,7 @@
 // RPC calls per method and outcome with their latency, blocks and their production time,
 // transactions admitted and refused, view-call time and gas, store reads, writes and cache hits,
 // and GC's tail.
-import { type ChainHandle, epochHeightOf, lookupBlock } from '@nearlite/chain';
+import { type ChainHandle, epochHeightOf, gcStopHeight, lookupBlock } from '@nearlite/chain';
 import type { StoreStats } from '@nearlite/store';
 import { Counter, Histogram } from 'prom-client';
 import { registerNearcoreMetrics, SYNC_STATUS_NO_SYNC, shardLayoutVersion } from './nearcore_metrics.js';
@@ -31,6 +31,8 @@ export class NodeMetrics extends RpcMetrics {
     viewGasBurnt: () => bigint = () => 0n,
     /** The chain thread's heap and CPU time, when the chain runs on a thread of its own. */
     chainThread: (() => ChainThreadSample) | null = null,
+    /** The epochs GC keeps; null on an archival node, which collects nothing. */
+    gcNumEpochsToKeep: number | null = null,
   ) {
     super();
     const registers = [this.registry];
@@ -69,6 +71,12 @@ export class NodeMetrics extends RpcMetrics {
       () => chain.chainStore.tail() ?? chain.genesis.config.genesisHeight,
     );
     const { genesisHeight, epochLength } = chain.genesis.config;
+    // nearcore's GC gauges (chain/chain/src/metrics.rs, set by clear_data): the height GC collects up
+    // to, below which `query` answers GARBAGE_COLLECTED_BLOCK, and the lowest height whose chunks are
+    // kept (the tail here, as chunks go with their blocks).
+    if (gcNumEpochsToKeep !== null)
+      gauge('near_gc_stop_height', 'Target height of gc', () => gcStopHeight(chain, gcNumEpochsToKeep));
+    gauge('near_chunk_tail_height', 'Height of chunk tail', () => chain.chainStore.tail() ?? genesisHeight);
     registerNearcoreMetrics(this.registry, {
       head: () => chain.head().height,
       finalHeight: () => lookupBlock(chain, { finality: 'final' })?.lite.height ?? genesisHeight,

@@ -280,6 +280,7 @@ export class NearliteNode {
               eventLoopActiveSeconds: chainThread!.eventLoopActiveSeconds,
             })
           : null,
+        config.archive ? null : config.gcNumEpochsToKeep,
       );
       // The chain thread's database is this handle's: LevelDB shares one between the threads.
       registerLeveldbMetrics(metrics.registry, { stats: () => store.leveldbStats(), dataDir: data });
