@@ -45,6 +45,25 @@ t.test('a producer logs the stats line every log_summary_period', async (t) => {
   t.ok(status.sync_info.latest_block_hash.length > 0);
 });
 
+t.test('RUST_LOG=info,stats=warn keeps the info lines and hides the stats line', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  editConfig(home, (c) => ({ ...c, log_summary_period: { secs: 0, nanos: 100_000_000 } }));
+  const before = process.env.RUST_LOG;
+  process.env.RUST_LOG = 'info,stats=warn';
+  let node: Awaited<ReturnType<typeof startNode>>;
+  try {
+    node = await startNode(home, ['--block-time', '50']);
+  } finally {
+    if (before === undefined) delete process.env.RUST_LOG;
+    else process.env.RUST_LOG = before;
+  }
+  t.teardown(() => node.stop());
+  await waitForHeight(node, 20);
+  t.match(node.logs(), /RPC on http/, 'info lines are logged');
+  t.notMatch(node.logs(), /"target":"stats"/, 'the stats line is not, over ~20 periods');
+});
+
 t.test('a log_summary_period of zero is refused, naming the field', async (t) => {
   const home = tempDir(t);
   initHome(home);

@@ -77,9 +77,13 @@ export function logs() {
   };
 }
 
-/** Polls `cond` every 10 ms for up to 10 s. */
+/**
+ * Polls `cond` every 10 ms for up to 60 s: a deadline for a hang, not a measure of speed (worker
+ * threads starting beside a full test run on two cores have taken over 10 s).
+ */
 export async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  const deadline = Date.now() + 60_000;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
 }
 

@@ -146,12 +146,15 @@ function logSummaryPeriodMs(raw: unknown, path: string): number {
   return ms;
 }
 
-/** A `{secs, nanos}` Duration in milliseconds; undefined when absent. */
+/**
+ * A `{secs, nanos}` Duration in milliseconds; undefined when absent. serde reads no Duration from
+ * `null`, so nearcore refuses one as it refuses any other value that is not a duration.
+ */
 function durationToMs(d: unknown, what: string): number | undefined {
-  if (d === undefined || d === null) return undefined;
-  const o = d as { secs?: unknown; nanos?: unknown };
+  if (d === undefined) return undefined;
+  const o = d as { secs?: unknown; nanos?: unknown } | null;
   // serde's Duration needs both fields, nanos below a second.
-  if (typeof d !== 'object' || !isUint(o.secs) || !isUint(o.nanos) || o.nanos >= 1_000_000_000)
+  if (typeof d !== 'object' || o === null || !isUint(o.secs) || !isUint(o.nanos) || o.nanos >= 1_000_000_000)
     throw new ConfigError(`${what} must be a duration {"secs": N, "nanos": N} (nanos below 1000000000)`);
   return o.secs * 1000 + Math.floor(o.nanos / 1_000_000);
 }

@@ -97,6 +97,13 @@ export function rustLogLevel(rustLog: string | undefined): Level | null {
   return level;
 }
 
+/** A level `RUST_LOG` names for one target (`stats=warn`); null when it names none it knows. */
+export function rustLogTargetLevel(rustLog: string | undefined, target: string): Level | null {
+  const d = rustLogDirectives(rustLog).targets.get(target);
+  if (d === 'off') return 'silent';
+  return d !== undefined && (LEVELS as readonly string[]).includes(d) && d !== 'silent' ? (d as Level) : null;
+}
+
 export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Logger {
   const destination = process.stderr.isTTY ? pretty() : pino.destination({ fd: 2, sync: true });
   // `--quiet` asks for warnings and errors at most; RUST_LOG may ask for less, or more without it.
@@ -107,7 +114,10 @@ export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Log
   const sandbox = rustLogShowsSandboxDebug(rustLog)
     ? log.child({ target: 'sandbox' }, { level: 'debug' })
     : null;
-  const stats = log.child({ target: 'stats' });
+  // nearcore's filter takes a target's own directive over the default level (`warn,stats=info`
+  // keeps the status line, `stats=warn` hides it).
+  const statsLevel = rustLogTargetLevel(rustLog, 'stats');
+  const stats = log.child({ target: 'stats' }, statsLevel ? { level: statsLevel } : {});
   return {
     stats: (m) => stats.info(m),
     info: (m) => log.info(m),

@@ -104,6 +104,11 @@ t.test("nearcore's example config reads; a field of the wrong type stops the sta
     [{ consensus: { min_block_production_delay: { secs: 0, nanos: 1e9 } } }, /nanos below 1000000000/],
     [{ archive: null }, /archive must be true or false/],
     [{ gc_num_epochs_to_keep: null }, /gc_num_epochs_to_keep must be a non-negative integer/],
+    // serde reads no Duration from null either.
+    [{ consensus: { min_block_production_delay: null } }, /min_block_production_delay must be a duration/],
+    [{ rpc: { polling_config: { polling_timeout: null } } }, /polling_timeout must be a duration/],
+    [{ log_summary_period: null }, /log_summary_period must be a duration/],
+    [{ log_summary_period: { secs: 0, nanos: 0 } }, /log_summary_period must be at least a millisecond/],
   ];
   for (const [raw, message] of cases) {
     writeFileSync(path, JSON.stringify(raw));
