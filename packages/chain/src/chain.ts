@@ -584,6 +584,7 @@ export class Chain implements ChainHandle {
       header,
       outcomeIds,
       rejected,
+      gasUsed: chunkHeaders.reduce((g, c) => g + c.inner.prevGasUsed, 0n),
       included,
       rejectedTxs,
       sentReceiptIds,

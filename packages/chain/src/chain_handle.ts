@@ -21,6 +21,8 @@ export interface NewBlockEvent {
   readonly outcomeIds: ReadonlySet<string>;
   /** Transactions left out of this block's chunks as invalid (hex hash → InvalidTxError). */
   readonly rejected: ReadonlyMap<string, unknown>;
+  /** The gas its new chunks report (each header's `prev_gas_used`), as nearcore's InfoHelper sums it. */
+  readonly gasUsed: bigint;
 }
 
 /**

@@ -15,6 +15,7 @@ function block(outcomeIds: string[], rejected: [string, unknown][] = []): NewBlo
     header: {} as NewBlockEvent['header'],
     outcomeIds: new Set(outcomeIds),
     rejected: new Map(rejected),
+    gasUsed: 0n,
   };
 }
 

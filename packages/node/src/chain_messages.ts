@@ -59,6 +59,7 @@ export type FromChain =
       /** A set and a map cross as they are: structured clone keeps them. */
       readonly outcomeIds: ReadonlySet<string>;
       readonly rejected: ReadonlyMap<string, unknown>;
+      readonly gasUsed: bigint;
       /** Hex ids of the refunds the block sent (CommittedBlock.sentRefundIds). */
       readonly sentRefundIds: ReadonlySet<string>;
       /** Hex hashes of the pooled transactions the block took: included or refused. */

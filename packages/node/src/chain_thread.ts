@@ -375,7 +375,12 @@ export class ChainThread implements ChainHandle {
           return;
         }
         this.hooks.onProduced?.(m.seconds);
-        this.events.emit('block', { header, outcomeIds: m.outcomeIds, rejected: m.rejected });
+        this.events.emit('block', {
+          header,
+          outcomeIds: m.outcomeIds,
+          rejected: m.rejected,
+          gasUsed: m.gasUsed,
+        });
         return;
       }
       case 'chunks':

@@ -118,6 +118,7 @@ chain.committed.on('block', (b: CommittedBlock) => {
       written: rows,
       outcomeIds: b.outcomeIds,
       rejected: b.rejected,
+      gasUsed: b.gasUsed,
       sentRefundIds: b.sentRefundIds,
       settled: [...settle(b.included), ...settle(b.rejectedTxs)],
       seconds: (performance.now() - producingSince) / 1000,

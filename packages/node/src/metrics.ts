@@ -64,23 +64,20 @@ export class NodeMetrics extends RpcMetrics {
       scrapedGauge(this.registry, name, help, read);
     const counter = (name: string, help: string, read: () => number) =>
       scrapedCounter(this.registry, name, help, read);
-    gauge('nearlite_block_height', 'Height of the head', () => chain.head().height);
-    gauge(
-      'nearlite_tail_height',
-      'Lowest kept height (moves up as GC collects)',
-      () => chain.chainStore.tail() ?? chain.genesis.config.genesisHeight,
-    );
     const { genesisHeight, epochLength } = chain.genesis.config;
+    const tail = () => chain.chainStore.tail() ?? genesisHeight;
+    gauge('nearlite_block_height', 'Height of the head', () => chain.head().height);
+    gauge('nearlite_tail_height', 'Lowest kept height (moves up as GC collects)', tail);
     // nearcore's GC gauges (chain/chain/src/metrics.rs, set by clear_data): the height GC collects up
     // to, below which `query` answers GARBAGE_COLLECTED_BLOCK, and the lowest height whose chunks are
     // kept (the tail here, as chunks go with their blocks).
     if (gcNumEpochsToKeep !== null)
       gauge('near_gc_stop_height', 'Target height of gc', () => gcStopHeight(chain, gcNumEpochsToKeep));
-    gauge('near_chunk_tail_height', 'Height of chunk tail', () => chain.chainStore.tail() ?? genesisHeight);
+    gauge('near_chunk_tail_height', 'Height of chunk tail', tail);
     registerNearcoreMetrics(this.registry, {
       head: () => chain.head().height,
       finalHeight: () => lookupBlock(chain, { finality: 'final' })?.lite.height ?? genesisHeight,
-      tail: () => chain.chainStore.tail() ?? genesisHeight,
+      tail,
       processed: () => this.produced,
       // A producer is never behind anyone: it makes the chain.
       syncStatus: () => SYNC_STATUS_NO_SYNC,

@@ -39,7 +39,7 @@ import { type LakeTarget, lakeSink } from './lake.js';
 import { registerLeveldbMetrics } from './leveldb_metrics.js';
 import type { Logger } from './log.js';
 import { NodeMetrics } from './metrics.js';
-import { newChunksGasUsed, producerStats } from './producer_stats.js';
+import { producerStats } from './producer_stats.js';
 import { createRpcBackend, healthCheck } from './rpc_backend.js';
 import { type RpcFlags, withRpcFlags } from './rpc_flags.js';
 import { rpcSettings } from './rpc_settings.js';
@@ -223,9 +223,9 @@ export class NearliteNode {
       let node: NearliteNode | null = null;
       // Made once the RPC is up, with the node (a failed start logs no status).
       let stats: StatsLog | null = null;
-      chain.events.on('block', ({ header }) => {
+      chain.events.on('block', ({ header, gasUsed }) => {
         if (node) node.lastBlockAt = Date.now();
-        stats?.blockProcessed(newChunksGasUsed(chain, header));
+        stats?.blockProcessed(gasUsed);
         const final = chain.chainStore.blockHeader(header.rest.lastFinalBlock);
         if (final) finalHeads.write(final.lite.height, final.hash);
       });
