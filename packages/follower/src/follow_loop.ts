@@ -20,7 +20,6 @@ import type { PreparedOrRefused } from './prepared_block.js';
 const SLOW_WRITE_WARN_MS = 30_000;
 
 /** Blocks fetched and prepared off the loop's thread (`PreparePool`), and where they are written. */
-
 export interface PreparedPath {
   readonly pool: { fetchPrepared(height: number): Promise<PreparedOrRefused | null> };
   readonly writer: PreparedWriter;
@@ -121,8 +120,12 @@ export interface FollowLoopOptions {
    * link to the one before it and commits. Absent: all of it on the loop's thread.
    */
   readonly prepared?: PreparedPath;
-  /** Called after each committed block (tests use it to stop at a given height). */
+  /** Called after each committed block. */
   readonly onBlock?: (height: number) => void;
+  /** The last height to follow, asked at each turn (config.json's `expected_shutdown`); null: none. */
+  readonly stopAt?: () => number | null;
+  /** Called, with the height after which nothing is followed, once every height up to `stopAt` is done. */
+  readonly onStopReached?: (height: number) => void;
 }
 
 export class FollowLoop {
@@ -442,15 +445,18 @@ export class FollowLoop {
       if (head === undefined) break;
       this.sourceHead = head;
       this.noteLag();
-      if (head === null || next > head) {
+      const stopAt = this.o.stopAt?.() ?? null;
+      const until = head === null ? -1 : Math.min(head, stopAt ?? head);
+      if (head === null || next > until) {
+        if (stopAt !== null && next > stopAt) this.o.onStopReached?.(next - 1);
         await this.sleep(this.o.pollMs ?? 1000);
         continue;
       }
-      while (next <= head && !this.stopped) {
-        this.fill(window, next, head);
+      while (next <= until && !this.stopped) {
+        this.fill(window, next, until);
         // Catching up, take the fetched blocks after `next` too (the window holds them); at the
         // head this is one block.
-        const last = this.retrying ? next : Math.min(head, next + this.batchSize - 1);
+        const last = this.retrying ? next : Math.min(until, next + this.batchSize - 1);
         const batch: Fetched[] = [];
         let taken = next;
         let stopping = false;
@@ -486,7 +492,7 @@ export class FollowLoop {
           }
           if (message === null) {
             // A skipped height: where the source can say which height is next, step over the run.
-            const jump = await this.nextAfterSkipped(taken, head);
+            const jump = await this.nextAfterSkipped(taken, until);
             if (jump === undefined) {
               stopping = true;
               break;
@@ -495,7 +501,7 @@ export class FollowLoop {
               for (const h of window.keys()) if (h < jump) window.delete(h);
               taken = jump - 1;
               if (jump > last) continue;
-              this.fill(window, jump, head);
+              this.fill(window, jump, until);
             }
             continue;
           }
@@ -512,7 +518,7 @@ export class FollowLoop {
           break;
         }
         // The next batch is fetched while this one is verified and written (not while retrying).
-        if (!this.retrying) this.fill(window, taken, head);
+        if (!this.retrying) this.fill(window, taken, until);
         if (batch.length > 0) {
           // A write that neither ends nor fails (a database that stopped answering) is said while it
           // lasts: the loop logs nothing else meanwhile.
