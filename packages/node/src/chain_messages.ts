@@ -25,7 +25,8 @@ export interface ChainWorkerData {
 
 export type ToChain =
   | { readonly t: 'open' }
-  | { readonly t: 'run' }
+  /** Produce blocks (again), none above `stopAt` (config.json's `expected_shutdown`; null: no end). */
+  | { readonly t: 'run'; readonly stopAt: number | null }
   | { readonly t: 'txs'; readonly txs: readonly PooledTransaction[] }
   | { readonly t: 'produce'; readonly id: number }
   | { readonly t: 'patch'; readonly id: number; readonly writes: readonly StateWrite[] }

@@ -163,6 +163,7 @@ export class ChainThread implements ChainHandle {
   private respawn: NodeJS.Timeout | null = null;
   private tipHeader: { readonly tip: Tip; readonly header: BlockHeader } | undefined;
   private readonly recentRefunds = new RecentRefunds();
+  private stopAt: number | null = null;
 
   private constructor(
     private readonly o: ChainThreadOptions,
@@ -190,7 +191,16 @@ export class ChainThread implements ChainHandle {
   run(hooks: ChainThreadHooks = {}): void {
     this.hooks = hooks;
     this.running = true;
-    this.post({ t: 'run' });
+    this.post({ t: 'run', stopAt: this.stopAt });
+  }
+
+  /**
+   * No block above `height` (null: no end): the node stops there (`expected_shutdown`), and a block
+   * made while it stops would be one past the height it was asked to stop at.
+   */
+  produceUpTo(height: number | null): void {
+    this.stopAt = height;
+    if (this.running) this.post({ t: 'run', stopAt: height });
   }
 
   /**
@@ -314,7 +324,7 @@ export class ChainThread implements ChainHandle {
     // A new thread gets the pool whole: whatever a thread that died held is sent again.
     const pending = this.pool.all();
     if (pending.length > 0) this.post({ t: 'txs', txs: pending });
-    if (this.running) this.post({ t: 'run' });
+    if (this.running) this.post({ t: 'run', stopAt: this.stopAt });
     for (const m of early) if (m.t !== 'txs' && m.t !== 'run') this.post(m);
   }
 

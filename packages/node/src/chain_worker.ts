@@ -201,6 +201,8 @@ async function collectGarbage(): Promise<void> {
 }
 
 let stopping = false;
+/** The height production ends at (`expected_shutdown`): the node stops once its head is there. */
+let stopAt: number | null = null;
 let timer: LongTimer | null = null;
 // The tick under way: a stop waits for it (and for a compaction GC started), since its collection
 // runs between the chain's exclusive sections and would otherwise reach a closed store.
@@ -210,9 +212,13 @@ function scheduleBlocks(): void {
     if (stopping) return;
     const started = Date.now();
     try {
-      producingSince = performance.now();
-      await chain.produceBlock();
-      if (!data.archive && !stopping) await collectGarbage();
+      // At the height the node stops at, nothing more is made; the cadence goes on, so a reload that
+      // moves the height lets production go on.
+      if (stopAt === null || chain.head().height < stopAt) {
+        producingSince = performance.now();
+        await chain.produceBlock();
+        if (!data.archive && !stopping) await collectGarbage();
+      }
     } catch (err) {
       const failure = store.writeFailure;
       if (failure !== null) {
@@ -259,6 +265,7 @@ function handle(m: ToChain): void {
     case 'open':
       return;
     case 'run':
+      stopAt = m.stopAt;
       if (!timer && !stopping) scheduleBlocks();
       return;
     case 'txs':

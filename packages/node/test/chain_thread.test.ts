@@ -341,3 +341,21 @@ t.test('a stop while a block is made waits for its collection', async (t) => {
   t.ok(height > 20, `the chain went on across the stops (height ${height})`);
   t.same(logs, [], 'nothing failed');
 });
+
+t.test('no block is made above the height production is asked to end at, until it is moved', async (t) => {
+  const { chain } = await open(t);
+  const start = chain.head().height;
+  chain.produceUpTo(start + 3);
+  chain.run();
+  await nextBlock(chain, (e) => e.header.lite.height === start + 3);
+  // Blocks come every 20 ms: fifteen block times go by without one.
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal(chain.head().height, start + 3, 'the head stays at the height');
+  chain.produceUpTo(start + 5);
+  await nextBlock(chain, (e) => e.header.lite.height === start + 5);
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal(chain.head().height, start + 5, 'a height moved up is produced to, and no further');
+  chain.produceUpTo(null);
+  await nextBlock(chain, (e) => e.header.lite.height > start + 6);
+  t.pass('without one, production goes on');
+});
