@@ -502,7 +502,7 @@ export class FollowerBackend implements RpcBackend {
   }
 
   clientConfig(): object {
-    return this.o.clientConfig;
+    return this.o.clientConfig();
   }
 }
 

@@ -43,8 +43,8 @@ export interface FollowerBackendOptions {
    * Asked at each call, as nearcore reads its store's kind: a front end's writer may convert it.
    */
   readonly archivalStore: () => Promise<boolean>;
-  /** The `client_config` answer. */
-  readonly clientConfig: object;
+  /** The `client_config` answer, made at each call (a SIGHUP may change `expected_shutdown`). */
+  readonly clientConfig: () => object;
   /**
    * How long `tx` and `EXPERIMENTAL_tx_status` wait for a transaction to reach its `wait_until`
    * before TIMEOUT_ERROR (config.json's rpc.polling_config.polling_timeout); 10 s when absent.

@@ -195,18 +195,24 @@ function followSource(spec: string, s3: { endpoint?: string; region?: string }, 
 interface Running {
   stop(): Promise<void>;
   failed?(): Promise<Error>;
+  /** Reads the dynamic config again (`dyn_config.ts`). */
+  reloadConfig?(): void;
+  /** Settles once the head reaches config.json's `expected_shutdown`, with what to log. */
+  expectedShutdown?(): Promise<string>;
 }
 
+const never = new Promise<never>(() => {});
+
 /**
- * Starts a node and runs it until SIGINT or SIGTERM (exit 0), or until `failed` settles (exit 1): a
- * follower whose history can be written no more exits, so its supervisor restarts it, rather than
- * serve a frozen history.
+ * Starts a node and runs it until SIGINT or SIGTERM, or its head reaches `expected_shutdown` (exit
+ * 0), or until `failed` settles (exit 1): a follower whose history can be written no more exits, so
+ * its supervisor restarts it, rather than serve a frozen history.
  *
  * The handlers are in place before the start: a process with none is ended by the signal outright,
  * and a supervisor may stop the node the moment it announces its RPC address. A signal during the
  * start stops the node once it is up; a second one, during the start or the stop, ends the process
- * where it is, saying so. SIGHUP, on which nearcore reloads its dynamic config, is logged and
- * otherwise ignored: config.json is read at start (a terminal closing must not end the node).
+ * where it is, saying so. SIGHUP reads log_config.json and config.json's `expected_shutdown` again,
+ * as nearcore's does (one during the start, once the node is up); it never ends the node.
  */
 async function untilSignal(
   logger: Logger,
@@ -230,10 +236,16 @@ async function untilSignal(
     logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
     resolveSignalled();
   };
-  const onHangUp = () =>
-    logger.info(
-      'SIGHUP: nothing to reload (config.json is read at start): restart the node to apply a change',
-    );
+  let node: Running | null = null;
+  let hungUpWhileStarting = false;
+  const onHangUp = () => {
+    if (!node) {
+      hungUpWhileStarting = true;
+      return;
+    }
+    logger.info('SIGHUP: reading log_config.json and config.json again');
+    node.reloadConfig?.();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onHangUp);
@@ -242,7 +254,6 @@ async function untilSignal(
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onHangUp);
   };
-  let node: Running;
   try {
     node = await start();
   } catch (err) {
@@ -250,9 +261,15 @@ async function untilSignal(
     throw err;
   }
   starting = false;
+  if (hungUpWhileStarting) onHangUp();
   const failure = await Promise.race([
     signalled.then(() => null),
-    node.failed?.() ?? new Promise<never>(() => {}),
+    node.failed?.() ?? never,
+    (node.expectedShutdown?.() ?? never).then((why) => {
+      if (!received) logger.info(`${why}: shutting down`);
+      received = true;
+      return null;
+    }),
   ]);
   if (failure) {
     logger.error(`${what} stopped (${failure.message}): shutting down`);

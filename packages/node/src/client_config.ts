@@ -43,7 +43,7 @@ export function clientConfigView({ config, genesis }: ClientConfigInput): object
     chain_id: genesis.chainId,
     rpc_addr: config.rpcAddr,
     // MutableConfigValue fields are written as the JSON text of their value.
-    expected_shutdown: 'null',
+    expected_shutdown: JSON.stringify(config.expectedShutdown),
     block_production_tracking_delay: duration(10),
     min_block_production_delay: duration(blockMs),
     max_block_production_delay: duration(maxBlockProductionDelayMs(config)),
@@ -123,4 +123,9 @@ export function clientConfigView({ config, genesis }: ClientConfigInput): object
     chunks_cache_height_horizon: 128,
     dynamic_resharding_dry_run: false,
   };
+}
+
+/** The view with `expected_shutdown` as it is now: a SIGHUP may have changed it since the view was made. */
+export function withExpectedShutdown(view: object, height: number | null): object {
+  return { ...view, expected_shutdown: JSON.stringify(height) };
 }

@@ -34,6 +34,11 @@ export interface NodeConfig {
   readonly pollingTimeoutMs: number;
   /** How often the `stats` line is logged: nearcore's `log_summary_period`. */
   readonly logSummaryPeriodMs: number;
+  /**
+   * `expected_shutdown`: the height at which the node stops by itself, cleanly; null: none. Read
+   * again on SIGHUP (`dyn_config.ts`), as nearcore's is.
+   */
+  readonly expectedShutdown: number | null;
   readonly trieViewerStateSizeLimit: number | null;
   /**
    * Serve `sandbox_patch_state` and `sandbox_fast_forward`, which let any caller rewrite state: only
@@ -91,6 +96,7 @@ export const DEFAULT_CONFIG: NodeConfig = {
   jsonPayloadMaxSize: 10 * 1024 * 1024,
   pollingTimeoutMs: 10_000,
   logSummaryPeriodMs: 10_000,
+  expectedShutdown: null,
   trieViewerStateSizeLimit: 50_000,
   sandbox: false,
   corsAllowedOrigins: ['*'],
@@ -171,6 +177,12 @@ function section(v: unknown, what: string): Record<string, unknown> {
 function uintOr(v: unknown, fallback: number, what: string): number {
   if (v === undefined) return fallback;
   if (!isUint(v)) throw new ConfigError(`${what} must be a non-negative integer`);
+  return v;
+}
+
+function uintOrNull(v: unknown, what: string): number | null {
+  if (v === undefined || v === null) return null;
+  if (!isUint(v)) throw new ConfigError(`${what} must be a block height or null`);
   return v;
 }
 
@@ -292,6 +304,7 @@ export function loadConfig(path: string): NodeConfig {
       durationToMs(polling.polling_timeout, `${path}: rpc.polling_config.polling_timeout`) ??
       DEFAULT_CONFIG.pollingTimeoutMs,
     logSummaryPeriodMs: logSummaryPeriodMs(raw.log_summary_period, path),
+    expectedShutdown: uintOrNull(raw.expected_shutdown, `${path}: expected_shutdown`),
     trieViewerStateSizeLimit:
       raw.trie_viewer_state_size_limit === null
         ? null

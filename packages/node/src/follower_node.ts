@@ -17,6 +17,7 @@ import {
 import { urlForDisplay } from '@nearlite/primitives';
 import { type BlockSource, pause, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
+import { DynamicConfig } from './dyn_config.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
@@ -64,6 +65,7 @@ export class FollowerNode {
     readonly history: HistoryReader & HistoryWriter,
     readonly loop: FollowLoop,
     private readonly close: () => Promise<void>,
+    private readonly dynamicConfig: DynamicConfig,
   ) {}
 
   static async start(o: FollowOptions): Promise<FollowerNode> {
@@ -76,6 +78,7 @@ export class FollowerNode {
       throw new NodeError(
         `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home} --genesis FILE\` first`,
       );
+    const dynamicConfig = DynamicConfig.open(o.home, o.logger);
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadValidGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
     const services = createServices();
@@ -146,6 +149,10 @@ export class FollowerNode {
         ...(preparePool && opened.prepared
           ? { prepared: { pool: preparePool, writer: opened.prepared } }
           : {}),
+        // config.json's expected_shutdown: nothing above it is followed, and the node stops there.
+        stopAt: () => dynamicConfig.expectedShutdown,
+        onBlock: (height) => dynamicConfig.headAt(height),
+        onStopReached: (height) => dynamicConfig.headAt(height),
       });
       const server = await startHistoryRpc({
         history,
@@ -162,7 +169,9 @@ export class FollowerNode {
         syncing: () => loop.syncing,
         ...(opened.leveldb ? { leveldb: opened.leveldb } : {}),
         logger: o.logger,
+        dynamicConfig,
       });
+      if (cursor) dynamicConfig.headAt(cursor.height);
       loop.start();
       o.logger.info(
         `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
@@ -171,16 +180,23 @@ export class FollowerNode {
           (preparePool ? `, blocks prepared on ${prepareThreads} threads` : '') +
           `, RPC on ${server.url}`,
       );
-      return new FollowerNode(server.url, server.port, history, loop, async () => {
-        await loop.stop();
-        firstAbort.abort();
-        await preparePool?.close();
-        await server.close();
-        await pool.close();
-        await services.close();
-        await o.source.close();
-        await opened.close();
-      });
+      return new FollowerNode(
+        server.url,
+        server.port,
+        history,
+        loop,
+        async () => {
+          await loop.stop();
+          firstAbort.abort();
+          await preparePool?.close();
+          await server.close();
+          await pool.close();
+          await services.close();
+          await o.source.close();
+          await opened.close();
+        },
+        dynamicConfig,
+      );
     } catch (err) {
       await preparePool?.close();
       await pool.close();
@@ -196,6 +212,16 @@ export class FollowerNode {
 
   async stop(): Promise<void> {
     await this.close();
+  }
+
+  /** Reads log_config.json and config.json's `expected_shutdown` again (SIGHUP). */
+  reloadConfig(): void {
+    this.dynamicConfig.reload();
+  }
+
+  /** Settles, with what to log, once every height up to config.json's `expected_shutdown` is followed. */
+  expectedShutdown(): Promise<string> {
+    return this.dynamicConfig.shutdown;
   }
 }
 

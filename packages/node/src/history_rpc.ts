@@ -13,8 +13,9 @@ import {
 } from '@nearlite/follower';
 import { chargeViewGas, type RpcServer, startRpcServer } from '@nearlite/jsonrpc';
 import { HandlerError } from '@nearlite/primitives';
-import { clientConfigView } from './client_config.js';
+import { clientConfigView, withExpectedShutdown } from './client_config.js';
 import { type NodeConfig, parseHostPort } from './config.js';
+import type { DynamicConfig } from './dyn_config.js';
 import { internalErrorLog } from './error_log.js';
 import { FollowerMetrics } from './follower_metrics.js';
 import { HeadClock } from './head_clock.js';
@@ -52,6 +53,8 @@ export interface HistoryRpcOptions {
   /** LevelDB's own figures for /metrics, when the history is in the node's LevelDB. */
   readonly leveldb?: LeveldbSource;
   readonly logger: Logger;
+  /** log_config.json and `expected_shutdown`, read again on SIGHUP. */
+  readonly dynamicConfig: DynamicConfig;
 }
 
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
@@ -61,6 +64,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
   if (o.leveldb) registerLeveldbMetrics(metrics.registry, o.leveldb);
+  o.dynamicConfig.register(metrics.registry);
   // Whether the upstream answered its last call: an operator learns from the log when the calls
   // forwarded to it begin to fail and when they answer again (the start's check says how it began).
   let failing: boolean | null = null;
@@ -77,6 +81,10 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
       })
     : null;
   if (upstream) await checkUpstream(upstream, o.genesis.config.chainId, o.logger);
+  const clientConfig = clientConfigView({
+    config: { ...fileConfig, archive: o.archive },
+    genesis: o.genesis.config,
+  });
   const backend = new FollowerBackend({
     history,
     genesis: o.genesis,
@@ -134,10 +142,7 @@ export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> 
     stateSizeLimit:
       fileConfig.trieViewerStateSizeLimit === null ? null : BigInt(fileConfig.trieViewerStateSizeLimit),
     archivalStore: o.archivalStore,
-    clientConfig: clientConfigView({
-      config: { ...fileConfig, archive: o.archive },
-      genesis: o.genesis.config,
-    }),
+    clientConfig: () => withExpectedShutdown(clientConfig, o.dynamicConfig.expectedShutdown),
     pollingTimeoutMs: fileConfig.pollingTimeoutMs,
   });
   const { host, port } = parseHostPort(fileConfig.rpcAddr);

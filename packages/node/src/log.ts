@@ -9,13 +9,28 @@ export interface Logger {
   error(msg: string): void;
   /**
    * A contract's `sandbox_debug_log` message, logged at debug level with target "sandbox" as
-   * near-sandbox logs it; present only when `RUST_LOG` asks for that target's debug messages.
+   * near-sandbox logs it, shown when the filter asks for that target's debug messages.
    */
   readonly sandboxDebug?: (message: string) => void;
   /** The periodic status line, at info level under the target "stats" as nearcore logs it. */
   readonly stats?: (message: string) => void;
   /** The pino instance behind it, handed to the RPC server. */
   readonly pino?: Pino;
+  /**
+   * Sets the levels anew from `filter` (nearcore's `log_config.json`, read again on SIGHUP); null:
+   * back to the filter the process started with.
+   */
+  readonly reload?: (filter: LogFilter | null) => void;
+}
+
+/**
+ * What sets the log's levels, as nearcore's `log_config.json` says it: `rust_log`, directives as in
+ * `RUST_LOG` (undefined: the environment's), and `verbose_module`, a target whose debug messages are
+ * shown ("": every target's).
+ */
+export interface LogFilter {
+  readonly rustLog: string | undefined;
+  readonly verboseModule: string | null;
 }
 
 /** Plain lines for a person at a terminal: `time LEVEL message`. */
@@ -104,27 +119,67 @@ export function rustLogTargetLevel(rustLog: string | undefined, target: string):
   return d !== undefined && (LEVELS as readonly string[]).includes(d) && d !== 'silent' ? (d as Level) : null;
 }
 
-export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Logger {
-  const destination = process.stderr.isTTY ? pretty() : pino.destination({ fd: 2, sync: true });
+/**
+ * The first directive of `rustLog` whose level nearcore's filter would refuse (`stats=loud`), as
+ * a message; null when each names a level or none. A bare word names a target, so it is not checked.
+ */
+export function rustLogProblem(rustLog: string): string | null {
+  for (const directive of rustLog.split(',')) {
+    const eq = directive.indexOf('=');
+    if (eq < 0) continue;
+    const level = directive
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
+    if (level !== 'off' && !(LEVELS as readonly string[]).includes(level))
+      return `could not create a log filter for ${rustLog}: "${directive.trim()}" names no level`;
+  }
+  return null;
+}
+
+/** The levels a filter gives the node's log and its two targets of their own. */
+export function filterLevels(
+  filter: LogFilter,
+  quiet: boolean,
+): { readonly node: Level; readonly sandbox: Level; readonly stats: Level } {
+  const { rustLog, verboseModule } = filter;
   // `--quiet` asks for warnings and errors at most; RUST_LOG may ask for less, or more without it.
-  const asked = rustLogLevel(rustLog) ?? 'info';
-  const level = quiet && LEVELS.indexOf(asked) < LEVELS.indexOf('warn') ? 'warn' : asked;
-  const log = pino({ level, base: { pid: process.pid } }, destination);
-  // A child of its own level, so the target's messages show whatever the node's level.
-  const sandbox = rustLogShowsSandboxDebug(rustLog)
-    ? log.child({ target: 'sandbox' }, { level: 'debug' })
-    : null;
+  let asked = rustLogLevel(rustLog) ?? 'info';
+  // nearcore's verbose_module adds a debug directive: for every target when empty, else for one.
+  if (verboseModule === '' && LEVELS.indexOf(asked) > LEVELS.indexOf('debug')) asked = 'debug';
+  const node = quiet && LEVELS.indexOf(asked) < LEVELS.indexOf('warn') ? 'warn' : asked;
+  const verbose = (target: string) => verboseModule === '' || verboseModule === target;
   // nearcore's filter takes a target's own directive over the default level (`warn,stats=info`
   // keeps the status line, `stats=warn` hides it).
-  const statsLevel = rustLogTargetLevel(rustLog, 'stats');
-  const stats = log.child({ target: 'stats' }, statsLevel ? { level: statsLevel } : {});
+  return {
+    node,
+    sandbox: rustLogShowsSandboxDebug(rustLog) || verbose('sandbox') ? 'debug' : 'silent',
+    stats: verbose('stats') ? 'debug' : (rustLogTargetLevel(rustLog, 'stats') ?? node),
+  };
+}
+
+export function stderrLogger(quiet = false, rustLog = process.env.RUST_LOG): Logger {
+  const destination = process.stderr.isTTY ? pretty() : pino.destination({ fd: 2, sync: true });
+  const started: LogFilter = { rustLog, verboseModule: null };
+  const levels = filterLevels(started, quiet);
+  const log = pino({ level: levels.node, base: { pid: process.pid } }, destination);
+  // Children of their own levels, so a target's messages show whatever the node's level.
+  const sandbox = log.child({ target: 'sandbox' }, { level: levels.sandbox });
+  const stats = log.child({ target: 'stats' }, { level: levels.stats });
   return {
     stats: (m) => stats.info(m),
     info: (m) => log.info(m),
     warn: (m) => log.warn(m),
     error: (m) => log.error(m),
-    ...(sandbox ? { sandboxDebug: (message: string) => sandbox.debug(message) } : {}),
+    sandboxDebug: (message: string) => sandbox.debug(message),
     pino: log,
+    reload: (filter) => {
+      // A `rust_log` left out is the environment's, as nearcore's filter reads it.
+      const next = filterLevels(filter ? { ...filter, rustLog: filter.rustLog ?? rustLog } : started, quiet);
+      log.level = next.node;
+      sandbox.level = next.sandbox;
+      stats.level = next.stats;
+    },
   };
 }
 

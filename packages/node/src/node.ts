@@ -27,6 +27,7 @@ import { RPC_STORE_OPTIONS } from './chain_store_options.js';
 import { bootChainThread, ChainThread } from './chain_thread.js';
 import { takeCleanStop, writeCleanStop } from './clean_stop.js';
 import { maxBlockProductionDelayMs, type NodeConfig, parseHostPort, savesTrieChanges } from './config.js';
+import { DynamicConfig } from './dyn_config.js';
 import {
   adoptHomeFinalHead,
   checkFinalHead,
@@ -118,6 +119,7 @@ export class NearliteNode {
     private readonly closeServices: () => Promise<void>,
     private readonly chainThread: ChainThread | null,
     private readonly logger: Logger,
+    private readonly dynamicConfig: DynamicConfig,
   ) {}
 
   static async start(o: RunOptions): Promise<NearliteNode> {
@@ -127,6 +129,7 @@ export class NearliteNode {
       throw new NodeError(
         `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home}\` first`,
       );
+    const dynamicConfig = DynamicConfig.open(o.home, o.logger);
     const config: NodeConfig = {
       ...withRpcFlags(fileConfig, o),
       blockTimeMs: o.blockTimeMs ?? fileConfig.blockTimeMs,
@@ -151,6 +154,7 @@ export class NearliteNode {
           saveTrieChanges: savesTrieChanges(config),
           gcNumEpochsToKeep: config.gcNumEpochsToKeep,
           sandboxHostFunctions: config.sandbox,
+          // Whenever the logger can show them: a filter reloaded later may.
           sandboxDebugLog: config.sandbox && o.logger.sandboxDebug !== undefined,
         }
       : null;
@@ -225,6 +229,7 @@ export class NearliteNode {
       let stats: StatsLog | null = null;
       chain.events.on('block', ({ header, gasUsed }) => {
         if (node) node.lastBlockAt = Date.now();
+        dynamicConfig.headAt(header.lite.height);
         stats?.blockProcessed(gasUsed);
         const final = chain.chainStore.blockHeader(header.rest.lastFinalBlock);
         if (final) finalHeads.write(final.lite.height, final.hash);
@@ -247,7 +252,7 @@ export class NearliteNode {
       });
       const backend = createRpcBackend(
         views,
-        services.bind(chain, views, config, storeKind),
+        services.bind(chain, views, config, storeKind, () => dynamicConfig.expectedShutdown),
         healthCheck(
           chain.canProduce
             ? () => node?.lastBlockAt ?? Date.now()
@@ -284,6 +289,7 @@ export class NearliteNode {
       );
       // The chain thread's database is this handle's: LevelDB shares one between the threads.
       registerLeveldbMetrics(metrics.registry, { stats: () => store.leveldbStats(), dataDir: data });
+      dynamicConfig.register(metrics.registry);
       // Made once the node is up (a failed start has nothing to warm).
       let warmUp: WarmUp | null = null;
       const server = await startRpcServer({
@@ -323,6 +329,7 @@ export class NearliteNode {
         },
         chainThread,
         o.logger,
+        dynamicConfig,
       );
       node.lake = lake;
       stats = producerStats(chain, config.logSummaryPeriodMs, o.logger);
@@ -331,12 +338,14 @@ export class NearliteNode {
           `${config.archive ? 'archival' : 'gc'} store at ${data}, RPC on ${server.url}`,
       );
       if (server.metricsUrl) o.logger.info(`Prometheus metrics on ${server.metricsUrl}`);
-      if (chainThread)
+      if (chainThread) {
+        dynamicConfig.watchExpectedShutdown((height) => chainThread!.produceUpTo(height));
         chainThread.run({
           onProduced: (seconds) => metrics.blockProduced(seconds),
           onCollected: (blocks) => metrics.gcCollected(blocks),
         });
-      else o.logger.warn('read-only: no block production');
+      } else o.logger.warn('read-only: no block production');
+      dynamicConfig.headAt(chain.head().height);
       warmUp = new WarmUp(() => services.warm());
       return node;
     } catch (err) {
@@ -345,6 +354,16 @@ export class NearliteNode {
       await store.close();
       throw err;
     }
+  }
+
+  /** Reads log_config.json and config.json's `expected_shutdown` again (SIGHUP). */
+  reloadConfig(): void {
+    this.dynamicConfig.reload();
+  }
+
+  /** Settles, with what to log, once the head reaches config.json's `expected_shutdown`. */
+  expectedShutdown(): Promise<string> {
+    return this.dynamicConfig.shutdown;
   }
 
   /** Stops block production, finishes the block being written, closes RPC and the store. */

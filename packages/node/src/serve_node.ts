@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { loadValidGenesis } from '@nearlite/chain';
 import type { HistoryReader } from '@nearlite/follower';
 import { urlForDisplay } from '@nearlite/primitives';
+import { DynamicConfig } from './dyn_config.js';
 import { openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
 import { homeConfig, homeFiles } from './home.js';
@@ -32,6 +33,7 @@ export class ServeNode {
     readonly history: HistoryReader,
     private readonly close: () => Promise<void>,
     private readonly refused: Promise<Error> | undefined,
+    private readonly dynamicConfig: DynamicConfig,
   ) {}
 
   static async start(o: ServeOptions): Promise<ServeNode> {
@@ -50,6 +52,8 @@ export class ServeNode {
         'serve reads a PostgreSQL history: give --store postgres://META-URL and --shard-db ID=URL for each shard (or store in config.json)',
       );
     const genesis = loadValidGenesis(p.genesis);
+    // A front end writes no blocks, so of the dynamic config only log_config.json acts on it.
+    const dynamicConfig = DynamicConfig.open(o.home, o.logger);
     const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader', { genesisPath: p.genesis });
     const history = opened.history;
@@ -74,6 +78,7 @@ export class ServeNode {
         // as the cursor.
         syncing: () => history.cursor() === null,
         logger: o.logger,
+        dynamicConfig,
       });
       const cursor = history.cursor();
       o.logger.info(
@@ -93,6 +98,7 @@ export class ServeNode {
           await opened.close();
         },
         opened.refused,
+        dynamicConfig,
       );
     } catch (err) {
       await pool.close();
@@ -104,6 +110,11 @@ export class ServeNode {
 
   async stop(): Promise<void> {
     await this.close();
+  }
+
+  /** Reads log_config.json again (SIGHUP). */
+  reloadConfig(): void {
+    this.dynamicConfig.reload();
   }
 
   /** Settles once the databases came to hold another chain's history: the front end then exits. */

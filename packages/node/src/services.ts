@@ -22,7 +22,7 @@ import {
 import { DEFAULT_RUNTIME_CONFIG_VIEW } from '@nearlite/runtime';
 import type { DbKind } from '@nearlite/store';
 import { RUNTIME_CONFIG } from './applier.js';
-import { clientConfigView } from './client_config.js';
+import { clientConfigView, withExpectedShutdown } from './client_config.js';
 import { fastForwardStepMs, type NodeConfig } from './config.js';
 import { producerCallFunction } from './producer_views.js';
 import { queryView } from './query.js';
@@ -37,7 +37,14 @@ export interface Services {
   readonly receiptView: (bytes: Uint8Array) => object;
   /** The RPC methods served over `chain` besides the view client's own. */
   /** `storeKind`: the kind the store records, which EXPERIMENTAL_split_storage_info names. */
-  bind(chain: ChainHandle, views: ViewClient, config: NodeConfig, storeKind: DbKind): ServiceMethods;
+  bind(
+    chain: ChainHandle,
+    views: ViewClient,
+    config: NodeConfig,
+    storeKind: DbKind,
+    /** `expected_shutdown` now (a SIGHUP may change it); config.json's at the start by default. */
+    expectedShutdown?: () => number | null,
+  ): ServiceMethods;
   /** Gas burnt by view calls since start, for the metrics. */
   viewGasBurnt(): bigint;
   /** Starts the view-call and signature workers; called once the node is serving. */
@@ -81,7 +88,7 @@ export function createServices(
     close: async () => {
       await Promise.all([viewPool.close(), signatures.close()]);
     },
-    bind(chain, views, config, storeKind) {
+    bind(chain, views, config, storeKind, expectedShutdown = () => config.expectedShutdown) {
       // One set of codecs serves admission, answers, proofs and receipt_to_tx.
       const txCodecs = runtimeTxCodecs(chain, runtimeConfig);
       const service = new TxService({
@@ -90,7 +97,7 @@ export function createServices(
         timeoutMs: config.pollingTimeoutMs,
         signatures,
       });
-      // The configuration does not change while the node runs.
+      // The configuration does not change while the node runs, but for `expected_shutdown`.
       const clientConfig = clientConfigView({
         config,
         genesis: chain.genesis.config,
@@ -112,7 +119,7 @@ export function createServices(
         nextLightClientBlock: (last) => nextLightClientBlock(chain, last),
         lightClientBlockProof: (block, head) => lightClientBlockProof(chain, block, head),
         splitStorageInfo: () => splitStorageInfo(chain, storeKind),
-        clientConfig: () => clientConfig,
+        clientConfig: () => withExpectedShutdown(clientConfig, expectedShutdown()),
         ...(config.sandbox ? sandboxMethods(chain, fastForwardStepMs(config)) : {}),
       };
     },
