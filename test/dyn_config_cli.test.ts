@@ -37,7 +37,16 @@ t.test('a producer stops by itself at expected_shutdown, and makes no block abov
   const node = await startNode(home, ['--block-time', '1']);
   t.teardown(() => node.kill());
   t.equal(await exitOf(node), 0, 'exit status 0');
-  t.match(node.logs(), /Expected shutdown triggered: head block\(8\) >= \(8\): shutting down/);
+  t.match(
+    node.logs(),
+    /"level":30,[^\n]*"msg":"Expected shutdown triggered: head block\(8\) >= \(8\)"/,
+    "nearcore's line",
+  );
+  t.match(
+    node.logs(),
+    /"level":40,[^\n]*"msg":"expected_shutdown reached, stopping\.\.\. this may take a few minutes\."/,
+    'and a warning a warn-level log keeps',
+  );
   t.match(node.logs(), /"msg":"stopped"/, 'a clean stop');
   t.equal(cleanStopHeight(home), 8, 'its head is the height');
 
@@ -123,7 +132,7 @@ t.test('a follower stops by itself once it has followed to expected_shutdown', a
   const follower = await startNode(home, ['--follow', producer.url]);
   t.teardown(() => follower.kill());
   t.equal(await exitOf(follower), 0, 'exit status 0');
-  t.match(follower.logs(), /Expected shutdown triggered: head block\(12\) >= \(12\): shutting down/);
+  t.match(follower.logs(), /Expected shutdown triggered: head block\(12\) >= \(12\)"/);
   t.match(follower.logs(), /"msg":"stopped"/);
 
   // Started again, it says where its history ends, and stops at once.
@@ -137,22 +146,58 @@ t.test('a follower stops by itself once it has followed to expected_shutdown', a
   );
 });
 
-t.test('a log_config.json that cannot be read stops the start, naming it', async (t) => {
+t.test('SIGHUPs and a SIGTERM while an expected shutdown stops the node leave it a clean exit', async (t) => {
   const home = tempDir(t);
   initHome(home);
-  writeFileSync(join(home, 'log_config.json'), '{ "rust_log": "stats=loud" }');
-  refused(
-    t,
-    ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
-    /log_config\.json: rust_log: .*names no level/,
-    'a filter naming no level',
-  );
-  rmSync(join(home, 'log_config.json'));
-  editConfig(home, (c) => ({ ...c, expected_shutdown: -1 }));
-  refused(
-    t,
-    ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
-    /expected_shutdown must be a block height or null/,
-    'a height that is none',
-  );
+  editConfig(home, (c) => ({ ...c, expected_shutdown: 6 }));
+  const node = await startNode(home, ['--block-time', '50']);
+  t.teardown(() => node.kill());
+  const exited = exitOf(node);
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  // A SIGHUP every 10 ms from the start to the exit, so some come during the stop and after it.
+  let termSent = false;
+  while (!done) {
+    node.proc.kill('SIGHUP');
+    if (!termSent && node.logs().includes('expected_shutdown reached')) {
+      node.proc.kill('SIGTERM');
+      termSent = true;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  t.equal(await exited, 0, 'exit status 0');
+  t.equal(node.proc.signalCode, null, `not ended by a signal (${node.proc.signalCode})`);
+  t.match(node.logs(), /"msg":"stopped"/, 'a clean stop');
+  t.equal(cleanStopHeight(home), 6);
+  if (termSent)
+    t.notMatch(node.logs(), /again while stopping/, 'the SIGTERM was not taken for a second signal');
 });
+
+t.test(
+  'log_config.json: one that cannot be read stops the start; a filter the log cannot take does not',
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home);
+    writeFileSync(join(home, 'log_config.json'), '{ "rust_log": ');
+    refused(t, ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'], /log_config\.json/, 'JSON cut short');
+    writeFileSync(join(home, 'log_config.json'), '{ "rust_log": "info,stats=loud" }');
+    editConfig(home, (c) => ({ ...c, expected_shutdown: 3 }));
+    const node = await startNode(home, ['--block-time', '50']);
+    t.teardown(() => node.kill());
+    t.equal(await exitOf(node), 0, 'it starts, and stops at expected_shutdown');
+    t.match(
+      node.logs(),
+      /Failed to update the logging layer according to the changed `log_config.json`. Errors: .*stats=loud/,
+    );
+    rmSync(join(home, 'log_config.json'));
+    editConfig(home, (c) => ({ ...c, expected_shutdown: -1 }));
+    refused(
+      t,
+      ['run', '--home', home, '--rpc-addr', '127.0.0.1:0'],
+      /expected_shutdown must be a block height or null/,
+      'a height that is none',
+    );
+  },
+);

@@ -221,6 +221,8 @@ async function untilSignal(
 ): Promise<number> {
   let starting = true;
   let received = false;
+  /** Stopping on its own (its expected shutdown, a failure): a signal then is the first, not a second. */
+  let stopping = false;
   let resolveSignalled: () => void = () => {};
   const signalled = new Promise<void>((resolve) => {
     resolveSignalled = resolve;
@@ -233,12 +235,14 @@ async function untilSignal(
       process.exit(1);
     }
     received = true;
-    logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
+    if (stopping) logger.info(`${sig}: already stopping`);
+    else logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
     resolveSignalled();
   };
   let node: Running | null = null;
   let hungUpWhileStarting = false;
   const onHangUp = () => {
+    if (received || stopping) return;
     if (!node) {
       hungUpWhileStarting = true;
       return;
@@ -249,9 +253,12 @@ async function untilSignal(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onHangUp);
+  // SIGHUP never ends the process, as nearcore's handler stays for its whole run: one after the stop
+  // finished is ignored (the watcher stays, so no moment is left without one).
   const off = () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.on('SIGHUP', () => {});
     process.off('SIGHUP', onHangUp);
   };
   try {
@@ -266,14 +273,17 @@ async function untilSignal(
     signalled.then(() => null),
     node.failed?.() ?? never,
     (node.expectedShutdown?.() ?? never).then((why) => {
-      if (!received) logger.info(`${why}: shutting down`);
-      received = true;
+      if (received) return null;
+      stopping = true;
+      // nearcore's trigger line, then a warning, as its `neard` says it stops, that a warn-level log keeps.
+      logger.info(why);
+      logger.warn('expected_shutdown reached, stopping... this may take a few minutes.');
       return null;
     }),
   ]);
   if (failure) {
     logger.error(`${what} stopped (${failure.message}): shutting down`);
-    received = true;
+    stopping = true;
   }
   try {
     await node.stop();
@@ -281,7 +291,9 @@ async function untilSignal(
     off();
   }
   logger.info('stopped');
-  return failure ? 1 : 0;
+  // Exits here rather than when the event loop drains: Node's teardown closes its signal watchers
+  // first, and a SIGHUP then (a reload storm, a closing terminal) would end the process with 129.
+  process.exit(failure ? 1 : 0);
 }
 
 // Each command imports what it runs when it runs: a producer's start does not load the follower's

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseCommentedJson } from '@nearlite/primitives';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { homeConfig } from './home.js';
-import { type LogFilter, type Logger, rustLogProblem } from './log.js';
+import { type LogFilter, type Logger, logFilterProblem } from './log.js';
 
 export const LOG_CONFIG_FILENAME = 'log_config.json';
 
@@ -45,8 +45,8 @@ export function readLogConfig(home: string): LogFilter | null {
   const verboseModule = stringOrNull(o.verbose_module, `${path}: verbose_module`);
   // Traces' verbosity: read as nearcore reads it, though this node exports no traces.
   stringOrNull(o.opentelemetry, `${path}: opentelemetry`);
-  const problem = rustLog === null ? null : rustLogProblem(rustLog);
-  if (problem) throw new DynConfigError(`${path}: rust_log: ${problem}`);
+  // A filter the log cannot take is no error of the file's, as nearcore reads it: the log keeps its
+  // filter, and the rest of the reload goes on (`applyLog`).
   return { rustLog: rustLog ?? undefined, verboseModule };
 }
 
@@ -192,7 +192,16 @@ export class DynamicConfig {
         `Changing the config ${path}: rust_log ${JSON.stringify(filter.rustLog ?? null)}, ` +
           `verbose_module ${JSON.stringify(filter.verboseModule)}`,
       );
+    else this.logger.info(`Reset the config ${path} because the config file doesn't exist.`);
+    const problem = filter ? logFilterProblem(filter.rustLog, filter.verboseModule) : null;
+    if (problem) {
+      this.logger.error(
+        `Failed to update the logging layer according to the changed \`${LOG_CONFIG_FILENAME}\`. Errors: ${problem}`,
+      );
+      return;
+    }
     this.logger.reload?.(filter);
+    this.logger.info(`Updated the logging layer according to \`${LOG_CONFIG_FILENAME}\``);
   }
 
   private applyExpectedShutdown(height: number | null): void {

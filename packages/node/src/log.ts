@@ -71,9 +71,23 @@ export function rustLogShowsSandboxDebug(rustLog: string | undefined): boolean {
   return level === 'debug' || level === 'trace';
 }
 
+/** tracing's levels by number, which its filter takes as it takes their names. */
+const NUMBERED: Record<string, string> = {
+  0: 'off',
+  1: 'error',
+  2: 'warn',
+  3: 'info',
+  4: 'debug',
+  5: 'trace',
+};
+const levelName = (level: string) => {
+  const l = level.trim().toLowerCase();
+  return NUMBERED[l] ?? l;
+};
+
 /**
- * `RUST_LOG`'s directives, each trimmed, levels in lower case: the bare ones (default levels) in their
- * order, and each target's level, the last one given.
+ * `RUST_LOG`'s directives, each trimmed, levels in lower case and by name: the bare ones (default
+ * levels) in their order, and each target's level, the last one given.
  */
 function rustLogDirectives(rustLog: string | undefined): {
   readonly bare: string[];
@@ -83,15 +97,8 @@ function rustLogDirectives(rustLog: string | undefined): {
   const targets = new Map<string, string>();
   for (const directive of rustLog ? rustLog.split(',') : []) {
     const eq = directive.indexOf('=');
-    if (eq < 0) bare.push(directive.trim().toLowerCase());
-    else
-      targets.set(
-        directive.slice(0, eq).trim(),
-        directive
-          .slice(eq + 1)
-          .trim()
-          .toLowerCase(),
-      );
+    if (eq < 0) bare.push(levelName(directive));
+    else targets.set(directive.slice(0, eq).trim(), levelName(directive.slice(eq + 1)));
   }
   return { bare, targets };
 }
@@ -120,21 +127,24 @@ export function rustLogTargetLevel(rustLog: string | undefined, target: string):
 }
 
 /**
- * The first directive of `rustLog` whose level nearcore's filter would refuse (`stats=loud`), as
- * a message; null when each names a level or none. A bare word names a target, so it is not checked.
+ * A directive as tracing-subscriber's filter reads one: a level alone, or a target (word characters,
+ * `:` and `-`) and/or a span in brackets, with `=level` or without.
  */
-export function rustLogProblem(rustLog: string): string | null {
-  for (const directive of rustLog.split(',')) {
-    const eq = directive.indexOf('=');
-    if (eq < 0) continue;
-    const level = directive
-      .slice(eq + 1)
-      .trim()
-      .toLowerCase();
-    if (level !== 'off' && !(LEVELS as readonly string[]).includes(level))
-      return `could not create a log filter for ${rustLog}: "${directive.trim()}" names no level`;
-  }
-  return null;
+const DIRECTIVE =
+  /^(?:(?:trace|debug|info|warn|error|off|[0-5])|(?:[\w:-]+|\[[^\]]*\]){1,2}(?:=(?:trace|debug|info|warn|error|off|[0-5]))?)$/i;
+
+/**
+ * Why nearcore's filter would refuse `rustLog` with `verboseModule`'s debug directive added to it
+ * (`EnvFilter::try_new`), naming the first directive it cannot read; null when it reads them all.
+ */
+export function logFilterProblem(
+  rustLog: string | undefined,
+  verboseModule: string | null = null,
+): string | null {
+  const directives = (rustLog ?? '').split(',').map((d) => d.trim());
+  if (verboseModule) directives.push(`${verboseModule}=debug`);
+  const wrong = directives.find((d) => d !== '' && !DIRECTIVE.test(d));
+  return wrong === undefined ? null : `could not create a log filter: "${wrong}" is not a directive`;
 }
 
 /** The levels a filter gives the node's log and its two targets of their own. */

@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import t from 'tap';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { DynamicConfig, DynConfigError, readLogConfig } from '../src/dyn_config.js';
-import { filterLevels, type LogFilter, type Logger, rustLogProblem, stderrLogger } from '../src/log.js';
+import { filterLevels, type LogFilter, type Logger, logFilterProblem, stderrLogger } from '../src/log.js';
 
 function recordingLogger(): Logger & { lines: string[]; filters: (LogFilter | null)[] } {
   const lines: string[] = [];
@@ -51,10 +51,30 @@ t.test("a reload sets the node's level; none goes back to the one it started wit
   t.equal(log.pino?.level, 'info', 'no log_config.json: as started');
 });
 
-t.test("a directive naming no level is refused, as nearcore's filter refuses it", async (t) => {
-  t.equal(rustLogProblem('info,stats=warn,near=off'), null);
-  t.equal(rustLogProblem('near_chain'), null, 'a bare word names a target');
-  t.match(rustLogProblem('info,stats=loud'), /"stats=loud" names no level/);
+t.test("a filter is read as tracing-subscriber's EnvFilter reads it", async (t) => {
+  t.equal(logFilterProblem('info,stats=warn,near=off'), null);
+  t.equal(
+    logFilterProblem('near_chain,near-client::x=4,[span]=debug,1'),
+    null,
+    'targets, spans, numbered levels',
+  );
+  t.equal(logFilterProblem('info,,'), null, 'empty directives are skipped');
+  t.equal(logFilterProblem(undefined, 'sandbox'), null);
+  t.match(logFilterProblem('info,stats=loud'), /"stats=loud" is not a directive/);
+  t.match(logFilterProblem('info,=debug'), /"=debug" is not a directive/, 'a level for no target');
+  t.match(
+    logFilterProblem('info', 'a=b'),
+    /"a=b=debug" is not a directive/,
+    "verbose_module's directive too",
+  );
+});
+
+t.test('numbered levels are levels, as tracing reads them', async (t) => {
+  const log = stderrLogger(false, '1');
+  t.equal(log.pino?.level, 'error', '1 is error');
+  log.reload!({ rustLog: 'info,stats=0', verboseModule: null });
+  t.same(filterLevels({ rustLog: 'info,stats=0', verboseModule: null }, false).stats, 'silent', '0 is off');
+  t.same(filterLevels({ rustLog: '4', verboseModule: null }, false).node, 'debug');
 });
 
 t.test('log_config.json: absent, with comments, and each way it can be wrong', async (t) => {
@@ -68,12 +88,17 @@ t.test('log_config.json: absent, with comments, and each way it can be wrong', a
   t.same(readLogConfig(home), { rustLog: 'warn', verboseModule: null });
   writeFileSync(path, '{}');
   t.same(readLogConfig(home), { rustLog: undefined, verboseModule: null }, 'every field may be left out');
+  writeFileSync(path, '{ "rust_log": "stats=loud" }');
+  t.same(
+    readLogConfig(home),
+    { rustLog: 'stats=loud', verboseModule: null },
+    'a filter is no matter of the file',
+  );
   const wrong: [string, RegExp][] = [
     ['{ "rust_log": ', /log_config\.json/],
     ['[]', /log_config\.json is not a JSON object/],
     ['{ "rust_log": 3 }', /rust_log must be a string or null/],
     ['{ "verbose_module": true }', /verbose_module must be a string or null/],
-    ['{ "rust_log": "stats=loud" }', /rust_log: .*names no level/],
   ];
   for (const [text, message] of wrong) {
     writeFileSync(path, text);
@@ -146,10 +171,29 @@ t.test('a reload applies both files, or neither when one is wrong; the metrics s
   t.match(text, /value="Some\(10\)"\} 0/, 'the old value is 0');
   t.match(text, /value="Some\(5\)"\} 1/, 'the new one 1');
 
+  writeFileSync(join(home, 'log_config.json'), '{ "rust_log": "info,stats=loud" }');
+  writeConfig(home, { expected_shutdown: 4 });
+  const filtersBefore = logger.filters.length;
+  t.equal(dyn.reload(), true, 'a filter the log cannot take does not stop the reload');
+  t.equal(logger.filters.length, filtersBefore, 'the log keeps its filter');
+  t.ok(
+    logger.lines.some((l) =>
+      /^ERROR Failed to update the logging layer .*"stats=loud" is not a directive/.test(l),
+    ),
+    "nearcore's error line",
+  );
+  t.equal(dyn.expectedShutdown, 4, 'and expected_shutdown is taken');
+  t.match(await registry.metrics(), /near_config_correct 1\n/);
+
   rmSync(join(home, 'log_config.json'));
   t.equal(dyn.reload(), true);
   t.equal(logger.filters.at(-1), null, 'the file removed: back to the start filter');
-  t.ok(logger.lines.includes("INFO Mutable config field 'expected_shutdown' remains the same: Some(5)"));
+  t.ok(
+    logger.lines.some((l) =>
+      /^INFO Reset the config .*log_config\.json because the config file doesn't exist\./.test(l),
+    ),
+  );
+  t.ok(logger.lines.includes("INFO Mutable config field 'expected_shutdown' remains the same: Some(4)"));
 });
 
 t.test('the head reaching the height stops the node once', async (t) => {
