@@ -7,6 +7,7 @@
 import {
   type BlockSource,
   BlockVerificationError,
+  blockGasUsed,
   StreamErrorCode,
   type StreamerMessage,
 } from '@nearlite/stream';
@@ -15,6 +16,7 @@ import type { FollowerGcOptions, HistoryWriter } from './history_reader.js';
 import { ingestBlocks } from './ingest.js';
 import { ingestPrepared, type PreparedWriter } from './ingest_prepared.js';
 import type { PreparedOrRefused } from './prepared_block.js';
+import { SYNC_HEIGHT_THRESHOLD, syncingAfter } from './sync_status.js';
 
 /** A write still under way after this long is said in the log, and every as long again. */
 const SLOW_WRITE_WARN_MS = 30_000;
@@ -47,30 +49,9 @@ function isBelowFirst(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === StreamErrorCode.BELOW_FIRST;
 }
 const heightOf = (f: Fetched) => ('block' in f ? f.block.header.height : f.height);
+const gasOf = (f: Fetched) => ('block' in f ? blockGasUsed(f.block) : 'gasUsed' in f ? f.gasUsed : 0n);
 /** The bytes a fetched block adds to a batch, where known (prepared rows); 0 otherwise. */
 const rowBytes = (f: Fetched) => ('rows' in f ? f.rows.length : 0);
-
-/** nearcore's `sync_height_threshold` default: a node a single height behind is not syncing. */
-export const SYNC_HEIGHT_THRESHOLD = 1;
-
-/**
- * nearcore's client: syncing until it knows the network's height, then a node in sync starts syncing
- * once more than `SYNC_HEIGHT_THRESHOLD` heights behind, and a syncing node stops at the tip. The
- * threshold keeps a node that tails the head from flapping each time the source is a block ahead.
- * A follower learns the source's head by asking it every poll, so one that tails the head finds a
- * poll's worth of blocks at each (two at 600 ms blocks and 1 s polls) and has them a moment later:
- * it starts syncing only once it has been that far behind for `toleranceMs`.
- */
-export function syncingAfter(
-  wasSyncing: boolean,
-  lag: number | null,
-  behindForMs = Number.POSITIVE_INFINITY,
-  toleranceMs = 0,
-): boolean {
-  if (lag === null) return true;
-  if (wasSyncing) return lag > 0;
-  return lag > SYNC_HEIGHT_THRESHOLD && behindForMs >= toleranceMs;
-}
 
 export interface FollowLogger {
   info(msg: string): void;
@@ -120,8 +101,8 @@ export interface FollowLoopOptions {
    * link to the one before it and commits. Absent: all of it on the loop's thread.
    */
   readonly prepared?: PreparedPath;
-  /** Called after each committed block. */
-  readonly onBlock?: (height: number) => void;
+  /** Called after each committed block, with the gas its chunks used. */
+  readonly onBlock?: (height: number, gasUsed: bigint) => void;
   /** The last height to follow, asked at each turn (config.json's `expected_shutdown`); null: none. */
   readonly stopAt?: () => number | null;
   /** Called, with the height after which nothing is followed, once every height up to `stopAt` is done. */
@@ -221,10 +202,10 @@ export class FollowLoop {
     return this.writtenCount;
   }
 
-  private written(height: number): void {
+  private written(block: Fetched): void {
     this.writtenCount++;
     this.noteLag();
-    this.o.onBlock?.(height);
+    this.o.onBlock?.(heightOf(block), gasOf(block));
   }
 
   private noteLag(): void {
@@ -550,7 +531,7 @@ export class FollowLoop {
             );
             // The blocks before the refused one are committed: go on after the cursor.
             const at = history.cursor()?.height ?? next - 1;
-            for (const m of batch) if (heightOf(m) <= at) this.written(heightOf(m));
+            for (const m of batch) if (heightOf(m) <= at) this.written(m);
             next = at + 1;
             this.dropWindow(window);
             this.retrying = true;
@@ -563,7 +544,7 @@ export class FollowLoop {
           this.lastWriteAt = Date.now();
           // Counted as soon as the cursor shows them, not after the GC step below: a reader that sees
           // the cursor must not see fewer blocks written.
-          for (const m of batch) this.written(heightOf(m));
+          for (const m of batch) this.written(m);
           // A step per block written, as at the head, so GC keeps pace with a batched catch-up.
           if (this.o.gc) {
             try {

@@ -24,6 +24,7 @@ export * from './receipt_to_tx.js';
 export * from './seek_cache.js';
 export * from './state_change_keys.js';
 export * from './state_from.js';
+export * from './sync_status.js';
 export * from './tx_views.js';
 export * from './unavailable.js';
 export * from './upstream.js';

@@ -3,6 +3,7 @@
 // before it is the loop's to check, in height order (`ingestPrepared`).
 import {
   BlockVerificationError,
+  blockGasUsed,
   type StreamerMessage,
   VerifyCheck,
   verifyStreamerMessage,
@@ -41,6 +42,7 @@ export function prepareBlock(message: StreamerMessage): PreparedOrRefused {
     prevHash: header.prev_hash,
     prevHeight: header.prev_height ?? null,
     ...(genesis ? { genesis } : {}),
+    gasUsed: blockGasUsed(message.block),
     rows,
   };
 }

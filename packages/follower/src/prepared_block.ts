@@ -15,6 +15,8 @@ export interface PreparedBlock {
   readonly prevHeight: number | null;
   /** A genesis block's header facts, which the first block of a history is checked by. */
   readonly genesis?: GenesisFacts;
+  /** The gas its new chunks used (`blockGasUsed`), for the status line. */
+  readonly gasUsed: bigint;
   /** `[u8 column id][u32 key length][key][u32 value length][value]` per put, in write order. */
   readonly rows: Uint8Array;
 }

@@ -18,6 +18,7 @@ import { urlForDisplay } from '@nearlite/primitives';
 import { type BlockSource, pause, StreamErrorCode, StreamSourceError } from '@nearlite/stream';
 import { STORAGE_USAGE_CONFIG } from './applier.js';
 import { DynamicConfig } from './dyn_config.js';
+import { followerStats } from './follower_stats.js';
 import { type OpenedHistory, openLevelHistory, openPgHistory } from './history_open.js';
 import { startHistoryRpc } from './history_rpc.js';
 import { genesisRecordsPath, homeConfig, homeFiles } from './home.js';
@@ -25,6 +26,7 @@ import type { Logger } from './log.js';
 import { NodeError } from './node.js';
 import { type RpcFlags, withRpcFlags } from './rpc_flags.js';
 import { createServices } from './services.js';
+import type { StatsLog } from './stats_log.js';
 import { effectiveStore, type HistoryStoreConfig } from './store_config.js';
 import { VERSION } from './version.js';
 import { ViewCallPool } from './view_pool.js';
@@ -132,6 +134,7 @@ export class FollowerNode {
       const cursor = history.cursor();
       // On a new home the loop asks the source where its history begins, with the RPC up: a source
       // that is down at the start is waited for there, and `health` says the node is syncing.
+      let stats: StatsLog | null = null;
       const loop = new FollowLoop({
         history,
         source: o.source,
@@ -151,7 +154,10 @@ export class FollowerNode {
           : {}),
         // config.json's expected_shutdown: nothing above it is followed, and the node stops there.
         stopAt: () => dynamicConfig.expectedShutdown,
-        onBlock: (height) => dynamicConfig.headAt(height),
+        onBlock: (height, gasUsed) => {
+          stats?.blockProcessed(gasUsed);
+          dynamicConfig.headAt(height);
+        },
         onStopReached: (height) => dynamicConfig.headAt(height),
       });
       const server = await startHistoryRpc({
@@ -172,6 +178,7 @@ export class FollowerNode {
         dynamicConfig,
       });
       if (cursor) dynamicConfig.headAt(cursor.height);
+      stats = followerStats(history, loop, fileConfig.logSummaryPeriodMs, o.logger);
       loop.start();
       o.logger.info(
         `nearlite ${VERSION}: following ${o.source.name} (chain ${genesis.config.chainId}) from ` +
@@ -186,6 +193,7 @@ export class FollowerNode {
         history,
         loop,
         async () => {
+          stats?.stop();
           await loop.stop();
           firstAbort.abort();
           await preparePool?.close();

@@ -21,8 +21,13 @@ export function prettyNumber(n: number, unit: string): string {
 export interface StatsLine {
   readonly height: number;
   readonly hash: string;
-  /** Null where the node does not know its epoch's validators (a follower of a real network). */
+  /** Null where the node does not know its epoch's validators (a follower), or is syncing. */
   readonly validators: { readonly isValidator: boolean; readonly count: number } | null;
+  /**
+   * While the node catches up (nearcore's BodySync): the height the catch-up began at and the one
+   * it heads for; null in sync.
+   */
+  readonly sync?: { readonly startHeight: number; readonly highestHeight: number } | null;
   readonly blocks: number;
   readonly gasUsed: bigint;
   readonly elapsedMs: number;
@@ -33,6 +38,14 @@ export interface StatsLine {
 
 const plural = (n: number) => (n === 1 ? '' : 's');
 
+/** nearcore's display of BodySync: how far the catch-up is, as a share of the heights it set out to cover. */
+function downloading(height: number, sync: NonNullable<StatsLine['sync']>): string {
+  const { startHeight, highestHeight } = sync;
+  const percent =
+    highestHeight <= startHeight ? 0 : ((height - startHeight) * 100) / (highestHeight - startHeight);
+  return `Downloading blocks ${percent.toFixed(2)}% (${Math.max(0, highestHeight - height)} left; at ${height})`;
+}
+
 /** The line as nearcore's plain log summary style writes it. */
 export function formatStatsLine(s: StatsLine): string {
   const seconds = s.elapsedMs / 1000;
@@ -42,7 +55,7 @@ export function formatStatsLine(s: StatsLine): string {
     ? ` ${s.validators.isValidator ? 'Validator | ' : ''}${s.validators.count} validator${plural(s.validators.count)}`
     : '';
   return (
-    `#${String(s.height).padStart(8)} ${s.hash.padStart(44)}${validators}` +
+    `#${String(s.height).padStart(8)} ${s.sync ? downloading(s.height, s.sync) : s.hash.padStart(44)}${validators}` +
     ` 0 peers ⬇ ${prettyNumber(0, 'B/s')} ⬆ ${prettyNumber(0, 'B/s')}` +
     ` ${bps.toFixed(2)} bps ${prettyNumber(gasPerSec, 'gas/s')}` +
     ` CPU: ${s.cpuPercent.toFixed(0)}%, Mem: ${prettyNumber(s.memoryBytes, 'B')}`
@@ -52,6 +65,8 @@ export function formatStatsLine(s: StatsLine): string {
 export interface StatsSource {
   head(): { readonly height: number; readonly hash: string } | null;
   validators(): StatsLine['validators'];
+  /** Where a catch-up stands, for a node that catches up (a follower). */
+  sync?(): StatsLine['sync'];
 }
 
 /** Counts the blocks processed and logs the line every period until stopped. */
@@ -87,6 +102,7 @@ export class StatsLog {
         formatStatsLine({
           ...head,
           validators: this.source.validators(),
+          sync: this.source.sync?.() ?? null,
           blocks: this.blocks,
           gasUsed: this.gasUsed,
           elapsedMs,

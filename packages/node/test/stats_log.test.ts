@@ -49,6 +49,33 @@ t.test("the line: the head, the node's part, peers, blocks and gas a second, CPU
   );
 });
 
+t.test("a node catching up says so as nearcore's block sync does", async (t) => {
+  const line = {
+    height: 150,
+    hash: HASH,
+    validators: null,
+    blocks: 500,
+    gasUsed: 0n,
+    elapsedMs: 10_000,
+    cpuPercent: 97,
+    memoryBytes: 345_000_000,
+  };
+  t.equal(
+    formatStatsLine({ ...line, sync: { startHeight: 100, highestHeight: 200 } }),
+    '#     150 Downloading blocks 50.00% (50 left; at 150) 0 peers ⬇ 0 B/s ⬆ 0 B/s 50.00 bps 0 gas/s CPU: 97%, Mem: 345 MB',
+  );
+  t.equal(
+    formatStatsLine({ ...line, sync: { startHeight: 150, highestHeight: 150 } }),
+    '#     150 Downloading blocks 0.00% (0 left; at 150) 0 peers ⬇ 0 B/s ⬆ 0 B/s 50.00 bps 0 gas/s CPU: 97%, Mem: 345 MB',
+    'nothing to cover yet: 0 %',
+  );
+  t.equal(
+    formatStatsLine({ ...line, sync: null }),
+    `#     150 ${HASH} 0 peers ⬇ 0 B/s ⬆ 0 B/s 50.00 bps 0 gas/s CPU: 97%, Mem: 345 MB`,
+    'in sync: the head hash',
+  );
+});
+
 t.test('the log counts blocks and gas between two lines, then starts again', async (t) => {
   const lines: string[] = [];
   // A period no test outlasts: the lines are asked for.

@@ -1,3 +1,4 @@
+export * from './block_gas.js';
 export * from './chunk_hash.js';
 export * from './chunk_receipts.js';
 export * from './errors.js';
