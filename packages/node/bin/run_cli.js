@@ -12,7 +12,13 @@ async function loadCli() {
   return import('../dist/cli.js');
 }
 
+/** The commands that run a node, which a SIGHUP never ends (it reads the node's dynamic config). */
+const NODE_COMMANDS = new Set(['run', 'start', 'serve']);
+
 export async function runCli(name, argv) {
+  // Until the CLI is loaded and its handler in place (a few hundred milliseconds), a SIGHUP would end
+  // a starting node by Node's default: it is ignored instead.
+  if (argv.some((a) => NODE_COMMANDS.has(a))) process.on('SIGHUP', () => {});
   // Before the bundle is loaded: V8 checks its flags against those its code cache was made with.
   applyHeapPolicy();
   const { main } = await loadCli();
