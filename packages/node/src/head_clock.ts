@@ -14,7 +14,11 @@ export class HeadClock {
   private readonly facts = new HeaderFactsCache(1);
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly history: HistoryReader) {
+  constructor(
+    private readonly history: HistoryReader,
+    /** Told of each head it sees move (a front end's `expected_shutdown` watches it). */
+    private readonly onHead: (height: number) => void = () => {},
+  ) {
     this.timer = setInterval(() => this.observe(), WATCH_MS);
     this.timer.unref();
     this.observe();
@@ -36,6 +40,7 @@ export class HeadClock {
     const first = this.height === null;
     this.height = c.height;
     this.since = Date.now();
+    this.onHead(c.height);
     if (!first) return;
     this.history
       .blockAt(c.height)

@@ -60,7 +60,7 @@ export interface HistoryRpcOptions {
 export async function startHistoryRpc(o: HistoryRpcOptions): Promise<RpcServer> {
   const { history, fileConfig } = o;
   // A follower's head moves with its loop; only a front end's is watched.
-  const headClock = o.loop ? null : new HeadClock(history);
+  const headClock = o.loop ? null : new HeadClock(history, (height) => o.dynamicConfig.headAt(height));
   const nodeKey = nodePublicKey(o.nodeKeyPath);
   const metrics = new FollowerMetrics(history, o.loop);
   if (o.leveldb) registerLeveldbMetrics(metrics.registry, o.leveldb);

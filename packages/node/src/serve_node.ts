@@ -52,7 +52,7 @@ export class ServeNode {
         'serve reads a PostgreSQL history: give --store postgres://META-URL and --shard-db ID=URL for each shard (or store in config.json)',
       );
     const genesis = loadValidGenesis(p.genesis);
-    // A front end writes no blocks, so of the dynamic config only log_config.json acts on it.
+    // A front end's head is its writer's cursor: it stops once that reaches `expected_shutdown`.
     const dynamicConfig = DynamicConfig.open(o.home, o.logger);
     const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader', { genesisPath: p.genesis });
@@ -112,9 +112,14 @@ export class ServeNode {
     await this.close();
   }
 
-  /** Reads log_config.json again (SIGHUP). */
+  /** Reads log_config.json and config.json's `expected_shutdown` again (SIGHUP). */
   reloadConfig(): void {
     this.dynamicConfig.reload();
+  }
+
+  /** Settles, with what to log, once the writer's cursor reaches config.json's `expected_shutdown`. */
+  expectedShutdown(): Promise<string> {
+    return this.dynamicConfig.shutdown;
   }
 
   /** Settles once the databases came to hold another chain's history: the front end then exits. */
