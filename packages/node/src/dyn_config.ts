@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommentedJson } from '@nearlite/primitives';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { homeConfig } from './home.js';
 import { type LogFilter, type Logger, logFilterProblem } from './log.js';
+import { scrapedCounter, scrapedGauge } from './scraped_gauge.js';
 
 export const LOG_CONFIG_FILENAME = 'log_config.json';
 
@@ -100,9 +101,16 @@ export class DynamicConfig {
     this.applyLog(initial.logConfig);
   }
 
-  /** Reads both files and applies them; one that cannot be read stops the start (DynConfigError). */
-  static open(home: string, logger: Logger): DynamicConfig {
-    return new DynamicConfig(home, logger, readUpdatableConfigs(home));
+  /**
+   * Reads both files and applies them; one that cannot be read stops the start (DynConfigError).
+   * `expectedShutdown`: config.json's, where the node has read the file already.
+   */
+  static open(home: string, logger: Logger, expectedShutdown?: number | null): DynamicConfig {
+    const initial =
+      expectedShutdown === undefined
+        ? readUpdatableConfigs(home)
+        : { logConfig: readLogConfig(home), expectedShutdown };
+    return new DynamicConfig(home, logger, initial);
   }
 
   get expectedShutdown(): number | null {
@@ -146,38 +154,30 @@ export class DynamicConfig {
   }
 
   register(registry: Registry): void {
-    const registers = [registry];
+    scrapedCounter(
+      registry,
+      'near_config_reloads_total',
+      'Number of times the configs were reloaded during the current run of the process',
+      () => this.reloads,
+    );
+    scrapedGauge(
+      registry,
+      'near_config_reload_timestamp_seconds',
+      'Timestamp of the last reload of the config',
+      () => this.reloadedAt,
+    );
+    scrapedGauge(
+      registry,
+      'near_config_correct',
+      'Are the current dynamically loadable configs correct',
+      () => this.correct,
+    );
     const self = this;
-    new Counter({
-      name: 'near_config_reloads_total',
-      help: 'Number of times the configs were reloaded during the current run of the process',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(self.reloads);
-      },
-    });
-    new Gauge({
-      name: 'near_config_reload_timestamp_seconds',
-      help: 'Timestamp of the last reload of the config',
-      registers,
-      collect() {
-        this.set(self.reloadedAt);
-      },
-    });
-    new Gauge({
-      name: 'near_config_correct',
-      help: 'Are the current dynamically loadable configs correct',
-      registers,
-      collect() {
-        this.set(self.correct);
-      },
-    });
     new Gauge({
       name: 'near_config_mutable_field',
       help: 'Timestamp and value of a mutable config field',
       labelNames: ['field_name', 'timestamp', 'value'],
-      registers,
+      registers: [registry],
       collect() {
         for (const [value, figure] of self.values)
           this.set({ field_name: 'expected_shutdown', timestamp: String(self.since), value }, figure);

@@ -80,7 +80,7 @@ export class FollowerNode {
       throw new NodeError(
         `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home} --genesis FILE\` first`,
       );
-    const dynamicConfig = DynamicConfig.open(o.home, o.logger);
+    const dynamicConfig = DynamicConfig.open(o.home, o.logger, fileConfig.expectedShutdown);
     const archive = o.archive ?? fileConfig.archive;
     const genesis = loadValidGenesis(p.genesis, genesisRecordsPath(o.home, fileConfig) ?? undefined);
     const services = createServices();

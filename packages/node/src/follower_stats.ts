@@ -5,7 +5,7 @@
 import type { FollowLoop, HistoryReader } from '@nearlite/follower';
 import { base58Encode } from '@nearlite/primitives';
 import type { Logger } from './log.js';
-import { StatsLog } from './stats_log.js';
+import { StatsLog, statsWriter } from './stats_log.js';
 
 export function followerStats(
   history: HistoryReader,
@@ -33,7 +33,7 @@ export function followerStats(
         return { startHeight: syncStart, highestHeight: loop.head ?? at };
       },
     },
-    logger.stats ?? ((line) => logger.info(`stats: ${line}`)),
+    statsWriter(logger),
     periodMs,
   );
 }

@@ -129,7 +129,7 @@ export class NearliteNode {
       throw new NodeError(
         `no ${fileConfig.genesisFile} in ${o.home}; run \`nearlite init --home ${o.home}\` first`,
       );
-    const dynamicConfig = DynamicConfig.open(o.home, o.logger);
+    const dynamicConfig = DynamicConfig.open(o.home, o.logger, fileConfig.expectedShutdown);
     const config: NodeConfig = {
       ...withRpcFlags(fileConfig, o),
       blockTimeMs: o.blockTimeMs ?? fileConfig.blockTimeMs,

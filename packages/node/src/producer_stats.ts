@@ -3,7 +3,7 @@
 import type { ChainHandle } from '@nearlite/chain';
 import { base58Encode } from '@nearlite/primitives';
 import type { Logger } from './log.js';
-import { StatsLog } from './stats_log.js';
+import { StatsLog, statsWriter } from './stats_log.js';
 
 export function producerStats(chain: ChainHandle, periodMs: number, logger: Logger): StatsLog {
   const count = new Set(chain.genesis.config.validators.map((v) => v.accountId)).size;
@@ -15,7 +15,7 @@ export function producerStats(chain: ChainHandle, periodMs: number, logger: Logg
       },
       validators: () => ({ isValidator: chain.canProduce, count }),
     },
-    logger.stats ?? ((line) => logger.info(`stats: ${line}`)),
+    statsWriter(logger),
     periodMs,
   );
 }

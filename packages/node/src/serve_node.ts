@@ -53,7 +53,7 @@ export class ServeNode {
       );
     const genesis = loadValidGenesis(p.genesis);
     // A front end's head is its writer's cursor: it stops once that reaches `expected_shutdown`.
-    const dynamicConfig = DynamicConfig.open(o.home, o.logger);
+    const dynamicConfig = DynamicConfig.open(o.home, o.logger, fileConfig.expectedShutdown);
     const services = createServices();
     const opened = await openPgHistory(store, genesis, 'reader', { genesisPath: p.genesis });
     const history = opened.history;

@@ -3,6 +3,7 @@
 // node stands, so an operator tailing the log sees it make progress: the head, whether it is a
 // validator and how many the epoch has, its peers and traffic (none here: a node has no network),
 // the blocks and gas a second since the last line, and the process's CPU and memory.
+import type { Logger } from './log.js';
 
 /** nearcore's PrettyNumber: below 1,000 as it is, above with an SI prefix and three digits. */
 export function prettyNumber(n: number, unit: string): string {
@@ -60,6 +61,11 @@ export function formatStatsLine(s: StatsLine): string {
     ` ${bps.toFixed(2)} bps ${prettyNumber(gasPerSec, 'gas/s')}` +
     ` CPU: ${s.cpuPercent.toFixed(0)}%, Mem: ${prettyNumber(s.memoryBytes, 'B')}`
   );
+}
+
+/** Where a node's status line goes: the log's `stats` target, or its info lines where it has none. */
+export function statsWriter(logger: Logger): (line: string) => void {
+  return logger.stats ?? ((line) => logger.info(`stats: ${line}`));
 }
 
 export interface StatsSource {
