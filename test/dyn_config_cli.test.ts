@@ -6,12 +6,6 @@ import t from 'tap';
 import { editConfig, initHome, type RunningNode, refused, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
-const exitOf = (node: RunningNode) =>
-  new Promise<number | null>((resolve) => {
-    if (node.proc.exitCode !== null) resolve(node.proc.exitCode);
-    else node.proc.on('exit', (code) => resolve(code));
-  });
-
 const cleanStopHeight = (home: string) =>
   (JSON.parse(readFileSync(join(home, 'clean_stop.json'), 'utf8')) as { height: number }).height;
 
@@ -36,7 +30,7 @@ t.test('a producer stops by itself at expected_shutdown, and makes no block abov
   editConfig(home, (c) => ({ ...c, expected_shutdown: 8 }));
   const node = await startNode(home, ['--block-time', '1']);
   t.teardown(() => node.kill());
-  t.equal(await exitOf(node), 0, 'exit status 0');
+  t.equal(await node.exited, 0, 'exit status 0');
   t.match(
     node.logs(),
     /"level":30,[^\n]*"msg":"Expected shutdown triggered: head block\(8\) >= \(8\)"/,
@@ -52,7 +46,7 @@ t.test('a producer stops by itself at expected_shutdown, and makes no block abov
 
   const again = await startNode(home, ['--block-time', '50']);
   t.teardown(() => again.kill());
-  t.equal(await exitOf(again), 0, 'started again, it stops at once');
+  t.equal(await again.exited, 0, 'started again, it stops at once');
   t.match(again.logs(), /Expected shutdown triggered: head block\(8\) >= \(8\)/);
   t.equal(cleanStopHeight(home), 8, 'without a block more');
 });
@@ -112,7 +106,7 @@ t.test('SIGHUP reads config.json and log_config.json again', async (t) => {
   const stopAt = (await head(node)) + 40;
   editConfig(home, (c) => ({ ...c, expected_shutdown: stopAt }));
   node.proc.kill('SIGHUP');
-  t.equal(await exitOf(node), 0, 'a height set by SIGHUP stops the node');
+  t.equal(await node.exited, 0, 'a height set by SIGHUP stops the node');
   t.match(
     node.logs(),
     new RegExp(`Expected shutdown triggered: head block\\(${stopAt}\\) >= \\(${stopAt}\\)`),
@@ -131,14 +125,14 @@ t.test('a follower stops by itself once it has followed to expected_shutdown', a
   editConfig(home, (c) => ({ ...c, expected_shutdown: 12 }));
   const follower = await startNode(home, ['--follow', producer.url]);
   t.teardown(() => follower.kill());
-  t.equal(await exitOf(follower), 0, 'exit status 0');
+  t.equal(await follower.exited, 0, 'exit status 0');
   t.match(follower.logs(), /Expected shutdown triggered: head block\(12\) >= \(12\)"/);
   t.match(follower.logs(), /"msg":"stopped"/);
 
   // Started again, it says where its history ends, and stops at once.
   const again = await startNode(home, ['--follow', producer.url]);
   t.teardown(() => again.kill());
-  t.equal(await exitOf(again), 0);
+  t.equal(await again.exited, 0);
   t.match(
     again.logs(),
     /Expected shutdown triggered: head block\(12\) >= \(12\)/,
@@ -152,7 +146,7 @@ t.test('SIGHUPs and a SIGTERM while an expected shutdown stops the node leave it
   editConfig(home, (c) => ({ ...c, expected_shutdown: 6 }));
   const node = await startNode(home, ['--block-time', '50']);
   t.teardown(() => node.kill());
-  const exited = exitOf(node);
+  const exited = node.exited;
   let done = false;
   void exited.then(() => {
     done = true;
@@ -186,7 +180,7 @@ t.test(
     editConfig(home, (c) => ({ ...c, expected_shutdown: 3 }));
     const node = await startNode(home, ['--block-time', '50']);
     t.teardown(() => node.kill());
-    t.equal(await exitOf(node), 0, 'it starts, and stops at expected_shutdown');
+    t.equal(await node.exited, 0, 'it starts, and stops at expected_shutdown');
     t.match(
       node.logs(),
       /Failed to update the logging layer according to the changed `log_config.json`. Errors: .*stats=loud/,

@@ -11,11 +11,10 @@ import { lakePublisher, syntheticChain } from './helpers/synthetic_chain.js';
 
 /** The exit status, or 'running' after 60 s: a deadline for a node that would never stop, not a measure of speed. */
 const exitOf = (node: RunningNode) =>
-  new Promise<number | null | 'running'>((resolve) => {
-    if (node.proc.exitCode !== null) resolve(node.proc.exitCode);
-    else node.proc.on('exit', (code) => resolve(code));
-    setTimeout(() => resolve('running'), 60_000).unref();
-  });
+  Promise.race([
+    node.exited,
+    new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 60_000).unref()),
+  ]);
 
 t.test('a writer and its front end both stop at expected_shutdown', async (t) => {
   const pg = await pgHome(t);

@@ -64,6 +64,8 @@ export interface RunningNode {
   stop(): Promise<number | null>;
   /** SIGKILL: no chance to flush anything. */
   kill(): Promise<void>;
+  /** The exit status once the process has ended by itself or been stopped (null: a signal ended it). */
+  readonly exited: Promise<number | null>;
 }
 
 export interface RpcBody<T> {
@@ -155,6 +157,7 @@ export async function spawnNearlite(
     url,
     proc,
     logs,
+    exited,
     async rpc(method, params) {
       const res = await rawRpc(url, method, params, 'dontcare');
       return { status: res.status, body: JSON.parse(res.body) as RpcBody<never> };
