@@ -92,7 +92,7 @@ t.test('without RUST_LOG asking, a sandbox node runs it and logs nothing', async
 });
 
 t.test('a node outside sandbox mode refuses the import with a LinkError', async (t) => {
-  const c = await chainWith(t, 'sandbox=debug', false);
+  const c = await chainWith(t, 'info,sandbox=debug', false);
   const account = await deployedAccount(c, 'debug.test.near', await code(), 10n ** 25n);
   const outcome = await account.signAndSendTransaction({
     receiverId: 'debug.test.near',

@@ -147,24 +147,30 @@ export function logFilterProblem(
   return wrong === undefined ? null : `could not create a log filter: "${wrong}" is not a directive`;
 }
 
-/** The levels a filter gives the node's log and its two targets of their own. */
+/**
+ * The levels a filter gives the node's log and its two targets of their own. nearcore's filter
+ * (tracing's `EnvFilter`) matches each line by target: the node's own lines are nearcore's `near_*`
+ * crates', so a `near=LEVEL` directive sets them, then the bare level; `stats` and `sandbox` have
+ * their own. A filter given with neither, `""` included, shows nothing of them (tracing adds no
+ * default directive); no filter at all is nearcore's default one, `near=info,stats=info,…,warn`.
+ */
 export function filterLevels(
   filter: LogFilter,
   quiet: boolean,
 ): { readonly node: Level; readonly sandbox: Level; readonly stats: Level } {
   const { rustLog, verboseModule } = filter;
-  // `--quiet` asks for warnings and errors at most; RUST_LOG may ask for less, or more without it.
-  let asked = rustLogLevel(rustLog) ?? 'info';
-  // nearcore's verbose_module adds a debug directive: for every target when empty, else for one.
-  if (verboseModule === '' && LEVELS.indexOf(asked) > LEVELS.indexOf('debug')) asked = 'debug';
-  const node = quiet && LEVELS.indexOf(asked) < LEVELS.indexOf('warn') ? 'warn' : asked;
+  // verbose_module adds a debug directive (`add_directive`): a bare one when empty, which takes the
+  // place of the bare level given, else one for that target.
+  const bare =
+    verboseModule === '' ? 'debug' : rustLog === undefined ? 'info' : (rustLogLevel(rustLog) ?? 'silent');
+  // `--quiet` asks for warnings and errors at most; the filter may ask for less.
+  const capped = (level: Level) => (quiet && LEVELS.indexOf(level) < LEVELS.indexOf('warn') ? 'warn' : level);
   const verbose = (target: string) => verboseModule === '' || verboseModule === target;
-  // nearcore's filter takes a target's own directive over the default level (`warn,stats=info`
-  // keeps the status line, `stats=warn` hides it).
   return {
-    node,
+    node: verbose('near') ? capped('debug') : capped(rustLogTargetLevel(rustLog, 'near') ?? bare),
     sandbox: rustLogShowsSandboxDebug(rustLog) || verbose('sandbox') ? 'debug' : 'silent',
-    stats: verbose('stats') ? 'debug' : (rustLogTargetLevel(rustLog, 'stats') ?? node),
+    // A target's own directive is kept over `--quiet`: `warn,stats=info` keeps the status line.
+    stats: verbose('stats') ? 'debug' : (rustLogTargetLevel(rustLog, 'stats') ?? capped(bare)),
   };
 }
 

@@ -1,7 +1,13 @@
 // RUST_LOG, the filter near-sandbox reads, decides whether contracts' sandbox_debug_log messages are
 // logged: a `sandbox=LEVEL` directive where there is one, else the bare default level.
 import t from 'tap';
-import { rustLogLevel, rustLogShowsSandboxDebug, rustLogTargetLevel, stderrLogger } from '../src/log.js';
+import {
+  filterLevels,
+  rustLogLevel,
+  rustLogShowsSandboxDebug,
+  rustLogTargetLevel,
+  stderrLogger,
+} from '../src/log.js';
 
 t.test('RUST_LOG lets the sandbox target through at debug or trace', async (t) => {
   const cases: [string | undefined, boolean][] = [
@@ -21,7 +27,7 @@ t.test('RUST_LOG lets the sandbox target through at debug or trace', async (t) =
 });
 
 t.test(
-  "RUST_LOG's bare level is the node's level, as nearcore's filter takes it; --quiet is warn at most",
+  "RUST_LOG's near or bare level is the node's level, as nearcore's filter takes it; --quiet is warn at most",
   async (t) => {
     const cases: [string | undefined, boolean, string][] = [
       [undefined, false, 'info'],
@@ -29,9 +35,17 @@ t.test(
       ['ERROR', false, 'error'],
       ['debug', false, 'debug'],
       ['off', false, 'silent'],
-      ['sandbox=debug', false, 'info'],
+      // tracing's filter adds no default directive: one without a bare level shows no other target.
+      ['', false, 'silent'],
+      [',', false, 'silent'],
+      ['sandbox=debug', false, 'silent'],
+      ['stats=info', false, 'silent'],
+      ['bogus', false, 'silent'],
       ['warn,sandbox=debug', false, 'warn'],
-      ['bogus', false, 'info'],
+      // The node's own lines are nearcore's `near_*` crates': their directive is over the bare one.
+      ['near=debug', false, 'debug'],
+      ['warn,near=info', false, 'info'],
+      ['debug,near=off', false, 'silent'],
       [undefined, true, 'warn'],
       ['debug', true, 'warn'],
       ['error', true, 'error'],
@@ -39,6 +53,31 @@ t.test(
     for (const [rustLog, quiet, level] of cases)
       t.equal(stderrLogger(quiet, rustLog).pino?.level, level, `${rustLog}${quiet ? ' --quiet' : ''}`);
     t.equal(rustLogLevel('info,near=debug,trace'), 'trace', 'the last bare level');
+    t.same(
+      filterLevels({ rustLog: '', verboseModule: null }, false),
+      { node: 'silent', sandbox: 'silent', stats: 'silent' },
+      'an empty filter shows nothing',
+    );
+    t.same(
+      filterLevels({ rustLog: undefined, verboseModule: null }, false),
+      { node: 'info', sandbox: 'silent', stats: 'info' },
+      "no filter is nearcore's default one",
+    );
+    t.same(
+      filterLevels({ rustLog: 'stats=info', verboseModule: null }, true),
+      { node: 'silent', sandbox: 'silent', stats: 'info' },
+      'a target named alone shows that target only',
+    );
+    t.same(
+      filterLevels({ rustLog: 'trace', verboseModule: '' }, false),
+      { node: 'debug', sandbox: 'debug', stats: 'debug' },
+      'verbose_module "" takes the bare level\'s place, as tracing\'s add_directive does',
+    );
+    t.same(
+      filterLevels({ rustLog: 'warn', verboseModule: 'near' }, false).node,
+      'debug',
+      "verbose_module names the node's own target",
+    );
   },
 );
 
