@@ -36,10 +36,11 @@ const REAL = JSON.parse(
 ) as unknown;
 // What nearlite writes on purpose beyond that block: `shard_split` is in nearlite's own `block`
 // answer (the stored view, served unchanged), `local_receipts` is in newer indexer output
-// (testnet-232952651 has it), and `contracts` is protocol 85's ExecutionMetadataV4 (protocol 73 has V3).
+// (testnet-232952651 has it), `instant_receipts` in the newest (nearcore's IndexerChunkView since
+// 2026), and `contracts` is protocol 85's ExecutionMetadataV4 (protocol 73 has V3).
 const EXTRA: Record<string, string[]> = {
   '.block.header': ['shard_split'],
-  '.shards[].chunk': ['local_receipts'],
+  '.shards[].chunk': ['local_receipts', 'instant_receipts'],
   '.shards[].receipt_execution_outcomes[].execution_outcome.outcome.metadata': ['contracts'],
 };
 

@@ -2,6 +2,7 @@
 // one transaction and is resumed by a second, whose payload becomes the first transaction's result;
 // an unanswered request times out after yield_timeout_length_in_blocks (200 at protocol 86, from
 // nearcore's parameters) and the callback sees the failure. Real node, near-api-js client.
+import { isDeepStrictEqual } from 'node:util';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
@@ -89,6 +90,28 @@ t.test('a yielded request is answered by a second transaction and returns its pa
   }>('EXPERIMENTAL_receipt', { receipt_id: yieldReceiptId });
   t.equal(view.body.result?.receipt.Action.is_promise_yield, true);
   t.equal(view.body.result?.receipt.Action.input_data_ids.length, 1);
+
+  // The block stream lists the parked yield among the instant receipts of the chunk that made it, as
+  // nearcore's indexer does (IndexerChunkView::instant_receipts), though it has no outcome there.
+  const yieldedAt = await heightOf(c, requestOutcome.block_hash);
+  const message = (await (await fetch(`${c.node.url}/v0/block/${yieldedAt}`)).json()) as {
+    shards: {
+      chunk: { instant_receipts: object[] } | null;
+      receipt_execution_outcomes: { receipt: object }[];
+    }[];
+  };
+  const instant = message.shards.flatMap((s) => s.chunk?.instant_receipts ?? []);
+  t.same(instant, [view.body.result], 'the yield receipt, as EXPERIMENTAL_receipt shows it');
+  t.ok(
+    message.shards.every((s) => s.chunk === null || Array.isArray(s.chunk.instant_receipts)),
+    'every chunk has the list, empty or not',
+  );
+  t.notOk(
+    message.shards.some((s) =>
+      s.receipt_execution_outcomes.some((o) => isDeepStrictEqual(o.receipt, view.body.result)),
+    ),
+    'and no outcome of its own in that block',
+  );
 
   // The yield is consumed: answering again finds nothing to resume.
   const again = await c.root.callFunctionRaw({

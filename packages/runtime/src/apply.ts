@@ -12,6 +12,7 @@ import {
   decodeReceipt,
   decodeSignedTransaction,
   encodeReceipt,
+  isInstantReceipt,
   type PublicKey,
   type Receipt,
   receiptIdFromReceipt,
@@ -513,15 +514,4 @@ function ownCongestionInfo(
       sink.forwardedBytes,
     allowedShard: finalizeAllowedShard(ctx.shardId, allShards, ctx.blockHeight + shardIndex),
   };
-}
-
-/**
- * nearcore's Receipt::is_instant_receipt: cheap receipts handled in the chunk that made them, past
- * the gas limit. Parking a yield is one write; deleting an account is a few.
- */
-function isInstantReceipt(r: Receipt): boolean {
-  const ar = r.receipt;
-  if (ar.kind !== 'Action') return false;
-  if (ar.isPromiseYield) return true;
-  return ar.actions.length === 1 && ar.actions[0]!.type === 'DeleteAccount' && ar.inputDataIds.length === 0;
 }

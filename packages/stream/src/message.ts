@@ -51,6 +51,8 @@ export interface IndexerChunk extends JsonObject {
   /** The chunk's outgoing receipts of the previous application (the RPC `chunk` result's `receipts`). */
   receipts: ReceiptViewJson[];
   local_receipts?: ReceiptViewJson[];
+  /** Receipts the chunk ran right after the receipt that made them (newer nearcore only). */
+  instant_receipts?: ReceiptViewJson[];
 }
 
 export interface IndexerExecutionOutcomeWithReceipt extends JsonObject {

@@ -73,6 +73,18 @@ export interface Receipt {
   readonly priority?: bigint;
 }
 
+/**
+ * nearcore's Receipt::is_instant_receipt: a receipt run right after the receipt that made it, in the
+ * same chunk and past its gas limit, instead of travelling as an outgoing receipt. Parking a yield is
+ * one write; deleting an account (since protocol 83) a few.
+ */
+export function isInstantReceipt(r: Receipt): boolean {
+  const ar = r.receipt;
+  if (ar.kind !== 'Action') return false;
+  if (ar.isPromiseYield) return true;
+  return ar.actions.length === 1 && ar.actions[0]!.type === 'DeleteAccount' && ar.inputDataIds.length === 0;
+}
+
 /** nearcore's Receipt::balance_refund_receiver: the receipt's refund_to, else its predecessor. */
 export function balanceRefundReceiver(r: Receipt): string {
   return (r.receipt.kind === 'Action' && r.receipt.refundTo) || r.predecessorId;

@@ -18,6 +18,7 @@ import {
   decodeReceipt,
   decodeSignedTransaction,
   fromUtf8,
+  isInstantReceipt,
   receiptView,
   signedTransactionView,
   stringifyJson,
@@ -139,6 +140,15 @@ export class StreamerMessageBuilder {
       const bytes = store.get(DBCol.Receipts, id);
       return bytes ? [receiptView(decodeReceipt(bytes))] : [];
     });
+    // The receipts this chunk ran right after the receipt that made them (nearcore's
+    // ReceiptSource::Instant), in the order they ran. A yield parked this way has no outcome here.
+    const instantReceipts = receiptOutcomes.flatMap((o) =>
+      o.receiptIds.flatMap((id) => {
+        const bytes = store.get(DBCol.Receipts, id);
+        const receipt = bytes && decodeReceipt(bytes);
+        return receipt && isInstantReceipt(receipt) ? [receiptView(receipt)] : [];
+      }),
+    );
     return {
       shard_id: shardId,
       chunk: {
@@ -147,6 +157,7 @@ export class StreamerMessageBuilder {
         transactions,
         receipts: chunk.prevOutgoingReceipts.map((r) => receiptView(decodeReceipt(r))),
         local_receipts: localReceipts,
+        instant_receipts: instantReceipts,
       },
       receipt_execution_outcomes: receiptExecutionOutcomes,
     };
