@@ -72,9 +72,11 @@ t.test('neardata routes and messages of a producing node', async (t) => {
   const high = await get('/v0/block/10000000000000000');
   t.equal(high.status, 404);
   t.same(await high.json(), { error: 'Block height is too high', type: 'BLOCK_HEIGHT_TOO_HIGH' });
+  t.equal(high.headers.get('cache-control'), 'public, max-age=86400', 'cached a day, as neardata');
   const future = await get(`/v0/block/${optHeight + 1000}`);
   t.equal(future.status, 404);
   t.same(await future.json(), { error: 'The block is too far in the future', type: 'BLOCK_DOES_NOT_EXIST' });
+  t.equal(future.headers.get('cache-control'), null, 'a block yet to come is not cached');
 
   // The optimistic head is served at once by block_opt; /v0/block waits until it is final.
   const headOpt = await get(`/v0/block_opt/${optHeight}`);

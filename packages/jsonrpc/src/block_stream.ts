@@ -32,6 +32,7 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 const FOREVER = 'public, max-age=31536000';
 const A_DAY = 'public, max-age=86400';
 const NO_STORE = 'no-store';
+const OUT_OF_RANGE = new Set(['BLOCK_HEIGHT_TOO_HIGH', 'BLOCK_HEIGHT_TOO_LOW']);
 const HEIGHT = /^\d{1,20}$/;
 
 function send(r: FastifyReply, status: number, body: string, cache?: string): FastifyReply {
@@ -85,7 +86,14 @@ export function registerBlockStreamRoutes(
     req.raw.once('close', onClose);
     try {
       const a = await provider.block(Number(raw), optimistic, aborted.signal);
-      if (!a.ok) return send(r, a.status, JSON.stringify({ error: a.error, type: a.type }));
+      // A height out of range stays so (GC only raises the first kept one): a day, as neardata.
+      if (!a.ok)
+        return send(
+          r,
+          a.status,
+          JSON.stringify({ error: a.error, type: a.type }),
+          OUT_OF_RANGE.has(a.type) ? A_DAY : undefined,
+        );
       const cache = a.json === 'null' ? A_DAY : a.final ? FOREVER : undefined;
       return send(r, 200, a.json, cache);
     } catch (err) {

@@ -57,6 +57,7 @@ t.test('answers, redirects and headers', async (t) => {
   const low = await get('/v0/block/8');
   t.equal(low.status, 404);
   t.same(await low.json(), { error: 'Too low', type: 'BLOCK_HEIGHT_TOO_LOW' });
+  t.equal(low.headers.get('cache-control'), 'public, max-age=86400', 'out of range for good, as neardata');
   for (const bad of ['x', '-1', '1.5', '123456789012345678901']) {
     const r = await get(`/v0/block/${bad}`);
     t.equal(r.status, 400, bad);
