@@ -2,11 +2,14 @@
 // one transaction and is resumed by a second, whose payload becomes the first transaction's result;
 // an unanswered request times out after yield_timeout_length_in_blocks (200 at protocol 86, from
 // nearcore's parameters) and the callback sees the failure. Real node, near-api-js client.
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Account, KeyPair, KeyPairSigner } from 'near-api-js';
 import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { type LocalChain, localChain } from './helpers/chain.js';
+import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
+import { startPostgres } from './helpers/postgres.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
@@ -157,3 +160,56 @@ t.test('an unanswered request times out after yield_timeout_length_in_blocks blo
   });
   t.same(late.status, { SuccessValue: b64('false') }, 'a resume after the timeout answers false');
 });
+
+t.test(
+  "followers on LevelDB and PostgreSQL answer a parked yield's receipt as the producer does",
+  async (t) => {
+    // The server first; the followers stop before it.
+    const server = await startPostgres();
+    const followers: RunningNode[] = [];
+    t.teardown(async () => {
+      for (const f of followers) await f.stop();
+      await server.stop();
+    });
+    const store = [
+      '--store',
+      await server.createDatabase('meta'),
+      '--shard-db',
+      `0=${await server.createDatabase('shard0')}`,
+    ];
+    const c = await localChain(t, { blockTimeMs: 150 });
+    await deployOracle(c);
+    for (const [name, extra] of [
+      ['leveldb', []],
+      ['pg', store],
+    ] as const) {
+      const home = join(c.home, name);
+      initHome(home, ['--genesis', join(c.home, 'genesis.json')]);
+      followers.push(await startNode(home, ['--follow', c.node.url, ...extra]));
+    }
+    const hash = await request(c);
+    await waitPending(t, c);
+    const status = await c.provider.viewTransactionStatus({
+      txHash: hash,
+      accountId: 'test.near',
+      waitUntil: 'NONE',
+    });
+    const requestOutcome = status.receipts_outcome[0]!;
+    const yieldReceiptId = requestOutcome.outcome.receipt_ids[0]!;
+    // The followers follow final blocks: they have the yield once its block is final.
+    const yieldedAt = await heightOf(c, requestOutcome.block_hash);
+    const asked = { receipt_id: yieldReceiptId };
+    const onProducer = await c.node.rpc('EXPERIMENTAL_receipt', asked);
+    t.ok(onProducer.body.result, 'the producer answers the parked yield');
+    for (const [i, follower] of followers.entries()) {
+      await waitForHeight(follower, yieldedAt, 60_000);
+      const onFollower = await follower.rpc('EXPERIMENTAL_receipt', asked);
+      t.same(onFollower.body, onProducer.body, `${['LevelDB', 'PostgreSQL'][i]}: before any outcome of it`);
+    }
+    t.equal(
+      (await c.provider.callFunction({ contractId: ORACLE, method: 'pending', args: {} })) as boolean,
+      true,
+      'still parked when asked',
+    );
+  },
+);

@@ -82,6 +82,9 @@ export function writeBlockRows(message: StreamerMessage, update: RowSink): void 
       chunk.receipts.forEach((r, i) => {
         putReceipt(r.receipt_id, receipts[i]!);
       });
+      // A yield the chunk parked has no outcome yet, but EXPERIMENTAL_receipt answers it (nearcore
+      // stores instant receipts as it runs them).
+      for (const r of chunk.instant_receipts ?? []) putReceipt(r.receipt_id, stringifyJson(r));
     }
     for (const r of shard.receipt_execution_outcomes) {
       checkOutcomeShape(r.execution_outcome, r.receipt.receipt_id);

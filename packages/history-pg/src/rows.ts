@@ -141,7 +141,9 @@ export function batchRows(
           putJson(rows.transactions, { id, height, json: stringifyJson(t.transaction) });
           putJson(rows.outcomes, { id, height, json: stringifyJson(t.outcome.execution_outcome) });
         }
-        for (const r of chunk.receipts)
+        // A yield the chunk parked has no outcome yet, but EXPERIMENTAL_receipt answers it (nearcore
+        // stores instant receipts as it runs them).
+        for (const r of [...chunk.receipts, ...(chunk.instant_receipts ?? [])])
           putJson(rows.receipts, { id: base58Decode(r.receipt_id), height, json: stringifyJson(r) });
       }
       for (const r of shard.receipt_execution_outcomes) {
