@@ -299,7 +299,13 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     report(err, `${req.method} ${req.routeOptions.url ?? 'request'}`);
     return reply(r, 500, JSON_CT, envelope(internalError('the request could not be handled')));
   });
-  app.setNotFoundHandler((_req, r) => reply(r, 404, TEXT_CT, ''));
+  // nearcore's router has `/` for POST alone: axum answers any other method there 405, the ones
+  // fastify has no route for (TRACE, PROPFIND…) included.
+  app.setNotFoundHandler((req, r) =>
+    req.url === '/' || req.url.startsWith('/?')
+      ? reply(r, 405, TEXT_CT, 'Method Not Allowed')
+      : reply(r, 404, TEXT_CT, ''),
+  );
   const allowed =
     o.corsAllowedOrigins && !(o.corsAllowedOrigins.length === 1 && o.corsAllowedOrigins[0] === '*')
       ? new Set(o.corsAllowedOrigins)

@@ -1,4 +1,5 @@
 // The HTTP face: routes, body rules, envelopes, the path form, CORS, and hostile bodies.
+import { request } from 'node:http';
 import t from 'tap';
 import { TIMESTAMP } from './fixtures/fake_backend.js';
 import { get, harness } from './fixtures/http.js';
@@ -341,6 +342,19 @@ t.test('other methods on / are refused; unknown paths are 404', async (t) => {
   t.equal((await get(`${h.server.url}/`)).status, 405);
   t.equal((await get(`${h.server.url}/`, 'PUT')).status, 405);
   t.equal((await get(`${h.server.url}/metrics-nope`)).status, 404);
+  // Methods fastify has no route for at all, which fetch will not send.
+  const status = (method: string, path: string) =>
+    new Promise<number | undefined>((resolve, reject) =>
+      request(`${h.server.url}${path}`, { method }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      })
+        .on('error', reject)
+        .end(),
+    );
+  for (const method of ['TRACE', 'PROPFIND', 'HEAD']) t.equal(await status(method, '/'), 405, method);
+  t.equal(await status('TRACE', '/?x=1'), 405, 'with a query');
+  t.equal(await status('TRACE', '/elsewhere'), 404, 'elsewhere');
 });
 
 t.test('CORS is permissive', async (t) => {
