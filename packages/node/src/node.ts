@@ -160,16 +160,19 @@ export class NearliteNode {
       : null;
     // The chain thread boots beside the checks below; it opens the store only once they pass.
     const booted = chainData ? bootChainThread(chainData) : null;
-    const forgotten = forgetFinalHeadOfRemovedStore(o.home, data);
-    if (forgotten)
-      o.logger.warn(
-        `no database in ${data}: a new chain starts from genesis, and final block #${forgotten.height} ` +
-          `(${forgotten.hash}) of the store that was there is forgotten`,
-      );
-    // Taken before the open, which rewrites LevelDB's files.
-    const cleanStop = takeCleanStop(o.home, data);
+    let cleanStop: ReturnType<typeof takeCleanStop>;
     let store: Store;
+    // A start refused here (a home it cannot write, a store it cannot open) stops the booting
+    // thread too, which would otherwise keep the process alive.
     try {
+      const forgotten = forgetFinalHeadOfRemovedStore(o.home, data);
+      if (forgotten)
+        o.logger.warn(
+          `no database in ${data}: a new chain starts from genesis, and final block #${forgotten.height} ` +
+            `(${forgotten.hash}) of the store that was there is forgotten`,
+        );
+      // Taken before the open, which rewrites LevelDB's files.
+      cleanStop = takeCleanStop(o.home, data);
       store = await Store.open(data, { ...RPC_STORE_OPTIONS, compression });
     } catch (err) {
       await booted?.terminate();
