@@ -93,14 +93,14 @@ t.test('a signal while the node starts stops it once started; a second one ends 
 
   const once = await starting();
   once.proc.kill('SIGTERM');
-  await once.until(() => /SIGTERM: shutting down once started/.test(once.logs()));
+  await once.until(() => /SIGTERM, stopping once started\.\.\./.test(once.logs()));
   release();
   t.equal(await once.exited, 0, 'the node finished starting, then stopped cleanly');
   t.match(once.logs(), /once started[\s\S]*RPC on http/, 'it started after the signal');
 
   const twice = await starting();
   twice.proc.kill('SIGTERM');
-  await twice.until(() => /shutting down once started/.test(twice.logs()));
+  await twice.until(() => /stopping once started\.\.\./.test(twice.logs()));
   twice.proc.kill('SIGTERM');
   t.equal(await twice.exited, 1, 'a second signal ends the start');
   t.match(twice.logs(), /SIGTERM again while starting: exiting now/);
@@ -129,14 +129,18 @@ t.test(
     await waitForHeight(node, height + 2);
     t.equal(node.proc.exitCode, null, 'and the node goes on making blocks');
     t.equal(await node.stop(), 0);
-    t.match(node.logs(), /SIGTERM: shutting down[\s\S]*"msg":"stopped"/, 'the log says the stop finished');
+    t.match(
+      node.logs(),
+      /SIGTERM, stopping\.\.\. this may take a few minutes\.[\s\S]*"msg":"stopped"/,
+      'the log says the stop finished',
+    );
 
     // A second signal while the node stops ends it where it is, and says so.
     const again = await startNode(home, ['--block-time', '50']);
     t.teardown(() => again.kill());
     const exited = new Promise<number | null>((resolve) => again.proc.once('exit', resolve));
     again.proc.kill('SIGTERM');
-    for (let i = 0; i < 250 && !/SIGTERM: shutting down/.test(again.logs()); i++)
+    for (let i = 0; i < 250 && !/SIGTERM, stopping\.\.\./.test(again.logs()); i++)
       await new Promise((r) => setTimeout(r, 5));
     again.proc.kill('SIGTERM');
     const code = await exited;

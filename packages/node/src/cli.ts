@@ -236,7 +236,13 @@ async function untilSignal(
     }
     received = true;
     if (stopping) logger.info(`${sig}: already stopping`);
-    else logger.info(starting ? `${sig}: shutting down once started` : `${sig}: shutting down`);
+    // nearcore's line (neard's RunCmd::run), at its level: alerts written for neard's log match it.
+    else
+      logger.warn(
+        starting
+          ? `${sig}, stopping once started... this may take a few minutes.`
+          : `${sig}, stopping... this may take a few minutes.`,
+      );
     resolveSignalled();
   };
   let node: Running | null = null;
