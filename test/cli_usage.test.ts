@@ -11,6 +11,14 @@ t.test('arguments a command does not take are refused, named', async (t) => {
   initHome(home);
   refused(t, ['repair', '--home', home, 'extra'], /unexpected argument 'extra'$/m, 'repair');
   refused(t, ['run', '--home', home, 'now'], /unexpected argument 'now'$/m, 'run');
+  // A flag of neard's that nearlite has not: named, with no advice to quote it as an argument.
+  const stderr = refused(
+    t,
+    ['run', '--home', home, '--boot-nodes', 'x'],
+    /^nearlite: unknown option '--boot-nodes' \(nearlite --help lists each command's options\)$/m,
+    'an unknown flag',
+  );
+  t.notMatch(stderr, /positional/, 'no advice about positional arguments');
   refused(
     t,
     ['inspect', '--home', home, 'block', '0', 'extra'],
