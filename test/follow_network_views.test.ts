@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { addGenesisContract } from './helpers/genesis_counter.js';
-import { cli, initHome, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, initNamedChain, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 import { wat } from './helpers/wat.js';
@@ -33,10 +33,8 @@ type CallResult = { result?: number[]; error?: string };
 async function follower(t: Tap.Test, chainId: string, versions = versionAt) {
   const dir = tempDir(t);
   const home = join(dir, 'home');
-  if (chainId === 'testnet') {
-    const r = cli(['init', '--home', home, '--chain-id', 'testnet']);
-    if (r.status !== 0) throw new Error(r.stderr);
-  } else initHome(home);
+  if (chainId === 'testnet') initNamedChain(home, 'testnet');
+  else initHome(home);
   addGenesisContract(home, 'gated.test.near', await wat(CHAIN_ID));
   addGenesisContract(home, 'plain.test.near', await wat(PLAIN));
   const chain = syntheticChain(4, { from: FROM, afterGenesis: 0, versionAt: versions });

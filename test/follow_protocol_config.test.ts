@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { base58Encode } from '@nearlite/primitives';
 import t from 'tap';
 import { MAINNET_GENESIS } from './helpers/mainnet.js';
-import { initHome, rawRpc, startNode, waitForHeight } from './helpers/node.js';
+import { initHome, initNamedChain, rawRpc, startNode, waitForHeight } from './helpers/node.js';
 import { syntheticChain, writeLake } from './helpers/synthetic_chain.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -103,7 +103,7 @@ t.test("a mainnet block of mainnet's genesis version ran parameters this node do
   );
   // With an upstream, its answer for the block's hash (here a node of that chain id that never
   // saw the block).
-  initHome(join(dir, 'upstream'), ['--chain-id', 'mainnet']);
+  initNamedChain(join(dir, 'upstream'), 'mainnet');
   const upstream = await startNode(join(dir, 'upstream'), ['--block-time', '200']);
   t.teardown(() => upstream.stop());
   initHome(join(dir, 'relay'), ['--genesis', MAINNET_GENESIS]);

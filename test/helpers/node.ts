@@ -55,6 +55,19 @@ export function initHome(home: string, extra: readonly string[] = []): void {
   if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
 }
 
+/**
+ * A local chain under one of NEAR's networks' ids, which init refuses to make: the genesis is
+ * renamed after it, for tests of what a node does by chain id.
+ */
+export function initNamedChain(home: string, chainId: 'mainnet' | 'testnet'): void {
+  initHome(home);
+  const path = join(home, 'genesis.json');
+  writeFileSync(
+    path,
+    JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), chain_id: chainId }, null, 2),
+  );
+}
+
 export interface RunningNode {
   readonly url: string;
   readonly proc: ChildProcess;

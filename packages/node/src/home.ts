@@ -165,12 +165,24 @@ export function initHome(o: InitOptions): { created: string[] } {
   const p = homePaths(o.home);
   checkInitOptions(o);
   refuseInitialisedHome(o.home, p.config);
+  // neard's init writes NEAR's own genesis for these; a local chain under their names would mislead
+  // every client that tells networks apart by chain id.
+  if (!o.genesisFile && (o.chainId === 'mainnet' || o.chainId === 'testnet') && !existsSync(p.genesis))
+    throw new HomeError(
+      `--chain-id ${o.chainId} names NEAR's network, whose genesis init does not make: ` +
+        `pass its genesis.json with --genesis FILE (a follower's home does), or choose another chain id`,
+    );
   mkdirSync(o.home, { recursive: true });
   const created: string[] = [];
   const accountId = o.accountId ?? 'test.near';
   let validatorKey: KeyFile;
   if (existsSync(p.validatorKey)) {
     validatorKey = readKeyFile(p.validatorKey) as unknown as KeyFile;
+    // nearcore's generate_or_load_key: a key kept for another account is not quietly reused.
+    if (o.accountId !== undefined && validatorKey.account_id !== o.accountId)
+      throw new HomeError(
+        `‘${p.validatorKey}’ contains key for ${validatorKey.account_id} but expecting key for ${o.accountId}`,
+      );
   } else {
     validatorKey =
       o.testSeed === undefined ? generateKeyFile(accountId) : keyFileFromTestSeed(accountId, o.testSeed);

@@ -60,6 +60,42 @@ t.test('init refuses a home that has a config.json, as neard init does, and keep
   );
 });
 
+t.test(
+  "init refuses a kept key of another account, and NEAR's networks' ids for a local chain",
+  async (t) => {
+    const home = tempDir(t);
+    initHome({ home, chainId: 'keyed', accountId: 'alice.near' });
+    const p = homePaths(home);
+    for (const f of [p.config, p.genesis]) rmSync(f);
+    t.throws(
+      () => initHome({ home, chainId: 'keyed', accountId: 'bob.near' }),
+      {
+        name: 'HomeError',
+        message: `‘${p.validatorKey}’ contains key for alice.near but expecting key for bob.near`,
+      },
+      "nearcore's generate_or_load_key refusal",
+    );
+    t.notOk(existsSync(p.genesis), 'nothing written');
+    t.same(
+      initHome({ home, chainId: 'keyed', accountId: 'alice.near' }).created.sort(),
+      [p.config, p.genesis].sort(),
+    );
+
+    for (const chainId of ['mainnet', 'testnet']) {
+      const named = tempDir(t);
+      t.throws(
+        () => initHome({ home: named, chainId }),
+        {
+          name: 'HomeError',
+          message: new RegExp(`--chain-id ${chainId} names NEAR's network.*--genesis FILE`),
+        },
+        chainId,
+      );
+      t.notOk(existsSync(homePaths(named).config), `${chainId}: nothing written`);
+    }
+  },
+);
+
 t.test('impossible shard counts and epoch lengths are refused before anything is written', async (t) => {
   const home = tempDir(t);
   t.throws(() => initHome({ home, shards: 0 }), { name: 'HomeError' });
