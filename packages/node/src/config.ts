@@ -226,6 +226,13 @@ export function loadConfig(path: string): NodeConfig {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new ConfigError(`${path} is not a JSON object`);
+  // nearcore's `rpc: null` turns its RPC server off: a node that never listens is not one nearlite
+  // runs, and opening the default address instead would expose what the operator closed.
+  if (raw.rpc === null)
+    throw new ConfigError(
+      `${path}: rpc is null, which turns nearcore's RPC server off; nearlite always serves its RPC: ` +
+        'give rpc.addr the address it may listen on (127.0.0.1:PORT keeps it to this machine)',
+    );
   const rpc = section(raw.rpc, `${path}: rpc`);
   const consensus = section(raw.consensus, `${path}: consensus`);
   const limits = section(rpc.limits_config, `${path}: rpc.limits_config`);

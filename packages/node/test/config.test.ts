@@ -147,6 +147,16 @@ t.test('RPC addresses: an IP address and a port, as nearcore parses a SocketAddr
     writeFileSync(path, JSON.stringify({ rpc }));
     t.throws(() => loadConfig(path), { name: 'ConfigError', message }, JSON.stringify(rpc));
   }
+  // nearcore's way to turn its RPC off: refused, never taken for the default address.
+  writeFileSync(path, JSON.stringify({ rpc: null }));
+  t.throws(
+    () => loadConfig(path),
+    {
+      name: 'ConfigError',
+      message: /rpc is null, which turns nearcore's RPC server off; nearlite always serves/,
+    },
+    'rpc: null',
+  );
 });
 
 t.test("config.json values nearcore's ConfigValidator refuses are refused, with its messages", async (t) => {
