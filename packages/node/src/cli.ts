@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { accountIdError, urlForDisplay } from '@nearlite/primitives';
 import { describeSourceError, fileSpecDir, openSource, StreamSourceError } from '@nearlite/stream';
 import { hostPortFlag, intFlag, rpcFlags, UsageError, upstreamFlag } from './cli_flags.js';
+import { parseCommandLine } from './command_line.js';
 import type { FollowOptions } from './follower_node.js';
 import { homeConfig, homeFiles, initHome } from './home.js';
 import type { LakeTarget } from './lake.js';
@@ -393,22 +394,6 @@ async function viewState({
   return 0;
 }
 
-/**
- * Node's own refusal of a flag suggests quoting it as a positional argument, which no command takes:
- * an unknown flag is named, with where the flags are listed (neard's `--boot-nodes` and the like).
- */
-function parseCliArgs<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    const flag = /'(-[^']*)'/.exec((err as Error).message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag)
-      throw new UsageError(`unknown option '${flag}' (nearlite --help lists each command's options)`);
-    throw err;
-  }
-}
-
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === '--version' || argv[0] === 'version') {
     process.stdout.write(`${VERSION}\n`);
@@ -431,46 +416,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const viewStateCommand = viewStateArgs(argv);
   if (viewStateCommand) return viewState(viewStateCommand);
   // near-workspaces runs `near-sandbox --home DIR init`: flags may come before the command.
-  const { values, positionals } = parseCliArgs(() =>
-    parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        home: { type: 'string' },
-        'chain-id': { type: 'string' },
-        shards: { type: 'string' },
-        'num-shards': { type: 'string' },
-        'test-seed': { type: 'string' },
-        'epoch-length': { type: 'string' },
-        genesis: { type: 'string' },
-        'account-id': { type: 'string' },
-        fast: { type: 'boolean' },
-        'rpc-addr': { type: 'string' },
-        'network-addr': { type: 'string' },
-        'block-time': { type: 'string' },
-        'rpc-prometheus-addr': { type: 'string' },
-        'max-gas-burnt-view': { type: 'string' },
-        archive: { type: 'boolean' },
-        'convert-db-kind': { type: 'boolean' },
-        sandbox: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        prefix: { type: 'string' },
-        follow: { type: 'string' },
-        'upstream-rpc': { type: 'string' },
-        store: { type: 'string' },
-        'shard-db': { type: 'string', multiple: true },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        out: { type: 'string' },
-        'lake-out': { type: 'string' },
-        's3-bucket': { type: 'string' },
-        's3-prefix': { type: 'string' },
-        's3-endpoint': { type: 'string' },
-        's3-region': { type: 'string' },
-      },
-      strict: true,
-    }),
-  );
+  const { values, positionals } = parseCommandLine(argv);
   const command = positionals[0];
   if (command !== undefined && command !== 'start') {
     // A producer's run given a follower's flags: say what they need.

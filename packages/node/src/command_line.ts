@@ -1,0 +1,56 @@
+// The flags of every command but view-state, parsed in one table: near-workspaces runs
+// `near-sandbox --home DIR init`, so flags may come before the command; which command takes which
+// is checked after (cli.ts).
+import { parseArgs } from 'node:util';
+import { UsageError } from './cli_flags.js';
+
+const OPTIONS = {
+  home: { type: 'string' },
+  'chain-id': { type: 'string' },
+  shards: { type: 'string' },
+  'num-shards': { type: 'string' },
+  'test-seed': { type: 'string' },
+  'epoch-length': { type: 'string' },
+  genesis: { type: 'string' },
+  'account-id': { type: 'string' },
+  fast: { type: 'boolean' },
+  'rpc-addr': { type: 'string' },
+  'network-addr': { type: 'string' },
+  'block-time': { type: 'string' },
+  'rpc-prometheus-addr': { type: 'string' },
+  'max-gas-burnt-view': { type: 'string' },
+  archive: { type: 'boolean' },
+  'convert-db-kind': { type: 'boolean' },
+  sandbox: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  prefix: { type: 'string' },
+  follow: { type: 'string' },
+  'upstream-rpc': { type: 'string' },
+  store: { type: 'string' },
+  'shard-db': { type: 'string', multiple: true },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  out: { type: 'string' },
+  'lake-out': { type: 'string' },
+  's3-bucket': { type: 'string' },
+  's3-prefix': { type: 'string' },
+  's3-endpoint': { type: 'string' },
+  's3-region': { type: 'string' },
+} as const;
+
+/**
+ * The flags and arguments of `argv`. Node's own refusal of an unknown flag suggests quoting it as a
+ * positional argument, which no command takes: the flag is named instead, with where the flags are
+ * listed (neard's `--boot-nodes` and the like).
+ */
+export function parseCommandLine(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS, strict: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const flag = /'(-[^']*)'/.exec((err as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag)
+      throw new UsageError(`unknown option '${flag}' (nearlite --help lists each command's options)`);
+    throw err;
+  }
+}
