@@ -72,7 +72,7 @@ t.test('usage errors', async (t) => {
   await t.rejects(main(['view-state', 'dump-state']), { name: 'UsageError', message: /--home/ });
   await t.rejects(
     main(['run', '--home', 'view-state', '--bogus-flag']),
-    { name: 'TypeError', message: /--bogus-flag/ },
+    { name: 'UsageError', message: /^unknown option '--bogus-flag'/ },
     'a home named view-state is a home, not the command',
   );
   await t.rejects(main(['--home', '/nowhere', 'view-state', 'dump-state']), {
@@ -94,7 +94,14 @@ t.test('usage errors', async (t) => {
     { name: 'UsageError', message: /--shards/ },
     'a non-numeric flag',
   );
-  await t.rejects(main(['--no-such-flag']), TypeError, 'an unknown flag is refused by the parser');
+  await t.rejects(
+    main(['--no-such-flag']),
+    {
+      name: 'UsageError',
+      message: "unknown option '--no-such-flag' (nearlite --help lists each command's options)",
+    },
+    'an unknown flag is refused by the parser, named',
+  );
   // `start` would have run a sandbox that produces blocks, with the flags of `run` ignored.
   const home = tempDir(t);
   await t.rejects(
