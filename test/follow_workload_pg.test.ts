@@ -8,7 +8,7 @@ import { localChain, onSlowClock } from './helpers/chain.js';
 import { startCli } from './helpers/cli_process.js';
 import { compareHistory, compareTransactions, settledTop } from './helpers/follow_compare.js';
 import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
-import { startPostgres } from './helpers/postgres.js';
+import { startPostgres, storeFlags } from './helpers/postgres.js';
 import { randomWorkload } from './helpers/workload.js';
 
 const SHARDS = [0, 1];
@@ -25,10 +25,7 @@ t.test('LevelDB and PostgreSQL followers answer a 2-shard random workload as the
     for (const p of procs) await p.stop();
     await server.stop();
   });
-  const metaUrl = await server.createDatabase('meta');
-  const store = ['--store', metaUrl];
-  for (const shard of SHARDS)
-    store.push('--shard-db', `${shard}=${await server.createDatabase(`shard${shard}`)}`);
+  const store = await storeFlags(server, SHARDS);
 
   const chain = await localChain(t, { shards: SHARDS.length, blockTimeMs: 60, archive: true });
   const genesis = ['--genesis', join(chain.home, 'genesis.json')];

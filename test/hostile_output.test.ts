@@ -8,7 +8,7 @@ import { deployedAccount, localChain } from './helpers/chain.js';
 import { startCli } from './helpers/cli_process.js';
 import { settledTop } from './helpers/follow_compare.js';
 import { type RunningNode, startFollower, waitForHeight } from './helpers/node.js';
-import { startPostgres } from './helpers/postgres.js';
+import { startPostgres, storeFlags } from './helpers/postgres.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
@@ -32,12 +32,7 @@ t.test('hostile contract output comes back exactly, from the producer and every 
     for (const n of onServer) await n.stop();
     await server.stop();
   });
-  const store = [
-    '--store',
-    await server.createDatabase('meta'),
-    '--shard-db',
-    `0=${await server.createDatabase('shard0')}`,
-  ];
+  const store = await storeFlags(server);
   const { node, provider, root, home } = await localChain(t, { archive: true });
   await deployedAccount({ provider, root }, 'echo.test.near', code, 10n * NEAR);
 

@@ -59,7 +59,7 @@ import {
   startNode,
   waitForHeight,
 } from './helpers/node.js';
-import { startPostgres } from './helpers/postgres.js';
+import { startPostgres, storeFlags } from './helpers/postgres.js';
 import { openProtocol86Chain } from './helpers/protocol86_chain.js';
 import { supplyAtHead } from './helpers/supply.js';
 import { tempDir } from './helpers/tmp.js';
@@ -260,9 +260,7 @@ async function sameAccounts(t: Tap.Test, variant: (typeof VARIANTS)[number]): Pr
   const followers: [string, RunningNode][] = [];
   if (pg) {
     followers.push(['leveldb follower', await startFollower(home, node.url)]);
-    const store = ['--store', await pg.createDatabase('meta')];
-    for (const shard of SHARDS)
-      store.push('--shard-db', `${shard}=${await pg.createDatabase(`shard${shard}`)}`);
+    const store = await storeFlags(pg, SHARDS);
     followers.push(['postgres follower', await startFollower(home, node.url, store, 'follower-pg')]);
   }
   for (const [, f] of followers) t.teardown(() => f.stop());

@@ -9,7 +9,7 @@ import t from 'tap';
 import { compileContract } from './helpers/asc.js';
 import { type LocalChain, localChain } from './helpers/chain.js';
 import { initHome, type RunningNode, startNode, waitForHeight } from './helpers/node.js';
-import { startPostgres } from './helpers/postgres.js';
+import { startPostgres, storeFlags } from './helpers/postgres.js';
 
 const NEAR = 10n ** 24n;
 const TGAS = 10n ** 12n;
@@ -171,12 +171,7 @@ t.test(
       for (const f of followers) await f.stop();
       await server.stop();
     });
-    const store = [
-      '--store',
-      await server.createDatabase('meta'),
-      '--shard-db',
-      `0=${await server.createDatabase('shard0')}`,
-    ];
+    const store = await storeFlags(server);
     const c = await localChain(t, { blockTimeMs: 150 });
     await deployOracle(c);
     for (const [name, extra] of [

@@ -76,3 +76,14 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
   };
 }
+
+/**
+ * A meta database and one database per shard on `server`, as the flags a follower or a front end
+ * takes them: `--store META --shard-db 0=URL …`.
+ */
+export async function storeFlags(server: TestPostgres, shards: readonly number[] = [0]): Promise<string[]> {
+  const flags = ['--store', await server.createDatabase('meta')];
+  for (const shard of shards)
+    flags.push('--shard-db', `${shard}=${await server.createDatabase(`shard${shard}`)}`);
+  return flags;
+}
