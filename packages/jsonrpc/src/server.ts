@@ -299,8 +299,8 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
     report(err, `${req.method} ${req.routeOptions.url ?? 'request'}`);
     return reply(r, 500, JSON_CT, envelope(internalError('the request could not be handled')));
   });
-  // nearcore's router has `/` for POST alone: axum answers any other method there 405, the ones
-  // fastify has no route for (TRACE, PROPFIND…) included.
+  // nearcore's router has `/` for POST alone: axum answers any other method there 405. Every one
+  // reaches this handler, those fastify has no name for (TRACE, PROPFIND…) included.
   app.setNotFoundHandler((req, r) =>
     req.url === '/' || req.url.startsWith('/?')
       ? reply(r, 405, TEXT_CT, 'Method Not Allowed')
@@ -380,8 +380,6 @@ export async function startRpcServer(o: RpcServerOptions): Promise<RpcServer> {
       access.keysRequired,
     );
   }
-  const notAllowed = (_req: FastifyRequest, r: FastifyReply) => reply(r, 405, TEXT_CT, 'Method Not Allowed');
-  app.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH'], url: '/', handler: notAllowed });
 
   if (o.maxConnections !== undefined) {
     app.server.maxConnections = o.maxConnections;
