@@ -23,7 +23,8 @@ export function checkShape(message: StreamerMessage): void {
           base58Decode(t.transaction.hash);
           checkOutcomeShape(t.outcome.execution_outcome, t.transaction.hash);
         }
-        for (const r of [...chunk.receipts, ...(chunk.instant_receipts ?? [])]) base58Decode(r.receipt_id);
+        for (const r of chunk.receipts) base58Decode(r.receipt_id);
+        for (const r of chunk.instant_receipts ?? []) base58Decode(r.receipt_id);
       }
       for (const r of shard.receipt_execution_outcomes) {
         base58Decode(r.receipt.receipt_id);

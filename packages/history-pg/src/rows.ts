@@ -143,8 +143,9 @@ export function batchRows(
         }
         // A yield the chunk parked has no outcome yet, but EXPERIMENTAL_receipt answers it (nearcore
         // stores instant receipts as it runs them).
-        for (const r of [...chunk.receipts, ...(chunk.instant_receipts ?? [])])
-          putJson(rows.receipts, { id: base58Decode(r.receipt_id), height, json: stringifyJson(r) });
+        for (const list of [chunk.receipts, chunk.instant_receipts ?? []])
+          for (const r of list)
+            putJson(rows.receipts, { id: base58Decode(r.receipt_id), height, json: stringifyJson(r) });
       }
       for (const r of shard.receipt_execution_outcomes) {
         const id = base58Decode(r.receipt.receipt_id);

@@ -19,6 +19,7 @@ import {
   decodeSignedTransaction,
   fromUtf8,
   isInstantReceipt,
+  type Receipt,
   receiptView,
   signedTransactionView,
   stringifyJson,
@@ -125,27 +126,24 @@ export class StreamerMessageBuilder {
       receiptOutcomes.map((o) => o.id),
       height,
     );
+    const stored = (id: CryptoHash): Receipt | undefined => {
+      const bytes = store.get(DBCol.Receipts, id);
+      return bytes && decodeReceipt(bytes);
+    };
     const receiptExecutionOutcomes = receiptOutcomes.flatMap((o, i) => {
-      const bytes = store.get(DBCol.Receipts, o.id);
-      if (!bytes) return [];
-      return [
-        {
-          execution_outcome: o.view,
-          receipt: receiptView(decodeReceipt(bytes)),
-          tx_hash: txHashes[i] ?? null,
-        },
-      ];
+      const receipt = stored(o.id);
+      if (!receipt) return [];
+      return [{ execution_outcome: o.view, receipt: receiptView(receipt), tx_hash: txHashes[i] ?? null }];
     });
     const localReceipts = localReceiptIds.flatMap((id) => {
-      const bytes = store.get(DBCol.Receipts, id);
-      return bytes ? [receiptView(decodeReceipt(bytes))] : [];
+      const receipt = stored(id);
+      return receipt ? [receiptView(receipt)] : [];
     });
     // The receipts this chunk ran right after the receipt that made them (nearcore's
     // ReceiptSource::Instant), in the order they ran. A yield parked this way has no outcome here.
     const instantReceipts = receiptOutcomes.flatMap((o) =>
       o.receiptIds.flatMap((id) => {
-        const bytes = store.get(DBCol.Receipts, id);
-        const receipt = bytes && decodeReceipt(bytes);
+        const receipt = stored(id);
         return receipt && isInstantReceipt(receipt) ? [receiptView(receipt)] : [];
       }),
     );
