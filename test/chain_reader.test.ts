@@ -149,6 +149,15 @@ t.test(
     t.throws(() => reader.chunk(1.5, 0), RangeError);
     t.throws(() => reader.chunk(head.height, 7), { name: 'RangeError', message: /shard 7/ });
     t.throws(() => reader.account('BAD ID'), { name: 'InvalidAccountIdError' });
+    t.throws(() => reader.account(5 as never), {
+      name: 'TypeError',
+      message: 'an account id is a string, got number 5',
+    });
+    // A text prefix would be taken for bytes no key starts with, and answer "no state".
+    t.throws(() => [...reader.contractState('test.near', 'k' as never)], {
+      name: 'TypeError',
+      message: /^a key prefix is a Uint8Array .*got string "k"$/,
+    });
     await reader.close();
 
     // A store made from another genesis is not read against this one.

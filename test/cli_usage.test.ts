@@ -3,7 +3,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { editConfig, initHome, refused, startNode } from './helpers/node.js';
+import { editConfig, initHome, refused, startNode, waitForHeight } from './helpers/node.js';
 import { tempDir } from './helpers/tmp.js';
 
 t.test('arguments a command does not take are refused, named', async (t) => {
@@ -43,6 +43,43 @@ t.test('arguments a command does not take are refused, named', async (t) => {
     /unexpected argument 'extra' for view-state dump-state/,
     'a dump-state argument',
   );
+});
+
+t.test("inspect's arguments: each refused for what it is, never read as something else", async (t) => {
+  const home = join(tempDir(t), 'home');
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '50']);
+  await waitForHeight(node, 2);
+  await node.stop();
+  const inspect = (...args: string[]) => ['inspect', '--home', home, ...args];
+  refused(
+    t,
+    inspect('block', '-1'),
+    /unexpected argument '-1': heights and shard ids are never negative/,
+    '-1',
+  );
+  refused(t, inspect('chunk', '1', '-2'), /unexpected argument '-2'/, 'a negative shard');
+  // Past 2^53 a height would be rounded to another one: named as given.
+  for (const h of ['9007199254740993', '99999999999999999999'])
+    refused(t, inspect('block', h), new RegExp(`'${h}' is not a block height`), h);
+  // 32 ones is the base58 hash of 32 zero bytes, not a height.
+  refused(t, inspect('block', '1'.repeat(32)), /^nearlite: no block 1{32}$/m, 'the zero hash');
+  for (const what of ['chunk', 'account'])
+    refused(
+      t,
+      inspect(what, ...(what === 'chunk' ? ['1'] : ['test.near']), '--prefix', 'k'),
+      new RegExp(`--prefix goes with inspect state, not inspect ${what}`),
+      `--prefix on ${what}`,
+    );
+  for (const what of ['account', 'state'])
+    refused(
+      t,
+      inspect(what, 'BAD..'),
+      /'BAD\.\.' is not an account id: the Account ID contains an invalid character 'B' at index 0/,
+      `${what} of a bad id`,
+    );
+  // As view_state answers UNKNOWN_ACCOUNT, an account that does not exist is said to, not shown empty.
+  refused(t, inspect('state', 'nobody.test.near'), /account nobody\.test\.near does not exist/, 'no account');
 });
 
 t.test('init refuses what nearcore refuses: an empty chain id, a number past u64', async (t) => {

@@ -10,7 +10,7 @@ import { accountReads } from './helpers/account_reads.js';
 import { compileContract } from './helpers/asc.js';
 import { localChain } from './helpers/chain.js';
 import { comparer } from './helpers/follow_compare.js';
-import { cli, startFollower, startNode, waitForHeight } from './helpers/node.js';
+import { cli, refused, startFollower, startNode, waitForHeight } from './helpers/node.js';
 
 const NEAR = 10n ** 24n;
 
@@ -211,6 +211,13 @@ t.test('a follower of a nearlite producer answers as the producer', async (t) =>
   ).body.result!;
   t.ok(state.values.length > 0, 'the counter keeps state');
   t.same(inspected(['state', 'alice.test.near']), state.values, 'inspect state: every key and value');
+  // A bad id or no account is said so, as on a producer's home, not answered empty.
+  for (const [args, message] of [
+    [['account', 'BAD..'], /'BAD\.\.' is not an account id/],
+    [['state', 'BAD..'], /'BAD\.\.' is not an account id/],
+    [['state', 'nobody.test.near'], /account nobody\.test\.near does not exist at #\d+/],
+  ] as const)
+    refused(t, ['inspect', '--home', followerHome, ...args], message, `inspect ${args.join(' ')}`);
   const [tx] = inspected(['tx', txs[0]![0]]);
   t.equal((tx!.transaction as { hash: string }).hash, txs[0]![0], 'inspect tx');
   t.ok(tx!.outcome, 'with its outcome');

@@ -36,6 +36,7 @@ export * from './state_changes.js';
 export * from './state_pins.js';
 export * from './state_records.js';
 export { readTrieDeletions, trieStorage } from './state_store.js';
+export * from './tool_args.js';
 export * from './tx/check_transaction.js';
 export * from './tx/codecs.js';
 export * from './tx/final_answers.js';

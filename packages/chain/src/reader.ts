@@ -10,7 +10,6 @@ import {
   type CryptoHash,
   concatBytes,
   decodeAccount,
-  parseAccountId,
 } from '@nearlite/primitives';
 import {
   blockShardKey,
@@ -38,6 +37,7 @@ import { decodeStoredOutcome, type StoredOutcome } from './outcome_store.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { decodeStateChangeRecords } from './state_changes.js';
 import { trieStorage } from './state_store.js';
+import { accountIdArg, bytesArg, describeArg, hashArg, heightArg } from './tool_args.js';
 
 export class ChainReader {
   private constructor(
@@ -163,7 +163,7 @@ export class ChainReader {
 
   /** The state trie of the shard holding `accountId`, as of block `height` (default: head). */
   stateAt(accountId: string, height?: number): Trie {
-    return this.shardState(this.layout.accountIdToShardId(parseAccountId(accountId)), height);
+    return this.shardState(this.layout.accountIdToShardId(accountIdArg(accountId)), height);
   }
 
   /** The state trie of one shard as of block `height` (default: head). */
@@ -191,8 +191,9 @@ export class ChainReader {
     prefix: Uint8Array = new Uint8Array(0),
     height?: number,
   ): Generator<[Uint8Array, Uint8Array]> {
+    const trie = this.stateAt(accountId, height);
     const base = trieKeyContractDataPrefix(accountId);
-    for (const [k, v] of this.stateAt(accountId, height).iterPrefix(concatBytes(base, prefix))) {
+    for (const [k, v] of trie.iterPrefix(concatBytes(base, bytesArg(prefix, 'a key prefix')))) {
       yield [k.subarray(base.length), v];
     }
   }
@@ -200,28 +201,4 @@ export class ChainReader {
   async close(): Promise<void> {
     await this.store.close();
   }
-}
-
-/** A block hash argument: 32 bytes, or a TypeError that says what was given. */
-function hashArg(hash: CryptoHash): CryptoHash {
-  if (!(hash instanceof Uint8Array) || hash.length !== 32) {
-    const given = hash instanceof Uint8Array ? `${hash.length} bytes` : typeof hash;
-    throw new TypeError(`expected a 32-byte hash (a Uint8Array; base58Decode a text one), got ${given}`);
-  }
-  return hash;
-}
-
-/** A block height argument of a tool's read: a RangeError that says what was given otherwise. */
-export function heightArg(height: number): number {
-  if (typeof height !== 'number')
-    throw new TypeError(`a block height is a number, got ${describeArg(height)}`);
-  if (!Number.isSafeInteger(height) || height < 0) {
-    throw new RangeError(`a block height is a non-negative integer, got ${String(height)}`);
-  }
-  return height;
-}
-
-/** A JavaScript caller's argument of the wrong type, as an error names it: `string "10"`. */
-function describeArg(v: unknown): string {
-  return `${typeof v} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`;
 }

@@ -4,7 +4,7 @@
 // synchronous lookup of the key's flat row when the key has not changed since H (flat_state.ts), and
 // otherwise an async seek of the StateHistory column (classic-level has no synchronous iterator).
 
-import { heightArg } from '@nearlite/chain';
+import { bytesArg, heightArg } from '@nearlite/chain';
 import {
   base58Decode,
   binaryKey,
@@ -158,7 +158,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
   }
 
   blockAtSync(height: number): StoredBlock | undefined {
-    const hash = this.blockHashAt(height);
+    const hash = this.blockHashAt(heightArg(height));
     return hash ? this.blockSync(hash) : undefined;
   }
 
@@ -345,6 +345,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
    * `height`): the value or null, else FLAT_MISS and `valueAt` seeks the history.
    */
   valueAtSync(trieKey: Uint8Array, height: number): Uint8Array | null | typeof FLAT_MISS {
+    bytesArg(trieKey, 'a trie key');
     this.checkFollowed(height);
     if (!this.hasFlatState()) return FLAT_MISS;
     const row = this.store.get(DBCol.StateHistoryFlat, trieKey);
@@ -419,6 +420,7 @@ export class HistoryStore implements HistoryReader, HistoryWriter {
     height: number,
     bound: ScanBound = {},
   ): Promise<[Uint8Array, Uint8Array][]> {
+    bytesArg(prefix, 'a key prefix');
     this.checkFollowed(height);
     heldScan(this.stateFrom(), height);
     if (!this.hasFlatState()) return this.scanHistoryAt(prefix, height, bound);

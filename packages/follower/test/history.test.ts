@@ -261,3 +261,28 @@ t.test('state is read only at heights the history has followed', async (t) => {
   await followedTo(store, 130);
   t.same(await history.valueAt(k, 125), utf8('g'), 'the cursor moved on: so do the reads');
 });
+
+t.test("a tool's arguments of the wrong kind are refused, not read as keys no row has", async (t) => {
+  const store = await Store.open(tempDir(t));
+  t.teardown(() => store.close());
+  const history = new HistoryStore(store);
+  const prefix = '\u0009app.near,';
+  await history.writeGenesis(100, [{ key: utf8(`${prefix}a`), value: utf8('g') }]);
+  t.equal((await history.scanAt(utf8(prefix), 100)).length, 1, 'the key, under its prefix as bytes');
+  // Text where bytes go would otherwise scan for its UTF-16 code units and find nothing.
+  await t.rejects(history.scanAt(prefix as never, 100), {
+    name: 'TypeError',
+    message: /^a key prefix is a Uint8Array .*got string/,
+  });
+  await t.rejects(history.valueAt(`${prefix}a` as never, 100), {
+    name: 'TypeError',
+    message: /^a trie key is a Uint8Array/,
+  });
+  for (const h of [-1, 1.5, Number.NaN, 2 ** 60])
+    t.throws(() => history.blockAtSync(h), { name: 'RangeError', message: /non-negative integer/ }, `${h}`);
+  t.throws(() => history.blockAtSync('100' as never), {
+    name: 'TypeError',
+    message: 'a block height is a number, got string "100"',
+  });
+  t.equal(history.blockAtSync(100), undefined, 'a height with no block');
+});

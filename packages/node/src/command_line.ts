@@ -49,6 +49,9 @@ export function parseCommandLine(argv: readonly string[]) {
   } catch (err) {
     const code = (err as { code?: string }).code;
     const flag = /'(-[^']*)'/.exec((err as Error).message)?.[1];
+    // A negative number reads as a short flag; what it was meant as (a height, a shard) never is.
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag && /^-\d/.test(flag))
+      throw new UsageError(`unexpected argument '${flag}': heights and shard ids are never negative`);
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag)
       throw new UsageError(`unknown option '${flag}' (nearlite --help lists each command's options)`);
     throw err;

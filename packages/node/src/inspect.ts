@@ -19,7 +19,7 @@ import {
 import { DBCol } from '@nearlite/store';
 import { checkFinalHead, FinalHeadError } from './final_head.js';
 import { homeConfig, homeFiles, openHomeReader } from './home.js';
-import { hashArg, heightArg, InspectError } from './inspect_args.js';
+import { accountIdArg, blockArg, hashArg, heightArg, InspectError } from './inspect_args.js';
 import { inspectFollowed } from './inspect_followed.js';
 
 export { InspectError } from './inspect_args.js';
@@ -56,7 +56,10 @@ export async function inspect(
   out: (s: string) => void,
 ): Promise<void> {
   const [what, a, b] = args;
-  const given = args.indexOf('--prefix') >= 0 ? args.indexOf('--prefix') - 1 : args.length - 1;
+  const prefixAt = args.indexOf('--prefix');
+  if (prefixAt >= 0 && what !== 'state')
+    throw new InspectError(`--prefix goes with inspect state, not inspect ${what ?? 'alone'}`);
+  const given = prefixAt >= 0 ? prefixAt - 1 : args.length - 1;
   const most = what === undefined ? undefined : MOST_ARGUMENTS[what];
   if (most !== undefined && given > most)
     throw new InspectError(`unexpected argument '${args[most + 1]}' for inspect ${what}`);
@@ -69,8 +72,8 @@ export async function inspect(
       throw new InspectError('the store holds no block yet');
     switch (what) {
       case 'block': {
-        const h = a === undefined ? reader.head()?.height : /^\d+$/.test(a) ? Number(a) : undefined;
-        const header = h !== undefined ? reader.blockByHeight(h) : reader.blockByHash(hashArg(a, 'block'));
+        const at = a === undefined ? { height: reader.head()!.height } : blockArg(a);
+        const header = 'height' in at ? reader.blockByHeight(at.height) : reader.blockByHash(at.hash);
         if (!header) throw new InspectError(`no block ${a ?? ''}`);
         print(blockHeaderView(header));
         return;
@@ -100,17 +103,17 @@ export async function inspect(
         return;
       }
       case 'account': {
-        if (!a) throw new InspectError('inspect account needs an account id');
-        const acc = reader.account(a, heightArg(b));
+        const acc = reader.account(accountIdArg(a, 'account'), heightArg(b));
         if (!acc) throw new InspectError(`account ${a} does not exist`);
         print({ account_id: a, ...accountView(acc) });
         return;
       }
       case 'state': {
-        if (!a) throw new InspectError('inspect state needs an account id');
-        const prefixIndex = args.indexOf('--prefix');
-        const prefix = prefixIndex >= 0 ? utf8(args[prefixIndex + 1] ?? '') : new Uint8Array(0);
-        for (const [k, v] of reader.contractState(a, prefix)) print({ key: toBase64(k), value: toBase64(v) });
+        // As view_state answers UNKNOWN_ACCOUNT: no state is not the same as no account.
+        if (!reader.account(accountIdArg(a, 'state'))) throw new InspectError(`account ${a} does not exist`);
+        const prefix = prefixAt >= 0 ? utf8(args[prefixAt + 1] ?? '') : new Uint8Array(0);
+        for (const [k, v] of reader.contractState(a!, prefix))
+          print({ key: toBase64(k), value: toBase64(v) });
         return;
       }
       case 'follow': {

@@ -4,7 +4,7 @@
 import { type HistoryStore, StateNotHeld, type StoredBlock } from '@nearlite/follower';
 import { accountView, decodeAccount, toBase64, utf8 } from '@nearlite/primitives';
 import { trieKeyAccount, trieKeyContractData, trieKeyContractDataPrefix } from '@nearlite/trie';
-import { hashArg, heightArg, InspectError } from './inspect_args.js';
+import { accountIdArg, blockArg, hashArg, heightArg, InspectError } from './inspect_args.js';
 
 /** A state read the history cannot answer (its source began after the genesis), said as inspect says. */
 async function held<T>(read: Promise<T>): Promise<T> {
@@ -33,10 +33,9 @@ export async function inspectFollowed(
   };
   switch (what) {
     case 'block': {
+      const at = a === undefined ? { height: atCursor(undefined) } : blockArg(a);
       const block: StoredBlock | undefined =
-        a !== undefined && !/^\d+$/.test(a)
-          ? history.blockSync(hashArg(a, 'block'))
-          : history.blockAtSync(atCursor(heightArg(a)));
+        'height' in at ? history.blockAtSync(at.height) : history.blockSync(at.hash);
       if (!block) throw new InspectError(`no block ${a ?? ''} in the followed history`);
       print((JSON.parse(block.json) as { header: unknown }).header);
       return true;
@@ -70,19 +69,23 @@ export async function inspectFollowed(
       return true;
     }
     case 'account': {
-      if (!a) throw new InspectError('inspect account needs an account id');
+      const id = accountIdArg(a, 'account');
       const height = atCursor(heightArg(b));
-      const value = await held(history.valueAt(trieKeyAccount(a), height));
+      const value = await held(history.valueAt(trieKeyAccount(id), height));
       if (!value) throw new InspectError(`account ${a} does not exist at #${height}`);
       print({ account_id: a, ...accountView(decodeAccount(value)) });
       return true;
     }
     case 'state': {
-      if (!a) throw new InspectError('inspect state needs an account id');
+      const id = accountIdArg(a, 'state');
+      const height = atCursor(undefined);
+      // As view_state answers UNKNOWN_ACCOUNT: no state is not the same as no account.
+      if (!(await held(history.valueAt(trieKeyAccount(id), height))))
+        throw new InspectError(`account ${id} does not exist at #${height}`);
       const prefixAt = args.indexOf('--prefix');
       const prefix = prefixAt >= 0 ? utf8(args[prefixAt + 1] ?? '') : new Uint8Array(0);
-      const skip = trieKeyContractDataPrefix(a).length;
-      for (const [k, v] of await held(history.scanAt(trieKeyContractData(a, prefix), atCursor(undefined))))
+      const skip = trieKeyContractDataPrefix(id).length;
+      for (const [k, v] of await held(history.scanAt(trieKeyContractData(id, prefix), height)))
         print({ key: toBase64(k.subarray(skip)), value: toBase64(v) });
       return true;
     }
