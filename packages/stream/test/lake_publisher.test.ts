@@ -57,6 +57,41 @@ t.test('publishes final blocks, resumes, and retries a failed height', async (t)
   t.same(published, [5, 6, 7], 'height 5 was written once the sink worked, then the rest');
 });
 
+t.test('a block a stopped run left without its block.json is written again on resuming', async (t) => {
+  const chain = await setup(t);
+  const dir = join(tempDir(t), 'lake');
+  let p = await LakePublisher.start(chain, new DirLakeSink(dir));
+  for (let i = 0; i < 8; i++) await chain.produceBlock();
+  await p.stop();
+  t.same(folders(dir).map(Number), [0, 1, 2, 3, 4, 5, 6]);
+  // What a kill between a block's shard files and its block.json leaves (the files' order above).
+  rmSync(join(dir, '000000000006', 'block.json'));
+  const published: number[] = [];
+  p = await LakePublisher.start(chain, new DirLakeSink(dir), { onPublished: (h) => published.push(h) });
+  t.equal(p.nextHeight, 6, 'it resumes at the block without its block.json, not after it');
+  await p.stop();
+  t.same(published, [6]);
+  const built = await new StreamerMessageBuilder(chain).build(6);
+  t.equal(readFileSync(join(dir, '000000000006', 'block.json'), 'utf8'), built!.block, 'written whole');
+  t.equal((await new FileSource(dir).fetchBlock(6))?.block.header.height, 6, 'and read by a Lake reader');
+
+  // Several such folders at the top (left by a writer before this one): written again from the lowest.
+  for (const h of ['000000000005', '000000000006']) rmSync(join(dir, h, 'block.json'));
+  p = await LakePublisher.start(chain, new DirLakeSink(dir));
+  t.equal(p.nextHeight, 5);
+  await p.stop();
+  // A sink holding only such a folder starts at it.
+  const lone = join(tempDir(t), 'lone');
+  let q = await LakePublisher.start(chain, new DirLakeSink(lone));
+  await q.stop();
+  for (const h of folders(lone).filter((h) => h !== '000000000000'))
+    rmSync(join(lone, h), { recursive: true });
+  rmSync(join(lone, '000000000000', 'block.json'));
+  q = await LakePublisher.start(chain, new DirLakeSink(lone));
+  t.equal(q.nextHeight, 0);
+  await q.stop();
+});
+
 t.test('a height GC took before it was published is reported, never stepped over', async (t) => {
   const { chain } = await openLocalChain(t, { epochLength: 5 });
   const dir = join(tempDir(t), 'lake');

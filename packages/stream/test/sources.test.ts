@@ -245,6 +245,21 @@ t.test('s3: NEAR Lake bucket on s3rver', async (t) => {
   await rejectsWith(t, src.fetchBlock(879772), 'NOT_AVAILABLE', 'not published yet');
 });
 
+t.test('s3: a Lake sink resumes at a block whose block.json a stopped writer never wrote', async (t) => {
+  const endpoint = await s3rver(t, ['lake-out']);
+  const sink = new S3LakeSink('lake-out', 'chain/', { endpoint });
+  t.teardown(() => sink.close());
+  t.equal(await sink.resumeHeight(), null, 'an empty bucket');
+  await sink.put('000000000007/shard_0.json', shardText);
+  t.equal(await sink.resumeHeight(), 7, 'only shard files: written again');
+  await sink.put('000000000007/block.json', blockText);
+  t.equal(await sink.resumeHeight(), 8, 'whole: the next height');
+  // A key that only begins with block.json's is not it.
+  await sink.put('000000000009/shard_0.json', shardText);
+  await sink.put('000000000009/block.json.tmp', blockText);
+  t.equal(await sink.resumeHeight(), 9);
+});
+
 t.test('openSource refuses what it cannot read', async (t) => {
   for (const spec of ['ftp://x', 'lake', 's3://', 'file:', 'http://', 'https://a b']) {
     t.throws(() => openSource(spec), { name: 'StreamSourceError', code: 'BAD_SPEC' }, spec);

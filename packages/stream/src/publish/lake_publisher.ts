@@ -1,5 +1,5 @@
 // `run --lake-out`: publishes each block to a Lake sink once it is final, so a running producer feeds
-// a Lake bucket (or directory) continuously. Resumes after the highest height the sink already has.
+// a Lake bucket (or directory) continuously. Resumes after the last block the sink holds whole.
 // A failed write is reported and retried with the next block; no height is skipped, and a height GC
 // has taken before it was published is reported with every block rather than stepped over.
 
@@ -34,10 +34,10 @@ export class LakePublisher {
     o: LakePublisherOptions = {},
   ): Promise<LakePublisher> {
     const p = new LakePublisher(chain, sink, o);
-    const last = await sink.lastHeight();
+    const resume = await sink.resumeHeight();
     // A new bucket starts at the first block kept; one with blocks goes on right after its last, even
     // where GC has taken that height since: every block is then reported, never a gap left.
-    p.next = last === null ? firstHeightOf(chain) : last + 1;
+    p.next = resume ?? firstHeightOf(chain);
     chain.events.on('block', p.onBlock);
     p.schedule();
     return p;

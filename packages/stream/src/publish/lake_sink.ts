@@ -1,6 +1,8 @@
 // Where NEAR Lake files are written: a directory or an S3 bucket. A block's shard files are written
-// before its block.json, so a reader that finds block.json finds every file it lists.
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+// before its block.json, so a reader that finds block.json finds every file it lists — and a writer
+// stopped in between (killed) leaves a folder without one, which it writes again when it resumes:
+// a Lake reader takes a listed folder's block.json for the block, and would find none there.
+import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { StreamErrorCode, StreamSourceError } from '../errors.js';
 import { fileSpecDir } from '../file_spec.js';
@@ -12,8 +14,11 @@ import type { BuiltStreamerMessage } from './streamer_message.js';
 export interface LakeSink {
   readonly name: string;
   put(key: string, body: string): Promise<void>;
-  /** The highest height already written, to resume from; null when empty. */
-  lastHeight(): Promise<number | null>;
+  /**
+   * The height to resume from: right after the last block written whole, so a folder a stopped run
+   * left without its block.json is written again; null when the sink holds no block.
+   */
+  resumeHeight(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -35,19 +40,31 @@ export class DirLakeSink implements LakeSink {
     await rename(tmp, path);
   }
 
-  async lastHeight(): Promise<number | null> {
+  async resumeHeight(): Promise<number | null> {
     let names: string[];
     try {
       names = await readdir(this.dir);
     } catch {
       return null;
     }
-    let best: number | null = null;
-    for (const n of names) {
-      const h = parseLakeFolder(n);
-      if (h !== null && (best === null || h > best)) best = h;
+    const heights = names.map(parseLakeFolder).filter((h): h is number => h !== null);
+    heights.sort((a, b) => b - a);
+    // From the top down, the folders without block.json are written again from the lowest of them.
+    let partial: number | null = null;
+    for (const h of heights) {
+      if (await this.has(lakeBlockKey(h))) return partial ?? h + 1;
+      partial = h;
     }
-    return best;
+    return partial;
+  }
+
+  private async has(key: string): Promise<boolean> {
+    try {
+      await access(join(this.dir, key));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {}
@@ -78,17 +95,30 @@ export class S3LakeSink implements LakeSink {
     );
   }
 
-  async lastHeight(): Promise<number | null> {
+  async resumeHeight(): Promise<number | null> {
     const source = new S3Source(this.bucket, this.prefix, { ...this.o, requesterPays: false });
+    let top: number | null;
     try {
       for (;;) {
         const before = await source.finalHeight();
-        const after = await source.finalHeight();
-        if (after === before) return after;
+        top = await source.finalHeight();
+        if (top === before) break;
       }
     } finally {
       await source.close();
     }
+    if (top === null) return null;
+    // Blocks are written one at a time, in order, and a partial one is written again before the next:
+    // only the highest folder can lack its block.json.
+    return (await this.has(lakeBlockKey(top))) ? top + 1 : top;
+  }
+
+  private async has(key: string): Promise<boolean> {
+    const { sdk, client } = await this.s3.get();
+    const res = await client.send(
+      new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${key}`, MaxKeys: 1 }),
+    );
+    return (res.Contents ?? []).some((o) => o.Key === `${this.prefix}${key}`);
   }
 
   async close(): Promise<void> {
