@@ -262,7 +262,8 @@ t.test('a repair stopped part way: the start refuses the store, the next repair 
   const genesis = loadGenesisConfig(join(home, 'genesis.json'));
   const shardIds = shardLayoutFromView(genesis.shardLayout).shardIds;
   const store = await Store.open(join(home, 'data'));
-  const hole = new ChainStore(store).head()!.height - 12;
+  const head = new ChainStore(store).head()!.height;
+  const hole = head - 12;
   await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(hole)));
   // The repair's third batch never lands, as if the process died there.
   const commit = store.commit.bind(store);
@@ -284,6 +285,14 @@ t.test('a repair stopped part way: the start refuses the store, the next repair 
   const verify = cli(['inspect', '--home', home, 'verify']);
   t.equal(verify.status, 1, 'inspect verify fails');
   t.match(verify.stdout, /a repair stopped part way through rolling the store back/);
+  t.match(
+    verify.stderr,
+    new RegExp(
+      `a repair of the store stopped part way through rolling the store back to #${hole - 1}; \`nearlite repair --home .*\` finishes it`,
+    ),
+    'and says what finishes it, as the start does',
+  );
+  t.notMatch(verify.stderr, /damaged/);
   const exported = cli(['lake-export', '--home', home, '--out', tempDir(t)]);
   t.equal(exported.status, 1, 'lake-export refuses it');
 
@@ -292,7 +301,63 @@ t.test('a repair stopped part way: the start refuses the store, the next repair 
     await waitForHeight(again, top + 3);
     await assertWhole(t, again, 'producing again');
   });
-  t.match(repaired, /going on with a repair that stopped part way/);
+  t.match(
+    repaired,
+    new RegExp(
+      `going on with a repair that stopped part way through rolling the store back to #${hole - 1}\n`,
+    ),
+  );
+  t.match(
+    repaired,
+    new RegExp(`rolling back to #${hole - 1}: every block above it up to the head #${head} goes\n`),
+  );
+  // The stopped run's deletions went uncounted: the heights are named, with what this run dropped.
+  t.match(
+    repaired,
+    new RegExp(
+      `dropped every block above #${hole - 1} up to #${head}, [1-9]\\d* block\\(s\\) \\(#\\d+.*\\) of them with \\d+ transaction\\(s\\) in this run`,
+    ),
+  );
+  t.notMatch(repaired, /\(\)/, 'no empty list');
+});
+
+t.test('a repair stopped after its last deletion: the next one names the heights it dropped', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '20']);
+  await waitForHeight(node, 30);
+  await node.kill();
+  const genesis = loadGenesisConfig(join(home, 'genesis.json'));
+  const shardIds = shardLayoutFromView(genesis.shardLayout).shardIds;
+  const store = await Store.open(join(home, 'data'));
+  const cs = new ChainStore(store);
+  const head = cs.head()!.height;
+  const hole = head - 8;
+  const holeHash = cs.blockHashByHeight(hole)!;
+  await store.commit(new StoreUpdate().delete(DBCol.BlockHeight, u64be(hole)));
+  // Every block above the target gone (the hole's, which no height names, last), the process dies
+  // before the head moves.
+  const commit = store.commit.bind(store);
+  store.commit = async (...args: Parameters<typeof store.commit>) => {
+    let above = store.get(DBCol.BlockHeader, holeHash) !== undefined;
+    for await (const _ of store.iter(DBCol.BlockHeight, undefined, { gte: u64be(hole), limit: 1 }))
+      above = true;
+    if (!above) throw new Error('stopped');
+    return commit(...args);
+  };
+  await t.rejects(repairChain(store, shardIds, genesis.genesisHeight, { blocksPerBatch: 2 }));
+  store.commit = commit;
+  await store.close();
+
+  const repaired = cli(['repair', '--home', home]);
+  t.equal(repaired.status, 0, repaired.stderr);
+  t.match(repaired.stdout, new RegExp(`rolled back to #${hole - 1}\n`));
+  t.match(
+    repaired.stdout,
+    new RegExp(`dropped every block above #${hole - 1} up to #${head}, all of them before this run\n`),
+  );
+  t.notMatch(repaired.stdout, /\(\)/, 'no empty list');
+  t.equal(cli(['inspect', '--home', home, 'verify']).status, 0, 'inspect verify passes');
 });
 
 t.test('a damaged table: altered header bytes are named, and repair rolls back below them', async (t) => {

@@ -29,7 +29,7 @@ export * from './reader.js';
 export { actionFromJson, receiptFromJson } from './receipt_record.js';
 export * from './receipts_root.js';
 export * from './repair.js';
-export { REPAIR_KEY, type RepairTarget, readRepairTarget } from './repair_marker.js';
+export { REPAIR_KEY, type RepairTarget, readRepairTarget, repairTargetText } from './repair_marker.js';
 export * from './reward_calculator.js';
 export * from './shard_layout.js';
 export * from './state_changes.js';

@@ -31,6 +31,11 @@ export interface RepairOptions {
   readonly blocksPerBatch?: number;
   /** Rows per batch where a row is all there is: height index, flat state, a wipe's deletions. */
   readonly rowsPerBatch?: number;
+  /**
+   * Told what the repair will do once its record is written, before the first deletion: a repair
+   * stopped part way has said so already (a resumed one: what the stopped one found is not known).
+   */
+  readonly onPlan?: (target: RepairTarget, problems: readonly ChainProblem[], resumed: boolean) => void;
 }
 
 export interface RepairResult {
@@ -40,6 +45,8 @@ export interface RepairResult {
   readonly wiped: boolean;
   /** The repair went on from a record left by one that stopped part way. */
   readonly resumed: boolean;
+  /** What the repair did (null when nothing needed repair). */
+  readonly target: RepairTarget | null;
   /** The heights this run deleted (a resumed run: what the stopped one had left). */
   readonly droppedHeights: readonly number[];
   readonly droppedTransactions: number;
@@ -101,15 +108,18 @@ export async function repairChain(
   let problems: readonly ChainProblem[] = [];
   if (!target) {
     const plan = planRepair(store, shardIds, genesisHeight);
-    if (!plan)
-      return { head: null, wiped: false, resumed, droppedHeights: [], droppedTransactions: 0, problems };
+    if (!plan) {
+      const nothing = { droppedHeights: [], droppedTransactions: 0, problems };
+      return { head: null, wiped: false, resumed, target: null, ...nothing };
+    }
     ({ target, problems } = plan);
     await store.commit(new StoreUpdate().put(DBCol.BlockMisc, REPAIR_KEY, encodeRepairTarget(target)));
   }
+  o.onPlan?.(target, problems, resumed);
   if (target.kind === 'wipe') {
     await wipeChain(store, rowsPerBatch);
     const droppedHeights = Array.from({ length: target.headHeight + 1 }, (_, i) => i);
-    return { head: null, wiped: true, resumed, droppedHeights, droppedTransactions: 0, problems };
+    return { head: null, wiped: true, resumed, target, droppedHeights, droppedTransactions: 0, problems };
   }
   const { dropped, transactions } = await dropBlocksAbove(store, shardIds, target.height, o);
   for (const p of problems) if (p.height > target.height) dropped.add(p.height);
@@ -124,6 +134,7 @@ export async function repairChain(
     head: { height: target.height, hash: target.hash },
     wiped: false,
     resumed,
+    target,
     droppedHeights: [...dropped].sort((a, b) => a - b),
     droppedTransactions: transactions,
     problems,

@@ -5,6 +5,7 @@ import {
   checkChain,
   chunkHeaderView,
   heightRanges,
+  repairTargetText,
 } from '@nearlite/chain';
 import { checkHistory, HistoryStore, holdsHistory } from '@nearlite/follower';
 import {
@@ -168,6 +169,10 @@ export async function inspect(
           problems: report.problems,
           final_head: finalHead ?? 'held',
         });
+        if (report.stoppedRepair)
+          throw new InspectError(
+            `a repair of the store stopped part way through ${repairTargetText(report.stoppedRepair)}; \`nearlite repair --home ${home}\` finishes it`,
+          );
         if (report.problems.length > 0 || finalHead)
           throw new InspectError(
             report.problems.length > 0

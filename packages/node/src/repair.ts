@@ -5,6 +5,7 @@ import {
   heightRanges,
   loadGenesisConfig,
   repairChain,
+  repairTargetText,
   shardLayoutFromView,
 } from '@nearlite/chain';
 import { HistoryStore, holdsHistory, repairHistory } from '@nearlite/follower';
@@ -30,19 +31,33 @@ export async function repair(home: string, out: (line: string) => void): Promise
       await repairFollowed(store, out);
       return;
     }
-    const result = await repairChain(store, shardIds, genesis.genesisHeight);
-    if (result.resumed) out('going on with a repair that stopped part way');
-    if (result.problems.length > 0) out(damageFound(result.problems));
+    // Said before the work, so a repair stopped part way has told what it was doing.
+    const result = await repairChain(store, shardIds, genesis.genesisHeight, {
+      onPlan: (target, problems, resumed) => {
+        if (resumed) out(`going on with a repair that stopped part way through ${repairTargetText(target)}`);
+        if (problems.length > 0) out(damageFound(problems));
+        if (target.kind === 'rollback')
+          out(
+            `rolling back to #${target.height}: every block above it up to the head #${target.headHeight} goes`,
+          );
+      },
+    });
+    const dropped = `${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)})`;
     if (result.wiped)
       out(
         `dropped every block (${heightRanges(result.droppedHeights)}): the next start rebuilds the chain from genesis.json`,
       );
-    else if (result.head) {
+    else if (result.head && result.target?.kind === 'rollback') {
       out(`rolled back to #${result.head.height}`);
-      out(
-        `dropped ${result.resumed ? 'the remaining ' : ''}${result.droppedHeights.length} block(s) (${heightRanges(result.droppedHeights)}) ` +
-          `with ${result.droppedTransactions} transaction(s)`,
-      );
+      // The stopped run's own deletions went uncounted: the heights are what is known of them.
+      if (result.resumed)
+        out(
+          `dropped every block above #${result.head.height} up to #${result.target.headHeight}` +
+            (result.droppedHeights.length > 0
+              ? `, ${dropped} of them with ${result.droppedTransactions} transaction(s) in this run`
+              : ', all of them before this run'),
+        );
+      else out(`dropped ${dropped} with ${result.droppedTransactions} transaction(s)`);
     } else out('every kept height is whole: nothing to roll back');
     // Reconcile the announced final head with what the store now holds, saying what is lost.
     const cs = new ChainStore(store);
