@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { bytesEqual, type CryptoHash, concatBytes, InternalError, toHex, utf8 } from '@nearlite/primitives';
 import { blockShardKey, DBCol, type Store, StoreUpdate } from '@nearlite/store';
-import { applyChanges, Trie, TrieRecorder, TrieUpdate, trieKeyAccount } from '@nearlite/trie';
+import { applyChanges, Trie, TrieRecorder, TrieUpdate } from '@nearlite/trie';
 import type { BlockHeader } from './block_header.js';
 import {
   decodeMerkleTree,
@@ -39,8 +39,9 @@ import { encodeIdList, encodeStoredOutcome, outcomeLeaf } from './outcome_store.
 import { SentReceipts } from './sent_receipts.js';
 import { type ShardLayout, shardLayoutFromView } from './shard_layout.js';
 import { encodeStateChanges } from './state_changes.js';
+import { applyStatePatches, type PendingPatch, RefusedPatch } from './state_patch.js';
 import { StatePins } from './state_pins.js';
-import { contractRecordError, type StateWrite } from './state_records.js';
+import type { StateWrite } from './state_records.js';
 import { recordingStateReader, trieStorage, writeTrieChanges } from './state_store.js';
 import { isRefundReceipt, RecentRefunds } from './tx/recent_refunds.js';
 import { type PooledTransaction, TxPool } from './tx_pool.js';
@@ -87,12 +88,6 @@ export interface CommittedBlock extends NewBlockEvent {
   readonly sentReceiptIds: readonly CryptoHash[];
   /** Hex ids of those that are refunds (made by `system`). */
   readonly sentRefundIds: ReadonlySet<string>;
-}
-
-interface PendingPatch {
-  readonly writes: readonly StateWrite[];
-  readonly done: () => void;
-  readonly failed: (err: unknown) => void;
 }
 
 export interface OpenedChainStore {
@@ -316,23 +311,6 @@ export class Chain implements ChainHandle {
     );
   }
 
-  /**
-   * nearcore's apply_state_patch, run after the chunk's transactions and receipts: a Contract record
-   * whose account is missing, or holds another code hash, fails the block (nearcore panics), and
-   * the patch's callers get the error.
-   */
-  private applyPatches(shardId: number, state: TrieUpdate, writes: readonly StateWrite[]): void {
-    let any = false;
-    for (const w of writes) {
-      if (this.layout.accountIdToShardId(w.accountId) !== shardId) continue;
-      const err = contractRecordError(w, (id) => state.get(trieKeyAccount(id)));
-      if (err !== null) throw new InternalError(err);
-      state.set(w.key, w.value);
-      any = true;
-    }
-    if (any) state.commit({ type: 'migration' });
-  }
-
   private hashAt(height: number): CryptoHash {
     const h = this.chainStore.blockHashByHeight(height);
     if (!h) throw new ChainError(`missing canonical block at height ${height}`);
@@ -348,9 +326,16 @@ export class Chain implements ChainHandle {
       return await this.produceWith(patches, taken, progress, skip);
     } catch (err) {
       if (progress.committed) throw err;
-      // Nothing of the block was committed: its transactions wait for the next one, and the patches
-      // it carried are answered with the failure instead of waiting forever.
+      // Nothing of the block was committed: its transactions wait for the next one.
       for (const txs of taken) this.pool.restore(txs);
+      if (err instanceof RefusedPatch) {
+        // One caller's patch that the state refuses is that caller's error, not the others' whose
+        // patches shared its block: the block is made again without it.
+        err.patch.failed(new InternalError(err.message));
+        this.pendingPatches = [...patches.filter((p) => p !== err.patch), ...this.pendingPatches];
+        return this.produceNow(skip);
+      }
+      // The patches it carried are answered with the failure instead of waiting forever.
       for (const p of patches) p.failed(err);
       throw err;
     }
@@ -417,7 +402,6 @@ export class Chain implements ChainHandle {
         : prev.rest.lastFinalBlock;
     const prevTreeBytes = store.get(DBCol.BlockMerkleTree, prev.hash);
     const prevTree = prevTreeBytes ? decodeMerkleTree(prevTreeBytes) : EMPTY_MERKLE_TREE;
-    const patchWrites = patches.flatMap((p) => p.writes);
 
     // Chunks made ahead, when the head was committed (prepareNextChunks), are this block's unless
     // the block is not the one they were made for (a fast-forward skipped heights).
@@ -514,7 +498,7 @@ export class Chain implements ChainHandle {
         input.incomingReceipts,
       );
       results.set(shardId, res);
-      if (patchWrites.length > 0) this.applyPatches(shardId, state, patchWrites);
+      if (patches.length > 0) applyStatePatches(this.layout, shardId, state, patches);
       const final = state.finalize();
       const trieChanges = applyChanges(storage, prevExtra.stateRoot, final.changes);
       writeTrieChanges(update, header.hash, shardId, trieChanges, this.opts.saveTrieChanges ?? true);

@@ -167,6 +167,64 @@ t.test('sandbox patches land in the next block and are recorded as state changes
   );
 });
 
+t.test('a patch the state refuses fails alone: the others in its block are written', async (t) => {
+  const { chain, views } = await setup({ shards: 2 });
+  const account = (id: string) => ({
+    Account: {
+      account_id: id,
+      account: {
+        amount: '5',
+        locked: '0',
+        code_hash: '11111111111111111111111111111111',
+        storage_usage: 100,
+      },
+    },
+  });
+  const contract = (id: string) => ({ Contract: { account_id: id, code: toBase64(utf8('code')) } });
+  // Names on each of the two shards, so one patch writes both.
+  const names = ['a', 'b', 'c', 'd', 'x', 'y', 'z', 'w'].map((n) => `${n}.test.near`);
+  const on = (shard: number) => names.filter((n) => chain.layout.accountIdToShardId(n) === shard);
+  const [first, last] = [on(0), on(1)];
+  t.ok(first.length >= 2 && last.length >= 2, 'accounts on both shards');
+  const patch = (records: object[]) =>
+    chain.patchState(records.map((r) => stateRecordToWrite(r as Parameters<typeof stateRecordToWrite>[0])));
+  const settled = (p: Promise<void>) =>
+    p.then(
+      () => 'written',
+      (e: Error) => e.message,
+    );
+  const before = chain.headHeader().lite.height;
+  const outcomes = Promise.all([
+    settled(patch([account(first[0]!)])),
+    // Its account holds no such code: refused, as nearcore's assertion is.
+    settled(patch([contract('ghost.test.near')])),
+    settled(patch([account(last[0]!)])),
+    // Whole or not at all: its first shard's record is not written when the second's is refused.
+    settled(patch([account(first[1]!), contract(last[1]!)])),
+  ]);
+  await chain.produceBlock();
+  const [ok1, ghost, ok2, split] = await outcomes;
+  t.equal(ok1, 'written');
+  t.equal(ok2, 'written', "another caller's refused patch is not this one's error");
+  t.match(ghost, /Contract record of ghost\.test\.near/);
+  t.match(split, new RegExp(`Contract record of ${last[1]!.replace(/\./g, '\\.')}`));
+  t.equal(chain.headHeader().lite.height, before + 1, 'in one block');
+  const exists = (id: string) => {
+    try {
+      views.viewAccount({ finality: 'optimistic' }, id);
+      return true;
+    } catch (e) {
+      if (e instanceof HandlerError && e.cause === 'UNKNOWN_ACCOUNT') return false;
+      throw e;
+    }
+  };
+  t.same(
+    [first[0]!, last[0]!, first[1]!, last[1]!].map(exists),
+    [true, true, false, false],
+    'the two written, nothing of the refused one',
+  );
+});
+
 t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_BLOCK below it', async (t) => {
   const { chain, views, store } = await setup({ epochLength: 3, shards: 1 });
   const writes = [
