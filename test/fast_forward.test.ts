@@ -267,6 +267,30 @@ t.test('one fast-forward at a time, as nearcore’s client keeps one target', as
   t.same((await node.rpc('sandbox_fast_forward', { delta_height: 10 })).body.result, {}, 'then the next');
 });
 
+t.test(
+  'a stop ends a fast-forward after its block being made, answered, not logged as a failure',
+  async (t) => {
+    const home = tempDir(t);
+    initHome(home, ['--epoch-length', String(EPOCH)]);
+    const node = await startNode(home, ['--block-time', '200', '--sandbox']);
+    await waitForHeight(node, 1);
+    // Far more blocks than the moments before the stop make.
+    const answer = node.rpc('sandbox_fast_forward', { delta_height: 20_000 * EPOCH });
+    await new Promise((r) => setTimeout(r, 300));
+    const stopped = node.stop();
+    const r = await answer;
+    t.equal(r.status, 500);
+    t.same(r.body.error?.cause, { name: 'INTERNAL_ERROR', info: { error_message: 'the node is stopping' } });
+    t.equal(await stopped, 0, 'a clean stop');
+    // The store was not closed beneath a block being made: nothing failed, so nothing says so.
+    t.notMatch(node.logs(), /"level":50/, node.logs());
+    t.notMatch(node.logs(), /store is closed/);
+    const again = await startNode(home, ['--block-time', '200', '--sandbox']);
+    t.teardown(() => again.stop());
+    t.equal(again.proc.exitCode, null, 'and it starts again on what it left');
+  },
+);
+
 t.test('a fast-forward is bounded by the blocks it makes, and refused on epochs of 3 or less', async (t) => {
   for (const [length, delta, refused] of [
     [EPOCH, 100_000 * (EPOCH / 4) + 1, /above the maximum of 500000 per call/],

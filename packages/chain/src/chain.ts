@@ -139,6 +139,7 @@ export class Chain implements ChainHandle {
   readonly layout: ShardLayout;
   private writeQueue: Promise<unknown> = Promise.resolve();
   private pendingPatches: PendingPatch[] = [];
+  private halted = false;
   private headTip: Tip;
   /** Block time gained by sandbox fast-forwards (nearcore's accrued_fastforward_delta × delay). */
   private timeShiftNs = 0n;
@@ -247,6 +248,8 @@ export class Chain implements ChainHandle {
    */
   private produceStep(plan: () => { skip: number; advanceNs: bigint } | null): Promise<BlockHeader | null> {
     const next = this.writeQueue.then(() => {
+      // A stop lets the block being made finish, and the loop of steps end there.
+      if (this.halted) throw new InternalError('the node is stopping');
       const step = plan();
       if (!step) return null;
       this.timeShiftNs += step.advanceNs;
@@ -290,6 +293,14 @@ export class Chain implements ChainHandle {
 
   sentRefund(receiptIdHex: string): boolean {
     return this.recentRefunds.has(receiptIdHex);
+  }
+
+  /**
+   * Ends the loops of blocks a request runs (fast-forwards) after the block being made: the store
+   * closes once the write queue is drained, and a loop would queue another block behind the stop.
+   */
+  halt(): void {
+    this.halted = true;
   }
 
   /** Runs `fn` as the single writer, between blocks. */

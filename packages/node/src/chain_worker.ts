@@ -253,6 +253,7 @@ function answer(id: number, work: Promise<unknown>): void {
 
 async function stop(): Promise<void> {
   stopping = true;
+  chain.halt();
   timer?.clear();
   await ticking;
   await chain.exclusive(async () => undefined);
