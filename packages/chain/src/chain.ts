@@ -301,6 +301,8 @@ export class Chain implements ChainHandle {
    */
   halt(): void {
     this.halted = true;
+    // No block will carry them.
+    for (const p of this.pendingPatches.splice(0)) p.failed(new InternalError('the node is stopping'));
   }
 
   /** Runs `fn` as the single writer, between blocks. */
@@ -315,6 +317,7 @@ export class Chain implements ChainHandle {
    * committed, so the patch is visible to every later query.
    */
   patchState(writes: readonly StateWrite[]): Promise<void> {
+    if (this.halted) return Promise.reject(new InternalError('the node is stopping'));
     // Settled by the block that carries it: resolved once committed, rejected if that block fails,
     // so a patch is always either applied or answered with an error.
     return new Promise((resolve, reject) =>

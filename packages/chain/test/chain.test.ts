@@ -225,6 +225,18 @@ t.test('a patch the state refuses fails alone: the others in its block are writt
   );
 });
 
+t.test('a halted chain answers the patches no block will carry', async (t) => {
+  const { chain } = await setup();
+  const write = stateRecordToWrite({
+    Data: { account_id: 'test.near', data_key: toBase64(utf8('k')), value: toBase64(utf8('v')) },
+  });
+  const waiting = chain.patchState([write]);
+  chain.halt();
+  await t.rejects(waiting, { name: 'InternalError', message: 'the node is stopping' }, 'one queued before');
+  await t.rejects(chain.patchState([write]), { name: 'InternalError', message: 'the node is stopping' });
+  await t.rejects(chain.produceBlocks(2), { message: 'the node is stopping' }, 'and no loop of blocks runs');
+});
+
 t.test('GC keeps the last epochs, moves the tail and answers GARBAGE_COLLECTED_BLOCK below it', async (t) => {
   const { chain, views, store } = await setup({ epochLength: 3, shards: 1 });
   const writes = [

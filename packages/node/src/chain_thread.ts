@@ -280,7 +280,7 @@ export class ChainThread implements ChainHandle {
     if (this.respawn) clearTimeout(this.respawn);
     const worker = this.worker;
     if (!worker) {
-      const err = new Error('the node is stopping');
+      const err = new InternalError('the node is stopping');
       for (const r of this.requests.values()) r.reject(err);
       this.requests.clear();
       return;
@@ -301,7 +301,7 @@ export class ChainThread implements ChainHandle {
   }
 
   private request(make: (id: number) => ToChain, whileStopping = false): Promise<unknown> {
-    if (this.stopping && !whileStopping) return Promise.reject(new Error('the node is stopping'));
+    if (this.stopping && !whileStopping) return Promise.reject(new InternalError('the node is stopping'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.requests.set(id, { resolve, reject });
@@ -336,7 +336,11 @@ export class ChainThread implements ChainHandle {
     this.tid = null;
     const orphans = [...this.requests.values()];
     this.requests.clear();
-    const err = new Error(`the chain thread exited (${code})`);
+    // A stop's is no failure: what it leaves unanswered is answered as nearcore's RPC answers a
+    // request its node cannot serve.
+    const err = this.stopping
+      ? new InternalError('the node is stopping')
+      : new Error(`the chain thread exited (${code})`);
     for (const r of orphans) r.reject(err);
     // A GC batch it had announced is not coming: its heights stay refused until GC moves again.
     this.statePins.endCollect();
