@@ -152,7 +152,7 @@ t.test('the order of validation errors around the signature check is nearcore’
   t.equal(await keyNonce(root), nonceBefore, 'nothing refused moved the nonce');
 });
 
-t.test('a nonce pending in the pool is checked after the signature and the balance', async (t) => {
+t.test("a second transaction of a pending nonce waits as nearcore's pool lets it", async (t) => {
   // Blocks 5 s apart, the transactions sent just after one: the first stays pending meanwhile.
   const home = tempDir(t);
   initHome(home);
@@ -176,16 +176,116 @@ t.test('a nonce pending in the pool is checked after the signature and the balan
     [pending, 'NONE'],
     [badSignature, 'INCLUDED'],
     [tooMuch, 'INCLUDED'],
-    [second, 'INCLUDED'],
   ])
     answers.push((await node.rpc('send_tx', { signed_tx_base64: b64, wait_until: waitUntil })).body);
+  const secondAnswer = node.rpc('send_tx', { signed_tx_base64: second, wait_until: 'INCLUDED' });
   t.equal(await height(), at + 1, 'no block came in between');
   t.same(answers[0]?.result, { final_execution_status: 'NONE' }, 'the first is pending');
   t.same(answers[1]?.error?.data, invalid('InvalidSignature'), 'a bad signature is named');
   t.match(JSON.stringify(answers[2]?.error?.data), /NotEnoughBalance/, 'so is a balance too low');
+  // Admission checks the head's state only: the second is pooled, and refused when its chunk is
+  // made, the first having taken the nonce; its client then learns it as nearcore's would, from
+  // send_tx's check of a transaction no block holds: the key's nonce is now this one.
   t.same(
-    answers[3]?.error?.data,
+    (await secondAnswer).body.error?.data,
     invalid({ InvalidNonce: { tx_nonce: Number(nonce), ak_nonce: Number(nonce) } }),
-    'a valid second transaction of the pending nonce is refused as its chunk would refuse it',
+    'the second of the nonce, once the first took it',
+  );
+  t.ok((await height()) > at + 1, 'answered after the block that took the first');
+});
+
+t.test('the first of a nonce refused by its chunk leaves the nonce to the second', async (t) => {
+  const home = tempDir(t);
+  initHome(home);
+  const node = await startNode(home, ['--block-time', '2500']);
+  t.teardown(() => node.stop());
+  const { root, sign, keyNonce, send } = clients(node, readKeyFile(home).secret_key);
+  await waitForHeight(node, 1);
+  const NEAR = 10n ** 24n;
+  const key = KeyPair.fromRandom('ed25519');
+  const poor = new KeyPairSigner(key);
+  const created = await send(
+    await sign(root, {
+      receiverId: 'poor.test.near',
+      nonce: (await keyNonce(root)) + 1n,
+      actions: [A.createAccount(), A.transfer(NEAR), A.addFullAccessKey(key.getPublicKey())],
+    }),
+  );
+  t.same(created.body.result?.status, { SuccessValue: '' });
+  const view = async () =>
+    (
+      await node.rpc<{ nonce: number }>('query', {
+        request_type: 'view_access_key',
+        account_id: 'poor.test.near',
+        public_key: key.getPublicKey().toString(),
+        finality: 'optimistic',
+      })
+    ).body.result!.nonce;
+  const n = BigInt(await view());
+  const from = (nonce: bigint, amount: bigint) =>
+    sign(poor, { signerId: 'poor.test.near', receiverId: 'test.near', nonce, actions: [A.transfer(amount)] });
+  const [spend, overspend, small] = await Promise.all([
+    from(n + 1n, (NEAR * 9n) / 10n),
+    from(n + 2n, (NEAR * 9n) / 10n),
+    from(n + 2n, NEAR / 100n),
+  ]);
+  // All three pass admission against the head's state (1 NEAR); in the chunk the first spends most
+  // of it, the second of n + 2 cannot pay, and the third of n + 2 can: nearcore's pool holds both.
+  const height = (await node.rpc<{ header: { height: number } }>('block', { finality: 'optimistic' })).body
+    .result!.header.height;
+  await waitForHeight(node, height + 1);
+  for (const b64 of [spend, overspend]) await node.rpc('broadcast_tx_async', [b64]);
+  const included = await send(small);
+  t.same(included.body.result?.status, { SuccessValue: '' }, 'the second of n + 2 ran');
+  t.equal(BigInt(await view()), n + 2n, 'and took the nonce');
+});
+
+t.test('a resend is checked as a new transaction is: its signature, then its key', async (t) => {
+  const { node, root, sign, keyNonce, send } = await started(t);
+  const key = KeyPair.fromRandom('ed25519');
+  const added = await send(
+    await sign(root, {
+      receiverId: 'test.near',
+      nonce: (await keyNonce(root)) + 1n,
+      actions: [A.addFullAccessKey(key.getPublicKey())],
+    }),
+  );
+  t.same(added.body.result?.status, { SuccessValue: '' });
+  const signer = new KeyPairSigner(key);
+  const nonce = (await keyNonce(signer)) + 1n;
+  const blockHash = Uint8Array.from(
+    baseDecode(
+      (await node.rpc<{ header: { hash: string } }>('block', { finality: 'final' })).body.result!.header.hash,
+    ),
+  );
+  const good = await sign(signer, { nonce, blockHash });
+  const forged = await sign(signer, { nonce, blockHash, corrupt: true });
+  t.same((await send(good)).body.result?.status, { SuccessValue: '' }, 'it ran');
+  // Its hash, which covers the transaction and not the signature, is known; a copy with another
+  // signature is still a bad signature (nearcore's validate_tx runs on every submission).
+  for (const [method, params] of [
+    ['send_tx', { signed_tx_base64: forged, wait_until: 'EXECUTED_OPTIMISTIC' }],
+    ['broadcast_tx_commit', [forged]],
+  ] as const)
+    t.same(
+      (await node.rpc(method, params)).body.error?.data,
+      invalid('InvalidSignature'),
+      `${method}: forged`,
+    );
+  // Resent as it was: the nonce it used makes it a resend, answered with its outcome.
+  t.same((await send(good)).body.result?.status, { SuccessValue: '' }, 'resent whole');
+  // Once its key is deleted, the resend meets the key's check first, as nearcore's does.
+  const deleted = await send(
+    await sign(root, {
+      receiverId: 'test.near',
+      nonce: (await keyNonce(root)) + 1n,
+      actions: [A.deleteKey(key.getPublicKey())],
+    }),
+  );
+  t.same(deleted.body.result?.status, { SuccessValue: '' });
+  t.match(
+    (await send(good)).body.error?.data,
+    invalid({ InvalidAccessKeyError: { AccessKeyNotFound: { account_id: 'test.near' } } }),
+    'a resend of a deleted key',
   );
 });

@@ -47,8 +47,6 @@ export interface ChainEvents {
 export interface TxPoolHandle {
   /** Known from admission until its block is committed (or it is left out as invalid). */
   has(hash: CryptoHash): boolean;
-  /** Another transaction of this key with this nonce is waiting for a chunk. */
-  hasPendingNonce(accessKeyId: string, nonce: bigint): boolean;
   /** Queues an admitted transaction; false if it was known already. */
   add(tx: PooledTransaction): boolean;
 }

@@ -6,8 +6,8 @@
 // here they go in the order they first came.)
 // The pool only holds what passed admission checks; the runtime re-verifies everything when the
 // chunk is applied. A transaction stays known from admission until its block is committed, so a
-// resubmission in between is not included twice; and one (signer, key, nonce) can be pending only
-// once.
+// resubmission in between is not included twice. Two of one key with one nonce may both wait, as in
+// nearcore's pool: the chunk takes the first still valid then, and refuses the other.
 import { type CryptoHash, toHex } from '@nearlite/primitives';
 import type { TxPoolHandle } from './chain_handle.js';
 
@@ -22,21 +22,14 @@ export interface PooledTransaction {
   readonly signatureVerified?: boolean;
 }
 
-/** How a pool names one (signer, key, nonce): pending at most once. */
-export function pendingNonceKey(accessKeyId: string, nonce: bigint): string {
-  return `${accessKeyId}#${nonce}`;
-}
-
 export class TxPool implements TxPoolHandle {
   private readonly queues = new Map<number, PooledTransaction[]>();
   private readonly known = new Set<string>();
-  private readonly pendingNonces = new Set<string>();
 
   add(tx: PooledTransaction): boolean {
     const k = toHex(tx.hash);
     if (this.known.has(k)) return false;
     this.known.add(k);
-    this.pendingNonces.add(pendingNonceKey(tx.accessKeyId, tx.nonce));
     let q = this.queues.get(tx.shardId);
     if (!q) {
       q = [];
@@ -48,10 +41,6 @@ export class TxPool implements TxPoolHandle {
 
   has(hash: CryptoHash): boolean {
     return this.known.has(toHex(hash));
-  }
-
-  hasPendingNonce(accessKeyId: string, nonce: bigint): boolean {
-    return this.pendingNonces.has(pendingNonceKey(accessKeyId, nonce));
   }
 
   /**
@@ -89,10 +78,7 @@ export class TxPool implements TxPoolHandle {
 
   /** Forgets transactions whose block is committed (their status now lives in the store). */
   committed(txs: readonly PooledTransaction[]): void {
-    for (const t of txs) {
-      this.known.delete(toHex(t.hash));
-      this.pendingNonces.delete(pendingNonceKey(t.accessKeyId, t.nonce));
-    }
+    for (const t of txs) this.known.delete(toHex(t.hash));
   }
 
   /** Puts transactions back at the front (a block that failed to commit, a chunk with no room left). */

@@ -17,7 +17,6 @@ import {
   type Genesis,
   openChainStore,
   type PooledTransaction,
-  pendingNonceKey,
   RecentRefunds,
   type ShardLayout,
   StatePins,
@@ -75,7 +74,6 @@ class ChainThreadError extends Error {
 /** Admission's pool: what the chain thread has been sent and has not settled in a block yet. */
 class PoolMirror implements TxPoolHandle {
   private readonly pending = new Map<string, PooledTransaction>();
-  private readonly nonces = new Set<string>();
   private outbox: PooledTransaction[] = [];
   private flushing = false;
 
@@ -85,15 +83,10 @@ class PoolMirror implements TxPoolHandle {
     return this.pending.has(toHex(hash));
   }
 
-  hasPendingNonce(accessKeyId: string, nonce: bigint): boolean {
-    return this.nonces.has(pendingNonceKey(accessKeyId, nonce));
-  }
-
   add(tx: PooledTransaction): boolean {
     const k = toHex(tx.hash);
     if (this.pending.has(k)) return false;
     this.pending.set(k, tx);
-    this.nonces.add(pendingNonceKey(tx.accessKeyId, tx.nonce));
     this.outbox.push(tx);
     // The admissions of one turn of the event loop cross in one message.
     if (!this.flushing) {
@@ -111,10 +104,7 @@ class PoolMirror implements TxPoolHandle {
   /** A block took these (hex hashes), or chunks made ahead of it refused them. */
   settle(hashes: readonly string[]): void {
     for (const k of hashes) {
-      const tx = this.pending.get(k);
-      if (!tx) continue;
       this.pending.delete(k);
-      this.nonces.delete(pendingNonceKey(tx.accessKeyId, tx.nonce));
     }
   }
 

@@ -163,11 +163,9 @@ t.test('the RPC thread reads what the chain thread commits, rows it had seen abs
   const carried = nextBlock(chain, settles);
   t.ok(chain.pool.add(tx));
   t.notOk(chain.pool.add(tx), 'known until its block settles it');
-  t.ok(chain.pool.hasPendingNonce(tx.accessKeyId, 1n));
   const including = await carried;
   t.same([...including.rejected], [], 'included, not refused');
   t.notOk(chain.pool.has(tx.hash), 'settled by the block that included it');
-  t.notOk(chain.pool.hasPendingNonce(tx.accessKeyId, 1n));
   // The outcome rows came with the announcement: the RPC thread reads them without asking LevelDB.
   const hits = store.stats.cacheHits;
   t.same(store.get(DBCol.TransactionBlock, tx.hash), including.header.hash, 'its block is found');
