@@ -8,7 +8,9 @@ import t from 'tap';
 import wabt from 'wabt';
 import { deployedAccount, type LocalChain, localChain } from './helpers/chain.js';
 
-const MESSAGE = 'debug from the contract: ünïcode';
+// Led by a byte order mark, which nearcore's String::from_utf8 keeps as U+FEFF.
+const MESSAGE = '\uFEFFdebug from the contract: ünïcode';
+const FIRST_FIVE = Buffer.from(MESSAGE).subarray(0, 5);
 
 async function code(): Promise<Uint8Array> {
   const bytes = [...Buffer.from(MESSAGE)].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
@@ -66,10 +68,10 @@ t.test('a sandbox node runs it and logs the message at debug level when RUST_LOG
     methodName: 'hello',
     args: {},
   });
-  t.same(outcome.status, { SuccessValue: Buffer.from(MESSAGE.slice(0, 5)).toString('base64') });
+  t.same(outcome.status, { SuccessValue: FIRST_FIVE.toString('base64') });
   t.same(outcome.receipts_outcome[0]!.outcome.logs, [], "not one of the receipt's logs");
   const viewed = await view(c);
-  t.same(Buffer.from(viewed.body.result!.result!).toString(), MESSAGE.slice(0, 5), 'a view call runs it too');
+  t.same(Buffer.from(viewed.body.result!.result!), FIRST_FIVE, 'a view call runs it too');
   const lines = sandboxLines(c);
   t.equal(lines.length, 2, 'one line from the transaction, one from the view call');
   for (const l of lines) {

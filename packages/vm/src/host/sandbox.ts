@@ -4,7 +4,8 @@
 import { HostError } from '../errors.js';
 import type { VMLogic } from '../logic.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// The message as nearcore's String::from_utf8 reads it: a leading byte order mark is kept.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Where this thread's sandbox debug messages go (`offerSandboxHostFunctions` sets it). */
 let sink: ((message: string) => void) | null = null;
