@@ -241,7 +241,24 @@ function scheduleBlocks(): void {
   const run = () => {
     ticking = tick();
   };
-  timer = longTimeout(run, data.blockTimeMs);
+  // As nearcore's start_client (wait_until_genesis): no block before the genesis time, said every
+  // 10 s at most; a block made earlier would carry a time before its genesis' wall clock.
+  const untilGenesis = () => {
+    const left = Number(genesis.config.genesisTimeNs / 1_000_000n) - Date.now();
+    if (left <= 0) {
+      timer = longTimeout(run, data.blockTimeMs);
+      return;
+    }
+    log('info', `Waiting until genesis: ${dayClock(left)}`);
+    timer = longTimeout(untilGenesis, Math.min(left, 10_000));
+  };
+  untilGenesis();
+}
+
+/** A span as nearcore's wait says it: `0d 0h 0m 40s`. */
+function dayClock(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 86_400)}d ${Math.floor(s / 3600) % 24}h ${Math.floor(s / 60) % 60}m ${s % 60}s`;
 }
 
 function answer(id: number, work: Promise<unknown>): void {

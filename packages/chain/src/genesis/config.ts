@@ -72,25 +72,32 @@ function big(o: Record<string, unknown>, key: string): bigint {
   }
 }
 
-/** RFC 3339 with up to nanosecond precision → ns since the epoch. */
+/**
+ * RFC 3339 with up to nanosecond precision → ns since the epoch. A block's timestamp is a u64 of
+ * nanoseconds, so a genesis_time before 1970 or past 2554 cannot be the genesis block's.
+ */
 export function parseRfc3339Ns(text: string): bigint {
   const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text);
   if (!m) throw new GenesisError(`genesis: invalid genesis_time '${text}'`);
   const ms = Date.parse(`${m[1]}${m[3]}`);
   if (Number.isNaN(ms)) throw new GenesisError(`genesis: invalid genesis_time '${text}'`);
-  return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+  const ns = BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+  if (ns < 0n || ns >= 2n ** 64n)
+    throw new GenesisError(
+      `genesis: genesis_time '${text}' is outside what a block timestamp holds (nanoseconds from 1970 in a u64)`,
+    );
+  return ns;
 }
 
 /**
- * ns since the epoch → RFC 3339 as chrono serializes a DateTime<Utc> (SecondsFormat::AutoSi): the
- * fraction with 3, 6 or 9 digits, as many as its non-zero digits need, or none.
+ * ns since the epoch → RFC 3339 in UTC with nine fraction digits, as nearcore writes its times
+ * (near_time's Iso8601::DEFAULT for status' block times; its genesis files: mainnet's
+ * `2020-07-21T16:55:51.591948000Z`).
  */
 export function formatRfc3339Ns(ns: bigint): string {
   const ms = Number(ns / 1_000_000n);
-  const sub = ns % 1_000_000_000n;
-  const digits = sub === 0n ? 0 : sub % 1_000_000n === 0n ? 3 : sub % 1_000n === 0n ? 6 : 9;
-  const frac = digits === 0 ? '' : `.${sub.toString().padStart(9, '0').slice(0, digits)}`;
-  return `${new Date(ms).toISOString().slice(0, 19)}${frac}Z`;
+  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0');
+  return `${new Date(ms).toISOString().slice(0, 19)}.${frac}Z`;
 }
 
 export function parseGenesisConfig(raw: Record<string, unknown>): GenesisConfig {

@@ -1,7 +1,7 @@
 // genesis_config and EXPERIMENTAL_protocol_config: the genesis file's config, and the protocol
 // parameters in force (genesis config fields, those of the epoch config in force over them, plus the
 // runtime parameters).
-import type { GenesisConfig } from '../genesis/config.js';
+import { formatRfc3339Ns, type GenesisConfig } from '../genesis/config.js';
 import { epochConfigFields } from '../genesis/epoch_config.js';
 
 const PROTOCOL_CONFIG_FIELDS = [
@@ -51,8 +51,9 @@ const DEFAULTS: Record<string, unknown> = {
   protocol_upgrade_stake_threshold: [4, 5],
 };
 
+/** genesis_time as nearcore's GenesisConfig gives it back: the instant, in UTC, nine fraction digits. */
 export function genesisConfigView(config: GenesisConfig): object {
-  return config.raw;
+  return { ...config.raw, genesis_time: formatRfc3339Ns(config.genesisTimeNs) };
 }
 
 export function protocolConfigView(config: GenesisConfig, runtimeConfigView: object): object {
@@ -62,6 +63,7 @@ export function protocolConfigView(config: GenesisConfig, runtimeConfigView: obj
     if (f === 'runtime_config') out[f] = runtimeConfigView;
     else if (f === 'shard_layout') out[f] = config.shardLayout;
     else if (f === 'max_gas_price') out[f] = config.maxGasPrice.toString();
+    else if (f === 'genesis_time') out[f] = formatRfc3339Ns(config.genesisTimeNs);
     else out[f] = raw[f] ?? DEFAULTS[f] ?? null;
   }
   return out;
