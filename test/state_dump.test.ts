@@ -78,6 +78,11 @@ t.test('a running sandbox dumped, and a node started from the dump', async (t) =
   const original = JSON.parse(readFileSync(join(c.home, 'genesis.json'), 'utf8')) as Record<string, unknown>;
   t.equal(genesis.chain_id, original.chain_id);
   t.same(genesis.shard_layout, original.shard_layout);
+  t.match(
+    genesis.genesis_time,
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/,
+    'the dump time, as nearcore writes times',
+  );
 
   const of = (kind: string, id: string) =>
     records.filter((x) => x[kind]?.account_id === id).map((x) => x[kind]!);

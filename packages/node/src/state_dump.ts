@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { ChainReader } from '@nearlite/chain';
+import { ChainReader, formatRfc3339Ns } from '@nearlite/chain';
 import { HistoryStore } from '@nearlite/follower';
 import {
   type Account,
@@ -289,7 +289,7 @@ function write(
   const out = {
     ...config,
     genesis_height: head.height + 1,
-    genesis_time: new Date().toISOString(),
+    genesis_time: formatRfc3339Ns(BigInt(Date.now()) * 1_000_000n),
     // The version the chain runs at, which may be above its genesis' (nearcore's dump does the same).
     ...(headHeader ? { protocol_version: headHeader.rest.latestProtocolVersion } : {}),
     validators: validators.filter((v) => stays(v.account_id)),
