@@ -51,6 +51,30 @@ t.test('a genesis time still to come: the node waits for it, then its blocks fol
   t.match(latest, NINE_DIGITS, `the latest block time too: ${latest}`);
 });
 
+t.test('a sandbox asked for blocks before the genesis time makes them once it has passed', async (t) => {
+  const home = tempDir(t);
+  initHome(home, ['--epoch-length', '20']);
+  const genesisMs = Date.now() + 4_000;
+  setGenesisTime(home, new Date(genesisMs).toISOString());
+  const node = await startNode(home, ['--block-time', '600000', '--sandbox']);
+  t.teardown(() => node.stop());
+  const patched = node.rpc('sandbox_patch_state', {
+    records: [{ Data: { account_id: 'test.near', data_key: 'aw==', value: 'dg==' } }],
+  });
+  const forwarded = node.rpc('sandbox_fast_forward', { delta_height: 5 });
+  t.same((await patched).body.result, {}, 'the patch is written');
+  t.same((await forwarded).body.result, {}, 'the fast-forward made its blocks');
+  t.ok(Date.now() >= genesisMs, 'once the genesis time had passed');
+  const head = (
+    await node.rpc<{ header: { height: number; timestamp_nanosec: string } }>('block', {
+      finality: 'optimistic',
+    })
+  ).body.result!.header;
+  t.ok(head.height >= 6, `head #${head.height}`);
+  // The skipped heights move block time on from the clock, past the genesis time by seconds.
+  t.ok(BigInt(head.timestamp_nanosec) - BigInt(genesisMs) * 1_000_000n > 1_000_000_000n, 'stamped after it');
+});
+
 t.test('a genesis time no block timestamp holds is refused, naming genesis_time', async (t) => {
   for (const text of ['1960-06-01T00:00:00.5Z', '2600-01-01T00:00:00Z']) {
     const home = tempDir(t);

@@ -244,7 +244,7 @@ function scheduleBlocks(): void {
   // As nearcore's start_client (wait_until_genesis): no block before the genesis time, said every
   // 10 s at most; a block made earlier would carry a time before its genesis' wall clock.
   const untilGenesis = () => {
-    const left = Number(genesis.config.genesisTimeNs / 1_000_000n) - Date.now();
+    const left = GENESIS_MS - Date.now();
     if (left <= 0) {
       timer = longTimeout(run, data.blockTimeMs);
       return;
@@ -253,6 +253,17 @@ function scheduleBlocks(): void {
     timer = longTimeout(untilGenesis, Math.min(left, 10_000));
   };
   untilGenesis();
+}
+
+const GENESIS_MS = Number(genesis.config.genesisTimeNs / 1_000_000n);
+
+/**
+ * A block asked for (a sandbox's produce or fast-forward) before the genesis time is made once it
+ * has passed, as the timed blocks are: nearcore's node serves nothing before then.
+ */
+function afterGenesis<T>(work: () => Promise<T>): Promise<T> {
+  const left = GENESIS_MS - Date.now();
+  return left <= 0 ? work() : new Promise((r) => setTimeout(r, left)).then(work);
 }
 
 /** A span as nearcore's wait says it: `0d 0h 0m 40s`. */
@@ -290,17 +301,23 @@ function handle(m: ToChain): void {
       for (const tx of m.txs) chain.pool.add(tx);
       return;
     case 'produce':
-      producingSince = performance.now();
       answer(
         m.id,
-        chain.produceBlock().then((h) => ({ height: h.lite.height, hash: h.hash })),
+        afterGenesis(() => {
+          producingSince = performance.now();
+          return chain.produceBlock().then((h) => ({ height: h.lite.height, hash: h.hash }));
+        }),
       );
       return;
     case 'patch':
+      // Carried by the next block, which comes after the genesis time however it is asked for.
       answer(m.id, chain.patchState(m.writes));
       return;
     case 'fastForward':
-      answer(m.id, chain.fastForward(m.deltaHeight, m.stepNs));
+      answer(
+        m.id,
+        afterGenesis(() => chain.fastForward(m.deltaHeight, m.stepNs)),
+      );
       return;
     case 'answer':
       asked.get(m.id)?.(m.value);
