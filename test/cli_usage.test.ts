@@ -19,6 +19,13 @@ t.test('arguments a command does not take are refused, named', async (t) => {
     'an unknown flag',
   );
   t.notMatch(stderr, /positional/, 'no advice about positional arguments');
+  // A negative value is the flag's to refuse, not Node's parser's "ambiguous" flag.
+  refused(
+    t,
+    ['run', '--home', home, '--block-time', '-5'],
+    /^nearlite: --block-time must be a non-negative integer below 2\^53, got '-5'$/m,
+    'a negative block time',
+  );
   refused(
     t,
     ['inspect', '--home', home, 'block', '0', 'extra'],

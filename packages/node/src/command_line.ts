@@ -45,7 +45,7 @@ const OPTIONS = {
  */
 export function parseCommandLine(argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS, strict: true });
+    return parseArgs({ args: valuesJoined(argv), allowPositionals: true, options: OPTIONS, strict: true });
   } catch (err) {
     const code = (err as { code?: string }).code;
     const flag = /'(-[^']*)'/.exec((err as Error).message)?.[1];
@@ -56,4 +56,22 @@ export function parseCommandLine(argv: readonly string[]) {
       throw new UsageError(`unknown option '${flag}' (nearlite --help lists each command's options)`);
     throw err;
   }
+}
+
+/**
+ * A flag that takes a value, given a negative number (`--block-time -5`), as `--block-time=-5`: Node's
+ * parser would call the number an ambiguous flag, where the flag's own check says what it must be.
+ */
+function valuesJoined(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    const option = a.startsWith('--') ? OPTIONS[a.slice(2) as keyof typeof OPTIONS] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
